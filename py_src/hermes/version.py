@@ -1,0 +1,3 @@
+"""Identity of this build; the version is checked against package.json by a test."""
+NAME = 'Hermes Agent'
+VERSION = '0.1.0'

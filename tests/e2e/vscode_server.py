@@ -1,0 +1,135 @@
+"""A real VS Code for tests: code-server with our .vsix installed, driven by headless Chromium.
+
+See notes/vscode-e2e.md: the extension host only starts when a page is connected, so a test opens the
+workbench with Playwright and then talks to VS Code through the UI (command palette, notifications)
+and through the files it writes (the extension's log in the user-data dir).
+"""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+                 '--disable-sync', '--no-first-run', '--disable-quic']
+BASE_SETTINGS = {
+    'security.workspace.trust.enabled': False,
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'workbench.tips.enabled': False,
+    'extensions.ignoreRecommendations': True,
+    'update.mode': 'none',
+}
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(('127.0.0.1', 0))
+        return probe.getsockname()[1]
+
+
+def wait_until(predicate, timeout, interval=0.2, what='condition'):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise TimeoutError(f'timed out after {timeout}s waiting for {what}')
+
+
+class CodeServer:
+    """One code-server process with its own user-data and extensions folders under `home`."""
+
+    def __init__(self, code_server, vsix, home, workspace, settings=None):
+        self.code_server, self.vsix = str(code_server), str(vsix)
+        self.home, self.workspace = Path(home), Path(workspace)
+        self.user_data = self.home / 'user-data'
+        self.extensions = self.home / 'extensions'
+        self.settings = dict(BASE_SETTINGS, **(settings or {}))
+        self.port = None
+        self.process = None
+        self.log_file = self.home / 'code-server.log'
+
+    def install(self):
+        (self.user_data / 'User').mkdir(parents=True, exist_ok=True)
+        (self.user_data / 'User' / 'settings.json').write_text(json.dumps(self.settings, indent=2))
+        subprocess.run([self.code_server, '--install-extension', self.vsix, '--force',
+                        '--extensions-dir', str(self.extensions), '--user-data-dir', str(self.user_data)],
+                       check=True, capture_output=True, text=True, timeout=120)
+
+    def start(self):
+        self.port = free_port()
+        log = open(self.log_file, 'a')
+        self.process = subprocess.Popen(
+            [self.code_server, '--auth', 'none', '--bind-addr', f'127.0.0.1:{self.port}', '--disable-telemetry',
+             '--disable-update-check', '--disable-workspace-trust', '--extensions-dir', str(self.extensions),
+             '--user-data-dir', str(self.user_data), str(self.workspace)],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        wait_until(self._listening, 30, what='code-server to listen')
+        return self
+
+    def _listening(self):
+        if self.process.poll() is not None:
+            raise RuntimeError(f'code-server exited early; see {self.log_file}:\n' + self.log_file.read_text()[-2000:])
+        with socket.socket() as probe:
+            return probe.connect_ex(('127.0.0.1', self.port)) == 0
+
+    @property
+    def url(self):
+        return f'http://127.0.0.1:{self.port}/?folder={self.workspace}'
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, 15)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, 9)
+
+    def extension_logs(self, name='Hermes'):
+        """The files VS Code writes for our LogOutputChannel, newest session last."""
+        return sorted(self.user_data.glob(f'logs/**/hermes-agent.hermes-agent/{name}.log'), key=os.path.getmtime)
+
+    def extension_log_text(self):
+        return '\n'.join(path.read_text(errors='replace') for path in self.extension_logs())
+
+    def wait_for_log(self, pattern, timeout=60):
+        regex = re.compile(pattern)
+        return wait_until(lambda: regex.search(self.extension_log_text()), timeout, what=f'log line /{pattern}/')
+
+
+class Workbench:
+    """The VS Code UI in a Playwright page."""
+
+    def __init__(self, page):
+        self.page = page
+
+    def open(self, url):
+        self.page.goto(url)
+        self.page.wait_for_selector('.monaco-workbench', timeout=60000)
+        return self
+
+    def run_command(self, title):
+        """Run a command from the palette by its title, as a user would."""
+        self.page.keyboard.press('F1')
+        box = self.page.locator('.quick-input-widget input')
+        box.wait_for(state='visible', timeout=10000)
+        box.fill('>' + title)
+        row = self.page.locator('.quick-input-list .monaco-list-row', has_text=title).first
+        row.wait_for(state='visible', timeout=10000)
+        row.click()
+
+    def notification_text(self, contains, timeout=15000):
+        toast = self.page.locator('.notification-toast', has_text=contains).first
+        toast.wait_for(state='visible', timeout=timeout)
+        return toast.inner_text()
+
+    def screenshot(self, path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.page.wait_for_timeout(600)  # let the workbench's fade-in animations finish
+        self.page.screenshot(path=str(path))
+        return path

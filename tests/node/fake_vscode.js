@@ -1,0 +1,82 @@
+// A small fake of the `vscode` module for running dist/extension.js under plain node.
+// It records what the extension did so tests can assert on it; `reset()` starts a fresh world.
+'use strict';
+
+class Disposable {
+  constructor(onDispose) { this.onDispose = onDispose; this.disposed = false; }
+  dispose() { if (!this.disposed) { this.disposed = true; if (this.onDispose) this.onDispose(); } }
+}
+
+class EventEmitter {
+  constructor() { this.listeners = []; this.event = (listener) => { this.listeners.push(listener); return new Disposable(() => { this.listeners = this.listeners.filter((l) => l !== listener); }); }; }
+  fire(data) { for (const listener of [...this.listeners]) listener(data); }
+  dispose() { this.listeners = []; }
+}
+
+const state = {};
+
+function reset() {
+  state.channels = [];
+  state.statusItems = [];
+  state.commands = new Map();
+  state.messages = [];
+  state.settings = {};
+}
+reset();
+
+const window = {
+  createOutputChannel(name, options) {
+    const channel = { name, options, lines: [], disposed: false,
+      info(m) { this.lines.push(`[info] ${m}`); }, warn(m) { this.lines.push(`[warning] ${m}`); },
+      error(m) { this.lines.push(`[error] ${m}`); }, debug(m) { this.lines.push(`[debug] ${m}`); },
+      appendLine(m) { this.lines.push(m); }, show() {}, dispose() { this.disposed = true; } };
+    state.channels.push(channel);
+    return channel;
+  },
+  createStatusBarItem(id, alignment, priority) {
+    const item = { id, alignment, priority, text: '', visible: false, disposed: false,
+      show() { this.visible = true; }, hide() { this.visible = false; },
+      dispose() { this.disposed = true; this.visible = false; } };
+    state.statusItems.push(item);
+    return item;
+  },
+  showInformationMessage(text, ...items) { state.messages.push(['info', text, items]); return Promise.resolve(undefined); },
+  showWarningMessage(text, ...items) { state.messages.push(['warning', text, items]); return Promise.resolve(undefined); },
+  showErrorMessage(text, ...items) { state.messages.push(['error', text, items]); return Promise.resolve(undefined); },
+};
+
+const commands = {
+  registerCommand(id, handler) {
+    if (state.commands.has(id)) throw new Error(`command '${id}' already exists`);
+    state.commands.set(id, handler);
+    return new Disposable(() => state.commands.delete(id));
+  },
+  async executeCommand(id, ...args) {
+    if (!state.commands.has(id)) throw new Error(`command '${id}' not found`);
+    return state.commands.get(id)(...args);
+  },
+};
+
+const workspace = {
+  workspaceFolders: undefined,
+  getConfiguration(section) {
+    return { get: (key, fallback) => { const v = state.settings[`${section}.${key}`]; return v === undefined ? fallback : v; } };
+  },
+  onDidChangeConfiguration: new EventEmitter().event,
+};
+
+function makeContext() {
+  const subscriptions = [];
+  return {
+    subscriptions,
+    extension: { id: 'hermes-agent.hermes-agent', packageJSON: { version: '0.1.0' } },
+    secrets: { values: new Map(), get(k) { return Promise.resolve(this.values.get(k)); }, store(k, v) { this.values.set(k, v); return Promise.resolve(); } },
+    disposeAll() { for (const d of subscriptions.reverse()) d.dispose(); subscriptions.length = 0; },
+  };
+}
+
+module.exports = {
+  Disposable, EventEmitter, StatusBarAlignment: { Left: 1, Right: 2 },
+  window, commands, workspace, version: '1.139.1',
+  __state: state, __reset: reset, __makeContext: makeContext,
+};

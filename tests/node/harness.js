@@ -1,0 +1,19 @@
+// Loads the built bundles under node with tests/node/fake_vscode.js standing in for `vscode`.
+'use strict';
+const Module = require('module');
+const path = require('path');
+
+const fakeVscode = path.join(__dirname, 'fake_vscode.js');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  return request === 'vscode' ? fakeVscode : resolve.call(this, request, ...rest);
+};
+
+const root = path.resolve(__dirname, '..', '..');
+module.exports = {
+  vscode: require(fakeVscode),
+  extension: () => require(path.join(root, 'dist', 'extension.js')),
+  testing: () => require(path.join(root, 'build', 'testing.js')),
+  // Transcrypt's calling convention for keyword arguments, as the transpiled code itself uses it.
+  kwargs: (object) => require(path.join(root, 'build', 'testing.js')).runtime.__kwargtrans__(object),
+};

@@ -1,0 +1,60 @@
+// The seam's JS-only behaviour, on the transpiled module (build/testing.js). Each test here would
+// fail if a rule from notes/transcrypt.md were dropped (strict banner, JsError, undefined handling).
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { testing, kwargs } = require('./harness');
+
+const seam = () => testing().js;
+
+test('keyword arguments reach the callee (needs the "use strict" banner)', () => {
+  assert.equal(seam().dump_json({ a: 1 }, kwargs({ indent: 2 })), '{\n  "a": 1\n}');
+  assert.equal(seam().dump_json({ a: 1 }), '{"a":1}');
+});
+
+test('undefined counts as None and becomes null in JSON', () => {
+  assert.equal(seam().is_none(undefined), true);
+  assert.equal(seam().is_none(null), true);
+  assert.equal(seam().is_none(0), false);
+  assert.equal(seam().or_none(undefined), null);
+  assert.equal(seam().dump_json({ a: undefined, b: [undefined] }), '{"a":null,"b":[null]}');
+});
+
+test('a JS SyntaxError from JSON.parse is caught and raised as a Python ValueError', () => {
+  assert.throws(() => seam().parse_json('{"a": '), (error) => {
+    assert.equal(error.__class__.__name__, 'ValueError');
+    assert.match(String(error.__str__()), /JSON/);
+    return true;
+  });
+});
+
+test('parsed objects are dicts: .get works on them in transpiled code', () => {
+  const parsed = seam().parse_json('{"outer": {"inner": 5}, "list": [{"x": 1}]}');
+  assert.equal(parsed.py_get('outer').py_get('inner'), 5);
+  assert.equal(parsed.py_get('missing', 'fallback'), 'fallback');
+  assert.equal(parsed.py_get('list')[0].py_get('x'), 1);
+});
+
+test('error_message reads JS Errors, Python exceptions and thrown strings', () => {
+  assert.equal(seam().error_message(new TypeError('bad type')), 'bad type');
+  assert.equal(seam().error_message('just text'), 'just text');
+  assert.equal(seam().error_message(undefined), 'unknown error');
+  assert.throws(() => seam().parse_json('nope'), (error) => {
+    assert.match(seam().error_message(error), /JSON|Unexpected token/);
+    return true;
+  });
+});
+
+test('to_js_callback turns Python exceptions into real JS Errors, sync and async', async () => {
+  const failing = seam().to_js_callback(() => seam().parse_json('{'));
+  assert.throws(failing, (error) => error instanceof Error && /JSON|Unexpected/.test(error.message));
+  const passthrough = seam().to_js_callback((x) => x * 2);
+  assert.equal(passthrough(21), 42);
+  const rejecting = seam().to_js_callback(async () => seam().parse_json('{'));
+  await assert.rejects(rejecting(), (error) => error instanceof Error);
+});
+
+test('new() constructs JS classes with arguments', () => {
+  const date = seam().py_new ? seam().py_new(Date, 0) : seam()['new'](Date, 0);
+  assert.equal(date.getTime(), 0);
+});
