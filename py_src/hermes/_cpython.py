@@ -140,3 +140,12 @@ def is_js_error(value):
 
 def raise_js(error):
     raise error
+
+
+def decode_uri_component(text):
+    import urllib.parse
+    return urllib.parse.unquote(text, errors='strict')
+
+
+def utf8_text(chunks):
+    return b''.join(chunks).decode('utf-8', errors='replace')

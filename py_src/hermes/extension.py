@@ -1,21 +1,33 @@
-"""Entry point: activate() is a short list of register calls; deactivate() has nothing left to do,
-because every registration is a disposable in `context.subscriptions`."""
+"""Entry point: activate() is a short list of register calls; every registration is a disposable in
+`context.subscriptions`, and deactivate() waits for the MCP server to close its port."""
 from hermes.js import now_ms
 from hermes.version import NAME, VERSION
 from hermes.host.log import register_log
+from hermes.host.mcp_service import register_mcp_service
+from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
-from hermes.ui.commands import register_status_command
+from hermes.ui.commands import register_mcp_commands
+from hermes.ui.mcp_definitions import register_mcp_definitions
+
+_active = {'service': None}
 
 
-def activate(context):
+async def activate(context):
     started = now_ms()
     log = register_log(context)
-    register_status_bar(context)
-    register_status_command(context, log, lambda: NAME + ' ' + VERSION + ': the MCP server is not running yet.')
-    elapsed = round(now_ms() - started)
-    log.info(NAME + ' ' + VERSION + ' activated in ' + str(elapsed) + ' ms')
-    return {'version': VERSION}
+    status_bar = register_status_bar(context)
+    registry = build_registry()
+    service = register_mcp_service(context, log, registry, status_bar)
+    _active['service'] = service
+    register_mcp_commands(context, log, service)
+    register_mcp_definitions(context, service)
+    await service.start()
+    log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
+    return {'version': VERSION, 'mcp': service}
 
 
-def deactivate():
-    return None
+async def deactivate():
+    service = _active['service']
+    _active['service'] = None
+    if service is not None:
+        await service.stop()

@@ -18,6 +18,10 @@ JsError = object
 vscode = require('vscode')
 
 
+def decode_uri_component(text):
+    return decodeURIComponent(text)  # noqa: F821
+
+
 def node(module_name):
     """A Node built-in module (http, crypto, fs, os, path); looked up late so pytest can stub it."""
     return require(module_name)
@@ -93,7 +97,34 @@ def _undefined_to_null(key, value):
 
 def keys_of(obj):
     """The own enumerable keys of a JS object or a dict, as a list."""
-    return Object.keys(obj)
+    return Object.js_keys(obj)  # a bare `.keys` would be renamed to `.py_keys`
+
+
+def set_repeating(callback, interval_ms):
+    return setInterval(callback, interval_ms)
+
+
+def clear_repeating(handle):
+    clearInterval(handle)
+
+
+def utf8_text(chunks):
+    """Node Buffers received from a stream → one string."""
+    return Buffer.concat(chunks).toString('utf8')  # noqa: F821
+
+
+def make_promise(executor):
+    """`new Promise(executor)`; executor(resolve, reject)."""
+    return new(Promise, executor)
+
+
+def current_pid():
+    return process.pid
+
+
+def signal_process(pid, signal):
+    """process.kill(pid, signal): signal 0 only checks the process exists (throws ESRCH if not)."""
+    process.kill(pid, signal)
 
 
 def set_timer(callback, delay_ms):
@@ -135,5 +166,5 @@ def raise_js(error):
 # __pragma__('skip')
 from hermes._cpython import JsError, is_undefined, new  # noqa: E402,F811
 from hermes._cpython import parse_json, dump_json, keys_of, to_js_callback  # noqa: E402,F811
-from hermes._cpython import is_js_error, raise_js  # noqa: E402,F811
+from hermes._cpython import is_js_error, raise_js, decode_uri_component, utf8_text  # noqa: E402,F811
 # __pragma__('noskip')

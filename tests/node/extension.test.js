@@ -1,12 +1,30 @@
-// dist/extension.js (the real bundle) activated and deactivated under node.
+// dist/extension.js (the real bundle) activated and deactivated under node, MCP server included.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
+const http = require('http');
+
+// Discovery files go to ~/.hermes/ide: keep them in a temporary home.
+process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
 const { vscode, extension } = require('./harness');
 
-test.beforeEach(() => vscode.__reset());
+test.beforeEach(() => {
+  vscode.__reset();
+  vscode.__state.settings['hermes.mcp.port'] = 0;
+});
+
+function get(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => { body += chunk; });
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+    }).on('error', reject);
+  });
+}
 
 test('the bundle is strict-mode CommonJS exporting activate/deactivate', () => {
   const source = fs.readFileSync(path.join(__dirname, '..', '..', 'dist', 'extension.js'), 'utf8');
@@ -16,34 +34,92 @@ test('the bundle is strict-mode CommonJS exporting activate/deactivate', () => {
   assert.equal(typeof ext.deactivate, 'function');
 });
 
-test('activate logs version and time, shows the status item, registers the status command', async () => {
+test('activate logs, serves MCP, shows the port in the status bar, registers commands', async () => {
   const context = vscode.__makeContext();
-  const api = extension().activate(context);
+  const ext = extension();
+  const api = await ext.activate(context);
   assert.equal(api.version, '0.1.0');
+  const service = api.mcp;
+  assert.match(service.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   const [channel] = vscode.__state.channels;
   assert.equal(channel.name, 'Hermes');
   assert.deepEqual(channel.options, { log: true });
-  assert.match(channel.lines[0], /^\[info\] Hermes Agent 0\.1\.0 activated in \d+ ms$/);
+  assert.ok(channel.lines.some((line) => line.startsWith(`[info] MCP server listening on ${service.url} (auth: token, `)));
+  assert.match(channel.lines[channel.lines.length - 1], /^\[info\] Hermes Agent 0\.1\.0 activated in \d+ ms$/);
   const [item] = vscode.__state.statusItems;
   assert.equal(item.visible, true);
   assert.equal(item.name, 'Hermes Agent', 'subscript assignment must dodge the py_name renaming');
+  assert.equal(item.text, `$(radio-tower) Hermes :${service.port}`);
   assert.equal(item.command, 'hermes.showMcpStatus');
-  await vscode.commands.executeCommand('hermes.showMcpStatus');
-  assert.equal(vscode.__state.messages[0][0], 'info');
-  assert.match(vscode.__state.messages[0][1], /^Hermes Agent 0\.1\.0/);
+  const health = await get(service.url.replace('/mcp', '/health'));
+  assert.equal(JSON.parse(health.body).status, 'ok');
+  assert.equal((await get(service.url)).status, 401);
+  const status = await vscode.commands.executeCommand('hermes.showMcpStatus');
+  assert.equal(status, `Hermes MCP server: ${service.url} · 0 clients · 2 tools · auth: token`);
+  assert.deepEqual(vscode.__state.messages[0], ['info', status, ['Copy MCP Config', 'Show Log']]);
+  await ext.deactivate();
   context.disposeAll();
 });
 
-test('deactivate plus disposing subscriptions leaves nothing registered', () => {
+test('copy config puts the chosen snippet with the token on the clipboard', async () => {
   const context = vscode.__makeContext();
   const ext = extension();
-  ext.activate(context);
-  assert.equal(context.subscriptions.length, 3);
-  ext.deactivate();
+  const { mcp } = await ext.activate(context);
+  vscode.__state.quickPickAnswer = (items) => items.find((item) => item.client === 'claude');
+  await vscode.commands.executeCommand('hermes.copyMcpConfig');
+  assert.equal(vscode.__state.clipboard,
+    `claude mcp add --transport http vscode ${mcp.url} --header "Authorization: Bearer ${mcp.token}"\n`);
+  assert.deepEqual(vscode.__state.quickPicks.map((item) => item.client), ['hermes', 'claude', 'vscode', 'cursor', 'all']);
+  const [provider] = [...vscode.__state.mcpProviders.values()];
+  const [definition] = provider.provideMcpServerDefinitions();
+  assert.equal(definition.label, 'Hermes (this window)');
+  assert.equal(definition.uri.toString(), mcp.url);
+  assert.deepEqual({ ...definition.headers }, { Authorization: `Bearer ${mcp.token}` });
+  await ext.deactivate();
   context.disposeAll();
+});
+
+test('the token is generated once and kept in secret storage', async () => {
+  const context = vscode.__makeContext();
+  const ext = extension();
+  const first = (await ext.activate(context)).mcp.token;
+  assert.match(first, /^[0-9a-f]{64}$/);
+  assert.equal(context.secrets.values.get('hermes.mcp.token'), first);
+  await ext.deactivate();
+  context.disposeAll();
+  const reloaded = vscode.__makeContext();  // a window reload: new context, same secret storage
+  reloaded.secrets = context.secrets;
+  const again = (await ext.activate(reloaded)).mcp.token;
+  assert.equal(again, first);
+  await ext.deactivate();
+  reloaded.disposeAll();
+});
+
+test('deactivate closes the port and disposing subscriptions leaves nothing registered', async () => {
+  const context = vscode.__makeContext();
+  const ext = extension();
+  const { mcp } = await ext.activate(context);
+  const url = mcp.url;
+  await ext.deactivate();
+  context.disposeAll();
+  await assert.rejects(get(url.replace('/mcp', '/health')), /ECONNREFUSED/);
   assert.equal(vscode.__state.commands.size, 0);
+  assert.equal(vscode.__state.mcpProviders.size, 0);
   assert.ok(vscode.__state.statusItems.every((item) => item.disposed));
   assert.ok(vscode.__state.channels.every((channel) => channel.disposed));
-  ext.activate(vscode.__makeContext()); // a reload activates again in the same host
-  assert.ok(vscode.__state.commands.has('hermes.showMcpStatus'));
+});
+
+test('a port that cannot be bound shows an error and a failed status, not a crash', async () => {
+  vscode.__state.settings['hermes.mcp.port'] = 70000;  // out of range: listen() throws
+  const context = vscode.__makeContext();
+  const ext = extension();
+  const { mcp } = await ext.activate(context);
+  assert.equal(mcp.running, false);
+  assert.match(mcp.describe(), /^Hermes MCP server is not running: /);
+  const [level, text] = vscode.__state.messages[0];
+  assert.equal(level, 'error');
+  assert.match(text, /^Hermes: could not start the MCP server: .*Set another "hermes.mcp.port" to try again\.$/);
+  assert.equal(vscode.__state.statusItems[0].text, '$(error) Hermes');
+  await ext.deactivate();
+  context.disposeAll();
 });

@@ -15,7 +15,27 @@ class EventEmitter {
 
 const state = {};
 
+class Uri {
+  constructor(scheme, fsPath) { this.scheme = scheme; this.fsPath = fsPath; this.path = fsPath; }
+  static file(fsPath) { return new Uri('file', fsPath); }
+  static parse(value) { const u = new URL(value); const uri = new Uri(u.protocol.replace(':', ''), u.pathname); uri.href = value; return uri; }
+  toString() { return this.href || `${this.scheme}://${this.fsPath}`; }
+}
+
+class ThemeColor { constructor(id) { this.id = id; } }
+
+class McpHttpServerDefinition {
+  constructor(label, uri, headers, version) { this.label = label; this.uri = uri; this.headers = headers; this.version = version; }
+}
+
+const configChanged = new EventEmitter();
+
 function reset() {
+  state.workspaceFolders = undefined;
+  state.tabGroups = [];
+  state.clipboard = '';
+  state.quickPickAnswer = undefined;
+  state.mcpProviders = new Map();
   state.channels = [];
   state.statusItems = [];
   state.commands = new Map();
@@ -43,6 +63,8 @@ const window = {
   showInformationMessage(text, ...items) { state.messages.push(['info', text, items]); return Promise.resolve(undefined); },
   showWarningMessage(text, ...items) { state.messages.push(['warning', text, items]); return Promise.resolve(undefined); },
   showErrorMessage(text, ...items) { state.messages.push(['error', text, items]); return Promise.resolve(undefined); },
+  showQuickPick(items) { state.quickPicks = items; return Promise.resolve(state.quickPickAnswer ? state.quickPickAnswer(items) : undefined); },
+  get tabGroups() { return { all: state.tabGroups }; },
 };
 
 const commands = {
@@ -58,11 +80,33 @@ const commands = {
 };
 
 const workspace = {
-  workspaceFolders: undefined,
+  get workspaceFolders() { return state.workspaceFolders; },
+  get name() { return state.workspaceFolders ? state.workspaceFolders.map((f) => f.name).join(', ') : undefined; },
   getConfiguration(section) {
     return { get: (key, fallback) => { const v = state.settings[`${section}.${key}`]; return v === undefined ? fallback : v; } };
   },
-  onDidChangeConfiguration: new EventEmitter().event,
+  onDidChangeConfiguration: configChanged.event,
+};
+
+// Test helpers: open folders, change a setting the way the user would (firing the change event).
+function openFolders(paths) {
+  state.workspaceFolders = paths.map((p, index) => ({ uri: Uri.file(p), name: require('path').basename(p), index }));
+}
+function setSetting(key, value) {
+  state.settings[key] = value;
+  configChanged.fire({ affectsConfiguration: (section) => key === section || key.startsWith(section + '.') });
+}
+
+const env = {
+  appName: 'Visual Studio Code (fake)',
+  clipboard: { writeText(text) { state.clipboard = text; return Promise.resolve(); }, readText() { return Promise.resolve(state.clipboard); } },
+};
+
+const lm = {
+  registerMcpServerDefinitionProvider(id, provider) {
+    state.mcpProviders.set(id, provider);
+    return new Disposable(() => state.mcpProviders.delete(id));
+  },
 };
 
 function makeContext() {
@@ -76,7 +120,7 @@ function makeContext() {
 }
 
 module.exports = {
-  Disposable, EventEmitter, StatusBarAlignment: { Left: 1, Right: 2 },
-  window, commands, workspace, version: '1.139.1',
-  __state: state, __reset: reset, __makeContext: makeContext,
+  Disposable, EventEmitter, Uri, ThemeColor, McpHttpServerDefinition, StatusBarAlignment: { Left: 1, Right: 2 },
+  window, commands, workspace, env, lm, version: '1.139.1',
+  __state: state, __reset: reset, __makeContext: makeContext, __openFolders: openFolders, __setSetting: setSetting,
 };

@@ -12,6 +12,16 @@ import urllib.parse
 
 # ------------------------------------------------------------------------------ basic types
 
+class JsObject:
+    """Python code reads some properties by subscript (`obj['name']`) to dodge Transcrypt's renaming."""
+
+    def __getitem__(self, key):
+        return getattr(self, key, None)
+
+    def __setitem__(self, key, value):
+        setattr(self, key, value)
+
+
 class Disposable:
     def __init__(self, on_dispose=None):
         self._on_dispose = on_dispose
@@ -172,7 +182,7 @@ class OutputChannel:
         self.disposed = True
 
 
-class StatusBarItem:
+class StatusBarItem(JsObject):
     def __init__(self, id, alignment, priority):
         self.id, self.alignment, self.priority = id, alignment, priority
         self.text = self.tooltip = self.command = None
@@ -180,9 +190,6 @@ class StatusBarItem:
         self.backgroundColor = None
         self.visible = False
         self.disposed = False
-
-    def __setitem__(self, key, value):  # Python code writes `item['name']` to dodge Transcrypt's renaming
-        setattr(self, key, value)
 
     def show(self):
         self.visible = True
@@ -201,6 +208,9 @@ class _Window:
         self.status_bar_items = []
         self.messages = []  # (level, text, items)
         self.message_answers = []  # queued answers for show*Message calls with items
+        self.quick_picks = []
+        self.quick_pick_answers = []  # functions choosing from the offered items
+        self.tabGroups = TabGroups()
 
     def createOutputChannel(self, name, options=None):
         channel = OutputChannel(name, options if isinstance(options, dict) else None)
@@ -224,6 +234,27 @@ class _Window:
 
     def showErrorMessage(self, text, *items):
         return self._message('error', text, items)
+
+    def showQuickPick(self, items, options=None):
+        self.quick_picks.append(list(items))
+        return _resolved(self.quick_pick_answers.pop(0)(items) if self.quick_pick_answers else None)
+
+
+class Tab(JsObject):
+    def __init__(self, label, uri=None, active=False, dirty=False, pinned=False, preview=False):
+        self.label = label
+        self.input = None if uri is None else type('TabInputText', (), {'uri': uri, 'modified': None})()
+        self.isActive, self.isDirty, self.isPinned, self.isPreview = active, dirty, pinned, preview
+
+
+class TabGroup(JsObject):
+    def __init__(self, view_column, tabs, active=True):
+        self.viewColumn, self.tabs, self.isActive = view_column, tabs, active
+
+
+class TabGroups:
+    def __init__(self):
+        self.all = []
 
 
 # ------------------------------------------------------------------------------ commands
@@ -251,7 +282,7 @@ class _Commands:
 
 # ------------------------------------------------------------------------------ workspace
 
-class WorkspaceFolder:
+class WorkspaceFolder(JsObject):
     def __init__(self, path, index=0):
         self.uri = Uri.file(path)
         self.name = os.path.basename(path)
@@ -267,6 +298,8 @@ class Configuration:
 
     def get(self, key, default=None):
         return self._store.get(self._key(key), default)
+
+    js_get = get  # what `config.js_get(...)` in py_src compiles to `.get(...)` for
 
     def has(self, key):
         return self._key(key) in self._store
@@ -284,15 +317,21 @@ class ConfigurationChangeEvent:
         return any(key == section or key.startswith(section + '.') for key in self._changed)
 
 
-class _Workspace:
+class _Workspace(JsObject):
     def __init__(self):
         self.settings = {}
         self.workspaceFolders = None
+        self.name = None
         self._config_changed = EventEmitter()
         self.onDidChangeConfiguration = self._config_changed.event
 
     def getConfiguration(self, section=None, scope=None):
         return Configuration(self.settings, section)
+
+    def open_folders(self, paths):
+        """Test helper: open folders as the user would."""
+        self.workspaceFolders = [WorkspaceFolder(path, index) for index, path in enumerate(paths)]
+        self.name = ', '.join(folder.name for folder in self.workspaceFolders)
 
     def set_setting(self, key, value):
         """Test helper: change a setting the way the user would, firing the change event."""
@@ -310,6 +349,8 @@ class SecretStorage:
 
     def get(self, key):
         return _resolved(self.values.get(key))
+
+    js_get = get
 
     def store(self, key, value):
         self.values[key] = value
@@ -375,14 +416,48 @@ def _resolved(value):
     return future
 
 
+class McpHttpServerDefinition:
+    def __init__(self, label, uri, headers=None, version=None):
+        self.label, self.uri, self.headers, self.version = label, uri, headers or {}, version
+
+
+class _Clipboard:
+    def __init__(self):
+        self.text = ''
+
+    def writeText(self, text):
+        self.text = text
+        return _resolved(None)
+
+    def readText(self):
+        return _resolved(self.text)
+
+
+class _Env:
+    def __init__(self):
+        self.appName = 'Visual Studio Code (shim)'
+        self.clipboard = _Clipboard()
+
+
+class _Lm:
+    def __init__(self):
+        self.mcp_providers = {}
+
+    def registerMcpServerDefinitionProvider(self, provider_id, provider):
+        self.mcp_providers[provider_id] = provider
+        return Disposable(lambda: self.mcp_providers.pop(provider_id, None))
+
+
 def reset():
     """Give the module a fresh world (called before every test by conftest)."""
-    global window, commands, workspace
+    global window, commands, workspace, env, lm
     window = _Window()
     commands = _Commands()
     workspace = _Workspace()
+    env = _Env()
+    lm = _Lm()
 
 
 version = '1.139.1'
-window = commands = workspace = None
+window = commands = workspace = env = lm = None
 reset()

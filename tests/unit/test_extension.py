@@ -1,5 +1,10 @@
+"""activate()/deactivate() under CPython. The MCP server itself needs Node's http, so here it is switched
+off by its setting; the node and integration layers run it for real."""
+import asyncio
 import json
 from pathlib import Path
+
+import pytest
 
 import vscode
 from hermes import extension
@@ -8,48 +13,72 @@ from hermes.version import VERSION
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True)
+def mcp_off():
+    vscode.workspace.settings['hermes.mcp.enabled'] = False
+
+
+def activate(context):
+    return asyncio.run(extension.activate(context))
+
+
 def test_version_matches_package_json():
     assert json.loads((ROOT / 'package.json').read_text())['version'] == VERSION
 
 
 def test_activate_logs_version_and_activation_time(context):
-    extension.activate(context)
+    api = activate(context)
+    assert api['version'] == VERSION
     [channel] = vscode.window.output_channels
     assert channel.name == 'Hermes' and channel.is_log
-    [line] = channel.lines
-    assert line.startswith(f'[info] Hermes Agent {VERSION} activated in ')
-    assert line.endswith(' ms')
+    assert channel.lines[0] == '[info] MCP server disabled (hermes.mcp.enabled is false)'
+    assert channel.lines[-1].startswith(f'[info] Hermes Agent {VERSION} activated in ')
+    assert channel.lines[-1].endswith(' ms')
 
 
-def test_activate_shows_a_status_bar_item_that_opens_the_status(context):
-    extension.activate(context)
+def test_status_bar_item_says_the_server_is_off(context):
+    activate(context)
     [item] = vscode.window.status_bar_items
     assert item.visible and item.name == 'Hermes Agent'
     assert item.command == 'hermes.showMcpStatus'
     assert item.alignment == vscode.StatusBarAlignment.Right
+    assert item.text == '$(circle-slash) Hermes'
 
 
-def test_show_status_command_logs_and_notifies(context):
-    extension.activate(context)
-    vscode.commands.executeCommand('hermes.showMcpStatus')
-    [(level, text, _)] = vscode.window.messages
-    assert level == 'info' and text.startswith(f'Hermes Agent {VERSION}')
-    assert vscode.window.output_channels[0].lines[-1] == '[info] ' + text
+def test_show_status_command_warns_that_the_server_is_off(context):
+    activate(context)
+    text = asyncio.run(vscode.commands.executeCommand('hermes.showMcpStatus'))
+    assert text == 'Hermes MCP server is off (enable it with the "hermes.mcp.enabled" setting).'
+    [(level, shown, actions)] = vscode.window.messages
+    assert (level, shown, actions) == ('warning', text, ['Show Log'])
+
+
+def test_copy_config_refuses_while_the_server_is_off(context):
+    activate(context)
+    assert asyncio.run(vscode.commands.executeCommand('hermes.copyMcpConfig', 'claude')) is None
+    assert vscode.window.messages[-1][0] == 'error'
+    assert vscode.env.clipboard.text == ''
+
+
+def test_mcp_definition_provider_offers_nothing_while_off(context):
+    activate(context)
+    provider = vscode.lm.mcp_providers['hermes.mcpServers']
+    assert provider['provideMcpServerDefinitions'](None) == []
 
 
 def test_deactivate_leaves_nothing_behind(context):
-    extension.activate(context)
-    assert len(context.subscriptions) == 3
-    extension.deactivate()
+    activate(context)
+    asyncio.run(extension.deactivate())
     context.dispose_all()
     assert vscode.commands.handlers == {}
+    assert vscode.lm.mcp_providers == {}
     assert all(item.disposed and not item.visible for item in vscode.window.status_bar_items)
     assert all(channel.disposed for channel in vscode.window.output_channels)
 
 
-def test_activate_twice_after_deactivate_works(context):
+def test_activate_again_after_deactivate_works(context):
     """A window reload deactivates then activates again in the same host: nothing may be left over."""
-    extension.activate(context)
+    activate(context)
     context.dispose_all()
-    extension.activate(context)
-    assert 'hermes.showMcpStatus' in vscode.commands.handlers
+    activate(context)
+    assert {'hermes.showMcpStatus', 'hermes.copyMcpConfig'} <= set(vscode.commands.handlers)

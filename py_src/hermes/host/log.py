@@ -8,6 +8,9 @@ class Log:
     def __init__(self, channel):
         self.channel = channel
 
+    def debug(self, message):
+        self.channel.debug(message)
+
     def info(self, message):
         self.channel.info(message)
 

@@ -1,6 +1,11 @@
-"""Command registration: every command goes through `register_command`, so a Python exception in a
-handler reaches VS Code as a real Error, is logged, and the registration is disposed on deactivate."""
-from hermes.js import vscode, to_js_callback
+"""Commands. Every one goes through `register_command`, so a Python exception in a handler reaches
+VS Code as a real Error and the registration is disposed on deactivate."""
+# __pragma__('tconv')
+from hermes.js import vscode, to_js_callback, is_none
+from hermes.core.client_config import CLIENTS, snippet_for, all_snippets
+
+COPY_CONFIG_ACTION = 'Copy MCP Config'
+SHOW_LOG_ACTION = 'Show Log'
 
 
 def register_command(context, command_id, handler):
@@ -9,11 +14,40 @@ def register_command(context, command_id, handler):
     return disposable
 
 
-def register_status_command(context, log, describe_status):
-    """`hermes.showMcpStatus`: log the current status and show it in a notification."""
-    def show_status():
-        text = describe_status()
+def register_mcp_commands(context, log, service):
+    async def show_status():
+        text = service.describe()
         log.info(text)
-        return vscode.window.showInformationMessage(text)
+        actions = [COPY_CONFIG_ACTION, SHOW_LOG_ACTION] if service.running else [SHOW_LOG_ACTION]
+        if service.running:
+            choice = await vscode.window.showInformationMessage(text, *actions)
+        else:
+            choice = await vscode.window.showWarningMessage(text, *actions)
+        if choice == COPY_CONFIG_ACTION:
+            await vscode.commands.executeCommand('hermes.copyMcpConfig')
+        elif choice == SHOW_LOG_ACTION:
+            log.show()
+        return text
 
-    return register_command(context, 'hermes.showMcpStatus', show_status)
+    async def copy_config(client=None):
+        """Copy a client snippet; `client` (hermes|claude|vscode|cursor|all) skips the picker."""
+        if not service.running:
+            vscode.window.showErrorMessage(service.describe())
+            return None
+        if is_none(client):
+            picks = [{'label': entry[1], 'client': entry[0]} for entry in CLIENTS]
+            picks.append({'label': 'All of the above', 'client': 'all'})
+            picked = await vscode.window.showQuickPick(picks, {'placeHolder': 'Which MCP client should connect '
+                                                                              'to this window?'})
+            if is_none(picked):
+                return None
+            client = picked['client']
+        text = all_snippets(service.url, service.token) if client == 'all' else snippet_for(client, service.url,
+                                                                                             service.token)
+        await vscode.env.clipboard.writeText(text)
+        vscode.window.showInformationMessage('Hermes: MCP config copied to the clipboard (it contains the '
+                                             'access token; keep it private).')
+        return text
+
+    register_command(context, 'hermes.showMcpStatus', show_status)
+    register_command(context, 'hermes.copyMcpConfig', copy_config)

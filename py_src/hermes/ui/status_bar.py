@@ -1,5 +1,5 @@
 """The status bar item: what Hermes is serving at a glance; a click shows the full status."""
-from hermes.js import vscode
+from hermes.js import vscode, new
 
 SHOW_STATUS_COMMAND = 'hermes.showMcpStatus'
 
@@ -9,11 +9,25 @@ class StatusBar:
         self.item = item
 
     def show_idle(self):
-        self.show('$(hubot) Hermes', 'Hermes Agent is active. Click for status.')
+        self.show('$(hubot) Hermes', 'Hermes Agent is starting…')
 
-    def show(self, text, tooltip):
+    def show_serving(self, port, clients, auth_off, description):
+        text = '$(radio-tower) Hermes :' + str(port)
+        if clients > 0:
+            text = text + ' · ' + str(clients)
+        warning = new(vscode.ThemeColor, 'statusBarItem.warningBackground') if auth_off else None
+        self.show(text, description + '\nClick for status and client configuration.', warning)
+
+    def show_off(self, tooltip):
+        self.show('$(circle-slash) Hermes', tooltip)
+
+    def show_error(self, tooltip):
+        self.show('$(error) Hermes', tooltip, new(vscode.ThemeColor, 'statusBarItem.errorBackground'))
+
+    def show(self, text, tooltip, background=None):
         self.item.text = text
         self.item.tooltip = tooltip
+        self.item.backgroundColor = background
         self.item.show()
 
 

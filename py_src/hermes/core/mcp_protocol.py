@@ -1,0 +1,339 @@
+"""The MCP lifecycle and methods for one client session, independent of any transport.
+
+A transport parses JSON, hands the value to `McpSession.handle`, and writes back what it returns
+(a response, a list of responses for a batch, or None). Messages the server originates (progress,
+log lines, tools/list_changed) go through the `send(message, related_request_id)` callback, so
+Streamable HTTP can put them on the stream of the request they belong to.
+
+Batches are accepted only once protocol version 2025-03-26 has been negotiated: that revision
+alone allows them, and it forbids putting `initialize` in a batch, so a batch that arrives before
+initialize is rejected. Batch entries are handled one after another.
+"""
+# __pragma__('tconv')
+from hermes.js import is_none, error_message, now_ms, JsError
+from hermes.core.values import json_type, is_object, get_key
+from hermes.core.jsonrpc import (
+    INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
+    classify, invalid_reason, request_id_of, result_response, error_response, notification,
+)
+from hermes.core.tools import ToolCall
+
+SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']
+LATEST_PROTOCOL_VERSION = '2025-11-25'
+BATCH_PROTOCOL_VERSION = '2025-03-26'
+
+# RFC 5424 severities, least severe first (MCP's logging levels).
+LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']
+DEFAULT_LOG_LEVEL = 'info'
+
+# Methods that may come before the initialize handshake.
+PRE_INITIALIZE_METHODS = ['initialize', 'ping']
+
+
+class ProtocolError(Exception):
+    """A JSON-RPC error to answer a request with (as opposed to a tool failure, which is a result)."""
+
+    def __init__(self, code, message, data=None):
+        super().__init__(message)
+        self.code = code
+        self.text = message
+        self.data = data
+
+
+def _params_error(message):
+    return ProtocolError(INVALID_PARAMS, message)
+
+
+class McpSession:
+    """One client's view of the server: negotiated version, log level, in-flight tool calls."""
+
+    def __init__(self, server_info, registry, send=None, log=None, instructions=None):
+        self.server_info = server_info
+        self.registry = registry
+        self.instructions = instructions
+        self._send = send
+        self._log = log
+        self.negotiated_version = None
+        self.initialized = False  # the initialize request was answered: other requests may follow
+        self.ready = False  # the client confirmed with notifications/initialized
+        self.client_info = None
+        self.client_capabilities = None
+        self.log_level = DEFAULT_LOG_LEVEL
+        self.closed = False
+        self._in_flight = {}  # 'string:<id>' / 'number:<id>' → ToolCall; ids 1 and '1' differ
+        self._unsubscribe = None
+
+    # ------------------------------------------------------------------------------ entry point
+
+    async def handle(self, message):
+        """One parsed JSON value in; a response, a list of responses, or None out."""
+        if json_type(message) == 'array':
+            return await self._handle_batch(message)
+        return await self._handle_message(message)
+
+    async def _handle_batch(self, batch):
+        if is_none(self.negotiated_version):
+            return error_response(None, INVALID_REQUEST, 'Batches are not supported before initialize')
+        if self.negotiated_version != BATCH_PROTOCOL_VERSION:
+            return error_response(None, INVALID_REQUEST,
+                                  'Batches are not supported in protocol version ' + self.negotiated_version)
+        if len(batch) == 0:
+            return error_response(None, INVALID_REQUEST, 'Invalid Request: empty batch')
+        responses = []
+        for message in batch:
+            # A batch inside a batch is just one more invalid entry.
+            response = await self._handle_message(message) if is_object(message) else self._invalid(message)
+            if not is_none(response):
+                responses.append(response)
+        return responses if len(responses) > 0 else None
+
+    async def _handle_message(self, message):
+        kind = classify(message)
+        if kind == 'invalid':
+            return self._invalid(message)
+        if kind == 'notification':
+            self._handle_notification(message['method'], get_key(message, 'params'))
+            return None
+        if kind == 'response':
+            return None  # this server sends clients no requests, so there is nothing to match
+        if self.closed:
+            # A request racing the end of the session (DELETE, window closing) must not run a tool.
+            return error_response(message['id'], INVALID_REQUEST, 'Session closed')
+        return await self._handle_request(message)
+
+    def _invalid(self, message):
+        reason = invalid_reason(message) or 'not a JSON-RPC 2.0 message'
+        self._warn('invalid message: ' + reason)
+        return error_response(request_id_of(message), INVALID_REQUEST, 'Invalid Request: ' + reason)
+
+    # ------------------------------------------------------------------------------ requests
+
+    async def _handle_request(self, message):
+        method, request_id = message['method'], message['id']
+        params = get_key(message, 'params')
+        started = now_ms()
+        try:
+            response = result_response(request_id, await self._dispatch(method, request_id, params))
+        except _Cancelled:
+            self._info(self._describe(method, params) + ': cancelled after ' + _elapsed(started))
+            return None
+        except ProtocolError as error:
+            response = error_response(request_id, error.code, error.text, error.data)
+        except JsError as error:
+            response = error_response(request_id, INTERNAL_ERROR, 'Internal error: ' + error_message(error))
+        self._log_outcome(method, params, response, started)
+        return response
+
+    async def _dispatch(self, method, request_id, params):
+        handler = self._route(method)
+        if is_none(handler):
+            raise ProtocolError(METHOD_NOT_FOUND, _not_found_message(method))
+        if not self.initialized and method not in PRE_INITIALIZE_METHODS:
+            raise ProtocolError(INVALID_REQUEST, 'Server not initialized: send initialize first')
+        return await handler(request_id, params)
+
+    def _route(self, method):
+        # An if-chain rather than a dict: a dict lookup of a method like '__class__' or 'py_keys'
+        # would find the transpiled dict's own machinery in the bundle.
+        if method == 'initialize':
+            return self._initialize
+        if method == 'ping':
+            return self._ping
+        if method == 'tools/list':
+            return self._tools_list
+        if method == 'tools/call':
+            return self._tools_call
+        if method == 'logging/setLevel':
+            return self._set_level
+        return None
+
+    async def _initialize(self, request_id, params):
+        if self.initialized:
+            raise ProtocolError(INVALID_REQUEST, 'Session already initialized: initialize may be sent only once')
+        requested = get_key(params, 'protocolVersion')
+        if json_type(requested) != 'string':
+            raise _params_error('initialize: params.protocolVersion must be a string, such as "'
+                                + LATEST_PROTOCOL_VERSION + '"')
+        supported = requested in SUPPORTED_PROTOCOL_VERSIONS
+        self.negotiated_version = requested if supported else LATEST_PROTOCOL_VERSION
+        self.client_info = get_key(params, 'clientInfo')
+        self.client_capabilities = get_key(params, 'capabilities')
+        self.initialized = True
+        self._unsubscribe = self.registry.on_change(self._tools_changed)
+        self._info('initialize: ' + self._client_name() + ' asked for ' + requested
+                   + ', speaking ' + self.negotiated_version)
+        result = {
+            'protocolVersion': self.negotiated_version,
+            'capabilities': {'tools': {'listChanged': True}, 'logging': {}},
+            'serverInfo': self.server_info,
+        }
+        if not is_none(self.instructions):
+            result['instructions'] = self.instructions
+        return result
+
+    async def _ping(self, request_id, params):
+        return {}
+
+    async def _tools_list(self, request_id, params):
+        # `cursor` is accepted and ignored: one page holds every tool, so there is no nextCursor.
+        return {'tools': [tool.to_mcp() for tool in self.registry.list()]}
+
+    async def _tools_call(self, request_id, params):
+        name = get_key(params, 'name')
+        if json_type(name) != 'string':
+            raise _params_error('tools/call: params.name must be a string (the tool name)')
+        call = ToolCall(self._progress_reporter(request_id, params), self._tool_logger(name, request_id))
+        key = _id_key(request_id)
+        self._in_flight[key] = call
+        try:
+            result = await self.registry.call(name, get_key(params, 'arguments'), call)
+        finally:
+            if get_key(self._in_flight, key) is call:  # a reused id may have replaced it
+                self._in_flight.pop(key)
+        if call.cancelled:
+            raise _Cancelled()  # the client stopped waiting: the spec says send no response
+        return result
+
+    def _progress_reporter(self, request_id, params):
+        token = get_key(get_key(params, '_meta'), 'progressToken')
+        if json_type(token) not in ['string', 'integer', 'number']:
+            return None  # the client did not ask for progress
+
+        def report(progress, total=None, message=None):
+            update = {'progressToken': token, 'progress': progress}
+            if not is_none(total):
+                update['total'] = total
+            if not is_none(message):
+                update['message'] = message
+            self._emit(notification('notifications/progress', update), request_id)
+        return report
+
+    def _tool_logger(self, tool_name, request_id):
+        def log(level, message):
+            self.log_to_client(level, message, tool_name, request_id)
+        return log
+
+    async def _set_level(self, request_id, params):
+        level = get_key(params, 'level')
+        if level not in LOG_LEVELS:
+            raise _params_error('logging/setLevel: params.level must be one of ' + ', '.join(LOG_LEVELS))
+        self.log_level = level
+        return {}
+
+    # ------------------------------------------------------------------------------ notifications
+
+    def _handle_notification(self, method, params):
+        if method == 'notifications/initialized':
+            self.ready = True
+        elif method == 'notifications/cancelled':
+            self._cancel(get_key(params, 'requestId'), get_key(params, 'reason'))
+        # Anything else (roots/list_changed, progress for requests we never sent) needs no action.
+
+    def _cancel(self, request_id, reason):
+        # Unknown or finished ids are normal: the cancel raced the response.
+        if json_type(request_id) == 'null' or json_type(request_id) == 'boolean':
+            return
+        call = get_key(self._in_flight, _id_key(request_id))
+        if not is_none(call):
+            because = ': ' + reason if json_type(reason) == 'string' else ''
+            self._info('cancelling request ' + str(request_id) + because)
+            call.cancel(reason)
+
+    # ------------------------------------------------------------------------------ server → client
+
+    def log_to_client(self, level, data, logger='hermes', related_request_id=None):
+        """Send a `notifications/message` log line if `level` is at or above the client's level."""
+        if _severity(level) < _severity(self.log_level):
+            return
+        level = level if level in LOG_LEVELS else DEFAULT_LOG_LEVEL
+        params = {'level': level, 'logger': logger, 'data': data}
+        self._emit(notification('notifications/message', params), related_request_id)
+
+    def _tools_changed(self):
+        self._emit(notification('notifications/tools/list_changed'), None)
+
+    def _emit(self, message, related_request_id):
+        if is_none(self._send) or self.closed:
+            return
+        try:
+            self._send(message, related_request_id)
+        except JsError as error:
+            # A dead stream must not fail the tool call that produced the notification.
+            self._warn('could not send ' + message['method'] + ': ' + error_message(error))
+
+    # ------------------------------------------------------------------------------ lifecycle
+
+    def close(self):
+        """End the session: cancel in-flight calls (their responses are dropped) and stop
+        listening to the registry."""
+        if self.closed:
+            return
+        self.closed = True
+        if not is_none(self._unsubscribe):
+            self._unsubscribe()
+            self._unsubscribe = None
+        for key in list(self._in_flight.keys()):
+            self._in_flight[key].cancel('session closed')
+
+    # ------------------------------------------------------------------------------ own log
+
+    def _log_outcome(self, method, params, response, started):
+        what = self._describe(method, params)
+        if is_object(get_key(response, 'error')):
+            error = response['error']
+            outcome = 'error ' + str(error['code']) + ' ' + error['message']
+            self._warn(what + ': ' + outcome + ' (' + _elapsed(started) + ')')
+        elif method == 'tools/call' and get_key(response['result'], 'isError') is True:
+            self._warn(what + ': tool error (' + _elapsed(started) + ')')
+        else:
+            self._info(what + ': ok (' + _elapsed(started) + ')')
+
+    def _describe(self, method, params):
+        name = get_key(params, 'name')
+        if method == 'tools/call' and json_type(name) == 'string':
+            return 'tools/call ' + name
+        return str(method)
+
+    def _client_name(self):
+        name = get_key(self.client_info, 'name')
+        if json_type(name) != 'string':
+            return 'a client'
+        version = get_key(self.client_info, 'version')
+        return name + (' ' + version if json_type(version) == 'string' else '')
+
+    def _info(self, text):
+        if not is_none(self._log):
+            self._log.info('mcp: ' + text)
+
+    def _warn(self, text):
+        if not is_none(self._log):
+            self._log.warn('mcp: ' + text)
+
+
+class _Cancelled(Exception):
+    """Unwinds a cancelled request to `_handle_request`, which then answers nothing."""
+
+
+def _not_found_message(method):
+    text = 'Method not found: ' + str(method)
+    if method == 'server/discover':
+        # The 2026 stateless probe: answer at once so clients fall back to initialize.
+        text += (' (this server speaks the initialize handshake; protocol versions '
+                 + ', '.join(SUPPORTED_PROTOCOL_VERSIONS) + ')')
+    return text
+
+
+def _id_key(request_id):
+    kind = 'string' if json_type(request_id) == 'string' else 'number'
+    return kind + ':' + str(request_id)
+
+
+def _severity(level):
+    """The rank of `level` in LOG_LEVELS; unknown levels count as the default."""
+    if level in LOG_LEVELS:
+        return LOG_LEVELS.index(level)
+    return LOG_LEVELS.index(DEFAULT_LOG_LEVEL)
+
+
+def _elapsed(started):
+    return str(round(now_ms() - started)) + ' ms'

@@ -1,0 +1,233 @@
+"""The tool model shared by the MCP server and the chat loop: a declaration, a per-call context,
+and one registry that validates arguments and turns every outcome into a CallToolResult.
+
+A tool failure is a *result* (`isError: true` with text the model can act on), never a protocol
+error: the registry catches everything a handler raises, including JS errors.
+"""
+# __pragma__('tconv')
+from hermes.js import is_none, error_message, dump_json, JsError
+from hermes.core.values import json_type, is_object, has_key, get_key, object_keys
+from hermes.core.schema import validate
+
+
+class ToolError(Exception):
+    """Raised by a handler for a failure the model can act on; its message is the whole result."""
+
+
+class Tool:
+    """A declaration plus an `async def handler(args, call)`.
+
+    The handler returns a str (one text item), a dict that already is a CallToolResult (it has
+    'content'), or any other JSON value (JSON text; a dict is also sent as `structuredContent`).
+    """
+
+    def __init__(self, name, description, input_schema, handler, title=None, read_only=True,
+                 destructive=False, output_schema=None):
+        if json_type(name) != 'string' or name == '':
+            raise ValueError('a tool needs a non-empty string name')
+        if not is_object(input_schema):
+            raise ValueError("tool '" + name + "': input_schema must be a JSON Schema object")
+        if read_only and destructive:
+            raise ValueError("tool '" + name + "': a read-only tool cannot be destructive "
+                             '(pass read_only=False)')
+        self.name = name
+        self.description = description
+        self.input_schema = input_schema
+        self.handler = handler
+        self.title = title
+        self.read_only = read_only
+        self.destructive = destructive
+        self.output_schema = output_schema
+
+    def to_mcp(self):
+        """The entry for `tools/list`."""
+        spec = {'name': self.name}
+        annotations = {'readOnlyHint': self.read_only, 'destructiveHint': self.destructive}
+        if not is_none(self.title):
+            spec['title'] = self.title
+            annotations['title'] = self.title
+        spec['description'] = self.description
+        spec['inputSchema'] = self.input_schema
+        if not is_none(self.output_schema):
+            spec['outputSchema'] = self.output_schema
+        spec['annotations'] = annotations
+        return spec
+
+
+class ToolCall:
+    """What a running handler may do besides computing its result: report progress, log, and
+    notice that its caller gave up. Front ends decide where progress and logs go."""
+
+    def __init__(self, reporter=None, logger=None):
+        self._reporter = reporter
+        self._logger = logger
+        self._cancelled = False
+        self.cancel_reason = None
+        self._cancel_listeners = []
+
+    def progress(self, progress, total=None, message=None):
+        if not is_none(self._reporter) and not self._cancelled:
+            self._reporter(progress, total, message)
+
+    def log(self, level, message):
+        if not is_none(self._logger):
+            self._logger(level, message)
+
+    @property
+    def cancelled(self):
+        return self._cancelled
+
+    def cancel(self, reason=None):
+        if self._cancelled:
+            return
+        self._cancelled = True
+        self.cancel_reason = reason
+        listeners = self._cancel_listeners[:]
+        self._cancel_listeners = []
+        for listener in listeners:
+            _call_quietly(listener)
+
+    def on_cancel(self, callback):
+        """Run `callback` once when the call is cancelled (at once if it already is); returns a
+        function that unsubscribes."""
+        if self._cancelled:
+            _call_quietly(callback)
+            return _nothing
+        self._cancel_listeners.append(callback)
+
+        def unsubscribe():
+            self._cancel_listeners = [item for item in self._cancel_listeners if item is not callback]
+        return unsubscribe
+
+
+def _nothing():
+    return None
+
+
+def _call_quietly(callback):
+    """Listeners belong to different owners (tools, sessions): one that throws must neither stop
+    the others nor turn a cancel or a registration into a failure."""
+    try:
+        callback()
+    except JsError:
+        pass
+
+
+def text_result(text, is_error=False):
+    return {'content': [{'type': 'text', 'text': text}], 'isError': is_error}
+
+
+def error_result(text):
+    return text_result(text, True)
+
+
+def to_call_result(value):
+    """Normalise whatever a handler returned into a CallToolResult dict."""
+    kind = json_type(value)
+    if kind == 'string':
+        return text_result(value)
+    if kind == 'null':
+        return {'content': [], 'isError': False}
+    if kind == 'object' and has_key(value, 'content'):
+        return _with_is_error(value)
+    result = text_result(dump_json(value, 2))
+    if kind == 'object':
+        result['structuredContent'] = value
+    return result
+
+
+def _with_is_error(value):
+    result = {}
+    for key in object_keys(value):
+        result[key] = value[key]
+    if json_type(get_key(result, 'isError')) != 'boolean':
+        result['isError'] = False
+    return result
+
+
+class ToolRegistry:
+    """The one list of tools. `tools/list`, the LLM prompt and VS Code's tool registrations are all
+    generated from it; `call` is the one place arguments are validated."""
+
+    def __init__(self):
+        self._tools = []
+        self._listeners = []
+
+    def add(self, tool):
+        """Register `tool`; returns a function that removes it again (a disposable's body)."""
+        if not is_none(self.get(tool.name)):
+            raise ValueError("Tool '" + tool.name + "' is already registered")
+        self._tools.append(tool)
+        self._changed()
+
+        def remove():
+            if self.get(tool.name) is tool:
+                self.remove(tool.name)
+        return remove
+
+    def remove(self, name):
+        """Unregister the tool called `name`; True when there was one."""
+        kept = [tool for tool in self._tools if tool.name != name]
+        if len(kept) == len(self._tools):
+            return False
+        self._tools = kept
+        self._changed()
+        return True
+
+    def get(self, name):
+        for tool in self._tools:
+            if tool.name == name:
+                return tool
+        return None
+
+    def names(self):
+        return [tool.name for tool in self._tools]
+
+    def list(self):
+        """The tools in registration order (a copy: callers may not reorder the registry)."""
+        return self._tools[:]
+
+    def on_change(self, listener):
+        """Call `listener()` after every add and remove; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+
+        def unsubscribe():
+            self._listeners = [item for item in self._listeners if item is not listener]
+        return unsubscribe
+
+    def _changed(self):
+        for listener in self._listeners[:]:
+            _call_quietly(listener)
+
+    async def call(self, name, arguments, call=None):
+        """Validate and run one tool call; always returns a CallToolResult, never raises."""
+        if is_none(call):
+            call = ToolCall()
+        tool = self.get(name) if json_type(name) == 'string' else None
+        if is_none(tool):
+            available = ', '.join(self.names()) or '(none)'
+            return error_result("Unknown tool '" + str(name) + "'. Available tools: " + available)
+        problem = self._argument_problem(tool, arguments)
+        if not is_none(problem):
+            return error_result(problem)
+        try:
+            return to_call_result(await tool.handler(_or_empty(arguments), call))
+        except ToolError as error:
+            return error_result(error_message(error) or "Tool '" + name + "' failed")
+        except JsError as error:
+            return error_result("Tool '" + name + "' failed: " + error_message(error))
+
+    def _argument_problem(self, tool, arguments):
+        arguments = _or_empty(arguments)
+        header = "Invalid arguments for tool '" + tool.name + "':"
+        if not is_object(arguments):
+            return header + ' expected an object, got ' + json_type(arguments)
+        problems = validate(arguments, tool.input_schema)
+        if len(problems) > 0:
+            return header + '\n' + '\n'.join(problems)
+        return None
+
+
+def _or_empty(arguments):
+    """Absent arguments mean no arguments (MCP makes `arguments` optional)."""
+    return {} if is_none(arguments) else arguments

@@ -1,0 +1,164 @@
+"""Runs the MCP server for this window: reads `hermes.mcp.*`, keeps the token in secrets, writes the
+discovery file, keeps the status bar honest, and restarts on settings changes without a reload."""
+# __pragma__('tconv')
+from hermes.js import vscode, JsError, is_none, error_message, now_ms, current_pid
+from hermes.version import VERSION
+from hermes.core.mcp_protocol import McpSession, SUPPORTED_PROTOCOL_VERSIONS
+from hermes.net.mcp_http import McpHttpServer
+from hermes.net.discovery import write_discovery, remove_discovery
+from hermes.host.settings import setting, on_settings_changed
+from hermes.host.secrets import mcp_token
+from hermes.host.workspace import workspace_folders
+
+SERVER_INFO = {'name': 'hermes-vscode', 'title': 'Hermes for VS Code', 'version': VERSION}
+INSTRUCTIONS = ('These tools drive the VS Code window the user is working in. Paths are relative to the '
+                'workspace folders (see workspace_get_folders).')
+
+
+class McpService:
+    def __init__(self, context, log, registry, status_bar):
+        self.context = context
+        self.log = log
+        self.registry = registry
+        self.status_bar = status_bar
+        self.server = None
+        self.port = None
+        self.token = None
+        self.error = None
+        self.restart_requested = False
+        self.restarting = False
+        self.listeners = []  # called after every start/stop, e.g. to refresh VS Code's MCP list
+
+    @property
+    def url(self):
+        return None if is_none(self.port) else 'http://127.0.0.1:' + str(self.port) + '/mcp'
+
+    @property
+    def running(self):
+        return not is_none(self.server)
+
+    def on_change(self, listener):
+        self.listeners.append(listener)
+
+    async def start(self):
+        self.error = None
+        if not setting('mcp.enabled'):
+            self.log.info('MCP server disabled (hermes.mcp.enabled is false)')
+            self._changed()
+            return
+        auth = setting('mcp.auth')
+        self.token = None if auth == 'none' else await mcp_token(self.context)
+        server = McpHttpServer(self.create_protocol, self.health, self.token, self.log)
+        server.on_sessions_changed = lambda count: self.show_status()
+        try:
+            self.port = await server.start(int(setting('mcp.port')))
+        except JsError as error:
+            self.error = error_message(error)
+            self.log.error('Could not start the MCP server', error)
+            self._changed()
+            vscode.window.showErrorMessage('Hermes: could not start the MCP server: ' + self.error +
+                                           '. Set another "hermes.mcp.port" to try again.')
+            return
+        self.server = server
+        write_discovery(self.port, self.discovery_info())
+        self.log.info('MCP server listening on ' + self.url + ' (auth: ' + auth + ', ' +
+                      str(len(self.registry.names())) + ' tools)')
+        if auth == 'none':
+            self.log.warn('MCP authentication is off: any local process can drive this window')
+            vscode.window.showWarningMessage('Hermes: MCP authentication is off ("hermes.mcp.auth": "none"). '
+                                             'Any program on this machine can drive this window.')
+        self._changed()
+
+    async def stop(self):
+        if is_none(self.server):
+            return
+        server = self.server
+        port = self.port
+        self.server = None
+        remove_discovery(port, current_pid())
+        await server.stop()
+        self.log.info('MCP server on port ' + str(port) + ' stopped')
+        self.port = None
+        self._changed()
+
+    async def restart(self):
+        """Coalesces bursts of settings changes into one restart at a time."""
+        self.restart_requested = True
+        if self.restarting:
+            return
+        self.restarting = True
+        try:
+            while self.restart_requested:
+                self.restart_requested = False
+                await self.stop()
+                await self.start()
+        finally:
+            self.restarting = False
+
+    def create_protocol(self, send):
+        return McpSession(SERVER_INFO, self.registry, send=send, log=self.log, instructions=INSTRUCTIONS)
+
+    def health(self):
+        return {
+            'status': 'ok',
+            'name': SERVER_INFO['name'],
+            'version': VERSION,
+            'tools': len(self.registry.names()),
+            'sessions': 0 if is_none(self.server) else self.server.session_count(),
+            'auth': 'none' if is_none(self.token) else 'token',
+            'protocolVersions': SUPPORTED_PROTOCOL_VERSIONS,
+        }
+
+    def discovery_info(self):
+        return {
+            'url': self.url,
+            'port': self.port,
+            'token': self.token,
+            'pid': current_pid(),
+            'workspaceFolders': [folder['path'] for folder in workspace_folders()],
+            'protocolVersions': SUPPORTED_PROTOCOL_VERSIONS,
+            'transports': {'streamableHttp': self.url, 'sse': 'http://127.0.0.1:' + str(self.port) + '/sse'},
+            'ideName': vscode.env.appName,
+            'version': VERSION,
+            'startedAt': now_ms(),
+        }
+
+    def client_count(self):
+        return 0 if is_none(self.server) else self.server.session_count()
+
+    def describe(self):
+        if not is_none(self.error):
+            return 'Hermes MCP server is not running: ' + self.error
+        if not self.running:
+            return 'Hermes MCP server is off (enable it with the "hermes.mcp.enabled" setting).'
+        clients = self.client_count()
+        return ('Hermes MCP server: ' + self.url + ' · ' + str(clients) + (' client' if clients == 1 else ' clients') +
+                ' · ' + str(len(self.registry.names())) + ' tools · auth: ' +
+                ('off' if is_none(self.token) else 'token'))
+
+    def show_status(self):
+        if not is_none(self.error):
+            self.status_bar.show_error('Hermes: MCP server failed: ' + self.error)
+        elif not self.running:
+            self.status_bar.show_off('Hermes: MCP server off')
+        else:
+            self.status_bar.show_serving(self.port, self.client_count(), is_none(self.token), self.describe())
+
+    def _changed(self):
+        self.show_status()
+        for listener in self.listeners:
+            listener()
+
+    def dispose(self):
+        """VS Code disposes subscriptions without awaiting; stopping starts at once (a JS promise)."""
+        if not is_none(self.server):
+            return self.stop()
+        return None
+
+
+def register_mcp_service(context, log, registry, status_bar):
+    """The service, stopped: call `await service.start()` once the commands exist."""
+    service = McpService(context, log, registry, status_bar)
+    context.subscriptions.push(service)
+    on_settings_changed(context, 'mcp', service.restart)
+    return service

@@ -1,0 +1,13 @@
+"""Secrets live in VS Code's SecretStorage (the OS keychain), never in settings."""
+from hermes.js import node, is_none
+
+MCP_TOKEN_KEY = 'hermes.mcp.token'
+
+
+async def mcp_token(context):
+    """The MCP bearer token: generated once (256 random bits), then the same for every window."""
+    token = await context.secrets.js_get(MCP_TOKEN_KEY)
+    if is_none(token) or token == '':
+        token = node('crypto').randomBytes(32).toString('hex')
+        await context.secrets.store(MCP_TOKEN_KEY, token)
+    return token

@@ -1,0 +1,22 @@
+"""Typed access to `hermes.*` settings; defaults mirror package.json's contributes.configuration."""
+# __pragma__('tconv')
+from hermes.js import vscode, is_none
+
+DEFAULTS = {
+    'mcp.enabled': True,
+    'mcp.port': 19999,
+    'mcp.auth': 'token',
+}
+
+
+def setting(key):
+    value = vscode.workspace.getConfiguration('hermes').js_get(key)
+    return DEFAULTS[key] if is_none(value) else value
+
+
+def on_settings_changed(context, section, callback):
+    """Call `callback()` when anything under `hermes.<section>` changes (no reload needed)."""
+    def listener(event):
+        if event.affectsConfiguration('hermes.' + section):
+            callback()
+    context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(listener))

@@ -1,0 +1,95 @@
+"""Discovery files: ~/.hermes/ide/<port>.json tells clients which window serves where, and with
+which token. Written 0600 in a 0700 folder (the token is a secret); removed when the server stops.
+Files left by windows that died (their pid is gone) are cleaned up whenever a window writes its own."""
+# __pragma__('tconv')
+from hermes.js import node, dump_json, parse_json, is_none, current_pid, signal_process, JsError
+
+
+def discovery_dir():
+    return node('path').join(node('os').homedir(), '.hermes', 'ide')
+
+
+def discovery_path(port):
+    return node('path').join(discovery_dir(), str(port) + '.json')
+
+
+def write_discovery(port, info):
+    fs = node('fs')
+    folder = discovery_dir()
+    fs.mkdirSync(folder, {'recursive': True, 'mode': 448})  # 0o700
+    remove_stale_discovery(port)
+    path = discovery_path(port)
+    temporary = path + '.' + str(current_pid()) + '.tmp'
+    fs.writeFileSync(temporary, dump_json(info, 2), {'mode': 384})  # 0o600
+    fs.chmodSync(temporary, 384)
+    fs.renameSync(temporary, path)  # readers never see a half-written file
+    return path
+
+
+def remove_discovery(port, pid=None):
+    """Remove our file; `pid` guards against deleting a file another window wrote since."""
+    path = discovery_path(port)
+    info = read_discovery_file(path)
+    if is_none(info):
+        return
+    if not is_none(pid) and info.get('pid') != pid:
+        return
+    try:
+        node('fs').unlinkSync(path)
+    except JsError:
+        pass
+
+
+def read_discovery_file(path):
+    try:
+        return parse_json(node('fs').readFileSync(path, 'utf8'))
+    except JsError:
+        return None
+
+
+def list_discovery():
+    """Every live window's discovery info, newest first."""
+    fs = node('fs')
+    folder = discovery_dir()
+    try:
+        names = fs.readdirSync(folder)
+    except JsError:
+        return []
+    found = []
+    for name in names:
+        if not name.endswith('.json'):
+            continue
+        info = read_discovery_file(node('path').join(folder, name))
+        if isinstance(info, dict) and process_alive(info.get('pid')):
+            found.append(info)
+    found.sort(key=lambda item: -(item.get('startedAt') or 0))
+    return found
+
+
+def remove_stale_discovery(own_port):
+    fs = node('fs')
+    folder = discovery_dir()
+    try:
+        names = fs.readdirSync(folder)
+    except JsError:
+        return
+    for name in names:
+        if not name.endswith('.json') or name == str(own_port) + '.json':
+            continue
+        path = node('path').join(folder, name)
+        info = read_discovery_file(path)
+        if isinstance(info, dict) and not process_alive(info.get('pid')):
+            try:
+                fs.unlinkSync(path)
+            except JsError:
+                pass
+
+
+def process_alive(pid):
+    if is_none(pid) or not isinstance(pid, int):
+        return False
+    try:
+        signal_process(pid, 0)
+        return True
+    except JsError as error:
+        return error.code == 'EPERM'  # alive, just not ours

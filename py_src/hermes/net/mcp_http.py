@@ -1,0 +1,481 @@
+"""MCP over HTTP on 127.0.0.1: Streamable HTTP on /mcp, legacy HTTP+SSE on /sse + /messages.
+
+The transport only moves messages: it checks who is asking (net/guard.py), keeps one protocol session
+(core/mcp_protocol.py) per client, and routes what the session sends back to the right HTTP response
+or SSE stream. Every refusal gets the status the spec names and a JSON-RPC error body saying why.
+"""
+# __pragma__('tconv')
+from hermes.js import (node, make_promise, JsError, is_none, parse_json, dump_json, error_message, now_ms,
+                       utf8_text)
+from hermes.net.guard import host_refusal, origin_refusal, auth_refusal, split_target, Refusal
+from hermes.net.sse import SseStream
+from hermes.core.mcp_protocol import SUPPORTED_PROTOCOL_VERSIONS
+from hermes.core.jsonrpc import classify
+
+MAX_BODY_BYTES = 4 * 1024 * 1024
+MAX_SESSIONS = 100
+PORT_ATTEMPTS = 20
+MCP_PATH = '/mcp'
+LEGACY_SSE_PATH = '/sse'
+LEGACY_MESSAGES_PATH = '/messages'
+HTTP_ERROR = -32000  # the code the official SDKs use for transport-level refusals
+
+
+class HttpSession:
+    """One client: its protocol session plus the HTTP streams its messages travel on."""
+
+    def __init__(self, session_id, kind, protocol_factory):
+        self.id = session_id
+        self.kind = kind  # 'streamable' or 'legacy'
+        self.stream = None  # the GET stream (streamable) or the event stream (legacy)
+        self.request_streams = {}  # JSON of a request id → the SSE response answering that POST
+        self.last_used = now_ms()
+        self.protocol = protocol_factory(self.route)
+
+    def route(self, message, related_request_id=None):
+        """Where a server→client message goes: its request's stream, else the session's stream."""
+        text = dump_json(message)
+        if not is_none(related_request_id):
+            key = dump_json(related_request_id)
+            if key in self.request_streams and self.request_streams[key].send(text):
+                return True
+        if not is_none(self.stream) and self.stream.open:
+            return self.stream.send(text)
+        return False
+
+    def close(self):
+        self.protocol.close()
+        if not is_none(self.stream):
+            self.stream.close()
+        for key in self.request_streams.keys():
+            self.request_streams[key].close()
+        self.request_streams = {}
+
+
+class McpHttpServer:
+    """`create_protocol(send)` makes a core McpSession; `health()` returns the /health body."""
+
+    def __init__(self, create_protocol, health, token=None, log=None, max_body_bytes=MAX_BODY_BYTES):
+        self.create_protocol = create_protocol
+        self.health = health
+        self.token = token
+        self.log = log
+        self.max_body_bytes = max_body_bytes
+        self.sessions = {}
+        self.server = None
+        self.port = None
+        self.on_sessions_changed = None  # called with the session count whenever it changes
+
+    # ------------------------------------------------------------------------- lifecycle
+
+    async def start(self, preferred_port):
+        """Listen on 127.0.0.1, on `preferred_port` or the next free one (several windows)."""
+        http = node('http')
+        self.server = http.createServer(self._on_request)
+        self.server.headersTimeout = 10000  # a client that never finishes its headers is dropped
+        self.server.requestTimeout = 30000  # ... or its body
+        self.server.keepAliveTimeout = 5000
+        last_error = None
+        attempts = 1 if preferred_port == 0 else PORT_ATTEMPTS
+        for attempt in range(attempts):
+            try:
+                self.port = await listen(self.server, preferred_port + attempt)
+                return self.port
+            except JsError as error:
+                if error.code != 'EADDRINUSE':
+                    raise error
+                last_error = error
+        raise Exception('Ports ' + str(preferred_port) + '-' + str(preferred_port + attempts - 1) +
+                        ' on 127.0.0.1 are all in use (' + error_message(last_error) + ')')
+
+    async def stop(self):
+        for session_id in list(self.sessions.keys()):
+            self._end_session(session_id)
+        if is_none(self.server):
+            return
+        server = self.server
+        self.server = None
+        await close_server(server)
+
+    def session_count(self):
+        return len(self.sessions.keys())
+
+    # ------------------------------------------------------------------------- routing
+
+    async def _on_request(self, request, response):
+        started = now_ms()
+        try:
+            await self._route(request, response)
+        except JsError as error:
+            self._log_error(request.method + ' ' + request.url + ' failed', error)
+            if not response.headersSent:
+                self._send_error(response, 500, 'Internal error: ' + error_message(error), -32603)
+            elif not response.writableEnded:
+                response.end()
+        if not is_none(self.log) and request.url != '/health':
+            self.log.debug(request.method + ' ' + request.url.split('?')[0] + ' → ' + str(response.statusCode) +
+                           ' (' + str(round(now_ms() - started)) + ' ms)')
+
+    async def _route(self, request, response):
+        headers = request.headers
+        path = split_target(request.url)[0]
+        query = split_target(request.url)[1]
+        refusal = host_refusal(headers['host'], self.port) or origin_refusal(headers['origin'])
+        if refusal:
+            return self._refuse(response, refusal)
+        method = request.method
+        if path == '/health':
+            if method != 'GET':
+                return self._send_method_not_allowed(response, 'GET')
+            return self._send_json(response, 200, self.health())
+        if path not in [MCP_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]:
+            return self._send_error(response, 404, 'Not Found: MCP lives at ' + MCP_PATH + ' (legacy SSE at ' +
+                                    LEGACY_SSE_PATH + ')')
+        refusal = auth_refusal(headers['authorization'], self.token)
+        if refusal:
+            return self._refuse(response, refusal)
+        if path == LEGACY_SSE_PATH:
+            if method != 'GET':
+                return self._send_method_not_allowed(response, 'GET')
+            return self._open_legacy_stream(request, response)
+        if path == LEGACY_MESSAGES_PATH:
+            if method != 'POST':
+                return self._send_method_not_allowed(response, 'POST')
+            return await self._post_legacy(request, response, query['sessionId'])
+        if method == 'POST':
+            return await self._post_streamable(request, response)
+        if method == 'GET':
+            if is_none(headers['mcp-session-id']) and accepts(headers['accept'], 'text/event-stream'):
+                return self._open_legacy_stream(request, response)  # a 2024-11-05 client on /mcp
+            return self._open_session_stream(request, response)
+        if method == 'DELETE':
+            return self._delete_session(request, response)
+        return self._send_method_not_allowed(response, 'GET, POST, DELETE')
+
+    # ------------------------------------------------------------------------- Streamable HTTP
+
+    async def _post_streamable(self, request, response):
+        headers = request.headers
+        if not accepts(headers['accept'], 'application/json') or not accepts(headers['accept'], 'text/event-stream'):
+            return self._send_error(response, 406, 'Not Acceptable: the Accept header must list both '
+                                                   'application/json and text/event-stream')
+        body = await self._read_message(request, response)
+        if not body[0]:
+            return None
+        message = body[1]
+        session_id = headers['mcp-session-id']
+        if is_none(session_id):
+            if not is_initialize(message):
+                return self._send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required '
+                                                       '(send initialize first to get one)')
+            session = self._new_session('streamable')
+        else:
+            session = self.sessions[session_id] if session_id in self.sessions else None
+            if is_none(session) or session.kind != 'streamable':
+                return self._send_error(response, 404, 'Session not found: ' + session_id +
+                                        ' (it ended or never existed; initialize a new one)')
+            version = headers['mcp-protocol-version']
+            if not is_none(version) and version not in SUPPORTED_PROTOCOL_VERSIONS:
+                return self._send_error(response, 400, 'Bad Request: unsupported MCP-Protocol-Version ' + version +
+                                        ' (supported: ' + ', '.join(SUPPORTED_PROTOCOL_VERSIONS) + ')')
+        session.last_used = now_ms()
+        request_ids = ids_of_requests(message)
+        session_header = {'Mcp-Session-Id': session.id}
+        if not needs_reply(message):
+            self._send_empty(response, 202, session_header)
+            await session.protocol.handle(message)
+            return None
+        if wants_stream(message) and accepts(headers['accept'], 'text/event-stream'):
+            return await self._answer_on_stream(session, message, request_ids, response, session_header)
+        reply = await session.protocol.handle(message)
+        if is_initialize(message) and is_error_reply(reply):
+            self._end_session(session.id)  # a failed handshake leaves no session behind
+            return self._send_json(response, 200, reply)
+        if is_none(reply):
+            return self._send_empty(response, 202, session_header)
+        return self._send_json(response, 200, reply, session_header)
+
+    async def _answer_on_stream(self, session, message, request_ids, response, session_header):
+        """Requests that may report progress or logs are answered as SSE, their notifications first."""
+        stream = SseStream(response, session_header)
+        for request_id in request_ids:
+            session.request_streams[dump_json(request_id)] = stream
+        try:
+            reply = await session.protocol.handle(message)
+        finally:
+            for request_id in request_ids:
+                key = dump_json(request_id)
+                if key in session.request_streams:
+                    del session.request_streams[key]
+        if not is_none(reply):
+            stream.send(dump_json(reply))
+        stream.close()
+
+    def _open_session_stream(self, request, response):
+        """GET /mcp with a session: the stream for server→client messages not tied to a request."""
+        headers = request.headers
+        session_id = headers['mcp-session-id']
+        if is_none(session_id):
+            return self._send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required')
+        session = self.sessions[session_id] if session_id in self.sessions else None
+        if is_none(session) or session.kind != 'streamable':
+            return self._send_error(response, 404, 'Session not found: ' + session_id)
+        if not accepts(headers['accept'], 'text/event-stream'):
+            return self._send_error(response, 406, 'Not Acceptable: GET needs Accept: text/event-stream')
+        if not is_none(session.stream) and session.stream.open:
+            return self._send_error(response, 409, 'Conflict: this session already has an open SSE stream')
+        session.last_used = now_ms()
+        session.stream = SseStream(response, {'Mcp-Session-Id': session.id})
+        return None
+
+    def _delete_session(self, request, response):
+        session_id = request.headers['mcp-session-id']
+        if is_none(session_id):
+            return self._send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required')
+        if session_id not in self.sessions or self.sessions[session_id].kind != 'streamable':
+            return self._send_error(response, 404, 'Session not found: ' + session_id)
+        self._end_session(session_id)
+        return self._send_empty(response, 200)
+
+    # ------------------------------------------------------------------------- legacy HTTP+SSE (2024-11-05)
+
+    def _open_legacy_stream(self, request, response):
+        session = self._new_session('legacy')
+        session_id = session.id
+        session.stream = SseStream(response, {}, lambda: self._end_session(session_id))
+        session.stream.send(LEGACY_MESSAGES_PATH + '?sessionId=' + session.id, 'endpoint')
+        return None
+
+    async def _post_legacy(self, request, response, session_id):
+        if is_none(session_id):
+            return self._send_error(response, 400, 'Bad Request: the sessionId query parameter is required')
+        session = self.sessions[session_id] if session_id in self.sessions else None
+        if is_none(session) or session.kind != 'legacy':
+            return self._send_error(response, 404, 'Session not found: ' + session_id +
+                                    ' (open ' + LEGACY_SSE_PATH + ' again)')
+        body = await self._read_message(request, response)
+        if not body[0]:
+            return None
+        message = body[1]
+        session.last_used = now_ms()
+        self._send_text(response, 202, 'Accepted')
+        reply = await session.protocol.handle(message)
+        if not is_none(reply):
+            session.route(reply)
+        return None
+
+    # ------------------------------------------------------------------------- sessions
+
+    def _new_session(self, kind):
+        if len(self.sessions.keys()) >= MAX_SESSIONS:
+            self._evict_idle_session()
+        session = HttpSession(node('crypto').randomUUID(), kind, self.create_protocol)
+        self.sessions[session.id] = session
+        self._sessions_changed()
+        return session
+
+    def _evict_idle_session(self):
+        """At the cap, the least recently used session without an open stream makes room."""
+        oldest = None
+        for session_id in self.sessions.keys():
+            session = self.sessions[session_id]
+            idle = is_none(session.stream) or not session.stream.open
+            if idle and (is_none(oldest) or session.last_used < oldest.last_used):
+                oldest = session
+        if not is_none(oldest):
+            self._end_session(oldest.id)
+
+    def _end_session(self, session_id):
+        if session_id in self.sessions:
+            session = self.sessions[session_id]
+            del self.sessions[session_id]
+            session.close()
+            self._sessions_changed()
+
+    def _sessions_changed(self):
+        if not is_none(self.on_sessions_changed):
+            self.on_sessions_changed(self.session_count())
+
+    # ------------------------------------------------------------------------- bodies and replies
+
+    async def _read_message(self, request, response):
+        """[True, parsed JSON body], or [False, None] after answering 413/415/400 for a body we won't take."""
+        content_type = request.headers['content-type']
+        if is_none(content_type) or not content_type.lower().startswith('application/json'):
+            self._send_error(response, 415, 'Unsupported Media Type: Content-Type must be application/json')
+            request.resume()
+            return [False, None]
+        declared = request.headers['content-length']
+        if not is_none(declared) and int(declared) > self.max_body_bytes:
+            self._send_error(response, 413, body_too_large(self.max_body_bytes), HTTP_ERROR, True)
+            request.resume()
+            return [False, None]
+        text = await read_body(request, self.max_body_bytes)
+        if is_none(text):
+            self._send_error(response, 413, body_too_large(self.max_body_bytes), HTTP_ERROR, True)
+            return [False, None]
+        try:
+            return [True, parse_json(text)]
+        except ValueError as error:
+            self._send_error(response, 400, 'Parse error: ' + error_message(error), -32700)
+            return [False, None]
+
+    def _refuse(self, response, refusal):
+        self._send_error(response, refusal.status, refusal.message, HTTP_ERROR, False, refusal.headers)
+
+    def _send_method_not_allowed(self, response, allowed):
+        self._send_error(response, 405, 'Method Not Allowed (allowed: ' + allowed + ')', HTTP_ERROR, False,
+                         {'Allow': allowed})
+
+    def _send_error(self, response, status, message, code=HTTP_ERROR, close=False, headers=None):
+        body = {'jsonrpc': '2.0', 'id': None, 'error': {'code': code, 'message': message}}
+        extra = {} if is_none(headers) else headers
+        if close:
+            extra['Connection'] = 'close'
+        self._send_json(response, status, body, extra)
+
+    def _send_json(self, response, status, body, headers=None):
+        text = dump_json(body)
+        all_headers = {'Content-Type': 'application/json', 'Cache-Control': 'no-store'}
+        if not is_none(headers):
+            for key in headers.keys():
+                all_headers[key] = headers[key]
+        response.writeHead(status, all_headers)
+        response.end(text)
+
+    def _send_text(self, response, status, text):
+        response.writeHead(status, {'Content-Type': 'text/plain; charset=utf-8'})
+        response.end(text)
+
+    def _send_empty(self, response, status, headers=None):
+        response.writeHead(status, {} if is_none(headers) else headers)
+        response.end()
+
+    def _log_error(self, message, error):
+        if not is_none(self.log):
+            self.log.error(message, error)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def accepts(accept_header, media_type):
+    """Does an Accept header admit `media_type` (exactly, by type/*, or */*)?"""
+    if is_none(accept_header):
+        return False
+    family = media_type.split('/')[0] + '/*'
+    for part in accept_header.lower().split(','):
+        value = part.split(';')[0].strip()
+        if value == media_type or value == family or value == '*/*':
+            return True
+    return False
+
+
+def as_list(message):
+    return message if isinstance(message, list) else [message]
+
+
+def is_request(message):
+    return classify(message) == 'request'
+
+
+def needs_reply(message):
+    """Only bodies made entirely of notifications and responses are answered with a bare 202."""
+    items = as_list(message)
+    if len(items) == 0:
+        return True
+    for item in items:
+        kind = classify(item)
+        if kind == 'request' or kind == 'invalid':
+            return True
+    return False
+
+
+def ids_of_requests(message):
+    return [item['id'] for item in as_list(message) if is_request(item)]
+
+
+def is_initialize(message):
+    for item in as_list(message):
+        if isinstance(item, dict) and item.get('method') == 'initialize':
+            return True
+    return False
+
+
+def wants_stream(message):
+    """tools/call may send progress and log notifications before its result."""
+    for item in as_list(message):
+        if is_request(item) and item.get('method') == 'tools/call':
+            return True
+    return False
+
+
+def is_error_reply(reply):
+    return isinstance(reply, dict) and 'error' in reply
+
+
+def body_too_large(limit):
+    return 'Payload Too Large: request bodies are limited to ' + str(limit) + ' bytes'
+
+
+def listen(server, port):
+    """server.listen as a promise: resolves with the bound port, rejects with the listen error."""
+    def executor(resolve, reject):
+        def on_error(error):
+            server.removeListener('listening', on_listening)
+            reject(error)
+
+        def on_listening():
+            server.removeListener('error', on_error)
+            resolve(server.address().port)
+
+        server.once('error', on_error)
+        server.once('listening', on_listening)
+        server.listen(port, '127.0.0.1')
+    return make_promise(executor)
+
+
+def close_server(server):
+    def executor(resolve, reject):
+        server.close(lambda error: resolve(None))
+        server.closeAllConnections()
+    return make_promise(executor)
+
+
+class BodyReader:
+    """Collects a request body, giving up (None) once it passes `limit` bytes."""
+
+    def __init__(self, request, limit, resolve):
+        self.request, self.limit, self.resolve = request, limit, resolve
+        self.chunks = []
+        self.size = 0
+        self.done = False
+        request.on('data', self.on_data)
+        request.on('end', self.on_end)
+        request.on('error', self.on_error)
+
+    def on_data(self, chunk):
+        if self.done:
+            return
+        self.size += chunk.length
+        if self.size > self.limit:
+            self.finish(None)
+            self.request.resume()  # drain the rest without keeping it
+            return
+        self.chunks.append(chunk)
+
+    def on_end(self):
+        self.finish(utf8_text(self.chunks))
+
+    def on_error(self, error):
+        self.finish(None)
+
+    def finish(self, value):
+        if not self.done:
+            self.done = True
+            self.chunks = []
+            self.resolve(value)
+
+
+def read_body(request, limit):
+    return make_promise(lambda resolve, reject: BodyReader(request, limit, resolve))

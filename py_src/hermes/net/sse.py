@@ -1,0 +1,57 @@
+"""One Server-Sent Events response: typed events, keep-alive comments, and a clean end whichever
+side closes first (a client that goes away must not leave timers or sessions behind)."""
+from hermes.js import set_repeating, clear_repeating, is_none
+
+KEEPALIVE_MS = 15000
+
+
+class SseStream:
+    def __init__(self, response, headers, on_close=None, keepalive_ms=KEEPALIVE_MS):
+        self.response = response
+        self.on_close = on_close
+        self.open = True
+        self.next_event_id = 1
+        all_headers = {
+            'Content-Type': 'text/event-stream',
+            'Cache-Control': 'no-cache, no-transform',
+            'Connection': 'keep-alive',
+            'X-Accel-Buffering': 'no',
+        }
+        for key in headers.keys():
+            all_headers[key] = headers[key]
+        response.on('close', self._closed)
+        response.on('error', self._closed)  # a write to a reset socket: treat like a close
+        response.writeHead(200, all_headers)
+        response.flushHeaders()
+        self.keepalive = set_repeating(self.send_keepalive, keepalive_ms)
+
+    def send(self, data, event='message'):
+        """Write one event; False when the client has already gone."""
+        if not self.open:
+            return False
+        text = 'event: ' + event + '\nid: ' + str(self.next_event_id) + '\ndata: ' + data + '\n\n'
+        self.next_event_id += 1
+        self.response.write(text)
+        return True
+
+    def send_keepalive(self):
+        if self.open:
+            self.response.write(': keep-alive\n\n')
+
+    def close(self):
+        """End the stream from our side (the response is complete, or the server stops)."""
+        if self.open:
+            self.response.end()
+        self._closed()
+
+    def _closed(self, error=None):
+        if not self.open and is_none(self.keepalive):
+            return
+        self.open = False
+        if not is_none(self.keepalive):
+            clear_repeating(self.keepalive)
+            self.keepalive = None
+        if not is_none(self.on_close):
+            callback = self.on_close
+            self.on_close = None
+            callback()

@@ -1,0 +1,16 @@
+from hermes.core.tools import Tool
+from hermes.host.workspace import workspace_folders, workspace_name
+
+
+async def get_folders(args, call):
+    return {'name': workspace_name(), 'folders': workspace_folders()}
+
+
+TOOL = Tool(
+    'workspace_get_folders',
+    'List the folders open in this VS Code window (name, absolute path, URI). Paths given to other '
+    'tools are relative to these folders. An empty list means no folder is open.',
+    {'type': 'object', 'properties': {}, 'additionalProperties': False},
+    get_folders,
+    title='Get workspace folders',
+)

@@ -1,0 +1,41 @@
+"""The first real tools, against the vscode shim."""
+import asyncio
+
+import vscode
+from hermes.tools.catalog import build_registry
+
+
+def call(registry, name, arguments=None):
+    from hermes.core.tools import ToolCall
+    return asyncio.run(registry.call(name, arguments or {}, ToolCall()))
+
+
+def test_workspace_get_folders_lists_open_folders(tmp_path):
+    vscode.workspace.open_folders([str(tmp_path / 'a'), str(tmp_path / 'b')])
+    result = call(build_registry(), 'workspace_get_folders')
+    assert result['isError'] is False
+    folders = result['structuredContent']['folders']
+    assert [f['name'] for f in folders] == ['a', 'b']
+    assert folders[0]['path'] == str(tmp_path / 'a') and folders[1]['index'] == 1
+
+
+def test_workspace_get_folders_with_no_folder_open():
+    result = call(build_registry(), 'workspace_get_folders')
+    assert result['structuredContent'] == {'name': None, 'folders': []}
+
+
+def test_editor_get_open_tabs():
+    uri = vscode.Uri.file('/w/app.py')
+    vscode.window.tabGroups.all = [vscode.TabGroup(1, [vscode.Tab('app.py', uri, active=True, dirty=True),
+                                                       vscode.Tab('Welcome')])]
+    result = call(build_registry(), 'editor_get_open_tabs')
+    tabs = result['structuredContent']['tabs']
+    assert tabs[0] == {'label': 'app.py', 'path': '/w/app.py', 'uri': 'file:///w/app.py', 'group': 1,
+                       'active': True, 'dirty': True, 'pinned': False, 'preview': False}
+    assert tabs[1]['path'] is None
+
+
+def test_tools_reject_unexpected_arguments():
+    result = call(build_registry(), 'workspace_get_folders', {'extra': 1})
+    assert result['isError'] is True
+    assert result['content'][0]['text'].startswith("Invalid arguments for tool 'workspace_get_folders':")
