@@ -1,7 +1,8 @@
 // Bundles Transcrypt's ES modules (build/transcrypt) into CommonJS for VS Code and for tests.
 //   node esbuild.js [--production]
-// dist/extension.js  the extension (minified with --production); `vscode` stays external.
-// build/testing.js   every transpiled hermes.* module as a namespace, for the node test layer.
+// dist/extension.js   the extension (minified with --production); `vscode` stays external.
+// dist/mcp-server.js  the CLI (health | config | stdio); `vscode` is replaced by a stub that throws.
+// build/testing.js    every transpiled hermes.* module as a namespace, for the node test layer.
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -44,7 +45,7 @@ function pointMapAtSources(mapFile) {
   map.sources = map.sources.map((source) => {
     const base = path.basename(source, '.py');
     if (!source.endsWith('.py') || base.startsWith('org.transcrypt')) return source;
-    const modulePath = base === 'extension' ? 'hermes/extension' : base.replace(/\./g, '/');
+    const modulePath = base.startsWith('hermes.') ? base.replace(/\./g, '/') : 'hermes/' + base;
     const real = path.join(root, 'py_src', modulePath + '.py');
     return fs.existsSync(real) ? path.relative(mapDir, real) : source;
   });
@@ -60,6 +61,18 @@ async function main() {
     minify: production,
     metafile: true,
   });
+  if (fs.existsSync(path.join(transpiled, 'mcp_server_cli.js'))) {
+    await esbuild.build({
+      ...common,
+      entryPoints: [path.join(transpiled, 'mcp_server_cli.js')],
+      outfile: path.join(root, 'dist', 'mcp-server.js'),
+      external: [],
+      alias: { vscode: path.join(root, 'scripts', 'no_vscode.js') },
+      banner: { js: '#!/usr/bin/env node\n"use strict";' },
+      minify: production,
+    });
+    pointMapAtSources(path.join(root, 'dist', 'mcp-server.js.map'));
+  }
   await esbuild.build({
     ...common,
     entryPoints: [testingEntry()],

