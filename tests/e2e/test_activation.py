@@ -10,10 +10,10 @@ def test_extension_activates_and_logs_version(code_server, workbench):
 def test_status_command_is_registered_and_shows_status(code_server, workbench, artifacts):
     code_server.wait_for_log(r'activated in')
     workbench.run_command('Hermes: Show MCP Server Status')
-    text = workbench.notification_text('Hermes Agent 0.1.0')
-    assert 'Hermes Agent 0.1.0' in text
+    text = workbench.notification_text('Hermes MCP server:')
+    assert re.search(r'http://127\.0\.0\.1:\d+/mcp · \d+ clients? · \d+ tools · auth: token', text)
     workbench.screenshot(artifacts / 'activation.png')
-    assert re.search(r'\[info\] Hermes Agent 0\.1\.0: ', code_server.extension_log_text())
+    assert re.search(r'\[info\] Hermes MCP server: http://127\.0\.0\.1:\d+/mcp', code_server.extension_log_text())
 
 
 def test_status_bar_item_is_visible(workbench):

@@ -53,6 +53,7 @@ class CodeServer:
         self.port = None
         self.process = None
         self.log_file = self.home / 'code-server.log'
+        self.user_home = self.home / 'home'  # HOME for VS Code: discovery files land in user_home/.hermes/ide
 
     def install(self):
         (self.user_data / 'User').mkdir(parents=True, exist_ok=True)
@@ -63,12 +64,14 @@ class CodeServer:
 
     def start(self):
         self.port = free_port()
+        self.user_home.mkdir(parents=True, exist_ok=True)
         log = open(self.log_file, 'a')
         self.process = subprocess.Popen(
             [self.code_server, '--auth', 'none', '--bind-addr', f'127.0.0.1:{self.port}', '--disable-telemetry',
              '--disable-update-check', '--disable-workspace-trust', '--extensions-dir', str(self.extensions),
              '--user-data-dir', str(self.user_data), str(self.workspace)],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            env=dict(os.environ, HOME=str(self.user_home)))
         wait_until(self._listening, 30, what='code-server to listen')
         return self
 
@@ -89,6 +92,20 @@ class CodeServer:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, 9)
+
+    def discovery_files(self):
+        """What Hermes announced: one dict per live window (newest last)."""
+        folder = self.user_home / '.hermes' / 'ide'
+        files = sorted(folder.glob('*.json'), key=os.path.getmtime) if folder.exists() else []
+        return [json.loads(path.read_text()) for path in files]
+
+    def discovery_for(self, workspace, timeout=60):
+        def find():
+            for info in self.discovery_files():
+                if str(workspace) in info.get('workspaceFolders', []):
+                    return info
+            return None
+        return wait_until(find, timeout, what=f'a discovery file for {workspace}')
 
     def extension_logs(self, name='Hermes'):
         """The files VS Code writes for our LogOutputChannel, newest session last."""
