@@ -266,5 +266,6 @@ def test(c):
 @task
 def bench(c):
     """Benchmarks, printed with ratios against a baseline measured in the same run."""
+    package(c)
     run([sys.executable, ROOT / 'tests' / 'bench' / 'run.py'],
         env=dict(node_env(), HERMES_CODE_SERVER=str(CODE_SERVER)))

@@ -8,7 +8,7 @@ or SSE stream. Every refusal gets the status the spec names and a JSON-RPC error
 from hermes.js import (node, make_promise, JsError, is_none, parse_json, dump_json, error_message, now_ms,
                        utf8_text)
 from hermes.net.guard import host_refusal, origin_refusal, auth_refusal, split_target, Refusal
-from hermes.net.sse import SseStream
+from hermes.net.sse import SseStream, KEEPALIVE_MS
 from hermes.core.mcp_protocol import SUPPORTED_PROTOCOL_VERSIONS
 from hermes.core.jsonrpc import classify
 
@@ -197,7 +197,7 @@ class McpHttpServer:
 
     async def _answer_on_stream(self, session, message, request_ids, response, session_header):
         """Requests that may report progress or logs are answered as SSE, their notifications first."""
-        stream = SseStream(response, session_header)
+        stream = SseStream(response, session_header, None, KEEPALIVE_MS, False)
         for request_id in request_ids:
             session.request_streams[dump_json(request_id)] = stream
         try:
@@ -207,9 +207,10 @@ class McpHttpServer:
                 key = dump_json(request_id)
                 if key in session.request_streams:
                     del session.request_streams[key]
-        if not is_none(reply):
-            stream.send(dump_json(reply))
-        stream.close()
+        if is_none(reply):
+            stream.close()
+        else:
+            stream.finish(dump_json(reply))
 
     def _open_session_stream(self, request, response):
         """GET /mcp with a session: the stream for server→client messages not tied to a request."""

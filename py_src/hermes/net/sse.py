@@ -6,7 +6,9 @@ KEEPALIVE_MS = 15000
 
 
 class SseStream:
-    def __init__(self, response, headers, on_close=None, keepalive_ms=KEEPALIVE_MS):
+    def __init__(self, response, headers, on_close=None, keepalive_ms=KEEPALIVE_MS, flush=True):
+        """`flush=False` lets the headers travel with the first event: one write instead of two for a
+        POST answered by a single event. Long-lived GET streams flush at once so clients see them open."""
         self.response = response
         self.on_close = on_close
         self.open = True
@@ -22,17 +24,27 @@ class SseStream:
         response.on('close', self._closed)
         response.on('error', self._closed)  # a write to a reset socket: treat like a close
         response.writeHead(200, all_headers)
-        response.flushHeaders()
+        if flush:
+            response.flushHeaders()
         self.keepalive = set_repeating(self.send_keepalive, keepalive_ms)
 
     def send(self, data, event='message'):
         """Write one event; False when the client has already gone."""
         if not self.open:
             return False
+        self.response.write(self._event(data, event))
+        return True
+
+    def finish(self, data, event='message'):
+        """Write a last event and end the response in one write."""
+        if self.open:
+            self.response.end(self._event(data, event))
+        self._closed()
+
+    def _event(self, data, event):
         text = 'event: ' + event + '\nid: ' + str(self.next_event_id) + '\ndata: ' + data + '\n\n'
         self.next_event_id += 1
-        self.response.write(text)
-        return True
+        return text
 
     def send_keepalive(self):
         if self.open:

