@@ -12,8 +12,67 @@ def __pragma__(*args):
     raise RuntimeError('__pragma__ only works under Transcrypt')
 
 
-NODE_MODULES = {}
-"""Stand-ins for Node built-ins by name; tests register what they need."""
+class _NodePath:
+    """The parts of Node's `path` the host code uses, on top of os.path (POSIX)."""
+    import os.path as _os_path
+    sep = '/'
+
+    @staticmethod
+    def join(*parts):
+        import os.path
+        return os.path.normpath(os.path.join(*parts))
+
+    @staticmethod
+    def resolve(*parts):
+        import os.path
+        return os.path.normpath(os.path.join(os.getcwd(), *parts))
+
+    @staticmethod
+    def normalize(path):
+        import os.path
+        return os.path.normpath(path)
+
+    @staticmethod
+    def isAbsolute(path):
+        return path.startswith('/')
+
+    @staticmethod
+    def dirname(path):
+        import os.path
+        return os.path.dirname(path) or '.'
+
+    @staticmethod
+    def basename(path):
+        import os.path
+        return os.path.basename(path)
+
+    @staticmethod
+    def relative(start, path):
+        import os.path
+        relative = os.path.relpath(path, start)
+        return '' if relative == '.' else relative
+
+
+class _NodeFs:
+    """The synchronous parts of Node's `fs` the host code uses; errors carry Node's `code`."""
+
+    @staticmethod
+    def realpathSync(path):
+        import os
+        if not os.path.lexists(path):
+            error = FileNotFoundError(f"ENOENT: no such file or directory, realpath '{path}'")
+            error.code = 'ENOENT'
+            raise error
+        return os.path.realpath(path)
+
+    @staticmethod
+    def existsSync(path):
+        import os
+        return os.path.exists(path)
+
+
+NODE_MODULES = {'path': _NodePath, 'fs': _NodeFs}
+"""Stand-ins for Node built-ins by name; tests may register more."""
 
 
 def require(name):
@@ -149,3 +208,124 @@ def decode_uri_component(text):
 
 def utf8_text(chunks):
     return b''.join(chunks).decode('utf-8', errors='replace')
+
+
+# ---------------------------------------------------------------------------- the CLI's process and fetch
+
+import os as _os  # noqa: E402
+import sys as _sys  # noqa: E402
+
+FETCH = None
+"""Stand-in for the global `fetch`: tests set it to `async def fake(url, options) -> FakeResponse`."""
+
+
+def script_name():
+    return _os.path.basename(_sys.argv[0]) if _sys.argv else ''
+
+
+def command_line():
+    return list(_sys.argv[1:])
+
+
+def current_directory():
+    return _os.getcwd()
+
+
+def write_stdout(text):
+    _sys.stdout.write(text)
+    _sys.stdout.flush()
+
+
+def write_stderr(text):
+    _sys.stderr.write(text)
+    _sys.stderr.flush()
+
+
+def exit_process(code):
+    raise SystemExit(code)
+
+
+def read_stdin_lines(on_line, on_end):
+    for line in _sys.stdin:
+        on_line(line.rstrip('\r\n'))
+    on_end()
+
+
+def on_process_signal(signal, handler):
+    pass
+
+
+def spawn(awaitable):
+    return asyncio.ensure_future(awaitable)
+
+
+async def wait_all(awaitables):
+    return list(await asyncio.gather(*awaitables))
+
+
+def monotonic_ms():
+    return time.perf_counter() * 1000.0
+
+
+def fetch_url(url, options):
+    if FETCH is None:
+        raise RuntimeError('no fetch stand-in: set hermes._cpython.FETCH in the test')
+    return FETCH(url, options)
+
+
+def plain_object(value):
+    return dict(value)
+
+
+class _AbortSignal:
+    def __init__(self):
+        self.aborted = False
+
+
+class _AbortController:
+    def __init__(self):
+        self.signal = _AbortSignal()
+
+    def abort(self):
+        self.signal.aborted = True
+
+
+def timeout_signal(delay_ms):
+    return _AbortSignal()
+
+
+def abort_controller():
+    return _AbortController()
+
+
+def response_header(response, header_name):
+    for key, value in response.headers.items():
+        if key.lower() == header_name.lower():
+            return value
+    return None
+
+
+def body_reader(response):
+    """Fake responses carry `chunks`: strings, or exceptions to raise at that point of the body."""
+    return {'chunks': list(getattr(response, 'chunks', [])), 'cancelled': False}
+
+
+async def read_text_chunk(reader):
+    if reader['cancelled'] or not reader['chunks']:
+        return None
+    chunk = reader['chunks'].pop(0)
+    if isinstance(chunk, BaseException):
+        raise chunk
+    return chunk
+
+
+def cancel_body(reader):
+    reader['cancelled'] = True
+
+
+def network_error_code(error):
+    for candidate in [getattr(error, '__cause__', None), error]:
+        code = getattr(candidate, 'code', None)
+        if isinstance(code, str):
+            return code
+    return None

@@ -4,6 +4,7 @@ from hermes.js import now_ms
 from hermes.version import NAME, VERSION
 from hermes.host.log import register_log
 from hermes.host.mcp_service import register_mcp_service
+from hermes.host.approval import Approver
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
@@ -16,7 +17,7 @@ async def activate(context):
     started = now_ms()
     log = register_log(context)
     status_bar = register_status_bar(context)
-    registry = build_registry()
+    registry = build_registry(Approver(log))
     service = register_mcp_service(context, log, registry, status_bar)
     _active['service'] = service
     register_mcp_commands(context, log, service)

@@ -149,9 +149,12 @@ class ToolRegistry:
     """The one list of tools. `tools/list`, the LLM prompt and VS Code's tool registrations are all
     generated from it; `call` is the one place arguments are validated."""
 
-    def __init__(self):
+    def __init__(self, approver=None):
         self._tools = []
         self._listeners = []
+        # The confirmation gate shared by every front end: `await approver.approve(tool, arguments, call)`
+        # returns None to go ahead, or the text of a refusal the model gets as the tool's result.
+        self.approver = approver
 
     def add(self, tool):
         """Register `tool`; returns a function that removes it again (a disposable's body)."""
@@ -210,6 +213,10 @@ class ToolRegistry:
         problem = self._argument_problem(tool, arguments)
         if not is_none(problem):
             return error_result(problem)
+        if not is_none(self.approver):
+            refusal = await self.approver.approve(tool, _or_empty(arguments), call)
+            if not is_none(refusal):
+                return error_result(refusal)
         try:
             return to_call_result(await tool.handler(_or_empty(arguments), call))
         except ToolError as error:

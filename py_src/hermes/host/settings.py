@@ -6,6 +6,8 @@ DEFAULTS = {
     'mcp.enabled': True,
     'mcp.port': 19999,
     'mcp.auth': 'token',
+    'tools.confirm': 'destructive',
+    'tools.allowOutsideWorkspace': False,
 }
 
 

@@ -8,8 +8,8 @@ TOOL_MODULES = [
 ]
 
 
-def build_registry():
-    registry = ToolRegistry()
+def build_registry(approver=None):
+    registry = ToolRegistry(approver)
     for module in TOOL_MODULES:
         registry.add(module.TOOL)
     return registry

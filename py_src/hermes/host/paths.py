@@ -1,0 +1,83 @@
+"""Where a tool may touch the disk: paths are workspace-relative or absolute inside a workspace folder.
+`..`, symlinks and absolute paths that leave the workspace are refused unless the user turned on
+`hermes.tools.allowOutsideWorkspace`. Symlinks are judged by where they really point."""
+# __pragma__('tconv')
+from hermes.js import node, is_none, JsError
+from hermes.core.tools import ToolError
+from hermes.host.settings import setting
+from hermes.host.workspace import workspace_folders
+
+
+def folder_paths():
+    return [folder['path'] for folder in workspace_folders()]
+
+
+def real_path(path):
+    """The path with symlinks resolved; for a path that doesn't exist yet, its nearest existing parent's
+    real path plus the rest (so a file about to be created is judged by its real folder)."""
+    node_path = node('path')
+    fs = node('fs')
+    missing = []
+    current = path
+    while True:
+        try:
+            real = fs.realpathSync(current)
+            break
+        except JsError:
+            parent = node_path.dirname(current)
+            if parent == current:
+                return path
+            missing.insert(0, node_path.basename(current))
+            current = parent
+    for part in missing:
+        real = node_path.join(real, part)
+    return real
+
+
+def is_inside(path, folder):
+    sep = node('path').sep
+    return path == folder or path.startswith(folder if folder.endswith(sep) else folder + sep)
+
+
+def resolve_path(path_text):
+    """The absolute path a tool argument names, or a ToolError the model can act on."""
+    node_path = node('path')
+    folders = folder_paths()
+    if is_none(path_text) or path_text.strip() == '':
+        raise ToolError('The path is empty. Give a path relative to the workspace, e.g. "src/main.py".')
+    if node_path.isAbsolute(path_text):
+        candidate = node_path.normalize(path_text)
+    elif len(folders) == 0:
+        raise ToolError('No folder is open in VS Code, so "' + path_text + '" has no base folder. Open a '
+                        'folder, or pass an absolute path.')
+    else:
+        candidate = node_path.resolve(base_folder_for(path_text, folders), path_text)
+    if setting('tools.allowOutsideWorkspace'):
+        return candidate
+    real = real_path(candidate)
+    for folder in folders:
+        if is_inside(real, real_path(folder)):
+            return candidate
+    raise ToolError('"' + path_text + '" is outside the workspace (' + ', '.join(folders or ['no folder open']) +
+                    '). Use a path inside it; the user can allow outside paths with the setting '
+                    '"hermes.tools.allowOutsideWorkspace".')
+
+
+def base_folder_for(path_text, folders):
+    """Multi-root: "api/src/x.ts" resolves in the folder named "api" when there is one; else the first."""
+    node_path = node('path')
+    first = path_text.replace('\\', '/').split('/')[0]
+    for folder in folders:
+        if node_path.basename(folder) == first and len(folders) > 1:
+            return node_path.dirname(folder)
+    return folders[0]
+
+
+def display_path(path):
+    """Workspace-relative when inside a folder (what the model and the user read), else absolute."""
+    node_path = node('path')
+    for folder in folder_paths():
+        if is_inside(path, folder):
+            relative = node_path.relative(folder, path)
+            return relative if relative != '' else '.'
+    return path

@@ -1,0 +1,68 @@
+"""The confirmation gate every tool call passes, whoever asked for it."""
+import asyncio
+
+import vscode
+from hermes.core.tools import Tool, ToolCall, ToolRegistry
+from hermes.host.approval import Approver
+
+
+async def write_handler(args, call):
+    return 'wrote ' + args['path']
+
+
+async def read_handler(args, call):
+    return 'read'
+
+
+def registry():
+    reg = ToolRegistry(Approver())
+    schema = {'type': 'object', 'properties': {'path': {'type': 'string'}}}
+    reg.add(Tool('file_write', 'Write a file.', schema, write_handler, title='Write file', read_only=False,
+                 destructive=True))
+    reg.add(Tool('file_read', 'Read a file.', schema, read_handler))
+    return reg
+
+
+def call(reg, name, args=None):
+    return asyncio.run(reg.call(name, args or {'path': 'a.txt'}, ToolCall()))
+
+
+def test_destructive_tools_ask_and_run_when_allowed():
+    vscode.window.message_answers.append('Allow')
+    result = call(registry(), 'file_write')
+    assert result == {'content': [{'type': 'text', 'text': 'wrote a.txt'}], 'isError': False}
+    [(level, text, items)] = vscode.window.messages
+    assert level == 'warning' and text == 'Allow Hermes to run "Write file"?'
+    assert items[0]['modal'] is True and '"path": "a.txt"' in items[0]['detail']
+    assert items[1:] == ['Allow', 'Allow for This Session']
+
+
+def test_declined_or_dismissed_is_a_tool_error_the_model_can_read():
+    reg = registry()
+    vscode.window.message_answers.append(None)  # the user closed the dialog
+    result = call(reg, 'file_write')
+    assert result['isError'] is True
+    assert result['content'][0]['text'].startswith('The user declined to run file_write.')
+
+
+def test_allow_for_session_asks_once():
+    reg = registry()
+    vscode.window.message_answers.append('Allow for This Session')
+    call(reg, 'file_write')
+    call(reg, 'file_write')
+    assert len(vscode.window.messages) == 1
+
+
+def test_read_only_tools_never_ask_by_default():
+    assert call(registry(), 'file_read')['isError'] is False
+    assert vscode.window.messages == []
+
+
+def test_setting_never_and_always():
+    vscode.workspace.settings['hermes.tools.confirm'] = 'never'
+    assert call(registry(), 'file_write')['isError'] is False
+    assert vscode.window.messages == []
+    vscode.workspace.settings['hermes.tools.confirm'] = 'always'
+    vscode.window.message_answers.append('Allow')
+    assert call(registry(), 'file_read')['isError'] is False
+    assert len(vscode.window.messages) == 1
