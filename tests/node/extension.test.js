@@ -109,6 +109,22 @@ test('deactivate closes the port and disposing subscriptions leaves nothing regi
   assert.ok(vscode.__state.channels.every((channel) => channel.disposed));
 });
 
+test('auth "none" serves without a token and warns visibly', async () => {
+  vscode.__state.settings['hermes.mcp.auth'] = 'none';
+  const context = vscode.__makeContext();
+  const ext = extension();
+  const { mcp } = await ext.activate(context);
+  assert.equal(mcp.token, null);
+  assert.equal((await get(mcp.url.replace('/mcp', '/health'))).status, 200);
+  const [level, text] = vscode.__state.messages[0];
+  assert.equal(level, 'warning');
+  assert.equal(text, 'Hermes: MCP authentication is off ("hermes.mcp.auth": "none"). Any program on this machine can drive this window.');
+  assert.equal(vscode.__state.statusItems[0].backgroundColor.id, 'statusBarItem.warningBackground');
+  assert.match(mcp.describe(), /auth: off$/);
+  await ext.deactivate();
+  context.disposeAll();
+});
+
 test('a port that cannot be bound shows an error and a failed status, not a crash', async () => {
   vscode.__state.settings['hermes.mcp.port'] = 70000;  // out of range: listen() throws
   const context = vscode.__makeContext();
