@@ -3,6 +3,7 @@
 // dist/extension.js   the extension (minified with --production); `vscode` stays external.
 // dist/mcp-server.js  the CLI (health | config | stdio); `vscode` is replaced by a stub that throws.
 // build/testing.js    every transpiled hermes.* module as a namespace, for the node test layer.
+// dist/webview/       the side panel's webview bundle (scripts/webview_build.js).
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -127,6 +128,8 @@ async function main() {
     entryPoints: [testingEntry()],
     outfile: path.join(root, 'build', 'testing.js'),
   });
+  // The side panel's webview (browser platform): dist/webview/panel.js + panel.css + codicons.
+  await require('./scripts/webview_build').buildWebview(production);
   pointMapAtSources(path.join(root, 'dist', 'extension.js.map'));
   pointMapAtSources(path.join(root, 'build', 'testing.js.map'));
   console.log(`esbuild: bundled in ${Date.now() - started} ms${production ? ' (production)' : ''}`);

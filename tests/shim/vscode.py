@@ -51,7 +51,7 @@ class EventEmitter:
 
     def fire(self, data=None):
         for listener in list(self._listeners):
-            listener(data)
+            _start(listener(data))
 
     def dispose(self):
         self._listeners.clear()
@@ -211,6 +211,9 @@ class _Window:
         self.quick_picks = []
         self.quick_pick_answers = []  # functions choosing from the offered items
         self.tabGroups = TabGroups()
+        self.webview_view_providers = {}
+        self.status_messages = []
+        self.activeTextEditor = None
 
     def createOutputChannel(self, name, options=None):
         channel = OutputChannel(name, options if isinstance(options, dict) else None)
@@ -239,6 +242,17 @@ class _Window:
         self.quick_picks.append(list(items))
         return _resolved(self.quick_pick_answers.pop(0)(items) if self.quick_pick_answers else None)
 
+    # webview views and the active editor (the side panel)
+    def registerWebviewViewProvider(self, view_id, provider, options=None):
+        if view_id in self.webview_view_providers:
+            raise ValueError(f"a webview view provider for '{view_id}' is already registered")
+        self.webview_view_providers[view_id] = (provider, options)
+        return Disposable(lambda: self.webview_view_providers.pop(view_id, None))
+
+    def setStatusBarMessage(self, text, timeout=None):
+        self.status_messages.append(text)
+        return Disposable()
+
 
 class Tab(JsObject):
     def __init__(self, label, uri=None, active=False, dirty=False, pinned=False, preview=False):
@@ -255,6 +269,78 @@ class TabGroup(JsObject):
 class TabGroups:
     def __init__(self):
         self.all = []
+
+
+# ------------------------------------------------------------------------------ webviews and editors
+
+class Webview(JsObject):
+    """What a WebviewView's `webview` offers; `receive(message)` is the test posting from the page."""
+
+    def __init__(self):
+        self.options = None
+        self.html = ''
+        self.cspSource = 'https://shim.vscode-cdn.net'
+        self.posted = []
+        self._received = EventEmitter()
+        self.onDidReceiveMessage = self._received.event
+
+    def asWebviewUri(self, uri):
+        return Uri('https', 'shim.vscode-cdn.net' + uri.path)
+
+    def postMessage(self, message):
+        self.posted.append(message)
+        return _resolved(True)
+
+    def receive(self, message):
+        self._received.fire(message)
+
+
+class WebviewView(JsObject):
+    def __init__(self):
+        self.webview = Webview()
+        self.visible = True
+        self._disposed = EventEmitter()
+        self.onDidDispose = self._disposed.event
+
+    def dispose(self):
+        self._disposed.fire(None)
+
+
+class TextDocument(JsObject):
+    def __init__(self, text='', path='/tmp/shim.txt'):
+        self.text = text
+        self.uri = Uri.file(path)
+
+    def getText(self, range=None):
+        return self.text
+
+
+class TextEditor(JsObject):
+    """An editor whose edits are recorded as (selection, text) replacements."""
+
+    def __init__(self, document=None, selections=None):
+        self.document = document or TextDocument()
+        self.selections = selections or [Selection(0, 0, 0, 0)]
+        self.selection = self.selections[0]
+        self.edits = []
+
+    def edit(self, callback, options=None):
+        editor = self
+
+        class Builder:
+            def replace(self, location, text):
+                editor.edits.append((location, text))
+
+            def insert(self, location, text):
+                editor.edits.append((location, text))
+        callback(Builder())
+        return _resolved(True)
+
+
+class ConfigurationTarget:
+    Global = 1
+    Workspace = 2
+    WorkspaceFolder = 3
 
 
 # ------------------------------------------------------------------------------ commands
@@ -369,6 +455,8 @@ class Memento:
     def get(self, key, default=None):
         return self.values.get(key, default)
 
+    js_get = get
+
     def update(self, key, value):
         self.values[key] = value
         return _resolved(None)
@@ -404,6 +492,18 @@ class ExtensionContext:
 
 
 # ------------------------------------------------------------------------------ helpers
+
+def _start(result):
+    """An async listener's coroutine runs as a JS promise would: scheduled on the running loop, or
+    (with no loop running) to completion right away."""
+    if asyncio.iscoroutine(result):
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            asyncio.run(result)
+            return
+        asyncio.ensure_future(result)
+
 
 def _resolved(value):
     """What an awaited Thenable gives: a finished future when a loop runs, else the value itself."""

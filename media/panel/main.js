@@ -1,0 +1,445 @@
+// The Hermes side panel (webview). It shows what the extension host sends and asks the host to act;
+// it never runs anything the model wrote. Messages to the host are validated there
+// (py_src/hermes/ui/panel_protocol.py); messages from the host are described in panel_controller.py.
+import { StreamingMarkdown, renderMarkdown } from './render.js';
+
+const vscode = acquireVsCodeApi();
+const RESULT_PREVIEW = 2000;
+
+const state = {
+  running: false,
+  messages: [], // persisted transcript, as the host sent it
+  current: null, // the assistant message being streamed: {element, body, text, tools}
+  model: '',
+  endpoint: '',
+  models: [],
+  modelsError: '',
+  banner: null,
+  frame: 0,
+  receivedState: false,
+};
+
+// ----------------------------------------------------------------------------------------- DOM
+
+function el(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === 'class') node.className = value;
+    else if (key === 'text') node.textContent = value;
+    else if (key.startsWith('aria-') || key.startsWith('data-') || key === 'role' || key === 'for' || key === 'tabindex') node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  for (const child of children) if (child) node.appendChild(child);
+  return node;
+}
+
+function icon(name, extra = '') {
+  return el('span', { class: `codicon codicon-${name}${extra ? ' ' + extra : ''}`, 'aria-hidden': 'true' });
+}
+
+function iconButton(id, iconName, label, extraClass = '') {
+  return el('button', { id, type: 'button', class: `icon-button ${extraClass}`.trim(), title: label, 'aria-label': label }, [icon(iconName)]);
+}
+
+const modelSelect = el('select', { id: 'model-select', class: 'model-select', 'aria-label': 'Model' });
+const refreshButton = iconButton('refresh-models', 'refresh', 'Refresh the model list');
+const newChatButton = iconButton('new-chat', 'add', 'New chat');
+const settingsButton = iconButton('open-settings', 'settings-gear', 'Hermes LLM settings');
+const toolbar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat actions' }, [
+  el('label', { class: 'model-label', for: 'model-select', text: 'Model' }), modelSelect, refreshButton,
+  el('span', { class: 'spacer' }), newChatButton, settingsButton,
+]);
+const banners = el('div', { id: 'banners', class: 'banners', role: 'alert', 'aria-live': 'assertive' });
+const transcript = el('div', { id: 'transcript', class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
+const emptyState = el('div', { id: 'empty-state', class: 'empty-state' });
+const input = el('textarea', {
+  id: 'prompt', class: 'prompt', rows: 1, placeholder: 'Ask Hermes… (Enter to send, Shift+Enter for a new line)',
+  'aria-label': 'Message to Hermes',
+});
+const sendButton = el('button', { id: 'send', type: 'button', class: 'primary-button', title: 'Send (Enter)', 'aria-label': 'Send' }, [icon('send')]);
+const stopButton = el('button', { id: 'stop', type: 'button', class: 'primary-button stop', title: 'Stop (Escape)', 'aria-label': 'Stop' }, [icon('debug-stop')]);
+const statusLine = el('div', { id: 'status', class: 'status', 'aria-live': 'polite' });
+const composer = el('div', { class: 'composer' }, [
+  el('div', { class: 'prompt-row' }, [input, sendButton, stopButton]),
+  statusLine,
+]);
+
+document.getElementById('app').replaceChildren(toolbar, banners, transcript, composer);
+transcript.appendChild(emptyState);
+
+// ----------------------------------------------------------------------------------------- rendering
+
+function renderEmptyState() {
+  const visible = state.messages.length === 0 && !state.current;
+  emptyState.hidden = !visible;
+  if (!visible) return;
+  const children = [
+    el('div', { class: 'empty-icon' }, [icon('hubot')]),
+    el('h2', { text: 'Hermes Agent' }),
+    el('p', { text: 'Ask about your code, or ask Hermes to do something in this window: open files, search, run commands. Type below and press Enter.' }),
+  ];
+  if (state.modelsError) {
+    children.push(el('div', { class: 'empty-warning' }, [
+      el('p', { text: state.modelsError }),
+      el('p', { text: 'Using Ollama? Start it with:' }),
+      el('pre', { class: 'hint' }, [el('code', { text: 'ollama serve\nollama pull qwen2.5:7b' })]),
+      el('p', { text: 'Another server? Set its URL in the settings (hermes.llm.endpoint).' }),
+    ]));
+  } else if (state.endpoint) {
+    children.push(el('p', { class: 'muted', text: `LLM: ${state.model || '(no model)'} at ${state.endpoint}` }));
+  }
+  emptyState.replaceChildren(...children);
+}
+
+function messageElement(role) {
+  const label = role === 'user' ? 'You' : 'Hermes';
+  const body = el('div', { class: 'message-body' });
+  const element = el('div', { class: `message ${role}`, role: 'article', 'aria-label': `${label} said` }, [
+    el('div', { class: 'message-author' }, [icon(role === 'user' ? 'account' : 'hubot'), el('span', { text: label })]),
+    body,
+  ]);
+  return { element, body };
+}
+
+function addUserMessage(message) {
+  const { element, body } = messageElement('user');
+  body.appendChild(el('div', { class: 'user-text', text: message.text }));
+  transcript.appendChild(element);
+}
+
+function toolCard(part) {
+  const status = el('span', { class: 'tool-status' });
+  const args = JSON.stringify(part.arguments === undefined ? {} : part.arguments);
+  const card = el('div', { class: 'tool-card', 'data-tool-id': part.id || '' }, [
+    el('div', { class: 'tool-header' }, [
+      status,
+      icon('tools'),
+      el('span', { class: 'tool-name', text: part.name || 'tool' }),
+      el('code', { class: 'tool-args', text: args.length > 300 ? args.slice(0, 300) + '…' : args, title: args }),
+    ]),
+    el('div', { class: 'tool-note' }),
+  ]);
+  card.dataset.toolId = part.id || '';
+  updateToolCard(card, part);
+  return card;
+}
+
+function updateToolCard(card, part) {
+  const status = card.querySelector('.tool-status');
+  const note = card.querySelector('.tool-note');
+  card.dataset.status = part.status;
+  const icons = { running: 'loading codicon-modifier-spin', waiting: 'shield', ok: 'pass', error: 'error', cancelled: 'circle-slash' };
+  const labels = { running: 'Running', waiting: 'Waiting for your confirmation', ok: 'Done', error: 'Failed', cancelled: 'Cancelled' };
+  status.replaceChildren(icon(icons[part.status] || 'circle-outline'));
+  status.setAttribute('aria-label', labels[part.status] || part.status);
+  status.title = labels[part.status] || part.status;
+  note.replaceChildren();
+  if (part.status === 'waiting') {
+    note.textContent = 'Waiting for your confirmation…';
+  } else if (part.status === 'ok' || part.status === 'error') {
+    const text = part.result || '';
+    const shown = text.length > RESULT_PREVIEW ? text.slice(0, RESULT_PREVIEW) + `\n… (${text.length - RESULT_PREVIEW} more characters)` : text;
+    const details = el('details', { class: 'tool-result' }, [
+      el('summary', { text: part.status === 'ok' ? 'Result' : 'Error' }),
+      el('pre', {}, [el('code', { text: shown || '(empty)' })]),
+    ]);
+    if (part.status === 'error') details.open = true;
+    note.appendChild(details);
+  } else if (part.status === 'cancelled') {
+    note.textContent = 'Cancelled';
+  }
+}
+
+function addAssistantMessage(message, live) {
+  const { element, body } = messageElement('assistant');
+  const entry = { element, body, text: null, tools: new Map() };
+  transcript.appendChild(element);
+  for (const part of message.parts || []) {
+    if (part.kind === 'text') {
+      const holder = el('div', { class: 'markdown' });
+      holder.appendChild(renderMarkdown(part.text || ''));
+      body.appendChild(holder);
+    } else if (part.kind === 'tool') {
+      const card = toolCard(part);
+      entry.tools.set(part.id, card);
+      body.appendChild(card);
+    }
+  }
+  if (message.error) body.appendChild(el('div', { class: 'message-error', text: message.error }));
+  if (message.status === 'stopped') body.appendChild(el('div', { class: 'message-note', text: 'Stopped.' }));
+  if (live) {
+    element.classList.add('streaming');
+    const thinking = el('div', { class: 'thinking' }, [icon('loading', 'codicon-modifier-spin'), el('span', { text: 'Thinking…' })]);
+    body.appendChild(thinking);
+    entry.thinking = thinking;
+  }
+  return entry;
+}
+
+function renderTranscript() {
+  state.current = null;
+  transcript.replaceChildren(emptyState);
+  for (const message of state.messages) {
+    if (message.role === 'user') addUserMessage(message);
+    else addAssistantMessage(message, false);
+  }
+  renderEmptyState();
+  scrollToEnd(true);
+}
+
+function scrollToEnd(force) {
+  const nearEnd = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 80;
+  if (force || nearEnd) transcript.scrollTop = transcript.scrollHeight;
+}
+
+// Streaming text: deltas are appended at once and rendered at most once per animation frame.
+function currentText() {
+  const current = state.current;
+  if (!current.text) {
+    if (current.thinking) { current.thinking.remove(); current.thinking = null; }
+    const holder = el('div', { class: 'markdown' });
+    current.body.appendChild(holder);
+    current.text = new StreamingMarkdown(holder);
+  }
+  return current.text;
+}
+
+function scheduleRender() {
+  if (state.frame) return;
+  const run = () => {
+    if (!state.frame) return;
+    state.frame = 0;
+    if (state.current && state.current.text) {
+      const stick = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 80;
+      state.current.text.flush();
+      if (stick) transcript.scrollTop = transcript.scrollHeight;
+    }
+  };
+  state.frame = requestAnimationFrame(run);
+  setTimeout(run, 100); // hidden webviews get no animation frames
+}
+
+function endTextPart() {
+  if (state.current && state.current.text) {
+    state.current.text.finish();
+    state.current.text = null;
+  }
+}
+
+// ----------------------------------------------------------------------------------------- banners
+
+function showBanner(message, options = {}) {
+  const actions = [];
+  if (options.retry) {
+    actions.push(el('button', { type: 'button', class: 'secondary-button', 'data-action': 'retry', text: 'Retry' }));
+  }
+  if (options.settings) {
+    actions.push(el('button', { type: 'button', class: 'secondary-button', 'data-action': 'settings', text: 'Open Settings' }));
+  }
+  if (options.apiKey) {
+    actions.push(el('button', { type: 'button', class: 'secondary-button', 'data-action': 'api-key', text: 'Set API Key' }));
+  }
+  const dismiss = iconButton('', 'close', 'Dismiss');
+  dismiss.removeAttribute('id');
+  dismiss.dataset.action = 'dismiss';
+  const banner = el('div', { class: `banner ${options.level || 'error'}` }, [
+    icon(options.level === 'warning' ? 'warning' : 'error'),
+    el('div', { class: 'banner-text', text: message }),
+    el('div', { class: 'banner-actions' }, actions),
+    dismiss,
+  ]);
+  banners.replaceChildren(banner);
+}
+
+function clearBanner() {
+  banners.replaceChildren();
+}
+
+// ----------------------------------------------------------------------------------------- controls
+
+function setRunning(running) {
+  state.running = running;
+  input.disabled = running;
+  sendButton.hidden = running;
+  stopButton.hidden = !running;
+  document.body.classList.toggle('running', running);
+  statusLine.textContent = running ? 'Hermes is working… (Escape to stop)' : '';
+  if (!running) input.focus();
+}
+
+function autoSize() {
+  input.style.height = 'auto';
+  input.style.height = Math.min(input.scrollHeight, 200) + 'px';
+}
+
+function send() {
+  const text = input.value;
+  if (state.running || !text.trim()) return;
+  vscode.postMessage({ type: 'send', text });
+  input.value = '';
+  autoSize();
+  saveDraft();
+}
+
+function stop() {
+  if (state.running) vscode.postMessage({ type: 'stop' });
+}
+
+function saveDraft() {
+  vscode.setState({ draft: input.value });
+}
+
+input.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    send();
+  }
+});
+input.addEventListener('input', () => { autoSize(); saveDraft(); });
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && state.running) {
+    event.preventDefault();
+    stop();
+  }
+});
+sendButton.addEventListener('click', send);
+stopButton.addEventListener('click', stop);
+newChatButton.addEventListener('click', () => vscode.postMessage({ type: 'newChat' }));
+settingsButton.addEventListener('click', () => vscode.postMessage({ type: 'openSettings' }));
+refreshButton.addEventListener('click', () => vscode.postMessage({ type: 'refreshModels' }));
+modelSelect.addEventListener('change', () => {
+  if (modelSelect.value) vscode.postMessage({ type: 'selectModel', model: modelSelect.value });
+});
+
+// One listener for buttons inside rendered content (code blocks, banners).
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
+  if (!target) return;
+  const action = target.dataset.action;
+  if (action === 'copy' || action === 'insert') {
+    const block = target.closest('.code-block');
+    const code = block ? block.querySelector('pre code') : null;
+    if (!code) return;
+    vscode.postMessage({ type: action === 'copy' ? 'copyCode' : 'insertCode', code: code.textContent });
+    if (action === 'copy') flashButton(target, 'check');
+  } else if (action === 'retry') {
+    clearBanner();
+    vscode.postMessage({ type: 'retry' });
+  } else if (action === 'settings') {
+    vscode.postMessage({ type: 'openSettings' });
+  } else if (action === 'api-key') {
+    vscode.postMessage({ type: 'setApiKey' });
+  } else if (action === 'dismiss') {
+    clearBanner();
+  }
+});
+
+function flashButton(button, iconName) {
+  const original = button.firstChild;
+  button.replaceChildren(icon(iconName));
+  setTimeout(() => button.replaceChildren(original), 1200);
+}
+
+function renderModels() {
+  const names = state.models.slice();
+  if (state.model && !names.includes(state.model)) names.unshift(state.model);
+  modelSelect.replaceChildren(...names.map((name) => {
+    const option = el('option', { value: name, text: name });
+    option.selected = name === state.model;
+    return option;
+  }));
+  modelSelect.title = state.modelsError ? state.modelsError : `Model at ${state.endpoint}`;
+  modelSelect.disabled = names.length === 0;
+}
+
+// ----------------------------------------------------------------------------------------- host messages
+
+const handlers = {
+  state(message) {
+    state.receivedState = true;
+    state.messages = Array.isArray(message.messages) ? message.messages : [];
+    state.model = message.model || '';
+    state.endpoint = message.endpoint || '';
+    renderTranscript();
+    renderModels();
+    setRunning(Boolean(message.running));
+    if (message.running) state.current = addAssistantMessage({ parts: [] }, true);
+  },
+  userMessage(message) {
+    clearBanner();
+    state.messages.push(message.message);
+    addUserMessage(message.message);
+    renderEmptyState();
+    scrollToEnd(true);
+  },
+  turnStarted() {
+    clearBanner();
+    state.current = addAssistantMessage({ parts: [] }, true);
+    renderEmptyState();
+    setRunning(true);
+    scrollToEnd(true);
+  },
+  textDelta(message) {
+    if (!state.current) return;
+    currentText().append(message.text);
+    scheduleRender();
+  },
+  toolStarted(message) {
+    if (!state.current) return;
+    endTextPart();
+    if (state.current.thinking) { state.current.thinking.remove(); state.current.thinking = null; }
+    const card = toolCard({ id: message.id, name: message.name, arguments: message.arguments, status: 'running' });
+    state.current.tools.set(message.id, card);
+    state.current.body.appendChild(card);
+    scrollToEnd(false);
+  },
+  toolWaiting(message) {
+    const card = state.current && state.current.tools.get(message.id);
+    if (card) updateToolCard(card, { status: 'waiting' });
+  },
+  toolResult(message) {
+    const card = state.current && state.current.tools.get(message.id);
+    if (card) updateToolCard(card, { status: message.isError ? 'error' : 'ok', result: message.result });
+    scrollToEnd(false);
+  },
+  turnEnded(message) {
+    endTextPart();
+    if (state.current) {
+      const current = state.current;
+      current.element.classList.remove('streaming');
+      if (current.thinking) current.thinking.remove();
+      for (const card of current.tools.values()) {
+        if (card.dataset.status === 'running' || card.dataset.status === 'waiting') updateToolCard(card, { status: 'cancelled' });
+      }
+      if (message.status === 'stopped') current.body.appendChild(el('div', { class: 'message-note', text: 'Stopped.' }));
+      if (message.message) state.messages.push(message.message);
+    }
+    state.current = null;
+    setRunning(false);
+    renderEmptyState();
+  },
+  error(message) {
+    showBanner(message.message, { retry: message.retry, settings: message.settings, apiKey: message.apiKey });
+  },
+  models(message) {
+    state.models = Array.isArray(message.models) ? message.models : [];
+    state.model = message.current || state.model;
+    state.endpoint = message.endpoint || state.endpoint;
+    state.modelsError = message.error || '';
+    renderModels();
+    renderEmptyState();
+  },
+};
+
+window.addEventListener('message', (event) => {
+  const message = event.data;
+  if (!message || typeof message.type !== 'string' || !Object.prototype.hasOwnProperty.call(handlers, message.type)) return;
+  handlers[message.type](message);
+});
+
+const saved = vscode.getState();
+if (saved && typeof saved.draft === 'string') input.value = saved.draft;
+setRunning(false);
+renderEmptyState();
+autoSize();
+vscode.postMessage({ type: 'ready' });

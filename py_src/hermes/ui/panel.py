@@ -1,0 +1,160 @@
+"""The Hermes side panel in VS Code: a WebviewView in its own activity-bar container ("Hermes Agent"),
+opened by `hermes.openPanel`. The logic lives in `ui/panel_controller.py`; this module gives it a
+webview, the editor (insert at cursor), the clipboard, settings and workspaceState.
+
+Safety: the page has a CSP of `default-src 'none'`; its one script carries a nonce made fresh for
+every render; scripts, styles and fonts come only from `dist/webview`, the only localResourceRoot.
+"""
+# __pragma__('tconv')
+from hermes.js import vscode, node, is_none, to_js_callback, error_message, JsError
+from hermes.ui.panel_controller import PanelController, STORE_KEY
+
+VIEW_ID = 'hermes.panel'
+CONTAINER_ID = 'hermes'
+OPEN_COMMAND = 'hermes.openPanel'
+EXTENSION_ID = 'hermes-agent.hermes-agent'
+DEFAULT_ENDPOINT = 'http://127.0.0.1:11434/v1'
+DEFAULT_MODEL = 'qwen2.5:7b'
+
+
+def make_nonce():
+    """128 random bits, base64: a new one for every render of the page."""
+    return node('crypto').randomBytes(16).toString('base64')
+
+
+def escape_attribute(text):
+    return (text.replace('&', '&amp;').replace('"', '&quot;').replace('<', '&lt;').replace('>', '&gt;'))
+
+
+def content_security_policy(csp_source, nonce):
+    return ("default-src 'none'; "
+            "style-src " + csp_source + "; "
+            "font-src " + csp_source + "; "
+            "img-src " + csp_source + " data:; "
+            "script-src 'nonce-" + nonce + "';")
+
+
+def render_html(csp_source, nonce, script_uri, style_uri, codicons_uri):
+    """The page: no inline script or style; everything else is built by dist/webview/panel.js."""
+    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">\n'
+            '<meta http-equiv="Content-Security-Policy" content="' +
+            escape_attribute(content_security_policy(csp_source, nonce)) + '">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1.0">\n'
+            '<link rel="stylesheet" href="' + escape_attribute(codicons_uri) + '">\n'
+            '<link rel="stylesheet" href="' + escape_attribute(style_uri) + '">\n'
+            '<title>Hermes Agent</title>\n</head>\n<body>\n'
+            '<div id="app"></div>\n'
+            '<script nonce="' + escape_attribute(nonce) + '" src="' + escape_attribute(script_uri) + '"></script>\n'
+            '</body>\n</html>\n')
+
+
+def _llm_setting(key, fallback):
+    value = vscode.workspace.getConfiguration('hermes').js_get(key)
+    return fallback if is_none(value) or value == '' else value
+
+
+class PanelHost:
+    """What the controller needs from VS Code."""
+
+    def __init__(self, context, log, list_models):
+        self.context = context
+        self.log = log
+        self._list_models = list_models
+        self.view = None
+
+    def post(self, message):
+        if is_none(self.view):
+            return
+        try:
+            self.view.webview.postMessage(message)
+        except JsError as error:
+            self.log.warn('Panel: could not post to the webview: ' + error_message(error))
+
+    def save(self, data):
+        self.context.workspaceState.update(STORE_KEY, data)
+
+    def model(self):
+        return _llm_setting('llm.model', DEFAULT_MODEL)
+
+    def endpoint(self):
+        return _llm_setting('llm.endpoint', DEFAULT_ENDPOINT)
+
+    async def list_models(self):
+        return await self._list_models()
+
+    async def select_model(self, name):
+        await vscode.workspace.getConfiguration('hermes').update('llm.model', name,
+                                                                 vscode.ConfigurationTarget.Global)
+        self.log.info('Panel: model set to ' + name)
+
+    async def insert_code(self, code):
+        editor = vscode.window.activeTextEditor
+        if is_none(editor):
+            vscode.window.showWarningMessage('Hermes: open a file in the editor to insert the code there.')
+            return False
+
+        def edit(builder):
+            for selection in editor.selections:
+                builder.replace(selection, code)
+        done = await editor.edit(edit)
+        return done
+
+    async def copy_code(self, code):
+        await vscode.env.clipboard.writeText(code)
+        vscode.window.setStatusBarMessage('Hermes: code copied to the clipboard', 2000)
+
+    async def open_settings(self):
+        await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:' + EXTENSION_ID)
+
+    async def set_api_key(self):
+        await vscode.commands.executeCommand('hermes.setApiKey')
+
+
+def webview_uri(webview, extension_uri, *segments):
+    return webview.asWebviewUri(vscode.Uri.joinPath(extension_uri, 'dist', 'webview', *segments)).toString()
+
+
+def register_panel(context, log, run_turn, list_models):
+    """Register the view provider, `hermes.openPanel` and a settings listener; returns the controller."""
+    host = PanelHost(context, log, list_models)
+    controller = PanelController(host, log, run_turn, context.workspaceState.js_get(STORE_KEY))
+    extension_uri = context.extensionUri
+    root = vscode.Uri.joinPath(extension_uri, 'dist', 'webview')
+
+    async def on_message(raw):
+        try:
+            await controller.handle(raw)
+        except JsError as error:
+            log.error('Panel: handling a webview message failed', error)
+
+    def resolve(view, resolve_context, token):
+        webview = view.webview
+        webview.options = {'enableScripts': True, 'localResourceRoots': [root]}
+        webview.html = render_html(webview.cspSource, make_nonce(), webview_uri(webview, extension_uri, 'panel.js'),
+                                   webview_uri(webview, extension_uri, 'panel.css'),
+                                   webview_uri(webview, extension_uri, 'codicons', 'codicon.css'))
+        host.view = view
+        listener = webview.onDidReceiveMessage(to_js_callback(on_message))
+
+        def disposed(*ignored):
+            listener.dispose()
+            if host.view is view:
+                host.view = None
+        view.onDidDispose(to_js_callback(disposed))
+
+    provider = {'resolveWebviewView': to_js_callback(resolve)}
+    context.subscriptions.push(vscode.window.registerWebviewViewProvider(
+        VIEW_ID, provider, {'webviewOptions': {'retainContextWhenHidden': True}}))
+
+    async def open_panel():
+        await vscode.commands.executeCommand(VIEW_ID + '.focus')
+        return True
+
+    context.subscriptions.push(vscode.commands.registerCommand(OPEN_COMMAND, to_js_callback(open_panel)))
+
+    async def settings_changed(event):
+        if event.affectsConfiguration('hermes.llm'):
+            await controller.refresh_models()
+
+    context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(to_js_callback(settings_changed)))
+    return controller

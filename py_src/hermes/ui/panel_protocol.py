@@ -1,0 +1,88 @@
+"""The messages the side panel's webview may send to the extension host, and their one validator.
+
+A webview is a web page showing model output: treat everything it sends as untrusted. Every message
+passes `parse_webview_message` before the host acts on it; the result is a fresh dict holding only
+the declared fields, with their declared types and sizes. Anything else raises `ProtocolError`
+with a reason the host logs. Pure: no vscode, no Node (tested under CPython and transpiled).
+
+Webview → host:
+    {type: 'ready'}                         the page loaded: send the whole state
+    {type: 'send', text}                    a user message (non-blank)
+    {type: 'stop'} · {type: 'retry'} · {type: 'newChat'}
+    {type: 'insertCode', code} · {type: 'copyCode', code}
+    {type: 'selectModel', model} · {type: 'refreshModels'}
+    {type: 'openSettings'} · {type: 'setApiKey'}
+"""
+# __pragma__('tconv')
+from hermes.js import keys_of
+from hermes.core.values import json_type
+
+MAX_TEXT = 100000
+MAX_CODE = 1000000
+MAX_MODEL = 256
+
+# (type, [(field, json type, max length, may be blank)]). A list, not a dict: the type is untrusted
+# and must never be used as a key (transpiled dicts carry hidden members such as `__class__`).
+MESSAGES = [
+    ['ready', []],
+    ['send', [['text', 'string', MAX_TEXT, False]]],
+    ['stop', []],
+    ['retry', []],
+    ['newChat', []],
+    ['insertCode', [['code', 'string', MAX_CODE, False]]],
+    ['copyCode', [['code', 'string', MAX_CODE, False]]],
+    ['selectModel', [['model', 'string', MAX_MODEL, False]]],
+    ['refreshModels', []],
+    ['openSettings', []],
+    ['setApiKey', []],
+]
+
+
+class ProtocolError(Exception):
+    """A message from the webview that the host refuses; the message text says why."""
+
+
+def message_types():
+    return [entry[0] for entry in MESSAGES]
+
+
+def _fields_of(kind):
+    for entry in MESSAGES:
+        if entry[0] == kind:
+            return entry[1]
+    return None
+
+
+def parse_webview_message(raw):
+    """A validated copy of `raw`, or ProtocolError naming what is wrong."""
+    if json_type(raw) != 'object':
+        raise ProtocolError('expected an object, got ' + json_type(raw))
+    keys = keys_of(raw)
+    if 'type' not in keys:
+        raise ProtocolError('missing "type"')
+    kind = raw['type']
+    if json_type(kind) != 'string':
+        raise ProtocolError('"type" must be a string, got ' + json_type(kind))
+    fields = _fields_of(kind)
+    if fields is None:
+        raise ProtocolError('unknown message type "' + kind[:40] + '"')
+    allowed = ['type'] + [field[0] for field in fields]
+    for key in keys:
+        if key not in allowed:
+            raise ProtocolError('"' + kind + '" has an unexpected field "' + str(key)[:40] + '"')
+    message = {'type': kind}
+    for field in fields:
+        name, expected, limit, may_be_blank = field[0], field[1], field[2], field[3]
+        if name not in keys:
+            raise ProtocolError('"' + kind + '" needs "' + name + '"')
+        value = raw[name]
+        actual = json_type(value)
+        if actual != expected:
+            raise ProtocolError('"' + kind + '.' + name + '" must be a ' + expected + ', got ' + actual)
+        if len(value) > limit:
+            raise ProtocolError('"' + kind + '.' + name + '" is too long (' + str(len(value)) + ' > ' +
+                                str(limit) + ' characters)')
+        if not may_be_blank and value.strip() == '':
+            raise ProtocolError('"' + kind + '.' + name + '" is empty')
+        message[name] = value
+    return message

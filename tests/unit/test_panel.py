@@ -1,0 +1,179 @@
+"""The side panel wired to (the shim of) VS Code: the page and its CSP, the message round trip,
+workspaceState, insert at cursor, the commands."""
+import asyncio
+import base64
+import os
+import re
+
+import pytest
+
+import vscode
+from hermes import _cpython
+from hermes.ui.panel import register_panel, render_html, VIEW_ID, OPEN_COMMAND
+from hermes.ui.panel_controller import STORE_KEY
+
+
+class _Crypto:
+    @staticmethod
+    def randomBytes(size):
+        class Bytes:
+            def __init__(self, data):
+                self.data = data
+
+            def toString(self, encoding):
+                assert encoding == 'base64'
+                return base64.b64encode(self.data).decode()
+        return Bytes(os.urandom(size))
+
+
+@pytest.fixture(autouse=True)
+def crypto(monkeypatch):
+    monkeypatch.setitem(_cpython.NODE_MODULES, 'crypto', _Crypto)
+
+
+class Log:
+    def __init__(self):
+        self.lines = []
+
+    def info(self, message):
+        self.lines.append(('info', message))
+
+    def warn(self, message):
+        self.lines.append(('warn', message))
+
+    def error(self, message, error=None):
+        self.lines.append(('error', message))
+
+
+async def list_models():
+    return ['m1', 'm2']
+
+
+async def run_turn(history, user_text, sink, cancel):
+    sink.text('echo: ' + user_text)
+    return None
+
+
+def resolve(context, log=None, turn=run_turn):
+    controller = register_panel(context, log or Log(), turn, list_models)
+    provider, options = vscode.window.webview_view_providers[VIEW_ID]
+    assert options == {'webviewOptions': {'retainContextWhenHidden': True}}
+    view = vscode.WebviewView()
+    provider['resolveWebviewView'](view, {}, None)
+    return controller, view
+
+
+def drain(view, message):
+    """Deliver a message from the page and let the (async) handler finish."""
+    async def go():
+        view.webview.receive(message)
+        for _ in range(20):
+            await asyncio.sleep(0)
+    asyncio.run(go())
+    return view.webview.posted
+
+
+def test_the_page_has_a_strict_csp_with_a_fresh_nonce_and_no_inline_code(context):
+    _, view = resolve(context)
+    html = view.webview.html
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html).group(1)
+    assert csp.startswith("default-src 'none'; ")
+    assert "style-src https://shim.vscode-cdn.net;" in csp and "font-src https://shim.vscode-cdn.net;" in csp
+    nonce = re.search(r"script-src 'nonce-([A-Za-z0-9+/=]+)';", csp).group(1)
+    assert len(base64.b64decode(nonce)) == 16
+    scripts = re.findall(r'<script([^>]*)>(.*?)</script>', html, re.S)
+    assert scripts == [(f' nonce="{nonce}" src="https://shim.vscode-cdn.net{context.extensionUri.path}/dist/webview/panel.js"', '')]
+    assert '<style' not in html and ' on' not in re.sub(r'<meta[^>]+>', '', html).lower().replace('one', '')
+    options = view.webview.options
+    assert options['enableScripts'] is True
+    assert [uri.path for uri in options['localResourceRoots']] == [context.extensionUri.path + '/dist/webview']
+    # a second render gets another nonce
+    other = vscode.WebviewView()
+    vscode.window.webview_view_providers[VIEW_ID][0]['resolveWebviewView'](other, {}, None)
+    assert re.search(r"nonce-([^']+)'", other.webview.html).group(1) != nonce
+
+
+def test_render_html_escapes_what_it_is_given():
+    html = render_html('https://x', 'n"><script>', 'https://x/a.js?"', 'https://x/a.css', 'https://x/c.css')
+    assert '"><script>' not in html and 'a.js?&quot;' in html
+
+
+def test_ready_then_send_streams_and_stores_in_workspace_state(context):
+    _, view = resolve(context)
+    posted = drain(view, {'type': 'ready'})
+    assert [message['type'] for message in posted] == ['state', 'models']
+    assert posted[1]['models'] == ['m1', 'm2'] and posted[1]['current'] == 'qwen2.5:7b'
+    posted = drain(view, {'type': 'send', 'text': 'hello'})
+    assert [message['type'] for message in posted[2:]] == ['userMessage', 'turnStarted', 'textDelta', 'turnEnded']
+    stored = context.workspaceState.get(STORE_KEY)
+    assert [message['role'] for message in stored['messages']] == ['user', 'assistant']
+
+
+def test_the_conversation_survives_a_reload(context):
+    _, view = resolve(context)
+    drain(view, {'type': 'send', 'text': 'remember me'})
+    state = context.workspaceState
+    context.dispose_all()
+    vscode.reset()
+    reloaded = vscode.ExtensionContext()
+    reloaded.workspaceState = state
+    _, view = resolve(reloaded)
+    posted = drain(view, {'type': 'ready'})
+    assert posted[0]['messages'][0] == {'role': 'user', 'text': 'remember me'}
+    assert posted[0]['messages'][1]['parts'] == [{'kind': 'text', 'text': 'echo: remember me'}]
+
+
+def test_malformed_messages_are_logged_and_ignored(context):
+    log = Log()
+    _, view = resolve(context, log)
+    posted = drain(view, {'type': 'insertCode', 'code': ['rm -rf /']})
+    assert posted == []
+    assert log.lines == [('warn', 'Panel: ignored a message from the webview: "insertCode.code" must be a string, '
+                                  'got array')]
+
+
+def test_insert_code_replaces_every_selection_of_the_active_editor(context):
+    _, view = resolve(context)
+    editor = vscode.TextEditor(selections=[vscode.Selection(0, 0, 0, 0), vscode.Selection(3, 1, 3, 4)])
+    vscode.window.activeTextEditor = editor
+    drain(view, {'type': 'insertCode', 'code': 'print(1)\n'})
+    assert [(selection.start.line, text) for selection, text in editor.edits] == [(0, 'print(1)\n'), (3, 'print(1)\n')]
+
+
+def test_insert_code_without_an_editor_says_so(context):
+    _, view = resolve(context)
+    drain(view, {'type': 'insertCode', 'code': 'x'})
+    assert vscode.window.messages[-1][0] == 'warning'
+    assert 'open a file' in vscode.window.messages[-1][1]
+
+
+def test_copy_and_settings_and_model(context):
+    _, view = resolve(context)
+    drain(view, {'type': 'copyCode', 'code': 'ls -la'})
+    assert vscode.env.clipboard.text == 'ls -la'
+    vscode.commands.registerCommand('workbench.action.openSettings', lambda query: query)
+    drain(view, {'type': 'openSettings'})
+    assert vscode.commands.executed[-1] == ('workbench.action.openSettings', ('@ext:hermes-agent.hermes-agent',))
+    posted = drain(view, {'type': 'selectModel', 'model': 'm2'})
+    assert vscode.workspace.settings['hermes.llm.model'] == 'm2'
+    assert posted[-1]['type'] == 'models' and posted[-1]['current'] == 'm2'
+
+
+def test_open_panel_focuses_the_view(context):
+    resolve(context)
+    focused = []
+    async def focus():
+        focused.append(True)
+    vscode.commands.registerCommand(VIEW_ID + '.focus', focus)
+    assert asyncio.run(vscode.commands.executeCommand(OPEN_COMMAND)) is True
+    assert focused == [True]
+
+
+def test_a_disposed_view_gets_no_more_messages(context):
+    controller, view = resolve(context)
+    view.dispose()
+    controller.post({'type': 'textDelta', 'text': 'x'})
+    assert view.webview.posted == []
+    assert vscode.window.webview_view_providers
+    context.dispose_all()
+    assert not vscode.window.webview_view_providers and OPEN_COMMAND not in vscode.commands.handlers
