@@ -66,10 +66,12 @@ def workspace(tmp_path):
 def start_window(home, workspace):
     windows = []
 
-    def start(settings=None, folders=None):
+    def start(settings=None, folders=None, test_tools=False):
         settings = dict({'hermes.mcp.port': 0}, **(settings or {}))
         folders = [str(workspace)] if folders is None else folders
         env = dict(os.environ, HOME=str(home))
+        if test_tools:
+            env['HERMES_TEST_TOOLS'] = '1'  # adds test_progress / test_cancelled_calls (serve_mcp.js)
         process = subprocess.Popen([NODE, '--enable-source-maps', str(SERVE), json.dumps(settings)] + folders,
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    text=True, env=env, cwd=ROOT)

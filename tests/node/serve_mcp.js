@@ -13,6 +13,7 @@ async function main() {
   const ext = extension();
   const api = await ext.activate(context);
   const service = api.mcp;
+  if (process.env.HERMES_TEST_TOOLS) addTestTools(service.registry);
   const stop = async () => {
     await ext.deactivate();
     context.disposeAll();
@@ -27,8 +28,36 @@ async function main() {
     for (const line of chunk.toString().split('\n').filter(Boolean)) {
       const command = JSON.parse(line);
       for (const [key, value] of Object.entries(command.set || {})) vscode.__setSetting(key, value);
+      if (command.addTool) addNamedTool(service.registry, command.addTool);
     }
   });
+}
+
+// Test-only tools (HERMES_TEST_TOOLS=1) for transport behaviour no product tool shows on demand:
+// progress notifications streamed before the result, and cancellation reaching a running handler.
+const testState = { cancelled: [] };
+function addTestTools(registry) {
+  const { testing } = require('./harness');
+  const { Tool } = testing().core_tools;
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  registry.add(Tool('test_progress', 'Counts to `steps`, reporting progress; stops early when cancelled.',
+    { type: 'object', properties: { steps: { type: 'integer' }, delay_ms: { type: 'integer' } }, required: ['steps'] },
+    async (args, call) => {
+      for (let step = 1; step <= args.steps; step++) {
+        if (call.cancelled) { testState.cancelled.push(step); return `cancelled at ${step}`; }
+        call.progress(step, args.steps, `step ${step}`);
+        call.log('info', `did step ${step}`);
+        await sleep(args.delay_ms || 20);
+      }
+      return `done ${args.steps}`;
+    }));
+  registry.add(Tool('test_cancelled_calls', 'Steps at which test_progress calls noticed cancellation.',
+    { type: 'object', properties: {} }, async () => ({ cancelled: testState.cancelled })));
+}
+
+function addNamedTool(registry, name) {
+  const { Tool } = require('./harness').testing().core_tools;
+  registry.add(Tool(name, 'Added at run time by a test.', { type: 'object', properties: {} }, async () => 'ok'));
 }
 
 main().catch((error) => { console.error(error && error.stack || error); process.exit(1); });
