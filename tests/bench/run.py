@@ -7,6 +7,7 @@
    with the error count and the server's RSS before/after.
 3. Activation in a real VS Code (code-server): time inside activate() and until the MCP server
    answers, against the workbench's own load time in the same page.
+4. Side panel: render cost per streamed chunk over a 2,000-token answer (tests/bench/webview_render.py).
 No assertions on time: numbers are printed, not judged.
 """
 import gzip
@@ -178,7 +179,14 @@ def bench_activation():
     row('page open → workbench visible (baseline)', f'{workbench_s:.2f} s')
 
 
-SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation}
+# ------------------------------------------------------------------------------------------ side panel
+
+def bench_webview():
+    from webview_render import bench_webview as run
+    run(heading, row)
+
+
+SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview}
 
 if __name__ == '__main__':
     for name in sys.argv[1:] or list(SECTIONS):  # e.g. `python tests/bench/run.py mcp`

@@ -50,7 +50,7 @@ async def list_models():
 
 
 async def run_turn(history, user_text, sink, cancel):
-    sink.text('echo: ' + user_text)
+    sink.on_text('echo: ' + user_text)
     return None
 
 

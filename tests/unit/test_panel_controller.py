@@ -87,20 +87,20 @@ def scripted(*steps, result=None):
                 return {'history': history + [{'role': 'user', 'content': user_text}]}
             kind = step[0]
             if kind == 'text':
-                sink.text(step[1])
+                sink.on_text(step[1])
             elif kind == 'tool':
-                sink.tool_started(step[1], step[2], step[3])
+                sink.on_tool_call({'id': step[1], 'name': step[2], 'arguments': step[3]})
             elif kind == 'waiting':
-                sink.tool_waiting(step[1])
+                sink.on_tool_log({'id': step[1]}, 'notice', 'Waiting for the user to confirm file_write')
             elif kind == 'result':
-                sink.tool_result(step[1], step[2])
+                sink.on_tool_result({'id': step[1]}, step[2])
             elif kind == 'error':
-                sink.error(step[1])
+                sink.on_error(step[1])
             elif kind == 'raise':
                 raise step[1]
             elif kind == 'sleep':
                 await asyncio.sleep(step[1])
-        sink.done()
+        sink.on_done({'stopped': 'done'})
         return result
     run_turn.calls = calls
     return run_turn
@@ -168,7 +168,8 @@ def test_tool_waiting_for_confirmation_and_error_results():
 
 
 def test_long_tool_results_are_truncated():
-    loop = scripted(('tool', 't', 'file_read', {}), ('result', 't', 'x' * (RESULT_LIMIT + 50)))
+    loop = scripted(('tool', 't', 'file_read', {}),
+                    ('result', 't', {'content': [{'type': 'text', 'text': 'x' * (RESULT_LIMIT + 50)}]}))
     controller, host, _ = make(loop)
     run(controller.handle({'type': 'send', 'text': 'read'}))
     [result] = [message for message in host.posted if message['type'] == 'toolResult']
@@ -201,9 +202,9 @@ def test_stop_ends_the_turn_even_when_the_loop_does_not_listen(monkeypatch):
     monkeypatch.setattr('hermes.ui.panel_controller.FORCE_END_MS', 50)
 
     async def deaf(history, user_text, sink, cancel):
-        sink.tool_started('t', 'terminal_run', {'command': 'sleep 100'})
+        sink.on_tool_call({'id': 't', 'name': 'terminal_run', 'arguments': {'command': 'sleep 100'}})
         await asyncio.sleep(0.5)
-        sink.text('late')
+        sink.on_text('late')
         return None
 
     async def scenario():
@@ -228,10 +229,10 @@ def test_an_llm_error_shows_a_banner_with_retry_and_retry_runs_the_message_again
     async def flaky(history, user_text, sink, cancel):
         attempts.append(user_text)
         if len(attempts) == 1:
-            sink.text('partial')
+            sink.on_text('partial')
             raise LlmError("Can't reach the LLM at http://127.0.0.1:9/v1 — is Ollama running (`ollama serve`)?",
                            'unreachable')
-        sink.text('fine')
+        sink.on_text('fine')
         return None
 
     controller, host, log = make(flaky)

@@ -26,6 +26,7 @@ from hermes.ui.panel_protocol import parse_webview_message, ProtocolError
 STORE_KEY = 'hermes.panel.conversation'
 MAX_MESSAGES = 100
 RESULT_LIMIT = 4000
+WAITING_NOTICE = 'Waiting for the user to confirm'
 FORCE_END_MS = 3000
 """After Stop, the loop has this long to wind down before the panel ends the turn by itself."""
 
@@ -218,8 +219,9 @@ class Turn:
 
 
 class PanelSink:
-    """The loop's event sink for one turn: every event updates the stored reply and the webview.
-    Events after the turn ended (a loop still winding down after Stop) are ignored."""
+    """The agent loop's event sink for one turn (the methods of core.agent_loop.EventSink): every event
+    updates the stored reply and the webview. Events after the turn ended (a loop still winding down
+    after Stop) are ignored."""
 
     def __init__(self, controller, turn):
         self.controller = controller
@@ -228,7 +230,10 @@ class PanelSink:
     def _live(self):
         return not self.turn.ended
 
-    def text(self, delta):
+    def on_iteration(self, number):
+        return None
+
+    def on_text(self, delta):
         if not self._live() or json_type(delta) != 'string' or delta == '':
             return
         parts = self.turn.assistant['parts']
@@ -238,39 +243,43 @@ class PanelSink:
             parts.append({'kind': 'text', 'text': delta})
         self.controller.post({'type': 'textDelta', 'text': delta})
 
-    def tool_started(self, call_id, name, arguments):
+    def on_tool_call(self, call):
+        """{'id', 'name', 'arguments'}: a tool is about to run."""
         if not self._live():
             return
+        call_id, name, arguments = _text(get_key(call, 'id')), _text(get_key(call, 'name'), 'tool'), get_key(call, 'arguments', {})
         self.turn.assistant['parts'].append({'kind': 'tool', 'id': call_id, 'name': name, 'arguments': arguments,
                                              'status': 'running', 'result': ''})
         self.controller.post({'type': 'toolStarted', 'id': call_id, 'name': name, 'arguments': arguments})
 
-    def tool_waiting(self, call_id):
-        part = self._tool(call_id)
-        if is_none(part) or not self._live():
-            return
-        part['status'] = 'waiting'
-        self.controller.post({'type': 'toolWaiting', 'id': call_id})
+    def on_tool_log(self, call, level, message):
+        """The confirmation gate (host/approval.py) logs a 'notice' while it waits for the user."""
+        if level == 'notice' and json_type(message) == 'string' and message.startswith(WAITING_NOTICE):
+            part = self._tool(get_key(call, 'id'))
+            if is_none(part) or not self._live():
+                return
+            part['status'] = 'waiting'
+            self.controller.post({'type': 'toolWaiting', 'id': part['id']})
 
-    def tool_result(self, call_id, result, is_error=None):
-        part = self._tool(call_id)
+    def on_tool_result(self, call, result):
+        part = self._tool(get_key(call, 'id'))
         if is_none(part) or not self._live():
             return
-        if is_none(is_error):
-            is_error = get_key(result, 'isError') is True
+        is_error = get_key(result, 'isError') is True
         text = truncate(result_text(result))
         part['status'] = 'error' if is_error else 'ok'
         part['result'] = text
-        self.controller.post({'type': 'toolResult', 'id': call_id, 'isError': is_error, 'result': text})
+        self.controller.post({'type': 'toolResult', 'id': part['id'], 'isError': is_error, 'result': text})
 
-    def iteration(self, number):
-        return None
+    def on_notice(self, message):
+        if json_type(message) == 'string':
+            self.controller.log.info('Panel: ' + message)
 
-    def error(self, error):
+    def on_error(self, error):
         if self._live():
             self.turn.error = error
 
-    def done(self):
+    def on_done(self, outcome):
         return None
 
     def _tool(self, call_id):
