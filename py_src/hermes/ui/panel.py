@@ -114,10 +114,11 @@ def webview_uri(webview, extension_uri, *segments):
     return webview.asWebviewUri(vscode.Uri.joinPath(extension_uri, 'dist', 'webview', *segments)).toString()
 
 
-def register_panel(context, log, run_turn, list_models):
-    """Register the view provider, `hermes.openPanel` and a settings listener; returns the controller."""
+def register_panel(context, log, run_turn, list_models, make_cancel=None):
+    """Register the view provider, `hermes.openPanel` and a settings listener; returns the controller.
+    `run_turn(history, user_text, sink, cancel)` and `list_models()`: see PanelController."""
     host = PanelHost(context, log, list_models)
-    controller = PanelController(host, log, run_turn, context.workspaceState.js_get(STORE_KEY))
+    controller = PanelController(host, log, run_turn, context.workspaceState.js_get(STORE_KEY), make_cancel)
     extension_uri = context.extensionUri
     root = vscode.Uri.joinPath(extension_uri, 'dist', 'webview')
 

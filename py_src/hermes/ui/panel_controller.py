@@ -293,14 +293,16 @@ class PanelSink:
 
 class PanelController:
     """`run_turn(history, user_text, sink, cancel)` runs one agent turn (the shared loop) and returns
-    None or {'history': [...]}, the LLM history after the turn. `host` does what needs VS Code:
+    None or {'history': [...]}, the LLM history after the turn; `cancel` comes from `make_cancel()`
+    (core.cancellation.Cancellation for the real loop). `host` does what needs VS Code:
     post(message), save(data), list_models(), model(), endpoint(), select_model(name),
     insert_code(code), copy_code(code), open_settings(), set_api_key()."""
 
-    def __init__(self, host, log, run_turn, stored=None):
+    def __init__(self, host, log, run_turn, stored=None, make_cancel=None):
         self.host = host
         self.log = log
         self.run_turn = run_turn
+        self.make_cancel = TurnCancel if is_none(make_cancel) else make_cancel
         self.conversation = Conversation.restore(stored)
         self.turn = None
         self.turns = 0
@@ -428,7 +430,7 @@ class PanelController:
     async def _run(self, text):
         self.turns += 1
         assistant = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
-        turn = Turn(self.turns, text, assistant, TurnCancel())
+        turn = Turn(self.turns, text, assistant, self.make_cancel())
         self.turn = turn
         self.conversation.add(assistant)
         self.post({'type': 'turnStarted'})
