@@ -134,14 +134,13 @@ def transpile():
     transcrypt = VENV_BIN / 'transcrypt'
     if not transcrypt.exists():
         fail('Transcrypt is not installed. Run `inv setup`.')
-    if TRANSPILED.exists():
-        shutil.rmtree(TRANSPILED)  # no stale module may survive a rename or a deletion
-    TRANSPILED.mkdir(parents=True)
+    shutil.rmtree(TRANSPILED, ignore_errors=True)  # no stale module survives (and no -b: it wipes earlier entries)
+    TRANSPILED.mkdir(parents=True, exist_ok=True)
     for entry in ENTRY_MODULES:
         source = ROOT / 'py_src' / 'hermes' / entry
         if not source.exists():
             continue
-        cmd = [transcrypt, '-b', '-n', '-m', '-k', '-sf', '-xp', ROOT / 'py_src', '-od', TRANSPILED, source]
+        cmd = [transcrypt, '-n', '-m', '-k', '-sf', '-xp', ROOT / 'py_src', '-od', TRANSPILED, source]
         result = subprocess.run([str(part) for part in cmd], capture_output=True, text=True, cwd=ROOT)
         output = result.stdout + result.stderr
         if result.returncode != 0 or 'Error while compiling' in output or '\nReady' not in output:
@@ -160,9 +159,28 @@ def explain_transpile_error(output):
     return text
 
 
+class BuildLock:
+    """One build at a time in this checkout (parallel `inv` runs would clobber build/transcrypt)."""
+
+    def __enter__(self):
+        import fcntl
+        BUILD.mkdir(parents=True, exist_ok=True)
+        self.file = open(BUILD / '.lock', 'w')
+        fcntl.flock(self.file, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()
+
+
 @task
 def build(c, production=False):
     """Transpile py_src with Transcrypt, then bundle with esbuild into dist/extension.js."""
+    with BuildLock():
+        return _build(production)
+
+
+def _build(production):
     started = time.perf_counter()
     transpile()
     transpiled = time.perf_counter()
@@ -178,9 +196,10 @@ def build(c, production=False):
 @task
 def package(c):
     """Build for production and package dist/hermes-agent-<version>.vsix with @vscode/vsce."""
-    build(c, production=True)
     vsce = ROOT / 'node_modules' / '@vscode' / 'vsce' / 'vsce'
-    run([node_bin(), vsce, 'package', '--no-dependencies', '-o', VSIX])
+    with BuildLock():
+        _build(production=True)
+        run([node_bin(), vsce, 'package', '--no-dependencies', '-o', VSIX])
     print(f'✓ packaged {VSIX}')
     return VSIX
 

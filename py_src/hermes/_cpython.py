@@ -108,6 +108,98 @@ def is_undefined(value):
     return False
 
 
+# ---------------------------------------------------------------------------- bytes, streamed processes
+
+def utf8_bytes(text):
+    return text.encode('utf-8')
+
+
+def platform_id():
+    import platform
+    machine = platform.machine().lower()
+    arch = {'x86_64': 'x64', 'amd64': 'x64', 'aarch64': 'arm64', 'i386': 'ia32', 'i686': 'ia32'}.get(machine, machine)
+    import sys
+    return ('win32' if sys.platform.startswith('win') else sys.platform) + '-' + arch
+
+
+def make_promise(executor):
+    """`new Promise(executor)` as an asyncio future; resolve/reject may be called from any thread."""
+    loop = asyncio.get_event_loop()
+    future = loop.create_future()
+
+    def settle(ok, value):
+        if future.done():
+            return
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value if isinstance(value, BaseException) else Exception(str(value)))
+
+    def resolve(value=None):
+        loop.call_soon_threadsafe(settle, True, value) if loop.is_running() else settle(True, value)
+
+    def reject(error=None):
+        loop.call_soon_threadsafe(settle, False, error) if loop.is_running() else settle(False, error)
+
+    executor(resolve, reject)
+    return future
+
+
+def stream_process_lines(command, args, cwd, on_line, on_exit):
+    """CPython twin of the seam's stream_process_lines: a reader thread hands lines to the event loop."""
+    import subprocess
+    import threading
+    loop = asyncio.get_event_loop()
+    state = {'done': False, 'killed': False, 'proc': None, 'error': ''}
+
+    def kill():
+        if not state['killed'] and not state['done']:
+            state['killed'] = True
+            if state['proc'] is not None and state['proc'].poll() is None:
+                state['proc'].kill()
+
+    def deliver(line):
+        if state['killed'] or state['done']:
+            return
+        try:
+            on_line(line)
+        except Exception as error:  # noqa: BLE001 - the seam's contract: kill, report in stderr
+            state['error'] += str(error)
+            kill()
+
+    def finish(code, stderr):
+        if not state['done']:
+            state['done'] = True
+            on_exit(None if state['killed'] else code, stderr + state['error'])
+
+    def post(callback, *args):
+        try:
+            loop.call_soon_threadsafe(callback, *args)
+        except RuntimeError:
+            pass  # the loop is gone (the test ended)
+
+    try:
+        proc = subprocess.Popen([command] + list(args), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+    except OSError as error:
+        loop.call_soon(finish, None, str(error))
+        return kill
+    state['proc'] = proc
+
+    def pump():
+        errors = []
+        reader = threading.Thread(target=lambda: errors.append(proc.stderr.read()), daemon=True)
+        reader.start()
+        for raw in proc.stdout:
+            post(deliver, raw.decode('utf-8', errors='replace').rstrip('\n'))
+        code = proc.wait()
+        reader.join()
+        post(finish, None if code < 0 else code, b''.join(errors).decode('utf-8', errors='replace'))
+
+    threading.Thread(target=pump, daemon=True).start()
+    return kill
+
+
 class JSON:
     @staticmethod
     def stringify(value, replacer=None, indent=None):
@@ -170,6 +262,64 @@ def clearTimeout(handle):
 
 setInterval = setTimeout
 clearInterval = clearTimeout
+
+
+def sleep_ms(delay_ms):
+    return asyncio.sleep(delay_ms / 1000.0)
+
+
+class _Deferred(dict):
+    """The seam's deferred(): the future is made on first use, inside the running event loop."""
+
+    def __init__(self):
+        super().__init__()
+        self._future = None
+        self._settled = None
+
+    def _get_future(self):
+        if self._future is None:
+            self._future = asyncio.get_event_loop().create_future()
+            if self._settled is not None:
+                self._settle(*self._settled)
+        return self._future
+
+    def _settle(self, ok, value):
+        if self._future is None:
+            self._settled = (ok, value)
+        elif not self._future.done():
+            if ok:
+                self._future.set_result(value)
+            else:
+                self._future.set_exception(value if isinstance(value, BaseException) else Exception(value))
+
+    def __getitem__(self, key):
+        if key == 'promise':
+            return self._get_future()
+        if key == 'resolve':
+            return lambda value=None: self._settle(True, value)
+        if key == 'reject':
+            return lambda error=None: self._settle(False, error)
+        raise KeyError(key)
+
+
+def deferred():
+    return _Deferred()
+
+
+async def first_of(awaitables):
+    futures = [asyncio.ensure_future(item) for item in awaitables]
+    done, _pending = await asyncio.wait(futures, return_when=asyncio.FIRST_COMPLETED)
+    for future in futures:  # the earliest in the list wins a tie, as near as CPython can tell
+        if future in done:
+            return future.result()
+
+
+def parse_http_date(text):
+    import email.utils
+    try:
+        return email.utils.parsedate_to_datetime(text).timestamp() * 1000.0
+    except (TypeError, ValueError, IndexError):
+        return None
 
 
 def parse_json(text):
@@ -280,6 +430,12 @@ def plain_object(value):
 class _AbortSignal:
     def __init__(self):
         self.aborted = False
+        self._listeners = []
+
+    def addEventListener(self, kind, listener):
+        """Streaming test fetches (tests/llm_server/cpython_fetch.py) listen for 'abort'."""
+        if kind == 'abort':
+            self._listeners.append(listener)
 
 
 class _AbortController:
@@ -287,7 +443,11 @@ class _AbortController:
         self.signal = _AbortSignal()
 
     def abort(self):
+        if self.signal.aborted:
+            return
         self.signal.aborted = True
+        for listener in list(self.signal._listeners):
+            listener()
 
 
 def timeout_signal(delay_ms):
@@ -306,11 +466,15 @@ def response_header(response, header_name):
 
 
 def body_reader(response):
-    """Fake responses carry `chunks`: strings, or exceptions to raise at that point of the body."""
-    return {'chunks': list(getattr(response, 'chunks', [])), 'cancelled': False}
+    """Fake responses carry `chunks`: strings, or exceptions to raise at that point of the body.
+    A streaming response instead offers `async read_chunk()` (None at the end) and `cancel()`."""
+    return {'chunks': list(getattr(response, 'chunks', [])), 'cancelled': False,
+            'read_chunk': getattr(response, 'read_chunk', None), 'cancel': getattr(response, 'cancel', None)}
 
 
 async def read_text_chunk(reader):
+    if reader.get('read_chunk') is not None and not reader['cancelled']:
+        return await reader['read_chunk']()
     if reader['cancelled'] or not reader['chunks']:
         return None
     chunk = reader['chunks'].pop(0)
@@ -321,6 +485,8 @@ async def read_text_chunk(reader):
 
 def cancel_body(reader):
     reader['cancelled'] = True
+    if reader.get('cancel') is not None:
+        reader['cancel']()
 
 
 def network_error_code(error):
@@ -329,3 +495,85 @@ def network_error_code(error):
         if isinstance(code, str):
             return code
     return None
+
+
+def network_error_detail(error):
+    cause = getattr(error, '__cause__', None)
+    return str(cause) if cause is not None else str(error)
+
+
+# ---------------------------------------------------------------------------- child processes, async streams
+
+def start_process(command, args, options):
+    """CPython twin of the seam's start_process (asyncio subprocess); same result dict."""
+    state = {'proc': None, 'finished': False}
+    limit = options.get('max_bytes') or 4194304
+
+    async def run():
+        env = dict(_os.environ, **(options.get('env') or {}))
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                command, *args, cwd=options.get('cwd'), env=env, stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        except OSError as error:
+            state['finished'] = True
+            return {'code': None, 'signal': None, 'stdout': '', 'stderr': '', 'timedOut': False,
+                    'truncated': False, 'error': str(error)}
+        state['proc'] = proc
+        timed_out = False
+        timeout = options.get('timeout_ms') or 0
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(), timeout / 1000.0 if timeout else None)
+        except asyncio.TimeoutError:
+            timed_out = True
+            proc.terminate()
+            out, err = await proc.communicate()
+        state['finished'] = True
+        code = proc.returncode
+        truncated = len(out) > limit or len(err) > limit
+        return {'code': code if code >= 0 else None, 'signal': 'SIGTERM' if code is not None and code < 0 else None,
+                'stdout': out[:limit].decode('utf-8', errors='replace'),
+                'stderr': err[:limit].decode('utf-8', errors='replace'),
+                'timedOut': timed_out, 'truncated': truncated, 'error': None}
+
+    def kill():
+        if state['proc'] is not None and not state['finished'] and state['proc'].returncode is None:
+            state['proc'].terminate()
+
+    return {'done': asyncio.ensure_future(run()), 'kill': kill}
+
+
+def for_each_async(iterable, callback, on_end):
+    async def consume():
+        try:
+            async for item in iterable:
+                callback(item)
+        except Exception as error:  # noqa: BLE001 (mirrors JS: any failure ends the stream)
+            on_end(error)
+            return
+        on_end(None)
+    asyncio.ensure_future(consume())
+
+
+if not hasattr(_NodeFs, 'statSync'):
+    def _stat_sync(path):
+        import os
+        try:
+            return os.stat(path)
+        except FileNotFoundError as error:
+            error.code = 'ENOENT'
+            raise
+
+    class _Stats:
+        def __init__(self, result):
+            import stat
+            self._mode, self.size, self.mtimeMs = result.st_mode, result.st_size, result.st_mtime * 1000.0
+            self._stat = stat
+
+        def isDirectory(self):
+            return self._stat.S_ISDIR(self._mode)
+
+        def isFile(self):
+            return self._stat.S_ISREG(self._mode)
+
+    _NodeFs.statSync = staticmethod(lambda path: _Stats(_stat_sync(path)))

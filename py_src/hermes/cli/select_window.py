@@ -1,0 +1,129 @@
+"""Which window the CLI talks to, decided from the discovery files (pure; tested under CPython).
+
+Explicit --url wins (its token: --token, else the discovery file of the same port); else --port
+picks that window's file; else the window whose workspace folders hold the current directory (the
+deepest such folder); else the newest window."""
+# __pragma__('tconv')
+from hermes.js import is_none
+from hermes.core.values import get_key
+from hermes.net.mcp_client import port_of
+
+NO_WINDOW = ('No running VS Code window with Hermes was found (no live discovery file in ~/.hermes/ide/). '
+             'Open VS Code with the Hermes extension installed; if it is open, check that the '
+             '"hermes.mcp.enabled" setting is on, or pass --url and --token.')
+
+
+class NoWindowError(Exception):
+    def __init__(self, text):
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self):
+        return self.text
+
+
+def select_window(windows, cwd, options):
+    """`windows`: live discovery dicts, newest first. Returns a dict with url, token, port, pid,
+    workspaceFolders, reason (a phrase saying why this window) and count (how many were found).
+    Raises NoWindowError with a message for the user."""
+    url = get_key(options, 'url')
+    token = get_key(options, 'token')
+    port = get_key(options, 'port')
+    if not is_none(url):
+        match = _by_port(windows, port_of(url))
+        chosen = _describe(match, 'given with --url', len(windows)) if not is_none(match) else {
+            'url': url, 'token': None, 'port': port_of(url), 'pid': None, 'workspaceFolders': [],
+            'reason': 'given with --url', 'count': len(windows)}
+        chosen['url'] = url
+        if not is_none(token):
+            chosen['token'] = token
+        return chosen
+    if not is_none(port):
+        match = _by_port(windows, port)
+        if is_none(match):
+            raise NoWindowError('No running Hermes window serves on port ' + str(port) + '.' + _listing(windows))
+        return _with_token(_describe(match, 'chosen with --port', len(windows)), token)
+    if len(windows) == 0:
+        raise NoWindowError(NO_WINDOW)
+    best = None
+    best_length = -1
+    for window in windows:
+        for folder in _folders(window):
+            if contains_path(folder, cwd) and len(folder) > best_length:
+                best = window
+                best_length = len(folder)
+    if not is_none(best):
+        return _with_token(_describe(best, 'its workspace holds the current directory', len(windows)), token)
+    return _with_token(_describe(windows[0], 'the newest window' if len(windows) > 1 else 'the only window',
+                                 len(windows)), token)
+
+
+def contains_path(folder, path):
+    """Is `path` the folder or inside it? Separator-aware: /a/b holds /a/b/c but not /a/bc."""
+    if is_none(folder) or is_none(path) or folder == '':
+        return False
+    folder = _trim(_normalize(folder))
+    path = _trim(_normalize(path))
+    if _is_windows_path(folder):
+        folder = folder.lower()
+        path = path.lower()
+    if path == folder:
+        return True
+    prefix = folder if folder.endswith('/') else folder + '/'
+    return path.startswith(prefix)
+
+
+def _normalize(path):
+    return path.replace('\\', '/') if _is_windows_path(path) else path
+
+
+def _is_windows_path(path):
+    return len(path) >= 2 and path[1] == ':' or path.startswith('\\\\')
+
+
+def _trim(path):
+    while len(path) > 1 and path.endswith('/') and not path.endswith(':/'):
+        path = path[:len(path) - 1]
+    return path
+
+
+def _folders(window):
+    folders = get_key(window, 'workspaceFolders')
+    if not isinstance(folders, list):
+        return []
+    return [folder for folder in folders if isinstance(folder, str)]
+
+
+def _by_port(windows, port):
+    if is_none(port):
+        return None
+    for window in windows:
+        if get_key(window, 'port') == port:
+            return window
+    return None
+
+
+def _describe(window, reason, count):
+    return {
+        'url': get_key(window, 'url'),
+        'token': get_key(window, 'token'),
+        'port': get_key(window, 'port'),
+        'pid': get_key(window, 'pid'),
+        'workspaceFolders': _folders(window),
+        'reason': reason,
+        'count': count,
+    }
+
+
+def _with_token(chosen, token):
+    if not is_none(token):
+        chosen['token'] = token
+    return chosen
+
+
+def _listing(windows):
+    if len(windows) == 0:
+        return ' ' + NO_WINDOW
+    ports = [str(get_key(window, 'port')) + ' (' + (', '.join(_folders(window)) or 'no folder') + ')'
+             for window in windows]
+    return ' Running windows: ' + '; '.join(ports) + '.'

@@ -1,0 +1,195 @@
+"""`stdio`: MCP's stdio transport (one JSON-RPC message per line on stdin/stdout) bridged to the
+window's Streamable HTTP endpoint, for clients that can only start stdio servers.
+
+Every line read is POSTed; every message that comes back (a response, or the notifications that
+stream before it) is written out as one line. The client is never left waiting: a request whose
+POST fails gets a JSON-RPC error (-32000) with its id and a message saying why; a line that is not
+JSON gets -32700 with id null. Notifications, responses and `initialize` are forwarded in order,
+one after another; other requests run concurrently (a slow tool call must not hold up a ping).
+After the handshake a GET stream carries server-initiated notifications (tools/list_changed).
+Only protocol messages go to stdout; diagnostics go to `log` (stderr).
+
+The bridge finds its window lazily (`connect()` runs on each initialize), so a client started
+before VS Code gets a clear error for its first handshake and connects on the next one."""
+# __pragma__('tconv')
+from hermes.js import is_none, parse_json, dump_json, error_message, spawn, wait_all, JsError
+from hermes.core.values import get_key, is_object, has_key
+
+HTTP_ERROR = -32000
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+
+
+class StdioBridge:
+    def __init__(self, connect, write, log):
+        """connect() → an McpHttpClient for the selected window (raises with a message when there
+        is none); write(text) puts text on stdout; log(text) reports on stderr."""
+        self.connect = connect
+        self.write = write
+        self.log = log
+        self.client = None
+        self.queue = []
+        self.pumping = False
+        self.pump_task = None
+        self.in_flight = {}
+        self.next_key = 1
+        self.listening = False
+        self.closed = False
+
+    # ------------------------------------------------------------------------- input
+
+    def receive(self, line):
+        """One line from stdin (without its line break)."""
+        if self.closed:
+            return
+        self.queue.append(line)
+        if not self.pumping:
+            self.pumping = True
+            self.pump_task = spawn(self._pump())
+
+    async def finish(self):
+        """stdin ended: let queued and running messages finish, then end the session."""
+        if self.pumping and not is_none(self.pump_task):
+            await self.pump_task
+        running = [self.in_flight[key] for key in self.in_flight.keys()]
+        if len(running) > 0:
+            await wait_all(running)
+        await self.close()
+
+    async def close(self):
+        self.closed = True
+        if not is_none(self.client):
+            client = self.client
+            self.client = None
+            await client.close()
+
+    async def _pump(self):
+        try:
+            while len(self.queue) > 0:
+                await self._take(self.queue.pop(0))
+        finally:
+            self.pumping = False
+
+    async def _take(self, line):
+        if line.strip() == '':
+            return
+        try:
+            message = parse_json(line)
+        except ValueError as error:
+            self._send(error_reply(None, PARSE_ERROR, 'Parse error: ' + error_message(error)))
+            return
+        if not is_object(message) and not isinstance(message, list):
+            self._send(error_reply(None, INVALID_REQUEST, 'Invalid Request: expected a JSON object'))
+            return
+        if must_wait(message):
+            await self._forward(message)
+        else:
+            key = str(self.next_key)
+            self.next_key += 1
+            self.in_flight[key] = spawn(self._forward_tracked(key, message))
+
+    async def _forward_tracked(self, key, message):
+        try:
+            await self._forward(message)
+        finally:
+            if key in self.in_flight:
+                del self.in_flight[key]
+
+    # ------------------------------------------------------------------------- forwarding
+
+    async def _forward(self, message):
+        pending = request_ids(message)
+        answered = []
+
+        def deliver(reply):
+            for item in (reply if isinstance(reply, list) else [reply]):
+                if is_object(item) and has_key(item, 'id') and not has_key(item, 'method'):
+                    answered.append(dump_json(item['id']))
+            self._send(reply)
+
+        try:
+            if is_initialize(message) or is_none(self.client):
+                await self._reconnect()
+            await self.client.post(message, deliver)
+        except JsError as error:
+            text = error_message(error)
+            unanswered = [request_id for request_id in pending if dump_json(request_id) not in answered]
+            for request_id in unanswered:
+                self._send(error_reply(request_id, HTTP_ERROR, text))
+            if len(unanswered) == 0:
+                self.log(describe(message) + ' failed: ' + text)
+            return
+        if is_initialized_notification(message):
+            self._start_listening()
+
+    async def _reconnect(self):
+        if not is_none(self.client):
+            old = self.client
+            self.client = None
+            self.listening = False
+            spawn(old.close())
+        self.client = self.connect()
+
+    def _start_listening(self):
+        if self.listening or is_none(self.client) or is_none(self.client.session_id):
+            return
+        self.listening = True
+        spawn(self._listen(self.client))
+
+    async def _listen(self, client):
+        try:
+            await client.listen(self._send)
+        except JsError as error:
+            if not self.closed and client is self.client:
+                self.log('server notifications stream: ' + error_message(error))
+        if client is self.client:
+            self.listening = False
+
+    def _send(self, message):
+        self.write(dump_json(message) + '\n')  # one line: JSON text never holds a raw line break
+
+
+# ----------------------------------------------------------------------------- pure helpers
+
+
+def error_reply(request_id, code, message):
+    return {'jsonrpc': '2.0', 'id': request_id, 'error': {'code': code, 'message': message}}
+
+
+def items_of(message):
+    return message if isinstance(message, list) else [message]
+
+
+def is_request(item):
+    return is_object(item) and isinstance(get_key(item, 'method'), str) and has_key(item, 'id') and \
+        not is_none(get_key(item, 'id'))
+
+
+def request_ids(message):
+    return [item['id'] for item in items_of(message) if is_request(item)]
+
+
+def is_initialize(message):
+    for item in items_of(message):
+        if is_object(item) and get_key(item, 'method') == 'initialize':
+            return True
+    return False
+
+
+def is_initialized_notification(message):
+    return is_object(message) and get_key(message, 'method') == 'notifications/initialized'
+
+
+def must_wait(message):
+    """Forwarded in order (the next line waits): anything but a lone request other than initialize."""
+    if isinstance(message, list):
+        return True
+    return not is_request(message) or is_initialize(message)
+
+
+def describe(message):
+    if is_object(message) and isinstance(get_key(message, 'method'), str):
+        return message['method']
+    if is_object(message) and has_key(message, 'id'):
+        return 'the response to request ' + dump_json(message['id'])
+    return 'a message'
