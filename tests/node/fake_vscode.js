@@ -18,6 +18,7 @@ const state = {};
 class Uri {
   constructor(scheme, fsPath) { this.scheme = scheme; this.fsPath = fsPath; this.path = fsPath; }
   static file(fsPath) { return new Uri('file', fsPath); }
+  static joinPath(base, ...segments) { return new Uri(base.scheme, require('path').posix.join(base.fsPath, ...segments)); }
   static parse(value) { const u = new URL(value); const uri = new Uri(u.protocol.replace(':', ''), u.pathname); uri.href = value; return uri; }
   toString() { return this.href || `${this.scheme}://${this.fsPath}`; }
 }
@@ -41,6 +42,7 @@ function reset() {
   state.commands = new Map();
   state.messages = [];
   state.settings = {};
+  state.webviewViews = new Map();
 }
 reset();
 
@@ -65,6 +67,11 @@ const window = {
   showErrorMessage(text, ...items) { state.messages.push(['error', text, items]); return Promise.resolve(undefined); },
   showQuickPick(items) { state.quickPicks = items; return Promise.resolve(state.quickPickAnswer ? state.quickPickAnswer(items) : undefined); },
   get tabGroups() { return { all: state.tabGroups }; },
+  registerWebviewViewProvider(id, provider, options) {
+    if (state.webviewViews.has(id)) throw new Error(`a webview view provider for '${id}' is already registered`);
+    state.webviewViews.set(id, { provider, options });
+    return new Disposable(() => state.webviewViews.delete(id));
+  },
 };
 
 const commands = {
@@ -115,6 +122,8 @@ function makeContext() {
     subscriptions,
     extension: { id: 'hermes-agent.hermes-agent', packageJSON: { version: '0.1.0' } },
     secrets: { values: new Map(), get(k) { return Promise.resolve(this.values.get(k)); }, store(k, v) { this.values.set(k, v); return Promise.resolve(); } },
+    workspaceState: { values: new Map(), get(k, d) { return this.values.has(k) ? this.values.get(k) : d; }, update(k, v) { this.values.set(k, v); return Promise.resolve(); }, keys() { return [...this.values.keys()]; } },
+    extensionUri: Uri.file(require('path').resolve(__dirname, '..', '..')),
     disposeAll() { for (const d of subscriptions.reverse()) d.dispose(); subscriptions.length = 0; },
   };
 }

@@ -1,0 +1,101 @@
+// The side panel's host side, transpiled (build/testing.js): the webview message validator on the same
+// cases as tests/unit/test_panel_protocol.py, messages as a webview really sends them (plain objects,
+// including keys like "__class__" that transpiled dicts carry hidden), and the controller's flow.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { testing, vscode } = require('./harness');
+
+const cases = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'panel_protocol_cases.json'), 'utf8'));
+const protocol = () => testing().ui_panel_protocol;
+const message = (error) => testing().js.error_message(error);
+
+for (const { name, message: raw } of cases.valid) {
+  test(`accepted: ${name}`, () => {
+    const parsed = protocol().parse_webview_message(structuredClone(raw));
+    assert.deepEqual(JSON.parse(JSON.stringify(parsed)), raw);
+  });
+}
+
+for (const { name, message: raw, reason } of cases.invalid) {
+  test(`rejected: ${name}`, () => {
+    assert.throws(() => protocol().parse_webview_message(structuredClone(raw)), (error) => {
+      assert.equal(error.__class__.__name__, 'ProtocolError');
+      assert.ok(message(error).includes(reason), `${message(error)} should contain ${reason}`);
+      return true;
+    });
+  });
+}
+
+test('rejected: undefined, a function, keys hidden on transpiled dicts, inherited keys', () => {
+  const reject = (raw, reason) => assert.throws(() => protocol().parse_webview_message(raw),
+    (error) => { assert.ok(message(error).includes(reason), message(error)); return true; });
+  reject(undefined, 'expected an object, got null');
+  reject(() => 1, 'expected an object, got function');
+  reject({ type: 'stop', __class__: 'x' }, 'unexpected field "__class__"');
+  reject({ type: 'py_get' }, 'unknown message type "py_get"');
+  reject(Object.create({ type: 'ready' }), 'missing "type"');
+  reject({ type: 'send', text: new String('hi') }, '"send.text" must be a string, got object');
+  reject({ type: 'send', text: 'x'.repeat(100001) }, 'too long');
+});
+
+test('the controller runs a turn through a sink and refuses bad messages (transpiled)', async () => {
+  const { ui_panel_controller: panel } = testing();
+  const posted = [];
+  const saved = [];
+  const warnings = [];
+  const host = {
+    post: (m) => posted.push(JSON.parse(JSON.stringify(m))),
+    save: (d) => saved.push(JSON.parse(JSON.stringify(d))),
+    model: () => 'm', endpoint: () => 'http://e/v1',
+    list_models: async () => ['m', 'n'],
+    insert_code: async () => {}, copy_code: async () => {}, open_settings: async () => {},
+    set_api_key: async () => {}, select_model: async () => {},
+  };
+  const log = { warn: (m) => warnings.push(m), info: () => {}, error: () => {} };
+  const runTurn = async (history, text, sink, cancel) => {
+    sink.on_text('Hello ');
+    sink.on_tool_call({ id: 'c1', name: 'workspace_get_folders', arguments: {} });
+    sink.on_tool_log({ id: 'c1' }, 'notice', 'Waiting for the user to confirm workspace_get_folders');
+    sink.on_tool_result({ id: 'c1' }, { content: [{ type: 'text', text: '{"folders": []}' }], isError: false });
+    sink.on_text('world');
+    history.push({ role: 'user', content: text });
+    return { history };
+  };
+  const controller = new panel.PanelController(host, log, runTurn, { messages: [{ role: 'user', text: 'old' }], history: [] });
+  assert.equal(await controller.handle({ type: 'send', text: 'hi' }), true);
+  assert.deepEqual(posted.map((m) => m.type),
+    ['userMessage', 'turnStarted', 'textDelta', 'toolStarted', 'toolWaiting', 'toolResult', 'textDelta', 'turnEnded']);
+  const ended = posted[posted.length - 1];
+  assert.equal(ended.status, 'done');
+  assert.deepEqual(ended.message.parts.map((p) => p.kind), ['text', 'tool', 'text']);
+  assert.equal(ended.message.parts[1].status, 'ok');
+  assert.deepEqual(saved[saved.length - 1].messages.map((m) => m.role), ['user', 'user', 'assistant']);
+  assert.deepEqual(saved[saved.length - 1].history, [{ role: 'user', content: 'hi' }]);
+  assert.equal(await controller.handle({ type: 'insertCode', code: 5 }), false);
+  assert.equal(await controller.handle({ type: '__class__' }), false);
+  assert.deepEqual(warnings, [
+    'Panel: ignored a message from the webview: "insertCode.code" must be a string, got integer',
+    'Panel: ignored a message from the webview: unknown message type "__class__"',
+  ]);
+});
+
+test('stored data read back from workspaceState (plain objects) is restored', () => {
+  const { ui_panel_controller: panel } = testing();
+  const restored = panel.Conversation.restore(JSON.parse(JSON.stringify({
+    messages: [{ role: 'user', text: 'a' }, { role: 'assistant', status: 'running', parts: [{ kind: 'text', text: 'b' }, { kind: 'x' }] },
+      { role: '__class__' }],
+    history: [{ role: 'user', content: 'a' }, 7],
+  })));
+  assert.deepEqual(JSON.parse(JSON.stringify(restored.to_data())), {
+    version: 1,
+    messages: [{ role: 'user', text: 'a' }, { role: 'assistant', status: 'stopped', error: null, parts: [{ kind: 'text', text: 'b' }] }],
+    history: [{ role: 'user', content: 'a' }],
+  });
+});
+
+test('the harness fake vscode is untouched by the panel module', () => {
+  assert.equal(typeof vscode.window.createOutputChannel, 'function');
+});
