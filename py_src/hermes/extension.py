@@ -9,6 +9,7 @@ from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
 from hermes.ui.mcp_definitions import register_mcp_definitions
+from hermes.ui.llm_commands import register_llm
 
 _active = {'service': None}
 
@@ -22,9 +23,10 @@ async def activate(context):
     _active['service'] = service
     register_mcp_commands(context, log, service)
     register_mcp_definitions(context, service)
+    llm = register_llm(context, log, registry)
     await service.start()
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
-    return {'version': VERSION, 'mcp': service}
+    return {'version': VERSION, 'mcp': service, 'llm': llm}
 
 
 async def deactivate():

@@ -8,6 +8,11 @@ DEFAULTS = {
     'mcp.auth': 'token',
     'tools.confirm': 'destructive',
     'tools.allowOutsideWorkspace': False,
+    'llm.endpoint': 'http://127.0.0.1:11434/v1',
+    'llm.model': 'qwen2.5:7b',
+    'llm.toolCalling': 'auto',
+    'llm.extraHeaders': {},
+    'agent.maxIterations': 10,
 }
 
 

@@ -1,0 +1,489 @@
+"""The tool-calling loop shared by the side panel, the @hermes participant and the Hermes language
+model. It takes an LLM client, the tool registry and an event sink, and knows nothing of VS Code.
+
+    loop = AgentLoop(client, registry, {'model': 'qwen2.5:7b', 'tool_calling': 'auto'})
+    history.append({'role': 'user', 'content': 'What is open?'})
+    outcome = await loop.run(history, sink, cancellation, workspace)
+
+One run: build the messages (system prompt with the workspace, the history fitted to the context
+window), stream the model's reply, run the tools it asked for through the registry (so the same
+argument validation and confirmation gate as MCP apply), feed the results back, and repeat until the
+model answers without tools or `max_iterations` replies were requested. `history` is the
+conversation in OpenAI's message format and is extended in place; whatever happens (an error, a
+cancel), an assistant message with tool calls is always followed by one tool message per call.
+
+Tool calling (`tool_calling`): 'native' sends `tools` and reads `tool_calls`; 'text' describes the
+tools in the system prompt and reads ```tool blocks (core/tool_text.py); 'auto' starts native and
+switches to text for good when the server rejects `tools`, the server says the model has no tool
+support, or the model answers with ```tool blocks anyway. The history stays in the native shape in
+every mode (text-mode replies carry `hermes_text_protocol`); `render_history` turns it into what
+the current mode sends. Keys starting with `hermes_` never leave the extension.
+
+The client: `await client.stream_chat(body, on_text_delta, cancellation)` → a turn dict
+(core/llm_wire.py `StreamAccumulator.turn`), raising `LlmError`; optionally
+`await client.model_info(model)` → {'context_length', 'supports_tools'} or None.
+"""
+# __pragma__('tconv')
+from hermes.js import is_none, dump_json, error_message, JsError
+from hermes.core.values import json_type, is_object, get_key, has_key
+from hermes.core.tools import ToolCall, error_result
+from hermes.core.cancellation import Cancellation, CANCELLED
+from hermes.core.llm_wire import (LlmError, chat_request, openai_tools, assistant_message, tool_message,
+                                  tool_call_message, parse_arguments, add_usage)
+from hermes.core.tool_text import (parse_tool_blocks, render_call_block, results_message, correction_message,
+                                   ToolBlockFilter)
+from hermes.core.context_budget import fit_messages, estimate_tools_tokens, cap_text
+from hermes.core.system_prompt import build_system_prompt
+
+DEFAULTS = {
+    'model': 'qwen2.5:7b',
+    'tool_calling': 'auto',
+    'max_iterations': 10,
+    'context_tokens': None,  # None: what the server reports (Ollama), else DEFAULT_CONTEXT_TOKENS
+    'reply_tokens': 2048,  # kept free for the reply (at most a quarter of the context)
+    'max_tool_result_chars': 24000,
+    'instructions': None,
+}
+DEFAULT_CONTEXT_TOKENS = 8192
+MODES = ['auto', 'native', 'text']
+CANCELLED_TEXT = 'Cancelled by the user before this tool finished.'
+GENERATED_ID_PREFIX = 'hermes_call_'
+
+
+class EventSink:
+    """What a front end hears from a run. Subclass and override what you need; every method may be
+    left out. A sink that raises does not stop the loop."""
+
+    def on_iteration(self, number):
+        """The loop is about to ask the model for reply number `number` (1-based)."""
+
+    def on_text(self, text):
+        """A piece of the model's answer (```tool blocks are not included)."""
+
+    def on_tool_call(self, call):
+        """A tool is about to run: {'id', 'name', 'arguments'}."""
+
+    def on_tool_result(self, call, result):
+        """It finished: `result` is its CallToolResult ({'content': [...], 'isError'})."""
+
+    def on_tool_log(self, call, level, message):
+        """A running tool said something: the confirmation gate logs ('notice', 'Waiting for the user
+        to confirm …') while it waits; tools may log and report progress ('progress', '<n>/<total> …')."""
+
+    def on_notice(self, message):
+        """Something worth a quiet line: a switch to the text protocol, history trimmed."""
+
+    def on_error(self, error):
+        """The run failed: an LlmError; `str(error)` is the text for the user, `error.kind` what failed
+        ('unreachable', 'auth', 'model_not_found', ..., 'max_iterations', 'internal': see LlmError)."""
+
+    def on_done(self, outcome):
+        """Always last: {'text', 'stopped': 'done'|'error'|'cancelled'|'max_iterations', 'iterations',
+        'usage', 'mode', 'error' (text or None), 'error_kind'}."""
+
+
+class AgentLoop:
+    def __init__(self, client, registry, options=None):
+        self.client = client
+        self.registry = registry
+        self.options = {}
+        for key in DEFAULTS.keys():
+            self.options[key] = DEFAULTS[key]
+        if is_object(options):
+            for key in DEFAULTS.keys():
+                value = get_key(options, key)
+                if not is_none(value):
+                    self.options[key] = value
+        if not (self.options['tool_calling'] in MODES):
+            self.options['tool_calling'] = 'auto'
+        self.text_fallback = False  # auto mode learned that native tool calls don't work here
+        self._model_info = None
+        self._model_info_read = False
+
+    # ------------------------------------------------------------------------------------ a run
+
+    async def run(self, history, sink=None, cancellation=None, workspace=None):
+        sink = EventSink() if is_none(sink) else sink
+        cancellation = Cancellation() if is_none(cancellation) else cancellation
+        outcome = {'text': '', 'stopped': None, 'iterations': 0, 'usage': None, 'mode': None, 'error': None,
+                   'error_kind': None}
+        try:
+            await self._run(history, sink, cancellation, workspace, outcome)
+        except JsError as error:  # a bug, not an LLM failure: still end the run cleanly
+            _fail(outcome, sink, LlmError('Hermes failed: ' + error_message(error), 'internal'))
+        _close_dangling_calls(history)
+        _emit(sink, 'done', outcome)
+        return outcome
+
+    async def _run(self, history, sink, cancellation, workspace, outcome):
+        keep_from = _last_user_index(history)
+        mode = await self._initial_mode(sink, cancellation)
+        max_iterations = self.options['max_iterations']
+        iteration = 0
+        while True:
+            outcome['mode'] = mode
+            if cancellation.cancelled:
+                outcome['stopped'] = 'cancelled'
+                return
+            iteration += 1
+            outcome['iterations'] = iteration
+            last_chance = iteration >= max_iterations
+            _emit(sink, 'iteration', iteration)
+            body = await self._request(history, mode, keep_from, workspace, last_chance, sink)
+            text_filter = ToolBlockFilter() if mode == 'text' else None
+            streamed = {'any': False}
+
+            def on_delta(delta):
+                streamed['any'] = True
+                shown = delta if is_none(text_filter) else text_filter.feed(delta)
+                if shown != '':
+                    _emit(sink, 'text', shown)
+            try:
+                turn = await self.client.stream_chat(body, on_delta, cancellation)
+            except LlmError as error:
+                if (error.kind == 'tools_unsupported' and mode == 'native' and
+                        self.options['tool_calling'] == 'auto' and not streamed['any']):
+                    mode = self._fall_back_to_text(sink, 'the server refused native tool calls (' + error.message + ')')
+                    iteration -= 1
+                    continue
+                self._keep_partial(history, error, text_filter, sink, mode)
+                if error.kind == 'cancelled' or cancellation.cancelled:
+                    outcome['stopped'] = 'cancelled'
+                else:
+                    _fail(outcome, sink, error)
+                return
+            if not is_none(text_filter):
+                rest = text_filter.finish()
+                if rest != '':
+                    _emit(sink, 'text', rest)
+            outcome['usage'] = add_usage(outcome['usage'], get_key(turn, 'usage'))
+            content = get_key(turn, 'content', '') or ''
+            calls = get_key(turn, 'tool_calls', []) or []
+            errors = []
+            text_reply = mode == 'text'
+            if mode != 'text' and len(calls) == 0 and self.options['tool_calling'] == 'auto' and content.find('```') >= 0:
+                parsed = parse_tool_blocks(content)
+                if len(parsed['calls']) > 0 and self._all_known(parsed['calls']):
+                    mode = self._fall_back_to_text(sink, 'the model wrote ```tool blocks instead of native tool calls')
+                    outcome['mode'] = mode
+                    text_reply = True
+            if text_reply:
+                parsed = parse_tool_blocks(content)
+                calls = []
+                for item in parsed['calls']:
+                    calls.append(tool_call_message(GENERATED_ID_PREFIX + str(len(calls)), item['name'],
+                                                   dump_json(item['arguments'])))
+                errors = parsed['errors']
+                answer = parsed['text']
+            else:
+                answer = content
+            calls = _with_unique_ids(calls, len(history))
+            message = assistant_message(content, calls)
+            if text_reply:
+                message['hermes_text_protocol'] = True
+            history.append(message)
+            outcome['text'] = answer
+            if len(calls) == 0:
+                if len(errors) > 0 and not last_chance:
+                    history.append(_correction(errors))
+                    _emit(sink, 'notice', 'The model\'s tool call could not be read; asking it to fix it.')
+                    continue
+                outcome['stopped'] = 'done'
+                return
+            if last_chance:
+                for call in calls:
+                    history.append(_tool_result_message(call, 'Not run: Hermes stopped after ' + str(max_iterations) +
+                                                        ' model replies (hermes.agent.maxIterations).', True))
+                _fail(outcome, sink, LlmError('Stopped after ' + str(max_iterations) + ' model replies without a '
+                                              'final answer. Raise hermes.agent.maxIterations, or ask again to '
+                                              'continue.', 'max_iterations'))
+                outcome['stopped'] = 'max_iterations'
+                return
+            await self._run_tools(calls, history, sink, cancellation)
+            if len(errors) > 0:
+                history.append(_correction(errors))
+            if cancellation.cancelled:
+                outcome['stopped'] = 'cancelled'
+                return
+
+    async def _run_tools(self, calls, history, sink, cancellation):
+        for call in calls:
+            name = call['function']['name']
+            parsed = parse_arguments(call['function']['arguments'])
+            shown = {'id': call['id'], 'name': name,
+                     'arguments': parsed['value'] if has_key(parsed, 'value') else call['function']['arguments']}
+            if cancellation.cancelled:
+                result = error_result(CANCELLED_TEXT)
+            else:
+                _emit(sink, 'tool_call', shown)
+                if has_key(parsed, 'error'):
+                    result = error_result('Invalid arguments for tool \'' + name + '\': ' + parsed['error'] +
+                                          '. Call it again with the arguments as one JSON object.')
+                else:
+                    result = await self._call_tool(name, parsed['value'], cancellation, sink, shown)
+            text = cap_text(result_text(result), self.options['max_tool_result_chars'])
+            history.append(_tool_result_message(call, text, result['isError'] is True))
+            _emit(sink, 'tool_result', shown, result)
+
+    async def _call_tool(self, name, arguments, cancellation, sink, shown):
+        def report(progress, total, message):
+            text = str(progress) + ('/' + str(total) if not is_none(total) else '')
+            _emit(sink, 'tool_log', shown, 'progress', text + (' ' + message if not is_none(message) else ''))
+
+        def log(level, message):
+            _emit(sink, 'tool_log', shown, level, message)
+        tool_call = ToolCall(report, log)
+        unsubscribe = cancellation.on_cancel(lambda: tool_call.cancel('The user cancelled the request.'))
+        try:
+            result = await cancellation.race(self.registry.call(name, arguments, tool_call))
+        except JsError as error:
+            result = error_result('Tool \'' + name + '\' failed: ' + error_message(error))
+        unsubscribe()
+        if result is CANCELLED:
+            return error_result(CANCELLED_TEXT)
+        return result
+
+    # ------------------------------------------------------------------------------------ requests
+
+    async def _initial_mode(self, sink, cancellation):
+        if len(self.registry.list()) == 0:
+            return 'none'
+        setting = self.options['tool_calling']
+        if setting == 'text':
+            return 'text'
+        if setting == 'native':
+            return 'native'
+        if self.text_fallback:
+            return 'text'
+        info = await self._read_model_info(cancellation)
+        if is_object(info) and get_key(info, 'supports_tools') is False:
+            return self._fall_back_to_text(sink, 'the server says ' + self.options['model'] +
+                                           ' does not support tool calling')
+        return 'native'
+
+    def _fall_back_to_text(self, sink, why):
+        self.text_fallback = True
+        _emit(sink, 'notice', 'Using the text tool protocol: ' + why + '.')
+        return 'text'
+
+    async def _read_model_info(self, cancellation):
+        if self._model_info_read:
+            return self._model_info
+        self._model_info_read = True
+        reader = getattr(self.client, 'model_info', None)
+        if is_none(reader):
+            return None
+        try:
+            info = await cancellation.race(self.client.model_info(self.options['model']))
+        except JsError:
+            info = None
+        self._model_info = None if info is CANCELLED else info
+        return self._model_info
+
+    def _context_tokens(self):
+        configured = self.options['context_tokens']
+        if json_type(configured) == 'integer' and configured > 0:
+            return configured
+        info = self._model_info
+        if is_object(info) and json_type(get_key(info, 'context_length')) == 'integer':
+            return info['context_length']
+        return DEFAULT_CONTEXT_TOKENS
+
+    async def _request(self, history, mode, keep_from, workspace, last_chance, sink):
+        tools = self.registry.list()
+        text_protocol = mode == 'text'
+        instructions = self.options['instructions']
+        if last_chance and mode != 'none':
+            note = ('This is your last step: answer the user now, without calling tools.')
+            instructions = note if is_none(instructions) else instructions + '\n\n' + note
+        system = {'role': 'system', 'content': build_system_prompt(workspace, tools, text_protocol, instructions)}
+        native_tools = openai_tools(tools) if mode == 'native' else None
+        context = self._context_tokens()
+        reply = min(self.options['reply_tokens'], context // 4)
+        budget = context - reply - estimate_tools_tokens(native_tools)
+        fitted = fit_messages(system, history, budget, keep_from)
+        if fitted['dropped'] > 0 or fitted['trimmed'] > 0:
+            _emit(sink, 'notice', 'To fit the model\'s context (' + str(context) + ' tokens), ' +
+                  str(fitted['dropped']) + ' older messages were left out and ' + str(fitted['trimmed']) +
+                  ' long tool results shortened.')
+        messages = [fitted['messages'][0]]
+        messages.extend(render_history(fitted['messages'][1:], mode))  # no list `+` in JS
+        tool_choice = 'none' if last_chance else 'auto'
+        return chat_request(self.options['model'], messages, native_tools, tool_choice)
+
+    def _keep_partial(self, history, error, text_filter, sink, mode):
+        """A reply cut short: keep the text that arrived (tool calls in pieces are dropped)."""
+        if not is_none(text_filter):
+            rest = text_filter.finish()
+            if rest != '':
+                _emit(sink, 'text', rest)
+        partial = error.partial
+        content = get_key(partial, 'content', '') if is_object(partial) else ''
+        if json_type(content) == 'string' and content != '':
+            if mode == 'text':
+                content = parse_tool_blocks(content)['text']
+            if content != '':
+                history.append(assistant_message(content))
+
+    def _all_known(self, calls):
+        for call in calls:
+            if is_none(self.registry.get(call['name'])):
+                return False
+        return True
+
+
+# ---------------------------------------------------------------------------------- history
+
+
+def render_history(history, mode):
+    """The history as the current mode sends it: clean OpenAI messages (no `hermes_` keys); in text
+    mode tool calls become ```tool blocks and results a user message."""
+    messages = []
+    index = 0
+    count = len(history)
+    while index < count:
+        message = history[index]
+        role = get_key(message, 'role')
+        if role == 'tool':
+            if mode == 'text':
+                results = []
+                while index < count and get_key(history[index], 'role') == 'tool':
+                    item = history[index]
+                    results.append({'name': get_key(item, 'hermes_tool', 'tool'), 'id': get_key(item, 'tool_call_id', ''),
+                                    'text': _content_text(get_key(item, 'content', '')),
+                                    'is_error': get_key(item, 'hermes_is_error') is True})
+                    index += 1
+                messages.append(results_message(results))
+                continue
+            messages.append(tool_message(get_key(message, 'tool_call_id', ''), get_key(message, 'content', '')))
+        elif role == 'assistant':
+            messages.append(_render_assistant(message, mode))
+        else:
+            clean = {'role': role, 'content': get_key(message, 'content', '')}
+            if json_type(get_key(message, 'name')) == 'string':
+                clean['name'] = message['name']
+            messages.append(clean)
+        index += 1
+    return messages
+
+
+def _render_assistant(message, mode):
+    content = get_key(message, 'content', '')
+    content = '' if is_none(content) else content
+    calls = get_key(message, 'tool_calls', [])
+    calls = [] if json_type(calls) != 'array' else calls
+    raw_text = get_key(message, 'hermes_text_protocol') is True
+    if mode == 'text':
+        if raw_text or len(calls) == 0:
+            return {'role': 'assistant', 'content': content}
+        blocks = [render_call_block(call['function']['name'], call['function']['arguments']) for call in calls]
+        return {'role': 'assistant', 'content': (content + '\n\n' if content != '' else '') + '\n'.join(blocks)}
+    if raw_text:
+        content = parse_tool_blocks(content)['text']
+    clean = assistant_message(content, calls)
+    return clean
+
+
+def _tool_result_message(call, text, is_error):
+    message = tool_message(call['id'], ('Error: ' + text) if is_error and not text.startswith('Error') else text)
+    message['hermes_tool'] = call['function']['name']
+    message['hermes_is_error'] = is_error
+    return message
+
+
+def _correction(errors):
+    message = correction_message(errors)
+    message['hermes_correction'] = True
+    return message
+
+
+def result_text(result):
+    """A CallToolResult's content as text for the model."""
+    content = get_key(result, 'content', [])
+    if json_type(content) != 'array':
+        return ''
+    parts = []
+    for item in content:
+        kind = get_key(item, 'type')
+        if kind == 'text':
+            parts.append(get_key(item, 'text', ''))
+        elif kind == 'image':
+            parts.append('[image: ' + str(get_key(item, 'mimeType', 'image')) + ']')
+        elif kind == 'resource' or kind == 'resource_link':
+            resource = get_key(item, 'resource', item)
+            text = get_key(resource, 'text')
+            parts.append(text if json_type(text) == 'string' else '[resource: ' + str(get_key(resource, 'uri', '')) + ']')
+        else:
+            parts.append(dump_json(item))
+    return '\n'.join(parts)
+
+
+def _content_text(content):
+    return content if json_type(content) == 'string' else dump_json(content)
+
+
+def _with_unique_ids(calls, salt):
+    """Calls whose id the server left out get ids unique in this conversation."""
+    result = []
+    for index in range(len(calls)):
+        call = calls[index]
+        call_id = get_key(call, 'id')
+        if json_type(call_id) != 'string' or call_id == '' or call_id.startswith(GENERATED_ID_PREFIX):
+            call = tool_call_message('call_' + str(salt) + '_' + str(index), call['function']['name'],
+                                     call['function']['arguments'])
+        result.append(call)
+    return result
+
+
+def _last_user_index(history):
+    for index in range(len(history) - 1, -1, -1):
+        message = history[index]
+        if get_key(message, 'role') == 'user' and get_key(message, 'hermes_correction') is not True:
+            return index
+    return len(history)
+
+
+def _close_dangling_calls(history):
+    """Guarantee: every assistant tool call has a tool message after it (synthesized if not)."""
+    index = len(history) - 1
+    while index >= 0 and get_key(history[index], 'role') == 'tool':
+        index -= 1
+    if index < 0:
+        return
+    message = history[index]
+    calls = get_key(message, 'tool_calls')
+    if get_key(message, 'role') != 'assistant' or json_type(calls) != 'array':
+        return
+    answered = [get_key(item, 'tool_call_id') for item in history[index + 1:]]
+    for call in calls:
+        if not (call['id'] in answered):
+            history.append(_tool_result_message(call, CANCELLED_TEXT, True))
+
+
+def _fail(outcome, sink, error):
+    outcome['stopped'] = 'error'
+    outcome['error'] = error.message
+    outcome['error_kind'] = error.kind
+    _emit(sink, 'error', error)
+
+
+def _emit(sink, event, first=None, second=None, third=None):
+    try:
+        if event == 'text':
+            sink.on_text(first)
+        elif event == 'tool_call':
+            sink.on_tool_call(first)
+        elif event == 'tool_result':
+            sink.on_tool_result(first, second)
+        elif event == 'tool_log':
+            sink.on_tool_log(first, second, third)
+        elif event == 'iteration':
+            sink.on_iteration(first)
+        elif event == 'notice':
+            sink.on_notice(first)
+        elif event == 'error':
+            sink.on_error(first)
+        elif event == 'done':
+            sink.on_done(first)
+    except JsError:
+        pass

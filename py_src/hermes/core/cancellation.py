@@ -1,0 +1,63 @@
+"""A cancellation signal for one agent run: the front end cancels, the LLM client aborts its fetch,
+running tools get `ToolCall.cancel()`, and anything awaited can be raced against `wait()`."""
+# __pragma__('tconv')
+from hermes.js import deferred, first_of, is_none, JsError
+
+CANCELLED = {'cancelled': True}
+"""What `race` returns when the cancellation won."""
+
+
+class Cancellation:
+    def __init__(self):
+        self.cancelled = False
+        self.reason = None
+        self._listeners = []
+        self._deferred = None
+
+    def cancel(self, reason=None):
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.reason = reason
+        if not is_none(self._deferred):
+            self._deferred['resolve'](CANCELLED)
+        listeners = self._listeners[:]
+        self._listeners = []
+        for listener in listeners:
+            try:
+                listener()
+            except JsError:
+                pass
+
+    def on_cancel(self, callback):
+        """Run `callback()` once on cancel (at once if already cancelled); returns an unsubscribe."""
+        if self.cancelled:
+            callback()
+            return _nothing
+        self._listeners.append(callback)
+
+        def unsubscribe():
+            self._listeners = [item for item in self._listeners if item is not callback]
+        return unsubscribe
+
+    def wait(self):
+        """An awaitable that resolves to CANCELLED when (if ever) this is cancelled."""
+        if is_none(self._deferred):
+            self._deferred = deferred()
+            if self.cancelled:
+                self._deferred['resolve'](CANCELLED)
+        return self._deferred['promise']
+
+    async def race(self, awaitable):
+        """`await awaitable`, unless cancel comes first: then CANCELLED (the awaitable runs on)."""
+        if self.cancelled:
+            return CANCELLED
+        return await first_of([awaitable, self.wait()])
+
+
+def is_cancelled_marker(value):
+    return value is CANCELLED
+
+
+def _nothing():
+    return None

@@ -1,0 +1,285 @@
+"""The OpenAI Chat Completions wire format, free of I/O: request bodies, the streamed chunks folded
+into one assistant turn, and the error type the LLM client raises and the agent loop reads.
+
+A streamed turn arrives as SSE events whose data is a `chat.completion.chunk` (or `[DONE]`):
+`choices[0].delta.content` carries text pieces; `choices[0].delta.tool_calls` carries tool calls
+by `index`, the id and name in the first piece and the JSON arguments in any number of pieces,
+several calls interleaved; `finish_reason` and (with `stream_options.include_usage`) `usage`
+arrive at the end. Servers differ at the edges (a missing index, a name repeated in every piece,
+arguments as an object, an `error` object mid-stream); `StreamAccumulator` takes all of them.
+"""
+# __pragma__('tconv')
+from hermes.js import is_none, parse_json, dump_json
+from hermes.core.values import json_type, is_object, get_key, object_keys
+
+
+class LlmError(Exception):
+    """What went wrong talking to the LLM, in words for the user (`str(error)`).
+
+    `kind`: 'unreachable', 'timeout', 'auth', 'model_not_found', 'endpoint_not_found',
+    'tools_unsupported', 'rate_limited', 'server', 'bad_request', 'stream_cut', 'protocol',
+    'cancelled'. `partial` is the turn assembled before a stream broke (see StreamAccumulator.turn),
+    so what arrived is kept."""
+
+    def __init__(self, message, kind='server', status=None, partial=None):
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+        self.status = status
+        self.partial = partial
+
+    def __str__(self):
+        return self.message
+
+
+# ------------------------------------------------------------------------------------------ requests
+
+def openai_tool(tool):
+    """A registry Tool in the OpenAI function format."""
+    return {
+        'type': 'function',
+        'function': {
+            'name': tool.name,
+            'description': tool.description or '',
+            'parameters': tool.input_schema,
+        },
+    }
+
+
+def openai_tools(tools):
+    return [openai_tool(tool) for tool in tools]
+
+
+def chat_request(model, messages, tools=None, tool_choice=None, include_usage=True, extra=None):
+    """The body of a streaming POST /chat/completions. `tools` are already in OpenAI format."""
+    body = {'model': model, 'messages': messages, 'stream': True}
+    if include_usage:
+        body['stream_options'] = {'include_usage': True}
+    if not is_none(tools) and len(tools) > 0:
+        body['tools'] = tools
+        body['tool_choice'] = 'auto' if is_none(tool_choice) else tool_choice
+    if not is_none(extra):
+        for key in object_keys(extra):
+            body[key] = extra[key]
+    return body
+
+
+def tool_call_message(call_id, name, arguments_text):
+    return {'id': call_id, 'type': 'function', 'function': {'name': name, 'arguments': arguments_text}}
+
+
+def assistant_message(content, tool_calls=None):
+    """An assistant message for the history. Content is '' rather than null when there are tool
+    calls: some servers (older llama.cpp, some proxies) reject a null content."""
+    message = {'role': 'assistant', 'content': '' if is_none(content) else content}
+    if not is_none(tool_calls) and len(tool_calls) > 0:
+        message['tool_calls'] = tool_calls
+    return message
+
+
+def tool_message(call_id, content):
+    return {'role': 'tool', 'tool_call_id': call_id, 'content': content}
+
+
+def parse_arguments(text):
+    """The JSON arguments of a tool call → {'value': dict} or {'error': why}. Empty means {}."""
+    if json_type(text) == 'object':
+        return {'value': text}
+    if is_none(text) or (json_type(text) == 'string' and text.strip() == ''):
+        return {'value': {}}
+    if json_type(text) != 'string':
+        return {'error': 'the arguments are not a JSON object'}
+    try:
+        value = parse_json(text)
+    except ValueError as error:
+        return {'error': 'invalid JSON (' + str(error) + ')'}
+    if json_type(value) == 'string':  # double-encoded by some models
+        try:
+            value = parse_json(value)
+        except ValueError:
+            pass
+    if not is_object(value):
+        return {'error': 'the arguments must be a JSON object, got ' + json_type(value)}
+    return {'value': value}
+
+
+# ------------------------------------------------------------------------------------------ streams
+
+DONE = '[DONE]'
+
+
+class StreamAccumulator:
+    """Folds the data of a stream's SSE events into one turn. `feed_data(text)` returns the text
+    delta the event carried ('' if none); `turn()` is the result so far."""
+
+    def __init__(self, call_id_prefix='hermes_call_'):
+        self.parts = []
+        self.calls = []  # by index: {'id', 'name', 'arguments' (pieces)}
+        self.finish_reason = None
+        self.usage = None
+        self.model = None
+        self.error = None  # an error the server reported inside the stream
+        self.done = False
+        self.chunks = 0
+        self._prefix = call_id_prefix
+        self._last_index = -1
+
+    def feed_data(self, data, event_type='message'):
+        text = data.strip()
+        if text == DONE:
+            self.done = True
+            return ''
+        if text == '':
+            return ''
+        try:
+            chunk = parse_json(text)
+        except ValueError:
+            if event_type == 'error':
+                self.error = text
+                return ''
+            raise LlmError('The LLM sent a stream event that is not JSON: ' + text[:200], 'protocol')
+        if event_type == 'error':
+            self.error = _error_text(chunk) or text[:300]
+            return ''
+        return self.feed_chunk(chunk)
+
+    def feed_chunk(self, chunk):
+        if not is_object(chunk):
+            return ''
+        self.chunks += 1
+        error = get_key(chunk, 'error')
+        if not is_none(error):
+            self.error = _error_text(chunk) or dump_json(error)
+            return ''
+        model = get_key(chunk, 'model')
+        if json_type(model) == 'string':
+            self.model = model
+        usage = get_key(chunk, 'usage')
+        if is_object(usage):
+            self.usage = usage
+        choices = get_key(chunk, 'choices')
+        if json_type(choices) != 'array' or len(choices) == 0:
+            return ''
+        choice = choices[0]
+        if not is_object(choice):
+            return ''
+        reason = get_key(choice, 'finish_reason')
+        if json_type(reason) == 'string':
+            self.finish_reason = reason
+        delta = get_key(choice, 'delta')
+        if not is_object(delta):
+            delta = get_key(choice, 'message')  # a server that sends whole messages
+        if not is_object(delta):
+            return ''
+        calls = get_key(delta, 'tool_calls')
+        if json_type(calls) == 'array':
+            for position in range(len(calls)):
+                self._add_call_piece(calls[position], position)
+        content = get_key(delta, 'content')
+        if json_type(content) == 'string' and content != '':
+            self.parts.append(content)
+            return content
+        return ''
+
+    def _add_call_piece(self, piece, position):
+        if not is_object(piece):
+            return
+        call_id = get_key(piece, 'id')
+        has_id = json_type(call_id) == 'string' and call_id != ''
+        index = get_key(piece, 'index')
+        if json_type(index) != 'integer' or index < 0 or index > 1000:
+            # No index: a piece with a new id opens a new call; one without continues the last.
+            index = self._index_for_id(call_id) if has_id else (self._last_index if self._last_index >= 0 else position)
+        while len(self.calls) <= index:
+            self.calls.append({'id': None, 'name': '', 'arguments': []})
+        call = self.calls[index]
+        self._last_index = index
+        if has_id and is_none(call['id']):
+            call['id'] = call_id
+        fn = get_key(piece, 'function')
+        if not is_object(fn):
+            return
+        name = get_key(fn, 'name')
+        if json_type(name) == 'string' and name != '' and name != call['name']:
+            call['name'] = call['name'] + name
+        arguments = get_key(fn, 'arguments')
+        if json_type(arguments) == 'string':
+            call['arguments'].append(arguments)
+        elif is_object(arguments):
+            call['arguments'] = [dump_json(arguments)]
+
+    def _index_for_id(self, call_id):
+        for index in range(len(self.calls)):
+            if self.calls[index]['id'] == call_id:
+                return index
+        return len(self.calls)
+
+    @property
+    def content(self):
+        return ''.join(self.parts)
+
+    def tool_calls(self):
+        """The calls in OpenAI message format; ids are generated where the server sent none."""
+        result = []
+        for index in range(len(self.calls)):
+            call = self.calls[index]
+            if call['name'] == '' and len(call['arguments']) == 0:
+                continue
+            call_id = call['id'] if not is_none(call['id']) else self._prefix + str(index)
+            result.append(tool_call_message(call_id, call['name'], ''.join(call['arguments'])))
+        return result
+
+    def turn(self):
+        return {
+            'content': self.content,
+            'tool_calls': self.tool_calls(),
+            'finish_reason': self.finish_reason,
+            'usage': self.usage,
+            'model': self.model,
+        }
+
+
+def _error_text(value):
+    """The message of an OpenAI-style error object ({"error": {"message"}} or {"error": "text"})."""
+    if not is_object(value):
+        return None
+    error = get_key(value, 'error', value)
+    if json_type(error) == 'string':
+        return error
+    message = get_key(error, 'message')
+    if json_type(message) == 'string' and message != '':
+        return message
+    detail = get_key(value, 'detail')
+    if json_type(detail) == 'string':
+        return detail
+    return None
+
+
+def error_text_of_body(text):
+    """The server's own explanation in an error response body (JSON or plain text), or None."""
+    if is_none(text):
+        return None
+    stripped = text.strip()
+    if stripped == '':
+        return None
+    try:
+        body = parse_json(stripped)
+    except ValueError:
+        body = None
+    message = _error_text(body)
+    if not is_none(message):
+        return message
+    return stripped if len(stripped) <= 300 else stripped[:300] + '…'
+
+
+def add_usage(total, usage):
+    """Sum token counts across the turns of one run."""
+    if not is_object(usage):
+        return total
+    if is_none(total):
+        total = {'prompt_tokens': 0, 'completion_tokens': 0, 'total_tokens': 0}
+    for key in ['prompt_tokens', 'completion_tokens', 'total_tokens']:
+        value = get_key(usage, key)
+        if json_type(value) == 'integer' or json_type(value) == 'number':
+            total[key] = total[key] + value
+    return total

@@ -1,0 +1,125 @@
+"""The embedded agent's host side: the LLM client built from settings and the API key, and the
+shared agent loop over the extension's one tool registry. Front ends (panel, @hermes, the language
+model provider) ask this service for a run; they never build clients or loops themselves.
+
+    outcome = await llm.run(history, sink, cancellation)          # workspace context gathered here
+    models = await llm.list_models()
+
+Settings are read when a run starts, so a change applies to the next request without a reload.
+The API key lives in VS Code's SecretStorage under API_KEY_SECRET (command `hermes.setApiKey`).
+"""
+# __pragma__('tconv')
+from hermes.js import is_none, dump_json
+from hermes.core.values import is_object, json_type
+from hermes.core.agent_loop import AgentLoop
+from hermes.net.llm_client import LlmClient, normalize_endpoint
+from hermes.host.settings import setting
+from hermes.host.workspace_context import gather_workspace_context
+
+API_KEY_SECRET = 'hermes.llm.apiKey'
+
+
+def llm_settings():
+    headers = setting('llm.extraHeaders')
+    tool_calling = setting('llm.toolCalling')
+    iterations = setting('agent.maxIterations')
+    return {
+        'endpoint': normalize_endpoint(setting('llm.endpoint')),
+        'model': setting('llm.model'),
+        'tool_calling': tool_calling if tool_calling in ['auto', 'native', 'text'] else 'auto',
+        'max_iterations': iterations if json_type(iterations) == 'integer' and iterations > 0 else 10,
+        'extra_headers': headers if is_object(headers) else {},
+    }
+
+
+class LlmService:
+    def __init__(self, context, log, registry, client_options=None):
+        self.context = context
+        self.log = log
+        self.registry = registry
+        self.client_options = client_options
+        self._api_key = None
+        self._key_loaded = False
+        self._client = None
+        self._client_key = None
+        self._loop = None
+        self._loop_key = None
+
+    # ---------------------------------------------------------------------------- the API key
+
+    async def api_key(self):
+        if not self._key_loaded:
+            value = await self.context.secrets.js_get(API_KEY_SECRET)
+            self._api_key = None if is_none(value) or value == '' else value
+            self._key_loaded = True
+        return self._api_key
+
+    async def set_api_key(self, value):
+        """Store (or, with '' / None, remove) the API key; the next request uses it."""
+        if is_none(value) or value == '':
+            await self.context.secrets.delete(API_KEY_SECRET)
+        else:
+            await self.context.secrets.store(API_KEY_SECRET, value)
+        self.forget_api_key()
+
+    def forget_api_key(self):
+        """The secret changed elsewhere (another window): read it again on the next request."""
+        self._key_loaded = False
+        self._api_key = None
+        self._client = None
+
+    # ---------------------------------------------------------------------------- client and loop
+
+    async def client(self):
+        current = llm_settings()
+        key = await self.api_key()
+        signature = current['endpoint'] + '\n' + (key or '') + '\n' + dump_json(current['extra_headers'])
+        if is_none(self._client) or self._client_key != signature:
+            self._client = LlmClient(current['endpoint'], key, current['extra_headers'], self.client_options)
+            self._client_key = signature
+            self._loop = None
+        return self._client
+
+    async def loop(self):
+        """The agent loop for the current settings (kept while they stay the same, so what 'auto'
+        learned about tool calling sticks)."""
+        client = await self.client()
+        current = llm_settings()
+        signature = current['model'] + '\n' + current['tool_calling'] + '\n' + str(current['max_iterations'])
+        if is_none(self._loop) or self._loop_key != signature:
+            self._loop = AgentLoop(client, self.registry, {
+                'model': current['model'],
+                'tool_calling': current['tool_calling'],
+                'max_iterations': current['max_iterations'],
+            })
+            self._loop_key = signature
+        return self._loop
+
+    async def run(self, history, sink=None, cancellation=None, workspace=None):
+        """One agent run over `history` (extended in place); see core/agent_loop.py."""
+        loop = await self.loop()
+        if is_none(workspace):
+            workspace = gather_workspace_context()
+        outcome = await loop.run(history, sink, cancellation, workspace)
+        if outcome['stopped'] == 'error' and not is_none(self.log):
+            self.log.warn('LLM run failed: ' + str(outcome['error']))
+        return outcome
+
+    async def list_models(self, cancellation=None):
+        client = await self.client()
+        return await client.list_models(cancellation)
+
+    def describe(self):
+        current = llm_settings()
+        return current['model'] + ' at ' + current['endpoint']
+
+
+def register_llm_service(context, log, registry):
+    service = LlmService(context, log, registry)
+    on_change = context.secrets.onDidChange
+    if not is_none(on_change):
+        def changed(event):
+            if is_none(event) or event.key == API_KEY_SECRET:
+                service.forget_api_key()
+        context.subscriptions.push(on_change(changed))
+    return service

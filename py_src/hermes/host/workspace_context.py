@@ -1,0 +1,83 @@
+"""What the agent sees of the window when a run starts: workspace folders, the active file and its
+selection, open tabs, errors, the git branch — as the plain dict core/system_prompt.py reads.
+Each part is optional: whatever VS Code cannot tell (no editor, no git extension) is left out."""
+# __pragma__('tconv')
+from hermes.js import vscode, is_none, JsError
+from hermes.host.editors import open_tabs
+from hermes.host.paths import display_path, folder_paths
+
+MAX_ERRORS = 50
+ERROR_SEVERITY = 0  # vscode.DiagnosticSeverity.Error
+
+
+def gather_workspace_context():
+    context = {}
+    for part in [_folders, _active_file, _tabs, _errors, _git_branch]:
+        try:
+            part(context)
+        except JsError:
+            pass
+    return context
+
+
+def _folders(context):
+    folders = folder_paths()
+    if len(folders) > 0:
+        context['folders'] = folders
+
+
+def _active_file(context):
+    editor = vscode.window.activeTextEditor
+    if is_none(editor) or is_none(editor.document):
+        return
+    document = editor.document
+    if document.uri.scheme != 'file' and document.uri.scheme != 'untitled':
+        return
+    active = {'path': display_path(document.uri.fsPath), 'language': document.languageId}
+    selection = editor.selection
+    if not is_none(selection):
+        active['line'] = selection.active.line + 1
+        if not selection.isEmpty:
+            active['selection'] = {'startLine': selection.start.line + 1, 'endLine': selection.end.line + 1,
+                                   'text': document.getText(selection)}
+    context['activeFile'] = active
+
+
+def _tabs(context):
+    paths = []
+    for tab in open_tabs():
+        path = tab['path']
+        shown = tab['label'] if is_none(path) else display_path(path)
+        if not (shown in paths):
+            paths.append(shown)
+    if len(paths) > 0:
+        context['openTabs'] = paths
+
+
+def _errors(context):
+    errors = []
+    for entry in vscode.languages.getDiagnostics():
+        uri = entry[0]
+        for diagnostic in entry[1]:
+            if diagnostic.severity != ERROR_SEVERITY:
+                continue
+            errors.append({'path': display_path(uri.fsPath), 'line': diagnostic.range.start.line + 1,
+                           'message': diagnostic.message})
+            if len(errors) >= MAX_ERRORS:
+                context['errors'] = errors
+                return
+    if len(errors) > 0:
+        context['errors'] = errors
+
+
+def _git_branch(context):
+    extension = vscode.extensions.getExtension('vscode.git')
+    if is_none(extension) or not extension.isActive:
+        return
+    api = extension.exports.getAPI(1)
+    repositories = api.repositories
+    if is_none(repositories) or len(repositories) == 0:
+        return
+    head = repositories[0].state.HEAD
+    if not is_none(head) and not is_none(head['name']):
+        context['gitBranch'] = head['name']

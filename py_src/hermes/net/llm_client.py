@@ -1,0 +1,486 @@
+"""The LLM client: any OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM, hosted APIs)
+over Node's global fetch, always streaming.
+
+- `stream_chat(body, on_delta, cancellation)`: POST <endpoint>/chat/completions, the SSE stream
+  parsed incrementally (core/sse_parser.py) and folded into one turn (core/llm_wire.py), each text
+  piece passed to `on_delta` as it arrives.
+- `list_models()`: GET <endpoint>/models.
+- `model_info(model)`: for Ollama-like endpoints, POST <root>/api/show for the context length and
+  whether the model can call tools; None when unknown (every failure is ignored).
+
+Timeouts: `connect_timeout_ms` until the response headers arrive, `idle_timeout_ms` between two
+pieces of the body. 429 and 5xx are retried with exponential backoff, honouring `Retry-After`.
+A `Cancellation` aborts the fetch at any moment (AbortController). Every failure is an `LlmError`
+whose text a user can act on; a stream that breaks carries what arrived in `error.partial`.
+"""
+# __pragma__('tconv')
+from hermes.js import (fetch_url, abort_controller, response_header, body_reader, read_text_chunk, cancel_body,
+                       network_error_code, network_error_detail, parse_json, dump_json, is_none, error_message,
+                       set_timer, clear_timer, sleep_ms, now_ms, parse_http_date, JsError)
+from hermes.core.sse_parser import SseParser
+from hermes.core.values import json_type, is_object, get_key, object_keys
+from hermes.core.llm_wire import LlmError, StreamAccumulator, error_text_of_body
+from hermes.core.cancellation import Cancellation, CANCELLED
+
+DEFAULT_ENDPOINT = 'http://127.0.0.1:11434/v1'
+OPTIONS = {
+    'connect_timeout_ms': 60000,  # until the response headers (a local model may be loading)
+    'idle_timeout_ms': 60000,  # between two pieces of the streamed body
+    'max_retries': 3,  # for 429 and 5xx
+    'retry_base_ms': 500,  # backoff: 0.5 s, 1 s, 2 s, ... (capped at 8 s) unless Retry-After says
+    'max_retry_wait_ms': 60000,  # a longer Retry-After is not waited for: the error is shown
+    'ollama': None,  # None: guess from the endpoint (port 11434 or "ollama" in it); True/False: force
+    'info_timeout_ms': 3000,
+}
+OLLAMA_DEFAULT_CONTEXT = 4096  # what Ollama allocates when the model sets no num_ctx
+SET_KEY_COMMAND = '"Hermes: Set API Key"'
+RETRYABLE = [429, 500, 502, 503, 504]
+REASONS = {
+    'ECONNREFUSED': 'connection refused', 'ECONNRESET': 'connection reset', 'EPIPE': 'connection reset',
+    'UND_ERR_SOCKET': 'the server closed the connection', 'ENOTFOUND': 'host not found',
+    'EAI_AGAIN': 'host not found', 'EHOSTUNREACH': 'host unreachable', 'ENETUNREACH': 'network unreachable',
+    'ETIMEDOUT': 'timed out', 'UND_ERR_CONNECT_TIMEOUT': 'timed out', 'ECONNABORTED': 'connection aborted',
+    'CERT_HAS_EXPIRED': 'its TLS certificate has expired', 'DEPTH_ZERO_SELF_SIGNED_CERT': 'self-signed TLS certificate',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE': 'its TLS certificate cannot be verified',
+}
+
+
+# ------------------------------------------------------------------------------------ pure helpers
+
+
+def normalize_endpoint(endpoint):
+    text = (endpoint or DEFAULT_ENDPOINT).strip()
+    while text.endswith('/'):
+        text = text[:len(text) - 1]
+    for suffix in ['/chat/completions', '/completions']:
+        if text.endswith(suffix):
+            text = text[:len(text) - len(suffix)]
+    return text
+
+
+def server_root(endpoint):
+    """'http://127.0.0.1:11434/v1' → 'http://127.0.0.1:11434' (where Ollama's own API lives)."""
+    text = normalize_endpoint(endpoint)
+    return text[:len(text) - 3] if text.endswith('/v1') else text
+
+
+def is_ollama_like(endpoint):
+    text = normalize_endpoint(endpoint).lower()
+    return text.find(':11434') >= 0 or text.find('ollama') >= 0
+
+
+def unreachable_message(endpoint, code=None, detail=None, ollama=None):
+    if ollama is True or (is_none(ollama) and is_ollama_like(endpoint)):
+        return "Can't reach the LLM at " + endpoint + ' — is Ollama running (`ollama serve`)?'
+    reason = REASONS[code] if not is_none(code) and code in REASONS else None
+    if is_none(reason):
+        reason = detail if not is_none(detail) and detail != '' and detail != 'fetch failed' else 'no answer'
+    return ("Can't reach the LLM at " + endpoint + ' (' + reason + ') — is the server running, and is the '
+            'setting hermes.llm.endpoint right?')
+
+
+def auth_message(endpoint, status, server_text, has_key):
+    detail = str(status) + (': ' + server_text if not is_none(server_text) else '')
+    if not has_key:
+        return ('The LLM at ' + endpoint + ' needs an API key (' + detail + '). Set it with the command ' +
+                SET_KEY_COMMAND + '.')
+    return ('The LLM at ' + endpoint + ' did not accept the API key (' + detail + '). Set the right one with '
+            'the command ' + SET_KEY_COMMAND + '.')
+
+
+def model_not_found_message(endpoint, model, models, ollama=False):
+    if is_none(models):
+        return ('The model \'' + model + '\' was not found at ' + endpoint + '. Check the setting hermes.llm.model.')
+    if len(models) == 0:
+        text = 'The model \'' + model + '\' was not found at ' + endpoint + ', and the server lists no models.'
+    else:
+        shown = models[:30]
+        more = ' (and ' + str(len(models) - 30) + ' more)' if len(models) > 30 else ''
+        text = ('The model \'' + model + '\' was not found at ' + endpoint + '. Models there: ' + ', '.join(shown) +
+                more + '.')
+    text += ' Set hermes.llm.model to one of them'
+    if ollama:
+        text += ', or download it with `ollama pull ' + model + '`'
+    return text + '.'
+
+
+def retry_delay_ms(retry_after, retry_after_ms, attempt, base_ms, now=None):
+    """How long to wait before attempt number `attempt + 1`: Retry-After (seconds or an HTTP date)
+    when the server sent one, else exponential backoff."""
+    if not is_none(retry_after_ms):
+        value = _number(retry_after_ms)
+        if not is_none(value) and value >= 0:
+            return value
+    if not is_none(retry_after):
+        seconds = _number(retry_after)
+        if not is_none(seconds) and seconds >= 0:
+            return seconds * 1000
+        when = parse_http_date(retry_after)
+        if not is_none(when):
+            delay = when - (now_ms() if is_none(now) else now)
+            return delay if delay > 0 else 0
+    delay = base_ms
+    for _ in range(attempt):
+        delay = delay * 2
+    return min(delay, 8000)
+
+
+def _number(text):
+    stripped = str(text).strip()
+    if stripped == '':
+        return None
+    for char in stripped:
+        if not (char == '.' or ('0' <= char and char <= '9')):
+            return None
+    try:
+        return float(stripped)
+    except ValueError:
+        return None
+
+
+def mentions_tools(text):
+    lower = (text or '').lower()
+    return lower.find('tool') >= 0 or lower.find('function call') >= 0 or lower.find('jinja') >= 0
+
+
+def mentions_missing_model(text):
+    lower = (text or '').lower()
+    return lower.find('model') >= 0 and (lower.find('not found') >= 0 or lower.find('does not exist') >= 0 or
+                                         lower.find('no such') >= 0 or lower.find('unknown model') >= 0 or
+                                         lower.find('not exist') >= 0 or lower.find('try pulling') >= 0)
+
+
+def seconds_text(ms):
+    """'60', '1.5', '0.2': the same text in both worlds (CPython would print 2.0 where JS says 2)."""
+    tenths = round(ms / 100)
+    if tenths % 10 == 0 or tenths >= 100:
+        return str(round(tenths / 10))
+    return str(tenths // 10) + '.' + str(tenths % 10)
+
+
+# ------------------------------------------------------------------------------------ the client
+
+
+class LlmClient:
+    def __init__(self, endpoint=None, api_key=None, extra_headers=None, options=None):
+        self.endpoint = normalize_endpoint(endpoint)
+        self.api_key = None if is_none(api_key) or api_key == '' else api_key
+        self.extra_headers = extra_headers if is_object(extra_headers) else {}
+        self.options = {}
+        for key in OPTIONS.keys():
+            value = get_key(options, key) if is_object(options) else None
+            self.options[key] = OPTIONS[key] if is_none(value) else value
+        ollama = self.options['ollama']
+        self.ollama = is_ollama_like(self.endpoint) if is_none(ollama) else ollama is True
+        self._info_cache = {}
+        self._sends_usage = True
+
+    def headers(self, accept='application/json'):
+        headers = {'Accept': accept}
+        if not is_none(self.api_key):
+            headers['Authorization'] = 'Bearer ' + self.api_key
+        for key in object_keys(self.extra_headers):
+            value = self.extra_headers[key]
+            if json_type(value) == 'string':
+                headers[key] = value
+            elif not is_none(value):
+                headers[key] = str(value)
+        return headers
+
+    # -------------------------------------------------------------------------------- chat
+
+    async def stream_chat(self, body, on_delta=None, cancellation=None):
+        """One streamed completion → {'content', 'tool_calls', 'finish_reason', 'usage', 'model'}."""
+        cancellation = Cancellation() if is_none(cancellation) else cancellation
+        url = self.endpoint + '/chat/completions'
+        attempt = 0
+        while True:
+            if cancellation.cancelled:
+                raise LlmError('Cancelled.', 'cancelled')
+            sent = body
+            if not self._sends_usage and 'stream_options' in body:
+                sent = _without(body, 'stream_options')
+            headers = self.headers('text/event-stream')
+            headers['Content-Type'] = 'application/json'
+            request = await self._open('POST', url, headers, dump_json(sent), cancellation,
+                                       self.options['connect_timeout_ms'])
+            response = request['response']
+            if response.status >= 200 and response.status < 300:
+                return await self._read_stream(request, on_delta, cancellation)
+            text = await self._read_text(request, cancellation)
+            status = response.status
+            server_text = error_text_of_body(text)
+            if status == 400 and 'stream_options' in sent and (text or '').find('stream_options') >= 0:
+                self._sends_usage = False  # an older server: ask again without usage
+                continue
+            has_tools = 'tools' in sent
+            if has_tools and (status == 400 or status == 422 or status == 500 or status == 501) and \
+                    mentions_tools(server_text) and not mentions_missing_model(server_text):
+                raise LlmError('The LLM at ' + self.endpoint + ' does not accept native tool calls for this model (' +
+                               str(status) + ': ' + str(server_text) + '). Set hermes.llm.toolCalling to "text" '
+                               'or "auto".', 'tools_unsupported', status)
+            if status in RETRYABLE and attempt < self.options['max_retries']:
+                delay = retry_delay_ms(response_header(response, 'retry-after'),
+                                       response_header(response, 'retry-after-ms'), attempt, self.options['retry_base_ms'])
+                if delay <= self.options['max_retry_wait_ms']:
+                    attempt += 1
+                    waited = await cancellation.race(sleep_ms(delay))
+                    if waited is CANCELLED:
+                        raise LlmError('Cancelled.', 'cancelled')
+                    continue
+            error = await self._status_error(status, response.statusText, server_text, get_key(sent, 'model'),
+                                             cancellation)
+            raise error
+
+    async def _status_error(self, status, status_text, server_text, model, cancellation):
+        detail = str(status) + (' ' + status_text if not is_none(status_text) and status_text != '' else '')
+        if not is_none(server_text):
+            detail += ': ' + server_text
+        if status == 401 or status == 403:
+            return LlmError(auth_message(self.endpoint, status, server_text, not is_none(self.api_key)), 'auth', status)
+        if status == 404 or ((status == 400 or status == 422) and mentions_missing_model(server_text)):
+            models = None
+            try:
+                models = await self.list_models(cancellation)
+            except LlmError:
+                models = None
+            if json_type(model) == 'string' and (not is_none(models) and not (model in models) or
+                                                 mentions_missing_model(server_text)):
+                return LlmError(model_not_found_message(self.endpoint, model, models, self.ollama), 'model_not_found',
+                                status)
+            return LlmError(self.endpoint + '/chat/completions was not found (' + detail + '). Check the setting '
+                            'hermes.llm.endpoint: OpenAI-compatible servers usually serve under /v1.',
+                            'endpoint_not_found', status)
+        if status == 429:
+            return LlmError('The LLM at ' + self.endpoint + ' is rate-limiting requests (' + detail + '). Wait a '
+                            'moment and try again.', 'rate_limited', status)
+        if status >= 500:
+            return LlmError('The LLM at ' + self.endpoint + ' failed (' + detail + ').', 'server', status)
+        return LlmError('The LLM at ' + self.endpoint + ' rejected the request (' + detail + ').', 'bad_request', status)
+
+    async def _read_stream(self, request, on_delta, cancellation):
+        response = request['response']
+        content_type = (response_header(response, 'content-type') or '').lower()
+        if not content_type.startswith('text/event-stream'):
+            return await self._read_whole(request, on_delta, cancellation, content_type)
+        reader = body_reader(response)
+        parser = SseParser()
+        accumulator = StreamAccumulator()
+        try:
+            while True:
+                chunk = await self._next_chunk(request, reader, accumulator)
+                if is_none(chunk):
+                    break
+                events = parser.feed(chunk)
+                if self._deliver(events, accumulator, on_delta, reader):
+                    break
+                if cancellation.cancelled:
+                    cancel_body(reader)
+                    raise LlmError('Cancelled.', 'cancelled', None, accumulator.turn())
+            if not accumulator.done:
+                leftover = parser.pending()
+                if not is_none(leftover):
+                    self._deliver([leftover], accumulator, on_delta, reader)
+        finally:
+            request['finish']()
+        if not accumulator.done and is_none(accumulator.finish_reason):
+            raise LlmError('The connection to the LLM at ' + self.endpoint + ' closed in the middle of the answer; '
+                           'what arrived is kept.', 'stream_cut', None, accumulator.turn())
+        return accumulator.turn()
+
+    def _deliver(self, events, accumulator, on_delta, reader):
+        """Feed parsed events; True once the stream said [DONE]."""
+        for event in events:
+            try:
+                delta = accumulator.feed_data(event['data'], event['event'])
+            except LlmError as error:
+                cancel_body(reader)
+                error.partial = accumulator.turn()
+                raise error
+            if not is_none(accumulator.error):
+                cancel_body(reader)
+                raise LlmError('The LLM at ' + self.endpoint + ' reported an error in the middle of the answer: ' +
+                               accumulator.error, 'server', None, accumulator.turn())
+            if delta != '' and not is_none(on_delta):
+                on_delta(delta)
+            if accumulator.done:
+                cancel_body(reader)
+                return True
+        return False
+
+    async def _next_chunk(self, request, reader, accumulator):
+        """The next piece of the body, within the idle timeout; LlmError when the stream breaks."""
+        timer = set_timer(lambda: request['abort']('idle'), self.options['idle_timeout_ms'])
+        try:
+            chunk = await read_text_chunk(reader)
+        except JsError as error:
+            clear_timer(timer)
+            reason = request['state']['reason']
+            if reason == 'cancelled':
+                raise LlmError('Cancelled.', 'cancelled', None, accumulator.turn())
+            if reason == 'idle':
+                raise LlmError('The LLM at ' + self.endpoint + ' stopped sending for ' +
+                               seconds_text(self.options['idle_timeout_ms']) + ' s in the middle of the answer; what '
+                               'arrived is kept.', 'stream_cut', None, accumulator.turn())
+            code = network_error_code(error)
+            why = REASONS[code] if not is_none(code) and code in REASONS else network_error_detail(error)
+            raise LlmError('The connection to the LLM at ' + self.endpoint + ' broke in the middle of the answer (' +
+                           why + '); what arrived is kept.', 'stream_cut', None, accumulator.turn())
+        clear_timer(timer)
+        return chunk
+
+    async def _read_whole(self, request, on_delta, cancellation, content_type):
+        """A server that ignored `stream: true` and sent one JSON chat.completion."""
+        text = await self._read_text(request, cancellation)
+        try:
+            value = parse_json(text)
+        except ValueError:
+            raise LlmError('The LLM at ' + self.endpoint + ' answered with ' + (content_type or 'no content type') +
+                           ' instead of an event stream: ' + text[:200], 'protocol')
+        accumulator = StreamAccumulator()
+        delta = accumulator.feed_chunk(value)
+        if not is_none(accumulator.error):
+            raise LlmError('The LLM at ' + self.endpoint + ' reported an error: ' + accumulator.error, 'server')
+        if delta != '' and not is_none(on_delta):
+            on_delta(delta)
+        return accumulator.turn()
+
+    # -------------------------------------------------------------------------------- models
+
+    async def list_models(self, cancellation=None):
+        """The model ids the server offers (GET /models), sorted."""
+        cancellation = Cancellation() if is_none(cancellation) else cancellation
+        request = await self._open('GET', self.endpoint + '/models', self.headers(), None, cancellation,
+                                   self.options['connect_timeout_ms'])
+        response = request['response']
+        text = await self._read_text(request, cancellation)
+        if response.status == 404:
+            raise LlmError(self.endpoint + '/models was not found (404).', 'endpoint_not_found', 404)
+        if response.status != 200:
+            error = await self._status_error(response.status, response.statusText, error_text_of_body(text), None,
+                                             cancellation)
+            raise error
+        try:
+            value = parse_json(text)
+        except ValueError:
+            raise LlmError(self.endpoint + '/models did not return JSON: ' + text[:200], 'protocol')
+        items = get_key(value, 'data', get_key(value, 'models', []))
+        names = []
+        if json_type(items) == 'array':
+            for item in items:
+                name = get_key(item, 'id', get_key(item, 'name'))
+                if json_type(name) == 'string':
+                    names.append(name)
+        names.sort()
+        return names
+
+    async def model_info(self, model):
+        """{'context_length', 'model_context_length', 'supports_tools'} from Ollama's /api/show, or
+        None (not Ollama-like, or any failure)."""
+        if not self.ollama or json_type(model) != 'string':
+            return None
+        if model in self._info_cache:
+            return self._info_cache[model]
+        info = None
+        try:
+            headers = self.headers()
+            headers['Content-Type'] = 'application/json'
+            request = await self._open('POST', server_root(self.endpoint) + '/api/show', headers,
+                                       dump_json({'model': model}), Cancellation(), self.options['info_timeout_ms'])
+            text = await self._read_text(request, Cancellation())
+            if request['response'].status == 200:
+                info = ollama_model_info(parse_json(text))
+        except JsError:
+            info = None
+        self._info_cache[model] = info
+        return info
+
+    # -------------------------------------------------------------------------------- HTTP
+
+    async def _open(self, method, url, headers, body, cancellation, timeout_ms):
+        """fetch() with an AbortController shared by the cancellation, the connect timeout and
+        (later) the idle timeout. Returns {'response', 'abort', 'state', 'finish'}."""
+        controller = abort_controller()
+        state = {'reason': None}
+
+        def abort(reason):
+            if is_none(state['reason']):
+                state['reason'] = reason
+                controller.abort()
+        unsubscribe = cancellation.on_cancel(lambda: abort('cancelled'))
+        timer = set_timer(lambda: abort('timeout'), timeout_ms)
+        options = {'method': method, 'headers': headers, 'signal': controller.signal}
+        if not is_none(body):
+            options['body'] = body
+        try:
+            response = await fetch_url(url, options)
+        except JsError as error:
+            clear_timer(timer)
+            unsubscribe()
+            if state['reason'] == 'cancelled':
+                raise LlmError('Cancelled.', 'cancelled')
+            if state['reason'] == 'timeout':
+                raise LlmError('The LLM at ' + self.endpoint + ' did not answer within ' + seconds_text(timeout_ms) +
+                               ' s. Is the model still loading? Try again, or look at the server\'s log.', 'timeout')
+            raise LlmError(unreachable_message(self.endpoint, network_error_code(error), network_error_detail(error),
+                                               self.ollama),
+                           'unreachable')
+        clear_timer(timer)
+
+        def finish():
+            unsubscribe()
+        return {'response': response, 'abort': abort, 'state': state, 'finish': finish}
+
+    async def _read_text(self, request, cancellation):
+        reader = body_reader(request['response'])
+        accumulator = StreamAccumulator()
+        parts = []
+        try:
+            while True:
+                chunk = await self._next_chunk(request, reader, accumulator)
+                if is_none(chunk):
+                    break
+                parts.append(chunk)
+        finally:
+            request['finish']()
+        return ''.join(parts)
+
+
+def ollama_model_info(show):
+    """Context length and tool support from an Ollama /api/show answer."""
+    if not is_object(show):
+        return None
+    supports_tools = None
+    capabilities = get_key(show, 'capabilities')
+    if json_type(capabilities) == 'array':
+        supports_tools = 'tools' in capabilities
+    model_context = None
+    details = get_key(show, 'model_info')
+    if is_object(details):
+        for key in object_keys(details):
+            if key.endswith('.context_length') and json_type(details[key]) == 'integer':
+                model_context = details[key]
+    num_ctx = None
+    parameters = get_key(show, 'parameters')
+    if json_type(parameters) == 'string':
+        for line in parameters.split('\n'):
+            words = line.split()
+            if len(words) >= 2 and words[0] == 'num_ctx':
+                value = _number(words[1])
+                if not is_none(value):
+                    num_ctx = round(value)
+    if not is_none(num_ctx):
+        context = num_ctx
+    elif not is_none(model_context):
+        context = min(model_context, OLLAMA_DEFAULT_CONTEXT)
+    else:
+        context = None
+    return {'context_length': context, 'model_context_length': model_context, 'supports_tools': supports_tools}
+
+
+def _without(body, key):
+    copy = {}
+    for name in object_keys(body):
+        if name != key:
+            copy[name] = body[name]
+    return copy

@@ -1,0 +1,37 @@
+"""Commands of the embedded agent: `hermes.setApiKey` stores the LLM API key in SecretStorage."""
+# __pragma__('tconv')
+from hermes.js import vscode, is_none
+from hermes.host.llm_service import register_llm_service
+from hermes.ui.commands import register_command
+
+
+def register_llm(context, log, registry):
+    """The LLM service (client + shared agent loop) and its commands; returns the service."""
+    llm = register_llm_service(context, log, registry)
+    register_llm_commands(context, llm)
+    return llm
+
+
+def register_llm_commands(context, llm):
+    async def set_api_key(value=None):
+        """Ask for the key (masked); an empty answer removes it. `value` skips the prompt (tests, scripts)."""
+        if is_none(value):
+            value = await vscode.window.showInputBox({
+                'title': 'Hermes: Set API Key',
+                'prompt': 'API key for ' + llm.describe() + ' (sent as "Authorization: Bearer …"). '
+                          'Leave empty to remove the stored key.',
+                'password': True,
+                'ignoreFocusOut': True,
+                'placeHolder': 'sk-…',
+            })
+            if is_none(value):
+                return False  # dismissed: keep what is stored
+        value = value.strip()
+        await llm.set_api_key(value)
+        if value == '':
+            vscode.window.showInformationMessage('Hermes: the LLM API key was removed.')
+        else:
+            vscode.window.showInformationMessage('Hermes: the LLM API key is stored in VS Code\'s secret storage.')
+        return True
+
+    register_command(context, 'hermes.setApiKey', set_api_key)

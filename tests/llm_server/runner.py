@@ -1,0 +1,116 @@
+"""One agent run against an endpoint under CPython, reported as the same JSON events that
+tests/node/llm_turn.js prints for the transpiled loop — so one set of assertions checks both."""
+import asyncio
+import time
+
+import hermes._cpython as cpython
+from hermes.core.agent_loop import AgentLoop, EventSink
+from hermes.core.cancellation import Cancellation
+from hermes.core.tools import Tool, ToolRegistry, ToolError
+from hermes.net.llm_client import LlmClient
+
+from llm_server.cpython_fetch import fetch
+
+TEST_CLIENT_OPTIONS = {'retry_base_ms': 50, 'max_retries': 2, 'connect_timeout_ms': 5000, 'idle_timeout_ms': 5000}
+OBJECT = {'type': 'object', 'properties': {}}
+
+
+class DenyDestructive:
+    """The confirmation gate, as a test: destructive tools are declined."""
+
+    async def approve(self, tool, arguments, call):
+        return ('The user declined to run ' + tool.name + '.') if tool.destructive else None
+
+
+def make_registry():
+    registry = ToolRegistry(DenyDestructive())
+
+    async def echo(args, call):
+        return args['text']
+
+    async def add(args, call):
+        return {'sum': args['a'] + args['b']}
+
+    async def wait(args, call):  # ignores cancel on purpose: the loop must not wait for it
+        await asyncio.sleep(20)
+        return 'waited'
+
+    async def fail(args, call):
+        raise ToolError('It failed on purpose.')
+
+    async def dangerous(args, call):
+        return 'deleted ' + args['path']
+
+    registry.add(Tool('echo', 'Echo the text back.', {'type': 'object', 'properties': {'text': {'type': 'string'}},
+                                                       'required': ['text']}, echo))
+    registry.add(Tool('add', 'Add two integers.', {'type': 'object', 'properties': {
+        'a': {'type': 'integer'}, 'b': {'type': 'integer'}}, 'required': ['a', 'b']}, add))
+    registry.add(Tool('wait', 'Wait a long time.', OBJECT, wait))
+    registry.add(Tool('fail', 'Always fails.', OBJECT, fail))
+    registry.add(Tool('dangerous', 'Delete a file.', {'type': 'object', 'properties': {'path': {'type': 'string'}}},
+                      dangerous, read_only=False, destructive=True))
+    return registry
+
+
+def result_text(result):
+    return '\n'.join(item.get('text', '') for item in result.get('content', []))
+
+
+class RecordingSink(EventSink):
+    def __init__(self):
+        self.events = []
+
+    def on_iteration(self, number):
+        self.events.append({'event': 'iteration', 'number': number})
+
+    def on_text(self, text):
+        self.events.append({'event': 'text', 'text': text})
+
+    def on_tool_call(self, call):
+        self.events.append({'event': 'tool_call', 'id': call['id'], 'name': call['name'],
+                            'arguments': call['arguments']})
+
+    def on_tool_result(self, call, result):
+        self.events.append({'event': 'tool_result', 'id': call['id'], 'isError': result['isError'],
+                            'text': result_text(result)})
+
+    def on_notice(self, message):
+        self.events.append({'event': 'notice', 'message': message})
+
+    def on_error(self, error):
+        self.events.append({'event': 'error', 'message': str(error), 'kind': error.kind})
+
+    def on_done(self, outcome):
+        self.events.append({'event': 'done', 'outcome': dict(outcome)})
+
+
+async def run_turn(endpoint, run):
+    cpython.FETCH = fetch
+    options = dict(TEST_CLIENT_OPTIONS, **run.get('client', {}))
+    client = LlmClient(endpoint, run.get('api_key'), run.get('extra_headers'), options)
+    loop = AgentLoop(client, make_registry(), {'model': run.get('model', 'qwen2.5:7b'),
+                                               'tool_calling': run.get('tool_calling', 'auto'),
+                                               'max_iterations': run.get('max_iterations', 10)})
+    history = [{'role': 'user', 'content': run['prompt']}]
+    sink = RecordingSink()
+    cancellation = Cancellation()
+    cancelled_at = {}
+
+    def cancel():
+        cancelled_at['t'] = time.perf_counter()
+        cancellation.cancel('test')
+    timer = None
+    if run.get('cancel_after_ms'):
+        timer = asyncio.get_running_loop().call_later(run['cancel_after_ms'] / 1000, cancel)
+    started = time.perf_counter()
+    await loop.run(history, sink, cancellation)
+    ended = time.perf_counter()
+    if timer is not None:
+        timer.cancel()
+    sink.events.append({'event': 'finished', 'history': history, 'elapsed_ms': (ended - started) * 1000,
+                        'cancel_to_done_ms': (ended - cancelled_at['t']) * 1000 if 't' in cancelled_at else None})
+    return sink.events
+
+
+def run_turn_sync(endpoint, run):
+    return asyncio.run(run_turn(endpoint, run))

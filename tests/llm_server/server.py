@@ -1,0 +1,204 @@
+"""A scripted OpenAI-compatible LLM server for tests: real HTTP (stdlib http.server in a thread),
+real SSE with chunked transfer encoding, real OpenAI JSON.
+
+    with ScriptedLlmServer(scenarios.SCENARIOS['tool_calls_split']) as server:
+        ... point a client at server.endpoint ('http://127.0.0.1:<port>/v1') ...
+        server.requests  # every request: {'method', 'path', 'headers', 'body' (parsed JSON or None)}
+
+A scenario is a dict:
+    'replies': what each POST /v1/chat/completions gets, in order (the last one repeats), each a
+        Reply (see scenarios.py): status, headers, and either `events` (SSE data strings, sent one
+        write each, optionally `split` into smaller writes, `delay_ms` apart), or `body` (plain text);
+        `cut_after=n` drops the connection after n events; `stall_after=n` stops sending after n
+        events (connection left open); `hang=True` never answers at all.
+    'models': the ids GET /v1/models lists (default ['qwen2.5:7b']).
+    'show': the JSON POST /api/show answers (Ollama's model details), or None for 404.
+    'api_key': when set, every request must carry `Authorization: Bearer <api_key>` (else 401).
+"""
+import json
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = 'HTTP/1.1'
+    server_version = 'ScriptedLLM/1.0'
+
+    def log_message(self, *args):  # quiet
+        pass
+
+    # ------------------------------------------------------------------------------ routing
+
+    def _read_body(self):
+        length = int(self.headers.get('Content-Length') or 0)
+        raw = self.rfile.read(length) if length else b''
+        try:
+            return json.loads(raw) if raw else None
+        except ValueError:
+            return {'_invalid_json': raw.decode('utf-8', 'replace')}
+
+    def _record(self, body):
+        scripted = self.server.scripted
+        entry = {'method': self.command, 'path': self.path, 'headers': {k.lower(): v for k, v in self.headers.items()},
+                 'body': body, 'at': time.monotonic()}
+        with scripted.lock:
+            scripted.requests.append(entry)
+        return entry
+
+    def _authorized(self):
+        key = self.server.scripted.scenario.get('api_key')
+        if key is None:
+            return True
+        if self.headers.get('Authorization') == f'Bearer {key}':
+            return True
+        self._json(401, {'error': {'message': 'Incorrect API key provided.', 'type': 'invalid_request_error',
+                                   'param': None, 'code': 'invalid_api_key'}})
+        return False
+
+    def do_GET(self):
+        self._record(None)
+        if not self._authorized():
+            return
+        if self.path.rstrip('/') == '/v1/models':
+            models = self.server.scripted.scenario.get('models', ['qwen2.5:7b'])
+            self._json(200, {'object': 'list', 'data': [{'id': m, 'object': 'model', 'created': 1700000000,
+                                                          'owned_by': 'scripted'} for m in models]})
+        else:
+            self._json(404, {'error': {'message': f'no route {self.path}', 'type': 'not_found'}})
+
+    def do_POST(self):
+        body = self._read_body()
+        self._record(body)
+        if self.path.rstrip('/') == '/api/show':
+            show = self.server.scripted.scenario.get('show')
+            if show is None:
+                self._json(404, {'error': 'not found'})
+            else:
+                self._json(200, show)
+            return
+        if not self._authorized():
+            return
+        if self.path.rstrip('/') != '/v1/chat/completions':
+            self._json(404, {'error': {'message': f'no route {self.path}', 'type': 'not_found'}})
+            return
+        self._reply(self.server.scripted.next_reply())
+
+    # ------------------------------------------------------------------------------ answers
+
+    def _json(self, status, value, headers=None):
+        data = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header('Content-Type', 'application/json')
+        self.send_header('Content-Length', str(len(data)))
+        for key, text in (headers or {}).items():
+            self.send_header(key, text)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _reply(self, reply):
+        scripted = self.server.scripted
+        if reply.hang:
+            scripted.released.wait(reply.hang_s)
+            self.close_connection = True
+            return
+        if reply.body is not None:
+            data = reply.body.encode()
+            self.send_response(reply.status)
+            self.send_header('Content-Type', reply.content_type or 'application/json')
+            self.send_header('Content-Length', str(len(data)))
+            for key, text in reply.headers.items():
+                self.send_header(key, text)
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        self.send_response(reply.status)
+        self.send_header('Content-Type', reply.content_type or 'text/event-stream')
+        self.send_header('Cache-Control', 'no-cache')
+        self.send_header('Transfer-Encoding', 'chunked')
+        for key, text in reply.headers.items():
+            self.send_header(key, text)
+        self.end_headers()
+        self.wfile.flush()
+        try:
+            for number, piece in enumerate(reply.wire_pieces()):
+                if reply.cut_after is not None and number >= reply.cut_after:
+                    self._drop()
+                    return
+                if reply.stall_after is not None and number >= reply.stall_after:
+                    scripted.released.wait(reply.hang_s)
+                    self._drop()
+                    return
+                self._chunk(piece.encode())
+                if reply.delay_ms:
+                    time.sleep(reply.delay_ms / 1000)
+            self.wfile.write(b'0\r\n\r\n')
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client went away (a cancel): fine
+
+    def _chunk(self, data):
+        self.wfile.write(f'{len(data):x}\r\n'.encode() + data + b'\r\n')
+        self.wfile.flush()
+
+    def _drop(self):
+        """Close the TCP connection in the middle of a chunked body (no terminating chunk)."""
+        self.close_connection = True
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+class ScriptedLlmServer:
+    def __init__(self, scenario, port=0):
+        self.scenario = scenario
+        self.requests = []
+        self.lock = threading.Lock()
+        self.released = threading.Event()
+        self._replies = list(scenario.get('replies', []))
+        self._served = 0
+        self.httpd = ThreadingHTTPServer(('127.0.0.1', port), _Handler)
+        self.httpd.daemon_threads = True
+        self.httpd.scripted = self
+        self.port = self.httpd.server_address[1]
+        self.endpoint = f'http://127.0.0.1:{self.port}/v1'
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={'poll_interval': 0.05}, daemon=True)
+
+    def next_reply(self):
+        with self.lock:
+            index = min(self._served, len(self._replies) - 1)
+            self._served += 1
+            return self._replies[index]
+
+    def chat_requests(self):
+        return [r for r in self.requests if r['path'].rstrip('/') == '/v1/chat/completions']
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.released.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+if __name__ == '__main__':  # python tests/llm_server/server.py <scenario>: serve one scenario by hand
+    import sys
+    sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parents[1]))
+    from llm_server.scenarios import SCENARIOS
+    with ScriptedLlmServer(SCENARIOS[sys.argv[1] if len(sys.argv) > 1 else 'plain_text']) as server:
+        print(server.endpoint, flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
