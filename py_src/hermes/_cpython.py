@@ -577,3 +577,16 @@ if not hasattr(_NodeFs, 'statSync'):
             return self._stat.S_ISREG(self._mode)
 
     _NodeFs.statSync = staticmethod(lambda path: _Stats(_stat_sync(path)))
+
+
+if not hasattr(_NodeFs, 'readFileSync'):
+    def _read_file_sync(path, encoding=None):
+        try:
+            with open(path, 'rb') as handle:
+                data = handle.read()
+        except FileNotFoundError as error:
+            error.code = 'ENOENT'
+            raise
+        return data.decode('utf-8', errors='replace') if encoding in ('utf8', 'utf-8') else data
+
+    _NodeFs.readFileSync = staticmethod(_read_file_sync)

@@ -9,6 +9,8 @@ from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
 from hermes.ui.mcp_definitions import register_mcp_definitions
+from hermes.host.terminals import register_terminals
+from hermes.host.debugging import register_debugging
 from hermes.ui.llm_commands import register_llm
 
 _active = {'service': None}
@@ -19,6 +21,8 @@ async def activate(context):
     log = register_log(context)
     status_bar = register_status_bar(context)
     registry = build_registry(Approver(log))
+    register_terminals(context)
+    register_debugging(context)
     service = register_mcp_service(context, log, registry, status_bar)
     _active['service'] = service
     register_mcp_commands(context, log, service)

@@ -252,7 +252,7 @@ def first_of(awaitables):
 def parse_http_date(text):
     """An HTTP date (a Retry-After value) as epoch milliseconds, or None."""
     value = Date.parse(text)
-    return None if isNaN(value) else value  # noqa: F821
+    return None if value != value else value  # NaN (a bare `isNaN` compiles to `py_isNaN`)
 
 
 # __pragma__('skip')

@@ -133,3 +133,154 @@ module.exports = {
   window, commands, workspace, env, lm, version: '1.139.1',
   __state: state, __reset: reset, __makeContext: makeContext, __openFolders: openFolders, __setSetting: setSetting,
 };
+
+// ==================================================================================================
+// Terminals, debugging and language features (the terminal/debug/git/lsp tools). An appended section:
+// it adds to the objects above and wraps __reset. A terminal's "shell" answers from
+// `__state.shellCommands[command] = [chunks, exitCode]`.
+{
+  const exported = module.exports;
+  const tick = (fn) => setImmediate(fn);
+
+  class Position { constructor(line, character) { this.line = line; this.character = character; } }
+  class Range {
+    constructor(a, b, c, d) {
+      if (typeof a === 'number') { this.start = new Position(a, b); this.end = new Position(c, d); } else { this.start = a; this.end = b; }
+    }
+  }
+  class Location { constructor(uri, place) { this.uri = uri; this.range = place instanceof Position ? new Range(place, place) : place; } }
+  class SourceBreakpoint {
+    constructor(location, enabled, condition) { this.location = location; this.enabled = enabled !== false; if (typeof condition === 'string') this.condition = condition; }
+  }
+
+  class ShellExecution {
+    constructor(command) { this.commandLine = { value: command, isTrusted: true }; this.chunks = []; this.ended = false; this.waiters = []; }
+    write(chunk) { this.chunks.push(chunk); this.wake(); }
+    end() { this.ended = true; this.wake(); }
+    wake() { const waiters = this.waiters; this.waiters = []; waiters.forEach((w) => w()); }
+    read() {
+      const self = this;
+      return (async function* () {
+        let index = 0;
+        for (;;) {
+          while (index < self.chunks.length) yield self.chunks[index++];
+          if (self.ended) return;
+          await new Promise((resolve) => self.waiters.push(resolve));
+        }
+      })();
+    }
+  }
+
+  function makeTerminal(options) {
+    const terminal = {
+      name: options.name || 'bash', creationOptions: options, shellIntegration: undefined, exitStatus: undefined, sent: [],
+      show() { state.activeTerminal = terminal; }, hide() {},
+      sendText(text, addNewLine = true) { terminal.sent.push([text, addNewLine]); },
+      dispose() {
+        if (terminal.exitStatus) return;
+        terminal.exitStatus = { code: undefined, reason: 3 };
+        state.terminals = state.terminals.filter((t) => t !== terminal);
+        tick(() => state.terminalEvents.close.fire(terminal));
+      },
+    };
+    const integration = {
+      cwd: undefined,
+      executeCommand(command) {
+        const execution = new ShellExecution(command);
+        const [chunks, exitCode] = state.shellCommands[command] || [[`bash: ${command}: command not found\r\n`], 127];
+        tick(() => {
+          state.terminalEvents.start.fire({ terminal, execution, shellIntegration: integration });
+          chunks.forEach((chunk) => execution.write(chunk));
+          tick(() => { execution.end(); state.terminalEvents.end.fire({ terminal, execution, exitCode, shellIntegration: integration }); });
+        });
+        return execution;
+      },
+    };
+    tick(() => {
+      state.terminalEvents.open.fire(terminal);
+      terminal.shellIntegration = integration;
+      state.terminalEvents.integration.fire({ terminal, shellIntegration: integration });
+    });
+    return terminal;
+  }
+
+  function makeSession(name, type, handlers, parentSession) {
+    const session = {
+      id: `session-${++state.sessionCount}`, name, type, parentSession, configuration: { name, type }, trackers: [], requests: [],
+      async customRequest(command, args) {
+        session.requests.push([command, args]);
+        session.trackers.forEach((t) => t.onWillReceiveMessage && t.onWillReceiveMessage({ type: 'request', command, arguments: args }));
+        if (!handlers[command]) throw new Error(`Unrecognized request '${command}'`);
+        return handlers[command](args);
+      },
+      __send(event, body) { session.trackers.forEach((t) => t.onDidSendMessage && t.onDidSendMessage({ seq: 1, type: 'event', event, body })); },
+    };
+    return session;
+  }
+
+  function resetToolSuite() {
+    state.terminals = [];
+    state.activeTerminal = undefined;
+    state.shellCommands = {};
+    state.terminalEvents = { open: new EventEmitter(), close: new EventEmitter(), integration: new EventEmitter(),
+      start: new EventEmitter(), end: new EventEmitter() };
+    state.breakpoints = [];
+    state.trackerFactories = [];
+    state.sessionCount = 0;
+    state.debugEvents = { start: new EventEmitter(), end: new EventEmitter() };
+    state.activeDebugSession = undefined;
+  }
+
+  Object.assign(window, {
+    createTerminal(options) { const terminal = makeTerminal(options || {}); state.terminals.push(terminal); state.activeTerminal = state.activeTerminal || terminal; return terminal; },
+    onDidOpenTerminal: (l) => state.terminalEvents.open.event(l),
+    onDidCloseTerminal: (l) => state.terminalEvents.close.event(l),
+    onDidChangeTerminalShellIntegration: (l) => state.terminalEvents.integration.event(l),
+    onDidStartTerminalShellExecution: (l) => state.terminalEvents.start.event(l),
+    onDidEndTerminalShellExecution: (l) => state.terminalEvents.end.event(l),
+  });
+  Object.defineProperty(window, 'terminals', { get: () => state.terminals });
+  Object.defineProperty(window, 'activeTerminal', { get: () => state.activeTerminal });
+
+  const debug = {
+    get breakpoints() { return state.breakpoints; },
+    get activeDebugSession() { return state.activeDebugSession; },
+    addBreakpoints(items) { state.breakpoints = state.breakpoints.concat(items); },
+    removeBreakpoints(items) { state.breakpoints = state.breakpoints.filter((b) => !items.includes(b)); },
+    registerDebugAdapterTrackerFactory(type, factory) {
+      const entry = [type, factory];
+      state.trackerFactories.push(entry);
+      return new Disposable(() => { state.trackerFactories = state.trackerFactories.filter((e) => e !== entry); });
+    },
+    onDidStartDebugSession: (l) => state.debugEvents.start.event(l),
+    onDidTerminateDebugSession: (l) => state.debugEvents.end.event(l),
+    startDebugging() { return Promise.resolve(false); },
+    stopDebugging() { return Promise.resolve(); },
+    // Test helper: a session starts, as a debug adapter would run it.
+    __start(name, type, handlers, parent) {
+      const session = makeSession(name, type, handlers, parent);
+      for (const [, factory] of state.trackerFactories) {
+        const tracker = factory.createDebugAdapterTracker(session);
+        if (tracker) session.trackers.push(tracker);
+      }
+      state.activeDebugSession = session;
+      state.debugEvents.start.fire(session);
+      return session;
+    },
+  };
+
+  if (!workspace.openTextDocument) {
+    workspace.openTextDocument = async (uri) => {
+      const fsPath = typeof uri === 'string' ? uri : uri.fsPath;
+      let text = require('fs').readFileSync(fsPath, 'utf8');
+      const lines = () => text.split('\n');
+      return { uri: Uri.file(fsPath), get lineCount() { return lines().length; }, lineAt: (n) => ({ text: lines()[n], lineNumber: n }),
+        getText: () => text, save: async () => { require('fs').writeFileSync(fsPath, text); return true; } };
+    };
+  }
+
+  const baseReset = exported.__reset;
+  exported.__reset = () => { baseReset(); resetToolSuite(); };
+  resetToolSuite();
+  Object.assign(exported, { Position, Range, Location, SourceBreakpoint, debug });
+}

@@ -561,3 +561,475 @@ def reset():
 version = '1.139.1'
 window = commands = workspace = env = lm = None
 reset()
+
+
+# ==================================================================================================
+# Terminals, debugging and language features (the terminal/debug/git/lsp tools).
+# A section of its own: new classes, and a reset() that extends the one above instead of editing it.
+# Objects here read a missing attribute as None, the way JS reads `undefined`.
+
+class _Undefined:
+    def __getattr__(self, name):
+        if name.startswith('__'):
+            raise AttributeError(name)
+        return None
+
+    def __getitem__(self, key):
+        return getattr(self, key)
+
+
+def _soon(callback, *args):
+    """Run `callback` on the next loop turn (VS Code fires most events asynchronously)."""
+    try:
+        asyncio.get_running_loop().call_soon(callback, *args)
+    except RuntimeError:
+        callback(*args)
+
+
+_position_equal = Position.__eq__
+Position.__eq__ = lambda self, other: isinstance(other, Position) and _position_equal(self, other)  # `== None` too
+
+
+class Location(_Undefined):
+    def __init__(self, uri, range_or_position):
+        self.uri = uri
+        if isinstance(range_or_position, Position):
+            range_or_position = Range(range_or_position, range_or_position)
+        self.range = range_or_position
+
+
+class SourceBreakpoint(_Undefined):
+    _next = [0]
+
+    def __init__(self, location, enabled=True, condition=None, hitCondition=None, logMessage=None):
+        SourceBreakpoint._next[0] += 1
+        self.id = f'bp{SourceBreakpoint._next[0]}'
+        self.location, self.enabled, self.condition = location, enabled, condition
+        self.hitCondition, self.logMessage = hitCondition, logMessage
+
+
+class FunctionBreakpoint(_Undefined):
+    def __init__(self, functionName, enabled=True, condition=None):
+        self.functionName, self.enabled, self.condition = functionName, enabled, condition
+
+
+class MarkdownString(_Undefined):
+    def __init__(self, value=''):
+        self.value = value
+
+
+class Hover(_Undefined):
+    def __init__(self, contents, range=None):
+        self.contents = contents if isinstance(contents, list) else [contents]
+        self.range = range
+
+
+class SymbolKind:
+    (File, Module, Namespace, Package, Class, Method, Property, Field, Constructor, Enum, Interface, Function,
+     Variable, Constant, String, Number, Boolean, Array, Object, Key, Null, EnumMember, Struct, Event, Operator,
+     TypeParameter) = range(26)
+
+
+class DocumentSymbol(_Undefined):
+    def __init__(self, name, detail, kind, range, selectionRange):
+        self.name, self.detail, self.kind, self.range, self.selectionRange = name, detail, kind, range, selectionRange
+        self.children = []
+
+
+class SymbolInformation(_Undefined):
+    def __init__(self, name, kind, containerName, location):
+        self.name, self.kind, self.containerName, self.location = name, kind, containerName, location
+
+
+class TextEdit(_Undefined):
+    def __init__(self, range, newText):
+        self.range, self.newText = range, newText
+
+    @staticmethod
+    def replace(range, newText):
+        return TextEdit(range, newText)
+
+
+class WorkspaceEdit(_Undefined):
+    def __init__(self):
+        self._entries = []
+
+    def replace(self, uri, range, newText, metadata=None):
+        for entry_uri, edits in self._entries:
+            if entry_uri == uri:
+                edits.append(TextEdit(range, newText))
+                return
+        self._entries.append((uri, [TextEdit(range, newText)]))
+
+    def entries(self):
+        return [[uri, list(edits)] for uri, edits in self._entries]
+
+    @property
+    def size(self):
+        return len(self._entries)
+
+
+class TextLine(_Undefined):
+    def __init__(self, text, number):
+        self.text, self.lineNumber = text, number
+
+
+class ShimTextDocument(_Undefined):
+    """A text document over a file: `lines` are its text; edits change it until `save()` writes it."""
+
+    def __init__(self, uri, text):
+        self.uri, self._text = uri, text
+        self.isDirty = False
+        self.version = 1
+        self.languageId = os.path.splitext(uri.fsPath)[1].lstrip('.') or 'plaintext'
+        self.fileName = uri.fsPath
+
+    @property
+    def lineCount(self):
+        return len(self._text.split('\n'))
+
+    def lineAt(self, line):
+        line = line.line if isinstance(line, Position) else line
+        lines = self._text.split('\n')
+        if not 0 <= line < len(lines):
+            raise IndexError(f'Illegal value for `line`: {line}')
+        return TextLine(lines[line], line)
+
+    def getText(self, range=None):
+        if range is None:
+            return self._text
+        return self._text[self.offsetAt(range.start):self.offsetAt(range.end)]
+
+    def offsetAt(self, position):
+        lines = self._text.split('\n')
+        return sum(len(item) + 1 for item in lines[:position.line]) + position.character
+
+    def positionAt(self, offset):
+        before = self._text[:offset].split('\n')
+        return Position(len(before) - 1, len(before[-1]))
+
+    def _apply(self, edits):
+        for edit in sorted(edits, key=lambda e: self.offsetAt(e.range.start), reverse=True):
+            start, end = self.offsetAt(edit.range.start), self.offsetAt(edit.range.end)
+            self._text = self._text[:start] + edit.newText + self._text[end:]
+        self.isDirty = True
+        self.version += 1
+
+    def save(self):
+        with open(self.uri.fsPath, 'w') as handle:
+            handle.write(self._text)
+        self.isDirty = False
+        return _resolved(True)
+
+
+def _shim_open_text_document(uri):
+    uri = Uri.file(uri) if isinstance(uri, str) else uri
+    for document in workspace.shim_documents:
+        if document.uri == uri:
+            return _resolved(document)
+    if not os.path.isfile(uri.fsPath):
+        future_error = FileNotFoundError(f'cannot open {uri.toString()}. Detail: Unable to read file')
+        raise future_error
+    with open(uri.fsPath) as handle:
+        document = ShimTextDocument(uri, handle.read())
+    workspace.shim_documents.append(document)
+    return _resolved(document)
+
+
+def _shim_apply_edit(edit, metadata=None):
+    for uri, edits in edit.entries():
+        document = _shim_open_text_document(uri)
+        document = document.result() if hasattr(document, 'result') else document
+        document._apply(edits)
+    workspace.applied_edits.append(edit)
+    return _resolved(workspace.apply_edit_answer)
+
+
+# ---------------------------------------------------------------------------- terminals
+
+class ShellExecutionCommandLine(_Undefined):
+    def __init__(self, value):
+        self.value, self.isTrusted, self.confidence = value, True, 2
+
+
+class ShellExecution(_Undefined):
+    """Output written with `_write` reaches every `read()` iterator; `_end()` finishes them."""
+
+    def __init__(self, command, cwd=None):
+        self.commandLine = ShellExecutionCommandLine(command)
+        self.cwd = cwd
+        self._chunks = []
+        self._ended = False
+        self._event = None
+        self.reads = 0
+
+    def _signal(self):
+        if self._event is not None:
+            self._event.set()
+            self._event = None
+
+    def _write(self, chunk):
+        self._chunks.append(chunk)
+        self._signal()
+
+    def _end(self):
+        self._ended = True
+        self._signal()
+
+    def read(self):
+        self.reads += 1
+        return self._iterate()
+
+    async def _iterate(self):
+        index = 0
+        while True:
+            while index < len(self._chunks):
+                index += 1
+                yield self._chunks[index - 1]
+            if self._ended:
+                return
+            if self._event is None:
+                self._event = asyncio.Event()
+            await self._event.wait()
+
+
+class ShellIntegration(_Undefined):
+    def __init__(self, terminal):
+        self._terminal = terminal
+        self.cwd = Uri.file(terminal.creationOptions.get('cwd') or os.getcwd())
+
+    def executeCommand(self, command_line, args=None):
+        return self._terminal._run(command_line)
+
+
+class Terminal(_Undefined):
+    """A terminal whose "shell" answers from `window.shell_commands`: command → (chunks, exit code);
+    exit code None means the command runs until Ctrl+C (exit 130). Unknown commands exit 127."""
+
+    def __init__(self, options):
+        self.name = options.get('name') or 'bash'
+        self.creationOptions = options
+        self.shellIntegration = None
+        self.exitStatus = None
+        self.processId = _resolved(4242)
+        self.sent = []
+        self.shown = False
+        self._running = None
+
+    def show(self, preserve_focus=False):
+        self.shown = True
+        window.activeTerminal = self
+
+    def hide(self):
+        self.shown = False
+
+    def sendText(self, text, add_new_line=True):
+        self.sent.append((text, add_new_line))
+        if text == '\x03' and self._running is not None:
+            self._finish(self._running, 130)
+        elif add_new_line and self.shellIntegration is not None and self._running is None:
+            self._run(text)
+
+    def dispose(self):
+        if self.exitStatus is not None:
+            return
+        self.exitStatus = _Undefined()
+        self.exitStatus.code = None
+        self.exitStatus.reason = 3
+        if self in window.terminals:
+            window.terminals.remove(self)
+        if window.activeTerminal is self:
+            window.activeTerminal = window.terminals[-1] if window.terminals else None
+        _soon(window._terminal_closed.fire, self)
+
+    def _activate_shell_integration(self):
+        if self.exitStatus is None and self.shellIntegration is None:
+            self.shellIntegration = ShellIntegration(self)
+            window._shell_integration_changed.fire(_Event(terminal=self, shellIntegration=self.shellIntegration))
+
+    def _run(self, command):
+        execution = ShellExecution(command, self.shellIntegration.cwd)
+        self._running = execution
+        chunks, exit_code = window.shell_commands.get(command, ([f'bash: {command.split()[0]}: command not found\r\n'], 127))
+        _soon(self._start, execution, list(chunks), exit_code)
+        return execution
+
+    def _start(self, execution, chunks, exit_code):
+        window._execution_started.fire(_Event(terminal=self, execution=execution, shellIntegration=self.shellIntegration))
+        for chunk in chunks:
+            execution._write(chunk)
+        if exit_code is not None:
+            _soon(self._finish, execution, exit_code)
+
+    def _finish(self, execution, exit_code):
+        if execution._ended:
+            return
+        execution._end()
+        if self._running is execution:
+            self._running = None
+        window._execution_ended.fire(_Event(terminal=self, execution=execution, exitCode=exit_code,
+                                            shellIntegration=self.shellIntegration))
+
+
+class _Event(_Undefined):
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def _create_terminal(options=None, *rest):
+    options = dict(options) if isinstance(options, dict) else {'name': options}
+    terminal = Terminal(options)
+    window.terminals.append(terminal)
+    window.created_terminals.append(terminal)
+    if window.activeTerminal is None:
+        window.activeTerminal = terminal
+    _soon(window._terminal_opened.fire, terminal)
+    if window.terminal_shell_integration:
+        _soon(terminal._activate_shell_integration)
+    return terminal
+
+
+def _install_terminals(win):
+    win.terminals = []
+    win.created_terminals = []
+    win.activeTerminal = None
+    win.shell_commands = {}
+    win.terminal_shell_integration = True  # tests set False: shells without shell integration
+    win.createTerminal = _create_terminal
+    for attribute, event in [('_terminal_opened', 'onDidOpenTerminal'), ('_terminal_closed', 'onDidCloseTerminal'),
+                             ('_shell_integration_changed', 'onDidChangeTerminalShellIntegration'),
+                             ('_execution_started', 'onDidStartTerminalShellExecution'),
+                             ('_execution_ended', 'onDidEndTerminalShellExecution')]:
+        emitter = EventEmitter()
+        setattr(win, attribute, emitter)
+        setattr(win, event, emitter.event)
+
+
+# ---------------------------------------------------------------------------- debugging
+
+class DebugSession(_Undefined):
+    """A session whose DAP requests are answered by `handlers[command](args)` (a dict or an exception)."""
+    _next = [0]
+
+    def __init__(self, name, type='node', configuration=None, parent=None, handlers=None):
+        DebugSession._next[0] += 1
+        self.id = f'session-{DebugSession._next[0]}'
+        self.name, self.type = name, type
+        self.configuration = configuration or {'name': name, 'type': type, 'request': 'launch'}
+        self.parentSession = parent
+        self.handlers = dict(handlers or {})
+        self.requests = []
+        self.trackers = []
+
+    async def customRequest(self, command, args=None):
+        self.requests.append((command, args))
+        for tracker in self.trackers:
+            if tracker.get('onWillReceiveMessage'):
+                tracker['onWillReceiveMessage']({'type': 'request', 'command': command, 'arguments': args})
+        handler = self.handlers.get(command)
+        if handler is None:
+            raise Exception(f"Unrecognized request '{command}'")
+        result = handler(args or {})
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def send_event(self, event, body=None):
+        """What the debug adapter sends: every tracker sees it."""
+        for tracker in self.trackers:
+            if tracker.get('onDidSendMessage'):
+                tracker['onDidSendMessage']({'seq': 1, 'type': 'event', 'event': event, 'body': body or {}})
+
+
+class _Debug(_Undefined):
+    def __init__(self):
+        self.breakpoints = []
+        self.activeDebugSession = None
+        self.sessions = []
+        self.tracker_factories = []
+        self.started = []  # (folder, name or configuration)
+        self.launcher = None  # tests: launcher(folder, config) → [DebugSession] (they may send events later)
+        self._started = EventEmitter()
+        self._terminated = EventEmitter()
+        self._breakpoints_changed = EventEmitter()
+        self.onDidStartDebugSession = self._started.event
+        self.onDidTerminateDebugSession = self._terminated.event
+        self.onDidChangeBreakpoints = self._breakpoints_changed.event
+
+    def registerDebugAdapterTrackerFactory(self, debug_type, factory):
+        entry = (debug_type, factory)
+        self.tracker_factories.append(entry)
+        return Disposable(lambda: self.tracker_factories.remove(entry))
+
+    def addBreakpoints(self, breakpoints):
+        self.breakpoints = self.breakpoints + list(breakpoints)
+        self._breakpoints_changed.fire({'added': list(breakpoints), 'removed': [], 'changed': []})
+
+    def removeBreakpoints(self, breakpoints):
+        self.breakpoints = [bp for bp in self.breakpoints if bp not in breakpoints]
+        self._breakpoints_changed.fire({'added': [], 'removed': list(breakpoints), 'changed': []})
+
+    def add_session(self, session):
+        """Test helper: a session starts (trackers attach, the start event fires)."""
+        for debug_type, factory in self.tracker_factories:
+            if debug_type in ('*', session.type):
+                tracker = factory['createDebugAdapterTracker'](session)
+                if tracker is not None:
+                    session.trackers.append(tracker)
+        self.sessions.append(session)
+        self.activeDebugSession = session
+        self._started.fire(session)
+        return session
+
+    def end_session(self, session):
+        if session not in self.sessions:
+            return
+        for child in [item for item in self.sessions if item.parentSession is session]:
+            self.end_session(child)
+        session.send_event('terminated')
+        self.sessions.remove(session)
+        if self.activeDebugSession is session:
+            self.activeDebugSession = self.sessions[-1] if self.sessions else None
+        self._terminated.fire(session)
+
+    def startDebugging(self, folder, name_or_config, options=None):
+        config = name_or_config
+        if isinstance(name_or_config, str):
+            known = workspace.settings.get('launch.configurations') or []
+            matches = [item for item in known if item.get('name') == name_or_config]
+            if not matches:
+                return _resolved(False)
+            config = matches[0]
+        self.started.append((folder, name_or_config))
+        if self.launcher is None:
+            self.add_session(DebugSession(config.get('name', 'debug'), config.get('type', 'node'), config))
+            return _resolved(True)
+        sessions = self.launcher(folder, config)
+        return _resolved(bool(sessions))
+
+    def stopDebugging(self, session=None):
+        targets = [session] if session is not None else [item for item in self.sessions if item.parentSession is None]
+        for target in targets:
+            _soon(self.end_session, target)
+        return _resolved(None)
+
+
+_reset_before_tool_suite = reset
+
+
+def reset():
+    global debug
+    _reset_before_tool_suite()
+    _install_terminals(window)
+    debug = _Debug()
+    if not hasattr(workspace, 'openTextDocument'):
+        workspace.shim_documents = []
+        workspace.openTextDocument = _shim_open_text_document
+    if not hasattr(workspace, 'applyEdit'):
+        workspace.applied_edits = []
+        workspace.apply_edit_answer = True
+        workspace.applyEdit = _shim_apply_edit
+
+
+debug = None
+reset()

@@ -271,7 +271,7 @@ class AgentLoop:
             return self._model_info
         self._model_info_read = True
         reader = getattr(self.client, 'model_info', None)
-        if is_none(reader):
+        if is_none(reader) or cancellation.cancelled:
             return None
         try:
             info = await cancellation.race(self.client.model_info(self.options['model']))

@@ -15,6 +15,7 @@ class Approver:
     def __init__(self, log=None):
         self.log = log
         self.allowed_for_session = []
+        _state['current'] = self  # the gate `confirm()` shares (one per window)
 
     def needs_approval(self, tool):
         mode = setting('tools.confirm')
@@ -27,22 +28,52 @@ class Approver:
     async def approve(self, tool, arguments, call):
         if not self.needs_approval(tool) or tool.name in self.allowed_for_session:
             return None
-        call.log('notice', 'Waiting for the user to confirm ' + tool.name)
+        refusal = await self._ask(tool.name, tool.title or tool.name, arguments, call, tool.name)
+        if is_none(refusal):
+            call.user_confirmed = True
+        return refusal
+
+    async def confirm(self, tool_name, title, arguments, call, session_key=None):
+        """Ask for one action a handler is about to take (see the module-level `confirm`)."""
+        key = tool_name if is_none(session_key) else session_key
+        if setting('tools.confirm') == 'never' or key in self.allowed_for_session:
+            return None
+        if getattr(call, 'user_confirmed', False) == True:  # noqa: E712 (undefined in JS)
+            return None  # the gate already asked for this very call ("always")
+        return await self._ask(tool_name, title, arguments, call, key)
+
+    async def _ask(self, tool_name, title, arguments, call, session_key):
+        call.log('notice', 'Waiting for the user to confirm ' + tool_name)
         detail = dump_json(arguments, 2)
         if len(detail) > DETAIL_LIMIT:
             detail = detail[:DETAIL_LIMIT] + '\n…'
         choice = await vscode.window.showWarningMessage(
-            'Allow Hermes to run "' + (tool.title or tool.name) + '"?',
-            {'modal': True, 'detail': 'Tool: ' + tool.name + '\nArguments:\n' + detail},
+            'Allow Hermes to run "' + title + '"?',
+            {'modal': True, 'detail': 'Tool: ' + tool_name + '\nArguments:\n' + detail},
             ALLOW, ALLOW_SESSION)
         if call.cancelled:
             return 'The call was cancelled while waiting for confirmation.'
         if choice == ALLOW_SESSION:
-            self.allowed_for_session.append(tool.name)
+            self.allowed_for_session.append(session_key)
             return None
         if choice == ALLOW:
             return None
         if not is_none(self.log):
-            self.log.info('The user declined ' + tool.name)
-        return ('The user declined to run ' + tool.name + '. Do not retry it unless the user asks; '
+            self.log.info('The user declined ' + tool_name)
+        return ('The user declined to run ' + tool_name + '. Do not retry it unless the user asks; '
                 'explain what you wanted to do instead.')
+
+
+_state = {'current': None}
+
+
+async def confirm(tool_name, title, arguments, call, session_key=None):
+    """For a tool that is only sometimes destructive (git_command: `git log` runs freely, `git commit`
+    must ask): ask the user the way the gate does, with the window's gate (its session allowances
+    and log). Asks unless `hermes.tools.confirm` is "never", the user allowed `session_key` (default:
+    the tool's name) for the session, or the gate already asked for this call. Returns None to go
+    ahead, or the refusal text (raise it as a ToolError)."""
+    approver = _state['current']
+    if is_none(approver):
+        approver = Approver()
+    return await approver.confirm(tool_name, title, arguments, call, session_key)

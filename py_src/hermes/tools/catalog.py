@@ -1,10 +1,20 @@
 """Every tool Hermes offers, in one list: MCP, the chat loop and VS Code's LM tools all read it."""
 from hermes.core.tools import ToolRegistry
 from hermes.tools import workspace_get_folders, editor_get_open_tabs
+from hermes.tools import (terminal_create, terminal_send, terminal_read, terminal_run, terminal_list, terminal_kill,
+                          debug_start, debug_stop, debug_get_variables, debug_set_breakpoints, debug_evaluate,
+                          debug_continue, debug_step, git_get_branches, git_get_status, git_diff, git_command,
+                          lsp_definition, lsp_references, lsp_hover, lsp_document_symbols, lsp_workspace_symbols,
+                          lsp_rename)
 
 TOOL_MODULES = [
     workspace_get_folders,
     editor_get_open_tabs,
+    # terminal, debug, git, language intelligence
+    terminal_create, terminal_send, terminal_read, terminal_run, terminal_list, terminal_kill,
+    debug_start, debug_stop, debug_get_variables, debug_set_breakpoints, debug_evaluate, debug_continue, debug_step,
+    git_get_branches, git_get_status, git_diff, git_command,
+    lsp_definition, lsp_references, lsp_hover, lsp_document_symbols, lsp_workspace_symbols, lsp_rename,
 ]
 
 

@@ -1,0 +1,80 @@
+"""Text that tools hand back to a model: escape sequences stripped, size capped with a note that says
+how much was left out (so the model knows to narrow its request rather than trust a partial answer).
+Pure string logic, the same in CPython and in the bundle."""
+# __pragma__('tconv')
+import re
+
+ESC = '\x1b'
+BEL = '\x07'
+# OSC (title, hyperlinks, VS Code's 633 shell-integration marks) ended by BEL or ESC \; DCS/SOS/PM/APC
+# strings; CSI sequences (colours, cursor moves); two-character escapes; charset selection.
+_ESCAPES = re.compile(
+    ESC + '\\][^' + BEL + ESC + ']*(?:' + BEL + '|' + ESC + '\\\\)'
+    '|' + ESC + '[PX^_][^' + ESC + ']*' + ESC + '\\\\'
+    '|' + ESC + '\\[[0-?]*[ -/]*[@-~]'
+    '|' + ESC + '[()][0-9A-Za-z]'
+    '|' + ESC + '[@-_=>]')
+_CONTROLS = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]')
+
+
+def strip_ansi(text):
+    """Terminal output as plain text: escape sequences and control characters removed, CRLF as LF,
+    and a line rewritten with carriage returns (a progress bar) reduced to what was left on screen."""
+    text = _ESCAPES.sub('', text)
+    text = _CONTROLS.sub('', text.replace(ESC, ''))
+    lines = text.replace('\r\n', '\n').split('\n')
+    cleaned = []
+    for line in lines:
+        if '\r' in line:
+            parts = [part for part in line.split('\r') if part != '']
+            line = parts[len(parts) - 1] if len(parts) > 0 else ''
+        cleaned.append(line)
+    return '\n'.join(cleaned)
+
+
+def count_lines(text):
+    if text == '':
+        return 0
+    return len(text.split('\n')) - (1 if text.endswith('\n') else 0)
+
+
+def cap_head(text, limit):
+    """The start of `text`, at most `limit` characters (cut at a line end when one is near), plus a
+    note naming what was left out."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rfind('\n')  # (JS rfind takes no end argument)
+    if cut < limit // 2:
+        cut = limit
+    else:
+        cut = cut + 1
+    rest = text[cut:]
+    return (text[:cut] + ('' if text[:cut].endswith('\n') else '\n') + '… (truncated: ' + str(count_lines(rest)) +
+            ' more lines, ' + str(len(rest)) + ' more characters)')
+
+
+def cap_tail(text, limit):
+    """The end of `text` (the most recent output), at most `limit` characters, after a note naming
+    what was left out before it."""
+    if len(text) <= limit:
+        return text
+    start = len(text) - limit
+    newline = text.find('\n', start)
+    if newline != -1 and newline - start < limit // 2:
+        start = newline + 1
+    dropped = text[:start]
+    return ('… (truncated: ' + str(count_lines(dropped)) + ' earlier lines, ' + str(len(dropped)) +
+            ' characters omitted)\n' + text[start:])
+
+
+def cap_list(items, limit):
+    """(the first `limit` items, a note about the rest or None)."""
+    if len(items) <= limit:
+        return items, None
+    return items[:limit], '… (truncated: ' + str(len(items) - limit) + ' more)'
+
+
+def text_and_data(text, data, is_error=False):
+    """A CallToolResult whose text is what a model reads and whose structuredContent is the same
+    answer as data (for programs and tests)."""
+    return {'content': [{'type': 'text', 'text': text}], 'structuredContent': data, 'isError': is_error}

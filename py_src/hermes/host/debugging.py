@@ -1,0 +1,292 @@
+"""Debugging for the tools: sessions started through VS Code's debug API, their state learned from the
+Debug Adapter Protocol messages a tracker (`registerDebugAdapterTrackerFactory('*')`) sees, and DAP
+requests (`session.customRequest`) for threads, stacks, scopes, variables and evaluation.
+
+Some debuggers run a parent session that owns no threads and child sessions that stop (the built-in
+JavaScript debugger does), so "the session" a tool means is, by default, the one that stopped last.
+Positions shown to the model are 1-based lines, like an editor shows them.
+"""
+# __pragma__('tconv')
+from hermes.js import vscode, node, is_none, deferred, set_timer, clear_timer, to_js_callback, JsError
+from hermes.core.tools import ToolError
+from hermes.core.values import json_type, get_key
+from hermes.host.paths import display_path
+
+
+class SessionState:
+    def __init__(self, session, order):
+        self.session = session
+        self.order = order
+        self.stopped = False
+        self.thread_id = None
+        self.reason = None
+        self.description = None
+        self.stop_seq = 0
+        self.terminated = False
+
+    def label(self):
+        return self.session['name']
+
+    def describe(self):
+        state = 'terminated' if self.terminated else ('paused' if self.stopped else 'running')
+        result = {'id': self.session.id, 'name': self.label(), 'type': self.session['type'], 'state': state}
+        if self.stopped:
+            result['reason'] = self.reason
+            result['threadId'] = self.thread_id
+        parent = self.session.parentSession
+        if not is_none(parent):
+            result['parent'] = parent['name']
+        return result
+
+
+class DebugService:
+    def __init__(self):
+        self.states = []
+        self.order = 0
+        self.seq = 0  # counts every stop and end, so a waiter can ask "anything since N?"
+        self._waiters = []
+
+    def listen(self):
+        debug = vscode.debug
+        factory = {'createDebugAdapterTracker': to_js_callback(self._tracker_for)}
+        disposables = [
+            debug.registerDebugAdapterTrackerFactory('*', factory),
+            debug.onDidStartDebugSession(to_js_callback(self._started)),
+            debug.onDidTerminateDebugSession(to_js_callback(self._terminated)),
+        ]
+        return disposables
+
+    # ---------------------------------------------------------------- events
+
+    def _tracker_for(self, session):
+        state = self.state_for(session)
+
+        def on_message(message):
+            self._adapter_message(state, message)
+
+        def on_request(message):
+            if get_key(message, 'type') == 'request' and get_key(message, 'command') in ['continue', 'next', 'stepIn', 'stepOut',
+                                                                       'stepBack', 'reverseContinue', 'goto']:
+                state.stopped = False
+
+        return {'onDidSendMessage': to_js_callback(on_message), 'onWillReceiveMessage': to_js_callback(on_request)}
+
+    def _adapter_message(self, state, message):
+        if get_key(message, 'type') != 'event':
+            return
+        event = get_key(message, 'event')
+        body = get_key(message, 'body', {})
+        if event == 'stopped':
+            state.stopped = True
+            state.thread_id = get_key(body, 'threadId')
+            state.reason = get_key(body, 'reason')
+            state.description = get_key(body, 'description')
+            self.seq = self.seq + 1
+            state.stop_seq = self.seq
+            self._notify()
+        elif event == 'continued':
+            state.stopped = False
+        elif event == 'terminated' or event == 'exited':
+            state.stopped = False
+
+    def _started(self, session):
+        self.state_for(session)
+        self._notify()
+
+    def _terminated(self, session):
+        state = self.state_for(session)
+        state.terminated = True
+        state.stopped = False
+        self.seq = self.seq + 1
+        self._notify()
+
+    def _notify(self):
+        waiters = self._waiters[:]
+        for waiter in waiters:
+            if waiter['check']():
+                waiter['resolve'](True)
+
+    # ---------------------------------------------------------------- lookup
+
+    def state_for(self, session):
+        for state in self.states:
+            if state.session is session or state.session.id == session.id:
+                return state
+        self.order = self.order + 1
+        state = SessionState(session, self.order)
+        self.states.append(state)
+        if len(self.states) > 50:
+            self.states = [item for item in self.states if not item.terminated]
+        return state
+
+    def live(self):
+        return [state for state in self.states if not state.terminated]
+
+    def find(self, ref):
+        """The session a tool means: by id or name when given, else the live session that stopped last,
+        else the active one."""
+        live = self.live()
+        if not is_none(ref):
+            matches = [state for state in live if state.session.id == ref or state.label() == ref]
+            if len(matches) == 0:
+                raise ToolError('No debug session "' + ref + '". Running: ' + self.summary() + '.')
+            return _latest_stopped(matches) or matches[len(matches) - 1]
+        if len(live) == 0:
+            raise ToolError('No debug session is running. Start one with debug_start.')
+        stopped = _latest_stopped(live)
+        if not is_none(stopped):
+            return stopped
+        active = vscode.debug.activeDebugSession
+        if not is_none(active):
+            return self.state_for(active)
+        return live[len(live) - 1]
+
+    def find_stopped(self, ref):
+        state = self.find(ref)
+        if not state.stopped:
+            raise ToolError('Debug session "' + state.label() + '" is running, not paused: set a breakpoint '
+                            '(debug_set_breakpoints) and wait for it, or start it again.')
+        return state
+
+    def summary(self):
+        live = self.live()
+        if len(live) == 0:
+            return '(none)'
+        return ', '.join(['"' + state.label() + '" (' + state.describe()['state'] + ')' for state in live])
+
+    # ---------------------------------------------------------------- waiting
+
+    async def wait_for(self, check, timeout_ms, call):
+        """Wait until `check()` is true (re-checked after every stop, start and end), the timeout, or
+        cancellation; returns whether check() held."""
+        if check():
+            return True
+        waiter = deferred()
+        entry = {'check': check, 'resolve': waiter['resolve']}
+        self._waiters.append(entry)
+        timer = set_timer(lambda: waiter['resolve'](False), timeout_ms)
+        unsubscribe = call.on_cancel(lambda: waiter['resolve'](False))
+        await waiter['promise']
+        clear_timer(timer)
+        unsubscribe()
+        self._waiters = [item for item in self._waiters if item is not entry]
+        return check()
+
+    # ---------------------------------------------------------------- DAP requests
+
+    async def request(self, state, command, args):
+        try:
+            return await state.session.customRequest(command, args)
+        except JsError as error:
+            raise ToolError('The debugger refused "' + command + '": ' + _message(error))
+
+    async def thread_id(self, state, requested=None):
+        if not is_none(requested):
+            return requested
+        if not is_none(state.thread_id):
+            return state.thread_id
+        threads = get_key(await self.request(state, 'threads', {}), 'threads', [])
+        if len(threads) == 0:
+            raise ToolError('Debug session "' + state.label() + '" has no threads.')
+        return get_key(threads[0], 'id')
+
+    async def stack(self, state, thread_id, levels):
+        response = await self.request(state, 'stackTrace', {'threadId': thread_id, 'startFrame': 0, 'levels': levels})
+        frames = [describe_frame(frame) for frame in get_key(response, 'stackFrames', [])]
+        total = get_key(response, 'totalFrames')
+        return frames, (len(frames) if json_type(total) != 'integer' else total)
+
+    async def variables(self, state, reference, limit, depth):
+        """The variables under `reference`, expanding structured ones `depth` more levels."""
+        response = await self.request(state, 'variables', {'variablesReference': reference})
+        items = get_key(response, 'variables', [])
+        result = []
+        for item in items[:limit]:
+            entry = {'name': get_key(item, 'name'), 'value': get_key(item, 'value'), 'type': get_key(item, 'type')}
+            child = get_key(item, 'variablesReference')
+            if depth > 0 and json_type(child) == 'integer' and child > 0:
+                entry['children'] = await self.variables(state, child, limit, depth - 1)
+            result.append(entry)
+        if len(items) > limit:
+            result.append({'name': '…', 'value': str(len(items) - limit) + ' more not shown', 'type': None})
+        return result
+
+
+def _latest_stopped(states):
+    best = None
+    for state in states:
+        if state.stopped and (is_none(best) or state.stop_seq > best.stop_seq):
+            best = state
+    return best
+
+
+def _message(error):
+    message = error.message if not is_none(error) else None
+    return message if json_type(message) == 'string' else str(error)
+
+
+def describe_frame(frame):
+    source = get_key(frame, 'source')
+    path = get_key(source, 'path') or get_key(source, 'name')
+    return {'id': get_key(frame, 'id'), 'name': get_key(frame, 'name'),
+            'path': None if is_none(path) else display_path(path), 'file': path,
+            'line': get_key(frame, 'line'), 'column': get_key(frame, 'column')}
+
+
+def frame_text(frame, index):
+    where = ''
+    if not is_none(frame['path']):
+        where = '  ' + frame['path'] + ':' + str(frame['line'])
+    return '#' + str(index) + ' ' + str(frame['name']) + where
+
+
+def source_line(frame):
+    """The text of the frame's current line, read from disk, or None."""
+    path = frame['file']
+    line = frame['line']
+    if is_none(path) or json_type(line) != 'integer' or not node('path').isAbsolute(path):
+        return None
+    try:
+        lines = node('fs').readFileSync(path, 'utf8').split('\n')
+    except JsError:
+        return None
+    return lines[line - 1].rstrip() if line > 0 and line <= len(lines) else None
+
+
+async def pause_report(service, state):
+    """'Paused (breakpoint) in "app.js" at #0 compute  debug/app.js:5' plus that line's text; the
+    top frame as data."""
+    if state.terminated:
+        return 'Debug session "' + state.label() + '" has ended.', None
+    if not state.stopped:
+        return 'Debug session "' + state.label() + '" is running.', None
+    frames, total = await service.stack(state, await service.thread_id(state), 1)
+    text = 'Paused (' + str(state.reason or 'stopped') + ') in "' + state.label() + '"'
+    if len(frames) == 0:
+        return text + '.', None
+    text = text + ' at ' + frame_text(frames[0], 0)
+    line = source_line(frames[0])
+    if not is_none(line):
+        text = text + '\n    ' + str(frames[0]['line']) + ' | ' + line.strip()
+    return text, frames[0]
+
+
+_current = {'service': None}
+
+
+def debugging():
+    if is_none(_current['service']):
+        service = DebugService()
+        service.listen()
+        _current['service'] = service
+    return _current['service']
+
+
+def register_debugging(context):
+    """Track debug sessions (stops, ends); called once from activate()."""
+    service = DebugService()
+    _current['service'] = service
+    for disposable in service.listen():
+        context.subscriptions.push(disposable)
+    return service
+

@@ -1,0 +1,205 @@
+"""Language intelligence for the tools, through whatever language extensions VS Code has (the built-in
+TypeScript service, Python, ...): the `vscode.execute*Provider` commands, which answer what
+Go to Definition, Find References, hover, the outline and rename show a user.
+
+Positions in tool arguments and results are 1-based (line 1, column 1 is the first character), as
+editors display them; VS Code's API is 0-based, and the conversion happens only here. A position can
+also be given as a symbol name, found in the file (its declaration first, else its first whole-word
+occurrence, on `line` when one is given).
+"""
+# __pragma__('tconv')
+from hermes.js import vscode, new, is_none, JsError, error_message
+from hermes.core.tools import ToolError
+from hermes.core.values import get_key, json_type
+from hermes.host.paths import resolve_path, display_path
+
+SYMBOL_KINDS = ['file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor',
+                'enum', 'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array',
+                'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter']
+# Not a regex: Transcrypt's `re` mistranslates `$` inside a character class ('[A-Za-z0-9_$]' matched '(').
+_IDENTIFIER_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$'
+
+POSITION_PROPERTIES = {
+    'path': {'type': 'string', 'description': 'The file, workspace-relative.'},
+    'line': {'type': 'integer', 'minimum': 1, 'description': '1-based line.'},
+    'column': {'type': 'integer', 'minimum': 1,
+               'description': '1-based column (default: the symbol on that line, else its first non-blank character).'},
+    'symbol': {'type': 'string', 'minLength': 1,
+               'description': 'Instead of a column: the identifier to look up (its declaration in the file, or its '
+                              'first occurrence; on `line` if given).'},
+}
+
+
+def kind_name(kind):
+    return SYMBOL_KINDS[kind] if json_type(kind) == 'integer' and kind >= 0 and kind < len(SYMBOL_KINDS) else 'symbol'
+
+
+async def open_document(path_text):
+    """(absolute path, TextDocument) for a workspace file, or a ToolError."""
+    path = resolve_path(path_text)
+    try:
+        document = await vscode.workspace.openTextDocument(vscode.Uri.file(path))
+    except JsError as error:
+        raise ToolError('Cannot open "' + path_text + '": ' + error_message(error))
+    return path, document
+
+
+def is_identifier_char(char):
+    return char in _IDENTIFIER_CHARS or ord(char) > 127
+
+
+def _is_word_at(text, index, word):
+    end = index + len(word)
+    before_ok = index == 0 or not is_identifier_char(text[index - 1])
+    return before_ok and (end >= len(text) or not is_identifier_char(text[end]))
+
+
+def find_word(text, word):
+    """The index of `word` as a whole identifier in `text`, or -1."""
+    start = text.find(word)
+    while start != -1:
+        if _is_word_at(text, start, word):
+            return start
+        start = text.find(word, start + 1)
+    return -1
+
+
+def _declared(symbols, name):
+    """The selection start of the first document symbol called `name` (depth first), or None."""
+    for symbol in symbols:
+        if symbol['name'] == name:
+            selection = symbol.selectionRange
+            if is_none(selection):
+                location = symbol.location
+                selection = None if is_none(location) else location.range
+            if not is_none(selection):
+                return selection.start
+        children = symbol.children
+        if not is_none(children):
+            found = _declared(children, name)
+            if not is_none(found):
+                return found
+    return None
+
+
+async def document_symbols(document):
+    try:
+        symbols = await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', document.uri)
+    except JsError:
+        return []
+    return [] if is_none(symbols) else symbols
+
+
+async def resolve_position(document, args):
+    """The vscode.Position the tool arguments name (see POSITION_PROPERTIES)."""
+    line = get_key(args, 'line')
+    column = get_key(args, 'column')
+    symbol = get_key(args, 'symbol')
+    if is_none(line) and is_none(symbol):
+        raise ToolError('Say where: give "line" (and "column"), or "symbol" (a name in the file).')
+    if not is_none(line):
+        if line > document.lineCount:
+            raise ToolError('Line ' + str(line) + ' is past the end of the file (' + str(document.lineCount) + ' lines).')
+        text = document.lineAt(line - 1).text
+        if not is_none(column):
+            return new(vscode.Position, line - 1, min(column - 1, len(text)))
+        if not is_none(symbol):
+            index = find_word(text, symbol)
+            if index == -1:
+                raise ToolError('"' + symbol + '" does not occur on line ' + str(line) + ': ' + text.strip())
+            return new(vscode.Position, line - 1, index)
+        return new(vscode.Position, line - 1, len(text) - len(text.lstrip()))
+    declared = _declared(await document_symbols(document), symbol)
+    if not is_none(declared):
+        return declared
+    for number in range(document.lineCount):
+        index = find_word(document.lineAt(number).text, symbol)
+        if index != -1:
+            return new(vscode.Position, number, index)
+    raise ToolError('"' + symbol + '" does not occur in ' + display_path(document.uri.fsPath) + '.')
+
+
+def location_of(item):
+    """A Location or LocationLink as {path, uri, line, column, endLine, endColumn} (1-based)."""
+    uri = item.targetUri if not is_none(item.targetUri) else item.uri
+    selection = item.targetSelectionRange
+    place = selection if not is_none(selection) else (item.targetRange if not is_none(item.targetRange) else item.range)
+    result = {'path': display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString(), 'uri': uri.toString(),
+              'line': None, 'column': None}
+    if not is_none(place):
+        result['line'] = place.start.line + 1
+        result['column'] = place.start.character + 1
+        result['endLine'] = place.end.line + 1
+        result['endColumn'] = place.end.character + 1
+    result['_uri'] = uri
+    return result
+
+
+async def add_previews(locations, limit):
+    """Give the first `limit` locations the text of their line ('text')."""
+    documents = []
+    for location in locations[:limit]:
+        if is_none(location['line']):
+            continue
+        document = None
+        for known in documents:
+            if known.uri.toString() == location['uri']:
+                document = known
+        if is_none(document):
+            try:
+                document = await vscode.workspace.openTextDocument(location['_uri'])
+            except JsError:
+                continue
+            documents.append(document)
+        if location['line'] <= document.lineCount:
+            location['text'] = document.lineAt(location['line'] - 1).text.strip()
+
+
+def plain_location(location):
+    """The location without its vscode.Uri (what goes into structuredContent)."""
+    result = {}
+    for key in ['path', 'uri', 'line', 'column', 'endLine', 'endColumn', 'text']:
+        if key in location:
+            result[key] = location[key]
+    return result
+
+
+def location_line(location):
+    where = location['path'] + ('' if is_none(location['line']) else ':' + str(location['line']) + ':' + str(location['column']))
+    return where + ('  ' + location['text'] if 'text' in location else '')
+
+
+def symbol_entries(symbols, depth, out):
+    """DocumentSymbol trees or SymbolInformation lists → flat entries with a depth (for indentation)."""
+    for symbol in symbols:
+        place = symbol.range
+        if is_none(place) and not is_none(symbol.location):
+            place = symbol.location.range
+        entry = {'name': symbol['name'], 'kind': kind_name(symbol.kind), 'depth': depth,
+                 'detail': symbol.detail or None,
+                 'container': symbol.containerName or None}
+        if not is_none(place):
+            entry['line'] = place.start.line + 1
+            entry['endLine'] = place.end.line + 1
+        out.append(entry)
+        if not is_none(symbol.children):
+            symbol_entries(symbol.children, depth + 1, out)
+    return out
+
+
+def hover_text(hovers):
+    parts = []
+    for hover in hovers or []:
+        for content in hover.contents or []:
+            if json_type(content) == 'string':
+                parts.append(content)
+            elif not is_none(content.language):
+                parts.append('```' + content.language + '\n' + content.value + '\n```')
+            elif not is_none(content.value):
+                parts.append(content.value)
+    return '\n\n'.join([part for part in parts if part.strip() != ''])
+
+
+def edit_entries(edit):
+    """A WorkspaceEdit's text edits as [(uri, [TextEdit])]."""
+    return [[pair[0], pair[1]] for pair in edit.entries()]

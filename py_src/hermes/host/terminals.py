@@ -1,0 +1,396 @@
+"""Terminals for the tools: every VS Code terminal gets a small id, and what runs in it is captured
+through the shell integration API (`window.onDidStartTerminalShellExecution` + `execution.read()`,
+which only yields data written after the first read, so reading starts inside the start event).
+Each terminal keeps a ring buffer of its most recent executions (command, output, exit code).
+
+Without shell integration (a shell VS Code can't instrument, or one that hasn't finished starting)
+VS Code offers no way to read a terminal's output: the tools say so and fall back to sending text.
+"""
+# __pragma__('tconv')
+from hermes.js import (vscode, is_none, or_none, now_ms, deferred, set_timer, clear_timer, set_repeating,
+                       clear_repeating, for_each_async, to_js_callback, JsError)
+from hermes.core.tools import ToolError
+from hermes.core.values import json_type
+from hermes.core.output_text import strip_ansi, cap_tail
+
+MAX_EXECUTIONS = 20
+"""Executions kept per terminal (the oldest are dropped first)."""
+MAX_RAW_CHARS = 262144
+"""Raw output kept per execution (the most recent part)."""
+NEW_TERMINAL_INTEGRATION_MS = 10000
+"""How long a new terminal's shell may take to report shell integration."""
+EXISTING_TERMINAL_INTEGRATION_MS = 3000
+STREAM_GRACE_MS = 1000
+"""After the end event, how long to wait for the last output to arrive."""
+PROGRESS_INTERVAL_MS = 1000
+
+
+class Execution:
+    """One command line run in a terminal, as far as shell integration reported it."""
+
+    def __init__(self, record, execution, command):
+        self.record = record
+        self.execution = execution
+        self.command = command
+        self.started = now_ms()
+        self.ended = None
+        self.exit_code = None
+        self.done = False
+        self.raw = ''
+        self.dropped = 0
+        self.stream_done = False
+        self._on_end = []
+        self._on_stream_end = []
+
+    def append(self, chunk):
+        self.raw = self.raw + chunk
+        if len(self.raw) > MAX_RAW_CHARS * 2:
+            cut = len(self.raw) - MAX_RAW_CHARS
+            self.dropped = self.dropped + cut
+            self.raw = self.raw[cut:]
+
+    def output(self):
+        text = strip_ansi(self.raw)
+        if self.dropped > 0:
+            text = '… (' + str(self.dropped) + ' earlier characters of output were not kept)\n' + text
+        return text
+
+    def last_line(self):
+        lines = [line for line in strip_ansi(self.raw[-2000:]).split('\n') if line.strip() != '']
+        return lines[len(lines) - 1][:120] if len(lines) > 0 else ''
+
+    def finish(self, exit_code):
+        if self.done:
+            return
+        self.done = True
+        self.ended = now_ms()
+        self.exit_code = or_none(exit_code)
+        _run_all(self._on_end)
+        self._on_end = []
+
+    def stream_finished(self, error=None):
+        self.stream_done = True
+        _run_all(self._on_stream_end)
+        self._on_stream_end = []
+
+    def when_ended(self, callback):
+        if self.done:
+            callback()
+        else:
+            self._on_end.append(callback)
+
+    def when_stream_ended(self, callback):
+        if self.stream_done:
+            callback()
+        else:
+            self._on_stream_end.append(callback)
+
+    def duration_ms(self):
+        return (now_ms() if is_none(self.ended) else self.ended) - self.started
+
+    def describe(self):
+        return {'command': self.command, 'exitCode': self.exit_code, 'running': not self.done,
+                'durationMs': round(self.duration_ms()), 'output': self.output()}
+
+
+def _run_all(callbacks):
+    for callback in callbacks:
+        try:
+            callback()
+        except JsError:
+            pass
+
+
+class TerminalRecord:
+    def __init__(self, terminal_id, terminal, owned):
+        self.id = terminal_id
+        self.terminal = terminal
+        self.owned = owned  # created by Hermes (terminal_run reuses these)
+        self.executions = []
+
+    def label(self):
+        return self.terminal['name']
+
+    def running(self):
+        for entry in self.executions:
+            if not entry.done:
+                return entry
+        return None
+
+    def alive(self):
+        return is_none(self.terminal.exitStatus)
+
+    def describe(self):
+        current = self.running()
+        active = vscode.window.activeTerminal
+        return {'id': self.id, 'name': self.label(), 'active': not is_none(active) and active is self.terminal,
+                'shellIntegration': not is_none(self.terminal.shellIntegration), 'createdByHermes': self.owned,
+                'running': None if is_none(current) else current.command,
+                'exitCode': None if self.alive() else or_none(self.terminal.exitStatus.code),
+                'executions': len(self.executions)}
+
+
+class TerminalService:
+    def __init__(self):
+        self.records = []
+        self.next_id = 1
+        self._integration_waiters = []
+
+    def listen(self):
+        """Subscribe to VS Code's terminal events; returns the disposables."""
+        window = vscode.window
+        disposables = [
+            window.onDidOpenTerminal(to_js_callback(self._opened)),
+            window.onDidCloseTerminal(to_js_callback(self._closed)),
+            window.onDidChangeTerminalShellIntegration(to_js_callback(self._integration_changed)),
+            window.onDidStartTerminalShellExecution(to_js_callback(self._execution_started)),
+            window.onDidEndTerminalShellExecution(to_js_callback(self._execution_ended)),
+        ]
+        for terminal in window.terminals:
+            self.record_for(terminal)
+        return disposables
+
+    # ---------------------------------------------------------------- events
+
+    def _opened(self, terminal):
+        self.record_for(terminal)
+
+    def _closed(self, terminal):
+        record = self.find_record(terminal)
+        if is_none(record):
+            return
+        for entry in record.executions:
+            entry.finish(None)
+        self.records = [item for item in self.records if item is not record]
+        self._resolve_integration(terminal)
+
+    def _integration_changed(self, event):
+        self._resolve_integration(event.terminal)
+
+    def _execution_started(self, event):
+        self.track(self.record_for(event.terminal), event.execution)
+
+    def _execution_ended(self, event):
+        record = self.record_for(event.terminal)
+        entry = self.find_execution(record, event.execution)
+        if is_none(entry):  # started before we listened: no output, but the exit code is known
+            entry = self._add(record, Execution(record, event.execution, _command_text(event.execution)))
+            entry.stream_finished()
+        entry.finish(event.exitCode)
+
+    # ---------------------------------------------------------------- records
+
+    def find_record(self, terminal):
+        for record in self.records:
+            if record.terminal is terminal:
+                return record
+        return None
+
+    def record_for(self, terminal, owned=False):
+        record = self.find_record(terminal)
+        if is_none(record):
+            record = TerminalRecord(self.next_id, terminal, owned)
+            self.next_id = self.next_id + 1
+            self.records.append(record)
+        return record
+
+    def lookup(self, ref):
+        """The terminal a tool argument names: its id (a number), its name, or None for the active one."""
+        if is_none(ref):
+            active = vscode.window.activeTerminal
+            if is_none(active):
+                raise ToolError('No terminal is active. Name one (see terminal_list) or create one with '
+                                'terminal_create.')
+            return self.record_for(active)
+        if json_type(ref) == 'string':
+            matches = [record for record in self.records if record.label() == ref]
+            if len(matches) == 1:
+                return matches[0]
+            if len(matches) > 1:
+                raise ToolError('Several terminals are named "' + ref + '" (ids ' +
+                                ', '.join([str(record.id) for record in matches]) + '): pass the id instead.')
+        else:
+            for record in self.records:
+                if record.id == ref:
+                    return record
+        raise ToolError('No terminal ' + (('"' + ref + '"') if json_type(ref) == 'string' else str(ref)) + '. Open '
+                        'terminals: ' + self.summary() + '. Create one with terminal_create.')
+
+    def summary(self):
+        if len(self.records) == 0:
+            return '(none)'
+        return ', '.join([str(record.id) + ' "' + record.label() + '"' for record in self.records])
+
+    def find_execution(self, record, execution):
+        for entry in record.executions:
+            if entry.execution is execution:
+                return entry
+        return None
+
+    def _add(self, record, entry):
+        record.executions.append(entry)
+        while len(record.executions) > MAX_EXECUTIONS:
+            record.executions.pop(0)
+        return entry
+
+    def track(self, record, execution, command=None):
+        """Start capturing `execution` (once): its output, then its exit code."""
+        entry = self.find_execution(record, execution)
+        if not is_none(entry):
+            return entry
+        entry = self._add(record, Execution(record, execution, command or _command_text(execution)))
+        try:
+            stream = execution.read()
+        except JsError:
+            entry.stream_finished()
+            return entry
+        for_each_async(stream, entry.append, entry.stream_finished)
+        return entry
+
+    # ---------------------------------------------------------------- actions
+
+    def create(self, name, cwd=None, shell=None, show=True):
+        options = {'name': name}
+        if not is_none(cwd):
+            options['cwd'] = cwd
+        if not is_none(shell):
+            options['shellPath'] = shell
+        terminal = vscode.window.createTerminal(options)
+        if show:
+            terminal.show(True)
+        return self.record_for(terminal, True)
+
+    async def wait_for_integration(self, terminal, timeout_ms, call=None):
+        """The terminal's shell integration, waiting up to `timeout_ms` for it to activate; or None."""
+        if not is_none(terminal.shellIntegration):
+            return terminal.shellIntegration
+        if not is_none(terminal.exitStatus):
+            return None
+        waiter = deferred()
+        entry = {'terminal': terminal, 'resolve': waiter['resolve']}
+        self._integration_waiters.append(entry)
+        timer = set_timer(lambda: waiter['resolve'](None), timeout_ms)
+        unsubscribe = call.on_cancel(lambda: waiter['resolve'](None)) if not is_none(call) else None
+        await waiter['promise']
+        clear_timer(timer)
+        if not is_none(unsubscribe):
+            unsubscribe()
+        self._integration_waiters = [item for item in self._integration_waiters if item is not entry]
+        return or_none(terminal.shellIntegration)
+
+    def _resolve_integration(self, terminal):
+        for entry in self._integration_waiters[:]:
+            if entry['terminal'] is terminal:
+                entry['resolve'](None)
+
+    def terminal_for_run(self, ref):
+        """The named terminal, or an idle terminal Hermes created (a new one when all are busy)."""
+        if not is_none(ref):
+            record = self.lookup(ref)
+            current = record.running()
+            if not is_none(current):
+                raise ToolError('Terminal ' + str(record.id) + ' "' + record.label() + '" is still running `' +
+                                current.command + '`. Wait for it (terminal_read), stop it (terminal_send with '
+                                'text "\\u0003" and enter false), or use another terminal.')
+            return record, False
+        for record in self.records:
+            if record.owned and record.alive() and is_none(record.running()):
+                return record, False
+        return self.create('Hermes', None, None, True), True
+
+    async def run(self, record, command, timeout_ms, call, new_terminal=False):
+        """Run `command` with shell integration and wait for it. The result dict says what happened:
+        ended (exit code and output), timed out (still running), cancelled (Ctrl+C sent), or that
+        shell integration is unavailable (the text was sent blind)."""
+        terminal = record.terminal
+        wait_ms = NEW_TERMINAL_INTEGRATION_MS if new_terminal else EXISTING_TERMINAL_INTEGRATION_MS
+        call.progress(0, None, 'Waiting for shell integration in terminal ' + str(record.id))
+        integration = await self.wait_for_integration(terminal, wait_ms, call)
+        if call.cancelled:
+            return {'outcome': 'cancelled', 'entry': None}
+        if is_none(integration):
+            if not record.alive():
+                raise ToolError('Terminal ' + str(record.id) + ' "' + record.label() + '" has exited; create '
+                                'another with terminal_create.')
+            terminal.sendText(command, True)
+            return {'outcome': 'no-integration', 'entry': None}
+        entry = self.track(record, integration.executeCommand(command), command)
+        outcome = await self._wait(entry, timeout_ms, call)
+        if outcome == 'ended':
+            await self._wait_stream(entry)
+        elif outcome == 'cancelled' and record.alive():
+            terminal.sendText('\x03', False)
+        return {'outcome': outcome, 'entry': entry}
+
+    async def _wait(self, entry, timeout_ms, call):
+        waiter = deferred()
+        entry.when_ended(lambda: waiter['resolve']('ended'))
+        timer = set_timer(lambda: waiter['resolve']('timeout'), timeout_ms)
+        unsubscribe = call.on_cancel(lambda: waiter['resolve']('cancelled'))
+
+        def report():
+            seconds = round(entry.duration_ms() / 1000)
+            line = entry.last_line()
+            call.progress(seconds, None, 'Running `' + entry.command + '` (' + str(seconds) + ' s)' +
+                          (': ' + line if line != '' else ''))
+        ticker = set_repeating(report, PROGRESS_INTERVAL_MS)
+        outcome = await waiter['promise']
+        clear_repeating(ticker)
+        clear_timer(timer)
+        unsubscribe()
+        return outcome
+
+    async def _wait_stream(self, entry):
+        if entry.stream_done:
+            return
+        waiter = deferred()
+        entry.when_stream_ended(lambda: waiter['resolve'](None))
+        timer = set_timer(lambda: waiter['resolve'](None), STREAM_GRACE_MS)
+        await waiter['promise']
+        clear_timer(timer)
+
+    def kill(self, record):
+        record.terminal.dispose()
+        self._closed(record.terminal)
+
+
+def _command_text(execution):
+    command_line = execution.commandLine
+    if is_none(command_line):
+        return ''
+    value = command_line.value
+    return '' if is_none(value) else value
+
+
+_current = {'service': None}
+
+
+def terminals():
+    """The window's terminal service (listening already when the extension is active)."""
+    if is_none(_current['service']):
+        service = TerminalService()
+        service.listen()
+        _current['service'] = service
+    return _current['service']
+
+
+def register_terminals(context):
+    """Start capturing terminal executions; called once from activate()."""
+    service = TerminalService()
+    _current['service'] = service
+    for disposable in service.listen():
+        context.subscriptions.push(disposable)
+    return service
+
+
+def render_execution(entry, limit):
+    """`$ command` then its output (the most recent `limit` characters) and how it ended."""
+    if entry.done:
+        status = 'exit code ' + ('unknown' if is_none(entry.exit_code) else str(entry.exit_code))
+    else:
+        status = 'still running'
+    seconds = entry.duration_ms() / 1000
+    header = '$ ' + entry.command
+    output = cap_tail(entry.output(), limit).rstrip('\n')
+    footer = '(' + status + ', ' + str(round(seconds * 10) / 10) + ' s)'
+    return header + '\n' + (output + '\n' if output != '' else '') + footer

@@ -1,0 +1,53 @@
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.core.output_text import text_and_data
+from hermes.host.debugging import debugging, pause_report
+from hermes.tools.debug_stop import SESSION_REF
+
+WAIT_ARGS = {
+    'session': SESSION_REF,
+    'thread_id': {'type': 'integer', 'description': 'Thread (default: the one that stopped).'},
+    'wait': {'type': 'boolean', 'description': 'Wait for the next pause or the end (default true).'},
+    'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 300, 'description': 'How long to wait (default 10).'},
+}
+
+
+async def resume(args, command, verb, call):
+    """Send a DAP execution request (continue, next, stepIn, stepOut) and report where it paused next."""
+    service = debugging()
+    state = service.find_stopped(get_key(args, 'session'))
+    thread = await service.thread_id(state, get_key(args, 'thread_id'))
+    seq = service.seq
+    await service.request(state, command, {'threadId': thread})
+    state.stopped = False
+    if get_key(args, 'wait') == False:  # noqa: E712
+        return text_and_data(verb + ' "' + state.label() + '".', {'session': state.describe(), 'frame': None})
+    timeout_s = get_key(args, 'timeout_seconds') or 10
+    call.progress(0, None, 'Waiting for "' + state.label() + '" to pause')
+    await service.wait_for(lambda: service.seq > seq, timeout_s * 1000, call)
+    text, frame = await pause_report(service, state)
+    if not state.stopped and not state.terminated:
+        text = text + ' It did not pause within ' + str(timeout_s) + ' s.'
+    return text_and_data(verb + '. ' + text, {'session': state.describe(), 'frame': frame})
+
+
+async def continue_running(args, call):
+    return await resume(args, 'continue', 'Continued', call)
+
+
+def _properties():
+    properties = {}
+    for key in ['session', 'thread_id', 'wait', 'timeout_seconds']:
+        properties[key] = WAIT_ARGS[key]
+    return properties
+
+
+TOOL = Tool(
+    'debug_continue',
+    'Resume a paused debug session, then (by default) wait until it pauses again (next breakpoint) or ends, '
+    'and report where it paused.',
+    {'type': 'object', 'properties': _properties(), 'additionalProperties': False},
+    continue_running,
+    title='Continue debugging',
+    read_only=False,
+)

@@ -1,0 +1,70 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key
+from hermes.core.output_text import text_and_data
+from hermes.host.debugging import debugging, frame_text
+from hermes.tools.debug_stop import SESSION_REF
+
+
+def render_variables(variables, indent, lines):
+    for variable in variables:
+        kind = '' if is_none(variable['type']) or variable['type'] == '' else ' (' + variable['type'] + ')'
+        lines.append(indent + str(variable['name']) + ' = ' + str(variable['value']) + kind)
+        if not is_none(get_key(variable, 'children')):
+            render_variables(variable['children'], indent + '  ', lines)
+
+
+async def get_variables(args, call):
+    service = debugging()
+    state = service.find_stopped(get_key(args, 'session'))
+    thread = await service.thread_id(state, get_key(args, 'thread_id'))
+    index = get_key(args, 'frame') or 0
+    frames, total = await service.stack(state, thread, max(index + 1, get_key(args, 'max_frames') or 20))
+    if index >= len(frames):
+        raise ToolError('Frame ' + str(index) + ' does not exist: the stack has ' + str(len(frames)) + ' frames.')
+    limit = get_key(args, 'max_variables') or 50
+    depth = get_key(args, 'depth')
+    depth = 1 if is_none(depth) else depth
+    wanted = get_key(args, 'scope')
+    lines = ['Session "' + state.label() + '" paused (' + str(state.reason) + '), thread ' + str(thread) + '.',
+             'Stack (' + str(len(frames)) + ' of ' + str(total) + ' frames):']
+    for position in range(len(frames)):
+        lines.append('  ' + frame_text(frames[position], position))
+    frame = frames[index]
+    lines.append('')
+    lines.append('Variables of frame #' + str(index) + ' (' + str(frame['name']) + '):')
+    scopes = get_key(await service.request(state, 'scopes', {'frameId': frame['id']}), 'scopes', [])
+    result = []
+    for scope in scopes:
+        name = get_key(scope, 'name')
+        chosen = name == wanted if not is_none(wanted) else not get_key(scope, 'expensive')
+        if not chosen:
+            lines.append(name + ': (not expanded; pass scope="' + name + '" to see it)')
+            result.append({'name': name, 'variables': None})
+            continue
+        variables = await service.variables(state, get_key(scope, 'variablesReference'), limit, depth)
+        lines.append(name + ':')
+        render_variables(variables, '  ', lines)
+        result.append({'name': name, 'variables': variables})
+    return text_and_data('\n'.join(lines), {'session': state.describe(), 'threadId': thread, 'frames': frames,
+                                            'frame': index, 'scopes': result})
+
+
+TOOL = Tool(
+    'debug_get_variables',
+    'While a debug session is paused: its call stack and the variables (locals, closure, ...) of one stack '
+    'frame (frame 0 = where it stopped), read through the Debug Adapter Protocol. Structured values are '
+    'expanded `depth` levels (default 1). Expensive scopes such as globals are listed but only expanded when '
+    'named with scope.',
+    {'type': 'object', 'properties': {
+        'session': SESSION_REF,
+        'thread_id': {'type': 'integer', 'description': 'Thread (default: the one that stopped).'},
+        'frame': {'type': 'integer', 'minimum': 0, 'description': 'Stack frame index (default 0).'},
+        'scope': {'type': 'string', 'description': 'Only this scope, e.g. "Local" or "Global".'},
+        'depth': {'type': 'integer', 'minimum': 0, 'maximum': 3, 'description': 'Expansion depth (default 1).'},
+        'max_variables': {'type': 'integer', 'minimum': 1, 'maximum': 500, 'description': 'Per scope/object (default 50).'},
+        'max_frames': {'type': 'integer', 'minimum': 1, 'maximum': 200, 'description': 'Stack frames to list (default 20).'},
+    }, 'additionalProperties': False},
+    get_variables,
+    title='Get debug variables',
+)

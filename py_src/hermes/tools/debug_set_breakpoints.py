@@ -1,0 +1,72 @@
+from hermes.js import vscode, new, node, is_none, JsError
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key
+from hermes.core.output_text import text_and_data
+from hermes.host.paths import resolve_path, display_path
+
+
+def _in_file(path):
+    found = []
+    for breakpoint in vscode.debug.breakpoints:
+        location = breakpoint.location
+        if not is_none(location) and location.uri.fsPath == path:
+            found.append(breakpoint)
+    return found
+
+
+async def set_breakpoints(args, call):
+    path = resolve_path(get_key(args, 'path'))
+    try:
+        content = node('fs').readFileSync(path, 'utf8')
+    except JsError:
+        raise ToolError('Cannot read "' + get_key(args, 'path') + '": set breakpoints in an existing file.')
+    line_count = len(content.split('\n')) - (1 if content.endswith('\n') else 0)
+    lines = get_key(args, 'lines')
+    for line in lines:
+        if line > line_count:
+            raise ToolError('Line ' + str(line) + ' is past the end of ' + get_key(args, 'path') + ' (' +
+                            str(line_count) + ' lines).')
+    existing = _in_file(path)
+    if get_key(args, 'replace') != False and len(existing) > 0:  # noqa: E712 (absent means true)
+        vscode.debug.removeBreakpoints(existing)
+    uri = vscode.Uri.file(path)
+    condition = get_key(args, 'condition')
+    added = []
+    for line in lines:
+        location = new(vscode.Location, uri, new(vscode.Position, line - 1, 0))
+        if is_none(condition):
+            added.append(new(vscode.SourceBreakpoint, location, True))
+        else:
+            added.append(new(vscode.SourceBreakpoint, location, True, condition))
+    if len(added) > 0:
+        vscode.debug.addBreakpoints(added)
+    now = []
+    for breakpoint in _in_file(path):
+        entry = {'line': breakpoint.location.range.start.line + 1, 'enabled': breakpoint.enabled}
+        if not is_none(breakpoint.condition):
+            entry['condition'] = breakpoint.condition
+        now.append(entry)
+    shown = display_path(path)
+    if len(now) == 0:
+        return text_and_data('No breakpoints left in ' + shown + '.', {'path': shown, 'breakpoints': []})
+    listed = ', '.join([str(entry['line']) + (' if ' + entry['condition'] if 'condition' in entry else '')
+                        for entry in now])
+    return text_and_data('Breakpoints in ' + shown + ' at line ' + listed + '. They apply to running and future '
+                         'debug sessions.', {'path': shown, 'breakpoints': now})
+
+
+TOOL = Tool(
+    'debug_set_breakpoints',
+    'Set source breakpoints in a file at the given 1-based line numbers (optionally with a condition, e.g. '
+    '"i > 3"). By default they replace the file\'s existing breakpoints (replace=false adds to them; an empty '
+    'lines list with replace clears the file). Shown in VS Code like breakpoints the user sets.',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'Source file, workspace-relative.'},
+        'lines': {'type': 'array', 'items': {'type': 'integer', 'minimum': 1}, 'description': '1-based line numbers.'},
+        'condition': {'type': 'string', 'description': 'Only stop when this expression is true.'},
+        'replace': {'type': 'boolean', 'description': 'Remove the file\'s other breakpoints first (default true).'},
+    }, 'required': ['path', 'lines'], 'additionalProperties': False},
+    set_breakpoints,
+    title='Set breakpoints',
+    read_only=False,
+)

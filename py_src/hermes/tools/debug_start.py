@@ -1,0 +1,108 @@
+from hermes.js import vscode, is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key, json_type, object_keys
+from hermes.core.output_text import text_and_data
+from hermes.host.debugging import debugging, pause_report
+
+
+def _folder(name):
+    folders = vscode.workspace.workspaceFolders
+    if is_none(folders) or len(folders) == 0:
+        return None
+    if is_none(name):
+        return folders[0]
+    for folder in folders:
+        if folder['name'] == name:
+            return folder
+    raise ToolError('No workspace folder named "' + name + '".')
+
+
+def _launch_names(folder):
+    scope = None if is_none(folder) else folder.uri
+    configurations = vscode.workspace.getConfiguration('launch', scope).js_get('configurations')
+    if json_type(configurations) != 'array':
+        return []
+    return [get_key(item, 'name') for item in configurations if json_type(get_key(item, 'name')) == 'string']
+
+
+def _inline(configuration):
+    config = {}
+    for key in object_keys(configuration):
+        config[key] = configuration[key]
+    if json_type(get_key(config, 'name')) != 'string':
+        config['name'] = 'Hermes: ' + str(config['type'])
+    return config
+
+
+async def start_debugging(args, call):
+    name = get_key(args, 'name')
+    configuration = get_key(args, 'configuration')
+    if is_none(name) == is_none(configuration):
+        raise ToolError('Give exactly one of "name" (a launch configuration) or "configuration" (an inline one).')
+    folder = _folder(get_key(args, 'folder'))
+    if not is_none(name):
+        names = _launch_names(folder)
+        if name not in names:
+            raise ToolError('No launch configuration "' + name + '" in launch.json. Available: ' +
+                            (', '.join(['"' + item + '"' for item in names]) or '(none)') +
+                            '. Or pass an inline "configuration".')
+        target = name
+    else:
+        target = _inline(configuration)
+    service = debugging()
+    first_order = service.order
+    first_seq = service.seq
+    started = await vscode.debug.startDebugging(folder, target)
+    label = name if not is_none(name) else target['name']
+    if not started:
+        raise ToolError('VS Code could not start debugging "' + label + '" (see its notification or the Debug '
+                        'Console: a missing program, a wrong "type", or a build task that failed).')
+    timeout_s = get_key(args, 'timeout_seconds') or 15
+
+    def new_states():
+        return [state for state in service.states if state.order > first_order]
+
+    def settled():
+        states = new_states()
+        if len(states) == 0:
+            return False
+        stopped = [state for state in states if state.stopped and state.stop_seq > first_seq]
+        return len(stopped) > 0 or all([state.terminated for state in states])
+
+    if get_key(args, 'wait_for_stop') != False:  # noqa: E712 (absent means true)
+        call.progress(0, None, 'Waiting for "' + label + '" to stop at a breakpoint')
+        await service.wait_for(settled, timeout_s * 1000, call)
+    states = new_states()
+    sessions = [state.describe() for state in states]
+    stopped = [state for state in states if state.stopped]
+    if len(stopped) > 0:
+        text, frame = await pause_report(service, stopped[len(stopped) - 1])
+        return text_and_data('Started "' + label + '". ' + text, {'sessions': sessions, 'frame': frame})
+    if len(states) > 0 and all([state.terminated for state in states]):
+        return text_and_data('Started "' + label + '"; it ran to the end without stopping (no breakpoint hit).',
+                             {'sessions': sessions, 'frame': None})
+    return text_and_data('Started "' + label + '"; it is running' +
+                         (' (no breakpoint hit within ' + str(timeout_s) + ' s)' if get_key(args, 'wait_for_stop') != False else '') +  # noqa: E712
+                         '. Use debug_set_breakpoints, then debug_get_variables when it pauses.',
+                         {'sessions': sessions, 'frame': None})
+
+
+TOOL = Tool(
+    'debug_start',
+    'Start debugging in VS Code, with a launch configuration from launch.json (name) or an inline one '
+    '(configuration, e.g. {"type": "node", "request": "launch", "program": "${workspaceFolder}/app.js"}). '
+    'By default waits up to timeout_seconds (15) for the program to pause at a breakpoint and reports where; '
+    'set breakpoints first with debug_set_breakpoints.',
+    {'type': 'object', 'properties': {
+        'name': {'type': 'string', 'description': 'Name of a configuration in .vscode/launch.json.'},
+        'configuration': {'type': 'object', 'required': ['type', 'request'],
+                          'description': 'An inline debug configuration (type, request, program, args, ...).'},
+        'folder': {'type': 'string', 'description': 'Workspace folder name whose launch.json to use (default the first).'},
+        'wait_for_stop': {'type': 'boolean', 'description': 'Wait for the first pause (default true).'},
+        'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 300, 'description': 'Default 15.'},
+    }, 'additionalProperties': False},
+    start_debugging,
+    title='Start debugging',
+    read_only=False,
+    destructive=True,
+)

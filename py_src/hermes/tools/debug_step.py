@@ -1,0 +1,29 @@
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.tools.debug_continue import resume, WAIT_ARGS
+
+COMMANDS = {'over': 'next', 'into': 'stepIn', 'out': 'stepOut'}
+
+
+async def step(args, call):
+    kind = get_key(args, 'kind') or 'over'
+    return await resume(args, COMMANDS[kind], 'Stepped ' + kind, call)
+
+
+def _properties():
+    properties = {'kind': {'type': 'string', 'enum': ['over', 'into', 'out'],
+                           'description': 'over: the next line; into: into the call on this line; out: to the caller (default over).'}}
+    for key in ['session', 'thread_id', 'wait', 'timeout_seconds']:
+        properties[key] = WAIT_ARGS[key]
+    return properties
+
+
+TOOL = Tool(
+    'debug_step',
+    'Step a paused debug session one statement (over), into the called function (into) or out to the caller '
+    '(out), wait for it to pause again and report the new position with its source line.',
+    {'type': 'object', 'properties': _properties(), 'additionalProperties': False},
+    step,
+    title='Step in debugger',
+    read_only=False,
+)

@@ -1,0 +1,42 @@
+from hermes.js import vscode, is_none
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.host.debugging import debugging
+
+SESSION_REF = {'type': 'string', 'description': 'Session id or name (default: the one that paused last).'}
+
+
+def _root(session):
+    while not is_none(session.parentSession):
+        session = session.parentSession
+    return session
+
+
+async def stop_debugging(args, call):
+    service = debugging()
+    ref = get_key(args, 'session')
+    live = service.live()
+    if len(live) == 0:
+        return 'No debug session is running.'
+    if is_none(ref):
+        targets = live
+        await vscode.debug.stopDebugging()
+    else:
+        root = _root(service.find(ref).session)
+        targets = [state for state in live if state.session is root or _root(state.session) is root]
+        await vscode.debug.stopDebugging(root)
+    await service.wait_for(lambda: all([state.terminated for state in targets]), 5000, call)
+    names = ', '.join(['"' + state.label() + '"' for state in targets])
+    if all([state.terminated for state in targets]):
+        return 'Stopped ' + names + '.'
+    return 'Asked ' + names + ' to stop; not all have ended yet.'
+
+
+TOOL = Tool(
+    'debug_stop',
+    'Stop a debug session (with its child sessions), or all of them when no session is named.',
+    {'type': 'object', 'properties': {'session': SESSION_REF}, 'additionalProperties': False},
+    stop_debugging,
+    title='Stop debugging',
+    read_only=False,
+)

@@ -1,0 +1,60 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key
+from hermes.core.output_text import text_and_data, cap_head
+from hermes.host.approval import confirm
+from hermes.host.git import directory_of, run_git, is_read_only
+
+
+async def run_command(args, call):
+    git_args = get_key(args, 'args')
+    if git_args[0].startswith('-'):
+        raise ToolError('args must start with the git subcommand (e.g. ["log", "--oneline", "-5"]); options '
+                        'before it, such as "' + git_args[0] + '", are not accepted.')
+    cwd = directory_of(get_key(args, 'path'))
+    read_only = is_read_only(git_args)
+    if not read_only:
+        refusal = await confirm('git_command', 'git ' + ' '.join(git_args), {'args': git_args, 'cwd': cwd}, call,
+                                'git_command ' + git_args[0])
+        if not is_none(refusal):
+            raise ToolError(refusal)
+    timeout_s = get_key(args, 'timeout_seconds') or 60
+    result = await run_git(git_args, cwd, call, timeout_s * 1000)
+    limit = get_key(args, 'max_chars') or 50000
+    stdout = cap_head(result['stdout'], limit)
+    stderr = cap_head(result['stderr'], 10000)
+    if result['timedOut']:
+        status = 'stopped after ' + str(timeout_s) + ' s (timeout)'
+    elif result['code'] is None:
+        status = 'ended by signal ' + str(result['signal'])
+    else:
+        status = 'exit code ' + str(result['code'])
+    parts = ['$ git ' + ' '.join(git_args) + '  (' + status + ')']
+    if stdout.strip() != '':
+        parts.append(stdout.rstrip())
+    if stderr.strip() != '':
+        parts.append('stderr:\n' + stderr.rstrip())
+    if result['truncated']:
+        parts.append('(output beyond 8 MB was dropped)')
+    return text_and_data('\n'.join(parts), {'args': git_args, 'readOnly': read_only, 'exitCode': result['code'],
+                                             'stdout': stdout, 'stderr': stderr, 'timedOut': result['timedOut']})
+
+
+TOOL = Tool(
+    'git_command',
+    'Run one git command in the repository holding a workspace path, given as an argument list starting '
+    'with the subcommand, e.g. ["log", "--oneline", "-10"] or ["commit", "-m", "Fix typo"]. Read-only '
+    'subcommands (status, log, diff, show, branch listing, rev-parse, blame, grep, ...) run at once; anything '
+    'that changes the repository (commit, checkout, reset, push, ...) asks the user first. No shell, pager, '
+    'editor or credential prompt: pass messages with -m. Returns exit code, stdout and stderr.',
+    {'type': 'object', 'properties': {
+        'args': {'type': 'array', 'items': {'type': 'string'}, 'minItems': 1,
+                 'description': 'git arguments, subcommand first (without "git").'},
+        'path': {'type': 'string', 'description': 'Folder (or file) to run in, workspace-relative; default the first workspace folder.'},
+        'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 600, 'description': 'Default 60.'},
+        'max_chars': {'type': 'integer', 'minimum': 1000, 'maximum': 500000, 'description': 'stdout size limit (default 50000).'},
+    }, 'required': ['args'], 'additionalProperties': False},
+    run_command,
+    title='Run git command',
+    read_only=False,
+)

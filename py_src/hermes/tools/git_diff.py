@@ -1,0 +1,53 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key
+from hermes.core.output_text import text_and_data, cap_head
+from hermes.host.paths import resolve_path
+from hermes.host.git import directory_of, repository_root, git_output
+
+
+async def get_diff(args, call):
+    path_text = get_key(args, 'path')
+    root = await repository_root(directory_of(path_text), call)
+    command = ['diff', '--no-color', '--no-ext-diff']
+    if get_key(args, 'staged'):
+        command.append('--cached')
+    if not is_none(get_key(args, 'context_lines')):
+        command.append('--unified=' + str(get_key(args, 'context_lines')))
+    if get_key(args, 'stat'):
+        command.append('--stat')
+    ref = get_key(args, 'ref')
+    if not is_none(ref):
+        if ref.startswith('-') or ref.strip() == '':
+            raise ToolError('"ref" must be a commit, branch or range such as "HEAD~1" or "main...HEAD", not an option.')
+        command.append(ref)
+    command.append('--')
+    if not is_none(path_text):
+        command.append(resolve_path(path_text))
+    diff = await git_output(command, root, call)
+    limit = get_key(args, 'max_chars') or 50000
+    what = ('staged changes' if get_key(args, 'staged') else 'unstaged changes') if is_none(ref) else 'changes against ' + ref
+    if diff.strip() == '':
+        text = 'No ' + what + (' in ' + path_text if not is_none(path_text) else '') + '.'
+        if is_none(ref) and not get_key(args, 'staged'):
+            text = text + ' (Untracked files are not diffed; see git_get_status. Staged changes: staged=true.)'
+        return text_and_data(text, {'root': root, 'diff': ''})
+    return text_and_data(cap_head(diff, limit), {'root': root, 'diff': cap_head(diff, limit)})
+
+
+TOOL = Tool(
+    'git_diff',
+    'Show a unified git diff for the repository holding a workspace path: unstaged changes by default, '
+    'staged ones with staged=true, or changes against a commit/branch/range with ref (e.g. "HEAD~1", '
+    '"main...HEAD"). Limit it to one file or folder with path; stat=true gives a summary. Read-only.',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'Only this file or folder (workspace-relative).'},
+        'staged': {'type': 'boolean', 'description': 'Diff the index against HEAD (what would be committed).'},
+        'ref': {'type': 'string', 'description': 'Compare the working tree (or index with staged) to this commit, or a range.'},
+        'context_lines': {'type': 'integer', 'minimum': 0, 'maximum': 100, 'description': 'Lines of context (default 3).'},
+        'stat': {'type': 'boolean', 'description': 'Only a per-file summary of changed lines.'},
+        'max_chars': {'type': 'integer', 'minimum': 1000, 'maximum': 500000, 'description': 'Size limit (default 50000).'},
+    }, 'additionalProperties': False},
+    get_diff,
+    title='Git diff',
+)

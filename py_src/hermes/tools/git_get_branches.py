@@ -1,0 +1,48 @@
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.core.output_text import text_and_data, cap_list
+from hermes.host.git import directory_of, repository_root, git_output, parse_branches, BRANCH_FORMAT
+from hermes.tools.git_get_status import PATH_ARG
+
+MAX_BRANCHES = 200
+
+
+async def get_branches(args, call):
+    root = await repository_root(directory_of(get_key(args, 'path')), call)
+    refs = ['refs/heads']
+    if get_key(args, 'include_remote') != False:  # noqa: E712 (absent means true)
+        refs.append('refs/remotes')
+    format_args = ['for-each-ref', '--sort=-committerdate', '--format=' + BRANCH_FORMAT]
+    format_args.extend(refs)
+    branches = parse_branches(await git_output(format_args, root, call))
+    current = await git_output(['branch', '--show-current'], root, call)  # (`(await x).strip()` loses its
+    current = current.strip() or None                                      # parentheses in Transcrypt)
+    shown, note = cap_list(branches, MAX_BRANCHES)
+    lines = ['Current branch: ' + (current if current is not None else '(detached HEAD)')]
+    for branch in shown:
+        line = ('* ' if branch['current'] else '  ') + branch['name'] + ' ' + branch['commit']
+        if branch['upstream'] is not None:
+            line = line + ' [' + branch['upstream']
+            if branch['ahead'] or branch['behind']:
+                line = line + ': ahead ' + str(branch['ahead']) + ', behind ' + str(branch['behind'])
+            line = line + ']'
+        lines.append(line + ' ' + branch['subject'])
+    if len(branches) == 0:
+        lines.append('(no branches yet: the repository has no commits)')
+    if note is not None:
+        lines.append(note)
+    return text_and_data('\n'.join(lines), {'root': root, 'current': current, 'branches': shown})
+
+
+TOOL = Tool(
+    'git_get_branches',
+    'List the git branches of the repository holding a workspace path: local and (by default) remote-tracking '
+    'branches, most recently committed first, each with its commit, upstream, ahead/behind counts and last '
+    'commit subject; the current branch is marked with *. Read-only.',
+    {'type': 'object', 'properties': {
+        'path': PATH_ARG,
+        'include_remote': {'type': 'boolean', 'description': 'Include remote-tracking branches (default true).'},
+    }, 'additionalProperties': False},
+    get_branches,
+    title='Git branches',
+)

@@ -1,0 +1,58 @@
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.core.output_text import text_and_data, cap_list
+from hermes.host.paths import display_path
+from hermes.host.git import directory_of, repository_root, git_output, parse_status, describe_change
+
+MAX_FILES = 500
+PATH_ARG = {'type': 'string', 'description': 'A file or folder inside the repository (default: the first workspace folder).'}
+
+
+async def get_status(args, call):
+    root = await repository_root(directory_of(get_key(args, 'path')), call)
+    text = await git_output(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], root, call)
+    status = parse_status(text)
+    status['root'] = root
+    lines = [_branch_line(status, root)]
+    groups = [
+        ('Staged', [f for f in status['files'] if f['kind'] == 'tracked' and f['index'] != '.'], 'index'),
+        ('Not staged', [f for f in status['files'] if f['kind'] == 'tracked' and f['worktree'] != '.'], 'worktree'),
+        ('Unmerged (conflicts)', [f for f in status['files'] if f['kind'] == 'unmerged'], None),
+        ('Untracked', [f for f in status['files'] if f['kind'] == 'untracked'], None),
+    ]
+    for title, files, side in groups:
+        if len(files) == 0:
+            continue
+        shown, note = cap_list(files, MAX_FILES)
+        lines.append(title + ':')
+        for entry in shown:
+            change = '' if side is None else describe_change(entry[side]) + ': '
+            renamed = '' if entry['origPath'] is None else ' (from ' + entry['origPath'] + ')'
+            lines.append('  ' + change + entry['path'] + renamed)
+        if note is not None:
+            lines.append('  ' + note)
+    if len(status['files']) == 0:
+        lines.append('Nothing to commit: the working tree is clean.')
+    return text_and_data('\n'.join(lines), status)
+
+
+def _branch_line(status, root):
+    branch = status['branch']
+    line = ('On branch ' + branch) if branch is not None else 'HEAD detached at ' + str(status['commit'])
+    if status['upstream'] is not None:
+        line = (line + ', tracking ' + status['upstream'] + ' (ahead ' + str(status['ahead']) + ', behind ' +
+                str(status['behind']) + ')')
+    if status['commit'] is None:
+        line = line + ' (no commits yet)'
+    return line + ' — repository ' + display_path(root)
+
+
+TOOL = Tool(
+    'git_get_status',
+    'Show the git status of the repository holding a workspace path: current branch, upstream with '
+    'ahead/behind counts, and the staged, unstaged, conflicted and untracked files (paths relative to the '
+    'repository root). Read-only.',
+    {'type': 'object', 'properties': {'path': PATH_ARG}, 'additionalProperties': False},
+    get_status,
+    title='Git status',
+)

@@ -1,0 +1,41 @@
+from hermes.core.tools import Tool
+from hermes.core.output_text import text_and_data, cap_list
+from hermes.core.values import get_key
+from hermes.host.language import open_document, document_symbols, symbol_entries
+from hermes.host.paths import display_path
+
+
+def symbol_line(entry):
+    place = (' (line ' + str(entry['line']) + ('' if entry['endLine'] == entry['line'] else '–' + str(entry['endLine'])) +
+             ')') if 'line' in entry else ''
+    detail = '  ' + entry['detail'] if entry['detail'] else ''
+    return ''.join(['  ' for level in range(entry['depth'])]) + entry['kind'] + ' ' + entry['name'] + place + detail
+
+
+async def list_symbols(args, call):
+    path, document = await open_document(get_key(args, 'path'))
+    entries = symbol_entries(await document_symbols(document), 0, [])
+    shown_path = display_path(path)
+    if len(entries) == 0:
+        return text_and_data('No symbols in ' + shown_path + ' (no language extension provides an outline for it, '
+                             'or the file declares nothing).', {'path': shown_path, 'symbols': []})
+    shown, note = cap_list(entries, get_key(args, 'max_results') or 500)
+    lines = ['Symbols in ' + shown_path + ':']
+    for entry in shown:
+        lines.append(symbol_line(entry))
+    if note is not None:
+        lines.append(note)
+    return text_and_data('\n'.join(lines), {'path': shown_path, 'symbols': shown})
+
+
+TOOL = Tool(
+    'lsp_document_symbols',
+    'The outline of a file: its classes, functions, methods, variables... nested as declared, each with its kind '
+    'and 1-based line range, from VS Code\'s language extensions.',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'The file, workspace-relative.'},
+        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 5000, 'description': 'Default 500.'},
+    }, 'required': ['path'], 'additionalProperties': False},
+    list_symbols,
+    title='Document symbols',
+)

@@ -1,0 +1,28 @@
+from hermes.js import vscode
+from hermes.core.tools import Tool
+from hermes.core.output_text import text_and_data, cap_head
+from hermes.core.values import get_key
+from hermes.host.language import open_document, resolve_position, hover_text
+from hermes.tools.lsp_definition import position_schema
+
+
+async def hover(args, call):
+    path, document = await open_document(get_key(args, 'path'))
+    position = await resolve_position(document, args)
+    hovers = await vscode.commands.executeCommand('vscode.executeHoverProvider', document.uri, position)
+    text = hover_text(hovers)
+    where = get_key(args, 'path') + ':' + str(position.line + 1) + ':' + str(position.character + 1)
+    if text == '':
+        return text_and_data('No hover information at ' + where + '.', {'hover': ''})
+    return text_and_data(cap_head(text, 20000), {'hover': cap_head(text, 20000), 'line': position.line + 1,
+                                                 'column': position.character + 1})
+
+
+TOOL = Tool(
+    'lsp_hover',
+    'What VS Code shows when hovering a symbol: its type or signature and documentation, from the language '
+    'extensions. Position: 1-based line and column, or the symbol name.',
+    position_schema(),
+    hover,
+    title='Hover information',
+)

@@ -1,0 +1,42 @@
+from hermes.js import vscode
+from hermes.core.tools import Tool
+from hermes.core.output_text import text_and_data
+from hermes.core.values import get_key
+from hermes.host.language import open_document, resolve_position, location_of, add_previews, plain_location, location_line
+from hermes.tools.lsp_definition import position_schema
+
+
+async def find_references(args, call):
+    path, document = await open_document(get_key(args, 'path'))
+    position = await resolve_position(document, args)
+    call.progress(0, None, 'Finding references')
+    found = await vscode.commands.executeCommand('vscode.executeReferenceProvider', document.uri, position)
+    locations = [location_of(item) for item in (found or [])]
+    where = get_key(args, 'path') + ':' + str(position.line + 1) + ':' + str(position.character + 1)
+    if len(locations) == 0:
+        return text_and_data('No references found for the symbol at ' + where + '.', {'references': [], 'total': 0})
+    limit = get_key(args, 'max_results') or 100
+    shown = locations[:limit]
+    await add_previews(shown, limit)
+    files = []
+    for location in locations:
+        if location['path'] not in files:
+            files.append(location['path'])
+    lines = [str(len(locations)) + ' references in ' + str(len(files)) + ' files to the symbol at ' + where + ':']
+    for location in shown:
+        lines.append('  ' + location_line(location))
+    if len(locations) > limit:
+        lines.append('… (truncated: ' + str(len(locations) - limit) + ' more references; raise max_results)')
+    return text_and_data('\n'.join(lines), {'references': [plain_location(location) for location in shown],
+                                            'total': len(locations)})
+
+
+TOOL = Tool(
+    'lsp_references',
+    'Find all references to the symbol at a position across the workspace (including its declaration), '
+    'through VS Code\'s language extensions. Position: 1-based line and column, or the symbol name. Returns '
+    'file:line:column with each line\'s text.',
+    position_schema({'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 2000, 'description': 'Default 100.'}}),
+    find_references,
+    title='Find references',
+)

@@ -1,0 +1,59 @@
+from hermes.js import vscode, is_none, JsError, error_message
+from hermes.core.tools import Tool, ToolError
+from hermes.core.output_text import text_and_data
+from hermes.core.values import get_key
+from hermes.host.language import open_document, resolve_position, edit_entries
+from hermes.host.paths import resolve_path, display_path
+from hermes.tools.lsp_definition import position_schema
+
+
+async def rename(args, call):
+    path, document = await open_document(get_key(args, 'path'))
+    position = await resolve_position(document, args)
+    new_name = get_key(args, 'new_name')
+    try:
+        edit = await vscode.commands.executeCommand('vscode.executeDocumentRenameProvider', document.uri, position,
+                                                    new_name)
+    except JsError as error:
+        raise ToolError('Cannot rename here: ' + error_message(error))
+    if is_none(edit):
+        raise ToolError('No rename provider answered for this position (is it on a symbol, and is a language '
+                        'extension for this file type installed?).')
+    entries = edit_entries(edit)
+    files = []
+    count = 0
+    for entry in entries:
+        uri = entry[0]
+        if uri.scheme == 'file':
+            resolve_path(uri.fsPath)  # a rename must not reach outside the workspace (raises a ToolError)
+        files.append({'path': display_path(uri.fsPath), 'edits': len(entry[1])})
+        count = count + len(entry[1])
+    if count == 0:
+        raise ToolError('The rename changes nothing.')
+    if not await vscode.workspace.applyEdit(edit):
+        raise ToolError('VS Code refused to apply the rename (a file may have changed meanwhile); nothing was changed.')
+    saved = get_key(args, 'save') != False  # noqa: E712 (absent means true)
+    if saved:
+        for entry in entries:
+            document_changed = await vscode.workspace.openTextDocument(entry[0])
+            await document_changed.save()
+    listed = ', '.join([item['path'] + ' (' + str(item['edits']) + ')' for item in files])
+    text = ('Renamed to "' + new_name + '": ' + str(count) + ' edits in ' + str(len(files)) + ' files: ' + listed +
+            ('. Saved.' if saved else '. Not saved: the files are modified in their editors (undo with Ctrl+Z).'))
+    return text_and_data(text, {'newName': new_name, 'edits': count, 'files': files, 'saved': saved})
+
+
+TOOL = Tool(
+    'lsp_rename',
+    'Rename a symbol everywhere it is used (all files), like F2 in VS Code, through its language extensions; '
+    'the edit is applied as one undoable workspace edit and, by default, the changed files are saved. '
+    'Position: 1-based line and column, or the current symbol name.',
+    position_schema({
+        'new_name': {'type': 'string', 'minLength': 1, 'description': 'The new name.'},
+        'save': {'type': 'boolean', 'description': 'Save the changed files (default true).'},
+    }, ['new_name']),
+    rename,
+    title='Rename symbol',
+    read_only=False,
+    destructive=True,
+)

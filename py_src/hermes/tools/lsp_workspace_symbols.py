@@ -1,0 +1,44 @@
+from hermes.js import vscode
+from hermes.core.tools import Tool
+from hermes.core.output_text import text_and_data
+from hermes.core.values import get_key
+from hermes.host.language import kind_name, location_of, plain_location, location_line
+
+
+async def search_symbols(args, call):
+    query = get_key(args, 'query')
+    call.progress(0, None, 'Searching symbols')
+    found = await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', query)
+    found = found or []
+    limit = get_key(args, 'max_results') or 100
+    results = []
+    for symbol in found[:limit]:
+        entry = plain_location(location_of(symbol.location))
+        entry['name'] = symbol['name']
+        entry['kind'] = kind_name(symbol.kind)
+        entry['container'] = symbol.containerName or None
+        results.append(entry)
+    if len(results) == 0:
+        return text_and_data('No symbols match "' + query + '" (language extensions index files once they have '
+                             'opened one of their kind).', {'symbols': [], 'total': 0})
+    lines = [str(len(found)) + ' symbols match "' + query + '":']
+    for entry in results:
+        container = ' in ' + entry['container'] if entry['container'] else ''
+        lines.append('  ' + entry['kind'] + ' ' + entry['name'] + container + '  ' + location_line(entry))
+    if len(found) > limit:
+        lines.append('… (truncated: ' + str(len(found) - limit) + ' more; refine the query or raise max_results)')
+    return text_and_data('\n'.join(lines), {'symbols': results, 'total': len(found)})
+
+
+TOOL = Tool(
+    'lsp_workspace_symbols',
+    'Search the symbols (classes, functions, variables...) of the whole workspace by name, like VS Code\'s '
+    '"Go to Symbol in Workspace" (fuzzy match), through its language extensions. Returns kind, name, container '
+    'and file:line:column.',
+    {'type': 'object', 'properties': {
+        'query': {'type': 'string', 'minLength': 1, 'description': 'Name or part of a name.'},
+        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 2000, 'description': 'Default 100.'},
+    }, 'required': ['query'], 'additionalProperties': False},
+    search_symbols,
+    title='Workspace symbols',
+)

@@ -1,0 +1,47 @@
+from hermes.core.values import get_key
+from hermes.js import is_none, node
+from hermes.core.tools import Tool, ToolError
+from hermes.core.output_text import text_and_data
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.terminals import terminals, NEW_TERMINAL_INTEGRATION_MS
+
+SHELLS = ['bash', 'zsh', 'fish', 'pwsh', 'sh']
+
+
+async def create_terminal(args, call):
+    cwd = None
+    if not is_none(get_key(args, 'cwd')):
+        cwd = resolve_path(get_key(args, 'cwd'))
+        if not node('fs').existsSync(cwd):
+            raise ToolError('The folder "' + get_key(args, 'cwd') + '" does not exist.')
+    service = terminals()
+    record = service.create(get_key(args, 'name') or 'Hermes', cwd, get_key(args, 'shell'), get_key(args, 'show') != False)  # noqa: E712
+    integration = await service.wait_for_integration(record.terminal, NEW_TERMINAL_INTEGRATION_MS, call)
+    data = record.describe()
+    text = 'Created terminal ' + str(record.id) + ' "' + record.label() + '"'
+    if not is_none(cwd):
+        text = text + ' in ' + display_path(cwd)
+    if is_none(integration):
+        text = (text + '. Shell integration did not activate, so terminal_run and terminal_read cannot '
+                'capture output here (try shell "bash"); terminal_send still works.')
+    else:
+        text = text + ' (shell integration active: terminal_run and terminal_read capture its output).'
+    return text_and_data(text, data)
+
+
+TOOL = Tool(
+    'terminal_create',
+    'Open a new integrated terminal in VS Code and return its id (use it with the other terminal_* tools). '
+    'Optional: name, working folder (cwd, workspace-relative), shell (bash, zsh, fish, pwsh or sh; default: '
+    'the user\'s default profile), show (default true). Reports whether shell integration is active, which '
+    'terminal_run/terminal_read need to capture output and exit codes.',
+    {'type': 'object', 'properties': {
+        'name': {'type': 'string', 'description': 'Terminal name shown in VS Code (default "Hermes").'},
+        'cwd': {'type': 'string', 'description': 'Working folder, relative to the workspace or absolute inside it.'},
+        'shell': {'type': 'string', 'enum': SHELLS, 'description': 'Shell to start instead of the default.'},
+        'show': {'type': 'boolean', 'description': 'Reveal the terminal panel (default true).'},
+    }, 'additionalProperties': False},
+    create_terminal,
+    title='Create terminal',
+    read_only=False,
+)

@@ -1,0 +1,27 @@
+from hermes.core.values import get_key
+from hermes.core.tools import Tool
+from hermes.host.terminals import terminals
+from hermes.tools.terminal_send import TERMINAL_REF
+
+
+async def kill_terminal(args, call):
+    service = terminals()
+    record = service.lookup(get_key(args, 'terminal'))
+    running = record.running()
+    service.kill(record)
+    text = 'Closed terminal ' + str(record.id) + ' "' + record.label() + '" and ended its shell'
+    if running is not None:
+        text = text + ', which was running `' + running.command + '`'
+    return text + '.'
+
+
+TOOL = Tool(
+    'terminal_kill',
+    'Close an integrated terminal and end its shell and whatever runs in it.',
+    {'type': 'object', 'properties': {'terminal': TERMINAL_REF}, 'required': ['terminal'],
+     'additionalProperties': False},
+    kill_terminal,
+    title='Kill terminal',
+    read_only=False,
+    destructive=True,
+)

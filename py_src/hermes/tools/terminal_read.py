@@ -1,0 +1,43 @@
+from hermes.js import is_none
+from hermes.core.values import get_key
+from hermes.core.tools import Tool
+from hermes.core.output_text import text_and_data
+from hermes.host.terminals import terminals, render_execution
+from hermes.tools.terminal_send import TERMINAL_REF
+
+
+async def read_terminal(args, call):
+    record = terminals().lookup(get_key(args, 'terminal'))
+    last = get_key(args, 'last') or 3
+    limit = get_key(args, 'max_chars') or 20000
+    entries = record.executions[max(0, len(record.executions) - last):]
+    integration = not is_none(record.terminal.shellIntegration)
+    header = 'Terminal ' + str(record.id) + ' "' + record.label() + '"'
+    if len(entries) == 0:
+        text = header + ': no commands captured yet.'
+        if not integration:
+            text = (text + ' Shell integration is not active in this terminal, so VS Code does not share its '
+                    'output; run commands with terminal_run in a terminal made by terminal_create.')
+        return text_and_data(text, {'terminal': record.id, 'executions': []})
+    per_entry = max(500, limit // len(entries))
+    blocks = [render_execution(entry, per_entry) for entry in entries]
+    text = (header + ': the last ' + str(len(entries)) + ' of ' + str(len(record.executions)) +
+            ' captured commands (oldest first)\n\n' + '\n\n'.join(blocks))
+    return text_and_data(text, {'terminal': record.id, 'executions': [entry.describe() for entry in entries]})
+
+
+TOOL = Tool(
+    'terminal_read',
+    'Read what recent commands in an integrated terminal printed, with their exit codes (escape sequences '
+    'removed). Captured through VS Code\'s shell integration, so only commands run while it was active are '
+    'available (up to 20 per terminal). Useful after terminal_send, or to check a command terminal_run left '
+    'running.',
+    {'type': 'object', 'properties': {
+        'terminal': TERMINAL_REF,
+        'last': {'type': 'integer', 'minimum': 1, 'maximum': 20, 'description': 'How many recent commands (default 3).'},
+        'max_chars': {'type': 'integer', 'minimum': 500, 'maximum': 200000,
+                      'description': 'Output size limit (default 20000); the most recent output is kept.'},
+    }, 'additionalProperties': False},
+    read_terminal,
+    title='Read terminal output',
+)

@@ -1,0 +1,60 @@
+from hermes.core.values import get_key
+from hermes.js import is_none
+from hermes.core.tools import Tool
+from hermes.core.output_text import text_and_data, cap_tail
+from hermes.host.terminals import terminals
+from hermes.tools.terminal_send import TERMINAL_REF
+
+
+async def run_command(args, call):
+    service = terminals()
+    record, is_new = service.terminal_for_run(get_key(args, 'terminal'))
+    timeout_s = get_key(args, 'timeout_seconds') or 60
+    limit = get_key(args, 'max_chars') or 20000
+    where = 'terminal ' + str(record.id) + ' "' + record.label() + '"'
+    result = await service.run(record, get_key(args, 'command'), timeout_s * 1000, call, is_new)
+    outcome = result['outcome']
+    data = {'terminal': record.id, 'command': get_key(args, 'command'), 'shellIntegration': outcome != 'no-integration',
+            'exitCode': None, 'output': None, 'timedOut': outcome == 'timeout', 'cancelled': outcome == 'cancelled'}
+    if outcome == 'no-integration':
+        return text_and_data(
+            'Shell integration is not available in ' + where + ', so VS Code cannot report this command\'s output '
+            'or exit code. The command was sent as text and may be running now; look at the terminal, or '
+            'create a terminal with shell "bash" (terminal_create) and run it there.', data)
+    entry = result['entry']
+    if is_none(entry):
+        return text_and_data('Cancelled before the command started.', data)
+    output = cap_tail(entry.output(), limit).rstrip()
+    data['exitCode'] = entry.exit_code
+    data['output'] = output
+    data['durationMs'] = round(entry.duration_ms())
+    body = '$ ' + get_key(args, 'command') + '\n' + (output + '\n' if output != '' else '')
+    if outcome == 'ended':
+        code = 'unknown' if is_none(entry.exit_code) else str(entry.exit_code)
+        return text_and_data(body + '(exit code ' + code + ', ' + where + ')', data)
+    if outcome == 'timeout':
+        return text_and_data(body + '(still running after ' + str(timeout_s) + ' s in ' + where + '; check it '
+                             'later with terminal_read, or stop it with terminal_send text "\\u0003", enter false)', data)
+    return text_and_data(body + '(cancelled: Ctrl+C sent to ' + where + ')', data)
+
+
+TOOL = Tool(
+    'terminal_run',
+    'Run a shell command in a VS Code integrated terminal and wait for it: returns its output (escape '
+    'sequences removed, the most recent part when long) and exit code. Uses an idle terminal Hermes created '
+    '(a new one if needed) unless `terminal` names one. Stops waiting after timeout_seconds (default 60) and '
+    'leaves the command running. Needs VS Code shell integration (bash, zsh, fish, pwsh); without it the '
+    'command is only sent, and the result says so.',
+    {'type': 'object', 'properties': {
+        'command': {'type': 'string', 'minLength': 1, 'description': 'The command line to run.'},
+        'terminal': TERMINAL_REF,
+        'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 3600,
+                            'description': 'How long to wait for the command to finish (default 60).'},
+        'max_chars': {'type': 'integer', 'minimum': 500, 'maximum': 200000,
+                      'description': 'Output size limit (default 20000); the end of the output is kept.'},
+    }, 'required': ['command'], 'additionalProperties': False},
+    run_command,
+    title='Run command in terminal',
+    read_only=False,
+    destructive=True,
+)

@@ -1,0 +1,32 @@
+from hermes.core.values import get_key
+from hermes.core.tools import Tool
+from hermes.host.terminals import terminals
+
+TERMINAL_REF = {'type': ['integer', 'string'],
+                'description': 'Terminal id (from terminal_list/terminal_create) or exact name; default: the active terminal.'}
+
+
+async def send_text(args, call):
+    record = terminals().lookup(get_key(args, 'terminal'))
+    enter = get_key(args, 'enter') != False  # noqa: E712 (absent means true)
+    record.terminal.sendText(get_key(args, 'text'), enter)
+    return ('Sent ' + str(len(get_key(args, 'text'))) + ' characters' + (' and Enter' if enter else '') + ' to terminal ' +
+            str(record.id) + ' "' + record.label() + '". Its output is not returned: use terminal_read (needs '
+            'shell integration), or terminal_run to run a command and get its output and exit code.')
+
+
+TOOL = Tool(
+    'terminal_send',
+    'Type text into an integrated terminal, by default followed by Enter (enter: false to send it as is, '
+    'e.g. "\\u0003" for Ctrl+C or an answer to a prompt). Does not wait or return output; prefer terminal_run '
+    'for commands.',
+    {'type': 'object', 'properties': {
+        'terminal': TERMINAL_REF,
+        'text': {'type': 'string', 'description': 'The text to send.'},
+        'enter': {'type': 'boolean', 'description': 'Press Enter after the text (default true).'},
+    }, 'required': ['text'], 'additionalProperties': False},
+    send_text,
+    title='Send text to terminal',
+    read_only=False,
+    destructive=True,
+)

@@ -1,0 +1,375 @@
+"""The pure parts of the embedded agent under CPython: the OpenAI wire format, the ```tool protocol,
+the context budget, the system prompt, the LLM client's error texts, and the loop with a fake client."""
+import asyncio
+import json
+
+import pytest
+
+from hermes.core.agent_loop import AgentLoop, EventSink, render_history, result_text
+from hermes.core.cancellation import Cancellation, CANCELLED
+from hermes.core.context_budget import estimate_text_tokens, fit_messages, estimate_message_tokens, cap_text
+from hermes.core.llm_wire import (LlmError, StreamAccumulator, chat_request, openai_tools, parse_arguments,
+                                  error_text_of_body, add_usage)
+from hermes.core.system_prompt import build_system_prompt
+from hermes.core.tool_text import parse_tool_blocks, ToolBlockFilter, protocol_prompt, results_message
+from hermes.core.tools import Tool, ToolRegistry
+from hermes.net.llm_client import (retry_delay_ms, unreachable_message, model_not_found_message, auth_message,
+                                   normalize_endpoint, server_root, is_ollama_like, ollama_model_info, seconds_text)
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def chunk(delta=None, finish=None, **extra):
+    value = {'object': 'chat.completion.chunk', 'choices': [{'index': 0, 'delta': delta or {}, 'finish_reason': finish}]}
+    value.update(extra)
+    return json.dumps(value)
+
+
+# ------------------------------------------------------------------------------------------ wire format
+
+def test_request_body_has_stream_usage_tools_and_tool_choice():
+    tool = Tool('echo', 'Echo.', {'type': 'object', 'properties': {'text': {'type': 'string'}}}, None)
+    body = chat_request('m', [{'role': 'user', 'content': 'hi'}], openai_tools([tool]))
+    assert body == {'model': 'm', 'messages': [{'role': 'user', 'content': 'hi'}], 'stream': True,
+                    'stream_options': {'include_usage': True},
+                    'tools': [{'type': 'function', 'function': {'name': 'echo', 'description': 'Echo.',
+                                                                'parameters': tool.input_schema}}],
+                    'tool_choice': 'auto'}
+    assert 'tools' not in chat_request('m', [], [])
+    assert 'stream_options' not in chat_request('m', [], None, None, False)
+
+
+def test_accumulator_text_usage_finish_and_done():
+    acc = StreamAccumulator()
+    assert acc.feed_data(chunk({'role': 'assistant', 'content': ''})) == ''
+    assert acc.feed_data(chunk({'content': 'Hel'})) == 'Hel'
+    assert acc.feed_data(chunk({'content': 'lo'}, 'stop')) == 'lo'
+    acc.feed_data(json.dumps({'choices': [], 'usage': {'prompt_tokens': 3, 'completion_tokens': 2, 'total_tokens': 5}}))
+    acc.feed_data('[DONE]')
+    assert acc.done and acc.turn()['content'] == 'Hello' and acc.turn()['finish_reason'] == 'stop'
+    assert acc.turn()['usage']['total_tokens'] == 5 and acc.turn()['tool_calls'] == []
+
+
+def test_accumulator_tool_calls_by_index_in_pieces_interleaved():
+    acc = StreamAccumulator()
+    acc.feed_data(chunk({'tool_calls': [{'index': 0, 'id': 'a', 'type': 'function', 'function': {'name': 'x', 'arguments': ''}}]}))
+    acc.feed_data(chunk({'tool_calls': [{'index': 1, 'id': 'b', 'type': 'function', 'function': {'name': 'y', 'arguments': '{"q'}}]}))
+    acc.feed_data(chunk({'tool_calls': [{'index': 0, 'function': {'arguments': '{"a":'}}]}))
+    acc.feed_data(chunk({'tool_calls': [{'index': 1, 'function': {'arguments': '": 1}'}}]}))
+    acc.feed_data(chunk({'tool_calls': [{'index': 0, 'function': {'arguments': ' 2}'}}]}, 'tool_calls'))
+    calls = acc.tool_calls()
+    assert calls == [{'id': 'a', 'type': 'function', 'function': {'name': 'x', 'arguments': '{"a": 2}'}},
+                     {'id': 'b', 'type': 'function', 'function': {'name': 'y', 'arguments': '{"q": 1}'}}]
+    assert acc.finish_reason == 'tool_calls'
+
+
+def test_accumulator_tolerates_missing_index_repeated_names_object_arguments_and_no_id():
+    acc = StreamAccumulator()
+    acc.feed_data(chunk({'tool_calls': [{'id': 'a', 'function': {'name': 'x', 'arguments': '{"k"'}}]}))
+    acc.feed_data(chunk({'tool_calls': [{'function': {'name': 'x', 'arguments': ': 1}'}}]}))  # name repeated
+    acc.feed_data(chunk({'tool_calls': [{'id': 'b', 'function': {'name': 'y', 'arguments': {'z': True}}}]}))
+    acc.feed_data(chunk({'tool_calls': [{'index': 2, 'function': {'name': 'w'}}]}))
+    calls = acc.tool_calls()
+    assert [(c['id'], c['function']['name'], c['function']['arguments']) for c in calls] == [
+        ('a', 'x', '{"k": 1}'), ('b', 'y', '{"z":true}'), ('hermes_call_2', 'w', '')]
+
+
+def test_accumulator_error_events_and_non_json():
+    acc = StreamAccumulator()
+    acc.feed_data(json.dumps({'error': {'message': 'boom', 'type': 'server_error'}}))
+    assert acc.error == 'boom'
+    acc = StreamAccumulator()
+    acc.feed_data('overloaded', 'error')
+    assert acc.error == 'overloaded'
+    with pytest.raises(LlmError) as caught:
+        StreamAccumulator().feed_data('{not json')
+    assert caught.value.kind == 'protocol'
+
+
+def test_parse_arguments():
+    assert parse_arguments('') == {'value': {}}
+    assert parse_arguments('{"a": 1}') == {'value': {'a': 1}}
+    assert parse_arguments('"{\\"a\\": 1}"') == {'value': {'a': 1}}  # double-encoded
+    assert 'invalid JSON' in parse_arguments('{"a": ')['error']
+    assert 'must be a JSON object' in parse_arguments('[1]')['error']
+
+
+def test_error_text_of_body_and_usage_sum():
+    assert error_text_of_body('{"error": {"message": "bad key"}}') == 'bad key'
+    assert error_text_of_body('{"error": "model not found"}') == 'model not found'
+    assert error_text_of_body('{"detail": "Not Found"}') == 'Not Found'
+    assert error_text_of_body('plain words') == 'plain words'
+    assert error_text_of_body('  ') is None
+    total = add_usage(None, {'prompt_tokens': 1, 'completion_tokens': 2, 'total_tokens': 3})
+    assert add_usage(total, {'prompt_tokens': 1, 'completion_tokens': 1, 'total_tokens': 2})['total_tokens'] == 5
+
+
+# ------------------------------------------------------------------------------------------ ```tool protocol
+
+def test_parse_tool_blocks_variants():
+    text = ('First.\n```tool\n{"name": "a", "arguments": {"x": 1}}\n```\nThen:\n```tool_call\n'
+            '[{"name": "b", "parameters": {"y": 2}}, {"function": {"name": "c", "arguments": "{\\"z\\": 3}"}}]\n```\n'
+            '```python\nprint(1)\n```\n```json\n{"name": "d", "arguments": {},}\n```')
+    parsed = parse_tool_blocks(text)
+    assert parsed['calls'] == [{'name': 'a', 'arguments': {'x': 1}}, {'name': 'b', 'arguments': {'y': 2}},
+                               {'name': 'c', 'arguments': {'z': 3}}, {'name': 'd', 'arguments': {}}]
+    assert parsed['errors'] == []
+    assert 'print(1)' in parsed['text'] and 'First.' in parsed['text'] and '"name"' not in parsed['text']
+
+
+def test_parse_tool_blocks_unterminated_json_lines_and_errors():
+    assert parse_tool_blocks('```tool\n{"name": "a", "arguments": {}}')['calls'] == [{'name': 'a', 'arguments': {}}]
+    lines = parse_tool_blocks('```tool\n{"name": "a", "arguments": {}}\n{"name": "b", "arguments": {}}\n```')
+    assert [c['name'] for c in lines['calls']] == ['a', 'b']
+    broken = parse_tool_blocks('```tool\n{"name": "a", "arguments": {"x": 1}\n```')
+    assert broken['calls'] == [] and 'not valid JSON' in broken['errors'][0]
+    assert 'needs a "name"' in parse_tool_blocks('```tool\n{"arguments": {}}\n```')['errors'][0]
+    assert 'must be a JSON object' in parse_tool_blocks('```tool\n{"name": "a", "arguments": 3}\n```')['errors'][0]
+    assert parse_tool_blocks('```tool\n\n```')['errors'][0].startswith('An empty')
+    assert parse_tool_blocks('no tools ``` here')['calls'] == []  # a fence must open a line
+
+
+def test_tool_block_filter_hides_blocks_across_any_split():
+    reply = 'Sure.\n```tool\n{"name": "a", "arguments": {}}\n```\nCode:\n```py\nx = 1\n```\nDone `x`.'
+    expected = 'Sure.\nCode:\n```py\nx = 1\n```\nDone `x`.'
+    for size in [1, 2, 3, 5, 8, 1000]:
+        text_filter = ToolBlockFilter()
+        shown = ''.join(text_filter.feed(reply[i:i + size]) for i in range(0, len(reply), size)) + text_filter.finish()
+        assert shown == expected, size
+    text_filter = ToolBlockFilter()
+    assert text_filter.feed('Hello wor') == 'Hello wor'  # plain text is not held back
+
+
+def test_protocol_prompt_and_results_message():
+    tool = Tool('echo', 'Echo the text.', {'type': 'object', 'properties': {'text': {'type': 'string'}}}, None)
+    prompt = protocol_prompt([tool])
+    assert '```tool' in prompt and '### echo' in prompt and '"text"' in prompt
+    message = results_message([{'name': 'echo', 'id': 'c1', 'text': 'hi', 'is_error': False}])
+    assert message['role'] == 'user' and message['content'].startswith('Tool results:')
+    assert 'name=echo id=c1 status=ok\nhi\n```' in message['content']
+
+
+# ------------------------------------------------------------------------------------------ budget
+
+def test_token_estimates():
+    assert estimate_text_tokens('') == 0
+    assert estimate_text_tokens('abcd' * 100) == 100
+    assert estimate_text_tokens('日本語') == 3
+    assert estimate_message_tokens({'role': 'user', 'content': 'abcd'}) == 5
+
+
+def _turn(n, result_size=10):
+    return [{'role': 'user', 'content': f'question {n}'},
+            {'role': 'assistant', 'content': '', 'tool_calls': [{'id': f'c{n}', 'type': 'function',
+                                                                 'function': {'name': 't', 'arguments': '{}'}}]},
+            {'role': 'tool', 'tool_call_id': f'c{n}', 'content': 'r' * result_size},
+            {'role': 'assistant', 'content': f'answer {n}'}]
+
+
+def test_fit_keeps_everything_that_fits():
+    history = _turn(1) + _turn(2)
+    fitted = fit_messages({'role': 'system', 'content': 's'}, history, 10000)
+    assert fitted['messages'][1:] == history and fitted['dropped'] == 0 and fitted['trimmed'] == 0
+
+
+def test_fit_trims_old_tool_results_first_then_drops_oldest_turns_never_the_latest():
+    system = {'role': 'system', 'content': 'S' * 400}
+    history = _turn(1, 8000) + _turn(2, 8000) + _turn(3, 8000)
+    fitted = fit_messages(system, history, 2700, keep_from=8)
+    assert fitted['trimmed'] == 2 and fitted['dropped'] == 0
+    assert fitted['messages'][0] is system and fitted['messages'][9:] == history[8:]
+    assert 'trimmed to fit' in fitted['messages'][3]['content']
+    assert history[2]['content'] == 'r' * 8000  # the history itself is untouched
+    fitted = fit_messages(system, history, 2450, keep_from=8)
+    assert fitted['dropped'] == 4 and fitted['messages'][1]['content'] == 'question 2'
+    fitted = fit_messages(system, history, 10, keep_from=8)  # nothing fits: the latest turn still goes whole
+    assert fitted['messages'][1:] == history[8:]
+    assert cap_text('x' * 50, 10).startswith('x' * 10 + '\n[… 40 characters')
+
+
+# ------------------------------------------------------------------------------------------ system prompt
+
+def test_system_prompt_workspace_and_text_tools():
+    workspace = {'folders': ['/w'], 'gitBranch': 'main', 'openTabs': ['a.py', 'b.md'],
+                 'activeFile': {'path': 'a.py', 'language': 'python', 'line': 3,
+                                'selection': {'startLine': 2, 'endLine': 3, 'text': 'x = 1'}},
+                 'errors': [{'path': 'a.py', 'line': 2, 'message': 'bad'}, 'plain error']}
+    prompt = build_system_prompt(workspace)
+    for part in ['Workspace folders: /w', 'Git branch: main', 'Active file: a.py (python), cursor on line 3',
+                 'Selected text (lines 2–3):\n```\nx = 1\n```', 'Open tabs: a.py, b.md', '- a.py:2: bad',
+                 '- plain error']:
+        assert part in prompt
+    assert '```tool' not in prompt
+    tool = Tool('echo', 'Echo.', {'type': 'object'}, None)
+    assert '```tool' in build_system_prompt(None, [tool], True)
+    assert 'Workspace' not in build_system_prompt({})
+
+
+# ------------------------------------------------------------------------------------------ client helpers
+
+def test_client_pure_helpers():
+    assert normalize_endpoint('http://h:1/v1/') == 'http://h:1/v1'
+    assert normalize_endpoint('http://h:1/v1/chat/completions') == 'http://h:1/v1'
+    assert server_root('http://127.0.0.1:11434/v1') == 'http://127.0.0.1:11434'
+    assert is_ollama_like('http://127.0.0.1:11434/v1') and not is_ollama_like('http://127.0.0.1:1234/v1')
+    assert unreachable_message('http://127.0.0.1:11434/v1') == \
+        "Can't reach the LLM at http://127.0.0.1:11434/v1 — is Ollama running (`ollama serve`)?"
+    assert '(connection refused)' in unreachable_message('http://127.0.0.1:1234/v1', 'ECONNREFUSED')
+    assert '"Hermes: Set API Key"' in auth_message('e', 401, 'no', False)
+    assert 'ollama pull m' in model_not_found_message('e', 'm', ['a'], True)
+    assert retry_delay_ms('2', None, 0, 500) == 2000
+    assert retry_delay_ms(None, '150', 0, 500) == 150
+    assert retry_delay_ms(None, None, 2, 500) == 2000
+    assert retry_delay_ms(None, None, 10, 500) == 8000
+    assert retry_delay_ms('Wed, 21 Oct 2015 07:28:05 GMT', None, 0, 500, 1445412480000) == 5000
+    assert [seconds_text(ms) for ms in [800, 2000, 60000, 1500]] == ['0.8', '2', '60', '1.5']
+
+
+def test_ollama_model_info():
+    info = ollama_model_info({'capabilities': ['completion', 'tools'], 'model_info': {'qwen2.context_length': 32768}})
+    assert info == {'context_length': 4096, 'model_context_length': 32768, 'supports_tools': True}
+    info = ollama_model_info({'capabilities': ['completion'], 'parameters': 'num_ctx 16384\nstop "x"'})
+    assert info['context_length'] == 16384 and info['supports_tools'] is False
+    assert ollama_model_info({})['supports_tools'] is None
+
+
+# ------------------------------------------------------------------------------------------ the loop
+
+class FakeClient:
+    """Replies from a script: each item a turn dict, an LlmError to raise, or a callable(body)."""
+
+    def __init__(self, replies, info=None):
+        self.replies = list(replies)
+        self.bodies = []
+        self.info = info
+
+    async def stream_chat(self, body, on_delta, cancellation):
+        self.bodies.append(body)
+        reply = self.replies.pop(0)
+        if isinstance(reply, LlmError):
+            raise reply
+        if callable(reply):
+            reply = await reply(body, on_delta, cancellation)
+        for piece in reply.get('pieces', [reply.get('content', '')]):
+            on_delta(piece)
+        return {'content': reply.get('content', ''), 'tool_calls': reply.get('tool_calls', []),
+                'finish_reason': 'stop', 'usage': None}
+
+    async def model_info(self, model):
+        return self.info
+
+
+def call(call_id, name, arguments):
+    return {'id': call_id, 'type': 'function', 'function': {'name': name, 'arguments': json.dumps(arguments)}}
+
+
+class Recorder(EventSink):
+    def __init__(self):
+        self.events = []
+
+    def on_text(self, text):
+        self.events.append(('text', text))
+
+    def on_tool_call(self, c):
+        self.events.append(('call', c['name']))
+
+    def on_tool_result(self, c, result):
+        self.events.append(('result', result_text(result)))
+
+    def on_notice(self, message):
+        self.events.append(('notice', message))
+
+    def on_error(self, error):
+        self.events.append(('error', error.kind))
+
+
+def registry():
+    reg = ToolRegistry()
+
+    async def echo(args, c):
+        return args['text']
+    reg.add(Tool('echo', 'Echo.', {'type': 'object', 'properties': {'text': {'type': 'string'}}, 'required': ['text']},
+                 echo))
+    return reg
+
+
+def test_loop_native_roundtrip_and_history_shape():
+    client = FakeClient([{'tool_calls': [call('c1', 'echo', {'text': 'hi'})]}, {'content': 'done'}])
+    history = [{'role': 'user', 'content': 'go'}]
+    sink = Recorder()
+    outcome = run(AgentLoop(client, registry()).run(history, sink))
+    assert outcome['stopped'] == 'done' and outcome['text'] == 'done' and outcome['iterations'] == 2
+    assert [m['role'] for m in history] == ['user', 'assistant', 'tool', 'assistant']
+    assert history[2]['tool_call_id'] == 'c1' and history[2]['content'] == 'hi'
+    assert ('call', 'echo') in sink.events and ('result', 'hi') in sink.events
+    sent = client.bodies[1]['messages']
+    assert sent[-1] == {'role': 'tool', 'tool_call_id': 'c1', 'content': 'hi'}
+
+
+def test_loop_auto_switches_to_text_when_the_model_writes_blocks():
+    block = '```tool\n{"name": "echo", "arguments": {"text": "b"}}\n```'
+    client = FakeClient([{'content': block}, {'content': 'ok'}])
+    history = [{'role': 'user', 'content': 'go'}]
+    sink = Recorder()
+    outcome = run(AgentLoop(client, registry()).run(history, sink))
+    assert outcome['mode'] == 'text' and outcome['text'] == 'ok'
+    assert 'tools' in client.bodies[0] and 'tools' not in client.bodies[1]
+    assert client.bodies[1]['messages'][-1]['content'].startswith('Tool results:')
+
+
+def test_loop_model_info_without_tools_starts_in_text_mode_and_unknown_tool_is_a_result():
+    client = FakeClient([{'content': '```tool\n{"name": "nope", "arguments": {}}\n```'}, {'content': 'ok'}],
+                        {'supports_tools': False, 'context_length': 2048})
+    history = [{'role': 'user', 'content': 'go'}]
+    sink = Recorder()
+    run(AgentLoop(client, registry()).run(history, sink))
+    assert 'tools' not in client.bodies[0]
+    assert any(kind == 'result' and "Unknown tool 'nope'" in text for kind, text in sink.events)
+
+
+def test_render_history_text_mode_from_native_history():
+    history = [{'role': 'user', 'content': 'go'},
+               {'role': 'assistant', 'content': 'Let me see.', 'tool_calls': [call('c1', 'echo', {'text': 'x'})]},
+               {'role': 'tool', 'tool_call_id': 'c1', 'content': 'x', 'hermes_tool': 'echo', 'hermes_is_error': False},
+               {'role': 'assistant', 'content': 'x it is'}]
+    text = render_history(history, 'text')
+    assert [m['role'] for m in text] == ['user', 'assistant', 'user', 'assistant']
+    assert text[1]['content'] == 'Let me see.\n\n```tool\n{"name":"echo","arguments":{"text":"x"}}\n```'
+    native = render_history(history, 'native')
+    assert native[2] == {'role': 'tool', 'tool_call_id': 'c1', 'content': 'x'}
+
+
+def test_loop_sink_that_raises_does_not_break_the_run():
+    class Broken(EventSink):
+        def on_text(self, text):
+            raise RuntimeError('sink bug')
+    outcome = run(AgentLoop(FakeClient([{'content': 'hi'}]), registry()).run([{'role': 'user', 'content': 'x'}], Broken()))
+    assert outcome['stopped'] == 'done'
+
+
+def test_loop_without_tools_sends_no_tools_and_errors_reach_the_sink():
+    client = FakeClient([LlmError('nope', 'auth', 401)])
+    sink = Recorder()
+    outcome = run(AgentLoop(client, ToolRegistry()).run([{'role': 'user', 'content': 'x'}], sink))
+    assert 'tools' not in client.bodies[0] and outcome['stopped'] == 'error' and outcome['error_kind'] == 'auth'
+    assert ('error', 'auth') in sink.events
+
+
+def test_loop_cancelled_before_start_and_native_mode_does_not_fall_back():
+    cancellation = Cancellation()
+    cancellation.cancel()
+    outcome = run(AgentLoop(FakeClient([]), registry()).run([{'role': 'user', 'content': 'x'}], None, cancellation))
+    assert outcome['stopped'] == 'cancelled'
+    client = FakeClient([LlmError('no tools', 'tools_unsupported', 400)])
+    outcome = run(AgentLoop(client, registry(), {'tool_calling': 'native'}).run([{'role': 'user', 'content': 'x'}]))
+    assert outcome['error_kind'] == 'tools_unsupported' and len(client.bodies) == 1
+
+
+def test_cancellation_race():
+    async def main():
+        cancellation = Cancellation()
+        asyncio.get_running_loop().call_later(0.05, cancellation.cancel)
+        return await cancellation.race(asyncio.sleep(5, 'late'))
+    assert run(main()) is CANCELLED
