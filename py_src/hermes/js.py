@@ -78,6 +78,15 @@ def parse_json(text):
         raise ValueError(error_message(error))
 
 
+def parse_json_plain(text):
+    """JSON text → plain values without wrapping objects as dicts (7× faster in JS): only for hot
+    paths that read the objects through core/values.py helpers (subscripts, `in`), never `.get`."""
+    try:
+        return JSON.parse(text)
+    except JsError as error:
+        raise ValueError(error_message(error))
+
+
 def _revive(key, value):
     if value is not None and typeof(value) == 'object' and not Array.isArray(value):
         return dict(value)
@@ -257,6 +266,7 @@ def parse_http_date(text):
 
 # __pragma__('skip')
 from hermes._cpython import sleep_ms, deferred, first_of, parse_http_date  # noqa: E402,F811
+from hermes._cpython import parse_json as parse_json_plain  # noqa: E402,F811
 # __pragma__('noskip')
 
 

@@ -186,7 +186,20 @@ def bench_webview():
     run(heading, row)
 
 
-SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview}
+# ------------------------------------------------------------------------------------------ LLM
+
+def bench_llm():
+    heading('Embedded agent (tests/bench/llm.js, transpiled; the LLM\'s own time excluded)')
+    result = json.loads(subprocess.run([NODE, str(BENCH / 'llm.js')], check=True, capture_output=True, text=True,
+                                       cwd=ROOT).stdout)
+    row(f"SSE parsing, {result['tokens']} one-token chunks", f"{result['sse_tokens_per_s']:,.0f} tokens/s",
+        'split + JSON.parse alone', result['sse_tokens_per_s'] / result['floor_tokens_per_s'])
+    row(f"agent loop overhead per iteration ({result['loop_iterations']} tool rounds)",
+        f"{result['loop_ms_per_iteration']:.2f} ms", 'serialising its request body',
+        result['loop_ms_per_iteration'] / result['loop_serialise_ms'])
+
+
+SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm}
 
 if __name__ == '__main__':
     for name in sys.argv[1:] or list(SECTIONS):  # e.g. `python tests/bench/run.py mcp`

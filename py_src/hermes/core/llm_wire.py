@@ -9,7 +9,7 @@ arrive at the end. Servers differ at the edges (a missing index, a name repeated
 arguments as an object, an `error` object mid-stream); `StreamAccumulator` takes all of them.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, parse_json, dump_json
+from hermes.js import is_none, parse_json, parse_json_plain, dump_json
 from hermes.core.values import json_type, is_object, get_key, object_keys
 
 
@@ -132,7 +132,7 @@ class StreamAccumulator:
         if text == '':
             return ''
         try:
-            chunk = parse_json(text)
+            chunk = parse_json_plain(text)  # the hot path: read only through values.py helpers
         except ValueError:
             if event_type == 'error':
                 self.error = text
