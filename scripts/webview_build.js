@@ -22,6 +22,7 @@ async function buildWebview(production) {
     legalComments: production ? 'linked' : 'inline',
     logLevel: 'warning',
   });
+  if (production) fs.rmSync(path.join(out, 'panel.js.map'), { force: true }); // no stale map in the .vsix
   fs.copyFileSync(path.join(root, 'media', 'panel', 'panel.css'), path.join(out, 'panel.css'));
   const codicons = path.join(root, 'node_modules', '@vscode', 'codicons', 'dist');
   for (const file of ['codicon.css', 'codicon.ttf']) {

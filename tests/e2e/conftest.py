@@ -57,3 +57,12 @@ def workbench(browser, code_server):
     bench = Workbench(page).open(code_server.url)
     yield bench
     page.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """`item.call_failed`: lets a fixture leave evidence (a screenshot, logs) behind for a failed test."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == 'call':
+        item.call_failed = report.failed

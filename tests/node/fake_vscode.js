@@ -67,6 +67,7 @@ const window = {
   showErrorMessage(text, ...items) { state.messages.push(['error', text, items]); return Promise.resolve(undefined); },
   showQuickPick(items) { state.quickPicks = items; return Promise.resolve(state.quickPickAnswer ? state.quickPickAnswer(items) : undefined); },
   get tabGroups() { return { all: state.tabGroups }; },
+  setStatusBarMessage(text) { state.messages.push(['status', text, []]); return new Disposable(); },
   registerWebviewViewProvider(id, provider, options) {
     if (state.webviewViews.has(id)) throw new Error(`a webview view provider for '${id}' is already registered`);
     state.webviewViews.set(id, { provider, options });
@@ -90,7 +91,8 @@ const workspace = {
   get workspaceFolders() { return state.workspaceFolders; },
   get name() { return state.workspaceFolders ? state.workspaceFolders.map((f) => f.name).join(', ') : undefined; },
   getConfiguration(section) {
-    return { get: (key, fallback) => { const v = state.settings[`${section}.${key}`]; return v === undefined ? fallback : v; } };
+    return { get: (key, fallback) => { const v = state.settings[`${section}.${key}`]; return v === undefined ? fallback : v; },
+      update: (key, value, target) => { state.settings[`${section}.${key}`] = value; state.settingTargets = { ...(state.settingTargets || {}), [`${section}.${key}`]: target }; return Promise.resolve(); } };
   },
   onDidChangeConfiguration: configChanged.event,
 };
@@ -130,6 +132,7 @@ function makeContext() {
 
 module.exports = {
   Disposable, EventEmitter, Uri, ThemeColor, McpHttpServerDefinition, StatusBarAlignment: { Left: 1, Right: 2 },
+  ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
   window, commands, workspace, env, lm, version: '1.139.1',
   __state: state, __reset: reset, __makeContext: makeContext, __openFolders: openFolders, __setSetting: setSetting,
 };

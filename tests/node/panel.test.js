@@ -99,3 +99,51 @@ test('stored data read back from workspaceState (plain objects) is restored', ()
 test('the harness fake vscode is untouched by the panel module', () => {
   assert.equal(typeof vscode.window.createOutputChannel, 'function');
 });
+
+test('the view provider, transpiled: page, messages, workspaceState, insert at cursor, model setting', async () => {
+  const { ui_panel: panel } = testing();
+  vscode.__reset();
+  const context = vscode.__makeContext();
+  const warnings = [];
+  const log = { warn: (m) => warnings.push(m), info: () => {}, error: (m, e) => warnings.push(m + ': ' + (e && e.message)) };
+  const runTurn = async (history, text, sink) => { sink.on_text('echo ' + text); return null; };
+  panel.register_panel(context, log, runTurn, async () => ['a', 'b']);
+  const { provider, options } = vscode.__state.webviewViews.get('hermes.panel');
+  assert.deepEqual(options, { webviewOptions: { retainContextWhenHidden: true } });
+  const posted = [];
+  let receive;
+  const view = {
+    webview: {
+      cspSource: 'vscode-resource:', options: null, html: '',
+      asWebviewUri: (uri) => ({ toString: () => 'vscode-resource:' + uri.fsPath }),
+      postMessage: (m) => { posted.push(JSON.parse(JSON.stringify(m))); return Promise.resolve(true); },
+      onDidReceiveMessage: (listener) => { receive = listener; return new vscode.Disposable(); },
+    },
+    onDidDispose: () => new vscode.Disposable(),
+  };
+  provider.resolveWebviewView(view, {}, {});
+  assert.match(view.webview.html, /content="default-src 'none'; style-src vscode-resource:; font-src vscode-resource:; img-src vscode-resource: data:; script-src 'nonce-[A-Za-z0-9+/=]{24}';"/);
+  assert.match(view.webview.html, /<script nonce="[A-Za-z0-9+/=]{24}" src="vscode-resource:[^"]+\/dist\/webview\/panel\.js"><\/script>/);
+  assert.equal(view.webview.options.enableScripts, true);
+  await receive({ type: 'ready' });
+  await receive({ type: 'send', text: 'hi' });
+  assert.deepEqual(posted.map((m) => m.type), ['state', 'models', 'userMessage', 'turnStarted', 'textDelta', 'turnEnded']);
+  const stored = context.workspaceState.get('hermes.panel.conversation');
+  assert.deepEqual(JSON.parse(JSON.stringify(stored.messages)).map((m) => m.role), ['user', 'assistant']);
+  const edits = [];
+  vscode.window.activeTextEditor = {
+    selections: ['sel-1', 'sel-2'],
+    edit: async (callback) => { callback({ replace: (where, text) => edits.push([where, text]) }); return true; },
+  };
+  await receive({ type: 'insertCode', code: 'x = 1' });
+  delete vscode.window.activeTextEditor;
+  assert.deepEqual(edits, [['sel-1', 'x = 1'], ['sel-2', 'x = 1']]);
+  await receive({ type: 'selectModel', model: 'b' });
+  assert.equal(vscode.__state.settings['hermes.llm.model'], 'b');
+  assert.equal(vscode.__state.settingTargets['hermes.llm.model'], 1);
+  await receive({ type: 'copyCode', code: 'ls' });
+  assert.equal(vscode.__state.clipboard, 'ls');
+  assert.deepEqual(warnings, []);
+  context.disposeAll();
+  assert.equal(vscode.__state.webviewViews.size, 0);
+});

@@ -331,6 +331,8 @@ class TextEditor(JsObject):
             def replace(self, location, text):
                 editor.edits.append((location, text))
 
+            js_replace = replace
+
             def insert(self, location, text):
                 editor.edits.append((location, text))
         callback(Builder())
@@ -393,6 +395,8 @@ class Configuration:
     def update(self, key, value, target=None):
         self._store[self._key(key)] = value
         return _resolved(None)
+
+    js_update = update  # `.update` would be renamed to `.py_update` by Transcrypt
 
 
 class ConfigurationChangeEvent:
@@ -460,6 +464,8 @@ class Memento:
     def update(self, key, value):
         self.values[key] = value
         return _resolved(None)
+
+    js_update = update
 
     def keys(self):
         return list(self.values)

@@ -138,6 +138,9 @@ def test_insert_code_replaces_every_selection_of_the_active_editor(context):
     vscode.window.activeTextEditor = editor
     drain(view, {'type': 'insertCode', 'code': 'print(1)\n'})
     assert [(selection.start.line, text) for selection, text in editor.edits] == [(0, 'print(1)\n'), (3, 'print(1)\n')]
+    editor.edits.clear()
+    drain(view, {'type': 'insertCode', 'code': 'a = 1\nb = 2'})  # a code block's text has no final newline
+    assert [text for selection, text in editor.edits] == ['a = 1\nb = 2\n', 'a = 1\nb = 2']
 
 
 def test_insert_code_without_an_editor_says_so(context):

@@ -53,6 +53,15 @@ def _llm_setting(key, fallback):
     return fallback if is_none(value) or value == '' else value
 
 
+def insertion_text(code, selection):
+    """Code blocks come without their last newline: at the start of an empty line or before a line's
+    text, add it back so the code stays on its own lines."""
+    at_line_start = selection.isEmpty and selection.start.character == 0
+    if at_line_start and not code.endswith('\n'):
+        return code + '\n'
+    return code
+
+
 class PanelHost:
     """What the controller needs from VS Code."""
 
@@ -71,7 +80,7 @@ class PanelHost:
             self.log.warn('Panel: could not post to the webview: ' + error_message(error))
 
     def save(self, data):
-        self.context.workspaceState.update(STORE_KEY, data)
+        self.context.workspaceState.js_update(STORE_KEY, data)
 
     def model(self):
         return _llm_setting('llm.model', DEFAULT_MODEL)
@@ -83,7 +92,7 @@ class PanelHost:
         return await self._list_models()
 
     async def select_model(self, name):
-        await vscode.workspace.getConfiguration('hermes').update('llm.model', name,
+        await vscode.workspace.getConfiguration('hermes').js_update('llm.model', name,
                                                                  vscode.ConfigurationTarget.Global)
         self.log.info('Panel: model set to ' + name)
 
@@ -95,7 +104,7 @@ class PanelHost:
 
         def edit(builder):
             for selection in editor.selections:
-                builder.replace(selection, code)
+                builder.js_replace(selection, insertion_text(code, selection))  # `.replace` → `.py_replace`
         done = await editor.edit(edit)
         return done
 
@@ -155,6 +164,8 @@ def register_panel(context, log, run_turn, list_models, make_cancel=None):
 
     async def settings_changed(event):
         if event.affectsConfiguration('hermes.llm'):
+            log.info('Panel: the LLM settings changed (' + host.model() + ' at ' + host.endpoint() + '); '
+                     'listing models again')
             await controller.refresh_models()
 
     context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(to_js_callback(settings_changed)))

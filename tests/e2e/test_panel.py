@@ -1,0 +1,338 @@
+"""The Hermes side panel in a real VS Code (code-server), against the scripted OpenAI-compatible server
+(tests/llm_server) over real HTTP: streaming, tool cards with real results, Stop, the model picker,
+an unreachable endpoint, Retry, insert at cursor, a window reload, and light/dark screenshots.
+
+The tests in this module run in order on one window (each builds on the conversation so far).
+The webview lives in nested iframes: `iframe.webview` → `iframe#active-frame`.
+"""
+import json
+import os
+import shutil
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from vscode_server import CodeServer, Workbench, wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / 'tests'))
+
+from llm_server.server import ScriptedLlmServer  # noqa: E402
+from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
+
+MODELS = ['llama3.2:3b', 'qwen2.5:7b', 'scripted-coder']
+CODE = 'def greet(name):\n    return f"Hello, {name}!"\n'
+STREAMED = ('Here is a **greeting** function, written for you step by step.\n\n'
+            'It takes a name and returns a friendly sentence. Nothing else happens.\n\n'
+            '```python\n' + CODE + '```\n\n'
+            'Call it as `greet("Ada")` and print the result.\n\n'
+            '- short\n- pure\n- tested\n')
+
+
+def _env(name):
+    value = os.environ.get(name)
+    if not value or not Path(value).exists():
+        pytest.exit(f'{name} is not set or missing: run the e2e layer with `inv e2e`', returncode=2)
+    return value
+
+
+def closed_port():
+    with socket.socket() as probe:
+        probe.bind(('127.0.0.1', 0))
+        return probe.getsockname()[1]  # closed again when the `with` ends: nothing listens there
+
+
+def script(server, *replies):
+    """What the scripted server answers next (the last reply repeats)."""
+    with server.lock:
+        server._replies = list(replies)
+        server._served = 0
+
+
+@pytest.fixture(scope='module')
+def llm():
+    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello!'))], 'models': MODELS, 'show': None}).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope='module')
+def panel_workspace(tmp_path_factory):
+    target = tmp_path_factory.mktemp('panel-ws') / 'workspace'
+    shutil.copytree(ROOT / 'tests' / 'fixtures' / 'workspace', target)
+    return target
+
+
+@pytest.fixture(scope='module')
+def vscode_window(tmp_path_factory, panel_workspace, llm):
+    server = CodeServer(_env('HERMES_CODE_SERVER'), _env('HERMES_VSIX'), tmp_path_factory.mktemp('panel-cs'),
+                        panel_workspace, settings={
+                            'hermes.llm.endpoint': llm.endpoint,
+                            'hermes.llm.model': 'qwen2.5:7b',
+                            'hermes.tools.confirm': 'never',
+                            'workbench.colorTheme': 'Default Dark Modern',
+                        })
+    server.install()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope='module')
+def window(browser, vscode_window):
+    page = browser.new_page(viewport={'width': 1400, 'height': 900})
+    bench = Workbench(page).open(vscode_window.url)
+    vscode_window.wait_for_log(r'activated in')
+    yield bench
+    page.close()
+
+
+@pytest.fixture(autouse=True)
+def evidence_on_failure(request, window, vscode_window):
+    """A failed test leaves a screenshot and the tail of the extension's log behind."""
+    yield
+    if getattr(request.node, 'call_failed', False):  # set by conftest.py
+        window.screenshot(ROOT / 'tests' / 'artifacts' / f'panel-failure-{request.node.name}.png')
+        print('--- Hermes log (tail) ---\n' + vscode_window.extension_log_text()[-3000:])
+
+
+def settings_file(server):
+    return server.user_data / 'User' / 'settings.json'
+
+
+def update_settings(window, server, **changes):
+    """Change user settings through VS Code's own settings.json editor (code-server here does not notice
+    a settings.json changed behind its back): replace the text, save, close."""
+    settings = json.loads(settings_file(server).read_text())
+    settings.update(changes)
+    page = window.page
+    window.run_command('Preferences: Open User Settings (JSON)')
+    editor = page.locator('.monaco-editor[data-uri$="User/settings.json"]').first
+    editor.wait_for(timeout=15000)
+    page.wait_for_timeout(500)
+    editor.click()
+    page.keyboard.press('Control+A')
+    page.keyboard.press('Delete')
+    page.keyboard.insert_text(json.dumps(settings))  # one line: no auto-indent
+    page.keyboard.press('Control+Shift+End')
+    page.keyboard.press('Delete')  # anything auto-closing added
+    page.keyboard.press('Control+S')
+    wait_until(lambda: json.loads(settings_file(server).read_text()) == settings, 15, what='settings.json saved')
+    page.keyboard.press('Escape')  # settings.json opens in a modal editor: Escape closes it
+    page.locator('.monaco-modal-editor-block').wait_for(state='hidden', timeout=10000)
+
+
+def panel(page):
+    return page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
+
+
+def open_panel(window):
+    window.run_command('Hermes: Open Chat Panel')
+    view = panel(window.page)
+    view.locator('#prompt').wait_for(state='visible', timeout=30000)
+    return view
+
+
+def send(view, text):
+    prompt = view.locator('#prompt')
+    prompt.click()
+    prompt.fill(text)
+    prompt.press('Enter')
+
+
+def wait_idle(view, timeout=20000):
+    view.locator('#prompt:not([disabled])').wait_for(timeout=timeout)
+    view.locator('#send').wait_for(state='visible', timeout=timeout)
+
+
+def last_reply(view):
+    return view.locator('.message.assistant').last
+
+
+# ------------------------------------------------------------------------------------------------ tests
+
+def test_open_panel_shows_how_to_start_and_lists_the_models(window, llm):
+    view = open_panel(window)
+    empty = view.locator('#empty-state')
+    empty.wait_for(state='visible', timeout=15000)
+    assert 'Type below and press Enter' in empty.inner_text()
+    wait_until(lambda: view.locator('#model-select option').count() == len(MODELS), 20, what='the model list')
+    assert view.locator('#model-select option').all_inner_texts() == MODELS
+    assert view.locator('#model-select').input_value() == 'qwen2.5:7b'
+    assert any(request['path'] == '/v1/models' for request in llm.requests)
+    # accessible names on the controls
+    for selector, name in (('#prompt', 'Message to Hermes'), ('#send', 'Send'), ('#new-chat', 'New chat'),
+                           ('#open-settings', 'Hermes LLM settings'), ('#model-select', 'Model')):
+        assert view.locator(selector).get_attribute('aria-label') == name
+
+
+def test_a_reply_streams_in_with_highlighted_code(window, llm):
+    view = panel(window.page)
+    script(llm, Reply(text_events(STREAMED, piece=6), delay_ms=40))
+    # Record every state the reply's DOM goes through, from inside the webview.
+    view.locator('#transcript').evaluate("""(transcript) => {
+        window.__states = [];
+        new MutationObserver(() => {
+            const replies = transcript.querySelectorAll('.message.assistant');
+            const reply = replies[replies.length - 1];
+            if (reply) window.__states.push(reply.querySelector('.message-body').textContent.length);
+        }).observe(transcript, {subtree: true, childList: true, characterData: true});
+    }""")
+    send(view, 'Write me a greeting function')
+    view.locator('.message.user').last.wait_for(timeout=10000)
+    assert view.locator('.message.user').last.inner_text().endswith('Write me a greeting function')
+    assert view.locator('#prompt').is_disabled()  # input disabled while the turn runs
+    assert view.locator('#stop').is_visible()
+    wait_idle(view)
+    reply = last_reply(view)
+    assert 'Call it as greet("Ada")' in reply.inner_text()
+    states = view.locator('#transcript').evaluate('() => window.__states')
+    growing = sorted(set(states))
+    assert len(growing) >= 5, f'expected several intermediate DOM states, saw {growing}'
+    assert growing[0] < growing[-1] / 2
+    # the code block: highlighted spans, language label, Copy and Insert buttons
+    block = reply.locator('.code-block')
+    assert block.count() == 1
+    assert block.locator('.code-lang').inner_text() == 'python'
+    assert block.locator('code .hljs-keyword').first.inner_text() == 'def'
+    assert block.locator('pre code').inner_text() == CODE.rstrip('\n') or block.locator('pre code').inner_text() == CODE
+    assert block.locator('button[aria-label="Copy code"]').is_visible()
+    assert block.locator('button[aria-label="Insert at cursor"]').is_visible()
+    assert reply.locator('strong').inner_text() == 'greeting'
+    assert reply.locator('li').count() == 3
+
+
+def test_insert_at_cursor_puts_the_code_into_the_active_editor(window):
+    page = window.page
+    page.keyboard.press('Control+P')
+    box = page.locator('.quick-input-widget input')
+    box.wait_for(state='visible', timeout=10000)
+    box.fill('hello.py')
+    page.locator('.quick-input-list .monaco-list-row', has_text='hello.py').first.click()
+    page.locator('.tabs-container .tab.active', has_text='hello.py').wait_for(timeout=15000)
+    view = panel(page)
+    last_reply(view).locator('button[aria-label="Insert at cursor"]').click()
+    editor_text = page.locator('.editor-instance .monaco-editor .view-lines').first
+    wait_until(lambda: 'def greet(name):' in editor_text.inner_text().replace('\u00a0', ' '), 15,
+               what='the inserted code in the editor')
+    lines = [line.replace('\u00a0', ' ') for line in editor_text.locator('.view-line').all_inner_texts()]
+    assert 'def greet(name):' in lines and '    return f"Hello, {name}!"' in lines  # on lines of their own
+
+
+def test_a_tool_call_shows_a_card_that_completes_with_the_real_result(window, llm, panel_workspace):
+    view = panel(window.page)
+    script(llm,
+           Reply(tool_events([('call_folders', 'workspace_get_folders', {})], text_before='Let me look. '), delay_ms=30),
+           Reply(text_events('You have one folder open: workspace.', piece=5), delay_ms=20))
+    send(view, 'Which folders are open?')
+    card = view.locator('.tool-card').last
+    card.wait_for(timeout=20000)
+    assert card.locator('.tool-name').inner_text() == 'workspace_get_folders'
+    assert card.locator('.tool-args').inner_text() == '{}'
+    view.locator('.tool-card[data-status="ok"]').last.wait_for(timeout=20000)
+    wait_idle(view)
+    assert card.locator('.tool-status').get_attribute('aria-label') == 'Done'
+    card.locator('details.tool-result summary').click()
+    result = card.locator('details.tool-result pre').inner_text()
+    assert str(panel_workspace) in result  # the real folder, from the real VS Code
+    assert 'You have one folder open' in last_reply(view).inner_text()
+    # the tool result went back to the model as a `tool` message
+    second = llm.chat_requests()[-1]['body']['messages']
+    tool_messages = [message for message in second if message['role'] == 'tool']
+    assert tool_messages and str(panel_workspace) in tool_messages[-1]['content']
+
+
+def test_stop_mid_stream_ends_the_turn_and_gives_the_input_back(window, llm):
+    view = panel(window.page)
+    script(llm, Reply(text_events('word ' * 400, piece=5), delay_ms=40))
+    send(view, 'Talk for a long time')
+    reply = last_reply(view)
+    wait_until(lambda: 'word word word' in reply.inner_text(), 15, what='the reply to start streaming')
+    started = time.monotonic()
+    view.locator('#stop').click()
+    wait_idle(view, timeout=5000)
+    assert time.monotonic() - started < 3
+    assert 'Stopped.' in reply.inner_text()
+    length = len(reply.inner_text())
+    time.sleep(0.5)
+    assert len(reply.inner_text()) == length  # nothing more streams in
+    assert reply.inner_text().count('word') < 400
+    # Escape aborts too
+    script(llm, Reply(text_events('again ' * 300, piece=6), delay_ms=40))
+    send(view, 'And once more')
+    reply = last_reply(view)
+    wait_until(lambda: 'again again' in reply.inner_text(), 15, what='the second reply to stream')
+    view.locator('body').press('Escape')
+    wait_idle(view, timeout=5000)
+    assert 'Stopped.' in reply.inner_text()
+    assert view.locator('#prompt').is_enabled()
+
+
+def test_an_unreachable_endpoint_shows_a_banner_and_retry_recovers(window, vscode_window, llm):
+    view = panel(window.page)
+    dead = f'http://127.0.0.1:{closed_port()}/v1'
+    update_settings(window, vscode_window, **{'hermes.llm.endpoint': dead})
+    banner = view.locator('.banner')
+    banner.wait_for(timeout=20000)
+    assert "Can't reach the LLM" in banner.inner_text() and dead in banner.inner_text()
+    send(view, 'Are you there?')
+    wait_idle(view)
+    banner.locator('button', has_text='Retry').wait_for(timeout=10000)
+    assert "Can't reach the LLM" in banner.inner_text()
+    assert banner.locator('button', has_text='Open Settings').is_visible()
+    window.screenshot(ROOT / 'tests' / 'artifacts' / 'panel-unreachable.png')
+    update_settings(window, vscode_window, **{'hermes.llm.endpoint': llm.endpoint})
+    script(llm, Reply(text_events('Back online.', piece=4), delay_ms=10))
+    banner.locator('button', has_text='Retry').click()
+    wait_until(lambda: 'Back online.' in last_reply(view).inner_text(), 20, what='the retried reply')
+    wait_idle(view)
+    assert view.locator('.banner').count() == 0
+    assert view.locator('.message.user', has_text='Are you there?').count() == 1  # retried, not duplicated
+
+
+def test_the_model_picker_changes_the_setting(window, vscode_window):
+    view = panel(window.page)
+    view.locator('#model-select').select_option('scripted-coder')
+    wait_until(lambda: json.loads(settings_file(vscode_window).read_text()).get('hermes.llm.model') == 'scripted-coder',
+               15, what='hermes.llm.model in settings.json')
+
+
+def test_the_conversation_survives_a_window_reload(window, llm):
+    page = window.page
+    page.reload()
+    page.wait_for_selector('.monaco-workbench', timeout=60000)
+    view = panel(page)
+    try:
+        view.locator('#prompt').wait_for(state='visible', timeout=30000)  # VS Code restores the open view
+    except Exception:
+        view = open_panel(window)
+    view.locator('.message.user', has_text='Which folders are open?').wait_for(timeout=30000)
+    assert view.locator('.message.user', has_text='Write me a greeting function').count() == 1
+    assert view.locator('.tool-card[data-status="ok"] .tool-name', has_text='workspace_get_folders').count() == 1
+    assert 'Back online.' in last_reply(view).inner_text()
+    assert view.locator('.code-block button[aria-label="Insert at cursor"]').count() >= 1
+
+
+def test_light_and_dark_screenshots(window, vscode_window):
+    artifacts = ROOT / 'tests' / 'artifacts'
+    view = panel(window.page)
+    view.locator('.tool-card details.tool-result summary').first.click()
+    view.locator('.code-block').first.scroll_into_view_if_needed()
+    view.locator('#transcript').evaluate("(t) => { t.querySelector('.code-block').scrollIntoView(); }")
+    for theme, name in (('Default Dark Modern', 'panel-dark.png'), ('Default Light Modern', 'panel-light.png'),
+                        ('Default High Contrast', 'panel-high-contrast.png')):
+        update_settings(window, vscode_window, **{'workbench.colorTheme': theme})
+        kind = 'vscode-light' if 'Light' in theme else 'vscode-high-contrast' if 'High' in theme else 'vscode-dark'
+        wait_until(lambda: kind in (view.locator('body').get_attribute('class') or ''), 20, what=f'the {theme} theme')
+        window.screenshot(artifacts / name)
+        window.page.locator('.part.sidebar').screenshot(path=str(artifacts / name.replace('.png', '-closeup.png')))
+
+
+def test_new_chat_clears_the_conversation(window):
+    view = panel(window.page)
+    view.locator('#new-chat').click()
+    view.locator('#empty-state').wait_for(state='visible', timeout=10000)
+    assert view.locator('.message').count() == 0
