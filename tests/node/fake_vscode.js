@@ -65,6 +65,7 @@ const window = {
   showInformationMessage(text, ...items) { state.messages.push(['info', text, items]); return Promise.resolve(undefined); },
   showWarningMessage(text, ...items) { state.messages.push(['warning', text, items]); return Promise.resolve(undefined); },
   showErrorMessage(text, ...items) { state.messages.push(['error', text, items]); return Promise.resolve(undefined); },
+  showInputBox(options) { state.inputBoxes = [...(state.inputBoxes || []), options]; return Promise.resolve(state.inputBoxAnswer); },
   showQuickPick(items) { state.quickPicks = items; return Promise.resolve(state.quickPickAnswer ? state.quickPickAnswer(items) : undefined); },
   get tabGroups() { return { all: state.tabGroups }; },
   setStatusBarMessage(text) { state.messages.push(['status', text, []]); return new Disposable(); },
@@ -123,7 +124,7 @@ function makeContext() {
   return {
     subscriptions,
     extension: { id: 'hermes-agent.hermes-agent', packageJSON: { version: '0.1.0' } },
-    secrets: { values: new Map(), get(k) { return Promise.resolve(this.values.get(k)); }, store(k, v) { this.values.set(k, v); return Promise.resolve(); } },
+    secrets: { values: new Map(), get(k) { return Promise.resolve(this.values.get(k)); }, store(k, v) { this.values.set(k, v); return Promise.resolve(); }, delete(k) { this.values.delete(k); return Promise.resolve(); } },
     workspaceState: { values: new Map(), get(k, d) { return this.values.has(k) ? this.values.get(k) : d; }, update(k, v) { this.values.set(k, v); return Promise.resolve(); }, keys() { return [...this.values.keys()]; } },
     extensionUri: Uri.file(require('path').resolve(__dirname, '..', '..')),
     disposeAll() { for (const d of subscriptions.reverse()) d.dispose(); subscriptions.length = 0; },

@@ -119,7 +119,7 @@ def register_llm_service(context, log, registry):
     on_change = context.secrets.onDidChange
     if not is_none(on_change):
         def changed(event):
-            if is_none(event) or event.key == API_KEY_SECRET:
+            if is_none(event) or event['key'] == API_KEY_SECRET:
                 service.forget_api_key()
         context.subscriptions.push(on_change(changed))
     return service
