@@ -244,6 +244,23 @@ def cancel_while_streaming(events, server):
     assert history_of(events)[-1] == {'role': 'assistant', 'content': received}
 
 
+def _cancelled_promptly(events):
+    assert outcome_of(events)['stopped'] == 'cancelled' and not _of(events, 'error')
+    finished = _of(events, 'finished')[0]
+    assert finished['cancel_to_done_ms'] is not None and finished['cancel_to_done_ms'] < 1000, finished
+    assert [m['role'] for m in history_of(events)] == ['user']
+
+
+def cancel_while_connecting(events, server):
+    _cancelled_promptly(events)
+    assert len(server.chat_requests()) == 1
+
+
+def cancel_during_backoff(events, server):
+    _cancelled_promptly(events)
+    assert len(server.chat_requests()) == 1  # the retry after Retry-After: 30 never went out
+
+
 def cancel_during_tool(events, server):
     outcome = outcome_of(events)
     assert outcome['stopped'] == 'cancelled'

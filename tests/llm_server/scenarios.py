@@ -187,6 +187,15 @@ SCENARIOS = {
         'replies': [Reply(text_events('word ' * 200, piece=5), delay_ms=20)],
         'run': {'prompt': 'Talk slowly', 'cancel_after_ms': 400},
     },
+    'cancel_while_connecting': {
+        'replies': [Reply(hang=True)],
+        'run': {'prompt': 'Hi', 'cancel_after_ms': 300},
+    },
+    'cancel_during_backoff': {
+        'replies': [Reply(status=503, headers={'Retry-After': '30'}, body=error_body('Overloaded', 'server_error')),
+                    Reply(text_events('not reached'))],
+        'run': {'prompt': 'Hi', 'cancel_after_ms': 300},
+    },
     'cancel_during_tool': {
         'replies': [Reply(tool_events([('call_w1', 'wait', {}), ('call_w2', 'echo', {'text': 'never runs'})])),
                     Reply(text_events('not reached'))],
