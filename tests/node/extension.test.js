@@ -9,7 +9,7 @@ const http = require('http');
 
 // Discovery files go to ~/.hermes/ide: keep them in a temporary home.
 process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
-const { vscode, extension } = require('./harness');
+const { vscode, extension, testing } = require('./harness');
 
 test.beforeEach(() => {
   vscode.__reset();
@@ -55,7 +55,7 @@ test('activate logs, serves MCP, shows the port in the status bar, registers com
   assert.equal(JSON.parse(health.body).status, 'ok');
   assert.equal((await get(service.url)).status, 401);
   const status = await vscode.commands.executeCommand('hermes.showMcpStatus');
-  assert.equal(status, `Hermes MCP server: ${service.url} · 0 clients · 2 tools · auth: token`);
+  assert.equal(status, `Hermes MCP server: ${service.url} · 0 clients · ${testing().tools_catalog.build_registry().names().length} tools · auth: token`);
   assert.deepEqual(vscode.__state.messages[0], ['info', status, ['Copy MCP Config', 'Show Log']]);
   await ext.deactivate();
   context.disposeAll();
