@@ -11,7 +11,8 @@ A scenario is a dict:
         write each, optionally `split` into smaller writes, `delay_ms` apart), or `body` (plain text);
         `cut_after=n` drops the connection after n events; `stall_after=n` stops sending after n
         events (connection left open); `hang=True` never answers at all.
-    'models': the ids GET /v1/models lists (default ['qwen2.5:7b']).
+    'models': the ids GET /v1/models lists (default ['qwen2.5:7b']); 'model_fields': more fields for each
+        entry (vLLM's {'max_model_len': 32768}).
     'show': the JSON POST /api/show answers (Ollama's model details), or None for 404.
     'api_key': when set, every request must carry `Authorization: Bearer <api_key>` (else 401).
 """
@@ -63,8 +64,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if self.path.rstrip('/') == '/v1/models':
             models = self.server.scripted.scenario.get('models', ['qwen2.5:7b'])
-            self._json(200, {'object': 'list', 'data': [{'id': m, 'object': 'model', 'created': 1700000000,
-                                                          'owned_by': 'scripted'} for m in models]})
+            extra = self.server.scripted.scenario.get('model_fields', {})
+            self._json(200, {'object': 'list', 'data': [dict({'id': m, 'object': 'model', 'created': 1700000000,
+                                                               'owned_by': 'scripted'}, **extra) for m in models]})
         else:
             self._json(404, {'error': {'message': f'no route {self.path}', 'type': 'not_found'}})
 

@@ -121,3 +121,18 @@ def test_a_run_through_the_service_against_the_scripted_server(context):
         assert request['headers']['authorization'] == 'Bearer sk-right'
         assert 'Git branch: feature/x' in request['body']['messages'][0]['content']
         assert 'tools' not in request['body']  # an empty registry: no tools offered
+
+
+def test_model_info_from_a_vllm_style_models_list():
+    import hermes._cpython as cpython
+    from hermes.net.llm_client import LlmClient
+    from llm_server.cpython_fetch import fetch
+    from llm_server.server import ScriptedLlmServer
+    cpython.FETCH = fetch
+    with ScriptedLlmServer({'replies': [], 'model_fields': {'max_model_len': 32768}}) as server:
+        client = LlmClient(server.endpoint)
+        info = run(client.model_info('qwen2.5:7b'))
+        assert info == {'context_length': 32768, 'model_context_length': 32768, 'supports_tools': None}
+        assert run(client.model_info('other')) is None
+        run(client.model_info('qwen2.5:7b'))
+        assert len([r for r in server.requests if r['path'] == '/v1/models']) == 2  # cached per model

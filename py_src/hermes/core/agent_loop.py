@@ -246,6 +246,7 @@ class AgentLoop:
     # ------------------------------------------------------------------------------------ requests
 
     async def _initial_mode(self, sink, cancellation):
+        info = await self._read_model_info(cancellation)  # also sizes the context budget
         if len(self.registry.list()) == 0:
             return 'none'
         setting = self.options['tool_calling']
@@ -255,7 +256,6 @@ class AgentLoop:
             return 'native'
         if self.text_fallback:
             return 'text'
-        info = await self._read_model_info(cancellation)
         if is_object(info) and get_key(info, 'supports_tools') is False:
             return self._fall_back_to_text(sink, 'the server says ' + self.options['model'] +
                                            ' does not support tool calling')

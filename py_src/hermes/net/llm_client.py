@@ -172,7 +172,7 @@ class LlmClient:
             self.options[key] = OPTIONS[key] if is_none(value) else value
         ollama = self.options['ollama']
         self.ollama = is_ollama_like(self.endpoint) if is_none(ollama) else ollama is True
-        self._info_cache = {}
+        self._info_cache = []  # [{'model', 'info'}]: model names are not looked up as dict keys
         self._sends_usage = True
 
     def headers(self, accept='application/json'):
@@ -349,9 +349,17 @@ class LlmClient:
 
     async def list_models(self, cancellation=None):
         """The model ids the server offers (GET /models), sorted."""
+        names = []
+        for item in await self._model_entries(cancellation, self.options['connect_timeout_ms']):
+            name = get_key(item, 'id', get_key(item, 'name'))
+            if json_type(name) == 'string':
+                names.append(name)
+        names.sort()
+        return names
+
+    async def _model_entries(self, cancellation, timeout_ms):
         cancellation = Cancellation() if is_none(cancellation) else cancellation
-        request = await self._open('GET', self.endpoint + '/models', self.headers(), None, cancellation,
-                                   self.options['connect_timeout_ms'])
+        request = await self._open('GET', self.endpoint + '/models', self.headers(), None, cancellation, timeout_ms)
         response = request['response']
         text = await self._read_text(request, cancellation)
         if response.status == 404:
@@ -365,34 +373,35 @@ class LlmClient:
         except ValueError:
             raise LlmError(self.endpoint + '/models did not return JSON: ' + text[:200], 'protocol')
         items = get_key(value, 'data', get_key(value, 'models', []))
-        names = []
-        if json_type(items) == 'array':
-            for item in items:
-                name = get_key(item, 'id', get_key(item, 'name'))
-                if json_type(name) == 'string':
-                    names.append(name)
-        names.sort()
-        return names
+        return items if json_type(items) == 'array' else []
 
     async def model_info(self, model):
-        """{'context_length', 'model_context_length', 'supports_tools'} from Ollama's /api/show, or
-        None (not Ollama-like, or any failure)."""
-        if not self.ollama or json_type(model) != 'string':
+        """{'context_length', 'model_context_length', 'supports_tools'} or None when the server does
+        not tell. Ollama-like endpoints: POST <root>/api/show; others: the model's entry in GET
+        /models, where vLLM (`max_model_len`) and some gateways (`context_length`, `context_window`)
+        give the context size. Every failure is ignored (None); the answer is cached per model."""
+        if json_type(model) != 'string':
             return None
-        if model in self._info_cache:
-            return self._info_cache[model]
+        for known in self._info_cache:
+            if known['model'] == model:
+                return known['info']
         info = None
         try:
-            headers = self.headers()
-            headers['Content-Type'] = 'application/json'
-            request = await self._open('POST', server_root(self.endpoint) + '/api/show', headers,
-                                       dump_json({'model': model}), Cancellation(), self.options['info_timeout_ms'])
-            text = await self._read_text(request, Cancellation())
-            if request['response'].status == 200:
-                info = ollama_model_info(parse_json(text))
+            if self.ollama:
+                headers = self.headers()
+                headers['Content-Type'] = 'application/json'
+                request = await self._open('POST', server_root(self.endpoint) + '/api/show', headers,
+                                           dump_json({'model': model}), Cancellation(), self.options['info_timeout_ms'])
+                text = await self._read_text(request, Cancellation())
+                if request['response'].status == 200:
+                    info = ollama_model_info(parse_json(text))
+            else:
+                for item in await self._model_entries(Cancellation(), self.options['info_timeout_ms']):
+                    if get_key(item, 'id') == model:
+                        info = listed_model_info(item)
         except JsError:
             info = None
-        self._info_cache[model] = info
+        self._info_cache.append({'model': model, 'info': info})
         return info
 
     # -------------------------------------------------------------------------------- HTTP
@@ -476,6 +485,15 @@ def ollama_model_info(show):
     else:
         context = None
     return {'context_length': context, 'model_context_length': model_context, 'supports_tools': supports_tools}
+
+
+def listed_model_info(entry):
+    """Context size from a /models entry (vLLM's max_model_len, or context_length / context_window)."""
+    for key in ['max_model_len', 'context_length', 'context_window', 'max_context_length']:
+        value = get_key(entry, key)
+        if json_type(value) == 'integer' and value > 0:
+            return {'context_length': value, 'model_context_length': value, 'supports_tools': None}
+    return None
 
 
 def _without(body, key):
