@@ -15,7 +15,7 @@ def validate_openai_request(body):
     messages = list(value['messages'])
     list(value.get('tools') or [])
     assert body['stream'] is True
-    assert body['stream_options'] == {'include_usage': True}
+    assert body.get('stream_options', {'include_usage': True}) == {'include_usage': True}
     assert messages[0]['role'] == 'system'
     text = json.dumps(body)
     assert '"hermes_' not in text, 'an internal key leaked into the request'
@@ -298,6 +298,12 @@ def ollama_without_tools(events, server):
     assert 'tools' not in first and '```tool' in first['messages'][0]['content']
     assert any('does not support tool calling' in n['message'] for n in _of(events, 'notice'))
     assert outcome_of(events)['text'] == 'Echoed.'
+
+
+def stream_options_rejected(events, server):
+    first, second = (request['body'] for request in server.chat_requests())
+    assert first['stream_options'] == {'include_usage': True} and 'stream_options' not in second
+    assert text_of(events) == 'Fine without usage.' and outcome_of(events)['usage'] is None
 
 
 def not_streaming(events, server):

@@ -215,6 +215,11 @@ SCENARIOS = {
         'replies': [Reply(text_events(TEXT_CALL)), Reply(text_events('Echoed.'))],
         'run': {'prompt': 'Echo', 'client': {'ollama': True}},
     },
+    'stream_options_rejected': {
+        'replies': [Reply(status=400, body=error_body('Unrecognized request argument supplied: stream_options')),
+                    Reply(text_events('Fine without usage.', usage=False))],
+        'run': {'prompt': 'Hi'},
+    },
     'not_streaming': {
         'replies': [Reply(body=json.dumps({'id': 'chatcmpl-1', 'object': 'chat.completion', 'created': 1700000000,
                                            'model': MODEL, 'choices': [{'index': 0, 'finish_reason': 'stop',
