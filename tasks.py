@@ -159,6 +159,17 @@ def explain_transpile_error(output):
     return text
 
 
+def generate_contributions():
+    """package.json's languageModelTools / chatParticipants / languageModelChatProviders come from the
+    code (scripts/gen_contributions.py); a stale package.json also fails tests/unit/test_contributions.py."""
+    result = subprocess.run([sys.executable, ROOT / 'scripts' / 'gen_contributions.py'], cwd=ROOT,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        fail('Generating the package.json contributions failed:\n' + (result.stderr or result.stdout)[-3000:])
+    if 'regenerated' in result.stdout:
+        print('package.json: contributions regenerated from the tool registry (commit it)', flush=True)
+
+
 class BuildLock:
     """One build at a time in this checkout (parallel `inv` runs would clobber build/transcrypt)."""
 
@@ -182,6 +193,7 @@ def build(c, production=False):
 
 def _build(production):
     started = time.perf_counter()
+    generate_contributions()
     transpile()
     transpiled = time.perf_counter()
     cmd = [node_bin(), ROOT / 'esbuild.js'] + (['--production'] if production else [])

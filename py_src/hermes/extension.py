@@ -12,6 +12,7 @@ from hermes.ui.mcp_definitions import register_mcp_definitions
 from hermes.host.terminals import register_terminals
 from hermes.host.debugging import register_debugging
 from hermes.ui.llm_commands import register_llm
+from hermes.ui.native_chat import register_native_chat
 from hermes.ui.panel_agent import register_agent_panel
 
 _active = {'service': None}
@@ -29,6 +30,7 @@ async def activate(context):
     register_mcp_commands(context, log, service)
     register_mcp_definitions(context, service)
     llm = register_llm(context, log, registry)
+    register_native_chat(context, log, registry, llm)
     register_agent_panel(context, log, llm)
     await service.start()
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')

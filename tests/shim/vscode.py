@@ -1039,3 +1039,182 @@ def reset():
 
 debug = None
 reset()
+
+
+# ==================================================================================================
+# Native chat (the @hermes participant, the Hermes language model, language-model tools).
+# A section of its own: new classes, and a reset() that extends the ones above.
+
+class LanguageModelTextPart(_Undefined):
+    def __init__(self, value):
+        self.value = value
+
+
+class LanguageModelToolCallPart(_Undefined):
+    def __init__(self, callId, name, input):
+        self.callId, self.name, self.input = callId, name, input
+
+
+class LanguageModelToolResultPart(_Undefined):
+    def __init__(self, callId, content):
+        self.callId, self.content = callId, content
+
+
+class LanguageModelToolResult(_Undefined):
+    def __init__(self, content):
+        self.content = content
+
+
+class LanguageModelDataPart(_Undefined):
+    def __init__(self, data, mimeType):
+        self.data, self.mimeType = data, mimeType
+
+
+class LanguageModelChatMessageRole:
+    User = 1
+    Assistant = 2
+
+
+class LanguageModelChatToolMode:
+    Auto = 1
+    Required = 2
+
+
+class LanguageModelChatMessage(_Undefined):
+    def __init__(self, role, content, name=None):
+        self.role = role
+        self.content = [LanguageModelTextPart(content)] if isinstance(content, str) else list(content)
+        self.name = name
+
+    @staticmethod
+    def User(content, name=None):
+        return LanguageModelChatMessage(1, content, name)
+
+    @staticmethod
+    def Assistant(content, name=None):
+        return LanguageModelChatMessage(2, content, name)
+
+
+class ChatResponseMarkdownPart(_Undefined):
+    def __init__(self, value):
+        self.value = MarkdownString(value) if isinstance(value, str) else value
+
+
+class ChatResponseProgressPart(_Undefined):
+    def __init__(self, value):
+        self.value = value
+
+
+class ChatRequestTurn(_Undefined):
+    def __init__(self, prompt, command=None, references=None, participant='hermes.agent'):
+        self.prompt, self.command, self.references, self.participant = prompt, command, references or [], participant
+        self.toolReferences = []
+
+
+class ChatResponseTurn(_Undefined):
+    def __init__(self, response, result=None, participant='hermes.agent', command=None):
+        self.response, self.result, self.participant, self.command = response, result or {}, participant, command
+
+
+class ChatResponseStream:
+    """What a participant writes to: every call recorded in `parts` as (kind, value)."""
+
+    def __init__(self):
+        self.parts = []
+
+    def markdown(self, value):
+        self.parts.append(('markdown', value.value if isinstance(value, MarkdownString) else value))
+
+    def progress(self, value):
+        self.parts.append(('progress', value))
+
+    def reference(self, value, icon=None):
+        self.parts.append(('reference', value))
+
+    def anchor(self, value, title=None):
+        self.parts.append(('anchor', value))
+
+    def text(self):
+        return ''.join(value for kind, value in self.parts if kind == 'markdown')
+
+    def of(self, kind):
+        return [value for part_kind, value in self.parts if part_kind == kind]
+
+
+class ChatParticipant(_Undefined):
+    def __init__(self, participant_id, handler, registry):
+        self.id, self.requestHandler = participant_id, handler
+        self.iconPath = self.followupProvider = None
+        self._registry = registry
+
+    def dispose(self):
+        self._registry.pop(self.id, None)
+
+
+class _Chat:
+    def __init__(self):
+        self.participants = {}
+
+    def createChatParticipant(self, participant_id, handler):
+        if participant_id in self.participants:
+            raise ValueError(f'participant {participant_id} already exists')
+        participant = ChatParticipant(participant_id, handler, self.participants)
+        self.participants[participant_id] = participant
+        return participant
+
+
+class CancellationError(Exception):
+    pass
+
+
+def _install_native_chat(lm_namespace):
+    """vscode.lm's tool and chat-provider API, as VS Code behaves: invokeTool calls prepareInvocation,
+    has the user confirm when it returns confirmationMessages (answers from `confirm_answers`, default
+    yes; a no raises CancellationError), then invoke."""
+    lm_namespace.registered_tools = {}
+    lm_namespace.chat_providers = {}
+    lm_namespace.confirm_answers = []
+    lm_namespace.confirmations = []
+
+    def register_tool(name, implementation):
+        if name in lm_namespace.registered_tools:
+            raise ValueError(f'tool {name} is already registered')
+        declared = getattr(lm_namespace, 'declared_tools', None)
+        if declared is not None and name not in declared:
+            raise ValueError(f'Tool "{name}" was not contributed.')
+        lm_namespace.registered_tools[name] = implementation
+        return Disposable(lambda: lm_namespace.registered_tools.pop(name, None))
+
+    async def invoke_tool(name, options, token=None):
+        implementation = lm_namespace.registered_tools[name]
+        prepared = implementation['prepareInvocation'](options, token)
+        if asyncio.iscoroutine(prepared) or isinstance(prepared, asyncio.Future):
+            prepared = await prepared
+        messages = (prepared or {}).get('confirmationMessages')
+        if messages:
+            lm_namespace.confirmations.append(messages)
+            if not (lm_namespace.confirm_answers.pop(0) if lm_namespace.confirm_answers else True):
+                raise CancellationError('declined')
+        return await implementation['invoke'](options, token or CancellationTokenSource().token)
+
+    def register_provider(vendor, provider):
+        lm_namespace.chat_providers[vendor] = provider
+        return Disposable(lambda: lm_namespace.chat_providers.pop(vendor, None))
+
+    lm_namespace.registerTool = register_tool
+    lm_namespace.invokeTool = invoke_tool
+    lm_namespace.registerLanguageModelChatProvider = register_provider
+
+
+_reset_before_native_chat = reset
+
+
+def reset():  # noqa: F811
+    global chat
+    _reset_before_native_chat()
+    chat = _Chat()
+    _install_native_chat(lm)
+
+
+chat = None
+reset()

@@ -25,8 +25,16 @@ class Approver:
             return True
         return tool.destructive
 
+    def would_ask(self, tool):
+        """Whether `approve` would ask the user about a call of `tool` now. A front end that has the user
+        confirm in its own UI (VS Code's tool confirmation, ui/lm_tools.py) asks exactly when this is true
+        and then marks the call `user_confirmed`, so the user is asked once, not twice."""
+        return self.needs_approval(tool) and not (tool.name in self.allowed_for_session)
+
     async def approve(self, tool, arguments, call):
-        if not self.needs_approval(tool) or tool.name in self.allowed_for_session:
+        if getattr(call, 'user_confirmed', False) == True:  # noqa: E712 (undefined in JS)
+            return None  # the front end already had the user confirm this very call
+        if not self.would_ask(tool):
             return None
         refusal = await self._ask(tool.name, tool.title or tool.name, arguments, call, tool.name)
         if is_none(refusal):

@@ -1,0 +1,163 @@
+"""The `@hermes` chat participant in VS Code's Chat view: the shared agent loop with VS Code's chat
+as its event sink.
+
+A request becomes one loop run: the earlier turns (ChatContext.history, core/chat_prompts.py), the
+prompt with its slash command and #file references (read by host/chat_host.py; the selection and
+active file reach the model through the loop's workspace context). While it runs, each tool call
+shows as progress ("Reading src/app.ts…"), the files the tools named become references, and the
+answer streams in as Markdown. The cancellation token stops the run. `/help` answers without the
+LLM. The result's metadata keeps the turn for the next request and picks the follow-ups.
+"""
+# __pragma__('tconv')
+from hermes.js import vscode, is_none, to_js_callback, error_message, JsError
+from hermes.core.values import json_type, get_key
+from hermes.core.agent_loop import EventSink
+from hermes.core.cancellation import Cancellation
+from hermes.core.chat_messages import prop
+from hermes.core.chat_prompts import (PARTICIPANT_ID, VENDOR, user_message, help_markdown, followups, turn_metadata,
+                                      history_from_turns)
+from hermes.core.lm_tools import describe_call, touched_paths, registry_name
+from hermes.host.chat_host import read_references, path_uri
+
+WAITING_NOTICE = 'Waiting for the user to confirm'
+
+
+class ChatStreamSink(EventSink):
+    """Loop events → a ChatResponseStream: text as Markdown, tool calls as progress, touched files as
+    references. `reference_uri(path)` gives the URI of a path a tool named, or None."""
+
+    def __init__(self, stream, registry, reference_uri):
+        self.stream = stream
+        self.registry = registry
+        self.reference_uri = reference_uri
+        self.referenced = []
+        self.text_shown = False
+        self.needs_break = False
+        self.notices = []
+
+    def on_text(self, text):
+        if json_type(text) != 'string' or text == '':
+            return
+        if self.needs_break:
+            self.stream.markdown('\n\n')
+            self.needs_break = False
+        self.stream.markdown(text)
+        self.text_shown = True
+
+    def on_tool_call(self, call):
+        name = get_key(call, 'name', 'tool')
+        tool = self.registry.get(name)
+        self.stream.progress(describe_call(name, get_key(call, 'arguments'), None if is_none(tool) else tool.title))
+        if self.text_shown:
+            self.needs_break = True  # the text after the tools is a new paragraph
+
+    def on_tool_log(self, call, level, message):
+        if level == 'notice' and json_type(message) == 'string' and message.startswith(WAITING_NOTICE):
+            self.stream.progress('Waiting for your confirmation to run ' + get_key(call, 'name', 'a tool') + '…')
+
+    def on_tool_result(self, call, result):
+        for path in touched_paths(get_key(call, 'arguments')):
+            if path in self.referenced:
+                continue
+            self.referenced.append(path)
+            uri = self.reference_uri(path)
+            if not is_none(uri):
+                self.stream.reference(uri)
+
+    def on_notice(self, message):
+        self.notices.append(message)
+
+
+class ChatParticipant:
+    """The request handler and follow-ups (VS Code-free apart from the objects VS Code hands in).
+    `runner.run(history, sink, cancellation, model)` runs the loop; `read_refs(references)` reads
+    #file references; `describe_model()` names the model for /help."""
+
+    def __init__(self, registry, runner, describe_model, log=None, read_refs=None, reference_uri=None):
+        self.registry = registry
+        self.runner = runner
+        self.describe_model = describe_model
+        self.log = log
+        self.read_refs = read_references if is_none(read_refs) else read_refs
+        self.reference_uri = path_uri if is_none(reference_uri) else reference_uri
+
+    async def handle(self, request, chat_context, stream, token):
+        command = prop(request, 'command')
+        command = command if json_type(command) == 'string' and command != '' else None
+        if command == 'help':
+            stream.markdown(help_markdown(self.registry.list(), self.describe_model()))
+            return {'metadata': turn_metadata([], 'help', 'done')}
+        history = history_from_turns(prop(chat_context, 'history'))
+        references = await self.read_refs(prop(request, 'references'))
+        text = user_message(prop(request, 'prompt'), command, references)
+        tools = _tool_references(prop(request, 'toolReferences'), self.registry)
+        if len(tools) > 0:
+            text = text + '\n\nUse these tools for this request: ' + ', '.join(tools) + '.'
+        history.append({'role': 'user', 'content': text})
+        start = len(history) - 1
+        cancellation = Cancellation()
+        subscription = None
+        if not is_none(token):
+            if token.isCancellationRequested:
+                cancellation.cancel('The user cancelled the request.')
+            subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user cancelled the request.'))
+        sink = ChatStreamSink(stream, self.registry, self.reference_uri)
+        try:
+            outcome = await self.runner.run(history, sink, cancellation, _hermes_model(prop(request, 'model')))
+        finally:
+            if not is_none(subscription):
+                subscription.dispose()
+        stopped = get_key(outcome, 'stopped', 'done')
+        error = get_key(outcome, 'error')
+        if cancellation.cancelled:
+            stopped = 'cancelled'
+        result = {'metadata': turn_metadata(history[start:], command, stopped,
+                                            get_key(outcome, 'error_kind') if stopped == 'error' or
+                                            stopped == 'max_iterations' else None)}
+        if (stopped == 'error' or stopped == 'max_iterations') and json_type(error) == 'string':
+            result['errorDetails'] = {'message': error}
+            if not is_none(self.log):
+                self.log.warn('@hermes: ' + error)
+        elif stopped == 'done' and not sink.text_shown:
+            stream.markdown('*(The model gave no answer.)*')
+        return result
+
+    def provide_followups(self, result, chat_context, token):
+        return followups(prop(result, 'metadata'))
+
+
+def _hermes_model(model):
+    """The model id to run on when the picker's choice is a Hermes model; None to use the setting."""
+    if is_none(model) or prop(model, 'vendor') != VENDOR:
+        return None
+    model_id = prop(model, 'id')
+    return model_id if json_type(model_id) == 'string' and model_id != '' else None
+
+
+def _tool_references(references, registry):
+    """Hermes tools the user named with #hermes_… in the prompt."""
+    names = []
+    for reference in references or []:
+        name = registry_name(prop(reference, 'name'))
+        if not is_none(name) and not is_none(registry.get(name)) and not (name in names):
+            names.append(name)
+    return names
+
+
+def register_chat_participant(context, log, registry, runner, describe_model):
+    if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
+        return None  # a VS Code without chat
+    participant_logic = ChatParticipant(registry, runner, describe_model, log)
+
+    async def handler(request, chat_context, stream, token):
+        try:
+            return await participant_logic.handle(request, chat_context, stream, token)
+        except JsError as error:
+            log.error('@hermes failed: ' + error_message(error))
+            return {'errorDetails': {'message': 'Hermes failed: ' + error_message(error)}}
+
+    participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, to_js_callback(handler))
+    participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png')
+    participant.followupProvider = {'provideFollowups': to_js_callback(participant_logic.provide_followups)}
+    context.subscriptions.push(participant)
+    return participant_logic

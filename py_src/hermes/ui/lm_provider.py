@@ -1,0 +1,210 @@
+""""Hermes Agent" in VS Code's model picker: a LanguageModelChatProvider (vendor `hermes`) over the
+configured OpenAI-compatible endpoint.
+
+- Models: the endpoint's own list (GET /models), the configured `hermes.llm.model` first, with the
+  context window the server reports (Ollama's /api/show) or a conservative default, and tool calling
+  unless the server says the model has none. The list is cached and refreshed (the change event
+  fires) when `hermes.llm.*` settings or the API key change.
+- A request with `options.tools` (agent mode, another extension's tools): VS Code's messages become
+  OpenAI messages, the tools go to the LLM as native tools, text streams back as text parts and the
+  model's calls are reported as LanguageModelToolCallParts for VS Code to run.
+- A request without tools: the Hermes agent loop with Hermes's own tools answers it, and its text
+  streams back.
+- Token counts: core/context_budget.py's estimate (about four characters a token, errs high).
+"""
+# __pragma__('tconv')
+from hermes.js import (vscode, new, is_none, to_js_callback, raise_js, js_error, set_timer, clear_timer, JsError,
+                       error_message)
+from hermes.core.values import json_type, is_object, get_key, object_keys
+from hermes.core.agent_loop import EventSink, DEFAULT_CONTEXT_TOKENS
+from hermes.core.cancellation import Cancellation
+from hermes.core.llm_wire import LlmError, chat_request
+from hermes.core.chat_messages import prop, to_openai, openai_tools_from_vscode, tool_call_parts, estimate_request_tokens
+from hermes.core.chat_prompts import VENDOR, VENDOR_DISPLAY_NAME
+from hermes.host.llm_service import llm_settings, API_KEY_SECRET
+from hermes.host.settings import on_settings_changed
+from hermes.host.chat_host import VsCodeParts
+
+LIST_TIMEOUT_MS = 5000
+INFO_LIMIT = 12  # models whose context window is asked for (one request each on Ollama)
+REPLY_TOKENS = 2048
+TOOL_MODE_REQUIRED = 2  # vscode.LanguageModelChatToolMode.Required
+MODEL_OPTIONS = ['temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'seed', 'presence_penalty',
+                 'frequency_penalty']
+
+
+def model_information(name, info, endpoint, configured):
+    """A LanguageModelChatInformation (dict) for model `name`; `info` from the client's model_info."""
+    context = get_key(info, 'context_length') if is_object(info) else None
+    known = json_type(context) == 'integer' and context > 0
+    if not known:
+        context = DEFAULT_CONTEXT_TOKENS
+    output = min(REPLY_TOKENS, context // 4)
+    tools = not (is_object(info) and get_key(info, 'supports_tools') is False)
+    colon = name.find(':')
+    tooltip = name + ' at ' + endpoint + ' (' + VENDOR_DISPLAY_NAME + ')' + \
+        ('' if known else '; context window not reported by the server, assuming ' + str(context) + ' tokens') + \
+        ('' if tools else '; this model cannot call tools')
+    return {
+        'id': name,
+        'name': name,
+        'family': name[:colon] if colon > 0 else name,
+        'version': name[colon + 1:] if colon > 0 else 'latest',
+        'detail': VENDOR_DISPLAY_NAME + (' · hermes.llm.model' if name == configured else ''),
+        'tooltip': tooltip,
+        'maxInputTokens': context - output,
+        'maxOutputTokens': output,
+        'capabilities': {'toolCalling': tools, 'imageInput': False},
+        'isUserSelectable': True,
+    }
+
+
+class TextSink(EventSink):
+    def __init__(self, report):
+        self.report = report
+
+    def on_text(self, text):
+        if json_type(text) == 'string' and text != '':
+            self.report(text)
+
+
+class HermesLanguageModel:
+    """The provider's logic; `parts` is core/chat_messages.py's factory (VsCodeParts in VS Code)."""
+
+    def __init__(self, llm, runner, parts, log=None):
+        self.llm = llm
+        self.runner = runner
+        self.parts = parts
+        self.log = log
+        self._models = None
+
+    def forget(self):
+        self._models = None
+
+    # -------------------------------------------------------------------------------- models
+
+    async def information(self, options=None, token=None):
+        if is_none(self._models):
+            self._models = await self._load_models()
+        return self._models
+
+    async def _load_models(self):
+        current = llm_settings()
+        configured = current['model']
+        names = [configured]
+        cancellation = Cancellation()
+        timer = set_timer(lambda: cancellation.cancel('timeout'), LIST_TIMEOUT_MS)
+        try:
+            listed = await self.llm.list_models(cancellation)
+            for name in listed:
+                if json_type(name) == 'string' and not (name in names):
+                    names.append(name)
+        except JsError as error:
+            if not is_none(self.log):
+                self.log.info('Hermes models: listing ' + current['endpoint'] + '/models failed (' +
+                              error_message(error) + '); offering ' + configured)
+        clear_timer(timer)
+        client = await self.llm.client()
+        models = []
+        for index in range(len(names)):
+            info = None
+            if index < INFO_LIMIT:
+                try:
+                    info = await client.model_info(names[index])
+                except JsError:
+                    info = None
+            models.append(model_information(names[index], info, current['endpoint'], configured))
+        return models
+
+    # -------------------------------------------------------------------------------- requests
+
+    async def respond(self, model, messages, options, progress, token):
+        cancellation = Cancellation()
+        subscription = None
+        if not is_none(token):
+            if token.isCancellationRequested:
+                return None
+            subscription = token.onCancellationRequested(lambda event: cancellation.cancel('Cancelled in VS Code.'))
+        model_id = prop(model, 'id')
+        history = to_openai(messages)
+        tools = openai_tools_from_vscode(prop(options, 'tools'))
+        try:
+            if len(tools) > 0:
+                await self._with_tools(model_id, history, tools, options, progress, cancellation)
+            else:
+                await self._with_hermes(model_id, history, progress, cancellation)
+        finally:
+            if not is_none(subscription):
+                subscription.dispose()
+        return None
+
+    async def _with_tools(self, model_id, history, tools, options, progress, cancellation):
+        """VS Code runs the tools: one completion, its calls reported as parts."""
+        tool_choice = 'required' if prop(options, 'toolMode') == TOOL_MODE_REQUIRED else 'auto'
+        body = chat_request(model_id, history, tools, tool_choice, True, _model_options(prop(options, 'modelOptions')))
+        client = await self.llm.client()
+        parts = self.parts
+
+        def on_delta(delta):
+            progress.report(parts.text(delta))
+        try:
+            turn = await client.stream_chat(body, on_delta, cancellation)
+        except LlmError as error:
+            if error.kind == 'cancelled' or cancellation.cancelled:
+                return
+            raise_js(js_error(error.message))
+        calls = tool_call_parts(get_key(turn, 'tool_calls'), parts)
+        for problem in calls['errors']:
+            if not is_none(self.log):
+                self.log.warn('Hermes model ' + model_id + ': ' + problem)
+        for part in calls['parts']:
+            progress.report(part)
+
+    async def _with_hermes(self, model_id, history, progress, cancellation):
+        """No tools offered: the Hermes loop answers with its own tools."""
+        parts = self.parts
+        outcome = await self.runner.run(history, TextSink(lambda text: progress.report(parts.text(text))),
+                                        cancellation, model_id)
+        if outcome['stopped'] == 'error' and not cancellation.cancelled:
+            raise_js(js_error(outcome['error'] or 'The Hermes agent failed.'))
+
+    def token_count(self, model, text, token=None):
+        return estimate_request_tokens(text)
+
+
+def _model_options(options):
+    """The OpenAI parameters a caller may pass in `modelOptions` (others are ignored)."""
+    if not is_object(options):
+        return None
+    extra = {}
+    for key in object_keys(options):
+        if key in MODEL_OPTIONS:
+            extra[key] = options[key]
+    return extra
+
+
+def register_lm_provider(context, log, llm, runner):
+    if is_none(vscode.lm) or is_none(vscode.lm.registerLanguageModelChatProvider):
+        return None
+    model = HermesLanguageModel(llm, runner, VsCodeParts(), log)
+    changed = new(vscode.EventEmitter)
+    context.subscriptions.push(changed)
+
+    def refresh():
+        model.forget()
+        changed.fire(None)
+    on_settings_changed(context, 'llm', refresh)
+    on_secret = context.secrets.onDidChange
+    if not is_none(on_secret):
+        def secret_changed(event):
+            if is_none(event) or event['key'] == API_KEY_SECRET:
+                refresh()
+        context.subscriptions.push(on_secret(secret_changed))
+    provider = {
+        'onDidChangeLanguageModelChatInformation': changed.event,
+        'provideLanguageModelChatInformation': to_js_callback(model.information),
+        'provideLanguageModelChatResponse': to_js_callback(model.respond),
+        'provideTokenCount': to_js_callback(model.token_count),
+    }
+    context.subscriptions.push(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider))
+    return model

@@ -1,0 +1,126 @@
+"""Every Hermes tool as a VS Code language-model tool (`vscode.lm.registerTool`), so any agent in
+VS Code — Copilot's agent mode, other participants, `#hermes_…` in the chat input — can use it.
+
+Declared in package.json (`contributes.languageModelTools`, generated from the registry) and
+registered here under the same names (core/lm_tools.py). A call runs through the registry like
+every other call (argument validation, isError results), with one difference in confirmation:
+
+- `prepareInvocation` asks VS Code to confirm exactly the calls Hermes's own gate would ask about
+  (`Approver.would_ask`: `hermes.tools.confirm`, destructive tools, session allowances), with the
+  tool and its arguments in the message. VS Code runs `invoke` only once the user agreed (or their
+  own VS Code settings approve it for them), so
+- `invoke` marks such a call `user_confirmed` and the gate does not ask a second time. It does so
+  only for a call VS Code was asked to confirm: the exact (tool, arguments) pair recorded by
+  `prepareInvocation`. A call nobody confirmed (a setting changed in between, input edited in the
+  confirmation) meets Hermes's own prompt as usual.
+"""
+# __pragma__('tconv')
+from hermes.js import vscode, new, is_none, dump_json, to_js_callback, JsError, error_message
+from hermes.core.tools import ToolCall
+from hermes.core.agent_loop import result_text
+from hermes.core.chat_messages import prop
+from hermes.core.lm_tools import lm_tool_name, describe_call, confirmation
+from hermes.host.chat_host import tool_result, markdown
+
+MAX_PENDING = 64
+
+
+class LmToolBridge:
+    """The registry's tools behind VS Code's tool API (testable without VS Code registering them)."""
+
+    def __init__(self, registry, log=None):
+        self.registry = registry
+        self.log = log
+        self.confirmed = []  # keys of calls VS Code was asked to confirm, waiting for `invoke`
+
+    def _approver_would_ask(self, tool):
+        approver = self.registry.approver
+        return not is_none(approver) and approver.would_ask(tool)
+
+    def prepare(self, tool_name, options):
+        """LanguageModelToolInvocationPrepareOptions → PreparedToolInvocation (a dict)."""
+        tool = self.registry.get(tool_name)
+        if is_none(tool):
+            return None
+        arguments = prop(options, 'input')
+        prepared = {'invocationMessage': describe_call(tool.name, arguments, tool.title)}
+        if self._approver_would_ask(tool):
+            words = confirmation(tool, arguments)
+            prepared['confirmationMessages'] = {'title': words['title'], 'message': markdown(words['message'])}
+            self.confirmed.append(_key(tool_name, arguments))
+            if len(self.confirmed) > MAX_PENDING:
+                self.confirmed.pop(0)
+        return prepared
+
+    async def invoke(self, tool_name, options, token):
+        """Run the call; the CallToolResult as a LanguageModelToolResult (errors as text the model reads)."""
+        call = ToolCall(None, self._logger(tool_name))
+        key = _key(tool_name, prop(options, 'input'))
+        if key in self.confirmed:
+            self.confirmed = [item for item in self.confirmed if item != key]
+            call.user_confirmed = True  # VS Code's confirmation stood in for the gate's
+        subscription = None
+        if not is_none(token):
+            subscription = token.onCancellationRequested(lambda event: call.cancel('Cancelled in VS Code.'))
+        try:
+            result = await self.registry.call(tool_name, prop(options, 'input'), call)
+        finally:
+            if not is_none(subscription):
+                subscription.dispose()
+        text = result_text(result)
+        if result['isError'] is True and not text.startswith('Error'):
+            text = 'Error: ' + text
+        return tool_result(text)
+
+    def _logger(self, tool_name):
+        def log(level, message):
+            if not is_none(self.log):
+                self.log.info(lm_tool_name(tool_name) + ': ' + str(message))
+        return log
+
+
+def _key(tool_name, arguments):
+    return tool_name + '\n' + dump_json(arguments if not is_none(arguments) else {})
+
+
+def register_lm_tools(context, log, registry):
+    """Register every registry tool with VS Code, and keep the registrations in step with the registry.
+    Returns the bridge (None on a VS Code without the tool API)."""
+    if is_none(vscode.lm) or is_none(vscode.lm.registerTool):
+        return None
+    bridge = LmToolBridge(registry, log)
+    registered = {}
+
+    def register(tool_name):
+        name = lm_tool_name(tool_name)
+
+        def prepare_invocation(options, token):
+            return bridge.prepare(tool_name, options)
+
+        async def invoke(options, token):
+            return await bridge.invoke(tool_name, options, token)
+        try:
+            registered[tool_name] = vscode.lm.registerTool(name, {
+                'prepareInvocation': to_js_callback(prepare_invocation), 'invoke': to_js_callback(invoke)})
+        except JsError as error:  # not declared in package.json: run `inv build` to regenerate it
+            log.warn('Could not register the language model tool ' + name + ': ' + error_message(error))
+
+    def sync():
+        names = registry.names()
+        for tool_name in names:
+            if not (tool_name in registered):
+                register(tool_name)
+        for tool_name in list(registered.keys()):
+            if not (tool_name in names):
+                registered.pop(tool_name).dispose()
+
+    sync()
+    unsubscribe = registry.on_change(sync)
+
+    def dispose():
+        unsubscribe()
+        for tool_name in list(registered.keys()):
+            registered[tool_name].dispose()
+        registered.clear()
+    context.subscriptions.push(new(vscode.Disposable, dispose))
+    return bridge

@@ -1,0 +1,15 @@
+"""Hermes in VS Code's own chat: the @hermes participant, the "Hermes Agent" language model, and every
+Hermes tool as a language-model tool. Each part is skipped on a VS Code without its API."""
+from hermes.ui.chat_runner import ModelRunner
+from hermes.ui.chat_participant import register_chat_participant
+from hermes.ui.lm_provider import register_lm_provider
+from hermes.ui.lm_tools import register_lm_tools
+
+
+def register_native_chat(context, log, registry, llm):
+    runner = ModelRunner(llm, registry)
+    return {
+        'tools': register_lm_tools(context, log, registry),
+        'participant': register_chat_participant(context, log, registry, runner, llm.describe),
+        'model': register_lm_provider(context, log, llm, runner),
+    }

@@ -1,0 +1,72 @@
+"""Write the contributions that come from the code into package.json: one source of truth.
+
+    python scripts/gen_contributions.py          # update package.json (inv build runs this first)
+    python scripts/gen_contributions.py --check  # exit 1 if package.json is stale (CI, tests)
+
+Generated keys of `contributes` (everything else in package.json is left exactly as it is):
+- `languageModelTools`: every tool in the registry (tools/catalog.py), as core/lm_tools.py describes it;
+  VS Code refuses `vscode.lm.registerTool` for a tool that is not declared here.
+- `chatParticipants`, `languageModelChatProviders`: the @hermes participant and the "Hermes Agent"
+  vendor, from core/chat_prompts.py, so the ids and slash commands the code uses are the declared ones.
+
+The registry is imported under CPython with the test shim standing in for `vscode` (declaring a tool
+touches no VS Code API).
+"""
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE_JSON = ROOT / 'package.json'
+GENERATED_KEYS = ['chatParticipants', 'languageModelChatProviders', 'languageModelTools']
+
+
+def _import_paths():
+    for path in [ROOT / 'tests' / 'shim', ROOT / 'py_src']:
+        if str(path) not in sys.path:
+            sys.path.insert(0, str(path))
+
+
+def generated_contributions():
+    _import_paths()
+    from hermes.tools.catalog import build_registry
+    from hermes.core.lm_tools import contributions
+    from hermes.core.chat_prompts import participant_contribution, provider_contribution
+    return {
+        'chatParticipants': participant_contribution(),
+        'languageModelChatProviders': provider_contribution(),
+        'languageModelTools': contributions(build_registry().list()),
+    }
+
+
+def render(package):
+    return json.dumps(package, indent=2, ensure_ascii=False) + '\n'
+
+
+def updated_text(text):
+    """package.json text with the generated contributions in place (other keys keep their order)."""
+    package = json.loads(text)
+    contributes = package.setdefault('contributes', {})
+    for key, value in generated_contributions().items():
+        contributes[key] = value
+    return render(package)
+
+
+def main(argv):
+    check = '--check' in argv
+    current = PACKAGE_JSON.read_text()
+    wanted = updated_text(current)
+    if current == wanted:
+        print('package.json: contributions up to date')
+        return 0
+    if check:
+        print('package.json is stale: the tool registry or the chat contributions changed. '
+              'Run `inv build` (or `python scripts/gen_contributions.py`) and commit package.json.', file=sys.stderr)
+        return 1
+    PACKAGE_JSON.write_text(wanted)
+    print('package.json: contributions regenerated')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
