@@ -1,5 +1,6 @@
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -35,16 +36,20 @@ def browser():
 
 @pytest.fixture(scope='session')
 def workspace(tmp_path_factory):
-    """A copy of the fixture workspace, so tests may change files freely."""
+    """A copy of the fixture workspace, so tests may change files freely; a git repository with one commit
+    on `main` (and a local identity, since code-server's HOME has no git config)."""
     target = tmp_path_factory.mktemp('ws') / 'workspace'
     shutil.copytree(FIXTURE_WORKSPACE, target)
+    for command in (['init', '-q', '-b', 'main'], ['config', 'user.name', 'Hermes E2E'],
+                    ['config', 'user.email', 'e2e@hermes.invalid'], ['add', '-A'], ['commit', '-q', '-m', 'Fixture']):
+        subprocess.run(['git', *command], cwd=target, check=True, capture_output=True)
     return target
 
 
 @pytest.fixture(scope='session')
 def code_server(tmp_path_factory, workspace):
     server = CodeServer(_required_env('HERMES_CODE_SERVER'), _required_env('HERMES_VSIX'),
-                        tmp_path_factory.mktemp('code-server'), workspace)
+                        tmp_path_factory.mktemp('code-server'), workspace, settings={'hermes.tools.confirm': 'never'})
     server.install()
     server.start()
     yield server

@@ -28,7 +28,8 @@ def adapter(path, line=4):
         'threads': lambda args: {'threads': [{'id': 1, 'name': 'Main Thread'}]},
         'stackTrace': lambda args: {'stackFrames': [
             {'id': 10, 'name': 'compute', 'source': {'path': str(path), 'name': 'app.js'}, 'line': state['line'], 'column': 5},
-            {'id': 11, 'name': '<anonymous>', 'source': {'path': str(path)}, 'line': 8, 'column': 13},
+            {'id': 11, 'name': '<anonymous>', 'source': {'path': 'vscode-remote://127.0.0.1:8080' + str(path)}, 'line': 8,
+             'column': 13},  # what code-server's JavaScript debugger reports
             {'id': 12, 'name': 'Module._compile', 'source': {'name': 'node:internal/modules/cjs/loader'}, 'line': 1554,
              'column': 14}][:args.get('levels', 20)], 'totalFrames': 3},
         'scopes': lambda args: {'scopes': [{'name': 'Local', 'variablesReference': 100, 'expensive': False},

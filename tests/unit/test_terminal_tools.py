@@ -212,3 +212,24 @@ def test_destructive_terminal_tools_are_declared_so():
                           'terminal_kill']}
     assert flags == {'terminal_create': (False, False), 'terminal_send': (False, True), 'terminal_read': (True, False),
                      'terminal_run': (False, True), 'terminal_list': (True, False), 'terminal_kill': (False, True)}
+
+
+def test_send_types_into_a_busy_terminal_and_runs_commands_in_an_idle_one(registry):
+    vscode.window.shell_commands['python3 ask.py'] = ([MARK + 'Continue? [y/n] '], None)
+    vscode.window.shell_commands['ls'] = ([MARK + 'a.txt\r\n'], 0)
+
+    async def scenario():
+        await call(registry, 'terminal_create', {'name': 'dev'})
+        await call(registry, 'terminal_run', {'command': 'python3 ask.py', 'terminal': 'dev', 'timeout_seconds': 1})
+        await call(registry, 'terminal_send', {'terminal': 'dev', 'text': 'y'})
+        await call(registry, 'terminal_send', {'terminal': 'dev', 'text': '\x03', 'enter': False})
+        await asyncio.sleep(0.01)
+        await call(registry, 'terminal_send', {'terminal': 'dev', 'text': 'ls'})
+        await asyncio.sleep(0.01)
+        return await call(registry, 'terminal_read', {'terminal': 'dev', 'last': 5})
+    read = run(scenario())
+    terminal = vscode.window.created_terminals[0]
+    assert terminal.sent == [('y', True), ('\x03', False)], 'a busy terminal gets the text typed'
+    assert [entry['command'] for entry in read['structuredContent']['executions']] == ['python3 ask.py', 'ls']
+    assert read['structuredContent']['executions'][0]['exitCode'] == 130
+    assert read['structuredContent']['executions'][1]['output'] == 'a.txt\n'

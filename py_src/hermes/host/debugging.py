@@ -86,15 +86,21 @@ class DebugService:
             self._notify()
         elif event == 'continued':
             state.stopped = False
-        elif event == 'terminated' or event == 'exited':
+        elif event == 'exited':
             state.stopped = False
+        elif event == 'terminated':  # the adapter is done; VS Code's own end event follows later
+            self._ended(state)
 
     def _started(self, session):
         self.state_for(session)
         self._notify()
 
     def _terminated(self, session):
-        state = self.state_for(session)
+        self._ended(self.state_for(session))
+
+    def _ended(self, state):
+        if state.terminated:
+            return
         state.terminated = True
         state.stopped = False
         self.seq = self.seq + 1
@@ -225,9 +231,18 @@ def _message(error):
     return message if json_type(message) == 'string' else str(error)
 
 
+def source_file(path):
+    """A DAP source path as a file path. In code-server the JavaScript debugger reports sources as
+    `vscode-remote://host:port/abs/path` URIs (VS Code runs "remotely" from the browser's view)."""
+    if json_type(path) != 'string' or '://' not in path:
+        return path
+    uri = vscode.Uri.parse(path)
+    return uri.fsPath if uri.scheme in ['file', 'vscode-remote'] else path
+
+
 def describe_frame(frame):
     source = get_key(frame, 'source')
-    path = get_key(source, 'path') or get_key(source, 'name')
+    path = source_file(get_key(source, 'path')) or get_key(source, 'name')
     return {'id': get_key(frame, 'id'), 'name': get_key(frame, 'name'),
             'path': None if is_none(path) else display_path(path), 'file': path,
             'line': get_key(frame, 'line'), 'column': get_key(frame, 'column')}

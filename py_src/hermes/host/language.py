@@ -197,7 +197,7 @@ def hover_text(hovers):
                 parts.append('```' + content.language + '\n' + content.value + '\n```')
             elif not is_none(content.value):
                 parts.append(content.value)
-    return '\n\n'.join([part for part in parts if part.strip() != ''])
+    return '\n\n'.join([part.strip() for part in parts if part.strip() != ''])
 
 
 def edit_entries(edit):

@@ -349,6 +349,20 @@ class TerminalService:
         await waiter['promise']
         clear_timer(timer)
 
+    def send(self, record, text, enter):
+        """Type `text` (and Enter). A one-line command for an idle shell with shell integration goes
+        through `executeCommand`, so its output is read from the first byte: VS Code starts an
+        `execution.read()` stream a microtask late, and a fast command typed any other way can finish,
+        output included, before the stream listens (its output is then lost; its exit code is not).
+        Returns whether the text was run as a tracked command."""
+        integration = record.terminal.shellIntegration
+        one_line = '\n' not in text and '\r' not in text and text.strip() != ''
+        if enter and one_line and not is_none(integration) and is_none(record.running()):
+            self.track(record, integration.executeCommand(text), text)
+            return True
+        record.terminal.sendText(text, enter)
+        return False
+
     def kill(self, record):
         record.terminal.dispose()
         self._closed(record.terminal)

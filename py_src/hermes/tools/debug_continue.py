@@ -17,14 +17,15 @@ async def resume(args, command, verb, call):
     service = debugging()
     state = service.find_stopped(get_key(args, 'session'))
     thread = await service.thread_id(state, get_key(args, 'thread_id'))
-    seq = service.seq
+    last_stop = state.stop_seq
     await service.request(state, command, {'threadId': thread})
-    state.stopped = False
+    if state.stop_seq == last_stop:  # (the next stop may already have arrived with the reply)
+        state.stopped = False
     if get_key(args, 'wait') == False:  # noqa: E712
         return text_and_data(verb + ' "' + state.label() + '".', {'session': state.describe(), 'frame': None})
     timeout_s = get_key(args, 'timeout_seconds') or 10
     call.progress(0, None, 'Waiting for "' + state.label() + '" to pause')
-    await service.wait_for(lambda: service.seq > seq, timeout_s * 1000, call)
+    await service.wait_for(lambda: state.stop_seq > last_stop or state.terminated, timeout_s * 1000, call)
     text, frame = await pause_report(service, state)
     if not state.stopped and not state.terminated:
         text = text + ' It did not pause within ' + str(timeout_s) + ' s.'

@@ -30,8 +30,8 @@ TOOL = Tool(
     'terminal_read',
     'Read what recent commands in an integrated terminal printed, with their exit codes (escape sequences '
     'removed). Captured through VS Code\'s shell integration, so only commands run while it was active are '
-    'available (up to 20 per terminal). Useful after terminal_send, or to check a command terminal_run left '
-    'running.',
+    'available (up to 20 per terminal; the output of a very fast command typed by the user may be missing). '
+    'Useful after terminal_send, or to check a command terminal_run left running.',
     {'type': 'object', 'properties': {
         'terminal': TERMINAL_REF,
         'last': {'type': 'integer', 'minimum': 1, 'maximum': 20, 'description': 'How many recent commands (default 3).'},

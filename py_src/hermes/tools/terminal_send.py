@@ -9,7 +9,7 @@ TERMINAL_REF = {'type': ['integer', 'string'],
 async def send_text(args, call):
     record = terminals().lookup(get_key(args, 'terminal'))
     enter = get_key(args, 'enter') != False  # noqa: E712 (absent means true)
-    record.terminal.sendText(get_key(args, 'text'), enter)
+    terminals().send(record, get_key(args, 'text'), enter)
     return ('Sent ' + str(len(get_key(args, 'text'))) + ' characters' + (' and Enter' if enter else '') + ' to terminal ' +
             str(record.id) + ' "' + record.label() + '". Its output is not returned: use terminal_read (needs '
             'shell integration), or terminal_run to run a command and get its output and exit code.')
