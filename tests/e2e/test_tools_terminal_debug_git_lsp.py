@@ -42,13 +42,15 @@ class McpClient:
                 self._ready.set_exception(error)
             raise
 
-    def call(self, name, arguments=None, progress=None, timeout=120):
+    def call(self, name, arguments=None, progress=None, timeout=120, give_up_after=None):
+        """Call a tool; `give_up_after` seconds makes the SDK abandon the call (it then cancels it)."""
         async def invoke():
             callback = None
             if progress is not None:
                 async def callback(value, total, message):
                     progress.append((value, message))
-            return await self.session.call_tool(name, arguments or {}, progress_callback=callback)
+            return await self.session.call_tool(name, arguments or {}, read_timeout_seconds=give_up_after,
+                                                progress_callback=callback)
         return asyncio.run_coroutine_threadsafe(invoke(), self.loop).result(timeout)
 
     def text(self, name, arguments=None, **options):
@@ -132,6 +134,22 @@ def test_terminal_send_read_list_and_kill(mcp):
                what='the killed terminal to leave VS Code')
     missing = mcp.call('terminal_read', {'terminal': terminal})
     assert missing.is_error is True and missing.content[0].text.startswith(f'No terminal {terminal}.')
+
+
+def test_a_cancelled_terminal_run_interrupts_the_command(mcp):
+    _, created = mcp.text('terminal_create', {'name': 'e2e-cancel', 'shell': 'bash'})
+    terminal = created['id']
+    with pytest.raises(Exception):
+        mcp.call('terminal_run', {'terminal': terminal, 'command': 'sleep 30'}, give_up_after=3)
+
+    def ended():
+        _, read = mcp.text('terminal_read', {'terminal': terminal})
+        entries = read['executions']
+        return entries and not entries[-1]['running'] and entries[-1]
+    entry = wait_until(ended, 20, what='the cancelled command to end')
+    assert entry['command'] == 'sleep 30' and entry['exitCode'] == 130, entry
+    assert entry['durationMs'] < 20000
+    mcp.text('terminal_kill', {'terminal': terminal})
 
 
 # ------------------------------------------------------------------------------------------- debug
