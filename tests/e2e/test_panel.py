@@ -103,10 +103,18 @@ def settings_file(server):
     return server.user_data / 'User' / 'settings.json'
 
 
+def read_settings(server):
+    """settings.json as VS Code last wrote it (None while a write is in progress)."""
+    try:
+        return json.loads(settings_file(server).read_text())
+    except ValueError:
+        return None
+
+
 def update_settings(window, server, **changes):
     """Change user settings through VS Code's own settings.json editor (code-server here does not notice
     a settings.json changed behind its back): replace the text, save, close."""
-    settings = json.loads(settings_file(server).read_text())
+    settings = wait_until(lambda: read_settings(server), 10, what='a readable settings.json')
     settings.update(changes)
     page = window.page
     window.run_command('Preferences: Open User Settings (JSON)')
@@ -120,9 +128,22 @@ def update_settings(window, server, **changes):
     page.keyboard.press('Control+Shift+End')
     page.keyboard.press('Delete')  # anything auto-closing added
     page.keyboard.press('Control+S')
-    wait_until(lambda: json.loads(settings_file(server).read_text()) == settings, 15, what='settings.json saved')
-    page.keyboard.press('Escape')  # settings.json opens in a modal editor: Escape closes it
-    page.locator('.monaco-modal-editor-block').wait_for(state='hidden', timeout=10000)
+    wait_until(lambda: read_settings(server) == settings, 15, what='settings.json saved')
+    close_modal_editor(page)
+
+
+def close_modal_editor(page):
+    """settings.json opens in a modal editor (VS Code 1.139): Escape closes it, or its close button."""
+    modal = page.locator('.monaco-modal-editor-block')
+    for _ in range(2):
+        page.keyboard.press('Escape')
+        try:
+            modal.wait_for(state='hidden', timeout=2000)
+            return
+        except Exception:
+            pass
+    modal.locator('.action-label.codicon-close, .codicon-close').first.click()
+    modal.wait_for(state='hidden', timeout=10000)
 
 
 def panel(page):
@@ -245,6 +266,27 @@ def test_a_tool_call_shows_a_card_that_completes_with_the_real_result(window, ll
     assert tool_messages and str(panel_workspace) in tool_messages[-1]['content']
 
 
+def test_a_card_says_when_it_waits_for_the_users_confirmation(window, vscode_window, llm, panel_workspace):
+    update_settings(window, vscode_window, **{'hermes.tools.confirm': 'always'})
+    view = panel(window.page)
+    script(llm, Reply(tool_events([('call_confirm', 'workspace_get_folders', {})])),
+           Reply(text_events('Confirmed and done.', piece=5)))
+    send(view, 'List the folders, with my permission')
+    waiting = view.locator('.tool-card[data-status="waiting"]').last
+    waiting.wait_for(timeout=20000)
+    assert waiting.locator('.tool-note').inner_text() == 'Waiting for your confirmation…'
+    assert waiting.locator('.tool-status').get_attribute('aria-label') == 'Waiting for your confirmation'
+    dialog = window.page.locator('.monaco-dialog-box')
+    dialog.wait_for(timeout=10000)
+    assert 'Allow Hermes to run "Get workspace folders"?' in dialog.inner_text()
+    window.screenshot(ROOT / 'tests' / 'artifacts' / 'panel-waiting-for-confirmation.png')
+    dialog.locator('.monaco-button', has_text='Allow').first.click()
+    view.locator('.tool-card[data-status="ok"]').last.wait_for(timeout=20000)
+    wait_until(lambda: 'Confirmed and done.' in last_reply(view).inner_text(), 20, what='the reply after Allow')
+    wait_idle(view)
+    update_settings(window, vscode_window, **{'hermes.tools.confirm': 'never'})
+
+
 def test_stop_mid_stream_ends_the_turn_and_gives_the_input_back(window, llm):
     view = panel(window.page)
     script(llm, Reply(text_events('word ' * 400, piece=5), delay_ms=40))
@@ -296,7 +338,7 @@ def test_an_unreachable_endpoint_shows_a_banner_and_retry_recovers(window, vscod
 def test_the_model_picker_changes_the_setting(window, vscode_window):
     view = panel(window.page)
     view.locator('#model-select').select_option('scripted-coder')
-    wait_until(lambda: json.loads(settings_file(vscode_window).read_text()).get('hermes.llm.model') == 'scripted-coder',
+    wait_until(lambda: (read_settings(vscode_window) or {}).get('hermes.llm.model') == 'scripted-coder',
                15, what='hermes.llm.model in settings.json')
 
 
@@ -311,7 +353,7 @@ def test_the_conversation_survives_a_window_reload(window, llm):
         view = open_panel(window)
     view.locator('.message.user', has_text='Which folders are open?').wait_for(timeout=30000)
     assert view.locator('.message.user', has_text='Write me a greeting function').count() == 1
-    assert view.locator('.tool-card[data-status="ok"] .tool-name', has_text='workspace_get_folders').count() == 1
+    assert view.locator('.tool-card[data-status="ok"] .tool-name', has_text='workspace_get_folders').count() == 2
     assert 'Back online.' in last_reply(view).inner_text()
     assert view.locator('.code-block button[aria-label="Insert at cursor"]').count() >= 1
 
@@ -331,8 +373,14 @@ def test_light_and_dark_screenshots(window, vscode_window):
         window.page.locator('.part.sidebar').screenshot(path=str(artifacts / name.replace('.png', '-closeup.png')))
 
 
-def test_new_chat_clears_the_conversation(window):
+def test_new_chat_clears_the_conversation_and_the_empty_state_says_how_to_start(window, vscode_window):
     view = panel(window.page)
     view.locator('#new-chat').click()
-    view.locator('#empty-state').wait_for(state='visible', timeout=10000)
+    empty = view.locator('#empty-state')
+    empty.wait_for(state='visible', timeout=10000)
     assert view.locator('.message').count() == 0
+    update_settings(window, vscode_window, **{'hermes.llm.endpoint': f'http://127.0.0.1:{closed_port()}/v1'})
+    hint = empty.locator('.empty-warning')
+    hint.wait_for(timeout=20000)
+    assert 'ollama serve' in hint.inner_text() and "Can't reach the LLM" in hint.inner_text()
+    window.page.locator('.part.sidebar').screenshot(path=str(ROOT / 'tests' / 'artifacts' / 'panel-empty-unreachable.png'))
