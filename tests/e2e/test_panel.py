@@ -82,8 +82,19 @@ def vscode_window(tmp_path_factory, panel_workspace, llm):
 
 
 @pytest.fixture(scope='module')
-def window(browser, vscode_window):
+def console_problems():
+    return []
+
+
+@pytest.fixture(scope='module')
+def window(browser, vscode_window, console_problems):
     page = browser.new_page(viewport={'width': 1400, 'height': 900})
+
+    def on_console(message):
+        text = message.text
+        if 'Content Security Policy' in text or 'Refused to' in text or 'panel.js' in text:
+            console_problems.append(text)
+    page.on('console', on_console)
     bench = Workbench(page).open(vscode_window.url)
     vscode_window.wait_for_log(r'activated in')
     yield bench
@@ -158,10 +169,14 @@ def open_panel(window):
 
 
 def send(view, text):
+    """Type and press Enter; returns once the user's message and the (new) reply are on the page."""
+    users, replies = view.locator('.message.user').count(), view.locator('.message.assistant').count()
     prompt = view.locator('#prompt')
     prompt.click()
     prompt.fill(text)
     prompt.press('Enter')
+    wait_until(lambda: view.locator('.message.user').count() == users + 1 and
+               view.locator('.message.assistant').count() == replies + 1, 10, what='the turn to start')
 
 
 def wait_idle(view, timeout=20000):
@@ -226,6 +241,36 @@ def test_a_reply_streams_in_with_highlighted_code(window, llm):
     assert reply.locator('li').count() == 3
 
 
+def test_shift_enter_makes_a_new_line_and_does_not_send(window):
+    view = panel(window.page)
+    prompt = view.locator('#prompt')
+    prompt.click()
+    prompt.press_sequentially('first line')
+    prompt.press('Shift+Enter')
+    prompt.press_sequentially('second line')
+    assert prompt.input_value() == 'first line\nsecond line'
+    assert view.locator('.message.user').count() == 1  # nothing was sent
+    prompt.fill('')
+
+
+def test_model_output_never_runs_in_the_webview(window, llm):
+    view = panel(window.page)
+    hostile = ('Look: <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>\n\n'
+               '[click me](javascript:window.__pwned=3) and <a href="#" onclick="window.__pwned=4">this</a>\n\n'
+               '<iframe src="https://example.com"></iframe> ![tracker](https://example.com/p.png)\n')
+    script(llm, Reply(text_events(hostile, piece=7), delay_ms=5))
+    send(view, 'Say something dangerous')
+    wait_idle(view)
+    body = last_reply(view).locator('.message-body')
+    assert '<script>window.__pwned=2</script>' in body.inner_text()  # shown as text
+    for tag in ('script', 'img', 'iframe', '[onclick]', '[onerror]', 'a[href^="javascript"]'):
+        assert body.locator(tag).count() == 0, tag
+    assert body.locator('a', has_text='click me').count() == 1
+    assert view.locator('body').evaluate('() => window.__pwned') is None
+    body.locator('a', has_text='click me').click()
+    assert view.locator('body').evaluate('() => window.__pwned') is None
+
+
 def test_insert_at_cursor_puts_the_code_into_the_active_editor(window):
     page = window.page
     page.keyboard.press('Control+P')
@@ -235,7 +280,7 @@ def test_insert_at_cursor_puts_the_code_into_the_active_editor(window):
     page.locator('.quick-input-list .monaco-list-row', has_text='hello.py').first.click()
     page.locator('.tabs-container .tab.active', has_text='hello.py').wait_for(timeout=15000)
     view = panel(page)
-    last_reply(view).locator('button[aria-label="Insert at cursor"]').click()
+    view.locator('.code-block button[aria-label="Insert at cursor"]').first.click()
     editor_text = page.locator('.editor-instance .monaco-editor .view-lines').first
     wait_until(lambda: 'def greet(name):' in editor_text.inner_text().replace('\u00a0', ' '), 15,
                what='the inserted code in the editor')
@@ -340,6 +385,12 @@ def test_the_model_picker_changes_the_setting(window, vscode_window):
     view.locator('#model-select').select_option('scripted-coder')
     wait_until(lambda: (read_settings(vscode_window) or {}).get('hermes.llm.model') == 'scripted-coder',
                15, what='hermes.llm.model in settings.json')
+    view.locator('#open-settings').click()
+    search = window.page.locator('.settings-editor .suggest-input-container .monaco-editor .view-lines')
+    wait_until(lambda: '@ext:hermes-agent.hermes-agent' in search.first.inner_text().replace('\u00a0', ' '), 15,
+               what='the settings editor filtered to Hermes')
+    window.page.locator('.settings-editor .setting-item-label', has_text='Endpoint').first.wait_for(timeout=10000)
+    window.page.keyboard.press('Escape')
 
 
 def test_the_conversation_survives_a_window_reload(window, llm):
@@ -384,3 +435,7 @@ def test_new_chat_clears_the_conversation_and_the_empty_state_says_how_to_start(
     hint.wait_for(timeout=20000)
     assert 'ollama serve' in hint.inner_text() and "Can't reach the LLM" in hint.inner_text()
     window.page.locator('.part.sidebar').screenshot(path=str(ROOT / 'tests' / 'artifacts' / 'panel-empty-unreachable.png'))
+
+
+def test_the_webview_loaded_without_csp_violations(console_problems):
+    assert console_problems == []
