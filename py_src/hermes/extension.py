@@ -9,6 +9,7 @@ from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
 from hermes.ui.mcp_definitions import register_mcp_definitions
+from hermes.host.diff_review import register_diff_review
 from hermes.host.terminals import register_terminals
 from hermes.host.debugging import register_debugging
 from hermes.ui.llm_commands import register_llm
@@ -29,6 +30,7 @@ async def activate(context):
     _active['service'] = service
     register_mcp_commands(context, log, service)
     register_mcp_definitions(context, service)
+    register_diff_review(context)
     llm = register_llm(context, log, registry)
     register_native_chat(context, log, registry, llm)
     register_agent_panel(context, log, llm)

@@ -6,6 +6,11 @@ from hermes.tools import (terminal_create, terminal_send, terminal_read, termina
                           debug_continue, debug_step, git_get_branches, git_get_status, git_diff, git_command,
                           lsp_definition, lsp_references, lsp_hover, lsp_document_symbols, lsp_workspace_symbols,
                           lsp_rename)
+from hermes.tools import (editor_open_file, editor_get_content, editor_get_selection, editor_edit_file,
+                          editor_close_tab, editor_get_diagnostics, editor_open_diff, file_read, file_write,
+                          file_create, file_delete, file_list_directory, file_search, file_search_content,
+                          workspace_get_config, workspace_set_config, workspace_run_task, command_execute,
+                          command_list_common)
 
 TOOL_MODULES = [
     workspace_get_folders,
@@ -15,6 +20,12 @@ TOOL_MODULES = [
     debug_start, debug_stop, debug_get_variables, debug_set_breakpoints, debug_evaluate, debug_continue, debug_step,
     git_get_branches, git_get_status, git_diff, git_command,
     lsp_definition, lsp_references, lsp_hover, lsp_document_symbols, lsp_workspace_symbols, lsp_rename,
+    # editor, files, workspace, commands
+    editor_open_file, editor_get_content, editor_get_selection, editor_edit_file, editor_close_tab,
+    editor_get_diagnostics, editor_open_diff,
+    file_read, file_write, file_create, file_delete, file_list_directory, file_search, file_search_content,
+    workspace_get_config, workspace_set_config, workspace_run_task,
+    command_execute, command_list_common,
 ]
 
 

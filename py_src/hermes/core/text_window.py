@@ -1,0 +1,86 @@
+"""Which part of a text a tool returns: a 1-based line range, capped by lines and characters, with an
+explicit note of what was left out so the model knows to ask for more (and how)."""
+# __pragma__('tconv')
+from hermes.js import is_none
+from hermes.core.tools import ToolError
+
+MAX_LINES = 2000
+MAX_CHARS = 100000
+
+
+def split_lines(text):
+    """The lines of `text` without their '\\n' (a '\\r' stays: CRLF text keeps its line endings).
+    A final newline does not start another line; the empty text has no lines."""
+    if text == '':
+        return []
+    lines = text.split('\n')
+    if text.endswith('\n'):
+        lines.pop()
+    return lines
+
+
+def line_window(text, start_line=None, end_line=None, max_lines=MAX_LINES, max_chars=MAX_CHARS):
+    """{'text', 'start', 'end', 'total', 'note'} for lines start..end (1-based, inclusive) of `text`.
+    `end` is the last line actually returned; `note` says what was cut, or is None."""
+    lines = split_lines(text)
+    total = len(lines)
+    start = 1 if is_none(start_line) else start_line
+    last = total if is_none(end_line) else min(end_line, total)
+    if start < 1:
+        raise ToolError('start_line must be 1 or more (lines are numbered from 1).')
+    if total == 0:
+        return {'text': '', 'start': 0, 'end': 0, 'total': 0, 'note': None}
+    if start > total:
+        raise ToolError('start_line ' + str(start) + ' is past the end: the file has ' + str(total) + ' lines.')
+    if last < start:
+        raise ToolError('end_line ' + str(end_line) + ' is before start_line ' + str(start) + '.')
+    kept = []
+    size = 0
+    index = start - 1
+    cut_line = None
+    while index < last:
+        line = lines[index]
+        if len(kept) >= max_lines:
+            break
+        if size + len(line) + 1 > max_chars:
+            if len(kept) == 0:  # one enormous line (minified code): return its beginning
+                kept.append(line[:max_chars])
+                cut_line = {'line': index + 1, 'more': len(line) - max_chars}
+                index += 1
+            break
+        kept.append(line)
+        size += len(line) + 1
+        index += 1
+    end = start + len(kept) - 1
+    note = None
+    remaining = last - end
+    if not is_none(cut_line):
+        note = ('[truncated: line ' + str(cut_line['line']) + ' has ' + str(cut_line['more']) +
+                ' more characters]')
+    if remaining > 0:
+        more = ('[truncated: ' + str(remaining) + ' more lines (' + str(end + 1) + '-' + str(last) + ' of ' +
+                str(total) + '); continue with start_line=' + str(end + 1) + ']')
+        note = more if is_none(note) else note + '\n' + more
+    return {'text': '\n'.join(kept), 'start': start, 'end': end, 'total': total, 'note': note}
+
+
+def cap_text(text, max_chars=MAX_CHARS):
+    """`text` cut to `max_chars`, with a note of how much more there was."""
+    if len(text) <= max_chars:
+        return text
+    return text[:max_chars] + '\n[truncated: ' + str(len(text) - max_chars) + ' more characters]'
+
+
+def render_window(label, window, extra=None):
+    """The text a reading tool returns: one header line, the lines, then the truncation note."""
+    if window['total'] == 0:
+        header = label + ' (empty)'
+    else:
+        header = (label + ' (lines ' + str(window['start']) + '-' + str(window['end']) + ' of ' +
+                  str(window['total']) + ')')
+    if not is_none(extra):
+        header = header + ' ' + extra
+    parts = [header, window['text']]
+    if not is_none(window['note']):
+        parts.append(window['note'])
+    return '\n'.join(parts)

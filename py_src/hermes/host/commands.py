@@ -1,0 +1,60 @@
+"""Running VS Code commands by id, with JSON arguments, and describing what they return."""
+# __pragma__('tconv')
+from hermes.js import vscode, is_none, dump_json, JsError, error_message, keys_of
+from hermes.core.tools import ToolError
+from hermes.core.values import json_type
+from hermes.host.paths import resolve_path
+
+URI_KEY = '$uri'
+
+
+def convert_argument(value):
+    """JSON → command argument: {"$uri": "src/a.ts"} (or "file:///…", "untitled:x") becomes a vscode.Uri
+    (plain paths go through the workspace path rules); everything else is passed as it is."""
+    kind = json_type(value)
+    if kind == 'array':
+        return [convert_argument(item) for item in value]
+    if kind != 'object':
+        return value
+    keys = keys_of(value)
+    if len(keys) == 1 and keys[0] == URI_KEY:
+        target = value[URI_KEY]
+        if json_type(target) != 'string':
+            raise ToolError('"$uri" needs a string: a workspace path or a URI such as "file:///…".')
+        colon = target.find(':')
+        if colon > 1 and target.find('/') > colon:  # scheme:… (a Windows drive letter has colon == 1)
+            uri = vscode.Uri.parse(target)
+            if uri.scheme == 'file':
+                return vscode.Uri.file(resolve_path(uri.fsPath))
+            return uri
+        return vscode.Uri.file(resolve_path(target))
+    converted = {}
+    for key in keys:
+        converted[key] = convert_argument(value[key])
+    return converted
+
+
+async def execute(command, args):
+    converted = [convert_argument(item) for item in args]
+    try:
+        return await vscode.commands.executeCommand(command, *converted)
+    except JsError as error:
+        raise ToolError('The command "' + command + '" failed: ' + error_message(error))
+
+
+def describe_result(value, limit):
+    if is_none(value):
+        return 'The command ran; it returned nothing.'
+    try:
+        text = dump_json(value, 2)
+    except JsError as error:
+        text = 'an unserialisable value (' + error_message(error) + ')'
+    if is_none(text):
+        text = str(value)
+    if len(text) > limit:
+        text = text[:limit] + '\n[truncated: ' + str(len(text) - limit) + ' more characters]'
+    return 'The command ran and returned:\n' + text
+
+
+async def all_commands():
+    return await vscode.commands.getCommands(True)

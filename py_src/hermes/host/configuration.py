@@ -1,0 +1,62 @@
+"""Reading and changing VS Code settings (any extension's), at the user, workspace or folder level."""
+# __pragma__('tconv')
+from hermes.js import vscode, is_none, JsError, error_message
+from hermes.core.tools import ToolError
+
+TARGET_NAMES = ['user', 'workspace', 'workspace_folder']
+
+# __pragma__('skip')
+js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
+# __pragma__('noskip')
+
+
+def or_null(value):
+    return None if is_none(value) else value
+
+
+def folder_scope():
+    folders = vscode.workspace.workspaceFolders
+    return None if is_none(folders) or len(folders) == 0 else folders[0].uri
+
+
+def read_setting(key):
+    """The effective value of `key` ('editor.tabSize', or a section like 'editor') and where it is set."""
+    scope = folder_scope()
+    config = vscode.workspace.getConfiguration(js_undefined, scope) if not is_none(scope) else \
+        vscode.workspace.getConfiguration()
+    value = config.js_get(key)
+    info = config.inspect(key)
+    result = {'key': key, 'value': or_null(value)}
+    if not is_none(info):
+        result['defaultValue'] = or_null(info.defaultValue)
+        result['userValue'] = or_null(info.globalValue)
+        result['workspaceValue'] = or_null(info.workspaceValue)
+        result['workspaceFolderValue'] = or_null(info.workspaceFolderValue)
+    result['known'] = not is_none(value) or not is_none(info)
+    return result
+
+
+def target_for(name):
+    targets = vscode.ConfigurationTarget
+    if name == 'user':
+        return targets.Global
+    if name == 'workspace':
+        if is_none(vscode.workspace.workspaceFolders):
+            raise ToolError('No folder is open, so there are no workspace settings; use target "user".')
+        return targets.Workspace
+    if is_none(folder_scope()):
+        raise ToolError('No folder is open, so there are no folder settings; use target "user".')
+    return targets.WorkspaceFolder
+
+
+async def write_setting(key, value, target_name):
+    """Set `key` to `value` (None removes it at that level); returns the setting as read back."""
+    target = target_for(target_name)
+    scope = folder_scope() if target_name == 'workspace_folder' else None
+    config = vscode.workspace.getConfiguration(js_undefined, scope) if not is_none(scope) else \
+        vscode.workspace.getConfiguration()
+    try:
+        await config.js_update(key, js_undefined if is_none(value) else value, target)
+    except JsError as error:
+        raise ToolError('VS Code refused to change "' + key + '": ' + error_message(error))
+    return read_setting(key)

@@ -1,0 +1,95 @@
+"""Problems (diagnostics) VS Code's language services report, as plain dicts."""
+# __pragma__('tconv')
+from hermes.js import vscode, is_none, make_promise, set_timer, clear_timer, now_ms
+from hermes.core.values import json_type, get_key
+from hermes.host.paths import display_path
+
+SEVERITIES = ['error', 'warning', 'information', 'hint']  # vscode.DiagnosticSeverity 0..3
+QUIET_MS = 1000
+
+
+def severity_rank(name):
+    return SEVERITIES.index(name)
+
+
+def code_text(code):
+    """A diagnostic's code: a number, a string, or {value, target}."""
+    if is_none(code):
+        return None
+    kind = json_type(code)
+    if kind == 'string' or kind == 'integer' or kind == 'number':
+        return str(code)
+    value = get_key(code, 'value')
+    return None if is_none(value) else str(value)
+
+
+def describe(uri, diagnostic):
+    start, end = diagnostic.range.start, diagnostic.range.end
+    return {
+        'path': display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString(),
+        'line': start.line + 1, 'column': start.character + 1,
+        'endLine': end.line + 1, 'endColumn': end.character + 1,
+        'severity': SEVERITIES[diagnostic.severity] if diagnostic.severity in [0, 1, 2, 3] else 'error',
+        'message': diagnostic.message,
+        'source': None if is_none(diagnostic.source) else diagnostic.source,
+        'code': code_text(diagnostic.code),
+    }
+
+
+def collect(path=None, min_severity='hint'):
+    """Diagnostics of one file (absolute path) or of every file, at `min_severity` or worse, sorted
+    by file and position."""
+    limit = severity_rank(min_severity)
+    found = []
+    if not is_none(path):
+        uri = vscode.Uri.file(path)
+        pairs = [[uri, vscode.languages.getDiagnostics(uri)]]
+    else:
+        pairs = vscode.languages.getDiagnostics()
+    for pair in pairs:
+        for diagnostic in pair[1]:
+            if diagnostic.severity <= limit:
+                found.append(describe(pair[0], diagnostic))
+    found.sort(key=lambda item: item['path'] + '\x00' + padded(item['line']) + padded(item['column']))
+    return found
+
+
+def padded(number):
+    text = str(number)
+    while len(text) < 9:
+        text = '0' + text
+    return text
+
+
+async def wait_for_change(path, timeout_ms):
+    """Resolve when diagnostics of `path` change, or after `timeout_ms` (language services report a
+    freshly opened file a moment later)."""
+    target = vscode.Uri.file(path).toString()
+    holder = {}
+
+    def executor(resolve, reject):
+        def done(changed):
+            if not is_none(holder.get('timer')):
+                clear_timer(holder['timer'])
+            if not is_none(holder.get('listener')):
+                holder['listener'].dispose()
+            resolve(changed)
+
+        def on_change(event):
+            for uri in event.uris:
+                if uri.toString() == target:
+                    done(True)
+                    return
+
+        holder['listener'] = vscode.languages.onDidChangeDiagnostics(on_change)
+        holder['timer'] = set_timer(lambda: done(False), timeout_ms)
+    return await make_promise(executor)
+
+
+async def wait_for_report(path, timeout_ms):
+    """Wait for a language service to report on `path`: until a change arrives and is followed by a
+    quiet second (TypeScript reports syntax first, then semantics), or until `timeout_ms`."""
+    deadline = now_ms() + timeout_ms
+    changed = await wait_for_change(path, timeout_ms)
+    while changed and deadline - now_ms() > 0:
+        changed = await wait_for_change(path, min(QUIET_MS, deadline - now_ms()))

@@ -1,0 +1,217 @@
+"""Files through VS Code: reads, stats and listings via `vscode.workspace.fs` (any file system VS Code
+mounts), and changes via `WorkspaceEdit` so they land in VS Code's undo history and respect editors
+that hold unsaved changes. Deletion goes to the trash where the file system has one."""
+# __pragma__('tconv')
+from hermes.js import vscode, node, new, is_none, JsError, error_message, utf8_text, utf8_bytes, keys_of
+from hermes.core.tools import ToolError
+from hermes.core.globs import GlobSet
+from hermes.core.values import get_key
+from hermes.host.paths import display_path, folder_paths, is_inside
+from hermes.host.documents import open_document_for, replace_text, save_document
+
+FILE = 1
+DIRECTORY = 2
+SYMLINK = 64
+MAX_READ_BYTES = 32 * 1024 * 1024
+BINARY_SNIFF_CHARS = 8000
+
+
+def uri_of(path):
+    return vscode.Uri.file(path)
+
+
+def error_code(error):
+    """`FileNotFound`, `FileExists`, `NoPermissions`… from a vscode.FileSystemError (else None)."""
+    try:
+        code = error.code
+    except JsError:
+        return None
+    return None if is_none(code) else code
+
+
+def is_not_found(error):
+    return error_code(error) == 'FileNotFound' or error_message(error).find('ENOENT') != -1
+
+
+async def stat(path):
+    """{'kind': 'file'|'directory'|'other', 'symlink', 'size', 'mtime'}, or None when nothing is there."""
+    try:
+        info = await vscode.workspace.fs.stat(uri_of(path))
+    except JsError as error:
+        if is_not_found(error):
+            return None
+        raise ToolError('Cannot read "' + display_path(path) + '": ' + error_message(error))
+    kind = info['type']
+    name = 'file' if kind & FILE else ('directory' if kind & DIRECTORY else 'other')
+    return {'kind': name, 'symlink': (kind & SYMLINK) != 0, 'size': info.size, 'mtime': info.mtime}
+
+
+async def read_text(path, max_bytes=None):
+    """The text of a file on disk (UTF-8). ToolError for folders, missing, too large or binary files."""
+    if is_none(max_bytes):
+        max_bytes = MAX_READ_BYTES
+    info = await stat(path)
+    shown = display_path(path)
+    if is_none(info):
+        raise ToolError('"' + shown + '" does not exist. Use file_list_directory or file_search to find the '
+                        'right path.')
+    if info['kind'] == 'directory':
+        raise ToolError('"' + shown + '" is a folder, not a file. Use file_list_directory to see what it holds.')
+    if info['size'] > max_bytes:
+        raise ToolError('"' + shown + '" is ' + str(info['size']) + ' bytes, more than the ' + str(max_bytes) +
+                        '-byte limit for reading. Use file_search_content to find the part you need.')
+    data = await vscode.workspace.fs.readFile(uri_of(path))
+    text = utf8_text([data])
+    if text[:BINARY_SNIFF_CHARS].find('\x00') != -1:
+        raise ToolError('"' + shown + '" looks like a binary file (' + str(len(data)) + ' bytes); only text files '
+                        'can be read.')
+    if text.startswith('\ufeff'):
+        text = text[1:]
+    return {'text': text, 'size': len(data)}
+
+
+async def ensure_parent_folder(path):
+    parent = node('path').dirname(path)
+    info = await stat(parent)
+    if is_none(info):
+        await vscode.workspace.fs.createDirectory(uri_of(parent))  # creates missing parents too
+    elif info['kind'] != 'directory':
+        raise ToolError('Cannot create "' + display_path(path) + '": "' + display_path(parent) + '" is a file.')
+
+
+async def write_text(path, text, must_not_exist=False):
+    """Create or replace a file's whole content, undoably. An open editor gets the new text and is
+    saved; one holding unsaved changes is left alone (ToolError) so the user's work is never lost.
+    Returns 'created' or 'replaced'."""
+    shown = display_path(path)
+    info = await stat(path)
+    if not is_none(info) and info['kind'] == 'directory':
+        raise ToolError('"' + shown + '" is a folder; give a file path.')
+    if not is_none(info) and must_not_exist:
+        raise ToolError('"' + shown + '" already exists. Use file_write to replace its content, or '
+                        'editor_edit_file to change part of it.')
+    document = open_document_for(path)
+    if not is_none(document) and document.isDirty:
+        raise ToolError('"' + shown + '" is open in the editor with unsaved changes. Use editor_edit_file to '
+                        'change the editor text, or ask the user to save or revert it first.')
+    if not is_none(document) and not is_none(info):
+        await replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': text}], shown)
+        await save_document(document, shown)
+        return 'replaced'
+    if is_none(info):
+        await ensure_parent_folder(path)
+    edit = new(vscode.WorkspaceEdit)
+    edit.createFile(uri_of(path), {'overwrite': not is_none(info), 'contents': utf8_bytes(text)})
+    if not await vscode.workspace.applyEdit(edit):
+        raise ToolError('VS Code refused to write "' + shown + '".')
+    return 'created' if is_none(info) else 'replaced'
+
+
+async def create_folder(path):
+    shown = display_path(path)
+    info = await stat(path)
+    if not is_none(info):
+        raise ToolError('"' + shown + '" already exists (' + info['kind'] + ').')
+    await vscode.workspace.fs.createDirectory(uri_of(path))
+
+
+def unsaved_documents_under(path):
+    sep = node('path').sep
+    found = []
+    for document in vscode.workspace.textDocuments:
+        if document.uri.scheme != 'file' or not document.isDirty:
+            continue
+        own = document.uri.fsPath
+        if own == path or own.startswith(path + sep):
+            found.append(display_path(own))
+    return found
+
+
+async def delete_path(path, recursive):
+    """Delete a file or folder: to the OS trash when the file system supports it, else through a
+    WorkspaceEdit (undoable with Edit › Undo in this window). Returns 'trash' or 'undoable'."""
+    shown = display_path(path)
+    for folder in folder_paths():
+        if path == folder or is_inside(folder, path):
+            raise ToolError('"' + shown + '" is a workspace folder (or contains one); it cannot be deleted here.')
+    info = await stat(path)
+    if is_none(info):
+        raise ToolError('"' + shown + '" does not exist.')
+    if info['kind'] == 'directory' and not recursive:
+        entries = await vscode.workspace.fs.readDirectory(uri_of(path))
+        if len(entries) > 0:
+            raise ToolError('"' + shown + '" is a folder with ' + str(len(entries)) + ' entries; pass recursive: '
+                            'true to delete it with everything inside.')
+    unsaved = unsaved_documents_under(path)
+    if len(unsaved) > 0:
+        raise ToolError('Not deleted: ' + ', '.join(unsaved) + ' has unsaved changes in the editor. Ask the user '
+                        'to save or revert first.')
+    try:
+        await vscode.workspace.fs.delete(uri_of(path), {'recursive': recursive, 'useTrash': True})
+        return 'trash'
+    except JsError as error:
+        if error_message(error).find('trash') == -1:
+            raise ToolError('Could not delete "' + shown + '": ' + error_message(error))
+    edit = new(vscode.WorkspaceEdit)
+    edit.deleteFile(uri_of(path), {'recursive': recursive, 'ignoreIfNotExists': False})
+    if not await vscode.workspace.applyEdit(edit):
+        raise ToolError('VS Code refused to delete "' + shown + '".')
+    return 'undoable'
+
+
+async def read_directory(path):
+    """[{'name', 'kind', 'symlink'}] of a folder, folders first, then by name."""
+    entries = await vscode.workspace.fs.readDirectory(uri_of(path))
+    result = []
+    for entry in entries:
+        kind = entry[1]
+        name = 'directory' if kind & DIRECTORY else ('file' if kind & FILE else 'other')
+        result.append({'name': entry[0], 'kind': name, 'symlink': (kind & SYMLINK) != 0})
+    result.sort(key=lambda item: ('0' if item['kind'] == 'directory' else '1') + item['name'].lower())
+    return result
+
+
+def exclude_patterns(sections):
+    """The glob keys set to `true` in `files.exclude` / `search.exclude` (the given sections), plus
+    the `{"when": "$(basename).ts"}` sibling rules as (glob, when) pairs."""
+    plain = []
+    conditional = []
+    for section in sections:
+        value = vscode.workspace.getConfiguration().js_get(section)
+        if is_none(value):
+            continue
+        for key in keys_of(value):
+            rule = value[key]
+            if rule is True:
+                plain.append(key)
+            elif not is_none(get_key(rule, 'when')):
+                conditional.append([key, rule['when']])
+    return {'plain': plain, 'conditional': conditional}
+
+
+class ExcludeRules:
+    """files.exclude as VS Code applies it in the explorer, for paths relative to a workspace folder."""
+
+    def __init__(self, sections):
+        patterns = exclude_patterns(sections)
+        self.plain = GlobSet(patterns['plain'])
+        self.conditional = [[GlobSet([pair[0]]), pair[1]] for pair in patterns['conditional']]
+
+    def excludes(self, relative_path, sibling_names):
+        if self.plain.matches(relative_path):
+            return True
+        base = node('path').basename(relative_path)
+        stem = base[:base.rfind('.')] if base.rfind('.') > 0 else base
+        for rule in self.conditional:
+            if rule[0].matches(relative_path) and rule[1].replace('$(basename)', stem) in sibling_names:
+                return True
+        return False
+
+
+def relative_to_folder(path):
+    """The path relative to the workspace folder holding it ('' for the folder itself), or None."""
+    node_path = node('path')
+    for folder in folder_paths():
+        if is_inside(path, folder):
+            return node_path.relative(folder, path).replace('\\', '/')
+    return None

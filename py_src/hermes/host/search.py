@@ -1,0 +1,239 @@
+"""Searching the workspace: file names through `vscode.workspace.findFiles`, file contents through the
+ripgrep binary VS Code ships (the one its own search view runs), streamed so a search can stop at
+its result limit and be cancelled."""
+# __pragma__('tconv')
+from hermes.js import (vscode, node, new, is_none, JsError, error_message, parse_json, platform_id,
+                       stream_process_lines, make_promise)
+from hermes.core.tools import ToolError
+from hermes.core.values import get_key
+from hermes.host.files import exclude_patterns
+from hermes.host.paths import folder_paths
+
+RIPGREP_PACKAGES = ['@vscode/ripgrep/bin', '@vscode/ripgrep-universal/bin/{platform}']
+MODULE_FOLDERS = ['node_modules', 'node_modules.asar.unpacked']
+MAX_PREVIEW_COLUMNS = 300
+
+_cache = {'rg': None}
+
+# __pragma__('skip')
+js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
+# __pragma__('noskip')
+
+
+def ripgrep_candidates():
+    node_path = node('path')
+    root = vscode.env.appRoot
+    if is_none(root):
+        return []
+    binary = 'rg.exe' if platform_id().startswith('win32') else 'rg'
+    candidates = []
+    for folder in MODULE_FOLDERS:
+        for package_dir in RIPGREP_PACKAGES:
+            candidates.append(node_path.join(root, folder, package_dir.replace('{platform}', platform_id()), binary))
+    return candidates
+
+
+def ripgrep_path():
+    """Where VS Code's ripgrep is; ToolError naming the places looked at when it is nowhere."""
+    if not is_none(_cache['rg']):
+        return _cache['rg']
+    fs = node('fs')
+    candidates = ripgrep_candidates()
+    for candidate in candidates:
+        if fs.existsSync(candidate):
+            _cache['rg'] = candidate
+            return candidate
+    raise ToolError('Text search needs the ripgrep binary that ships with VS Code, and it was not found (looked '
+                    'in: ' + ', '.join(candidates or ['no vscode.env.appRoot']) + ').')
+
+
+def excluded_globs():
+    """files.exclude + search.exclude (as VS Code's search view applies them), and always .git."""
+    patterns = exclude_patterns(['files.exclude', 'search.exclude'])['plain']
+    if '**/.git' not in patterns:
+        patterns.append('**/.git')
+    return patterns
+
+
+def run_lines(command, args, cwd, on_line, call):
+    """Run a program, feeding stdout lines to on_line; resolves to {'code', 'stderr'}. A cancelled
+    call kills it. `on_line` may return True to stop early (the process is killed)."""
+    holder = {'kill': None, 'stopped': False}
+
+    def executor(resolve, reject):
+        def line(text):
+            if on_line(text) is True and not holder['stopped']:
+                holder['stopped'] = True
+                holder['kill']()
+
+        def exit_(code, stderr):
+            unsubscribe()
+            resolve({'code': code, 'stderr': stderr, 'stopped': holder['stopped']})
+        holder['kill'] = stream_process_lines(command, args, cwd, line, exit_)
+        unsubscribe = call.on_cancel(lambda: holder['kill']())
+    return make_promise(executor)
+
+
+class ContentSearch:
+    """One `rg --json` run, its matches grouped by file, stopped at `max_results` matches."""
+
+    def __init__(self, max_results, call):
+        self.max_results = max_results
+        self.call = call
+        self.files = []  # [{'path', 'lines': [{'line', 'text', 'match'}]}]
+        self.by_path = {}
+        self.matches = 0
+        self.truncated = False
+
+    def on_line(self, text):
+        if text == '' or self.truncated:
+            return self.truncated
+        try:
+            message = parse_json(text)
+        except ValueError:
+            return False
+        kind = message['type']
+        if kind != 'match' and kind != 'context':
+            return False
+        data = message['data']
+        path = get_key(data['path'], 'text')
+        line_text = get_key(data['lines'], 'text')
+        if is_none(path) or is_none(line_text):
+            return False  # not valid UTF-8: skip rather than show mangled bytes
+        if kind == 'match':
+            if self.matches >= self.max_results:
+                self.truncated = True
+                return True
+            self.matches += 1
+            if self.matches % 50 == 0:
+                self.call.progress(self.matches, self.max_results, str(self.matches) + ' matches')
+        entry = self.file_entry(path)
+        if len(line_text) > 0 and line_text[len(line_text) - 1] == '\n':
+            line_text = line_text[:len(line_text) - 1]
+        if len(line_text) > 0 and line_text[len(line_text) - 1] == '\r':
+            line_text = line_text[:len(line_text) - 1]
+        entry['lines'].append({'line': data['line_number'], 'text': line_text, 'match': kind == 'match'})
+        return False
+
+    def file_entry(self, path):
+        key = 'f:' + path  # never look up a raw path in a dict (hidden members such as __class__)
+        if key not in self.by_path:  # the 'f:' prefix keeps paths clear of dict members
+            entry = {'path': path, 'lines': []}
+            self.by_path[key] = entry
+            self.files.append(entry)
+        return self.by_path[key]
+
+
+def content_args(query, options):
+    args = ['--json', '--no-config', '--hidden', '--no-require-git', '--max-columns', str(MAX_PREVIEW_COLUMNS),
+            '--max-columns-preview', '--max-filesize', '50M']
+    if options['literal']:
+        args.append('--fixed-strings')
+    else:
+        args.append('--engine=auto')  # PCRE2 when the pattern needs look-around or backreferences
+    case = options['case_sensitive']
+    if case is True:
+        args.append('--case-sensitive')
+    elif case is False:
+        args.append('--ignore-case')
+    else:
+        args.append('--smart-case')
+    if options['whole_word']:
+        args.append('--word-regexp')
+    if options['context'] > 0:
+        args.extend(['--context', str(options['context'])])
+    for glob in options['include']:
+        args.extend(['--glob', glob])
+    for glob in options['exclude']:
+        args.extend(['--glob', '!' + glob])
+    for glob in excluded_globs():
+        args.extend(['--glob', '!' + glob])
+    args.extend(['--regexp', query, '--'])
+    return args
+
+
+async def search_content(query, options, call):
+    """{'files', 'matches', 'truncated'} for `query` under `options['paths']` (absolute)."""
+    rg = ripgrep_path()
+    args = content_args(query, options)
+    args.extend(options['paths'])  # (list + list would be string concatenation in the bundle)
+    search = ContentSearch(options['max_results'], call)
+    result = await run_lines(rg, args, options['cwd'], search.on_line, call)
+    if call.cancelled:
+        raise ToolError('The search was cancelled.')
+    if result['code'] == 2 and search.matches == 0:
+        raise ToolError('ripgrep could not run this search: ' + first_lines(result['stderr']))
+    if is_none(result['code']) and not result['stopped']:
+        raise ToolError('ripgrep stopped unexpectedly: ' + first_lines(result['stderr']))
+    return {'files': search.files, 'matches': search.matches, 'truncated': search.truncated,
+            'warnings': first_lines(result['stderr']) if result['code'] == 2 else None}
+
+
+def first_lines(text, count=5):
+    lines = [line for line in (text or '').split('\n') if line.strip() != '']
+    return '\n'.join(lines[:count]) or 'no error output'
+
+
+async def list_unignored(paths, cwd, call):
+    """Every file ripgrep would search under `paths` (absolute), honouring .gitignore/.ignore files;
+    a set-like dict keyed 'f:<path>'. None when ripgrep is unavailable."""
+    try:
+        rg = ripgrep_path()
+    except ToolError:
+        return None
+    seen = {}
+
+    def on_line(text):
+        if text != '':
+            seen['f:' + text] = True
+        return False
+    args = ['--files', '--no-config', '--hidden', '--no-require-git', '--glob', '!**/.git', '--']
+    args.extend(paths)
+    result = await run_lines(rg, args, cwd, on_line, call)
+    if result['code'] == 2 and len(seen.keys()) == 0:
+        return None
+    return seen
+
+
+async def find_files(glob, base, max_results, use_ignore_files, call):
+    """Workspace files matching `glob` (relative to `base`, an absolute folder, or to every workspace
+    folder when None), honouring files.exclude and search.exclude, and .gitignore unless told not to.
+    {'paths': [absolute], 'truncated', 'ignore_files_applied'}."""
+    source = new(vscode.CancellationTokenSource)
+    unsubscribe = call.on_cancel(lambda: source.cancel())
+    include = glob if is_none(base) else new(vscode.RelativePattern, vscode.Uri.file(base), glob)
+    search_excludes = exclude_patterns(['search.exclude'])['plain']
+    # undefined (not null: that would switch files.exclude off too) when there is nothing to add
+    exclude = js_undefined if len(search_excludes) == 0 else '{' + ','.join(search_excludes) + '}'
+    # .gitignore is applied afterwards, so ask for more than will be kept
+    limit = max_results + 1 if not use_ignore_files else max(max_results * 10, 20000)
+    try:
+        found_uris = vscode.workspace.findFiles(include, exclude, limit, source.token)
+        ignore_listing = list_unignored([base] if not is_none(base) else folder_paths(),
+                                        base if not is_none(base) else first_folder(), call) \
+            if use_ignore_files else None
+        uris = await found_uris
+        allowed = await ignore_listing if use_ignore_files else None
+    except JsError as error:
+        raise ToolError('The file search failed: ' + error_message(error))
+    finally:
+        unsubscribe()
+        source.dispose()
+    if call.cancelled:
+        raise ToolError('The search was cancelled.')
+    paths = []
+    for uri in uris:
+        if uri.scheme != 'file':
+            continue
+        if not is_none(allowed) and ('f:' + uri.fsPath) not in allowed:
+            continue
+        paths.append(uri.fsPath)
+    paths.sort()
+    truncated = len(paths) > max_results or len(uris) >= limit
+    return {'paths': paths[:max_results], 'truncated': truncated,
+            'ignore_files_applied': use_ignore_files and not is_none(allowed)}
+
+
+def first_folder():
+    folders = folder_paths()
+    return folders[0] if len(folders) > 0 else None

@@ -1,0 +1,118 @@
+"""VS Code tasks (tasks.json and the ones extensions detect: npm scripts, make targets…), run to the end."""
+# __pragma__('tconv')
+from hermes.js import (vscode, is_none, make_promise, set_timer, clear_timer, set_repeating, clear_repeating,
+                       now_ms, JsError, error_message)
+from hermes.core.tools import ToolError
+
+PROCESS_EVENT_GRACE_MS = 500
+
+
+def task_label(task):
+    """How VS Code's "Run Task" list names it: 'build' for tasks.json, 'npm: build' for detected ones."""
+    source = task.source
+    if is_none(source) or source == 'Workspace':
+        return task['name']
+    return source + ': ' + task['name']
+
+
+def describe(task):
+    group = task.group
+    return {'label': task_label(task), 'name': task['name'], 'source': task.source,
+            'type': None if is_none(task.definition) else task.definition['type'],
+            'group': None if is_none(group) else group.id,
+            'detail': None if is_none(task.detail) else task.detail}
+
+
+async def fetch_tasks():
+    try:
+        return await vscode.tasks.fetchTasks()
+    except JsError as error:
+        raise ToolError('VS Code could not list the tasks: ' + error_message(error))
+
+
+def pick(tasks, wanted):
+    found = [task for task in tasks if task_label(task) == wanted]
+    if len(found) == 0:
+        found = [task for task in tasks if task['name'] == wanted]
+    if len(found) > 1:
+        own = [task for task in found if task.source == 'Workspace']
+        found = own if len(own) > 0 else found
+    if len(found) == 1:
+        return found[0]
+    labels = [task_label(task) for task in tasks]
+    if len(found) == 0:
+        raise ToolError('No task called "' + wanted + '". Available: ' + (', '.join(labels) or '(none: add one to '
+                                                                           '.vscode/tasks.json)') + '.')
+    raise ToolError('"' + wanted + '" names ' + str(len(found)) + ' tasks; use one of: ' +
+                    ', '.join([task_label(task) for task in found]) + '.')
+
+
+def same_execution(event_execution, execution, task):
+    if event_execution is execution:
+        return True
+    other = event_execution.task
+    return (not is_none(other) and other['name'] == task['name'] and other.source == task.source)
+
+
+async def run_task(task, timeout_ms, call):
+    """Start `task` and wait until it ends: {'exitCode', 'timedOut', 'cancelled', 'durationMs'}."""
+    started = now_ms()
+    state = {'execution': None, 'done': False, 'events': [], 'resolve': None, 'cleanup': []}
+
+    def finish(result):
+        if state['done']:
+            return
+        state['done'] = True
+        for cleanup in state['cleanup']:
+            cleanup()
+        result['durationMs'] = round(now_ms() - started)
+        state['resolve'](result)
+
+    def consider(kind, event):
+        if is_none(state['execution']):
+            state['events'].append([kind, event])  # it ended before executeTask resolved
+            return
+        if not same_execution(event.execution, state['execution'], task):
+            return
+        if kind == 'process':
+            finish({'exitCode': or_null(event.exitCode), 'timedOut': False, 'cancelled': False})
+        else:  # a task without a process (or its process event is late): give that event a moment
+            timer = set_timer(lambda: finish({'exitCode': None, 'timedOut': False, 'cancelled': False}),
+                              PROCESS_EVENT_GRACE_MS)
+            state['cleanup'].append(lambda: clear_timer(timer))
+
+    def stop(reason):
+        if state['done']:
+            return
+        finish({'exitCode': None, 'timedOut': reason == 'timeout', 'cancelled': reason == 'cancelled'})
+        if not is_none(state['execution']):
+            state['execution'].terminate()  # its end event comes after: the outcome is already decided
+
+    def executor(resolve, reject):
+        state['resolve'] = resolve
+
+    finished = make_promise(executor)
+    process_listener = vscode.tasks.onDidEndTaskProcess(lambda event: consider('process', event))
+    end_listener = vscode.tasks.onDidEndTask(lambda event: consider('end', event))
+    state['cleanup'].append(lambda: process_listener.dispose())
+    state['cleanup'].append(lambda: end_listener.dispose())
+    timer = set_timer(lambda: stop('timeout'), timeout_ms)
+    state['cleanup'].append(lambda: clear_timer(timer))
+    heartbeat = set_repeating(lambda: call.progress(round((now_ms() - started) / 1000), None, 'running ' +
+                                                    task_label(task)), 2000)
+    state['cleanup'].append(lambda: clear_repeating(heartbeat))
+    state['cleanup'].append(call.on_cancel(lambda: stop('cancelled')))
+    try:
+        state['execution'] = await vscode.tasks.executeTask(task)
+    except JsError as error:
+        finish({'exitCode': None, 'timedOut': False, 'cancelled': False})
+        raise ToolError('VS Code could not start the task "' + task_label(task) + '": ' + error_message(error))
+    if state['done']:  # cancelled or timed out while starting
+        state['execution'].terminate()
+    for pair in state['events']:
+        consider(pair[0], pair[1])
+    return await finished
+
+
+def or_null(value):
+    return None if is_none(value) else value

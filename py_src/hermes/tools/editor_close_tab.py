@@ -1,0 +1,36 @@
+from hermes.js import vscode, is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.documents import open_document_for, save_document, tabs_showing
+
+
+async def close_tab(args, call):
+    path = resolve_path(args['path'])
+    shown = display_path(path)
+    tabs = tabs_showing(path)
+    if len(tabs) == 0:
+        raise ToolError('No open tab shows "' + shown + '". editor_get_open_tabs lists the open tabs.')
+    document = open_document_for(path)
+    if not is_none(document) and document.isDirty:
+        if get_key(args, 'save') is not True:
+            raise ToolError('"' + shown + '" has unsaved changes. Pass save: true to save them and close, or ask '
+                            'the user what to do with them.')
+        await save_document(document, shown)
+    await vscode.window.tabGroups.close(tabs)
+    return 'Closed ' + str(len(tabs)) + ' tab' + ('' if len(tabs) == 1 else 's') + ' showing ' + shown + '.'
+
+
+TOOL = Tool(
+    'editor_close_tab',
+    'Close the editor tab(s) showing a file (in every editor group, diff views of it included). A file with '
+    'unsaved changes is not closed unless save is true (then it is saved first); unsaved work is never '
+    'discarded.',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'File path, workspace-relative or absolute inside the workspace.'},
+        'save': {'type': 'boolean', 'description': 'Save unsaved changes before closing (default false: refuse).'},
+    }, 'required': ['path'], 'additionalProperties': False},
+    close_tab,
+    title='Close editor tab',
+    read_only=False,
+)

@@ -1,0 +1,64 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.core.text_edits import plan_edits, describe_change, count_lines
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.documents import load_document, replace_text, save_document
+
+
+async def edit_file(args, call):
+    path = resolve_path(args['path'])
+    shown = display_path(path)
+    document = await load_document(path, shown)
+    had_unsaved = document.isDirty
+    text = document.getText()
+    planned = plan_edits(text, args['edits'], shown)
+    where = describe_change(text, planned)
+    await replace_text(document, planned, shown)
+    save = get_key(args, 'save')
+    if is_none(save):
+        save = not had_unsaved  # never save the user's own unsaved work along with ours
+    if save:
+        await save_document(document, shown)
+        state = 'saved'
+    else:
+        state = 'not saved (the editor had unsaved changes)' if had_unsaved else 'not saved'
+    return ('Edited ' + shown + ': ' + str(len(planned)) + ' replacement' + ('' if len(planned) == 1 else 's') +
+            ' at line ' + where + ' of the original; ' + state + '. It now has ' +
+            str(count_lines(document.getText())) + ' lines. Undo is available in the editor.')
+
+
+EDIT_SCHEMA = {
+    'type': 'object',
+    'properties': {
+        'old_text': {'type': 'string', 'description': 'Exact text to replace (whitespace and line breaks '
+                                                      'included). Must occur exactly once unless replace_all.'},
+        'new_text': {'type': 'string', 'description': 'Replacement text (may be empty to delete).'},
+        'replace_all': {'type': 'boolean', 'description': 'Replace every occurrence of old_text.'},
+        'start_line': {'type': 'integer', 'minimum': 1, 'description': 'Instead of old_text: first line to '
+                                                                       'replace (1-based).'},
+        'end_line': {'type': 'integer', 'minimum': 0, 'description': 'Last line to replace (inclusive); '
+                                                                     'start_line - 1 inserts before start_line.'},
+    },
+    'required': ['new_text'],
+    'additionalProperties': False,
+}
+
+TOOL = Tool(
+    'editor_edit_file',
+    'Change part of a file through VS Code (undoable; works on the editor text, unsaved changes included). '
+    'Each edit is either {old_text, new_text} — old_text must match the current text exactly and occur once '
+    '(else the error says how often and where; add context or set replace_all) — or {start_line, end_line, '
+    'new_text} replacing whole lines. All edits refer to the text before any of them. Saves the file unless '
+    'the editor held unsaved changes (or save is given).',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'File path, workspace-relative or absolute inside the workspace.'},
+        'edits': {'type': 'array', 'items': EDIT_SCHEMA, 'minItems': 1, 'description': 'The changes.'},
+        'save': {'type': 'boolean', 'description': 'Save after editing (default: yes, unless the file already '
+                                                   'had unsaved changes).'},
+    }, 'required': ['path', 'edits'], 'additionalProperties': False},
+    edit_file,
+    title='Edit file',
+    read_only=False,
+    destructive=True,
+)

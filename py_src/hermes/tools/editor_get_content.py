@@ -1,0 +1,47 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key
+from hermes.core.text_window import line_window, render_window
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.documents import open_document_for, active_editor
+from hermes.host.files import read_text
+
+
+async def get_content(args, call):
+    path_text = get_key(args, 'path')
+    if is_none(path_text):
+        editor = active_editor()
+        if is_none(editor):
+            raise ToolError('No editor is open. Pass a path, or open a file first (editor_open_file).')
+        document = editor.document
+        uri = document.uri
+        label = display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString()
+    else:
+        path = resolve_path(path_text)
+        label = display_path(path)
+        document = open_document_for(path)
+    if is_none(document):
+        text = (await read_text(path))['text']  # not open in an editor: what is on disk is what there is
+        extra = '(not open in an editor)'
+    else:
+        text = document.getText()
+        extra = ('(' + document.languageId + ', unsaved changes included)' if document.isDirty else
+                 '(' + document.languageId + ', no unsaved changes)')
+    window = line_window(text, get_key(args, 'start_line'), get_key(args, 'end_line'))
+    return render_window(label, window, extra)
+
+
+TOOL = Tool(
+    'editor_get_content',
+    'Read the text of a file as the editor holds it, unsaved changes included (file_read reads the disk). '
+    'Without a path: the active editor. Returns a header line "<path> (lines a-b of n) …" and then the lines; '
+    'long files are cut with a note telling which start_line to continue with.',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'File path (workspace-relative or absolute); default: the active '
+                                                  'editor.'},
+        'start_line': {'type': 'integer', 'minimum': 1, 'description': 'First line to return (1-based).'},
+        'end_line': {'type': 'integer', 'minimum': 1, 'description': 'Last line to return (inclusive).'},
+    }, 'additionalProperties': False},
+    get_content,
+    title='Get editor content',
+)

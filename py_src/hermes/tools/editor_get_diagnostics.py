@@ -1,0 +1,69 @@
+from hermes.js import vscode, is_none
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.documents import show_document, tabs_showing
+from hermes.host.diagnostics import SEVERITIES, collect, wait_for_report
+
+MAX_ITEMS = 300
+
+
+async def get_diagnostics(args, call):
+    severity = get_key(args, 'severity', 'hint')
+    path = None
+    label = 'the workspace'
+    path_text = get_key(args, 'path')
+    if not is_none(path_text):
+        path = resolve_path(path_text)
+        label = display_path(path)
+        opened = len(tabs_showing(path)) == 0
+        if opened:
+            # Language services (TypeScript's among them) only check files open in an editor tab: open
+            # one without taking the focus, and close it again once the report is in.
+            await show_document(path, label, None, None, None, None, False, True)
+        wait_seconds = get_key(args, 'wait_seconds', 3 if opened else 0)
+        if wait_seconds > 0 and len(collect(path)) == 0:
+            await wait_for_report(path, wait_seconds * 1000)
+        found = collect(path, severity)  # before closing: a closed file's problems may be cleared
+        if opened:
+            await vscode.window.tabGroups.close(tabs_showing(path))
+    else:
+        found = collect(None, severity)
+    if len(found) == 0:
+        worse = '' if severity == 'hint' else ' at severity ' + severity + ' or worse'
+        return 'No problems reported for ' + label + worse + '.'
+    lines = []
+    for item in found[:MAX_ITEMS]:
+        code = '' if is_none(item['code']) else ' ' + item['code']
+        source = '' if is_none(item['source']) else ' (' + item['source'] + ')'
+        lines.append(item['path'] + ':' + str(item['line']) + ':' + str(item['column']) + ' ' + item['severity'] +
+                     code + ': ' + item['message'] + source)
+    counts = []
+    for name in SEVERITIES:
+        count = len([item for item in found if item['severity'] == name])
+        if count > 0:
+            counts.append(str(count) + ' ' + name + ('' if count == 1 else 's'))
+    text = str(len(found)) + ' problem' + ('' if len(found) == 1 else 's') + ' in ' + label + ' (' + \
+        ', '.join(counts) + '):\n' + '\n'.join(lines)
+    if len(found) > MAX_ITEMS:
+        text = text + '\n[truncated: ' + str(len(found) - MAX_ITEMS) + ' more problems; filter by path or severity]'
+    return text
+
+
+TOOL = Tool(
+    'editor_get_diagnostics',
+    'The problems (errors, warnings, …) VS Code\'s language services report, as "path:line:column severity '
+    'code: message (source)" lines. For one file, or for every file VS Code has checked. Language services '
+    'check only files open in editor tabs: with a path, a file that is not open is opened in a tab (without '
+    'taking the focus) while the tool waits for the report, then closed again.',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'One file (workspace-relative or absolute); default: all files.'},
+        'severity': {'type': 'string', 'enum': SEVERITIES, 'description': 'Report this severity and worse '
+                                                                          '(default: hint, i.e. everything).'},
+        'wait_seconds': {'type': 'number', 'minimum': 0, 'maximum': 30,
+                         'description': 'With a path: how long to wait for a report when there is none yet '
+                                        '(default 3 for files not open in a tab, else 0).'},
+    }, 'additionalProperties': False},
+    get_diagnostics,
+    title='Get diagnostics',
+)

@@ -1,0 +1,39 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.text_window import cap_text
+from hermes.host.paths import display_path
+from hermes.host.documents import active_editor, point
+
+MAX_SELECTION_CHARS = 20000
+
+
+async def get_selection(args, call):
+    editor = active_editor()
+    if is_none(editor):
+        raise ToolError('No text editor is open, so there is no selection.')
+    document = editor.document
+    uri = document.uri
+    selections = []
+    for selection in editor.selections:
+        selections.append({
+            'start': point(selection.start), 'end': point(selection.end),
+            'active': point(selection.active), 'isEmpty': selection.isEmpty,
+            'text': cap_text(document.getText(selection), MAX_SELECTION_CHARS),
+        })
+    return {
+        'path': display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString(),
+        'languageId': document.languageId,
+        'isDirty': document.isDirty,
+        'selections': selections,
+    }
+
+
+TOOL = Tool(
+    'editor_get_selection',
+    'The text the user has selected in the active editor (every selection when there are several cursors), '
+    'with 1-based start/end line and column, the cursor position, the file path and language. An empty '
+    'selection still tells where the cursor is.',
+    {'type': 'object', 'properties': {}, 'additionalProperties': False},
+    get_selection,
+    title='Get editor selection',
+)

@@ -1,0 +1,88 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key, has_key
+from hermes.core.text_edits import plan_edits, apply_planned
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.documents import open_document_for, load_document, replace_text, save_document
+from hermes.host.files import stat, read_text, write_text
+from hermes.host.diff_review import active_reviews
+from hermes.tools.editor_edit_file import EDIT_SCHEMA
+
+DEFAULT_TIMEOUT_SECONDS = 600
+
+
+async def current_text(path):
+    document = open_document_for(path)
+    if not is_none(document):
+        return document.getText()
+    return (await read_text(path))['text']
+
+
+async def open_diff(args, call):
+    path = resolve_path(args['path'])
+    shown = display_path(path)
+    reviews = active_reviews()
+    info = await stat(path)
+    exists = not is_none(info)
+    if exists and info['kind'] != 'file':
+        raise ToolError('"' + shown + '" is a ' + info['kind'] + ', not a file.')
+    has_content, has_edits = has_key(args, 'new_content'), has_key(args, 'edits')
+    if has_content == has_edits:
+        raise ToolError('Give exactly one of new_content (the whole proposed file) or edits (changes to it).')
+    original = await current_text(path) if exists else ''
+    if has_content:
+        proposed = args['new_content']
+    else:
+        if not exists:
+            raise ToolError('"' + shown + '" does not exist; propose a new file with new_content.')
+        proposed = apply_planned(original, plan_edits(original, args['edits'], shown))
+    if proposed == original:
+        raise ToolError('The proposed content is the same as the current content of "' + shown + '".')
+    title = get_key(args, 'title') or (shown + ' ↔ proposed by Hermes')
+    timeout = get_key(args, 'timeout_seconds', DEFAULT_TIMEOUT_SECONDS)
+    call.log('notice', 'Waiting for the user to accept or reject the change to ' + shown)
+    decision = await reviews.review(path, exists, proposed, title, timeout * 1000, call)
+    result = {'decision': decision, 'path': shown, 'applied': False}
+    if decision == 'accepted':
+        await apply(path, shown, exists, proposed)
+        result['applied'] = True
+        result['message'] = 'The user accepted the change; it is applied to ' + shown + ' and saved.'
+    elif decision == 'rejected':
+        result['message'] = 'The user rejected the change; ' + shown + ' is unchanged.'
+    elif decision == 'timeout':
+        result['message'] = ('No answer within ' + str(timeout) + ' s; the diff was closed and ' + shown +
+                             ' is unchanged.')
+    else:
+        result['message'] = 'The review was cancelled; ' + shown + ' is unchanged.'
+    return result
+
+
+async def apply(path, shown, exists, proposed):
+    if not exists:
+        await write_text(path, proposed)
+        return
+    document = await load_document(path, shown)
+    await replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': proposed}], shown)
+    await save_document(document, shown)
+
+
+TOOL = Tool(
+    'editor_open_diff',
+    'Propose a change to a file and let the user decide: VS Code shows the current file and the proposal side '
+    'by side in its diff view, and the user accepts (✓) or rejects (✗) it there. Waits for the answer and '
+    'returns decision "accepted" (the change is then applied and saved), "rejected", "timeout" or "cancelled". '
+    'Give the whole new file as new_content, or edits in the form editor_edit_file takes. A new file can be '
+    'proposed with new_content.',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'File path, workspace-relative or absolute inside the workspace.'},
+        'new_content': {'type': 'string', 'description': 'The complete proposed file content.'},
+        'edits': {'type': 'array', 'items': EDIT_SCHEMA, 'minItems': 1,
+                  'description': 'Instead of new_content: changes to the current text (see editor_edit_file).'},
+        'title': {'type': 'string', 'description': 'Title of the diff tab.'},
+        'timeout_seconds': {'type': 'number', 'minimum': 1, 'maximum': 3600,
+                            'description': 'How long to wait for the user (default 600).'},
+    }, 'required': ['path'], 'additionalProperties': False},
+    open_diff,
+    title='Propose a change in a diff view',
+    read_only=False,
+)

@@ -1,0 +1,30 @@
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.files import delete_path
+
+
+async def delete_file(args, call):
+    path = resolve_path(args['path'])
+    how = await delete_path(path, get_key(args, 'recursive') is True)
+    if how == 'trash':
+        return 'Moved ' + display_path(path) + ' to the trash.'
+    return ('Deleted ' + display_path(path) + ' (this file system has no trash; the deletion can be undone with '
+            'Edit > Undo in VS Code).')
+
+
+TOOL = Tool(
+    'file_delete',
+    'Delete a file, or a folder with recursive: true. It goes to the trash where the file system has one, '
+    'else it is deleted in a way VS Code can undo. Files with unsaved editor changes and workspace folders '
+    'themselves are refused.',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'Path to delete, workspace-relative or absolute inside the '
+                                                  'workspace.'},
+        'recursive': {'type': 'boolean', 'description': 'Required to delete a folder that is not empty.'},
+    }, 'required': ['path'], 'additionalProperties': False},
+    delete_file,
+    title='Delete file or folder',
+    read_only=False,
+    destructive=True,
+)

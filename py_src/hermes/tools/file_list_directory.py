@@ -1,0 +1,85 @@
+from hermes.js import node, is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.files import stat, read_directory, ExcludeRules, relative_to_folder
+
+
+def indent(level):
+    text = ''
+    for index in range(level):
+        text = text + '  '
+    return text
+
+
+class Listing:
+    def __init__(self, depth, max_entries, call):
+        self.depth, self.max_entries, self.call = depth, max_entries, call
+        self.rules = ExcludeRules(['files.exclude'])
+        self.lines = []
+        self.excluded = 0
+        self.full = False
+
+    async def walk(self, folder, level):
+        entries = await read_directory(folder)
+        names = [entry['name'] for entry in entries]
+        for entry in entries:
+            if self.call.cancelled:
+                raise ToolError('The listing was cancelled.')
+            if len(self.lines) >= self.max_entries:
+                self.full = True
+                return
+            child = node('path').join(folder, entry['name'])
+            relative = relative_to_folder(child)
+            if not is_none(relative) and self.rules.excludes(relative, names):
+                self.excluded += 1
+                continue
+            is_folder = entry['kind'] == 'directory'
+            suffix = '/' if is_folder else ''
+            if entry['symlink']:
+                suffix = suffix + ' (symlink)'
+            self.lines.append(indent(level) + entry['name'] + suffix)
+            if len(self.lines) % 200 == 0:
+                self.call.progress(len(self.lines), self.max_entries, str(len(self.lines)) + ' entries')
+            if is_folder and not entry['symlink'] and level + 1 < self.depth:
+                await self.walk(child, level + 1)
+
+
+async def list_directory(args, call):
+    path = resolve_path(get_key(args, 'path', '.'))
+    shown = display_path(path)
+    info = await stat(path)
+    if is_none(info):
+        raise ToolError('"' + shown + '" does not exist.')
+    if info['kind'] != 'directory':
+        raise ToolError('"' + shown + '" is a file, not a folder (file_read reads files).')
+    listing = Listing(get_key(args, 'depth', 2), get_key(args, 'max_entries', 500), call)
+    await listing.walk(path, 0)
+    header = shown + '/' if shown != '.' else './'
+    parts = [header + ' (depth ' + str(listing.depth) + ', ' + str(len(listing.lines)) + ' entries; folders end '
+             'with /)']
+    parts.extend(['  ' + line for line in listing.lines] if len(listing.lines) > 0 else ['  (empty)'])
+    if listing.excluded > 0:
+        parts.append('[' + str(listing.excluded) + ' entries hidden by the files.exclude setting]')
+    if listing.full:
+        parts.append('[truncated: stopped at ' + str(listing.max_entries) + ' entries; list a subfolder, lower the '
+                     'depth or raise max_entries]')
+    return '\n'.join(parts)
+
+
+TOOL = Tool(
+    'file_list_directory',
+    'List a folder of the workspace as an indented tree (folders first, marked with a trailing /), down to '
+    'the given depth. Entries hidden by the user\'s files.exclude setting (e.g. .git) are left out. Symlinked '
+    'folders are shown but not entered.',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'Folder path, workspace-relative or absolute (default: the '
+                                                  'workspace folder).'},
+        'depth': {'type': 'integer', 'minimum': 1, 'maximum': 10, 'description': 'Levels to show (default 2; 1 = '
+                                                                                  'only the folder\'s own entries).'},
+        'max_entries': {'type': 'integer', 'minimum': 1, 'maximum': 5000, 'description': 'Stop after this many '
+                                                                                          'entries (default 500).'},
+    }, 'additionalProperties': False},
+    list_directory,
+    title='List directory',
+)

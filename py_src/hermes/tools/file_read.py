@@ -1,0 +1,33 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.core.text_window import line_window, render_window
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.documents import open_document_for
+from hermes.host.files import read_text
+
+
+async def read_file(args, call):
+    path = resolve_path(args['path'])
+    content = await read_text(path)
+    window = line_window(content['text'], get_key(args, 'start_line'), get_key(args, 'end_line'))
+    document = open_document_for(path)
+    extra = None
+    if not is_none(document) and document.isDirty:
+        extra = '(on disk; the editor holds unsaved changes: editor_get_content shows them)'
+    return render_window(display_path(path), window, extra)
+
+
+TOOL = Tool(
+    'file_read',
+    'Read a text file from disk (UTF-8). Returns a header line "<path> (lines a-b of n)" and then the lines. '
+    'Up to 2000 lines / 100 000 characters per call: a longer file is cut with a note saying which start_line '
+    'to continue with. Binary files are refused; files over 32 MB too (search them with file_search_content).',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'File path, workspace-relative or absolute inside the workspace.'},
+        'start_line': {'type': 'integer', 'minimum': 1, 'description': 'First line to return (1-based).'},
+        'end_line': {'type': 'integer', 'minimum': 1, 'description': 'Last line to return (inclusive).'},
+    }, 'required': ['path'], 'additionalProperties': False},
+    read_file,
+    title='Read file',
+)

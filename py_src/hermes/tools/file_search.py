@@ -1,0 +1,49 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key
+from hermes.core.globs import climbs_out
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.files import stat
+from hermes.host.search import find_files
+
+
+async def search_files(args, call):
+    pattern = args['pattern']
+    if climbs_out(pattern):
+        raise ToolError('The glob "' + pattern + '" reaches outside its folder (".." or an absolute path). Use a '
+                        'pattern relative to the workspace, and the path argument to pick a folder inside it.')
+    base = None
+    if not is_none(get_key(args, 'path')):
+        base = resolve_path(args['path'])
+        info = await stat(base)
+        if is_none(info) or info['kind'] != 'directory':
+            raise ToolError('"' + args['path'] + '" is not a folder.')
+    max_results = get_key(args, 'max_results', 200)
+    found = await find_files(pattern, base, max_results, get_key(args, 'use_ignore_files') is not False, call)
+    paths = [display_path(path) for path in found['paths']]
+    where = '' if is_none(base) else ' under ' + display_path(base)
+    if len(paths) == 0:
+        return 'No files match "' + pattern + '"' + where + '.'
+    lines = [str(len(paths)) + ' file' + ('' if len(paths) == 1 else 's') + ' match "' + pattern + '"' + where + ':']
+    lines.extend(paths)
+    if found['truncated']:
+        lines.append('[truncated: more files match; showing the first ' + str(max_results) + '. Narrow the pattern '
+                     'or raise max_results]')
+    return '\n'.join(lines)
+
+
+TOOL = Tool(
+    'file_search',
+    'Find files by glob pattern, like VS Code\'s Quick Open: "**/*.ts", "src/**/test_*.py", "**/package.json". '
+    'Patterns are relative to the workspace folder (or to path). Honours the files.exclude and search.exclude '
+    'settings and .gitignore. Returns workspace-relative paths, sorted.',
+    {'type': 'object', 'properties': {
+        'pattern': {'type': 'string', 'minLength': 1, 'description': 'Glob: ** any folders, * any characters in '
+                                                                     'a name, {a,b} alternatives.'},
+        'path': {'type': 'string', 'description': 'Folder to search in (default: all workspace folders).'},
+        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 5000, 'description': 'Default 200.'},
+        'use_ignore_files': {'type': 'boolean', 'description': 'Skip files ignored by .gitignore (default true).'},
+    }, 'required': ['pattern'], 'additionalProperties': False},
+    search_files,
+    title='Search files by name',
+)

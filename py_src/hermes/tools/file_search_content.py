@@ -1,0 +1,92 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import get_key, json_type
+from hermes.core.globs import climbs_out
+from hermes.host.paths import resolve_path, display_path, folder_paths
+from hermes.host.files import stat
+from hermes.host.search import search_content
+
+
+def glob_list(args, name):
+    value = get_key(args, name)
+    if is_none(value):
+        return []
+    globs = [value] if json_type(value) == 'string' else value
+    for glob in globs:
+        if climbs_out(glob):
+            raise ToolError('The ' + name + ' glob "' + glob + '" reaches outside the workspace (".." or an absolute '
+                            'path). Use globs relative to the searched folder.')
+    return globs
+
+
+async def search(args, call):
+    include, exclude = glob_list(args, 'include'), glob_list(args, 'exclude')
+    folders = folder_paths()
+    if len(folders) == 0:
+        raise ToolError('No folder is open in VS Code, so there is nothing to search.')
+    paths = folders
+    where = ''
+    if not is_none(get_key(args, 'path')):
+        target = resolve_path(args['path'])
+        if is_none(await stat(target)):
+            raise ToolError('"' + args['path'] + '" does not exist.')
+        paths = [target]
+        where = ' in ' + display_path(target)
+    options = {
+        'paths': paths, 'cwd': folders[0], 'include': include, 'exclude': exclude,
+        'literal': get_key(args, 'regex') is not True,
+        'case_sensitive': get_key(args, 'case_sensitive'),
+        'whole_word': get_key(args, 'whole_word') is True,
+        'context': get_key(args, 'context_lines', 0),
+        'max_results': get_key(args, 'max_results', 100),
+    }
+    found = await search_content(args['query'], options, call)
+    kind = 'regex' if not options['literal'] else 'text'
+    if found['matches'] == 0:
+        text = 'No matches for ' + kind + ' "' + args['query'] + '"' + where + '.'
+        if not is_none(found['warnings']):
+            text = text + '\nripgrep reported: ' + found['warnings']
+        return text
+    lines = [str(found['matches']) + ' match' + ('' if found['matches'] == 1 else 'es') + ' in ' +
+             str(len(found['files'])) + ' file' + ('' if len(found['files']) == 1 else 's') + ' for ' + kind + ' "' +
+             args['query'] + '"' + where + ' (line: match, line- context):']
+    for entry in found['files']:
+        lines.append(display_path(entry['path']))
+        previous = None
+        for item in entry['lines']:
+            if not is_none(previous) and item['line'] > previous + 1:
+                lines.append('  --')
+            lines.append('  ' + str(item['line']) + (': ' if item['match'] else '- ') + item['text'])
+            previous = item['line']
+    if found['truncated']:
+        lines.append('[truncated: stopped at max_results=' + str(options['max_results']) + ' matches; narrow the '
+                     'query, use include globs or path, or raise max_results]')
+    if not is_none(found['warnings']):
+        lines.append('[ripgrep reported: ' + found['warnings'] + ']')
+    return '\n'.join(lines)
+
+
+def globs_schema(description):
+    return {'anyOf': [{'type': 'string'}, {'type': 'array', 'items': {'type': 'string'}}], 'description': description}
+
+
+TOOL = Tool(
+    'file_search_content',
+    'Search the text of workspace files (ripgrep, as VS Code\'s search view): a literal string by default, or '
+    'a regular expression with regex: true. Honours .gitignore and the files.exclude/search.exclude settings. '
+    'Returns matches grouped by file as "line: text", with context lines as "line- text" when asked.',
+    {'type': 'object', 'properties': {
+        'query': {'type': 'string', 'minLength': 1, 'description': 'Text (or regex) to find.'},
+        'regex': {'type': 'boolean', 'description': 'Treat query as a regular expression (default false).'},
+        'case_sensitive': {'type': 'boolean', 'description': 'Default: case-sensitive only if query has capitals.'},
+        'whole_word': {'type': 'boolean', 'description': 'Match whole words only.'},
+        'path': {'type': 'string', 'description': 'Folder or file to search (default: all workspace folders).'},
+        'include': globs_schema('Glob(s) of files to search, e.g. "*.ts" or ["src/**", "*.md"].'),
+        'exclude': globs_schema('Glob(s) of files to skip.'),
+        'context_lines': {'type': 'integer', 'minimum': 0, 'maximum': 10,
+                          'description': 'Lines of context around each match (default 0).'},
+        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 2000, 'description': 'Default 100 matches.'},
+    }, 'required': ['query'], 'additionalProperties': False},
+    search,
+    title='Search file contents',
+)

@@ -1,0 +1,26 @@
+from hermes.core.tools import Tool
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.files import write_text
+
+
+async def write_file(args, call):
+    path = resolve_path(args['path'])
+    outcome = await write_text(path, args['content'])
+    verb = 'Created' if outcome == 'created' else 'Replaced the content of'
+    return verb + ' ' + display_path(path) + ' (' + str(len(args['content'])) + ' characters).'
+
+
+TOOL = Tool(
+    'file_write',
+    'Write a whole text file: replaces its content, or creates it (and missing folders). Goes through VS Code, '
+    'so an open editor shows the new text and the change can be undone; a file whose editor holds unsaved '
+    'changes is refused. To change part of a file use editor_edit_file.',
+    {'type': 'object', 'properties': {
+        'path': {'type': 'string', 'description': 'File path, workspace-relative or absolute inside the workspace.'},
+        'content': {'type': 'string', 'description': 'The complete new content.'},
+    }, 'required': ['path', 'content'], 'additionalProperties': False},
+    write_file,
+    title='Write file',
+    read_only=False,
+    destructive=True,
+)

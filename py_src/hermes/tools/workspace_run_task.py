@@ -1,0 +1,43 @@
+from hermes.js import is_none
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.host.tasks import fetch_tasks, pick, run_task, task_label
+
+DEFAULT_TIMEOUT_SECONDS = 600
+
+
+async def run(args, call):
+    task = pick(await fetch_tasks(), args['name'])
+    label = task_label(task)
+    timeout = get_key(args, 'timeout_seconds', DEFAULT_TIMEOUT_SECONDS)
+    call.progress(0, None, 'starting ' + label)
+    outcome = await run_task(task, timeout * 1000, call)
+    seconds = str(round(outcome['durationMs'] / 100) / 10)
+    if outcome['timedOut']:
+        message = 'The task "' + label + '" did not finish within ' + str(timeout) + ' s and was stopped.'
+    elif outcome['cancelled']:
+        message = 'The task "' + label + '" was stopped because the call was cancelled.'
+    elif is_none(outcome['exitCode']):
+        message = 'The task "' + label + '" ended after ' + seconds + ' s (it reports no exit code).'
+    else:
+        message = ('The task "' + label + '" finished with exit code ' + str(outcome['exitCode']) + ' after ' +
+                   seconds + ' s. Its output is in the task\'s terminal in VS Code.')
+    return {'task': label, 'exitCode': outcome['exitCode'], 'timedOut': outcome['timedOut'],
+            'cancelled': outcome['cancelled'], 'durationMs': outcome['durationMs'], 'message': message}
+
+
+TOOL = Tool(
+    'workspace_run_task',
+    'Run a VS Code task — from .vscode/tasks.json or detected by an extension (npm scripts, …) — and wait '
+    'until it ends; returns its exit code. Name it as VS Code\'s "Run Task" list does ("build", "npm: test"); '
+    'an unknown name gets the list of available tasks.',
+    {'type': 'object', 'properties': {
+        'name': {'type': 'string', 'minLength': 1, 'description': 'Task label.'},
+        'timeout_seconds': {'type': 'number', 'minimum': 1, 'maximum': 7200,
+                            'description': 'Stop the task after this long (default 600).'},
+    }, 'required': ['name'], 'additionalProperties': False},
+    run,
+    title='Run task',
+    read_only=False,
+    destructive=True,
+)

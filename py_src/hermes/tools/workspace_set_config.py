@@ -1,0 +1,29 @@
+from hermes.js import vscode, is_none
+from hermes.core.tools import Tool
+from hermes.core.values import get_key
+from hermes.host.configuration import write_setting, TARGET_NAMES
+
+
+async def set_config(args, call):
+    target = get_key(args, 'target')
+    if is_none(target):
+        target = 'user' if is_none(vscode.workspace.workspaceFolders) else 'workspace'
+    return await write_setting(args['key'], get_key(args, 'value'), target)
+
+
+TOOL = Tool(
+    'workspace_set_config',
+    'Change a VS Code setting: value is any JSON value (null removes the setting at that level). target: '
+    '"workspace" (this folder\'s .vscode/settings.json, the default when a folder is open), "user" (all '
+    'windows) or "workspace_folder". Returns the setting as read back. Only settings some extension defines '
+    'can be written.',
+    {'type': 'object', 'properties': {
+        'key': {'type': 'string', 'minLength': 1, 'description': 'Setting id, e.g. "editor.tabSize".'},
+        'value': {'description': 'New value (any JSON); null removes it.'},
+        'target': {'type': 'string', 'enum': TARGET_NAMES, 'description': 'Where to write it.'},
+    }, 'required': ['key', 'value'], 'additionalProperties': False},
+    set_config,
+    title='Change setting',
+    read_only=False,
+    destructive=True,
+)
