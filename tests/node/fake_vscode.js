@@ -288,3 +288,156 @@ module.exports = {
   resetToolSuite();
   Object.assign(exported, { Position, Range, Location, SourceBreakpoint, debug });
 }
+
+// ==================================================================================================
+// Documents, files, search and settings (the editor/file/workspace/command tools). An appended section:
+// workspace.fs works on the real disk; documents hold their text until saved; `__state.trash` says
+// whether the file system has a trash (code-server's has not).
+{
+  const exported = module.exports;
+  const fs = require('fs');
+  const nodePath = require('path');
+  const { Position, Range } = exported;
+
+  class FileSystemError extends Error { constructor(message, code) { super(message); this.code = code; } }
+  const FileType = { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 };
+
+  function typeOf(p) {
+    let kind = fs.lstatSync(p).isSymbolicLink() ? FileType.SymbolicLink : 0;
+    if (fs.existsSync(p)) kind |= fs.statSync(p).isDirectory() ? FileType.Directory : FileType.File;
+    return kind;
+  }
+  const missing = (uri) => new FileSystemError(`Unable to resolve nonexistent file '${uri.fsPath}'`, 'FileNotFound');
+  const exists = (p) => { try { fs.lstatSync(p); return true; } catch { return false; } };
+
+  class TextDocument {
+    constructor(uri, text) { this.uri = uri; this.fileName = uri.fsPath; this.isDirty = false; this.version = 1; this.languageId = nodePath.extname(uri.fsPath).slice(1) || 'plaintext'; this.text = text; }
+    get starts() { const s = [0]; for (let i = 0; i < this.text.length; i++) if (this.text[i] === '\n') s.push(i + 1); return s; }
+    get lineCount() { return this.starts.length; }
+    lineText(line) { const s = this.starts; const end = line + 1 < s.length ? s[line + 1] - 1 : this.text.length; return this.text.slice(s[line], end).replace(/\r$/, ''); }
+    lineAt(line) { const n = typeof line === 'number' ? line : line.line; return { text: this.lineText(n), lineNumber: n }; }
+    offsetAt(pos) { const s = this.starts; const line = Math.min(Math.max(pos.line, 0), s.length - 1); return s[line] + Math.min(pos.character, this.lineText(line).length); }
+    positionAt(offset) { const s = this.starts; let line = 0; while (line + 1 < s.length && s[line + 1] <= offset) line++; return new Position(line, offset - s[line]); }
+    getText(range) { return range ? this.text.slice(this.offsetAt(range.start), this.offsetAt(range.end)) : this.text; }
+    apply(edits) {
+      const spans = edits.map((e) => [this.offsetAt(e.range.start), this.offsetAt(e.range.end), e.newText]).sort((a, b) => b[0] - a[0]);
+      for (const [start, end, text] of spans) this.text = this.text.slice(0, start) + text + this.text.slice(end);
+      this.isDirty = true; this.version++;
+    }
+    async save() { fs.writeFileSync(this.uri.fsPath, this.text); this.isDirty = false; return true; }
+  }
+
+  function loadDocument(uri) {
+    const fsPath = typeof uri === 'string' ? uri : uri.fsPath;
+    const open = state.textDocuments.find((d) => d.uri.fsPath === fsPath);
+    if (open) return open;
+    if (!fs.existsSync(fsPath)) throw new FileSystemError(`cannot open ${fsPath}`, 'FileNotFound');
+    const document = new TextDocument(exported.Uri.file(fsPath), fs.readFileSync(fsPath, 'utf8'));
+    state.textDocuments.push(document);
+    return document;
+  }
+  function reload(fsPath) {
+    for (const d of state.textDocuments) if (d.uri.fsPath === fsPath && !d.isDirty) d.text = fs.readFileSync(fsPath, 'utf8');
+  }
+
+  class WorkspaceEdit {
+    constructor() { this.operations = []; }
+    replace(uri, range, newText) { this.operations.push(['text', uri, { range, newText }]); }
+    insert(uri, position, newText) { this.replace(uri, new Range(position, position), newText); }
+    createFile(uri, options) { this.operations.push(['create', uri, options || {}]); }
+    deleteFile(uri, options) { this.operations.push(['delete', uri, options || {}]); }
+    entries() { return this.operations.filter((o) => o[0] === 'text').map((o) => [o[1], [o[2]]]); }
+  }
+
+  async function applyEdit(edit) {
+    const texts = new Map();
+    for (const [kind, uri, detail] of edit.operations) {
+      if (kind === 'text') {
+        if (!texts.has(uri.fsPath)) texts.set(uri.fsPath, []);
+        texts.get(uri.fsPath).push(detail);
+      } else if (kind === 'create') {
+        if (exists(uri.fsPath) && !detail.overwrite) { if (detail.ignoreIfExists) continue; return false; }
+        fs.mkdirSync(nodePath.dirname(uri.fsPath), { recursive: true });
+        fs.writeFileSync(uri.fsPath, detail.contents || new Uint8Array());
+        reload(uri.fsPath);
+      } else if (kind === 'delete') {
+        if (!exists(uri.fsPath)) { if (detail.ignoreIfNotExists) continue; return false; }
+        fs.rmSync(uri.fsPath, { recursive: true, force: true });
+      }
+    }
+    for (const [fsPath, edits] of texts) loadDocument(fsPath).apply(edits);
+    state.appliedEdits.push(edit);
+    return true;
+  }
+
+  const fileSystem = {
+    async stat(uri) {
+      if (!exists(uri.fsPath)) throw missing(uri);
+      const info = fs.existsSync(uri.fsPath) ? fs.statSync(uri.fsPath) : fs.lstatSync(uri.fsPath);
+      return { type: typeOf(uri.fsPath), size: info.size, mtime: info.mtimeMs, ctime: info.ctimeMs };
+    },
+    async readFile(uri) { if (!fs.existsSync(uri.fsPath)) throw missing(uri); return new Uint8Array(fs.readFileSync(uri.fsPath)); },
+    async writeFile(uri, content) { fs.writeFileSync(uri.fsPath, content); reload(uri.fsPath); },
+    async createDirectory(uri) { fs.mkdirSync(uri.fsPath, { recursive: true }); },
+    async readDirectory(uri) {
+      if (!fs.existsSync(uri.fsPath)) throw missing(uri);
+      return fs.readdirSync(uri.fsPath).sort().map((name) => [name, typeOf(nodePath.join(uri.fsPath, name))]);
+    },
+    async delete(uri, options = {}) {
+      if (!exists(uri.fsPath)) throw missing(uri);
+      if (options.useTrash && !state.trash) throw new FileSystemError(`Unable to delete file '${uri.fsPath}' via trash because provider does not support it.`, 'Unknown');
+      if (options.useTrash) state.trashed.push(uri.fsPath);
+      fs.rmSync(uri.fsPath, { recursive: !!options.recursive });
+    },
+  };
+
+  function configuration(section) {
+    const full = (key) => (section ? `${section}.${key}` : key);
+    return {
+      get: (key, fallback) => { const v = state.settings[full(key)]; return v === undefined ? fallback : v; },
+      inspect: (key) => (state.settings[full(key)] === undefined ? undefined : { key: full(key), defaultValue: undefined, globalValue: state.settings[full(key)] }),
+      update: (key, value, target) => {
+        if (value === undefined) delete state.settings[full(key)]; else state.settings[full(key)] = value;
+        state.settingTargets = { ...(state.settingTargets || {}), [full(key)]: target };
+        return Promise.resolve();
+      },
+    };
+  }
+
+  function resetDocuments() {
+    state.textDocuments = [];
+    state.appliedEdits = [];
+    state.trash = true;
+    state.trashed = [];
+    state.appRoot = undefined;
+    state.contentProviders = new Map();
+  }
+
+  const { workspace, env, window, Disposable, EventEmitter } = exported;
+  const tabsChanged = new EventEmitter();
+  Object.defineProperty(window, 'tabGroups', { configurable: true, get: () => ({
+    all: state.tabGroups, activeTabGroup: state.tabGroups[0], onDidChangeTabs: tabsChanged.event,
+    async close(tabs) {
+      const closing = Array.isArray(tabs) ? tabs : [tabs];
+      for (const group of state.tabGroups) group.tabs = group.tabs.filter((tab) => !closing.includes(tab));
+      tabsChanged.fire({ opened: [], closed: closing, changed: [] });
+      return true;
+    },
+  }) });
+  workspace.registerTextDocumentContentProvider = (scheme, provider) => {
+    state.contentProviders.set(scheme, provider);
+    return new Disposable(() => state.contentProviders.delete(scheme));
+  };
+  Object.defineProperty(workspace, 'textDocuments', { get: () => state.textDocuments, configurable: true });
+  workspace.openTextDocument = async (uri) => loadDocument(uri);
+  workspace.applyEdit = applyEdit;
+  workspace.fs = fileSystem;
+  workspace.getConfiguration = (section) => configuration(section);
+  Object.defineProperty(env, 'appRoot', { get: () => state.appRoot, configurable: true });
+
+  const baseReset = exported.__reset;
+  exported.__reset = () => { baseReset(); resetDocuments(); };
+  resetDocuments();
+  Object.assign(exported, { FileSystemError, FileType, WorkspaceEdit, ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
+    __TextDocument: TextDocument });
+}

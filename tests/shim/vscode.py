@@ -1042,6 +1042,680 @@ reset()
 
 
 # ==================================================================================================
+# Documents, editors, files, search, diagnostics, tasks and settings (the editor/file/workspace/command
+# tools). A section of its own, self-contained: it adds classes and extends reset() at its end.
+# Files are real (tests use tmp_path); documents hold text until saved, as VS Code's do.
+
+import re as _re  # noqa: E402
+import shutil as _shutil  # noqa: E402
+
+
+class FileType:
+    Unknown = 0
+    File = 1
+    Directory = 2
+    SymbolicLink = 64
+
+
+class FileSystemError(Exception):
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.message, self.code = message, code
+
+
+class ProgressLocation:
+    SourceControl = 1
+    Window = 10
+    Notification = 15
+
+
+class TextEditorRevealType:
+    Default = 0
+    InCenter = 1
+    InCenterIfOutsideViewport = 2
+    AtTop = 3
+
+
+class DiagnosticSeverity:
+    Error = 0
+    Warning = 1
+    Information = 2
+    Hint = 3
+
+
+class Diagnostic(JsObject):
+    def __init__(self, range, message, severity=DiagnosticSeverity.Error):
+        self.range, self.message, self.severity = range, message, severity
+        self.source = None
+        self.code = None
+
+
+class RelativePattern(JsObject):
+    def __init__(self, base, pattern):
+        if isinstance(base, str):
+            base = Uri.file(base)
+        self.baseUri = base.uri if isinstance(base, WorkspaceFolder) else base
+        self.base = self.baseUri.fsPath
+        self.pattern = pattern
+
+
+class _QueryUri(Uri):
+    """Uri.from({scheme, path, query}): a URI whose string form keeps its query (VS Code's does)."""
+
+    def toString(self):
+        return f'{self.scheme}:{self.path}' + (f'?{self.query}' if self.query else '')
+
+
+Uri.js_from = staticmethod(lambda parts: _QueryUri(parts['scheme'], parts.get('path', ''), parts.get('query', ''),
+                                                   parts.get('fragment', '')))
+
+_LANGUAGES = {'.ts': 'typescript', '.js': 'javascript', '.py': 'python', '.md': 'markdown', '.json': 'json',
+              '.txt': 'plaintext'}
+
+
+class _DocLine(JsObject):
+    def __init__(self, text, number):
+        self.text, self.lineNumber = text, number
+        self.range = Range(number, 0, number, len(text))
+        self.isEmptyOrWhitespace = text.strip() == ''
+
+
+class _Document(JsObject):
+    """A TextDocument: positions count lines split at \\n or \\r\\n, as VS Code does."""
+
+    def __init__(self, uri, text, language_id=None):
+        self.uri = uri
+        self.fileName = uri.fsPath
+        self.isUntitled = False
+        self.isClosed = False
+        self.isDirty = False
+        self.version = 1
+        self.languageId = language_id or _LANGUAGES.get(os.path.splitext(uri.path)[1], 'plaintext')
+        self.saves = 0
+        self._set(text)
+
+    def _set(self, text):
+        self._text = text
+        self._starts = [0] + [match.end() for match in _re.finditer('\n', text)]
+
+    @property
+    def eol(self):
+        return 2 if '\r\n' in self._text else 1
+
+    @property
+    def lineCount(self):
+        return len(self._starts)
+
+    def _line_text(self, line):
+        start = self._starts[line]
+        end = self._starts[line + 1] - 1 if line + 1 < len(self._starts) else len(self._text)
+        text = self._text[start:end]
+        return text[:-1] if text.endswith('\r') else text
+
+    def lineAt(self, line):
+        line = line.line if isinstance(line, Position) else line
+        if not 0 <= line < len(self._starts):
+            raise IndexError(f'Illegal value for `line`: {line}')
+        return _DocLine(self._line_text(line), line)
+
+    def offsetAt(self, position):
+        line = min(max(position.line, 0), len(self._starts) - 1)
+        return self._starts[line] + min(max(position.character, 0), len(self._line_text(line)))
+
+    def positionAt(self, offset):
+        offset = min(max(offset, 0), len(self._text))
+        line = max(index for index, start in enumerate(self._starts) if start <= offset)
+        return Position(line, min(offset - self._starts[line], len(self._line_text(line))))
+
+    def getText(self, range=None):
+        if range is None:
+            return self._text
+        return self._text[self.offsetAt(range.start):self.offsetAt(range.end)]
+
+    def _apply(self, edits):
+        spans = sorted(((self.offsetAt(edit.range.start), self.offsetAt(edit.range.end), edit.newText)
+                        for edit in edits), key=lambda span: span[0], reverse=True)
+        text = self._text
+        for start, end, new_text in spans:
+            text = text[:start] + new_text + text[end:]
+        self._set(text)
+        self.isDirty = True
+        self.version += 1
+
+    def save(self):
+        if workspace.save_answer is False:
+            return _resolved(False)
+        with open(self.uri.fsPath, 'w', newline='') as handle:
+            handle.write(self._text)
+        self.isDirty = False
+        self.saves += 1
+        return _resolved(True)
+
+    def _reload_from_disk(self):
+        """What VS Code does when a file changes on disk and its document has no unsaved changes."""
+        if not self.isDirty and os.path.isfile(self.uri.fsPath):
+            with open(self.uri.fsPath, newline='') as handle:
+                self._set(handle.read())
+            self.version += 1
+
+
+class _TextEdit(JsObject):
+    def __init__(self, range, newText):
+        self.range, self.newText = range, newText
+
+
+class WorkspaceEdit(JsObject):  # noqa: F811  (a superset of the one above: text edits and file operations)
+    def __init__(self):
+        self._entries = []
+        self.operations = []  # ('text', uri, [edits]) | ('create', uri, options) | ('delete', uri, options)
+
+    def replace(self, uri, range, newText, metadata=None):
+        for entry_uri, edits in self._entries:
+            if entry_uri == uri:
+                edits.append(_TextEdit(range, newText))
+                return
+        edits = [_TextEdit(range, newText)]
+        self._entries.append((uri, edits))
+        self.operations.append(('text', uri, edits))
+
+    js_replace = replace
+
+    def insert(self, uri, position, newText, metadata=None):
+        self.replace(uri, Range(position, position), newText)
+
+    def delete(self, uri, range, metadata=None):
+        self.replace(uri, range, '')
+
+    def createFile(self, uri, options=None, metadata=None):
+        self.operations.append(('create', uri, dict(options or {})))
+
+    def deleteFile(self, uri, options=None, metadata=None):
+        self.operations.append(('delete', uri, dict(options or {})))
+
+    def entries(self):
+        return [[uri, list(edits)] for uri, edits in self._entries]
+
+    @property
+    def size(self):
+        return len(self._entries)
+
+
+def _find_document(uri):
+    for document in workspace.textDocuments:
+        if document.uri == uri:
+            return document
+    return None
+
+
+def _load_document(uri):
+    uri = Uri.file(uri) if isinstance(uri, str) else uri
+    document = _find_document(uri)
+    if document is not None:
+        return document
+    if not os.path.isfile(uri.fsPath):
+        raise FileSystemError(f'cannot open {uri.toString()}. Detail: Unable to read file (FileNotFound)',
+                              'FileNotFound')
+    with open(uri.fsPath, newline='') as handle:
+        document = _Document(uri, handle.read())
+    workspace.textDocuments.append(document)
+    return document
+
+
+def _reload_documents(path):
+    for document in workspace.textDocuments:
+        if document.uri.fsPath == path or document.uri.fsPath.startswith(path + os.sep):
+            document._reload_from_disk()
+
+
+def _apply_workspace_edit(edit, metadata=None):
+    if workspace.apply_edit_answer is False:
+        return _resolved(False)
+    for operation in getattr(edit, 'operations', None) or [('text', uri, edits) for uri, edits in edit.entries()]:
+        kind, uri = operation[0], operation[1]
+        if kind == 'text':
+            _load_document(uri)._apply(operation[2])
+        elif kind == 'create':
+            options = operation[2]
+            if os.path.exists(uri.fsPath) and not options.get('overwrite'):
+                if options.get('ignoreIfExists'):
+                    continue
+                return _resolved(False)
+            os.makedirs(os.path.dirname(uri.fsPath), exist_ok=True)
+            with open(uri.fsPath, 'wb') as handle:
+                handle.write(bytes(options.get('contents') or b''))
+            _reload_documents(uri.fsPath)
+        elif kind == 'delete':
+            if not os.path.lexists(uri.fsPath):
+                if operation[2].get('ignoreIfNotExists'):
+                    continue
+                return _resolved(False)
+            workspace.fs._remove(uri.fsPath)
+    workspace.applied_edits.append(edit)
+    return _resolved(True)
+
+
+class _FileStat(JsObject):
+    def __init__(self, kind, size, mtime):
+        self.type, self.size, self.mtime, self.ctime = kind, size, mtime, mtime
+
+
+def _file_type(path):
+    kind = FileType.SymbolicLink if os.path.islink(path) else 0
+    if os.path.isdir(path):
+        kind |= FileType.Directory
+    elif os.path.isfile(path):
+        kind |= FileType.File
+    return kind
+
+
+class _FileSystem:
+    """vscode.workspace.fs over the real disk. `supports_trash = False` imitates code-server, whose
+    file system refuses `useTrash` deletes."""
+
+    def __init__(self):
+        self.supports_trash = True
+        self.trashed = []
+
+    @staticmethod
+    def _missing(uri):
+        return FileSystemError(f'Unable to resolve nonexistent file \'{uri.fsPath}\' (FileNotFound)', 'FileNotFound')
+
+    def stat(self, uri):
+        if not os.path.lexists(uri.fsPath):
+            raise self._missing(uri)
+        info = os.stat(uri.fsPath) if os.path.exists(uri.fsPath) else os.lstat(uri.fsPath)
+        return _resolved(_FileStat(_file_type(uri.fsPath), info.st_size, info.st_mtime * 1000))
+
+    def readFile(self, uri):
+        if not os.path.isfile(uri.fsPath):
+            raise self._missing(uri)
+        with open(uri.fsPath, 'rb') as handle:
+            return _resolved(handle.read())
+
+    def writeFile(self, uri, content):
+        with open(uri.fsPath, 'wb') as handle:
+            handle.write(bytes(content))
+        _reload_documents(uri.fsPath)
+        return _resolved(None)
+
+    def createDirectory(self, uri):
+        os.makedirs(uri.fsPath, exist_ok=True)
+        return _resolved(None)
+
+    def readDirectory(self, uri):
+        if not os.path.isdir(uri.fsPath):
+            raise self._missing(uri)
+        return _resolved([[name, _file_type(os.path.join(uri.fsPath, name))]
+                          for name in sorted(os.listdir(uri.fsPath))])
+
+    def delete(self, uri, options=None):
+        options = options or {}
+        path = uri.fsPath
+        if not os.path.lexists(path):
+            raise self._missing(uri)
+        if options.get('useTrash') and not self.supports_trash:
+            raise FileSystemError(f"Unable to delete file '{path}' via trash because provider does not support it.",
+                                  'Unknown')
+        if os.path.isdir(path) and not os.path.islink(path) and os.listdir(path) and not options.get('recursive'):
+            raise FileSystemError(f"Unable to delete non-empty folder '{path}'.", 'Unknown')
+        if options.get('useTrash'):
+            self.trashed.append(path)
+        self._remove(path)
+        return _resolved(None)
+
+    @staticmethod
+    def _remove(path):
+        if os.path.isdir(path) and not os.path.islink(path):
+            _shutil.rmtree(path)
+        else:
+            os.remove(path)
+
+
+def _glob_regex(pattern):
+    """An independent, small translation of VS Code globs for the shim's findFiles."""
+    out, index = '', 0
+    while index < len(pattern):
+        char = pattern[index]
+        if pattern.startswith('**/', index):
+            out, index = out + '(?:.*/)?', index + 3
+            continue
+        if pattern.startswith('**', index):
+            out, index = out + '.*', index + 2
+            continue
+        if char == '*':
+            out += '[^/]*'
+        elif char == '?':
+            out += '[^/]'
+        elif char == '{':
+            close = pattern.index('}', index)
+            out += '(?:' + '|'.join(_glob_regex(part)[1:-1] for part in pattern[index + 1:close].split(',')) + ')'
+            index = close
+        else:
+            out += _re.escape(char)
+        index += 1
+    return '^' + out + '$'
+
+
+def _matches(pattern, relative):
+    return _re.match(_glob_regex(pattern), relative) is not None
+
+
+def _find_files(include, exclude=None, max_results=None, token=None):
+    workspace.find_files_calls.append((include, exclude, max_results))
+    if isinstance(include, RelativePattern):
+        roots, pattern = [include.base], include.pattern
+    else:
+        roots, pattern = [folder.uri.fsPath for folder in (workspace.workspaceFolders or [])], include
+    excludes = [key for key, value in (workspace.settings.get('files.exclude') or {}).items() if value is True]
+    if exclude is not None:
+        excludes.append(exclude)
+    found = []
+    for root in roots:
+        for folder, folder_names, file_names in os.walk(root):
+            for name in sorted(file_names):
+                relative = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, '/')
+                if not _matches(pattern, relative) or any(_matches(item, relative) or
+                                                          _matches(item + '/**', relative) for item in excludes):
+                    continue
+                found.append(Uri.file(os.path.join(folder, name)))
+                if max_results is not None and len(found) >= max_results:
+                    return _resolved(found)
+    return _resolved(found)
+
+
+class _InspectableConfiguration(Configuration):
+    """getConfiguration() with defaults, sections, inspect() and update() per target."""
+
+    def __init__(self, section=None):
+        super().__init__(workspace.settings, section)
+
+    def get(self, key, default=None):
+        full = self._key(key)
+        if full in self._store:
+            return self._store[full]
+        if full in workspace.setting_defaults:
+            return workspace.setting_defaults[full]
+        section = {}
+        for name, value in list(workspace.setting_defaults.items()) + list(self._store.items()):
+            if name.startswith(full + '.'):
+                section[name[len(full) + 1:]] = value
+        return section if section else default
+
+    js_get = get
+
+    def inspect(self, key):
+        full = self._key(key)
+        if full not in self._store and full not in workspace.setting_defaults:
+            return None
+        targets = workspace.settings_by_target
+
+        def at(target):
+            return targets.get(target, {}).get(full)
+        return JsObjectDict(key=full, defaultValue=workspace.setting_defaults.get(full),
+                            globalValue=at(ConfigurationTarget.Global), workspaceValue=at(ConfigurationTarget.Workspace),
+                            workspaceFolderValue=at(ConfigurationTarget.WorkspaceFolder))
+
+    def update(self, key, value, target=None):
+        full = self._key(key)
+        known = workspace.known_settings
+        if known is not None and full not in known:
+            raise Exception(f'Unable to write to Workspace Settings because {full} is not a registered configuration.')
+        level = workspace.settings_by_target.setdefault(target or ConfigurationTarget.Global, {})
+        if value is None:
+            level.pop(full, None)
+            workspace.settings.pop(full, None)
+            workspace._config_changed.fire(ConfigurationChangeEvent([full]))
+        else:
+            level[full] = value
+            workspace.set_setting(full, value)
+        workspace.config_updates.append((full, value, target))
+        return _resolved(None)
+
+    js_update = update
+
+
+class JsObjectDict(JsObject):
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+class _Languages:
+    def __init__(self):
+        self.diagnostics = {}  # Uri → [Diagnostic]
+        self._changed = EventEmitter()
+        self.onDidChangeDiagnostics = self._changed.event
+
+    def getDiagnostics(self, uri=None):
+        if uri is not None:
+            return list(self.diagnostics.get(uri, []))
+        return [[key, list(value)] for key, value in self.diagnostics.items()]
+
+    def set_diagnostics(self, uri, diagnostics):
+        """Test helper: a language service reports."""
+        self.diagnostics[uri] = list(diagnostics)
+        self._changed.fire(JsObjectDict(uris=[uri]))
+
+
+class _Task(JsObject):
+    """A task that "runs" for `duration` seconds and exits with `exit_code` (None: runs until terminated)."""
+
+    def __init__(self, name, source='Workspace', exit_code=0, duration=0.01, task_type='shell', group=None):
+        self.name, self.source, self.exit_code, self.duration = name, source, exit_code, duration
+        self.definition = {'type': task_type}
+        self.group = None if group is None else JsObjectDict(id=group)
+        self.detail = None
+
+
+class _TaskExecution(JsObject):
+    def __init__(self, task, owner):
+        self.task, self._owner, self.ended = task, owner, False
+
+    def terminate(self):
+        self._owner._end(self, None)
+
+
+class _Tasks:
+    def __init__(self):
+        self.available = []
+        self.executed = []
+        self._process_ended = EventEmitter()
+        self._ended = EventEmitter()
+        self.onDidEndTaskProcess = self._process_ended.event
+        self.onDidEndTask = self._ended.event
+
+    def fetchTasks(self, task_filter=None):
+        return _resolved(list(self.available))
+
+    def executeTask(self, task):
+        execution = _TaskExecution(task, self)
+        self.executed.append(execution)
+        if task.exit_code is not None:
+            asyncio.get_running_loop().call_later(task.duration, self._end, execution, task.exit_code)
+        return _resolved(execution)
+
+    def _end(self, execution, exit_code):
+        if execution.ended:
+            return
+        execution.ended = True
+        self._process_ended.fire(JsObjectDict(execution=execution, exitCode=exit_code))
+        self._ended.fire(JsObjectDict(execution=execution))
+
+
+class _Editor(JsObject):
+    def __init__(self, document, view_column=1):
+        self.document = document
+        self.viewColumn = view_column
+        self.selections = [Selection(0, 0, 0, 0)]
+        self.revealed = []
+
+    @property
+    def selection(self):
+        return self.selections[0]
+
+    @selection.setter
+    def selection(self, value):
+        self.selections = [value]
+
+    def revealRange(self, range, reveal_type=None):
+        self.revealed.append((range, reveal_type))
+
+
+class _TabInput:
+    def __init__(self, uri=None, original=None, modified=None):
+        self.uri, self.original, self.modified = uri, original, modified
+
+
+class _EditorTabGroups(TabGroups):
+    """tabGroups with close(), activeTabGroup and onDidChangeTabs (tests may still assign `all`)."""
+
+    def __init__(self):
+        super().__init__()
+        self._changed = EventEmitter()
+        self.onDidChangeTabs = self._changed.event
+
+    @property
+    def activeTabGroup(self):
+        return next((group for group in self.all if group.isActive), self.all[0] if self.all else None)
+
+    def _group(self):
+        if not self.all:
+            self.all.append(TabGroup(1, []))
+        return self.activeTabGroup
+
+    def _open(self, tab):
+        group = self._group()
+        for other in group.tabs:
+            other.isActive = False
+        group.tabs.append(tab)
+        tab.isActive = True
+        group.activeTab = tab
+        self._changed.fire(JsObjectDict(opened=[tab], closed=[], changed=[]))
+
+    def close(self, tabs, preserve_focus=False):
+        tabs = tabs if isinstance(tabs, list) else [tabs]
+        for group in self.all:
+            group.tabs = [tab for tab in group.tabs if tab not in tabs]
+        for tab in tabs:
+            uri = tab.input.uri if tab.input is not None else None
+            if uri is not None and window.activeTextEditor is not None and window.activeTextEditor.document.uri == uri:
+                window.activeTextEditor = None
+            window.visibleTextEditors = [editor for editor in window.visibleTextEditors if editor.document.uri != uri]
+        window.closed_tabs.extend(tabs)
+        self._changed.fire(JsObjectDict(opened=[], closed=tabs, changed=[]))
+        return _resolved(True)
+
+
+def _show_text_document(document_or_uri, options=None):
+    document = _load_document(document_or_uri) if isinstance(document_or_uri, Uri) else document_or_uri
+    options = options or {}
+    editor = next((item for item in window.visibleTextEditors if item.document is document), None)
+    if editor is None:
+        editor = _Editor(document)
+        window.visibleTextEditors.append(editor)
+        tab = Tab(os.path.basename(document.uri.fsPath), document.uri, preview=bool(options.get('preview')))
+        tab.input = _TabInput(uri=document.uri)
+        window.tabGroups._open(tab)
+    selection = options.get('selection')
+    if selection is not None:
+        editor.selection = Selection(selection.start.line, selection.start.character, selection.end.line,
+                                     selection.end.character)
+    window.activeTextEditor = editor
+    window.shown_documents.append((document, dict(options)))
+    return _resolved(editor)
+
+
+def _with_progress(options, task):
+    source = CancellationTokenSource()
+    window.progress.append((options, source))
+    reports = []
+    progress = JsObjectDict(report=lambda value: reports.append(value))
+    return task(progress, source.token)
+
+
+def _open_diff(left, right, title=None, options=None):
+    provider = workspace.content_providers.get(right.scheme)
+    text = provider['provideTextDocumentContent'](right) if provider is not None else None
+    tab = Tab(title or 'diff', None)
+    tab.input = _TabInput(original=left, modified=right)
+    window.diffs.append(JsObjectDict(left=left, right=right, title=title, text=text, tab=tab))
+    window.tabGroups._open(tab)
+    return _resolved(None)
+
+
+def _register_content_provider(scheme, provider):
+    workspace.content_providers[scheme] = provider
+    return Disposable(lambda: workspace.content_providers.pop(scheme, None))
+
+
+_BUILTIN_COMMANDS = {
+    'vscode.diff': _open_diff,
+    'setContext': lambda key, value: commands.context_keys.__setitem__(key, value),
+}
+
+
+def _install_builtin_commands(registry):
+    registry.context_keys = {}
+    registered = registry.executeCommand
+    listed = registry.getCommands
+
+    def execute(command_id, *args):
+        if command_id in _BUILTIN_COMMANDS and command_id not in registry.handlers:
+            registry.executed.append((command_id, args))
+            return _BUILTIN_COMMANDS[command_id](*args)
+        result = registered(command_id, *args)
+        # VS Code always answers with a Thenable, whatever the handler returned
+        return result if asyncio.isfuture(result) or asyncio.iscoroutine(result) else _resolved(result)
+
+    def get_commands(filter_internal=False):
+        return _resolved(sorted(set(registry.handlers) | set(_BUILTIN_COMMANDS)))
+    registry.executeCommand = execute
+    registry.getCommands = get_commands
+    return listed
+
+
+_reset_before_editor_tools = reset
+
+
+def reset():  # noqa: F811
+    global languages, tasks
+    _reset_before_editor_tools()
+    workspace.textDocuments = []
+    workspace.shim_documents = workspace.textDocuments  # the section above keeps its documents here
+    workspace.openTextDocument = lambda uri: _resolved(_load_document(uri))
+    workspace.applyEdit = _apply_workspace_edit
+    workspace.applied_edits = []
+    workspace.apply_edit_answer = True
+    workspace.save_answer = True
+    workspace.fs = _FileSystem()
+    workspace.findFiles = _find_files
+    workspace.find_files_calls = []
+    workspace.content_providers = {}
+    workspace.registerTextDocumentContentProvider = _register_content_provider
+    workspace.setting_defaults = {}
+    workspace.settings_by_target = {}
+    workspace.known_settings = None  # a set: update() refuses other keys, as VS Code does for unknown ones
+    workspace.config_updates = []
+    workspace.getConfiguration = lambda section=None, scope=None: _InspectableConfiguration(section)
+    window.tabGroups = _EditorTabGroups()
+    window.visibleTextEditors = []
+    window.activeTextEditor = None
+    window.shown_documents = []
+    window.closed_tabs = []
+    window.showTextDocument = _show_text_document
+    window.progress = []
+    window.withProgress = _with_progress
+    window.diffs = []
+    env.appRoot = None
+    _install_builtin_commands(commands)
+    languages = _Languages()
+    tasks = _Tasks()
+
+
+languages = tasks = None
+reset()
+
+
+# ==================================================================================================
 # Native chat (the @hermes participant, the Hermes language model, language-model tools).
 # A section of its own: new classes, and a reset() that extends the ones above.
 

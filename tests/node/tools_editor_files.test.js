@@ -1,0 +1,123 @@
+// The editor, file, workspace and command tools on the transpiled modules (build/testing.js) with
+// tests/node/fake_vscode.js: the parts where Transcrypt could differ from CPython — Uint8Array ⇄ text,
+// the streamed ripgrep child process and its JSON lines, settings as raw JS objects (files.exclude),
+// regexes built from globs, renamed attributes (`type`, `replace`, `update`, `from`), `undefined`.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { vscode, testing } = require('./harness');
+
+const APP_ROOT = path.join(os.homedir(), '.cache/hermes-dev/code-server-4.139.1/node_modules/code-server/lib/vscode');
+const mods = () => testing();
+const args = (value) => mods().js.parse_json(JSON.stringify(value));
+const plain = (value) => JSON.parse(mods().js.dump_json(value));
+
+function setup() {
+  vscode.__reset();
+  const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-files-')));
+  fs.mkdirSync(path.join(folder, 'src'));
+  fs.writeFileSync(path.join(folder, 'src', 'app.ts'), 'const a: number = 1;\nconst b = a + 1;\nexport { a, b };\n');
+  fs.writeFileSync(path.join(folder, 'README.md'), '# Project\n\nHello world\n');
+  vscode.__openFolders([folder]);
+  return { folder, registry: mods().tools_catalog.build_registry() };
+}
+
+async function call(registry, name, value) {
+  return plain(await registry.call(name, args(value || {}), mods().core_tools.ToolCall()));
+}
+const text = (result) => result.content[0].text;
+
+test('file_read decodes bytes, windows lines and refuses binaries and escapes', async () => {
+  const { folder, registry } = setup();
+  const read = await call(registry, 'file_read', { path: 'src/app.ts', start_line: 2 });
+  assert.equal(read.isError, false);
+  assert.equal(text(read), 'src/app.ts (lines 2-3 of 3)\nconst b = a + 1;\nexport { a, b };');
+  fs.writeFileSync(path.join(folder, 'blob.bin'), Buffer.from([0x89, 0x50, 0x00, 0x01]));
+  assert.match(text(await call(registry, 'file_read', { path: 'blob.bin' })), /looks like a binary file \(4 bytes\)/);
+  fs.writeFileSync(path.join(folder, 'utf8.txt'), 'héllo wörld ✓\n');
+  assert.equal(text(await call(registry, 'file_read', { path: 'utf8.txt' })), 'utf8.txt (lines 1-1 of 1)\nhéllo wörld ✓');
+  fs.symlinkSync(os.tmpdir(), path.join(folder, 'out'));
+  for (const escape of ['../../etc/passwd', '/etc/passwd', 'out/anything.txt']) {
+    const refused = await call(registry, 'file_read', { path: escape });
+    assert.equal(refused.isError, true, escape);
+    assert.match(text(refused), /is outside the workspace/);
+  }
+});
+
+test('file_write, file_create and file_delete go through WorkspaceEdit and the trash rules', async () => {
+  const { folder, registry } = setup();
+  assert.equal(text(await call(registry, 'file_create', { path: 'docs/a.md', content: 'ünïcode ✓\n' })), 'Created docs/a.md.');
+  assert.equal(fs.readFileSync(path.join(folder, 'docs', 'a.md'), 'utf8'), 'ünïcode ✓\n');
+  assert.match(text(await call(registry, 'file_create', { path: 'docs/a.md' })), /already exists/);
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, 'README.md')));
+  assert.match(text(await call(registry, 'file_write', { path: 'README.md', content: 'new\n' })), /^Replaced the content of README.md/);
+  assert.equal(document.getText(), 'new\n');
+  assert.equal(fs.readFileSync(path.join(folder, 'README.md'), 'utf8'), 'new\n');
+  vscode.__state.trash = false;  // code-server: no trash, so an undoable WorkspaceEdit deletion
+  assert.match(text(await call(registry, 'file_delete', { path: 'docs', recursive: true })), /Edit > Undo/);
+  assert.equal(fs.existsSync(path.join(folder, 'docs')), false);
+  vscode.__state.trash = true;
+  assert.equal(text(await call(registry, 'file_delete', { path: 'README.md' })), 'Moved README.md to the trash.');
+  assert.deepEqual(vscode.__state.trashed, [path.join(folder, 'README.md')]);
+});
+
+test('editor_edit_file plans against the document text and applies undoable edits', async () => {
+  const { folder, registry } = setup();
+  const result = await call(registry, 'editor_edit_file', { path: 'src/app.ts', edits: [
+    { old_text: 'const b = a + 1;', new_text: 'const b = a + 2;' },
+    { start_line: 4, end_line: 3, new_text: '// end' }] });
+  assert.equal(result.isError, false, text(result));
+  assert.equal(fs.readFileSync(path.join(folder, 'src', 'app.ts'), 'utf8'),
+    'const a: number = 1;\nconst b = a + 2;\nexport { a, b };\n// end\n');
+  const twice = await call(registry, 'editor_edit_file', { path: 'src/app.ts', edits: [{ old_text: 'const', new_text: 'let' }] });
+  assert.match(text(twice), /old_text occurs 2 times in src\/app.ts \(at lines 1, 2\)/);
+  assert.equal(vscode.__state.appliedEdits.length, 1);
+});
+
+test('file_list_directory reads files.exclude as a raw JS object and matches globs by regex', async () => {
+  const { folder, registry } = setup();
+  fs.mkdirSync(path.join(folder, '.git'));
+  fs.writeFileSync(path.join(folder, 'src', 'app.js'), '');
+  fs.writeFileSync(path.join(folder, 'src', 'x.pyc'), '');
+  vscode.__state.settings['files.exclude'] = { '**/.git': true, '**/*.pyc': true, '**/*.js': { when: '$(basename).ts' } };
+  assert.equal(text(await call(registry, 'file_list_directory', {})),
+    './ (depth 2, 3 entries; folders end with /)\n  src/\n    app.ts\n  README.md\n[3 entries hidden by the files.exclude setting]');
+});
+
+test('file_search_content streams ripgrep --json through child_process', { skip: !fs.existsSync(APP_ROOT) && 'no code-server' }, async () => {
+  const { folder, registry } = setup();
+  vscode.__state.appRoot = APP_ROOT;
+  mods().host_search._cache.rg = null;
+  fs.writeFileSync(path.join(folder, 'many.txt'), Array.from({ length: 300 }, (_, i) => `needle ${i}`).join('\n') + '\n');
+  const found = await call(registry, 'file_search_content', { query: 'const \\w = a', regex: true, context_lines: 1 });
+  assert.equal(text(found), '1 match in 1 file for regex "const \\w = a" (line: match, line- context):\n' +
+    'src/app.ts\n  1- const a: number = 1;\n  2: const b = a + 1;\n  3- export { a, b };');
+  const capped = await call(registry, 'file_search_content', { query: 'needle', max_results: 10 });
+  assert.match(text(capped), /^10 matches in 1 file/);
+  assert.match(text(capped), /\[truncated: stopped at max_results=10 matches/);
+  const bad = await call(registry, 'file_search_content', { query: '(', regex: true });
+  assert.equal(bad.isError, true);
+  assert.match(text(bad), /ripgrep could not run this search/);
+  const climbing = await call(registry, 'file_search_content', { query: 'x', include: ['src/**', '../**'] });
+  assert.match(text(climbing), /reaches outside the workspace/);
+});
+
+test('settings and commands: root configuration, undefined for removal, {$uri} arguments', async () => {
+  const { folder, registry } = setup();
+  const set = await call(registry, 'workspace_set_config', { key: 'editor.tabSize', value: 3 });
+  assert.equal(set.isError, false, text(set));
+  assert.equal(vscode.__state.settings['editor.tabSize'], 3);
+  assert.equal(vscode.__state.settingTargets['editor.tabSize'], 2, 'a folder is open: the workspace target');
+  assert.equal((await call(registry, 'workspace_get_config', { key: 'editor.tabSize' })).structuredContent.value, 3);
+  await call(registry, 'workspace_set_config', { key: 'editor.tabSize', value: null });
+  assert.equal('editor.tabSize' in vscode.__state.settings, false, 'null removes the setting (passed as undefined)');
+  let received;
+  vscode.commands.registerCommand('demo.open', (uri, options) => { received = [uri, options]; return { opened: uri.fsPath }; });
+  const ran = await call(registry, 'command_execute', { command: 'demo.open', args: [{ $uri: 'src/app.ts' }, { preview: true }] });
+  assert.equal(text(ran), `The command ran and returned:\n{\n  "opened": "${path.join(folder, 'src', 'app.ts')}"\n}`);
+  assert.equal(received[0].fsPath, path.join(folder, 'src', 'app.ts'));
+  assert.equal(received[1].preview, true);
+});
