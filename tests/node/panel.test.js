@@ -61,7 +61,7 @@ test('the controller runs a turn through a sink and refuses bad messages (transp
     sink.on_tool_log({ id: 'c1' }, 'notice', 'Waiting for the user to confirm workspace_get_folders');
     sink.on_tool_result({ id: 'c1' }, { content: [{ type: 'text', text: '{"folders": []}' }], isError: false });
     sink.on_text('world');
-    history.push({ role: 'user', content: text });
+    history.push({ role: 'user', content: text }, { role: 'tool', tool_call_id: 'c1', content: 'z'.repeat(9000) });
     return { history };
   };
   const controller = new panel.PanelController(host, log, runTurn, { messages: [{ role: 'user', text: 'old' }], history: [] });
@@ -73,7 +73,10 @@ test('the controller runs a turn through a sink and refuses bad messages (transp
   assert.deepEqual(ended.message.parts.map((p) => p.kind), ['text', 'tool', 'text']);
   assert.equal(ended.message.parts[1].status, 'ok');
   assert.deepEqual(saved[saved.length - 1].messages.map((m) => m.role), ['user', 'user', 'assistant']);
-  assert.deepEqual(saved[saved.length - 1].history, [{ role: 'user', content: 'hi' }]);
+  const history = saved[saved.length - 1].history;
+  assert.deepEqual(history[0], { role: 'user', content: 'hi' });
+  assert.equal(history[1].tool_call_id, 'c1');
+  assert.match(history[1].content, /^z{8000}\n… \(truncated, 1000 more characters\)$/);
   assert.equal(await controller.handle({ type: 'insertCode', code: 5 }), false);
   assert.equal(await controller.handle({ type: '__class__' }), false);
   assert.deepEqual(warnings, [

@@ -342,3 +342,16 @@ def test_rejected_messages_are_logged_and_do_nothing():
     assert log.lines == [('warn', 'Panel: ignored a message from the webview: "insertCode.code" must be a string, '
                                   'got integer'),
                          ('warn', 'Panel: ignored a message from the webview: unknown message type "eval"')]
+
+
+def test_long_tool_results_are_cut_in_the_stored_history():
+    history = [{'role': 'user', 'content': 'read'},
+               {'role': 'assistant', 'content': '', 'tool_calls': [{'id': 't'}]},
+               {'role': 'tool', 'tool_call_id': 't', 'content': 'y' * 20000, 'hermes_tool': 'file_read'},
+               {'role': 'assistant', 'content': 'done'}]
+    controller, host, _ = make(scripted(('text', 'done'), result={'history': history}))
+    run(controller.handle({'type': 'send', 'text': 'read'}))
+    stored = host.saved[-1]['history']
+    assert stored[2]['tool_call_id'] == 't' and stored[2]['hermes_tool'] == 'file_read'
+    assert len(stored[2]['content']) < 8100 and stored[2]['content'].endswith('more characters)')
+    assert stored[3] == history[3]

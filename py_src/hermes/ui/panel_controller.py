@@ -20,12 +20,14 @@ Stored conversation (workspaceState, last MAX_MESSAGES messages):
 """
 # __pragma__('tconv')
 from hermes.js import is_none, error_message, JsError, set_timer, clear_timer
-from hermes.core.values import json_type, get_key, is_object
+from hermes.core.values import json_type, get_key, is_object, object_keys
 from hermes.ui.panel_protocol import parse_webview_message, ProtocolError
 
 STORE_KEY = 'hermes.panel.conversation'
 MAX_MESSAGES = 100
 RESULT_LIMIT = 4000
+HISTORY_TOOL_CHARS = 8000
+"""Tool results kept in the stored LLM history are cut to this (workspaceState stays small)."""
 WAITING_NOTICE = 'Waiting for the user to confirm'
 FORCE_END_MS = 3000
 """After Stop, the loop has this long to wind down before the panel ends the turn by itself."""
@@ -107,6 +109,17 @@ def _restore_message(message):
         return {'role': 'assistant', 'status': status, 'error': error if json_type(error) == 'string' else None,
                 'parts': parts}
     return None
+
+
+def _compact(message):
+    content = get_key(message, 'content')
+    if get_key(message, 'role') != 'tool' or json_type(content) != 'string' or len(content) <= HISTORY_TOOL_CHARS:
+        return message
+    copy = {}
+    for key in object_keys(message):
+        copy[key] = message[key]
+    copy['content'] = truncate(content, HISTORY_TOOL_CHARS)
+    return copy
 
 
 def _trim_history(history, limit):
@@ -479,7 +492,7 @@ class PanelController:
         """The LLM history after a finished or stopped turn (a failed one leaves it unchanged)."""
         history = get_key(result, 'history')
         if json_type(history) == 'array':
-            self.conversation.history = history
+            self.conversation.history = [_compact(message) for message in history]
         else:
             reply = ''.join([part['text'] for part in turn.assistant['parts'] if part['kind'] == 'text'])
             added = [{'role': 'user', 'content': turn.user_text}]
