@@ -363,7 +363,8 @@ const handlers = {
     renderTranscript();
     renderModels();
     setRunning(Boolean(message.running));
-    if (message.running) state.current = addAssistantMessage({ parts: [] }, true);
+    // A reply still running (the view was re-created): show what it has so far, then keep streaming.
+    if (message.running) state.current = addAssistantMessage(message.current || { parts: [] }, true);
   },
   userMessage(message) {
     clearBanner();
