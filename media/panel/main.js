@@ -169,6 +169,7 @@ function addAssistantMessage(message, live) {
   if (message.status === 'stopped') body.appendChild(el('div', { class: 'message-note', text: 'Stopped.' }));
   if (live) {
     element.classList.add('streaming');
+    element.setAttribute('aria-busy', 'true'); // screen readers read the reply once, not token by token
     const thinking = el('div', { class: 'thinking' }, [icon('loading', 'codicon-modifier-spin'), el('span', { text: 'Thinking…' })]);
     body.appendChild(thinking);
     entry.thinking = thinking;
@@ -408,6 +409,7 @@ const handlers = {
     if (state.current) {
       const current = state.current;
       current.element.classList.remove('streaming');
+      current.element.removeAttribute('aria-busy');
       if (current.thinking) current.thinking.remove();
       for (const card of current.tools.values()) {
         if (card.dataset.status === 'running' || card.dataset.status === 'waiting') updateToolCard(card, { status: 'cancelled' });
