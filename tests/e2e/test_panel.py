@@ -311,6 +311,21 @@ def test_a_tool_call_shows_a_card_that_completes_with_the_real_result(window, ll
     assert tool_messages and str(panel_workspace) in tool_messages[-1]['content']
 
 
+def test_a_tool_card_opens_a_file_for_real(window, llm):
+    view = panel(window.page)
+    script(llm, Reply(tool_events([('call_open', 'editor_open_file', {'path': 'README.md'})])),
+           Reply(text_events('README.md is open.', piece=5)))
+    send(view, 'Open the README')
+    card = view.locator('.tool-card', has=view.locator('.tool-name', has_text='editor_open_file')).last
+    card.wait_for(timeout=20000)
+    assert card.locator('.tool-args').inner_text() == '{"path":"README.md"}'
+    view.locator('.tool-card[data-status="ok"]', has=view.locator('.tool-name', has_text='editor_open_file')) \
+        .last.wait_for(timeout=20000)
+    window.page.locator('.tabs-container .tab.active', has_text='README.md').wait_for(timeout=15000)  # really opened
+    wait_idle(view)
+    assert 'README.md is open.' in last_reply(view).inner_text()
+
+
 def test_a_card_says_when_it_waits_for_the_users_confirmation(window, vscode_window, llm, panel_workspace):
     update_settings(window, vscode_window, **{'hermes.tools.confirm': 'always'})
     view = panel(window.page)
@@ -405,6 +420,7 @@ def test_the_conversation_survives_a_window_reload(window, llm):
     view.locator('.message.user', has_text='Which folders are open?').wait_for(timeout=30000)
     assert view.locator('.message.user', has_text='Write me a greeting function').count() == 1
     assert view.locator('.tool-card[data-status="ok"] .tool-name', has_text='workspace_get_folders').count() == 2
+    assert view.locator('.tool-card[data-status="ok"] .tool-name', has_text='editor_open_file').count() == 1
     assert 'Back online.' in last_reply(view).inner_text()
     assert view.locator('.code-block button[aria-label="Insert at cursor"]').count() >= 1
 
