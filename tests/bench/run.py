@@ -199,7 +199,21 @@ def bench_llm():
         result['loop_ms_per_iteration'] / result['loop_serialise_ms'])
 
 
-SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm}
+# ------------------------------------------------------------------------------------------ file tools
+
+def bench_files():
+    code_server = os.environ.get('HERMES_CODE_SERVER')
+    vsix = ROOT / 'dist' / 'hermes-agent-0.1.0.vsix'
+    if not code_server or not Path(code_server).exists() or not vsix.exists():
+        heading('File tools in a real VS Code over MCP')
+        print('  skipped: needs code-server (inv setup) and a packaged .vsix (inv package)')
+        return
+    from files_bench import bench_files as run
+    run(heading, row, code_server, vsix)
+
+
+SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm,
+            'files': bench_files}
 
 if __name__ == '__main__':
     for name in sys.argv[1:] or list(SECTIONS):  # e.g. `python tests/bench/run.py mcp`

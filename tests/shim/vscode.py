@@ -1412,6 +1412,7 @@ def _find_files(include, exclude=None, max_results=None, token=None):
     found = []
     for root in roots:
         for folder, folder_names, file_names in os.walk(root):
+            folder_names.sort()  # a stable order, like a real traversal's
             for name in sorted(file_names):
                 relative = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, '/')
                 if not _matches(pattern, relative) or any(_matches(item, relative) or

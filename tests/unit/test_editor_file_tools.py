@@ -295,6 +295,17 @@ def test_file_search_honours_gitignore_through_ripgrep(ws, ripgrep):
     assert 'dist/bundle.ts' in text(ok('file_search', {'pattern': '**/*.ts', 'use_ignore_files': False}))
 
 
+def test_file_search_asks_findfiles_again_when_gitignore_filters_out_its_first_answer(ws, ripgrep):
+    (ws / '.gitignore').write_text('aaa_generated/\n')
+    (ws / 'aaa_generated').mkdir()
+    for index in range(150):  # found first, all ignored: more than the first findFiles answer holds
+        (ws / 'aaa_generated' / f'gen{index:03}.ts').write_text('')
+    body = text(ok('file_search', {'pattern': '**/*.ts', 'max_results': 2}))
+    assert body == '1 file matches "**/*.ts":\nsrc/app.ts'.replace('1 file matches', '1 file match')
+    limits = [call[2] for call in vscode.workspace.find_files_calls]
+    assert limits == [102, 408], limits
+
+
 # ------------------------------------------------------------------------------------------ file_search_content
 
 def test_file_search_content_literal_and_regex(ws, ripgrep):

@@ -12,6 +12,7 @@ from hermes.host.paths import folder_paths
 RIPGREP_PACKAGES = ['@vscode/ripgrep/bin', '@vscode/ripgrep-universal/bin/{platform}']
 MODULE_FOLDERS = ['node_modules', 'node_modules.asar.unpacked']
 MAX_PREVIEW_COLUMNS = 300
+MAX_FOUND = 200000  # findFiles is asked for at most this many when .gitignore filtering needs more
 
 _cache = {'rg': None}
 
@@ -198,22 +199,31 @@ async def list_unignored(paths, cwd, call):
 async def find_files(glob, base, max_results, use_ignore_files, call):
     """Workspace files matching `glob` (relative to `base`, an absolute folder, or to every workspace
     folder when None), honouring files.exclude and search.exclude, and .gitignore unless told not to.
-    {'paths': [absolute], 'truncated', 'ignore_files_applied'}."""
+    {'paths': [absolute], 'truncated', 'ignore_files_applied'}.
+
+    findFiles itself ignores .gitignore, so ripgrep lists the files it would search (concurrently)
+    and findFiles' answer is filtered by that list; when the filter leaves too few, findFiles is asked
+    again for more."""
     source = new(vscode.CancellationTokenSource)
     unsubscribe = call.on_cancel(lambda: source.cancel())
     include = glob if is_none(base) else new(vscode.RelativePattern, vscode.Uri.file(base), glob)
     search_excludes = exclude_patterns(['search.exclude'])['plain']
     # undefined (not null: that would switch files.exclude off too) when there is nothing to add
     exclude = js_undefined if len(search_excludes) == 0 else '{' + ','.join(search_excludes) + '}'
-    # .gitignore is applied afterwards, so ask for more than will be kept
-    limit = max_results + 1 if not use_ignore_files else max(max_results * 10, 20000)
+    limit = max_results + 1 if not use_ignore_files else max_results + max_results // 4 + 100
+    allowed = None
     try:
-        found_uris = vscode.workspace.findFiles(include, exclude, limit, source.token)
-        ignore_listing = list_unignored([base] if not is_none(base) else folder_paths(),
-                                        base if not is_none(base) else first_folder(), call) \
-            if use_ignore_files else None
-        uris = await found_uris
-        allowed = await ignore_listing if use_ignore_files else None
+        listing = list_unignored([base] if not is_none(base) else folder_paths(),
+                                 base if not is_none(base) else first_folder(), call) if use_ignore_files else None
+        uris = await vscode.workspace.findFiles(include, exclude, limit, source.token)
+        if use_ignore_files:
+            allowed = await listing
+        paths = kept_paths(uris, allowed)
+        while (not is_none(allowed) and len(uris) >= limit and len(paths) <= max_results and limit < MAX_FOUND and
+               not call.cancelled):
+            limit = limit * 4
+            uris = await vscode.workspace.findFiles(include, exclude, limit, source.token)
+            paths = kept_paths(uris, allowed)
     except JsError as error:
         raise ToolError('The file search failed: ' + error_message(error))
     finally:
@@ -221,6 +231,13 @@ async def find_files(glob, base, max_results, use_ignore_files, call):
         source.dispose()
     if call.cancelled:
         raise ToolError('The search was cancelled.')
+    paths.sort()
+    truncated = len(paths) > max_results or len(uris) >= limit
+    return {'paths': paths[:max_results], 'truncated': truncated, 'ignore_files_applied': not is_none(allowed)}
+
+
+def kept_paths(uris, allowed):
+    """The file paths among `uris` that the ripgrep listing `allowed` has (all of them without one)."""
     paths = []
     for uri in uris:
         if uri.scheme != 'file':
@@ -228,10 +245,7 @@ async def find_files(glob, base, max_results, use_ignore_files, call):
         if not is_none(allowed) and ('f:' + uri.fsPath) not in allowed:
             continue
         paths.append(uri.fsPath)
-    paths.sort()
-    truncated = len(paths) > max_results or len(uris) >= limit
-    return {'paths': paths[:max_results], 'truncated': truncated,
-            'ignore_files_applied': use_ignore_files and not is_none(allowed)}
+    return paths
 
 
 def first_folder():

@@ -1,0 +1,146 @@
+"""`inv bench` section "files": the file tools in a real VS Code (code-server) over MCP, side by side with
+raw ripgrep on the same generated tree (30,000 source files + a .gitignore'd folder) and the same query.
+
+Measured end to end as an MCP client sees it (HTTP, the extension host, ripgrep, formatting), median
+of 5 runs after a warm-up. Baselines: the ripgrep binary VS Code ships, run directly; for file_read, a
+plain read of the same 10 MB file in this process.
+"""
+import json
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+PACKAGES, MODULES, FILES = 100, 30, 10  # 30,000 files
+QUERY = 'needle_marker'  # in one file out of 100: 300 matches
+RUNS = 5
+
+
+def make_tree(root):
+    started = time.perf_counter()
+    body = ''.join(f'export function helper{n}(value: number): number {{\n  return value * {n} + {n};\n}}\n\n'
+                   for n in range(12))
+    for package in range(PACKAGES):
+        for module in range(MODULES):
+            folder = root / f'pkg{package:03}' / f'mod{module:02}'
+            folder.mkdir(parents=True)
+            for index in range(FILES):
+                number = (package * MODULES + module) * FILES + index
+                marker = f'// {QUERY} {number}\n' if number % 100 == 0 else ''
+                (folder / f'file{index}.ts').write_text(f'// file {number}\n{marker}{body}')
+    (root / '.gitignore').write_text('dist/\n')
+    (root / 'dist').mkdir()
+    for index in range(2000):  # ignored: neither ripgrep nor the tools should read these
+        (root / 'dist' / f'bundle{index}.ts').write_text(f'// {QUERY} ignored {index}\n' + body)
+    (root / 'big.log').write_text(''.join(f'{n:08} INFO request handled in {n % 997} ms\n' for n in range(250000)))
+    return time.perf_counter() - started
+
+
+class Mcp:
+    """A minimal Streamable HTTP MCP client (JSON-RPC over POST), so the numbers carry no SDK overhead."""
+
+    def __init__(self, url, token):
+        self.url = url
+        self.http = httpx.Client(timeout=600, headers={'Authorization': f'Bearer {token}',
+                                                       'Accept': 'application/json, text/event-stream'})
+        self.next_id = 0
+        response = self.post('initialize', {'protocolVersion': '2025-06-18', 'capabilities': {},
+                                            'clientInfo': {'name': 'hermes-bench', 'version': '0'}})
+        self.http.headers['Mcp-Session-Id'] = response.headers['mcp-session-id']
+        self.http.post(url, json={'jsonrpc': '2.0', 'method': 'notifications/initialized'})
+
+    def post(self, method, params):
+        self.next_id += 1
+        return self.http.post(self.url, json={'jsonrpc': '2.0', 'id': self.next_id, 'method': method, 'params': params})
+
+    def call(self, name, arguments):
+        response = self.post('tools/call', {'name': name, 'arguments': arguments})
+        if response.headers.get('content-type', '').startswith('text/event-stream'):
+            for line in response.text.splitlines():
+                if line.startswith('data:'):
+                    message = json.loads(line[5:])
+                    if 'result' in message or 'error' in message:
+                        break
+        else:
+            message = response.json()
+        result = message['result']
+        if result.get('isError'):
+            raise RuntimeError(f'{name} failed: {result["content"][0]["text"]}')
+        return result['content'][0]['text']
+
+
+def timed(action):
+    action()  # warm-up
+    times = []
+    for _ in range(RUNS):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def bench_files(heading, row, code_server, vsix):
+    from playwright.sync_api import sync_playwright
+    from vscode_server import CHROMIUM_ARGS, CodeServer
+    heading('File tools in a real VS Code over MCP (baseline: raw ripgrep / a plain read, same tree and query)')
+    package = next(parent for parent in Path(code_server).resolve().parents if (parent / 'lib' / 'vscode').is_dir())
+    modules = package / 'lib' / 'vscode' / 'node_modules'
+    candidates = [modules / '@vscode/ripgrep/bin/rg', modules / '@vscode/ripgrep-universal/bin/linux-x64/rg']
+    rg = next((path for path in candidates if path.exists()), None)
+    if rg is None:
+        print('  skipped: VS Code\'s ripgrep was not found under', modules)
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        tree = Path(scratch) / 'workspace'
+        tree.mkdir()
+        seconds = make_tree(tree)
+        row('generated tree', f'{PACKAGES * MODULES * FILES:,} files + 2,000 ignored, in {seconds:.1f} s')
+        server = CodeServer(code_server, vsix, Path(scratch) / 'cs', tree, settings={'hermes.tools.confirm': 'never'})
+        server.install()
+        server.start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path='/usr/bin/chromium', args=CHROMIUM_ARGS)
+                page = browser.new_page()
+                page.goto(server.url)
+                info = server.discovery_for(tree, timeout=120)
+                mcp = Mcp(info['url'], info['token'])
+                measure(mcp, rg, tree, row)
+                browser.close()
+        finally:
+            server.stop()
+
+
+def measure(mcp, rg, tree, row):
+    found = mcp.call('file_search_content', {'query': QUERY, 'max_results': 2000})
+    matches = found.split(' ', 1)[0]
+    ours = timed(lambda: mcp.call('file_search_content', {'query': QUERY, 'max_results': 2000}))
+    raw = timed(lambda: subprocess.run([str(rg), '--no-config', '--hidden', '--fixed-strings', QUERY, str(tree)],
+                                       capture_output=True, check=True))
+    raw_json = timed(lambda: subprocess.run([str(rg), '--json', '--no-config', '--hidden', '--fixed-strings', QUERY,
+                                             str(tree)], capture_output=True, check=True))
+    row(f'file_search_content "{QUERY}" ({matches} matches)', f'{ours * 1000:.0f} ms', 'raw rg', ours / raw)
+    row('  raw rg (plain output) / raw rg --json', f'{raw * 1000:.0f} ms / {raw_json * 1000:.0f} ms')
+
+    listed = mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000})
+    ours = timed(lambda: mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000}))
+    raw = timed(lambda: subprocess.run([str(rg), '--files', '--no-config', '--hidden', '--glob', '*.ts', str(tree)],
+                                       capture_output=True, check=True))
+    row(f'file_search "**/*.ts" (first {listed.count(chr(10)) - 1} of 30,000 paths)', f'{ours * 1000:.0f} ms',
+        'raw rg --files', ours / raw)
+    alone = timed(lambda: mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000,
+                                                   'use_ignore_files': False}))
+    row('  the same without .gitignore (findFiles alone)', f'{alone * 1000:.0f} ms', 'raw rg --files', alone / raw)
+    one = timed(lambda: mcp.call('file_search', {'pattern': 'pkg042/mod07/*.ts'}))
+    row('file_search "pkg042/mod07/*.ts" (10 paths)', f'{one * 1000:.0f} ms', 'raw rg --files', one / raw)
+
+    size = (tree / 'big.log').stat().st_size
+    ours = timed(lambda: mcp.call('file_read', {'path': 'big.log'}))
+    tail = timed(lambda: mcp.call('file_read', {'path': 'big.log', 'start_line': 249000}))
+    plain = timed(lambda: (tree / 'big.log').read_text())
+    row(f'file_read of a {size / 1e6:.0f} MB file (first 2,000 lines)', f'{ours * 1000:.0f} ms', 'a plain read',
+        ours / plain)
+    row('file_read of its last 1,000 lines', f'{tail * 1000:.0f} ms', 'a plain read', tail / plain)
