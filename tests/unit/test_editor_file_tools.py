@@ -504,6 +504,18 @@ def test_editor_get_diagnostics(ws):
         'No problems reported for README.md at severity error or worse.'
 
 
+def test_editor_get_diagnostics_wait_ends_when_the_call_is_cancelled(ws):
+    async def scenario():
+        tool_call = ToolCall()
+        task = asyncio.ensure_future(acall('editor_get_diagnostics', {'path': 'README.md', 'wait_seconds': 30},
+                                           tool_call))
+        await asyncio.sleep(0.05)
+        tool_call.cancel()
+        return await asyncio.wait_for(task, 5)
+    assert text(run(scenario())) == 'No problems reported for README.md.'
+    assert vscode.window.tabGroups.all[0].tabs == [], 'the tab opened for the language service is closed'
+
+
 def test_editor_get_diagnostics_waits_for_the_first_report(ws):
     (ws / 'late.ts').write_text('let x: number = "s";\n')
     uri = vscode.Uri.file(str(ws / 'late.ts'))
@@ -624,6 +636,9 @@ def test_workspace_get_config(ws):
     assert section['value'] == {'tabSize': 2, 'insertSpaces': True}
     assert ok('workspace_get_config', {'key': 'nothing.here'})['structuredContent'] == {
         'key': 'nothing.here', 'value': None, 'known': False}
+    vscode.workspace.setting_defaults.update({f'big.entry{n}': 'x' * 100 for n in range(500)})
+    big = ok('workspace_get_config', {'key': 'big'})['structuredContent']
+    assert big['truncated'] is True and big['value'].endswith('more characters; ask for a narrower key]')
 
 
 def test_workspace_set_config(ws):

@@ -1,9 +1,10 @@
 """Reading and changing VS Code settings (any extension's), at the user, workspace or folder level."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, JsError, error_message
+from hermes.js import vscode, is_none, JsError, error_message, dump_json
 from hermes.core.tools import ToolError
 
 TARGET_NAMES = ['user', 'workspace', 'workspace_folder']
+MAX_VALUE_CHARS = 30000
 
 # __pragma__('skip')
 js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
@@ -33,6 +34,11 @@ def read_setting(key):
         result['workspaceValue'] = or_null(info.workspaceValue)
         result['workspaceFolderValue'] = or_null(info.workspaceFolderValue)
     result['known'] = not is_none(value) or not is_none(info)
+    text = dump_json(result['value'])
+    if not is_none(text) and len(text) > MAX_VALUE_CHARS:  # a whole section, e.g. "workbench"
+        result = {'key': key, 'known': True, 'truncated': True,
+                  'value': text[:MAX_VALUE_CHARS] + ' [truncated: ' + str(len(text) - MAX_VALUE_CHARS) +
+                  ' more characters; ask for a narrower key]'}
     return result
 
 

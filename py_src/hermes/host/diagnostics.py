@@ -61,7 +61,7 @@ def padded(number):
     return text
 
 
-async def wait_for_change(path, timeout_ms):
+async def wait_for_change(path, timeout_ms, call=None):
     """Resolve when diagnostics of `path` change, or after `timeout_ms` (language services report a
     freshly opened file a moment later)."""
     target = vscode.Uri.file(path).toString()
@@ -73,6 +73,8 @@ async def wait_for_change(path, timeout_ms):
                 clear_timer(holder['timer'])
             if not is_none(holder.get('listener')):
                 holder['listener'].dispose()
+            if not is_none(holder.get('unsubscribe')):
+                holder['unsubscribe']()
             resolve(changed)
 
         def on_change(event):
@@ -83,13 +85,15 @@ async def wait_for_change(path, timeout_ms):
 
         holder['listener'] = vscode.languages.onDidChangeDiagnostics(on_change)
         holder['timer'] = set_timer(lambda: done(False), timeout_ms)
+        if not is_none(call):
+            holder['unsubscribe'] = call.on_cancel(lambda: done(False))
     return await make_promise(executor)
 
 
-async def wait_for_report(path, timeout_ms):
+async def wait_for_report(path, timeout_ms, call):
     """Wait for a language service to report on `path`: until a change arrives and is followed by a
     quiet second (TypeScript reports syntax first, then semantics), or until `timeout_ms`."""
     deadline = now_ms() + timeout_ms
-    changed = await wait_for_change(path, timeout_ms)
-    while changed and deadline - now_ms() > 0:
-        changed = await wait_for_change(path, min(QUIET_MS, deadline - now_ms()))
+    changed = await wait_for_change(path, timeout_ms, call)
+    while changed and deadline - now_ms() > 0 and not call.cancelled:
+        changed = await wait_for_change(path, min(QUIET_MS, deadline - now_ms()), call)

@@ -23,7 +23,7 @@ async def get_diagnostics(args, call):
             await show_document(path, label, None, None, None, None, False, True)
         wait_seconds = get_key(args, 'wait_seconds', 3 if opened else 0)
         if wait_seconds > 0 and len(collect(path)) == 0:
-            await wait_for_report(path, wait_seconds * 1000)
+            await wait_for_report(path, wait_seconds * 1000, call)
         found = collect(path, severity)  # before closing: a closed file's problems may be cleared
         if opened:
             await vscode.window.tabGroups.close(tabs_showing(path))
