@@ -50,7 +50,8 @@ class Harness:
         self.server = server
         self.registry = registry
         self.llm = LlmService(context, None, registry, CLIENT_OPTIONS)
-        self.participant = ChatParticipant(registry, ModelRunner(self.llm, registry), self.llm.describe)
+        self.participant = ChatParticipant(registry, ModelRunner(self.llm, registry),
+                                           lambda model=None: model or self.llm.describe())
 
     def ask(self, prompt, command=None, history=None, references=None, model=None, cancel_after=None):
         stream = vscode.ChatResponseStream()
@@ -75,7 +76,7 @@ def test_contribution_is_sticky_with_the_slash_commands():
 
 
 def test_registration_sets_icon_and_followups(context):
-    participant = register_chat_participant(context, None, ToolRegistry(), None, lambda: 'm at e')
+    participant = register_chat_participant(context, None, ToolRegistry(), None, lambda model=None: 'm at e')
     registered = vscode.chat.participants['hermes.agent']
     assert registered.iconPath.path.endswith('media/icon.png')
     result = {'metadata': turn_metadata([], 'explain', 'done')}
@@ -204,3 +205,11 @@ def test_user_message_and_help_text():
     assert '````markdown\na\n```\nb\n```\n````' in fenced
     registry = make_registry([])
     assert help_markdown(registry.list(), 'm at e').count('\n- `') == 5  # 4 commands + 1 tool
+
+
+def test_help_names_the_picked_model(context, workspace):
+    picked = type('Model', (), {'vendor': 'hermes', 'id': 'llama3.2:1b'})()
+    with ScriptedLlmServer({'replies': [Reply(text_events('unused'))]}) as server:
+        harness = Harness(context, server, make_registry([]))
+        _, stream = harness.ask('', 'help', model=picked)
+    assert 'answers with **llama3.2:1b**' in stream.text()

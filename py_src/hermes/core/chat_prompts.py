@@ -121,8 +121,9 @@ def references_block(references):
 
 def help_markdown(tools, model_description):
     """/help: no LLM involved. `tools`: registry Tools; `model_description`: 'qwen2.5:7b at http://…'."""
-    lines = ['**Hermes Agent** answers with **' + model_description + '** (settings `hermes.llm.*`) and can use ' +
-             str(len(tools)) + ' tools that work in this VS Code window.', '',
+    lines = ['**Hermes Agent** answers with **' + model_description + '** and can use ' + str(len(tools)) +
+             ' tools that work in this VS Code window. It runs on the Hermes model picked in the chat\'s model '
+             'picker, or else on `hermes.llm.model` (settings `hermes.llm.*`).', '',
              '**Commands**', '']
     for command in COMMANDS:
         lines.append('- `/' + command['name'] + '` — ' + command['description'])

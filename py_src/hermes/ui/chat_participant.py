@@ -71,7 +71,8 @@ class ChatStreamSink(EventSink):
 class ChatParticipant:
     """The request handler and follow-ups (VS Code-free apart from the objects VS Code hands in).
     `runner.run(history, sink, cancellation, model)` runs the loop; `read_refs(references)` reads
-    #file references; `describe_model()` names the model for /help."""
+    #file references; `describe_model(model)` names the model for /help (model: the picked Hermes
+    model, or None for `hermes.llm.model`)."""
 
     def __init__(self, registry, runner, describe_model, log=None, read_refs=None, reference_uri=None):
         self.registry = registry
@@ -84,8 +85,9 @@ class ChatParticipant:
     async def handle(self, request, chat_context, stream, token):
         command = prop(request, 'command')
         command = command if json_type(command) == 'string' and command != '' else None
+        model = _hermes_model(prop(request, 'model'))
         if command == 'help':
-            stream.markdown(help_markdown(self.registry.list(), self.describe_model()))
+            stream.markdown(help_markdown(self.registry.list(), self.describe_model(model)))
             return {'metadata': turn_metadata([], 'help', 'done')}
         history = history_from_turns(prop(chat_context, 'history'))
         references = await self.read_refs(prop(request, 'references'))
@@ -103,7 +105,7 @@ class ChatParticipant:
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user cancelled the request.'))
         sink = ChatStreamSink(stream, self.registry, self.reference_uri)
         try:
-            outcome = await self.runner.run(history, sink, cancellation, _hermes_model(prop(request, 'model')))
+            outcome = await self.runner.run(history, sink, cancellation, model)
         finally:
             if not is_none(subscription):
                 subscription.dispose()

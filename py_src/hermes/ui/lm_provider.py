@@ -42,7 +42,8 @@ def model_information(name, info, endpoint, configured):
     output = min(REPLY_TOKENS, context // 4)
     tools = not (is_object(info) and get_key(info, 'supports_tools') is False)
     colon = name.find(':')
-    tooltip = name + ' at ' + endpoint + ' (' + VENDOR_DISPLAY_NAME + ')' + \
+    tooltip = name + ' at ' + endpoint + ' (' + VENDOR_DISPLAY_NAME + ('; the model set in hermes.llm.model' if name == configured
+                                                                      else '') + ')' + \
         ('' if known else '; context window not reported by the server, assuming ' + str(context) + ' tokens') + \
         ('' if tools else '; this model cannot call tools')
     return {
@@ -50,7 +51,7 @@ def model_information(name, info, endpoint, configured):
         'name': name,
         'family': name[:colon] if colon > 0 else name,
         'version': name[colon + 1:] if colon > 0 else 'latest',
-        'detail': VENDOR_DISPLAY_NAME + (' · hermes.llm.model' if name == configured else ''),
+        'detail': VENDOR_DISPLAY_NAME,
         'tooltip': tooltip,
         'maxInputTokens': context - output,
         'maxOutputTokens': output,
@@ -207,4 +208,8 @@ def register_lm_provider(context, log, llm, runner):
         'provideTokenCount': to_js_callback(model.token_count),
     }
     context.subscriptions.push(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider))
+    # VS Code asks a provider for its models only when something selects them or the provider says they
+    # changed: say so once (after the registration, on the same channel), so the models are in the model
+    # picker before anyone asks (seen in code-server 1.139 without Copilot: otherwise the picker stays empty).
+    changed.fire(None)
     return model

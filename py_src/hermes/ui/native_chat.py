@@ -1,5 +1,7 @@
 """Hermes in VS Code's own chat: the @hermes participant, the "Hermes Agent" language model, and every
 Hermes tool as a language-model tool. Each part is skipped on a VS Code without its API."""
+from hermes.js import is_none
+from hermes.host.llm_service import llm_settings
 from hermes.ui.chat_runner import ModelRunner
 from hermes.ui.chat_participant import register_chat_participant
 from hermes.ui.lm_provider import register_lm_provider
@@ -8,8 +10,11 @@ from hermes.ui.lm_tools import register_lm_tools
 
 def register_native_chat(context, log, registry, llm):
     runner = ModelRunner(llm, registry)
+
+    def describe_model(model=None):
+        return llm.describe() if is_none(model) else model + ' at ' + llm_settings()['endpoint']
     return {
         'tools': register_lm_tools(context, log, registry),
-        'participant': register_chat_participant(context, log, registry, runner, llm.describe),
+        'participant': register_chat_participant(context, log, registry, runner, describe_model),
         'model': register_lm_provider(context, log, llm, runner),
     }
