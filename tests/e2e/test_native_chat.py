@@ -13,6 +13,7 @@ The `vscode.lm` calls come from a test-only extension installed next to Hermes (
 JavaScript the test POSTs, inside the extension host), so Hermes ships no test hooks.
 """
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -58,6 +59,14 @@ def probe_vsix(tmp_path_factory):
     subprocess.run([node_bin(), str(ROOT / 'node_modules' / '@vscode' / 'vsce' / 'vsce'), 'package', '--no-dependencies',
                     '--allow-missing-repository', '--skip-license', '-o', str(target)],
                    cwd=PROBE_DIR, check=True, capture_output=True, text=True, timeout=120)
+    return target
+
+
+@pytest.fixture(scope='module')
+def workspace(tmp_path_factory):
+    """A copy of the fixture workspace of its own: the files these tests create stay out of other modules' way."""
+    target = tmp_path_factory.mktemp('chat-ws') / 'workspace'
+    shutil.copytree(ROOT / 'tests' / 'fixtures' / 'workspace', target)
     return target
 
 
