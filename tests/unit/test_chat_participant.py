@@ -53,11 +53,11 @@ class Harness:
         self.participant = ChatParticipant(registry, ModelRunner(self.llm, registry),
                                            lambda model=None: model or self.llm.describe())
 
-    def ask(self, prompt, command=None, history=None, references=None, model=None, cancel_after=None):
+    def ask(self, prompt, command=None, history=None, references=None, model=None, cancel_after=None, tools=None):
         stream = vscode.ChatResponseStream()
         request = vscode._Undefined()
         request.prompt, request.command, request.references = prompt, command, references or []
-        request.toolReferences, request.model = [], model
+        request.toolReferences, request.model = tools or [], model
         chat_context = vscode._Undefined()
         chat_context.history = history or []
         source = vscode.CancellationTokenSource()
@@ -213,3 +213,12 @@ def test_help_names_the_picked_model(context, workspace):
         harness = Harness(context, server, make_registry([]))
         _, stream = harness.ask('', 'help', model=picked)
     assert 'answers with **llama3.2:1b**' in stream.text()
+
+
+def test_hermes_tools_named_with_a_hash_are_asked_for(context, workspace):
+    named = [type('Ref', (), {'name': 'hermes_file_read'})(), type('Ref', (), {'name': 'copilot_search'})()]
+    with ScriptedLlmServer({'replies': [Reply(text_events('ok'))]}) as server:
+        harness = Harness(context, server, make_registry([]))
+        harness.ask('look at notes', tools=named)
+        user = server.chat_requests()[0]['body']['messages'][1]['content']
+    assert user == 'look at notes\n\nUse these tools for this request: file_read.'
