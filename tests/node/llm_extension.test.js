@@ -49,6 +49,11 @@ test('the LLM service streams a reply from the configured endpoint with the key 
     let body = '';
     req.on('data', (chunk) => { body += chunk; });
     req.on('end', () => {
+      if (req.method === 'GET') {  // the client asks /models for the context size before chatting
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: [{ id: 'tiny:1b', object: 'model' }] }));
+        return;
+      }
       seen.push({ url: req.url, headers: req.headers, body: JSON.parse(body) });
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       for (const piece of ['Hel', 'lo', ' from node']) {

@@ -373,3 +373,29 @@ def test_cancellation_race():
         asyncio.get_running_loop().call_later(0.05, cancellation.cancel)
         return await cancellation.race(asyncio.sleep(5, 'late'))
     assert run(main()) is CANCELLED
+
+
+def test_tools_that_overflow_a_small_context_get_one_clear_notice():
+    """44 tool definitions don't fit Ollama's default 4096 tokens: the user is told what to change, once."""
+    import asyncio
+    from hermes.core.agent_loop import AgentLoop
+    from hermes.core.tools import Tool, ToolRegistry
+
+    async def handler(args, call):
+        return 'ok'
+    registry = ToolRegistry()
+    for index in range(40):
+        registry.add(Tool(f'tool_{index}', 'A tool with a long description. ' * 20,
+                          {'type': 'object', 'properties': {'path': {'type': 'string', 'description': 'x' * 80}}},
+                          handler))
+    loop = AgentLoop(None, registry, {'model': 'm', 'context_tokens': 4096})
+    notices = []
+
+    class Sink:
+        def on_notice(self, message):
+            notices.append(message)
+    for _ in range(2):
+        asyncio.run(loop._request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, Sink()))
+    overflow = [n for n in notices if n.startswith('The tool definitions alone take about ')]
+    assert len(overflow) == 1
+    assert 'OLLAMA_CONTEXT_LENGTH=32768 ollama serve' in overflow[0] and '"hermes.llm.contextLength"' in overflow[0]

@@ -98,6 +98,7 @@ class AgentLoop:
             self.options['tool_calling'] = 'auto'
         self.text_fallback = False  # auto mode learned that native tool calls don't work here
         self._model_info = None
+        self._warned_tools_overflow = False
         self._model_info_read = False
 
     # ------------------------------------------------------------------------------------ a run
@@ -300,7 +301,14 @@ class AgentLoop:
         native_tools = openai_tools(tools) if mode == 'native' else None
         context = self._context_tokens()
         reply = min(self.options['reply_tokens'], context // 4)
-        budget = context - reply - estimate_tools_tokens(native_tools)
+        tools_tokens = estimate_tools_tokens(native_tools)
+        budget = context - reply - tools_tokens
+        if tools_tokens > context // 2 and not self._warned_tools_overflow:
+            self._warned_tools_overflow = True  # once per loop: the same advice every turn is noise
+            _emit(sink, 'notice', 'The tool definitions alone take about ' + str(tools_tokens) + ' of the model\'s ' +
+                  str(context) + ' context tokens, so little room is left for the conversation. Give the model '
+                  'a larger context (for Ollama: OLLAMA_CONTEXT_LENGTH=32768 ollama serve) and set '
+                  '"hermes.llm.contextLength" to match.')
         fitted = fit_messages(system, history, budget, keep_from)
         if fitted['dropped'] > 0 or fitted['trimmed'] > 0:
             _emit(sink, 'notice', 'To fit the model\'s context (' + str(context) + ' tokens), ' +

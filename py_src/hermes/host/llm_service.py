@@ -23,12 +23,15 @@ def llm_settings():
     headers = setting('llm.extraHeaders')
     tool_calling = setting('llm.toolCalling')
     iterations = setting('agent.maxIterations')
+    context_length = setting('llm.contextLength')
     return {
         'endpoint': normalize_endpoint(setting('llm.endpoint')),
         'model': setting('llm.model'),
         'tool_calling': tool_calling if tool_calling in ['auto', 'native', 'text'] else 'auto',
         'max_iterations': iterations if json_type(iterations) == 'integer' and iterations > 0 else 10,
         'extra_headers': headers if is_object(headers) else {},
+        # 0 = what the server reports; a number overrides it (e.g. Ollama started with OLLAMA_CONTEXT_LENGTH)
+        'context_tokens': context_length if json_type(context_length) == 'integer' and context_length > 0 else None,
     }
 
 
@@ -85,12 +88,14 @@ class LlmService:
         learned about tool calling sticks)."""
         client = await self.client()
         current = llm_settings()
-        signature = current['model'] + '\n' + current['tool_calling'] + '\n' + str(current['max_iterations'])
+        signature = (current['model'] + '\n' + current['tool_calling'] + '\n' + str(current['max_iterations']) +
+                     '\n' + str(current['context_tokens']))
         if is_none(self._loop) or self._loop_key != signature:
             self._loop = AgentLoop(client, self.registry, {
                 'model': current['model'],
                 'tool_calling': current['tool_calling'],
                 'max_iterations': current['max_iterations'],
+                'context_tokens': current['context_tokens'],
             })
             self._loop_key = signature
         return self._loop

@@ -13,6 +13,7 @@ DEFAULTS = {
     'llm.toolCalling': 'auto',
     'llm.extraHeaders': {},
     'agent.maxIterations': 10,
+    'llm.contextLength': 0,
 }
 
 
