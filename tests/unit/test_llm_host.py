@@ -26,14 +26,16 @@ async def maybe(value):
 
 def test_settings_defaults_and_overrides():
     assert llm_settings() == {'endpoint': 'http://127.0.0.1:11434/v1', 'model': 'qwen2.5:7b', 'tool_calling': 'auto',
-                              'max_iterations': 10, 'extra_headers': {}}
+                              'max_iterations': 10, 'extra_headers': {}, 'context_tokens': None}
     vscode.workspace.set_setting('hermes.llm.endpoint', 'http://127.0.0.1:1234/v1/')
     vscode.workspace.set_setting('hermes.llm.toolCalling', 'bogus')
     vscode.workspace.set_setting('hermes.agent.maxIterations', 0)
     vscode.workspace.set_setting('hermes.llm.extraHeaders', {'X-A': 'b'})
+    vscode.workspace.set_setting('hermes.llm.contextLength', 32768)
     current = llm_settings()
     assert current['endpoint'] == 'http://127.0.0.1:1234/v1' and current['tool_calling'] == 'auto'
     assert current['max_iterations'] == 10 and current['extra_headers'] == {'X-A': 'b'}
+    assert current['context_tokens'] == 32768
 
 
 def test_client_follows_settings_and_the_api_key(context):
