@@ -152,7 +152,7 @@ def bench_activation():
         print('  skipped: needs code-server (inv setup) and a packaged .vsix (inv package)')
         return
     from playwright.sync_api import sync_playwright
-    from vscode_server import CHROMIUM_ARGS, CodeServer, wait_until
+    from vscode_server import CHROMIUM_ARGS, CodeServer
     with tempfile.TemporaryDirectory() as scratch:
         workspace = Path(scratch) / 'workspace'
         workspace.mkdir()

@@ -6,72 +6,14 @@ the one test that switches to "destructive" and answers the real dialog.
 
 Everything here happens under editor/ of the fixture workspace (and user-level settings), and is put
 back at the end, so the other tool tests sharing the workspace see a clean repository."""
-import asyncio
-import concurrent.futures
 import json
 import os
 import subprocess
-import threading
 
-import httpx2
 import pytest
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 
+from mcp_session import McpSession
 from vscode_server import wait_until
-
-
-class McpClient:
-    """One MCP session on a loop in its own thread (Playwright's sync API owns the main one).
-    `start(...)` returns a future, so the main thread can click the UI while a call waits."""
-
-    def __init__(self, url, token):
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self._ready = concurrent.futures.Future()
-        self._closing = None
-        self._main = asyncio.run_coroutine_threadsafe(self._run(url, token), self.loop)
-        self.session = self._ready.result(60)
-
-    async def _run(self, url, token):
-        self._closing = asyncio.Event()
-        try:
-            async with httpx2.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=300) as http:
-                async with streamable_http_client(url, http_client=http) as (read, write):
-                    async with ClientSession(read, write) as session:
-                        await session.initialize()
-                        self._ready.set_result(session)
-                        await self._closing.wait()
-        except BaseException as error:  # noqa: BLE001 (reported through the future)
-            if not self._ready.done():
-                self._ready.set_exception(error)
-            raise
-
-    def start(self, name, arguments=None):
-        return asyncio.run_coroutine_threadsafe(self.session.call_tool(name, arguments or {}), self.loop)
-
-    def call(self, name, arguments=None, timeout=120):
-        return self.start(name, arguments).result(timeout)
-
-    def ok(self, name, arguments=None, timeout=120):
-        result = self.call(name, arguments, timeout)
-        assert result.is_error is False, f'{name} failed: ' + result.content[0].text
-        return result.content[0].text, result.structured_content
-
-    def refused(self, name, arguments=None):
-        result = self.call(name, arguments)
-        assert result.is_error is True, f'{name} should have failed: ' + result.content[0].text
-        return result.content[0].text
-
-    def close(self):
-        self.loop.call_soon_threadsafe(self._closing.set)
-        try:
-            self._main.result(15)
-        except Exception:  # noqa: BLE001 (closing is best effort)
-            pass
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
 
 
 def git(workspace, *args):
@@ -81,7 +23,7 @@ def git(workspace, *args):
 @pytest.fixture(scope='module')
 def mcp(code_server, workbench, workspace):
     info = code_server.discovery_for(workspace)
-    client = McpClient(info['url'], info['token'])
+    client = McpSession(info['url'], info['token'])
     # code-server, being VS Code for the web, auto-saves after a second by default; these tests need to
     # see unsaved editor changes stay unsaved.
     client.ok('workspace_set_config', {'key': 'files.autoSave', 'value': 'off', 'target': 'user'})

@@ -2,76 +2,19 @@
 official Python SDK, each checked against the real thing: a real bash with VS Code's shell integration,
 the built-in JavaScript debugger on a Node program, git on the fixture repository, the built-in
 TypeScript service. Runs with "hermes.tools.confirm": "never" (set by conftest.py)."""
-import asyncio
-import concurrent.futures
 import re
 import subprocess
-import threading
 
-import httpx2
 import pytest
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 
+from mcp_session import McpSession
 from vscode_server import wait_until
-
-
-class McpClient:
-    """One MCP session kept open on a loop in its own thread (Playwright's sync API owns the main one)."""
-
-    def __init__(self, url, token):
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self._ready = concurrent.futures.Future()
-        self._closing = None
-        self._main = asyncio.run_coroutine_threadsafe(self._run(url, token), self.loop)
-        self.session = self._ready.result(60)
-
-    async def _run(self, url, token):
-        self._closing = asyncio.Event()
-        try:
-            async with httpx2.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=120) as http:
-                async with streamable_http_client(url, http_client=http) as (read, write):
-                    async with ClientSession(read, write) as session:
-                        await session.initialize()
-                        self._ready.set_result(session)
-                        await self._closing.wait()
-        except BaseException as error:  # noqa: BLE001 (reported through the future)
-            if not self._ready.done():
-                self._ready.set_exception(error)
-            raise
-
-    def call(self, name, arguments=None, progress=None, timeout=120, give_up_after=None):
-        """Call a tool; `give_up_after` seconds makes the SDK abandon the call (it then cancels it)."""
-        async def invoke():
-            callback = None
-            if progress is not None:
-                async def callback(value, total, message):
-                    progress.append((value, message))
-            return await self.session.call_tool(name, arguments or {}, read_timeout_seconds=give_up_after,
-                                                progress_callback=callback)
-        return asyncio.run_coroutine_threadsafe(invoke(), self.loop).result(timeout)
-
-    def text(self, name, arguments=None, **options):
-        result = self.call(name, arguments, **options)
-        assert result.is_error is False, f'{name} failed: ' + result.content[0].text
-        return result.content[0].text, result.structured_content
-
-    def close(self):
-        self.loop.call_soon_threadsafe(self._closing.set)
-        try:
-            self._main.result(15)
-        except Exception:  # noqa: BLE001 (closing is best effort)
-            pass
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
 
 
 @pytest.fixture(scope='module')
 def mcp(code_server, workbench, workspace):
     info = code_server.discovery_for(workspace)
-    client = McpClient(info['url'], info['token'])
+    client = McpSession(info['url'], info['token'])
     yield client
     client.close()
 
@@ -91,133 +34,133 @@ def git(workspace, *args):
 # ------------------------------------------------------------------------------------------- terminal
 
 def test_terminal_run_in_real_bash_with_shell_integration(mcp, workspace, workbench, artifacts):
-    text, created = mcp.text('terminal_create', {'name': 'e2e', 'shell': 'bash'})
+    text, created = mcp.ok('terminal_create', {'name': 'e2e', 'shell': 'bash'})
     assert created['shellIntegration'] is True, text
     terminal = created['id']
     progress = []
-    text, ran = mcp.text('terminal_run', {'terminal': terminal, 'command': 'sleep 1.5; echo "hermes-$((6 * 7))" | tee ran.txt'},
+    text, ran = mcp.ok('terminal_run', {'terminal': terminal, 'command': 'sleep 1.5; echo "hermes-$((6 * 7))" | tee ran.txt'},
                          progress=progress)
     assert ran['exitCode'] == 0 and ran['output'] == 'hermes-42', text
     assert (workspace / 'ran.txt').read_text() == 'hermes-42\n', 'the command really ran in the workspace folder'
     assert progress, 'terminal_run reports progress while it waits'
-    text, failed = mcp.text('terminal_run', {'terminal': terminal, 'command': 'ls /no-such-dir; (exit 3)'})
+    text, failed = mcp.ok('terminal_run', {'terminal': terminal, 'command': 'ls /no-such-dir; (exit 3)'})
     assert failed['exitCode'] == 3
     assert 'No such file or directory' in failed['output']
-    text, default = mcp.text('terminal_run', {'command': 'echo "idle-$((1 + 1))"'})
+    text, default = mcp.ok('terminal_run', {'command': 'echo "idle-$((1 + 1))"'})
     assert default['output'] == 'idle-2' and default['terminal'] == terminal, 'an idle Hermes terminal is reused'
-    text, created = mcp.text('terminal_create', {'name': 'e2e-default'})
+    text, created = mcp.ok('terminal_create', {'name': 'e2e-default'})
     assert created['shellIntegration'] is True, 'the default profile (bash here) has shell integration too: ' + text
     workbench.screenshot(artifacts / 'tools-terminal.png')
 
 
 def test_terminal_send_read_list_and_kill(mcp):
-    _, created = mcp.text('terminal_create', {'name': 'e2e-send', 'shell': 'bash'})
+    _, created = mcp.ok('terminal_create', {'name': 'e2e-send', 'shell': 'bash'})
     terminal = created['id']
     command = 'echo "sent-$((20 + 2))"'
-    text, _ = mcp.text('terminal_send', {'terminal': terminal, 'text': command})
+    text, _ = mcp.ok('terminal_send', {'terminal': terminal, 'text': command})
     assert text.startswith(f'Sent {len(command)} characters and Enter to terminal {terminal} "e2e-send"')
 
     def captured():
-        text, read = mcp.text('terminal_read', {'terminal': terminal})
+        text, read = mcp.ok('terminal_read', {'terminal': terminal})
         done = [entry for entry in read['executions'] if not entry['running']]
         return done and done[-1]
     entry = wait_until(captured, 30, what='the sent command in terminal_read')
-    assert entry['output'].strip() == 'sent-22' and entry['exitCode'] == 0, mcp.text('terminal_read', {'terminal': terminal, 'last': 5})[0]
+    assert entry['output'].strip() == 'sent-22' and entry['exitCode'] == 0, mcp.ok('terminal_read', {'terminal': terminal, 'last': 5})[0]
     assert entry['command'] == command
 
-    text, listed = mcp.text('terminal_list')
+    text, listed = mcp.ok('terminal_list')
     names = {item['id']: item['name'] for item in listed['terminals']}
     assert names[terminal] == 'e2e-send' and 'e2e' in names.values()
-    text, _ = mcp.text('terminal_kill', {'terminal': terminal})
+    text, _ = mcp.ok('terminal_kill', {'terminal': terminal})
     assert text.startswith(f'Closed terminal {terminal} "e2e-send"')
-    wait_until(lambda: terminal not in [item['id'] for item in mcp.text('terminal_list')[1]['terminals']], 15,
+    wait_until(lambda: terminal not in [item['id'] for item in mcp.ok('terminal_list')[1]['terminals']], 15,
                what='the killed terminal to leave VS Code')
     missing = mcp.call('terminal_read', {'terminal': terminal})
     assert missing.is_error is True and missing.content[0].text.startswith(f'No terminal {terminal}.')
 
 
 def test_a_cancelled_terminal_run_interrupts_the_command(mcp):
-    _, created = mcp.text('terminal_create', {'name': 'e2e-cancel', 'shell': 'bash'})
+    _, created = mcp.ok('terminal_create', {'name': 'e2e-cancel', 'shell': 'bash'})
     terminal = created['id']
     with pytest.raises(Exception):
         mcp.call('terminal_run', {'terminal': terminal, 'command': 'sleep 30'}, give_up_after=3)
 
     def ended():
-        _, read = mcp.text('terminal_read', {'terminal': terminal})
+        _, read = mcp.ok('terminal_read', {'terminal': terminal})
         entries = read['executions']
         return entries and not entries[-1]['running'] and entries[-1]
     entry = wait_until(ended, 20, what='the cancelled command to end')
     assert entry['command'] == 'sleep 30' and entry['exitCode'] == 130, entry
     assert entry['durationMs'] < 20000
-    mcp.text('terminal_kill', {'terminal': terminal})
+    mcp.ok('terminal_kill', {'terminal': terminal})
 
 
 # ------------------------------------------------------------------------------------------- debug
 
 def test_debug_a_node_program_at_a_breakpoint(mcp, workbench, artifacts):
-    text, data = mcp.text('debug_set_breakpoints', {'path': 'debug/app.js', 'lines': [8]})
+    text, data = mcp.ok('debug_set_breakpoints', {'path': 'debug/app.js', 'lines': [8]})
     assert data['breakpoints'] == [{'line': 8, 'enabled': True}]
 
-    text, started = mcp.text('debug_start', {'name': 'Debug app.js', 'timeout_seconds': 60})
+    text, started = mcp.ok('debug_start', {'name': 'Debug app.js', 'timeout_seconds': 60})
     assert started['frame'] is not None, text
     assert started['frame']['path'] == 'debug/app.js' and started['frame']['line'] == 8, text
     assert 'return total;' in text
 
-    text, variables = mcp.text('debug_get_variables', {})
+    text, variables = mcp.ok('debug_get_variables', {})
     local = [scope for scope in variables['scopes'] if scope['variables'] is not None][0]
     values = {variable['name']: variable['value'] for variable in local['variables']}
     assert values['total'] == '6', text
     assert variables['frames'][0]['name'].startswith('sum')
 
-    text, evaluated = mcp.text('debug_evaluate', {'expression': 'total * 7'})
+    text, evaluated = mcp.ok('debug_evaluate', {'expression': 'total * 7'})
     assert evaluated['result'] == '42', text
     workbench.screenshot(artifacts / 'tools-debug-paused.png')
 
-    text, stepped = mcp.text('debug_step', {'kind': 'out'})
+    text, stepped = mcp.ok('debug_step', {'kind': 'out'})
     assert stepped['frame'] is not None and stepped['frame']['line'] in (12, 13), text
 
-    text, continued = mcp.text('debug_continue', {'timeout_seconds': 30})
+    text, continued = mcp.ok('debug_continue', {'timeout_seconds': 30})
     assert continued['session']['state'] == 'terminated', text
 
-    _, started = mcp.text('debug_start', {'name': 'Debug app.js', 'timeout_seconds': 60})
+    _, started = mcp.ok('debug_start', {'name': 'Debug app.js', 'timeout_seconds': 60})
     assert started['frame']['line'] == 8
-    text, _ = mcp.text('debug_stop', {})
+    text, _ = mcp.ok('debug_stop', {})
     assert text.startswith('Stopped '), text
     gone = mcp.call('debug_get_variables', {})
     assert gone.is_error is True and 'No debug session is running' in gone.content[0].text
-    mcp.text('debug_set_breakpoints', {'path': 'debug/app.js', 'lines': []})
+    mcp.ok('debug_set_breakpoints', {'path': 'debug/app.js', 'lines': []})
 
 
 # ------------------------------------------------------------------------------------------- git
 
 def test_git_status_diff_commit_and_branches(mcp, workspace):
-    text, branches = mcp.text('git_get_branches')
+    text, branches = mcp.ok('git_get_branches')
     assert branches['current'] == 'main' and [b['name'] for b in branches['branches']] == ['main']
 
     (workspace / 'git-e2e.txt').write_text('first line\n')
     (workspace / 'hello.py').write_text((workspace / 'hello.py').read_text() + '# changed by the git e2e test\n')
-    text, status = mcp.text('git_get_status')
+    text, status = mcp.ok('git_get_status')
     by_path = {entry['path']: entry for entry in status['files']}
     assert by_path['git-e2e.txt']['kind'] == 'untracked'
     assert by_path['hello.py']['worktree'] == 'M'
     assert 'Untracked:\n  git-e2e.txt' in text or '  git-e2e.txt' in text
 
-    text, _ = mcp.text('git_diff', {'path': 'hello.py'})
+    text, _ = mcp.ok('git_diff', {'path': 'hello.py'})
     assert '+# changed by the git e2e test' in text
 
-    mcp.text('git_command', {'args': ['add', 'git-e2e.txt']})
-    text, staged = mcp.text('git_diff', {'staged': True})
+    mcp.ok('git_command', {'args': ['add', 'git-e2e.txt']})
+    text, staged = mcp.ok('git_diff', {'staged': True})
     assert '+first line' in text
-    text, committed = mcp.text('git_command', {'args': ['commit', '-m', 'Add git-e2e.txt', '--', 'git-e2e.txt']})
+    text, committed = mcp.ok('git_command', {'args': ['commit', '-m', 'Add git-e2e.txt', '--', 'git-e2e.txt']})
     assert committed['exitCode'] == 0, text
     assert git(workspace, 'log', '-1', '--format=%s').strip() == 'Add git-e2e.txt'
     assert git(workspace, 'status', '--porcelain', '--', 'git-e2e.txt') == ''
     assert git(workspace, 'status', '--porcelain', '--', 'hello.py').strip() == 'M hello.py'
 
-    text, log = mcp.text('git_command', {'args': ['log', '--oneline', '-2']})
+    text, log = mcp.ok('git_command', {'args': ['log', '--oneline', '-2']})
     assert log['readOnly'] is True and 'Add git-e2e.txt' in text
-    mcp.text('git_command', {'args': ['checkout', '-q', '-b', 'e2e-branch']})
-    _, branches = mcp.text('git_get_branches')
+    mcp.ok('git_command', {'args': ['checkout', '-q', '-b', 'e2e-branch']})
+    _, branches = mcp.ok('git_get_branches')
     assert branches['current'] == 'e2e-branch'
     git(workspace, 'checkout', '-q', 'main')
     git(workspace, 'checkout', '--', 'hello.py')
@@ -235,24 +178,24 @@ def test_typescript_definition_references_hover_symbols_and_rename(mcp, workspac
     assert (target['path'], target['line']) == ('ts/greeter.ts', 7)
     assert target['text'].startswith('export function greet(')
 
-    text, references = mcp.text('lsp_references', {'path': 'ts/greeter.ts', 'symbol': 'greet'})
+    text, references = mcp.ok('lsp_references', {'path': 'ts/greeter.ts', 'symbol': 'greet'})
     places = sorted((item['path'], item['line']) for item in references['references'])
     assert places == [('ts/greeter.ts', 7), ('ts/main.ts', 1), ('ts/main.ts', 3), ('ts/main.ts', 5)], text
 
-    text, hover = mcp.text('lsp_hover', {'path': 'ts/main.ts', 'symbol': 'greet', 'line': 3})
+    text, hover = mcp.ok('lsp_hover', {'path': 'ts/main.ts', 'symbol': 'greet', 'line': 3})
     assert text.startswith('```typescript\n(alias) greet(greeting: Greeting): string'), text
 
-    text, symbols = mcp.text('lsp_document_symbols', {'path': 'ts/greeter.ts'})
+    text, symbols = mcp.ok('lsp_document_symbols', {'path': 'ts/greeter.ts'})
     kinds = {(item['kind'], item['name']) for item in symbols['symbols']}
     assert ('interface', 'Greeting') in kinds and ('function', 'greet') in kinds, text
 
     def workspace_symbol():
-        _, found = mcp.text('lsp_workspace_symbols', {'query': 'Greeting'})
+        _, found = mcp.ok('lsp_workspace_symbols', {'query': 'Greeting'})
         return [item for item in found['symbols'] if item['name'] == 'Greeting']
     [symbol] = wait_until(workspace_symbol, 30, interval=1, what='Greeting in the workspace symbols')
     assert symbol['kind'] == 'interface' and symbol['path'] == 'ts/greeter.ts'
 
-    text, renamed = mcp.text('lsp_rename', {'path': 'ts/greeter.ts', 'symbol': 'greet', 'new_name': 'welcome'})
+    text, renamed = mcp.ok('lsp_rename', {'path': 'ts/greeter.ts', 'symbol': 'greet', 'new_name': 'welcome'})
     assert renamed['saved'] is True and renamed['edits'] == 4, text
     assert sorted(item['path'] for item in renamed['files']) == ['ts/greeter.ts', 'ts/main.ts']
     main = (workspace / 'ts' / 'main.ts').read_text()

@@ -7,7 +7,6 @@ and through the files it writes (the extension's log in the user-data dir).
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import time

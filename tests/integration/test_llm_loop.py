@@ -4,7 +4,6 @@ CPython run in tests/unit/test_llm_scenarios.py. Needs `inv build` first."""
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -11,7 +11,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from test_http_transport import ACCEPT_BOTH, headers, initialize, post
+from test_http_transport import headers, initialize, post
 
 
 @pytest.fixture

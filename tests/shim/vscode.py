@@ -656,25 +656,6 @@ class TextEdit(_Undefined):
         return TextEdit(range, newText)
 
 
-class WorkspaceEdit(_Undefined):
-    def __init__(self):
-        self._entries = []
-
-    def replace(self, uri, range, newText, metadata=None):
-        for entry_uri, edits in self._entries:
-            if entry_uri == uri:
-                edits.append(TextEdit(range, newText))
-                return
-        self._entries.append((uri, [TextEdit(range, newText)]))
-
-    def entries(self):
-        return [[uri, list(edits)] for uri, edits in self._entries]
-
-    @property
-    def size(self):
-        return len(self._entries)
-
-
 class TextLine(_Undefined):
     def __init__(self, text, number):
         self.text, self.lineNumber = text, number
@@ -1204,7 +1185,7 @@ class _TextEdit(JsObject):
         self.range, self.newText = range, newText
 
 
-class WorkspaceEdit(JsObject):  # noqa: F811  (a superset of the one above: text edits and file operations)
+class WorkspaceEdit(JsObject):  # text edits and file operations
     def __init__(self):
         self._entries = []
         self.operations = []  # ('text', uri, [edits]) | ('create', uri, options) | ('delete', uri, options)

@@ -22,6 +22,7 @@ Stored conversation (workspaceState, last MAX_MESSAGES messages):
 from hermes.js import is_none, error_message, JsError, set_timer, clear_timer
 from hermes.core.values import json_type, get_key, is_object, object_keys
 from hermes.ui.panel_protocol import parse_webview_message, ProtocolError
+from hermes.core.cancellation import Cancellation
 
 STORE_KEY = 'hermes.panel.conversation'
 MAX_MESSAGES = 100
@@ -31,42 +32,6 @@ HISTORY_TOOL_CHARS = 8000
 WAITING_NOTICE = 'Waiting for the user to confirm'
 FORCE_END_MS = 3000
 """After Stop, the loop has this long to wind down before the panel ends the turn by itself."""
-
-
-class TurnCancel:
-    """The cancel signal handed to the loop (the shape of core.cancellation.Cancellation)."""
-
-    def __init__(self):
-        self.cancelled = False
-        self.reason = None
-        self._listeners = []
-
-    def cancel(self, reason=None):
-        if self.cancelled:
-            return
-        self.cancelled = True
-        self.reason = reason
-        listeners = self._listeners[:]
-        self._listeners = []
-        for listener in listeners:
-            try:
-                listener()
-            except JsError:
-                pass
-
-    def on_cancel(self, callback):
-        if self.cancelled:
-            callback()
-            return _nothing
-        self._listeners.append(callback)
-
-        def unsubscribe():
-            self._listeners = [item for item in self._listeners if item is not callback]
-        return unsubscribe
-
-
-def _nothing():
-    return None
 
 
 # ------------------------------------------------------------------------------------ conversation
@@ -315,7 +280,7 @@ class PanelController:
         self.host = host
         self.log = log
         self.run_turn = run_turn
-        self.make_cancel = TurnCancel if is_none(make_cancel) else make_cancel
+        self.make_cancel = Cancellation if is_none(make_cancel) else make_cancel
         self.conversation = Conversation.restore(stored)
         self.turn = None
         self.turns = 0
