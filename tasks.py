@@ -249,11 +249,17 @@ def demo(c, port=DEMO_PORT):
         }, indent=2))
     run([CODE_SERVER, '--install-extension', vsix, '--force', '--extensions-dir', extensions,
          '--user-data-dir', user_data])
-    url = f'http://127.0.0.1:{port}/?folder={DEMO_WORKSPACE}'
-    print(f'\n✓ Hermes is running in VS Code at  {url}\n  (open it in a browser; Ctrl+C stops)\n', flush=True)
+    workspace = home / 'workspace'
+    if not workspace.exists():  # a copy, so what you do in the demo never touches the test fixtures
+        shutil.copytree(DEMO_WORKSPACE, workspace)
+    url = f'http://127.0.0.1:{port}/?folder={workspace}'
+    print(f'\n✓ Hermes is running in VS Code at  {url}\n'
+          '  Open it in a browser (Ctrl+C stops). Once the page is open, the window\'s MCP server announces\n'
+          '  itself in ~/.hermes/ide/<port>.json; `node dist/mcp-server.js health` checks it and\n'
+          '  `node dist/mcp-server.js config` prints client settings.\n', flush=True)
     run([CODE_SERVER, '--auth', 'none', '--bind-addr', f'127.0.0.1:{port}', '--disable-telemetry',
          '--disable-update-check', '--extensions-dir', extensions, '--user-data-dir', user_data,
-         DEMO_WORKSPACE], check=False)
+         workspace], check=False)
 
 
 # ---------------------------------------------------------------------------------------- tests
