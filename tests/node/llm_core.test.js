@@ -111,3 +111,16 @@ test('cancellation wins a race against a promise that never settles', async () =
   assert.equal(result, CANCELLED);
   assert.equal(cancellation.reason, 'stop');
 });
+
+test('compact tool definitions (small contexts): first sentence, no parameter descriptions', () => {
+  const { core_tools, core_llm_wire, js } = require('./harness').testing();
+  const schema = js.parse_json(JSON.stringify({ type: 'object', properties: {
+    path: { type: 'string', description: 'Where.' },
+    edits: { type: 'array', items: { type: 'object', properties: { old: { type: 'string', description: 'Old.' } } } } } }));
+  const tool = core_tools.Tool('file_x', 'Does x. Then more words.', schema, async () => 'ok');
+  const compact = core_llm_wire.openai_tool(tool, true);
+  assert.equal(compact.function.description, 'Does x.');
+  assert.equal(JSON.stringify(compact.function.parameters),
+    '{"type":"object","properties":{"path":{"type":"string"},"edits":{"type":"array","items":{"type":"object","properties":{"old":{"type":"string"}}}}}}');
+  assert.equal(core_llm_wire.openai_tool(tool).function.description, 'Does x. Then more words.');
+});

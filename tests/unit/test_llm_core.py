@@ -375,8 +375,9 @@ def test_cancellation_race():
     assert run(main()) is CANCELLED
 
 
-def test_tools_that_overflow_a_small_context_get_one_clear_notice():
-    """44 tool definitions don't fit Ollama's default 4096 tokens: the user is told what to change, once."""
+def test_tools_offered_shrink_with_the_context_and_the_user_is_told_once():
+    """44 full tool definitions (~8.7k tokens) don't fit stock Ollama's 4096: compact definitions first,
+    then only the registry's essential tools, with one notice that says what to change."""
     import asyncio
     from hermes.core.agent_loop import AgentLoop
     from hermes.core.tools import Tool, ToolRegistry
@@ -385,17 +386,36 @@ def test_tools_that_overflow_a_small_context_get_one_clear_notice():
         return 'ok'
     registry = ToolRegistry()
     for index in range(40):
-        registry.add(Tool(f'tool_{index}', 'A tool with a long description. ' * 20,
-                          {'type': 'object', 'properties': {'path': {'type': 'string', 'description': 'x' * 80}}},
+        registry.add(Tool(f'tool_{index}', 'Does thing number ' + str(index) + '. ' + 'More detail. ' * 40,
+                          {'type': 'object', 'properties': {'path': {'type': 'string', 'description': 'x' * 200}}},
                           handler))
-    loop = AgentLoop(None, registry, {'model': 'm', 'context_tokens': 4096})
-    notices = []
+    registry.essential_names = ['tool_1', 'tool_2']
 
-    class Sink:
-        def on_notice(self, message):
-            notices.append(message)
-    for _ in range(2):
-        asyncio.run(loop._request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, Sink()))
-    overflow = [n for n in notices if n.startswith('The tool definitions alone take about ')]
-    assert len(overflow) == 1
-    assert 'OLLAMA_CONTEXT_LENGTH=32768 ollama serve' in overflow[0] and '"hermes.llm.contextLength"' in overflow[0]
+    def offered(context):
+        loop = AgentLoop(None, registry, {'model': 'm', 'context_tokens': context})
+        notices = []
+
+        class Sink:
+            def on_notice(self, message):
+                notices.append(message)
+        bodies = [asyncio.run(loop._request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, Sink()))
+                  for _ in range(2)]
+        return bodies[-1]['tools'], [n for n in notices if 'too small for all' in n]
+
+    tools, notices = offered(200000)
+    assert len(tools) == 40 and tools[0]['function']['description'].endswith('More detail. ') and notices == []
+    tools, notices = offered(12000)
+    assert len(tools) == 40 and tools[0]['function']['description'] == 'Does thing number 0.'
+    assert 'description' not in tools[0]['function']['parameters']['properties']['path'] and notices == []
+    tools, notices = offered(2048)
+    assert [tool['function']['name'] for tool in tools] == ['tool_1', 'tool_2']
+    assert notices == ['The model\'s context (2048 tokens) is too small for all 40 tools, so only 2 essential ones '
+                       'are offered. Give the model a larger context (for Ollama: OLLAMA_CONTEXT_LENGTH=32768 '
+                       'ollama serve) and set "hermes.llm.contextLength" to match.']
+
+
+def test_the_catalog_names_real_essential_tools():
+    from hermes.tools.catalog import ESSENTIAL_TOOLS, build_registry
+    registry = build_registry()
+    assert registry.essential_names == ESSENTIAL_TOOLS
+    assert all(registry.get(name) is not None for name in ESSENTIAL_TOOLS)

@@ -99,6 +99,7 @@ class AgentLoop:
         self.text_fallback = False  # auto mode learned that native tool calls don't work here
         self._model_info = None
         self._warned_tools_overflow = False
+        self._tool_token_cache = {}
         self._model_info_read = False
 
     # ------------------------------------------------------------------------------------ a run
@@ -291,24 +292,18 @@ class AgentLoop:
         return DEFAULT_CONTEXT_TOKENS
 
     async def _request(self, history, mode, keep_from, workspace, last_chance, sink):
-        tools = self.registry.list()
+        context = self._context_tokens()
+        offer = self._tools_to_offer(context, sink)
+        tools = offer['tools']
         text_protocol = mode == 'text'
         instructions = self.options['instructions']
         if last_chance and mode != 'none':
             note = ('This is your last step: answer the user now, without calling tools.')
             instructions = note if is_none(instructions) else instructions + '\n\n' + note
         system = {'role': 'system', 'content': build_system_prompt(workspace, tools, text_protocol, instructions)}
-        native_tools = openai_tools(tools) if mode == 'native' else None
-        context = self._context_tokens()
+        native_tools = openai_tools(tools, offer['compact']) if mode == 'native' else None
         reply = min(self.options['reply_tokens'], context // 4)
-        tools_tokens = estimate_tools_tokens(native_tools)
-        budget = context - reply - tools_tokens
-        if tools_tokens > context // 2 and not self._warned_tools_overflow:
-            self._warned_tools_overflow = True  # once per loop: the same advice every turn is noise
-            _emit(sink, 'notice', 'The tool definitions alone take about ' + str(tools_tokens) + ' of the model\'s ' +
-                  str(context) + ' context tokens, so little room is left for the conversation. Give the model '
-                  'a larger context (for Ollama: OLLAMA_CONTEXT_LENGTH=32768 ollama serve) and set '
-                  '"hermes.llm.contextLength" to match.')
+        budget = context - reply - estimate_tools_tokens(native_tools)
         fitted = fit_messages(system, history, budget, keep_from)
         if fitted['dropped'] > 0 or fitted['trimmed'] > 0:
             _emit(sink, 'notice', 'To fit the model\'s context (' + str(context) + ' tokens), ' +
@@ -318,6 +313,31 @@ class AgentLoop:
         messages.extend(render_history(fitted['messages'][1:], mode))  # no list `+` in JS
         tool_choice = 'none' if last_chance else 'auto'
         return chat_request(self.options['model'], messages, native_tools, tool_choice)
+
+    def _tools_to_offer(self, context, sink):
+        """Every tool when their definitions fit in half the context; else compact definitions; else
+        only the essential tools, compact. The user is told once per loop, with what to change."""
+        tools = self.registry.list()
+        limit = context // 2
+        if self._definition_tokens(tools, False) <= limit:
+            return {'tools': tools, 'compact': False}
+        if self._definition_tokens(tools, True) <= limit:
+            return {'tools': tools, 'compact': True}
+        essentials = [tool for tool in tools if tool.name in self.registry.essential_names]
+        if not self._warned_tools_overflow:
+            self._warned_tools_overflow = True  # once per loop: the same advice every turn is noise
+            _emit(sink, 'notice', 'The model\'s context (' + str(context) + ' tokens) is too small for all ' +
+                  str(len(tools)) + ' tools, so only ' + str(len(essentials)) + ' essential ones are offered. '
+                  'Give the model a larger context (for Ollama: OLLAMA_CONTEXT_LENGTH=32768 ollama serve) and set '
+                  '"hermes.llm.contextLength" to match.')
+        return {'tools': essentials, 'compact': True}
+
+    def _definition_tokens(self, tools, compact):
+        """Estimated once per tool set (the registry rarely changes between requests)."""
+        key = ('compact:' if compact else 'full:') + ','.join([tool.name for tool in tools])
+        if key not in self._tool_token_cache:
+            self._tool_token_cache[key] = estimate_tools_tokens(openai_tools(tools, compact))
+        return self._tool_token_cache[key]
 
     def _keep_partial(self, history, error, text_filter, sink, mode):
         """A reply cut short: keep the text that arrived (tool calls in pieces are dropped)."""

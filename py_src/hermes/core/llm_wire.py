@@ -34,20 +34,39 @@ class LlmError(Exception):
 
 # ------------------------------------------------------------------------------------------ requests
 
-def openai_tool(tool):
-    """A registry Tool in the OpenAI function format."""
-    return {
-        'type': 'function',
-        'function': {
-            'name': tool.name,
-            'description': tool.description or '',
-            'parameters': tool.input_schema,
-        },
-    }
+def openai_tool(tool, compact=False):
+    """A registry Tool in the OpenAI function format. `compact`: the description's first sentence and
+    no per-parameter descriptions (about half the tokens, for models with a small context)."""
+    description = tool.description or ''
+    parameters = tool.input_schema
+    if compact:
+        description = first_sentence(description)
+        parameters = without_descriptions(parameters)
+    return {'type': 'function', 'function': {'name': tool.name, 'description': description,
+                                             'parameters': parameters}}
 
 
-def openai_tools(tools):
-    return [openai_tool(tool) for tool in tools]
+def openai_tools(tools, compact=False):
+    return [openai_tool(tool, compact) for tool in tools]
+
+
+def first_sentence(text):
+    end = text.find('. ')
+    return text if end < 0 else text[:end + 1]
+
+
+def without_descriptions(schema):
+    """A copy of a JSON schema without 'description' keys (names and types carry the meaning)."""
+    kind = json_type(schema)
+    if kind == 'array':
+        return [without_descriptions(item) for item in schema]
+    if kind != 'object':
+        return schema
+    copy = {}
+    for key in object_keys(schema):
+        if key != 'description':
+            copy[key] = without_descriptions(schema[key])
+    return copy
 
 
 def chat_request(model, messages, tools=None, tool_choice=None, include_usage=True, extra=None):

@@ -155,6 +155,8 @@ class ToolRegistry:
         # The confirmation gate shared by every front end: `await approver.approve(tool, arguments, call)`
         # returns None to go ahead, or the text of a refusal the model gets as the tool's result.
         self.approver = approver
+        # The few tools an agent gets when its model's context can't hold every definition.
+        self.essential_names = []
 
     def add(self, tool):
         """Register `tool`; returns a function that removes it again (a disposable's body)."""
