@@ -399,6 +399,10 @@ const handlers = {
     const card = state.current && state.current.tools.get(message.id);
     if (card) updateToolCard(card, { status: 'waiting' });
   },
+  toolRunning(message) {  // the user allowed the call: back to the spinner until its result
+    const card = state.current && state.current.tools.get(message.id);
+    if (card) updateToolCard(card, { status: 'running' });
+  },
   toolResult(message) {
     const card = state.current && state.current.tools.get(message.id);
     if (card) updateToolCard(card, { status: message.isError ? 'error' : 'ok', result: message.result });

@@ -23,14 +23,19 @@ def registry():
     return reg
 
 
+LOGGED = []
+
+
 def call(reg, name, args=None):
-    return asyncio.run(reg.call(name, args or {'path': 'a.txt'}, ToolCall()))
+    LOGGED.clear()
+    return asyncio.run(reg.call(name, args or {'path': 'a.txt'}, ToolCall(logger=lambda level, text: LOGGED.append((level, text)))))
 
 
 def test_destructive_tools_ask_and_run_when_allowed():
     vscode.window.message_answers.append('Allow')
     result = call(registry(), 'file_write')
     assert result == {'content': [{'type': 'text', 'text': 'wrote a.txt'}], 'isError': False}
+    assert LOGGED == [('notice', 'Waiting for the user to confirm file_write'), ('notice', 'The user confirmed file_write')]
     [(level, text, items)] = vscode.window.messages
     assert level == 'warning' and text == 'Allow Hermes to run "Write file"?'
     assert items[0]['modal'] is True and '"path": "a.txt"' in items[0]['detail']

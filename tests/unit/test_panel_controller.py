@@ -92,6 +92,8 @@ def scripted(*steps, result=None):
                 sink.on_tool_call({'id': step[1], 'name': step[2], 'arguments': step[3]})
             elif kind == 'waiting':
                 sink.on_tool_log({'id': step[1]}, 'notice', 'Waiting for the user to confirm file_write')
+            elif kind == 'confirmed':
+                sink.on_tool_log({'id': step[1]}, 'notice', 'The user confirmed file_write')
             elif kind == 'result':
                 sink.on_tool_result({'id': step[1]}, step[2])
             elif kind == 'error':
@@ -165,6 +167,15 @@ def test_tool_waiting_for_confirmation_and_error_results():
     run(controller.handle({'type': 'send', 'text': 'write'}))
     assert {'type': 'toolWaiting', 'id': 't'} in host.posted
     assert {'type': 'toolResult', 'id': 't', 'isError': True, 'result': 'The user declined'} in host.posted
+
+
+def test_a_confirmed_call_goes_back_to_running_until_its_result():
+    loop = scripted(('tool', 't', 'file_write', {'path': 'a'}), ('waiting', 't'), ('confirmed', 't'),
+                    ('result', 't', {'content': [{'type': 'text', 'text': 'wrote a'}], 'isError': False}))
+    controller, host, _ = make(loop)
+    run(controller.handle({'type': 'send', 'text': 'write'}))
+    statuses = [message['type'] for message in host.posted if message.get('id') == 't']
+    assert statuses == ['toolStarted', 'toolWaiting', 'toolRunning', 'toolResult']
 
 
 def test_long_tool_results_are_truncated():

@@ -8,6 +8,8 @@ from hermes.host.settings import setting
 
 ALLOW = 'Allow'
 ALLOW_SESSION = 'Allow for This Session'
+WAITING_NOTICE = 'Waiting for the user to confirm'
+CONFIRMED_NOTICE = 'The user confirmed'
 DETAIL_LIMIT = 1500
 
 
@@ -51,7 +53,7 @@ class Approver:
         return await self._ask(tool_name, title, arguments, call, key)
 
     async def _ask(self, tool_name, title, arguments, call, session_key):
-        call.log('notice', 'Waiting for the user to confirm ' + tool_name)
+        call.log('notice', WAITING_NOTICE + ' ' + tool_name)
         detail = dump_json(arguments, 2)
         if len(detail) > DETAIL_LIMIT:
             detail = detail[:DETAIL_LIMIT] + '\n…'
@@ -63,8 +65,8 @@ class Approver:
             return 'The call was cancelled while waiting for confirmation.'
         if choice == ALLOW_SESSION:
             self.allowed_for_session.append(session_key)
-            return None
-        if choice == ALLOW:
+        if choice == ALLOW or choice == ALLOW_SESSION:
+            call.log('notice', CONFIRMED_NOTICE + ' ' + tool_name)  # a waiting card goes back to running
             return None
         if not is_none(self.log):
             self.log.info('The user declined ' + tool_name)

@@ -6,7 +6,7 @@ Host → webview messages (the webview, media/panel/main.js, ignores anything el
     {type: 'userMessage', message}          the user's message as stored
     {type: 'turnStarted'}                   an assistant reply begins
     {type: 'textDelta', text}               streamed reply text
-    {type: 'toolStarted', id, name, arguments} · {type: 'toolWaiting', id}
+    {type: 'toolStarted', id, name, arguments} · {type: 'toolWaiting', id} · {type: 'toolRunning', id}
     {type: 'toolResult', id, isError, result}
     {type: 'turnEnded', status, message}    status: done | stopped | error; message: the stored reply
     {type: 'error', message, retry, settings, apiKey}   a banner (retry: 'turn' | 'models' | false)
@@ -29,7 +29,8 @@ MAX_MESSAGES = 100
 RESULT_LIMIT = 4000
 HISTORY_TOOL_CHARS = 8000
 """Tool results kept in the stored LLM history are cut to this (workspaceState stays small)."""
-WAITING_NOTICE = 'Waiting for the user to confirm'
+WAITING_NOTICE = 'Waiting for the user to confirm'  # the notices host/approval.py logs
+CONFIRMED_NOTICE = 'The user confirmed'
 FORCE_END_MS = 3000
 """After Stop, the loop has this long to wind down before the panel ends the turn by itself."""
 
@@ -231,13 +232,18 @@ class PanelSink:
         self.controller.post({'type': 'toolStarted', 'id': call_id, 'name': name, 'arguments': arguments})
 
     def on_tool_log(self, call, level, message):
-        """The confirmation gate (host/approval.py) logs a 'notice' while it waits for the user."""
-        if level == 'notice' and json_type(message) == 'string' and message.startswith(WAITING_NOTICE):
-            part = self._tool(get_key(call, 'id'))
-            if is_none(part) or not self._live():
-                return
-            part['status'] = 'waiting'
-            self.controller.post({'type': 'toolWaiting', 'id': part['id']})
+        """The confirmation gate (host/approval.py) logs a 'notice' while it waits for the user, and
+        another once the user allowed the call."""
+        if level != 'notice' or json_type(message) != 'string':
+            return
+        waiting = message.startswith(WAITING_NOTICE)
+        if not waiting and not message.startswith(CONFIRMED_NOTICE):
+            return
+        part = self._tool(get_key(call, 'id'))
+        if is_none(part) or not self._live():
+            return
+        part['status'] = 'waiting' if waiting else 'running'
+        self.controller.post({'type': 'toolWaiting' if waiting else 'toolRunning', 'id': part['id']})
 
     def on_tool_result(self, call, result):
         part = self._tool(get_key(call, 'id'))
