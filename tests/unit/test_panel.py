@@ -11,6 +11,7 @@ import vscode
 from hermes import _cpython
 from hermes.ui.panel import register_panel, render_html, VIEW_ID, OPEN_COMMAND
 from hermes.ui.panel_controller import STORE_KEY
+from panel_fakes import Log
 
 
 class _Crypto:
@@ -29,20 +30,6 @@ class _Crypto:
 @pytest.fixture(autouse=True)
 def crypto(monkeypatch):
     monkeypatch.setitem(_cpython.NODE_MODULES, 'crypto', _Crypto)
-
-
-class Log:
-    def __init__(self):
-        self.lines = []
-
-    def info(self, message):
-        self.lines.append(('info', message))
-
-    def warn(self, message):
-        self.lines.append(('warn', message))
-
-    def error(self, message, error=None):
-        self.lines.append(('error', message))
 
 
 async def list_models():

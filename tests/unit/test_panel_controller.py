@@ -5,20 +5,7 @@ import asyncio
 import pytest
 
 from hermes.ui.panel_controller import PanelController, Conversation, MAX_MESSAGES, RESULT_LIMIT
-
-
-class Log:
-    def __init__(self):
-        self.lines = []
-
-    def info(self, message):
-        self.lines.append(('info', message))
-
-    def warn(self, message):
-        self.lines.append(('warn', message))
-
-    def error(self, message, error=None):
-        self.lines.append(('error', message))
+from panel_fakes import Log
 
 
 class LlmError(Exception):

@@ -1,3 +1,4 @@
+from hermes.js import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
@@ -10,6 +11,14 @@ WAIT_ARGS = {
     'wait': {'type': 'boolean', 'description': 'Wait for the next pause or the end (default true).'},
     'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 300, 'description': 'How long to wait (default 10).'},
 }
+
+
+def wait_properties(extra=None):
+    """The schema properties of a tool that resumes and waits: `extra` first, then WAIT_ARGS."""
+    properties = {} if is_none(extra) else extra
+    for key in ['session', 'thread_id', 'wait', 'timeout_seconds']:
+        properties[key] = WAIT_ARGS[key]
+    return properties
 
 
 async def resume(args, command, verb, call):
@@ -36,18 +45,11 @@ async def continue_running(args, call):
     return await resume(args, 'continue', 'Continued', call)
 
 
-def _properties():
-    properties = {}
-    for key in ['session', 'thread_id', 'wait', 'timeout_seconds']:
-        properties[key] = WAIT_ARGS[key]
-    return properties
-
-
 TOOL = Tool(
     'debug_continue',
     'Resume a paused debug session, then (by default) wait until it pauses again (next breakpoint) or ends, '
     'and report where it paused.',
-    {'type': 'object', 'properties': _properties(), 'additionalProperties': False},
+    {'type': 'object', 'properties': wait_properties(), 'additionalProperties': False},
     continue_running,
     title='Continue debugging',
     read_only=False,

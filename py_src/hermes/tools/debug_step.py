@@ -1,6 +1,6 @@
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.tools.debug_continue import resume, WAIT_ARGS
+from hermes.tools.debug_continue import resume, wait_properties
 
 COMMANDS = {'over': 'next', 'into': 'stepIn', 'out': 'stepOut'}
 
@@ -11,11 +11,9 @@ async def step(args, call):
 
 
 def _properties():
-    properties = {'kind': {'type': 'string', 'enum': ['over', 'into', 'out'],
-                           'description': 'over: the next line; into: into the call on this line; out: to the caller (default over).'}}
-    for key in ['session', 'thread_id', 'wait', 'timeout_seconds']:
-        properties[key] = WAIT_ARGS[key]
-    return properties
+    return wait_properties({'kind': {'type': 'string', 'enum': ['over', 'into', 'out'],
+                                     'description': 'over: the next line; into: into the call on this line; '
+                                                    'out: to the caller (default over).'}})
 
 
 TOOL = Tool(
