@@ -118,8 +118,9 @@ class McpHttpServer:
 
     async def _route(self, request, response):
         headers = request.headers
-        path = split_target(request.url)[0]
-        query = split_target(request.url)[1]
+        target = split_target(request.url)
+        path = target[0]
+        query = target[1]
         refusal = host_refusal(headers['host'], self.port) or origin_refusal(headers['origin'])
         if refusal:
             return self._refuse(response, refusal)
