@@ -420,3 +420,39 @@ def test_tool_list_changes_are_announced_after_initialize_until_close(sent):
     session.close()
     registry.add(Tool('later', 'Later', EMPTY_SCHEMA, echo))
     assert sent == [changed, changed]
+
+
+# ---------------------------------------------------------------------------------------- features
+
+class EchoFeature:
+    """A pluggable part of MCP as core/mcp_resources.py is one: its capability, methods and close."""
+
+    def __init__(self, session):
+        self.session = session
+        self.closed = False
+
+    def capabilities(self):
+        return {'echoes': {'loud': True}}
+
+    def handler(self, method):
+        return self._echo if method == 'echo/say' else None
+
+    async def _echo(self, request_id, params):
+        self.session.notify('notifications/echo', {'heard': params['text']})
+        return {'said': params['text']}
+
+    def close(self):
+        self.closed = True
+
+
+def test_a_feature_adds_its_capability_its_method_and_closes_with_the_session(session, sent):
+    feature = EchoFeature(session)
+    session.add_feature(feature)
+    assert handle(session, request(1, 'echo/say', {'text': 'x'}))['error']['code'] == -32600  # not initialized
+    capabilities = initialize(session)['result']['capabilities']
+    assert capabilities == {'tools': {'listChanged': True}, 'logging': {}, 'echoes': {'loud': True}}
+    assert handle(session, request(2, 'echo/say', {'text': 'hi'}))['result'] == {'said': 'hi'}
+    assert sent[-1] == ({'jsonrpc': '2.0', 'method': 'notifications/echo', 'params': {'heard': 'hi'}}, None)
+    assert error_of(handle(session, request(3, 'echo/shout', {})), 3)[0] == -32601
+    session.close()
+    assert feature.closed

@@ -62,6 +62,18 @@ class McpSession:
         self.closed = False
         self._in_flight = {}  # 'string:<id>' / 'number:<id>' → ToolCall; ids 1 and '1' differ
         self._unsubscribe = None
+        self._features = []
+
+    def add_feature(self, feature):
+        """Plug in an optional part of MCP (resources, prompts, completions: see core/mcp_resources.py).
+        A feature has `capabilities()` (a dict merged into the server capabilities), `handler(method)`
+        (an async `handler(request_id, params)` or None when the method is not its own) and `close()`.
+        It sends notifications through `session.notify`."""
+        self._features.append(feature)
+
+    def notify(self, method, params=None):
+        """Send the client a notification that belongs to no request (it travels on the session stream)."""
+        self._emit(notification(method, params), None)
 
     # ------------------------------------------------------------------------------ entry point
 
@@ -145,6 +157,10 @@ class McpSession:
             return self._tools_call
         if method == 'logging/setLevel':
             return self._set_level
+        for feature in self._features:
+            handler = feature.handler(method)
+            if not is_none(handler):
+                return handler
         return None
 
     async def _initialize(self, request_id, params):
@@ -164,12 +180,20 @@ class McpSession:
                    + ', speaking ' + self.negotiated_version)
         result = {
             'protocolVersion': self.negotiated_version,
-            'capabilities': {'tools': {'listChanged': True}, 'logging': {}},
+            'capabilities': self.capabilities(),
             'serverInfo': self.server_info,
         }
         if not is_none(self.instructions):
             result['instructions'] = self.instructions
         return result
+
+    def capabilities(self):
+        capabilities = {'tools': {'listChanged': True}, 'logging': {}}
+        for feature in self._features:
+            offered = feature.capabilities()
+            for key in offered.keys():
+                capabilities[key] = offered[key]
+        return capabilities
 
     async def _ping(self, request_id, params):
         return {}
@@ -272,6 +296,8 @@ class McpSession:
         if not is_none(self._unsubscribe):
             self._unsubscribe()
             self._unsubscribe = None
+        for feature in self._features:
+            feature.close()
         for key in list(self._in_flight.keys()):
             self._in_flight[key].cancel('session closed')
 
