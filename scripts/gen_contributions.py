@@ -6,6 +6,7 @@
 Generated keys of `contributes` (everything else in package.json is left exactly as it is):
 - `languageModelTools`: every tool in the registry (tools/catalog.py), as core/lm_tools.py describes it;
   VS Code refuses `vscode.lm.registerTool` for a tool that is not declared here.
+- `configuration`: every `hermes.*` setting, from core/settings_spec.py (scopes included).
 - `chatParticipants`, `languageModelChatProviders`: the @hermes participant and the "Hermes Agent"
   vendor, from core/chat_prompts.py, so the ids and slash commands the code uses are the declared ones.
 
@@ -18,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_JSON = ROOT / 'package.json'
-GENERATED_KEYS = ['chatParticipants', 'languageModelChatProviders', 'languageModelTools']
+GENERATED_KEYS = ['chatParticipants', 'configuration', 'languageModelChatProviders', 'languageModelTools']
 
 
 def _import_paths():
@@ -32,7 +33,9 @@ def generated_contributions():
     from hermes.tools.catalog import build_registry
     from hermes.core.lm_tools import contributions
     from hermes.core.chat_prompts import participant_contribution, provider_contribution
+    from hermes.core.settings_spec import configuration_contribution
     return {
+        'configuration': configuration_contribution(),
         'chatParticipants': participant_contribution(),
         'languageModelChatProviders': provider_contribution(),
         'languageModelTools': contributions(build_registry().list()),
@@ -60,7 +63,7 @@ def main(argv):
         print('package.json: contributions up to date')
         return 0
     if check:
-        print('package.json is stale: the tool registry or the chat contributions changed. '
+        print('package.json is stale: the tool registry, the settings or the chat contributions changed. '
               'Run `inv build` (or `python scripts/gen_contributions.py`) and commit package.json.', file=sys.stderr)
         return 1
     PACKAGE_JSON.write_text(wanted)

@@ -126,7 +126,11 @@ test('auth "none" serves without a token and warns visibly', async () => {
 });
 
 test('a port that cannot be bound shows an error and a failed status, not a crash', async () => {
-  vscode.__state.settings['hermes.mcp.port'] = 70000;  // out of range: listen() throws
+  // 65535 taken: the next port to try, 65536, is out of range and listen() throws. (A setting out of
+  // range never gets here: the settings reader reads it as the default.)
+  const blocker = require('net').createServer();
+  await new Promise((resolve) => { blocker.once('error', resolve); blocker.listen(65535, '127.0.0.1', resolve); });
+  vscode.__state.settings['hermes.mcp.port'] = 65535;
   const context = vscode.__makeContext();
   const ext = extension();
   const { mcp } = await ext.activate(context);
@@ -138,4 +142,5 @@ test('a port that cannot be bound shows an error and a failed status, not a cras
   assert.equal(vscode.__state.statusItems[0].text, '$(error) Hermes');
   await ext.deactivate();
   context.disposeAll();
+  blocker.close();
 });

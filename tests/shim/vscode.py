@@ -1433,8 +1433,11 @@ class _InspectableConfiguration(Configuration):
 
         def at(target):
             return targets.get(target, {}).get(full)
+        # A value a test put straight into workspace.settings (no target) counts as the user's own.
+        targeted = any(full in level for level in targets.values())
+        user_value = at(ConfigurationTarget.Global) if targeted else self._store.get(full)
         return JsObjectDict(key=full, defaultValue=workspace.setting_defaults.get(full),
-                            globalValue=at(ConfigurationTarget.Global), workspaceValue=at(ConfigurationTarget.Workspace),
+                            globalValue=user_value, workspaceValue=at(ConfigurationTarget.Workspace),
                             workspaceFolderValue=at(ConfigurationTarget.WorkspaceFolder))
 
     def update(self, key, value, target=None):

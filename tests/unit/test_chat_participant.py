@@ -15,7 +15,6 @@ from hermes.core.chat_prompts import (user_message, help_markdown, followups, hi
                                       turn_metadata, participant_contribution)
 from hermes.host.approval import Approver  # noqa: E402
 from hermes.host.llm_service import LlmService  # noqa: E402
-from hermes.ui.chat_runner import ModelRunner  # noqa: E402
 from hermes.ui.chat_participant import ChatParticipant, register_chat_participant  # noqa: E402
 from llm_server.cpython_fetch import fetch  # noqa: E402
 from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
@@ -50,7 +49,7 @@ class Harness:
         self.server = server
         self.registry = registry
         self.llm = LlmService(context, None, registry, CLIENT_OPTIONS)
-        self.participant = ChatParticipant(registry, ModelRunner(self.llm, registry),
+        self.participant = ChatParticipant(registry, self.llm,
                                            lambda model=None: model or self.llm.describe())
 
     def ask(self, prompt, command=None, history=None, references=None, model=None, cancel_after=None, tools=None):

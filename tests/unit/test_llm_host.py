@@ -10,7 +10,7 @@ import vscode
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hermes.core.tools import ToolRegistry  # noqa: E402
-from hermes.host.llm_service import LlmService, llm_settings, API_KEY_SECRET  # noqa: E402
+from hermes.host.llm_service import LlmService, llm_settings, loop_options, API_KEY_SECRET  # noqa: E402
 from hermes.host.log import register_log  # noqa: E402
 from hermes.host.workspace_context import gather_workspace_context  # noqa: E402
 from hermes.ui.llm_commands import register_llm  # noqa: E402
@@ -25,17 +25,18 @@ async def maybe(value):
 
 
 def test_settings_defaults_and_overrides():
-    assert llm_settings() == {'endpoint': 'http://127.0.0.1:11434/v1', 'model': 'qwen2.5:7b', 'tool_calling': 'auto',
-                              'max_iterations': 10, 'extra_headers': {}, 'context_tokens': None}
+    assert llm_settings() == {'endpoint': 'http://127.0.0.1:11434/v1', 'model': 'qwen2.5:7b', 'extra_headers': {}}
+    assert loop_options() == {'model': 'qwen2.5:7b', 'tool_calling': 'auto', 'max_iterations': 10,
+                              'context_tokens': None}
     vscode.workspace.set_setting('hermes.llm.endpoint', 'http://127.0.0.1:1234/v1/')
     vscode.workspace.set_setting('hermes.llm.toolCalling', 'bogus')
     vscode.workspace.set_setting('hermes.agent.maxIterations', 0)
     vscode.workspace.set_setting('hermes.llm.extraHeaders', {'X-A': 'b'})
     vscode.workspace.set_setting('hermes.llm.contextLength', 32768)
     current = llm_settings()
-    assert current['endpoint'] == 'http://127.0.0.1:1234/v1' and current['tool_calling'] == 'auto'
-    assert current['max_iterations'] == 10 and current['extra_headers'] == {'X-A': 'b'}
-    assert current['context_tokens'] == 32768
+    assert current['endpoint'] == 'http://127.0.0.1:1234/v1' and current['extra_headers'] == {'X-A': 'b'}
+    assert loop_options('other:3b') == {'model': 'other:3b', 'tool_calling': 'auto', 'max_iterations': 10,
+                                        'context_tokens': 32768}
 
 
 def test_client_follows_settings_and_the_api_key(context):
@@ -116,7 +117,7 @@ def test_a_run_through_the_service_against_the_scripted_server(context):
 
         async def scenario():
             await service.set_api_key('sk-right')
-            return await service.run(history, None, None, {'gitBranch': 'feature/x'})
+            return await service.run(history, workspace={'gitBranch': 'feature/x'})
         outcome = run(scenario())
         assert outcome['stopped'] == 'done' and outcome['text'] == 'Key accepted.'
         request = server.chat_requests()[0]

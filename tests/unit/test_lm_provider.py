@@ -13,7 +13,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import hermes._cpython as cpython  # noqa: E402
 from hermes.core.tools import Tool, ToolRegistry  # noqa: E402
 from hermes.host.llm_service import LlmService  # noqa: E402
-from hermes.ui.chat_runner import ModelRunner  # noqa: E402
 from hermes.ui.lm_provider import register_lm_provider, model_information  # noqa: E402
 from llm_server.cpython_fetch import fetch  # noqa: E402
 from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
@@ -49,7 +48,7 @@ def setup(context, tmp_path):
     registry.add(Tool('echo', 'Echo the text.', {'type': 'object', 'properties': {'text': {'type': 'string'}},
                                                   'required': ['text']}, echo))
     llm = LlmService(context, None, registry, CLIENT_OPTIONS)
-    model = register_lm_provider(context, None, llm, ModelRunner(llm, registry))
+    model = register_lm_provider(context, None, llm)
     return {'context': context, 'model': model, 'provider': vscode.lm.chat_providers['hermes'], 'registry': registry}
 
 

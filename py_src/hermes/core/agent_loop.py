@@ -34,18 +34,19 @@ from hermes.core.tool_text import (parse_tool_blocks, render_call_block, results
                                    ToolBlockFilter)
 from hermes.core.context_budget import fit_messages, estimate_tools_tokens, cap_text
 from hermes.core.system_prompt import build_system_prompt
+from hermes.core.settings_spec import default_of, declaration
 
 DEFAULTS = {
-    'model': 'qwen2.5:7b',
-    'tool_calling': 'auto',
-    'max_iterations': 10,
+    'model': default_of('llm.model'),
+    'tool_calling': default_of('llm.toolCalling'),
+    'max_iterations': default_of('agent.maxIterations'),
     'context_tokens': None,  # None: what the server reports (Ollama), else DEFAULT_CONTEXT_TOKENS
     'reply_tokens': 2048,  # kept free for the reply (at most a quarter of the context)
     'max_tool_result_chars': 24000,
     'instructions': None,
 }
 DEFAULT_CONTEXT_TOKENS = 8192
-MODES = ['auto', 'native', 'text']
+MODES = declaration('llm.toolCalling')['enum']
 CANCELLED_TEXT = 'Cancelled by the user before this tool finished.'
 GENERATED_ID_PREFIX = 'hermes_call_'
 

@@ -2,7 +2,7 @@
 shared agent loop over the extension's one tool registry. Front ends (panel, @hermes, the language
 model provider) ask this service for a run; they never build clients or loops themselves.
 
-    outcome = await llm.run(history, sink, cancellation)          # workspace context gathered here
+    outcome = await llm.run(history, sink, cancellation, model)   # workspace context gathered here
     models = await llm.list_models()
 
 Settings are read when a run starts, so a change applies to the next request without a reload.
@@ -10,7 +10,6 @@ The API key lives in VS Code's SecretStorage under API_KEY_SECRET (command `herm
 """
 # __pragma__('tconv')
 from hermes.js import is_none, dump_json
-from hermes.core.values import is_object, json_type
 from hermes.core.agent_loop import AgentLoop
 from hermes.net.llm_client import LlmClient, normalize_endpoint
 from hermes.host.settings import setting
@@ -20,19 +19,30 @@ API_KEY_SECRET = 'hermes.llm.apiKey'
 
 
 def llm_settings():
-    headers = setting('llm.extraHeaders')
-    tool_calling = setting('llm.toolCalling')
-    iterations = setting('agent.maxIterations')
-    context_length = setting('llm.contextLength')
+    """Where the LLM is and how to reach it (the API key aside)."""
     return {
         'endpoint': normalize_endpoint(setting('llm.endpoint')),
         'model': setting('llm.model'),
-        'tool_calling': tool_calling if tool_calling in ['auto', 'native', 'text'] else 'auto',
-        'max_iterations': iterations if json_type(iterations) == 'integer' and iterations > 0 else 10,
-        'extra_headers': headers if is_object(headers) else {},
-        # 0 = what the server reports; a number overrides it (e.g. Ollama started with OLLAMA_CONTEXT_LENGTH)
-        'context_tokens': context_length if json_type(context_length) == 'integer' and context_length > 0 else None,
+        'extra_headers': setting('llm.extraHeaders'),
     }
+
+
+def loop_options(model=None):
+    """The AgentLoop options for a run on `model` (default: `hermes.llm.model`): the one place where
+    settings become loop options, for every front end (panel, @hermes, chat sessions, the language model
+    provider). `hermes.llm.contextLength` 0 means what the server reports."""
+    context_length = setting('llm.contextLength')
+    return {
+        'model': setting('llm.model') if is_none(model) or model == '' else model,
+        'tool_calling': setting('llm.toolCalling'),
+        'max_iterations': setting('agent.maxIterations'),
+        'context_tokens': context_length if context_length > 0 else None,
+    }
+
+
+def options_key(options):
+    """Loops are kept while their options stay the same (so what 'auto' tool calling learned sticks)."""
+    return dump_json(options)
 
 
 class LlmService:
@@ -45,8 +55,7 @@ class LlmService:
         self._key_loaded = False
         self._client = None
         self._client_key = None
-        self._loop = None
-        self._loop_key = None
+        self._loops = {}
 
     # ---------------------------------------------------------------------------- the API key
 
@@ -80,29 +89,23 @@ class LlmService:
         if is_none(self._client) or self._client_key != signature:
             self._client = LlmClient(current['endpoint'], key, current['extra_headers'], self.client_options)
             self._client_key = signature
-            self._loop = None
+            self._loops = {}
         return self._client
 
-    async def loop(self):
-        """The agent loop for the current settings (kept while they stay the same, so what 'auto'
-        learned about tool calling sticks)."""
+    async def loop(self, model=None):
+        """The agent loop for `model` (default: the configured one) on the current settings; one loop per
+        model, kept while its options stay the same."""
         client = await self.client()
-        current = llm_settings()
-        signature = (current['model'] + '\n' + current['tool_calling'] + '\n' + str(current['max_iterations']) +
-                     '\n' + str(current['context_tokens']))
-        if is_none(self._loop) or self._loop_key != signature:
-            self._loop = AgentLoop(client, self.registry, {
-                'model': current['model'],
-                'tool_calling': current['tool_calling'],
-                'max_iterations': current['max_iterations'],
-                'context_tokens': current['context_tokens'],
-            })
-            self._loop_key = signature
-        return self._loop
+        options = loop_options(model)
+        key = options_key(options)
+        if not (key in self._loops):
+            self._loops[key] = AgentLoop(client, self.registry, options)
+        return self._loops[key]
 
-    async def run(self, history, sink=None, cancellation=None, workspace=None):
-        """One agent run over `history` (extended in place); see core/agent_loop.py."""
-        loop = await self.loop()
+    async def run(self, history, sink=None, cancellation=None, model=None, workspace=None):
+        """One agent run over `history` (extended in place) on `model` (default: `hermes.llm.model`);
+        see core/agent_loop.py."""
+        loop = await self.loop(model)
         if is_none(workspace):
             workspace = gather_workspace_context()
         outcome = await loop.run(history, sink, cancellation, workspace)

@@ -1,25 +1,31 @@
-"""Typed access to `hermes.*` settings; defaults mirror package.json's contributes.configuration."""
+"""The one reader of `hermes.*` settings: `setting('llm.model')`, typed by core/settings_spec.py.
+
+- A value that does not match the declared schema (wrong type, not in the enum, out of bounds) reads as
+  the declared default, so callers never re-check types or repeat defaults.
+- A protected setting (scope `application`/`machine`: the confirmation gate, outside-workspace access,
+  MCP, the LLM endpoint…) is read from the user's settings only (`inspect().globalValue`): a workspace's
+  `.vscode/settings.json` cannot weaken it even where VS Code would hand its value over.
+"""
 # __pragma__('tconv')
 from hermes.js import vscode, is_none
+from hermes.core.schema import validate
+from hermes.core.settings_spec import declaration, is_protected
 
-DEFAULTS = {
-    'mcp.enabled': True,
-    'mcp.port': 19999,
-    'mcp.auth': 'token',
-    'tools.confirm': 'destructive',
-    'tools.allowOutsideWorkspace': False,
-    'llm.endpoint': 'http://127.0.0.1:11434/v1',
-    'llm.model': 'qwen2.5:7b',
-    'llm.toolCalling': 'auto',
-    'llm.extraHeaders': {},
-    'agent.maxIterations': 10,
-    'llm.contextLength': 0,
-}
+
+def _raw_value(key):
+    config = vscode.workspace.getConfiguration('hermes')
+    if not is_protected(key):
+        return config.js_get(key)
+    found = config.inspect(key)
+    return None if is_none(found) else found.globalValue
 
 
 def setting(key):
-    value = vscode.workspace.getConfiguration('hermes').js_get(key)
-    return DEFAULTS[key] if is_none(value) else value
+    entry = declaration(key)
+    value = _raw_value(key)
+    if is_none(value) or len(validate(value, entry, 'hermes.' + key)) > 0:
+        return entry['default']
+    return value
 
 
 def on_settings_changed(context, section, callback):

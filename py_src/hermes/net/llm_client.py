@@ -21,8 +21,9 @@ from hermes.core.sse_parser import SseParser
 from hermes.core.values import json_type, is_object, get_key, object_keys
 from hermes.core.llm_wire import LlmError, StreamAccumulator, error_text_of_body
 from hermes.core.cancellation import Cancellation, CANCELLED
+from hermes.core.settings_spec import default_of
 
-DEFAULT_ENDPOINT = 'http://127.0.0.1:11434/v1'
+DEFAULT_ENDPOINT = default_of('llm.endpoint')
 OPTIONS = {
     'connect_timeout_ms': 60000,  # until the response headers (a local model may be loading)
     'idle_timeout_ms': 60000,  # between two pieces of the streamed body

@@ -70,13 +70,13 @@ class ChatStreamSink(EventSink):
 
 class ChatParticipant:
     """The request handler and follow-ups (VS Code-free apart from the objects VS Code hands in).
-    `runner.run(history, sink, cancellation, model)` runs the loop; `read_refs(references)` reads
+    `llm.run(history, sink, cancellation, model)` runs the loop (host/llm_service.py); `read_refs(references)` reads
     #file references; `describe_model(model)` names the model for /help (model: the picked Hermes
     model, or None for `hermes.llm.model`)."""
 
-    def __init__(self, registry, runner, describe_model, log=None, read_refs=None, reference_uri=None):
+    def __init__(self, registry, llm, describe_model, log=None, read_refs=None, reference_uri=None):
         self.registry = registry
-        self.runner = runner
+        self.llm = llm
         self.describe_model = describe_model
         self.log = log
         self.read_refs = read_references if is_none(read_refs) else read_refs
@@ -105,7 +105,7 @@ class ChatParticipant:
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user cancelled the request.'))
         sink = ChatStreamSink(stream, self.registry, self.reference_uri)
         try:
-            outcome = await self.runner.run(history, sink, cancellation, model)
+            outcome = await self.llm.run(history, sink, cancellation, model)
         finally:
             if not is_none(subscription):
                 subscription.dispose()
@@ -146,10 +146,10 @@ def _tool_references(references, registry):
     return names
 
 
-def register_chat_participant(context, log, registry, runner, describe_model):
+def register_chat_participant(context, log, registry, llm, describe_model):
     if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
         return None  # a VS Code without chat
-    participant_logic = ChatParticipant(registry, runner, describe_model, log)
+    participant_logic = ChatParticipant(registry, llm, describe_model, log)
 
     async def handler(request, chat_context, stream, token):
         try:

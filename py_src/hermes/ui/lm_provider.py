@@ -21,7 +21,7 @@ from hermes.core.cancellation import Cancellation
 from hermes.core.llm_wire import LlmError, chat_request
 from hermes.core.chat_messages import prop, to_openai, openai_tools_from_vscode, tool_call_parts, estimate_request_tokens
 from hermes.core.chat_prompts import VENDOR, VENDOR_DISPLAY_NAME
-from hermes.host.llm_service import llm_settings, API_KEY_SECRET
+from hermes.host.llm_service import llm_settings, loop_options, API_KEY_SECRET
 from hermes.host.settings import on_settings_changed
 from hermes.host.chat_host import VsCodeParts
 
@@ -33,9 +33,12 @@ MODEL_OPTIONS = ['temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 
                  'frequency_penalty']
 
 
-def model_information(name, info, endpoint, configured):
-    """A LanguageModelChatInformation (dict) for model `name`; `info` from the client's model_info."""
+def model_information(name, info, endpoint, configured, context_tokens=None):
+    """A LanguageModelChatInformation (dict) for model `name`; `info` from the client's model_info;
+    `context_tokens` (hermes.llm.contextLength, when set) overrides what the server reports."""
     context = get_key(info, 'context_length') if is_object(info) else None
+    if not is_none(context_tokens):
+        context = context_tokens
     known = json_type(context) == 'integer' and context > 0
     if not known:
         context = DEFAULT_CONTEXT_TOKENS
@@ -72,9 +75,8 @@ class TextSink(EventSink):
 class HermesLanguageModel:
     """The provider's logic; `parts` is core/chat_messages.py's factory (VsCodeParts in VS Code)."""
 
-    def __init__(self, llm, runner, parts, log=None):
+    def __init__(self, llm, parts, log=None):
         self.llm = llm
-        self.runner = runner
         self.parts = parts
         self.log = log
         self._models = None
@@ -114,7 +116,8 @@ class HermesLanguageModel:
                     info = await client.model_info(names[index])
                 except JsError:
                     info = None
-            models.append(model_information(names[index], info, current['endpoint'], configured))
+            models.append(model_information(names[index], info, current['endpoint'], configured,
+                                            loop_options(names[index])['context_tokens']))
         return models
 
     # -------------------------------------------------------------------------------- requests
@@ -164,8 +167,8 @@ class HermesLanguageModel:
     async def _with_hermes(self, model_id, history, progress, cancellation):
         """No tools offered: the Hermes loop answers with its own tools."""
         parts = self.parts
-        outcome = await self.runner.run(history, TextSink(lambda text: progress.report(parts.text(text))),
-                                        cancellation, model_id)
+        outcome = await self.llm.run(history, TextSink(lambda text: progress.report(parts.text(text))), cancellation,
+                                     model_id)
         if outcome['stopped'] == 'error' and not cancellation.cancelled:
             raise_js(js_error(outcome['error'] or 'The Hermes agent failed.'))
 
@@ -184,10 +187,10 @@ def _model_options(options):
     return extra
 
 
-def register_lm_provider(context, log, llm, runner):
+def register_lm_provider(context, log, llm):
     if is_none(vscode.lm) or is_none(vscode.lm.registerLanguageModelChatProvider):
         return None
-    model = HermesLanguageModel(llm, runner, VsCodeParts(), log)
+    model = HermesLanguageModel(llm, VsCodeParts(), log)
     changed = new(vscode.EventEmitter)
     context.subscriptions.push(changed)
 

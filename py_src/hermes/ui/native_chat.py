@@ -2,19 +2,16 @@
 Hermes tool as a language-model tool. Each part is skipped on a VS Code without its API."""
 from hermes.js import is_none
 from hermes.host.llm_service import llm_settings
-from hermes.ui.chat_runner import ModelRunner
 from hermes.ui.chat_participant import register_chat_participant
 from hermes.ui.lm_provider import register_lm_provider
 from hermes.ui.lm_tools import register_lm_tools
 
 
 def register_native_chat(context, log, registry, llm):
-    runner = ModelRunner(llm, registry)
-
     def describe_model(model=None):
         return llm.describe() if is_none(model) else model + ' at ' + llm_settings()['endpoint']
     return {
         'tools': register_lm_tools(context, log, registry),
-        'participant': register_chat_participant(context, log, registry, runner, describe_model),
-        'model': register_lm_provider(context, log, llm, runner),
+        'participant': register_chat_participant(context, log, registry, llm, describe_model),
+        'model': register_lm_provider(context, log, llm),
     }

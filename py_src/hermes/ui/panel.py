@@ -7,14 +7,13 @@ every render; scripts, styles and fonts come only from `dist/webview`, the only 
 """
 # __pragma__('tconv')
 from hermes.js import vscode, node, is_none, to_js_callback, error_message, JsError
+from hermes.host.settings import setting
 from hermes.ui.panel_controller import PanelController, STORE_KEY
 
 VIEW_ID = 'hermes.panel'
 CONTAINER_ID = 'hermes'
 OPEN_COMMAND = 'hermes.openPanel'
 EXTENSION_ID = 'hermes-agent.hermes-agent'
-DEFAULT_ENDPOINT = 'http://127.0.0.1:11434/v1'
-DEFAULT_MODEL = 'qwen2.5:7b'
 
 
 def make_nonce():
@@ -48,11 +47,6 @@ def render_html(csp_source, nonce, script_uri, style_uri, codicons_uri):
             '</body>\n</html>\n')
 
 
-def _llm_setting(key, fallback):
-    value = vscode.workspace.getConfiguration('hermes').js_get(key)
-    return fallback if is_none(value) or value == '' else value
-
-
 def insertion_text(code, selection):
     """Code blocks come without their last newline: at the start of an empty line or before a line's
     text, add it back so the code stays on its own lines."""
@@ -83,10 +77,10 @@ class PanelHost:
         self.context.workspaceState.js_update(STORE_KEY, data)
 
     def model(self):
-        return _llm_setting('llm.model', DEFAULT_MODEL)
+        return setting('llm.model')
 
     def endpoint(self):
-        return _llm_setting('llm.endpoint', DEFAULT_ENDPOINT)
+        return setting('llm.endpoint')
 
     async def list_models(self):
         return await self._list_models()

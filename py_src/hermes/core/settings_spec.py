@@ -1,0 +1,131 @@
+"""Every `hermes.*` setting, declared once: key, JSON schema (type, default, enum, bounds),
+description and scope. package.json's `contributes.configuration` is generated from this list
+(scripts/gen_contributions.py), `host/settings.py` reads through it, and every default in the code is
+`default_of(key)` — nowhere else.
+
+Scope is a security decision, not a label (VS Code's `scope`, see SECURITY.md):
+- `application` / `machine`: only the user's own settings count. Settings that weaken protection or
+  decide where secrets and the window's tools go — the confirmation gate, access outside the workspace,
+  MCP on/off, auth and port, the LLM endpoint and its headers — are these, so that a repository's
+  `.vscode/settings.json` cannot change them. `machine` for what belongs to one machine (a port, a server
+  address), `application` for the rest. The reader ignores workspace values for them even if VS Code hands
+  them over.
+- `window`: harmless choices a workspace may make (the model, its context size, how many replies).
+
+Adding a setting: one entry here (scope included), then `inv build` regenerates package.json.
+"""
+# __pragma__('tconv')
+
+PROTECTED_SCOPES = ['application', 'machine']
+
+SETTINGS = [
+    {
+        'key': 'mcp.enabled', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 1,
+        'markdownDescription': "Serve this window's tools over MCP on `127.0.0.1` so external agents (Hermes Agent, "
+                               "Claude Code, Cursor, the MCP Inspector) can drive it.",
+    },
+    {
+        'key': 'mcp.port', 'type': 'integer', 'default': 19999, 'minimum': 0, 'maximum': 65535, 'scope': 'machine',
+        'order': 2,
+        'markdownDescription': 'Preferred port for the MCP server. When it is taken (another window), the next free '
+                               'port is used; every window writes its port to `~/.hermes/ide/<port>.json`. `0` picks '
+                               'any free port.',
+    },
+    {
+        'key': 'mcp.auth', 'type': 'string', 'default': 'token', 'enum': ['token', 'none'], 'scope': 'application',
+        'order': 3,
+        'enumDescriptions': [
+            "Clients must send `Authorization: Bearer <token>` (the token is kept in VS Code's secret storage and "
+            "written to the discovery file).",
+            'No authentication: any program on this machine can drive this window. Not recommended.',
+        ],
+        'markdownDescription': 'How MCP clients authenticate.',
+    },
+    {
+        'key': 'tools.confirm', 'type': 'string', 'default': 'destructive', 'enum': ['destructive', 'always', 'never'],
+        'scope': 'application', 'order': 10,
+        'enumDescriptions': [
+            'Ask before tools that change files, run commands or terminals, or change settings.',
+            'Ask before every tool call.',
+            'Never ask. Agents can change anything in this window without confirmation.',
+        ],
+        'markdownDescription': 'When Hermes asks you before running a tool (from MCP clients and from the chat).',
+    },
+    {
+        'key': 'tools.allowOutsideWorkspace', 'type': 'boolean', 'default': False, 'scope': 'application', 'order': 11,
+        'markdownDescription': 'Let tools read and write files outside the workspace folders. Off by default: paths '
+                               'that leave the workspace (`..`, symlinks, absolute paths elsewhere) are refused.',
+    },
+    {
+        'key': 'llm.endpoint', 'type': 'string', 'default': 'http://127.0.0.1:11434/v1', 'minLength': 1,
+        'scope': 'machine', 'order': 20,
+        'markdownDescription': 'Base URL of the OpenAI-compatible API the chat uses (Hermes calls '
+                               '`<endpoint>/chat/completions` and `<endpoint>/models`). Ollama: '
+                               '`http://127.0.0.1:11434/v1`; LM Studio: `http://127.0.0.1:1234/v1`; llama.cpp server: '
+                               '`http://127.0.0.1:8080/v1`; vLLM: `http://127.0.0.1:8000/v1`; or a hosted API. An API '
+                               'key, if the server needs one, is set with the command **Hermes: Set API Key** and kept '
+                               "in VS Code's secret storage.",
+    },
+    {
+        'key': 'llm.model', 'type': 'string', 'default': 'qwen2.5:7b', 'minLength': 1, 'scope': 'window', 'order': 21,
+        'markdownDescription': 'The model to ask, as the server names it (see `<endpoint>/models`; for Ollama, '
+                               '`ollama list`).',
+    },
+    {
+        'key': 'llm.toolCalling', 'type': 'string', 'default': 'auto', 'enum': ['auto', 'native', 'text'],
+        'scope': 'window', 'order': 22,
+        'enumDescriptions': [
+            'Native tool calls (the `tools` parameter); switch to the text protocol when the server or model cannot '
+            'do them.',
+            'Always native tool calls.',
+            'Always the text protocol: tools are described in the system prompt and called with ```tool blocks. For '
+            'models without tool support.',
+        ],
+        'markdownDescription': 'How the model calls tools.',
+    },
+    {
+        'key': 'llm.extraHeaders', 'type': 'object', 'default': {}, 'additionalProperties': {'type': 'string'},
+        'scope': 'machine', 'order': 23,
+        'markdownDescription': 'Extra HTTP headers sent with every LLM request (for proxies and gateways), e.g. '
+                               '`{"OpenAI-Organization": "org-…"}`. Put API keys in **Hermes: Set API Key**, not '
+                               'here.',
+    },
+    {
+        'key': 'llm.contextLength', 'type': 'integer', 'default': 0, 'minimum': 0, 'scope': 'window', 'order': 24,
+        'markdownDescription': "The model's context size in tokens. `0` uses what the server reports (Ollama's "
+                               "`/api/show`, vLLM's `/models`), or 8192 when it reports nothing. Set it when you "
+                               'started the server with a larger context than it reports (e.g. '
+                               '`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`).',
+    },
+    {
+        'key': 'agent.maxIterations', 'type': 'integer', 'default': 10, 'minimum': 1, 'maximum': 100,
+        'scope': 'window', 'order': 30,
+        'markdownDescription': 'How many model replies one chat request may take (each reply can call tools). The '
+                               'last one is asked to answer without tools.',
+    },
+]
+
+
+def declaration(key):
+    """The entry for `key` ('llm.model', without `hermes.`); an unknown key is a bug, so it raises."""
+    for entry in SETTINGS:
+        if entry['key'] == key:
+            return entry
+    raise KeyError('hermes.' + key + ' is not a declared setting (core/settings_spec.py)')
+
+
+def default_of(key):
+    return declaration(key)['default']
+
+
+def is_protected(key):
+    """Only the user's own settings count for this key; a workspace's value is ignored."""
+    return declaration(key)['scope'] in PROTECTED_SCOPES
+
+
+def configuration_contribution():
+    """package.json's `contributes.configuration` (CPython only: scripts/gen_contributions.py)."""
+    properties = {}
+    for entry in SETTINGS:
+        properties['hermes.' + entry['key']] = {name: entry[name] for name in entry.keys() if name != 'key'}
+    return {'title': 'Hermes', 'properties': properties}
