@@ -121,3 +121,12 @@ test('settings and commands: root configuration, undefined for removal, {$uri} a
   assert.equal(received[0].fsPath, path.join(folder, 'src', 'app.ts'));
   assert.equal(received[1].preview, true);
 });
+
+test('editor_get_content reads a file that is not open in an editor from disk', async () => {
+  // `(await read_text(path))['text']` compiled to `await read_text(path)['text']` and failed here.
+  const { registry } = setup();
+  const result = await call(registry, 'editor_get_content', { path: 'README.md' });
+  assert.equal(result.isError, false, text(result));
+  assert.match(text(result), /\(not open in an editor\)/);
+  assert.match(text(result), /Hello world/);
+});

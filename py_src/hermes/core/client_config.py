@@ -20,7 +20,7 @@ def auth_headers(token):
 def hermes_snippet(url, token):
     lines = ['mcp_servers:', '  ' + SERVER_NAME + ':', '    url: "' + url + '"']
     if not is_none(token) and token != '':
-        lines = lines + ['    headers:', '      Authorization: "Bearer ' + token + '"']
+        lines.extend(['    headers:', '      Authorization: "Bearer ' + token + '"'])
     return '\n'.join(lines) + '\n'
 
 

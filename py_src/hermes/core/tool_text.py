@@ -17,6 +17,7 @@ Results go back as one user message (`results_message`).
 import re
 from hermes.js import is_none, parse_json, dump_json
 from hermes.core.values import json_type, is_object, get_key, has_key
+from hermes.core.strip_chars import lstrip_chars
 
 FENCE = '```'
 CALL_TAGS = ['tool', 'tool_call', 'tool_code', 'tool_use', 'tools', 'function_call']
@@ -255,7 +256,7 @@ class ToolBlockFilter:
                 break
             line = self._pending[:newline + 1]
             self._pending = self._pending[newline + 1:]
-            fence = not self._line_started and line.lstrip(' ').startswith(FENCE)
+            fence = not self._line_started and lstrip_chars(line, ' ').startswith(FENCE)
             self._line_started = False
             if not fence:
                 if self._state != 'tool':
@@ -277,7 +278,7 @@ class ToolBlockFilter:
 
 
 def _could_be_fence(partial):
-    start = partial.lstrip(' ')
+    start = lstrip_chars(partial, ' ')
     return start == '' or FENCE.startswith(start) or start.startswith(FENCE)
 
 

@@ -186,8 +186,8 @@ def _branch_header(status, header):
     elif key == 'branch.upstream':
         status['upstream'] = value
     elif key == 'branch.ab' and len(parts) >= 3:
-        status['ahead'] = int(parts[1][1:])
-        status['behind'] = int(parts[2][1:])
+        status['ahead'] = int(parts[1][1:])  # transcrypt-ok[int-text]: git prints '+<decimal>'
+        status['behind'] = int(parts[2][1:])  # transcrypt-ok[int-text]: git prints '-<decimal>'
 
 
 def _entry(path, original, xy, kind):
@@ -229,7 +229,7 @@ def _track_counts(track):
     for part in track.replace('[', '').replace(']', '').split(','):
         words = part.strip().split(' ')
         if len(words) == 2 and words[0] == 'ahead':
-            ahead = int(words[1])
+            ahead = int(words[1])  # transcrypt-ok[int-text]: git prints '[ahead <decimal>]'
         elif len(words) == 2 and words[0] == 'behind':
-            behind = int(words[1])
+            behind = int(words[1])  # transcrypt-ok[int-text]: git prints 'behind <decimal>'
     return ahead, behind

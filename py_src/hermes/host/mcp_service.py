@@ -51,7 +51,7 @@ class McpService:
         server = McpHttpServer(self.create_protocol, self.health, self.token, self.log)
         server.on_sessions_changed = lambda count: self.show_status()
         try:
-            self.port = await server.start(int(setting('mcp.port')))
+            self.port = await server.start(int(setting('mcp.port')))  # transcrypt-ok[int-text]: a number setting
         except JsError as error:
             self.error = error_message(error)
             self.log.error('Could not start the MCP server', error)

@@ -12,6 +12,7 @@ from hermes.js import (vscode, is_none, or_none, now_ms, deferred, set_timer, cl
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type
 from hermes.core.output_text import strip_ansi, cap_tail
+from hermes.core.strip_chars import rstrip_chars
 
 MAX_EXECUTIONS = 20
 """Executions kept per terminal (the oldest are dropped first)."""
@@ -405,6 +406,6 @@ def render_execution(entry, limit):
         status = 'still running'
     seconds = entry.duration_ms() / 1000
     header = '$ ' + entry.command
-    output = cap_tail(entry.output(), limit).rstrip('\n')
+    output = rstrip_chars(cap_tail(entry.output(), limit), '\n')
     footer = '(' + status + ', ' + str(round(seconds * 10) / 10) + ' s)'
     return header + '\n' + (output + '\n' if output != '' else '') + footer

@@ -308,7 +308,7 @@ class McpHttpServer:
             request.resume()
             return [False, None]
         declared = request.headers['content-length']
-        if not is_none(declared) and int(declared) > self.max_body_bytes:
+        if not is_none(declared) and int(declared) > self.max_body_bytes:  # transcrypt-ok[int-text]: Node's parser checks it
             self._send_error(response, 413, body_too_large(self.max_body_bytes), HTTP_ERROR, True)
             request.resume()
             return [False, None]

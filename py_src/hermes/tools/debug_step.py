@@ -7,7 +7,7 @@ COMMANDS = {'over': 'next', 'into': 'stepIn', 'out': 'stepOut'}
 
 async def step(args, call):
     kind = get_key(args, 'kind') or 'over'
-    return await resume(args, COMMANDS[kind], 'Stepped ' + kind, call)
+    return await resume(args, COMMANDS[kind], 'Stepped ' + kind, call)  # transcrypt-ok[untrusted-key]: the schema's enum
 
 
 def _properties():

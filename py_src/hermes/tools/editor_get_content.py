@@ -21,7 +21,8 @@ async def get_content(args, call):
         label = display_path(path)
         document = open_document_for(path)
     if is_none(document):
-        text = (await read_text(path))['text']  # not open in an editor: what is on disk is what there is
+        on_disk = await read_text(path)  # not open in an editor: what is on disk is what there is
+        text = on_disk['text']
         extra = '(not open in an editor)'
     else:
         text = document.getText()

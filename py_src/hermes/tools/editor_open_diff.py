@@ -15,7 +15,8 @@ async def current_text(path):
     document = open_document_for(path)
     if not is_none(document):
         return document.getText()
-    return (await read_text(path))['text']
+    on_disk = await read_text(path)
+    return on_disk['text']
 
 
 async def open_diff(args, call):

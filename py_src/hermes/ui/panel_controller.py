@@ -469,7 +469,9 @@ class PanelController:
             added = [{'role': 'user', 'content': turn.user_text}]
             if reply != '':
                 added.append({'role': 'assistant', 'content': reply})
-            self.conversation.history = self.conversation.history + added
+            updated = list(self.conversation.history)  # a copy: list + list is string concatenation in JS
+            updated.extend(added)
+            self.conversation.history = updated
         self.conversation.trim()
 
     def _clear_timer(self, turn):

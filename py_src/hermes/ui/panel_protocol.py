@@ -66,7 +66,8 @@ def parse_webview_message(raw):
     fields = _fields_of(kind)
     if fields is None:
         raise ProtocolError('unknown message type "' + kind[:40] + '"')
-    allowed = ['type'] + [field[0] for field in fields]
+    allowed = ['type']
+    allowed.extend([field[0] for field in fields])
     for key in keys:
         if key not in allowed:
             raise ProtocolError('"' + kind + '" has an unexpected field "' + str(key)[:40] + '"')

@@ -1,0 +1,116 @@
+"""The Transcrypt lint (tests/parity/lint.py): py_src is clean, and every rule fires where it should."""
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from parity.lint import RULES, lint_paths, lint_source  # noqa: E402
+
+SEAM_GLOBALS = {'process', 'require', 'JSON'}
+
+
+def rules_of(source):
+    return [finding.rule for finding in lint_source(textwrap.dedent(source), seam_globals=SEAM_GLOBALS)]
+
+
+def test_py_src_has_no_findings():
+    findings = lint_paths()
+    assert findings == [], 'Transcrypt lint findings:\n' + '\n'.join(str(finding) for finding in findings)
+
+
+# One snippet that must fire each rule (and the known JS-only bugs it was written for).
+FIRES = {
+    'list-plus': [
+        "lines = ['a']\nif x:\n    lines = lines + ['b']\n",  # core/client_config.py hermes_snippet
+        "allowed = ['type'] + [f[0] for f in fields]\n",  # ui/panel_protocol.py
+        "def f(self):\n    self.history = []\n    self.history = self.history + added\n",
+        "items = []\nitems += [1]\n",
+        "pair = (1,) + rest\n",
+    ],
+    'await-member': [
+        "async def f(path):\n    return (await read_text(path))['text']\n",  # tools/editor_get_content.py
+        "async def f():\n    return (await g()).strip()\n",
+        "async def f():\n    return (await g())()\n",
+    ],
+    'strip-chars': ["x = line.lstrip(' ')\n", "y = text.rstrip('\\n')\n", "z = s.strip('/')\n"],
+    'int-text': ["n = int(header)\n", "n = int(text, 16)\n"],
+    'untrusted-key': [
+        "TABLE = {'a': 1}\ndef f(name):\n    return TABLE[name]\n",
+        "TABLE = {'a': 1}\ndef f(name):\n    return TABLE.get(name)\n",
+    ],
+    'js-reserved': ["function = 1\n", "def f(this):\n    pass\n", "from hermes.x import public\n"],
+    'js-renamed': ["if isNaN(x):\n    pass\n"],
+    'reexport-js-global': ["from hermes.js import process\n"],
+    'negative-index': ["last = items[-1]\n"],
+    'percent-format': ["text = '%d items' % n\n"],
+    'fstring-spec': ["text = f'{x:.2f}'\n", "text = f'{x!r}'\n"],
+    'del-item': ["del items[0]\n", "del items[1:2]\n", "items = []\ndel items[i]\n"],
+    'sequence-repeat': ["line = '-' * n\n", "zeros = [0] * n\n"],
+    'container-equality': ["if items == []:\n    pass\n", "same = a != {'k': 1}\n"],
+    'container-truthiness': ["def f():\n    items = []\n    if items:\n        pass\n"],
+    'dict-iteration': ["d = {}\nfor k in d:\n    pass\n"],
+    'split-maxsplit': ["a = s.split(None, 1)\n", "b = s.rsplit(maxsplit=1)\n"],
+    'splitlines': ["lines = text.splitlines()\n"],
+    'find-range': ["i = s.find('x', 0, 5)\n", "j = s.rfind('x', 3)\n"],
+    're-backref': ["import re\nx = re.sub('(a)', r'<\\1>', s)\n"],
+    'python37': ["if (n := 3):\n    pass\n", "def f(a, /):\n    pass\n"],
+    'import': ["import json\n", "from .sibling import x\n", "from typing import List\n"],
+    'main-guard': ["if __name__ == '__main__':\n    run()\n"],
+    'unused-suppression': ["x = 1  # transcrypt-ok[list-plus]: nothing to suppress\n"],
+}
+
+
+def test_every_rule_has_a_snippet():
+    assert set(FIRES) == set(RULES)
+
+
+@pytest.mark.parametrize('rule,source', [(rule, source) for rule, sources in FIRES.items() for source in sources])
+def test_rule_fires(rule, source):
+    assert rule in rules_of(source)
+
+
+def test_findings_say_where_and_what_to_do_instead():
+    [finding] = lint_source("x = line.lstrip(' ')\n", 'py_src/hermes/m.py', SEAM_GLOBALS)
+    message = str(finding)
+    assert message.startswith("py_src/hermes/m.py:1: [strip-chars] (line.lstrip(' ')) ")
+    assert 'ignore their argument in JS' in message and 'core/strip_chars.py' in message
+
+
+SAFE = [
+    "lines = ['a']\nlines.extend(['b'])\n",
+    "total = a + b\n",
+    "async def f():\n    value = await g()\n    return value['text']\n",
+    "async def f():\n    return h(await g())\n",
+    "x = line.strip()\n",
+    "n = int(len(s) / 2)\n",
+    "def f(v):\n    if not v.isdigit():\n        raise ValueError(v)\n    return int(v)\n",
+    "ok = v.isdigit() and int(v) > 3\n",
+    "TABLE = {'a': 1}\ndef f(name):\n    return TABLE[name] if name in TABLE else None\n",
+    "TABLE = {'a': 1}\nvalues = [TABLE[k] for k in TABLE.keys()]\n",
+    "TABLE = {'a': 1}\ndef f(k):\n    if k not in TABLE:\n        TABLE[k] = 2\n    return TABLE[k]\n",
+    "TABLE = {'a': 1}\nfor k in ['a']:\n    print(TABLE[k])\n",
+    "TABLE = {'a': 1}\nx = TABLE['a']\n",
+    "tail = items[-2:]\n",
+    "text = '{:.2f}'.format(x)\n",
+    "d = {}\ndel d['key']\n",
+    "# __pragma__('tconv')\ndef f():\n    items = []\n    if items:\n        pass\n",
+    "d = {}\nfor k in d.keys():\n    pass\n",
+    "parts = s.split(',', 1)\n",
+    "import re\nfrom hermes.core.values import get_key\n",
+    "# __pragma__('skip')\nimport json\nfrom hermes.js import process\n# __pragma__('noskip')\n",
+    "from hermes.js import is_none\n",
+    "n = int(words[1])  # transcrypt-ok[int-text]: git prints a decimal count here\n",
+]
+
+
+@pytest.mark.parametrize('source', SAFE)
+def test_safe_code_is_not_flagged(source):
+    assert rules_of(source) == []
+
+
+def test_a_suppression_needs_a_reason_and_the_right_rule():
+    assert rules_of("x = [1] + y  # transcrypt-ok[list-plus]\n") == ['list-plus', 'unused-suppression']
+    assert rules_of("x = [1] + y  # transcrypt-ok[strip-chars]: wrong rule\n") == ['list-plus', 'unused-suppression']
+    assert rules_of("x = [1] + y  # transcrypt-ok[list-plus]: y is a list of one known item\n") == []
