@@ -34,8 +34,8 @@ async def activate(context):
     llm = register_llm(context, log, registry)
     register_native_chat(context, log, registry, llm)
     register_agent_panel(context, log, llm)
-    await service.start()
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
+    service.begin()  # not awaited: activation ends here, the MCP server is announced when it listens
     return {'version': VERSION, 'mcp': service, 'llm': llm}
 
 

@@ -9,7 +9,7 @@ const http = require('http');
 
 // Discovery files go to ~/.hermes/ide: keep them in a temporary home.
 process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
-const { vscode, extension, testing } = require('./harness');
+const { vscode, extension, testing, activateAndServe } = require('./harness');
 
 test.beforeEach(() => {
   vscode.__reset();
@@ -37,15 +37,16 @@ test('the bundle is strict-mode CommonJS exporting activate/deactivate', () => {
 test('activate logs, serves MCP, shows the port in the status bar, registers commands', async () => {
   const context = vscode.__makeContext();
   const ext = extension();
-  const api = await ext.activate(context);
+  const api = await activateAndServe(ext, context);
   assert.equal(api.version, '0.1.0');
   const service = api.mcp;
   assert.match(service.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   const [channel] = vscode.__state.channels;
   assert.equal(channel.name, 'Hermes');
   assert.deepEqual(channel.options, { log: true });
-  assert.ok(channel.lines.some((line) => line.startsWith(`[info] MCP server listening on ${service.url} (auth: token, `)));
-  assert.match(channel.lines[channel.lines.length - 1], /^\[info\] Hermes Agent 0\.1\.0 activated in \d+ ms$/);
+  const activated = channel.lines.findIndex((line) => /^\[info\] Hermes Agent 0\.1\.0 activated in \d+ ms$/.test(line));
+  const listening = channel.lines.findIndex((line) => line.startsWith(`[info] MCP server listening on ${service.url} (auth: token, `));
+  assert.ok(activated >= 0 && listening > activated, 'the server is announced after activation: ' + channel.lines.join(' | '));
   const [item] = vscode.__state.statusItems;
   assert.equal(item.visible, true);
   assert.equal(item.name, 'Hermes Agent', 'subscript assignment must dodge the py_name renaming');
@@ -61,10 +62,46 @@ test('activate logs, serves MCP, shows the port in the status bar, registers com
   context.disposeAll();
 });
 
-test('copy config puts the chosen snippet with the token on the clipboard', async () => {
+test('activate() returns before the MCP server listens; the discovery file appears once it does', async () => {
   const context = vscode.__makeContext();
   const ext = extension();
   const { mcp } = await ext.activate(context);
+  assert.equal(mcp.running, false, 'activation must not wait for secret storage and the port');
+  assert.equal(mcp.port, null);
+  await mcp.ready;
+  assert.equal(mcp.running, true);
+  const discovery = JSON.parse(fs.readFileSync(path.join(process.env.HOME, '.hermes', 'ide', `${mcp.port}.json`), 'utf8'));
+  assert.equal(discovery.url, mcp.url);
+  await ext.deactivate();
+  context.disposeAll();
+});
+
+test('deactivate during the first start still closes the port that start opens', async () => {
+  const context = vscode.__makeContext();
+  const ext = extension();
+  const { mcp } = await ext.activate(context);
+  await ext.deactivate();
+  assert.equal(mcp.running, false);
+  assert.equal(fs.existsSync(path.join(process.env.HOME, '.hermes', 'ide')) &&
+    fs.readdirSync(path.join(process.env.HOME, '.hermes', 'ide')).length, 0);
+  context.disposeAll();
+});
+
+test('the status command waits for the server that is still starting', async () => {
+  const context = vscode.__makeContext();
+  const ext = extension();
+  const { mcp } = await ext.activate(context);
+  const status = await vscode.commands.executeCommand('hermes.showMcpStatus');
+  assert.match(status, /^Hermes MCP server: http:\/\/127\.0\.0\.1:\d+\/mcp · 0 clients/);
+  assert.equal(mcp.running, true);
+  await ext.deactivate();
+  context.disposeAll();
+});
+
+test('copy config puts the chosen snippet with the token on the clipboard', async () => {
+  const context = vscode.__makeContext();
+  const ext = extension();
+  const { mcp } = await activateAndServe(ext, context);
   vscode.__state.quickPickAnswer = (items) => items.find((item) => item.client === 'claude');
   await vscode.commands.executeCommand('hermes.copyMcpConfig');
   assert.equal(vscode.__state.clipboard,
@@ -82,14 +119,14 @@ test('copy config puts the chosen snippet with the token on the clipboard', asyn
 test('the token is generated once and kept in secret storage', async () => {
   const context = vscode.__makeContext();
   const ext = extension();
-  const first = (await ext.activate(context)).mcp.token;
+  const first = (await activateAndServe(ext, context)).mcp.token;
   assert.match(first, /^[0-9a-f]{64}$/);
   assert.equal(context.secrets.values.get('hermes.mcp.token'), first);
   await ext.deactivate();
   context.disposeAll();
   const reloaded = vscode.__makeContext();  // a window reload: new context, same secret storage
   reloaded.secrets = context.secrets;
-  const again = (await ext.activate(reloaded)).mcp.token;
+  const again = (await activateAndServe(ext, reloaded)).mcp.token;
   assert.equal(again, first);
   await ext.deactivate();
   reloaded.disposeAll();
@@ -98,7 +135,7 @@ test('the token is generated once and kept in secret storage', async () => {
 test('deactivate closes the port and disposing subscriptions leaves nothing registered', async () => {
   const context = vscode.__makeContext();
   const ext = extension();
-  const { mcp } = await ext.activate(context);
+  const { mcp } = await activateAndServe(ext, context);
   const url = mcp.url;
   await ext.deactivate();
   context.disposeAll();
@@ -113,7 +150,7 @@ test('auth "none" serves without a token and warns visibly', async () => {
   vscode.__state.settings['hermes.mcp.auth'] = 'none';
   const context = vscode.__makeContext();
   const ext = extension();
-  const { mcp } = await ext.activate(context);
+  const { mcp } = await activateAndServe(ext, context);
   assert.equal(mcp.token, null);
   assert.equal((await get(mcp.url.replace('/mcp', '/health'))).status, 200);
   const [level, text] = vscode.__state.messages[0];
@@ -133,7 +170,7 @@ test('a port that cannot be bound shows an error and a failed status, not a cras
   vscode.__state.settings['hermes.mcp.port'] = 65535;
   const context = vscode.__makeContext();
   const ext = extension();
-  const { mcp } = await ext.activate(context);
+  const { mcp } = await activateAndServe(ext, context);
   assert.equal(mcp.running, false);
   assert.match(mcp.describe(), /^Hermes MCP server is not running: /);
   const [level, text] = vscode.__state.messages[0];

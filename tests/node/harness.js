@@ -13,6 +13,12 @@ const root = path.resolve(__dirname, '..', '..');
 module.exports = {
   vscode: require(fakeVscode),
   extension: () => require(path.join(root, 'dist', 'extension.js')),
+  // activate() returns before the MCP server listens: this waits for both.
+  activateAndServe: async (ext, context) => {
+    const api = await ext.activate(context);
+    await api.mcp.ready;
+    return api;
+  },
   testing: () => require(path.join(root, 'build', 'testing.js')),
   // Transcrypt's calling convention for keyword arguments, as the transpiled code itself uses it.
   kwargs: (object) => require(path.join(root, 'build', 'testing.js')).runtime.__kwargtrans__(object),

@@ -9,7 +9,7 @@ const path = require('path');
 const http = require('http');
 
 process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
-const { vscode, extension } = require('./harness');
+const { vscode, extension, activateAndServe } = require('./harness');
 
 test.beforeEach(() => {
   vscode.__reset();
@@ -19,7 +19,7 @@ test.beforeEach(() => {
 async function activate() {
   const context = vscode.__makeContext();
   const ext = extension();
-  const api = await ext.activate(context);
+  const api = await activateAndServe(ext, context);
   return { context, ext, api, stop: async () => { await ext.deactivate(); context.disposeAll(); } };
 }
 

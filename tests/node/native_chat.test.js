@@ -10,7 +10,7 @@ const os = require('os');
 const path = require('path');
 
 process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
-const { vscode, extension, testing } = require('./harness');
+const { vscode, extension, testing, activateAndServe } = require('./harness');
 
 // ------------------------------------------------------------------ VS Code's classes and chat APIs
 class LanguageModelTextPart { constructor(value) { this.value = value; } }
@@ -121,7 +121,7 @@ test('activation registers every tool, the participant and the language model; a
   const context = vscode.__makeContext();
   context.extensionUri = vscode.Uri.file(path.join(__dirname, '..', '..'));
   const ext = extension();
-  await ext.activate(context);
+  await activateAndServe(ext, context);
   try {
     const declared = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).contributes;
     assert.deepEqual([...chatState.tools.keys()].sort(), declared.languageModelTools.map((tool) => tool.name).sort());

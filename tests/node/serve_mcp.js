@@ -3,7 +3,7 @@
 //   HOME=<tmp> node tests/node/serve_mcp.js '<settings JSON>' [workspace folder...]
 // Prints one JSON line {"port", "url", "token"} once listening; SIGTERM deactivates and exits.
 'use strict';
-const { vscode, extension } = require('./harness');
+const { vscode, extension, activateAndServe } = require('./harness');
 
 async function main() {
   const settings = JSON.parse(process.argv[2] || '{}');
@@ -11,7 +11,7 @@ async function main() {
   vscode.__openFolders(process.argv.slice(3));
   const context = vscode.__makeContext();
   const ext = extension();
-  const api = await ext.activate(context);
+  const api = await activateAndServe(ext, context);
   const service = api.mcp;
   if (process.env.HERMES_TEST_TOOLS) addTestTools(service.registry);
   const stop = async () => {

@@ -19,7 +19,11 @@ def mcp_off():
 
 
 def activate(context):
-    return asyncio.run(extension.activate(context))
+    async def activate_and_start():
+        api = await extension.activate(context)
+        await api['mcp'].ready  # the MCP server starts after activate() returns
+        return api
+    return asyncio.run(activate_and_start())
 
 
 def test_version_matches_package_json():
@@ -31,9 +35,9 @@ def test_activate_logs_version_and_activation_time(context):
     assert api['version'] == VERSION
     [channel] = vscode.window.output_channels
     assert channel.name == 'Hermes' and channel.is_log
-    assert channel.lines[0] == '[info] MCP server disabled (hermes.mcp.enabled is false)'
-    assert channel.lines[-1].startswith(f'[info] Hermes Agent {VERSION} activated in ')
-    assert channel.lines[-1].endswith(' ms')
+    assert channel.lines[0].startswith(f'[info] Hermes Agent {VERSION} activated in ')
+    assert channel.lines[0].endswith(' ms')
+    assert channel.lines[1] == '[info] MCP server disabled (hermes.mcp.enabled is false)'
 
 
 def test_status_bar_item_says_the_server_is_off(context):

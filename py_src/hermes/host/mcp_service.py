@@ -1,7 +1,7 @@
 """Runs the MCP server for this window: reads `hermes.mcp.*`, keeps the token in secrets, writes the
 discovery file, keeps the status bar honest, and restarts on settings changes without a reload."""
 # __pragma__('tconv')
-from hermes.js import vscode, JsError, is_none, error_message, now_ms, current_pid
+from hermes.js import vscode, JsError, is_none, error_message, now_ms, current_pid, spawn
 from hermes.version import VERSION
 from hermes.core.mcp_protocol import McpSession, SUPPORTED_PROTOCOL_VERSIONS
 from hermes.net.mcp_http import McpHttpServer
@@ -28,6 +28,7 @@ class McpService:
         self.restart_requested = False
         self.restarting = False
         self.listeners = []  # called after every start/stop, e.g. to refresh VS Code's MCP list
+        self.ready = None  # the first start, begun by begin(): settles once the port listens (or failed)
 
     @property
     def url(self):
@@ -39,6 +40,13 @@ class McpService:
 
     def on_change(self, listener):
         self.listeners.append(listener)
+
+    def begin(self):
+        """Start in the background so activation does not wait for secret storage and the port (secrets
+        are a round trip to the window, ~150 ms in code-server); the discovery file appears once the port
+        listens. `ready` settles then; whatever needs the server awaits it."""
+        self.ready = spawn(self.start())
+        return self.ready
 
     async def start(self):
         self.error = None
@@ -70,6 +78,8 @@ class McpService:
         self._changed()
 
     async def stop(self):
+        if not is_none(self.ready):
+            await self.ready  # a deactivate during the first start stops what that start opened
         if is_none(self.server):
             return
         server = self.server
@@ -157,7 +167,7 @@ class McpService:
 
 
 def register_mcp_service(context, log, registry, status_bar):
-    """The service, stopped: call `await service.start()` once the commands exist."""
+    """The service, stopped: call `service.begin()` once the commands exist."""
     service = McpService(context, log, registry, status_bar)
     context.subscriptions.push(service)
     on_settings_changed(context, 'mcp', service.restart)

@@ -16,6 +16,7 @@ def register_command(context, command_id, handler):
 
 def register_mcp_commands(context, log, service):
     async def show_status():
+        await service.ready
         text = service.describe()
         log.info(text)
         actions = [COPY_CONFIG_ACTION, SHOW_LOG_ACTION] if service.running else [SHOW_LOG_ACTION]
@@ -31,6 +32,7 @@ def register_mcp_commands(context, log, service):
 
     async def copy_config(client=None):
         """Copy a client snippet; `client` (hermes|claude|vscode|cursor|all) skips the picker."""
+        await service.ready
         if not service.running:
             vscode.window.showErrorMessage(service.describe())
             return None
