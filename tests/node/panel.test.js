@@ -58,7 +58,7 @@ test('the controller runs a turn through a sink and refuses bad messages (transp
   const runTurn = async (history, text, sink, cancel) => {
     sink.on_text('Hello ');
     sink.on_tool_call({ id: 'c1', name: 'workspace_get_folders', arguments: {} });
-    sink.on_tool_log({ id: 'c1' }, 'notice', 'Waiting for the user to confirm workspace_get_folders');
+    sink.on_tool_confirmation({ id: 'c1' }, 'waiting');
     sink.on_tool_result({ id: 'c1' }, { content: [{ type: 'text', text: '{"folders": []}' }], isError: false });
     sink.on_text('world');
     history.push({ role: 'user', content: text }, { role: 'tool', tool_call_id: 'c1', content: 'z'.repeat(9000) });

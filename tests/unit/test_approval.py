@@ -24,17 +24,22 @@ def registry():
 
 
 LOGGED = []
+STATES = []
 
 
 def call(reg, name, args=None):
     LOGGED.clear()
-    return asyncio.run(reg.call(name, args or {'path': 'a.txt'}, ToolCall(logger=lambda level, text: LOGGED.append((level, text)))))
+    STATES.clear()
+    tool_call = ToolCall(logger=lambda level, text: LOGGED.append((level, text)))
+    tool_call.on_confirmation(STATES.append)
+    return asyncio.run(reg.call(name, args or {'path': 'a.txt'}, tool_call))
 
 
 def test_destructive_tools_ask_and_run_when_allowed():
     vscode.window.message_answers.append('Allow')
     result = call(registry(), 'file_write')
     assert result == {'content': [{'type': 'text', 'text': 'wrote a.txt'}], 'isError': False}
+    assert STATES == ['waiting', 'confirmed']
     assert LOGGED == [('notice', 'Waiting for the user to confirm file_write'), ('notice', 'The user confirmed file_write')]
     [(level, text, items)] = vscode.window.messages
     assert level == 'warning' and text == 'Allow Hermes to run "Write file"?'
@@ -46,7 +51,7 @@ def test_declined_or_dismissed_is_a_tool_error_the_model_can_read():
     reg = registry()
     vscode.window.message_answers.append(None)  # the user closed the dialog
     result = call(reg, 'file_write')
-    assert result['isError'] is True
+    assert result['isError'] is True and STATES == ['waiting', 'declined']
     assert result['content'][0]['text'].startswith('The user declined to run file_write.')
 
 

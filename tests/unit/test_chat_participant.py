@@ -15,7 +15,7 @@ from hermes.core.chat_prompts import (user_message, help_markdown, followups, hi
                                       turn_metadata, participant_contribution)
 from hermes.host.approval import Approver  # noqa: E402
 from hermes.host.llm_service import LlmService  # noqa: E402
-from hermes.ui.chat_participant import ChatParticipant, register_chat_participant  # noqa: E402
+from hermes.ui.chat_participant import ChatParticipant, ChatStreamSink, register_chat_participant  # noqa: E402
 from llm_server.cpython_fetch import fetch  # noqa: E402
 from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
 from llm_server.server import ScriptedLlmServer  # noqa: E402
@@ -221,3 +221,13 @@ def test_hermes_tools_named_with_a_hash_are_asked_for(context, workspace):
         harness.ask('look at notes', tools=named)
         user = server.chat_requests()[0]['body']['messages'][1]['content']
     assert user == 'look at notes\n\nUse these tools for this request: file_read.'
+
+
+def test_a_call_waiting_for_confirmation_shows_as_progress_and_log_text_does_not():
+    stream = vscode.ChatResponseStream()
+    sink = ChatStreamSink(stream, ToolRegistry(), lambda path: None)
+    sink.on_tool_log({'id': 'c1', 'name': 'file_write'}, 'notice', 'Waiting for the user to confirm file_write')
+    assert stream.of('progress') == []
+    sink.on_tool_confirmation({'id': 'c1', 'name': 'file_write'}, 'waiting')
+    sink.on_tool_confirmation({'id': 'c1', 'name': 'file_write'}, 'confirmed')
+    assert stream.of('progress') == ['Waiting for your confirmation to run file_write…']

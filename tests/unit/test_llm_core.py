@@ -284,6 +284,9 @@ class Recorder(EventSink):
     def on_error(self, error):
         self.events.append(('error', error.kind))
 
+    def on_tool_confirmation(self, c, state):
+        self.events.append(('confirmation', c['id'], state))
+
 
 def registry():
     reg = ToolRegistry()
@@ -306,6 +309,21 @@ def test_loop_native_roundtrip_and_history_shape():
     assert ('call', 'echo') in sink.events and ('result', 'hi') in sink.events
     sent = client.bodies[1]['messages']
     assert sent[-1] == {'role': 'tool', 'tool_call_id': 'c1', 'content': 'hi'}
+
+
+def test_the_sink_hears_the_calls_confirmation_state():
+    class AskingGate:
+        async def approve(self, tool, arguments, tool_call):
+            tool_call.set_confirmation('waiting')
+            tool_call.set_confirmation('confirmed')
+            return None
+    reg = registry()
+    reg.approver = AskingGate()
+    client = FakeClient([{'tool_calls': [call('c1', 'echo', {'text': 'hi'})]}, {'content': 'done'}])
+    sink = Recorder()
+    run(AgentLoop(client, reg).run([{'role': 'user', 'content': 'go'}], sink))
+    assert [event for event in sink.events if event[0] in ('call', 'confirmation', 'result')] == [
+        ('call', 'echo'), ('confirmation', 'c1', 'waiting'), ('confirmation', 'c1', 'confirmed'), ('result', 'hi')]
 
 
 def test_loop_auto_switches_to_text_when_the_model_writes_blocks():

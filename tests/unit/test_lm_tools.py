@@ -16,7 +16,7 @@ SCHEMA = {'type': 'object', 'properties': {'path': {'type': 'string'}}, 'require
 
 def make_registry(runs):
     async def write(args, call):
-        runs.append(('write', args['path'], getattr(call, 'user_confirmed', False)))
+        runs.append(('write', args['path'], call.confirmed))
         return 'wrote ' + args['path']
 
     async def read(args, call):

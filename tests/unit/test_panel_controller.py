@@ -64,7 +64,7 @@ class Host:
 
 def scripted(*steps, result=None):
     """A fake run_turn: each step is ('text', delta) | ('tool', id, name, args) | ('waiting', id) |
-    ('result', id, result) | ('error', exc) | ('raise', exc) | ('sleep', seconds)."""
+    ('confirmed', id) | ('log', id, text) | ('result', id, result) | ('error', exc) | ('raise', exc) | ('sleep', seconds)."""
     calls = []
 
     async def run_turn(history, user_text, sink, cancel):
@@ -78,9 +78,11 @@ def scripted(*steps, result=None):
             elif kind == 'tool':
                 sink.on_tool_call({'id': step[1], 'name': step[2], 'arguments': step[3]})
             elif kind == 'waiting':
-                sink.on_tool_log({'id': step[1]}, 'notice', 'Waiting for the user to confirm file_write')
+                sink.on_tool_confirmation({'id': step[1]}, 'waiting')
             elif kind == 'confirmed':
-                sink.on_tool_log({'id': step[1]}, 'notice', 'The user confirmed file_write')
+                sink.on_tool_confirmation({'id': step[1]}, 'confirmed')
+            elif kind == 'log':
+                sink.on_tool_log({'id': step[1]}, 'notice', step[2])
             elif kind == 'result':
                 sink.on_tool_result({'id': step[1]}, step[2])
             elif kind == 'error':
@@ -163,6 +165,15 @@ def test_a_confirmed_call_goes_back_to_running_until_its_result():
     run(controller.handle({'type': 'send', 'text': 'write'}))
     statuses = [message['type'] for message in host.posted if message.get('id') == 't']
     assert statuses == ['toolStarted', 'toolWaiting', 'toolRunning', 'toolResult']
+
+
+def test_log_text_does_not_change_a_card():
+    loop = scripted(('tool', 't', 'file_write', {'path': 'a'}), ('log', 't', 'Waiting for the user to confirm x'),
+                    ('result', 't', {'content': [{'type': 'text', 'text': 'wrote a'}], 'isError': False}))
+    controller, host, _ = make(loop)
+    run(controller.handle({'type': 'send', 'text': 'write'}))
+    statuses = [message['type'] for message in host.posted if message.get('id') == 't']
+    assert statuses == ['toolStarted', 'toolResult']
 
 
 def test_long_tool_results_are_truncated():

@@ -68,8 +68,12 @@ class EventSink:
         """It finished: `result` is its CallToolResult ({'content': [...], 'isError'})."""
 
     def on_tool_log(self, call, level, message):
-        """A running tool said something: the confirmation gate logs ('notice', 'Waiting for the user
-        to confirm …') while it waits; tools may log and report progress ('progress', '<n>/<total> …')."""
+        """A running tool said something (for people: the text is not a protocol); tools may log and
+        report progress ('progress', '<n>/<total> …')."""
+
+    def on_tool_confirmation(self, call, state):
+        """The call's confirmation state changed (core/tools.py): WAITING while the user is asked, then
+        CONFIRMED or DECLINED."""
 
     def on_notice(self, message):
         """Something worth a quiet line: a switch to the text protocol, history trimmed."""
@@ -236,6 +240,7 @@ class AgentLoop:
         def log(level, message):
             _emit(sink, 'tool_log', shown, level, message)
         tool_call = ToolCall(report, log)
+        tool_call.on_confirmation(lambda state: _emit(sink, 'tool_confirmation', shown, state))
         unsubscribe = cancellation.on_cancel(lambda: tool_call.cancel('The user cancelled the request.'))
         try:
             result = await cancellation.race(self.registry.call(name, arguments, tool_call))
@@ -506,6 +511,8 @@ def _emit(sink, event, first=None, second=None, third=None):
             sink.on_tool_result(first, second)
         elif event == 'tool_log':
             sink.on_tool_log(first, second, third)
+        elif event == 'tool_confirmation':
+            sink.on_tool_confirmation(first, second)
         elif event == 'iteration':
             sink.on_iteration(first)
         elif event == 'notice':

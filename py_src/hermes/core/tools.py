@@ -54,9 +54,18 @@ class Tool:
         return spec
 
 
+# Where a call stands with the user's consent (ToolCall.confirmation). The gate moves it; front ends listen
+# (`on_confirmation`) to show "waiting for your confirmation" — never by reading log text.
+NOT_ASKED = 'not_asked'
+WAITING = 'waiting'  # the user is being asked now
+CONFIRMED = 'confirmed'  # the user said yes to this very call (in our dialog, or in VS Code's own)
+DECLINED = 'declined'  # no, or the call was cancelled while asking
+
+
 class ToolCall:
     """What a running handler may do besides computing its result: report progress, log, and
-    notice that its caller gave up. Front ends decide where progress and logs go."""
+    notice that its caller gave up; and where the call stands with the user's consent. Front ends
+    decide where progress and logs go."""
 
     def __init__(self, reporter=None, logger=None):
         self._reporter = reporter
@@ -64,6 +73,28 @@ class ToolCall:
         self._cancelled = False
         self.cancel_reason = None
         self._cancel_listeners = []
+        self.confirmation = NOT_ASKED
+        self._confirmation_listeners = []
+
+    @property
+    def confirmed(self):
+        return self.confirmation == CONFIRMED
+
+    def set_confirmation(self, state):
+        """Move to `state` (one of the constants above) and tell every listener."""
+        if state == self.confirmation:
+            return
+        self.confirmation = state
+        for listener in self._confirmation_listeners[:]:
+            _call_quietly(lambda: listener(state))
+
+    def on_confirmation(self, listener):
+        """Call `listener(state)` on every change of `confirmation`; returns a function that unsubscribes."""
+        self._confirmation_listeners.append(listener)
+
+        def unsubscribe():
+            self._confirmation_listeners = [item for item in self._confirmation_listeners if item is not listener]
+        return unsubscribe
 
     def progress(self, progress, total=None, message=None):
         if not is_none(self._reporter) and not self._cancelled:

@@ -1,9 +1,11 @@
 """The confirmation gate: before a tool that changes things runs, the user says yes (or has said so
 for the session). `hermes.tools.confirm`: "destructive" (default) asks for destructive tools,
-"always" asks for every tool, "never" asks for none. Front ends learn that a call is waiting through
-`call.log('notice', …)` and progress, so a tool card can say "waiting for your confirmation"."""
+"always" asks for every tool, "never" asks for none. The gate moves the call's confirmation state
+(core/tools.py: WAITING, then CONFIRMED or DECLINED); front ends listen to it, so a tool card can say
+"waiting for your confirmation". The log lines are for people (an MCP client's log), not for UIs."""
 # __pragma__('tconv')
 from hermes.js import vscode, dump_json, is_none
+from hermes.core.tools import WAITING, CONFIRMED, DECLINED
 from hermes.host.settings import setting
 
 ALLOW = 'Allow'
@@ -30,29 +32,27 @@ class Approver:
     def would_ask(self, tool):
         """Whether `approve` would ask the user about a call of `tool` now. A front end that has the user
         confirm in its own UI (VS Code's tool confirmation, ui/lm_tools.py) asks exactly when this is true
-        and then marks the call `user_confirmed`, so the user is asked once, not twice."""
+        and then marks the call CONFIRMED, so the user is asked once, not twice."""
         return self.needs_approval(tool) and not (tool.name in self.allowed_for_session)
 
     async def approve(self, tool, arguments, call):
-        if getattr(call, 'user_confirmed', False) == True:  # noqa: E712 (undefined in JS)
+        if call.confirmed:
             return None  # the front end already had the user confirm this very call
         if not self.would_ask(tool):
             return None
-        refusal = await self._ask(tool.name, tool.title or tool.name, arguments, call, tool.name)
-        if is_none(refusal):
-            call.user_confirmed = True
-        return refusal
+        return await self._ask(tool.name, tool.title or tool.name, arguments, call, tool.name)
 
     async def confirm(self, tool_name, title, arguments, call, session_key=None):
         """Ask for one action a handler is about to take (see the module-level `confirm`)."""
         key = tool_name if is_none(session_key) else session_key
         if setting('tools.confirm') == 'never' or key in self.allowed_for_session:
             return None
-        if getattr(call, 'user_confirmed', False) == True:  # noqa: E712 (undefined in JS)
+        if call.confirmed:
             return None  # the gate already asked for this very call ("always")
         return await self._ask(tool_name, title, arguments, call, key)
 
     async def _ask(self, tool_name, title, arguments, call, session_key):
+        call.set_confirmation(WAITING)
         call.log('notice', WAITING_NOTICE + ' ' + tool_name)
         detail = dump_json(arguments, 2)
         if len(detail) > DETAIL_LIMIT:
@@ -62,12 +62,15 @@ class Approver:
             {'modal': True, 'detail': 'Tool: ' + tool_name + '\nArguments:\n' + detail},
             ALLOW, ALLOW_SESSION)
         if call.cancelled:
+            call.set_confirmation(DECLINED)
             return 'The call was cancelled while waiting for confirmation.'
         if choice == ALLOW_SESSION:
             self.allowed_for_session.append(session_key)
         if choice == ALLOW or choice == ALLOW_SESSION:
-            call.log('notice', CONFIRMED_NOTICE + ' ' + tool_name)  # a waiting card goes back to running
+            call.set_confirmation(CONFIRMED)
+            call.log('notice', CONFIRMED_NOTICE + ' ' + tool_name)
             return None
+        call.set_confirmation(DECLINED)
         if not is_none(self.log):
             self.log.info('The user declined ' + tool_name)
         return ('The user declined to run ' + tool_name + '. Do not retry it unless the user asks; '

@@ -13,13 +13,13 @@ from hermes.js import vscode, is_none, to_js_callback, error_message, JsError
 from hermes.core.values import json_type, get_key
 from hermes.core.agent_loop import EventSink
 from hermes.core.cancellation import Cancellation
+from hermes.core.tools import WAITING
 from hermes.core.chat_messages import prop
 from hermes.core.chat_prompts import (PARTICIPANT_ID, VENDOR, user_message, help_markdown, followups, turn_metadata,
                                       history_from_turns)
 from hermes.core.lm_tools import describe_call, touched_paths, registry_name
 from hermes.host.chat_host import read_references, path_uri
 
-WAITING_NOTICE = 'Waiting for the user to confirm'
 
 
 class ChatStreamSink(EventSink):
@@ -51,8 +51,8 @@ class ChatStreamSink(EventSink):
         if self.text_shown:
             self.needs_break = True  # the text after the tools is a new paragraph
 
-    def on_tool_log(self, call, level, message):
-        if level == 'notice' and json_type(message) == 'string' and message.startswith(WAITING_NOTICE):
+    def on_tool_confirmation(self, call, state):
+        if state == WAITING:
             self.stream.progress('Waiting for your confirmation to run ' + get_key(call, 'name', 'a tool') + '…')
 
     def on_tool_result(self, call, result):

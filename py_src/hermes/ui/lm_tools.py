@@ -9,14 +9,14 @@ every other call (argument validation, isError results), with one difference in 
   (`Approver.would_ask`: `hermes.tools.confirm`, destructive tools, session allowances), with the
   tool and its arguments in the message. VS Code runs `invoke` only once the user agreed (or their
   own VS Code settings approve it for them), so
-- `invoke` marks such a call `user_confirmed` and the gate does not ask a second time. It does so
+- `invoke` marks such a call CONFIRMED and the gate does not ask a second time. It does so
   only for a call VS Code was asked to confirm: the exact (tool, arguments) pair recorded by
   `prepareInvocation`. A call nobody confirmed (a setting changed in between, input edited in the
   confirmation) meets Hermes's own prompt as usual.
 """
 # __pragma__('tconv')
 from hermes.js import vscode, new, is_none, dump_json, to_js_callback, JsError, error_message
-from hermes.core.tools import ToolCall
+from hermes.core.tools import ToolCall, CONFIRMED
 from hermes.core.agent_loop import result_text
 from hermes.core.chat_messages import prop
 from hermes.core.lm_tools import lm_tool_name, describe_call, confirmation
@@ -58,7 +58,7 @@ class LmToolBridge:
         key = _key(tool_name, prop(options, 'input'))
         if key in self.confirmed:
             self.confirmed = [item for item in self.confirmed if item != key]
-            call.user_confirmed = True  # VS Code's confirmation stood in for the gate's
+            call.set_confirmation(CONFIRMED)  # VS Code's confirmation stood in for the gate's
         subscription = None
         if not is_none(token):
             subscription = token.onCancellationRequested(lambda event: call.cancel('Cancelled in VS Code.'))

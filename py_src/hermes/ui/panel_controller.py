@@ -23,14 +23,13 @@ from hermes.js import is_none, error_message, JsError, set_timer, clear_timer
 from hermes.core.values import json_type, get_key, is_object, object_keys
 from hermes.ui.panel_protocol import parse_webview_message, ProtocolError
 from hermes.core.cancellation import Cancellation
+from hermes.core.tools import WAITING, CONFIRMED
 
 STORE_KEY = 'hermes.panel.conversation'
 MAX_MESSAGES = 100
 RESULT_LIMIT = 4000
 HISTORY_TOOL_CHARS = 8000
 """Tool results kept in the stored LLM history are cut to this (workspaceState stays small)."""
-WAITING_NOTICE = 'Waiting for the user to confirm'  # the notices host/approval.py logs
-CONFIRMED_NOTICE = 'The user confirmed'
 FORCE_END_MS = 3000
 """After Stop, the loop has this long to wind down before the panel ends the turn by itself."""
 
@@ -232,16 +231,16 @@ class PanelSink:
         self.controller.post({'type': 'toolStarted', 'id': call_id, 'name': name, 'arguments': arguments})
 
     def on_tool_log(self, call, level, message):
-        """The confirmation gate (host/approval.py) logs a 'notice' while it waits for the user, and
-        another once the user allowed the call."""
-        if level != 'notice' or json_type(message) != 'string':
-            return
-        waiting = message.startswith(WAITING_NOTICE)
-        if not waiting and not message.startswith(CONFIRMED_NOTICE):
+        return None
+
+    def on_tool_confirmation(self, call, state):
+        """The card waits while the gate asks the user, and runs again once the user allowed the call."""
+        if state != WAITING and state != CONFIRMED:
             return
         part = self._tool(get_key(call, 'id'))
         if is_none(part) or not self._live():
             return
+        waiting = state == WAITING
         part['status'] = 'waiting' if waiting else 'running'
         self.controller.post({'type': 'toolWaiting' if waiting else 'toolRunning', 'id': part['id']})
 
