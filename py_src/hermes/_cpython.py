@@ -71,6 +71,68 @@ class _NodeFs:
         return os.path.exists(path)
 
 
+class _NodeStats:
+    """fs.Stats / fs.Dirent: the kind tests, `size`, `mtimeMs`, and `name` by subscript."""
+
+    def __init__(self, mode, size=0, mtime_ms=0, name=None):
+        import stat
+        self._mode, self.size, self.mtimeMs, self._name = mode, size, mtime_ms, name
+        self.isFile = lambda: stat.S_ISREG(mode)
+        self.isDirectory = lambda: stat.S_ISDIR(mode)
+        self.isSymbolicLink = lambda: stat.S_ISLNK(mode)
+
+    def __getitem__(self, key):
+        return {'name': self._name}[key]
+
+
+def _node_error(call, path, error):
+    codes = {2: 'ENOENT', 13: 'EACCES', 20: 'ENOTDIR', 21: 'EISDIR'}
+    code = codes.get(error.errno, 'EIO')
+    wrapped = type(error)(f"{code}: {error.strerror.lower()}, {call} '{path}'")
+    wrapped.code = code
+    return wrapped
+
+
+class _NodeFsPromises:
+    """The `fs.promises` calls the host code uses (host/disk.py), with Node's error texts and codes."""
+
+    @staticmethod
+    def _stats(call, path, follow):
+        import os
+        try:
+            info = os.stat(path) if follow else os.lstat(path)
+        except OSError as error:
+            raise _node_error(call, path, error) from None
+        return _NodeStats(info.st_mode, info.st_size, info.st_mtime * 1000)
+
+    @staticmethod
+    async def stat(path):
+        return _NodeFsPromises._stats('stat', path, True)
+
+    @staticmethod
+    async def lstat(path):
+        return _NodeFsPromises._stats('lstat', path, False)
+
+    @staticmethod
+    async def readdir(path, options=None):
+        import os
+        try:
+            with os.scandir(path) as entries:
+                return [_NodeStats(entry.stat(follow_symlinks=False).st_mode, name=entry.name) for entry in entries]
+        except OSError as error:
+            raise _node_error('scandir', path, error) from None
+
+    @staticmethod
+    async def readFile(path):
+        try:
+            with open(path, 'rb') as handle:
+                return handle.read()
+        except OSError as error:
+            raise _node_error('open', path, error) from None
+
+
+_NodeFs.promises = _NodeFsPromises
+
 NODE_MODULES = {'path': _NodePath, 'fs': _NodeFs}
 """Stand-ins for Node built-ins by name; tests may register more."""
 

@@ -130,3 +130,50 @@ test('editor_get_content reads a file that is not open in an editor from disk', 
   assert.match(text(result), /\(not open in an editor\)/);
   assert.match(text(result), /Hello world/);
 });
+
+// host/disk.py: file: URIs are read with Node's fs, other schemes through workspace.fs. Both must give
+// the tools the same answers: the same shapes, FileType bits, symlink flags and errors.
+test('Node fs and workspace.fs report the same stats, listings and bytes (symlinks included)', async () => {
+  const { folder } = setup();
+  fs.symlinkSync(path.join(folder, 'README.md'), path.join(folder, 'link.md'));
+  fs.symlinkSync(path.join(folder, 'src'), path.join(folder, 'linkdir'));
+  fs.symlinkSync(path.join(folder, 'gone'), path.join(folder, 'dangling'));
+  const disk = mods().host_disk;
+  const uri = (name) => vscode.Uri.file(path.join(folder, name));
+  const both = async (method, name) => Promise.all([disk.NODE_FILE_SYSTEM, vscode.workspace.fs].map(async (system) => {
+    try { return await system[method](uri(name)); } catch (error) { return /ENOENT|FileNotFound/.test(String(error.message) + error.code) ? 'missing' : error; }
+  }));
+  const [nodeList, vscodeList] = await both('readDirectory', '.');
+  assert.deepEqual(nodeList.sort(), vscodeList.sort());
+  assert.deepEqual(new Map(nodeList), new Map([['src', 2], ['README.md', 1], ['link.md', 65], ['linkdir', 66], ['dangling', 64]]));
+  for (const name of ['README.md', 'src', 'link.md', 'linkdir', 'dangling', 'nothing-here']) {
+    const [fromNode, fromVscode] = await both('stat', name);
+    const shape = (info) => (info === 'missing' ? info : { type: info.type, size: info.size });
+    assert.deepEqual(shape(fromNode), shape(fromVscode), name);
+  }
+  const [nodeBytes, vscodeBytes] = await both('readFile', 'README.md');
+  assert.deepEqual(Buffer.from(nodeBytes), Buffer.from(vscodeBytes));
+});
+
+for (const backend of ['Node fs', 'workspace.fs']) {
+  test(`the reading tools answer the same through ${backend}`, async () => {
+    const { folder, registry } = setup();
+    mods().host_disk.use_node_fs(backend === 'Node fs');
+    try {
+      fs.symlinkSync(path.join(folder, 'src'), path.join(folder, 'alias'));
+      fs.writeFileSync(path.join(folder, 'blob.bin'), Buffer.from([0x89, 0x50, 0x00, 0x01]));
+      assert.equal(text(await call(registry, 'file_read', { path: 'src/app.ts', start_line: 2 })),
+        'src/app.ts (lines 2-3 of 3)\nconst b = a + 1;\nexport { a, b };');
+      assert.match(text(await call(registry, 'file_read', { path: 'blob.bin' })), /looks like a binary file \(4 bytes\)/);
+      assert.equal(text(await call(registry, 'file_read', { path: 'nope.txt' })),
+        '"nope.txt" does not exist. Use file_list_directory or file_search to find the right path.');
+      assert.match(text(await call(registry, 'file_read', { path: 'src' })), /is a folder, not a file/);
+      assert.equal(text(await call(registry, 'file_list_directory', {})),
+        './ (depth 2, 5 entries; folders end with /)\n  alias/ (symlink)\n  src/\n    app.ts\n  blob.bin\n  README.md');
+      assert.equal(text(await call(registry, 'editor_get_content', { path: 'README.md' })),
+        'README.md (lines 1-3 of 3) (not open in an editor)\n# Project\n\nHello world');
+    } finally {
+      mods().host_disk.use_node_fs(true);
+    }
+  });
+}

@@ -19,8 +19,13 @@ DESTRUCTIVE = ['editor_edit_file', 'file_write', 'file_create', 'file_delete', '
                'workspace_run_task', 'command_execute']
 
 
-@pytest.fixture
-def ws(tmp_path):
+@pytest.fixture(params=['node-fs', 'workspace-fs'])
+def ws(tmp_path, request):
+    """Every file tool runs twice: reading through Node's fs (file: URIs, the product's path) and through
+    vscode.workspace.fs (other schemes); the results must be identical."""
+    import hermes.host.disk
+    hermes.host.disk.use_node_fs(request.param == 'node-fs')
+    request.addfinalizer(lambda: hermes.host.disk.use_node_fs(True))
     root = tmp_path / 'project'
     (root / 'src').mkdir(parents=True)
     (root / 'src' / 'app.ts').write_text('const a: number = 1;\nconst b = a + 1;\nexport { a, b };\n')

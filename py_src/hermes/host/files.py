@@ -1,6 +1,6 @@
-"""Files through VS Code: reads, stats and listings via `vscode.workspace.fs` (any file system VS Code
-mounts), and changes via `WorkspaceEdit` so they land in VS Code's undo history and respect editors
-that hold unsaved changes. Deletion goes to the trash where the file system has one."""
+"""Files through VS Code: reads, stats and listings via host/disk.py (Node's fs for file: URIs, else
+`vscode.workspace.fs`: any file system VS Code mounts), and changes via `WorkspaceEdit` so they land in
+VS Code's undo history and respect editors that hold unsaved changes. Deletion goes to the trash where the file system has one."""
 # __pragma__('tconv')
 from hermes.js import vscode, node, new, is_none, JsError, error_message, utf8_text, utf8_bytes, keys_of
 from hermes.core.tools import ToolError
@@ -8,10 +8,8 @@ from hermes.core.globs import GlobSet
 from hermes.core.values import get_key
 from hermes.host.paths import display_path, folder_paths, is_inside
 from hermes.host.documents import open_document_for, replace_text, save_document
+from hermes.host.disk import file_system_for, FILE, DIRECTORY, SYMLINK
 
-FILE = 1
-DIRECTORY = 2
-SYMLINK = 64
 MAX_READ_BYTES = 32 * 1024 * 1024
 BINARY_SNIFF_CHARS = 8000
 
@@ -36,14 +34,15 @@ def is_not_found(error):
 async def stat(path):
     """{'kind': 'file'|'directory'|'other', 'symlink', 'size', 'mtime'}, or None when nothing is there."""
     try:
-        info = await vscode.workspace.fs.stat(uri_of(path))
+        uri = uri_of(path)
+        info = await file_system_for(uri).stat(uri)
     except JsError as error:
         if is_not_found(error):
             return None
         raise ToolError('Cannot read "' + display_path(path) + '": ' + error_message(error))
     kind = info['type']
     name = 'file' if kind & FILE else ('directory' if kind & DIRECTORY else 'other')
-    return {'kind': name, 'symlink': (kind & SYMLINK) != 0, 'size': info.size, 'mtime': info.mtime}
+    return {'kind': name, 'symlink': (kind & SYMLINK) != 0, 'size': info['size'], 'mtime': info['mtime']}
 
 
 async def read_text(path, max_bytes=None):
@@ -60,7 +59,8 @@ async def read_text(path, max_bytes=None):
     if info['size'] > max_bytes:
         raise ToolError('"' + shown + '" is ' + str(info['size']) + ' bytes, more than the ' + str(max_bytes) +
                         '-byte limit for reading. Use file_search_content to find the part you need.')
-    data = await vscode.workspace.fs.readFile(uri_of(path))
+    uri = uri_of(path)
+    data = await file_system_for(uri).readFile(uri)
     text = utf8_text([data])
     if text[:BINARY_SNIFF_CHARS].find('\x00') != -1:
         raise ToolError('"' + shown + '" looks like a binary file (' + str(len(data)) + ' bytes); only text files '
@@ -138,7 +138,8 @@ async def delete_path(path, recursive):
     if is_none(info):
         raise ToolError('"' + shown + '" does not exist.')
     if info['kind'] == 'directory' and not recursive:
-        entries = await vscode.workspace.fs.readDirectory(uri_of(path))
+        uri = uri_of(path)
+        entries = await file_system_for(uri).readDirectory(uri)
         if len(entries) > 0:
             raise ToolError('"' + shown + '" is a folder with ' + str(len(entries)) + ' entries; pass recursive: '
                             'true to delete it with everything inside.')
@@ -161,7 +162,8 @@ async def delete_path(path, recursive):
 
 async def read_directory(path):
     """[{'name', 'kind', 'symlink'}] of a folder, folders first, then by name."""
-    entries = await vscode.workspace.fs.readDirectory(uri_of(path))
+    uri = uri_of(path)
+    entries = await file_system_for(uri).readDirectory(uri)
     result = []
     for entry in entries:
         kind = entry[1]

@@ -1,0 +1,80 @@
+"""Reading the disk at the disk's speed. `file:` URIs are read with Node's `fs` in the extension host
+(which runs where those files are, local or remote); every other scheme goes through
+`vscode.workspace.fs`. Each `workspace.fs` call is a round trip to the window (measured in code-server:
+~4 ms for a 2-line file, 7× a plain read for 10 MB); Node's `fs` answers in microseconds.
+
+Both backends offer the `workspace.fs` shapes the callers use: `stat(uri)` → {'type', 'size', 'mtime'}
+with VS Code's FileType bits (a symlink is followed and flagged; a dangling one is Unknown|SymbolicLink),
+`readDirectory(uri)` → [[name, type]], `readFile(uri)` → bytes. A missing path raises an error whose
+message has ENOENT (Node) or whose code is FileNotFound (VS Code)."""
+# __pragma__('tconv')
+from hermes.js import vscode, node, JsError
+
+FILE = 1
+DIRECTORY = 2
+SYMLINK = 64
+
+_backend = {'node': True}
+
+
+def use_node_fs(enabled):
+    """Tests run every file tool both ways; the product always reads `file:` URIs through Node."""
+    _backend['node'] = enabled
+
+
+def file_system_for(uri):
+    if _backend['node'] and uri.scheme == 'file':
+        return NODE_FILE_SYSTEM
+    return vscode.workspace.fs
+
+
+def _type_of(info):
+    if info.isFile():
+        return FILE
+    if info.isDirectory():
+        return DIRECTORY
+    return 0
+
+
+async def _followed_type(path):
+    """A symlink's type as VS Code reports it: its target's type plus SymbolicLink (Unknown when dangling)."""
+    try:
+        return _type_of(await node('fs').promises.stat(path)) | SYMLINK
+    except JsError:
+        return SYMLINK
+
+
+class NodeFileSystem:
+    async def stat(self, uri):
+        path = uri.fsPath
+        info = await node('fs').promises.lstat(path)  # one call for the common case: not a symlink
+        if info.isSymbolicLink():
+            kind = await _followed_type(path)
+            if kind != SYMLINK:
+                info = await node('fs').promises.stat(path)
+        else:
+            kind = _type_of(info)
+        return {'type': kind, 'size': info.size, 'mtime': info.mtimeMs}
+
+    async def readDirectory(self, uri):
+        path = uri.fsPath
+        entries = await node('fs').promises.readdir(path, {'withFileTypes': True})
+        result = []
+        for entry in entries:
+            name = entry['name']  # subscript: `.name` would be renamed by Transcrypt
+            if entry.isSymbolicLink():
+                kind = await _followed_type(node('path').join(path, name))
+            elif entry.isFile():
+                kind = FILE
+            elif entry.isDirectory():
+                kind = DIRECTORY
+            else:
+                kind = 0
+            result.append([name, kind])
+        return result
+
+    async def readFile(self, uri):
+        return await node('fs').promises.readFile(uri.fsPath)
+
+
+NODE_FILE_SYSTEM = NodeFileSystem()
