@@ -6,13 +6,19 @@ or SSE stream. Every refusal gets the status the spec names and a JSON-RPC error
 """
 # __pragma__('tconv')
 from hermes.js import (node, make_promise, JsError, is_none, parse_json, dump_json, error_message, now_ms,
-                       utf8_text)
+                       utf8_text, set_timer, clear_timer)
 from hermes.net.guard import host_refusal, origin_refusal, auth_refusal, split_target, Refusal
 from hermes.net.sse import SseStream, KEEPALIVE_MS
 from hermes.core.mcp_protocol import SUPPORTED_PROTOCOL_VERSIONS
 from hermes.core.jsonrpc import classify
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
+# After a 413 the rest of the body is read and dropped (so the client, still sending, can read the answer
+# instead of a connection reset), but only this much and for this long; then the connection is cut.
+DRAIN_LIMIT_BYTES = 64 * 1024 * 1024
+DRAIN_TIMEOUT_MS = 10000
+HEADERS_TIMEOUT_MS = 10000  # a client that never finishes its headers (slow loris) is cut
+REQUEST_TIMEOUT_MS = 30000  # ... or never finishes its body
 MAX_SESSIONS = 100
 PORT_ATTEMPTS = 20
 MCP_PATH = '/mcp'
@@ -55,8 +61,11 @@ class HttpSession:
 class McpHttpServer:
     """`create_protocol(send)` makes a core McpSession; `health()` returns the /health body."""
 
-    def __init__(self, create_protocol, health, token=None, log=None, max_body_bytes=MAX_BODY_BYTES):
+    def __init__(self, create_protocol, health, token=None, log=None, max_body_bytes=MAX_BODY_BYTES,
+                 headers_timeout_ms=HEADERS_TIMEOUT_MS, request_timeout_ms=REQUEST_TIMEOUT_MS):
         self.create_protocol = create_protocol
+        self.headers_timeout_ms = headers_timeout_ms
+        self.request_timeout_ms = request_timeout_ms
         self.health = health
         self.token = token
         self.log = log
@@ -71,10 +80,12 @@ class McpHttpServer:
     async def start(self, preferred_port):
         """Listen on 127.0.0.1, on `preferred_port` or the next free one (several windows)."""
         http = node('http')
-        self.server = http.createServer(self._on_request)
-        self.server.headersTimeout = 10000  # a client that never finishes its headers is dropped
-        self.server.requestTimeout = 30000  # ... or its body
-        self.server.keepAliveTimeout = 5000
+        # Node checks the two timeouts every `connectionsCheckingInterval` ms (default 30 s): check often
+        # enough that a connection sending nothing, or headers/body byte by byte, is cut on time.
+        self.server = http.createServer({'headersTimeout': self.headers_timeout_ms,
+                                         'requestTimeout': self.request_timeout_ms,
+                                         'connectionsCheckingInterval': min(1000, self.headers_timeout_ms),
+                                         'keepAliveTimeout': 5000}, self._on_request)
         last_error = None
         attempts = 1 if preferred_port == 0 else PORT_ATTEMPTS
         for attempt in range(attempts):
@@ -309,12 +320,12 @@ class McpHttpServer:
             return [False, None]
         declared = request.headers['content-length']
         if not is_none(declared) and int(declared) > self.max_body_bytes:  # transcrypt-ok[int-text]: Node's parser checks it
-            self._send_error(response, 413, body_too_large(self.max_body_bytes), HTTP_ERROR, True)
-            request.resume()
+            refuse_body(request, response, self.max_body_bytes)
             return [False, None]
         text = await read_body(request, self.max_body_bytes)
         if is_none(text):
-            self._send_error(response, 413, body_too_large(self.max_body_bytes), HTTP_ERROR, True)
+            if not response.headersSent:
+                refuse_body(request, response, self.max_body_bytes)
             return [False, None]
         try:
             return [True, parse_json(text)]
@@ -418,6 +429,41 @@ def is_error_reply(reply):
 
 def body_too_large(limit):
     return 'Payload Too Large: request bodies are limited to ' + str(limit) + ' bytes'
+
+
+def refuse_body(request, response, limit):
+    """413 for a body over `limit`, sent at once (complete, with its length) while the client may still
+    be sending. Closing now would reset the connection and the client would lose the answer, so the rest
+    of the body is read and dropped — at most DRAIN_LIMIT_BYTES for DRAIN_TIMEOUT_MS — and the response
+    ends (closing the connection) once the body has ended; past either bound the socket is cut."""
+    text = dump_json({'jsonrpc': '2.0', 'id': None, 'error': {'code': HTTP_ERROR, 'message': body_too_large(limit)}})
+    response.writeHead(413, {'Content-Type': 'application/json', 'Cache-Control': 'no-store',
+                             'Connection': 'close', 'Content-Length': node('buffer').Buffer.byteLength(text)})
+    response.write(text)
+    if request.complete:
+        response.end()
+        return
+    state = {'drained': 0, 'timer': None}
+
+    def cut():
+        request.socket.destroy()
+
+    def on_data(chunk):
+        state['drained'] = state['drained'] + chunk.length
+        if state['drained'] > DRAIN_LIMIT_BYTES:
+            cut()
+
+    def on_end():
+        response.end()
+
+    def on_close():
+        clear_timer(state['timer'])
+
+    state['timer'] = set_timer(cut, DRAIN_TIMEOUT_MS)
+    request.on('data', on_data)
+    request.on('end', on_end)
+    request.socket.on('close', on_close)
+    request.resume()
 
 
 def listen(server, port):
