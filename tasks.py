@@ -271,6 +271,24 @@ def unit(c):
 
 
 @task
+def parity(c):
+    """The bundle behaves like the Python we test: the Transcrypt lint, then the unit tests recording the
+    calls to the pure functions (tests/parity/record.py), replayed on the transpiled modules under node."""
+    lint = run([sys.executable, ROOT / 'tests' / 'parity' / 'lint.py'], check=False)
+    build(c)
+    vectors = BUILD / 'parity' / 'vectors.json'
+    env = dict(node_env(), HERMES_PARITY_VECTORS=str(vectors),
+               PYTHONPATH=os.pathsep.join([str(ROOT / 'tests'), os.environ.get('PYTHONPATH', '')]))
+    record = run([sys.executable, '-m', 'pytest', '-p', 'parity.record', 'tests/unit'], check=False, env=env)
+    replay = run([node_bin(), ROOT / 'tests' / 'parity' / 'replay.js', vectors], check=False)
+    failed = [name for name, result in [('the Transcrypt lint', lint), ('the unit tests', record),
+                                        ('the replay on the bundle', replay)] if result.returncode != 0]
+    if failed:
+        fail('Parity: ' + ', '.join(failed) + ' failed (see above; docs/DEVELOPING.md, "Parity").')
+    print('✓ parity: lint clean, the bundle agrees with CPython on every recorded call')
+
+
+@task
 def node(c):
     """The transpiled bundle under node: node:test suites, then real clients (official MCP SDK) over HTTP."""
     build(c)
@@ -293,8 +311,9 @@ def e2e(c):
 
 @task
 def test(c):
-    """Every test layer: CPython, the bundle under node, then a real VS Code."""
-    unit(c)
+    """Every test layer: CPython (run by `parity`, which records its calls), the bundle under node, then a
+    real VS Code."""
+    parity(c)
     node(c)
     e2e(c)
     print('✓ all test layers passed')

@@ -85,6 +85,23 @@ test('the controller runs a turn through a sink and refuses bad messages (transp
   ]);
 });
 
+test('a turn that returns no history appends the exchange to the stored history as a list (transpiled)', async () => {
+  // `history + added` was string concatenation in JS: the stored history became "[object Object],…".
+  const { ui_panel_controller: panel } = testing();
+  const saved = [];
+  const host = { post: () => {}, save: (d) => saved.push(JSON.parse(JSON.stringify(d))), model: () => 'm', endpoint: () => 'http://e/v1' };
+  const log = { warn: () => {}, info: () => {}, error: () => {} };
+  const runTurn = async (history, text, sink) => {
+    sink.on_text('Hi there');
+    return null;
+  };
+  const earlier = [{ role: 'user', content: 'before' }, { role: 'assistant', content: 'ok' }];
+  const controller = new panel.PanelController(host, log, runTurn, { messages: [], history: earlier });
+  assert.equal(await controller.handle({ type: 'send', text: 'hello' }), true);
+  assert.deepEqual(saved[saved.length - 1].history, [
+    ...earlier, { role: 'user', content: 'hello' }, { role: 'assistant', content: 'Hi there' }]);
+});
+
 test('stored data read back from workspaceState (plain objects) is restored', () => {
   const { ui_panel_controller: panel } = testing();
   const restored = panel.Conversation.restore(JSON.parse(JSON.stringify({

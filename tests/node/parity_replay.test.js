@@ -1,0 +1,42 @@
+// tests/parity/replay.js itself: a vector whose recorded CPython outcome differs from the bundle's
+// fails the run and is printed as `module.function(args): CPython → X, bundle → Y`.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const replay = path.join(__dirname, '..', 'parity', 'replay.js');
+
+function run(vectors) {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-parity-')), 'vectors.json');
+  fs.writeFileSync(file, JSON.stringify({
+    functions: { 'hermes.core.values:json_type': 'sync', 'hermes.core.strip_chars:lstrip_chars': 'sync' },
+    skipped: {}, not_replayed: {}, equivalent: {}, adapted: {}, vectors,
+  }));
+  return spawnSync(process.execPath, [replay, file], { encoding: 'utf8' });
+}
+
+test('replay passes when the bundle agrees with the recorded outcomes', () => {
+  const result = run({
+    'hermes.core.values:json_type': [{ args: [[1, 2]], kwargs: {}, returns: 'array' }],
+    'hermes.core.strip_chars:lstrip_chars': [{ args: ['  \tx', ' '], kwargs: {}, returns: '\tx' }],
+  });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /parity: 2 functions, 2 vectors replayed .* core\/ coverage 2\/2 functions \(100%\).* 0 differences/);
+});
+
+test('replay fails and names the call when the outcomes differ', () => {
+  const result = run({
+    'hermes.core.values:json_type': [
+      { args: [{ a: 1 }], kwargs: {}, returns: 'list' },
+      { args: ['x'], kwargs: {}, raises: { type: 'ValueError', message: 'no' } },
+    ],
+  });
+  assert.equal(result.status, 1, result.stdout + result.stderr);
+  assert.match(result.stdout, /✗ core\.values\.json_type\(\{"a":1\}\): CPython → "list", bundle → "object"/);
+  assert.match(result.stdout, /✗ core\.values\.json_type\("x"\): CPython → raises ValueError\("no"\), bundle → "string"/);
+  assert.match(result.stdout, /2 differences/);
+});

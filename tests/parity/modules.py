@@ -1,0 +1,40 @@
+"""Which modules the parity vectors cover: every module of hermes.core, plus the other modules whose
+functions touch neither `vscode` nor Node (they take and return plain values)."""
+from pathlib import Path
+
+SOURCES = Path(__file__).resolve().parents[2] / 'py_src'
+
+PURE_OUTSIDE_CORE = [
+    'hermes.ui.panel_protocol',  # the webview message validator
+    'hermes.cli.args',  # CLI argument parsing
+    'hermes.cli.select_window',  # which VS Code window the CLI talks to
+    'hermes.cli.health',  # report formatting (the async checks are not replayed)
+    'hermes.net.guard',  # Host / Origin / token decisions and request targets
+]
+
+# Classes whose instances are passed as arguments by their fields (replay.js rebuilds them; a
+# callable field such as Tool.handler becomes a function that must not be called).
+ADAPTED_CLASSES = {
+    'Tool': 'hermes.core.tools',
+}
+
+# Functions whose recorded calls cannot be compared, with the reason (listed as not covered).
+NOT_REPLAYED = {
+    'hermes.core.mcp_protocol:_elapsed': 'reads the clock (milliseconds since a start time)',
+}
+
+# Text that legitimately differs between the platforms, per function: a regex whose matches are
+# replaced by '…' on both sides before comparing (results and exception messages), and why.
+EQUIVALENT = {
+    'hermes.core.llm_wire:parse_arguments': [
+        r'invalid JSON \([^"]*\)', "quotes the JSON parser's own message (Python's json vs JS JSON.parse)"],
+}
+
+
+def core_modules():
+    folder = SOURCES / 'hermes' / 'core'
+    return ['hermes.core.' + path.stem for path in sorted(folder.glob('*.py')) if path.stem != '__init__']
+
+
+def recorded_modules():
+    return core_modules() + PURE_OUTSIDE_CORE

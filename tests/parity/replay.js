@@ -1,0 +1,166 @@
+// Replays the vectors recorded under CPython (tests/parity/record.py) on the transpiled modules
+// (build/testing.js) and prints every difference as `module.function(args): CPython → X, bundle → Y`.
+//   node tests/parity/replay.js build/parity/vectors.json
+// Exit code 1 when anything differs. Arguments reach the bundle as the transpiled code gets them
+// from JSON (objects become dicts, through js.parse_json); keyword arguments the Transcrypt way.
+'use strict';
+const fs = require('fs');
+const { testing } = require('../node/harness');
+
+const SHOWN = 60;  // differences printed in full; the rest are counted
+const MAX_TEXT = 300;
+
+// Names Transcrypt renames (compiler.py predef_aliases): a function `keys` is exported as `py_keys`.
+const RENAMED = new Set(['arguments', 'case', 'clear', 'default', 'del', 'enumerate', 'false', 'get', 'Infinity',
+  'is', 'isNaN', 'iter', 'items', 'keys', 'name', 'NaN', 'new', 'next', 'pop', 'popitem', 'replace', 'selector',
+  'sort', 'split', 'switch', 'TypeError', 'update', 'copy', 'deepcopy', 'values', 'fromkeys', 'reversed',
+  'setdefault', 'true', 'undefined']);
+const jsName = (name) => (name === 'type' ? 'py_metatype' : RENAMED.has(name) ? 'py_' + name : name);
+
+function main(vectorsFile) {
+  const data = JSON.parse(fs.readFileSync(vectorsFile, 'utf8'));
+  const mods = testing();
+  const { runtime, js } = mods;
+  const unrenamed = new Map([...RENAMED].map((name) => ['py_' + name, name]).concat([['py_metatype', 'type']]));
+
+  // JSON → the value the transpiled code gets: objects become dicts, tagged objects are rebuilt.
+  function toPython(value) {
+    const tag = value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1
+      ? Object.keys(value)[0] : '';
+    if (tag.startsWith('<') && tag.slice(1, -1) in data.adapted) {
+      const className = tag.slice(1, -1);
+      const module = mods[data.adapted[className].slice('hermes.'.length).replace(/\./g, '_')];
+      const fields = value[tag];
+      const instance = module[className](fields.name, fields.description, toPython(fields.input_schema), notCalled);
+      for (const [key, item] of Object.entries(fields)) instance[jsName(key)] = toPython(item);
+      return instance;
+    }
+    if (Array.isArray(value)) return value.map(toPython);
+    if (value !== null && typeof value === 'object') {
+      const result = js.parse_json('{}');
+      for (const [key, item] of Object.entries(value)) result[key] = toPython(item);
+      return result;
+    }
+    return value;
+  }
+  function notCalled() {
+    throw new Error('parity: a handler of a rebuilt object was called');
+  }
+
+  function errorOf(error) {
+    if (error !== null && typeof error === 'object' && error.__class__) {
+      return { type: error.__class__.__name__, message: runtime.str(error) };
+    }
+    if (error instanceof Error) return { type: error.constructor.name, message: error.message };
+    return { type: typeof error, message: String(error) };
+  }
+
+  // The JSON the CPython side recorded for the same value (record.py to_json), or a marker that
+  // cannot equal any JSON value for what has no JSON form (undefined inside a list, functions, objects).
+  function toJson(value, depth = 0) {
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'number') return Number.isFinite(value) ? value : { '<number>': String(value) };
+    if (typeof value === 'boolean' || typeof value === 'string') return value;
+    if (typeof value === 'function') return { '<function>': value.name || '?' };
+    if (depth > 40) return { '<too deep>': true };
+    if (Array.isArray(value)) {
+      const items = [];
+      for (let index = 0; index < value.length; index += 1) {  // holes (`del a[0]`) read as undefined
+        items.push(index in value ? toJson(value[index], depth + 1) : { '<hole>': index });
+      }
+      return items;
+    }
+    if (value.__class__ && value.__class__ !== runtime.dict) {
+      const className = value.__class__.__name__;
+      if (runtime.isinstance(value, runtime.BaseException)) return { '<exception>': [className, errorOf(value).message] };
+      if (!(className in data.adapted)) return { '<object>': className };
+      const fields = {};
+      for (const key of Object.keys(value)) {
+        if (key !== '__class__' && typeof value[key] !== 'function') fields[unrenamed.get(key) || key] = toJson(value[key], depth + 1);
+      }
+      return { ['<' + className + '>']: fields };
+    }
+    const result = {};
+    for (const key of Object.keys(value)) result[key] = toJson(value[key], depth + 1);
+    return result;
+  }
+
+  function canonical(value) {
+    if (Array.isArray(value)) return '[' + value.map(canonical).join(',') + ']';
+    if (value !== null && typeof value === 'object') {
+      return '{' + Object.keys(value).sort().map((key) => JSON.stringify(key) + ':' + canonical(value[key])).join(',') + '}';
+    }
+    return JSON.stringify(value);
+  }
+
+  const clip = (text) => (text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) + '…' : text);
+  const outcomeText = (vector) => ('raises' in vector
+    ? `raises ${vector.raises.type}(${JSON.stringify(vector.raises.message)})`
+    : clip(canonical(vector.returns)));
+
+  const differences = [];
+  const missing = [];
+  const replayed = new Set();
+  let vectorCount = 0;
+  for (const [qualified, vectors] of Object.entries(data.vectors)) {
+    if (qualified in data.not_replayed) continue;
+    const [moduleName, functionName] = qualified.split(':');
+    const namespace = mods[moduleName.slice('hermes.'.length).replace(/\./g, '_')];
+    const fn = namespace && namespace[jsName(functionName)];
+    if (typeof fn !== 'function') {
+      missing.push(qualified);
+      continue;
+    }
+    replayed.add(qualified);
+    const [pattern] = data.equivalent[qualified] || [];
+    const normal = (text) => (pattern ? text.replace(new RegExp(pattern, 'g'), '…') : text);
+    const same = (left, right) => normal(left) === normal(right);
+    for (const vector of vectors) {
+      vectorCount += 1;
+      const args = vector.args.map(toPython);
+      if (Object.keys(vector.kwargs).length > 0) args.push(runtime.__kwargtrans__(toPython(vector.kwargs)));
+      const bundle = {};
+      try {
+        bundle.returns = toJson(fn(...args));
+      } catch (error) {
+        bundle.raises = errorOf(error);
+      }
+      const sameOutcome = ('raises' in vector) === ('raises' in bundle) && ('raises' in vector
+        ? vector.raises.type === bundle.raises.type && same(vector.raises.message, bundle.raises.message)
+        : same(canonical(vector.returns), canonical(bundle.returns)));
+      const expectedAfter = canonical(vector.args_after || vector.args);
+      const after = canonical(toJson(args.slice(0, vector.args.length)));
+      if (!sameOutcome || (!('raises' in vector) && expectedAfter !== after)) {
+        const call = `${moduleName.slice('hermes.'.length)}.${functionName}(${clip(vector.args.map(canonical).join(', '))}` +
+          (Object.keys(vector.kwargs).length ? `, **${clip(canonical(vector.kwargs))}` : '') + ')';
+        const what = sameOutcome ? ` [arguments afterwards: CPython → ${clip(expectedAfter)}, bundle → ${clip(after)}]` : '';
+        differences.push(`${call}: CPython → ${outcomeText(vector)}, bundle → ${outcomeText(bundle)}${what}`);
+      }
+    }
+  }
+
+  // What is covered: core/ functions with at least one replayed vector, and why the others are not.
+  const coreFunctions = Object.keys(data.functions).filter((name) => name.startsWith('hermes.core.')).sort();
+  const coreCovered = coreFunctions.filter((name) => replayed.has(name));
+  const notCovered = Object.keys(data.functions).filter((name) => !replayed.has(name)).sort().map((name) => {
+    const kind = data.functions[name];
+    let reason = kind !== 'sync' ? `${kind} function (not replayed)`
+      : name in data.not_replayed ? data.not_replayed[name]
+        : missing.includes(name) ? 'not exported by the bundle'
+          : name in data.skipped ? Object.keys(data.skipped[name]).join('; ')
+            : 'not called by the unit tests';
+    return `  ${name}: ${reason}`;
+  });
+  if (process.env.HERMES_PARITY_VERBOSE) console.log('Not covered:\n' + notCovered.join('\n'));
+
+  for (const difference of differences.slice(0, SHOWN)) console.log('✗ ' + difference);
+  if (differences.length > SHOWN) console.log(`… and ${differences.length - SHOWN} more differences`);
+  const share = coreFunctions.length ? Math.round((100 * coreCovered.length) / coreFunctions.length) : 0;
+  console.log(`parity: ${replayed.size} functions, ${vectorCount} vectors replayed on the bundle; ` +
+    `core/ coverage ${coreCovered.length}/${coreFunctions.length} functions (${share}%); ` +
+    `${notCovered.length} functions not covered (HERMES_PARITY_VERBOSE=1 lists them with the reason); ` +
+    `${differences.length} differences`);
+  return differences.length === 0 ? 0 : 1;
+}
+
+process.exitCode = main(process.argv[2] || 'build/parity/vectors.json');

@@ -1,0 +1,42 @@
+"""The recorder behind `inv parity` (tests/parity/record.py): what a vector holds, and what is skipped."""
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from parity.record import NotJson, Recorder, to_json  # noqa: E402
+from hermes.core.tools import Tool  # noqa: E402
+
+
+def test_to_json_is_what_both_platforms_agree_on():
+    assert to_json((1, 2.0, [0.5], {'a': None})) == [1, 2, [0.5], {'a': None}]
+    assert to_json(ValueError('bad'), result=True) == {'<exception>': ['ValueError', 'bad']}
+    tool = Tool('t', 'does t', {'type': 'object'}, lambda args, call: None)
+    assert to_json(tool)['<Tool>']['name'] == 't' and 'handler' not in to_json(tool)['<Tool>']
+    for value in [object(), {1: 'a'}, float('nan'), len, ValueError('only as a result')]:
+        with pytest.raises(NotJson):
+            to_json(value)
+
+
+def test_a_call_becomes_one_vector_with_its_outcome():
+    recorder = Recorder()
+
+    def fill(items, extra=0):
+        if extra < 0:
+            raise KeyError('negative')
+        items.append(extra)
+        return len(items)
+
+    recording = recorder.wrap('m', fill)
+    assert recording([1], extra=2) == 2
+    assert recording([1], extra=2) == 2  # the same call again: deduplicated
+    with pytest.raises(KeyError):
+        recording([], extra=-1)
+    recording([object()])  # not JSON-able: counted, not recorded
+    vectors = list(recorder.vectors['m:fill'].values())
+    assert vectors == [
+        {'args': [[1]], 'kwargs': {'extra': 2}, 'returns': 2, 'args_after': [[1, 2]]},
+        {'args': [[]], 'kwargs': {'extra': -1}, 'raises': {'type': 'KeyError', 'message': 'negative'}},
+    ]
+    assert recorder.skipped == {'m:fill': {'arguments not JSON-able: object': 1}}
