@@ -5,10 +5,12 @@ so each run gets the window's HOME, and a working directory inside (or outside) 
 import asyncio
 import json
 import os
+import shlex
 import subprocess
 
 import httpx
 import pytest
+import yaml
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 
 from conftest import NODE, ROOT
@@ -138,6 +140,22 @@ def test_config_for_all_clients_and_as_json(window):
     assert snippets['url'] == window.url
     assert json.loads(snippets['snippets']['vscode']) == {'servers': {'vscode': {
         'type': 'http', 'url': window.url, 'headers': {'Authorization': f'Bearer {window.token}'}}}}
+
+
+@pytest.mark.parametrize('auth', ['token', 'none'])
+def test_every_snippet_parses_the_way_its_client_reads_it(start_window, auth):
+    """Hermes Agent reads YAML, Claude Code gets its arguments from a shell, VS Code and Cursor read JSON."""
+    window = start_window({'hermes.mcp.auth': auth})
+    snippets = json.loads(cli(['config', '--json'], window.home).stdout)['snippets']
+    headers = {'Authorization': f'Bearer {window.token}'} if auth == 'token' else None
+    with_headers = (lambda server: dict(server, headers=headers)) if headers else (lambda server: server)
+    assert yaml.safe_load(snippets['hermes']) == {'mcp_servers': {'vscode': with_headers({'url': window.url})}}
+    assert cli(['config', '--client', 'hermes'], window.home).stdout == snippets['hermes']
+    header_args = ['--header', f'Authorization: Bearer {window.token}'] if headers else []
+    assert shlex.split(snippets['claude']) == [
+        'claude', 'mcp', 'add', '--transport', 'http', 'vscode', window.url] + header_args
+    assert json.loads(snippets['vscode']) == {'servers': {'vscode': with_headers({'type': 'http', 'url': window.url})}}
+    assert json.loads(snippets['cursor']) == {'mcpServers': {'vscode': with_headers({'url': window.url})}}
 
 
 def test_config_without_any_window(tmp_path):
