@@ -240,12 +240,51 @@ def test_legacy_stream_sends_endpoint_and_closes_session_on_disconnect(window):
         time.sleep(0.05)
 
 
+NO_SESSION = ('Bad Request: GET /mcp needs an Mcp-Session-Id header (Streamable HTTP: POST initialize first), '
+              'or Accept: text/event-stream for the legacy HTTP+SSE transport (also at /sse)')
+
+
+@pytest.mark.parametrize('accept', ['*/*', 'text/*', None])
+def test_sessionless_get_without_asking_for_a_stream_is_answered_at_once(window, accept):
+    """Hermes Agent probes its URL with a plain GET (`Accept: */*`): it gets a finite answer, not a stream."""
+    extra = {'Accept': accept} if accept else {}
+    request = httpx.Request('GET', window.url, headers=dict(window.auth, **extra))  # no default Accept added
+    assert request.headers.get('accept') == accept
+    with httpx.Client(timeout=5) as client:
+        response = client.send(request)
+    assert response.status_code == 400 and error_of(response)['message'] == NO_SESSION
+    assert httpx.get(window.base + '/health', timeout=5).json()['sessions'] == 0
+
+
+@pytest.mark.parametrize('path', ['/mcp', '/sse', '/health'])
+def test_head_answers_like_get_without_opening_anything(window, path):
+    response = httpx.head(window.base + path, headers=dict(window.auth, Accept='text/event-stream'), timeout=5)
+    assert response.status_code == 200 and response.content == b''
+    expected = 'application/json' if path == '/health' else 'text/event-stream'
+    assert response.headers['content-type'] == expected
+    assert httpx.get(window.base + '/health', timeout=5).json()['sessions'] == 0
+
+
+def test_head_of_the_session_stream_and_a_sessionless_probe(window):
+    session = initialize(window)
+    stream = httpx.head(window.url, headers=headers(window, mcp_session_id=session, accept='text/event-stream'),
+                        timeout=5)
+    assert stream.status_code == 200 and stream.headers['content-type'] == 'text/event-stream'
+    with httpx.stream('GET', window.url, headers=headers(window, mcp_session_id=session, accept='text/event-stream'),
+                      timeout=10) as opened:
+        assert opened.status_code == 200  # the HEAD did not take the session's one stream
+    probe = httpx.head(window.url, headers=dict(window.auth, Accept='*/*'), timeout=5)
+    assert probe.status_code == 400 and probe.headers['content-type'] == 'application/json'
+    unauthorized = httpx.head(window.url, timeout=5)
+    assert unauthorized.status_code == 401
+
+
 def test_unknown_path_and_method(window):
     response = httpx.get(window.base + '/nope', timeout=5)
     assert response.status_code == 404
     assert error_of(response)['message'] == 'Not Found: MCP lives at /mcp (legacy SSE at /sse)'
     put = httpx.put(window.url, headers=window.auth, timeout=5)
-    assert put.status_code == 405 and put.headers['allow'] == 'GET, POST, DELETE'
+    assert put.status_code == 405 and put.headers['allow'] == 'GET, HEAD, POST, DELETE'
 
 
 def test_client_disconnecting_mid_sse_response_leaves_server_serving(window):

@@ -8,7 +8,7 @@ or SSE stream. Every refusal gets the status the spec names and a JSON-RPC error
 from hermes.js import (node, make_promise, JsError, is_none, parse_json, dump_json, error_message, now_ms,
                        utf8_text, set_timer, clear_timer)
 from hermes.net.guard import host_refusal, origin_refusal, auth_refusal, split_target, Refusal
-from hermes.net.sse import SseStream, KEEPALIVE_MS
+from hermes.net.sse import SseStream, KEEPALIVE_MS, sse_headers
 from hermes.core.mcp_protocol import SUPPORTED_PROTOCOL_VERSIONS
 from hermes.core.jsonrpc import classify
 
@@ -135,10 +135,12 @@ class McpHttpServer:
         refusal = host_refusal(headers['host'], self.port) or origin_refusal(headers['origin'])
         if refusal:
             return self._refuse(response, refusal)
-        method = request.method
+        # HEAD is answered like the GET it stands for (status and headers), without opening a stream or a
+        # session: clients such as Hermes Agent probe the URL with HEAD before they connect.
+        method = 'GET' if request.method == 'HEAD' else request.method
         if path == '/health':
             if method != 'GET':
-                return self._send_method_not_allowed(response, 'GET')
+                return self._send_method_not_allowed(response, 'GET, HEAD')
             return self._send_json(response, 200, self.health())
         if path not in [MCP_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]:
             return self._send_error(response, 404, 'Not Found: MCP lives at ' + MCP_PATH + ' (legacy SSE at ' +
@@ -148,7 +150,7 @@ class McpHttpServer:
             return self._refuse(response, refusal)
         if path == LEGACY_SSE_PATH:
             if method != 'GET':
-                return self._send_method_not_allowed(response, 'GET')
+                return self._send_method_not_allowed(response, 'GET, HEAD')
             return self._open_legacy_stream(request, response)
         if path == LEGACY_MESSAGES_PATH:
             if method != 'POST':
@@ -157,12 +159,14 @@ class McpHttpServer:
         if method == 'POST':
             return await self._post_streamable(request, response)
         if method == 'GET':
-            if is_none(headers['mcp-session-id']) and accepts(headers['accept'], 'text/event-stream'):
-                return self._open_legacy_stream(request, response)  # a 2024-11-05 client on /mcp
+            # Only a client that names the event stream is a 2024-11-05 client on /mcp: a probe with `*/*`
+            # gets a prompt answer instead of a stream that never ends.
+            if is_none(headers['mcp-session-id']) and accepts(headers['accept'], 'text/event-stream', False):
+                return self._open_legacy_stream(request, response)
             return self._open_session_stream(request, response)
         if method == 'DELETE':
             return self._delete_session(request, response)
-        return self._send_method_not_allowed(response, 'GET, POST, DELETE')
+        return self._send_method_not_allowed(response, 'GET, HEAD, POST, DELETE')
 
     # ------------------------------------------------------------------------- Streamable HTTP
 
@@ -229,7 +233,9 @@ class McpHttpServer:
         headers = request.headers
         session_id = headers['mcp-session-id']
         if is_none(session_id):
-            return self._send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required')
+            return self._send_error(response, 400, 'Bad Request: GET ' + MCP_PATH + ' needs an Mcp-Session-Id header '
+                                    '(Streamable HTTP: POST initialize first), or Accept: text/event-stream for '
+                                    'the legacy HTTP+SSE transport (also at ' + LEGACY_SSE_PATH + ')')
         session = self.sessions[session_id] if session_id in self.sessions else None
         if is_none(session) or session.kind != 'streamable':
             return self._send_error(response, 404, 'Session not found: ' + session_id)
@@ -237,6 +243,8 @@ class McpHttpServer:
             return self._send_error(response, 406, 'Not Acceptable: GET needs Accept: text/event-stream')
         if not is_none(session.stream) and session.stream.open:
             return self._send_error(response, 409, 'Conflict: this session already has an open SSE stream')
+        if request.method == 'HEAD':
+            return self._send_empty(response, 200, sse_headers())
         session.last_used = now_ms()
         session.stream = SseStream(response, {'Mcp-Session-Id': session.id})
         return None
@@ -253,6 +261,8 @@ class McpHttpServer:
     # ------------------------------------------------------------------------- legacy HTTP+SSE (2024-11-05)
 
     def _open_legacy_stream(self, request, response):
+        if request.method == 'HEAD':
+            return self._send_empty(response, 200, sse_headers())
         session = self._new_session('legacy')
         session_id = session.id
         session.stream = SseStream(response, {}, lambda: self._end_session(session_id))
@@ -372,14 +382,14 @@ class McpHttpServer:
 # ----------------------------------------------------------------------------- helpers
 
 
-def accepts(accept_header, media_type):
-    """Does an Accept header admit `media_type` (exactly, by type/*, or */*)?"""
+def accepts(accept_header, media_type, wildcards=True):
+    """Does an Accept header admit `media_type` (exactly, or with `wildcards` by type/* or */*)?"""
     if is_none(accept_header):
         return False
     family = media_type.split('/')[0] + '/*'
     for part in accept_header.lower().split(','):
         value = part.split(';')[0].strip()
-        if value == media_type or value == family or value == '*/*':
+        if value == media_type or (wildcards and (value == family or value == '*/*')):
             return True
     return False
 

@@ -5,6 +5,16 @@ from hermes.js import set_repeating, clear_repeating, is_none
 KEEPALIVE_MS = 15000
 
 
+def sse_headers():
+    """The headers every event stream starts with (also what a HEAD request for a stream is told)."""
+    return {
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-cache, no-transform',
+        'Connection': 'keep-alive',
+        'X-Accel-Buffering': 'no',
+    }
+
+
 class SseStream:
     def __init__(self, response, headers, on_close=None, keepalive_ms=KEEPALIVE_MS, flush=True):
         """`flush=False` lets the headers travel with the first event: one write instead of two for a
@@ -13,12 +23,7 @@ class SseStream:
         self.on_close = on_close
         self.open = True
         self.next_event_id = 1
-        all_headers = {
-            'Content-Type': 'text/event-stream',
-            'Cache-Control': 'no-cache, no-transform',
-            'Connection': 'keep-alive',
-            'X-Accel-Buffering': 'no',
-        }
+        all_headers = sse_headers()
         for key in headers.keys():
             all_headers[key] = headers[key]
         response.on('close', self._closed)

@@ -2,7 +2,8 @@ from hermes.core.values import get_key
 from hermes.core.tools import Tool
 from hermes.host.terminals import terminals
 
-TERMINAL_REF = {'type': ['integer', 'string'],
+# anyOf rather than a type list: clients that map schemas onto one `type` per value (Gemini) reject type lists.
+TERMINAL_REF = {'anyOf': [{'type': 'integer'}, {'type': 'string'}],
                 'description': 'Terminal id (from terminal_list/terminal_create) or exact name; default: the active terminal.'}
 
 

@@ -3,6 +3,9 @@ from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.host.configuration import write_setting, TARGET_NAMES
 
+# Every JSON value, spelled out: an empty schema says nothing, and some clients refuse one.
+JSON_TYPES = ['string', 'number', 'boolean', 'object', 'array', 'null']
+
 
 async def set_config(args, call):
     target = get_key(args, 'target')
@@ -19,7 +22,7 @@ TOOL = Tool(
     'can be written.',
     {'type': 'object', 'properties': {
         'key': {'type': 'string', 'minLength': 1, 'description': 'Setting id, e.g. "editor.tabSize".'},
-        'value': {'description': 'New value (any JSON); null removes it.'},
+        'value': {'anyOf': [{'type': kind} for kind in JSON_TYPES], 'description': 'New value (any JSON); null removes it.'},
         'target': {'type': 'string', 'enum': TARGET_NAMES, 'description': 'Where to write it.'},
     }, 'required': ['key', 'value'], 'additionalProperties': False},
     set_config,
