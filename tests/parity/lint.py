@@ -62,6 +62,9 @@ RULES = {
     'find-range': "`find(sub, start, end)` ignores `end` and `rfind(sub, start…)` searches backwards from "
                   "`start` in JS: slice first (`text[start:end].find(sub)`).",
     're-backref': "`re.sub` does not translate `\\1`/`\\g<name>` in the replacement in JS: pass a function.",
+    'missing-method': "Transcrypt's runtime has no such str/list method (calling it throws 'is not a function' in JS): "
+                      "write it with find/slices/loops (`text.find(sep)` for partition, a loop for count, `text[:n]`…).",
+    'missing-builtin': "Transcrypt has no such builtin (it is undefined in JS): do without it, or add a seam function.",
     'python37': "Only Python 3.7 syntax compiles to working JS (no walrus, positional-only parameters, "
                 "`match`, `except*`).",
     'import': "Only absolute imports of hermes modules work in the bundle: relative imports fail and stdlib "
@@ -79,6 +82,16 @@ JS_RESERVED = {
     'typeof', 'var', 'void', 'eval', 'null',
 }
 JS_RENAMED_GLOBALS = {'isNaN', 'NaN', 'Infinity'}
+# Checked against the runtime under node (String.prototype / Array.prototype / the runtime's exports).
+MISSING_METHODS = {
+    'casefold', 'center', 'count', 'encode', 'expandtabs', 'isascii', 'isidentifier', 'isprintable', 'istitle',
+    'ljust', 'maketrans', 'partition', 'removeprefix', 'removesuffix', 'rindex', 'rjust', 'rpartition', 'swapcase',
+    'title', 'translate', 'zfill',
+}
+MISSING_BUILTINS = {
+    'id', 'hash', 'frozenset', 'vars', 'globals', 'open', 'slice', 'ascii', 'complex', 'memoryview', 'compile',
+    'exec', 'eval',
+}
 
 LIST_BUILDERS = {'list', 'sorted'}
 LIST_METHODS = {'split', 'rsplit', 'splitlines', 'py_split'}
@@ -254,6 +267,7 @@ class Linter(ast.NodeVisitor):
         self.iconv = has_pragma(source, 'iconv')
         self.seam_globals = seam_globals
         self.library = transcrypt_modules()
+        self.defined = set()  # module-level functions, classes and imported names
         self.findings = []
         self.scope = Scope()
         self.class_scope = None
@@ -289,6 +303,14 @@ class Linter(ast.NodeVisitor):
             return kind if kind in ('list', 'dict') else None
         return None
 
+    def scope_names(self):
+        """Names bound in this module or function (a local `hash = …` is not the builtin)."""
+        names, scope = set(), self.scope
+        while scope is not None:
+            names.update(scope.kinds)
+            scope = scope.parent
+        return names | self.defined
+
     def is_list(self, node):
         return self.classify(node) == 'list'
 
@@ -298,6 +320,13 @@ class Linter(ast.NodeVisitor):
     # ---- scopes
     def visit_Module(self, node):
         collect_bindings(node.body, self.scope, self.classify)
+        for item in ast.walk(node):
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.defined.add(item.name)
+            elif isinstance(item, (ast.Import, ast.ImportFrom)):
+                self.defined.update((alias.asname or alias.name).split('.')[0] for alias in item.names)
+            elif isinstance(item, ast.arg):
+                self.defined.add(item.arg)
         self.generic_visit(node)
 
     def visit_ClassDef(self, node):
@@ -492,6 +521,12 @@ class Linter(ast.NodeVisitor):
         method = isinstance(node.func, ast.Attribute)
         if isinstance(node.func, ast.Await):
             self.report(node, 'await-member', ast.unparse(node)[:60])
+        receiver = node.func.value if method else None
+        js_object = call_name(receiver) == 'new' or (isinstance(receiver, ast.Name) and receiver.id == 'self')
+        if method and name in MISSING_METHODS and not js_object:  # `new(TextEncoder).encode(…)` is JS's
+            self.report(node, 'missing-method', ast.unparse(node)[:60])
+        if not method and name in MISSING_BUILTINS and name not in self.scope_names():
+            self.report(node, 'missing-builtin', name)
         if method and name in ('strip', 'lstrip', 'rstrip') and args:
             self.report(node, 'strip-chars', ast.unparse(node)[:60])
         if not method and name == 'int':

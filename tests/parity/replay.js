@@ -7,7 +7,7 @@
 const fs = require('fs');
 const { testing } = require('../node/harness');
 
-const SHOWN = 60;  // differences printed in full; the rest are counted
+const SHOWN = Number(process.env.HERMES_PARITY_SHOW || 60);  // differences printed in full; the rest are counted
 const MAX_TEXT = 300;
 
 // Names Transcrypt renames (compiler.py predef_aliases): a function `keys` is exported as `py_keys`.

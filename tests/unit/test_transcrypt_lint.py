@@ -55,6 +55,8 @@ FIRES = {
     'splitlines': ["lines = text.splitlines()\n"],
     'find-range': ["i = s.find('x', 0, 5)\n", "j = s.rfind('x', 3)\n"],
     're-backref': ["import re\nx = re.sub('(a)', r'<\\1>', s)\n"],
+    'missing-method': ["a, _, b = text.partition('=')\n", "n = text.count('x')\n", "s = str(n).zfill(3)\n"],
+    'missing-builtin': ["key = hash(value)\n", "x = eval(text)\n"],
     'python37': ["if (n := 3):\n    pass\n", "def f(a, /):\n    pass\n"],
     'import': ["import json\n", "from .sibling import x\n", "from typing import List\n"],
     'main-guard': ["if __name__ == '__main__':\n    run()\n"],
@@ -101,6 +103,8 @@ SAFE = [
     "import re\nfrom hermes.core.values import get_key\n",
     "# __pragma__('skip')\nimport json\nfrom hermes.js import process\n# __pragma__('noskip')\n",
     "from hermes.js import is_none\n",
+    "def f(self):\n    return self.count()\n",
+    "from hermes.x import hash\nkey = hash(value)\n",
     "n = int(words[1])  # transcrypt-ok[int-text]: git prints a decimal count here\n",
 ]
 
