@@ -1,5 +1,6 @@
 """Entry point: activate() is a short list of register calls; every registration is a disposable in
 `context.subscriptions`, and deactivate() waits for the MCP server to close its port."""
+# __pragma__('tconv')
 from hermes.js import now_ms
 from hermes.version import NAME, VERSION
 from hermes.host.log import register_log

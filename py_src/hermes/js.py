@@ -4,6 +4,7 @@ Under Transcrypt the skip blocks vanish and the names are the real JS globals; u
 come from `hermes._cpython`, which imitates them closely enough for pytest. Other modules import
 from here only, and follow the rules in notes/transcrypt.md.
 """
+# __pragma__('tconv')
 # __pragma__('skip')
 from hermes._cpython import (  # noqa: F401
     require, JSON, Object, Array, Date, Error, Promise, console, process,

@@ -3,6 +3,7 @@
 Transcrypt's `strip`, `lstrip` and `rstrip` ignore their argument and remove whitespace
 (`'\\tx'.lstrip(' ')` is `'x'` in JS, `'\\tx'` in CPython); the lint (tests/parity) points here.
 """
+# __pragma__('tconv')
 
 
 def lstrip_chars(text, chars):

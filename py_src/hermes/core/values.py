@@ -5,6 +5,7 @@ bundle), lists, strings, numbers, booleans and None. These helpers never call me
 values (a raw JS object has no `.get`), never rely on `==` between different types (it is JS's
 loose `==` in the bundle: `2 == '2.0'` is true there), and treat `undefined` like None.
 """
+# __pragma__('tconv')
 from hermes.js import is_none, keys_of, dump_json
 
 # __pragma__('skip')

@@ -1,4 +1,5 @@
 """The "Hermes" output channel: one LogOutputChannel every part of the extension writes to."""
+# __pragma__('tconv')
 from hermes.js import vscode, error_message
 
 

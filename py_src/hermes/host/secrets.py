@@ -1,4 +1,5 @@
 """Secrets live in VS Code's SecretStorage (the OS keychain), never in settings."""
+# __pragma__('tconv')
 from hermes.js import node, is_none
 
 MCP_TOKEN_KEY = 'hermes.mcp.token'

@@ -1,4 +1,5 @@
 """Every tool Hermes offers, in one list: MCP, the chat loop and VS Code's LM tools all read it."""
+# __pragma__('tconv')
 from hermes.core.tools import ToolRegistry
 from hermes.tools import workspace_get_folders, editor_get_open_tabs
 from hermes.tools import (terminal_create, terminal_send, terminal_read, terminal_run, terminal_list, terminal_kill,

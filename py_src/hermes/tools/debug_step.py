@@ -1,3 +1,4 @@
+# __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.tools.debug_continue import resume, wait_properties

@@ -1,3 +1,4 @@
+# __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.text_edits import count_lines

@@ -1,3 +1,4 @@
+# __pragma__('tconv')
 from hermes.js import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key

@@ -1,3 +1,4 @@
+# __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.files import write_text

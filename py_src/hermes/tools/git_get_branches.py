@@ -1,3 +1,4 @@
+# __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list

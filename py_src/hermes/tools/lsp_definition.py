@@ -1,3 +1,4 @@
+# __pragma__('tconv')
 from hermes.js import vscode, is_none
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data

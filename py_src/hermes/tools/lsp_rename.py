@@ -1,3 +1,4 @@
+# __pragma__('tconv')
 from hermes.js import vscode, is_none, JsError, error_message
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data

@@ -1,3 +1,4 @@
+# __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.host.configuration import read_setting
 

@@ -1,3 +1,4 @@
+# __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.host.workspace import workspace_folders, workspace_name
 

@@ -1,4 +1,5 @@
 """Lists this window's MCP server in VS Code's own MCP client (agent mode), with its auth header."""
+# __pragma__('tconv')
 from hermes.js import vscode, new, is_none, to_js_callback
 from hermes.core.client_config import auth_headers
 

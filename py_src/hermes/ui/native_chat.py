@@ -1,5 +1,6 @@
 """Hermes in VS Code's own chat: the @hermes participant, the "Hermes Agent" language model, and every
 Hermes tool as a language-model tool. Each part is skipped on a VS Code without its API."""
+# __pragma__('tconv')
 from hermes.js import is_none
 from hermes.host.llm_service import llm_settings
 from hermes.ui.chat_participant import register_chat_participant

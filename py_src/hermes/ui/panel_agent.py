@@ -1,5 +1,6 @@
 """The side panel over the shared agent loop: each message the user sends is one run of the LLM
 service (host/llm_service.py) with the conversation's history; models come from its /models."""
+# __pragma__('tconv')
 from hermes.core.cancellation import Cancellation
 from hermes.ui.panel import register_panel
 

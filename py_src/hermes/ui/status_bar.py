@@ -1,4 +1,5 @@
 """The status bar item: what Hermes is serving at a glance; a click shows the full status."""
+# __pragma__('tconv')
 from hermes.js import vscode, new
 
 SHOW_STATUS_COMMAND = 'hermes.showMcpStatus'

@@ -1,0 +1,115 @@
+"""The rules of the code base, checked by reading the sources (docs/ARCHITECTURE.md explains them):
+
+1. Layers: each layer imports only the layers listed for it (imports point downward), and every module
+   may use the seam (`hermes.js`) and `hermes.version`.
+2. Who touches VS Code: `vscode` (from the seam) is used by host/ and ui/ only. tools/ reach VS Code
+   through host/ services; the tools that still use it directly are listed below, and the list may only
+   shrink.
+3. The seam: only `hermes/js.py` imports `hermes._cpython` (the CPython stand-ins) or calls `require`.
+4. Truthiness: every module runs with Python truthiness in the bundle (`# __pragma__('tconv')`, so
+   `if []:` is false there as under CPython); `_cpython.py` is never transpiled and empty `__init__.py`
+   files have nothing to convert.
+"""
+import ast
+from pathlib import Path
+
+HERMES = Path(__file__).resolve().parents[2] / 'py_src' / 'hermes'
+EVERYONE = {'js', 'version'}
+LAYERS = {
+    'core': {'core'},  # pure logic: no VS Code, no Node
+    'net': {'core', 'net'},  # Node I/O (HTTP)
+    'host': {'core', 'net', 'host'},  # VS Code services
+    'tools': {'core', 'host', 'tools'},  # one module per tool, over host services
+    'ui': {'core', 'host', 'ui'},  # front ends
+    'cli': {'core', 'net', 'cli'},  # dist/mcp-server.js: runs without VS Code
+    'mcp_server_cli': {'cli'},
+    'extension': {'core', 'net', 'host', 'tools', 'ui'},
+    'js': {'_cpython'},
+    'version': set(),
+    '_cpython': set(),
+    'hermes': set(),
+}
+VSCODE_LAYERS = {'host', 'ui', 'extension'}
+TOOLS_STILL_USING_VSCODE = {
+    'debug_set_breakpoints.py', 'debug_start.py', 'debug_stop.py', 'editor_close_tab.py',
+    'editor_get_diagnostics.py', 'lsp_definition.py', 'lsp_hover.py', 'lsp_references.py', 'lsp_rename.py',
+    'lsp_workspace_symbols.py', 'workspace_set_config.py',
+}
+TCONV = "# __pragma__('tconv')"
+
+
+def modules():
+    for path in sorted(HERMES.rglob('*.py')):
+        yield path, ast.parse(path.read_text(), str(path))
+
+
+def layer_of(dotted):
+    """'hermes.host.files' → 'host'; 'hermes.js' → 'js'."""
+    parts = dotted.split('.')
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def module_name(path):
+    parts = path.relative_to(HERMES).with_suffix('').parts
+    return '.'.join(('hermes',) + (parts[:-1] if parts[-1] == '__init__' else parts))
+
+
+def hermes_imports(tree):
+    """(module, names) for every import of a hermes module."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split('.')[0] == 'hermes':
+            yield node.module, [alias.name for alias in node.names]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split('.')[0] == 'hermes':
+                    yield alias.name, []
+
+
+def test_every_layer_imports_only_the_layers_below_it():
+    wrong = []
+    for path, tree in modules():
+        layer = layer_of(module_name(path))
+        allowed = LAYERS[layer] | EVERYONE | {layer}
+        for module, _ in hermes_imports(tree):
+            if module != 'hermes' and layer_of(module) not in allowed:
+                wrong.append(f'{path.relative_to(HERMES)} ({layer}) imports {module}')
+    assert wrong == [], 'imports against the layering rule:\n' + '\n'.join(wrong)
+
+
+def test_only_host_and_ui_touch_vscode():
+    users = set()
+    for path, tree in modules():
+        layer = layer_of(module_name(path))
+        if any(module == 'hermes.js' and 'vscode' in names for module, names in hermes_imports(tree)):
+            users.add((layer, path.name))
+    tools = {name for layer, name in users if layer == 'tools'}
+    others = {f'{layer}/{name}' for layer, name in users if layer not in VSCODE_LAYERS | {'tools'}}
+    assert others == set(), 'only host/ and ui/ may use vscode'
+    assert tools <= TOOLS_STILL_USING_VSCODE, 'a tool reaches VS Code through a host/ service, not vscode itself'
+    assert tools == TOOLS_STILL_USING_VSCODE, 'a tool stopped using vscode: take it off TOOLS_STILL_USING_VSCODE'
+
+
+def test_only_the_seam_reaches_javascript_and_the_cpython_stand_ins():
+    offenders = []
+    for path, tree in modules():
+        if path.name in ('js.py', '_cpython.py'):
+            continue
+        if any(layer_of(module) == '_cpython' for module, _ in hermes_imports(tree)):
+            offenders.append(f'{path.name} imports hermes._cpython')
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'require':
+                offenders.append(f'{path.name} calls require()')
+    assert offenders == []
+
+
+def test_every_module_declares_python_truthiness():
+    missing = []
+    for path, tree in modules():
+        if path.name == '_cpython.py' or (path.name == '__init__.py' and not tree.body):
+            continue
+        lines = path.read_text().splitlines()
+        if TCONV not in lines:
+            missing.append(str(path.relative_to(HERMES)))
+        elif any(line.strip() == "# __pragma__('notconv')" for line in lines):
+            missing.append(str(path.relative_to(HERMES)) + ' (switches it off)')
+    assert missing == [], f'add {TCONV} after the module docstring:\n' + '\n'.join(missing)
