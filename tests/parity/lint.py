@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / 'py_src'
 SEAM = SOURCES / 'hermes' / 'js.py'
+CPYTHON_ONLY = '_cpython.py'  # the seam's CPython stand-ins: never transpiled
 
 SUPPRESSION = re.compile(r'#\s*transcrypt-ok\[([a-z0-9-]+)\]\s*:?\s*(.*)$')
 
@@ -635,7 +636,7 @@ def lint_source(source, path='<snippet>', seam_globals=None):
 
 def bundled_sources():
     """Every module that is transpiled (the CPython-only twin of the seam is not)."""
-    return [path for path in sorted((SOURCES / 'hermes').rglob('*.py')) if path.name != '_cpython.py']
+    return [path for path in sorted((SOURCES / 'hermes').rglob('*.py')) if path.name != CPYTHON_ONLY]
 
 
 def lint_paths(paths=None):
@@ -643,17 +644,19 @@ def lint_paths(paths=None):
     findings = []
     for path in paths or bundled_sources():
         path = Path(path).resolve()
+        if path.name == CPYTHON_ONLY:
+            continue
         shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         findings.extend(lint_source(path.read_text(), str(shown), seam_globals))
     return findings
 
 
 def main(argv):
-    findings = lint_paths(argv[1:] or None)
+    paths = [path for path in (argv[1:] or bundled_sources()) if Path(path).name != CPYTHON_ONLY]
+    findings = lint_paths(paths)
     for finding in findings:
         print(finding)
-    count = len(bundled_sources()) if len(argv) < 2 else len(argv) - 1
-    print(f'transcrypt lint: {len(RULES) - 1} rules, {count} modules, {len(findings)} findings')
+    print(f'transcrypt lint: {len(RULES) - 1} rules, {len(paths)} modules, {len(findings)} findings')
     return 1 if findings else 0
 
 
