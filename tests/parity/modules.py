@@ -10,6 +10,13 @@ PURE_OUTSIDE_CORE = [
     'hermes.cli.select_window',  # which VS Code window the CLI talks to
     'hermes.cli.health',  # report formatting (the async checks are not replayed)
     'hermes.net.guard',  # Host / Origin / token decisions and request targets
+    'hermes.net.llm_client',  # endpoint normalisation, Ollama model info, error and retry texts
+    'hermes.net.mcp_client',  # URLs, ports, HTTP error texts
+    'hermes.cli.stdio_bridge',  # JSON-RPC message classification
+    'hermes.host.git',  # git status / branch parsing, the read-only allowlist
+    'hermes.host.language',  # words, identifiers, symbol and hover texts
+    'hermes.ui.panel',  # the webview HTML and its CSP
+    'hermes.ui.panel_controller',  # stored conversations: compaction, trimming, restoring
 ]
 
 # Classes whose instances are passed as arguments by their fields (replay.js rebuilds them; a
@@ -21,6 +28,8 @@ ADAPTED_CLASSES = {
 # Functions whose recorded calls cannot be compared, with the reason (listed as not covered).
 NOT_REPLAYED = {
     'hermes.core.mcp_protocol:_elapsed': 'reads the clock (milliseconds since a start time)',
+    'hermes.ui.panel:make_nonce': 'random by design',
+    'hermes.host.git:directory_of': "reads the workspace folders (the CPython shim's vs the node fake's)",
 }
 
 # Text that legitimately differs between the platforms, per function: a regex whose matches are
