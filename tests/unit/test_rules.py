@@ -2,11 +2,13 @@
 
 1. Layers: each layer imports only the layers listed for it (imports point downward), and every module
    may use the seam (`hermes.js`) and `hermes.version`.
-2. Who touches VS Code: `vscode` (from the seam) is used by host/ and ui/ only. tools/ reach VS Code
+2. Tools: a tool module imports no other tool; what a family of tools shares lives in
+   tools/<family>_parts.py (debug_parts, terminal_parts, git_parts, lsp_parts, editor_parts).
+3. Who touches VS Code: `vscode` (from the seam) is used by host/ and ui/ only. tools/ reach VS Code
    through host/ services; the tools that still use it directly are listed below, and the list may only
    shrink.
-3. The seam: only `hermes/js.py` imports `hermes._cpython` (the CPython stand-ins) or calls `require`.
-4. Truthiness: every module runs with Python truthiness in the bundle (`# __pragma__('tconv')`, so
+4. The seam: only `hermes/js.py` imports `hermes._cpython` (the CPython stand-ins) or calls `require`.
+5. Truthiness: every module runs with Python truthiness in the bundle (`# __pragma__('tconv')`, so
    `if []:` is false there as under CPython); `_cpython.py` is never transpiled and empty `__init__.py`
    files have nothing to convert.
 """
@@ -74,6 +76,17 @@ def test_every_layer_imports_only_the_layers_below_it():
             if module != 'hermes' and layer_of(module) not in allowed:
                 wrong.append(f'{path.relative_to(HERMES)} ({layer}) imports {module}')
     assert wrong == [], 'imports against the layering rule:\n' + '\n'.join(wrong)
+
+
+def test_a_tool_module_imports_no_other_tool_only_its_familys_parts():
+    wrong = []
+    for path, tree in modules():
+        if layer_of(module_name(path)) != 'tools' or path.name == 'catalog.py':
+            continue
+        for module, _ in hermes_imports(tree):
+            if layer_of(module) == 'tools' and not module.endswith('_parts'):
+                wrong.append(f'{path.name} imports {module}: move what they share into tools/<family>_parts.py')
+    assert wrong == []
 
 
 def test_only_host_and_ui_touch_vscode():

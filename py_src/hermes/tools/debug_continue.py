@@ -1,45 +1,6 @@
 # __pragma__('tconv')
-from hermes.js import is_none
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
-from hermes.core.output_text import text_and_data
-from hermes.host.debugging import debugging, pause_report
-from hermes.tools.debug_stop import SESSION_REF
-
-WAIT_ARGS = {
-    'session': SESSION_REF,
-    'thread_id': {'type': 'integer', 'description': 'Thread (default: the one that stopped).'},
-    'wait': {'type': 'boolean', 'description': 'Wait for the next pause or the end (default true).'},
-    'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 300, 'description': 'How long to wait (default 10).'},
-}
-
-
-def wait_properties(extra=None):
-    """The schema properties of a tool that resumes and waits: `extra` first, then WAIT_ARGS."""
-    properties = {} if is_none(extra) else extra
-    for key in ['session', 'thread_id', 'wait', 'timeout_seconds']:
-        properties[key] = WAIT_ARGS[key]
-    return properties
-
-
-async def resume(args, command, verb, call):
-    """Send a DAP execution request (continue, next, stepIn, stepOut) and report where it paused next."""
-    service = debugging()
-    state = service.find_stopped(get_key(args, 'session'))
-    thread = await service.thread_id(state, get_key(args, 'thread_id'))
-    last_stop = state.stop_seq
-    await service.request(state, command, {'threadId': thread})
-    if state.stop_seq == last_stop:  # (the next stop may already have arrived with the reply)
-        state.stopped = False
-    if get_key(args, 'wait') == False:  # noqa: E712
-        return text_and_data(verb + ' "' + state.label() + '".', {'session': state.describe(), 'frame': None})
-    timeout_s = get_key(args, 'timeout_seconds') or 10
-    call.progress(0, None, 'Waiting for "' + state.label() + '" to pause')
-    await service.wait_for(lambda: state.stop_seq > last_stop or state.terminated, timeout_s * 1000, call)
-    text, frame = await pause_report(service, state)
-    if not state.stopped and not state.terminated:
-        text = text + ' It did not pause within ' + str(timeout_s) + ' s.'
-    return text_and_data(verb + '. ' + text, {'session': state.describe(), 'frame': frame})
+from hermes.tools.debug_parts import resume, wait_properties
 
 
 async def continue_running(args, call):

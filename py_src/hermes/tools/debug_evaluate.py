@@ -4,8 +4,7 @@ from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type
 from hermes.core.output_text import text_and_data, cap_head
 from hermes.host.debugging import debugging
-from hermes.tools.debug_stop import SESSION_REF
-from hermes.tools.debug_get_variables import render_variables
+from hermes.tools.debug_parts import SESSION_REF, render_variables
 
 
 async def evaluate(args, call):

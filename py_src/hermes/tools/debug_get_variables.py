@@ -4,15 +4,7 @@ from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
 from hermes.host.debugging import debugging, frame_text
-from hermes.tools.debug_stop import SESSION_REF
-
-
-def render_variables(variables, indent, lines):
-    for variable in variables:
-        kind = '' if is_none(variable['type']) or variable['type'] == '' else ' (' + variable['type'] + ')'
-        lines.append(indent + str(variable['name']) + ' = ' + str(variable['value']) + kind)
-        if not is_none(get_key(variable, 'children')):
-            render_variables(variable['children'], indent + '  ', lines)
+from hermes.tools.debug_parts import SESSION_REF, render_variables
 
 
 async def get_variables(args, call):

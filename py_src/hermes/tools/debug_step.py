@@ -1,7 +1,7 @@
 # __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.tools.debug_continue import resume, wait_properties
+from hermes.tools.debug_parts import resume, wait_properties
 
 COMMANDS = {'over': 'next', 'into': 'stepIn', 'out': 'stepOut'}
 

@@ -3,8 +3,7 @@ from hermes.js import vscode, is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.host.debugging import debugging
-
-SESSION_REF = {'type': 'string', 'description': 'Session id or name (default: the one that paused last).'}
+from hermes.tools.debug_parts import SESSION_REF
 
 
 def _root(session):

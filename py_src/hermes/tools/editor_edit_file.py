@@ -5,6 +5,7 @@ from hermes.core.values import get_key
 from hermes.core.text_edits import plan_edits, describe_change, count_lines
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.documents import load_document, replace_text, save_document
+from hermes.tools.editor_parts import EDIT_SCHEMA
 
 
 async def edit_file(args, call):
@@ -28,22 +29,6 @@ async def edit_file(args, call):
             ' at line ' + where + ' of the original; ' + state + '. It now has ' +
             str(count_lines(document.getText())) + ' lines. Undo is available in the editor.')
 
-
-EDIT_SCHEMA = {
-    'type': 'object',
-    'properties': {
-        'old_text': {'type': 'string', 'description': 'Exact text to replace (whitespace and line breaks '
-                                                      'included). Must occur exactly once unless replace_all.'},
-        'new_text': {'type': 'string', 'description': 'Replacement text (may be empty to delete).'},
-        'replace_all': {'type': 'boolean', 'description': 'Replace every occurrence of old_text.'},
-        'start_line': {'type': 'integer', 'minimum': 1, 'description': 'Instead of old_text: first line to '
-                                                                       'replace (1-based).'},
-        'end_line': {'type': 'integer', 'minimum': 0, 'description': 'Last line to replace (inclusive); '
-                                                                     'start_line - 1 inserts before start_line.'},
-    },
-    'required': ['new_text'],
-    'additionalProperties': False,
-}
 
 TOOL = Tool(
     'editor_edit_file',

@@ -7,7 +7,7 @@ from hermes.host.paths import resolve_path, display_path
 from hermes.host.documents import open_document_for, load_document, replace_text, save_document
 from hermes.host.files import stat, read_text, write_text
 from hermes.host.diff_review import active_reviews
-from hermes.tools.editor_edit_file import EDIT_SCHEMA
+from hermes.tools.editor_parts import EDIT_SCHEMA
 
 DEFAULT_TIMEOUT_SECONDS = 600
 

@@ -3,7 +3,7 @@ from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list
 from hermes.host.git import directory_of, repository_root, git_output, parse_branches, BRANCH_FORMAT
-from hermes.tools.git_get_status import PATH_ARG
+from hermes.tools.git_parts import PATH_ARG
 
 MAX_BRANCHES = 200
 

@@ -4,9 +4,9 @@ from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list
 from hermes.host.paths import display_path
 from hermes.host.git import directory_of, repository_root, git_output, parse_status, describe_change
+from hermes.tools.git_parts import PATH_ARG
 
 MAX_FILES = 500
-PATH_ARG = {'type': 'string', 'description': 'A file or folder inside the repository (default: the first workspace folder).'}
 
 
 async def get_status(args, call):

@@ -1,10 +1,11 @@
 # __pragma__('tconv')
-from hermes.js import vscode, is_none
+from hermes.js import vscode
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key
-from hermes.host.language import (POSITION_PROPERTIES, open_document, resolve_position, location_of, add_previews,
+from hermes.host.language import (open_document, resolve_position, location_of, add_previews,
                                   plain_location, location_line)
+from hermes.tools.lsp_parts import position_schema
 
 
 async def find_definition(args, call):
@@ -21,20 +22,6 @@ async def find_definition(args, call):
     for location in locations:
         lines.append('  ' + location_line(location))
     return text_and_data('\n'.join(lines), {'definitions': [plain_location(location) for location in locations]})
-
-
-def position_schema(extra=None, required=None):
-    """The input schema of a tool that takes a position (POSITION_PROPERTIES) plus `extra` properties."""
-    properties = {}
-    for key in ['path', 'line', 'column', 'symbol']:
-        properties[key] = POSITION_PROPERTIES[key]
-    if not is_none(extra):
-        for key in extra.keys():
-            properties[key] = extra[key]
-    names = ['path']
-    if not is_none(required):
-        names.extend(required)
-    return {'type': 'object', 'properties': properties, 'required': names, 'additionalProperties': False}
 
 
 TOOL = Tool(

@@ -4,7 +4,7 @@ from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_head
 from hermes.core.values import get_key
 from hermes.host.language import open_document, resolve_position, hover_text
-from hermes.tools.lsp_definition import position_schema
+from hermes.tools.lsp_parts import position_schema
 
 
 async def hover(args, call):

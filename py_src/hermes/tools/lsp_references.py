@@ -4,7 +4,7 @@ from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key
 from hermes.host.language import open_document, resolve_position, location_of, add_previews, plain_location, location_line
-from hermes.tools.lsp_definition import position_schema
+from hermes.tools.lsp_parts import position_schema
 
 
 async def find_references(args, call):

@@ -5,7 +5,7 @@ from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key
 from hermes.host.language import open_document, resolve_position, edit_entries
 from hermes.host.paths import resolve_path, display_path
-from hermes.tools.lsp_definition import position_schema
+from hermes.tools.lsp_parts import position_schema
 
 
 async def rename(args, call):

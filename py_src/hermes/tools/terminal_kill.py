@@ -2,7 +2,7 @@
 from hermes.core.values import get_key
 from hermes.core.tools import Tool
 from hermes.host.terminals import terminals
-from hermes.tools.terminal_send import TERMINAL_REF
+from hermes.tools.terminal_parts import TERMINAL_REF
 
 
 async def kill_terminal(args, call):

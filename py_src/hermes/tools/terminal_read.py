@@ -4,7 +4,7 @@ from hermes.core.values import get_key
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
 from hermes.host.terminals import terminals, render_execution
-from hermes.tools.terminal_send import TERMINAL_REF
+from hermes.tools.terminal_parts import TERMINAL_REF
 
 
 async def read_terminal(args, call):

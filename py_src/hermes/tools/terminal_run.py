@@ -4,7 +4,7 @@ from hermes.js import is_none
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_tail
 from hermes.host.terminals import terminals
-from hermes.tools.terminal_send import TERMINAL_REF
+from hermes.tools.terminal_parts import TERMINAL_REF
 
 
 async def run_command(args, call):

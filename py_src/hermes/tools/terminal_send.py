@@ -2,10 +2,7 @@
 from hermes.core.values import get_key
 from hermes.core.tools import Tool
 from hermes.host.terminals import terminals
-
-# anyOf rather than a type list: clients that map schemas onto one `type` per value (Gemini) reject type lists.
-TERMINAL_REF = {'anyOf': [{'type': 'integer'}, {'type': 'string'}],
-                'description': 'Terminal id (from terminal_list/terminal_create) or exact name; default: the active terminal.'}
+from hermes.tools.terminal_parts import TERMINAL_REF
 
 
 async def send_text(args, call):
