@@ -9,6 +9,8 @@ Generated keys of `contributes` (everything else in package.json is left exactly
 - `configuration`: every `hermes.*` setting, from core/settings_spec.py (scopes included).
 - `chatParticipants`, `languageModelChatProviders`: the @hermes participant and the "Hermes Agent"
   vendor, from core/chat_prompts.py, so the ids and slash commands the code uses are the declared ones.
+- `chatSessions` (and the top-level `enabledApiProposals` it needs): the "Hermes Agent" chat session
+  type, from core/chat_sessions.py.
 
 The registry is imported under CPython with the test shim standing in for `vscode` (declaring a tool
 touches no VS Code API).
@@ -19,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_JSON = ROOT / 'package.json'
-GENERATED_KEYS = ['chatParticipants', 'configuration', 'languageModelChatProviders', 'languageModelTools']
+GENERATED_KEYS = ['chatParticipants', 'chatSessions', 'configuration', 'languageModelChatProviders', 'languageModelTools']
 
 
 def _import_paths():
@@ -34,12 +36,20 @@ def generated_contributions():
     from hermes.core.lm_tools import contributions
     from hermes.core.chat_prompts import participant_contribution, provider_contribution
     from hermes.core.settings_spec import configuration_contribution
+    from hermes.core.chat_sessions import session_contribution
     return {
         'configuration': configuration_contribution(),
         'chatParticipants': participant_contribution(),
+        'chatSessions': session_contribution(),
         'languageModelChatProviders': provider_contribution(),
         'languageModelTools': contributions(build_registry().list()),
     }
+
+
+def enabled_api_proposals():
+    _import_paths()
+    from hermes.core.chat_sessions import API_PROPOSAL
+    return [API_PROPOSAL]
 
 
 def render(package):
@@ -49,6 +59,7 @@ def render(package):
 def updated_text(text):
     """package.json text with the generated contributions in place (other keys keep their order)."""
     package = json.loads(text)
+    package['enabledApiProposals'] = enabled_api_proposals()
     contributes = package.setdefault('contributes', {})
     for key, value in generated_contributions().items():
         contributes[key] = value

@@ -70,6 +70,26 @@ class _NodeFs:
         import os
         return os.path.exists(path)
 
+    @staticmethod
+    def readFileSync(path, encoding):
+        with open(path, encoding=encoding) as file:
+            return file.read()
+
+    @staticmethod
+    def writeFileSync(path, text, encoding):
+        with open(path, 'w', encoding=encoding) as file:
+            file.write(text)
+
+    @staticmethod
+    def renameSync(source, target):
+        import os
+        os.replace(source, target)
+
+    @staticmethod
+    def mkdirSync(path, options=None):
+        import os
+        os.makedirs(path, exist_ok=bool(options and options.get('recursive')))
+
 
 class _NodeStats:
     """fs.Stats / fs.Dirent: the kind tests, `size`, `mtimeMs`, and `name` by subscript."""
@@ -133,7 +153,15 @@ class _NodeFsPromises:
 
 _NodeFs.promises = _NodeFsPromises
 
-NODE_MODULES = {'path': _NodePath, 'fs': _NodeFs}
+
+class _NodeCrypto:
+    @staticmethod
+    def randomUUID():
+        import uuid
+        return str(uuid.uuid4())
+
+
+NODE_MODULES = {'path': _NodePath, 'fs': _NodeFs, 'crypto': _NodeCrypto}
 """Stand-ins for Node built-ins by name; tests may register more."""
 
 
@@ -652,3 +680,8 @@ if not hasattr(_NodeFs, 'readFileSync'):
         return data.decode('utf-8', errors='replace') if encoding in ('utf8', 'utf-8') else data
 
     _NodeFs.readFileSync = staticmethod(_read_file_sync)
+
+
+def local_time_text(ms):
+    import datetime
+    return datetime.datetime.fromtimestamp(ms / 1000.0).strftime('%m/%d/%Y, %I:%M:%S %p')

@@ -9,6 +9,7 @@ from hermes.host.mcp_service import register_mcp_service
 from hermes.host.diff_review import register_diff_review
 from hermes.host.terminals import register_terminals
 from hermes.host.debugging import register_debugging
+from hermes.host.conversation_store import register_conversation_store
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
@@ -33,8 +34,9 @@ async def activate(context):
     register_mcp_definitions(context, service)
     register_diff_review(context)
     llm = register_llm(context, log, registry)
-    register_native_chat(context, log, registry, llm)
-    register_agent_panel(context, log, llm)
+    conversations = register_conversation_store(context, log)
+    register_native_chat(context, log, registry, llm, conversations)
+    register_agent_panel(context, log, llm, conversations)
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
     service.begin()  # not awaited: activation ends here, the MCP server is announced when it listens
     return {'version': VERSION, 'mcp': service, 'llm': llm}

@@ -527,3 +527,13 @@ def for_each_async(iterable, callback, on_end):
 # __pragma__('skip')
 from hermes._cpython import start_process, for_each_async  # noqa: E402,F811
 # __pragma__('noskip')
+
+
+def local_time_text(ms):
+    """A time (epoch milliseconds) as the user's locale writes it."""
+    return new(Date, ms).toLocaleString()
+
+
+# __pragma__('skip')
+from hermes._cpython import local_time_text  # noqa: E402,F811
+# __pragma__('noskip')

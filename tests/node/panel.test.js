@@ -48,7 +48,7 @@ test('the controller runs a turn through a sink and refuses bad messages (transp
   const warnings = [];
   const host = {
     post: (m) => posted.push(JSON.parse(JSON.stringify(m))),
-    save: (d) => saved.push(JSON.parse(JSON.stringify(d))),
+    save: (conversation) => saved.push(JSON.parse(JSON.stringify(conversation.to_data()))),
     model: () => 'm', endpoint: () => 'http://e/v1',
     list_models: async () => ['m', 'n'],
     insert_code: async () => {}, copy_code: async () => {}, open_settings: async () => {},
@@ -89,7 +89,7 @@ test('a turn that returns no history appends the exchange to the stored history 
   // `history + added` was string concatenation in JS: the stored history became "[object Object],…".
   const { ui_panel_controller: panel } = testing();
   const saved = [];
-  const host = { post: () => {}, save: (d) => saved.push(JSON.parse(JSON.stringify(d))), model: () => 'm', endpoint: () => 'http://e/v1' };
+  const host = { post: () => {}, save: (conversation) => saved.push(JSON.parse(JSON.stringify(conversation.to_data()))), model: () => 'm', endpoint: () => 'http://e/v1' };
   const log = { warn: () => {}, info: () => {}, error: () => {} };
   const runTurn = async (history, text, sink) => {
     sink.on_text('Hi there');
@@ -102,32 +102,33 @@ test('a turn that returns no history appends the exchange to the stored history 
     ...earlier, { role: 'user', content: 'hello' }, { role: 'assistant', content: 'Hi there' }]);
 });
 
-test('stored data read back from workspaceState (plain objects) is restored', () => {
-  const { ui_panel_controller: panel } = testing();
-  const restored = panel.Conversation.restore(JSON.parse(JSON.stringify({
+test('stored data read back from the store file (plain objects) is restored', () => {
+  const restored = testing().core_conversations.Conversation.restore(JSON.parse(JSON.stringify({
     messages: [{ role: 'user', text: 'a' }, { role: 'assistant', status: 'running', parts: [{ kind: 'text', text: 'b' }, { kind: 'x' }] },
       { role: '__class__' }],
     history: [{ role: 'user', content: 'a' }, 7],
   })));
-  assert.deepEqual(JSON.parse(JSON.stringify(restored.to_data())), {
-    version: 1,
+  const data = JSON.parse(JSON.stringify(restored.to_data()));
+  assert.deepEqual({ messages: data.messages, history: data.history }, {
     messages: [{ role: 'user', text: 'a' }, { role: 'assistant', status: 'stopped', error: null, parts: [{ kind: 'text', text: 'b' }] }],
     history: [{ role: 'user', content: 'a' }],
   });
+  assert.equal(data.title, 'a');
 });
 
 test('the harness fake vscode is untouched by the panel module', () => {
   assert.equal(typeof vscode.window.createOutputChannel, 'function');
 });
 
-test('the view provider, transpiled: page, messages, workspaceState, insert at cursor, model setting', async () => {
+test('the view provider, transpiled: page, messages, the conversation store, insert at cursor, model setting', async () => {
   const { ui_panel: panel } = testing();
   vscode.__reset();
   const context = vscode.__makeContext();
   const warnings = [];
   const log = { warn: (m) => warnings.push(m), info: () => {}, error: (m, e) => warnings.push(m + ': ' + (e && e.message)) };
   const runTurn = async (history, text, sink) => { sink.on_text('echo ' + text); return null; };
-  panel.register_panel(context, log, runTurn, async () => ['a', 'b']);
+  const store = testing().host_conversation_store.register_conversation_store(context, log);
+  panel.register_panel(context, log, runTurn, async () => ['a', 'b'], store);
   const { provider, options } = vscode.__state.webviewViews.get('hermes.panel');
   assert.deepEqual(options, { webviewOptions: { retainContextWhenHidden: true } });
   const posted = [];
@@ -148,8 +149,9 @@ test('the view provider, transpiled: page, messages, workspaceState, insert at c
   await receive({ type: 'ready' });
   await receive({ type: 'send', text: 'hi' });
   assert.deepEqual(posted.map((m) => m.type), ['state', 'models', 'userMessage', 'turnStarted', 'textDelta', 'turnEnded']);
-  const stored = context.workspaceState.get('hermes.panel.conversation');
-  assert.deepEqual(JSON.parse(JSON.stringify(stored.messages)).map((m) => m.role), ['user', 'assistant']);
+  const stored = JSON.parse(require('fs').readFileSync(path.join(context.storageUri.fsPath, 'conversations.json'), 'utf8'));
+  assert.equal(stored.panel, stored.conversations[0].id);
+  assert.deepEqual(stored.conversations[0].messages.map((m) => m.role), ['user', 'assistant']);
   const edits = [];
   vscode.window.activeTextEditor = {
     selections: ['sel-1', 'sel-2'],

@@ -7,6 +7,7 @@ capability; anything not here raises AttributeError, so a test can't silently pa
 """
 import asyncio
 import os
+import tempfile
 import urllib.parse
 
 
@@ -480,12 +481,14 @@ class Subscriptions(list):
 class ExtensionContext:
     """What VS Code hands to activate(); `dispose_all()` does what VS Code does on deactivate."""
 
-    def __init__(self, version='0.1.0', storage_dir='/tmp/hermes-test-storage'):
+    def __init__(self, version='0.1.0', storage_dir=None):
+        storage_dir = storage_dir or tempfile.mkdtemp(prefix='hermes-test-storage-')
         self.subscriptions = Subscriptions()
         self.secrets = SecretStorage()
         self.globalState = Memento()
         self.workspaceState = Memento()
         self.globalStorageUri = Uri.file(storage_dir)
+        self.storageUri = Uri.file(os.path.join(storage_dir, 'workspace'))  # None without a folder
         self.extensionUri = Uri.file(os.getcwd())
         self.extension = type('Extension', (), {})()
         self.extension.packageJSON = {'version': version, 'name': 'hermes-agent'}
@@ -1765,14 +1768,38 @@ class ChatResponseProgressPart(_Undefined):
 
 
 class ChatRequestTurn(_Undefined):
-    def __init__(self, prompt, command=None, references=None, participant='hermes.agent'):
+    def __init__(self, prompt, command=None, references=None, participant='hermes.agent', tool_references=None,
+                 *rest):
         self.prompt, self.command, self.references, self.participant = prompt, command, references or [], participant
-        self.toolReferences = []
+        self.toolReferences = tool_references or []
 
 
 class ChatResponseTurn(_Undefined):
     def __init__(self, response, result=None, participant='hermes.agent', command=None):
         self.response, self.result, self.participant, self.command = response, result or {}, participant, command
+
+
+ChatRequestTurn2 = ChatRequestTurn  # VS Code exports one class under both names
+ChatResponseTurn2 = ChatResponseTurn
+
+
+class ChatResponseReferencePart(_Undefined):
+    def __init__(self, value, icon=None):
+        self.value = value
+
+
+class ThemeIcon(_Undefined):
+    def __init__(self, icon_id, color=None):
+        self.id, self.color = icon_id, color
+
+
+class ChatSessionChangedFile(_Undefined):
+    def __init__(self, modified_uri, insertions, deletions, original_uri=None):
+        self.modifiedUri, self.insertions, self.deletions, self.originalUri = modified_uri, insertions, deletions, original_uri
+
+
+class ChatSessionStatus:
+    Failed, Completed, InProgress, NeedsInput = 0, 1, 2, 3
 
 
 class ChatResponseStream:
@@ -1810,9 +1837,92 @@ class ChatParticipant(_Undefined):
         self._registry.pop(self.id, None)
 
 
+class ChatSessionItem(_Undefined):
+    def __init__(self, resource, label, on_change):
+        self.resource, self.label = resource, label
+        self.description = self.status = self.tooltip = self.timing = self.changes = self.iconPath = None
+        self.archived = None
+
+
+class ChatSessionItemCollection:
+    def __init__(self):
+        self.by_resource = {}
+
+    @property
+    def size(self):
+        return len(self.by_resource)
+
+    def replace(self, items):
+        self.by_resource = {item.resource.toString(): item for item in items}
+
+    js_replace = replace  # the name Transcrypt code uses
+
+    def add(self, item):
+        self.by_resource[item.resource.toString()] = item
+
+    def delete(self, resource):
+        self.by_resource.pop(resource.toString(), None)
+
+    def get(self, resource):
+        return self.by_resource.get(resource.toString())
+
+    def forEach(self, callback):
+        for item in list(self.by_resource.values()):
+            callback(item, self)
+
+    def all(self):
+        return list(self.by_resource.values())
+
+
+class ChatSessionItemController(_Undefined):
+    """The chatSessionsProvider proposal's controller (version 3)."""
+
+    def __init__(self, session_type, refresh_handler, registry):
+        self.id, self.refreshHandler, self._registry = session_type, refresh_handler, registry
+        self.items = ChatSessionItemCollection()
+        self.newChatSessionItemHandler = None
+        self._state = EventEmitter()
+        self.onDidChangeChatSessionItemState = self._state.event
+
+    def createChatSessionItem(self, resource, label):
+        return ChatSessionItem(resource, label, None)
+
+    def set_archived(self, item, archived):
+        """What the Agent Sessions view does when the user archives an item."""
+        item.archived = archived
+        self._state.fire(item)
+
+    def dispose(self):
+        self._registry.pop(self.id, None)
+
+
 class _Chat:
+    """vscode.chat. The chatSessionsProvider proposal is off (its functions throw, as in VS Code stable)
+    until a test calls `enable_chat_sessions()`."""
+
     def __init__(self):
         self.participants = {}
+        self.session_controllers = {}
+        self.session_content_providers = {}
+        self.sessions_enabled = False
+
+    def enable_chat_sessions(self):
+        self.sessions_enabled = True
+
+    def _check_proposal(self):
+        if not self.sessions_enabled:
+            raise RuntimeError("Extension 'hermes-agent.hermes-agent' CANNOT use API proposal: chatSessionsProvider.")
+
+    def createChatSessionItemController(self, session_type, refresh_handler):
+        self._check_proposal()
+        controller = ChatSessionItemController(session_type, refresh_handler, self.session_controllers)
+        self.session_controllers[session_type] = controller
+        return controller
+
+    def registerChatSessionContentProvider(self, scheme, provider, participant, capabilities=None):
+        self._check_proposal()
+        self.session_content_providers[scheme] = (provider, participant)
+        return Disposable(lambda: self.session_content_providers.pop(scheme, None))
 
     def createChatParticipant(self, participant_id, handler):
         if participant_id in self.participants:

@@ -35,9 +35,10 @@ def test_activate_logs_version_and_activation_time(context):
     assert api['version'] == VERSION
     [channel] = vscode.window.output_channels
     assert channel.name == 'Hermes' and channel.is_log
-    assert channel.lines[0].startswith(f'[info] Hermes Agent {VERSION} activated in ')
-    assert channel.lines[0].endswith(' ms')
-    assert channel.lines[1] == '[info] MCP server disabled (hermes.mcp.enabled is false)'
+    assert channel.lines[0].startswith('[info] Hermes chat sessions ("Hermes Agent" in the Chat view\'s "+" menu) need')
+    assert channel.lines[1].startswith(f'[info] Hermes Agent {VERSION} activated in ')
+    assert channel.lines[1].endswith(' ms')
+    assert channel.lines[2] == '[info] MCP server disabled (hermes.mcp.enabled is false)'
 
 
 def test_status_bar_item_says_the_server_is_off(context):

@@ -1,7 +1,8 @@
 """The side panel wired to (the shim of) VS Code: the page and its CSP, the message round trip,
-workspaceState, insert at cursor, the commands."""
+the conversation store on disk, insert at cursor, the commands."""
 import asyncio
 import base64
+import json
 import os
 import re
 
@@ -10,11 +11,11 @@ import pytest
 import vscode
 from hermes import _cpython
 from hermes.ui.panel import register_panel, render_html, VIEW_ID, OPEN_COMMAND
-from hermes.ui.panel_controller import STORE_KEY
+from hermes.host.conversation_store import register_conversation_store, store_path
 from panel_fakes import Log
 
 
-class _Crypto:
+class _Crypto(_cpython.NODE_MODULES['crypto']):
     @staticmethod
     def randomBytes(size):
         class Bytes:
@@ -42,7 +43,8 @@ async def run_turn(history, user_text, sink, cancel):
 
 
 def resolve(context, log=None, turn=run_turn):
-    controller = register_panel(context, log or Log(), turn, list_models)
+    log = log or Log()
+    controller = register_panel(context, log, turn, list_models, register_conversation_store(context, log))
     provider, options = vscode.window.webview_view_providers[VIEW_ID]
     assert options == {'webviewOptions': {'retainContextWhenHidden': True}}
     view = vscode.WebviewView()
@@ -86,25 +88,26 @@ def test_render_html_escapes_what_it_is_given():
     assert '"><script>' not in html and 'a.js?&quot;' in html
 
 
-def test_ready_then_send_streams_and_stores_in_workspace_state(context):
+def test_ready_then_send_streams_and_stores_in_the_conversation_store(context):
     _, view = resolve(context)
     posted = drain(view, {'type': 'ready'})
     assert [message['type'] for message in posted] == ['state', 'models']
     assert posted[1]['models'] == ['m1', 'm2'] and posted[1]['current'] == 'qwen2.5:7b'
     posted = drain(view, {'type': 'send', 'text': 'hello'})
     assert [message['type'] for message in posted[2:]] == ['userMessage', 'turnStarted', 'textDelta', 'turnEnded']
-    stored = context.workspaceState.get(STORE_KEY)
-    assert [message['role'] for message in stored['messages']] == ['user', 'assistant']
+    with open(store_path(context)) as file:
+        stored = json.load(file)
+    [conversation] = stored['conversations']
+    assert stored['panel'] == conversation['id'] and conversation['title'] == 'hello'
+    assert [message['role'] for message in conversation['messages']] == ['user', 'assistant']
 
 
 def test_the_conversation_survives_a_reload(context):
     _, view = resolve(context)
     drain(view, {'type': 'send', 'text': 'remember me'})
-    state = context.workspaceState
     context.dispose_all()
     vscode.reset()
-    reloaded = vscode.ExtensionContext()
-    reloaded.workspaceState = state
+    reloaded = vscode.ExtensionContext(storage_dir=context.globalStorageUri.fsPath)
     _, view = resolve(reloaded)
     posted = drain(view, {'type': 'ready'})
     assert posted[0]['messages'][0] == {'role': 'user', 'text': 'remember me'}

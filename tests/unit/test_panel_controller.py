@@ -4,7 +4,8 @@ import asyncio
 
 import pytest
 
-from hermes.ui.panel_controller import PanelController, Conversation, MAX_MESSAGES, RESULT_LIMIT
+from hermes.ui.panel_controller import PanelController
+from hermes.core.conversations import Conversation, MAX_MESSAGES, RESULT_LIMIT
 from panel_fakes import Log
 
 
@@ -27,9 +28,9 @@ class Host:
     def post(self, message):
         self.posted.append(message)
 
-    def save(self, data):
+    def save(self, conversation):
         import copy
-        self.saved.append(copy.deepcopy(data))
+        self.saved.append(copy.deepcopy(conversation.to_data()))
 
     def model(self):
         return self.current_model
@@ -277,7 +278,8 @@ def test_new_chat_clears_everything_and_is_stored():
     controller, host, _ = make()
     run(controller.handle({'type': 'send', 'text': 'x'}))
     run(controller.handle({'type': 'newChat'}))
-    assert host.saved[-1] == {'version': 1, 'messages': [], 'history': []}
+    assert host.saved[-1]['messages'] == [] and host.saved[-1]['history'] == []
+    assert host.saved[-1]['id'] is None and host.saved[-1]['title'] == 'New conversation'
     assert host.posted[-1]['type'] == 'state' and host.posted[-1]['messages'] == []
 
 

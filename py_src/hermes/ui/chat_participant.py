@@ -68,6 +68,49 @@ class ChatStreamSink(EventSink):
         self.notices.append(message)
 
 
+class TeeSink(EventSink):
+    """One run heard by several sinks."""
+
+    def __init__(self, sinks):
+        self.sinks = sinks
+
+    def on_iteration(self, number):
+        for sink in self.sinks:
+            sink.on_iteration(number)
+
+    def on_text(self, text):
+        for sink in self.sinks:
+            sink.on_text(text)
+
+    def on_tool_call(self, call):
+        for sink in self.sinks:
+            sink.on_tool_call(call)
+
+    def on_tool_result(self, call, result):
+        for sink in self.sinks:
+            sink.on_tool_result(call, result)
+
+    def on_tool_log(self, call, level, message):
+        for sink in self.sinks:
+            sink.on_tool_log(call, level, message)
+
+    def on_tool_confirmation(self, call, state):
+        for sink in self.sinks:
+            sink.on_tool_confirmation(call, state)
+
+    def on_notice(self, message):
+        for sink in self.sinks:
+            sink.on_notice(message)
+
+    def on_error(self, error):
+        for sink in self.sinks:
+            sink.on_error(error)
+
+    def on_done(self, outcome):
+        for sink in self.sinks:
+            sink.on_done(outcome)
+
+
 class ChatParticipant:
     """The request handler and follow-ups (VS Code-free apart from the objects VS Code hands in).
     `llm.run(history, sink, cancellation, model)` runs the loop (host/llm_service.py); `read_refs(references)` reads
@@ -83,13 +126,17 @@ class ChatParticipant:
         self.reference_uri = path_uri if is_none(reference_uri) else reference_uri
 
     async def handle(self, request, chat_context, stream, token):
+        return await self.respond(request, history_from_turns(prop(chat_context, 'history')), stream, token)
+
+    async def respond(self, request, history, stream, token, listener=None):
+        """Answer `request` after the earlier turns `history` (OpenAI messages, extended in place with
+        this turn's). `listener`: another EventSink that hears the run too (a chat session records it)."""
         command = prop(request, 'command')
         command = command if json_type(command) == 'string' and command != '' else None
         model = _hermes_model(prop(request, 'model'))
         if command == 'help':
             stream.markdown(help_markdown(self.registry.list(), self.describe_model(model)))
             return {'metadata': turn_metadata([], 'help', 'done')}
-        history = history_from_turns(prop(chat_context, 'history'))
         references = await self.read_refs(prop(request, 'references'))
         text = user_message(prop(request, 'prompt'), command, references)
         tools = _tool_references(prop(request, 'toolReferences'), self.registry)
@@ -105,7 +152,8 @@ class ChatParticipant:
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user cancelled the request.'))
         sink = ChatStreamSink(stream, self.registry, self.reference_uri)
         try:
-            outcome = await self.llm.run(history, sink, cancellation, model)
+            outcome = await self.llm.run(history, sink if is_none(listener) else TeeSink([sink, listener]),
+                                         cancellation, model)
         finally:
             if not is_none(subscription):
                 subscription.dispose()

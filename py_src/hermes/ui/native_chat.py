@@ -1,18 +1,21 @@
-"""Hermes in VS Code's own chat: the @hermes participant, the "Hermes Agent" language model, and every
-Hermes tool as a language-model tool. Each part is skipped on a VS Code without its API."""
+"""Hermes in VS Code's own chat: the @hermes participant, the "Hermes Agent" language model, every
+Hermes tool as a language-model tool, and Hermes chat sessions (the "+" menu). Each part is skipped on a
+VS Code without its API."""
 # __pragma__('tconv')
 from hermes.js import is_none
 from hermes.host.llm_service import llm_settings
 from hermes.ui.chat_participant import register_chat_participant
 from hermes.ui.lm_provider import register_lm_provider
 from hermes.ui.lm_tools import register_lm_tools
+from hermes.ui.chat_sessions import register_chat_sessions
 
 
-def register_native_chat(context, log, registry, llm):
+def register_native_chat(context, log, registry, llm, conversations):
     def describe_model(model=None):
         return llm.describe() if is_none(model) else model + ' at ' + llm_settings()['endpoint']
     return {
         'tools': register_lm_tools(context, log, registry),
         'participant': register_chat_participant(context, log, registry, llm, describe_model),
         'model': register_lm_provider(context, log, llm),
+        'sessions': register_chat_sessions(context, log, registry, llm, describe_model, conversations),
     }

@@ -1,19 +1,21 @@
 """The Hermes side panel in VS Code: a WebviewView in its own activity-bar container ("Hermes Agent"),
 opened by `hermes.openPanel`. The logic lives in `ui/panel_controller.py`; this module gives it a
-webview, the editor (insert at cursor), the clipboard, settings and workspaceState.
+webview, the editor (insert at cursor), the clipboard, settings and the conversation store it shares
+with VS Code's chat sessions (host/conversation_store.py).
 
 Safety: the page has a CSP of `default-src 'none'`; its one script carries a nonce made fresh for
 every render; scripts, styles and fonts come only from `dist/webview`, the only localResourceRoot.
 """
 # __pragma__('tconv')
-from hermes.js import vscode, node, is_none, to_js_callback, error_message, JsError
+from hermes.js import vscode, node, new, is_none, to_js_callback, error_message, JsError
 from hermes.host.settings import setting
-from hermes.ui.panel_controller import PanelController, STORE_KEY
+from hermes.ui.panel_controller import PanelController
 
 VIEW_ID = 'hermes.panel'
 CONTAINER_ID = 'hermes'
 OPEN_COMMAND = 'hermes.openPanel'
 EXTENSION_ID = 'hermes-agent.hermes-agent'
+PANEL_ORIGIN = 'panel'
 
 
 def make_nonce():
@@ -59,10 +61,11 @@ def insertion_text(code, selection):
 class PanelHost:
     """What the controller needs from VS Code."""
 
-    def __init__(self, context, log, list_models):
+    def __init__(self, context, log, list_models, store):
         self.context = context
         self.log = log
         self._list_models = list_models
+        self.store = store
         self.view = None
 
     def post(self, message):
@@ -73,8 +76,10 @@ class PanelHost:
         except JsError as error:
             self.log.warn('Panel: could not post to the webview: ' + error_message(error))
 
-    def save(self, data):
-        self.context.workspaceState.js_update(STORE_KEY, data)
+    def save(self, conversation):
+        self.store.put(conversation, PANEL_ORIGIN)
+        if self.store.panel_id != conversation.id:
+            self.store.set_panel(conversation, PANEL_ORIGIN)
 
     def model(self):
         return setting('llm.model')
@@ -117,11 +122,20 @@ def webview_uri(webview, extension_uri, *segments):
     return webview.asWebviewUri(vscode.Uri.joinPath(extension_uri, 'dist', 'webview', *segments)).toString()
 
 
-def register_panel(context, log, run_turn, list_models, make_cancel=None):
+def register_panel(context, log, run_turn, list_models, store, make_cancel=None):
     """Register the view provider, `hermes.openPanel` and a settings listener; returns the controller.
-    `run_turn(history, user_text, sink, cancel)` and `list_models()`: see PanelController."""
-    host = PanelHost(context, log, list_models)
-    controller = PanelController(host, log, run_turn, context.workspaceState.js_get(STORE_KEY), make_cancel)
+    `run_turn(history, user_text, sink, cancel)` and `list_models()`: see PanelController; `store`: the
+    ConversationStore (the panel shows its `panel_id` conversation)."""
+    host = PanelHost(context, log, list_models, store)
+    current = None if is_none(store.panel_id) else store.get(store.panel_id)
+    controller = PanelController(host, log, run_turn, current, make_cancel)
+
+    def store_changed(conversation, origin):
+        # A chat session continued the panel's conversation: show what it added.
+        if origin != PANEL_ORIGIN and conversation is controller.conversation and not controller.running:
+            controller.post_state()
+    unsubscribe = store.on_change(store_changed)
+    context.subscriptions.push(new(vscode.Disposable, unsubscribe))
     extension_uri = context.extensionUri
     root = vscode.Uri.joinPath(extension_uri, 'dist', 'webview')
 

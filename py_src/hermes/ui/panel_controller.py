@@ -12,158 +12,20 @@ Host → webview messages (the webview, media/panel/main.js, ignores anything el
     {type: 'error', message, retry, settings, apiKey}   a banner (retry: 'turn' | 'models' | false)
     {type: 'models', models, current, endpoint, error}
 
-Stored conversation (workspaceState, last MAX_MESSAGES messages):
-    {version: 1, messages: [...], history: [...]} where a message is {role: 'user', text} or
-    {role: 'assistant', status, error, parts: [{kind: 'text', text} |
-                                               {kind: 'tool', id, name, arguments, status, result}]}
-    and `history` is the LLM's view of earlier turns (OpenAI chat messages) handed to the loop.
+The conversation (core/conversations.py) goes to the host's `save(conversation)` when a turn starts,
+waits for a confirmation and ends: the host keeps it in the conversation store shared with VS Code's
+chat sessions, and `show(conversation)` switches the panel to another stored conversation.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, error_message, JsError, set_timer, clear_timer
-from hermes.core.values import json_type, get_key, is_object, object_keys
+from hermes.js import is_none, error_message, JsError, set_timer, clear_timer, now_ms
+from hermes.core.values import json_type, get_key
 from hermes.ui.panel_protocol import parse_webview_message, ProtocolError
 from hermes.core.cancellation import Cancellation
 from hermes.core.tools import WAITING, CONFIRMED
-
-STORE_KEY = 'hermes.panel.conversation'
-MAX_MESSAGES = 100
-RESULT_LIMIT = 4000
-HISTORY_TOOL_CHARS = 8000
-"""Tool results kept in the stored LLM history are cut to this (workspaceState stays small)."""
+from hermes.core.conversations import (Conversation, append_text, add_tool, find_tool, finish_tool, end_reply,
+                                       remember_turn)
 FORCE_END_MS = 3000
 """After Stop, the loop has this long to wind down before the panel ends the turn by itself."""
-
-
-# ------------------------------------------------------------------------------------ conversation
-
-def _text(value, fallback=''):
-    return value if json_type(value) == 'string' else fallback
-
-
-def _restore_part(part):
-    kind = get_key(part, 'kind')
-    if kind == 'text':
-        return {'kind': 'text', 'text': _text(get_key(part, 'text'))}
-    if kind == 'tool':
-        status = _text(get_key(part, 'status'), 'error')
-        if status not in ['ok', 'error', 'cancelled']:
-            status = 'cancelled'
-        return {'kind': 'tool', 'id': _text(get_key(part, 'id')), 'name': _text(get_key(part, 'name'), 'tool'),
-                'arguments': get_key(part, 'arguments', {}), 'status': status,
-                'result': _text(get_key(part, 'result'))}
-    return None
-
-
-def _restore_message(message):
-    role = get_key(message, 'role')
-    if role == 'user':
-        text = _text(get_key(message, 'text'))
-        return {'role': 'user', 'text': text} if text != '' else None
-    if role == 'assistant':
-        parts = []
-        raw_parts = get_key(message, 'parts', [])
-        if json_type(raw_parts) == 'array':
-            for raw in raw_parts:
-                part = _restore_part(raw)
-                if not is_none(part):
-                    parts.append(part)
-        status = _text(get_key(message, 'status'), 'done')
-        if status not in ['done', 'stopped', 'error']:
-            status = 'stopped'  # a reply that was running when the window closed
-        error = get_key(message, 'error')
-        return {'role': 'assistant', 'status': status, 'error': error if json_type(error) == 'string' else None,
-                'parts': parts}
-    return None
-
-
-def _compact(message):
-    content = get_key(message, 'content')
-    if get_key(message, 'role') != 'tool' or json_type(content) != 'string' or len(content) <= HISTORY_TOOL_CHARS:
-        return message
-    copy = {}
-    for key in object_keys(message):
-        copy[key] = message[key]
-    copy['content'] = truncate(content, HISTORY_TOOL_CHARS)
-    return copy
-
-
-def _trim_history(history, limit):
-    """The last `limit` LLM messages, starting at a user message (never at an orphaned tool result)."""
-    if len(history) <= limit:
-        return history
-    start = len(history) - limit
-    while start < len(history) and get_key(history[start], 'role') != 'user':
-        start += 1
-    return history[start:]
-
-
-class Conversation:
-    def __init__(self, messages=None, history=None, limit=MAX_MESSAGES):
-        self.messages = [] if is_none(messages) else messages
-        self.history = [] if is_none(history) else history
-        self.limit = limit
-
-    @staticmethod
-    def restore(data, limit=MAX_MESSAGES):
-        """A conversation from stored data; anything malformed in it is dropped, never trusted."""
-        messages = []
-        history = []
-        if is_object(data):
-            raw_messages = get_key(data, 'messages', [])
-            if json_type(raw_messages) == 'array':
-                for raw in raw_messages:
-                    message = _restore_message(raw)
-                    if not is_none(message):
-                        messages.append(message)
-            raw_history = get_key(data, 'history', [])
-            if json_type(raw_history) == 'array':
-                history = [item for item in raw_history if is_object(item)]
-        conversation = Conversation(messages, history, limit)
-        conversation.trim()
-        return conversation
-
-    def add(self, message):
-        self.messages.append(message)
-        self.trim()
-
-    def trim(self):
-        if len(self.messages) > self.limit:
-            self.messages = self.messages[len(self.messages) - self.limit:]
-        self.history = _trim_history(self.history, self.limit)
-
-    def clear(self):
-        self.messages = []
-        self.history = []
-
-    def to_data(self):
-        return {'version': 1, 'messages': self.messages, 'history': self.history}
-
-
-# ------------------------------------------------------------------------------------ results
-
-def result_text(result):
-    """A tool result (a CallToolResult dict, a string, anything JSON) as text for a card."""
-    if json_type(result) == 'string':
-        return result
-    content = get_key(result, 'content')
-    if json_type(content) == 'array':
-        texts = []
-        for item in content:
-            text = get_key(item, 'text')
-            if json_type(text) == 'string':
-                texts.append(text)
-            elif not is_none(get_key(item, 'type')):
-                texts.append('[' + str(get_key(item, 'type')) + ']')
-        return '\n'.join(texts)
-    if is_none(result):
-        return ''
-    return str(result)
-
-
-def truncate(text, limit=RESULT_LIMIT):
-    if len(text) <= limit:
-        return text
-    return text[:limit] + '\n… (truncated, ' + str(len(text) - limit) + ' more characters)'
 
 
 def describe_error(error):
@@ -214,21 +76,17 @@ class PanelSink:
     def on_text(self, delta):
         if not self._live() or json_type(delta) != 'string' or delta == '':
             return
-        parts = self.turn.assistant['parts']
-        if len(parts) > 0 and parts[len(parts) - 1]['kind'] == 'text':
-            parts[len(parts) - 1]['text'] = parts[len(parts) - 1]['text'] + delta
-        else:
-            parts.append({'kind': 'text', 'text': delta})
+        append_text(self.turn.assistant, delta)
         self.controller.post({'type': 'textDelta', 'text': delta})
 
     def on_tool_call(self, call):
         """{'id', 'name', 'arguments'}: a tool is about to run."""
         if not self._live():
             return
-        call_id, name, arguments = _text(get_key(call, 'id')), _text(get_key(call, 'name'), 'tool'), get_key(call, 'arguments', {})
-        self.turn.assistant['parts'].append({'kind': 'tool', 'id': call_id, 'name': name, 'arguments': arguments,
-                                             'status': 'running', 'result': ''})
-        self.controller.post({'type': 'toolStarted', 'id': call_id, 'name': name, 'arguments': arguments})
+        part = add_tool(self.turn.assistant, call)
+        self.controller.conversation.note_changes(call)
+        self.controller.post({'type': 'toolStarted', 'id': part['id'], 'name': part['name'],
+                              'arguments': part['arguments']})
 
     def on_tool_log(self, call, level, message):
         return None
@@ -243,16 +101,15 @@ class PanelSink:
         waiting = state == WAITING
         part['status'] = 'waiting' if waiting else 'running'
         self.controller.post({'type': 'toolWaiting' if waiting else 'toolRunning', 'id': part['id']})
+        self.controller.save()  # the sessions list shows who waits for the user
 
     def on_tool_result(self, call, result):
         part = self._tool(get_key(call, 'id'))
         if is_none(part) or not self._live():
             return
-        is_error = get_key(result, 'isError') is True
-        text = truncate(result_text(result))
-        part['status'] = 'error' if is_error else 'ok'
-        part['result'] = text
-        self.controller.post({'type': 'toolResult', 'id': part['id'], 'isError': is_error, 'result': text})
+        finish_tool(part, result)
+        self.controller.post({'type': 'toolResult', 'id': part['id'], 'isError': part['status'] == 'error',
+                              'result': part['result']})
 
     def on_notice(self, message):
         if json_type(message) == 'string':
@@ -266,10 +123,7 @@ class PanelSink:
         return None
 
     def _tool(self, call_id):
-        for part in self.turn.assistant['parts']:
-            if part['kind'] == 'tool' and part['id'] == call_id:
-                return part
-        return None
+        return find_tool(self.turn.assistant, call_id)
 
 
 # ------------------------------------------------------------------------------------ controller
@@ -278,15 +132,16 @@ class PanelController:
     """`run_turn(history, user_text, sink, cancel)` runs one agent turn (the shared loop) and returns
     None or {'history': [...]}, the LLM history after the turn; `cancel` comes from `make_cancel()`
     (core.cancellation.Cancellation for the real loop). `host` does what needs VS Code:
-    post(message), save(data), list_models(), model(), endpoint(), select_model(name),
-    insert_code(code), copy_code(code), open_settings(), set_api_key()."""
+    post(message), save(conversation), list_models(), model(), endpoint(), select_model(name),
+    insert_code(code), copy_code(code), open_settings(), set_api_key(). `stored`: a Conversation, or
+    its data."""
 
     def __init__(self, host, log, run_turn, stored=None, make_cancel=None):
         self.host = host
         self.log = log
         self.run_turn = run_turn
         self.make_cancel = Cancellation if is_none(make_cancel) else make_cancel
-        self.conversation = Conversation.restore(stored)
+        self.conversation = stored if isinstance(stored, Conversation) else Conversation.restore(stored)
         self.turn = None
         self.turns = 0
         self.models = []
@@ -296,7 +151,7 @@ class PanelController:
         self.host.post(message)
 
     def save(self):
-        self.host.save(self.conversation.to_data())
+        self.host.save(self.conversation)
 
     @property
     def running(self):
@@ -406,9 +261,18 @@ class PanelController:
             turn.ended = True
             self._clear_timer(turn)
             self.turn = None
-        self.conversation.clear()
+        self.conversation = Conversation()
         self.save()
         self.post_state()
+
+    def show(self, conversation):
+        """Continue another stored conversation here. Refused (False) while a reply runs."""
+        if self.running:
+            return False
+        self.conversation = conversation
+        self.save()
+        self.post_state()
+        return True
 
     async def _run(self, text):
         self.turns += 1
@@ -416,6 +280,9 @@ class PanelController:
         turn = Turn(self.turns, text, assistant, self.make_cancel())
         self.turn = turn
         self.conversation.add(assistant)
+        self.conversation.model = self.host.model()
+        self.conversation.last_started = now_ms()
+        self.conversation.last_ended = None
         self.post({'type': 'turnStarted'})
         self.save()
         history = self.conversation.history[:]
@@ -434,44 +301,26 @@ class PanelController:
         turn.ended = True
         self._clear_timer(turn)
         assistant = turn.assistant
-        for part in assistant['parts']:
-            if part['kind'] == 'tool' and (part['status'] == 'running' or part['status'] == 'waiting'):
-                part['status'] = 'cancelled'
         error_kind = None
         if not is_none(turn.error):
             error_kind = describe_error(turn.error)['kind']
         if turn.cancel.cancelled or error_kind == 'cancelled':
-            assistant['status'] = 'stopped'
-            self._remember(turn, result)
+            end_reply(assistant, 'stopped')
+            remember_turn(self.conversation, turn.user_text, assistant, get_key(result, 'history'))
         elif not is_none(turn.error):
             described = describe_error(turn.error)
-            assistant['status'] = 'error'
-            assistant['error'] = described['message']
+            end_reply(assistant, 'error', described['message'])
             self.log.warn('Panel: the reply failed: ' + described['message'])
             self.post({'type': 'error', 'message': described['message'], 'retry': 'turn',
                        'settings': described['settings'], 'apiKey': described['apiKey']})
         else:
-            assistant['status'] = 'done'
-            self._remember(turn, result)
+            end_reply(assistant, 'done')
+            remember_turn(self.conversation, turn.user_text, assistant, get_key(result, 'history'))
+        self.conversation.last_ended = now_ms()
         if self.turn is turn:
             self.turn = None
         self.post({'type': 'turnEnded', 'status': assistant['status'], 'message': assistant})
         self.save()
-
-    def _remember(self, turn, result):
-        """The LLM history after a finished or stopped turn (a failed one leaves it unchanged)."""
-        history = get_key(result, 'history')
-        if json_type(history) == 'array':
-            self.conversation.history = [_compact(message) for message in history]
-        else:
-            reply = ''.join([part['text'] for part in turn.assistant['parts'] if part['kind'] == 'text'])
-            added = [{'role': 'user', 'content': turn.user_text}]
-            if reply != '':
-                added.append({'role': 'assistant', 'content': reply})
-            updated = list(self.conversation.history)  # a copy: list + list is string concatenation in JS
-            updated.extend(added)
-            self.conversation.history = updated
-        self.conversation.trim()
 
     def _clear_timer(self, turn):
         if not is_none(turn.timer):

@@ -1,0 +1,119 @@
+"""Hermes conversations as VS Code chat sessions ("Hermes Agent" in the Chat view's "+" menu), free of
+VS Code: the `chatSessions` contribution, a conversation as a session item (label, description,
+status, timing, changed files), and as the history the session shows when it is opened.
+
+Session type `hermes`: VS Code sends a session's requests to the participant whose id is the type, so
+ui/chat_sessions.py creates a participant `hermes` that package.json must NOT declare (the `@hermes`
+participant is `hermes.agent`). The contribution's `name` is not `hermes` either: with `canDelegate`
+VS Code registers an agent under that name, which would take `@hermes` away from the participant.
+"""
+# __pragma__('tconv')
+from hermes.js import is_none
+from hermes.core.values import json_type, get_key
+from hermes.core.chat_prompts import COMMANDS
+from hermes.core.lm_tools import describe_call, touched_paths
+
+SESSION_TYPE = 'hermes'
+SESSION_NAME = 'hermes-agent'
+SESSION_DISPLAY_NAME = 'Hermes Agent'
+API_PROPOSAL = 'chatSessionsProvider'
+EXTENSION_ID = 'hermes-agent.hermes-agent'
+ENABLE_HINT = ('Hermes chat sessions ("Hermes Agent" in the Chat view\'s "+" menu) need VS Code\'s chatSessionsProvider '
+               'API proposal, which this VS Code has not enabled for Hermes. To turn them on, run "Preferences: '
+               'Configure Runtime Arguments", add "enable-proposed-api": ["' + EXTENSION_ID + '"] to argv.json, and '
+               'restart VS Code (or start it with --enable-proposed-api ' + EXTENSION_ID + '). Everything else works '
+               'without it.')
+
+# vscode.ChatSessionStatus
+STATUS_FAILED = 0
+STATUS_COMPLETED = 1
+STATUS_IN_PROGRESS = 2
+STATUS_NEEDS_INPUT = 3
+STATUS_CODES = {'failed': STATUS_FAILED, 'completed': STATUS_COMPLETED, 'in_progress': STATUS_IN_PROGRESS,
+                'needs_input': STATUS_NEEDS_INPUT}
+
+
+def session_contribution():
+    """package.json `contributes.chatSessions` (generated, so the type and commands match the code)."""
+    return [{
+        'type': SESSION_TYPE,
+        'name': SESSION_NAME,
+        'displayName': SESSION_DISPLAY_NAME,
+        'description': 'Sessions with your own LLM and the tools that drive this VS Code window; shared with '
+                       'the Hermes side panel',
+        'icon': '$(hubot)',
+        'canDelegate': True,
+        'welcomeTitle': 'Hermes Agent',
+        'welcomeMessage': 'Ask Hermes: it answers with your own model (settings `hermes.llm.*`) and can read, edit '
+                          'and run things in this window. Tools that change things ask you first.',
+        'inputPlaceholder': 'Ask Hermes, or type / for commands',
+        'capabilities': {'supportsFileAttachments': True},
+        'commands': [{'name': command['name'], 'description': command['description']} for command in COMMANDS],
+    }]
+
+
+def conversation_id(path):
+    """The conversation a session resource names: its path without the leading '/'."""
+    if json_type(path) != 'string':
+        return ''
+    return path[1:] if path.startswith('/') else path
+
+
+def item_view(conversation, format_time):
+    """What a session item shows; `format_time(ms)` formats a time for the description."""
+    description = conversation.model if json_type(conversation.model) == 'string' else ''
+    when = conversation.updated if not is_none(conversation.updated) else conversation.created
+    if not is_none(when):
+        description = (description + ' · ' if description != '' else '') + format_time(when)
+    timing = {'created': conversation.created or 0}
+    if not is_none(conversation.last_started):
+        timing['lastRequestStarted'] = conversation.last_started
+    if not is_none(conversation.last_ended):
+        timing['lastRequestEnded'] = conversation.last_ended
+    status = conversation.status()
+    return {'label': conversation.title, 'description': description, 'status': STATUS_CODES[status],
+            'tooltip': conversation.title + ('\n' + description if description != '' else ''),
+            'timing': timing, 'changes': conversation.changes[:], 'archived': conversation.archived}
+
+
+def history_plan(conversation, tool_titles=None):
+    """The conversation as chat turns: [{'kind': 'request', 'prompt'} | {'kind': 'response', 'parts':
+    [{'kind': 'markdown', 'text'} | {'kind': 'progress', 'text'} | {'kind': 'reference', 'path'}]}].
+    A running reply is left out (VS Code shows only finished turns in a session's history)."""
+    turns = []
+    for message in conversation.messages:
+        if message['role'] == 'user':
+            turns.append({'kind': 'request', 'prompt': message['text']})
+            continue
+        if message['status'] == 'running':
+            continue
+        turns.append({'kind': 'response', 'parts': _response_parts(message, tool_titles)})
+    return turns
+
+
+def _response_parts(reply, tool_titles):
+    parts = []
+    referenced = []
+    for part in reply['parts']:
+        if part['kind'] == 'text':
+            if part['text'] != '':
+                parts.append({'kind': 'markdown', 'text': part['text']})
+            continue
+        title = get_key(tool_titles, part['name']) if not is_none(tool_titles) else None
+        text = describe_call(part['name'], part['arguments'], title)
+        if part['status'] == 'error':
+            text = text + ' (failed)'
+        elif part['status'] == 'cancelled':
+            text = text + ' (cancelled)'
+        parts.append({'kind': 'progress', 'text': text})
+        for path in touched_paths(part['arguments']):
+            if not (path in referenced):
+                referenced.append(path)
+                parts.append({'kind': 'reference', 'path': path})
+    if reply['status'] == 'error':
+        parts.append({'kind': 'markdown', 'text': '\n\n**The reply failed:** ' + (reply['error'] or 'unknown error')})
+    elif reply['status'] == 'stopped':
+        parts.append({'kind': 'markdown', 'text': '\n\n*(stopped)*'})
+    elif len(parts) == 0:
+        parts.append({'kind': 'markdown', 'text': '*(The model gave no answer.)*'})
+    return parts

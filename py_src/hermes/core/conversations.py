@@ -1,0 +1,420 @@
+"""Hermes conversations, free of VS Code and Node: one conversation (what the user saw and what the
+model saw) and the store of the last MAX_CONVERSATIONS of them that the side panel and VS Code's chat
+sessions share. `host/conversation_store.py` keeps the store in a file; the front ends record turns
+through the functions here, so a conversation started in one can be continued in the other.
+
+A conversation's data:
+    {id, title, created, updated, model, archived, changes: [paths], lastRequestStarted,
+     lastRequestEnded, messages: [...], history: [...]}
+where a message is {role: 'user', text} or {role: 'assistant', status, error, parts: [{kind: 'text',
+text} | {kind: 'tool', id, name, arguments, status, result}]}; an assistant status is running | done |
+stopped | error, a tool's running | waiting | ok | error | cancelled. `history` is the LLM's view of the
+earlier turns (OpenAI chat messages) handed to the loop. Times are milliseconds since 1970.
+
+The store's data: {version: 1, panel: <id of the side panel's conversation> | null,
+conversations: [...]}. Data that is not shaped like that raises StoreCorrupt (the host moves the file
+aside); a malformed conversation or message inside good data is dropped, never trusted.
+"""
+# __pragma__('tconv')
+from hermes.js import is_none
+from hermes.core.values import json_type, get_key, is_object, object_keys
+
+STORE_VERSION = 1
+MAX_CONVERSATIONS = 50
+MAX_MESSAGES = 100
+"""Messages (and LLM history messages) kept per conversation."""
+RESULT_LIMIT = 4000
+"""A tool result shown in a conversation is cut to this."""
+HISTORY_TOOL_CHARS = 8000
+"""Tool results kept in the stored LLM history are cut to this."""
+TITLE_CHARS = 60
+UNTITLED = 'New conversation'
+FILE_CHANGING_TOOLS = ['file_write', 'file_create', 'file_delete', 'editor_edit_file', 'lsp_rename']
+
+
+class StoreCorrupt(Exception):
+    """Stored data that is not a conversation store; the message says what is wrong."""
+
+
+def _text(value, fallback=''):
+    return value if json_type(value) == 'string' else fallback
+
+
+def _time(value):
+    return value if json_type(value) == 'number' and value >= 0 else None
+
+
+def truncate(text, limit=RESULT_LIMIT):
+    if len(text) <= limit:
+        return text
+    return text[:limit] + '\n… (truncated, ' + str(len(text) - limit) + ' more characters)'
+
+
+def title_from(text):
+    """A conversation's title: the first line of its first prompt, cut to TITLE_CHARS."""
+    line = ''
+    for candidate in _text(text).split('\n'):
+        if candidate.strip() != '':
+            line = candidate.strip()
+            break
+    if line == '':
+        return UNTITLED
+    return line if len(line) <= TITLE_CHARS else line[:TITLE_CHARS - 1].rstrip() + '…'
+
+
+# ------------------------------------------------------------------------------------ restoring
+
+def _restore_part(part):
+    kind = get_key(part, 'kind')
+    if kind == 'text':
+        return {'kind': 'text', 'text': _text(get_key(part, 'text'))}
+    if kind == 'tool':
+        status = _text(get_key(part, 'status'), 'error')
+        if status not in ['ok', 'error', 'cancelled']:
+            status = 'cancelled'
+        return {'kind': 'tool', 'id': _text(get_key(part, 'id')), 'name': _text(get_key(part, 'name'), 'tool'),
+                'arguments': get_key(part, 'arguments', {}), 'status': status,
+                'result': truncate(_text(get_key(part, 'result')))}
+    return None
+
+
+def _restore_message(message):
+    role = get_key(message, 'role')
+    if role == 'user':
+        text = _text(get_key(message, 'text'))
+        return {'role': 'user', 'text': text} if text != '' else None
+    if role == 'assistant':
+        parts = []
+        raw_parts = get_key(message, 'parts', [])
+        if json_type(raw_parts) == 'array':
+            for raw in raw_parts:
+                part = _restore_part(raw)
+                if not is_none(part):
+                    parts.append(part)
+        status = _text(get_key(message, 'status'), 'done')
+        if status not in ['done', 'stopped', 'error']:
+            status = 'stopped'  # a reply that was running when the window closed
+        error = get_key(message, 'error')
+        return {'role': 'assistant', 'status': status, 'error': error if json_type(error) == 'string' else None,
+                'parts': parts}
+    return None
+
+
+def compact(message):
+    """An LLM history message with a long tool result cut to HISTORY_TOOL_CHARS."""
+    content = get_key(message, 'content')
+    if get_key(message, 'role') != 'tool' or json_type(content) != 'string' or len(content) <= HISTORY_TOOL_CHARS:
+        return message
+    copy = {}
+    for key in object_keys(message):
+        copy[key] = message[key]
+    copy['content'] = truncate(content, HISTORY_TOOL_CHARS)
+    return copy
+
+
+def _trim_history(history, limit):
+    """The last `limit` LLM messages, starting at a user message (never at an orphaned tool result)."""
+    if len(history) <= limit:
+        return history
+    start = len(history) - limit
+    while start < len(history) and get_key(history[start], 'role') != 'user':
+        start += 1
+    return history[start:]
+
+
+# ------------------------------------------------------------------------------------ a conversation
+
+class Conversation:
+    def __init__(self, messages=None, history=None, limit=MAX_MESSAGES, conversation_id=None, created=None):
+        self.id = conversation_id
+        self.title = UNTITLED
+        self.created = created
+        self.updated = created
+        self.model = None
+        self.archived = False
+        self.changes = []
+        self.last_started = None
+        self.last_ended = None
+        self.messages = [] if is_none(messages) else messages
+        self.history = [] if is_none(history) else history
+        self.limit = limit
+        if len(self.messages) > 0:
+            self.title = title_from(self.first_prompt())
+
+    @staticmethod
+    def restore(data, limit=MAX_MESSAGES):
+        """A conversation from stored data; anything malformed in it is dropped, never trusted."""
+        messages = []
+        history = []
+        if is_object(data):
+            raw_messages = get_key(data, 'messages', [])
+            if json_type(raw_messages) == 'array':
+                for raw in raw_messages:
+                    message = _restore_message(raw)
+                    if not is_none(message):
+                        messages.append(message)
+            raw_history = get_key(data, 'history', [])
+            if json_type(raw_history) == 'array':
+                history = [compact(item) for item in raw_history if is_object(item)]
+        conversation = Conversation(messages, history, limit)
+        if is_object(data):
+            raw_id = get_key(data, 'id')
+            conversation.id = raw_id if json_type(raw_id) == 'string' and raw_id != '' else None
+            conversation.title = _text(get_key(data, 'title'), conversation.title)
+            conversation.created = _time(get_key(data, 'created'))
+            conversation.updated = _time(get_key(data, 'updated'))
+            model = get_key(data, 'model')
+            conversation.model = model if json_type(model) == 'string' and model != '' else None
+            conversation.archived = get_key(data, 'archived') is True
+            changes = get_key(data, 'changes', [])
+            if json_type(changes) == 'array':
+                conversation.changes = [path for path in changes if json_type(path) == 'string']
+            conversation.last_started = _time(get_key(data, 'lastRequestStarted'))
+            conversation.last_ended = _time(get_key(data, 'lastRequestEnded'))
+        conversation.trim()
+        return conversation
+
+    def first_prompt(self):
+        for message in self.messages:
+            if message['role'] == 'user':
+                return message['text']
+        return ''
+
+    def add(self, message):
+        self.messages.append(message)
+        if message['role'] == 'user' and self.title == UNTITLED:
+            self.title = title_from(message['text'])
+        self.trim()
+
+    def trim(self):
+        if len(self.messages) > self.limit:
+            self.messages = self.messages[len(self.messages) - self.limit:]
+        self.history = _trim_history(self.history, self.limit)
+
+    def clear(self):
+        self.messages = []
+        self.history = []
+        self.title = UNTITLED
+
+    def last_reply(self):
+        count = len(self.messages)
+        if count > 0 and self.messages[count - 1]['role'] == 'assistant':
+            return self.messages[count - 1]
+        return None
+
+    def status(self):
+        """in_progress | needs_input (a tool waits for the user's confirmation) | failed | completed."""
+        reply = self.last_reply()
+        if is_none(reply):
+            return 'completed'
+        if reply['status'] == 'running':
+            for part in reply['parts']:
+                if part['kind'] == 'tool' and part['status'] == 'waiting':
+                    return 'needs_input'
+            return 'in_progress'
+        return 'failed' if reply['status'] == 'error' else 'completed'
+
+    def note_changes(self, call):
+        """Remember the file a file-changing tool call named (the session's `changes`)."""
+        if not (get_key(call, 'name') in FILE_CHANGING_TOOLS):
+            return
+        arguments = get_key(call, 'arguments')
+        path = get_key(arguments, 'path') if is_object(arguments) else None
+        if json_type(path) == 'string' and path != '' and not (path in self.changes):
+            self.changes.append(path)
+
+    def to_data(self):
+        return {'version': STORE_VERSION, 'id': self.id, 'title': self.title, 'created': self.created,
+                'updated': self.updated, 'model': self.model, 'archived': self.archived, 'changes': self.changes,
+                'lastRequestStarted': self.last_started, 'lastRequestEnded': self.last_ended,
+                'messages': self.messages, 'history': self.history}
+
+
+# ------------------------------------------------------------------------------------ a reply as it streams
+
+def append_text(reply, delta):
+    parts = reply['parts']
+    if len(parts) > 0 and parts[len(parts) - 1]['kind'] == 'text':
+        parts[len(parts) - 1]['text'] = parts[len(parts) - 1]['text'] + delta
+    else:
+        parts.append({'kind': 'text', 'text': delta})
+
+
+def add_tool(reply, call):
+    """A tool card for {'id', 'name', 'arguments'}; returns the part."""
+    part = {'kind': 'tool', 'id': _text(get_key(call, 'id')), 'name': _text(get_key(call, 'name'), 'tool'),
+            'arguments': get_key(call, 'arguments', {}), 'status': 'running', 'result': ''}
+    reply['parts'].append(part)
+    return part
+
+
+def find_tool(reply, call_id):
+    for part in reply['parts']:
+        if part['kind'] == 'tool' and part['id'] == call_id:
+            return part
+    return None
+
+
+def result_text(result):
+    """A tool result (a CallToolResult dict, a string, anything JSON) as text for a card."""
+    if json_type(result) == 'string':
+        return result
+    content = get_key(result, 'content')
+    if json_type(content) == 'array':
+        texts = []
+        for item in content:
+            text = get_key(item, 'text')
+            if json_type(text) == 'string':
+                texts.append(text)
+            elif not is_none(get_key(item, 'type')):
+                texts.append('[' + str(get_key(item, 'type')) + ']')
+        return '\n'.join(texts)
+    if is_none(result):
+        return ''
+    return str(result)
+
+
+def finish_tool(part, result):
+    """Record a tool's result on its card (cut to RESULT_LIMIT)."""
+    part['status'] = 'error' if get_key(result, 'isError') is True else 'ok'
+    part['result'] = truncate(result_text(result))
+    return part
+
+
+def end_reply(reply, status, error=None):
+    """A finished reply: tools still running or waiting were cancelled."""
+    for part in reply['parts']:
+        if part['kind'] == 'tool' and (part['status'] == 'running' or part['status'] == 'waiting'):
+            part['status'] = 'cancelled'
+    reply['status'] = status
+    reply['error'] = error
+
+
+def remember_turn(conversation, user_text, reply, history=None):
+    """The LLM history after a finished or stopped turn: the loop's own (`history`), else the prompt
+    and the reply's text."""
+    if json_type(history) == 'array':
+        conversation.history = [compact(message) for message in history]
+    else:
+        text = ''.join([part['text'] for part in reply['parts'] if part['kind'] == 'text'])
+        added = [{'role': 'user', 'content': user_text}]
+        if text != '':
+            added.append({'role': 'assistant', 'content': text})
+        conversation.history.extend(added)
+    conversation.trim()
+
+
+# ------------------------------------------------------------------------------------ the store
+
+class ConversationStore:
+    """The last `limit` conversations (by last update). `make_id()` names a new conversation, `clock()`
+    gives the time. `on_change(listener)`: listener(conversation_or_None, origin) after every change
+    (origin: who made it, so a front end can ignore its own)."""
+
+    def __init__(self, make_id, clock, limit=MAX_CONVERSATIONS):
+        self.make_id = make_id
+        self.clock = clock
+        self.limit = limit
+        self.conversations = []
+        self.panel_id = None
+        self._listeners = []
+
+    @staticmethod
+    def restore(data, make_id, clock, limit=MAX_CONVERSATIONS):
+        """Raises StoreCorrupt for data that is not a store (the caller starts a fresh one)."""
+        store = ConversationStore(make_id, clock, limit)
+        if is_none(data):
+            return store
+        if not is_object(data) or json_type(get_key(data, 'conversations')) != 'array':
+            raise StoreCorrupt('not a Hermes conversation store')
+        version = get_key(data, 'version')
+        if version != STORE_VERSION:
+            raise StoreCorrupt('unknown store version ' + str(version))
+        seen = []
+        for raw in data['conversations']:
+            conversation = Conversation.restore(raw)
+            if is_none(conversation.id) or conversation.id in seen or len(conversation.messages) == 0:
+                continue
+            seen.append(conversation.id)
+            if is_none(conversation.created):
+                conversation.created = clock()
+            if is_none(conversation.updated):
+                conversation.updated = conversation.created
+            store.conversations.append(conversation)
+        panel = get_key(data, 'panel')
+        store.panel_id = panel if json_type(panel) == 'string' and panel in seen else None
+        store._trim()
+        return store
+
+    def on_change(self, listener):
+        self._listeners.append(listener)
+
+        def unsubscribe():
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+        return unsubscribe
+
+    def _notify(self, conversation, origin):
+        for listener in self._listeners[:]:
+            listener(conversation, origin)
+
+    def get(self, conversation_id):
+        for conversation in self.conversations:
+            if conversation.id == conversation_id:
+                return conversation
+        return None
+
+    def create(self, origin=None):
+        """A new, empty conversation (listed once it has a message)."""
+        now = self.clock()
+        conversation = Conversation(None, None, MAX_MESSAGES, self.make_id(), now)
+        return conversation
+
+    def put(self, conversation, origin=None):
+        """Store a new or changed conversation (an empty one is kept out of the list)."""
+        if is_none(conversation.id):
+            conversation.id = self.make_id()
+        if is_none(conversation.created):
+            conversation.created = self.clock()
+        conversation.updated = self.clock()
+        listed = self.get(conversation.id)
+        if listed is not conversation:
+            if not is_none(listed):
+                self.conversations.remove(listed)
+            if len(conversation.messages) > 0:
+                self.conversations.append(conversation)
+        elif len(conversation.messages) == 0:
+            self.conversations.remove(conversation)
+        self._trim()
+        self._notify(conversation, origin)
+
+    def set_panel(self, conversation, origin=None):
+        self.panel_id = None if is_none(conversation) else conversation.id
+        self._notify(conversation, origin)
+
+    def delete(self, conversation_id, origin=None):
+        conversation = self.get(conversation_id)
+        if is_none(conversation):
+            return False
+        self.conversations.remove(conversation)
+        if self.panel_id == conversation_id:
+            self.panel_id = None
+        self._notify(conversation, origin)
+        return True
+
+    def newest_first(self):
+        ordered = self.conversations[:]
+        ordered.sort(key=lambda conversation: -(conversation.updated or 0))
+        return ordered
+
+    def _trim(self):
+        if len(self.conversations) <= self.limit:
+            return
+        keep = self.newest_first()[:self.limit]
+        self.conversations = [conversation for conversation in self.conversations if conversation in keep]
+        if not is_none(self.panel_id) and is_none(self.get(self.panel_id)):
+            self.panel_id = None
+
+    def to_data(self):
+        return {'version': STORE_VERSION, 'panel': self.panel_id,
+                'conversations': [conversation.to_data() for conversation in self.conversations]}

@@ -1,0 +1,245 @@
+"""Hermes conversations as native VS Code chat sessions: "Hermes Agent" in the Chat view's "+" menu,
+the sessions list, and a session's history and requests (the `chatSessionsProvider` API proposal).
+
+- The list: a ChatSessionItemController whose items are the conversation store's conversations
+  (core/chat_sessions.py `item_view`), refreshed whenever the store changes, so a conversation of the
+  side panel is listed too, and a running one shows InProgress / NeedsInput.
+- Opening a session: its whole conversation as history (prompts, answers, tool calls as progress,
+  the files they named as references).
+- A request: the same agent loop, tools, streaming, cancellation and confirmations as `@hermes`
+  (ui/chat_participant.py `respond`), on the conversation's LLM history; the turn is recorded in the
+  conversation (so the side panel can continue it) while it runs.
+
+Where the proposal is not enabled (VS Code stable without --enable-proposed-api), its first call
+throws: the log says once how to turn sessions on, and nothing else changes.
+"""
+# __pragma__('tconv')
+from hermes.js import vscode, new, is_none, now_ms, local_time_text, to_js_callback, error_message, JsError
+from hermes.core.values import json_type, get_key
+from hermes.core.agent_loop import EventSink
+from hermes.core.tools import WAITING, CONFIRMED
+from hermes.core.chat_messages import prop
+from hermes.core.conversations import (append_text, add_tool, find_tool, finish_tool, end_reply, remember_turn,
+                                       title_from)
+from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, conversation_id, item_view, history_plan
+from hermes.host.llm_service import llm_settings
+from hermes.host.chat_host import path_uri
+from hermes.ui.chat_participant import ChatParticipant
+
+SESSION_ORIGIN = 'session'
+
+
+class TurnRecorder(EventSink):
+    """Records a running reply in its conversation; the store hears when a tool starts or stops waiting
+    for the user (the list shows NeedsInput)."""
+
+    def __init__(self, store, conversation, reply):
+        self.store = store
+        self.conversation = conversation
+        self.reply = reply
+
+    def on_text(self, text):
+        if json_type(text) == 'string' and text != '':
+            append_text(self.reply, text)
+
+    def on_tool_call(self, call):
+        add_tool(self.reply, call)
+        self.conversation.note_changes(call)
+
+    def on_tool_confirmation(self, call, state):
+        part = find_tool(self.reply, get_key(call, 'id'))
+        if (state != WAITING and state != CONFIRMED) or is_none(part):
+            return
+        part['status'] = 'waiting' if state == WAITING else 'running'
+        self.store.put(self.conversation, SESSION_ORIGIN)
+
+    def on_tool_result(self, call, result):
+        part = find_tool(self.reply, get_key(call, 'id'))
+        if not is_none(part):
+            finish_tool(part, result)
+
+
+class SessionParticipant:
+    """Requests of Hermes chat sessions: `chat.respond(...)` (a ChatParticipant) answers them, this
+    keeps the conversation. `conversation_for(resource)` finds or makes a session's conversation."""
+
+    def __init__(self, store, chat, log):
+        self.store = store
+        self.chat = chat
+        self.log = log
+        self.new_conversations = {}  # id → a conversation made for a new session, before its first turn
+        self.untitled = {}  # resource string → conversation id, for sessions VS Code did not rename
+
+    def new_conversation(self):
+        conversation = self.store.create(SESSION_ORIGIN)
+        self.new_conversations[conversation.id] = conversation
+        return conversation
+
+    def conversation_for(self, resource):
+        key = resource.toString()
+        wanted = self.untitled[key] if key in self.untitled else conversation_id(resource.path)
+        conversation = self.store.get(wanted)
+        if is_none(conversation) and wanted in self.new_conversations:
+            conversation = self.new_conversations[wanted]
+        if is_none(conversation):
+            conversation = self.new_conversation()
+            self.untitled[key] = conversation.id
+        return conversation
+
+    async def handle(self, request, chat_context, stream, token):
+        session = prop(chat_context, 'chatSessionContext')
+        item = prop(session, 'chatSessionItem')
+        resource = prop(item, 'resource')
+        if is_none(resource):  # not from a session: answer like @hermes
+            return await self.chat.handle(request, chat_context, stream, token)
+        conversation = self.conversation_for(resource)
+        status = conversation.status()
+        if status == 'in_progress' or status == 'needs_input':
+            stream.markdown('This conversation is still answering in the Hermes side panel. Wait for that reply, '
+                            'or stop it there, then ask again.')
+            return {}
+        if prop(request, 'command') == 'help':
+            return await self.chat.respond(request, [], stream, token)
+        prompt = prop(request, 'prompt')
+        text = prompt if json_type(prompt) == 'string' and prompt.strip() != '' else '/' + str(prop(request, 'command'))
+        conversation.add({'role': 'user', 'text': text})
+        reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
+        conversation.add(reply)
+        model = prop(prop(request, 'model'), 'id')
+        conversation.model = model if json_type(model) == 'string' and model != '' else llm_settings()['model']
+        conversation.last_started = now_ms()
+        conversation.last_ended = None
+        if conversation.id in self.new_conversations:
+            del self.new_conversations[conversation.id]
+        self.store.put(conversation, SESSION_ORIGIN)
+        history = conversation.history[:]
+        result = None
+        try:
+            result = await self.chat.respond(request, history, stream, token,
+                                             TurnRecorder(self.store, conversation, reply))
+        finally:
+            self._finish(conversation, text, reply, history, result)
+        return result
+
+    def _finish(self, conversation, text, reply, history, result):
+        hermes = get_key(get_key(result, 'metadata'), 'hermes')
+        stopped = get_key(hermes, 'stopped', 'error')
+        error = get_key(get_key(result, 'errorDetails'), 'message')
+        if stopped == 'error' or stopped == 'max_iterations' or is_none(result):
+            end_reply(reply, 'error', error if json_type(error) == 'string' else 'The reply failed.')
+        else:
+            end_reply(reply, 'stopped' if stopped == 'cancelled' else 'done')
+            remember_turn(conversation, text, reply, history)
+        conversation.last_ended = now_ms()
+        self.store.put(conversation, SESSION_ORIGIN)
+
+
+# ------------------------------------------------------------------------------------ VS Code objects
+
+def history_turns(conversation, participant_id, tool_titles):
+    """The conversation as VS Code chat turns (ChatRequestTurn2 / ChatResponseTurn2)."""
+    request_class = vscode.ChatRequestTurn2 if not is_none(vscode.ChatRequestTurn2) else vscode.ChatRequestTurn
+    response_class = vscode.ChatResponseTurn2 if not is_none(vscode.ChatResponseTurn2) else vscode.ChatResponseTurn
+    turns = []
+    for turn in history_plan(conversation, tool_titles):
+        if turn['kind'] == 'request':
+            turns.append(new(request_class, turn['prompt'], None, [], participant_id, [], None, None, None, None))
+            continue
+        parts = []
+        for part in turn['parts']:
+            if part['kind'] == 'markdown':
+                parts.append(new(vscode.ChatResponseMarkdownPart, new(vscode.MarkdownString, part['text'])))
+            elif part['kind'] == 'progress':
+                parts.append(new(vscode.ChatResponseProgressPart, part['text']))
+            else:
+                uri = path_uri(part['path'])
+                if not is_none(uri):
+                    parts.append(new(vscode.ChatResponseReferencePart, uri))
+        turns.append(new(response_class, parts, {}, participant_id))
+    return turns
+
+
+def session_uri(conversation):
+    return vscode.Uri.js_from({'scheme': SESSION_TYPE, 'path': '/' + conversation.id})
+
+
+def register_chat_sessions(context, log, registry, llm, describe_model, store):
+    """The session list, content and participant; None where the chat sessions proposal is off."""
+    if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
+        return None  # a VS Code without chat
+    if is_none(vscode.chat.createChatSessionItemController):
+        log.info(ENABLE_HINT)
+        return None
+    listing = {'refresh': None}
+
+    async def refresh(token):
+        if not is_none(listing['refresh']):
+            listing['refresh']()
+    try:
+        controller = vscode.chat.createChatSessionItemController(SESSION_TYPE, to_js_callback(refresh))
+    except JsError as error:
+        log.info(ENABLE_HINT + ' (' + error_message(error) + ')')
+        return None
+    context.subscriptions.push(controller)
+    chat = ChatParticipant(registry, llm, describe_model, log)
+    sessions = SessionParticipant(store, chat, log)
+    tool_titles = {}
+    for tool in registry.list():
+        tool_titles[tool.name] = tool.title
+
+    def make_item(conversation):
+        item = controller.createChatSessionItem(session_uri(conversation), conversation.title)
+        view = item_view(conversation, local_time_text)
+        item.description = view['description']
+        item.tooltip = view['tooltip']
+        item.status = view['status']
+        item.archived = view['archived']
+        item.timing = view['timing']
+        item.iconPath = new(vscode.ThemeIcon, 'hubot')
+        if not is_none(vscode.ChatSessionChangedFile):
+            changes = [path_uri(path) for path in view['changes']]
+            item.changes = [new(vscode.ChatSessionChangedFile, uri, 0, 0) for uri in changes if not is_none(uri)]
+        return item
+
+    def refresh_list(*ignored):
+        # `items` and `replace` are renamed by Transcrypt: a subscript and `js_replace` reach VS Code's
+        controller['items'].js_replace([make_item(conversation) for conversation in store.newest_first()])
+
+    listing['refresh'] = refresh_list
+    unsubscribe = store.on_change(refresh_list)
+    context.subscriptions.push(new(vscode.Disposable, unsubscribe))
+
+    async def new_item(new_context, token):
+        conversation = sessions.new_conversation()
+        conversation.title = title_from(prop(prop(new_context, 'request'), 'prompt'))
+        return controller.createChatSessionItem(session_uri(conversation), conversation.title)
+    controller.newChatSessionItemHandler = to_js_callback(new_item)
+
+    def state_changed(item):
+        conversation = store.get(conversation_id(item.resource.path))
+        if not is_none(conversation) and conversation.archived != (item.archived is True):
+            conversation.archived = item.archived is True
+            store.put(conversation, SESSION_ORIGIN)
+    context.subscriptions.push(controller.onDidChangeChatSessionItemState(to_js_callback(state_changed)))
+
+    async def handler(request, chat_context, stream, token):
+        try:
+            return await sessions.handle(request, chat_context, stream, token)
+        except JsError as error:
+            log.error('Hermes session failed: ' + error_message(error))
+            return {'errorDetails': {'message': 'Hermes failed: ' + error_message(error)}}
+
+    participant = vscode.chat.createChatParticipant(SESSION_TYPE, to_js_callback(handler))
+    participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png')
+    context.subscriptions.push(participant)
+
+    def provide(resource, token):
+        conversation = sessions.conversation_for(resource)
+        return {'title': conversation.title, 'history': history_turns(conversation, SESSION_TYPE, tool_titles),
+                'requestHandler': to_js_callback(handler)}
+    context.subscriptions.push(vscode.chat.registerChatSessionContentProvider(
+        SESSION_TYPE, {'provideChatSessionContent': to_js_callback(provide)}, participant))
+    refresh_list()
+    log.info('Chat sessions: "Hermes Agent" is in the Chat view\'s "+" menu (' + str(len(store.conversations)) +
+             ' stored conversations)')
+    return sessions

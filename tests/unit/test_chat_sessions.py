@@ -1,0 +1,202 @@
+"""Hermes chat sessions under CPython with the shim's vscode.chat: the contribution, the proposal off
+(activation goes on, one hint in the log) and on (the list, NeedsInput, content, requests continuing a
+conversation, the side panel's conversations listed, archive)."""
+import asyncio
+import json
+from pathlib import Path
+
+import vscode
+
+from hermes.core.tools import ToolRegistry
+from hermes.core.chat_sessions import session_contribution, SESSION_TYPE, STATUS_NEEDS_INPUT, STATUS_COMPLETED
+from hermes.core.chat_prompts import PARTICIPANT_ID, PARTICIPANT_NAME
+from hermes.core.conversations import ConversationStore
+from hermes.extension import activate
+from hermes.ui.chat_sessions import register_chat_sessions, SessionParticipant
+from panel_fakes import Log
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class FakeRunner:
+    """The agent loop's part in a session: each run reads a file (with a confirmation wait when
+    `confirm` is set) and answers; what it saw is kept in `seen`."""
+
+    def __init__(self, controller=None, confirm=False):
+        self.seen = []
+        self.controller = controller
+        self.confirm = confirm
+        self.status_while_waiting = None
+
+    async def run(self, history, sink, cancellation, model=None):
+        self.seen.append([dict(message) for message in history])
+        call = {'id': 'c' + str(len(self.seen)), 'name': 'file_write' if self.confirm else 'file_read',
+                'arguments': {'path': 'notes.txt'}}
+        sink.on_tool_call(call)
+        if self.confirm:
+            sink.on_tool_confirmation(call, 'waiting')
+            [item] = self.controller.items.all()
+            self.status_while_waiting = item.status
+            sink.on_tool_confirmation(call, 'confirmed')
+        sink.on_tool_result(call, {'content': [{'type': 'text', 'text': 'The answer is 42.'}], 'isError': False})
+        sink.on_text('It says 42.')
+        history.append({'role': 'assistant', 'content': 'It says 42.'})
+        return {'stopped': 'done'}
+
+
+def request(prompt, command=None):
+    value = vscode._Undefined()
+    value.prompt, value.command, value.references, value.toolReferences, value.model = prompt, command, [], [], None
+    return value
+
+
+def session_context(resource):
+    item = vscode._Undefined()
+    item.resource = resource
+    session = vscode._Undefined()
+    session.chatSessionItem, session.isUntitled = item, False
+    value = vscode._Undefined()
+    value.history, value.chatSessionContext = [], session
+    return value
+
+
+def make(context, tmp_path, confirm=False, store=None):
+    vscode.workspace.open_folders([str(tmp_path)])
+    (tmp_path / 'notes.txt').write_text('The answer is 42.\n')
+    vscode.chat.enable_chat_sessions()
+    store = store or ConversationStore(lambda: 'id-' + str(len(store.conversations) + 1), lambda: 1000)
+    runner = FakeRunner(confirm=confirm)
+    sessions = register_chat_sessions(context, Log(), ToolRegistry(), runner, lambda model=None: 'm', store)
+    runner.controller = vscode.chat.session_controllers[SESSION_TYPE]
+    return sessions, runner, runner.controller, store
+
+
+def ask(resource, prompt):
+    provider, participant = vscode.chat.session_content_providers[SESSION_TYPE]
+    stream = vscode.ChatResponseStream()
+    result = asyncio.run(participant.requestHandler(request(prompt), session_context(resource), stream,
+                                                    vscode.CancellationTokenSource().token))
+    return result, stream
+
+
+def new_session(controller, prompt):
+    async def go():
+        return await controller.newChatSessionItemHandler({'request': {'prompt': prompt}}, None)
+    return asyncio.run(go())
+
+
+def test_the_contribution_keeps_at_hermes_working():
+    [entry] = session_contribution()
+    assert entry['type'] == SESSION_TYPE == 'hermes' and entry['canDelegate'] is True
+    assert entry['name'] != PARTICIPANT_NAME  # else the delegate agent takes @hermes
+    package = json.loads((ROOT / 'package.json').read_text())
+    assert package['enabledApiProposals'] == ['chatSessionsProvider']
+    assert [participant['id'] for participant in package['contributes']['chatParticipants']] == [PARTICIPANT_ID]
+    assert package['contributes']['chatSessions'] == [entry]
+
+
+def test_without_the_proposal_activation_succeeds_and_the_log_says_once_how_to_turn_sessions_on(context):
+    vscode.workspace.settings['hermes.mcp.enabled'] = False  # (its server needs Node)
+    api = asyncio.run(activate(context))
+    assert api['version']
+    [channel] = vscode.window.output_channels
+    hints = [line for line in channel.lines if 'chatSessionsProvider' in line]
+    assert len(hints) == 1
+    assert ('"Preferences: Configure Runtime Arguments", add "enable-proposed-api": ["hermes-agent.hermes-agent"] '
+            'to argv.json') in hints[0]
+    assert "CANNOT use API proposal" in hints[0]
+    assert list(vscode.chat.participants) == [PARTICIPANT_ID]  # @hermes still works; no session participant
+    assert vscode.chat.session_content_providers == {}
+
+
+def test_a_new_session_answers_records_the_turn_and_lists_it(context, tmp_path):
+    sessions, runner, controller, store = make(context, tmp_path)
+    item = new_session(controller, 'What does notes.txt say?')
+    assert item.resource.scheme == 'hermes' and item.label == 'What does notes.txt say?'
+    result, stream = ask(item.resource, 'What does notes.txt say?')
+    assert stream.of('progress') == ['Reading notes.txt…'] and stream.text() == 'It says 42.'
+    assert result['metadata']['hermes']['stopped'] == 'done'
+    [listed] = controller.items.all()
+    assert listed.resource.toString() == item.resource.toString()
+    assert listed.label == 'What does notes.txt say?' and listed.status == STATUS_COMPLETED
+    assert listed.timing['created'] == 1000 and listed.timing['lastRequestEnded'] >= listed.timing['lastRequestStarted']
+    [conversation] = store.conversations
+    assert [message['role'] for message in conversation.messages] == ['user', 'assistant']
+    assert conversation.messages[1]['parts'][0]['status'] == 'ok'
+    assert conversation.history[-1] == {'role': 'assistant', 'content': 'It says 42.'}
+
+
+def test_a_follow_up_continues_the_conversation_and_opening_shows_its_history(context, tmp_path):
+    sessions, runner, controller, store = make(context, tmp_path)
+    item = new_session(controller, 'first')
+    ask(item.resource, 'first')
+    ask(item.resource, 'second')
+    assert runner.seen[1][0]['content'] == 'first' and runner.seen[1][-1]['content'] == 'second'
+    provider, participant = vscode.chat.session_content_providers[SESSION_TYPE]
+    session = provider['provideChatSessionContent'](item.resource, None)
+    history = session['history']
+    assert [type(turn).__name__ for turn in history] == ['ChatRequestTurn', 'ChatResponseTurn'] * 2
+    assert history[0].prompt == 'first' and history[0].participant == SESSION_TYPE
+    assert [type(part).__name__ for part in history[1].response] == [
+        'ChatResponseProgressPart', 'ChatResponseReferencePart', 'ChatResponseMarkdownPart']
+    assert history[1].response[0].value == 'Reading notes.txt…'
+    assert history[1].response[1].value.fsPath == str(tmp_path / 'notes.txt')
+    assert history[1].response[2].value.value == 'It says 42.'
+    assert session['title'] == 'first'
+
+
+def test_a_tool_waiting_for_confirmation_shows_needs_input(context, tmp_path):
+    sessions, runner, controller, store = make(context, tmp_path, confirm=True)
+    item = new_session(controller, 'write it')
+    ask(item.resource, 'write it')
+    assert runner.status_while_waiting == STATUS_NEEDS_INPUT
+    [listed] = controller.items.all()
+    assert listed.status == STATUS_COMPLETED
+    assert [change.modifiedUri.fsPath for change in listed.changes] == [str(tmp_path / 'notes.txt')]
+
+
+def test_a_side_panel_conversation_is_listed_and_continues_in_a_session(context, tmp_path):
+    store = ConversationStore(lambda: 'panel-1', lambda: 500)
+    conversation = store.create('panel')
+    conversation.add({'role': 'user', 'text': 'from the panel'})
+    conversation.add({'role': 'assistant', 'status': 'done', 'error': None,
+                      'parts': [{'kind': 'text', 'text': 'hello'}]})
+    conversation.history = [{'role': 'user', 'content': 'from the panel'}, {'role': 'assistant', 'content': 'hello'}]
+    store.put(conversation, 'panel')
+    sessions, runner, controller, store = make(context, tmp_path, store=store)
+    [listed] = controller.items.all()
+    assert listed.label == 'from the panel' and listed.resource.toString() == 'hermes:/panel-1'
+    ask(listed.resource, 'and now here')
+    assert runner.seen[0][0] == {'role': 'user', 'content': 'from the panel'}
+    assert [message.get('text') for message in conversation.messages if message['role'] == 'user'] == [
+        'from the panel', 'and now here']
+
+
+def test_archiving_in_the_list_is_stored(context, tmp_path):
+    sessions, runner, controller, store = make(context, tmp_path)
+    item = new_session(controller, 'q')
+    ask(item.resource, 'q')
+    [listed] = controller.items.all()
+    controller.set_archived(listed, True)
+    assert store.conversations[0].archived is True
+    [listed] = controller.items.all()
+    assert listed.archived is True
+
+
+def test_a_reply_running_in_the_panel_is_not_answered_twice(context, tmp_path):
+    sessions, runner, controller, store = make(context, tmp_path)
+    conversation = store.create()
+    conversation.add({'role': 'user', 'text': 'busy'})
+    conversation.add({'role': 'assistant', 'status': 'running', 'error': None, 'parts': []})
+    store.put(conversation)
+    result, stream = ask(vscode.Uri.js_from({'scheme': 'hermes', 'path': '/' + conversation.id}), 'again')
+    assert runner.seen == [] and 'still answering in the Hermes side panel' in stream.text()
+
+
+def test_sessions_participant_without_a_session_context_answers_like_at_hermes():
+    class Chat:
+        async def handle(self, request, chat_context, stream, token):
+            return 'plain'
+    participant = SessionParticipant(None, Chat(), Log())
+    chat_context = vscode._Undefined()
+    assert asyncio.run(participant.handle(request('x'), chat_context, None, None)) == 'plain'
