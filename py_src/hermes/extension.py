@@ -17,6 +17,7 @@ from hermes.ui.mcp_definitions import register_mcp_definitions
 from hermes.ui.llm_commands import register_llm
 from hermes.ui.native_chat import register_native_chat
 from hermes.ui.panel_agent import register_agent_panel
+from hermes.ui.conversation_commands import register_conversation_commands
 
 _active = {'service': None}
 
@@ -36,7 +37,8 @@ async def activate(context):
     llm = register_llm(context, log, registry)
     conversations = register_conversation_store(context, log)
     register_native_chat(context, log, registry, llm, conversations)
-    register_agent_panel(context, log, llm, conversations)
+    panel = register_agent_panel(context, log, llm, conversations)
+    register_conversation_commands(context, log, conversations, panel)
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
     service.begin()  # not awaited: activation ends here, the MCP server is announced when it listens
     return {'version': VERSION, 'mcp': service, 'llm': llm}

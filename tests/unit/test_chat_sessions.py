@@ -200,3 +200,68 @@ def test_sessions_participant_without_a_session_context_answers_like_at_hermes()
     participant = SessionParticipant(None, Chat(), Log())
     chat_context = vscode._Undefined()
     assert asyncio.run(participant.handle(request('x'), chat_context, None, None)) == 'plain'
+
+
+# ------------------------------------------------------------------------------------ the commands
+
+class FakePanel:
+    def __init__(self, busy=False):
+        self.shown = []
+        self.conversation = None
+        self.busy = busy
+        self.new_chats = 0
+
+    def show(self, conversation):
+        if self.busy:
+            return False
+        self.shown.append(conversation)
+        self.conversation = conversation
+        return True
+
+    def new_chat(self):
+        self.new_chats += 1
+
+
+def commands_with(context, *prompts, busy=False):
+    from hermes.ui.conversation_commands import register_conversation_commands
+    vscode.commands.registerCommand('hermes.openPanel', lambda: True)
+    store = ConversationStore(iter(f'id-{n}' for n in range(100)).__next__, iter(range(1000, 2000)).__next__)
+    for prompt in prompts:
+        conversation = store.create()
+        conversation.add({'role': 'user', 'text': prompt})
+        store.put(conversation)
+    panel = FakePanel(busy)
+    log = Log()
+    register_conversation_commands(context, log, store, panel)
+    return store, panel, log
+
+
+def run_command(name, *args):
+    return asyncio.run(vscode.commands.executeCommand(name, *args))
+
+
+def test_continue_in_panel_from_a_session_item_or_a_quick_pick(context):
+    store, panel, log = commands_with(context, 'older', 'newer')
+    item = vscode._Undefined()
+    item.resource = vscode.Uri.js_from({'scheme': 'hermes', 'path': '/id-0'})
+    assert run_command('hermes.continueInPanel', item) is True
+    assert panel.shown == [store.get('id-0')] and log.lines == [('info', 'Panel: continuing "older"')]
+    vscode.window.quick_pick_answers.append(lambda items: items[0])
+    assert run_command('hermes.continueInPanel') is True
+    assert [pick['label'] for pick in vscode.window.quick_picks[0]] == ['newer', 'older']
+    assert panel.shown[-1] is store.get('id-1')
+
+
+def test_continue_in_panel_is_refused_while_the_panel_answers(context):
+    store, panel, log = commands_with(context, 'q', busy=True)
+    assert run_command('hermes.continueInPanel', vscode.Uri.js_from({'scheme': 'hermes', 'path': '/id-0'})) is False
+    assert vscode.window.messages[-1][1].startswith('Hermes: the side panel is still answering')
+
+
+def test_delete_a_conversation_and_the_panel_starts_a_new_one(context):
+    store, panel, log = commands_with(context, 'keep', 'drop')
+    panel.conversation = store.get('id-1')
+    assert run_command('hermes.deleteConversation', vscode.Uri.js_from({'scheme': 'hermes', 'path': '/id-1'})) is True
+    assert [c.title for c in store.conversations] == ['keep'] and panel.new_chats == 1
+    assert run_command('hermes.deleteConversation', vscode.Uri.js_from({'scheme': 'file', 'path': '/id-0'})) is False
+    assert [c.title for c in store.conversations] == ['keep']  # a file URI names no conversation; the pick was dismissed
