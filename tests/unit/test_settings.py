@@ -11,6 +11,7 @@ import vscode
 from hermes.core.settings_spec import SETTINGS, declaration, default_of, is_protected
 from hermes.core.tools import Tool, ToolRegistry
 from hermes.host import llm_service
+from hermes.host.conversation_store import register_conversation_store
 from hermes.core.cancellation import Cancellation
 from hermes.host.approval import Approver
 from hermes.host.chat_host import VsCodeParts
@@ -135,7 +136,7 @@ def picked(model_id):
 
 
 def test_context_length_reaches_the_panel(recorded, context):
-    controller = register_agent_panel(context, Log(), recorded)
+    controller = register_agent_panel(context, Log(), recorded, register_conversation_store(context, Log()))
     asyncio.run(controller.handle({'type': 'send', 'text': 'hi'}))
     assert [(run['model'], run['context_tokens']) for run in RecordingLoop.runs] == [('qwen2.5:7b', 32768)]
 

@@ -71,7 +71,7 @@ def item_view(conversation, format_time):
     if not is_none(conversation.last_ended):
         timing['lastRequestEnded'] = conversation.last_ended
     status = conversation.status()
-    return {'label': conversation.title, 'description': description, 'status': STATUS_CODES[status],
+    return {'label': conversation.title, 'description': description, 'status': get_key(STATUS_CODES, status, STATUS_COMPLETED),
             'tooltip': conversation.title + ('\n' + description if description != '' else ''),
             'timing': timing, 'changes': conversation.changes[:], 'archived': conversation.archived}
 

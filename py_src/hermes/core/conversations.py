@@ -392,7 +392,7 @@ class ConversationStore:
         self.panel_id = None if is_none(conversation) else conversation.id
         self._notify(conversation, origin)
 
-    def delete(self, conversation_id, origin=None):
+    def remove(self, conversation_id, origin=None):
         conversation = self.get(conversation_id)
         if is_none(conversation):
             return False

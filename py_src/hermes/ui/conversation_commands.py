@@ -49,7 +49,7 @@ def register_conversation_commands(context, log, store, panel):
         log.info('Panel: continuing "' + conversation.title + '"')
         return True
 
-    async def delete(argument=None):
+    async def delete_conversation(argument=None):
         conversation = await _chosen(store, argument, 'Which conversation should be deleted?')
         if is_none(conversation):
             return False
@@ -57,11 +57,11 @@ def register_conversation_commands(context, log, store, panel):
         if status == 'in_progress' or status == 'needs_input':
             vscode.window.showWarningMessage('Hermes: "' + conversation.title + '" is still answering; stop it first.')
             return False
-        store.delete(conversation.id)
+        store.remove(conversation.id)
         if panel.conversation is conversation:
             panel.new_chat()
         log.info('Conversations: deleted "' + conversation.title + '"')
         return True
 
     context.subscriptions.push(vscode.commands.registerCommand(CONTINUE_COMMAND, to_js_callback(continue_in_panel)))
-    context.subscriptions.push(vscode.commands.registerCommand(DELETE_COMMAND, to_js_callback(delete)))
+    context.subscriptions.push(vscode.commands.registerCommand(DELETE_COMMAND, to_js_callback(delete_conversation)))
