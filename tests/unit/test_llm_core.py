@@ -406,8 +406,7 @@ def test_tools_offered_shrink_with_the_context_and_the_user_is_told_once():
     for index in range(40):
         registry.add(Tool(f'tool_{index}', 'Does thing number ' + str(index) + '. ' + 'More detail. ' * 40,
                           {'type': 'object', 'properties': {'path': {'type': 'string', 'description': 'x' * 200}}},
-                          handler))
-    registry.essential_names = ['tool_1', 'tool_2']
+                          handler, essential=index in (1, 2)))
 
     def offered(context):
         loop = AgentLoop(None, registry, {'model': 'm', 'context_tokens': context})
@@ -432,8 +431,9 @@ def test_tools_offered_shrink_with_the_context_and_the_user_is_told_once():
                        'ollama serve) and set "hermes.llm.contextLength" to match.']
 
 
-def test_the_catalog_names_real_essential_tools():
-    from hermes.tools.catalog import ESSENTIAL_TOOLS, build_registry
-    registry = build_registry()
-    assert registry.essential_names == ESSENTIAL_TOOLS
-    assert all(registry.get(name) is not None for name in ESSENTIAL_TOOLS)
+def test_the_essential_tools_are_enough_to_read_search_edit_and_run():
+    from hermes.tools.catalog import build_registry
+    assert [tool.name for tool in build_registry().list() if tool.essential] == [
+        'workspace_get_folders', 'terminal_run', 'editor_get_content', 'editor_edit_file',
+        'editor_get_diagnostics', 'file_read', 'file_write', 'file_list_directory', 'file_search',
+        'file_search_content']

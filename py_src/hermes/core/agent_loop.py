@@ -329,7 +329,7 @@ class AgentLoop:
             return {'tools': tools, 'compact': False}
         if self._definition_tokens(tools, True) <= limit:
             return {'tools': tools, 'compact': True}
-        essentials = [tool for tool in tools if tool.name in self.registry.essential_names]
+        essentials = [tool for tool in tools if tool.essential]
         if not self._warned_tools_overflow:
             self._warned_tools_overflow = True  # once per loop: the same advice every turn is noise
             _emit(sink, 'notice', 'The model\'s context (' + str(context) + ' tokens) is too small for all ' +

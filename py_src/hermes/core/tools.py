@@ -22,7 +22,7 @@ class Tool:
     """
 
     def __init__(self, name, description, input_schema, handler, title=None, read_only=True,
-                 destructive=False, output_schema=None):
+                 destructive=False, output_schema=None, essential=False):
         if json_type(name) != 'string' or name == '':
             raise ValueError('a tool needs a non-empty string name')
         if not is_object(input_schema):
@@ -38,6 +38,9 @@ class Tool:
         self.read_only = read_only
         self.destructive = destructive
         self.output_schema = output_schema
+        # Offered to the embedded agent even when its model's context is too small for every tool
+        # definition (stock Ollama: 4096 tokens): reading, searching, editing, running.
+        self.essential = essential
 
     def to_mcp(self):
         """The entry for `tools/list`."""
@@ -186,8 +189,6 @@ class ToolRegistry:
         # The confirmation gate shared by every front end: `await approver.approve(tool, arguments, call)`
         # returns None to go ahead, or the text of a refusal the model gets as the tool's result.
         self.approver = approver
-        # The few tools an agent gets when its model's context can't hold every definition.
-        self.essential_names = []
 
     def add(self, tool):
         """Register `tool`; returns a function that removes it again (a disposable's body)."""

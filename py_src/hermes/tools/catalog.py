@@ -29,17 +29,10 @@ TOOL_MODULES = [
     command_execute, command_list_common,
 ]
 
-# What the embedded agent is offered when the model's context is too small for every tool definition
-# (stock Ollama: 4096 tokens): reading, searching, editing, running — enough to do real work.
-ESSENTIAL_TOOLS = [
-    'workspace_get_folders', 'file_list_directory', 'file_search', 'file_search_content', 'file_read',
-    'editor_get_content', 'editor_edit_file', 'file_write', 'editor_get_diagnostics', 'terminal_run',
-]
 
 
 def build_registry(approver=None):
     registry = ToolRegistry(approver)
     for module in TOOL_MODULES:
         registry.add(module.TOOL)
-    registry.essential_names = ESSENTIAL_TOOLS
     return registry

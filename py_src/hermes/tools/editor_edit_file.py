@@ -47,4 +47,5 @@ TOOL = Tool(
     title='Edit file',
     read_only=False,
     destructive=True,
+    essential=True,  # offered even when the model's context is too small for every tool
 )

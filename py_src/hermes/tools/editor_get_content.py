@@ -46,4 +46,5 @@ TOOL = Tool(
     }, 'additionalProperties': False},
     get_content,
     title='Get editor content',
+    essential=True,  # offered even when the model's context is too small for every tool
 )

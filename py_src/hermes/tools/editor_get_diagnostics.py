@@ -67,4 +67,5 @@ TOOL = Tool(
     }, 'additionalProperties': False},
     get_diagnostics,
     title='Get diagnostics',
+    essential=True,  # offered even when the model's context is too small for every tool
 )

@@ -83,4 +83,5 @@ TOOL = Tool(
     }, 'additionalProperties': False},
     list_directory,
     title='List directory',
+    essential=True,  # offered even when the model's context is too small for every tool
 )

@@ -31,4 +31,5 @@ TOOL = Tool(
     }, 'required': ['path'], 'additionalProperties': False},
     read_file,
     title='Read file',
+    essential=True,  # offered even when the model's context is too small for every tool
 )

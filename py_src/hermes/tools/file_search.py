@@ -47,4 +47,5 @@ TOOL = Tool(
     }, 'required': ['pattern'], 'additionalProperties': False},
     search_files,
     title='Search files by name',
+    essential=True,  # offered even when the model's context is too small for every tool
 )

@@ -90,4 +90,5 @@ TOOL = Tool(
     }, 'required': ['query'], 'additionalProperties': False},
     search,
     title='Search file contents',
+    essential=True,  # offered even when the model's context is too small for every tool
 )

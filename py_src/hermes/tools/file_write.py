@@ -24,4 +24,5 @@ TOOL = Tool(
     title='Write file',
     read_only=False,
     destructive=True,
+    essential=True,  # offered even when the model's context is too small for every tool
 )

@@ -58,4 +58,5 @@ TOOL = Tool(
     title='Run command in terminal',
     read_only=False,
     destructive=True,
+    essential=True,  # offered even when the model's context is too small for every tool
 )

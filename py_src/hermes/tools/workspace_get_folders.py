@@ -14,4 +14,5 @@ TOOL = Tool(
     {'type': 'object', 'properties': {}, 'additionalProperties': False},
     get_folders,
     title='Get workspace folders',
+    essential=True,  # offered even when the model's context is too small for every tool
 )
