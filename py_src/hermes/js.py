@@ -2,7 +2,7 @@
 
 Under Transcrypt the skip blocks vanish and the names are the real JS globals; under CPython they
 come from `hermes._cpython`, which imitates them closely enough for pytest. Other modules import
-from here only, and follow the rules in notes/transcrypt.md.
+from here only, and follow the rules in docs/TRANSCRYPT.md.
 """
 # __pragma__('tconv')
 # __pragma__('skip')

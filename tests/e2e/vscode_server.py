@@ -1,6 +1,6 @@
 """A real VS Code for tests: code-server with our .vsix installed, driven by headless Chromium.
 
-See notes/vscode-e2e.md: the extension host only starts when a page is connected, so a test opens the
+The extension host only starts when a page is connected, so a test opens the
 workbench with Playwright and then talks to VS Code through the UI (command palette, notifications)
 and through the files it writes (the extension's log in the user-data dir).
 """

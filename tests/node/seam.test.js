@@ -1,5 +1,5 @@
 // The seam's JS-only behaviour, on the transpiled module (build/testing.js). Each test here would
-// fail if a rule from notes/transcrypt.md were dropped (strict banner, JsError, undefined handling).
+// fail if a rule from docs/TRANSCRYPT.md were dropped (strict banner, JsError, undefined handling).
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -11,8 +11,10 @@
 5. Truthiness: every module runs with Python truthiness in the bundle (`# __pragma__('tconv')`, so
    `if []:` is false there as under CPython); `_cpython.py` is never transpiled and empty `__init__.py`
    files have nothing to convert.
+6. The repository explains itself: nothing in it points at notes outside it (the team's shared folder).
 """
 import ast
+import subprocess
 from pathlib import Path
 
 HERMES = Path(__file__).resolve().parents[2] / 'py_src' / 'hermes'
@@ -126,3 +128,17 @@ def test_every_module_declares_python_truthiness():
         elif any(line.strip() == "# __pragma__('notconv')" for line in lines):
             missing.append(str(path.relative_to(HERMES)) + ' (switches it off)')
     assert missing == [], f'add {TCONV} after the module docstring:\n' + '\n'.join(missing)
+
+
+def test_nothing_in_the_repository_points_outside_it():
+    root = HERMES.parents[1]
+    tracked = subprocess.run(['git', 'ls-files'], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    outside = ['..' + '/shared', 'shared' + '/notes', 'shared/' + 'DESIGN.md']
+    found = []
+    for name in tracked:
+        path = root / name
+        if path.suffix not in ('.py', '.md', '.js', '.json', '.toml', '.yml', '.yaml', '.txt', '') or not path.is_file():
+            continue
+        text = path.read_text(errors='replace')
+        found.extend(f'{name}: {marker}' for marker in outside if marker in text)
+    assert found == [], 'the repository must explain itself (docs/ARCHITECTURE.md, docs/TRANSCRYPT.md):\n' + '\n'.join(found)

@@ -1,6 +1,6 @@
 """Who may talk to the MCP server: pure decisions on Host, Origin and the bearer token.
 
-Kept free of Node so pytest covers every branch. Threats (notes/mcp.md): a web page using DNS
+Kept free of Node so pytest covers every branch. Threats: a web page using DNS
 rebinding (evil Host), a web page posting cross-origin (non-loopback Origin), another local user or
 process without the token. A request with no Origin comes from a non-browser client.
 """
