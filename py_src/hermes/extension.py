@@ -6,6 +6,7 @@ from hermes.version import NAME, VERSION
 from hermes.host.log import register_log
 from hermes.host.approval import Approver
 from hermes.host.mcp_service import register_mcp_service
+from hermes.host.mcp_features import register_mcp_features
 from hermes.host.diff_review import register_diff_review
 from hermes.host.terminals import register_terminals
 from hermes.host.debugging import register_debugging
@@ -29,7 +30,7 @@ async def activate(context):
     registry = build_registry(Approver(log))
     register_terminals(context)
     register_debugging(context)
-    service = register_mcp_service(context, log, registry, status_bar)
+    service = register_mcp_service(context, log, registry, status_bar, register_mcp_features(context))
     _active['service'] = service
     register_mcp_commands(context, log, service)
     register_mcp_definitions(context, service)

@@ -445,3 +445,42 @@ module.exports = {
   Object.assign(exported, { FileSystemError, FileType, WorkspaceEdit, ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     __TextDocument: TextDocument });
 }
+
+// ==================================================================================================
+// Editor events (the MCP resources' change notifications). `__editorEvents.<name>.fire(...)` is the
+// user acting in the editor; `__state.activeTextEditor` / `visibleTextEditors` / `diagnostics` are what
+// VS Code reports.
+{
+  const exported = module.exports;
+  const { window, workspace, EventEmitter } = exported;
+  const events = {
+    active: new EventEmitter(), selection: new EventEmitter(), visibleRanges: new EventEmitter(),
+    documentChanged: new EventEmitter(), documentSaved: new EventEmitter(), folders: new EventEmitter(),
+    tabGroups: new EventEmitter(), diagnostics: new EventEmitter(),
+  };
+  function resetEditorState() {
+    state.activeTextEditor = undefined;
+    state.visibleTextEditors = [];
+    state.diagnostics = [];
+    for (const name of Object.keys(events)) events[name].dispose();
+  }
+  window.onDidChangeActiveTextEditor = (l) => events.active.event(l);
+  window.onDidChangeTextEditorSelection = (l) => events.selection.event(l);
+  window.onDidChangeTextEditorVisibleRanges = (l) => events.visibleRanges.event(l);
+  Object.defineProperty(window, 'activeTextEditor', { get: () => state.activeTextEditor, configurable: true });
+  Object.defineProperty(window, 'visibleTextEditors', { get: () => state.visibleTextEditors, configurable: true });
+  const tabGroups = Object.getOwnPropertyDescriptor(window, 'tabGroups').get;
+  Object.defineProperty(window, 'tabGroups', { configurable: true,
+    get: () => Object.assign(tabGroups(), { onDidChangeTabGroups: (l) => events.tabGroups.event(l) }) });
+  workspace.onDidChangeTextDocument = (l) => events.documentChanged.event(l);
+  workspace.onDidSaveTextDocument = (l) => events.documentSaved.event(l);
+  workspace.onDidChangeWorkspaceFolders = (l) => events.folders.event(l);
+  exported.languages = Object.assign(exported.languages || {}, {
+    onDidChangeDiagnostics: (l) => events.diagnostics.event(l),
+    getDiagnostics: () => state.diagnostics,
+  });
+  const baseReset = exported.__reset;
+  exported.__reset = () => { baseReset(); resetEditorState(); };
+  resetEditorState();
+  exported.__editorEvents = events;
+}

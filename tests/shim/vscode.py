@@ -1987,3 +1987,42 @@ def reset():  # noqa: F811
 
 chat = None
 reset()
+
+
+# ==================================================================================================
+# Editor events (the MCP resources' change notifications). `select(editor, selection)` and
+# `type_text(editor, text)` are the user acting in the editor.
+
+def _emitter(owner, attribute, event_name):
+    emitter = EventEmitter()
+    setattr(owner, attribute, emitter)
+    setattr(owner, event_name, emitter.event)
+
+
+def _select(editor, *selections):
+    editor.selections = list(selections)
+    window._selection_changed.fire(JsObjectDict(textEditor=editor, selections=list(selections)))
+
+
+def _make_active(editor):
+    window.activeTextEditor = editor
+    window._active_changed.fire(editor)
+
+
+_reset_before_editor_events = reset
+
+
+def reset():  # noqa: F811
+    _reset_before_editor_events()
+    _emitter(window, '_active_changed', 'onDidChangeActiveTextEditor')
+    _emitter(window, '_selection_changed', 'onDidChangeTextEditorSelection')
+    _emitter(window, '_visible_ranges_changed', 'onDidChangeTextEditorVisibleRanges')
+    _emitter(workspace, '_document_changed', 'onDidChangeTextDocument')
+    _emitter(workspace, '_document_saved', 'onDidSaveTextDocument')
+    _emitter(workspace, '_folders_changed', 'onDidChangeWorkspaceFolders')
+    _emitter(window.tabGroups, '_groups_changed', 'onDidChangeTabGroups')
+    window.select = _select
+    window.make_active = _make_active
+
+
+reset()

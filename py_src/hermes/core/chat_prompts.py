@@ -33,16 +33,28 @@ COMMANDS = [
     {'name': 'fix', 'description': 'Find and fix the problems in the selected code, the active file, or a #file'},
     {'name': 'test', 'description': 'Write tests for the selected code, the active file, or a #file, and run them'},
 ]
-COMMAND_PROMPTS = {
-    'explain': ('Explain the code in question (the #file references below, else the selected text, else the '
-                'active file): what it does, how it works, and anything surprising. Read more of the workspace '
+# The tasks behind /explain, /fix and /test; MCP clients get the same texts as the prompts `explain`, `fix`
+# and `write_tests` (core/mcp_prompts.py), each naming its own {subject}.
+CHAT_SUBJECT = 'the code in question (the #file references below, else the selected text, else the active file)'
+TASKS = {
+    'explain': ('Explain {subject}: what it does, how it works, and anything surprising. Read more of the workspace '
                 'with the tools if that helps; do not change any file.'),
-    'fix': ('Find the problems in the code in question (the #file references below, else the selected text, '
-            'else the active file): bugs, and the errors VS Code reports. Fix them with the tools, editing the '
-            'files directly, then say briefly what you changed and why.'),
-    'test': ('Write tests for the code in question (the #file references below, else the selected text, else '
-             'the active file) in the style and framework of the project\'s existing tests. Add them to the right '
-             'test file with the tools, run them if there is a way to, and report the result.'),
+    'fix': ('Find the problems in {subject}: bugs, and the errors VS Code reports. Fix them with the tools, editing '
+            'the files directly, then say briefly what you changed and why.'),
+    'test': ('Write tests for {subject} in the style and framework of the project\'s existing tests. Add them to the '
+             'right test file with the tools, run them if there is a way to, and report the result.'),
+}
+
+
+def task_prompt(command, subject):
+    """The instruction for `command` ('explain', 'fix', 'test') about `subject`."""
+    return TASKS[command].replace('{subject}', subject)
+
+
+COMMAND_PROMPTS = {
+    'explain': task_prompt('explain', CHAT_SUBJECT),
+    'fix': task_prompt('fix', CHAT_SUBJECT),
+    'test': task_prompt('test', CHAT_SUBJECT),
 }
 FOLLOWUPS = {
     'help': [{'prompt': 'Explain the active file', 'command': 'explain', 'label': 'Explain the active file'}],

@@ -16,8 +16,9 @@ INSTRUCTIONS = ('These tools drive the VS Code window the user is working in. Pa
 
 
 class McpService:
-    def __init__(self, context, log, registry, status_bar):
+    def __init__(self, context, log, registry, status_bar, features=None):
         self.context = context
+        self.features = features  # host/mcp_features.py: resources, prompts, completions
         self.log = log
         self.registry = registry
         self.status_bar = status_bar
@@ -106,7 +107,10 @@ class McpService:
             self.restarting = False
 
     def create_protocol(self, send):
-        return McpSession(SERVER_INFO, self.registry, send=send, log=self.log, instructions=INSTRUCTIONS)
+        session = McpSession(SERVER_INFO, self.registry, send=send, log=self.log, instructions=INSTRUCTIONS)
+        if not is_none(self.features):
+            self.features.add_to(session)
+        return session
 
     def health(self):
         return {
@@ -166,9 +170,9 @@ class McpService:
         return None
 
 
-def register_mcp_service(context, log, registry, status_bar):
+def register_mcp_service(context, log, registry, status_bar, features=None):
     """The service, stopped: call `service.begin()` once the commands exist."""
-    service = McpService(context, log, registry, status_bar)
+    service = McpService(context, log, registry, status_bar, features)
     context.subscriptions.push(service)
     on_settings_changed(context, 'mcp', service.restart)
     return service

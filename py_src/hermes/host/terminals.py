@@ -136,6 +136,19 @@ class TerminalService:
         self.records = []
         self.next_id = 1
         self._integration_waiters = []
+        self._listeners = []  # called with (record, 'opened' | 'closed' | 'output')
+
+    def on_change(self, listener):
+        """Hear of terminals opening and closing and of new output; returns the unsubscribe function."""
+        self._listeners.append(listener)
+
+        def unsubscribe():
+            self._listeners = [item for item in self._listeners if item is not listener]
+        return unsubscribe
+
+    def _changed(self, record, what):
+        for listener in self._listeners:
+            listener(record, what)
 
     def listen(self):
         """Subscribe to VS Code's terminal events; returns the disposables."""
@@ -164,6 +177,7 @@ class TerminalService:
             entry.finish(None)
         self.records = [item for item in self.records if item is not record]
         self._resolve_integration(terminal)
+        self._changed(record, 'closed')
 
     def _integration_changed(self, event):
         self._resolve_integration(event.terminal)
@@ -178,6 +192,7 @@ class TerminalService:
             entry = self._add(record, Execution(record, event.execution, _command_text(event.execution)))
             entry.stream_finished()
         entry.finish(event.exitCode)
+        self._changed(record, 'output')
 
     # ---------------------------------------------------------------- records
 
@@ -193,6 +208,7 @@ class TerminalService:
             record = TerminalRecord(self.next_id, terminal, owned)
             self.next_id = self.next_id + 1
             self.records.append(record)
+            self._changed(record, 'opened')
         return record
 
     def lookup(self, ref):
@@ -245,7 +261,10 @@ class TerminalService:
         except JsError:
             entry.stream_finished()
             return entry
-        for_each_async(stream, entry.append, entry.stream_finished)
+        def on_chunk(chunk):
+            entry.append(chunk)
+            self._changed(record, 'output')
+        for_each_async(stream, on_chunk, entry.stream_finished)
         return entry
 
     # ---------------------------------------------------------------- actions

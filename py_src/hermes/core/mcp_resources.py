@@ -1,0 +1,335 @@
+"""MCP resources: the editor's live state as read-only resources, with change notifications.
+
+Three parts, none of which touches VS Code (the host implements the `provider` and feeds the hub):
+- the catalog of URIs (`STATIC_RESOURCES`, `TEMPLATES`, `parse_uri`) and how each is read
+  (`ResourceCatalog`, over a provider with `active_editor()`, `selection()`, `tabs()`,
+  `diagnostics()`, `async workspace()`, `terminals()`, `terminal_output(id)`, `async read_file(path)`);
+- `ResourceHub`, the one event source for change notifications: the host calls `changed(key)` and
+  `list_changed()`; subscribers get at most one call per resource per `UPDATE_INTERVAL_MS` (the
+  last change of a burst always comes through). Any protocol revision can use it:
+  `hub.subscribe(key, callback)` and `hub.on_list_changed(callback)` return disposables;
+  `resource_key(uri)` gives the key of a URI (`None` for URIs that are not ours);
+- `McpResources`, the session feature for the 2025 revisions (`resources/list`, `templates/list`,
+  `read`, `subscribe`, `unsubscribe`; `notifications/resources/updated` and `list_changed`).
+"""
+# __pragma__('tconv')
+from hermes.js import is_none, dump_json, decode_uri_component, error_message, JsError
+from hermes.core.values import json_type, get_key
+from hermes.core.tools import ToolError
+from hermes.core.jsonrpc import INVALID_PARAMS
+from hermes.core.mcp_protocol import ProtocolError
+from hermes.core.throttle import KeyedThrottle
+
+RESOURCE_NOT_FOUND = -32002  # the MCP spec's code for an unknown resource
+UPDATE_INTERVAL_MS = 200
+
+ACTIVE_EDITOR = 'hermes://editor/active'
+SELECTION = 'hermes://editor/selection'
+TABS = 'hermes://editor/tabs'
+DIAGNOSTICS = 'hermes://diagnostics'
+WORKSPACE = 'hermes://workspace'
+TERMINAL_PREFIX = 'hermes://terminal/'
+FILE_PREFIX = 'file:///'
+FILE_TEMPLATE = 'file:///{+path}'
+TERMINAL_TEMPLATE = 'hermes://terminal/{id}'
+JSON_TYPE = 'application/json'
+TEXT_TYPE = 'text/plain'
+
+STATIC_RESOURCES = [
+    {'uri': ACTIVE_EDITOR, 'name': 'editor-active', 'title': 'Active editor', 'mimeType': JSON_TYPE,
+     'description': 'The active editor: path, language, unsaved changes (dirty), cursor, selections and the '
+                    'visible lines. null when no text editor is open.'},
+    {'uri': SELECTION, 'name': 'editor-selection', 'title': 'Selected text', 'mimeType': TEXT_TYPE,
+     'description': 'The text selected in the active editor (several selections joined by newlines); the '
+                    'path and range are in the contents\' _meta.'},
+    {'uri': TABS, 'name': 'editor-tabs', 'title': 'Open tabs', 'mimeType': JSON_TYPE,
+     'description': 'The open editor tabs by editor group: label, path, active, dirty, pinned, preview.'},
+    {'uri': DIAGNOSTICS, 'name': 'diagnostics', 'title': 'Problems', 'mimeType': JSON_TYPE,
+     'description': 'The problems VS Code reports, by file; files with errors first, then by path.'},
+    {'uri': WORKSPACE, 'name': 'workspace', 'title': 'Workspace', 'mimeType': JSON_TYPE,
+     'description': 'The workspace folders, each with its git branch and a summary of its git status.'},
+]
+TEMPLATES = [
+    {'uriTemplate': FILE_TEMPLATE, 'name': 'file', 'title': 'Workspace file',
+     'description': 'A text file inside the workspace, as on disk (binary files and files over 32 MB are '
+                    'refused, as by the file_read tool).'},
+    {'uriTemplate': TERMINAL_TEMPLATE, 'name': 'terminal', 'title': 'Terminal output', 'mimeType': TEXT_TYPE,
+     'description': 'The last commands and output of a terminal (ids from resources/list), ANSI codes '
+                    'stripped.'},
+]
+
+
+def parse_uri(uri):
+    """{'kind': 'active'|'selection'|'tabs'|'diagnostics'|'workspace'|'terminal'|'file', 'id'|'path'}
+    for a URI this server serves, else None."""
+    if json_type(uri) != 'string':
+        return None
+    fixed = {ACTIVE_EDITOR: 'active', SELECTION: 'selection', TABS: 'tabs', DIAGNOSTICS: 'diagnostics',
+             WORKSPACE: 'workspace'}
+    for known in [ACTIVE_EDITOR, SELECTION, TABS, DIAGNOSTICS, WORKSPACE]:
+        if uri == known:
+            return {'kind': fixed[known]}
+    if uri.startswith(TERMINAL_PREFIX):
+        rest = uri[len(TERMINAL_PREFIX):]
+        if rest != '' and rest.isdigit() and len(rest) < 10:
+            return {'kind': 'terminal', 'id': int(rest)}
+        return None
+    if uri.startswith(FILE_PREFIX):
+        rest = uri[len(FILE_PREFIX):]
+        if rest == '' or rest.find('?') != -1 or rest.find('#') != -1:
+            return None
+        try:
+            path = decode_uri_component(rest)
+        except JsError:
+            return None  # a malformed %-escape
+        if len(path) > 1 and path[1] == ':':
+            return {'kind': 'file', 'path': path}  # file:///c:/x on Windows
+        return {'kind': 'file', 'path': '/' + path}
+    return None
+
+
+def resource_key(uri):
+    """The hub key of a URI: the URI itself, except files, keyed by their decoded path (clients and
+    VS Code escape paths differently). None for URIs that are not ours."""
+    parsed = parse_uri(uri)
+    if is_none(parsed):
+        return None
+    return file_key(parsed['path']) if parsed['kind'] == 'file' else uri
+
+
+def file_key(path):
+    return 'file:' + path
+
+
+def terminal_uri(terminal_id):
+    return TERMINAL_PREFIX + str(terminal_id)
+
+
+class Disposable:
+    def __init__(self, on_dispose):
+        self._on_dispose = on_dispose
+
+    def dispose(self):
+        if not is_none(self._on_dispose):
+            on_dispose = self._on_dispose
+            self._on_dispose = None
+            on_dispose()
+
+
+class ResourceHub:
+    """Change events for every resource, throttled once for all subscribers."""
+
+    def __init__(self, interval_ms=UPDATE_INTERVAL_MS, clock=None):
+        self._subscribers = {}  # 'k:' + key → [callback]
+        self._list_listeners = []
+        self._throttle = KeyedThrottle(interval_ms, self._deliver, clock)
+
+    def subscribe(self, key, callback):
+        slot = 'k:' + key
+        if not (slot in self._subscribers):
+            self._subscribers[slot] = []
+        self._subscribers[slot].append(callback)
+
+        def remove():
+            remaining = [item for item in self._subscribers[slot] if item is not callback]
+            if len(remaining) == 0:
+                del self._subscribers[slot]
+                self._throttle.forget(key)
+            else:
+                self._subscribers[slot] = remaining
+        return Disposable(remove)
+
+    def on_list_changed(self, callback):
+        self._list_listeners.append(callback)
+
+        def remove():
+            self._list_listeners = [item for item in self._list_listeners if item is not callback]
+        return Disposable(remove)
+
+    def watched(self, key):
+        """Whether anyone listens to `key` (the host skips work for resources nobody watches)."""
+        return ('k:' + key) in self._subscribers
+
+    def changed(self, key):
+        if ('k:' + key) in self._subscribers:
+            self._throttle.poke(key)
+
+    def list_changed(self):
+        for callback in list(self._list_listeners):
+            callback()
+
+    def dispose(self):
+        self._throttle.dispose()
+        self._subscribers = {}
+        self._list_listeners = []
+
+    def _deliver(self, key):
+        slot = 'k:' + key
+        if not (slot in self._subscribers):
+            return
+        for callback in list(self._subscribers[slot]):
+            callback(key)
+
+
+class ResourceCatalog:
+    """What resources exist and what reading one returns, over the host's provider."""
+
+    def __init__(self, provider):
+        self.provider = provider
+
+    def list(self):
+        resources = [dict(resource) for resource in STATIC_RESOURCES]
+        for terminal in self.provider.terminals():
+            resources.append({'uri': terminal_uri(terminal['id']), 'name': 'terminal-' + str(terminal['id']),
+                              'title': 'Terminal ' + str(terminal['id']) + ': ' + terminal['name'],
+                              'description': 'The last commands and output of terminal "' + terminal['name'] + '".',
+                              'mimeType': TEXT_TYPE})
+        return resources
+
+    def templates(self):
+        return [dict(template) for template in TEMPLATES]
+
+    def check(self, uri):
+        """The parsed URI, or the ProtocolError a subscribe or read of it gets."""
+        parsed = parse_uri(uri)
+        if is_none(parsed):
+            raise ProtocolError(RESOURCE_NOT_FOUND, 'Resource not found: ' + str(uri) + ' (see resources/list '
+                                'and resources/templates/list)', {'uri': uri})
+        if parsed['kind'] == 'file':
+            try:
+                self.provider.confine(parsed['path'])
+            except ToolError as error:
+                raise ProtocolError(INVALID_PARAMS, error_message(error), {"uri": uri})
+        return parsed
+
+    async def read(self, uri):
+        parsed = self.check(uri)
+        kind = parsed['kind']
+        provider = self.provider
+        if kind == 'selection':
+            return [_selection_contents(uri, provider.selection())]
+        if kind == 'terminal':
+            output = provider.terminal_output(parsed['id'])
+            if is_none(output):
+                raise ProtocolError(RESOURCE_NOT_FOUND, 'Resource not found: ' + uri + ' (no terminal ' +
+                                    str(parsed['id']) + ' is open; see resources/list)', {'uri': uri})
+            return [{'uri': uri, 'mimeType': TEXT_TYPE, 'text': output}]
+        if kind == 'file':
+            try:
+                content = await provider.read_file(parsed['path'])
+            except ToolError as error:
+                raise ProtocolError(INVALID_PARAMS, error_message(error), {"uri": uri})
+            return [{'uri': uri, 'mimeType': mime_type(parsed['path']), 'text': content['text']}]
+        if kind == 'active':
+            value = provider.active_editor()
+        elif kind == 'tabs':
+            value = provider.tabs()
+        elif kind == 'diagnostics':
+            value = provider.diagnostics()
+        else:
+            value = await provider.workspace()
+        return [{'uri': uri, 'mimeType': JSON_TYPE, 'text': dump_json(value, 2)}]
+
+
+def _selection_contents(uri, selection):
+    if is_none(selection):
+        return {'uri': uri, 'mimeType': TEXT_TYPE, 'text': '', '_meta': {'path': None}}
+    meta = {}
+    for key in selection.keys():
+        if key != 'text':
+            meta[key] = selection[key]
+    return {'uri': uri, 'mimeType': TEXT_TYPE, 'text': selection['text'], '_meta': meta}
+
+
+MIME_TYPES = {
+    'py': 'text/x-python', 'js': 'text/javascript', 'mjs': 'text/javascript', 'ts': 'text/x-typescript',
+    'json': 'application/json', 'md': 'text/markdown', 'html': 'text/html', 'css': 'text/css',
+    'xml': 'application/xml', 'yaml': 'application/yaml', 'yml': 'application/yaml', 'sh': 'text/x-shellscript',
+}
+
+
+def mime_type(path):
+    """A text MIME type for a file name (text/plain when the extension says nothing more)."""
+    slash = max(path.rfind('/'), path.rfind('\\'))
+    name = path[slash + 1:]
+    dot = name.rfind('.')
+    if dot <= 0:
+        return TEXT_TYPE
+    extension = name[dot + 1:].lower()
+    return MIME_TYPES[extension] if extension in MIME_TYPES.keys() else TEXT_TYPE
+
+
+class McpResources:
+    """The resources feature of one session (2025 revisions): list, read, subscribe."""
+
+    def __init__(self, session, catalog, hub):
+        self.session = session
+        self.catalog = catalog
+        self.hub = hub
+        self._subscriptions = {}  # 'k:' + key → {'uri', 'disposable'}
+        self._list_listener = hub.on_list_changed(self._list_changed)
+
+    def capabilities(self):
+        return {'resources': {'subscribe': True, 'listChanged': True}}
+
+    def handler(self, method):
+        if method == 'resources/list':
+            return self._list
+        if method == 'resources/templates/list':
+            return self._templates
+        if method == 'resources/read':
+            return self._read
+        if method == 'resources/subscribe':
+            return self._subscribe
+        if method == 'resources/unsubscribe':
+            return self._unsubscribe
+        return None
+
+    async def _list(self, request_id, params):
+        return {'resources': self.catalog.list()}
+
+    async def _templates(self, request_id, params):
+        return {'resourceTemplates': self.catalog.templates()}
+
+    async def _read(self, request_id, params):
+        return {'contents': await self.catalog.read(_uri_param(params, 'resources/read'))}
+
+    async def _subscribe(self, request_id, params):
+        uri = _uri_param(params, 'resources/subscribe')
+        self.catalog.check(uri)
+        key = resource_key(uri)
+        slot = 'k:' + key
+        if slot in self._subscriptions:
+            self._subscriptions[slot]['disposable'].dispose()
+        self._subscriptions[slot] = {'uri': uri, 'disposable': self.hub.subscribe(key, self._updated)}
+        return {}
+
+    async def _unsubscribe(self, request_id, params):
+        uri = _uri_param(params, 'resources/unsubscribe')
+        key = resource_key(uri)
+        slot = 'k:' + (uri if is_none(key) else key)
+        if slot in self._subscriptions:
+            self._subscriptions[slot]['disposable'].dispose()
+            del self._subscriptions[slot]
+        return {}
+
+    def _updated(self, key):
+        slot = 'k:' + key
+        if slot in self._subscriptions:
+            self.session.notify('notifications/resources/updated', {'uri': self._subscriptions[slot]['uri']})
+
+    def _list_changed(self):
+        self.session.notify('notifications/resources/list_changed')
+
+    def close(self):
+        for slot in list(self._subscriptions.keys()):
+            self._subscriptions[slot]['disposable'].dispose()
+        self._subscriptions = {}
+        self._list_listener.dispose()
+
+
+def _uri_param(params, method):
+    uri = get_key(params, 'uri')
+    if json_type(uri) != 'string':
+        raise ProtocolError(INVALID_PARAMS, method + ': params.uri must be a string, such as "' + SELECTION + '"')
+    return uri

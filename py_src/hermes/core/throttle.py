@@ -1,0 +1,71 @@
+"""At most one call per key per interval, and the last poke of a burst is never lost.
+
+The first poke of a quiet key fires at once (a single change reaches the client without delay);
+pokes within `interval_ms` of the last fire are folded into one trailing fire at the end of the
+interval. So a burst of 100 changes gives a handful of calls, and the last one comes after the last
+change: a client that reads then sees the final state.
+
+The clock is a parameter so tests can drive time by hand (`FakeClock` in the tests), and the bundle
+uses JS timers through the seam.
+"""
+# __pragma__('tconv')
+from hermes.js import is_none, now_ms, set_timer, clear_timer
+
+
+class SystemClock:
+    def now(self):
+        return now_ms()
+
+    def set_timer(self, callback, delay_ms):
+        return set_timer(callback, delay_ms)
+
+    def clear_timer(self, handle):
+        clear_timer(handle)
+
+
+class KeyedThrottle:
+    """`fire(key)` at most once per `interval_ms` for each key (a string)."""
+
+    def __init__(self, interval_ms, fire, clock=None):
+        self.interval_ms = interval_ms
+        self._fire_callback = fire
+        self._clock = SystemClock() if is_none(clock) else clock
+        # Keys come from clients (resource URIs): prefixed, so no key can be a dict's own member.
+        self._last_fired = {}
+        self._pending = {}
+
+    def poke(self, key):
+        slot = 'k:' + key
+        if slot in self._pending:
+            return  # the trailing fire is scheduled already and will report this change too
+        now = self._clock.now()
+        last = self._last_fired[slot] if slot in self._last_fired else None
+        if is_none(last) or now - last >= self.interval_ms:
+            self._fire(key)
+            return
+        self._pending[slot] = self._clock.set_timer(lambda: self._trailing(key), last + self.interval_ms - now)
+
+    def forget(self, key):
+        """Drop the key's pending fire and its history (nobody listens to it any more)."""
+        slot = 'k:' + key
+        if slot in self._pending:
+            self._clock.clear_timer(self._pending[slot])
+            del self._pending[slot]
+        if slot in self._last_fired:
+            del self._last_fired[slot]
+
+    def dispose(self):
+        for slot in list(self._pending.keys()):
+            self._clock.clear_timer(self._pending[slot])
+        self._pending = {}
+        self._last_fired = {}
+
+    def _trailing(self, key):
+        slot = 'k:' + key
+        if slot in self._pending:
+            del self._pending[slot]
+        self._fire(key)
+
+    def _fire(self, key):
+        self._last_fired['k:' + key] = self._clock.now()
+        self._fire_callback(key)

@@ -1,0 +1,193 @@
+"""Snapshots of what the user sees in the window, as plain dicts: the active editor, its selection,
+the tabs by group, the problems by file, the workspace folders with their git state, a terminal's
+recent output. The MCP resources (core/mcp_resources.py) serve them.
+
+Text from files outside the workspace is withheld, as the tools refuse such paths (unless the user
+allowed it with `hermes.tools.allowOutsideWorkspace`)."""
+# __pragma__('tconv')
+from hermes.js import vscode, is_none, JsError
+from hermes.core.tools import ToolError
+from hermes.core.output_text import cap_tail
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.editors import tab_resource
+from hermes.host.documents import active_editor as current_editor, point
+from hermes.host.diagnostics import collect
+from hermes.host.git import run_git, parse_status
+from hermes.host.terminals import terminals, render_execution
+from hermes.host.workspace import workspace_folders, workspace_name
+
+MAX_SELECTION_CHARS = 100000
+MAX_PROBLEMS = 500
+MAX_TERMINAL_CHARS = 20000
+TERMINAL_EXECUTIONS = 5  # the most recent commands shown in a terminal resource
+
+
+def is_confined(path):
+    try:
+        resolve_path(path)
+        return True
+    except ToolError:
+        return False
+
+
+def _document_path(document):
+    uri = document.uri
+    return display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString()
+
+
+def _readable(document):
+    """Whether the document's text may be shown: a workspace file, or one not on disk (untitled)."""
+    return document.uri.scheme != 'file' or is_confined(document.uri.fsPath)
+
+
+def _range(selection):
+    return {'start': point(selection.start), 'end': point(selection.end)}
+
+
+def active_editor():
+    editor = current_editor()
+    if is_none(editor):
+        return None
+    document = editor.document
+    selections = []
+    for selection in editor.selections:
+        item = _range(selection)
+        item['active'] = point(selection.active)
+        item['isEmpty'] = selection.isEmpty
+        selections.append(item)
+    visible = []
+    ranges = editor.visibleRanges
+    for visible_range in ranges if not is_none(ranges) else []:
+        visible.append({'startLine': visible_range.start.line + 1, 'endLine': visible_range.end.line + 1})
+    return {
+        'path': _document_path(document),
+        'uri': document.uri.toString(),
+        'languageId': document.languageId,
+        'isDirty': document.isDirty,
+        'lineCount': document.lineCount,
+        'cursor': point(editor.selection.active),
+        'selections': selections,
+        'visibleRanges': visible,
+        'insideWorkspace': _readable(document),
+    }
+
+
+def selection():
+    """{'text', 'path', 'languageId', 'range', 'ranges'} of the active editor (several selections'
+    texts joined by newlines, in document order), or None without an editor."""
+    editor = current_editor()
+    if is_none(editor):
+        return None
+    document = editor.document
+    ordered = list(editor.selections)
+    ordered.sort(key=lambda item: item.start.line * 1000000 + item.start.character)
+    result = {'path': _document_path(document), 'languageId': document.languageId,
+              'range': _range(editor.selection), 'ranges': [_range(item) for item in ordered]}
+    if not _readable(document):
+        result['text'] = ''
+        result['withheld'] = 'The file is outside the workspace.'
+        return result
+    texts = [document.getText(item) for item in ordered if not item.isEmpty]
+    text = '\n'.join(texts)
+    if len(text) > MAX_SELECTION_CHARS:
+        result['cut'] = len(text) - MAX_SELECTION_CHARS
+        text = text[:MAX_SELECTION_CHARS]
+    result['text'] = text
+    return result
+
+
+def tabs():
+    groups = []
+    for group in vscode.window.tabGroups.all:
+        items = []
+        for tab in group.tabs:
+            uri = tab_resource(tab)
+            items.append({
+                'label': tab.label,
+                'path': None if is_none(uri) else (display_path(uri.fsPath) if uri.scheme == 'file' else None),
+                'uri': None if is_none(uri) else uri.toString(),
+                'active': tab.isActive, 'dirty': tab.isDirty, 'pinned': tab.isPinned, 'preview': tab.isPreview,
+            })
+        groups.append({'viewColumn': group.viewColumn, 'active': group.isActive, 'tabs': items})
+    return {'groups': groups}
+
+
+def diagnostics():
+    """{'files': [{'path', 'errors', 'warnings', 'problems'}]}: files with errors first (most first),
+    then by path; each file's problems by position."""
+    by_path = {}
+    order = []
+    problems = collect()
+    for problem in problems[:MAX_PROBLEMS]:
+        slot = 'p:' + problem['path']
+        if not (slot in by_path):
+            by_path[slot] = {'path': problem['path'], 'errors': 0, 'warnings': 0, 'problems': []}
+            order.append(slot)
+        entry = by_path[slot]
+        entry['problems'].append(problem)
+        if problem['severity'] == 'error':
+            entry['errors'] = entry['errors'] + 1
+        elif problem['severity'] == 'warning':
+            entry['warnings'] = entry['warnings'] + 1
+    files = [by_path[slot] for slot in order]
+    files.sort(key=lambda item: ('0' if item['errors'] > 0 else '1') + item['path'])
+    result = {'files': files, 'total': len(problems)}
+    if len(problems) > MAX_PROBLEMS:
+        result['cut'] = len(problems) - MAX_PROBLEMS
+    return result
+
+
+async def workspace():
+    folders = []
+    for folder in workspace_folders():
+        folders.append({'name': folder['name'], 'path': folder['path'], 'git': await git_summary(folder['path'])})
+    return {'name': workspace_name(), 'folders': folders}
+
+
+async def git_summary(folder):
+    """Branch, upstream and counts of changed files, or None when the folder is no git repository."""
+    try:
+        result = await run_git(['status', '--porcelain=v2', '--branch', '-z'], folder)
+    except ToolError:
+        return None
+    if result['code'] != 0:
+        return None
+    status = parse_status(result['stdout'])
+    counts = {'staged': 0, 'modified': 0, 'untracked': 0, 'conflicted': 0}
+    for entry in status['files']:
+        if entry['kind'] == 'untracked':
+            counts['untracked'] = counts['untracked'] + 1
+        elif entry['kind'] == 'unmerged':
+            counts['conflicted'] = counts['conflicted'] + 1
+        elif entry['kind'] == 'tracked':
+            if entry['index'] != '.':
+                counts['staged'] = counts['staged'] + 1
+            if entry['worktree'] != '.':
+                counts['modified'] = counts['modified'] + 1
+    return {'branch': status['branch'], 'commit': status['commit'], 'upstream': status['upstream'],
+            'ahead': status['ahead'], 'behind': status['behind'], 'changes': counts}
+
+
+def terminal_list():
+    return [{'id': record.id, 'name': record.label()} for record in terminals().records]
+
+
+def terminal_output(terminal_id):
+    """The last commands of a terminal with their output (ANSI codes stripped), or None when there
+    is no such terminal."""
+    for record in terminals().records:
+        if record.id == terminal_id:
+            return _render_terminal(record)
+    return None
+
+
+def _render_terminal(record):
+    executions = record.executions
+    if len(executions) == 0:
+        if is_none(record.terminal.shellIntegration):
+            return ('(no output captured: the terminal has no shell integration, so VS Code does not share '
+                    'its output)')
+        return '(no command has run in this terminal since Hermes started)'
+    first = max(0, len(executions) - TERMINAL_EXECUTIONS)
+    parts = [render_execution(entry, MAX_TERMINAL_CHARS) for entry in executions[first:]]
+    return cap_tail('\n\n'.join(parts), MAX_TERMINAL_CHARS)

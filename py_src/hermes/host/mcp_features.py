@@ -1,0 +1,36 @@
+"""MCP beyond tools for this window: resources with change notifications, prompts and completions.
+One hub, one provider and one recent-files list for the window; each client session gets its own
+features (its own subscriptions) on top of them."""
+# __pragma__('tconv')
+from hermes.core.mcp_resources import ResourceHub, ResourceCatalog, McpResources
+from hermes.core.mcp_prompts import McpPrompts
+from hermes.core.completions import McpCompletions
+from hermes.host.recent_files import RecentFiles
+from hermes.host.resource_provider import HostResources
+from hermes.host.resource_events import ResourceEvents
+
+
+class McpFeatures:
+    def __init__(self, hub, provider):
+        self.hub = hub  # the event source a protocol revision's subscriptions listen to
+        self.provider = provider
+        self.catalog = ResourceCatalog(provider)
+
+    def add_to(self, session):
+        session.add_feature(McpResources(session, self.catalog, self.hub))
+        session.add_feature(McpPrompts(self.provider))
+        session.add_feature(McpCompletions(self.provider))
+
+    def dispose(self):
+        self.hub.dispose()
+
+
+def register_mcp_features(context):
+    recent = RecentFiles()
+    context.subscriptions.push(recent.listen())
+    hub = ResourceHub()
+    for disposable in ResourceEvents(hub).listen():
+        context.subscriptions.push(disposable)
+    features = McpFeatures(hub, HostResources(recent))
+    context.subscriptions.push(features)
+    return features

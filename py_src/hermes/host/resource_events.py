@@ -1,0 +1,73 @@
+"""VS Code's events → the resource hub's change events (core/mcp_resources.py `ResourceHub`).
+
+The listeners only tell the hub which resource changed; the hub does nothing for resources nobody
+subscribed to and throttles the rest, so a keystroke costs a few function calls here, whatever the
+number of clients."""
+# __pragma__('tconv')
+from hermes.js import vscode, is_none, to_js_callback
+from hermes.core.mcp_resources import (ACTIVE_EDITOR, SELECTION, TABS, DIAGNOSTICS, WORKSPACE, terminal_uri,
+                                       file_key, Disposable)
+from hermes.host.terminals import terminals
+
+
+def _is_active_document(document):
+    editor = vscode.window.activeTextEditor
+    return not is_none(editor) and editor.document is document
+
+
+class ResourceEvents:
+    def __init__(self, hub):
+        self.hub = hub
+
+    def editor_changed(self, event=None):
+        self.hub.changed(ACTIVE_EDITOR)
+        self.hub.changed(SELECTION)
+
+    def view_changed(self, event=None):
+        self.hub.changed(ACTIVE_EDITOR)
+
+    def document_changed(self, event):
+        # Typing moves the cursor (a selection event) too; this covers edits inside a selection
+        # that leave it where it is, and the dirty flag.
+        if _is_active_document(event.document):
+            self.editor_changed()
+
+    def document_saved(self, document):
+        if _is_active_document(document):
+            self.hub.changed(ACTIVE_EDITOR)
+        if document.uri.scheme == 'file':
+            self.hub.changed(file_key(document.uri.fsPath))
+
+    def tabs_changed(self, event=None):
+        self.hub.changed(TABS)
+
+    def diagnostics_changed(self, event=None):
+        self.hub.changed(DIAGNOSTICS)
+
+    def folders_changed(self, event=None):
+        self.hub.changed(WORKSPACE)
+
+    def terminal_changed(self, record, what):
+        if what == 'output':
+            self.hub.changed(terminal_uri(record.id))
+        else:
+            self.hub.list_changed()
+
+    def listen(self):
+        """Subscribe to VS Code; returns the disposables."""
+        window = vscode.window
+        workspace = vscode.workspace
+        disposables = [
+            window.onDidChangeActiveTextEditor(to_js_callback(self.editor_changed)),
+            window.onDidChangeTextEditorSelection(to_js_callback(self.editor_changed)),
+            window.onDidChangeTextEditorVisibleRanges(to_js_callback(self.view_changed)),
+            workspace.onDidChangeTextDocument(to_js_callback(self.document_changed)),
+            workspace.onDidSaveTextDocument(to_js_callback(self.document_saved)),
+            window.tabGroups.onDidChangeTabs(to_js_callback(self.tabs_changed)),
+            window.tabGroups.onDidChangeTabGroups(to_js_callback(self.tabs_changed)),
+            vscode.languages.onDidChangeDiagnostics(to_js_callback(self.diagnostics_changed)),
+            workspace.onDidChangeWorkspaceFolders(to_js_callback(self.folders_changed)),
+        ]
+        unsubscribe = terminals().on_change(self.terminal_changed)
+        disposables.append(Disposable(unsubscribe))
+        return disposables

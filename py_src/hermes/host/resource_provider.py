@@ -1,0 +1,66 @@
+"""The host side of MCP resources, prompts and completions: what core/mcp_resources.py,
+core/mcp_prompts.py and core/completions.py ask the window for, answered from VS Code (one object,
+so the three share the same path rules and the same recent-files list)."""
+# __pragma__('tconv')
+from hermes.js import vscode, is_none
+from hermes.host.paths import resolve_path, display_path
+from hermes.host.files import read_text, exclude_patterns
+from hermes.host.editor_state import (active_editor, selection, tabs, diagnostics, workspace, terminal_list,
+                                      terminal_output)
+
+MAX_COMPLETION_FILES = 5000
+
+# __pragma__('skip')
+js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
+# __pragma__('noskip')
+
+
+class HostResources:
+    def __init__(self, recent_files):
+        self.recent = recent_files
+
+    # resources
+    def active_editor(self):
+        return active_editor()
+
+    def selection(self):
+        return selection()
+
+    def tabs(self):
+        return tabs()
+
+    def diagnostics(self):
+        return diagnostics()
+
+    async def workspace(self):
+        return await workspace()
+
+    def terminals(self):
+        return terminal_list()
+
+    def terminal_output(self, terminal_id):
+        return terminal_output(terminal_id)
+
+    # files: the same confinement and limits as the file tools
+    def confine(self, path_text):
+        return resolve_path(path_text)
+
+    async def read_file(self, path):
+        return await read_text(resolve_path(path))
+
+    def file_uri(self, path):
+        return vscode.Uri.file(path).toString()
+
+    def display_path(self, path):
+        return display_path(path)
+
+    # completions
+    def recent_files(self):
+        return list(self.recent.paths)
+
+    async def workspace_files(self):
+        excluded = exclude_patterns(['files.exclude', 'search.exclude'])['plain']
+        # undefined (not null, which switches files.exclude off) when there is nothing to exclude
+        exclude = js_undefined if len(excluded) == 0 else '{' + ','.join(excluded) + '}'
+        uris = await vscode.workspace.findFiles('**/*', exclude, MAX_COMPLETION_FILES)
+        return [uri.fsPath for uri in uris]
