@@ -48,7 +48,7 @@ TASKS = {
 
 def task_prompt(command, subject):
     """The instruction for `command` ('explain', 'fix', 'test') about `subject`."""
-    return TASKS[command].replace('{subject}', subject)
+    return TASKS[command].replace('{subject}', subject)  # transcrypt-ok[untrusted-key]: callers pass our own names
 
 
 COMMAND_PROMPTS = {

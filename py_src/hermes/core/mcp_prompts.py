@@ -42,8 +42,8 @@ def parse_line_range(text, line_count):
     if len(parts) > 2 or len([part for part in parts if not part.strip().isdigit() or len(part.strip()) > 9]) > 0:
         raise ProtocolError(INVALID_PARAMS, 'selection must be a line range "START-END" or a line "N", not "' +
                             text + '"')
-    start = int(parts[0].strip())
-    end = int(parts[len(parts) - 1].strip())
+    start = int(parts[0].strip())  # transcrypt-ok[int-text]: every part was checked with isdigit() above
+    end = int(parts[len(parts) - 1].strip())  # transcrypt-ok[int-text]: checked above
     if start < 1 or end < start or start > line_count:
         raise ProtocolError(INVALID_PARAMS, 'selection "' + text + '" is not a line range of the file (it has ' +
                             str(line_count) + ' lines)')

@@ -14,7 +14,7 @@ Three parts, none of which touches VS Code (the host implements the `provider` a
 """
 # __pragma__('tconv')
 from hermes.js import is_none, dump_json, decode_uri_component, error_message, JsError
-from hermes.core.values import json_type, get_key
+from hermes.core.values import json_type, get_key, object_keys
 from hermes.core.tools import ToolError
 from hermes.core.jsonrpc import INVALID_PARAMS
 from hermes.core.mcp_protocol import ProtocolError
@@ -68,7 +68,7 @@ def parse_uri(uri):
              WORKSPACE: 'workspace'}
     for known in [ACTIVE_EDITOR, SELECTION, TABS, DIAGNOSTICS, WORKSPACE]:
         if uri == known:
-            return {'kind': fixed[known]}
+            return {'kind': fixed[known]}  # transcrypt-ok[untrusted-key]: `known` is one of our constants
     if uri.startswith(TERMINAL_PREFIX):
         rest = uri[len(TERMINAL_PREFIX):]
         if rest != '' and rest.isdigit() and len(rest) < 10:
@@ -131,7 +131,7 @@ class ResourceHub:
         self._subscribers[slot].append(callback)
 
         def remove():
-            remaining = [item for item in self._subscribers[slot] if item is not callback]
+            remaining = [item for item in self._subscribers[slot] if item is not callback]  # transcrypt-ok[untrusted-key]: 'k:'-prefixed
             if len(remaining) == 0:
                 del self._subscribers[slot]
                 self._throttle.forget(key)
@@ -235,7 +235,7 @@ def _selection_contents(uri, selection):
     if is_none(selection):
         return {'uri': uri, 'mimeType': TEXT_TYPE, 'text': '', '_meta': {'path': None}}
     meta = {}
-    for key in selection.keys():
+    for key in object_keys(selection):
         if key != 'text':
             meta[key] = selection[key]
     return {'uri': uri, 'mimeType': TEXT_TYPE, 'text': selection['text'], '_meta': meta}
@@ -256,7 +256,7 @@ def mime_type(path):
     if dot <= 0:
         return TEXT_TYPE
     extension = name[dot + 1:].lower()
-    return MIME_TYPES[extension] if extension in MIME_TYPES.keys() else TEXT_TYPE
+    return MIME_TYPES[extension] if extension in MIME_TYPES else TEXT_TYPE
 
 
 class McpResources:
