@@ -173,6 +173,24 @@ def require(name):
     raise ImportError(f'no CPython stand-in for Node module {name!r}')
 
 
+def node(name):
+    return require(name)
+
+
+def native_regex(source):
+    import re
+    return re.compile(source)
+
+
+def regex_matches(regex, text):
+    return regex.search(text) is not None
+
+
+def sorted_strings(strings):
+    strings.sort()
+    return strings
+
+
 def js_new(cls, *args):
     return cls(*args)
 

@@ -155,7 +155,26 @@ test('Node fs and workspace.fs report the same stats, listings and bytes (symlin
   assert.deepEqual(Buffer.from(nodeBytes), Buffer.from(vscodeBytes));
 });
 
+// (findFiles' side of the same cases runs under CPython: tests/unit/test_editor_file_tools.py)
+test('file_search lists local folders through ripgrep with files.exclude, search.exclude and .gitignore', { skip: !fs.existsSync(APP_ROOT) && 'no code-server' }, async () => {
+  const { folder, registry } = setup();
+  vscode.__state.appRoot = APP_ROOT;
+  mods().host_search._cache.rg = null;
+  for (const relative of ['build/out.ts', 'src/build/keep.ts', 'gen/x.ts', 'src/gen/y.ts', 'src/lib/deep.ts', 'ignored/z.ts']) {
+    fs.mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
+    fs.writeFileSync(path.join(folder, relative), '');
+  }
+  fs.writeFileSync(path.join(folder, '.gitignore'), 'ignored/\n');
+  vscode.__state.settings['files.exclude'] = { build: true };
+  vscode.__state.settings['search.exclude'] = { '**/gen': true };
+  assert.equal(text(await call(registry, 'file_search', { pattern: '**/*.ts' })),
+    '3 files match "**/*.ts":\nsrc/app.ts\nsrc/build/keep.ts\nsrc/lib/deep.ts');
+  assert.equal(text(await call(registry, 'file_search', { pattern: 'lib/*.{ts,js}', path: 'src' })),
+    '1 file match "lib/*.{ts,js}" under src:\nsrc/lib/deep.ts');
+});
+
 for (const backend of ['Node fs', 'workspace.fs']) {
+
   test(`the reading tools answer the same through ${backend}`, async () => {
     const { folder, registry } = setup();
     mods().host_disk.use_node_fs(backend === 'Node fs');
@@ -174,6 +193,6 @@ for (const backend of ['Node fs', 'workspace.fs']) {
         'README.md (lines 1-3 of 3) (not open in an editor)\n# Project\n\nHello world');
     } finally {
       mods().host_disk.use_node_fs(true);
-    }
+  }
   });
 }

@@ -300,7 +300,27 @@ def test_file_search_honours_gitignore_through_ripgrep(ws, ripgrep):
     assert 'dist/bundle.ts' in text(ok('file_search', {'pattern': '**/*.ts', 'use_ignore_files': False}))
 
 
+def test_file_search_applies_excludes_as_vscode_does(ws, ripgrep):
+    """files.exclude 'build' is the top-level build only (VS Code globs are anchored), search.exclude
+    and .git are left out, `path` narrows the search: the same through findFiles and through ripgrep."""
+    for relative in ['build/out.ts', 'src/build/keep.ts', 'gen/x.ts', 'src/gen/y.ts', '.git/z.ts', 'src/lib/deep.ts',
+                     '.config/hidden.ts']:
+        (ws / relative).parent.mkdir(parents=True, exist_ok=True)
+        (ws / relative).write_text('')
+    vscode.workspace.settings['files.exclude'] = {'build': True}
+    vscode.workspace.settings['search.exclude'] = {'**/gen': True}
+    assert text(ok('file_search', {'pattern': '**/*.ts'})) == (
+        '4 files match "**/*.ts":\n.config/hidden.ts\nsrc/app.ts\nsrc/build/keep.ts\nsrc/lib/deep.ts')
+    assert text(ok('file_search', {'pattern': 'lib/*.ts', 'path': 'src'})) == (
+        '1 file match "lib/*.ts" under src:\nsrc/lib/deep.ts')
+    assert text(ok('file_search', {'pattern': 'src/**', 'max_results': 1})) == (
+        '1 file match "src/**":\nsrc/app.ts\n[truncated: more files match; showing the first 1. Narrow the pattern or '
+        'raise max_results]')
+
+
 def test_file_search_asks_findfiles_again_when_gitignore_filters_out_its_first_answer(ws, ripgrep):
+    import hermes.host.disk
+    hermes.host.disk.use_node_fs(False)  # findFiles' own behaviour (file: folders are listed by ripgrep)
     (ws / '.gitignore').write_text('aaa_generated/\n')
     (ws / 'aaa_generated').mkdir()
     for index in range(150):  # found first, all ignored: more than the first findFiles answer holds

@@ -22,6 +22,11 @@ def use_node_fs(enabled):
     _backend['node'] = enabled
 
 
+def uses_node_fs():
+    """Whether local folders are read directly (Node's fs, ripgrep) rather than through VS Code."""
+    return _backend['node']
+
+
 def file_system_for(uri):
     if _backend['node'] and uri.scheme == 'file':
         return NODE_FILE_SYSTEM

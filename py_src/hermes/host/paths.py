@@ -73,10 +73,11 @@ def base_folder_for(path_text, folders):
     return folders[0]
 
 
-def display_path(path):
-    """Workspace-relative when inside a folder (what the model and the user read), else absolute."""
+def display_path(path, folders=None):
+    """Workspace-relative when inside a folder (what the model and the user read), else absolute.
+    (`folders`: folder_paths() when the caller already has them, e.g. for thousands of paths.)"""
     node_path = node('path')
-    for folder in folder_paths():
+    for folder in (folder_paths() if is_none(folders) else folders):
         if is_inside(path, folder):
             relative = node_path.relative(folder, path)
             return relative if relative != '' else '.'

@@ -3,16 +3,20 @@ ripgrep binary VS Code ships (the one its own search view runs), streamed so a s
 its result limit and be cancelled."""
 # __pragma__('tconv')
 from hermes.js import (vscode, node, new, is_none, JsError, error_message, parse_json, platform_id,
-                       stream_process_lines, make_promise)
+                       stream_process_lines, make_promise, start_process, wait_all, regex_matches, sorted_strings)
 from hermes.core.tools import ToolError
 from hermes.core.values import get_key
 from hermes.host.files import exclude_patterns
-from hermes.host.paths import folder_paths
+from hermes.core.globs import GlobSet
+from hermes.host.paths import folder_paths, is_inside
+from hermes.host.disk import uses_node_fs
+from hermes.host.workspace import workspace_folders
 
 RIPGREP_PACKAGES = ['@vscode/ripgrep/bin', '@vscode/ripgrep-universal/bin/{platform}']
 MODULE_FOLDERS = ['node_modules', 'node_modules.asar.unpacked']
 MAX_PREVIEW_COLUMNS = 300
 MAX_FOUND = 200000  # findFiles is asked for at most this many when .gitignore filtering needs more
+MAX_LISTING_BYTES = 256 * 1024 * 1024  # `rg --files` output kept for one folder (~4M paths)
 
 _cache = {'rg': None}
 
@@ -199,7 +203,81 @@ async def list_unignored(paths, cwd, call):
 async def find_files(glob, base, max_results, use_ignore_files, call):
     """Workspace files matching `glob` (relative to `base`, an absolute folder, or to every workspace
     folder when None), honouring files.exclude and search.exclude, and .gitignore unless told not to.
-    {'paths': [absolute], 'truncated', 'ignore_files_applied'}.
+    {'paths': [absolute], 'truncated', 'ignore_files_applied'}."""
+    if use_ignore_files and uses_node_fs() and folders_are_local():
+        rg = None
+        try:
+            rg = ripgrep_path()
+        except ToolError:
+            pass
+        if not is_none(rg):
+            return await find_files_with_ripgrep(rg, glob, base, max_results, call)
+    return await find_files_through_vscode(glob, base, max_results, use_ignore_files, call)
+
+
+def folders_are_local():
+    """Every workspace folder is a file: folder, so ripgrep can list it directly."""
+    for folder in workspace_folders():
+        if not folder['uri'].startswith('file:'):
+            return False
+    return True
+
+
+def anchored(glob):
+    """A workspace glob as a ripgrep glob: VS Code's 'build' means the top-level build only, ripgrep's
+    any 'build' (gitignore rules), so it is anchored with '/' as VS Code's own search does."""
+    return glob if glob.startswith('**') or glob.startswith('/') else '/' + glob
+
+
+async def find_files_with_ripgrep(rg, glob, base, max_results, call):
+    """The fast path for local folders: one `rg --files` per workspace folder (what findFiles' answer
+    was filtered by anyway) with files.exclude and search.exclude as ripgrep globs, the pattern matched
+    by core/globs.py. Measured in code-server on 30,000 files: 2× → ~1.1× the bare `rg --files`,
+    because findFiles' round trips to the window and its second ripgrep run are gone."""
+    pattern = GlobSet([glob]).regex
+    folders = [folder for folder in folder_paths() if is_none(base) or is_inside(base, folder)]
+    if not is_none(base) and len(folders) == 0:
+        folders = [base]  # outside the workspace (hermes.tools.allowOutsideWorkspace)
+    args = ['--files', '--no-config', '--hidden', '--no-require-git']
+    for excluded in excluded_globs():
+        args.extend(['--glob', '!' + anchored(excluded)])
+    args.append('--')
+    wheres = ['.' if is_none(base) else node('path').relative(folder, base) or '.' for folder in folders]
+    runs = []
+    for index, folder in enumerate(folders):
+        folder_args = list(args)
+        folder_args.append(wheres[index])
+        runs.append(list_folder(rg, folder_args, folder, call))
+    listings = await wait_all(runs)
+    if call.cancelled:
+        raise ToolError('The search was cancelled.')
+    paths = []
+    sep = node('path').sep
+    for index, listing in enumerate(listings):
+        # ripgrep prints normalised paths under where it looked: './a/b' for '.', 'src/a/b' for 'src'
+        where = wheres[index]
+        under_where = 2 if where == '.' else len(where) + 1
+        in_folder = 2 if where == '.' else 0
+        for line in listing:  # (a hot loop: plain functions, no method calls)
+            if regex_matches(pattern, line[under_where:] if sep == '/' else line[under_where:].replace(sep, '/')):
+                paths.append(folders[index] + sep + line[in_folder:])
+    sorted_strings(paths)
+    return {'paths': paths[:max_results], 'truncated': len(paths) > max_results, 'ignore_files_applied': True}
+
+
+async def list_folder(rg, args, folder, call):
+    """The lines `rg --files` prints in `folder` (paths relative to it); ToolError when it fails."""
+    process = start_process(rg, args, {'cwd': folder, 'timeout_ms': 0, 'max_bytes': MAX_LISTING_BYTES})
+    unsubscribe = call.on_cancel(process['kill'])
+    result = await process['done']
+    unsubscribe()
+    if not is_none(result['error']) or (result['code'] == 2 and result['stdout'] == ''):
+        raise ToolError('The file search failed: ' + (result['error'] or first_lines(result['stderr'])))
+    return [line for line in result['stdout'].split('\n') if line != '']
+
+
+async def find_files_through_vscode(glob, base, max_results, use_ignore_files, call):
+    """find_files through `vscode.workspace.findFiles` (any file system VS Code mounts).
 
     findFiles itself ignores .gitignore, so ripgrep lists the files it would search (concurrently)
     and findFiles' answer is filtered by that list; when the filter leaves too few, findFiles is asked

@@ -3,7 +3,7 @@ from hermes.js import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.globs import climbs_out
-from hermes.host.paths import resolve_path, display_path
+from hermes.host.paths import resolve_path, display_path, folder_paths
 from hermes.host.files import stat
 from hermes.host.search import find_files
 
@@ -21,7 +21,8 @@ async def search_files(args, call):
             raise ToolError('"' + args['path'] + '" is not a folder.')
     max_results = get_key(args, 'max_results', 200)
     found = await find_files(pattern, base, max_results, get_key(args, 'use_ignore_files') is not False, call)
-    paths = [display_path(path) for path in found['paths']]
+    folders = folder_paths()
+    paths = [display_path(path, folders) for path in found['paths']]
     where = '' if is_none(base) else ' under ' + display_path(base)
     if len(paths) == 0:
         return 'No files match "' + pattern + '"' + where + '.'
