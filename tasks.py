@@ -109,6 +109,40 @@ def ensure_code_server():
         fail(f'code-server did not install into {CODE_SERVER_DIR}; see the npm output above.')
 
 
+REAL_CLIENTS = json.loads((ROOT / 'tests' / 'clients' / 'clients.json').read_text())
+CLIENTS_DIR = CACHE / 'clients'
+
+
+def client_dir(name):
+    """Where one pinned real client lives: its own venv or npm folder, never mixed with ours."""
+    kind = 'python' if name in REAL_CLIENTS['python'] else 'npm'
+    return CLIENTS_DIR / f"{name}-{REAL_CLIENTS[kind][name]['version']}"
+
+
+def ensure_real_clients():
+    """The MCP clients people use, at pinned versions, for the tests/clients layer (once each)."""
+    for name, pin in REAL_CLIENTS['python'].items():
+        folder = client_dir(name)
+        if (folder / '.installed').exists():
+            continue
+        print(f"Installing {pin['requirement']} into {folder}…", flush=True)
+        shutil.rmtree(folder, ignore_errors=True)
+        run([sys.executable, '-m', 'venv', folder])
+        run([folder / 'bin' / 'python', '-m', 'pip', 'install', '-q', pin['requirement']])
+        (folder / '.installed').write_text(pin['requirement'] + '\n')
+    for name, pin in REAL_CLIENTS['npm'].items():
+        folder = client_dir(name)
+        if (folder / '.installed').exists():
+            continue
+        spec = f"{pin['package']}@{pin['version']}"
+        print(f'Installing {spec} into {folder}…', flush=True)
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        (folder / 'package.json').write_text('{"name": "hermes-dev-client", "private": true}\n')
+        run([node_bin('npm'), 'install', '--no-audit', '--no-fund', '--save-exact', spec], cwd=folder)
+        (folder / '.installed').write_text(spec + '\n')
+
+
 @task
 def setup(c):
     """Install everything (idempotent): Python dev deps, Debian packages, npm packages, code-server."""
@@ -121,6 +155,7 @@ def setup(c):
         run([node_bin('npm'), 'ci', '--no-audit', '--no-fund'])
         stamp.write_bytes(lock_hash)
     ensure_code_server()
+    ensure_real_clients()
     print('✓ setup complete')
 
 
@@ -310,12 +345,30 @@ def e2e(c):
 
 
 @task
+def clients(c, package_first=True):
+    """The real-clients layer: Hermes Agent, fastmcp, mcp-remote, the Inspector CLI and VS Code's own MCP client
+    against the packaged extension in code-server."""
+    if not CODE_SERVER.exists():
+        fail('code-server is not installed. Run `inv setup` first.')
+    missing = [name for kind in ['python', 'npm'] for name in REAL_CLIENTS[kind]
+               if not (client_dir(name) / '.installed').exists()]
+    if missing:
+        fail('Real MCP clients missing: ' + ', '.join(missing) + '. Run `inv setup`.')
+    if package_first:
+        package(c)
+    run([sys.executable, '-m', 'pytest', 'tests/clients'],
+        env=dict(node_env(), HERMES_VSIX=str(VSIX), HERMES_CODE_SERVER=str(CODE_SERVER),
+                 HERMES_CLIENTS=str(CLIENTS_DIR)))
+
+
+@task
 def test(c):
-    """Every test layer: CPython (run by `parity`, which records its calls), the bundle under node, then a
-    real VS Code."""
+    """Every test layer: CPython (run by `parity`, which records its calls), the bundle under node, a real
+    VS Code, then the real MCP clients against it."""
     parity(c)
     node(c)
     e2e(c)
+    clients(c, package_first=False)  # e2e has just packaged the .vsix
     print('✓ all test layers passed')
 
 

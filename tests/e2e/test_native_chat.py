@@ -17,12 +17,11 @@ import shutil
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from vscode_server import CodeServer, Workbench, wait_until
+from vscode_server import CodeServer, Workbench, package_probe_extension, probe_runner, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
@@ -30,7 +29,6 @@ sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
 from llm_server.server import ScriptedLlmServer  # noqa: E402
 
-PROBE_DIR = Path(__file__).resolve().parent / 'probe_extension'
 MODELS = ['qwen2.5:7b', 'llama3.2:1b']
 RESPONSE = '.interactive-item-container.interactive-response'
 INPUT = '.interactive-input-part .monaco-editor'
@@ -55,11 +53,8 @@ def llm():
 @pytest.fixture(scope='module')
 def probe_vsix(tmp_path_factory):
     from tasks import node_bin  # the pinned Node 24 and vsce from node_modules
-    target = tmp_path_factory.mktemp('probe') / 'probe.vsix'
-    subprocess.run([node_bin(), str(ROOT / 'node_modules' / '@vscode' / 'vsce' / 'vsce'), 'package', '--no-dependencies',
-                    '--allow-missing-repository', '--skip-license', '-o', str(target)],
-                   cwd=PROBE_DIR, check=True, capture_output=True, text=True, timeout=120)
-    return target
+    return package_probe_extension(tmp_path_factory.mktemp('probe') / 'probe.vsix', node_bin(),
+                                   ROOT / 'node_modules' / '@vscode' / 'vsce' / 'vsce')
 
 
 @pytest.fixture(scope='module')
@@ -98,15 +93,7 @@ def chat(browser, chat_server):
 
 @pytest.fixture(scope='module')
 def probe(chat, chat_server):
-    port = json.loads((chat_server.user_home / '.hermes-e2e-probe.json').read_text())['port']
-
-    def run(code, timeout=60):
-        request = urllib.request.Request(f'http://127.0.0.1:{port}/', data=json.dumps({'code': code}).encode(),
-                                         method='POST')
-        answer = json.loads(urllib.request.urlopen(request, timeout=timeout).read())
-        if not answer['ok']:
-            raise AssertionError('in the extension host: ' + answer['error'])
-        return answer['value']
+    run = probe_runner(chat_server.user_home)
     run("await vscode.commands.executeCommand('notifications.clearAll')")  # a port-forwarding toast covers the chat
     return run
 

@@ -10,6 +10,7 @@ import re
 import socket
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 
 CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
@@ -22,6 +23,33 @@ BASE_SETTINGS = {
     'extensions.ignoreRecommendations': True,
     'update.mode': 'none',
 }
+
+
+PROBE_DIR = Path(__file__).resolve().parent / 'probe_extension'
+
+
+def package_probe_extension(target, node, vsce):
+    """The test-only probe extension (probe_extension/) as a .vsix at `target`."""
+    subprocess.run([str(node), str(vsce), 'package', '--no-dependencies', '--allow-missing-repository',
+                    '--skip-license', '-o', str(target)],
+                   cwd=PROBE_DIR, check=True, capture_output=True, text=True, timeout=120)
+    return target
+
+
+def probe_runner(user_home):
+    """A function that runs JavaScript (with `vscode` in scope) in the extension host, through the probe
+    extension installed next to Hermes, and returns its JSON value."""
+    wait_until(lambda: (Path(user_home) / '.hermes-e2e-probe.json').exists(), 60, what='the probe extension')
+    port = json.loads((Path(user_home) / '.hermes-e2e-probe.json').read_text())['port']
+
+    def run(code, timeout=60):
+        request = urllib.request.Request(f'http://127.0.0.1:{port}/', data=json.dumps({'code': code}).encode(),
+                                         method='POST')
+        answer = json.loads(urllib.request.urlopen(request, timeout=timeout).read())
+        if not answer['ok']:
+            raise AssertionError('in the extension host: ' + answer['error'])
+        return answer['value']
+    return run
 
 
 def free_port():
