@@ -1,4 +1,5 @@
-"""Hermes Agent itself (PyPI `hermes-agent[mcp]`), set up the way README's "Connect Hermes Agent" says: its
+"""Hermes Agent itself (PyPI `hermes-agent[mcp]`), set up the way README's "Connect Hermes Agent" says (and
+test_readme_gives_these_steps checks that it says so): its
 ~/.hermes/config.yaml made from our own `node dist/mcp-server.js config --client hermes` output, plus a `model:`
 section pointing at the scripted OpenAI-compatible server (tests/llm_server), restricted to the `vscode` toolset.
 
@@ -11,11 +12,14 @@ import httpx
 import pytest
 import yaml
 
-from conftest import PROOF_FILE, client_dir, record, without_noise
+from conftest import PROOF_FILE, ROOT, client_dir, record, version_of, without_noise
 from llm_server.scenarios import Reply, text_events, tool_events
 from llm_server.server import ScriptedLlmServer
 
 MODEL = 'scripted-model'
+CONFIG = ['config', '--client', 'hermes']
+MCP_TEST = ['mcp', 'test', 'vscode']
+CHAT = ['chat', '-t', 'vscode', '-q']
 ANSWER = 'The file says what the tool returned.'
 # What Hermes Agent prints on stderr that is not about us: the session id of a `chat -q` turn, and a notice
 # that its optional command scanner is not installed here.
@@ -33,7 +37,7 @@ def llm():
 @pytest.fixture(params=['/mcp', '/sse'])
 def hermes_home(request, tmp_path, our_cli, base, llm):
     """HOME for Hermes Agent with ~/.hermes/config.yaml: our snippet, read as YAML the way Hermes reads it."""
-    config = yaml.safe_load(our_cli('config', '--client', 'hermes'))
+    config = yaml.safe_load(our_cli(*CONFIG))
     server = config['mcp_servers']['vscode']
     assert server['url'] == base + '/mcp'
     if request.param == '/sse':  # the legacy transport, as Hermes Agent's docs spell it
@@ -54,7 +58,7 @@ def hermes(home, workspace, *args):
 
 def test_hermes_mcp_test_connects_and_lists_every_tool(hermes_home, workspace, base):
     transport, home = hermes_home
-    result = hermes(home, workspace, 'mcp', 'test', 'vscode')
+    result = hermes(home, workspace, *MCP_TEST)
     record('hermes-agent', f'hermes mcp test vscode ({transport})', result.stderr)
     assert result.returncode == 0, result.stdout + result.stderr
     tools = httpx.get(base + '/health').json()['tools']
@@ -71,7 +75,7 @@ def test_a_hermes_chat_turn_reads_a_file_of_the_window_through_mcp(hermes_home, 
                         Reply(text_events(ANSWER))]
         llm._served = 0
         llm.requests.clear()
-    result = hermes(home, workspace, 'chat', '-Q', '-q', f'What does {PROOF_FILE} say?', '-t', 'vscode')
+    result = hermes(home, workspace, *CHAT, f'What does {PROOF_FILE} say?', '-Q')
     record('hermes-agent', f'hermes chat -q ({transport})', result.stderr)
     assert result.returncode == 0, result.stdout + result.stderr
     assert ANSWER in result.stdout
@@ -83,3 +87,13 @@ def test_a_hermes_chat_turn_reads_a_file_of_the_window_through_mcp(hermes_home, 
     assert tool_message['tool_call_id'] == 'call_1'
     assert proof in str(tool_message['content'])  # only the real window's workspace holds this text
     assert without_noise(result.stderr, *EXPECTED_NOISE) == []
+
+
+def test_readme_gives_these_steps():
+    readme = (ROOT / 'README.md').read_text()
+    section = readme.split('## Connect Hermes Agent\n', 1)[1].split('\n## ', 1)[0]
+    assert "pip install 'hermes-agent[mcp]'" in section
+    assert f"Hermes Agent {version_of('hermes-agent')}" in section
+    assert 'node dist/mcp-server.js ' + ' '.join(CONFIG) + ' >> ~/.hermes/config.yaml' in section
+    assert 'hermes ' + ' '.join(MCP_TEST) in section
+    assert 'hermes ' + ' '.join(CHAT) + ' "' in section
