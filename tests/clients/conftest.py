@@ -89,10 +89,7 @@ def code_server(tmp_path_factory, workspace):
     settings = {'hermes.mcp.port': 0}
     server = CodeServer(_required_env('HERMES_CODE_SERVER'), _required_env('HERMES_VSIX'),
                         tmp_path_factory.mktemp('code-server-clients'), workspace, settings=settings)
-    server.install()
-    subprocess.run([server.code_server, '--install-extension', str(probe_vsix), '--force', '--extensions-dir',
-                    str(server.extensions), '--user-data-dir', str(server.user_data)],
-                   check=True, capture_output=True, text=True, timeout=120)
+    server.install(probe_vsix)
     server.start()
     yield server
     server.stop()

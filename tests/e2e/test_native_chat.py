@@ -14,7 +14,6 @@ JavaScript the test POSTs, inside the extension host), so Hermes ships no test h
 """
 import json
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -72,10 +71,7 @@ def chat_server(tmp_path_factory, workspace, llm, probe_vsix):
                         tmp_path_factory.mktemp('code-server-chat'), workspace,
                         settings={'hermes.llm.endpoint': llm.endpoint, 'hermes.tools.confirm': 'never',
                                   'hermes.mcp.port': 0})
-    server.install()
-    subprocess.run([server.code_server, '--install-extension', str(probe_vsix), '--force', '--extensions-dir',
-                    str(server.extensions), '--user-data-dir', str(server.user_data)],
-                   check=True, capture_output=True, text=True, timeout=120)
+    server.install(probe_vsix)
     server.start()
     yield server
     server.stop()

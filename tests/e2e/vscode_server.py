@@ -82,12 +82,14 @@ class CodeServer:
         self.log_file = self.home / 'code-server.log'
         self.user_home = self.home / 'home'  # HOME for VS Code: discovery files land in user_home/.hermes/ide
 
-    def install(self):
+    def install(self, *more_vsix):
+        """Our .vsix, and any test-only extensions (`more_vsix`) next to it."""
         (self.user_data / 'User').mkdir(parents=True, exist_ok=True)
         (self.user_data / 'User' / 'settings.json').write_text(json.dumps(self.settings, indent=2))
-        subprocess.run([self.code_server, '--install-extension', self.vsix, '--force',
-                        '--extensions-dir', str(self.extensions), '--user-data-dir', str(self.user_data)],
-                       check=True, capture_output=True, text=True, timeout=120)
+        for vsix in (self.vsix,) + more_vsix:
+            subprocess.run([self.code_server, '--install-extension', str(vsix), '--force',
+                            '--extensions-dir', str(self.extensions), '--user-data-dir', str(self.user_data)],
+                           check=True, capture_output=True, text=True, timeout=120)
 
     def start(self):
         self.port = free_port()
