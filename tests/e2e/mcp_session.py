@@ -10,7 +10,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 
 class McpSession:
-    def __init__(self, url, token, http_timeout=300):
+    def __init__(self, url, token, http_timeout=300, message_handler=None):
+        self.message_handler = message_handler  # async (notification) → None: what the server sends unasked
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -24,7 +25,7 @@ class McpSession:
         try:
             async with httpx2.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=http_timeout) as http:
                 async with streamable_http_client(url, http_client=http) as (read, write):
-                    async with ClientSession(read, write) as session:
+                    async with ClientSession(read, write, message_handler=self.message_handler) as session:
                         await session.initialize()
                         self._ready.set_result(session)
                         await self._closing.wait()
@@ -43,6 +44,10 @@ class McpSession:
             return await self.session.call_tool(name, arguments or {}, read_timeout_seconds=give_up_after,
                                                 progress_callback=None if progress is None else record)
         return asyncio.run_coroutine_threadsafe(invoke(), self.loop)
+
+    def run(self, coroutine_function, timeout=60):
+        """Any session method on the session's loop: `client.run(lambda s: s.read_resource(uri))`."""
+        return asyncio.run_coroutine_threadsafe(coroutine_function(self.session), self.loop).result(timeout)
 
     def call(self, name, arguments=None, timeout=120, **options):
         return self.start(name, arguments, **options).result(timeout)

@@ -1,0 +1,157 @@
+"""MCP resources and prompts in a real VS Code (code-server), through the official Python SDK: the user
+selects text in the real editor with the keyboard, a subscribed client hears of it and reads exactly
+that text; a burst of selection changes gives few notifications and the final state; files outside the
+workspace are refused; prompts come back with the file embedded.
+
+Files are made under resources/ of the fixture workspace and removed at the end."""
+import json
+import shutil
+import time
+
+import pytest
+from mcp import types
+from mcp.shared.exceptions import MCPError
+
+from mcp_session import McpSession
+from vscode_server import wait_until
+
+SELECTION = 'hermes://editor/selection'
+LINE = "print('hello from the Hermes fixture workspace')"
+BURST_LINE = ''.join(str(index % 10) for index in range(150))
+
+
+class Notifications:
+    """What the server sent unasked, with the time each arrived."""
+
+    def __init__(self):
+        self.received = []  # (monotonic seconds, method, uri)
+
+    async def __call__(self, message):
+        if isinstance(message, Exception):
+            return
+        params = getattr(message, 'params', None)
+        self.received.append((time.monotonic(), message.method, getattr(params, 'uri', None)))
+
+    def updates(self, uri, since=0.0):
+        return [at for at, method, about in self.received
+                if method == 'notifications/resources/updated' and about == uri and at >= since]
+
+    def quiet_for(self, seconds):
+        return not self.received or time.monotonic() - self.received[-1][0] >= seconds
+
+
+@pytest.fixture(scope='module')
+def notes():
+    return Notifications()
+
+
+@pytest.fixture(scope='module')
+def client(code_server, workbench, workspace, notes):
+    (workspace / 'resources').mkdir(exist_ok=True)
+    (workspace / 'resources' / 'burst.txt').write_text(BURST_LINE + '\n')
+    info = code_server.discovery_for(workspace)
+    session = McpSession(info['url'], info['token'], message_handler=notes)
+    yield session
+    try:
+        session.call('command_execute', {'command': 'workbench.action.closeAllEditors'})
+    finally:
+        session.close()
+        shutil.rmtree(workspace / 'resources', ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def evidence_on_failure(request, workbench, code_server, artifacts):
+    yield
+    if getattr(request.node, 'call_failed', False):
+        workbench.screenshot(artifacts / f'resources-failure-{request.node.name}.png')
+        print('--- Hermes log (tail) ---\n' + code_server.extension_log_text()[-3000:])
+
+
+def read_text(client, uri):
+    return client.run(lambda session: session.read_resource(uri)).contents[0].text
+
+
+def focus_editor(client, workbench, path, label):
+    client.ok('editor_open_file', {'path': path, 'line': 1, 'preview': False})
+    wait_until(lambda: workbench.page.locator('.tabs-container .tab.active', has_text=label).count() > 0, 15,
+               what=f'the {label} tab')
+    workbench.page.locator('.editor-instance .monaco-editor .view-lines').first.click()
+    workbench.page.keyboard.press('Control+Home')
+
+
+def settle(client, notes, expected):
+    """Wait until a read shows `expected` and no notification came for half a second (the throttle's
+    trailing notification of earlier changes has gone out)."""
+    wait_until(lambda: read_text(client, SELECTION) == expected and notes.quiet_for(0.5), 15,
+               what=f'the selection to be {expected!r} and the notifications to stop')
+
+
+def test_a_selection_in_the_real_editor_is_announced_within_a_second_and_reads_exactly(client, workbench, notes):
+    assert client.run(lambda session: session.subscribe_resource(SELECTION)) is not None
+    focus_editor(client, workbench, 'hello.py', 'hello.py')
+    settle(client, notes, '')
+    started = time.monotonic()
+    workbench.page.keyboard.press('Shift+End')
+    wait_until(lambda: notes.updates(SELECTION, started), 1.0, interval=0.02,
+               what='notifications/resources/updated for the selection within a second')
+    print(f'selection → notification: {(notes.updates(SELECTION, started)[0] - started) * 1000:.0f} ms')
+    assert read_text(client, SELECTION) == LINE
+    contents = client.run(lambda session: session.read_resource(SELECTION)).contents[0]
+    assert contents.meta['path'] == 'hello.py'
+    assert contents.meta['range'] == {'start': {'line': 1, 'column': 1}, 'end': {'line': 1, 'column': len(LINE) + 1}}
+
+
+def test_a_burst_of_100_selection_changes_gives_few_notifications_and_the_final_state(client, workbench, notes):
+    client.run(lambda session: session.subscribe_resource(SELECTION))
+    focus_editor(client, workbench, 'resources/burst.txt', 'burst.txt')
+    settle(client, notes, '')
+    started = time.monotonic()
+    for _ in range(100):
+        workbench.page.keyboard.press('Shift+ArrowRight')
+    typed_for = time.monotonic() - started
+    settle(client, notes, BURST_LINE[:100])
+    updates = notes.updates(SELECTION, started)
+    print(f'100 selection changes in {typed_for:.2f} s → {len(updates)} notifications')
+    assert 1 <= len(updates) <= typed_for / 0.2 + 3 and len(updates) < 50
+    # The last notification came once the last change was made: reading then gives the final state.
+    assert read_text(client, SELECTION) == BURST_LINE[:100]
+
+
+def test_the_active_editor_and_tabs_describe_the_real_window(client, workbench):
+    focus_editor(client, workbench, 'hello.py', 'hello.py')
+    active = json.loads(read_text(client, 'hermes://editor/active'))
+    assert active['path'] == 'hello.py' and active['languageId'] == 'python' and active['cursor'] == {'line': 1, 'column': 1}
+    groups = json.loads(read_text(client, 'hermes://editor/tabs'))['groups']
+    assert 'hello.py' in [tab['label'] for group in groups for tab in group['tabs']]
+    workspace_state = json.loads(read_text(client, 'hermes://workspace'))
+    assert workspace_state['folders'][0]['git']['branch'] == 'main'
+
+
+@pytest.mark.parametrize('uri', ['file:///etc/passwd', 'file:///{workspace}/../outside.txt'])
+def test_resources_outside_the_workspace_are_refused(client, workspace, uri):
+    with pytest.raises(MCPError) as refused:
+        read_text(client, uri.replace('/{workspace}', str(workspace)))
+    assert refused.value.error.code == -32602
+    assert 'is outside the workspace' in refused.value.error.message
+
+
+def test_a_workspace_file_reads_through_the_template(client, workspace):
+    assert read_text(client, 'file://' + str(workspace / 'hello.py')) == (workspace / 'hello.py').read_text()
+
+
+def test_prompts_come_back_with_the_file_embedded(client, workspace):
+    names = [prompt.name for prompt in client.run(lambda session: session.list_prompts()).prompts]
+    assert names == ['explain', 'fix', 'write_tests']
+    result = client.run(lambda session: session.get_prompt('explain', {'path': 'hello.py'}))
+    embedded = result.messages[0].content
+    assert embedded.type == 'resource'
+    assert str(embedded.resource.uri) == 'file://' + str(workspace / 'hello.py')
+    assert embedded.resource.text == (workspace / 'hello.py').read_text()
+    assert result.messages[1].content.text.startswith('Explain `hello.py`: what it does')
+
+
+def test_prompt_paths_complete_with_recent_files_first(client):
+    completion = client.run(lambda session: session.complete(
+        types.PromptReference(name='explain'), {'name': 'path', 'value': ''})).completion
+    assert completion.values[0] in ['hello.py', 'resources/burst.txt']
+    assert set(completion.values[:2]) == {'hello.py', 'resources/burst.txt'}
