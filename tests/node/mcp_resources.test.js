@@ -183,3 +183,25 @@ test('completions rank recent files first and complete the file template', async
   const ids = (await client.call('completion/complete', { ref: { type: 'ref/resource', uri: 'hermes://terminal/{id}' }, argument: { name: 'id', value: '' } })).result.completion;
   assert.deepEqual(ids.values, ['3']);
 });
+
+test('the hub as the event source of 2026-07-28 subscriptions/listen', () => {
+  const c = core();
+  const clock = new FakeClock();
+  const hub = c.core_mcp_resources.ResourceHub(200, clock);
+  const source = c.core_mcp_resources.ListenEvents(c.core_mcp_resources.ResourceCatalog(makeProvider()), hub);
+  const heard = [];
+  const stop = source.on_resource_updated('hermes://editor/selection', (...args) => heard.push(['selection', args.length]));
+  const stopList = source.on_list_changed('resources', (...args) => heard.push(['list', args.length]));
+  assert.equal(source.on_list_changed('prompts', () => {}), null);
+  assert.equal(source.on_resource_updated('file:///etc/passwd', () => {}), null);
+  assert.equal(source.on_resource_updated('__proto__', () => {}), null);
+  hub.changed('hermes://editor/selection');
+  hub.list_changed();
+  assert.deepEqual(heard, [['selection', 0], ['list', 0]]);
+  stop();
+  stopList();
+  hub.changed('hermes://editor/selection');
+  hub.list_changed();
+  clock.advance(1000);
+  assert.equal(heard.length, 2);
+});

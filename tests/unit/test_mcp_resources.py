@@ -337,3 +337,50 @@ def test_completion_refuses_unknown_references(client):
                                                 'argument': {'name': 'path', 'value': ''}})[0] == -32602
     assert client.error('completion/complete', {'ref': {'type': 'ref/tool'},
                                                 'argument': {'name': 'path', 'value': ''}})[0] == -32602
+
+
+# ------------------------------------------------------------------------------------------ 2026-07-28
+
+class StatelessServer:
+    """What core/mcp_stateless.py offers features: add_feature, add_event_source."""
+
+    def __init__(self):
+        self.features = []
+        self.sources = []
+
+    def add_feature(self, feature):
+        self.features.append(feature)
+
+    def add_event_source(self, source):
+        self.sources.append(source)
+
+    def handler(self, method):
+        for feature in self.features:
+            handler = feature.handler(method)
+            if handler is not None:
+                return handler
+        return None
+
+
+def test_the_2026_server_gets_list_read_and_an_event_source_for_listen(ws, window, tmp_path):
+    server = StatelessServer()
+    window['features'].add_to_stateless(server)
+    assert server.handler('resources/read') is not None and server.handler('prompts/get') is not None
+    assert server.handler('resources/subscribe') is None  # removed in 2026-07-28: listen instead
+    [source] = server.sources
+    heard = []
+    stop = source.on_resource_updated('hermes://editor/selection', lambda: heard.append('selection'))
+    stop_list = source.on_list_changed('resources', lambda: heard.append('list'))
+    assert source.on_list_changed('prompts', lambda: None) is None
+    assert source.on_resource_updated('file://' + str(tmp_path / 'secret.txt'), lambda: None) is None
+    assert source.on_resource_updated('hermes://nothing', lambda: None) is None
+    editor = open_editor(ws / 'src' / 'app.py')
+    vscode.window.select(editor, vscode.Selection(0, 0, 0, 3))
+    vscode.window.createTerminal({'name': 'x'})
+    assert heard == ['selection', 'list']
+    stop()
+    stop_list()
+    window['clock'].advance(1000)
+    vscode.window.select(editor, vscode.Selection(0, 0, 0, 4))
+    vscode.window.createTerminal({'name': 'y'})
+    assert heard == ['selection', 'list']

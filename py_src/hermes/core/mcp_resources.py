@@ -9,8 +9,10 @@ Three parts, none of which touches VS Code (the host implements the `provider` a
   last change of a burst always comes through). Any protocol revision can use it:
   `hub.subscribe(key, callback)` and `hub.on_list_changed(callback)` return disposables;
   `resource_key(uri)` gives the key of a URI (`None` for URIs that are not ours);
-- `McpResources`, the session feature for the 2025 revisions (`resources/list`, `templates/list`,
-  `read`, `subscribe`, `unsubscribe`; `notifications/resources/updated` and `list_changed`).
+- `McpResources`, the feature for the 2025 revisions (`resources/list`, `templates/list`, `read`,
+  `subscribe`, `unsubscribe`; `notifications/resources/updated` and `list_changed`); without a
+  session it serves list and read only (2026-07-28, where `subscriptions/listen` follows
+  `ListenEvents`, the hub as that revision's event source).
 """
 # __pragma__('tconv')
 from hermes.js import is_none, dump_json, decode_uri_component, error_message, JsError
@@ -267,12 +269,14 @@ class McpResources:
         self.catalog = catalog
         self.hub = hub
         self._subscriptions = {}  # 'k:' + key → {'uri', 'disposable'}
-        self._list_listener = hub.on_list_changed(self._list_changed)
+        self._list_listener = None if is_none(session) else hub.on_list_changed(self._list_changed)
 
     def capabilities(self):
         return {'resources': {'subscribe': True, 'listChanged': True}}
 
     def handler(self, method):
+        if is_none(self.session) and (method == 'resources/subscribe' or method == 'resources/unsubscribe'):
+            return None
         if method == 'resources/list':
             return self._list
         if method == 'resources/templates/list':
@@ -325,7 +329,31 @@ class McpResources:
         for slot in list(self._subscriptions.keys()):
             self._subscriptions[slot]['disposable'].dispose()
         self._subscriptions = {}
-        self._list_listener.dispose()
+        if not is_none(self._list_listener):
+            self._list_listener.dispose()
+
+
+class ListenEvents:
+    """The hub as an event source of 2026-07-28's `subscriptions/listen` (core/mcp_stateless.py):
+    `on_list_changed(kind, callback)` and `on_resource_updated(uri, callback)` return an unsubscribe
+    function, or None for events this source does not have (other kinds, URIs it does not serve or
+    refuses, such as files outside the workspace). Callbacks get no arguments."""
+
+    def __init__(self, catalog, hub):
+        self.catalog = catalog
+        self.hub = hub
+
+    def on_list_changed(self, kind, callback):
+        if kind != 'resources':
+            return None
+        return self.hub.on_list_changed(lambda: callback()).dispose
+
+    def on_resource_updated(self, uri, callback):
+        try:
+            self.catalog.check(uri)
+        except ProtocolError:
+            return None
+        return self.hub.subscribe(resource_key(uri), lambda key: callback()).dispose
 
 
 def _uri_param(params, method):

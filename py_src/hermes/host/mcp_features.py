@@ -2,7 +2,7 @@
 One hub, one provider and one recent-files list for the window; each client session gets its own
 features (its own subscriptions) on top of them."""
 # __pragma__('tconv')
-from hermes.core.mcp_resources import ResourceHub, ResourceCatalog, McpResources
+from hermes.core.mcp_resources import ResourceHub, ResourceCatalog, McpResources, ListenEvents
 from hermes.core.mcp_prompts import McpPrompts
 from hermes.core.completions import McpCompletions
 from hermes.host.recent_files import RecentFiles
@@ -17,9 +17,18 @@ class McpFeatures:
         self.catalog = ResourceCatalog(provider)
 
     def add_to(self, session):
+        """A handshake-era session (core/mcp_protocol.py): subscriptions are its own."""
         session.add_feature(McpResources(session, self.catalog, self.hub))
         session.add_feature(McpPrompts(self.provider))
         session.add_feature(McpCompletions(self.provider))
+
+    def add_to_stateless(self, server):
+        """The 2026-07-28 server (core/mcp_stateless.py): list/read/prompts/completions per request,
+        change events through `subscriptions/listen`."""
+        server.add_feature(McpResources(None, self.catalog, self.hub))
+        server.add_feature(McpPrompts(self.provider))
+        server.add_feature(McpCompletions(self.provider))
+        server.add_event_source(ListenEvents(self.catalog, self.hub))
 
     def dispose(self):
         self.hub.dispose()
