@@ -235,8 +235,11 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store):
 
     def provide(resource, token):
         conversation = sessions.conversation_for(resource)
-        return {'title': conversation.title, 'history': history_turns(conversation, SESSION_TYPE, tool_titles),
-                'requestHandler': to_js_callback(handler)}
+        content = {'history': history_turns(conversation, SESSION_TYPE, tool_titles),
+                   'requestHandler': to_js_callback(handler)}
+        if len(conversation.messages) > 0:  # a new session keeps VS Code's own title until its first prompt
+            content['title'] = conversation.title
+        return content
     context.subscriptions.push(vscode.chat.registerChatSessionContentProvider(
         SESSION_TYPE, {'provideChatSessionContent': to_js_callback(provide)}, participant))
     refresh_list()

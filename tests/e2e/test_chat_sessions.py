@@ -1,0 +1,193 @@
+"""Hermes chat sessions in a real VS Code (code-server enables API proposals for every extension), with the
+scripted OpenAI-compatible LLM server (tests/llm_server) as `hermes.llm.endpoint`:
+
+the Chat view's "+" menu offers "New Hermes Agent Session"; a new session answers a question with a tool
+call; the Agent Sessions list shows it with its title and status; a side panel conversation is listed too;
+after a window reload the list still has it, opening it shows its history, and a follow-up continues it
+(the request the LLM gets carries the first turn, tool call included).
+
+The tests in this module run in order on one window, each building on the one before.
+"""
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from vscode_server import CodeServer, Workbench, wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / 'tests'))
+
+from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
+from llm_server.server import ScriptedLlmServer  # noqa: E402
+
+QUESTION = 'What does hello.py do?'
+ANSWER = 'hello.py prints a greeting.'
+PANEL_QUESTION = 'Hello from the side panel'
+RESPONSE = '.interactive-item-container.interactive-response'
+INPUT = '.interactive-input-part .monaco-editor'
+SESSION_ROW = '.agent-session-item-row'
+
+
+def script(server, *replies):
+    with server.lock:
+        server._replies = list(replies)
+        server._served = 0
+
+
+@pytest.fixture(scope='module')
+def llm():
+    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': ['qwen2.5:7b'],
+                                'model_fields': {'max_model_len': 32768}}).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope='module')
+def sessions_server(tmp_path_factory, llm):
+    from conftest import _required_env
+    workspace = tmp_path_factory.mktemp('sessions-ws') / 'workspace'
+    shutil.copytree(ROOT / 'tests' / 'fixtures' / 'workspace', workspace)
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b',
+                'hermes.tools.confirm': 'never', 'hermes.mcp.port': 0}
+    server = CodeServer(_required_env('HERMES_CODE_SERVER'), _required_env('HERMES_VSIX'),
+                        tmp_path_factory.mktemp('code-server-sessions'), workspace, settings=settings)
+    server.install()
+    # code-server is a remote: machine-scoped settings (the LLM endpoint) come from Machine/settings.json.
+    (server.user_data / 'Machine').mkdir(parents=True, exist_ok=True)
+    (server.user_data / 'Machine' / 'settings.json').write_text(json.dumps(settings, indent=2))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope='module')
+def window(browser, sessions_server):
+    page = browser.new_page(viewport={'width': 1400, 'height': 900})
+    bench = Workbench(page).open(sessions_server.url)
+    sessions_server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
+    page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)  # a model: Send is enabled
+    yield bench
+    page.close()
+
+
+@pytest.fixture(autouse=True)
+def evidence_on_failure(request, window, sessions_server):
+    yield
+    if getattr(request.node, 'call_failed', False):  # set by conftest.py
+        window.screenshot(ROOT / 'tests' / 'artifacts' / f'sessions-failure-{request.node.name}.png')
+        print('--- Hermes log (tail) ---\n' + sessions_server.extension_log_text()[-3000:])
+
+
+def send(page, text):
+    page.locator(INPUT).last.click()
+    page.keyboard.press('Control+a')
+    page.keyboard.press('Backspace')
+    page.keyboard.type(text)
+    page.keyboard.press('Enter')
+
+
+def show_sessions_list(window):
+    """The Agent Sessions sidebar beside the chat, opened from the command palette."""
+    rows = window.page.locator(SESSION_ROW)
+    if rows.count() and rows.first.is_visible():
+        return
+    window.run_command('Chat Agent Sessions: Show Agent Sessions Sidebar')
+
+
+def session_row(page, title):
+    return page.locator(SESSION_ROW, has_text=title).first
+
+
+def open_plus_menu(page):
+    """The Chat view's "+" dropdown; returns its Hermes entry. The menu can close again while the workbench
+    settles (a toast takes the focus): then it is opened again."""
+    entry = page.get_by_role('menuitem', name='New Hermes Agent Session').first  # (the menu is in a shadow DOM)
+    for _ in range(5):
+        if entry.is_visible():
+            return entry
+        page.keyboard.press('Escape')
+        page.locator('.part.auxiliarybar .title-actions a.codicon-chevron-down').first.click()
+        try:
+            entry.wait_for(state='visible', timeout=5000)
+        except Exception:
+            pass
+    raise AssertionError('the "+" menu never showed "New Hermes Agent Session"')
+
+
+def test_the_plus_menu_offers_hermes_agent(window, artifacts):
+    page = window.page
+    window.run_command('Notifications: Clear All Notifications')
+    entry = open_plus_menu(page)
+    assert 'New Chat Window' in page.get_by_role('menu').first.inner_text()
+    window.screenshot(artifacts / 'sessions-plus-menu.png')
+    open_plus_menu(page).click()
+    page.get_by_text('Ask Hermes: it answers with your own model').first.wait_for(state='visible', timeout=15000)
+
+
+def test_a_new_session_answers_with_a_tool_call(window, llm, artifacts):
+    script(llm, Reply(tool_events([('call_read', 'file_read', {'path': 'hello.py'})], text_before='Let me read it.')),
+           Reply(text_events(ANSWER, piece=4)))
+    page = window.page
+    send(page, QUESTION)
+    page.locator(RESPONSE).last.get_by_text(ANSWER).first.wait_for(state='visible', timeout=30000)
+    requests = llm.chat_requests()
+    first, second = requests[-2]['body']['messages'], requests[-1]['body']['messages']
+    assert first[-1] == {'role': 'user', 'content': QUESTION}
+    assert [m['role'] for m in second[-3:]] == ['user', 'assistant', 'tool']
+    assert second[-2]['tool_calls'][0]['function']['name'] == 'file_read'
+    assert 'print' in second[-1]['content']  # the tool really read hello.py
+    assert page.locator('.part.auxiliarybar', has_text=QUESTION).count() > 0  # the session's title
+    window.screenshot(artifacts / 'sessions-session.png')
+
+
+def test_the_session_is_listed_with_its_title_and_status(window, artifacts):
+    page = window.page
+    show_sessions_list(window)
+    row = session_row(page, QUESTION)
+    row.wait_for(state='visible', timeout=15000)
+    wait_until(lambda: f'{QUESTION} (Completed)' in (row.get_attribute('aria-label') or ''), 15,
+               what='the Completed status in the row')
+    window.screenshot(artifacts / 'sessions-list.png')
+
+
+def test_a_side_panel_conversation_is_listed(window, llm):
+    script(llm, Reply(text_events('Hi from the panel.')))
+    page = window.page
+    window.run_command('Hermes: Open Chat Panel')
+    view = page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
+    prompt = view.locator('#prompt')
+    prompt.wait_for(state='visible', timeout=30000)
+    prompt.click()
+    prompt.fill(PANEL_QUESTION)
+    prompt.press('Enter')
+    view.locator('.message.assistant').last.get_by_text('Hi from the panel.').first.wait_for(timeout=20000)
+    show_sessions_list(window)
+    session_row(page, PANEL_QUESTION).wait_for(state='visible', timeout=15000)
+
+
+def test_after_a_reload_reopening_shows_the_history_and_a_follow_up_continues(window, llm, sessions_server,
+                                                                              artifacts):
+    page = window.page
+    page.reload()
+    page.wait_for_selector('.monaco-workbench', timeout=60000)
+    wait_until(lambda: sessions_server.extension_log_text().count('Chat sessions: "Hermes Agent"') >= 2, 60,
+               what='the second activation')
+    page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)
+    show_sessions_list(window)
+    row = session_row(page, QUESTION)
+    row.wait_for(state='visible', timeout=20000)
+    assert session_row(page, PANEL_QUESTION).is_visible()
+    row.click()
+    page.locator(RESPONSE).get_by_text(ANSWER).first.wait_for(state='visible', timeout=20000)  # the history
+    script(llm, Reply(text_events('You asked about hello.py.')))
+    send(page, 'What did I ask before?')
+    page.locator(RESPONSE).last.get_by_text('You asked about hello.py.').first.wait_for(state='visible',
+                                                                                       timeout=30000)
+    messages = [m for m in llm.chat_requests()[-1]['body']['messages'] if m['role'] != 'system']
+    assert [m['role'] for m in messages] == ['user', 'assistant', 'tool', 'assistant', 'user']
+    assert messages[0]['content'] == QUESTION and messages[3]['content'] == ANSWER
+    assert messages[-1]['content'] == 'What did I ask before?'
+    window.screenshot(artifacts / 'sessions-reopened.png')
