@@ -153,12 +153,12 @@ test('the view provider, transpiled: page, messages, the conversation store, ins
   assert.equal(stored.panel, stored.conversations[0].id);
   assert.deepEqual(stored.conversations[0].messages.map((m) => m.role), ['user', 'assistant']);
   const edits = [];
-  vscode.window.activeTextEditor = {
+  vscode.__state.activeTextEditor = {
     selections: ['sel-1', 'sel-2'],
     edit: async (callback) => { callback({ replace: (where, text) => edits.push([where, text]) }); return true; },
   };
   await receive({ type: 'insertCode', code: 'x = 1' });
-  delete vscode.window.activeTextEditor;
+  vscode.__state.activeTextEditor = undefined;
   assert.deepEqual(edits, [['sel-1', 'x = 1'], ['sel-2', 'x = 1']]);
   await receive({ type: 'selectModel', model: 'b' });
   assert.equal(vscode.__state.settings['hermes.llm.model'], 'b');
