@@ -8,6 +8,8 @@
 3. Activation in a real VS Code (code-server): time inside activate() and until the MCP server
    answers, against the workbench's own load time in the same page.
 4. Side panel: render cost per streamed chunk over a 2,000-token answer (tests/bench/webview_render.py).
+5. Typing: keystroke-to-paint in code-server without and with 4 MCP clients subscribed to the editor's
+   resources (tests/bench/typing_bench.py).
 No assertions on time: numbers are printed, not judged.
 """
 import gzip
@@ -212,8 +214,21 @@ def bench_files():
     run(heading, row, code_server, vsix)
 
 
+# ------------------------------------------------------------------------------------------ typing + resources
+
+def bench_typing():
+    code_server = os.environ.get('HERMES_CODE_SERVER')
+    vsix = ROOT / 'dist' / 'hermes-agent-0.1.0.vsix'
+    if not code_server or not Path(code_server).exists() or not vsix.exists():
+        heading('Typing in a real VS Code with subscribed MCP clients')
+        print('  skipped: needs code-server (inv setup) and a packaged .vsix (inv package)')
+        return
+    from typing_bench import bench_typing as run
+    run(heading, row, code_server, vsix, ROOT)
+
+
 SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm,
-            'files': bench_files}
+            'files': bench_files, 'typing': bench_typing}
 
 if __name__ == '__main__':
     for name in sys.argv[1:] or list(SECTIONS):  # e.g. `python tests/bench/run.py mcp`
