@@ -203,28 +203,31 @@ def bench_llm():
 
 # ------------------------------------------------------------------------------------------ file tools
 
-def bench_files():
+def code_server_and_vsix(title):
+    """(code-server, .vsix) for a section that needs a real VS Code, or None after saying it is skipped."""
     code_server = os.environ.get('HERMES_CODE_SERVER')
     vsix = ROOT / 'dist' / 'hermes-agent-0.1.0.vsix'
     if not code_server or not Path(code_server).exists() or not vsix.exists():
-        heading('File tools in a real VS Code over MCP')
+        heading(title)
         print('  skipped: needs code-server (inv setup) and a packaged .vsix (inv package)')
-        return
-    from files_bench import bench_files as run
-    run(heading, row, code_server, vsix)
+        return None
+    return code_server, vsix
+
+
+def bench_files():
+    found = code_server_and_vsix('File tools in a real VS Code over MCP')
+    if found is not None:
+        from files_bench import bench_files as run
+        run(heading, row, *found)
 
 
 # ------------------------------------------------------------------------------------------ typing + resources
 
 def bench_typing():
-    code_server = os.environ.get('HERMES_CODE_SERVER')
-    vsix = ROOT / 'dist' / 'hermes-agent-0.1.0.vsix'
-    if not code_server or not Path(code_server).exists() or not vsix.exists():
-        heading('Typing in a real VS Code with subscribed MCP clients')
-        print('  skipped: needs code-server (inv setup) and a packaged .vsix (inv package)')
-        return
-    from typing_bench import bench_typing as run
-    run(heading, row, code_server, vsix, ROOT)
+    found = code_server_and_vsix('Typing in a real VS Code with subscribed MCP clients')
+    if found is not None:
+        from typing_bench import bench_typing as run
+        run(heading, row, *found, ROOT)
 
 
 SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm,
