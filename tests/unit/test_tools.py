@@ -235,3 +235,27 @@ def test_a_handler_can_stop_when_cancelled():
         context.cancel()
         return await running
     assert text_of(asyncio.run(scenario())) == 'stopped early'
+
+
+def test_a_default_lives_in_the_schema_the_handler_gets_it_and_the_model_reads_it():
+    seen = []
+
+    async def handler(args, call):
+        seen.append(args)
+        return 'ok'
+    schema = {'type': 'object', 'properties': {
+        'timeout_seconds': {'type': 'integer', 'default': 60, 'description': 'How long to wait.'},
+        'name': {'type': 'string', 'default': 'Hermes'},
+        'path': {'type': 'string', 'description': 'A path.'}}}
+    registry = ToolRegistry()
+    registry.add(Tool('waits', 'Waits.', schema, handler))
+    given = {'path': 'a'}
+    asyncio.run(registry.call('waits', given))
+    asyncio.run(registry.call('waits', {'timeout_seconds': 5}))
+    assert seen == [{'path': 'a', 'timeout_seconds': 60, 'name': 'Hermes'}, {'timeout_seconds': 5, 'name': 'Hermes'}]
+    assert given == {'path': 'a'}  # the caller's arguments are not changed
+    properties = registry.get('waits').to_mcp()['inputSchema']['properties']
+    assert properties['timeout_seconds']['description'] == 'How long to wait. Default: 60.'
+    assert properties['name']['description'] == 'Default: "Hermes".'
+    assert properties['path'] == {'type': 'string', 'description': 'A path.'}
+    assert schema['properties']['timeout_seconds']['description'] == 'How long to wait.'  # declarations stay as written

@@ -17,6 +17,10 @@ class ToolError(Exception):
 class Tool:
     """A declaration plus an `async def handler(args, call)`.
 
+    A default lives in the schema only (`'default': 60` on a top-level property): the registry hands the
+    handler the arguments with every absent default filled in, and the property's description gets
+    "Default: 60." so the model reads it too.
+
     The handler returns a str (one text item), a dict that already is a CallToolResult (it has
     'content'), or any other JSON value (JSON text; a dict is also sent as `structuredContent`).
     """
@@ -32,7 +36,7 @@ class Tool:
                              '(pass read_only=False)')
         self.name = name
         self.description = description
-        self.input_schema = input_schema
+        self.input_schema = with_default_notes(input_schema)
         self.handler = handler
         self.title = title
         self.read_only = read_only
@@ -247,12 +251,13 @@ class ToolRegistry:
         problem = self._argument_problem(tool, arguments)
         if not is_none(problem):
             return error_result(problem)
+        arguments = with_defaults(_or_empty(arguments), tool.input_schema)
         if not is_none(self.approver):
-            refusal = await self.approver.approve(tool, _or_empty(arguments), call)
+            refusal = await self.approver.approve(tool, arguments, call)
             if not is_none(refusal):
                 return error_result(refusal)
         try:
-            return to_call_result(await tool.handler(_or_empty(arguments), call))
+            return to_call_result(await tool.handler(arguments, call))
         except ToolError as error:
             return error_result(error_message(error) or "Tool '" + name + "' failed")
         except JsError as error:
@@ -267,6 +272,47 @@ class ToolRegistry:
         if len(problems) > 0:
             return header + '\n' + '\n'.join(problems)
         return None
+
+
+def with_defaults(arguments, schema):
+    """A copy of `arguments` (a dict or a JS object) with each absent top-level property that declares a
+    `default` in `schema` set to it."""
+    result = {}
+    for key in object_keys(arguments):
+        result[key] = arguments[key]
+    properties = get_key(schema, 'properties')
+    if not is_object(properties):
+        return result
+    for key in object_keys(properties):
+        declared = properties[key]
+        if not has_key(result, key) and is_object(declared) and has_key(declared, 'default'):
+            result[key] = declared['default']
+    return result
+
+
+def with_default_notes(schema):
+    """`schema` with "Default: <value>." after the description of each top-level property that declares a
+    default (a copy; shared property schemas stay as they are)."""
+    properties = get_key(schema, 'properties')
+    if not is_object(properties):
+        return schema
+    noted = {}
+    for key in object_keys(properties):
+        declared = properties[key]
+        noted[key] = declared
+        if is_object(declared) and has_key(declared, 'default'):
+            copy = {}
+            for name in object_keys(declared):
+                copy[name] = declared[name]
+            note = 'Default: ' + dump_json(declared['default']) + '.'
+            description = get_key(declared, 'description')
+            copy['description'] = note if json_type(description) != 'string' else description + ' ' + note
+            noted[key] = copy
+    result = {}
+    for name in object_keys(schema):
+        result[name] = schema[name]
+    result['properties'] = noted
+    return result
 
 
 def _or_empty(arguments):

@@ -1,13 +1,12 @@
 # __pragma__('tconv')
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.host.commands import execute, describe_result
 
 MAX_RESULT_CHARS = 20000
 
 
 async def execute_command(args, call):
-    result = await execute(args['command'], get_key(args, 'args', []))
+    result = await execute(args['command'], args['args'])
     return describe_result(result, MAX_RESULT_CHARS)
 
 
@@ -19,7 +18,7 @@ TOOL = Tool(
     {'type': 'object', 'properties': {
         'command': {'type': 'string', 'minLength': 1, 'description': 'Command id, e.g. '
                                                                      '"editor.action.formatDocument".'},
-        'args': {'type': 'array', 'description': 'Arguments, in order.'},
+        'args': {'type': 'array', 'default': [], 'description': 'Arguments, in order.'},
     }, 'required': ['command'], 'additionalProperties': False},
     execute_command,
     title='Run VS Code command',

@@ -49,8 +49,8 @@ COMMON = [
 
 
 async def list_common(args, call):
-    text_filter = get_key(args, 'filter', '').lower()
-    max_results = get_key(args, 'max_results', 200)
+    text_filter = args['filter'].lower()
+    max_results = args['max_results']
     curated = [entry for entry in COMMON if text_filter == '' or entry[0].lower().find(text_filter) != -1 or
                entry[1].lower().find(text_filter) != -1]
     lines = ['Useful commands (run them with command_execute):']
@@ -75,10 +75,10 @@ TOOL = Tool(
     'List useful VS Code command ids with what they do (and their arguments), to run with command_execute. '
     'With include_all: true, also every other command id this window knows (thousands: use filter).',
     {'type': 'object', 'properties': {
-        'filter': {'type': 'string', 'description': 'Only commands whose id (or description) contains this text.'},
+        'filter': {'type': 'string', 'default': '', 'description': 'Only commands whose id (or description) contains this text.'},
         'include_all': {'type': 'boolean', 'description': 'Also list all other registered command ids.'},
-        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 5000,
-                        'description': 'Cap on the extra ids listed (default 200).'},
+        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 5000, 'default': 200,
+                        'description': 'Cap on the extra ids listed.'},
     }, 'additionalProperties': False},
     list_common,
     title='List useful commands',

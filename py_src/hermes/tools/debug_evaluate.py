@@ -10,10 +10,10 @@ from hermes.tools.debug_parts import SESSION_REF, render_variables
 async def evaluate(args, call):
     service = debugging()
     state = service.find(get_key(args, 'session'))
-    request = {'expression': get_key(args, 'expression'), 'context': get_key(args, 'context') or 'repl'}
+    request = {'expression': get_key(args, 'expression'), 'context': args['context']}
     where = 'globally (the session is not paused)'
     if state.stopped:
-        index = get_key(args, 'frame') or 0
+        index = args['frame']
         frames, total = await service.stack(state, await service.thread_id(state), index + 1)
         if index >= len(frames):
             raise ToolError('Frame ' + str(index) + ' does not exist: the stack has ' + str(len(frames)) + ' frames.')
@@ -40,9 +40,9 @@ TOOL = Tool(
     {'type': 'object', 'properties': {
         'expression': {'type': 'string', 'minLength': 1},
         'session': SESSION_REF,
-        'frame': {'type': 'integer', 'minimum': 0, 'description': 'Stack frame index (default 0).'},
-        'context': {'type': 'string', 'enum': ['repl', 'watch', 'hover', 'clipboard'],
-                    'description': 'Evaluation context (default "repl").'},
+        'frame': {'type': 'integer', 'minimum': 0, 'default': 0, 'description': 'Stack frame index.'},
+        'context': {'type': 'string', 'enum': ['repl', 'watch', 'hover', 'clipboard'], 'default': 'repl',
+                    'description': 'Evaluation context.'},
     }, 'required': ['expression'], 'additionalProperties': False},
     evaluate,
     title='Evaluate in debugger',

@@ -11,13 +11,12 @@ async def get_variables(args, call):
     service = debugging()
     state = service.find_stopped(get_key(args, 'session'))
     thread = await service.thread_id(state, get_key(args, 'thread_id'))
-    index = get_key(args, 'frame') or 0
-    frames, total = await service.stack(state, thread, max(index + 1, get_key(args, 'max_frames') or 20))
+    index = args['frame']
+    frames, total = await service.stack(state, thread, max(index + 1, args['max_frames']))
     if index >= len(frames):
         raise ToolError('Frame ' + str(index) + ' does not exist: the stack has ' + str(len(frames)) + ' frames.')
-    limit = get_key(args, 'max_variables') or 50
-    depth = get_key(args, 'depth')
-    depth = 1 if is_none(depth) else depth
+    limit = args['max_variables']
+    depth = args['depth']
     wanted = get_key(args, 'scope')
     lines = ['Session "' + state.label() + '" paused (' + str(state.reason) + '), thread ' + str(thread) + '.',
              'Stack (' + str(len(frames)) + ' of ' + str(total) + ' frames):']
@@ -47,16 +46,18 @@ TOOL = Tool(
     'debug_get_variables',
     'While a debug session is paused: its call stack and the variables (locals, closure, ...) of one stack '
     'frame (frame 0 = where it stopped), read through the Debug Adapter Protocol. Structured values are '
-    'expanded `depth` levels (default 1). Expensive scopes such as globals are listed but only expanded when '
+    'expanded `depth` levels. Expensive scopes such as globals are listed but only expanded when '
     'named with scope.',
     {'type': 'object', 'properties': {
         'session': SESSION_REF,
         'thread_id': {'type': 'integer', 'description': 'Thread (default: the one that stopped).'},
-        'frame': {'type': 'integer', 'minimum': 0, 'description': 'Stack frame index (default 0).'},
+        'frame': {'type': 'integer', 'minimum': 0, 'default': 0, 'description': 'Stack frame index.'},
         'scope': {'type': 'string', 'description': 'Only this scope, e.g. "Local" or "Global".'},
-        'depth': {'type': 'integer', 'minimum': 0, 'maximum': 3, 'description': 'Expansion depth (default 1).'},
-        'max_variables': {'type': 'integer', 'minimum': 1, 'maximum': 500, 'description': 'Per scope/object (default 50).'},
-        'max_frames': {'type': 'integer', 'minimum': 1, 'maximum': 200, 'description': 'Stack frames to list (default 20).'},
+        'depth': {'type': 'integer', 'minimum': 0, 'maximum': 3, 'default': 1, 'description': 'Expansion depth.'},
+        'max_variables': {'type': 'integer', 'minimum': 1, 'maximum': 500, 'default': 50,
+                          'description': 'Per scope/object.'},
+        'max_frames': {'type': 'integer', 'minimum': 1, 'maximum': 200, 'default': 20,
+                       'description': 'Stack frames to list.'},
     }, 'additionalProperties': False},
     get_variables,
     title='Get debug variables',

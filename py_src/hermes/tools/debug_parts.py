@@ -12,8 +12,9 @@ SESSION_REF = {'type': 'string', 'description': 'Session id or name (default: th
 WAIT_ARGS = {
     'session': SESSION_REF,
     'thread_id': {'type': 'integer', 'description': 'Thread (default: the one that stopped).'},
-    'wait': {'type': 'boolean', 'description': 'Wait for the next pause or the end (default true).'},
-    'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 300, 'description': 'How long to wait (default 10).'},
+    'wait': {'type': 'boolean', 'default': True, 'description': 'Wait for the next pause or the end.'},
+    'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 300, 'default': 10,
+                        'description': 'How long to wait.'},
 }
 
 
@@ -34,9 +35,9 @@ async def resume(args, command, verb, call):
     await service.request(state, command, {'threadId': thread})
     if state.stop_seq == last_stop:  # (the next stop may already have arrived with the reply)
         state.stopped = False
-    if get_key(args, 'wait') == False:  # noqa: E712
+    if not args['wait']:
         return text_and_data(verb + ' "' + state.label() + '".', {'session': state.describe(), 'frame': None})
-    timeout_s = get_key(args, 'timeout_seconds') or 10
+    timeout_s = args['timeout_seconds']
     call.progress(0, None, 'Waiting for "' + state.label() + '" to pause')
     await service.wait_for(lambda: state.stop_seq > last_stop or state.terminated, timeout_s * 1000, call)
     text, frame = await pause_report(service, state)

@@ -58,7 +58,7 @@ async def start_debugging(args, call):
     if not started:
         raise ToolError('VS Code could not start debugging "' + label + '" (see its notification or the Debug '
                         'Console: a missing program, a wrong "type", or a build task that failed).')
-    timeout_s = get_key(args, 'timeout_seconds') or 15
+    timeout_s = args['timeout_seconds']
 
     def new_states():
         return [state for state in service.states if state.order > first_order]
@@ -70,7 +70,7 @@ async def start_debugging(args, call):
         stopped = [state for state in states if state.stopped and state.stop_seq > first_seq]
         return len(stopped) > 0 or all([state.terminated for state in states])
 
-    if get_key(args, 'wait_for_stop') != False:  # noqa: E712 (absent means true)
+    if args['wait_for_stop']:
         call.progress(0, None, 'Waiting for "' + label + '" to stop at a breakpoint')
         await service.wait_for(settled, timeout_s * 1000, call)
     states = new_states()
@@ -83,7 +83,7 @@ async def start_debugging(args, call):
         return text_and_data('Started "' + label + '"; it ran to the end without stopping (no breakpoint hit).',
                              {'sessions': sessions, 'frame': None})
     return text_and_data('Started "' + label + '"; it is running' +
-                         (' (no breakpoint hit within ' + str(timeout_s) + ' s)' if get_key(args, 'wait_for_stop') != False else '') +  # noqa: E712
+                         (' (no breakpoint hit within ' + str(timeout_s) + ' s)' if args['wait_for_stop'] else '') +
                          '. Use debug_set_breakpoints, then debug_get_variables when it pauses.',
                          {'sessions': sessions, 'frame': None})
 
@@ -92,15 +92,15 @@ TOOL = Tool(
     'debug_start',
     'Start debugging in VS Code, with a launch configuration from launch.json (name) or an inline one '
     '(configuration, e.g. {"type": "node", "request": "launch", "program": "${workspaceFolder}/app.js"}). '
-    'By default waits up to timeout_seconds (15) for the program to pause at a breakpoint and reports where; '
+    'By default waits up to timeout_seconds for the program to pause at a breakpoint and reports where; '
     'set breakpoints first with debug_set_breakpoints.',
     {'type': 'object', 'properties': {
         'name': {'type': 'string', 'description': 'Name of a configuration in .vscode/launch.json.'},
         'configuration': {'type': 'object', 'required': ['type', 'request'],
                           'description': 'An inline debug configuration (type, request, program, args, ...).'},
         'folder': {'type': 'string', 'description': 'Workspace folder name whose launch.json to use (default the first).'},
-        'wait_for_stop': {'type': 'boolean', 'description': 'Wait for the first pause (default true).'},
-        'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 300, 'description': 'Default 15.'},
+        'wait_for_stop': {'type': 'boolean', 'default': True, 'description': 'Wait for the first pause.'},
+        'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 300, 'default': 15},
     }, 'additionalProperties': False},
     start_debugging,
     title='Start debugging',

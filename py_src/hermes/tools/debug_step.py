@@ -1,20 +1,19 @@
 # __pragma__('tconv')
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.tools.debug_parts import resume, wait_properties
 
 COMMANDS = {'over': 'next', 'into': 'stepIn', 'out': 'stepOut'}
 
 
 async def step(args, call):
-    kind = get_key(args, 'kind') or 'over'
+    kind = args['kind']
     return await resume(args, COMMANDS[kind], 'Stepped ' + kind, call)  # transcrypt-ok[untrusted-key]: the schema's enum
 
 
 def _properties():
-    return wait_properties({'kind': {'type': 'string', 'enum': ['over', 'into', 'out'],
+    return wait_properties({'kind': {'type': 'string', 'enum': ['over', 'into', 'out'], 'default': 'over',
                                      'description': 'over: the next line; into: into the call on this line; '
-                                                    'out: to the caller (default over).'}})
+                                                    'out: to the caller.'}})
 
 
 TOOL = Tool(

@@ -10,7 +10,7 @@ MAX_ITEMS = 300
 
 
 async def get_diagnostics(args, call):
-    severity = get_key(args, 'severity', 'hint')
+    severity = args['severity']
     path = None
     label = 'the workspace'
     path_text = get_key(args, 'path')
@@ -59,8 +59,8 @@ TOOL = Tool(
     'taking the focus) while the tool waits for the report, then closed again.',
     {'type': 'object', 'properties': {
         'path': {'type': 'string', 'description': 'One file (workspace-relative or absolute); default: all files.'},
-        'severity': {'type': 'string', 'enum': SEVERITIES, 'description': 'Report this severity and worse '
-                                                                          '(default: hint, i.e. everything).'},
+        'severity': {'type': 'string', 'enum': SEVERITIES, 'default': 'hint',
+                     'description': 'Report this severity and worse ("hint": everything).'},
         'wait_seconds': {'type': 'number', 'minimum': 0, 'maximum': 30,
                          'description': 'With a path: how long to wait for a report when there is none yet '
                                         '(default 3 for files not open in a tab, else 0).'},

@@ -41,7 +41,7 @@ async def open_diff(args, call):
     if proposed == original:
         raise ToolError('The proposed content is the same as the current content of "' + shown + '".')
     title = get_key(args, 'title') or (shown + ' ↔ proposed by Hermes')
-    timeout = get_key(args, 'timeout_seconds', DEFAULT_TIMEOUT_SECONDS)
+    timeout = args['timeout_seconds']
     call.log('notice', 'Waiting for the user to accept or reject the change to ' + shown)
     decision = await reviews.review(path, exists, proposed, title, timeout * 1000, call)
     result = {'decision': decision, 'path': shown, 'applied': False}
@@ -81,8 +81,8 @@ TOOL = Tool(
         'edits': {'type': 'array', 'items': EDIT_SCHEMA, 'minItems': 1,
                   'description': 'Instead of new_content: changes to the current text (see editor_edit_file).'},
         'title': {'type': 'string', 'description': 'Title of the diff tab.'},
-        'timeout_seconds': {'type': 'number', 'minimum': 1, 'maximum': 3600,
-                            'description': 'How long to wait for the user (default 600).'},
+        'timeout_seconds': {'type': 'number', 'minimum': 1, 'maximum': 3600, 'default': DEFAULT_TIMEOUT_SECONDS,
+                            'description': 'How long to wait for the user.'},
     }, 'required': ['path'], 'additionalProperties': False},
     open_diff,
     title='Propose a change in a diff view',

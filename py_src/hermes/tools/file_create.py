@@ -9,12 +9,12 @@ async def create_file(args, call):
     path = resolve_path(args['path'])
     shown = display_path(path)
     if get_key(args, 'directory') is True:
-        if get_key(args, 'content', '') != '':
+        if args['content'] != '':
             return {'content': [{'type': 'text', 'text': 'A folder has no content: drop content or directory.'}],
                     'isError': True}
         await create_folder(path)
         return 'Created the folder ' + shown + '.'
-    await write_text(path, get_key(args, 'content', ''), True)
+    await write_text(path, args['content'], True)
     return 'Created ' + shown + '.'
 
 
@@ -25,7 +25,7 @@ TOOL = Tool(
     {'type': 'object', 'properties': {
         'path': {'type': 'string', 'description': 'Path to create, workspace-relative or absolute inside the '
                                                   'workspace.'},
-        'content': {'type': 'string', 'description': 'Initial content of the file (default empty).'},
+        'content': {'type': 'string', 'default': '', 'description': 'Initial content of the file.'},
         'directory': {'type': 'boolean', 'description': 'Create a folder instead of a file.'},
     }, 'required': ['path'], 'additionalProperties': False},
     create_file,

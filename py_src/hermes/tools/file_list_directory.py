@@ -1,7 +1,6 @@
 # __pragma__('tconv')
 from hermes.js import node, is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.core.values import get_key
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.files import stat, read_directory, ExcludeRules, relative_to_folder
 
@@ -47,14 +46,14 @@ class Listing:
 
 
 async def list_directory(args, call):
-    path = resolve_path(get_key(args, 'path', '.'))
+    path = resolve_path(args['path'])
     shown = display_path(path)
     info = await stat(path)
     if is_none(info):
         raise ToolError('"' + shown + '" does not exist.')
     if info['kind'] != 'directory':
         raise ToolError('"' + shown + '" is a file, not a folder (file_read reads files).')
-    listing = Listing(get_key(args, 'depth', 2), get_key(args, 'max_entries', 500), call)
+    listing = Listing(args['depth'], args['max_entries'], call)
     await listing.walk(path, 0)
     header = shown + '/' if shown != '.' else './'
     parts = [header + ' (depth ' + str(listing.depth) + ', ' + str(len(listing.lines)) + ' entries; folders end '
@@ -74,12 +73,12 @@ TOOL = Tool(
     'the given depth. Entries hidden by the user\'s files.exclude setting (e.g. .git) are left out. Symlinked '
     'folders are shown but not entered.',
     {'type': 'object', 'properties': {
-        'path': {'type': 'string', 'description': 'Folder path, workspace-relative or absolute (default: the '
-                                                  'workspace folder).'},
-        'depth': {'type': 'integer', 'minimum': 1, 'maximum': 10, 'description': 'Levels to show (default 2; 1 = '
-                                                                                  'only the folder\'s own entries).'},
-        'max_entries': {'type': 'integer', 'minimum': 1, 'maximum': 5000, 'description': 'Stop after this many '
-                                                                                          'entries (default 500).'},
+        'path': {'type': 'string', 'default': '.', 'description': 'Folder path, workspace-relative or absolute '
+                                                                   '("." is the workspace folder).'},
+        'depth': {'type': 'integer', 'minimum': 1, 'maximum': 10, 'default': 2,
+                  'description': 'Levels to show (1 = only the folder\'s own entries).'},
+        'max_entries': {'type': 'integer', 'minimum': 1, 'maximum': 5000, 'default': 500,
+                        'description': 'Stop after this many entries.'},
     }, 'additionalProperties': False},
     list_directory,
     title='List directory',

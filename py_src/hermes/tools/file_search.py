@@ -19,8 +19,8 @@ async def search_files(args, call):
         info = await stat(base)
         if is_none(info) or info['kind'] != 'directory':
             raise ToolError('"' + args['path'] + '" is not a folder.')
-    max_results = get_key(args, 'max_results', 200)
-    found = await find_files(pattern, base, max_results, get_key(args, 'use_ignore_files') is not False, call)
+    max_results = args['max_results']
+    found = await find_files(pattern, base, max_results, args['use_ignore_files'], call)
     folders = folder_paths()
     paths = [display_path(path, folders) for path in found['paths']]
     where = '' if is_none(base) else ' under ' + display_path(base)
@@ -43,8 +43,8 @@ TOOL = Tool(
         'pattern': {'type': 'string', 'minLength': 1, 'description': 'Glob: ** any folders, * any characters in '
                                                                      'a name, {a,b} alternatives.'},
         'path': {'type': 'string', 'description': 'Folder to search in (default: all workspace folders).'},
-        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 5000, 'description': 'Default 200.'},
-        'use_ignore_files': {'type': 'boolean', 'description': 'Skip files ignored by .gitignore (default true).'},
+        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 5000, 'default': 200},
+        'use_ignore_files': {'type': 'boolean', 'default': True, 'description': 'Skip files ignored by .gitignore.'},
     }, 'required': ['pattern'], 'additionalProperties': False},
     search_files,
     title='Search files by name',

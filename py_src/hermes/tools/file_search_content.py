@@ -35,11 +35,11 @@ async def search(args, call):
         where = ' in ' + display_path(target)
     options = {
         'paths': paths, 'cwd': folders[0], 'include': include, 'exclude': exclude,
-        'literal': get_key(args, 'regex') is not True,
+        'literal': not args['regex'],
         'case_sensitive': get_key(args, 'case_sensitive'),
         'whole_word': get_key(args, 'whole_word') is True,
-        'context': get_key(args, 'context_lines', 0),
-        'max_results': get_key(args, 'max_results', 100),
+        'context': args['context_lines'],
+        'max_results': args['max_results'],
     }
     found = await search_content(args['query'], options, call)
     kind = 'regex' if not options['literal'] else 'text'
@@ -78,15 +78,15 @@ TOOL = Tool(
     'Returns matches grouped by file as "line: text", with context lines as "line- text" when asked.',
     {'type': 'object', 'properties': {
         'query': {'type': 'string', 'minLength': 1, 'description': 'Text (or regex) to find.'},
-        'regex': {'type': 'boolean', 'description': 'Treat query as a regular expression (default false).'},
+        'regex': {'type': 'boolean', 'default': False, 'description': 'Treat query as a regular expression.'},
         'case_sensitive': {'type': 'boolean', 'description': 'Default: case-sensitive only if query has capitals.'},
         'whole_word': {'type': 'boolean', 'description': 'Match whole words only.'},
         'path': {'type': 'string', 'description': 'Folder or file to search (default: all workspace folders).'},
         'include': globs_schema('Glob(s) of files to search, e.g. "*.ts" or ["src/**", "*.md"].'),
         'exclude': globs_schema('Glob(s) of files to skip.'),
-        'context_lines': {'type': 'integer', 'minimum': 0, 'maximum': 10,
-                          'description': 'Lines of context around each match (default 0).'},
-        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 2000, 'description': 'Default 100 matches.'},
+        'context_lines': {'type': 'integer', 'minimum': 0, 'maximum': 10, 'default': 0,
+                          'description': 'Lines of context around each match.'},
+        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 2000, 'default': 100, 'description': 'Matches.'},
     }, 'required': ['query'], 'additionalProperties': False},
     search,
     title='Search file contents',

@@ -20,7 +20,7 @@ async def list_symbols(args, call):
     if len(entries) == 0:
         return text_and_data('No symbols in ' + shown_path + ' (no language extension provides an outline for it, '
                              'or the file declares nothing).', {'path': shown_path, 'symbols': []})
-    shown, note = cap_list(entries, get_key(args, 'max_results') or 500)
+    shown, note = cap_list(entries, args['max_results'])
     lines = ['Symbols in ' + shown_path + ':']
     for entry in shown:
         lines.append(symbol_line(entry))
@@ -35,7 +35,7 @@ TOOL = Tool(
     'and 1-based line range, from VS Code\'s language extensions.',
     {'type': 'object', 'properties': {
         'path': {'type': 'string', 'description': 'The file, workspace-relative.'},
-        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 5000, 'description': 'Default 500.'},
+        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 5000, 'default': 500},
     }, 'required': ['path'], 'additionalProperties': False},
     list_symbols,
     title='Document symbols',

@@ -16,7 +16,7 @@ async def find_references(args, call):
     where = get_key(args, 'path') + ':' + str(position.line + 1) + ':' + str(position.character + 1)
     if len(locations) == 0:
         return text_and_data('No references found for the symbol at ' + where + '.', {'references': [], 'total': 0})
-    limit = get_key(args, 'max_results') or 100
+    limit = args['max_results']
     shown = locations[:limit]
     await add_previews(shown, limit)
     files = []
@@ -37,7 +37,7 @@ TOOL = Tool(
     'Find all references to the symbol at a position across the workspace (including its declaration), '
     'through VS Code\'s language extensions. Position: 1-based line and column, or the symbol name. Returns '
     'file:line:column with each line\'s text.',
-    position_schema({'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 2000, 'description': 'Default 100.'}}),
+    position_schema({'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 2000, 'default': 100}}),
     find_references,
     title='Find references',
 )

@@ -11,7 +11,7 @@ async def search_symbols(args, call):
     call.progress(0, None, 'Searching symbols')
     found = await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', query)
     found = found or []
-    limit = get_key(args, 'max_results') or 100
+    limit = args['max_results']
     results = []
     for symbol in found[:limit]:
         entry = plain_location(location_of(symbol.location))
@@ -38,7 +38,7 @@ TOOL = Tool(
     'and file:line:column.',
     {'type': 'object', 'properties': {
         'query': {'type': 'string', 'minLength': 1, 'description': 'Name or part of a name.'},
-        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 2000, 'description': 'Default 100.'},
+        'max_results': {'type': 'integer', 'minimum': 1, 'maximum': 2000, 'default': 100},
     }, 'required': ['query'], 'additionalProperties': False},
     search_symbols,
     title='Workspace symbols',

@@ -16,7 +16,7 @@ async def create_terminal(args, call):
         if not node('fs').existsSync(cwd):
             raise ToolError('The folder "' + get_key(args, 'cwd') + '" does not exist.')
     service = terminals()
-    record = service.create(get_key(args, 'name') or 'Hermes', cwd, get_key(args, 'shell'), get_key(args, 'show') != False)  # noqa: E712
+    record = service.create(args['name'], cwd, get_key(args, 'shell'), args['show'])
     integration = await service.wait_for_integration(record.terminal, NEW_TERMINAL_INTEGRATION_MS, call)
     data = record.describe()
     text = 'Created terminal ' + str(record.id) + ' "' + record.label() + '"'
@@ -34,13 +34,13 @@ TOOL = Tool(
     'terminal_create',
     'Open a new integrated terminal in VS Code and return its id (use it with the other terminal_* tools). '
     'Optional: name, working folder (cwd, workspace-relative), shell (bash, zsh, fish, pwsh or sh; default: '
-    'the user\'s default profile), show (default true). Reports whether shell integration is active, which '
+    'the user\'s default profile), show. Reports whether shell integration is active, which '
     'terminal_run/terminal_read need to capture output and exit codes.',
     {'type': 'object', 'properties': {
-        'name': {'type': 'string', 'description': 'Terminal name shown in VS Code (default "Hermes").'},
+        'name': {'type': 'string', 'default': 'Hermes', 'description': 'Terminal name shown in VS Code.'},
         'cwd': {'type': 'string', 'description': 'Working folder, relative to the workspace or absolute inside it.'},
         'shell': {'type': 'string', 'enum': SHELLS, 'description': 'Shell to start instead of the default.'},
-        'show': {'type': 'boolean', 'description': 'Reveal the terminal panel (default true).'},
+        'show': {'type': 'boolean', 'default': True, 'description': 'Reveal the terminal panel.'},
     }, 'additionalProperties': False},
     create_terminal,
     title='Create terminal',

@@ -9,8 +9,8 @@ from hermes.tools.terminal_parts import TERMINAL_REF
 
 async def read_terminal(args, call):
     record = terminals().lookup(get_key(args, 'terminal'))
-    last = get_key(args, 'last') or 3
-    limit = get_key(args, 'max_chars') or 20000
+    last = args['last']
+    limit = args['max_chars']
     entries = record.executions[max(0, len(record.executions) - last):]
     integration = not is_none(record.terminal.shellIntegration)
     header = 'Terminal ' + str(record.id) + ' "' + record.label() + '"'
@@ -35,9 +35,9 @@ TOOL = Tool(
     'Useful after terminal_send, or to check a command terminal_run left running.',
     {'type': 'object', 'properties': {
         'terminal': TERMINAL_REF,
-        'last': {'type': 'integer', 'minimum': 1, 'maximum': 20, 'description': 'How many recent commands (default 3).'},
-        'max_chars': {'type': 'integer', 'minimum': 500, 'maximum': 200000,
-                      'description': 'Output size limit (default 20000); the most recent output is kept.'},
+        'last': {'type': 'integer', 'minimum': 1, 'maximum': 20, 'default': 3, 'description': 'How many recent commands.'},
+        'max_chars': {'type': 'integer', 'minimum': 500, 'maximum': 200000, 'default': 20000,
+                      'description': 'Output size limit; the most recent output is kept.'},
     }, 'additionalProperties': False},
     read_terminal,
     title='Read terminal output',

@@ -10,8 +10,8 @@ from hermes.tools.terminal_parts import TERMINAL_REF
 async def run_command(args, call):
     service = terminals()
     record, is_new = service.terminal_for_run(get_key(args, 'terminal'))
-    timeout_s = get_key(args, 'timeout_seconds') or 60
-    limit = get_key(args, 'max_chars') or 20000
+    timeout_s = args['timeout_seconds']
+    limit = args['max_chars']
     where = 'terminal ' + str(record.id) + ' "' + record.label() + '"'
     result = await service.run(record, get_key(args, 'command'), timeout_s * 1000, call, is_new)
     outcome = result['outcome']
@@ -43,16 +43,16 @@ TOOL = Tool(
     'terminal_run',
     'Run a shell command in a VS Code integrated terminal and wait for it: returns its output (escape '
     'sequences removed, the most recent part when long) and exit code. Uses an idle terminal Hermes created '
-    '(a new one if needed) unless `terminal` names one. Stops waiting after timeout_seconds (default 60) and '
+    '(a new one if needed) unless `terminal` names one. Stops waiting after timeout_seconds and '
     'leaves the command running. Needs VS Code shell integration (bash, zsh, fish, pwsh); without it the '
     'command is only sent, and the result says so.',
     {'type': 'object', 'properties': {
         'command': {'type': 'string', 'minLength': 1, 'description': 'The command line to run.'},
         'terminal': TERMINAL_REF,
-        'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 3600,
-                            'description': 'How long to wait for the command to finish (default 60).'},
-        'max_chars': {'type': 'integer', 'minimum': 500, 'maximum': 200000,
-                      'description': 'Output size limit (default 20000); the end of the output is kept.'},
+        'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 3600, 'default': 60,
+                            'description': 'How long to wait for the command to finish.'},
+        'max_chars': {'type': 'integer', 'minimum': 500, 'maximum': 200000, 'default': 20000,
+                      'description': 'Output size limit; the end of the output is kept.'},
     }, 'required': ['command'], 'additionalProperties': False},
     run_command,
     title='Run command in terminal',

@@ -7,7 +7,7 @@ from hermes.tools.terminal_parts import TERMINAL_REF
 
 async def send_text(args, call):
     record = terminals().lookup(get_key(args, 'terminal'))
-    enter = get_key(args, 'enter') != False  # noqa: E712 (absent means true)
+    enter = args['enter']
     terminals().send(record, get_key(args, 'text'), enter)
     return ('Sent ' + str(len(get_key(args, 'text'))) + ' characters' + (' and Enter' if enter else '') + ' to terminal ' +
             str(record.id) + ' "' + record.label() + '". Its output is not returned: use terminal_read (needs '
@@ -22,7 +22,7 @@ TOOL = Tool(
     {'type': 'object', 'properties': {
         'terminal': TERMINAL_REF,
         'text': {'type': 'string', 'description': 'The text to send.'},
-        'enter': {'type': 'boolean', 'description': 'Press Enter after the text (default true).'},
+        'enter': {'type': 'boolean', 'default': True, 'description': 'Press Enter after the text.'},
     }, 'required': ['text'], 'additionalProperties': False},
     send_text,
     title='Send text to terminal',

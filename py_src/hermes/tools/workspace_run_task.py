@@ -1,7 +1,6 @@
 # __pragma__('tconv')
 from hermes.js import is_none
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.host.tasks import fetch_tasks, pick, run_task, task_label
 
 DEFAULT_TIMEOUT_SECONDS = 600
@@ -10,7 +9,7 @@ DEFAULT_TIMEOUT_SECONDS = 600
 async def run(args, call):
     task = pick(await fetch_tasks(), args['name'])
     label = task_label(task)
-    timeout = get_key(args, 'timeout_seconds', DEFAULT_TIMEOUT_SECONDS)
+    timeout = args['timeout_seconds']
     call.progress(0, None, 'starting ' + label)
     outcome = await run_task(task, timeout * 1000, call)
     seconds = str(round(outcome['durationMs'] / 100) / 10)
@@ -34,8 +33,8 @@ TOOL = Tool(
     'an unknown name gets the list of available tasks.',
     {'type': 'object', 'properties': {
         'name': {'type': 'string', 'minLength': 1, 'description': 'Task label.'},
-        'timeout_seconds': {'type': 'number', 'minimum': 1, 'maximum': 7200,
-                            'description': 'Stop the task after this long (default 600).'},
+        'timeout_seconds': {'type': 'number', 'minimum': 1, 'maximum': 7200, 'default': DEFAULT_TIMEOUT_SECONDS,
+                            'description': 'Stop the task after this long.'},
     }, 'required': ['name'], 'additionalProperties': False},
     run,
     title='Run task',
