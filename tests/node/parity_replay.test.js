@@ -10,11 +10,12 @@ const path = require('path');
 
 const replay = path.join(__dirname, '..', 'parity', 'replay.js');
 
-function run(vectors) {
+function run(vectors, traces = {}) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-parity-')), 'vectors.json');
   fs.writeFileSync(file, JSON.stringify({
     functions: { 'hermes.core.values:json_type': 'sync', 'hermes.core.strip_chars:lstrip_chars': 'sync' },
     skipped: {}, not_replayed: {}, equivalent: {}, adapted: {}, vectors,
+    classes: { 'hermes.core.sse_parser:SseParser': ['feed'] }, poisoned: {}, traces,
   }));
   return spawnSync(process.execPath, [replay, file], { encoding: 'utf8' });
 }
@@ -39,4 +40,18 @@ test('replay fails and names the call when the outcomes differ', () => {
   assert.match(result.stdout, /✗ core\.values\.json_type\(\{"a":1\}\): CPython → "list", bundle → "object"/);
   assert.match(result.stdout, /✗ core\.values\.json_type\("x"\): CPython → raises ValueError\("no"\), bundle → "string"/);
   assert.match(result.stdout, /2 differences/);
+});
+
+test('an object trace replays its calls in order and compares the state they leave', () => {
+  const feed = (text, events) => ({ method: 'feed', args: [text], kwargs: {}, returns: events });
+  const result = run({}, {
+    'hermes.core.sse_parser:SseParser': [{
+      class: 'hermes.core.sse_parser:SseParser', args: [[], {}],
+      calls: [feed('retry: 7\ndata: a', []), feed('\n\n', [{ event: 'message', data: 'a', id: null }])],
+      state: { retry_ms: 8 },
+    }],
+  });
+  assert.equal(result.status, 1, result.stdout + result.stderr);
+  assert.match(result.stdout, /✗ core\.sse_parser\.SseParser\(\) after 2 calls, \.retry_ms: CPython → 8, bundle → 7/);
+  assert.match(result.stdout, /1 classes, 1 object traces \(2 method calls\)/);
 });

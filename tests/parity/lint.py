@@ -32,8 +32,9 @@ RULES = {
                     "member is taken from the promise. Assign the awaited value first: `v = await f()`; `v[k]`.",
     'strip-chars': "`strip/lstrip/rstrip(chars)` ignore their argument in JS (whitespace only): "
                    "use `lstrip_chars`/`rstrip_chars` from core/strip_chars.py.",
-    'int-text': "`int(text)` is `parseFloat(text) | 0` in JS: '1.5' → 1, '1e3' → 1000, and a base is ignored. "
-                "Check the text first (`text.isdigit()`), or mark why the value is already a number.",
+    'int-text': "`int(text)` is `parseFloat(text) | 0` in JS: '1.5' → 1, '1e3' → 1000, values past 2**31 wrap "
+                "(99999999999 → 1215752191), a base is ignored. Check the text first: `text.isdigit()` and "
+                "`len(text) <= 9`, or mark why the value is already a small number.",
     'untrusted-key': "Dicts are JS objects: `d[key]` and `d.get(key)` with a key from outside "
                      "(`'constructor'`, `'keys'`, `'__class__'`) return inherited members (`d.get('keys')` is a "
                      "function in JS). Test `key in d` first (own keys only) or use `core.values.get_key`.",
@@ -158,7 +159,8 @@ def transcrypt_modules():
 
 
 def facts(test, truth=True):
-    """What holds when `test` is `truth`: ('key', k, d) for `k in d`, ('digits', x) for `x.isdigit()`."""
+    """What holds when `test` is `truth`: ('key', k, d) for `k in d`, ('digits', x) for `x.isdigit()`,
+    ('short', x) for `len(x) <= 9` (or less)."""
     if isinstance(test, ast.BoolOp):
         if isinstance(test.op, ast.And) == truth:  # all of an `and` is true, all of an `or` is false
             return set().union(*[facts(value, truth) for value in test.values])
@@ -167,6 +169,11 @@ def facts(test, truth=True):
         return facts(test.operand, not truth)
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         op = test.ops[0]
+        limit = test.comparators[0]
+        if call_name(test.left) == 'len' and test.left.args and isinstance(limit, ast.Constant) \
+                and isinstance(limit.value, int) and limit.value <= 9:
+            if (truth and isinstance(op, (ast.Lt, ast.LtE))) or (not truth and isinstance(op, (ast.Gt, ast.GtE))):
+                return {('short', ast.unparse(test.left.args[0]))}
         if (isinstance(op, ast.In) and truth) or (isinstance(op, ast.NotIn) and not truth):
             return {('key', ast.unparse(test.left), ast.unparse(test.comparators[0]))}
     name = call_name(test)
@@ -559,7 +566,7 @@ class Linter(ast.NodeVisitor):
         arg = node.args[0]
         numeric = (isinstance(arg, ast.Constant) and isinstance(arg.value, (int, float))) \
             or isinstance(arg, (ast.BinOp, ast.UnaryOp)) or call_name(arg) in NUMERIC_CALLS
-        checked = self.known(('digits', ast.unparse(arg)))
+        checked = self.known(('digits', ast.unparse(arg))) and self.known(('short', ast.unparse(arg)))
         if not numeric and not checked:
             self.report(node, 'int-text', ast.unparse(node)[:60])
 

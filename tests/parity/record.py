@@ -17,6 +17,7 @@ import os
 import sys
 from pathlib import Path
 
+from parity.record_traces import Traces
 from parity.modules import ADAPTED_CLASSES, EQUIVALENT, NOT_REPLAYED, recorded_modules
 
 VECTORS_ENV = 'HERMES_PARITY_VECTORS'
@@ -72,7 +73,7 @@ class Recorder:
         self.vectors = {}  # 'module:function' -> {key: vector}
         self.skipped = {}  # 'module:function' -> {reason: count}
         self.functions = {}  # 'module:function' -> 'sync' | 'async' | 'generator'
-        self.active = 0
+        self.traces = Traces(to_json, NotJson, message_of)
 
     def skip(self, name, reason):
         reasons = self.skipped.setdefault(name, {})
@@ -136,6 +137,8 @@ class Recorder:
                 if inspect.isfunction(value) and value.__module__ == module_name:
                     wrapped[id(value)] = self.wrap(module_name, value)
                     setattr(module, attribute, wrapped[id(value)])
+                elif inspect.isclass(value) and value.__module__ == module_name:
+                    self.traces.install(module_name, value)
         # Modules imported along the way bound the originals (`from hermes.core.values import get_key`).
         for module_name, module in list(sys.modules.items()):
             if module_name.startswith('hermes.') and module is not None:
@@ -153,6 +156,9 @@ class Recorder:
             'adapted': ADAPTED_CLASSES,
             'skipped': self.skipped,
             'vectors': {name: list(found.values()) for name, found in sorted(self.vectors.items()) if found},
+            'classes': self.traces.classes,
+            'poisoned': self.traces.poisoned,
+            'traces': self.traces.results(),
         }
         path.write_text(json.dumps(data, indent=0))  # key order matters (object_keys)
 
@@ -163,6 +169,10 @@ RECORDER = Recorder()
 def pytest_configure(config):
     if os.environ.get(VECTORS_ENV):
         RECORDER.install()
+
+
+def pytest_runtest_setup(item):
+    RECORDER.traces.current_test = item.nodeid.split('[')[0]
 
 
 def pytest_unconfigure(config):

@@ -43,6 +43,11 @@ function main(vectorsFile) {
     }
     return value;
   }
+  function callArgs(args, kwargs) {
+    const converted = args.map(toPython);
+    if (Object.keys(kwargs).length > 0) converted.push(runtime.__kwargtrans__(toPython(kwargs)));
+    return converted;
+  }
   function notCalled() {
     throw new Error('parity: a handler of a rebuilt object was called');
   }
@@ -117,8 +122,7 @@ function main(vectorsFile) {
     const same = (left, right) => normal(left) === normal(right);
     for (const vector of vectors) {
       vectorCount += 1;
-      const args = vector.args.map(toPython);
-      if (Object.keys(vector.kwargs).length > 0) args.push(runtime.__kwargtrans__(toPython(vector.kwargs)));
+      const args = callArgs(vector.args, vector.kwargs);
       const bundle = {};
       try {
         bundle.returns = toJson(fn(...args));
@@ -139,6 +143,69 @@ function main(vectorsFile) {
     }
   }
 
+  // Traces: an instance built with the recorded arguments, then the recorded method calls in order; the
+  // first call that differs ends its trace (the states have diverged). Then the state left behind.
+  const tracedClasses = new Set();
+  let traceCount = 0;
+  let traceCalls = 0;
+  for (const [qualified, traces] of Object.entries(data.traces || {})) {
+    const [moduleName, className] = qualified.split(':');
+    const namespace = mods[moduleName.slice('hermes.'.length).replace(/\./g, '_')];
+    const cls = namespace && namespace[jsName(className)];
+    if (typeof cls !== 'function') {
+      missing.push(qualified);
+      continue;
+    }
+    tracedClasses.add(qualified);
+    const shortName = moduleName.slice('hermes.'.length) + '.' + className;
+    for (const trace of traces) {
+      traceCount += 1;
+      const [args, kwargs] = trace.args;
+      const constructed = `${shortName}(${clip(args.map(canonical).join(', '))}${Object.keys(kwargs).length ? ', **' + clip(canonical(kwargs)) : ''})`;
+      let instance;
+      try {
+        instance = cls(...callArgs(args, kwargs));
+      } catch (error) {
+        const bundle = { raises: errorOf(error) };
+        if (!('raises' in trace) || trace.raises.type !== bundle.raises.type || trace.raises.message !== bundle.raises.message) {
+          differences.push(`${constructed}: CPython → ${'raises' in trace ? outcomeText(trace) : 'an instance'}, bundle → ${outcomeText(bundle)}`);
+        }
+        continue;
+      }
+      if ('raises' in trace) {
+        differences.push(`${constructed}: CPython → ${outcomeText(trace)}, bundle → an instance`);
+        continue;
+      }
+      let diverged = false;
+      for (const [index, call] of trace.calls.entries()) {
+        traceCalls += 1;
+        const bundle = {};
+        try {
+          bundle.returns = toJson(instance[jsName(call.method)](...callArgs(call.args, call.kwargs)));
+        } catch (error) {
+          bundle.raises = errorOf(error);
+        }
+        const compared = 'raises' in call || 'returns' in call;
+        const same = ('raises' in call) === ('raises' in bundle) && (!compared || ('raises' in call
+          ? call.raises.type === bundle.raises.type && call.raises.message === bundle.raises.message
+          : canonical(call.returns) === canonical(bundle.returns)));
+        if (!same) {
+          differences.push(`${constructed}.${call.method}(${clip(call.args.map(canonical).join(', '))}) ` +
+            `[call ${index + 1} of ${trace.calls.length}]: CPython → ${outcomeText(call)}, bundle → ${outcomeText(bundle)}`);
+          diverged = true;
+          break;
+        }
+      }
+      if (diverged) continue;
+      for (const [attribute, expected] of Object.entries(trace.state)) {
+        const actual = canonical(toJson(instance[jsName(attribute)]));
+        if (canonical(expected) !== actual) {
+          differences.push(`${constructed} after ${trace.calls.length} calls, .${attribute}: CPython → ${clip(canonical(expected))}, bundle → ${clip(actual)}`);
+        }
+      }
+    }
+  }
+
   // What is covered: core/ functions with at least one replayed vector, and why the others are not.
   const coreFunctions = Object.keys(data.functions).filter((name) => name.startsWith('hermes.core.')).sort();
   const coreCovered = coreFunctions.filter((name) => replayed.has(name));
@@ -155,9 +222,13 @@ function main(vectorsFile) {
 
   for (const difference of differences.slice(0, SHOWN)) console.log('✗ ' + difference);
   if (differences.length > SHOWN) console.log(`… and ${differences.length - SHOWN} more differences`);
+  const coreClasses = Object.keys(data.classes || {}).filter((name) => name.startsWith('hermes.core.'));
+  const coreTraced = coreClasses.filter((name) => tracedClasses.has(name));
   const share = coreFunctions.length ? Math.round((100 * coreCovered.length) / coreFunctions.length) : 0;
   console.log(`parity: ${replayed.size} functions, ${vectorCount} vectors replayed on the bundle; ` +
     `core/ coverage ${coreCovered.length}/${coreFunctions.length} functions (${share}%); ` +
+    `${tracedClasses.size} classes, ${traceCount} object traces (${traceCalls} method calls); ` +
+    `core/ classes traced ${coreTraced.length}/${coreClasses.length}; ` +
     `${notCovered.length} functions not covered (HERMES_PARITY_VERBOSE=1 lists them with the reason); ` +
     `${differences.length} differences`);
   return differences.length === 0 ? 0 : 1;

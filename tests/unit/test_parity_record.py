@@ -40,3 +40,29 @@ def test_a_call_becomes_one_vector_with_its_outcome():
         {'args': [[]], 'kwargs': {'extra': -1}, 'raises': {'type': 'KeyError', 'message': 'negative'}},
     ]
     assert recorder.skipped == {'m:fill': {'arguments not JSON-able: object': 1}}
+
+
+class Counter:
+    def __init__(self, start):
+        self.total = start
+
+    def add(self, amount):
+        self.total = self._plus(amount)
+        return self.total
+
+    def _plus(self, amount):
+        return self.total + amount
+
+
+def test_an_object_is_traced_as_its_constructor_and_outer_method_calls():
+    traces = Recorder().traces
+    traces.install(__name__, Counter)
+    counter = Counter(1)
+    assert counter.add(2) == 3 and counter.add(4) == 7  # _plus, called by add, is part of add
+    touched = Counter(0)
+    touched.total = 10  # set from outside: the replay could not follow
+    [trace] = traces.results()[__name__ + ':Counter']
+    assert trace == {'class': __name__ + ':Counter', 'args': [[1], {}], 'state': {'total': 7}, 'calls': [
+        {'method': 'add', 'args': [2], 'kwargs': {}, 'returns': 3},
+        {'method': 'add', 'args': [4], 'kwargs': {}, 'returns': 7}]}
+    assert traces.poisoned == {__name__ + ':Counter': {'attribute "total" set from outside the class': 1}}

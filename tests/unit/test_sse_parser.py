@@ -198,3 +198,14 @@ def test_mcp_style_response_stream():
     for split in range(len(stream) + 1):
         events, _ = parse_all([stream[:split], stream[split:]])
         assert [e['id'] for e in events] == ['1', '2']
+
+
+def test_a_long_retry_value_is_read_whole():
+    # int() in the bundle is `parseFloat(x) | 0`, which wraps above 2**31 (99999999999 → 1215752191).
+    events, parser = parse_all(['retry: 99999999999\ndata: x\n\n'])
+    assert parser.retry_ms == 99999999999
+
+
+def test_a_retry_value_longer_than_15_digits_is_ignored():
+    events, parser = parse_all(['retry: 1234\n', 'retry: 1234567890123456\ndata: x\n\n'])
+    assert parser.retry_ms == 1234

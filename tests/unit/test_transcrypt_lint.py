@@ -35,7 +35,8 @@ FIRES = {
         "async def f():\n    return (await g())()\n",
     ],
     'strip-chars': ["x = line.lstrip(' ')\n", "y = text.rstrip('\\n')\n", "z = s.strip('/')\n"],
-    'int-text': ["n = int(header)\n", "n = int(text, 16)\n"],
+    'int-text': ["n = int(header)\n", "n = int(text, 16)\n",
+                 "if text.isdigit():\n    n = int(text)\n"],  # core/sse_parser.py retry: 99999999999 wrapped
     'untrusted-key': [
         "TABLE = {'a': 1}\ndef f(name):\n    return TABLE[name]\n",
         "TABLE = {'a': 1}\ndef f(name):\n    return TABLE.get(name)\n",
@@ -87,8 +88,8 @@ SAFE = [
     "async def f():\n    return h(await g())\n",
     "x = line.strip()\n",
     "n = int(len(s) / 2)\n",
-    "def f(v):\n    if not v.isdigit():\n        raise ValueError(v)\n    return int(v)\n",
-    "ok = v.isdigit() and int(v) > 3\n",
+    "def f(v):\n    if not v.isdigit() or len(v) > 5:\n        raise ValueError(v)\n    return int(v)\n",
+    "ok = v.isdigit() and len(v) <= 9 and int(v) > 3\n",
     "TABLE = {'a': 1}\ndef f(name):\n    return TABLE[name] if name in TABLE else None\n",
     "TABLE = {'a': 1}\nvalues = [TABLE[k] for k in TABLE.keys()]\n",
     "TABLE = {'a': 1}\ndef f(k):\n    if k not in TABLE:\n        TABLE[k] = 2\n    return TABLE[k]\n",

@@ -16,8 +16,8 @@ Each event is `{'event': str, 'data': str, 'id': str or None}`:
 - `id` is the last event id seen on the stream so far (it carries over to later events, as
   EventSource's `lastEventId` does: what a client would send as `Last-Event-ID` to resume); None
   until the stream has sent one; an `id:` line with an empty value resets it to ''.
-Lines end with LF, CRLF or CR. Comment lines (': keep-alive') and `retry:` are ignored, as are unknown
-fields; a line without a colon is a field with an empty value; one space after the colon is dropped.
+Lines end with LF, CRLF or CR. Comment lines (': keep-alive') are ignored, as are unknown fields; `retry:`
+only sets `retry_ms` (digits only, at most 15 of them); a line without a colon is a field with an empty value; one space after the colon is dropped.
 A UTF-8 byte-order mark at the very start of the stream is skipped.
 
 An event is only complete at its terminating blank line: `finish()` (end of stream) drops an
@@ -26,6 +26,7 @@ unterminated one, as a browser does; `pending()` shows what would be dropped.
 # __pragma__('tconv')
 
 BOM = '\ufeff'
+MAX_RETRY_DIGITS = 15  # longer `retry:` values are ignored: beyond 2**53 JS numbers lose digits Python keeps
 
 
 class SseParser:
@@ -132,8 +133,8 @@ class SseParser:
             if value.find('\u0000') < 0:  # the spec ignores ids containing NUL
                 self._last_id = value
         elif field == 'retry':
-            if len(value) > 0 and _all_digits(value):
-                self.retry_ms = int(value)
+            if len(value) > 0 and len(value) <= MAX_RETRY_DIGITS and _all_digits(value):
+                self.retry_ms = _decimal(value)
         # anything else is ignored, as the spec requires
 
     def _dispatch(self, events):
@@ -146,6 +147,15 @@ class SseParser:
         self._event_type = ''
         self._data = []
         self._has_data = False
+
+
+def _decimal(digits):
+    """The number a string of ASCII digits spells (`int()` in the bundle is `parseFloat(x) | 0`: it wraps
+    above 2**31, so 99999999999 came out as 1215752191)."""
+    value = 0
+    for char in digits:
+        value = value * 10 + (ord(char) - 48)
+    return value
 
 
 def _all_digits(text):
