@@ -171,8 +171,10 @@ def facts(test, truth=True):
         op = test.ops[0]
         limit = test.comparators[0]
         if call_name(test.left) == 'len' and test.left.args and isinstance(limit, ast.Constant) \
-                and isinstance(limit.value, int) and limit.value <= 9:
-            if (truth and isinstance(op, (ast.Lt, ast.LtE))) or (not truth and isinstance(op, (ast.Gt, ast.GtE))):
+                and isinstance(limit.value, int):
+            # at most 9 digits: `len(x) < 10`, `len(x) <= 9`, or false: `len(x) > 9`, `len(x) >= 10`
+            bound = {ast.Lt: 10, ast.LtE: 9} if truth else {ast.Gt: 9, ast.GtE: 10}
+            if type(op) in bound and limit.value <= bound[type(op)]:
                 return {('short', ast.unparse(test.left.args[0]))}
         if (isinstance(op, ast.In) and truth) or (isinstance(op, ast.NotIn) and not truth):
             return {('key', ast.unparse(test.left), ast.unparse(test.comparators[0]))}

@@ -36,7 +36,8 @@ FIRES = {
     ],
     'strip-chars': ["x = line.lstrip(' ')\n", "y = text.rstrip('\\n')\n", "z = s.strip('/')\n"],
     'int-text': ["n = int(header)\n", "n = int(text, 16)\n",
-                 "if text.isdigit():\n    n = int(text)\n"],  # core/sse_parser.py retry: 99999999999 wrapped
+                 "if text.isdigit():\n    n = int(text)\n",
+                 "if text.isdigit() and len(text) < 11:\n    n = int(text)\n"],  # core/sse_parser.py retry: 99999999999 wrapped
     'untrusted-key': [
         "TABLE = {'a': 1}\ndef f(name):\n    return TABLE[name]\n",
         "TABLE = {'a': 1}\ndef f(name):\n    return TABLE.get(name)\n",
@@ -90,6 +91,7 @@ SAFE = [
     "n = int(len(s) / 2)\n",
     "def f(v):\n    if not v.isdigit() or len(v) > 5:\n        raise ValueError(v)\n    return int(v)\n",
     "ok = v.isdigit() and len(v) <= 9 and int(v) > 3\n",
+    "ok = v.isdigit() and len(v) < 10 and int(v) > 3\n",
     "TABLE = {'a': 1}\ndef f(name):\n    return TABLE[name] if name in TABLE else None\n",
     "TABLE = {'a': 1}\nvalues = [TABLE[k] for k in TABLE.keys()]\n",
     "TABLE = {'a': 1}\ndef f(k):\n    if k not in TABLE:\n        TABLE[k] = 2\n    return TABLE[k]\n",
