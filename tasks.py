@@ -319,7 +319,7 @@ def parity(c):
     failed = [name for name, result in [('the Transcrypt lint', lint), ('the unit tests', record),
                                         ('the replay on the bundle', replay)] if result.returncode != 0]
     if failed:
-        fail('Parity: ' + ', '.join(failed) + ' failed (see above; docs/DEVELOPING.md, "Parity").')
+        fail('Parity: ' + ', '.join(failed) + ' failed (see above; docs/TRANSCRYPT.md explains both machines).')
     print('✓ parity: lint clean, the bundle agrees with CPython on every recorded call')
 
 

@@ -1,8 +1,8 @@
 """Transcrypt lint: Python constructs in py_src/ that run differently once transpiled to JavaScript.
 
-Each rule is a construct that was seen to behave differently under node (see docs/DEVELOPING.md,
-"Parity"). A finding names the rule and says what to write instead. When a flagged construct is
-provably safe, keep it and say why on the same line:
+Each rule is a construct that was seen to behave differently under node (docs/TRANSCRYPT.md, "The
+machines that catch the rest"). A finding names the rule and says what to write instead. When a flagged
+construct is provably safe, keep it and say why on the same line:
 
     n = int(words[1])  # transcrypt-ok[int-text]: git prints a decimal count here
 

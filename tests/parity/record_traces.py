@@ -1,12 +1,12 @@
 """Traces of class instances for the parity replay: a stateful object (SseParser, the tool-text stream
 parser, Conversation…) is replayed as its constructor call followed by its method calls, in order.
 
-Only objects built by test code are traced. A trace keeps only what replay.js can redo exactly: the constructor and outermost method calls with
-JSON-able arguments (a method calling another method of the same object is part of the outer call).
-A trace is dropped ("poisoned") when replaying it could not reproduce the state: an argument that is not
-JSON-able, an async or generator method, an attribute set from outside the class's own methods, or an
-instance of a subclass defined elsewhere (a test's fake). At the end, the instance's JSON-able
-attributes are kept too, so the replay also compares the state the calls left behind.
+Only objects built by test code are traced. A trace keeps only what replay.js can redo exactly: the
+constructor and the outermost method calls with JSON-able arguments (a method calling another method of
+the same object is part of the outer call). A trace is dropped ("poisoned") when replaying it could not
+reproduce the state: an argument that is not JSON-able, an async or generator method, an attribute set
+from outside the class's own methods, or an argument its caller changed afterwards. At the end, the
+instance's JSON-able attributes are kept too, so the replay also compares the state the calls left behind.
 """
 import functools
 import inspect
