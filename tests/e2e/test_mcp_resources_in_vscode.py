@@ -79,17 +79,21 @@ def focus_editor(client, workbench, path, label):
     workbench.page.keyboard.press('Control+Home')
 
 
-def settle(client, notes, expected):
-    """Wait until a read shows `expected` and no notification came for half a second (the throttle's
-    trailing notification of earlier changes has gone out)."""
-    wait_until(lambda: read_text(client, SELECTION) == expected and notes.quiet_for(0.5), 15,
-               what=f'the selection to be {expected!r} and the notifications to stop')
+def settle(client, notes, expected, cursor=None):
+    """Wait until a read shows `expected` (and the cursor at `cursor`, so the last key press has reached
+    the extension host) and no notification came for half a second (the throttle's trailing
+    notification of earlier changes has gone out)."""
+    def settled():
+        if cursor is not None and json.loads(read_text(client, 'hermes://editor/active'))['cursor'] != cursor:
+            return False
+        return read_text(client, SELECTION) == expected and notes.quiet_for(0.5)
+    wait_until(settled, 15, what=f'the selection to be {expected!r} and the notifications to stop')
 
 
 def test_a_selection_in_the_real_editor_is_announced_within_a_second_and_reads_exactly(client, workbench, notes):
     assert client.run(lambda session: session.subscribe_resource(SELECTION)) is not None
     focus_editor(client, workbench, 'hello.py', 'hello.py')
-    settle(client, notes, '')
+    settle(client, notes, '', cursor={'line': 1, 'column': 1})
     started = time.monotonic()
     workbench.page.keyboard.press('Shift+End')
     wait_until(lambda: notes.updates(SELECTION, started), 1.0, interval=0.02,
@@ -104,7 +108,7 @@ def test_a_selection_in_the_real_editor_is_announced_within_a_second_and_reads_e
 def test_a_burst_of_100_selection_changes_gives_few_notifications_and_the_final_state(client, workbench, notes):
     client.run(lambda session: session.subscribe_resource(SELECTION))
     focus_editor(client, workbench, 'resources/burst.txt', 'burst.txt')
-    settle(client, notes, '')
+    settle(client, notes, '', cursor={'line': 1, 'column': 1})
     started = time.monotonic()
     for _ in range(100):
         workbench.page.keyboard.press('Shift+ArrowRight')
@@ -119,8 +123,10 @@ def test_a_burst_of_100_selection_changes_gives_few_notifications_and_the_final_
 
 def test_the_active_editor_and_tabs_describe_the_real_window(client, workbench):
     focus_editor(client, workbench, 'hello.py', 'hello.py')
-    active = json.loads(read_text(client, 'hermes://editor/active'))
-    assert active['path'] == 'hello.py' and active['languageId'] == 'python' and active['cursor'] == {'line': 1, 'column': 1}
+    # Control+Home reaches the extension host a moment after the key press
+    active = wait_until(lambda: (lambda value: value if value['cursor'] == {'line': 1, 'column': 1} else None)(
+        json.loads(read_text(client, 'hermes://editor/active'))), 15, what='the cursor at 1:1 in the active editor')
+    assert active['path'] == 'hello.py' and active['languageId'] == 'python' and active['isDirty'] is False
     groups = json.loads(read_text(client, 'hermes://editor/tabs'))['groups']
     assert 'hello.py' in [tab['label'] for group in groups for tab in group['tabs']]
     workspace_state = json.loads(read_text(client, 'hermes://workspace'))
@@ -155,3 +161,21 @@ def test_prompt_paths_complete_with_recent_files_first(client):
         types.PromptReference(name='explain'), {'name': 'path', 'value': ''})).completion
     assert completion.values[0] in ['hello.py', 'resources/burst.txt']
     assert set(completion.values[:2]) == {'hello.py', 'resources/burst.txt'}
+
+
+def test_a_terminal_is_listed_read_and_announced_when_its_output_grows(client, notes):
+    started = time.monotonic()
+    _, ran = client.ok('terminal_run', {'command': 'echo "resource-$((6 * 7))"'})
+    uri = f"hermes://terminal/{ran['terminal']}"
+    wait_until(lambda: [at for at, method, _ in notes.received
+                        if method == 'notifications/resources/list_changed' and at >= started] or
+               uri in [str(item.uri) for item in client.run(lambda session: session.list_resources()).resources],
+               30, what='the terminal in resources/list')
+    assert uri in [str(item.uri) for item in client.run(lambda session: session.list_resources()).resources]
+    assert 'resource-42' in read_text(client, uri)
+    client.run(lambda session: session.subscribe_resource(uri))
+    started = time.monotonic()
+    client.ok('terminal_run', {'terminal': ran['terminal'], 'command': 'echo "again-$((6 * 7))"'})
+    wait_until(lambda: notes.updates(uri, started), 15, what=f'notifications/resources/updated for {uri}')
+    output = read_text(client, uri)
+    assert 'again-42' in output and '\x1b[' not in output
