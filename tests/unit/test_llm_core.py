@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from hermes.core.agent_loop import AgentLoop, EventSink, render_history, result_text
+from hermes.core.agent_loop import AgentLoop, EventSink, SinkEvents, render_history, result_text
 from hermes.core.cancellation import Cancellation, CANCELLED
 from hermes.core.context_budget import estimate_text_tokens, fit_messages, estimate_message_tokens, cap_text
 from hermes.core.llm_wire import (LlmError, StreamAccumulator, chat_request, openai_tools, parse_arguments,
@@ -415,7 +415,7 @@ def test_tools_offered_shrink_with_the_context_and_the_user_is_told_once():
         class Sink:
             def on_notice(self, message):
                 notices.append(message)
-        bodies = [asyncio.run(loop._request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, Sink()))
+        bodies = [asyncio.run(loop._request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, SinkEvents(Sink())))
                   for _ in range(2)]
         return bodies[-1]['tools'], [n for n in notices if 'too small for all' in n]
 

@@ -87,6 +87,65 @@ class EventSink:
         'usage', 'mode', 'error' (text or None), 'error_kind'}."""
 
 
+class SinkEvents:
+    """How the loop talks to a sink: one method per event (no event names as strings). A sink may leave any
+    method out, and one that raises stops neither the others nor the loop."""
+
+    def __init__(self, sink):
+        self.sink = sink
+
+    def iteration(self, number):
+        _deliver(lambda: self.sink.on_iteration(number))
+
+    def text(self, text):
+        _deliver(lambda: self.sink.on_text(text))
+
+    def tool_call(self, call):
+        _deliver(lambda: self.sink.on_tool_call(call))
+
+    def tool_confirmation(self, call, state):
+        _deliver(lambda: self.sink.on_tool_confirmation(call, state))
+
+    def tool_log(self, call, level, message):
+        _deliver(lambda: self.sink.on_tool_log(call, level, message))
+
+    def tool_result(self, call, result):
+        _deliver(lambda: self.sink.on_tool_result(call, result))
+
+    def notice(self, message):
+        _deliver(lambda: self.sink.on_notice(message))
+
+    def error(self, error):
+        _deliver(lambda: self.sink.on_error(error))
+
+    def done(self, outcome):
+        _deliver(lambda: self.sink.on_done(outcome))
+
+
+def _deliver(event):
+    try:
+        event()
+    except JsError:
+        pass
+
+
+class _Run:
+    """What one run carries from one iteration to the next."""
+
+    def __init__(self, history, events, cancellation, workspace, outcome):
+        self.history = history
+        self.events = events
+        self.cancellation = cancellation
+        self.workspace = workspace
+        self.outcome = outcome
+        self.keep_from = _last_user_index(history)  # the current request is never trimmed away
+        self.mode = None
+        self.iteration = 0
+
+
+RETRY = {'retry': True}  # _stream_reply: ask for the same reply again (see there)
+
+
 class AgentLoop:
     def __init__(self, client, registry, options=None):
         self.client = client
@@ -110,110 +169,137 @@ class AgentLoop:
     # ------------------------------------------------------------------------------------ a run
 
     async def run(self, history, sink=None, cancellation=None, workspace=None):
-        sink = EventSink() if is_none(sink) else sink
+        events = SinkEvents(EventSink() if is_none(sink) else sink)
         cancellation = Cancellation() if is_none(cancellation) else cancellation
         outcome = {'text': '', 'stopped': None, 'iterations': 0, 'usage': None, 'mode': None, 'error': None,
                    'error_kind': None}
+        run = _Run(history, events, cancellation, workspace, outcome)
         try:
-            await self._run(history, sink, cancellation, workspace, outcome)
+            run.mode = await self._initial_mode(events, cancellation)
+            while await self._iteration(run):
+                pass
         except JsError as error:  # a bug, not an LLM failure: still end the run cleanly
-            _fail(outcome, sink, LlmError('Hermes failed: ' + error_message(error), 'internal'))
+            _fail(outcome, events, LlmError('Hermes failed: ' + error_message(error), 'internal'))
         _close_dangling_calls(history)
-        _emit(sink, 'done', outcome)
+        events.done(outcome)
         return outcome
 
-    async def _run(self, history, sink, cancellation, workspace, outcome):
-        keep_from = _last_user_index(history)
-        mode = await self._initial_mode(sink, cancellation)
-        max_iterations = self.options['max_iterations']
-        iteration = 0
-        while True:
-            outcome['mode'] = mode
-            if cancellation.cancelled:
-                outcome['stopped'] = 'cancelled'
-                return
-            iteration += 1
-            outcome['iterations'] = iteration
-            last_chance = iteration >= max_iterations
-            _emit(sink, 'iteration', iteration)
-            body = await self._request(history, mode, keep_from, workspace, last_chance, sink)
-            text_filter = ToolBlockFilter() if mode == 'text' else None
-            streamed = {'any': False}
+    async def _iteration(self, run):
+        """One model reply and the tools it asked for. True: ask the model again; False: the run is over
+        (`run.outcome['stopped']` says why)."""
+        run.outcome['mode'] = run.mode
+        if run.cancellation.cancelled:
+            run.outcome['stopped'] = 'cancelled'
+            return False
+        run.iteration += 1
+        run.outcome['iterations'] = run.iteration
+        last_chance = run.iteration >= self.options['max_iterations']
+        run.events.iteration(run.iteration)
+        turn = await self._stream_reply(run, last_chance)
+        if turn is RETRY:
+            run.iteration -= 1  # the same reply again, now in the text protocol
+            return True
+        if is_none(turn):
+            return False
+        reply = self._record_reply(run, turn)
+        calls = reply['calls']
+        errors = reply['errors']
+        if len(calls) == 0:
+            if len(errors) > 0 and not last_chance:
+                run.history.append(_correction(errors))
+                run.events.notice('The model\'s tool call could not be read; asking it to fix it.')
+                return True
+            run.outcome['stopped'] = 'done'
+            return False
+        if last_chance:
+            self._cut_at_last_iteration(run, calls)
+            return False
+        await self._run_tools(calls, run.history, run.events, run.cancellation)
+        if len(errors) > 0:
+            run.history.append(_correction(errors))
+        if run.cancellation.cancelled:
+            run.outcome['stopped'] = 'cancelled'
+            return False
+        return True
 
-            def on_delta(delta):
-                streamed['any'] = True
-                shown = delta if is_none(text_filter) else text_filter.feed(delta)
-                if shown != '':
-                    _emit(sink, 'text', shown)
-            try:
-                turn = await self.client.stream_chat(body, on_delta, cancellation)
-            except LlmError as error:
-                if (error.kind == 'tools_unsupported' and mode == 'native' and
-                        self.options['tool_calling'] == 'auto' and not streamed['any']):
-                    mode = self._fall_back_to_text(sink, 'the server refused native tool calls (' + error.message + ')')
-                    iteration -= 1
-                    continue
-                self._keep_partial(history, error, text_filter, sink, mode)
-                if error.kind == 'cancelled' or cancellation.cancelled:
-                    outcome['stopped'] = 'cancelled'
-                else:
-                    _fail(outcome, sink, error)
-                return
-            if not is_none(text_filter):
-                rest = text_filter.finish()
-                if rest != '':
-                    _emit(sink, 'text', rest)
-            outcome['usage'] = add_usage(outcome['usage'], get_key(turn, 'usage'))
-            content = get_key(turn, 'content', '') or ''
-            calls = get_key(turn, 'tool_calls', []) or []
-            errors = []
-            text_reply = mode == 'text'
-            if mode != 'text' and len(calls) == 0 and self.options['tool_calling'] == 'auto' and content.find('```') >= 0:
-                parsed = parse_tool_blocks(content)
-                if len(parsed['calls']) > 0 and self._all_known(parsed['calls']):
-                    mode = self._fall_back_to_text(sink, 'the model wrote ```tool blocks instead of native tool calls')
-                    outcome['mode'] = mode
-                    text_reply = True
-            if text_reply:
-                parsed = parse_tool_blocks(content)
-                calls = []
-                for item in parsed['calls']:
-                    calls.append(tool_call_message(GENERATED_ID_PREFIX + str(len(calls)), item['name'],
-                                                   dump_json(item['arguments'])))
-                errors = parsed['errors']
-                answer = parsed['text']
+    async def _stream_reply(self, run, last_chance):
+        """Ask the model and stream its text to the sink: the turn dict; RETRY when 'auto' just switched to the
+        text protocol before anything was shown; None when the run ended (error or cancel, recorded)."""
+        body = await self._request(run.history, run.mode, run.keep_from, run.workspace, last_chance, run.events)
+        text_filter = ToolBlockFilter() if run.mode == 'text' else None
+        streamed = {'any': False}
+
+        def on_delta(delta):
+            streamed['any'] = True
+            shown = delta if is_none(text_filter) else text_filter.feed(delta)
+            if shown != '':
+                run.events.text(shown)
+        try:
+            turn = await self.client.stream_chat(body, on_delta, run.cancellation)
+        except LlmError as error:
+            if (error.kind == 'tools_unsupported' and run.mode == 'native' and
+                    self.options['tool_calling'] == 'auto' and not streamed['any']):
+                run.mode = self._fall_back_to_text(run.events, 'the server refused native tool calls (' +
+                                                   error.message + ')')
+                return RETRY
+            self._keep_partial(run.history, error, text_filter, run.events, run.mode)
+            if error.kind == 'cancelled' or run.cancellation.cancelled:
+                run.outcome['stopped'] = 'cancelled'
             else:
-                answer = content
-            calls = _with_unique_ids(calls, len(history))
-            message = assistant_message(content, calls)
-            if text_reply:
-                message['hermes_text_protocol'] = True
-            history.append(message)
-            outcome['text'] = answer
-            if len(calls) == 0:
-                if len(errors) > 0 and not last_chance:
-                    history.append(_correction(errors))
-                    _emit(sink, 'notice', 'The model\'s tool call could not be read; asking it to fix it.')
-                    continue
-                outcome['stopped'] = 'done'
-                return
-            if last_chance:
-                for call in calls:
-                    history.append(_tool_result_message(call, 'Not run: Hermes stopped after ' + str(max_iterations) +
-                                                        ' model replies (hermes.agent.maxIterations).', True))
-                _fail(outcome, sink, LlmError('Stopped after ' + str(max_iterations) + ' model replies without a '
-                                              'final answer. Raise hermes.agent.maxIterations, or ask again to '
-                                              'continue.', 'max_iterations'))
-                outcome['stopped'] = 'max_iterations'
-                return
-            await self._run_tools(calls, history, sink, cancellation)
-            if len(errors) > 0:
-                history.append(_correction(errors))
-            if cancellation.cancelled:
-                outcome['stopped'] = 'cancelled'
-                return
+                _fail(run.outcome, run.events, error)
+            return None
+        if not is_none(text_filter):
+            rest = text_filter.finish()
+            if rest != '':
+                run.events.text(rest)
+        run.outcome['usage'] = add_usage(run.outcome['usage'], get_key(turn, 'usage'))
+        return turn
 
-    async def _run_tools(self, calls, history, sink, cancellation):
+    def _record_reply(self, run, turn):
+        """The reply as an assistant message in the history (tool calls read natively or from ```tool blocks,
+        with ids that are unique in the conversation): {'calls', 'errors'} (blocks that could not be read)."""
+        content = get_key(turn, 'content', '') or ''
+        calls = get_key(turn, 'tool_calls', []) or []
+        errors = []
+        text_reply = run.mode == 'text'
+        if (run.mode != 'text' and len(calls) == 0 and self.options['tool_calling'] == 'auto' and
+                content.find('```') >= 0):
+            parsed = parse_tool_blocks(content)
+            if len(parsed['calls']) > 0 and self._all_known(parsed['calls']):
+                run.mode = self._fall_back_to_text(run.events, 'the model wrote ```tool blocks instead of native '
+                                                               'tool calls')
+                run.outcome['mode'] = run.mode
+                text_reply = True
+        if text_reply:
+            parsed = parse_tool_blocks(content)
+            calls = []
+            for item in parsed['calls']:
+                calls.append(tool_call_message(GENERATED_ID_PREFIX + str(len(calls)), item['name'],
+                                               dump_json(item['arguments'])))
+            errors = parsed['errors']
+            answer = parsed['text']
+        else:
+            answer = content
+        calls = _with_unique_ids(calls, len(run.history))
+        message = assistant_message(content, calls)
+        if text_reply:
+            message['hermes_text_protocol'] = True
+        run.history.append(message)
+        run.outcome['text'] = answer
+        return {'calls': calls, 'errors': errors}
+
+    def _cut_at_last_iteration(self, run, calls):
+        """The last reply still asked for tools: answer each call (so the history stays well-formed) and stop."""
+        limit = str(self.options['max_iterations'])
+        for call in calls:
+            run.history.append(_tool_result_message(call, 'Not run: Hermes stopped after ' + limit +
+                                                    ' model replies (hermes.agent.maxIterations).', True))
+        _fail(run.outcome, run.events, LlmError('Stopped after ' + limit + ' model replies without a final answer. '
+                                                'Raise hermes.agent.maxIterations, or ask again to continue.',
+                                                'max_iterations'))
+        run.outcome['stopped'] = 'max_iterations'
+
+    async def _run_tools(self, calls, history, events, cancellation):
         for call in calls:
             name = call['function']['name']
             parsed = parse_arguments(call['function']['arguments'])
@@ -222,25 +308,25 @@ class AgentLoop:
             if cancellation.cancelled:
                 result = error_result(CANCELLED_TEXT)
             else:
-                _emit(sink, 'tool_call', shown)
+                events.tool_call(shown)
                 if has_key(parsed, 'error'):
                     result = error_result('Invalid arguments for tool \'' + name + '\': ' + parsed['error'] +
                                           '. Call it again with the arguments as one JSON object.')
                 else:
-                    result = await self._call_tool(name, parsed['value'], cancellation, sink, shown)
+                    result = await self._call_tool(name, parsed['value'], cancellation, events, shown)
             text = cap_text(result_text(result), self.options['max_tool_result_chars'])
             history.append(_tool_result_message(call, text, result['isError'] is True))
-            _emit(sink, 'tool_result', shown, result)
+            events.tool_result(shown, result)
 
-    async def _call_tool(self, name, arguments, cancellation, sink, shown):
+    async def _call_tool(self, name, arguments, cancellation, events, shown):
         def report(progress, total, message):
             text = str(progress) + ('/' + str(total) if not is_none(total) else '')
-            _emit(sink, 'tool_log', shown, 'progress', text + (' ' + message if not is_none(message) else ''))
+            events.tool_log(shown, 'progress', text + (' ' + message if not is_none(message) else ''))
 
         def log(level, message):
-            _emit(sink, 'tool_log', shown, level, message)
+            events.tool_log(shown, level, message)
         tool_call = ToolCall(report, log)
-        tool_call.on_confirmation(lambda state: _emit(sink, 'tool_confirmation', shown, state))
+        tool_call.on_confirmation(lambda state: events.tool_confirmation(shown, state))
         unsubscribe = cancellation.on_cancel(lambda: tool_call.cancel('The user cancelled the request.'))
         try:
             result = await cancellation.race(self.registry.call(name, arguments, tool_call))
@@ -253,7 +339,7 @@ class AgentLoop:
 
     # ------------------------------------------------------------------------------------ requests
 
-    async def _initial_mode(self, sink, cancellation):
+    async def _initial_mode(self, events, cancellation):
         info = await self._read_model_info(cancellation)  # also sizes the context budget
         if len(self.registry.list()) == 0:
             return 'none'
@@ -265,13 +351,13 @@ class AgentLoop:
         if self.text_fallback:
             return 'text'
         if is_object(info) and get_key(info, 'supports_tools') is False:
-            return self._fall_back_to_text(sink, 'the server says ' + self.options['model'] +
+            return self._fall_back_to_text(events, 'the server says ' + self.options['model'] +
                                            ' does not support tool calling')
         return 'native'
 
-    def _fall_back_to_text(self, sink, why):
+    def _fall_back_to_text(self, events, why):
         self.text_fallback = True
-        _emit(sink, 'notice', 'Using the text tool protocol: ' + why + '.')
+        events.notice('Using the text tool protocol: ' + why + '.')
         return 'text'
 
     async def _read_model_info(self, cancellation):
@@ -297,9 +383,9 @@ class AgentLoop:
             return info['context_length']
         return DEFAULT_CONTEXT_TOKENS
 
-    async def _request(self, history, mode, keep_from, workspace, last_chance, sink):
+    async def _request(self, history, mode, keep_from, workspace, last_chance, events):
         context = self._context_tokens()
-        offer = self._tools_to_offer(context, sink)
+        offer = self._tools_to_offer(context, events)
         tools = offer['tools']
         text_protocol = mode == 'text'
         instructions = self.options['instructions']
@@ -312,7 +398,7 @@ class AgentLoop:
         budget = context - reply - estimate_tools_tokens(native_tools)
         fitted = fit_messages(system, history, budget, keep_from)
         if fitted['dropped'] > 0 or fitted['trimmed'] > 0:
-            _emit(sink, 'notice', 'To fit the model\'s context (' + str(context) + ' tokens), ' +
+            events.notice('To fit the model\'s context (' + str(context) + ' tokens), ' +
                   str(fitted['dropped']) + ' older messages were left out and ' + str(fitted['trimmed']) +
                   ' long tool results shortened.')
         messages = [fitted['messages'][0]]
@@ -320,7 +406,7 @@ class AgentLoop:
         tool_choice = 'none' if last_chance else 'auto'
         return chat_request(self.options['model'], messages, native_tools, tool_choice)
 
-    def _tools_to_offer(self, context, sink):
+    def _tools_to_offer(self, context, events):
         """Every tool when their definitions fit in half the context; else compact definitions; else
         only the essential tools, compact. The user is told once per loop, with what to change."""
         tools = self.registry.list()
@@ -332,7 +418,7 @@ class AgentLoop:
         essentials = [tool for tool in tools if tool.essential]
         if not self._warned_tools_overflow:
             self._warned_tools_overflow = True  # once per loop: the same advice every turn is noise
-            _emit(sink, 'notice', 'The model\'s context (' + str(context) + ' tokens) is too small for all ' +
+            events.notice('The model\'s context (' + str(context) + ' tokens) is too small for all ' +
                   str(len(tools)) + ' tools, so only ' + str(len(essentials)) + ' essential ones are offered. '
                   'Give the model a larger context (for Ollama: OLLAMA_CONTEXT_LENGTH=32768 ollama serve) and set '
                   '"hermes.llm.contextLength" to match.')
@@ -345,12 +431,12 @@ class AgentLoop:
             self._tool_token_cache[key] = estimate_tools_tokens(openai_tools(tools, compact))
         return self._tool_token_cache[key]
 
-    def _keep_partial(self, history, error, text_filter, sink, mode):
+    def _keep_partial(self, history, error, text_filter, events, mode):
         """A reply cut short: keep the text that arrived (tool calls in pieces are dropped)."""
         if not is_none(text_filter):
             rest = text_filter.finish()
             if rest != '':
-                _emit(sink, 'text', rest)
+                events.text(rest)
         partial = error.partial
         content = get_key(partial, 'content', '') if is_object(partial) else ''
         if json_type(content) == 'string' and content != '':
@@ -494,32 +580,8 @@ def _close_dangling_calls(history):
             history.append(_tool_result_message(call, CANCELLED_TEXT, True))
 
 
-def _fail(outcome, sink, error):
+def _fail(outcome, events, error):
     outcome['stopped'] = 'error'
     outcome['error'] = error.message
     outcome['error_kind'] = error.kind
-    _emit(sink, 'error', error)
-
-
-def _emit(sink, event, first=None, second=None, third=None):
-    try:
-        if event == 'text':
-            sink.on_text(first)
-        elif event == 'tool_call':
-            sink.on_tool_call(first)
-        elif event == 'tool_result':
-            sink.on_tool_result(first, second)
-        elif event == 'tool_log':
-            sink.on_tool_log(first, second, third)
-        elif event == 'tool_confirmation':
-            sink.on_tool_confirmation(first, second)
-        elif event == 'iteration':
-            sink.on_iteration(first)
-        elif event == 'notice':
-            sink.on_notice(first)
-        elif event == 'error':
-            sink.on_error(first)
-        elif event == 'done':
-            sink.on_done(first)
-    except JsError:
-        pass
+    events.error(error)
