@@ -100,9 +100,12 @@ def workbench(code_server):
     """The extension host runs only while a page is connected: one page for the whole layer."""
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path='/usr/bin/chromium', args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={'width': 1400, 'height': 900})
+        # The clipboard permissions let "Copy MCP Config" reach the (browser's) clipboard, as a user's click would.
+        context = browser.new_context(viewport={'width': 1400, 'height': 900},
+                                      permissions=['clipboard-read', 'clipboard-write'])
+        page = context.new_page()
         yield Workbench(page).open(code_server.url)
-        page.close()
+        context.close()
         browser.close()
 
 
