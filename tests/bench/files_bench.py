@@ -1,5 +1,6 @@
 """`inv bench` section "files": the file tools in a real VS Code (code-server) over MCP, side by side with
-raw ripgrep on the same generated tree (30,000 source files + a .gitignore'd folder) and the same query.
+raw ripgrep on the same generated tree (30,000 source files + a .gitignore'd folder) and the same query,
+and the small-file tools (a 2-line file, a 5-entry folder) against the trivial call's round trip.
 
 Measured end to end as an MCP client sees it (HTTP, the extension host, ripgrep, formatting), median
 of 5 runs after a warm-up. Baselines: the ripgrep binary VS Code ships, run directly; for file_read, a
@@ -35,6 +36,11 @@ def make_tree(root):
     (root / 'dist').mkdir()
     for index in range(2000):  # ignored: neither ripgrep nor the tools should read these
         (root / 'dist' / f'bundle{index}.ts').write_text(f'// {QUERY} ignored {index}\n' + body)
+    small = root / 'small'  # the small-file tools: a 2-line file in a 5-entry folder, 3 of them .ts
+    small.mkdir()
+    (small / 'a.ts').write_text('export const a = 1;\nexport const b = 2;\n')
+    for name in ('b.ts', 'c.ts', 'notes.md', 'data.json'):
+        (small / name).write_text('x\n')
     (root / 'big.log').write_text(''.join(f'{n:08} INFO request handled in {n % 997} ms\n' for n in range(250000)))
     return time.perf_counter() - started
 
@@ -82,7 +88,7 @@ def timed(action):
     return statistics.median(times)
 
 
-def bench_files(heading, row, code_server, vsix):
+def bench_files(heading, row, code_server, vsix, target):
     from playwright.sync_api import sync_playwright
     from vscode_server import CHROMIUM_ARGS, CodeServer
     heading('File tools in a real VS Code over MCP (baseline: raw ripgrep / a plain read, same tree and query)')
@@ -108,13 +114,45 @@ def bench_files(heading, row, code_server, vsix):
                 page.goto(server.url)
                 info = server.discovery_for(tree, timeout=120)
                 mcp = Mcp(info['url'], info['token'])
-                measure(mcp, rg, tree, row)
+                measure_small(mcp, target)
+                measure(mcp, rg, tree, row, target)
                 browser.close()
         finally:
             server.stop()
 
 
-def measure(mcp, rg, tree, row):
+def p50_ms(action, count):
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+SMALL_CALLS = [('file_read', {'path': 'small/a.ts'}), ('file_list_directory', {'path': 'small'}),
+               ('file_search', {'pattern': '**/*.ts', 'path': 'small'}), ('editor_get_content', {'path': 'small/a.ts'})]
+
+
+def measure_small(mcp, target):
+    """p50 of each small-file tool against the trivial call's round trip, interleaved in rounds."""
+    mcp.call('editor_open_file', {'path': 'small/a.ts'})
+    calls = [('workspace_get_folders', {})] + SMALL_CALLS
+    for name, arguments in calls:
+        for _ in range(10):
+            mcp.call(name, arguments)  # warm-up
+    rounds = {name: [] for name, _ in calls}
+    for _ in range(5):
+        for name, arguments in calls:
+            rounds[name].append(p50_ms(lambda: mcp.call(name, arguments), 20))
+    floor = statistics.median(rounds['workspace_get_folders'])
+    for name, arguments in SMALL_CALLS:
+        ours = statistics.median(rounds[name])
+        target(f'{name} {json.dumps(arguments)}', f'{ours:.2f} ms (trivial call {floor:.2f} ms)',
+               'workspace_get_folders', ours / floor, 1.5)
+
+
+def measure(mcp, rg, tree, row, target):
     found = mcp.call('file_search_content', {'query': QUERY, 'max_results': 2000})
     matches = found.split(' ', 1)[0]
     ours = timed(lambda: mcp.call('file_search_content', {'query': QUERY, 'max_results': 2000}))
@@ -122,15 +160,17 @@ def measure(mcp, rg, tree, row):
                                        capture_output=True, check=True))
     raw_json = timed(lambda: subprocess.run([str(rg), '--json', '--no-config', '--hidden', '--fixed-strings', QUERY,
                                              str(tree)], capture_output=True, check=True))
-    row(f'file_search_content "{QUERY}" ({matches} matches)', f'{ours * 1000:.0f} ms', 'raw rg', ours / raw)
-    row('  raw rg (plain output) / raw rg --json', f'{raw * 1000:.0f} ms / {raw_json * 1000:.0f} ms')
+    target(f'file_search_content "{QUERY}" ({matches} matches)', f'{ours * 1000:.0f} ms', 'raw rg --json',
+           ours / raw_json, 1.2)
+    row('  raw rg (plain output) / raw rg --json', f'{raw * 1000:.0f} ms / {raw_json * 1000:.0f} ms', 'raw rg',
+        ours / raw)
 
     listed = mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000})
     ours = timed(lambda: mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000}))
     raw = timed(lambda: subprocess.run([str(rg), '--files', '--no-config', '--hidden', '--glob', '*.ts', str(tree)],
                                        capture_output=True, check=True))
-    row(f'file_search "**/*.ts" (first {listed.count(chr(10)) - 1} of 30,000 paths)', f'{ours * 1000:.0f} ms',
-        'raw rg --files', ours / raw)
+    target(f'file_search "**/*.ts" (first {listed.count(chr(10)) - 1} of 30,000 paths)', f'{ours * 1000:.0f} ms',
+           'raw rg --files', ours / raw, 1.3)
     alone = timed(lambda: mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000,
                                                    'use_ignore_files': False}))
     row('  the same without .gitignore (findFiles alone)', f'{alone * 1000:.0f} ms', 'raw rg --files', alone / raw)
@@ -141,6 +181,6 @@ def measure(mcp, rg, tree, row):
     ours = timed(lambda: mcp.call('file_read', {'path': 'big.log'}))
     tail = timed(lambda: mcp.call('file_read', {'path': 'big.log', 'start_line': 249000}))
     plain = timed(lambda: (tree / 'big.log').read_text())
-    row(f'file_read of a {size / 1e6:.0f} MB file (first 2,000 lines)', f'{ours * 1000:.0f} ms', 'a plain read',
-        ours / plain)
+    target(f'file_read of a {size / 1e6:.0f} MB file (first 2,000 lines)', f'{ours * 1000:.0f} ms', 'a plain read',
+           ours / plain, 1.5)
     row('file_read of its last 1,000 lines', f'{tail * 1000:.0f} ms', 'a plain read', tail / plain)

@@ -3,14 +3,17 @@
 1. Build: Transcrypt and esbuild times; bundle size raw and minified+gzip, against the Transcrypt
    runtime alone (the floor any Transcrypt extension pays).
 2. MCP: tools/call of a trivial tool over Streamable HTTP, 1 and 16 concurrent clients, against a
-   server built on the official TypeScript SDK serving the same tool; then 16 clients × 1,000 calls
-   with the error count and the server's RSS before/after.
+   minimal Node http JSON-RPC endpoint in the same process (the floor) and a server built on the
+   official TypeScript SDK serving the same tool; then three soak rounds of 16 clients × 1,000 calls
+   with the error count, RSS and JS heap after each.
 3. Activation in a real VS Code (code-server): time inside activate() and until the MCP server
    answers, against the workbench's own load time in the same page.
 4. Side panel: render cost per streamed chunk over a 2,000-token answer (tests/bench/webview_render.py).
 5. Typing: keystroke-to-paint in code-server without and with 4 MCP clients subscribed to the editor's
    resources (tests/bench/typing_bench.py).
-No assertions on time: numbers are printed, not judged.
+6. The embedded agent's own costs, and a soak of 1,000 chat turns (tests/bench/llm.js, chat_soak.js).
+7. File tools in code-server (tests/bench/files_bench.py).
+No assertions on time: numbers are printed, each of issue 17's targets with its ratio and met / NOT met.
 """
 import gzip
 import json
@@ -90,13 +93,6 @@ def start_json_process(args, env=None):
     return process, json.loads(line)
 
 
-def rss_kb(pid):
-    for line in Path(f'/proc/{pid}/status').read_text().splitlines():
-        if line.startswith('VmRSS:'):
-            return int(line.split()[1])
-    return 0
-
-
 def load(url, token, clients, calls):
     output = subprocess.run([NODE, str(BENCH / 'load.js'), url, token or '-', str(clients), str(calls)],
                             check=True, capture_output=True, text=True, cwd=ROOT).stdout
@@ -110,34 +106,61 @@ def load(url, token, clients, calls):
     }
 
 
+def target(label, value, baseline_label, ratio, goal, at_most=True):
+    """A row for one of issue 17's targets: the ratio, the goal, and whether this run met it."""
+    met = ratio <= goal if at_most else ratio >= goal
+    row(label, value, baseline_label, ratio)
+    print(f'  {"":<46} target {"≤" if at_most else "≥"} {goal}×: {"met" if met else "NOT met"}', flush=True)
+
+
 def bench_mcp():
-    heading('MCP tools/call over Streamable HTTP (baseline: official TypeScript SDK server, same tool)')
+    heading('MCP tools/call over Streamable HTTP (baselines: a minimal Node http JSON-RPC endpoint in the same '
+            'process, tests/bench/minimal_endpoint.js; the official TypeScript SDK server, same tool)')
     home = tempfile.mkdtemp(prefix='hermes-bench-home-')
     ours, ours_info = start_json_process(
-        [NODE, str(ROOT / 'tests' / 'node' / 'serve_mcp.js'), json.dumps({'hermes.mcp.port': 0}), '/tmp/project'],
-        env=dict(os.environ, HOME=home))
+        [NODE, '--expose-gc', str(ROOT / 'tests' / 'node' / 'serve_mcp.js'), json.dumps({'hermes.mcp.port': 0}),
+         '/tmp/project'], env=dict(os.environ, HOME=home, HERMES_BENCH_MINIMAL='1'))
     sdk, sdk_info = start_json_process([NODE, str(BENCH / 'ts_sdk_server.js')])
+    servers = {'Hermes': (ours_info['url'], ours_info['token']), 'minimal': (ours_info['minimal_url'], ours_info['token']),
+               'SDK': (sdk_info['url'], None)}
     try:
-        for url, token in ((ours_info['url'], ours_info['token']), (sdk_info['url'], None)):
-            load(url, token, 4, 200)  # warm up both JITs
+        for url, token in servers.values():
+            load(url, token, 4, 200)  # warm up the JITs
         for clients, calls in ((1, 2000), (16, 200)):
-            hermes = load(ours_info['url'], ours_info['token'], clients, calls)
-            baseline = load(sdk_info['url'], None, clients, calls)
+            runs = {name: [] for name in servers}
+            for _ in range(3):  # interleaved, so the machine's load hits each server alike; medians
+                for name, (url, token) in servers.items():
+                    runs[name].append(load(url, token, clients, calls))
+            med = {name: {key: statistics.median(run[key] for run in results) for key in ('rate', 'p50', 'p99')}
+                   for name, results in runs.items()}
+            hermes, floor, sdk_result = med['Hermes'], med['minimal'], med['SDK']
             label = f'{clients} client{"s" if clients > 1 else ""}'
-            row(f'{label}: calls/s', f"{hermes['rate']:.0f} (SDK {baseline['rate']:.0f})", 'the SDK',
-                hermes['rate'] / baseline['rate'])
-            row(f'{label}: p50 latency', f"{hermes['p50']:.2f} ms (SDK {baseline['p50']:.2f} ms)", 'the SDK',
-                hermes['p50'] / baseline['p50'])
-            row(f'{label}: p99 latency', f"{hermes['p99']:.2f} ms (SDK {baseline['p99']:.2f} ms)", 'the SDK',
-                hermes['p99'] / baseline['p99'])
-        heading('Soak: 16 clients × 1,000 calls')
-        for name, process, url, token in (('Hermes', ours, ours_info['url'], ours_info['token']),
-                                          ('TS SDK', sdk, sdk_info['url'], None)):
-            before = rss_kb(process.pid)
-            result = load(url, token, 16, 1000)
-            after = rss_kb(process.pid)
-            row(f'{name}: errors / RSS before → after', f"{result['errors']} errors, "
-                f'{before / 1024:.1f} → {after / 1024:.1f} MB ({result["rate"]:.0f} calls/s)')
+            rate = (f"{hermes['rate']:.0f} (minimal {floor['rate']:.0f}, SDK {sdk_result['rate']:.0f})")
+            if clients == 16:
+                target(f'{label}: calls/s', rate, 'the minimal endpoint', hermes['rate'] / floor['rate'], 0.6, False)
+            else:
+                row(f'{label}: calls/s', rate, 'the minimal endpoint', hermes['rate'] / floor['rate'])
+            p50 = f"{hermes['p50']:.2f} ms (minimal {floor['p50']:.2f}, SDK {sdk_result['p50']:.2f})"
+            if clients == 1:
+                target(f'{label}: p50 latency', p50, 'the minimal endpoint', hermes['p50'] / floor['p50'], 1.3)
+            else:
+                row(f'{label}: p50 latency', p50, 'the minimal endpoint', hermes['p50'] / floor['p50'])
+            row(f'{label}: p99 latency', f"{hermes['p99']:.2f} ms (minimal {floor['p99']:.2f}, SDK "
+                f"{sdk_result['p99']:.2f})", 'the minimal endpoint', hermes['p99'] / floor['p99'])
+            row(f'{label}: Hermes vs the SDK', '', 'the SDK (calls/s)', hermes['rate'] / sdk_result['rate'])
+        heading('Soak: 3 rounds of 16 clients × 1,000 calls (RSS after a full GC)')
+        rounds = []
+        for number in range(1, 4):
+            result = load(ours_info['url'], ours_info['token'], 16, 1000)
+            ours.stdin.write('{"gc": true}\n')
+            ours.stdin.flush()
+            rounds.append(json.loads(ours.stdout.readline()))
+            row(f'round {number}: errors / RSS / JS heap', f"{result['errors']} errors, "
+                f"{rounds[-1]['rss'] / 2**20:.1f} MB / {rounds[-1]['heapUsed'] / 2**20:.1f} MB ({result['rate']:.0f} calls/s)")
+        target('RSS after round 3', f"{rounds[2]['rss'] / 2**20:.1f} MB", 'after round 1',
+               rounds[2]['rss'] / rounds[0]['rss'], 1.05)
+        row('JS heap after round 3 (what a leak would grow)', f"{rounds[2]['heapUsed'] / 2**20:.1f} MB", 'after round 1',
+            rounds[2]['heapUsed'] / rounds[0]['heapUsed'])
     finally:
         for process in (ours, sdk):
             process.terminate()
@@ -177,6 +200,7 @@ def bench_activation():
             server.stop()
     activate_ms = int(match.group(1))
     row('inside activate() (Hermes log)', f'{activate_ms} ms', 'the workbench load', activate_ms / 1000 / workbench_s)
+    print(f'  {"":<46} target ≤ 50 ms: {"met" if activate_ms <= 50 else "NOT met"}', flush=True)
     row('page open → MCP server announced', f'{serving_s:.2f} s', 'the workbench load', serving_s / workbench_s)
     row('page open → workbench visible (baseline)', f'{workbench_s:.2f} s')
 
@@ -199,6 +223,25 @@ def bench_llm():
     row(f"agent loop overhead per iteration ({result['loop_iterations']} tool rounds)",
         f"{result['loop_ms_per_iteration']:.2f} ms", 'serialising its request body',
         result['loop_ms_per_iteration'] / result['loop_serialise_ms'])
+    bench_chat_soak()
+
+
+def bench_chat_soak():
+    from tests.llm_server.scenarios import SCENARIOS
+    from tests.llm_server.server import ScriptedLlmServer
+    heading('Soak: 1,000 chat turns (tool call + answer) through the transpiled loop, scripted LLM over HTTP')
+    scenario = dict(SCENARIOS['tool_calls_split'], cycle=True)
+    with ScriptedLlmServer(scenario) as server:
+        result = json.loads(subprocess.run([NODE, '--expose-gc', str(BENCH / 'chat_soak.js'), server.endpoint, '1000', '3'],
+                                           check=True, capture_output=True, text=True, cwd=ROOT).stdout)
+    for number, memory in enumerate(result['memory'], 1):
+        row(f'after {number * 1000 // 3} turns: RSS / JS heap', f"{memory['rss'] / 2**20:.1f} MB / "
+            f"{memory['heapUsed'] / 2**20:.1f} MB")
+    first, last = result['memory'][0], result['memory'][-1]
+    target('RSS after round 3', f"{last['rss'] / 2**20:.1f} MB ({result['failed']} failed turns, "
+           f"{result['ms_per_turn']:.1f} ms/turn)", 'after round 1', last['rss'] / first['rss'], 1.05)
+    row('JS heap after round 3', f"{last['heapUsed'] / 2**20:.1f} MB", 'after round 1',
+        last['heapUsed'] / first['heapUsed'])
 
 
 # ------------------------------------------------------------------------------------------ file tools
@@ -218,7 +261,7 @@ def bench_files():
     found = code_server_and_vsix('File tools in a real VS Code over MCP')
     if found is not None:
         from files_bench import bench_files as run
-        run(heading, row, *found)
+        run(heading, row, *found, target)
 
 
 # ------------------------------------------------------------------------------------------ typing + resources

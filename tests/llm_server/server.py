@@ -14,6 +14,7 @@ A scenario is a dict:
     'models': the ids GET /v1/models lists (default ['qwen2.5:7b']); 'model_fields': more fields for each
         entry (vLLM's {'max_model_len': 32768}).
     'show': the JSON POST /api/show answers (Ollama's model details), or None for 404.
+    'cycle': True starts the replies over after the last one (soaks: turn after turn of the same script).
     'api_key': when set, every request must carry `Authorization: Bearer <api_key>` (else 401).
 """
 import json
@@ -171,7 +172,8 @@ class ScriptedLlmServer:
 
     def next_reply(self):
         with self.lock:
-            index = min(self._served, len(self._replies) - 1)
+            count = len(self._replies)
+            index = self._served % count if self.scenario.get('cycle') else min(self._served, count - 1)
             self._served += 1
             return self._replies[index]
 

@@ -48,10 +48,14 @@ reset();
 
 const window = {
   createOutputChannel(name, options) {
-    const channel = { name, options, lines: [], disposed: false,
-      info(m) { this.lines.push(`[info] ${m}`); }, warn(m) { this.lines.push(`[warning] ${m}`); },
-      error(m) { this.lines.push(`[error] ${m}`); }, debug(m) { this.lines.push(`[debug] ${m}`); },
-      appendLine(m) { this.lines.push(m); }, show() {}, dispose() { this.disposed = true; } };
+    // As in VS Code: debug lines below the channel's logLevel (Info) are dropped, and the lines go to a
+    // file rather than staying in the extension host: only the last 5,000 are kept here, so `inv bench`'s
+    // soak of thousands of requests measures the extension's memory, not this fake's.
+    const channel = { name, options, lines: [], disposed: false, logLevel: 3,
+      add(line) { this.lines.push(line); if (this.lines.length > 5000) this.lines.splice(0, 1000); },
+      info(m) { this.add(`[info] ${m}`); }, warn(m) { this.add(`[warning] ${m}`); },
+      error(m) { this.add(`[error] ${m}`); }, debug(m) { if (this.logLevel <= 2) this.add(`[debug] ${m}`); },
+      appendLine(m) { this.add(m); }, show() {}, dispose() { this.disposed = true; } };
     state.channels.push(channel);
     return channel;
   },

@@ -21,14 +21,22 @@ async function main() {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // `inv bench` (tests/bench/run.py): the floor its MCP numbers are compared with, in this same process.
+  const minimalUrl = process.env.HERMES_BENCH_MINIMAL
+    ? await require('../bench/minimal_endpoint').serveMinimal(service.registry, service.token) : undefined;
   // Only now announce readiness: the signal handlers above must exist before a test can send SIGTERM.
   process.stdout.write(JSON.stringify({ port: service.port, url: service.url, token: service.token,
-    error: service.error }) + '\n');
+    error: service.error, minimal_url: minimalUrl }) + '\n');
   process.stdin.on('data', (chunk) => {  // tests may change settings at run time: {"set": {key: value}}
     for (const line of chunk.toString().split('\n').filter(Boolean)) {
       const command = JSON.parse(line);
       for (const [key, value] of Object.entries(command.set || {})) vscode.__setSetting(key, value);
       if (command.addTool) addNamedTool(service.registry, command.addTool);
+      if (command.gc) {  // `inv bench` soak rounds (node --expose-gc): live memory after a full collection
+        if (global.gc) global.gc();
+        const { rss, heapUsed } = process.memoryUsage();
+        process.stdout.write(JSON.stringify({ rss, heapUsed }) + '\n');
+      }
     }
   });
 }
