@@ -557,8 +557,8 @@ class _Lm:
         return Disposable(lambda: self.mcp_providers.pop(provider_id, None))
 
 
-def reset():
-    """Give the module a fresh world (called before every test by conftest)."""
+def _reset_base():
+    """window, commands, workspace, env and lm, new."""
     global window, commands, workspace, env, lm
     window = _Window()
     commands = _Commands()
@@ -569,7 +569,6 @@ def reset():
 
 version = '1.139.1'
 window = commands = workspace = env = lm = None
-reset()
 
 
 # ==================================================================================================
@@ -1004,12 +1003,8 @@ class _Debug(_Undefined):
         return _resolved(None)
 
 
-_reset_before_tool_suite = reset
-
-
-def reset():
+def _reset_tool_suite():
     global debug
-    _reset_before_tool_suite()
     _install_terminals(window)
     debug = _Debug()
     if not hasattr(workspace, 'openTextDocument'):
@@ -1022,7 +1017,6 @@ def reset():
 
 
 debug = None
-reset()
 
 
 # ==================================================================================================
@@ -1661,12 +1655,8 @@ def _install_builtin_commands(registry):
     return listed
 
 
-_reset_before_editor_tools = reset
-
-
-def reset():  # noqa: F811
+def _reset_editor_tools():
     global languages, tasks
-    _reset_before_editor_tools()
     workspace.textDocuments = []
     workspace.shim_documents = workspace.textDocuments  # the section above keeps its documents here
     workspace.openTextDocument = lambda uri: _resolved(_load_document(uri))
@@ -1700,7 +1690,6 @@ def reset():  # noqa: F811
 
 
 languages = tasks = None
-reset()
 
 
 # ==================================================================================================
@@ -1975,18 +1964,13 @@ def _install_native_chat(lm_namespace):
     lm_namespace.registerLanguageModelChatProvider = register_provider
 
 
-_reset_before_native_chat = reset
-
-
-def reset():  # noqa: F811
+def _reset_native_chat():
     global chat
-    _reset_before_native_chat()
     chat = _Chat()
     _install_native_chat(lm)
 
 
 chat = None
-reset()
 
 
 # ==================================================================================================
@@ -2011,11 +1995,8 @@ def _make_active(editor):
 
 _Editor.visibleRanges = property(lambda self: [Range(0, 0, max(self.document.lineCount - 1, 0), 0)])
 
-_reset_before_editor_events = reset
 
-
-def reset():  # noqa: F811
-    _reset_before_editor_events()
+def _reset_editor_events():
     _emitter(window, '_active_changed', 'onDidChangeActiveTextEditor')
     _emitter(window, '_selection_changed', 'onDidChangeTextEditorSelection')
     _emitter(window, '_visible_ranges_changed', 'onDidChangeTextEditorVisibleRanges')
@@ -2025,6 +2006,16 @@ def reset():  # noqa: F811
     _emitter(window.tabGroups, '_groups_changed', 'onDidChangeTabGroups')
     window.select = _select
     window.make_active = _make_active
+
+
+def reset():
+    """A fresh VS Code for every test (conftest calls it): each section above sets up its own namespaces,
+    in order (later sections extend what earlier ones made)."""
+    _reset_base()
+    _reset_tool_suite()
+    _reset_editor_tools()
+    _reset_native_chat()
+    _reset_editor_events()
 
 
 reset()
