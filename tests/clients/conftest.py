@@ -51,6 +51,8 @@ def client_dir(name):
 
 
 def version_of(name):
+    if name == 'vscode':
+        return 'in code-server ' + os.environ.get('HERMES_CODE_SERVER', '?').split('code-server-')[-1].split('/')[0]
     kind = 'python' if name in PINS['python'] else 'npm'
     return PINS[kind][name]['version']
 

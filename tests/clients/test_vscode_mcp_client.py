@@ -3,7 +3,7 @@
 VS Code connects to it, lists our tools as its own and runs one."""
 import httpx
 
-from conftest import PROOF_FILE, file_read_text
+from conftest import PROOF_FILE, complaints, file_read_text, record
 from vscode_server import wait_until
 
 PREFIX = 'mcp_hermes_for_vs_'  # VS Code's name for the tools of the server our extension ("Hermes for VS Code") offers
@@ -32,3 +32,8 @@ def test_vscode_connects_to_hermes_this_window_and_runs_a_tool(workbench, probe,
                                                                          toolInvocationToken: undefined}});
         return result.content.map(part => part.value);""")
     assert file_read_text(result[0]).strip() == proof
+    # VS Code shows the server's log in the Output panel as it starts it: what it said about us, for the record.
+    output = page.locator('.part.panel .view-lines').first.inner_text().replace('\u00a0', ' ')
+    record('vscode', 'MCP: Start Server "Hermes (this window)", Output panel', output)
+    assert 'Discovered ' + str(len(names)) + ' tools' in output
+    assert complaints(output) == []
