@@ -53,44 +53,6 @@ class _NodePath:
         return '' if relative == '.' else relative
 
 
-class _NodeFs:
-    """The synchronous parts of Node's `fs` the host code uses; errors carry Node's `code`."""
-
-    @staticmethod
-    def realpathSync(path):
-        import os
-        if not os.path.lexists(path):
-            error = FileNotFoundError(f"ENOENT: no such file or directory, realpath '{path}'")
-            error.code = 'ENOENT'
-            raise error
-        return os.path.realpath(path)
-
-    @staticmethod
-    def existsSync(path):
-        import os
-        return os.path.exists(path)
-
-    @staticmethod
-    def readFileSync(path, encoding):
-        with open(path, encoding=encoding) as file:
-            return file.read()
-
-    @staticmethod
-    def writeFileSync(path, text, encoding):
-        with open(path, 'w', encoding=encoding) as file:
-            file.write(text)
-
-    @staticmethod
-    def renameSync(source, target):
-        import os
-        os.replace(source, target)
-
-    @staticmethod
-    def mkdirSync(path, options=None):
-        import os
-        os.makedirs(path, exist_ok=bool(options and options.get('recursive')))
-
-
 class _NodeStats:
     """fs.Stats / fs.Dirent: the kind tests, `size`, `mtimeMs`, and `name` by subscript."""
 
@@ -151,7 +113,53 @@ class _NodeFsPromises:
             raise _node_error('open', path, error) from None
 
 
-_NodeFs.promises = _NodeFsPromises
+class _NodeFs:
+    """The synchronous parts of Node's `fs` the host code uses; errors carry Node's `code`."""
+
+    @staticmethod
+    def realpathSync(path):
+        import os
+        if not os.path.lexists(path):
+            error = FileNotFoundError(f"ENOENT: no such file or directory, realpath '{path}'")
+            error.code = 'ENOENT'
+            raise error
+        return os.path.realpath(path)
+
+    @staticmethod
+    def existsSync(path):
+        import os
+        return os.path.exists(path)
+
+    @staticmethod
+    def readFileSync(path, encoding):
+        with open(path, encoding=encoding) as file:
+            return file.read()
+
+    @staticmethod
+    def writeFileSync(path, text, encoding):
+        with open(path, 'w', encoding=encoding) as file:
+            file.write(text)
+
+    @staticmethod
+    def renameSync(source, target):
+        import os
+        os.replace(source, target)
+
+    @staticmethod
+    def mkdirSync(path, options=None):
+        import os
+        os.makedirs(path, exist_ok=bool(options and options.get('recursive')))
+
+    @staticmethod
+    def statSync(path):
+        import os
+        try:
+            info = os.stat(path)
+        except OSError as error:
+            raise _node_error('stat', path, error) from None
+        return _NodeStats(info.st_mode, info.st_size, info.st_mtime * 1000)
+
+    promises = _NodeFsPromises
 
 
 class _NodeCrypto:
@@ -661,43 +669,6 @@ def for_each_async(iterable, callback, on_end):
             return
         on_end(None)
     asyncio.ensure_future(consume())
-
-
-if not hasattr(_NodeFs, 'statSync'):
-    def _stat_sync(path):
-        import os
-        try:
-            return os.stat(path)
-        except FileNotFoundError as error:
-            error.code = 'ENOENT'
-            raise
-
-    class _Stats:
-        def __init__(self, result):
-            import stat
-            self._mode, self.size, self.mtimeMs = result.st_mode, result.st_size, result.st_mtime * 1000.0
-            self._stat = stat
-
-        def isDirectory(self):
-            return self._stat.S_ISDIR(self._mode)
-
-        def isFile(self):
-            return self._stat.S_ISREG(self._mode)
-
-    _NodeFs.statSync = staticmethod(lambda path: _Stats(_stat_sync(path)))
-
-
-if not hasattr(_NodeFs, 'readFileSync'):
-    def _read_file_sync(path, encoding=None):
-        try:
-            with open(path, 'rb') as handle:
-                data = handle.read()
-        except FileNotFoundError as error:
-            error.code = 'ENOENT'
-            raise
-        return data.decode('utf-8', errors='replace') if encoding in ('utf8', 'utf-8') else data
-
-    _NodeFs.readFileSync = staticmethod(_read_file_sync)
 
 
 def local_time_text(ms):
