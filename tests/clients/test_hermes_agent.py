@@ -12,7 +12,7 @@ import httpx
 import pytest
 import yaml
 
-from conftest import PROOF_FILE, ROOT, client_dir, record, version_of, without_noise
+from conftest import PROOF_FILE, ROOT, client_dir, complaints, record, version_of, without_noise
 from llm_server.scenarios import Reply, text_events, tool_events
 from llm_server.server import ScriptedLlmServer
 
@@ -59,12 +59,13 @@ def hermes(home, workspace, *args):
 def test_hermes_mcp_test_connects_and_lists_every_tool(hermes_home, workspace, base):
     transport, home = hermes_home
     result = hermes(home, workspace, *MCP_TEST)
-    record('hermes-agent', f'hermes mcp test vscode ({transport})', result.stderr)
+    record('hermes-agent', f'hermes mcp test vscode ({transport})', result.stdout + result.stderr)
     assert result.returncode == 0, result.stdout + result.stderr
     tools = httpx.get(base + '/health').json()['tools']
     assert '✓ Connected' in result.stdout
     assert f'✓ Tools discovered: {tools}' in result.stdout
     assert 'file_read' in result.stdout
+    assert complaints(result.stdout.split('Tools discovered')[0]) == []  # (our tool descriptions say "errors")
     assert without_noise(result.stderr, *EXPECTED_NOISE) == []
 
 
@@ -76,7 +77,7 @@ def test_a_hermes_chat_turn_reads_a_file_of_the_window_through_mcp(hermes_home, 
         llm._served = 0
         llm.requests.clear()
     result = hermes(home, workspace, *CHAT, f'What does {PROOF_FILE} say?', '-Q')
-    record('hermes-agent', f'hermes chat -q ({transport})', result.stderr)
+    record('hermes-agent', f'hermes chat -q ({transport})', result.stdout + result.stderr)
     assert result.returncode == 0, result.stdout + result.stderr
     assert ANSWER in result.stdout
     first, second = [request['body'] for request in llm.chat_requests()]
