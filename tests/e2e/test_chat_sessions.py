@@ -8,7 +8,6 @@ after a window reload the list still has it, opening it shows its history, and a
 
 The tests in this module run in order on one window, each building on the one before.
 """
-import json
 import shutil
 import sys
 from pathlib import Path
@@ -55,9 +54,6 @@ def sessions_server(tmp_path_factory, llm):
     server = CodeServer(_required_env('HERMES_CODE_SERVER'), _required_env('HERMES_VSIX'),
                         tmp_path_factory.mktemp('code-server-sessions'), workspace, settings=settings)
     server.install()
-    # code-server is a remote: machine-scoped settings (the LLM endpoint) come from Machine/settings.json.
-    (server.user_data / 'Machine').mkdir(parents=True, exist_ok=True)
-    (server.user_data / 'Machine' / 'settings.json').write_text(json.dumps(settings, indent=2))
     server.start()
     yield server
     server.stop()

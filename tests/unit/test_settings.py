@@ -42,10 +42,10 @@ def set_at(target, key, value):
 
 def test_every_setting_declares_a_deliberate_scope():
     scopes = {entry['key']: entry['scope'] for entry in SETTINGS}
-    assert set(scopes.values()) <= {'application', 'machine', 'window'}
+    assert set(scopes.values()) <= {'application', 'window'}  # machine: ignored in the user's settings of a remote
     protected = {key for key in scopes if is_protected(key)}
     assert protected == set(HOSTILE_WORKSPACE_VALUES)
-    assert scopes['mcp.port'] == scopes['llm.endpoint'] == 'machine'
+    assert {scopes[key] for key in protected} == {'application'}
 
 
 def test_a_workspace_cannot_change_a_protected_setting_even_when_vscode_hands_its_value_over():

@@ -4,12 +4,12 @@ description and scope. package.json's `contributes.configuration` is generated f
 `default_of(key)` — nowhere else.
 
 Scope is a security decision, not a label (VS Code's `scope`, see SECURITY.md):
-- `application` / `machine`: only the user's own settings count. Settings that weaken protection or
-  decide where secrets and the window's tools go — the confirmation gate, access outside the workspace,
-  MCP on/off, auth and port, the LLM endpoint and its headers — are these, so that a repository's
-  `.vscode/settings.json` cannot change them. `machine` for what belongs to one machine (a port, a server
-  address), `application` for the rest. The reader ignores workspace values for them even if VS Code hands
-  them over.
+- `application`: only the user's own settings count. Settings that weaken protection or decide where
+  secrets and the window's tools go — the confirmation gate, access outside the workspace, MCP on/off,
+  auth and port, the LLM endpoint and its headers — are `application`, so that a repository's
+  `.vscode/settings.json` cannot change them; the reader ignores workspace values for them even if VS Code
+  hands them over. (Not `machine`: in a remote window — code-server, SSH, WSL — VS Code ignores
+  machine-scoped values in the user's settings, so a user who set the endpoint would silently not get it.)
 - `window`: harmless choices a workspace may make (the model, its context size, how many replies).
 
 Adding a setting: one entry here (scope included), then `inv build` regenerates package.json.
@@ -25,7 +25,7 @@ SETTINGS = [
                                "Claude Code, Cursor, the MCP Inspector) can drive it.",
     },
     {
-        'key': 'mcp.port', 'type': 'integer', 'default': 19999, 'minimum': 0, 'maximum': 65535, 'scope': 'machine',
+        'key': 'mcp.port', 'type': 'integer', 'default': 19999, 'minimum': 0, 'maximum': 65535, 'scope': 'application',
         'order': 2,
         'markdownDescription': 'Preferred port for the MCP server. When it is taken (another window), the next free '
                                'port is used; every window writes its port to `~/.hermes/ide/<port>.json`. `0` picks '
@@ -58,7 +58,7 @@ SETTINGS = [
     },
     {
         'key': 'llm.endpoint', 'type': 'string', 'default': 'http://127.0.0.1:11434/v1', 'minLength': 1,
-        'scope': 'machine', 'order': 20,
+        'scope': 'application', 'order': 20,
         'markdownDescription': 'Base URL of the OpenAI-compatible API the chat uses (Hermes calls '
                                '`<endpoint>/chat/completions` and `<endpoint>/models`). Ollama: '
                                '`http://127.0.0.1:11434/v1`; LM Studio: `http://127.0.0.1:1234/v1`; llama.cpp server: '
@@ -85,7 +85,7 @@ SETTINGS = [
     },
     {
         'key': 'llm.extraHeaders', 'type': 'object', 'default': {}, 'additionalProperties': {'type': 'string'},
-        'scope': 'machine', 'order': 23,
+        'scope': 'application', 'order': 23,
         'markdownDescription': 'Extra HTTP headers sent with every LLM request (for proxies and gateways), e.g. '
                                '`{"OpenAI-Organization": "org-…"}`. Put API keys in **Hermes: Set API Key**, not '
                                'here.',
