@@ -103,42 +103,58 @@ function main(vectorsFile) {
     ? `raises ${vector.raises.type}(${JSON.stringify(vector.raises.message)})`
     : clip(canonical(vector.returns)));
 
+  // 'hermes.core.values:json_type' → the transpiled function (or class), and its short name for messages.
+  function lookUp(qualified) {
+    const [moduleName, name] = qualified.split(':');
+    const shortModule = moduleName.slice('hermes.'.length);
+    const namespace = mods[shortModule.replace(/\./g, '_')];
+    const found = namespace && namespace[jsName(name)];
+    return { found: typeof found === 'function' ? found : null, shortName: shortModule + '.' + name };
+  }
+  const callText = (name, args, kwargs) => `${name}(${clip(args.map(canonical).join(', '))}` +
+    (Object.keys(kwargs).length ? `, **${clip(canonical(kwargs))}` : '') + ')';
+  function outcomeOf(run) {
+    try {
+      return { returns: toJson(run()) };
+    } catch (error) {
+      return { raises: errorOf(error) };
+    }
+  }
+  // Same outcome: the same exception (type and message), or the same result; `normal` blanks the text
+  // that legitimately differs (EQUIVALENT). A recorded outcome with neither is not compared.
+  function sameOutcome(recorded, bundle, normal = (text) => text) {
+    if (('raises' in recorded) !== ('raises' in bundle)) return false;
+    if ('raises' in recorded) {
+      return recorded.raises.type === bundle.raises.type && normal(recorded.raises.message) === normal(bundle.raises.message);
+    }
+    return !('returns' in recorded) || normal(canonical(recorded.returns)) === normal(canonical(bundle.returns));
+  }
+
   const differences = [];
   const missing = [];
   const replayed = new Set();
   let vectorCount = 0;
   for (const [qualified, vectors] of Object.entries(data.vectors)) {
     if (qualified in data.not_replayed) continue;
-    const [moduleName, functionName] = qualified.split(':');
-    const namespace = mods[moduleName.slice('hermes.'.length).replace(/\./g, '_')];
-    const fn = namespace && namespace[jsName(functionName)];
-    if (typeof fn !== 'function') {
+    const { found: fn, shortName } = lookUp(qualified);
+    if (!fn) {
       missing.push(qualified);
       continue;
     }
     replayed.add(qualified);
     const [pattern] = data.equivalent[qualified] || [];
     const normal = (text) => (pattern ? text.replace(new RegExp(pattern, 'g'), '…') : text);
-    const same = (left, right) => normal(left) === normal(right);
     for (const vector of vectors) {
       vectorCount += 1;
       const args = callArgs(vector.args, vector.kwargs);
-      const bundle = {};
-      try {
-        bundle.returns = toJson(fn(...args));
-      } catch (error) {
-        bundle.raises = errorOf(error);
-      }
-      const sameOutcome = ('raises' in vector) === ('raises' in bundle) && ('raises' in vector
-        ? vector.raises.type === bundle.raises.type && same(vector.raises.message, bundle.raises.message)
-        : same(canonical(vector.returns), canonical(bundle.returns)));
+      const bundle = outcomeOf(() => fn(...args));
+      const same = sameOutcome(vector, bundle, normal);
       const expectedAfter = canonical(vector.args_after || vector.args);
       const after = canonical(toJson(args.slice(0, vector.args.length)));
-      if (!sameOutcome || (!('raises' in vector) && expectedAfter !== after)) {
-        const call = `${moduleName.slice('hermes.'.length)}.${functionName}(${clip(vector.args.map(canonical).join(', '))}` +
-          (Object.keys(vector.kwargs).length ? `, **${clip(canonical(vector.kwargs))}` : '') + ')';
-        const what = sameOutcome ? ` [arguments afterwards: CPython → ${clip(expectedAfter)}, bundle → ${clip(after)}]` : '';
-        differences.push(`${call}: CPython → ${outcomeText(vector)}, bundle → ${outcomeText(bundle)}${what}`);
+      if (!same || (!('raises' in vector) && expectedAfter !== after)) {
+        const what = same ? ` [arguments afterwards: CPython → ${clip(expectedAfter)}, bundle → ${clip(after)}]` : '';
+        differences.push(`${callText(shortName, vector.args, vector.kwargs)}: CPython → ${outcomeText(vector)}, ` +
+          `bundle → ${outcomeText(bundle)}${what}`);
       }
     }
   }
@@ -149,48 +165,33 @@ function main(vectorsFile) {
   let traceCount = 0;
   let traceCalls = 0;
   for (const [qualified, traces] of Object.entries(data.traces || {})) {
-    const [moduleName, className] = qualified.split(':');
-    const namespace = mods[moduleName.slice('hermes.'.length).replace(/\./g, '_')];
-    const cls = namespace && namespace[jsName(className)];
-    if (typeof cls !== 'function') {
+    const { found: cls, shortName } = lookUp(qualified);
+    if (!cls) {
       missing.push(qualified);
       continue;
     }
     tracedClasses.add(qualified);
-    const shortName = moduleName.slice('hermes.'.length) + '.' + className;
     for (const trace of traces) {
       traceCount += 1;
       const [args, kwargs] = trace.args;
-      const constructed = `${shortName}(${clip(args.map(canonical).join(', '))}${Object.keys(kwargs).length ? ', **' + clip(canonical(kwargs)) : ''})`;
+      const constructed = callText(shortName, args, kwargs);
       let instance;
-      try {
+      const built = outcomeOf(() => {
         instance = cls(...callArgs(args, kwargs));
-      } catch (error) {
-        const bundle = { raises: errorOf(error) };
-        if (!('raises' in trace) || trace.raises.type !== bundle.raises.type || trace.raises.message !== bundle.raises.message) {
-          differences.push(`${constructed}: CPython → ${'raises' in trace ? outcomeText(trace) : 'an instance'}, bundle → ${outcomeText(bundle)}`);
+      });
+      if (('raises' in trace) || ('raises' in built)) {
+        if (!sameOutcome(trace, built)) {
+          const text = (outcome) => ('raises' in outcome ? outcomeText(outcome) : 'an instance');
+          differences.push(`${constructed}: CPython → ${text(trace)}, bundle → ${text(built)}`);
         }
-        continue;
-      }
-      if ('raises' in trace) {
-        differences.push(`${constructed}: CPython → ${outcomeText(trace)}, bundle → an instance`);
         continue;
       }
       let diverged = false;
       for (const [index, call] of trace.calls.entries()) {
         traceCalls += 1;
-        const bundle = {};
-        try {
-          bundle.returns = toJson(instance[jsName(call.method)](...callArgs(call.args, call.kwargs)));
-        } catch (error) {
-          bundle.raises = errorOf(error);
-        }
-        const compared = 'raises' in call || 'returns' in call;
-        const same = ('raises' in call) === ('raises' in bundle) && (!compared || ('raises' in call
-          ? call.raises.type === bundle.raises.type && call.raises.message === bundle.raises.message
-          : canonical(call.returns) === canonical(bundle.returns)));
-        if (!same) {
-          differences.push(`${constructed}.${call.method}(${clip(call.args.map(canonical).join(', '))}) ` +
+        const bundle = outcomeOf(() => instance[jsName(call.method)](...callArgs(call.args, call.kwargs)));
+        if (!sameOutcome(call, bundle)) {
+          differences.push(`${constructed}.${callText(call.method, call.args, call.kwargs)} ` +
             `[call ${index + 1} of ${trace.calls.length}]: CPython → ${outcomeText(call)}, bundle → ${outcomeText(bundle)}`);
           diverged = true;
           break;
