@@ -28,10 +28,20 @@ class NotJson(Exception):
     pass
 
 
-def to_json(value, depth=0, result=False):
+MAX_VALUES = 3000  # values in one call's arguments or result: bigger calls are skipped (the recording stays cheap)
+
+
+def to_json(value, result=False):
     """The JSON value both sides must agree on: tuples are lists, integral floats are ints (JS has
     one number type), dicts need string keys, exceptions and ADAPTED_CLASSES become tagged objects;
-    anything else (other objects, callables, NaN) is NotJson."""
+    anything else (other objects, callables, NaN, more than MAX_VALUES values) is NotJson."""
+    return _to_json(value, 0, result, [MAX_VALUES])
+
+
+def _to_json(value, depth, result, budget):
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise NotJson('more than ' + str(MAX_VALUES) + ' values')
     if depth > 40:
         raise NotJson('nested too deeply')
     if value is None or isinstance(value, (bool, str)):
@@ -45,19 +55,19 @@ def to_json(value, depth=0, result=False):
             raise NotJson('NaN or infinity')
         return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value
     if isinstance(value, (list, tuple)):
-        return [to_json(item, depth + 1, result) for item in value]
+        return [_to_json(item, depth + 1, result, budget) for item in value]
     if isinstance(value, dict):
         converted = {}
         for key, item in value.items():
             if not isinstance(key, str):
                 raise NotJson('a dict with non-string keys')
-            converted[key] = to_json(item, depth + 1, result)
+            converted[key] = _to_json(item, depth + 1, result, budget)
         return converted
     if result and isinstance(value, BaseException):  # functions that build an error for the caller to raise
         return {'<exception>': [type(value).__name__, message_of(value)]}
     if type(value).__name__ in ADAPTED_CLASSES:  # rebuilt from its fields by replay.js
         fields = {key: item for key, item in vars(value).items() if not callable(item)}
-        return {'<' + type(value).__name__ + '>': to_json(fields, depth + 1, result)}
+        return {'<' + type(value).__name__ + '>': _to_json(fields, depth + 1, result, budget)}
     raise NotJson(type(value).__name__)
 
 
