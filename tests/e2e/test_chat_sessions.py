@@ -2,9 +2,10 @@
 scripted OpenAI-compatible LLM server (tests/llm_server) as `hermes.llm.endpoint`:
 
 the Chat view's "+" menu offers "New Hermes Agent Session"; a new session answers a question with a tool
-call; the Agent Sessions list shows it with its title and status; a side panel conversation is listed too;
-after a window reload the list still has it, opening it shows its history, and a follow-up continues it
-(the request the LLM gets carries the first turn, tool call included).
+call; the Agent Sessions list shows it with its title and status; a side panel conversation is listed too,
+as needing input while a tool waits for the user's confirmation; after a window reload the list still has it, opening it shows its history, and a follow-up continues it
+(the request the LLM gets carries the first turn, tool call included); "Mark as Done" archives a conversation
+and "Delete Conversation" in the row's context menu removes one, in the store on disk too.
 
 The tests in this module run in order on one window, each building on the one before.
 """
@@ -49,8 +50,7 @@ def sessions_server(tmp_path_factory, llm):
     from conftest import _required_env
     workspace = tmp_path_factory.mktemp('sessions-ws') / 'workspace'
     shutil.copytree(ROOT / 'tests' / 'fixtures' / 'workspace', workspace)
-    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b',
-                'hermes.tools.confirm': 'never', 'hermes.mcp.port': 0}
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b', 'hermes.mcp.port': 0}
     server = CodeServer(_required_env('HERMES_CODE_SERVER'), _required_env('HERMES_VSIX'),
                         tmp_path_factory.mktemp('code-server-sessions'), workspace, settings=settings)
     server.install()
@@ -164,6 +164,25 @@ def test_a_side_panel_conversation_is_listed(window, llm):
     session_row(page, PANEL_QUESTION).wait_for(state='visible', timeout=15000)
 
 
+def test_a_tool_waiting_for_confirmation_shows_needs_input(window, llm, sessions_server, artifacts):
+    script(llm, Reply(tool_events([('call_create', 'file_create', {'path': 'from-panel.txt', 'content': 'hi'})])),
+           Reply(text_events('The file is there now.')))
+    page = window.page
+    view = page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
+    view.locator('#prompt').fill('Create from-panel.txt')
+    view.locator('#prompt').press('Enter')
+    dialog = page.locator('.monaco-dialog-box')
+    dialog.wait_for(state='visible', timeout=20000)  # the confirmation gate asks (hermes.tools.confirm: destructive)
+    row = session_row(page, PANEL_QUESTION)
+    wait_until(lambda: f'{PANEL_QUESTION} (Needs Input)' in (row.get_attribute('aria-label') or ''), 15,
+               what='the Needs Input status in the row')
+    window.screenshot(artifacts / 'sessions-needs-input.png')
+    dialog.get_by_role('button', name='Allow', exact=True).click()
+    view.locator('.message.assistant').last.get_by_text('The file is there now.').first.wait_for(timeout=20000)
+    wait_until(lambda: f'{PANEL_QUESTION} (Completed)' in (row.get_attribute('aria-label') or ''), 15,
+               what='the Completed status in the row')
+
+
 def test_after_a_reload_reopening_shows_the_history_and_a_follow_up_continues(window, llm, sessions_server,
                                                                               artifacts):
     page = window.page
@@ -187,3 +206,26 @@ def test_after_a_reload_reopening_shows_the_history_and_a_follow_up_continues(wi
     assert messages[0]['content'] == QUESTION and messages[3]['content'] == ANSWER
     assert messages[-1]['content'] == 'What did I ask before?'
     window.screenshot(artifacts / 'sessions-reopened.png')
+
+
+def stored_conversations(server):
+    [path] = server.user_data.glob('User/workspaceStorage/*/hermes-agent.hermes-agent/conversations.json')
+    return {conversation['title']: conversation for conversation in json.loads(path.read_text())['conversations']}
+
+
+def test_done_in_the_list_archives_and_delete_from_its_context_menu_removes(window, sessions_server, artifacts):
+    page = window.page
+    row = session_row(page, PANEL_QUESTION)
+    row.click(button='right')
+    page.get_by_role('menuitem', name='Mark as Done').first.click()  # VS Code 1.139's "archive"
+    wait_until(lambda: stored_conversations(sessions_server)[PANEL_QUESTION]['archived'] is True, 15,
+               what='the archived flag in the store')
+    row = session_row(page, QUESTION)
+    row.click(button='right')
+    page.get_by_role('menuitem', name='Delete Conversation').first.wait_for(state='visible', timeout=10000)
+    window.screenshot(artifacts / 'sessions-context-menu.png')
+    page.get_by_role('menuitem', name='Delete Conversation').first.click()
+    wait_until(lambda: QUESTION not in stored_conversations(sessions_server), 15, what='the deletion')
+    assert PANEL_QUESTION in stored_conversations(sessions_server)
+    wait_until(lambda: page.locator(SESSION_ROW, has_text=QUESTION).count() == 0, 15,
+               what='the row to leave the list')

@@ -265,3 +265,18 @@ def test_delete_a_conversation_and_the_panel_starts_a_new_one(context):
     assert [c.title for c in store.conversations] == ['keep'] and panel.new_chats == 1
     assert run_command('hermes.deleteConversation', vscode.Uri.js_from({'scheme': 'file', 'path': '/id-0'})) is False
     assert [c.title for c in store.conversations] == ['keep']  # a file URI names no conversation; the pick was dismissed
+
+
+def test_the_session_remembers_the_model_it_ran_on(context, tmp_path):
+    sessions, runner, controller, store = make(context, tmp_path)
+    item = new_session(controller, 'q')
+    provider, participant = vscode.chat.session_content_providers[SESSION_TYPE]
+    for vendor, model_id, expected in [('hermes', 'llama3.2:1b', 'llama3.2:1b'), ('copilot', 'gpt-x', 'qwen2.5:7b')]:
+        value = request('q')
+        value.model = vscode._Undefined()
+        value.model.vendor, value.model.id = vendor, model_id
+        asyncio.run(participant.requestHandler(value, session_context(item.resource), vscode.ChatResponseStream(),
+                                               vscode.CancellationTokenSource().token))
+        assert store.conversations[0].model == expected
+    [listed] = controller.items.all()
+    assert listed.description.startswith('qwen2.5:7b · ')

@@ -366,3 +366,16 @@ def test_long_tool_results_are_cut_in_the_stored_history():
     assert stored[2]['tool_call_id'] == 't' and stored[2]['hermes_tool'] == 'file_read'
     assert len(stored[2]['content']) < 8100 and stored[2]['content'].endswith('more characters)')
     assert stored[3] == history[3]
+
+
+def test_a_conversation_answering_in_a_chat_session_is_not_sent_to_twice():
+    from hermes.core.conversations import Conversation
+    conversation = Conversation([{'role': 'user', 'text': 'busy'},
+                                 {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}])
+    loop = scripted(('text', 'never'))
+    controller, host, _ = make(loop, stored=conversation)
+    run(controller.handle({'type': 'send', 'text': 'again'}))
+    assert loop.calls == [] and len(conversation.messages) == 2
+    [banner] = host.posted
+    assert banner['type'] == 'error' and banner['message'].startswith('This conversation is still answering in a '
+                                                                      'Hermes chat session.')

@@ -133,7 +133,7 @@ class ChatParticipant:
         this turn's). `listener`: another EventSink that hears the run too (a chat session records it)."""
         command = prop(request, 'command')
         command = command if json_type(command) == 'string' and command != '' else None
-        model = _hermes_model(prop(request, 'model'))
+        model = hermes_model(prop(request, 'model'))
         if command == 'help':
             stream.markdown(help_markdown(self.registry.list(), self.describe_model(model)))
             return {'metadata': turn_metadata([], 'help', 'done')}
@@ -176,7 +176,7 @@ class ChatParticipant:
         return followups(prop(result, 'metadata'))
 
 
-def _hermes_model(model):
+def hermes_model(model):
     """The model id to run on when the picker's choice is a Hermes model; None to use the setting."""
     if is_none(model) or prop(model, 'vendor') != VENDOR:
         return None

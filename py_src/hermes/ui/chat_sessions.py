@@ -24,7 +24,7 @@ from hermes.core.conversations import (append_text, add_tool, find_tool, finish_
 from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, conversation_id, item_view, history_plan
 from hermes.host.llm_service import llm_settings
 from hermes.host.chat_host import path_uri
-from hermes.ui.chat_participant import ChatParticipant
+from hermes.ui.chat_participant import ChatParticipant, hermes_model
 
 SESSION_ORIGIN = 'session'
 
@@ -105,8 +105,8 @@ class SessionParticipant:
         conversation.add({'role': 'user', 'text': text})
         reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
         conversation.add(reply)
-        model = prop(prop(request, 'model'), 'id')
-        conversation.model = model if json_type(model) == 'string' and model != '' else llm_settings()['model']
+        model = hermes_model(prop(request, 'model'))  # what the run will use (ChatParticipant.respond)
+        conversation.model = llm_settings()['model'] if is_none(model) else model
         conversation.last_started = now_ms()
         conversation.last_ended = None
         if conversation.id in self.new_conversations:

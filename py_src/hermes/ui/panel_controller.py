@@ -223,6 +223,12 @@ class PanelController:
         if self.running:
             self.log.warn('Panel: ignored a message sent while a reply is still running')
             return None
+        status = self.conversation.status()
+        if status == 'in_progress' or status == 'needs_input':  # a chat session is answering in it
+            self.post({'type': 'error', 'message': 'This conversation is still answering in a Hermes chat session. '
+                       'Wait for that reply, or stop it there, then send again.', 'retry': False,
+                       'settings': False, 'apiKey': False})
+            return None
         user = {'role': 'user', 'text': text}
         self.conversation.add(user)
         self.post({'type': 'userMessage', 'message': user})
