@@ -170,6 +170,14 @@ def test_editor_edit_file_on_a_closed_file_saves_it(mcp, workspace):
     assert 'old_text occurs 3 times in editor/sample.ts (at lines 2, 2, 2)' in message
 
 
+def test_editor_get_content_reads_a_file_no_editor_has_loaded(mcp, workspace):
+    # `(await read_text(path))['text']` took ['text'] of the promise in the bundle: this call failed with
+    # "Cannot read properties of undefined (reading 'py_split')" (the Transcrypt lint's await-member rule).
+    (workspace / 'editor' / 'never_opened.txt').write_text('one\ntwo\n')
+    text, _ = mcp.ok('editor_get_content', {'path': 'editor/never_opened.txt'})
+    assert '(not open in an editor)' in text and 'one\ntwo' in text, text
+
+
 def test_diagnostics_come_from_the_real_typescript_service(mcp, workbench):
     def reported():
         text, _ = mcp.ok('editor_get_diagnostics', {'path': 'editor/broken.ts', 'wait_seconds': 5})
