@@ -67,6 +67,12 @@ RULES = {
     'missing-method': "Transcrypt's runtime has no such str/list method (calling it throws 'is not a function' in JS): "
                       "write it with find/slices/loops (`text.find(sep)` for partition, a loop for count, `text[:n]`…).",
     'missing-builtin': "Transcrypt has no such builtin (it is undefined in JS): do without it, or add a seam function.",
+    'dict-number-key': "Dicts are JS objects: a number key becomes a string (`list({1: 'a'}.keys())` is ['1'], and "
+                       "`'1' in d` is true) and keys that look like integers come first, in numeric order "
+                       "({'b': 1, '2': 2} iterates '2', 'b'). Looking up by number works; for anything else use "
+                       "string keys that are not numbers (a prefix: 'n1').",
+    'py-prefix': "Names and dict keys starting with `py_` clash with Transcrypt's own (`py_get`, `py_keys`, `py_name`…): "
+                 "rename it.",
     'python37': "Only Python 3.7 syntax compiles to working JS (no walrus, positional-only parameters, "
                 "`match`, `except*`).",
     'import': "Only absolute imports of hermes modules work in the bundle: relative imports fail and stdlib "
@@ -372,6 +378,8 @@ class Linter(ast.NodeVisitor):
     def check_name(self, node, name):
         if name in JS_RESERVED:
             self.report(node, 'js-reserved', name)
+        if name.startswith('py_'):
+            self.report(node, 'py-prefix', name)
 
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Store):
@@ -600,6 +608,16 @@ class Linter(ast.NodeVisitor):
                 self.visit_guarded(getattr(node, part), set(known))
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_comprehension_scope
+
+    def visit_Dict(self, node):
+        numbers = [key for key in node.keys if isinstance(key, ast.Constant) and key.value is not None and (
+            not isinstance(key.value, str) or (key.value.isdigit() and (key.value == '0' or key.value[0] != '0')))]
+        if numbers:  # once per dict
+            self.report(node, 'dict-number-key', ', '.join(repr(key.value) for key in numbers[:3]))
+        for key in node.keys:
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.startswith('py_'):
+                self.report(node, 'py-prefix', repr(key.value))
+        self.generic_visit(node)
 
     def visit_JoinedStr(self, node):
         for value in node.values:

@@ -35,7 +35,7 @@ REASONS = {
     'AbortError': 'aborted',
 }
 
-STATUS_TEXTS = {
+STATUS_TEXTS = {  # transcrypt-ok[dict-number-key]: only looked up by a number status, never iterated
     400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
     406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
     500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
