@@ -9,6 +9,7 @@ and "Delete Conversation" in the row's context menu removes one, in the store on
 
 The tests in this module run in order on one window, each building on the one before.
 """
+import json
 import shutil
 import sys
 from pathlib import Path
