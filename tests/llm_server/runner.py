@@ -1,7 +1,10 @@
 """One agent run against an endpoint under CPython, reported as the same JSON events that
 tests/node/llm_turn.js prints for the transpiled loop — so one set of assertions checks both."""
 import asyncio
+import json
 import time
+import urllib.request
+from urllib.parse import urlsplit
 
 import hermes._cpython as cpython
 from hermes.core.agent_loop import AgentLoop, EventSink
@@ -10,6 +13,7 @@ from hermes.core.tools import Tool, ToolRegistry, ToolError
 from hermes.net.llm_client import LlmClient
 
 from llm_server.cpython_fetch import fetch
+from llm_server.server import PROGRESS_PATH
 
 TEST_CLIENT_OPTIONS = {'retry_base_ms': 50, 'max_retries': 2, 'connect_timeout_ms': 5000, 'idle_timeout_ms': 5000}
 OBJECT = {'type': 'object', 'properties': {}}
@@ -56,32 +60,59 @@ def result_text(result):
     return '\n'.join(item.get('text', '') for item in result.get('content', []))
 
 
+# A scenario's `cancel_when` names what must have happened before the test cancels the run: counts of the
+# loop's own events (texts, tool_calls) or of what the scripted server has seen (requests_received,
+# replies_sent). A condition, not a delay: a loaded machine cannot make it fire too early or too late.
+EVENT_COUNTS = {'texts': 'text', 'tool_calls': 'tool_call'}
+
+
+def cancel_due(condition, events, progress=None):
+    for key, wanted in condition.items():
+        if key in EVENT_COUNTS:
+            if sum(1 for e in events if e['event'] == EVENT_COUNTS[key]) < wanted:
+                return False
+        elif progress is None or progress[key] < wanted:
+            return False
+    return True
+
+
+def server_progress(endpoint):
+    parts = urlsplit(endpoint)
+    with urllib.request.urlopen(f'{parts.scheme}://{parts.netloc}{PROGRESS_PATH}', timeout=5) as response:
+        return json.loads(response.read())
+
+
 class RecordingSink(EventSink):
     def __init__(self):
         self.events = []
+        self.after_event = lambda: None
+
+    def _add(self, event):
+        self.events.append(event)
+        self.after_event()
 
     def on_iteration(self, number):
-        self.events.append({'event': 'iteration', 'number': number})
+        self._add({'event': 'iteration', 'number': number})
 
     def on_text(self, text):
-        self.events.append({'event': 'text', 'text': text})
+        self._add({'event': 'text', 'text': text})
 
     def on_tool_call(self, call):
-        self.events.append({'event': 'tool_call', 'id': call['id'], 'name': call['name'],
+        self._add({'event': 'tool_call', 'id': call['id'], 'name': call['name'],
                             'arguments': call['arguments']})
 
     def on_tool_result(self, call, result):
-        self.events.append({'event': 'tool_result', 'id': call['id'], 'isError': result['isError'],
+        self._add({'event': 'tool_result', 'id': call['id'], 'isError': result['isError'],
                             'text': result_text(result)})
 
     def on_notice(self, message):
-        self.events.append({'event': 'notice', 'message': message})
+        self._add({'event': 'notice', 'message': message})
 
     def on_error(self, error):
-        self.events.append({'event': 'error', 'message': str(error), 'kind': error.kind})
+        self._add({'event': 'error', 'message': str(error), 'kind': error.kind})
 
     def on_done(self, outcome):
-        self.events.append({'event': 'done', 'outcome': dict(outcome)})
+        self._add({'event': 'done', 'outcome': dict(outcome)})
 
 
 async def run_turn(endpoint, run):
@@ -97,16 +128,27 @@ async def run_turn(endpoint, run):
     cancelled_at = {}
 
     def cancel():
-        cancelled_at['t'] = time.perf_counter()
-        cancellation.cancel('test')
-    timer = None
-    if run.get('cancel_after_ms'):
-        timer = asyncio.get_running_loop().call_later(run['cancel_after_ms'] / 1000, cancel)
+        if 't' not in cancelled_at:
+            cancelled_at['t'] = time.perf_counter()
+            cancellation.cancel('test')
+
+    condition = run.get('cancel_when')
+    watcher = None
+    if condition:
+        # After the event is handled (the next turn of the event loop): a cancel that lands while the loop
+        # is inside what the event announced, e.g. a running tool.
+        sink.after_event = lambda: cancel_due(condition, sink.events) and asyncio.get_running_loop().call_soon(cancel)
+        if any(key not in EVENT_COUNTS for key in condition):
+            async def watch_server():
+                while not cancel_due(condition, sink.events, await asyncio.to_thread(server_progress, endpoint)):
+                    await asyncio.sleep(0.01)
+                cancel()
+            watcher = asyncio.create_task(watch_server())
     started = time.perf_counter()
     await loop.run(history, sink, cancellation)
     ended = time.perf_counter()
-    if timer is not None:
-        timer.cancel()
+    if watcher is not None:
+        watcher.cancel()
     sink.events.append({'event': 'finished', 'history': history, 'elapsed_ms': (ended - started) * 1000,
                         'cancel_to_done_ms': (ended - cancelled_at['t']) * 1000 if 't' in cancelled_at else None})
     return sink.events

@@ -185,21 +185,21 @@ SCENARIOS = {
     },
     'cancel_while_streaming': {
         'replies': [Reply(text_events('word ' * 200, piece=5), delay_ms=20)],
-        'run': {'prompt': 'Talk slowly', 'cancel_after_ms': 400},
+        'run': {'prompt': 'Talk slowly', 'cancel_when': {'texts': 3}},
     },
     'cancel_while_connecting': {
         'replies': [Reply(hang=True)],
-        'run': {'prompt': 'Hi', 'cancel_after_ms': 300},
+        'run': {'prompt': 'Hi', 'cancel_when': {'requests_received': 1}},
     },
     'cancel_during_backoff': {
         'replies': [Reply(status=503, headers={'Retry-After': '30'}, body=error_body('Overloaded', 'server_error')),
                     Reply(text_events('not reached'))],
-        'run': {'prompt': 'Hi', 'cancel_after_ms': 300},
+        'run': {'prompt': 'Hi', 'cancel_when': {'replies_sent': 1}},
     },
     'cancel_during_tool': {
         'replies': [Reply(tool_events([('call_w1', 'wait', {}), ('call_w2', 'echo', {'text': 'never runs'})])),
                     Reply(text_events('not reached'))],
-        'run': {'prompt': 'Wait', 'cancel_after_ms': 400},
+        'run': {'prompt': 'Wait', 'cancel_when': {'tool_calls': 1}},
     },
     'denied_by_gate': {
         'replies': [Reply(tool_events([('call_d1', 'dangerous', {'path': 'x'})])), Reply(text_events('Understood.'))],

@@ -24,6 +24,10 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+# GET <server root>/_scripted/progress → ScriptedLlmServer.progress() as JSON
+PROGRESS_PATH = '/_scripted/progress'
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
     server_version = 'ScriptedLLM/1.0'
@@ -60,6 +64,9 @@ class _Handler(BaseHTTPRequestHandler):
         return False
 
     def do_GET(self):
+        if self.path == PROGRESS_PATH:  # for runners that act on what the server has seen; not recorded
+            self._json(200, self.server.scripted.progress())
+            return
         self._record(None)
         if not self._authorized():
             return
@@ -87,6 +94,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {'error': {'message': f'no route {self.path}', 'type': 'not_found'}})
             return
         self._reply(self.server.scripted.next_reply())
+        with self.server.scripted.lock:
+            self.server.scripted.replies_sent += 1
 
     # ------------------------------------------------------------------------------ answers
 
@@ -163,6 +172,7 @@ class ScriptedLlmServer:
         self.released = threading.Event()
         self._replies = list(scenario.get('replies', []))
         self._served = 0
+        self.replies_sent = 0
         self.httpd = ThreadingHTTPServer(('127.0.0.1', port), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.scripted = self
@@ -179,6 +189,11 @@ class ScriptedLlmServer:
 
     def chat_requests(self):
         return [r for r in self.requests if r['path'].rstrip('/') == '/v1/chat/completions']
+
+    def progress(self):
+        """How far the scripted conversation has got: chat requests received, replies fully sent."""
+        with self.lock:
+            return {'requests_received': len(self.chat_requests()), 'replies_sent': self.replies_sent}
 
     def start(self):
         self.thread.start()

@@ -28,6 +28,15 @@ function makeRegistry(t) {
   return registry;
 }
 
+const EVENT_COUNTS = { texts: 'text', tool_calls: 'tool_call' };
+const PROGRESS_PATH = '/_scripted/progress';  // tests/llm_server/server.py
+
+function cancelDue(condition, events, progress) {
+  return Object.entries(condition).every(([key, wanted]) => (key in EVENT_COUNTS
+    ? events.filter((e) => e.event === EVENT_COUNTS[key]).length >= wanted
+    : progress !== undefined && progress[key] >= wanted));
+}
+
 const resultText = (result) => result.content.map((item) => item.text || '').join('\n');
 
 async function main() {
@@ -45,7 +54,8 @@ async function main() {
     model: run.model || 'qwen2.5:7b', tool_calling: run.tool_calling || 'auto', max_iterations: run.max_iterations || 10,
   }));
   const events = [];
-  const emit = (event) => { events.push(event); process.stdout.write(JSON.stringify(event) + '\n'); };
+  let afterEvent = () => {};
+  const emit = (event) => { events.push(event); process.stdout.write(JSON.stringify(event) + '\n'); afterEvent(); };
   // A plain JS object as the sink: front ends may hand the loop either this or an EventSink subclass.
   const sink = {
     on_iteration: (number) => emit({ event: 'iteration', number }),
@@ -59,12 +69,28 @@ async function main() {
   const history = [json({ role: 'user', content: run.prompt })];
   const cancellation = Cancellation();
   let cancelledAt = null;
-  if (run.cancel_after_ms) {
-    setTimeout(() => { cancelledAt = performance.now(); cancellation.cancel('test'); }, run.cancel_after_ms);
+  const cancel = () => {
+    if (cancelledAt === null) { cancelledAt = performance.now(); cancellation.cancel('test'); }
+  };
+  // `cancel_when`: the same conditions as tests/llm_server/runner.py (the loop's events or the server's progress).
+  const condition = run.cancel_when;
+  let watcher = null;
+  if (condition) {
+    // After the event is handled (a macrotask later): the cancel lands inside what the event announced.
+    afterEvent = () => { if (cancelDue(condition, events)) setTimeout(cancel, 0); };
+    if (Object.keys(condition).some((key) => !(key in EVENT_COUNTS))) {
+      const progressUrl = new URL(PROGRESS_PATH, endpoint).href;
+      const watch = async () => {
+        const progress = await (await fetch(progressUrl)).json();
+        if (cancelDue(condition, events, progress)) cancel(); else watcher = setTimeout(watch, 10);
+      };
+      watcher = setTimeout(watch, 0);
+    }
   }
   const started = performance.now();
   await loop.run(history, sink, cancellation);
   const ended = performance.now();
+  clearTimeout(watcher);
   emit({ event: 'finished', history: JSON.parse(t.js.dump_json(history)), elapsed_ms: ended - started,
     cancel_to_done_ms: cancelledAt === null ? null : ended - cancelledAt });
   process.exit(0);

@@ -42,6 +42,12 @@ def make_registry(reads):
     return registry
 
 
+async def cancel_when(condition, source):
+    while not condition():
+        await asyncio.sleep(0.005)
+    source.cancel()
+
+
 class Harness:
     def __init__(self, context, server, registry):
         cpython.FETCH = fetch
@@ -52,7 +58,7 @@ class Harness:
         self.participant = ChatParticipant(registry, self.llm,
                                            lambda model=None: model or self.llm.describe())
 
-    def ask(self, prompt, command=None, history=None, references=None, model=None, cancel_after=None, tools=None):
+    def ask(self, prompt, command=None, history=None, references=None, model=None, cancel_once=None, tools=None):
         stream = vscode.ChatResponseStream()
         request = vscode._Undefined()
         request.prompt, request.command, request.references = prompt, command, references or []
@@ -62,8 +68,8 @@ class Harness:
         source = vscode.CancellationTokenSource()
 
         async def go():
-            if cancel_after is not None:
-                asyncio.get_running_loop().call_later(cancel_after, source.cancel)
+            if cancel_once is not None:  # a condition on the stream, not a delay a loaded machine could outrun
+                asyncio.get_running_loop().create_task(cancel_when(lambda: cancel_once(stream), source))
             return await self.participant.handle(request, chat_context, stream, source.token)
         return asyncio.run(go()), stream
 
@@ -164,7 +170,7 @@ def test_cancel_mid_turn_stops_the_run(context, workspace):
     replies = [Reply(text_events('word ' * 300, piece=5), delay_ms=10)]
     with ScriptedLlmServer({'replies': replies}) as server:
         harness = Harness(context, server, make_registry([]))
-        result, stream = harness.ask('Talk', cancel_after=0.3)
+        result, stream = harness.ask('Talk', cancel_once=lambda stream: len(stream.text()) > 0)
     assert result['metadata']['hermes']['stopped'] == 'cancelled'
     assert 'errorDetails' not in result
     assert 0 < len(stream.text()) < len('word ' * 300)

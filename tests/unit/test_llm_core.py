@@ -385,6 +385,29 @@ def test_loop_cancelled_before_start_and_native_mode_does_not_fall_back():
     assert outcome['error_kind'] == 'tools_unsupported' and len(client.bodies) == 1
 
 
+def test_a_tool_cancelled_while_it_is_announced_is_never_called():
+    # In JS, calling an async function runs it up to its first await, so a registry.call() that is only raced
+    # against the cancel would still start the tool; the loop must not call it at all.
+    reg = registry()
+    calls = []
+    real_call = reg.call
+
+    def recording_call(name, arguments, tool_call):
+        calls.append(name)
+        return real_call(name, arguments, tool_call)
+    reg.call = recording_call
+    cancellation = Cancellation()
+
+    class CancelOnCall(Recorder):
+        def on_tool_call(self, c):
+            cancellation.cancel('user')
+    client = FakeClient([{'tool_calls': [call('c1', 'echo', {'text': 'x'})]}])
+    history = [{'role': 'user', 'content': 'go'}]
+    outcome = run(AgentLoop(client, reg).run(history, CancelOnCall(), cancellation))
+    assert outcome['stopped'] == 'cancelled' and calls == []
+    assert history[-1]['role'] == 'tool' and 'Cancelled' in history[-1]['content']
+
+
 def test_cancellation_race():
     async def main():
         cancellation = Cancellation()

@@ -62,13 +62,19 @@ def info(model_id):
     return {'id': model_id, 'name': model_id}
 
 
-def respond(provider, messages, options=None, model='qwen2.5:7b', cancel_after=None):
+async def cancel_when(condition, source):
+    while not condition():
+        await asyncio.sleep(0.005)
+    source.cancel()
+
+
+def respond(provider, messages, options=None, model='qwen2.5:7b', cancel_once=None):
     progress = Progress()
     source = vscode.CancellationTokenSource()
 
     async def go():
-        if cancel_after is not None:
-            asyncio.get_running_loop().call_later(cancel_after, source.cancel)
+        if cancel_once is not None:  # a condition on the progress, not a delay a loaded machine could outrun
+            asyncio.get_running_loop().create_task(cancel_when(lambda: cancel_once(progress), source))
         await provider['provideLanguageModelChatResponse'](info(model), messages, options or {}, progress, source.token)
     asyncio.run(go())
     return progress
@@ -174,7 +180,7 @@ def test_errors_reach_the_caller_and_cancel_is_quiet(setup):
     try:
         progress = respond(setup['provider'], [User('Talk')], {'tools': [type('T', (), {'name': 't', 'description': 'd',
                                                                                         'inputSchema': None})()]},
-                           cancel_after=0.3)
+                           cancel_once=lambda progress: len(progress.texts()) > 0)
     finally:
         server.stop()
     assert 0 < len(''.join(progress.texts())) < len('word ' * 300)

@@ -319,6 +319,8 @@ class AgentLoop:
             events.tool_result(shown, result)
 
     async def _call_tool(self, name, arguments, cancellation, events, shown):
+        if cancellation.cancelled:  # cancelled while the call was announced: never start it (in JS, calling an
+            return error_result(CANCELLED_TEXT)  # async function runs it up to its first await)
         def report(progress, total, message):
             text = str(progress) + ('/' + str(total) if not is_none(total) else '')
             events.tool_log(shown, 'progress', text + (' ' + message if not is_none(message) else ''))
