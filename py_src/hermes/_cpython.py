@@ -626,7 +626,10 @@ def start_process(command, args, options):
     limit = options.get('max_bytes') or 4194304
 
     async def run():
-        env = dict(_os.environ, **(options.get('env') or {}))
+        dropped = options.get('drop_env') or []
+        env = {key: value for key, value in _os.environ.items()
+               if not any(key == p or (p.endswith('*') and key.startswith(p[:-1])) for p in dropped)}
+        env.update(options.get('env') or {})
         try:
             proc = await asyncio.create_subprocess_exec(
                 command, *args, cwd=options.get('cwd'), env=env, stdin=asyncio.subprocess.DEVNULL,

@@ -483,13 +483,25 @@ from hermes._cpython import (  # noqa: E402,F811
 # Child processes and async streams (the git tools, terminal output capture).
 
 
+def _dropped(key, patterns):
+    for pattern in patterns:
+        if pattern == key or (pattern.endswith('*') and key.startswith(pattern[:len(pattern) - 1])):
+            return True
+    return False
+
+
 def start_process(command, args, options):
     """Start `command` with `args` (no shell). `options`: cwd, timeout_ms (0: none), max_bytes (per
-    stream, the rest is dropped), env (extra variables). Returns {'done', 'kill'}: `done` resolves
+    stream, the rest is dropped), env (extra variables), drop_env (inherited variables to leave out). Returns {'done', 'kill'}: `done` resolves
     (never rejects) to {code, signal, stdout, stderr, timedOut, truncated, error}; a program that
     cannot start gives code None and `error` ('spawn git ENOENT'). `kill()` sends SIGTERM."""
     limit = options['max_bytes'] if not is_none(options['max_bytes']) else 4194304
-    env = Object.assign({}, process.env, options['env'] if not is_none(options['env']) else {})
+    dropped = options['drop_env'] if not is_none(options['drop_env']) else []
+    env = {}
+    for key in Object.js_keys(process.env):
+        if not _dropped(key, dropped):
+            env[key] = process.env[key]
+    Object.assign(env, options['env'] if not is_none(options['env']) else {})
     state = {'out': [], 'err': [], 'sizes': [0, 0], 'truncated': False, 'timed_out': False,
              'finished': False, 'timer': None, 'child': None}
     holder = {}

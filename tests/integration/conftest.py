@@ -36,6 +36,19 @@ class Window:
         self.process.stdin.write(json.dumps({'set': settings}) + '\n')
         self.process.stdin.flush()
 
+    def command(self, command):
+        self.process.stdin.write(json.dumps(command) + '\n')
+        self.process.stdin.flush()
+
+    def answer_dialogs(self, answer):
+        """What the fake VS Code answers every confirmation from now on (None: nobody answers)."""
+        self.command({'answer': answer})
+
+    def take_dialogs(self):
+        """The warning dialogs shown since the last call: [['warning', message, [options, *buttons]]]."""
+        self.command({'dialogs': True})
+        return json.loads(self.process.stdout.readline())['dialogs']
+
     def stop(self):
         if self.process.poll() is None:
             self.process.terminate()

@@ -42,6 +42,8 @@ function reset() {
   state.commands = new Map();
   state.messages = [];
   state.settings = {};
+  state.workspaceSettings = {};
+  state.warningAnswer = undefined;
   state.webviewViews = new Map();
 }
 reset();
@@ -67,7 +69,8 @@ const window = {
     return item;
   },
   showInformationMessage(text, ...items) { state.messages.push(['info', text, items]); return Promise.resolve(undefined); },
-  showWarningMessage(text, ...items) { state.messages.push(['warning', text, items]); return Promise.resolve(undefined); },
+  // Nobody answers a dialog unless a test set state.warningAnswer (e.g. 'Allow').
+  showWarningMessage(text, ...items) { state.messages.push(['warning', text, items]); return Promise.resolve(state.warningAnswer); },
   showErrorMessage(text, ...items) { state.messages.push(['error', text, items]); return Promise.resolve(undefined); },
   showInputBox(options) { state.inputBoxes = [...(state.inputBoxes || []), options]; return Promise.resolve(state.inputBoxAnswer); },
   showQuickPick(items) { state.quickPicks = items; return Promise.resolve(state.quickPickAnswer ? state.quickPickAnswer(items) : undefined); },
@@ -402,8 +405,10 @@ module.exports = {
   function configuration(section) {
     const full = (key) => (section ? `${section}.${key}` : key);
     return {
-      get: (key, fallback) => { const v = state.settings[full(key)]; return v === undefined ? fallback : v; },
-      inspect: (key) => (state.settings[full(key)] === undefined ? undefined : { key: full(key), defaultValue: undefined, globalValue: state.settings[full(key)] }),
+      // A workspace value (a repository's .vscode/settings.json) wins over the user's, as in VS Code.
+      get: (key, fallback) => { const w = state.workspaceSettings[full(key)]; const v = w === undefined ? state.settings[full(key)] : w; return v === undefined ? fallback : v; },
+      inspect: (key) => (state.settings[full(key)] === undefined && state.workspaceSettings[full(key)] === undefined ? undefined
+        : { key: full(key), defaultValue: undefined, globalValue: state.settings[full(key)], workspaceValue: state.workspaceSettings[full(key)] }),
       update: (key, value, target) => {
         if (value === undefined) delete state.settings[full(key)]; else state.settings[full(key)] = value;
         state.settingTargets = { ...(state.settingTargets || {}), [full(key)]: target };

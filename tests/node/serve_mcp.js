@@ -27,10 +27,17 @@ async function main() {
   // Only now announce readiness: the signal handlers above must exist before a test can send SIGTERM.
   process.stdout.write(JSON.stringify({ port: service.port, url: service.url, token: service.token,
     error: service.error, minimal_url: minimalUrl }) + '\n');
-  process.stdin.on('data', (chunk) => {  // tests may change settings at run time: {"set": {key: value}}
+  // tests may change settings at run time: {"set": {key: value}}, {"setWorkspace": …}, {"answer": "Allow"}, {"dialogs": true}
+  process.stdin.on('data', (chunk) => {
     for (const line of chunk.toString().split('\n').filter(Boolean)) {
       const command = JSON.parse(line);
       for (const [key, value] of Object.entries(command.set || {})) vscode.__setSetting(key, value);
+      Object.assign(vscode.__state.workspaceSettings, command.setWorkspace || {});
+      if ('answer' in command) vscode.__state.warningAnswer = command.answer || undefined;  // the dialogs' answer
+      if (command.dialogs) {  // what the window asked so far (and forget it)
+        process.stdout.write(JSON.stringify({ dialogs: vscode.__state.messages.filter((m) => m[0] === 'warning') }) + '\n');
+        vscode.__state.messages = [];
+      }
       if (command.addTool) addNamedTool(service.registry, command.addTool);
       if (command.gc) {  // `inv bench` soak rounds (node --expose-gc): live memory after a full collection
         if (global.gc) global.gc();

@@ -142,7 +142,8 @@ def test_git_command_never_asks_with_confirm_never_and_asks_once_with_always(rep
 
 def test_git_command_failures(repo):
     options_first = call('git_command', {'args': ['-c', 'core.pager=evil', 'log']})
-    assert options_first['isError'] is True and 'must start with the git subcommand' in text(options_first)
+    assert options_first['isError'] is True and text(options_first).startswith('The user declined')
+    assert 'options before the subcommand' in vscode.window.messages[0][2][0]['detail']
     failing = call('git_command', {'args': ['show', 'no-such-ref']})
     assert failing['isError'] is False and failing['structuredContent']['exitCode'] == 128
     assert 'stderr:\nfatal:' in text(failing)
@@ -154,7 +155,7 @@ def test_git_command_failures(repo):
     (['branch'], True), (['branch', '-a', '-v'], True), (['branch', 'new'], False), (['branch', '-D', 'x'], False),
     (['branch', '--list', 'fea*'], True), (['tag'], True), (['tag', 'v1'], False), (['tag', '-l', 'v*'], True),
     (['remote', '-v'], True), (['remote', 'add', 'o', 'u'], False), (['stash'], False), (['stash', 'list'], True),
-    (['config', '--get', 'user.name'], True), (['config', 'user.name', 'x'], False), (['commit', '-m', 'x'], False),
+    (['config', '--get', 'user.name'], False), (['config', '--local', '--get', 'user.name'], True), (['config', 'user.name', 'x'], False), (['commit', '-m', 'x'], False),
     (['grep', '-Ovim', 'x'], False), (['push'], False), (['checkout', 'main'], False), (['reset', '--hard'], False),
     (['blame', 'a.py'], True), (['rev-parse', 'HEAD'], True), (['help', 'log'], False), ([], False),
 ])
@@ -172,12 +173,14 @@ def test_parse_status_headers_and_conflicts():
         ('both.txt', 'unmerged'), ('with space.txt', 'tracked'), ('build/', 'ignored')]
 
 
-def test_allow_for_session_covers_one_git_subcommand(repo):
+def test_allow_for_session_covers_exactly_the_command_shown(repo):
     registry = build_registry(Approver())
     vscode.window.message_answers.append('Allow for This Session')
     assert call('git_command', {'args': ['tag', 'a']}, registry)['isError'] is False
-    assert call('git_command', {'args': ['tag', 'b']}, registry)['isError'] is False
+    git(repo, 'tag', '-d', 'a')
+    assert call('git_command', {'args': ['tag', 'a']}, registry)['isError'] is False
     assert len(vscode.window.messages) == 1
     vscode.window.message_answers.append(None)
-    assert call('git_command', {'args': ['branch', 'x']}, registry)['isError'] is True
+    assert call('git_command', {'args': ['tag', 'b']}, registry)['isError'] is True
     assert len(vscode.window.messages) == 2
+    assert git(repo, 'tag').split() == ['a']

@@ -3,77 +3,82 @@ repository that holds a workspace path, plus the parsing of its machine-readable
 
 Why the program and not only the built-in git extension's API: the API has no log/blame/show and its
 status needs the SCM view to have scanned; the program gives the same answers in VS Code, in tests and
-for any subcommand. Which subcommands only read is decided here (`is_read_only`), conservatively:
-anything not known to be read-only counts as writing and is confirmed by the user first.
+for any subcommand.
+
+Read-only calls run without asking only when nothing the repository controls can run a program or read
+outside the workspace (docs/SECURITY.md):
+- the command line is read-only by core/git_args.py's allowlist, and its path arguments stay inside;
+- the repository (its work tree and git directory) is inside the workspace;
+- git runs with SAFE_CONFIG (fsmonitor, pager, hooks, external diff, ssh, credential helpers, gpg off;
+  no network; no bare repository found by walking up — a clone can deliver one inside its tree), without
+  the system config and with every inherited GIT_* variable dropped;
+- the repository's own config names none of the programs those overrides cannot switch off (filter,
+  textconv and merge drivers, includes, an outside work tree…: `unsafe_config_keys`).
+Anything else goes to the gate (`confirm`), which says why; once the user allows it, git runs as usual.
 """
 # __pragma__('tconv')
 from hermes.js import node, is_none, start_process
 from hermes.core.tools import ToolError
-from hermes.host.paths import resolve_path, folder_paths
+from hermes.core.git_args import classify
+from hermes.host.approval import confirm
+from hermes.host.paths import resolve_path, folder_paths, in_workspace
 
 GIT_ENV = {'GIT_TERMINAL_PROMPT': '0', 'GIT_PAGER': 'cat', 'PAGER': 'cat', 'GIT_EDITOR': 'true',
            'GIT_SEQUENCE_EDITOR': 'true', 'GIT_OPTIONAL_LOCKS': '0', 'GIT_ASKPASS': '', 'SSH_ASKPASS': ''}
+SAFE_ENV = {'GIT_CONFIG_NOSYSTEM': '1', 'GIT_TERMINAL_PROMPT': '0', 'GIT_PAGER': 'cat', 'PAGER': 'cat',
+            'GIT_EDITOR': 'true', 'GIT_SEQUENCE_EDITOR': 'true', 'GIT_OPTIONAL_LOCKS': '0'}
+DROPPED_ENV = ['GIT_*', 'SSH_ASKPASS', 'PAGER', 'LESSOPEN', 'LESSCLOSE']
+SAFE_CONFIG = ['core.fsmonitor=false', 'core.pager=cat', 'core.hooksPath=/dev/null', 'diff.external=',
+               'core.sshCommand=false', 'core.askPass=', 'credential.helper=', 'protocol.allow=never',
+               'safe.bareRepository=explicit', 'gpg.program=false', 'gpg.openpgp.program=false',
+               'gpg.x509.program=false', 'gpg.ssh.program=false', 'log.showSignature=false',
+               'diff.ignoreSubmodules=all', 'submodule.recurse=false', 'status.submoduleSummary=false',
+               'core.alternateRefsCommand=', 'core.editor=true', 'sequence.editor=true']
+# Subcommands that take --no-ext-diff / --no-textconv (a repository's .gitattributes picks the driver).
+DIFF_FAMILY = ['diff', 'log', 'show', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index', 'reflog']
 MAX_OUTPUT_BYTES = 8388608
 DEFAULT_TIMEOUT_MS = 30000
 
-READ_ONLY = ['status', 'log', 'diff', 'show', 'rev-parse', 'blame', 'annotate', 'ls-files', 'ls-tree',
-             'cat-file', 'shortlog', 'describe', 'grep', 'rev-list', 'merge-base', 'name-rev', 'show-ref',
-             'for-each-ref', 'diff-tree', 'diff-files', 'diff-index', 'whatchanged', 'count-objects',
-             'check-ignore', 'check-attr', 'var', 'version', 'cherry', 'range-diff', 'show-branch']
-# Options that make an otherwise read-only command write files, run programs or read outside the repo.
-UNSAFE_OPTIONS = ['--output', '--no-index', '--upload-pack', '--receive-pack', '--exec', '-O',
-                  '--open-files-in-pager', '--ext-diff']
-BRANCH_WRITES = ['-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '-f', '--force', '-u',
-                 '--set-upstream-to', '--unset-upstream', '--edit-description', '-t', '--track', '--no-track',
-                 '--create-reflog']
-TAG_WRITES = ['-d', '--delete', '-a', '--annotate', '-s', '--sign', '-u', '--local-user', '-f', '--force',
-              '-m', '--message', '-F', '--file', '-e', '--edit']
-CONFIG_READS = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l', 'get', 'list']
-CONFIG_WRITES = ['--unset', '--unset-all', '--add', '--replace-all', '--rename-section', '--remove-section',
-                 '--edit', '-e', 'set', 'unset', 'edit', 'rename-section', 'remove-section']
-
-
-def _option_name(arg):
-    return arg.split('=')[0]
-
-
-def _positionals(args):
-    return [arg for arg in args if not arg.startswith('-')]
-
 
 def is_read_only(args):
-    """True when `git <args>` (args[0] is the subcommand) only reads the repository."""
-    if len(args) == 0:
-        return False
-    command = args[0]
-    rest = args[1:]
-    for arg in rest:
-        name = _option_name(arg)
-        if name in UNSAFE_OPTIONS or (name.startswith('-O') and not name.startswith('--')):
-            return False
-    if command in READ_ONLY:
+    """True when `git <args>` (args[0] is the subcommand) only reads, by its command line alone."""
+    return classify(args)['read_only']
+
+
+def is_unsafe_config_key(key):
+    """Repository config that names a program (or a file outside) our overrides cannot switch off."""
+    key = key.lower()
+    parts = key.split('.')
+    first = parts[0]
+    last = parts[len(parts) - 1]
+    if first == 'filter' and last in ['clean', 'smudge', 'process']:
         return True
-    if command == 'branch':
-        if any([_option_name(arg) in BRANCH_WRITES for arg in rest]):
-            return False
-        return len(_positionals(rest)) == 0 or '--list' in rest or '-l' in rest
-    if command == 'tag':
-        if any([_option_name(arg) in TAG_WRITES for arg in rest]):
-            return False
-        return len(_positionals(rest)) == 0 or '--list' in rest or '-l' in rest
-    if command == 'remote':
-        return len(rest) == 0 or rest[0] in ['-v', '--verbose', 'show', 'get-url']
-    if command == 'stash':
-        return len(rest) > 0 and rest[0] in ['list', 'show']
-    if command == 'reflog':
-        return len(rest) == 0 or rest[0] == 'show'
-    if command == 'worktree':
-        return len(rest) > 0 and rest[0] == 'list'
-    if command == 'config':
-        if any([_option_name(arg) in CONFIG_WRITES for arg in rest]):
-            return False
-        return any([_option_name(arg) in CONFIG_READS for arg in rest])
-    return False
+    if first == 'diff' and len(parts) == 3 and last in ['textconv', 'command']:
+        return True
+    if first == 'merge' and last == 'driver':
+        return True
+    if first == 'remote' and last in ['uploadpack', 'receivepack', 'vcs']:
+        return True
+    if (first == 'include' or first == 'includeif') and last == 'path':
+        return True
+    return key in ['core.worktree', 'core.attributesfile', 'core.excludesfile', 'mailmap.file', 'mailmap.blob',
+                   'core.gitproxy', 'uploadpack.packobjectshook', 'gpg.ssh.defaultkeycommand',
+                   'gpg.ssh.allowedsignersfile']
+
+
+def unsafe_config_keys(listing):
+    """Keys from `git config --list --show-scope -z` that the repository (not the user) set unsafely."""
+    keys = []
+    fields = listing.split('\x00')
+    index = 0
+    while index + 1 < len(fields):
+        scope = fields[index]
+        entry = fields[index + 1]
+        index = index + 2
+        key = entry.split('\n')[0]
+        if scope in ['local', 'worktree'] and is_unsafe_config_key(key) and key not in keys:
+            keys.append(key)
+    return keys
 
 
 def directory_of(path_text):
@@ -93,12 +98,21 @@ def directory_of(path_text):
     return node('path').dirname(path)
 
 
-async def run_git(args, cwd, call=None, timeout_ms=DEFAULT_TIMEOUT_MS):
-    """Run `git <args>` in `cwd`; the process result dict. Cancelling `call` stops git."""
+async def run_git(args, cwd, call=None, timeout_ms=DEFAULT_TIMEOUT_MS, safe=True):
+    """Run `git <args>` in `cwd`; the process result dict. Cancelling `call` stops git. `safe`: with
+    SAFE_CONFIG and a scrubbed environment (every read-only call); False only for what the user allowed."""
     command = ['-c', 'color.ui=never', '-c', 'core.quotepath=off']
-    command.extend(args)  # (`+` on lists is string concatenation in the bundle)
-    process = start_process('git', command,
-                            {'cwd': cwd, 'timeout_ms': timeout_ms, 'max_bytes': MAX_OUTPUT_BYTES, 'env': GIT_ENV})
+    options = {'cwd': cwd, 'timeout_ms': timeout_ms, 'max_bytes': MAX_OUTPUT_BYTES, 'env': GIT_ENV}
+    if safe:
+        for entry in SAFE_CONFIG:
+            command.extend(['-c', entry])
+        options = {'cwd': cwd, 'timeout_ms': timeout_ms, 'max_bytes': MAX_OUTPUT_BYTES, 'env': SAFE_ENV,
+                   'drop_env': DROPPED_ENV}
+    command.extend(args[:1])  # (`+` on lists is string concatenation in the bundle)
+    if safe and len(args) > 0 and args[0] in DIFF_FAMILY:
+        command.extend(['--no-ext-diff', '--no-textconv'])
+    command.extend(args[1:])
+    process = start_process('git', command, options)
     unsubscribe = call.on_cancel(process['kill']) if not is_none(call) else None
     result = await process['done']
     if not is_none(unsubscribe):
@@ -108,9 +122,9 @@ async def run_git(args, cwd, call=None, timeout_ms=DEFAULT_TIMEOUT_MS):
     return result
 
 
-async def git_output(args, cwd, call=None):
+async def git_output(args, cwd, call=None, safe=True):
     """stdout of a git command that must succeed; its stderr as a ToolError otherwise."""
-    result = await run_git(args, cwd, call)
+    result = await run_git(args, cwd, call, DEFAULT_TIMEOUT_MS, safe)
     if result['code'] != 0:
         message = result['stderr'].strip() or ('git ' + args[0] + ' failed with exit code ' + str(result['code']))
         raise ToolError(message)
@@ -122,6 +136,61 @@ async def repository_root(cwd, call=None):
     if result['code'] != 0:
         raise ToolError('"' + cwd + '" is not inside a git repository (' + result['stderr'].strip() + ').')
     return result['stdout'].strip()
+
+
+async def read_only_concerns(cwd, paths, call=None):
+    """Why running a read-only git command in `cwd` without asking would not be safe ([] when it is):
+    a repository outside the workspace, a path argument leading out, repository config naming programs."""
+    located = await run_git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], cwd, call)
+    if located['code'] != 0:
+        return []  # not a repository (or a bare one found by walking up): git itself will refuse
+    lines = located['stdout'].strip().split('\n')
+    concerns = []
+    for place in lines:
+        if not in_workspace(place):
+            concerns.append('the repository (' + place + ') is outside the workspace')
+    root = lines[0]
+    node_path = node('path')
+    for path in paths:
+        target = _path_target(path, cwd, root)
+        if is_none(target):
+            concerns.append('"' + path + '" uses pathspec magic, which can reach outside the workspace')
+        elif not in_workspace(node_path.resolve(cwd, target[1]) if target[0] == 'cwd' else node_path.resolve(root, target[1])):
+            concerns.append('"' + path + '" is outside the workspace')
+    listing = await run_git(['config', '--list', '--show-scope', '-z'], cwd, call)
+    keys = unsafe_config_keys(listing['stdout'])
+    if len(keys) > 0:
+        concerns.append("the repository's config names programs or outside files git would use (" +
+                        ', '.join(keys) + ')')
+    return concerns
+
+
+def _path_target(path, cwd, root):
+    """['cwd' | 'root', relative path] a path argument names (`rev:path` is relative to the root unless it
+    starts with ./ or ../); None for pathspec magic (':(top)…', ':/…')."""
+    if path.startswith(':'):
+        return None
+    colon = path.find(':')
+    if colon == -1:
+        return ['cwd', path]
+    rest = path[colon + 1:]
+    if rest.startswith('./') or rest.startswith('../'):
+        return ['cwd', rest]
+    return ['root', rest]
+
+
+async def gate_read_only(tool_name, shown, arguments, cwd, paths, call):
+    """For a read-only git call: True when it may run at once (safely: `run_git(..., safe=True)`); else
+    the user is asked, with the reasons in `arguments['why']`: a refusal is raised, a yes returns False
+    (run it as git normally runs)."""
+    concerns = await read_only_concerns(cwd, paths, call)
+    if len(concerns) == 0:
+        return True
+    arguments['why'] = '; '.join(concerns)
+    refusal = await confirm(tool_name, shown, arguments, call, tool_name + ' ' + shown)
+    if not is_none(refusal):
+        raise ToolError(refusal + ' (asked because ' + '; '.join(concerns) + ')')
+    return False
 
 
 # ---------------------------------------------------------------------------- status

@@ -39,6 +39,18 @@ def is_inside(path, folder):
     return path == folder or path.startswith(folder if folder.endswith(sep) else folder + sep)
 
 
+def in_workspace(path):
+    """Whether `path`, judged by where its symlinks really point, is inside a workspace folder (always
+    true when the user allowed outside paths)."""
+    if setting('tools.allowOutsideWorkspace'):
+        return True
+    real = real_path(path)
+    for folder in folder_paths():
+        if is_inside(real, real_path(folder)):
+            return True
+    return False
+
+
 def resolve_path(path_text):
     """The absolute path a tool argument names, or a ToolError the model can act on."""
     node_path = node('path')
@@ -52,12 +64,8 @@ def resolve_path(path_text):
                         'folder, or pass an absolute path.')
     else:
         candidate = node_path.resolve(base_folder_for(path_text, folders), path_text)
-    if setting('tools.allowOutsideWorkspace'):
+    if in_workspace(candidate):
         return candidate
-    real = real_path(candidate)
-    for folder in folders:
-        if is_inside(real, real_path(folder)):
-            return candidate
     raise ToolError('"' + path_text + '" is outside the workspace (' + ', '.join(folders or ['no folder open']) +
                     '). Use a path inside it; the user can allow outside paths with the setting '
                     '"hermes.tools.allowOutsideWorkspace".')

@@ -1,26 +1,30 @@
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js import is_none, dump_json
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_head
+from hermes.core.git_args import classify, quote_args
 from hermes.host.approval import confirm
-from hermes.host.git import directory_of, run_git, is_read_only
+from hermes.host.git import directory_of, run_git, gate_read_only
 
 
 async def run_command(args, call):
     git_args = get_key(args, 'args')
-    if git_args[0].startswith('-'):
-        raise ToolError('args must start with the git subcommand (e.g. ["log", "--oneline", "-5"]); options '
-                        'before it, such as "' + git_args[0] + '", are not accepted.')
     cwd = directory_of(get_key(args, 'path'))
-    read_only = is_read_only(git_args)
-    if not read_only:
-        refusal = await confirm('git_command', 'git ' + ' '.join(git_args), {'args': git_args, 'cwd': cwd}, call,
-                                'git_command ' + git_args[0])
+    verdict = classify(git_args)
+    read_only = verdict['read_only']
+    shown = 'git ' + quote_args(git_args)
+    if read_only:
+        safe = await gate_read_only('git_command', shown, {'args': git_args, 'cwd': cwd}, cwd, verdict['paths'], call)
+    else:
+        # "Allow for this session" covers exactly this command line, nothing that merely shares its subcommand.
+        refusal = await confirm('git_command', shown, {'args': git_args, 'cwd': cwd, 'why': verdict['reason']},
+                                call, 'git_command ' + dump_json(git_args))
         if not is_none(refusal):
             raise ToolError(refusal)
+        safe = False
     timeout_s = get_key(args, 'timeout_seconds') or 60
-    result = await run_git(git_args, cwd, call, timeout_s * 1000)
+    result = await run_git(git_args, cwd, call, timeout_s * 1000, safe)
     limit = get_key(args, 'max_chars') or 50000
     stdout = cap_head(result['stdout'], limit)
     stderr = cap_head(result['stderr'], 10000)
@@ -30,7 +34,7 @@ async def run_command(args, call):
         status = 'ended by signal ' + str(result['signal'])
     else:
         status = 'exit code ' + str(result['code'])
-    parts = ['$ git ' + ' '.join(git_args) + '  (' + status + ')']
+    parts = ['$ ' + shown + '  (' + status + ')']
     if stdout.strip() != '':
         parts.append(stdout.rstrip())
     if stderr.strip() != '':
@@ -45,8 +49,9 @@ TOOL = Tool(
     'git_command',
     'Run one git command in the repository holding a workspace path, given as an argument list starting '
     'with the subcommand, e.g. ["log", "--oneline", "-10"] or ["commit", "-m", "Fix typo"]. Read-only '
-    'subcommands (status, log, diff, show, branch listing, rev-parse, blame, grep, ...) run at once; anything '
-    'that changes the repository (commit, checkout, reset, push, ...) asks the user first. No shell, pager, '
+    'subcommands with read-only options (status, log, diff, show, branch listing, rev-parse, blame, grep, ...) '
+    'run at once; anything else (commit, checkout, reset, push, unknown or abbreviated options, options before '
+    'the subcommand, paths outside the workspace) asks the user first. No shell, pager, '
     'editor or credential prompt: pass messages with -m. Returns exit code, stdout and stderr.',
     {'type': 'object', 'properties': {
         'args': {'type': 'array', 'items': {'type': 'string'}, 'minItems': 1,

@@ -4,7 +4,8 @@ from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_head
 from hermes.host.paths import resolve_path
-from hermes.host.git import directory_of, repository_root, git_output
+from hermes.host.git import directory_of, repository_root, git_output, gate_read_only
+from hermes.core.git_args import quote_args
 
 
 async def get_diff(args, call):
@@ -25,7 +26,9 @@ async def get_diff(args, call):
     command.append('--')
     if not is_none(path_text):
         command.append(resolve_path(path_text))
-    diff = await git_output(command, root, call)
+    safe = await gate_read_only('git_diff', 'git ' + quote_args(command), {'path': path_text, 'ref': ref}, root,
+                                [] if is_none(ref) else [ref], call)
+    diff = await git_output(command, root, call, safe)
     limit = get_key(args, 'max_chars') or 50000
     what = ('staged changes' if get_key(args, 'staged') else 'unstaged changes') if is_none(ref) else 'changes against ' + ref
     if diff.strip() == '':

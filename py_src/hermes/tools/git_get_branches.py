@@ -2,7 +2,7 @@
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list
-from hermes.host.git import directory_of, repository_root, git_output, parse_branches, BRANCH_FORMAT
+from hermes.host.git import directory_of, repository_root, git_output, parse_branches, BRANCH_FORMAT, gate_read_only
 from hermes.tools.git_parts import PATH_ARG
 
 MAX_BRANCHES = 200
@@ -10,13 +10,14 @@ MAX_BRANCHES = 200
 
 async def get_branches(args, call):
     root = await repository_root(directory_of(get_key(args, 'path')), call)
+    safe = await gate_read_only('git_get_branches', 'git branch', {'path': root}, root, [], call)
     refs = ['refs/heads']
     if get_key(args, 'include_remote') != False:  # noqa: E712 (absent means true)
         refs.append('refs/remotes')
     format_args = ['for-each-ref', '--sort=-committerdate', '--format=' + BRANCH_FORMAT]
     format_args.extend(refs)
-    branches = parse_branches(await git_output(format_args, root, call))
-    current = await git_output(['branch', '--show-current'], root, call)  # (`(await x).strip()` loses its
+    branches = parse_branches(await git_output(format_args, root, call, safe))
+    current = await git_output(['branch', '--show-current'], root, call, safe)  # (`(await x).strip()` loses its
     current = current.strip() or None                                      # parentheses in Transcrypt)
     shown, note = cap_list(branches, MAX_BRANCHES)
     lines = ['Current branch: ' + (current if current is not None else '(detached HEAD)')]

@@ -3,7 +3,7 @@ from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list
 from hermes.host.paths import display_path
-from hermes.host.git import directory_of, repository_root, git_output, parse_status, describe_change
+from hermes.host.git import directory_of, repository_root, git_output, parse_status, describe_change, gate_read_only
 from hermes.tools.git_parts import PATH_ARG
 
 MAX_FILES = 500
@@ -11,7 +11,8 @@ MAX_FILES = 500
 
 async def get_status(args, call):
     root = await repository_root(directory_of(get_key(args, 'path')), call)
-    text = await git_output(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], root, call)
+    safe = await gate_read_only('git_get_status', 'git status', {'path': root}, root, [], call)
+    text = await git_output(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], root, call, safe)
     status = parse_status(text)
     status['root'] = root
     lines = [_branch_line(status, root)]
