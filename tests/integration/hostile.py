@@ -171,16 +171,19 @@ def git_out(ctx, *args):
     return subprocess.run(['git', *args], cwd=ctx.dir, capture_output=True, text=True).stdout
 
 
-def ref_missing(ref):
+def git_answers(args, present):
+    """The effect: `git <args>` prints something (present=True) or nothing (False) in the case's repository."""
     def effect(ctx, result):
-        return git_out(ctx, 'rev-parse', '--verify', '-q', ref).strip() == ''
+        return (git_out(ctx, *args).strip() != '') == present
     return effect
+
+
+def ref_missing(ref):
+    return git_answers(['rev-parse', '--verify', '-q', ref], False)
 
 
 def ref_exists(ref):
-    def effect(ctx, result):
-        return git_out(ctx, 'rev-parse', '--verify', '-q', ref).strip() != ''
-    return effect
+    return git_answers(['rev-parse', '--verify', '-q', ref], True)
 
 
 def commits(count):
@@ -190,15 +193,11 @@ def commits(count):
 
 
 def config_has(key):
-    def effect(ctx, result):
-        return git_out(ctx, 'config', '--local', '--get', key).strip() != ''
-    return effect
+    return git_answers(['config', '--local', '--get', key], True)
 
 
 def config_lacks(key):
-    def effect(ctx, result):
-        return git_out(ctx, 'config', '--local', '--get', key).strip() == ''
-    return effect
+    return git_answers(['config', '--local', '--get', key], False)
 
 
 def file_gone(name):
