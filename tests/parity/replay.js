@@ -15,6 +15,9 @@ const RENAMED = new Set(['arguments', 'case', 'clear', 'default', 'del', 'enumer
   'is', 'isNaN', 'iter', 'items', 'keys', 'name', 'NaN', 'new', 'next', 'pop', 'popitem', 'replace', 'selector',
   'sort', 'split', 'switch', 'TypeError', 'update', 'copy', 'deepcopy', 'values', 'fromkeys', 'reversed',
   'setdefault', 'true', 'undefined']);
+// `object[key] = value` with key '__proto__' would set the prototype; JSON.parse makes an own property.
+const ownProperty = (object, key, value) => Object.defineProperty(object, key,
+  { value, enumerable: true, writable: true, configurable: true });
 const jsName = (name) => (name === 'type' ? 'py_metatype' : RENAMED.has(name) ? 'py_' + name : name);
 
 function main(vectorsFile) {
@@ -37,8 +40,10 @@ function main(vectorsFile) {
     }
     if (Array.isArray(value)) return value.map(toPython);
     if (value !== null && typeof value === 'object') {
-      const result = js.parse_json('{}');
-      for (const [key, item] of Object.entries(value)) result[key] = toPython(item);
+      const result = js.parse_json('{}');  // own data properties, as JSON.parse makes them (even '__proto__')
+      for (const [key, item] of Object.entries(value)) {
+        ownProperty(result, key, toPython(item));
+      }
       return result;
     }
     return value;
@@ -86,7 +91,7 @@ function main(vectorsFile) {
       return { ['<' + className + '>']: fields };
     }
     const result = {};
-    for (const key of Object.keys(value)) result[key] = toJson(value[key], depth + 1);
+    for (const key of Object.keys(value)) ownProperty(result, key, toJson(value[key], depth + 1));
     return result;
   }
 

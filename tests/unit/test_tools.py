@@ -2,7 +2,7 @@ import asyncio
 
 import pytest
 
-from hermes.core.tools import Tool, ToolCall, ToolError, ToolRegistry, to_call_result
+from hermes.core.tools import Tool, ToolCall, ToolError, ToolRegistry, to_call_result, with_defaults
 
 PATH_SCHEMA = {'type': 'object', 'properties': {'path': {'type': 'string'}}, 'required': ['path'],
                'additionalProperties': False}
@@ -259,3 +259,11 @@ def test_a_default_lives_in_the_schema_the_handler_gets_it_and_the_model_reads_i
     assert properties['name']['description'] == 'Default: "Hermes".'
     assert properties['path'] == {'type': 'string', 'description': 'A path.'}
     assert schema['properties']['timeout_seconds']['description'] == 'How long to wait.'  # declarations stay as written
+
+
+def test_defaults_fill_absent_arguments_and_a_proto_key_is_dropped():
+    # In JS, `copy['__proto__'] = value` sets the copy's prototype: the handler would read the caller's
+    # unvalidated values through subscripts ({"__proto__": {"path": "/etc/passwd"}} had args['path']).
+    schema = {'type': 'object', 'properties': {'path': {'type': 'string'}, 'wait': {'type': 'boolean', 'default': True}}}
+    assert with_defaults({'path': 'a'}, schema) == {'path': 'a', 'wait': True}
+    assert with_defaults({'__proto__': {'path': '/etc/passwd'}}, schema) == {'wait': True}

@@ -279,7 +279,8 @@ def with_defaults(arguments, schema):
     `default` in `schema` set to it."""
     result = {}
     for key in object_keys(arguments):
-        result[key] = arguments[key]
+        if key != '__proto__':  # in JS the copy's prototype would become the caller's object: unvalidated values
+            result[key] = arguments[key]
     properties = get_key(schema, 'properties')
     if not is_object(properties):
         return result
