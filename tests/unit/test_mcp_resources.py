@@ -384,3 +384,10 @@ def test_the_2026_server_gets_list_read_and_an_event_source_for_listen(ws, windo
     vscode.window.select(editor, vscode.Selection(0, 0, 0, 4))
     vscode.window.createTerminal({'name': 'y'})
     assert heard == ['selection', 'list']
+
+
+def test_sessions_may_close_after_the_hub_is_disposed(ws, window, client):
+    client.result('resources/subscribe', {'uri': 'hermes://editor/selection'})
+    window['features'].dispose()  # the window's subscriptions go first when VS Code shuts the extension down
+    client.session.close()
+    assert client.session.closed

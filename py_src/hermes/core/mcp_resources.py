@@ -133,6 +133,8 @@ class ResourceHub:
         self._subscribers[slot].append(callback)
 
         def remove():
+            if not (slot in self._subscribers):
+                return  # the hub was disposed first (the window closing)
             remaining = [item for item in self._subscribers[slot] if item is not callback]  # transcrypt-ok[untrusted-key]: 'k:'-prefixed
             if len(remaining) == 0:
                 del self._subscribers[slot]
