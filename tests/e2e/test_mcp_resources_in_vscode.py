@@ -166,7 +166,20 @@ def test_prompt_paths_complete_with_recent_files_first(client):
 def test_a_terminal_is_listed_read_and_announced_when_its_output_grows(client, notes):
     started = time.monotonic()
     _, ran = client.ok('terminal_run', {'command': 'echo "resource-$((6 * 7))"'})
-    uri = f"hermes://terminal/{ran['terminal']}"
+    try:
+        check_terminal_resource(client, notes, ran['terminal'], started)
+    finally:
+        # An idle Hermes terminal left behind would be reused by the terminal tools' tests.
+        killed = time.monotonic()
+        client.ok('terminal_kill', {'terminal': ran['terminal']})
+    gone = f"hermes://terminal/{ran['terminal']}"
+    wait_until(lambda: gone not in [str(item.uri) for item in client.run(lambda session: session.list_resources()).resources]
+               and [at for at, method, _ in notes.received if method == 'notifications/resources/list_changed'
+                    and at >= killed], 15, what='the killed terminal to leave resources/list, announced')
+
+
+def check_terminal_resource(client, notes, terminal, started):
+    uri = f'hermes://terminal/{terminal}'
     wait_until(lambda: [at for at, method, _ in notes.received
                         if method == 'notifications/resources/list_changed' and at >= started] or
                uri in [str(item.uri) for item in client.run(lambda session: session.list_resources()).resources],
@@ -175,7 +188,7 @@ def test_a_terminal_is_listed_read_and_announced_when_its_output_grows(client, n
     assert 'resource-42' in read_text(client, uri)
     client.run(lambda session: session.subscribe_resource(uri))
     started = time.monotonic()
-    client.ok('terminal_run', {'terminal': ran['terminal'], 'command': 'echo "again-$((6 * 7))"'})
+    client.ok('terminal_run', {'terminal': terminal, 'command': 'echo "again-$((6 * 7))"'})
     wait_until(lambda: notes.updates(uri, started), 15, what=f'notifications/resources/updated for {uri}')
     output = read_text(client, uri)
     assert 'again-42' in output and '\x1b[' not in output
