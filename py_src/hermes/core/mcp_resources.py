@@ -135,7 +135,7 @@ class ResourceHub:
         def remove():
             if not (slot in self._subscribers):
                 return  # the hub was disposed first (the window closing)
-            remaining = [item for item in self._subscribers[slot] if item is not callback]  # transcrypt-ok[untrusted-key]: 'k:'-prefixed
+            remaining = [item for item in self._subscribers[slot] if item is not callback]
             if len(remaining) == 0:
                 del self._subscribers[slot]
                 self._throttle.forget(key)
