@@ -467,6 +467,15 @@ def raise_js(error):
     raise error
 
 
+def base64_utf8(text):
+    import base64
+    import binascii
+    try:
+        return base64.b64decode(text.encode('ascii'), validate=True).decode('utf-8')
+    except (ValueError, binascii.Error, UnicodeError):
+        return None
+
+
 def decode_uri_component(text):
     import urllib.parse
     return urllib.parse.unquote(text, errors='strict')

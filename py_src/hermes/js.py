@@ -26,6 +26,15 @@ def decode_uri_component(text):
 _node_modules = {}
 
 
+def base64_utf8(text):
+    """Base64 → the UTF-8 text it encodes, or None when `text` is not canonical base64 or not UTF-8."""
+    return __pragma__('js', '{}', """(() => {
+        if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) { return null; }
+        try { return new TextDecoder('utf-8', {fatal: true}).decode(Buffer.from(text, 'base64')); }
+        catch (error) { return null; }
+    })()""")  # noqa: F821
+
+
 def node(module_name):
     """A Node built-in module (http, crypto, fs, os, path), required once: in VS Code's extension host
     every `require` runs its module interceptors (measured in code-server: 9% of a file_search's CPU).
@@ -332,7 +341,7 @@ def raise_js(error):
 from hermes._cpython import JsError, is_undefined, new, node  # noqa: E402,F811
 from hermes._cpython import native_regex, regex_matches, sorted_strings  # noqa: E402,F811
 from hermes._cpython import parse_json, dump_json, keys_of, to_js_callback  # noqa: E402,F811
-from hermes._cpython import is_js_error, raise_js, decode_uri_component, utf8_text  # noqa: E402,F811
+from hermes._cpython import is_js_error, raise_js, decode_uri_component, utf8_text, base64_utf8  # noqa: E402,F811
 # __pragma__('noskip')
 
 

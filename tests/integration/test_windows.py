@@ -42,7 +42,7 @@ def test_discovery_file_is_private_and_complete(window, workspace, home):
     info = json.loads(path.read_text())
     assert info['url'] == window.url and info['port'] == window.port and info['token'] == window.token
     assert info['workspaceFolders'] == [str(workspace)]
-    assert info['protocolVersions'][0] == '2025-11-25'
+    assert info['protocolVersions'][0] == '2026-07-28'
     assert info['pid'] == window.process.pid
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700

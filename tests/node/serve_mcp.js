@@ -49,7 +49,8 @@ async function main() {
 }
 
 // Test-only tools (HERMES_TEST_TOOLS=1) for transport behaviour no product tool shows on demand:
-// progress notifications streamed before the result, and cancellation reaching a running handler.
+// progress notifications streamed before the result, cancellation reaching a running handler, and
+// the conformance suite's fixtures.
 const testState = { cancelled: [] };
 function addTestTools(registry) {
   const { testing } = require('./harness');
@@ -66,8 +67,35 @@ function addTestTools(registry) {
       }
       return `done ${args.steps}`;
     }));
+  addConformanceTools(registry, Tool);
   registry.add(Tool('test_cancelled_calls', 'Steps at which test_progress calls noticed cancellation.',
     { type: 'object', properties: {} }, async () => ({ cancelled: testState.cancelled })));
+}
+
+// The fixture tools the official conformance suite's 2026-07-28 scenarios call by name (as the SDKs'
+// "everything" servers offer them): each exercises core behaviour no product tool shows on demand.
+function addConformanceTools(registry, Tool) {
+  const empty = { type: 'object', properties: {} };
+  const needsSampling = Tool('test_missing_capability', 'Needs the client\'s sampling capability.', empty,
+    async () => 'the client declared sampling');
+  needsSampling.client_capabilities = { sampling: {} };
+  registry.add(needsSampling);
+  registry.add(Tool('test_logging_tool', 'Logs three lines (sent only when the request sets a log level).', empty,
+    async (args, call) => {
+      for (const level of ['debug', 'info', 'warning']) call.log(level, `a ${level} line`);
+      return 'logged';
+    }));
+  registry.add(Tool('test_streaming_elicitation', 'Reports progress, then answers.', empty,
+    async (args, call) => { call.progress(1, 2, 'half way'); return 'answered'; }));
+  let dynamic = null;
+  registry.add(Tool('test_trigger_tool_change', 'Adds or removes the tool test_dynamic_tool.', empty, async () => {
+    if (dynamic) { dynamic(); dynamic = null; return 'removed test_dynamic_tool'; }
+    dynamic = registry.add(Tool('test_dynamic_tool', 'Comes and goes.', empty, async () => 'here'));
+    return 'added test_dynamic_tool';
+  }));
+  registry.add(Tool('test_mirrored_header', 'Echoes `region`, which clients mirror into Mcp-Param-Region.',
+    { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] },
+    async (args) => `region ${args.region}`));
 }
 
 function addNamedTool(registry, name) {

@@ -127,7 +127,7 @@ class McpSession:
         try:
             response = result_response(request_id, await self._dispatch(method, request_id, params))
         except _Cancelled:
-            self._info(self._describe(method, params) + ': cancelled after ' + _elapsed(started))
+            self._info(describe(method, params) + ': cancelled after ' + elapsed(started))
             return None
         except ProtocolError as error:
             response = error_response(request_id, error.code, error.text, error.data)
@@ -176,7 +176,7 @@ class McpSession:
         self.client_capabilities = get_key(params, 'capabilities')
         self.initialized = True
         self._unsubscribe = self.registry.on_change(self._tools_changed)
-        self._info('initialize: ' + self._client_name() + ' asked for ' + requested
+        self._info('initialize: ' + client_name(self.client_info) + ' asked for ' + requested
                    + ', speaking ' + self.negotiated_version)
         result = {
             'protocolVersion': self.negotiated_version,
@@ -219,18 +219,7 @@ class McpSession:
         return result
 
     def _progress_reporter(self, request_id, params):
-        token = get_key(get_key(params, '_meta'), 'progressToken')
-        if json_type(token) not in ['string', 'integer', 'number']:
-            return None  # the client did not ask for progress
-
-        def report(progress, total=None, message=None):
-            update = {'progressToken': token, 'progress': progress}
-            if not is_none(total):
-                update['total'] = total
-            if not is_none(message):
-                update['message'] = message
-            self._emit(notification('notifications/progress', update), request_id)
-        return report
+        return progress_reporter(params, lambda message: self._emit(message, request_id))
 
     def _tool_logger(self, tool_name, request_id):
         def log(level, message):
@@ -267,11 +256,9 @@ class McpSession:
 
     def log_to_client(self, level, data, logger='hermes', related_request_id=None):
         """Send a `notifications/message` log line if `level` is at or above the client's level."""
-        if _severity(level) < _severity(self.log_level):
-            return
-        level = level if level in LOG_LEVELS else DEFAULT_LOG_LEVEL
-        params = {'level': level, 'logger': logger, 'data': data}
-        self._emit(notification('notifications/message', params), related_request_id)
+        message = log_message(level, data, logger, self.log_level)
+        if not is_none(message):
+            self._emit(message, related_request_id)
 
     def _tools_changed(self):
         self._emit(notification('notifications/tools/list_changed'), None)
@@ -304,28 +291,8 @@ class McpSession:
     # ------------------------------------------------------------------------------ own log
 
     def _log_outcome(self, method, params, response, started):
-        what = self._describe(method, params)
-        if is_object(get_key(response, 'error')):
-            error = response['error']
-            outcome = 'error ' + str(error['code']) + ' ' + error['message']
-            self._warn(what + ': ' + outcome + ' (' + _elapsed(started) + ')')
-        elif method == 'tools/call' and get_key(response['result'], 'isError') is True:
-            self._warn(what + ': tool error (' + _elapsed(started) + ')')
-        else:
-            self._info(what + ': ok (' + _elapsed(started) + ')')
+        log_outcome(self._log, describe(method, params), method, response, started)
 
-    def _describe(self, method, params):
-        name = get_key(params, 'name')
-        if method == 'tools/call' and json_type(name) == 'string':
-            return 'tools/call ' + name
-        return str(method)
-
-    def _client_name(self):
-        name = get_key(self.client_info, 'name')
-        if json_type(name) != 'string':
-            return 'a client'
-        version = get_key(self.client_info, 'version')
-        return name + (' ' + version if json_type(version) == 'string' else '')
 
     def _info(self, text):
         if not is_none(self._log):
@@ -354,6 +321,64 @@ def _id_key(request_id):
     return kind + ':' + str(request_id)
 
 
+# ---------------------------------------------------------------------------- shared by both eras
+# (core/mcp_stateless.py serves 2026-07-28 with the same tool calls, progress, logs and own log)
+
+
+def progress_reporter(params, emit):
+    """`report(progress, total, message)` sending notifications/progress through `emit(message)`,
+    or None when the request carries no progress token."""
+    token = get_key(get_key(params, '_meta'), 'progressToken')
+    if json_type(token) not in ['string', 'integer', 'number']:
+        return None  # the client did not ask for progress
+
+    def report(progress, total=None, message=None):
+        update = {'progressToken': token, 'progress': progress}
+        if not is_none(total):
+            update['total'] = total
+        if not is_none(message):
+            update['message'] = message
+        emit(notification('notifications/progress', update))
+    return report
+
+
+def log_message(level, data, logger, threshold):
+    """The notifications/message for a log line at `level`, or None when it is below `threshold`."""
+    if _severity(level) < _severity(threshold):
+        return None
+    level = level if level in LOG_LEVELS else DEFAULT_LOG_LEVEL
+    return notification('notifications/message', {'level': level, 'logger': logger, 'data': data})
+
+
+def log_outcome(log, what, method, response, started):
+    """One line in our own log per answered request (errors and tool errors as warnings)."""
+    if is_none(log):
+        return
+    if is_object(get_key(response, 'error')):
+        error = response['error']
+        outcome = 'error ' + str(error['code']) + ' ' + error['message']
+        log.warn('mcp: ' + what + ': ' + outcome + ' (' + elapsed(started) + ')')
+    elif method == 'tools/call' and get_key(response['result'], 'isError') is True:
+        log.warn('mcp: ' + what + ': tool error (' + elapsed(started) + ')')
+    else:
+        log.info('mcp: ' + what + ': ok (' + elapsed(started) + ')')
+
+
+def describe(method, params):
+    name = get_key(params, 'name')
+    if method == 'tools/call' and json_type(name) == 'string':
+        return 'tools/call ' + name
+    return str(method)
+
+
+def client_name(client_info):
+    name = get_key(client_info, 'name')
+    if json_type(name) != 'string':
+        return 'a client'
+    version = get_key(client_info, 'version')
+    return name + (' ' + version if json_type(version) == 'string' else '')
+
+
 def _severity(level):
     """The rank of `level` in LOG_LEVELS; unknown levels count as the default."""
     if level in LOG_LEVELS:
@@ -361,5 +386,6 @@ def _severity(level):
     return LOG_LEVELS.index(DEFAULT_LOG_LEVEL)
 
 
-def _elapsed(started):
+def elapsed(started):
     return str(round(now_ms() - started)) + ' ms'
+

@@ -26,7 +26,7 @@ class Tool:
     """
 
     def __init__(self, name, description, input_schema, handler, title=None, read_only=True,
-                 destructive=False, output_schema=None, essential=False):
+                 destructive=False, output_schema=None, essential=False, client_capabilities=None):
         if json_type(name) != 'string' or name == '':
             raise ValueError('a tool needs a non-empty string name')
         if not is_object(input_schema):
@@ -45,6 +45,9 @@ class Tool:
         # Offered to the embedded agent even when its model's context is too small for every tool
         # definition (stock Ollama: 4096 tokens): reading, searching, editing, running.
         self.essential = essential
+        # Client capabilities the handler relies on ({'sampling': {}}): a 2026-07-28 request that
+        # does not declare them is refused (MissingRequiredClientCapability) before the call.
+        self.client_capabilities = client_capabilities
 
     def to_mcp(self):
         """The entry for `tools/list`."""

@@ -3,7 +3,8 @@ discovery file, keeps the status bar honest, and restarts on settings changes wi
 # __pragma__('tconv')
 from hermes.js import vscode, JsError, is_none, error_message, now_ms, current_pid, spawn
 from hermes.version import VERSION
-from hermes.core.mcp_protocol import McpSession, SUPPORTED_PROTOCOL_VERSIONS
+from hermes.core.mcp_protocol import McpSession
+from hermes.core.mcp_stateless import McpStatelessServer, ALL_PROTOCOL_VERSIONS
 from hermes.net.mcp_http import McpHttpServer
 from hermes.net.discovery import write_discovery, remove_discovery
 from hermes.host.settings import setting, on_settings_changed
@@ -57,7 +58,8 @@ class McpService:
             return
         auth = setting('mcp.auth')
         self.token = None if auth == 'none' else await mcp_token(self.context)
-        server = McpHttpServer(self.create_protocol, self.health, self.token, self.log)
+        stateless = McpStatelessServer(SERVER_INFO, self.registry, self.log, INSTRUCTIONS)
+        server = McpHttpServer(self.create_protocol, self.health, self.token, self.log, stateless=stateless)
         server.on_sessions_changed = lambda count: self.show_status()
         try:
             self.port = await server.start(int(setting('mcp.port')))  # transcrypt-ok[int-text]: a number setting
@@ -120,7 +122,7 @@ class McpService:
             'tools': len(self.registry.names()),
             'sessions': 0 if is_none(self.server) else self.server.session_count(),
             'auth': 'none' if is_none(self.token) else 'token',
-            'protocolVersions': SUPPORTED_PROTOCOL_VERSIONS,
+            'protocolVersions': ALL_PROTOCOL_VERSIONS,
         }
 
     def discovery_info(self):
@@ -130,7 +132,7 @@ class McpService:
             'token': self.token,
             'pid': current_pid(),
             'workspaceFolders': [folder['path'] for folder in workspace_folders()],
-            'protocolVersions': SUPPORTED_PROTOCOL_VERSIONS,
+            'protocolVersions': ALL_PROTOCOL_VERSIONS,
             'transports': {'streamableHttp': self.url, 'sse': 'http://127.0.0.1:' + str(self.port) + '/sse'},
             'ideName': vscode.env.appName,
             'version': VERSION,

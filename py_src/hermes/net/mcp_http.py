@@ -1,8 +1,11 @@
 """MCP over HTTP on 127.0.0.1: Streamable HTTP on /mcp, legacy HTTP+SSE on /sse + /messages.
 
-The transport only moves messages: it checks who is asking (net/guard.py), keeps one protocol session
-(core/mcp_protocol.py) per client, and routes what the session sends back to the right HTTP response
-or SSE stream. Every refusal gets the status the spec names and a JSON-RPC error body saying why.
+The transport only moves messages: it checks who is asking (net/guard.py), picks the protocol era of
+each POST (`is_modern_request`), and routes what the protocol sends back to the right HTTP response
+or SSE stream. 2026-07-28 requests go to one stateless core (core/mcp_stateless.py) and are answered
+on their own response (JSON, or SSE once the request has something to say before its result);
+handshake-era clients get one protocol session (core/mcp_protocol.py) each. Every refusal gets the
+status the spec names and a JSON-RPC error body saying why.
 """
 # __pragma__('tconv')
 from hermes.js import (node, make_promise, JsError, is_none, parse_json, dump_json, error_message, now_ms,
@@ -10,6 +13,8 @@ from hermes.js import (node, make_promise, JsError, is_none, parse_json, dump_js
 from hermes.net.guard import host_refusal, origin_refusal, auth_refusal, split_target, Refusal
 from hermes.net.sse import SseStream, KEEPALIVE_MS, sse_headers
 from hermes.core.mcp_protocol import SUPPORTED_PROTOCOL_VERSIONS
+from hermes.core.mcp_stateless import MODERN_PROTOCOL_VERSIONS, http_status_of, modern_version
+from hermes.core.cancellation import Cancellation
 from hermes.core.jsonrpc import classify
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -59,11 +64,13 @@ class HttpSession:
 
 
 class McpHttpServer:
-    """`create_protocol(send)` makes a core McpSession; `health()` returns the /health body."""
+    """`create_protocol(send)` makes a core McpSession; `stateless` is the McpStatelessServer for
+    2026-07-28 requests (None: handshake-era only); `health()` returns the /health body."""
 
     def __init__(self, create_protocol, health, token=None, log=None, max_body_bytes=MAX_BODY_BYTES,
-                 headers_timeout_ms=HEADERS_TIMEOUT_MS, request_timeout_ms=REQUEST_TIMEOUT_MS):
+                 headers_timeout_ms=HEADERS_TIMEOUT_MS, request_timeout_ms=REQUEST_TIMEOUT_MS, stateless=None):
         self.create_protocol = create_protocol
+        self.stateless = stateless
         self.headers_timeout_ms = headers_timeout_ms
         self.request_timeout_ms = request_timeout_ms
         self.health = health
@@ -102,6 +109,8 @@ class McpHttpServer:
     async def stop(self):
         for session_id in list(self.sessions.keys()):
             self._end_session(session_id)
+        if not is_none(self.stateless):
+            self.stateless.close()  # open subscriptions/listen streams end with their final response
         if is_none(self.server):
             return
         server = self.server
@@ -158,6 +167,9 @@ class McpHttpServer:
             return await self._post_legacy(request, response, query['sessionId'])
         if method == 'POST':
             return await self._post_streamable(request, response)
+        if method != 'POST' and self._speaks_modern(headers['mcp-protocol-version']):
+            # 2026-07-28 has no GET stream (subscriptions/listen replaces it) and no session to DELETE.
+            return self._send_method_not_allowed(response, 'POST')
         if method == 'GET':
             # Only a client that names the event stream is a 2024-11-05 client on /mcp: a probe with `*/*`
             # gets a prompt answer instead of a stream that never ends.
@@ -180,6 +192,8 @@ class McpHttpServer:
             return None
         message = body[1]
         session_id = headers['mcp-session-id']
+        if not is_none(self.stateless) and is_modern_request(headers['mcp-protocol-version'], session_id, message):
+            return await self._post_stateless(request, response, message)
         if is_none(session_id):
             if not is_initialize(message):
                 return self._send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required '
@@ -227,6 +241,33 @@ class McpHttpServer:
             stream.close()
         else:
             stream.finish(dump_json(reply))
+
+    # ------------------------------------------------------------------------- 2026-07-28 (stateless)
+
+    def _speaks_modern(self, version_header):
+        return not is_none(self.stateless) and version_header in MODERN_PROTOCOL_VERSIONS
+
+    async def _post_stateless(self, request, response, message):
+        """One request, one response: JSON unless the request sends something before its result
+        (progress, log lines, a subscription's notifications), then SSE from that first message on.
+        A client that closes the connection first cancels the request."""
+        if classify(message) != 'request':
+            reply = await self.stateless.handle(message)
+            if is_none(reply):
+                return self._send_empty(response, 202)  # a notification: nothing to answer
+            return self._send_json(response, 400, reply)
+        cancellation = Cancellation()
+        response.on('close', lambda: _cancel_unless_answered(response, cancellation))
+        stream = LazyStream(response)
+        reply = await self.stateless.handle(message, stream.send, cancellation, request.headers)
+        if stream.opened():
+            stream.finish(reply)
+        elif is_none(reply):
+            if not response.writableEnded:
+                response.end()  # cancelled: the client is gone, nothing is owed
+        else:
+            self._send_json(response, http_status_of(reply), reply)
+        return None
 
     def _open_session_stream(self, request, response):
         """GET /mcp with a session: the stream for server→client messages not tied to a request."""
@@ -392,6 +433,49 @@ def accepts(accept_header, media_type, wildcards=True):
         if value == media_type or (wildcards and (value == family or value == '*/*')):
             return True
     return False
+
+
+def is_modern_request(version_header, session_id, message):
+    """Does this POST speak 2026-07-28? Its MCP-Protocol-Version header says so, or, without one,
+    its `_meta`. A session id, a handshake-era version, a batch or `initialize` mean the old way.
+    An unknown version (no session) goes the modern way too: that path names the versions we speak."""
+    if version_header in MODERN_PROTOCOL_VERSIONS:
+        return True
+    if not is_none(session_id) or version_header in SUPPORTED_PROTOCOL_VERSIONS:
+        return False
+    if isinstance(message, list) or is_initialize(message):
+        return False
+    if not is_none(version_header):
+        return True
+    return not is_none(modern_version(message))
+
+
+def _cancel_unless_answered(response, cancellation):
+    if not response.writableEnded:
+        cancellation.cancel('the client closed the connection')
+
+
+class LazyStream:
+    """The SSE response of one 2026-07-28 request, opened by its first notification (no event ids:
+    this revision has no resumption)."""
+
+    def __init__(self, response):
+        self.response = response
+        self.stream = None
+
+    def opened(self):
+        return not is_none(self.stream)
+
+    def send(self, message):
+        if is_none(self.stream):
+            self.stream = SseStream(self.response, {}, None, KEEPALIVE_MS, False, False)
+        self.stream.send(dump_json(message))
+
+    def finish(self, reply):
+        if is_none(reply):
+            self.stream.close()
+        else:
+            self.stream.finish(dump_json(reply))
 
 
 def as_list(message):

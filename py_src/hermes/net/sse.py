@@ -17,10 +17,12 @@ def sse_headers():
 
 
 class SseStream:
-    def __init__(self, response, headers, on_close=None, keepalive_ms=KEEPALIVE_MS, flush=True):
+    def __init__(self, response, headers, on_close=None, keepalive_ms=KEEPALIVE_MS, flush=True, numbered=True):
         """`flush=False` lets the headers travel with the first event: one write instead of two for a
-        POST answered by a single event. Long-lived GET streams flush at once so clients see them open."""
+        POST answered by a single event. Long-lived GET streams flush at once so clients see them open.
+        `numbered=False` leaves out event ids (2026-07-28 streams cannot be resumed)."""
         self.response = response
+        self.numbered = numbered
         self.on_close = on_close
         self.open = True
         self.next_event_id = 1
@@ -48,6 +50,8 @@ class SseStream:
         self._closed()
 
     def _event(self, data, event):
+        if not self.numbered:
+            return 'event: ' + event + '\ndata: ' + data + '\n\n'
         text = 'event: ' + event + '\nid: ' + str(self.next_event_id) + '\ndata: ' + data + '\n\n'
         self.next_event_id += 1
         return text

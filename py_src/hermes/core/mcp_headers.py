@@ -1,0 +1,156 @@
+"""The request metadata a 2026-07-28 request mirrors into headers, checked against its body.
+
+Streamable HTTP copies `_meta`'s protocol version, the method, the tool/prompt name or resource
+URI, and tool arguments marked `x-mcp-header` in their schema into `MCP-Protocol-Version`,
+`Mcp-Method`, `Mcp-Name` and `Mcp-Param-{Name}`, so that proxies can route without reading the
+body. A server that reads the body MUST refuse a request whose headers say something else
+(HeaderMismatch): a proxy and this server must never act on two different requests.
+
+`headers` maps lower-case header names to values (Node's `request.headers`); nothing here knows
+about HTTP beyond that, so any transport that mirrors metadata can use it.
+"""
+# __pragma__('tconv')
+from hermes.js import is_none, base64_utf8
+from hermes.core.values import json_type, get_key, is_object, object_keys
+
+BASE64_PREFIX = '=?base64?'
+BASE64_SUFFIX = '?='
+NAME_FIELDS = {'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri'}
+
+
+def header_value(headers, name):
+    """The value of header `name` (lower case), or None when it is absent."""
+    value = get_key(headers, name)
+    return value if json_type(value) == 'string' else None
+
+
+def decode_mirrored(value):
+    """What a mirrored header value stands for: `=?base64?…?=` decoded, anything else literally.
+    None when the value is malformed (bad Base64, not UTF-8, or characters a header may not carry)."""
+    if not _header_safe(value):
+        return None
+    if len(value) >= len(BASE64_PREFIX) + len(BASE64_SUFFIX) and value.startswith(BASE64_PREFIX) \
+            and value.endswith(BASE64_SUFFIX):
+        return base64_utf8(value[len(BASE64_PREFIX):len(value) - len(BASE64_SUFFIX)])
+    return value
+
+
+def _header_safe(value):
+    """RFC 9110 field values: visible ASCII, space and tab."""
+    for index in range(len(value)):
+        code = ord(value[index])
+        if not (code == 9 or (code >= 32 and code <= 126)):
+            return False
+    return True
+
+
+def name_field(method):
+    """The params field `Mcp-Name` mirrors for `method` ('name', 'uri'), or None."""
+    for known in ['tools/call', 'prompts/get', 'resources/read']:
+        if method == known:
+            return NAME_FIELDS[known]
+    return None
+
+
+def header_mismatch(headers, method, params, version, input_schema=None):
+    """Why the mirrored headers disagree with the body (the HeaderMismatch message), or None.
+
+    `version` is the body's `_meta` protocol version; `input_schema` is the called tool's, for
+    `tools/call` (its `x-mcp-header` properties must be mirrored exactly)."""
+    protocol = header_value(headers, 'mcp-protocol-version')
+    if is_none(protocol):
+        return 'Header mismatch: the MCP-Protocol-Version header is required'
+    if protocol != version:
+        return ("Header mismatch: MCP-Protocol-Version header value '" + protocol +
+                "' does not match _meta io.modelcontextprotocol/protocolVersion '" + str(version) + "'")
+    problem = _compare('Mcp-Method', header_value(headers, 'mcp-method'), method, False)
+    if not is_none(problem):
+        return problem
+    field = name_field(method)
+    if not is_none(field):
+        problem = _compare('Mcp-Name', header_value(headers, 'mcp-name'), get_key(params, field), True)
+        if not is_none(problem):
+            return problem
+    if method == 'tools/call' and is_object(input_schema):
+        return _params_mismatch(headers, input_schema, get_key(params, 'arguments'))
+    return None
+
+
+def _compare(header, raw, body_value, encoded):
+    if is_none(raw):
+        if is_none(body_value):
+            return None
+        return 'Header mismatch: the ' + header + ' header is required'
+    value = decode_mirrored(raw) if encoded else raw
+    if is_none(value):
+        return 'Header mismatch: the ' + header + ' header value is malformed'
+    if json_type(body_value) != 'string' or value != body_value:
+        return ('Header mismatch: ' + header + " header value '" + raw + "' does not match body value '" +
+                str(body_value) + "'")
+    return None
+
+
+def mirrored_params(input_schema):
+    """[[property path, header name]] for every `x-mcp-header` reachable through `properties` alone."""
+    found = []
+    _collect(input_schema, [], found)
+    return found
+
+
+def _collect(schema, path, found):
+    properties = get_key(schema, 'properties')
+    if not is_object(properties):
+        return
+    for key in object_keys(properties):
+        child = properties[key]
+        if not is_object(child):
+            continue
+        child_path = path[:]
+        child_path.append(key)
+        header = get_key(child, 'x-mcp-header')
+        if json_type(header) == 'string' and header != '':
+            found.append([child_path, header])
+        _collect(child, child_path, found)
+
+
+def _params_mismatch(headers, input_schema, arguments):
+    for entry in mirrored_params(input_schema):
+        header = 'Mcp-Param-' + entry[1]
+        raw = header_value(headers, header.lower())
+        value = _value_at(arguments, entry[0])
+        if is_none(value):
+            if not is_none(raw):
+                return 'Header mismatch: ' + header + ' is present but the argument it mirrors is not'
+            continue
+        if is_none(raw):
+            return 'Header mismatch: the ' + header + ' header is required (the argument is in the body)'
+        decoded = decode_mirrored(raw)
+        if is_none(decoded):
+            return 'Header mismatch: the ' + header + ' header value is malformed'
+        if not _same_value(decoded, value):
+            return 'Header mismatch: ' + header + " header value '" + raw + "' does not match the body's argument"
+    return None
+
+
+def _value_at(arguments, path):
+    value = arguments
+    for key in path:
+        value = get_key(value, key)
+        if is_none(value):
+            return None
+    return value
+
+
+def _same_value(text, value):
+    kind = json_type(value)
+    if kind == 'string':
+        return text == value
+    if kind == 'boolean':
+        return text == ('true' if value else 'false')
+    if kind == 'integer' or kind == 'number':
+        # Numerically: '42.0' mirrors 42. float() raises on text that is no number.
+        try:
+            return float(text) == value
+        except ValueError:
+            return False
+    return False
