@@ -167,7 +167,7 @@ class McpHttpServer:
             return await self._post_legacy(request, response, query['sessionId'])
         if method == 'POST':
             return await self._post_streamable(request, response)
-        if method != 'POST' and self._speaks_modern(headers['mcp-protocol-version']):
+        if self._speaks_modern(headers['mcp-protocol-version']):
             # 2026-07-28 has no GET stream (subscriptions/listen replaces it) and no session to DELETE.
             return self._send_method_not_allowed(response, 'POST')
         if method == 'GET':
