@@ -16,13 +16,9 @@ NEXT = ROOT / 'node_modules' / 'conformance-next' / 'dist' / 'index.js'  # 0.2.0
 # 2026-07-28 (stateless). server-stateless, http-header-validation and http-custom-header-server-validation
 # call fixture tools by name (test_missing_capability, test_logging_tool, test_trigger_tool_change,
 # test_streaming_elicitation, one tool with an x-mcp-header argument): the window runs with test tools.
-# caching needs prompts and resources as well as tools.
-# Until the resources/prompts feature is served statelessly, caching fails on prompts/list and resources/*:
-# strict, so the change that makes it pass must also drop the mark.
-NEEDS_RESOURCES = pytest.mark.xfail(strict=True, reason='prompts/list and resources/* are not served to 2026-07-28 yet')
+# caching reads prompts and resources as well as tools.
 STATELESS_SCENARIOS = ['server-stateless', 'tools-list', 'dns-rebinding-protection', 'server-sse-multiple-streams',
-                       pytest.param('caching', marks=NEEDS_RESOURCES), 'http-header-validation',
-                       'http-custom-header-server-validation']
+                       'caching', 'http-header-validation', 'http-custom-header-server-validation']
 
 
 @pytest.mark.parametrize('scenario', STATELESS_SCENARIOS)

@@ -58,8 +58,8 @@ class McpService:
             return
         auth = setting('mcp.auth')
         self.token = None if auth == 'none' else await mcp_token(self.context)
-        stateless = McpStatelessServer(SERVER_INFO, self.registry, self.log, INSTRUCTIONS)
-        server = McpHttpServer(self.create_protocol, self.health, self.token, self.log, stateless=stateless)
+        server = McpHttpServer(self.create_protocol, self.health, self.token, self.log,
+                               stateless=self.create_stateless())
         server.on_sessions_changed = lambda count: self.show_status()
         try:
             self.port = await server.start(int(setting('mcp.port')))  # transcrypt-ok[int-text]: a number setting
@@ -113,6 +113,13 @@ class McpService:
         if not is_none(self.features):
             self.features.add_to(session)
         return session
+
+    def create_stateless(self):
+        """The one 2026-07-28 server for every client of this window (no sessions to make)."""
+        server = McpStatelessServer(SERVER_INFO, self.registry, self.log, INSTRUCTIONS)
+        if not is_none(self.features):
+            self.features.add_to_stateless(server)
+        return server
 
     def health(self):
         return {
