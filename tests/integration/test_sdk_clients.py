@@ -70,12 +70,50 @@ def test_legacy_sse_on_slash_mcp_without_session(window, workspace):
     assert_real_folder(result, workspace)
 
 
-def test_client_in_auto_mode_falls_back_to_initialize(window, workspace):
-    async def auto():
-        async with httpx2.AsyncClient(headers=window.auth) as http:
-            async with Client(streamable_http_client(window.url, http_client=http), mode='auto') as client:
-                return await client.call_tool('workspace_get_folders', {})
-    assert_real_folder(run(auto()), workspace)
+async def with_client(window, mode, action):
+    async with httpx2.AsyncClient(headers=window.auth) as http:
+        async with Client(streamable_http_client(window.url, http_client=http), mode=mode) as client:
+            return client.protocol_version, client.server_info, await action(client)
+
+
+async def call_folders(client):
+    return await client.call_tool('workspace_get_folders', {})
+
+
+def test_client_in_auto_mode_speaks_2026(window, workspace):
+    version, server_info, result = run(with_client(window, 'auto', call_folders))
+    assert (version, server_info.name) == ('2026-07-28', 'hermes-vscode')
+    assert_real_folder(result, workspace)
+
+
+def test_client_in_legacy_mode_keeps_the_handshake(window, workspace):
+    version, server_info, result = run(with_client(window, 'legacy', call_folders))
+    assert (version, server_info.name) == ('2025-11-25', 'hermes-vscode')
+    assert_real_folder(result, workspace)
+
+
+def test_2026_client_lists_calls_with_progress_and_listens(start_window):
+    window = start_window(test_tools=True)
+    progress = []
+
+    async def session(client):
+        tools = await client.list_tools()
+        counted = await client.call_tool('test_progress', {'steps': 3}, progress_callback=(
+            lambda value, total, message: _record(progress, value, total, message)))
+        async with client.listen(tools_list_changed=True) as subscription:
+            await client.call_tool('test_trigger_tool_change', {})
+            event = await asyncio.wait_for(subscription.__aiter__().__anext__(), 10)
+            honored = subscription.honored
+        return tools, counted, event, honored
+    version, _, (tools, counted, event, honored) = run(with_client(window, '2026-07-28', session))
+    assert version == '2026-07-28'
+    assert 'workspace_get_folders' in [tool.name for tool in tools.tools]
+    assert counted.content[0].text == 'done 3' and progress == [(1, 3, 'step 1'), (2, 3, 'step 2'), (3, 3, 'step 3')]
+    assert honored.tools_list_changed is True and type(event).__name__ == 'ToolsListChanged'
+
+
+async def _record(progress, value, total, message):
+    progress.append((value, total, message))
 
 
 def test_unknown_tool_and_bad_arguments_are_tool_errors(window):
