@@ -1,16 +1,20 @@
-// MCP load generator for `inv bench`: C concurrent clients, each with its own session, each making N
-// sequential tools/call requests over keep-alive HTTP.
-//   node load.js URL TOKEN|- CLIENTS CALLS  → prints {"latencies_ms": [...], "seconds": s, "errors": n}
+// MCP load generator for `inv bench`: C concurrent clients, each making N sequential tools/call requests
+// over keep-alive HTTP; in 2025 mode each client first opens its own session (initialize), in 2026 mode
+// every request stands alone (2026-07-28: `_meta` and mirrored headers, no session).
+//   node load.js URL TOKEN|- CLIENTS CALLS [2025|2026]  → prints {"latencies_ms": [...], "seconds": s, "errors": n}
 'use strict';
 const http = require('http');
 
 const [url, token, clients, calls] = [process.argv[2], process.argv[3], Number(process.argv[4]), Number(process.argv[5])];
+const era = process.argv[6] || '2025';
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'load', version: '1' } };
 const target = new URL(url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: clients * 2 });
 
-function post(body, sessionId) {
+function post(body, sessionId, extraHeaders) {
   return new Promise((resolve, reject) => {
-    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...extraHeaders };
     if (token !== '-') headers.Authorization = `Bearer ${token}`;
     if (sessionId) { headers['Mcp-Session-Id'] = sessionId; headers['MCP-Protocol-Version'] = '2025-11-25'; }
     const request = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers, agent }, (res) => {
@@ -29,14 +33,23 @@ function lastMessage(text) {
   return JSON.parse(data.length ? data[data.length - 1] : text);
 }
 
-async function client(latencies, errors) {
+async function openSession() {
   const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'load', version: '1' } } });
-  const session = init.session;
-  await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, init.session);
+  return init.session;
+}
+
+const MODERN_HEADERS = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'workspace_get_folders' };
+
+async function client(latencies, errors) {
+  const session = era === '2026' ? undefined : await openSession();
+  const params = { name: 'workspace_get_folders', arguments: {} };
+  if (era === '2026') params._meta = MODERN_META;
   for (let i = 1; i <= calls; i++) {
     const started = process.hrtime.bigint();
     try {
-      const reply = await post({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'workspace_get_folders', arguments: {} } }, session);
+      const reply = await post({ jsonrpc: '2.0', id: i, method: 'tools/call', params }, session,
+        era === '2026' ? MODERN_HEADERS : undefined);
       const message = lastMessage(reply.text);
       if (reply.status !== 200 || message.id !== i || !message.result || message.result.isError) errors.count++;
     } catch (error) {

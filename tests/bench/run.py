@@ -93,8 +93,8 @@ def start_json_process(args, env=None):
     return process, json.loads(line)
 
 
-def load(url, token, clients, calls):
-    output = subprocess.run([NODE, str(BENCH / 'load.js'), url, token or '-', str(clients), str(calls)],
+def load(url, token, clients, calls, era='2025'):
+    output = subprocess.run([NODE, str(BENCH / 'load.js'), url, token or '-', str(clients), str(calls), era],
                             check=True, capture_output=True, text=True, cwd=ROOT).stdout
     result = json.loads(output)
     latencies = sorted(result['latencies_ms'])
@@ -121,17 +121,19 @@ def bench_mcp():
         [NODE, '--expose-gc', str(ROOT / 'tests' / 'node' / 'serve_mcp.js'), json.dumps({'hermes.mcp.port': 0}),
          '/tmp/project'], env=dict(os.environ, HOME=home, HERMES_BENCH_MINIMAL='1'))
     sdk, sdk_info = start_json_process([NODE, str(BENCH / 'ts_sdk_server.js')])
-    servers = {'Hermes': (ours_info['url'], ours_info['token']), 'minimal': (ours_info['minimal_url'], ours_info['token']),
-               'SDK': (sdk_info['url'], None)}
+    # 'Hermes' speaks 2025-11-25 in a session (the SDK baseline's revision); 'Hermes 2026' the stateless 2026-07-28.
+    servers = {'Hermes': (ours_info['url'], ours_info['token'], '2025'),
+               'Hermes 2026': (ours_info['url'], ours_info['token'], '2026'),
+               'minimal': (ours_info['minimal_url'], ours_info['token'], '2025'), 'SDK': (sdk_info['url'], None, '2025')}
     try:
-        for url, token in servers.values():
-            load(url, token, 4, 200)  # warm up the JITs
+        for url, token, era in servers.values():
+            load(url, token, 4, 200, era)  # warm up the JITs
         for clients, calls in ((1, 2000), (16, 200)):
             runs = {name: [] for name in servers}
             for _ in range(3):  # interleaved, so the machine's load hits each server alike; medians
-                for name, (url, token) in servers.items():
-                    runs[name].append(load(url, token, clients, calls))
-            med = {name: {key: statistics.median(run[key] for run in results) for key in ('rate', 'p50', 'p99')}
+                for name, (url, token, era) in servers.items():
+                    runs[name].append(load(url, token, clients, calls, era))
+            med = {name: {key: statistics.median(run[key] for run in results) for key in ('rate', 'p50', 'p99', 'errors')}
                    for name, results in runs.items()}
             hermes, floor, sdk_result = med['Hermes'], med['minimal'], med['SDK']
             label = f'{clients} client{"s" if clients > 1 else ""}'
@@ -148,6 +150,12 @@ def bench_mcp():
             row(f'{label}: p99 latency', f"{hermes['p99']:.2f} ms (minimal {floor['p99']:.2f}, SDK "
                 f"{sdk_result['p99']:.2f})", 'the minimal endpoint', hermes['p99'] / floor['p99'])
             row(f'{label}: Hermes vs the SDK', '', 'the SDK (calls/s)', hermes['rate'] / sdk_result['rate'])
+            modern = med['Hermes 2026']
+            row(f'{label}, 2026-07-28: calls/s', f"{modern['rate']:.0f} ({modern['errors']:.0f} errors; 2025-11-25 "
+                f"{hermes['rate']:.0f}, SDK {sdk_result['rate']:.0f})", 'Hermes 2025-11-25', modern['rate'] / hermes['rate'])
+            row(f'{label}, 2026-07-28: p50 latency', f"{modern['p50']:.2f} ms (2025-11-25 {hermes['p50']:.2f}, SDK "
+                f"{sdk_result['p50']:.2f})", 'Hermes 2025-11-25', modern['p50'] / hermes['p50'])
+            row(f'{label}, 2026-07-28 vs the SDK', '', 'the SDK (calls/s)', modern['rate'] / sdk_result['rate'])
         heading('Soak: 3 rounds of 16 clients × 1,000 calls (RSS after a full GC)')
         rounds = []
         for number in range(1, 4):
