@@ -4,12 +4,17 @@ that text; a burst of selection changes gives few notifications and the final st
 workspace are refused; prompts come back with the file embedded.
 
 Files are made under resources/ of the fixture workspace and removed at the end."""
+import asyncio
+import concurrent.futures
 import json
 import shutil
+import threading
 import time
 
+import httpx2
 import pytest
-from mcp import types
+from mcp import Client, types
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from mcp_session import McpSession
@@ -103,6 +108,37 @@ def test_a_selection_in_the_real_editor_is_announced_within_a_second_and_reads_e
     contents = client.run(lambda session: session.read_resource(SELECTION)).contents[0]
     assert contents.meta['path'] == 'hello.py'
     assert contents.meta['range'] == {'start': {'line': 1, 'column': 1}, 'end': {'line': 1, 'column': len(LINE) + 1}}
+
+
+def test_a_2026_client_listening_hears_the_selection_and_reads_it(code_server, workspace, client, workbench, notes):
+    """The same through 2026-07-28's subscriptions/listen (no session, no resources/subscribe)."""
+    info = code_server.discovery_for(workspace)
+    focus_editor(client, workbench, 'hello.py', 'hello.py')
+    settle(client, notes, '', cursor={'line': 1, 'column': 1})
+    listening = threading.Event()
+    heard = []
+
+    async def listen():
+        async with httpx2.AsyncClient(headers={'Authorization': f"Bearer {info['token']}"}) as http:
+            async with Client(streamable_http_client(info['url'], http_client=http), mode='2026-07-28') as modern:
+                async with modern.listen(resource_subscriptions=[SELECTION]) as subscription:
+                    honored = subscription.honored
+                    listening.set()
+                    event = await asyncio.wait_for(subscription.__aiter__().__anext__(), 60)
+                    heard.append(time.monotonic())
+                    text = (await modern.read_resource(SELECTION)).contents[0].text
+                return modern.protocol_version, honored, event, text
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        future = pool.submit(lambda: asyncio.run(listen()))
+        assert listening.wait(60), 'subscriptions/listen was not acknowledged'
+        started = time.monotonic()
+        workbench.page.keyboard.press('Shift+End')
+        wait_until(lambda: heard, 1.0, interval=0.02, what='the selection event on subscriptions/listen within a second')
+        version, honored, event, text = future.result(60)
+    assert version == '2026-07-28' and list(honored.resource_subscriptions) == [SELECTION]
+    assert event.uri == SELECTION and text == LINE
+    print(f'selection → listen event: {(heard[0] - started) * 1000:.0f} ms')
 
 
 def test_a_burst_of_100_selection_changes_gives_few_notifications_and_the_final_state(client, workbench, notes):
