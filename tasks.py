@@ -175,7 +175,9 @@ def transpile():
         source = ROOT / 'py_src' / 'hermes' / entry
         if not source.exists():
             continue
-        cmd = [transcrypt, '-n', '-m', '-k', '-sf', '-xp', ROOT / 'py_src', '-od', TRANSPILED, source]
+        # -k through scripts/transcrypt_kwargs.py: the kwargs prologue only where calls pass keywords
+        cmd = [sys.executable, ROOT / 'scripts' / 'transcrypt_kwargs.py', '-n', '-m', '-k', '-sf', '-xp',
+               ROOT / 'py_src', '-od', TRANSPILED, source]
         result = subprocess.run([str(part) for part in cmd], capture_output=True, text=True, cwd=ROOT)
         output = result.stdout + result.stderr
         if result.returncode != 0 or 'Error while compiling' in output or '\nReady' not in output:

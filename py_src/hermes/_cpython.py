@@ -185,13 +185,21 @@ def node(name):
     return require(name)
 
 
-def native_regex(source):
+def native_regex(source, flags=''):
     import re
     return re.compile(source)
 
 
 def regex_matches(regex, text):
     return regex.search(text) is not None
+
+
+def regex_replace_all(regex, text, replacement):
+    return regex.sub(lambda match: replacement, text)
+
+
+def regex_count(regex, text):
+    return len(regex.findall(text))
 
 
 def sorted_strings(strings):

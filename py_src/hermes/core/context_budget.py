@@ -11,12 +11,11 @@ first: a turn (a user message and everything after it until the next user messag
 unit, so an assistant message with tool calls never loses its tool results.
 """
 # __pragma__('tconv')
-import re
-from hermes.js import is_none, dump_json
+from hermes.js import is_none, dump_json, native_regex, regex_count
 from hermes.core.values import json_type, get_key
 
 MESSAGE_OVERHEAD = 4
-_NON_ASCII = re.compile(r'[^\x00-\x7f]')
+_NON_ASCII = native_regex('[^\\x00-\\x7f]', 'g')
 TRIM_NOTE = '\n[… {n} characters trimmed to fit the model\'s context]'
 TOOL_RESULT_KEEP_TOKENS = 200  # what an old, oversized tool result is cut down to
 
@@ -24,7 +23,7 @@ TOOL_RESULT_KEEP_TOKENS = 200  # what an old, oversized tool result is cut down 
 def estimate_text_tokens(text):
     if is_none(text) or len(text) == 0:
         return 0
-    non_ascii = len(_NON_ASCII.findall(text))
+    non_ascii = regex_count(_NON_ASCII, text)
     ascii_chars = len(text) - non_ascii
     return (ascii_chars + 3) // 4 + non_ascii
 

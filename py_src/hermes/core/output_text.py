@@ -2,26 +2,26 @@
 how much was left out (so the model knows to narrow its request rather than trust a partial answer).
 Pure string logic, the same in CPython and in the bundle."""
 # __pragma__('tconv')
-import re
+from hermes.js import native_regex, regex_replace_all
 
 ESC = '\x1b'
 BEL = '\x07'
 # OSC (title, hyperlinks, VS Code's 633 shell-integration marks) ended by BEL or ESC \; DCS/SOS/PM/APC
 # strings; CSI sequences (colours, cursor moves); two-character escapes; charset selection.
-_ESCAPES = re.compile(
+_ESCAPES = native_regex(
     ESC + '\\][^' + BEL + ESC + ']*(?:' + BEL + '|' + ESC + '\\\\)'
     '|' + ESC + '[PX^_][^' + ESC + ']*' + ESC + '\\\\'
     '|' + ESC + '\\[[0-?]*[ -/]*[@-~]'
     '|' + ESC + '[()][0-9A-Za-z]'
-    '|' + ESC + '[@-_=>]')
-_CONTROLS = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]')
+    '|' + ESC + '[@-_=>]', 'g')
+_CONTROLS = native_regex('[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]', 'g')
 
 
 def strip_ansi(text):
     """Terminal output as plain text: escape sequences and control characters removed, CRLF as LF,
     and a line rewritten with carriage returns (a progress bar) reduced to what was left on screen."""
-    text = _ESCAPES.sub('', text)
-    text = _CONTROLS.sub('', text.replace(ESC, ''))
+    text = regex_replace_all(_ESCAPES, text, '')
+    text = regex_replace_all(_CONTROLS, text.replace(ESC, ''), '')
     lines = text.replace('\r\n', '\n').split('\n')
     cleaned = []
     for line in lines:

@@ -14,8 +14,7 @@ arguments given as a JSON string, trailing commas. What it still cannot read bec
 Results go back as one user message (`results_message`).
 """
 # __pragma__('tconv')
-import re
-from hermes.js import is_none, parse_json, dump_json
+from hermes.js import is_none, parse_json, dump_json, native_regex, regex_replace_all
 from hermes.core.values import json_type, is_object, get_key, has_key
 from hermes.core.strip_chars import lstrip_chars
 
@@ -23,7 +22,7 @@ FENCE = '```'
 CALL_TAGS = ['tool', 'tool_call', 'tool_code', 'tool_use', 'tools', 'function_call']
 RESULTS_HEADER = 'Tool results:'
 CORRECTION_HEADER = 'Your tool call could not be read:'
-_TRAILING_COMMA = re.compile(r',(\s*[}\]])')
+_TRAILING_COMMA = native_regex(',(?=\\s*[}\\]])', 'g')  # a comma right before } or ]
 
 
 def protocol_prompt(tools):
@@ -141,7 +140,7 @@ def _parse_lenient(body):
         return parse_json(text)
     except ValueError:
         pass
-    repaired = _TRAILING_COMMA.sub(lambda match: match.group(1), text)
+    repaired = regex_replace_all(_TRAILING_COMMA, text, '')
     try:
         return parse_json(repaired)
     except ValueError:

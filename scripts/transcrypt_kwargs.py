@@ -1,0 +1,126 @@
+"""Transcrypt with keyword arguments only where our code uses them (run by `tasks.transpile`).
+
+Transcrypt's `-k` gives EVERY function a prologue that unpacks `__kwargtrans__` objects; measured on
+dist/extension.js (minified), that prologue was 270 of 640 kB. A definition needs it only when some
+call passes keyword arguments to it: so this runs Transcrypt (same command line, `-k` included) with
+its generator patched to emit the prologue, in `hermes.*` modules, only for functions whose name is
+called with keywords somewhere in py_src, in the Python tests (the parity layer replays their calls
+on the bundle) or in the JS tests that call the transpiled code with
+`kwargs(...)` (every `__init__` once any class is called so; every function taking **kwargs).
+Transcrypt's own modules (runtime, re) keep `-k` everywhere. A call with keywords to a function
+without the prologue would silently use the defaults, so the rule is by name and deliberately wide:
+any definition sharing a name with a keyword callee gets it.
+
+    python scripts/transcrypt_kwargs.py <transcrypt arguments>
+"""
+import ast
+import inspect
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_TEST = 'if (typeof {0} == \'undefined\' || ({0} != null && {0}.hasOwnProperty ("__kwargtrans__"))) {{;\n'
+PLAIN_DEFAULT_TEST = 'if (typeof {0} == \'undefined\') {{;\n'
+JS_CALL = re.compile(r'(\w+)\(')
+JS_KWARGS_CALL = re.compile(r'(\w+)\([^()]*(?:\([^()]*\)[^()]*)*kwargs\(')  # f(a, g(b), kwargs(
+
+
+def keyword_callees(sources, js_sources):
+    """Names of functions that some call passes keyword arguments to, and 'Class.__init__' for the
+    classes (and their bases) that are constructed with keywords."""
+    names, bases, called, constructed = set(), {}, set(), set()
+    for path in sources:
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases[node.name] = [base.id for base in node.bases if isinstance(base, ast.Name)]
+                for inner in ast.walk(node):  # super().__init__(…, key=…) constructs the bases with keywords
+                    if (isinstance(inner, ast.Call) and inner.keywords and isinstance(inner.func, ast.Attribute)
+                            and inner.func.attr == '__init__'):
+                        constructed.update(bases[node.name])
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.args.kwarg is not None:
+                names.add(node.name)
+            elif isinstance(node, ast.Call) and node.keywords:
+                func = node.func
+                if isinstance(func, ast.Name):
+                    called.add(func.id)
+                elif isinstance(func, ast.Attribute):
+                    called.add(func.attr)
+    for path in js_sources:
+        text = path.read_text()
+        called.update(JS_KWARGS_CALL.findall(text))
+        if 'kwargs(' in text:  # a JS test passing keywords: every class it constructs, to be safe
+            constructed.update(name for name in JS_CALL.findall(text) if name in bases)
+    names.update(called)
+    constructed.update(name for name in called if name in bases)
+    pending = list(constructed)
+    while pending:  # a class without its own __init__ runs its base's
+        name = pending.pop()
+        names.add(name + '.__init__')
+        for base in bases.get(name, []):
+            if base + '.__init__' not in names:
+                pending.append(base)
+    names.discard('__init__')  # decided per class above
+    return names
+
+
+def patch_transcrypt(needs_kwargs):
+    import transcrypt.__main__  # noqa: F401  (puts Transcrypt's own `org` package on sys.path)
+    compiler = sys.modules['org.transcrypt.compiler']
+    original = compiler.Generator.visit_FunctionDef
+    if not hasattr(compiler.Generator, 'visit_arguments'):
+        raise SystemExit('transcrypt_kwargs: Transcrypt changed (no visit_arguments); review this script')
+
+    def visit_function_def(self, node, anAsync=False):
+        if not self.module.name.startswith('hermes.'):
+            return original(self, node, anAsync)
+        name = node.name
+        if name == '__init__':
+            owner = self.getScope(ast.ClassDef)
+            name = (owner.node.name if owner is not None else '') + '.__init__'
+        saved = self.allowKeywordArgs
+        self.allowKeywordArgs = saved and name in needs_kwargs
+        try:
+            return original(self, node, anAsync)
+        finally:
+            self.allowKeywordArgs = saved
+
+    compiler.Generator.visit_FunctionDef = visit_function_def
+
+    # A default parameter's test also skips a `__kwargtrans__` object landing in its slot; a function
+    # without the prologue is never handed one, so its test is only `typeof x == 'undefined'` (~8 kB).
+    original_arguments = compiler.Generator.visit_arguments
+
+    def visit_arguments(self, node):
+        if self.allowKeywordArgs:
+            return original_arguments(self, node)
+        emit = self.emit
+
+        def emit_plain_default(template, *args):
+            if template == DEFAULT_TEST:
+                template = PLAIN_DEFAULT_TEST
+            return emit(template, *args)
+        self.emit = emit_plain_default
+        try:
+            return original_arguments(self, node)
+        finally:
+            del self.emit  # back to the class's method
+
+    if 'hasOwnProperty ("__kwargtrans__"))) {{;' not in inspect.getsource(original_arguments):
+        raise SystemExit('transcrypt_kwargs: Transcrypt changed its default-argument test; review this script')
+    compiler.Generator.visit_arguments = visit_arguments
+
+
+def main():
+    # tests too: the parity layer replays the unit tests' calls, keywords included, on the bundle
+    sources = sorted((ROOT / 'py_src').rglob('*.py')) + sorted((ROOT / 'tests').rglob('*.py'))
+    js_sources = sorted((ROOT / 'tests').rglob('*.js'))
+    patch_transcrypt(keyword_callees(sources, js_sources))
+    from transcrypt.__main__ import main as transcrypt_main
+    sys.argv = ['transcrypt'] + sys.argv[1:]
+    return transcrypt_main()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
