@@ -3,7 +3,7 @@ import asyncio
 
 import vscode
 from hermes.core.tools import Tool, ToolCall, ToolRegistry
-from hermes.host.approval import Approver
+from hermes.host.approval import Approver, confirm
 
 
 async def write_handler(args, call):
@@ -76,3 +76,18 @@ def test_setting_never_and_always():
     vscode.window.message_answers.append('Allow')
     assert call(registry(), 'file_read')['isError'] is False
     assert len(vscode.window.messages) == 1
+
+
+def test_a_handler_asks_through_the_gate_its_call_came_through():
+    gate = Approver()
+    reg = ToolRegistry(gate)
+
+    async def sometimes(args, tool_call):
+        refusal = await confirm('sometimes', 'Do it', args, tool_call)
+        return refusal or 'done'
+    reg.add(Tool('sometimes', 'Sometimes asks.', {'type': 'object'}, sometimes))
+    Approver()  # another gate made later (another registry, a test): not the one this call passed
+    vscode.window.message_answers.append('Allow for This Session')
+    assert call(reg, 'sometimes')['content'][0]['text'] == 'done'
+    assert gate.allowed_for_session == ['sometimes']
+    assert call(reg, 'sometimes')['content'][0]['text'] == 'done' and len(vscode.window.messages) == 1

@@ -85,6 +85,7 @@ class ToolCall:
         self._cancel_listeners = []
         self.confirmation = NOT_ASKED
         self._confirmation_listeners = []
+        self.gate = None  # the approver of the registry that runs this call (handlers that ask again use it)
 
     @property
     def confirmed(self):
@@ -255,6 +256,7 @@ class ToolRegistry:
         if not is_none(problem):
             return error_result(problem)
         arguments = with_defaults(_or_empty(arguments), tool.input_schema)
+        call.gate = self.approver
         if not is_none(self.approver):
             refusal = await self.approver.approve(tool, arguments, call)
             if not is_none(refusal):

@@ -19,7 +19,6 @@ class Approver:
     def __init__(self, log=None):
         self.log = log
         self.allowed_for_session = []
-        _state['current'] = self  # the gate `confirm()` shares (one per window)
 
     def needs_approval(self, tool):
         mode = setting('tools.confirm')
@@ -77,16 +76,13 @@ class Approver:
                 'explain what you wanted to do instead.')
 
 
-_state = {'current': None}
-
-
 async def confirm(tool_name, title, arguments, call, session_key=None):
     """For a tool that is only sometimes destructive (git_command: `git log` runs freely, `git commit`
-    must ask): ask the user the way the gate does, with the window's gate (its session allowances
-    and log). Asks unless `hermes.tools.confirm` is "never", the user allowed `session_key` (default:
+    must ask): ask the user the way the gate does, with the gate the call came through (`call.gate`: its
+    session allowances and log; a fresh one for a call made outside a registry). Asks unless `hermes.tools.confirm` is "never", the user allowed `session_key` (default:
     the tool's name) for the session, or the gate already asked for this call. Returns None to go
     ahead, or the refusal text (raise it as a ToolError)."""
-    approver = _state['current']
+    approver = getattr(call, 'gate', None)
     if is_none(approver):
         approver = Approver()
     return await approver.confirm(tool_name, title, arguments, call, session_key)
