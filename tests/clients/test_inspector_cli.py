@@ -8,7 +8,7 @@ import subprocess
 import httpx
 import pytest
 
-from conftest import NODE, PROOF_FILE, client_dir, complaints, file_read_text, record, xfail_until_2026
+from conftest import NODE, PROOF_FILE, client_dir, complaints, file_read_text, record
 
 
 def inspector(tmp_path, window, url, *args):
@@ -37,6 +37,4 @@ def test_tools_call_reads_a_file(path, era, tmp_path, window, base, proof):
     answer = json.loads(result.stdout)
     assert answer['isError'] is False
     assert file_read_text(answer['content'][0]['text']).strip() == proof
-    if era and complaints(result.stderr):
-        xfail_until_2026(base, 'the Inspector with --protocol-era auto')
     assert complaints(result.stderr) == []

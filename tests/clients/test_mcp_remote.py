@@ -7,7 +7,8 @@ import httpx
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from conftest import NODE, PROOF_FILE, client_dir, complaints, file_read_text, record, run_async, xfail_until_2026
+from conftest import NODE, PROOF_FILE, client_dir, complaints, file_read_text, record, run_async
+
 
 async def read_through_bridge(args, env, errlog):
     server = StdioServerParameters(command=NODE, args=args, env=env)
@@ -32,6 +33,6 @@ def test_mcp_remote_bridges_to_our_server(path, options, window, base, proof, tm
     assert len(names) == httpx.get(base + '/health').json()['tools']
     assert result.is_error is False
     assert file_read_text(result.content[0].text).strip() == proof
-    if '--protocol' in options and complaints(stderr):
-        xfail_until_2026(base, 'mcp-remote --protocol auto')
+    if '--protocol' in options:  # auto: it found the stateless revision and bridged the handshake to it
+        assert 'Remote server speaks MCP 2026-07-28' in stderr
     assert complaints(stderr) == []
