@@ -25,10 +25,9 @@ ADAPTED_CLASSES = {
     'Tool': 'hermes.core.tools',
 }
 
-# Functions whose recorded calls cannot be compared, with the reason (listed as not covered).
+# Functions whose recorded calls cannot be compared, with the reason (listed as not covered). Functions
+# that call the clock or a random source themselves (now_ms(), randomBytes(), …) are found by record.py.
 NOT_REPLAYED = {
-    'hermes.core.mcp_protocol:_elapsed': 'reads the clock (milliseconds since a start time)',
-    'hermes.ui.panel:make_nonce': 'random by design',
     'hermes.host.git:directory_of': "reads the workspace folders (the CPython shim's vs the node fake's)",
 }
 

@@ -14,6 +14,7 @@ import inspect
 import json
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -78,12 +79,23 @@ def message_of(error):
     return str(error)
 
 
+CLOCK_OR_CHANCE = re.compile(r'\b(now_ms|monotonic_ms|perf_counter|randomBytes|random|randint|uuid4)\(')
+
+
+def source_of(function):
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):
+        return ''
+
+
 class Recorder:
     def __init__(self):
         self.vectors = {}  # 'module:function' -> {key: vector}
         self.skipped = {}  # 'module:function' -> {reason: count}
         self.functions = {}  # 'module:function' -> 'sync' | 'async' | 'generator'
         self.traces = Traces(to_json, NotJson, message_of)
+        self.not_replayed = dict(NOT_REPLAYED)
 
     def skip(self, name, reason):
         reasons = self.skipped.setdefault(name, {})
@@ -98,6 +110,9 @@ class Recorder:
             self.functions[name] = 'generator'
             return function
         self.functions[name] = 'sync'
+        found = CLOCK_OR_CHANCE.search(source_of(function))
+        if found:  # its result changes from run to run: not comparable (found by its source, so renames keep it)
+            self.not_replayed[name] = 'reads the clock or chance (calls ' + found.group(1) + ')'
         recorder = self
 
         @functools.wraps(function)
@@ -161,7 +176,7 @@ class Recorder:
         path.parent.mkdir(parents=True, exist_ok=True)
         data = {
             'functions': self.functions,
-            'not_replayed': NOT_REPLAYED,
+            'not_replayed': self.not_replayed,
             'equivalent': EQUIVALENT,
             'adapted': ADAPTED_CLASSES,
             'skipped': self.skipped,
