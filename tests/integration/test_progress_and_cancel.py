@@ -97,3 +97,61 @@ def test_list_changed_reaches_the_get_stream(window):
                 break
     tools = post(window, {'jsonrpc': '2.0', 'id': 4, 'method': 'tools/list'}, mcp_session_id=session).json()
     assert 'test_dynamic' in [tool['name'] for tool in tools['result']['tools']]
+
+
+MODERN_META = {'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+               'io.modelcontextprotocol/clientCapabilities': {}}
+
+
+def modern_headers(window, method, name=None):
+    result = {'Accept': 'application/json, text/event-stream', 'Content-Type': 'application/json',
+              'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, **window.auth}
+    if name:
+        result['Mcp-Name'] = name
+    return result
+
+
+def modern_call(window, request_id, name, arguments, **meta):
+    body = {'jsonrpc': '2.0', 'id': request_id, 'method': 'tools/call',
+            'params': {'name': name, 'arguments': arguments, '_meta': dict(MODERN_META, **meta)}}
+    return body, modern_headers(window, 'tools/call', name)
+
+
+def test_2026_progress_streams_and_closing_the_stream_cancels_the_call(window):
+    """No session, no notifications/cancelled: the progress arrives on the request's own stream (without
+    event ids: nothing to resume), and closing that stream is the cancellation."""
+    body, headers_ = modern_call(window, 'long-1', 'test_progress', {'steps': 500, 'delay_ms': 20},
+                                 progressToken='p-1')
+    with httpx.stream('POST', window.url, json=body, headers=headers_, timeout=30) as stream:
+        assert stream.headers['content-type'] == 'text/event-stream'
+        lines = []
+        for line in stream.iter_lines():
+            lines.append(line)
+            if line.startswith('data: '):
+                first = json.loads(line[len('data: '):])
+                break
+    assert first == {'jsonrpc': '2.0', 'method': 'notifications/progress',
+                     'params': {'progressToken': 'p-1', 'progress': 1, 'total': 500, 'message': 'step 1'}}
+    assert not any(line.startswith('id:') for line in lines)
+    deadline = time.monotonic() + 20  # a condition to wait for, not a timing assertion
+    cancelled_at = []
+    while not cancelled_at and time.monotonic() < deadline:
+        body, headers_ = modern_call(window, 'state', 'test_cancelled_calls', {})
+        reply = httpx.post(window.url, json=body, headers=headers_, timeout=10)
+        assert reply.status_code == 200 and reply.headers['content-type'] == 'application/json'
+        cancelled_at = reply.json()['result']['structuredContent']['cancelled']
+        time.sleep(0.05)
+    assert len(cancelled_at) == 1 and 1 <= cancelled_at[0] < 500
+
+
+def test_2026_log_lines_only_at_the_requested_level(window):
+    body, headers_ = modern_call(window, 2, 'test_progress', {'steps': 2}, **{
+        'io.modelcontextprotocol/logLevel': 'info'})
+    messages = sse_messages(httpx.post(window.url, json=body, headers=headers_, timeout=10).text)
+    assert [m['params']['data'] for m in messages if m.get('method') == 'notifications/message'] == [
+        'did step 1', 'did step 2']
+    assert messages[-1]['result']['resultType'] == 'complete'
+    body, headers_ = modern_call(window, 3, 'test_progress', {'steps': 2})
+    quiet = httpx.post(window.url, json=body, headers=headers_, timeout=10)
+    assert quiet.headers['content-type'] == 'application/json'  # nothing to say first: plain JSON
+    assert quiet.json()['result']['content'][0]['text'] == 'done 2'
