@@ -131,9 +131,13 @@ class _NodeFs:
         return os.path.exists(path)
 
     @staticmethod
-    def readFileSync(path, encoding):
-        with open(path, encoding=encoding) as file:
-            return file.read()
+    def readFileSync(path, encoding=None):
+        """Text with an encoding, bytes without (a Buffer in Node)."""
+        try:
+            with open(path, 'rb' if encoding is None else 'r', **({} if encoding is None else {'encoding': encoding})) as file:
+                return file.read()
+        except OSError as error:
+            raise _node_error('open', path, error) from None
 
     @staticmethod
     def writeFileSync(path, text, encoding):
@@ -158,6 +162,10 @@ class _NodeFs:
         except OSError as error:
             raise _node_error('stat', path, error) from None
         return _NodeStats(info.st_mode, info.st_size, info.st_mtime * 1000)
+
+    @staticmethod
+    def lstatSync(path):
+        return _NodeFsPromises._stats('lstat', path, False)
 
     promises = _NodeFsPromises
 

@@ -210,10 +210,11 @@ class ExcludeRules:
         return False
 
 
-def relative_to_folder(path):
-    """The path relative to the workspace folder holding it ('' for the folder itself), or None."""
+def relative_to_folder(path, folders=None):
+    """The path relative to the workspace folder holding it ('' for the folder itself), or None.
+    (`folders`: folder_paths() when the caller already has them, e.g. for every entry of a listing.)"""
     node_path = node('path')
-    for folder in folder_paths():
+    for folder in (folder_paths() if is_none(folders) else folders):
         if is_inside(path, folder):
             return node_path.relative(folder, path).replace('\\', '/')
     return None

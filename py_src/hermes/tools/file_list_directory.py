@@ -1,7 +1,7 @@
 # __pragma__('tconv')
 from hermes.js import node, is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.host.paths import resolve_path, display_path
+from hermes.host.paths import resolve_path, display_path, folder_paths
 from hermes.host.files import stat, read_directory, ExcludeRules, relative_to_folder
 
 
@@ -16,6 +16,7 @@ class Listing:
     def __init__(self, depth, max_entries, call):
         self.depth, self.max_entries, self.call = depth, max_entries, call
         self.rules = ExcludeRules(['files.exclude'])
+        self.folders = folder_paths()  # once, not per entry: each lookup builds every folder's dict
         self.lines = []
         self.excluded = 0
         self.full = False
@@ -30,7 +31,7 @@ class Listing:
                 self.full = True
                 return
             child = node('path').join(folder, entry['name'])
-            relative = relative_to_folder(child)
+            relative = relative_to_folder(child, self.folders)
             if not is_none(relative) and self.rules.excludes(relative, names):
                 self.excluded += 1
                 continue
