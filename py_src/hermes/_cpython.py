@@ -483,6 +483,11 @@ def raise_js(error):
     raise error
 
 
+def utf8_base64(text):
+    import base64
+    return base64.b64encode(text.encode('utf-8')).decode('ascii')
+
+
 def base64_utf8(text):
     import base64
     import binascii

@@ -282,3 +282,25 @@ def test_stdio_explicit_url_of_a_dead_server(tmp_path):
     out, _ = stdio_lines([INIT], tmp_path, args=['--url', 'http://127.0.0.1:19/mcp'])
     assert out[0]['id'] == 1 and out[0]['error']['code'] == -32000
     assert out[0]['error']['message'].startswith("Can't reach the Hermes MCP server at http://127.0.0.1:19/mcp (")
+
+
+MODERN_META = {'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+               'io.modelcontextprotocol/clientCapabilities': {}}
+
+
+def test_stdio_carries_2026_requests_without_a_handshake(window, workspace):
+    """A 2026-07-28 stdio client sends no initialize: each line goes out with its metadata mirrored into headers,
+    and a refused request comes back as its own JSON-RPC error, not as a transport failure."""
+    out, _ = stdio_lines([
+        {'jsonrpc': '2.0', 'id': 1, 'method': 'server/discover', 'params': {'_meta': MODERN_META}},
+        {'jsonrpc': '2.0', 'id': 2, 'method': 'tools/call', 'params': {
+            'name': 'workspace_get_folders', 'arguments': {}, '_meta': MODERN_META}},
+        {'jsonrpc': '2.0', 'id': 3, 'method': 'tools/list', 'params': {'_meta': dict(
+            MODERN_META, **{'io.modelcontextprotocol/protocolVersion': '2099-01-01'})}},
+    ], window.home)
+    by_id = {message['id']: message for message in out}
+    assert by_id[1]['result']['supportedVersions'][0] == '2026-07-28'
+    assert by_id[2]['result']['structuredContent']['folders'][0]['path'] == str(workspace)
+    assert by_id[3]['error']['code'] == -32022 and by_id[3]['error']['data']['requested'] == '2099-01-01'
+    assert sessions(window) == 0
+

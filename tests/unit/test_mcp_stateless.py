@@ -4,6 +4,7 @@ import asyncio
 import pytest
 
 from hermes.core.cancellation import Cancellation
+from hermes.core.mcp_headers import encode_mirrored, decode_mirrored, mirrored_headers
 from hermes.core.mcp_stateless import McpStatelessServer, http_status_of, ALL_PROTOCOL_VERSIONS
 from hermes.core.tools import Tool
 from hermes.net.mcp_http import is_modern_request
@@ -239,3 +240,13 @@ def test_event_sources_feed_resource_notifications(server):
 ])
 def test_the_era_of_a_post(version, session, message, modern):
     assert is_modern_request(version, session, message) is modern
+
+
+def test_mirrored_header_encoding():
+    for value in ['file_read', 'Grüße', ' padded ', 'line1\nline2', '=?base64?literal?=']:
+        assert decode_mirrored(encode_mirrored(value)) == value
+    assert encode_mirrored('file_read') == 'file_read' and encode_mirrored('Hello, 世界') == '=?base64?SGVsbG8sIOS4lueVjA==?='
+    assert mirrored_headers({'jsonrpc': '2.0', 'id': 1, 'method': 'resources/read', 'params': {
+        'uri': 'file:///a b', '_meta': META}}) == {
+        'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'resources/read', 'Mcp-Name': 'file:///a b'}
+    assert mirrored_headers({'jsonrpc': '2.0', 'id': 1, 'method': 'tools/list'}) is None

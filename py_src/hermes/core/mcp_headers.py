@@ -10,7 +10,7 @@ body. A server that reads the body MUST refuse a request whose headers say somet
 about HTTP beyond that, so any transport that mirrors metadata can use it.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, base64_utf8
+from hermes.js import is_none, base64_utf8, utf8_base64
 from hermes.core.values import json_type, get_key, is_object, object_keys
 
 BASE64_PREFIX = '=?base64?'
@@ -22,6 +22,33 @@ def header_value(headers, name):
     """The value of header `name` (lower case), or None when it is absent."""
     value = get_key(headers, name)
     return value if json_type(value) == 'string' else None
+
+
+def encode_mirrored(value):
+    """How a client mirrors `value` into a header: as it is when a header can carry it unchanged, else
+    `=?base64?…?=` (non-ASCII, control characters, surrounding spaces, or text that looks encoded)."""
+    if _header_safe(value) and value == value.strip() and value.find('\t') < 0 \
+            and not (value.startswith(BASE64_PREFIX) and value.endswith(BASE64_SUFFIX)):
+        return value
+    return BASE64_PREFIX + utf8_base64(value) + BASE64_SUFFIX
+
+
+def mirrored_headers(message):
+    """The headers a client sends with a single 2026-07-28 request (its `_meta` names the version),
+    else None. Tool arguments marked `x-mcp-header` are not among them: that needs the tool's schema."""
+    if not is_object(message) or json_type(get_key(message, 'method')) != 'string':
+        return None
+    params = get_key(message, 'params')
+    version = get_key(get_key(params, '_meta'), 'io.modelcontextprotocol/protocolVersion')
+    if json_type(version) != 'string':
+        return None
+    method = message['method']
+    headers = {'MCP-Protocol-Version': version, 'Mcp-Method': method}
+    field = name_field(method)
+    name = None if is_none(field) else get_key(params, field)
+    if json_type(name) == 'string':
+        headers['Mcp-Name'] = encode_mirrored(name)
+    return headers
 
 
 def decode_mirrored(value):

@@ -11,6 +11,7 @@ from hermes.js import (fetch_url, timeout_signal, abort_controller, response_hea
                        cancel_body, network_error_code, network_error_detail, parse_json, dump_json, is_none,
                        error_message, JsError)
 from hermes.core.sse_parser import SseParser
+from hermes.core.mcp_headers import mirrored_headers
 from hermes.core.values import get_key, is_object
 from hermes.version import VERSION
 
@@ -136,6 +137,17 @@ def server_explanation(body_text):
     return text if len(text) <= 300 else text[:300] + '…'
 
 
+def rpc_error_of(body_text):
+    """The JSON-RPC error response in a refusal's body when it answers a request (it has an id), else None."""
+    try:
+        body = parse_json(body_text)
+    except JsError:
+        return None
+    if is_object(body) and is_object(get_key(body, 'error')) and not is_none(get_key(body, 'id')):
+        return body
+    return None
+
+
 def is_initialize(message):
     for item in (message if isinstance(message, list) else [message]):
         if is_object(item) and get_key(item, 'method') == 'initialize':
@@ -180,6 +192,10 @@ class McpHttpClient:
             self.protocol_version = None
         headers = self.headers(ACCEPT_BOTH)
         headers['Content-Type'] = 'application/json'
+        mirrored = mirrored_headers(message)  # a 2026-07-28 request: no session, its metadata in headers
+        if not is_none(mirrored):
+            for key in mirrored.keys():
+                headers[key] = mirrored[key]
         response = await self._fetch('POST', headers, dump_json(message))
         received = []
 
@@ -191,8 +207,13 @@ class McpHttpClient:
                 on_message(item)
 
         if response.status < 200 or response.status >= 300:
-            raise McpClientError(http_error_message(response.status, response.statusText,
-                                                    await self._read_all(response)), 'http', response.status)
+            text = await self._read_all(response)
+            refusal = rpc_error_of(text)
+            if not is_none(refusal):
+                deliver(refusal)  # 2026-07-28 answers a refused request with 4xx and its JSON-RPC error
+                return received
+            raise McpClientError(http_error_message(response.status, response.statusText, text), 'http',
+                                 response.status)
         if initializing:
             session_id = response_header(response, 'mcp-session-id')
             if not is_none(session_id):
