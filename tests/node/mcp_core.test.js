@@ -240,7 +240,7 @@ test('handshake errors and the pre-initialize gate', async () => {
   assert.deepEqual(errorOf(await handle(session, request(1, 'initialize'))),
     [-32602, 'initialize: params.protocolVersion must be a string, such as "2025-11-25"']);
   assert.deepEqual(errorOf(await handle(session, request(1, 'server/discover'))), [-32601,
-    'Method not found: server/discover (this server speaks the initialize handshake; protocol versions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)']);
+    'Method not found: server/discover (this is an initialize session, protocol versions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05; 2026-07-28 requests are sent without Mcp-Session-Id, with MCP-Protocol-Version: 2026-07-28)']);
   await initialize(session);
   assert.deepEqual(errorOf(await handle(session, request(1, 'initialize', { protocolVersion: '2025-11-25' }))),
     [-32600, 'Session already initialized: initialize may be sent only once']);

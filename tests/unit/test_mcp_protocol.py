@@ -157,8 +157,9 @@ def test_unknown_methods_are_not_found_at_any_time(session):
 
 def test_server_discover_is_refused_at_once_with_a_hint(session):
     assert error_of(handle(session, request(1, 'server/discover'))) == (
-        -32601, 'Method not found: server/discover (this server speaks the initialize handshake; '
-                'protocol versions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)')
+        -32601, 'Method not found: server/discover (this is an initialize session, protocol versions 2025-11-25, '
+                '2025-06-18, 2025-03-26, 2024-11-05; 2026-07-28 requests are sent without Mcp-Session-Id, with '
+                'MCP-Protocol-Version: 2026-07-28)')
 
 
 @pytest.mark.parametrize('version', SUPPORTED_PROTOCOL_VERSIONS)

@@ -310,9 +310,9 @@ class _Cancelled(Exception):
 def _not_found_message(method):
     text = 'Method not found: ' + str(method)
     if method == 'server/discover':
-        # The 2026 stateless probe: answer at once so clients fall back to initialize.
-        text += (' (this server speaks the initialize handshake; protocol versions '
-                 + ', '.join(SUPPORTED_PROTOCOL_VERSIONS) + ')')
+        # The 2026-07-28 probe inside a handshake session: say where it is answered.
+        text += (' (this is an initialize session, protocol versions ' + ', '.join(SUPPORTED_PROTOCOL_VERSIONS)
+                 + '; 2026-07-28 requests are sent without Mcp-Session-Id, with MCP-Protocol-Version: 2026-07-28)')
     return text
 
 
