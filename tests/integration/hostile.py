@@ -44,6 +44,7 @@ class Ctx:
         self.dir = workspace / case_id
         self.marker = outside / ('marker-' + case_id)
         self.values = {}
+        self.window = None
 
     def fmt(self, value):
         if isinstance(value, str):
@@ -344,4 +345,93 @@ GIT_CASES = [
 ]
 
 
-CASES = GIT_CASES
+
+# ---------------------------------------------------------------------------------------------- beyond git
+
+def links_out(ctx):
+    """In the case folder: link.txt → a file outside that does not exist yet (dangling), secret → an
+    outside file, dir → an outside folder; and a file inside to edit."""
+    ctx.dir.mkdir(parents=True)
+    (ctx.outside / ('secret-' + ctx.id + '.txt')).write_text('OUTSIDE-SECRET-' + ctx.id + '\n')
+    (ctx.outside / ('dir-' + ctx.id)).mkdir()
+    (ctx.outside / ('dir-' + ctx.id) / ('victim-' + ctx.id + '.txt')).write_text('OUTSIDE-SECRET-' + ctx.id + '\n')
+    os.symlink(ctx.outside / ('target-' + ctx.id + '.txt'), ctx.dir / 'link.txt')
+    os.symlink(ctx.outside / ('secret-' + ctx.id + '.txt'), ctx.dir / 'secret')
+    os.symlink(ctx.outside / ('dir-' + ctx.id), ctx.dir / 'dir')
+    (ctx.dir / 'a.txt').write_text('alpha\n')
+
+
+def user_secret_setting(ctx):
+    ctx.dir.mkdir(parents=True)
+    ctx.window.set_settings({'http.proxyAuthorization': 'Basic OUTSIDE-SECRET-' + ctx.id,
+                             'sqltools.connections': [{'name': 'prod', 'password': 'OUTSIDE-SECRET-' + ctx.id}]})
+
+
+def outside_file(name):
+    def effect(ctx, result):
+        return (ctx.outside / name.format(id=ctx.id)).exists()
+    return effect
+
+
+def outside_gone(ctx, result):
+    return not (ctx.outside / ('dir-' + ctx.id) / ('victim-' + ctx.id + '.txt')).exists()
+
+
+def ran(ctx, result):
+    return result.get('isError') is False
+
+
+def file_case(case_id, tool, args, effect):
+    c = case(case_id, FILES, links_out, tool, args, effect, 'setting')
+    c['settings'] = {'hermes.tools.allowOutsideWorkspace': True}
+    return c
+
+
+def weakened(case_id, workspace_settings, setup, tool, args, effect, kind='gated'):
+    c = case(case_id, SETTINGS, setup, tool, args, effect, kind)
+    c['workspace_settings'] = workspace_settings
+    if kind == 'setting':
+        c['settings'] = {'hermes.tools.allowOutsideWorkspace': True}
+    return c
+
+
+FILES = 'files: symlinks (dangling too), .. and absolute paths leaving the workspace'
+CODE = 'tools that run code or programs, or read user settings'
+SETTINGS = "workspace settings (.vscode/settings.json) that try to weaken the gate"
+
+OTHER_CASES = [
+    file_case('fw-dangling-link', 'file_write', {'path': '{dir}/link.txt', 'content': 'x'}, outside_file('target-{id}.txt')),
+    file_case('fc-through-dir-link', 'file_create', {'path': '{dir}/dir/created-{id}.txt', 'content': 'x'},
+              outside_file('dir-{id}/created-{id}.txt')),
+    file_case('fw-dotdot', 'file_write', {'path': '{dir}/../../outside/dd-{id}.txt', 'content': 'x'}, outside_file('dd-{id}.txt')),
+    file_case('fw-absolute', 'file_write', {'path': '{outside}/abs-{id}.txt', 'content': 'x'}, outside_file('abs-{id}.txt')),
+    file_case('fw-through-dir-link', 'file_write', {'path': '{dir}/dir/new-{id}.txt', 'content': 'x'},
+              outside_file('dir-{id}/new-{id}.txt')),
+    file_case('fr-link', 'file_read', {'path': '{dir}/secret'}, output_has_secret),
+    file_case('fr-dotdot', 'file_read', {'path': '{dir}/../../outside/secret-{id}.txt'}, output_has_secret),
+    file_case('fr-absolute', 'file_read', {'path': '{outside}/secret-{id}.txt'}, output_has_secret),
+    file_case('fr-through-dir-link', 'file_read', {'path': '{dir}/dir/victim-{id}.txt'}, output_has_secret),
+    file_case('fl-dir-link', 'file_list_directory', {'path': '{dir}/dir'}, lambda ctx, r: ('victim-' + ctx.id) in str(r)),
+    file_case('fd-through-dir-link', 'file_delete', {'path': '{dir}/dir/victim-{id}.txt'}, outside_gone),
+    case('terminal-create', CODE, links_out, 'terminal_create', {'name': 'x', 'show': False}, ran),
+    case('debug-evaluate', CODE, links_out, 'debug_evaluate', {'expression': 'process.exit(1)'},
+         lambda ctx, r: 'declined' not in str(r)),
+    case('breakpoint-condition', CODE, links_out, 'debug_set_breakpoints',
+         {'path': '{dir}/a.txt', 'lines': [1], 'condition': 'require("child_process").execSync("id")'}, ran),
+    case('user-secret-setting', CODE, user_secret_setting, 'workspace_get_config', {'key': 'http.proxyAuthorization'},
+         output_has_secret),
+    case('user-secret-extension', CODE, user_secret_setting, 'workspace_get_config', {'key': 'sqltools.connections'},
+         output_has_secret),
+    weakened('ws-confirm-never-write', {'hermes.tools.confirm': 'never'}, links_out, 'file_write',
+             {'path': '{dir}/w.txt', 'content': 'x'}, file_in_case('w.txt')),
+    weakened('ws-confirm-never-terminal', {'hermes.tools.confirm': 'never'}, links_out, 'terminal_create',
+             {'name': 'x', 'show': False}, ran),
+    weakened('ws-confirm-never-git', {'hermes.tools.confirm': 'never'}, plain_repo, 'git_command',
+             {'args': ['commit', '--allow-empty', '-m', 'x'], 'path': '{dir}'}, commits(2)),
+    weakened('ws-allow-outside-read', {'hermes.tools.allowOutsideWorkspace': True}, links_out, 'file_read',
+             {'path': '{outside}/secret-{id}.txt'}, output_has_secret, 'setting'),
+    weakened('ws-allow-outside-write', {'hermes.tools.allowOutsideWorkspace': True}, links_out, 'file_write',
+             {'path': '{outside}/ws-{id}.txt', 'content': 'x'}, outside_file('ws-{id}.txt'), 'setting'),
+]
+
+CASES = GIT_CASES + OTHER_CASES

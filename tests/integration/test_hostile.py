@@ -60,7 +60,10 @@ class McpClient:
 def run_case(world, case, answer, settings=None):
     window, client = world['window'], world['client']
     ctx = Ctx(case['id'] + ('-allowed' if answer or settings else ''), world['workspace'], world['outside'])
+    ctx.window = window
     case['setup'](ctx)
+    workspace_settings = case.get('workspace_settings') or {}
+    window.command({'setWorkspace': workspace_settings})
     window.answer_dialogs(answer)
     if settings:
         window.set_settings(settings)
@@ -69,6 +72,7 @@ def run_case(world, case, answer, settings=None):
         result = client.call(case['tool'], ctx.fmt(case['args']))
     finally:
         window.answer_dialogs(None)
+        window.command({'setWorkspace': {key: None for key in workspace_settings}})
         if settings:
             window.set_settings({key: None for key in settings})
     return ctx, result, window.take_dialogs()
@@ -86,8 +90,12 @@ def test_hostile_case(world, case):
         assert result['isError'] is True and 'declined' in result['content'][0]['text'], result
         ctx, result, dialogs = run_case(world, case, 'Allow')
         assert len(dialogs) == 1
-    else:  # 'setting': only the user's own setting lets it through
+    else:  # 'setting': only the user's own setting (and, for what the gate guards, an Allow) lets it through
         assert result['isError'] is True, result
-        ctx, result, dialogs = run_case(world, case, None, case.get('settings'))
+        ctx, result, dialogs = run_case(world, case, 'Allow', case.get('settings'))
     assert case['effect'](ctx, result), ('did not happen after the explicit allow', result)
 
+
+
+def test_the_suite_is_large_enough():
+    assert len(CASES) >= 100

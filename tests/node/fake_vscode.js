@@ -442,6 +442,7 @@ module.exports = {
     return new Disposable(() => state.contentProviders.delete(scheme));
   };
   Object.defineProperty(workspace, 'textDocuments', { get: () => state.textDocuments, configurable: true });
+  Object.defineProperty(workspace, 'isTrusted', { get: () => state.isTrusted !== false, configurable: true });
   workspace.openTextDocument = async (uri) => loadDocument(uri);
   workspace.applyEdit = applyEdit;
   workspace.fs = fileSystem;

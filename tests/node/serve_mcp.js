@@ -32,7 +32,10 @@ async function main() {
     for (const line of chunk.toString().split('\n').filter(Boolean)) {
       const command = JSON.parse(line);
       for (const [key, value] of Object.entries(command.set || {})) vscode.__setSetting(key, value);
-      Object.assign(vscode.__state.workspaceSettings, command.setWorkspace || {});
+      for (const [key, value] of Object.entries(command.setWorkspace || {})) {  // null: remove
+        if (value === null) delete vscode.__state.workspaceSettings[key]; else vscode.__state.workspaceSettings[key] = value;
+      }
+      if ('trusted' in command) vscode.__state.isTrusted = command.trusted;  // Restricted Mode when false
       if ('answer' in command) vscode.__state.warningAnswer = command.answer || undefined;  // the dialogs' answer
       if (command.dialogs) {  // what the window asked so far (and forget it)
         process.stdout.write(JSON.stringify({ dialogs: vscode.__state.messages.filter((m) => m[0] === 'warning') }) + '\n');

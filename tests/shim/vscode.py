@@ -413,6 +413,7 @@ class _Workspace(JsObject):
         self.settings = {}
         self.workspaceFolders = None
         self.name = None
+        self.isTrusted = True
         self._config_changed = EventEmitter()
         self.onDidChangeConfiguration = self._config_changed.event
 

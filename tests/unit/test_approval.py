@@ -3,7 +3,7 @@ import asyncio
 
 import vscode
 from hermes.core.tools import Tool, ToolCall, ToolRegistry
-from hermes.host.approval import Approver, confirm
+from hermes.host.approval import session_key, Approver, confirm
 
 
 async def write_handler(args, call):
@@ -89,5 +89,44 @@ def test_a_handler_asks_through_the_gate_its_call_came_through():
     Approver()  # another gate made later (another registry, a test): not the one this call passed
     vscode.window.message_answers.append('Allow for This Session')
     assert call(reg, 'sometimes')['content'][0]['text'] == 'done'
-    assert gate.allowed_for_session == ['sometimes']
+    assert gate.allowed_for_session == [session_key('sometimes', {'path': 'a.txt'})]
     assert call(reg, 'sometimes')['content'][0]['text'] == 'done' and len(vscode.window.messages) == 1
+
+
+def test_the_dialog_shows_the_whole_action_escaped_and_what_will_happen():
+    reg = registry()
+    vscode.window.message_answers.append(None)
+    hidden = 'ok.txt' + ' ' * 3000 + '\u202e; and also ../../.ssh/authorized_keys\u200b\x07'
+    call(reg, 'file_write', {'path': hidden})
+    [(level, title, items)] = vscode.window.messages
+    detail = items[0]['detail']
+    assert detail.startswith('What will happen: Write a file.\n\nTool: file_write\nArguments (complete):\n')
+    assert '; and also ../../.ssh/authorized_keys' in detail  # nothing cut after 3000 characters
+    assert '\u202e' not in detail and '\u200b' not in detail and '\x07' not in detail  # nothing invisible
+    assert detail.endswith('"Allow for This Session" lets exactly this call (this tool, these arguments) run again '
+                           'without asking until VS Code closes; anything else still asks.')
+
+
+def test_allow_for_session_covers_exactly_the_call_shown():
+    reg = registry()
+    vscode.window.message_answers.append('Allow for This Session')
+    assert call(reg, 'file_write', {'path': 'a.txt'})['isError'] is False
+    assert call(reg, 'file_write', {'path': 'a.txt'})['isError'] is False
+    assert len(vscode.window.messages) == 1
+    vscode.window.message_answers.append(None)
+    assert call(reg, 'file_write', {'path': 'b.txt'})['isError'] is True  # not what the user saw: asks again
+    assert len(vscode.window.messages) == 2
+
+
+def test_restricted_mode_refuses_tools_that_run_programs():
+    reg = registry()
+    reg.add(Tool('terminal_run', 'Run a command.', {'type': 'object'}, write_handler, read_only=False, destructive=True))
+    vscode.workspace.isTrusted = False
+    try:
+        vscode.window.message_answers.append('Allow')
+        result = call(reg, 'terminal_run', {'path': 'x'})
+        assert result['isError'] is True and 'Restricted Mode' in result['content'][0]['text']
+        assert vscode.window.messages == []  # not even asked
+        assert call(reg, 'file_read', {'path': 'x'})['isError'] is False
+    finally:
+        vscode.workspace.isTrusted = True

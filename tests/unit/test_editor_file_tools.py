@@ -498,6 +498,11 @@ def test_editor_close_tab(ws):
     document = vscode.window.activeTextEditor.document
     document._apply([vscode._TextEdit(vscode.Range(0, 0, 0, 0), 'draft ')])
     assert 'has unsaved changes. Pass save: true' in error('editor_close_tab', {'path': 'README.md'})
+    vscode.window.message_answers.append(None)  # saving writes the file: nobody answering means no
+    assert error('editor_close_tab', {'path': 'README.md', 'save': True}).startswith('The user declined')
+    assert (ws / 'README.md').read_text().startswith('# Project')
+    assert 'What will happen: writes the unsaved changes of README.md to disk' in vscode.window.messages[-1][2][0]['detail']
+    vscode.window.message_answers.append('Allow')
     ok('editor_close_tab', {'path': 'README.md', 'save': True})
     assert (ws / 'README.md').read_text().startswith('draft # Project')
     assert vscode.window.tabGroups.all[0].tabs == []

@@ -6,7 +6,7 @@ import vscode
 from hermes.core.tools import Tool, ToolRegistry
 from hermes.core.lm_tools import (lm_tool_name, registry_name, contribution, describe_call, touched_paths,
                                   first_sentence)
-from hermes.host.approval import Approver
+from hermes.host.approval import Approver, session_key
 from hermes.ui.lm_tools import register_lm_tools
 from hermes.tools.catalog import build_registry
 
@@ -180,7 +180,7 @@ def test_confirmation_is_for_that_exact_input(context):
 def test_allowed_for_session_skips_the_vscode_confirmation(context):
     registry = make_registry([])
     bridge = register_lm_tools(context, None, registry)
-    registry.approver.allowed_for_session.append('file_write')
+    registry.approver.allowed_for_session.append(session_key('file_write', {'path': 'a'}))
     assert 'confirmationMessages' not in bridge.prepare('file_write', {'input': {'path': 'a'}})
 
 

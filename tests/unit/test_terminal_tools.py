@@ -210,7 +210,7 @@ def test_destructive_terminal_tools_are_declared_so():
     flags = {name: (registry.get(name).read_only, registry.get(name).destructive)
              for name in ['terminal_create', 'terminal_send', 'terminal_read', 'terminal_run', 'terminal_list',
                           'terminal_kill']}
-    assert flags == {'terminal_create': (False, False), 'terminal_send': (False, True), 'terminal_read': (True, False),
+    assert flags == {'terminal_create': (False, True), 'terminal_send': (False, True), 'terminal_read': (True, False),
                      'terminal_run': (False, True), 'terminal_list': (True, False), 'terminal_kill': (False, True)}
 
 

@@ -2,17 +2,44 @@
 for the session). `hermes.tools.confirm`: "destructive" (default) asks for destructive tools,
 "always" asks for every tool, "never" asks for none. The gate moves the call's confirmation state
 (core/tools.py: WAITING, then CONFIRMED or DECLINED); front ends listen to it, so a tool card can say
-"waiting for your confirmation". The log lines are for people (an MCP client's log), not for UIs."""
+"waiting for your confirmation". The log lines are for people (an MCP client's log), not for UIs.
+
+What the user sees is the whole action (docs/SECURITY.md): a "What will happen" line, the tool and every
+argument — never cut, invisible and bidi characters escaped (core/dialog_text.py). "Allow for This
+Session" covers exactly the call shown: the same tool with the same arguments.
+In Restricted Mode (an untrusted workspace) tools that can run a program are refused outright."""
 # __pragma__('tconv')
 from hermes.js import vscode, dump_json, is_none
 from hermes.core.tools import WAITING, CONFIRMED, DECLINED
+from hermes.core.dialog_text import escape_invisible
 from hermes.host.settings import setting
 
 ALLOW = 'Allow'
 ALLOW_SESSION = 'Allow for This Session'
 WAITING_NOTICE = 'Waiting for the user to confirm'
 CONFIRMED_NOTICE = 'The user confirmed'
-DETAIL_LIMIT = 1500
+SESSION_SCOPE = ('"Allow for This Session" lets exactly this call (this tool, these arguments) run again without '
+                 'asking until VS Code closes; anything else still asks.')
+# Tools that can run a program (a shell, a task, a command, a debuggee, git): refused in Restricted Mode.
+RUNS_PROGRAMS = ['terminal_create', 'terminal_run', 'terminal_send', 'terminal_kill', 'command_execute',
+                 'workspace_run_task', 'debug_start', 'debug_evaluate', 'debug_set_breakpoints', 'debug_continue',
+                 'debug_step', 'debug_stop', 'git_command', 'git_diff', 'git_get_status', 'git_get_branches']
+RESTRICTED = ('This workspace is in Restricted Mode (not trusted), so Hermes does not run tools that can run a '
+              'program. The user can trust the workspace (Manage Workspace Trust) to allow it.')
+
+
+def session_key(tool_name, arguments):
+    return tool_name + ' ' + dump_json(arguments)
+
+
+def restricted_mode():
+    """True when VS Code says the workspace is not trusted (an absent answer counts as trusted: old hosts)."""
+    return getattr(vscode.workspace, 'isTrusted', True) == False  # noqa: E712 (undefined in JS is trusted)
+
+
+def restriction(tool_name):
+    """The refusal for `tool_name` in Restricted Mode, or None."""
+    return RESTRICTED if restricted_mode() and tool_name in RUNS_PROGRAMS else None
 
 
 class Approver:
@@ -28,43 +55,46 @@ class Approver:
             return True
         return tool.destructive
 
-    def would_ask(self, tool):
-        """Whether `approve` would ask the user about a call of `tool` now. A front end that has the user
+    def would_ask(self, tool, arguments=None):
+        """Whether `approve` would ask the user about this call of `tool` now. A front end that has the user
         confirm in its own UI (VS Code's tool confirmation, ui/lm_tools.py) asks exactly when this is true
         and then marks the call CONFIRMED, so the user is asked once, not twice."""
-        return self.needs_approval(tool) and not (tool.name in self.allowed_for_session)
+        return self.needs_approval(tool) and not (session_key(tool.name, arguments) in self.allowed_for_session)
 
     async def approve(self, tool, arguments, call):
+        refusal = restriction(tool.name)
+        if not is_none(refusal):
+            return refusal
         if call.confirmed:
             return None  # the front end already had the user confirm this very call
-        if not self.would_ask(tool):
+        if not self.would_ask(tool, arguments):
             return None
-        return await self._ask(tool.name, tool.title or tool.name, arguments, call, tool.name)
+        what = tool.description.split('. ')[0]
+        return await self._ask(tool.name, tool.title or tool.name, arguments, call, session_key(tool.name, arguments),
+                               what)
 
-    async def confirm(self, tool_name, title, arguments, call, session_key=None):
+    async def confirm(self, tool_name, title, arguments, call, key=None):
         """Ask for one action a handler is about to take (see the module-level `confirm`)."""
-        key = tool_name if is_none(session_key) else session_key
+        key = session_key(tool_name, arguments) if is_none(key) else key
         if setting('tools.confirm') == 'never' or key in self.allowed_for_session:
             return None
         if call.confirmed:
             return None  # the gate already asked for this very call ("always")
-        return await self._ask(tool_name, title, arguments, call, key)
+        what = arguments['what'] if 'what' in arguments.keys() else title
+        return await self._ask(tool_name, title, arguments, call, key, what)
 
-    async def _ask(self, tool_name, title, arguments, call, session_key):
+    async def _ask(self, tool_name, title, arguments, call, key, what):
         call.set_confirmation(WAITING)
         call.log('notice', WAITING_NOTICE + ' ' + tool_name)
-        detail = dump_json(arguments, 2)
-        if len(detail) > DETAIL_LIMIT:
-            detail = detail[:DETAIL_LIMIT] + '\n…'
         choice = await vscode.window.showWarningMessage(
-            'Allow Hermes to run "' + title + '"?',
-            {'modal': True, 'detail': 'Tool: ' + tool_name + '\nArguments:\n' + detail},
+            'Allow Hermes to run "' + escape_invisible(title) + '"?',
+            {'modal': True, 'detail': dialog_detail(tool_name, arguments, what)},
             ALLOW, ALLOW_SESSION)
         if call.cancelled:
             call.set_confirmation(DECLINED)
             return 'The call was cancelled while waiting for confirmation.'
         if choice == ALLOW_SESSION:
-            self.allowed_for_session.append(session_key)
+            self.allowed_for_session.append(key)
         if choice == ALLOW or choice == ALLOW_SESSION:
             call.set_confirmation(CONFIRMED)
             call.log('notice', CONFIRMED_NOTICE + ' ' + tool_name)
@@ -76,13 +106,28 @@ class Approver:
                 'explain what you wanted to do instead.')
 
 
-async def confirm(tool_name, title, arguments, call, session_key=None):
+def dialog_detail(tool_name, arguments, what):
+    """The dialog's body: what will happen, then the tool and ALL its arguments (the dialog scrolls; nothing
+    is cut, so nothing that matters can hide after a cut), then what "for this session" covers."""
+    lines = ['What will happen: ' + escape_invisible(what), '', 'Tool: ' + tool_name]
+    if 'why' in arguments.keys():
+        lines.append('Asked because: ' + escape_invisible(arguments['why']))
+    lines.append('Arguments (complete):')
+    lines.append(escape_invisible(dump_json(arguments, 2), True))
+    lines.append('')
+    lines.append(SESSION_SCOPE)
+    return '\n'.join(lines)
+
+
+async def confirm(tool_name, title, arguments, call, key=None):
     """For a tool that is only sometimes destructive (git_command: `git log` runs freely, `git commit`
     must ask): ask the user the way the gate does, with the gate the call came through (`call.gate`: its
-    session allowances and log; a fresh one for a call made outside a registry). Asks unless `hermes.tools.confirm` is "never", the user allowed `session_key` (default:
-    the tool's name) for the session, or the gate already asked for this call. Returns None to go
-    ahead, or the refusal text (raise it as a ToolError)."""
+    session allowances and log; a fresh one for a call made outside a registry). Asks unless
+    `hermes.tools.confirm` is "never", the user allowed `key` (default: this tool with these arguments)
+    for the session, or the gate already asked for this call. `arguments['what']`, when given, is the
+    dialog's "What will happen" line (else the title). Returns None to go ahead, or the refusal text
+    (raise it as a ToolError)."""
     approver = getattr(call, 'gate', None)
     if is_none(approver):
         approver = Approver()
-    return await approver.confirm(tool_name, title, arguments, call, session_key)
+    return await approver.confirm(tool_name, title, arguments, call, key)

@@ -12,9 +12,10 @@ def folder_paths():
     return [folder['path'] for folder in workspace_folders()]
 
 
-def real_path(path):
+def real_path(path, depth=0):
     """The path with symlinks resolved; for a path that doesn't exist yet, its nearest existing parent's
-    real path plus the rest (so a file about to be created is judged by its real folder)."""
+    real path plus the rest (so a file about to be created is judged by its real folder). A dangling
+    symlink on the way is followed to where it points: writing through it would create its target."""
     node_path = node('path')
     fs = node('fs')
     missing = []
@@ -24,6 +25,12 @@ def real_path(path):
             real = fs.realpathSync(current)
             break
         except JsError:
+            target = _link_target(current)
+            if not is_none(target) and depth < 40:
+                rest = node_path.resolve(node_path.dirname(current), target)
+                for part in missing:
+                    rest = node_path.join(rest, part)
+                return real_path(rest, depth + 1)
             parent = node_path.dirname(current)
             if parent == current:
                 return path
@@ -32,6 +39,17 @@ def real_path(path):
     for part in missing:
         real = node_path.join(real, part)
     return real
+
+
+def _link_target(path):
+    """Where a (dangling) symlink at `path` points, or None when `path` is no symlink."""
+    fs = node('fs')
+    try:
+        if fs.lstatSync(path).isSymbolicLink():
+            return fs.readlinkSync(path)
+    except JsError:
+        return None
+    return None
 
 
 def is_inside(path, folder):

@@ -47,4 +47,5 @@ TOOL = Tool(
     evaluate,
     title='Evaluate in debugger',
     read_only=False,
+    destructive=True,  # evaluating runs code in the debuggee
 )

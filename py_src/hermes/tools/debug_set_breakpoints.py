@@ -70,4 +70,5 @@ TOOL = Tool(
     set_breakpoints,
     title='Set breakpoints',
     read_only=False,
+    destructive=True,  # conditions, hit conditions and log messages are code the debuggee evaluates
 )

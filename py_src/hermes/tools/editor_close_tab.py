@@ -4,6 +4,7 @@ from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.documents import open_document_for, save_document, tabs_showing
+from hermes.host.approval import confirm
 
 
 async def close_tab(args, call):
@@ -17,6 +18,11 @@ async def close_tab(args, call):
         if get_key(args, 'save') is not True:
             raise ToolError('"' + shown + '" has unsaved changes. Pass save: true to save them and close, or ask '
                             'the user what to do with them.')
+        refusal = await confirm('editor_close_tab', 'Save ' + shown + ' and close it',
+                                {'path': shown, 'save': True, 'what': 'writes the unsaved changes of ' + shown + ' to disk'},
+                                call)
+        if not is_none(refusal):
+            raise ToolError(refusal)
         await save_document(document, shown)
     await vscode.window.tabGroups.close(tabs)
     return 'Closed ' + str(len(tabs)) + ' tab' + ('' if len(tabs) == 1 else 's') + ' showing ' + shown + '.'

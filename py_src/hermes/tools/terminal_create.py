@@ -45,4 +45,5 @@ TOOL = Tool(
     create_terminal,
     title='Create terminal',
     read_only=False,
+    destructive=True,  # starts a shell: the workspace's settings can name the program (terminal profiles)
 )

@@ -1,10 +1,35 @@
 # __pragma__('tconv')
-from hermes.core.tools import Tool
+from hermes.js import is_none
+from hermes.core.tools import Tool, ToolError
+from hermes.core.values import is_object
 from hermes.host.configuration import read_setting
+from hermes.host.approval import confirm
+
+# Sections whose user-level values are editor preferences, not credentials: read without asking. Any other
+# user-level value (http.proxyAuthorization, an extension's tokens or connection strings…) lives outside the
+# workspace and may be a secret, so showing it asks; workspace and folder values are the workspace's own.
+SAFE_SECTIONS = ['editor', 'files', 'workbench', 'explorer', 'search', 'diffEditor', 'scm', 'hermes', 'debug',
+                 'testing', 'notebook', 'breadcrumbs', 'outline', 'problems', 'typescript', 'javascript', 'python',
+                 'json', 'html', 'css', 'markdown', 'emmet', 'git', 'npm', 'extensions', 'update', 'telemetry']
+
+
+def is_safe_key(key):
+    section = key.split('.')[0]
+    return section in SAFE_SECTIONS or (section.startswith('[') and section.endswith(']'))
 
 
 async def get_config(args, call):
-    return read_setting(args['key'])
+    key = args['key']
+    result = read_setting(key)
+    # a user-level value, or a whole section (which may carry user-level values inside it)
+    from_user = not is_none(result.get('userValue')) or is_object(result.get('value'))
+    if from_user and not is_safe_key(key):
+        refusal = await confirm('workspace_get_config', 'Read your user setting ' + key,
+                                {'key': key, 'what': 'shows your user-level value of "' + key + '" (user settings are '
+                                 'outside the workspace and may hold secrets)'}, call)
+        if not is_none(refusal):
+            raise ToolError(refusal)
+    return result
 
 
 TOOL = Tool(

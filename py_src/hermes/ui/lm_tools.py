@@ -33,9 +33,9 @@ class LmToolBridge:
         self.log = log
         self.confirmed = []  # keys of calls VS Code was asked to confirm, waiting for `invoke`
 
-    def _approver_would_ask(self, tool):
+    def _approver_would_ask(self, tool, arguments):
         approver = self.registry.approver
-        return not is_none(approver) and approver.would_ask(tool)
+        return not is_none(approver) and approver.would_ask(tool, arguments)
 
     def prepare(self, tool_name, options):
         """LanguageModelToolInvocationPrepareOptions → PreparedToolInvocation (a dict)."""
@@ -44,7 +44,7 @@ class LmToolBridge:
             return None
         arguments = prop(options, 'input')
         prepared = {'invocationMessage': describe_call(tool.name, arguments, tool.title)}
-        if self._approver_would_ask(tool):
+        if self._approver_would_ask(tool, arguments):
             words = confirmation(tool, arguments)
             prepared['confirmationMessages'] = {'title': words['title'], 'message': markdown(words['message'])}
             self.confirmed.append(_key(tool_name, arguments))

@@ -1,0 +1,39 @@
+"""Text for a confirmation dialog that cannot mislead: characters that are invisible or reorder what is
+shown (control characters, bidi overrides and isolates, zero-width and line-separator characters) are
+written out as \\u{XXXX}, so the user reads exactly what the tool will receive."""
+# __pragma__('tconv')
+
+HEX = '0123456789ABCDEF'
+# [first, last] code point ranges that are shown escaped
+INVISIBLE = [[0x0000, 0x001F], [0x007F, 0x009F], [0x00AD, 0x00AD], [0x061C, 0x061C], [0x115F, 0x1160],
+             [0x180E, 0x180E], [0x200B, 0x200F], [0x2028, 0x202E], [0x2060, 0x206F], [0x3164, 0x3164],
+             [0xFE00, 0xFE0F], [0xFEFF, 0xFEFF], [0xFFF9, 0xFFFB]]
+
+
+def _hex(code):
+    digits = ''
+    while code > 0 or len(digits) < 4:
+        digits = HEX[code % 16] + digits
+        code = code // 16
+    return digits
+
+
+def _invisible(code):
+    for bounds in INVISIBLE:
+        if code >= bounds[0] and code <= bounds[1]:
+            return True
+    return False
+
+
+def escape_invisible(text, keep_newlines=False):
+    """`text` with every invisible or reordering character written as \\u{XXXX} (newlines kept if asked)."""
+    parts = []
+    for char in text:
+        code = ord(char)
+        if keep_newlines and char == '\n':
+            parts.append(char)
+        elif _invisible(code):
+            parts.append('\\u{' + _hex(code) + '}')
+        else:
+            parts.append(char)
+    return ''.join(parts)
