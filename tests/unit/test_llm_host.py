@@ -61,6 +61,21 @@ def test_client_follows_settings_and_the_api_key(context):
     run(scenario())
 
 
+def test_the_api_key_is_only_sent_to_the_endpoint_it_was_set_for(context):
+    service = LlmService(context, None, ToolRegistry())
+
+    async def scenario():
+        await service.set_api_key('sk-1')
+        assert (await service.client()).api_key == 'sk-1'
+        vscode.workspace.set_setting('hermes.llm.endpoint', 'https://elsewhere.example/v1')
+        moved = await service.client()
+        assert moved.endpoint == 'https://elsewhere.example/v1' and moved.api_key is None
+        assert 'Authorization' not in moved.headers()
+        vscode.workspace.set_setting('hermes.llm.endpoint', 'http://127.0.0.1:11434/v1')
+        assert (await service.client()).api_key == 'sk-1'
+    run(scenario())
+
+
 def test_set_api_key_command(context):
     register_llm(context, register_log(context), ToolRegistry())
     asked = []

@@ -6,7 +6,9 @@ model provider) ask this service for a run; they never build clients or loops th
     models = await llm.list_models()
 
 Settings are read when a run starts, so a change applies to the next request without a reload.
-The API key lives in VS Code's SecretStorage under API_KEY_SECRET (command `hermes.setApiKey`).
+The API key lives in VS Code's SecretStorage under API_KEY_SECRET (command `hermes.setApiKey`), next to
+the endpoint it was set for (API_KEY_ENDPOINT_SECRET): the key is only ever sent there. Pointing
+`hermes.llm.endpoint` somewhere else sends no key until the user sets one again (docs/SECURITY.md).
 """
 # __pragma__('tconv')
 from hermes.js import is_none, dump_json
@@ -16,6 +18,7 @@ from hermes.host.settings import setting
 from hermes.host.workspace_context import gather_workspace_context
 
 API_KEY_SECRET = 'hermes.llm.apiKey'
+API_KEY_ENDPOINT_SECRET = 'hermes.llm.apiKeyEndpoint'
 
 
 def llm_settings():
@@ -52,6 +55,7 @@ class LlmService:
         self.registry = registry
         self.client_options = client_options
         self._api_key = None
+        self._key_endpoint = None
         self._key_loaded = False
         self._client = None
         self._client_key = None
@@ -60,18 +64,36 @@ class LlmService:
     # ---------------------------------------------------------------------------- the API key
 
     async def api_key(self):
+        """The stored key when the current endpoint is the one it was set for; else None (not sent)."""
+        secrets = self.context.secrets
+        endpoint = llm_settings()['endpoint']
         if not self._key_loaded:
-            value = await self.context.secrets.js_get(API_KEY_SECRET)
+            value = await secrets.js_get(API_KEY_SECRET)
             self._api_key = None if is_none(value) or value == '' else value
+            bound = await secrets.js_get(API_KEY_ENDPOINT_SECRET)
+            if not is_none(self._api_key) and (is_none(bound) or bound == ''):
+                bound = endpoint  # a key stored before keys were bound: it was meant for today's endpoint
+                await secrets.store(API_KEY_ENDPOINT_SECRET, bound)
+            self._key_endpoint = bound
             self._key_loaded = True
+        if is_none(self._api_key):
+            return None
+        if self._key_endpoint != endpoint:
+            if not is_none(self.log):
+                self.log.warn('The API key was set for ' + str(self._key_endpoint) + ', not for ' + endpoint +
+                              ': it is not sent. Set a key for this endpoint with "Hermes: Set API Key".')
+            return None
         return self._api_key
 
     async def set_api_key(self, value):
-        """Store (or, with '' / None, remove) the API key; the next request uses it."""
+        """Store (or, with '' / None, remove) the API key, bound to the current endpoint; the next request
+        uses it."""
         if is_none(value) or value == '':
             await self.context.secrets.delete(API_KEY_SECRET)
+            await self.context.secrets.delete(API_KEY_ENDPOINT_SECRET)
         else:
             await self.context.secrets.store(API_KEY_SECRET, value)
+            await self.context.secrets.store(API_KEY_ENDPOINT_SECRET, llm_settings()['endpoint'])
         self.forget_api_key()
 
     def forget_api_key(self):
