@@ -462,9 +462,10 @@ def parse_json(text):
 
 
 def dump_json(value, indent=0):
+    # Non-ASCII as it is, like JSON.stringify (json.dumps would write \uXXXX escapes, other text than the bundle writes).
     if indent:
-        return json.dumps(value, indent=indent)
-    return json.dumps(value, separators=(',', ':'))
+        return json.dumps(value, indent=indent, ensure_ascii=False)
+    return json.dumps(value, separators=(',', ':'), ensure_ascii=False)
 
 
 def keys_of(obj):

@@ -10,6 +10,7 @@ const seam = () => testing().js;
 test('keyword arguments reach the callee (needs the "use strict" banner)', () => {
   assert.equal(seam().dump_json({ a: 1 }, kwargs({ indent: 2 })), '{\n  "a": 1\n}');
   assert.equal(seam().dump_json({ a: 1 }), '{"a":1}');
+  assert.equal(seam().dump_json({ t: 'é ✓ \u202e' }), '{"t":"é ✓ \u202e"}');  // as test_seam.py expects
 });
 
 test('undefined counts as None and becomes null in JSON', () => {

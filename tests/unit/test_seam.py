@@ -6,6 +6,7 @@ from hermes import js
 def test_parse_json_round_trip():
     assert js.parse_json('{"a": [1, {"b": null}]}') == {'a': [1, {'b': None}]}
     assert js.dump_json({'a': [1, None]}) == '{"a":[1,null]}'
+    assert js.dump_json({'t': 'é ✓ \u202e'}) == '{"t":"é ✓ \u202e"}'  # as JSON.stringify writes it (seam.test.js)
 
 
 def test_parse_json_rejects_bad_json_with_value_error():
