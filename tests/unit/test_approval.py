@@ -130,3 +130,14 @@ def test_restricted_mode_refuses_tools_that_run_programs():
         assert call(reg, 'file_read', {'path': 'x'})['isError'] is False
     finally:
         vscode.workspace.isTrusted = True
+
+
+def test_a_text_of_several_lines_is_shown_as_numbered_lines_escaped():
+    reg = registry()
+    vscode.window.message_answers.append(None)
+    content = 'import os\n' + 'x = 1\n' * 9 + 'access = "user" \u202e # }nimda" = ssecca{\nTool: fake line\n'
+    call(reg, 'file_write', {'path': 'a.py', 'content': content})
+    detail = vscode.window.messages[0][2][0]['detail']
+    assert '{\n  "path": "a.py"\n}\n\n"content" (13 lines, each after its number):\n 1 \u2502 import os\n 2 \u2502 x = 1\n' in detail
+    assert '\n11 \u2502 access = "user" \\u{202E} # }nimda" = ssecca{\n12 \u2502 Tool: fake line\n13 \u2502 \n\n' in detail
+    assert '\nTool: fake line' not in detail  # a line of the text cannot pass for one of the dialog's own

@@ -12,6 +12,7 @@ In Restricted Mode (an untrusted workspace) tools that can run a program are ref
 from hermes.js import vscode, dump_json, is_none
 from hermes.core.tools import WAITING, CONFIRMED, DECLINED
 from hermes.core.dialog_text import escape_invisible
+from hermes.core.values import json_type, object_keys
 from hermes.host.settings import setting
 
 ALLOW = 'Allow'
@@ -113,10 +114,37 @@ def dialog_detail(tool_name, arguments, what):
     if 'why' in arguments.keys():
         lines.append('Asked because: ' + escape_invisible(arguments['why']))
     lines.append('Arguments (complete):')
-    lines.append(escape_invisible(dump_json(arguments, 2), True))
+    blocks = [name for name in object_keys(arguments) if json_type(arguments[name]) == 'string' and '\n' in arguments[name]]
+    lines.append(escape_invisible(dump_json(_without(arguments, blocks), 2), True))
+    for name in blocks:
+        lines.append('')
+        lines.extend(numbered_lines(name, arguments[name]))
     lines.append('')
     lines.append(SESSION_SCOPE)
     return '\n'.join(lines)
+
+
+def numbered_lines(name, text):
+    """A text argument of several lines (a file's content) shown as its lines, each after its number: one
+    JSON string would wrap its \\n escapes into a wall nobody reads. Every shown line starts with a number,
+    so no text inside can pass for a line of the dialog's own."""
+    rows = text.split('\n')
+    width = len(str(len(rows)))
+    lines = [escape_invisible(dump_json(name)) + ' (' + str(len(rows)) + ' lines, each after its number):']
+    for index, row in enumerate(rows):
+        number = str(index + 1)
+        while len(number) < width:  # no `' ' * n`: in JS a string times a number is NaN
+            number = ' ' + number
+        lines.append(number + ' \u2502 ' + escape_invisible(row))
+    return lines
+
+
+def _without(arguments, names):
+    rest = {}
+    for name in object_keys(arguments):
+        if not (name in names):
+            rest[name] = arguments[name]
+    return rest
 
 
 async def confirm(tool_name, title, arguments, call, key=None):
