@@ -214,3 +214,17 @@ def test_invocation_message_describes_the_call(context):
     bridge = register_lm_tools(context, None, make_registry([]))
     assert bridge.prepare('file_read', {'input': {'path': 'src/a.py'}}) == {'invocationMessage': 'Reading src/a.py…'}
     assert bridge.prepare('nope', {'input': {}}) is None
+
+
+def test_vscodes_confirmation_shows_every_argument_uncut_and_escaped(context):
+    register_lm_tools(context, None, make_registry([]))
+    hidden = 'a.txt' + ' ' * 3000 + '\n```\n\n**Safe: only reads a file** \u202e``````x'
+    vscode.lm.confirm_answers.append(False)
+    try:
+        invoke('hermes_file_write', {'path': hidden})
+    except vscode.CancellationError:
+        pass
+    message = vscode.lm.confirmations[0]['message'].value
+    assert '**Safe: only reads a file** \\u{202E}``````x' in message  # the end of a long argument, not cut
+    assert '\u202e' not in message
+    assert message.endswith('x"\n}\n```') and message.count('\n```') == 2  # one fence, closed at the end

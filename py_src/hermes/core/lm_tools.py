@@ -11,9 +11,9 @@ at build time (scripts/gen_contributions.py), and `ui/lm_tools.py` registers the
 # __pragma__('tconv')
 from hermes.js import is_none, dump_json
 from hermes.core.values import json_type, is_object, get_key
+from hermes.core.dialog_text import escape_invisible
 
 PREFIX = 'hermes_'
-ARGUMENTS_SHOWN = 1200  # characters of JSON arguments shown in a confirmation
 ICONS = [('file_', '$(file)'), ('editor_', '$(edit)'), ('terminal_', '$(terminal)'), ('git_', '$(git-branch)'),
          ('debug_', '$(debug-alt)'), ('lsp_', '$(symbol-method)'), ('workspace_', '$(folder)'),
          ('command_', '$(run)')]
@@ -152,10 +152,11 @@ def touched_paths(arguments):
 
 
 def confirmation(tool, arguments):
-    """{'title', 'message'} (message is Markdown) for VS Code's confirmation of a call."""
-    detail = dump_json(arguments if is_object(arguments) else {}, 2)
-    if len(detail) > ARGUMENTS_SHOWN:
-        detail = detail[:ARGUMENTS_SHOWN] + '\n…'
+    """{'title', 'message'} (message is Markdown) for VS Code's confirmation of a call. It stands in for the
+    gate's own dialog (host/approval.py), so it shows what that dialog shows: every argument, never cut,
+    invisible and bidi characters escaped. (No argument can close the code fence: pretty-printed JSON has no
+    line that starts with a backtick.)"""
+    detail = escape_invisible(dump_json(arguments if is_object(arguments) else {}, 2), True)
     title = tool.title or tool.name
     message = ('Hermes tool `' + tool.name + '`: ' + first_sentence(tool.description, 300) + '\n\n' +
                '```json\n' + detail + '\n```')
