@@ -192,15 +192,15 @@ def test_notification_gets_202(window):
     assert response.status_code == 202 and response.text == ''
 
 
-def test_tools_call_answers_as_sse_stream(window, workspace):
+def test_tools_call_that_streams_nothing_answers_as_plain_json(window, workspace):
+    # SSE only once a call has something to send before its result (test_progress_and_cancel.py):
+    # a plain call costs no stream, no chunked body and no keep-alive timer.
     session = initialize(window)
-    with httpx.stream('POST', window.url, headers=headers(window, mcp_session_id=session), timeout=10,
-                      content=json.dumps({'jsonrpc': '2.0', 'id': 7, 'method': 'tools/call',
-                                          'params': {'name': 'workspace_get_folders', 'arguments': {}}})) as response:
-        assert response.headers['content-type'] == 'text/event-stream'
-        text = response.read().decode()
-    data = [line[len('data: '):] for line in text.splitlines() if line.startswith('data: ')]
-    reply = json.loads(data[-1])
+    response = post(window, {'jsonrpc': '2.0', 'id': 7, 'method': 'tools/call',
+                             'params': {'name': 'workspace_get_folders', 'arguments': {}}}, mcp_session_id=session)
+    assert response.status_code == 200 and response.headers['content-type'] == 'application/json'
+    assert response.headers['mcp-session-id'] == session
+    reply = response.json()
     assert reply['id'] == 7 and str(workspace) in reply['result']['content'][0]['text']
 
 

@@ -39,7 +39,7 @@ class HttpSession:
         self.id = session_id
         self.kind = kind  # 'streamable' or 'legacy'
         self.stream = None  # the GET stream (streamable) or the event stream (legacy)
-        self.request_streams = {}  # JSON of a request id → the SSE response answering that POST
+        self.request_streams = {}  # JSON of a request id → the LazyStream answering that POST
         self.last_used = now_ms()
         self.protocol = protocol_factory(self.route)
 
@@ -48,7 +48,7 @@ class HttpSession:
         text = dump_json(message)
         if not is_none(related_request_id):
             key = dump_json(related_request_id)
-            if key in self.request_streams and self.request_streams[key].send(text):
+            if key in self.request_streams and self.request_streams[key].send_text(text):
                 return True
         if not is_none(self.stream) and self.stream.open:
             return self.stream.send(text)
@@ -226,8 +226,9 @@ class McpHttpServer:
         return self._send_json(response, 200, reply, session_header)
 
     async def _answer_on_stream(self, session, message, request_ids, response, session_header):
-        """Requests that may report progress or logs are answered as SSE, their notifications first."""
-        stream = SseStream(response, session_header, None, KEEPALIVE_MS, False)
+        """Requests that may report progress or logs: SSE from their first notification on, the result
+        last; one that sends nothing first is answered as plain JSON (no stream, no keep-alive timer)."""
+        stream = LazyStream(response, session_header, True)
         for request_id in request_ids:
             session.request_streams[dump_json(request_id)] = stream
         try:
@@ -237,10 +238,12 @@ class McpHttpServer:
                 key = dump_json(request_id)
                 if key in session.request_streams:
                     del session.request_streams[key]
-        if is_none(reply):
-            stream.close()
+        if stream.opened():
+            stream.finish(reply)
+        elif is_none(reply):
+            self._send_empty(response, 202, session_header)
         else:
-            stream.finish(dump_json(reply))
+            self._send_json(response, 200, reply, session_header)
 
     # ------------------------------------------------------------------------- 2026-07-28 (stateless)
 
@@ -456,20 +459,37 @@ def _cancel_unless_answered(response, cancellation):
 
 
 class LazyStream:
-    """The SSE response of one 2026-07-28 request, opened by its first notification (no event ids:
-    this revision has no resumption)."""
+    """The SSE response of one request, opened by its first notification: a request that sends nothing
+    before its result is answered as plain JSON instead. `numbered`: event ids (2026-07-28 streams have
+    none: that revision has no resumption)."""
 
-    def __init__(self, response):
+    def __init__(self, response, headers=None, numbered=False):
         self.response = response
+        self.headers = {} if is_none(headers) else headers
+        self.numbered = numbered
         self.stream = None
 
     def opened(self):
         return not is_none(self.stream)
 
     def send(self, message):
+        return self.send_text(dump_json(message))
+
+    def send_text(self, text):
+        """One event (JSON text); False when the client has gone."""
+        self._open()
+        return self.stream.send(text)
+
+    def close(self):
+        """The session ends first: the response ends as an empty stream, the late reply goes nowhere."""
+        if not self.response.headersSent:
+            self._open()
+        if not is_none(self.stream):
+            self.stream.close()
+
+    def _open(self):
         if is_none(self.stream):
-            self.stream = SseStream(self.response, {}, None, KEEPALIVE_MS, False, False)
-        self.stream.send(dump_json(message))
+            self.stream = SseStream(self.response, self.headers, None, KEEPALIVE_MS, False, self.numbered)
 
     def finish(self, reply):
         if is_none(reply):
