@@ -238,10 +238,10 @@ class McpHttpServer:
                 key = dump_json(request_id)
                 if key in session.request_streams:
                     del session.request_streams[key]
-        if stream.opened():
+        if is_none(reply):
+            stream.close()  # cancelled: an empty stream, as before any notification
+        elif stream.opened():
             stream.finish(reply)
-        elif is_none(reply):
-            self._send_empty(response, 202, session_header)
         else:
             self._send_json(response, 200, reply, session_header)
 
