@@ -96,6 +96,25 @@ def test_diff_unstaged_staged_against_a_ref_and_for_one_path(repo):
     assert 'app.py | 2 +-' in text(call('git_diff', {'ref': 'HEAD', 'stat': True}))
 
 
+def test_git_tools_take_their_defaults_from_their_schemas(repo):
+    registry = build_registry()
+    defaults = {name: {key: spec['default'] for key, spec in registry.get(name).input_schema['properties'].items()
+                       if 'default' in spec}
+                for name in ['git_command', 'git_diff', 'git_get_branches', 'git_get_status']}
+    assert defaults == {'git_command': {'timeout_seconds': 60, 'max_chars': 50000},
+                        'git_diff': {'staged': False, 'context_lines': 3, 'stat': False, 'max_chars': 50000},
+                        'git_get_branches': {'include_remote': True}, 'git_get_status': {}}
+    assert registry.get('git_diff').input_schema['properties']['context_lines']['description'] == \
+        'Lines of context. Default: 3.'
+    # The schema's 3, not the repository's own diff.context: the model reads what the tool does.
+    git(repo, 'config', 'diff.context', '0')
+    (repo / 'app.py').write_text('a\nb\nc\nd\n')
+    git(repo, 'commit', '-qam', 'four lines')
+    (repo / 'app.py').write_text('a\nb\nC\nd\n')
+    assert '@@ -1,4 +1,4 @@\n a\n b\n-c\n+C\n d' in text(call('git_diff'))
+    assert '@@ -3 +3 @@ b\n-c\n+C' in text(call('git_diff', {'context_lines': 0}))
+
+
 def test_diff_refuses_an_option_as_ref_and_caps_long_output(repo):
     bad = call('git_diff', {'ref': '--output=/tmp/x'})
     assert bad['isError'] is True and '"ref" must be a commit' in text(bad)

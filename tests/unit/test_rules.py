@@ -12,6 +12,8 @@
    `if []:` is false there as under CPython); `_cpython.py` is never transpiled and empty `__init__.py`
    files have nothing to convert.
 6. The repository explains itself: nothing in it points at notes outside it (the team's shared folder).
+7. A tool argument's default lives in its schema (`'default': 60`, filled in by the registry): no handler
+   writes one in code (`get_key(args, 'x') or 60`, `get_key(args, 'x', 60)`, `get_key(args, 'x') != False`).
 """
 import ast
 import subprocess
@@ -142,3 +144,29 @@ def test_nothing_in_the_repository_points_outside_it():
         text = path.read_text(errors='replace')
         found.extend(f'{name}: {marker}' for marker in outside if marker in text)
     assert found == [], 'the repository must explain itself (docs/ARCHITECTURE.md, docs/TRANSCRYPT.md):\n' + '\n'.join(found)
+
+
+def _reads_an_argument(node):
+    """`get_key(args, …)` or `args[…]`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'get_key':
+        return len(node.args) > 0 and isinstance(node.args[0], ast.Name) and node.args[0].id == 'args'
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == 'args'
+
+
+def test_a_tool_writes_no_argument_default_in_code():
+    found = []
+    for path, tree in modules():
+        if layer_of(module_name(path)) != 'tools':
+            continue
+        for node in ast.walk(tree):
+            where = f'{path.name}:{getattr(node, "lineno", "?")}'
+            if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _reads_an_argument(node.values[0]) \
+                    and any(isinstance(value, ast.Constant) for value in node.values[1:]):
+                found.append(where + ' `… or <constant>`')
+            elif isinstance(node, ast.Call) and _reads_an_argument(node) and len(node.args) > 2 \
+                    and isinstance(node.args[2], ast.Constant):  # (one that depends on the call is code's)
+                found.append(where + ' `get_key(args, key, default)`')
+            elif isinstance(node, ast.Compare) and _reads_an_argument(node.left) and any(
+                    isinstance(comparator, ast.Constant) and comparator.value is False for comparator in node.comparators):
+                found.append(where + ' `… != False`')
+    assert found == [], "declare the default in the tool's schema ('default': …) instead:\n" + '\n'.join(found)

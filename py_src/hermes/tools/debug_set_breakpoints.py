@@ -28,7 +28,7 @@ async def set_breakpoints(args, call):
             raise ToolError('Line ' + str(line) + ' is past the end of ' + get_key(args, 'path') + ' (' +
                             str(line_count) + ' lines).')
     existing = _in_file(path)
-    if get_key(args, 'replace') != False and len(existing) > 0:  # noqa: E712 (absent means true)
+    if args['replace'] and len(existing) > 0:
         vscode.debug.removeBreakpoints(existing)
     uri = vscode.Uri.file(path)
     condition = get_key(args, 'condition')
@@ -65,7 +65,7 @@ TOOL = Tool(
         'path': {'type': 'string', 'description': 'Source file, workspace-relative.'},
         'lines': {'type': 'array', 'items': {'type': 'integer', 'minimum': 1}, 'description': '1-based line numbers.'},
         'condition': {'type': 'string', 'description': 'Only stop when this expression is true.'},
-        'replace': {'type': 'boolean', 'description': 'Remove the file\'s other breakpoints first (default true).'},
+        'replace': {'type': 'boolean', 'default': True, 'description': 'Remove the file\'s other breakpoints first.'},
     }, 'required': ['path', 'lines'], 'additionalProperties': False},
     set_breakpoints,
     title='Set breakpoints',

@@ -23,9 +23,9 @@ async def run_command(args, call):
         if not is_none(refusal):
             raise ToolError(refusal)
         safe = False
-    timeout_s = get_key(args, 'timeout_seconds') or 60
+    timeout_s = args['timeout_seconds']
     result = await run_git(git_args, cwd, call, timeout_s * 1000, safe)
-    limit = get_key(args, 'max_chars') or 50000
+    limit = args['max_chars']
     stdout = cap_head(result['stdout'], limit)
     stderr = cap_head(result['stderr'], 10000)
     if result['timedOut']:
@@ -56,9 +56,11 @@ TOOL = Tool(
     {'type': 'object', 'properties': {
         'args': {'type': 'array', 'items': {'type': 'string'}, 'minItems': 1,
                  'description': 'git arguments, subcommand first (without "git").'},
-        'path': {'type': 'string', 'description': 'Folder (or file) to run in, workspace-relative; default the first workspace folder.'},
-        'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 600, 'description': 'Default 60.'},
-        'max_chars': {'type': 'integer', 'minimum': 1000, 'maximum': 500000, 'description': 'stdout size limit (default 50000).'},
+        'path': {'type': 'string', 'description': 'Folder (or file) to run in, workspace-relative (default: the first workspace folder).'},
+        'timeout_seconds': {'type': 'integer', 'minimum': 1, 'maximum': 600, 'default': 60,
+                            'description': 'How long to wait for git.'},
+        'max_chars': {'type': 'integer', 'minimum': 1000, 'maximum': 500000, 'default': 50000,
+                      'description': 'stdout size limit.'},
     }, 'required': ['args'], 'additionalProperties': False},
     run_command,
     title='Run git command',

@@ -12,11 +12,10 @@ async def get_diff(args, call):
     path_text = get_key(args, 'path')
     root = await repository_root(directory_of(path_text), call)
     command = ['diff', '--no-color', '--no-ext-diff']
-    if get_key(args, 'staged'):
+    if args['staged']:
         command.append('--cached')
-    if not is_none(get_key(args, 'context_lines')):
-        command.append('--unified=' + str(get_key(args, 'context_lines')))
-    if get_key(args, 'stat'):
+    command.append('--unified=' + str(args['context_lines']))
+    if args['stat']:
         command.append('--stat')
     ref = get_key(args, 'ref')
     if not is_none(ref):
@@ -29,11 +28,11 @@ async def get_diff(args, call):
     safe = await gate_read_only('git_diff', 'git ' + quote_args(command), {'path': path_text, 'ref': ref}, root,
                                 [] if is_none(ref) else [ref], call)
     diff = await git_output(command, root, call, safe)
-    limit = get_key(args, 'max_chars') or 50000
-    what = ('staged changes' if get_key(args, 'staged') else 'unstaged changes') if is_none(ref) else 'changes against ' + ref
+    limit = args['max_chars']
+    what = ('staged changes' if args['staged'] else 'unstaged changes') if is_none(ref) else 'changes against ' + ref
     if diff.strip() == '':
         text = 'No ' + what + (' in ' + path_text if not is_none(path_text) else '') + '.'
-        if is_none(ref) and not get_key(args, 'staged'):
+        if is_none(ref) and not args['staged']:
             text = text + ' (Untracked files are not diffed; see git_get_status. Staged changes: staged=true.)'
         return text_and_data(text, {'root': root, 'diff': ''})
     return text_and_data(cap_head(diff, limit), {'root': root, 'diff': cap_head(diff, limit)})
@@ -46,11 +45,11 @@ TOOL = Tool(
     '"main...HEAD"). Limit it to one file or folder with path; stat=true gives a summary. Read-only.',
     {'type': 'object', 'properties': {
         'path': {'type': 'string', 'description': 'Only this file or folder (workspace-relative).'},
-        'staged': {'type': 'boolean', 'description': 'Diff the index against HEAD (what would be committed).'},
+        'staged': {'type': 'boolean', 'default': False, 'description': 'Diff the index against HEAD (what would be committed).'},
         'ref': {'type': 'string', 'description': 'Compare the working tree (or index with staged) to this commit, or a range.'},
-        'context_lines': {'type': 'integer', 'minimum': 0, 'maximum': 100, 'description': 'Lines of context (default 3).'},
-        'stat': {'type': 'boolean', 'description': 'Only a per-file summary of changed lines.'},
-        'max_chars': {'type': 'integer', 'minimum': 1000, 'maximum': 500000, 'description': 'Size limit (default 50000).'},
+        'context_lines': {'type': 'integer', 'minimum': 0, 'maximum': 100, 'default': 3, 'description': 'Lines of context.'},
+        'stat': {'type': 'boolean', 'default': False, 'description': 'Only a per-file summary of changed lines.'},
+        'max_chars': {'type': 'integer', 'minimum': 1000, 'maximum': 500000, 'default': 50000, 'description': 'Size limit.'},
     }, 'additionalProperties': False},
     get_diff,
     title='Git diff',

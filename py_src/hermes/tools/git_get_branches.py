@@ -12,7 +12,7 @@ async def get_branches(args, call):
     root = await repository_root(directory_of(get_key(args, 'path')), call)
     safe = await gate_read_only('git_get_branches', 'git branch', {'path': root}, root, [], call)
     refs = ['refs/heads']
-    if get_key(args, 'include_remote') != False:  # noqa: E712 (absent means true)
+    if args['include_remote']:
         refs.append('refs/remotes')
     format_args = ['for-each-ref', '--sort=-committerdate', '--format=' + BRANCH_FORMAT]
     format_args.extend(refs)
@@ -43,7 +43,7 @@ TOOL = Tool(
     'commit subject; the current branch is marked with *. Read-only.',
     {'type': 'object', 'properties': {
         'path': PATH_ARG,
-        'include_remote': {'type': 'boolean', 'description': 'Include remote-tracking branches (default true).'},
+        'include_remote': {'type': 'boolean', 'default': True, 'description': 'Include remote-tracking branches.'},
     }, 'additionalProperties': False},
     get_branches,
     title='Git branches',

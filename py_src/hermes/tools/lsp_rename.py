@@ -33,7 +33,7 @@ async def rename(args, call):
         raise ToolError('The rename changes nothing.')
     if not await vscode.workspace.applyEdit(edit):
         raise ToolError('VS Code refused to apply the rename (a file may have changed meanwhile); nothing was changed.')
-    saved = get_key(args, 'save') != False  # noqa: E712 (absent means true)
+    saved = args['save']
     if saved:
         for entry in entries:
             document_changed = await vscode.workspace.openTextDocument(entry[0])
@@ -51,7 +51,7 @@ TOOL = Tool(
     'Position: 1-based line and column, or the current symbol name.',
     position_schema({
         'new_name': {'type': 'string', 'minLength': 1, 'description': 'The new name.'},
-        'save': {'type': 'boolean', 'description': 'Save the changed files (default true).'},
+        'save': {'type': 'boolean', 'default': True, 'description': 'Save the changed files.'},
     }, ['new_name']),
     rename,
     title='Rename symbol',
