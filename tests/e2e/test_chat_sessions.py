@@ -10,13 +10,13 @@ and "Delete Conversation" in the row's context menu removes one, in the store on
 The tests in this module run in order on one window, each building on the one before.
 """
 import json
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from vscode_server import CodeServer, Workbench, wait_until
+from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
+from vscode_server import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'tests'))
@@ -32,12 +32,6 @@ INPUT = '.interactive-input-part .monaco-editor'
 SESSION_ROW = '.agent-session-item-row'
 
 
-def script(server, *replies):
-    with server.lock:
-        server._replies = list(replies)
-        server._served = 0
-
-
 @pytest.fixture(scope='module')
 def llm():
     server = ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': ['qwen2.5:7b'],
@@ -48,42 +42,22 @@ def llm():
 
 @pytest.fixture(scope='module')
 def sessions_server(tmp_path_factory, llm):
-    from conftest import _required_env
-    workspace = tmp_path_factory.mktemp('sessions-ws') / 'workspace'
-    shutil.copytree(ROOT / 'tests' / 'fixtures' / 'workspace', workspace)
+    workspace = copy_of_fixture_workspace(tmp_path_factory, 'sessions-ws')
     settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b', 'hermes.mcp.port': 0}
-    server = CodeServer(_required_env('HERMES_CODE_SERVER'), _required_env('HERMES_VSIX'),
-                        tmp_path_factory.mktemp('code-server-sessions'), workspace, settings=settings)
-    server.install()
-    server.start()
-    yield server
-    server.stop()
+    with running_code_server(tmp_path_factory, workspace, 'sessions', settings=settings) as server:
+        yield server
 
 
 @pytest.fixture(scope='module')
 def window(browser, sessions_server):
-    page = browser.new_page(viewport={'width': 1400, 'height': 900})
-    bench = Workbench(page).open(sessions_server.url)
-    sessions_server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
-    page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)  # a model: Send is enabled
-    yield bench
-    page.close()
-
-
-@pytest.fixture(autouse=True)
-def evidence_on_failure(request, window, sessions_server):
-    yield
-    if getattr(request.node, 'call_failed', False):  # set by conftest.py
-        window.screenshot(ROOT / 'tests' / 'artifacts' / f'sessions-failure-{request.node.name}.png')
-        print('--- Hermes log (tail) ---\n' + sessions_server.extension_log_text()[-3000:])
+    with open_window(browser, sessions_server, 'sessions') as bench:
+        sessions_server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
+        bench.page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)  # Send is enabled
+        yield bench
 
 
 def send(page, text):
-    page.locator(INPUT).last.click()
-    page.keyboard.press('Control+a')
-    page.keyboard.press('Backspace')
-    page.keyboard.type(text)
-    page.keyboard.press('Enter')
+    type_and_send(page, page.locator(INPUT).last, text)
 
 
 def show_sessions_list(window):
@@ -141,7 +115,7 @@ def test_the_plus_menu_offers_hermes_agent(window, artifacts):
 
 
 def test_a_new_session_answers_with_a_tool_call(window, llm, artifacts):
-    script(llm, Reply(tool_events([('call_read', 'file_read', {'path': 'hello.py'})], text_before='Let me read it.')),
+    llm.script(Reply(tool_events([('call_read', 'file_read', {'path': 'hello.py'})], text_before='Let me read it.')),
            Reply(text_events(ANSWER, piece=4)))
     page = window.page
     send(page, QUESTION)
@@ -167,7 +141,7 @@ def test_the_session_is_listed_with_its_title_and_status(window, artifacts):
 
 
 def test_a_side_panel_conversation_is_listed(window, llm):
-    script(llm, Reply(text_events('Hi from the panel.')))
+    llm.script(Reply(text_events('Hi from the panel.')))
     page = window.page
     window.run_command('Hermes: Open Chat Panel')
     view = page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
@@ -182,7 +156,7 @@ def test_a_side_panel_conversation_is_listed(window, llm):
 
 
 def test_a_tool_waiting_for_confirmation_shows_needs_input(window, llm, sessions_server, artifacts):
-    script(llm, Reply(tool_events([('call_create', 'file_create', {'path': 'from-panel.txt', 'content': 'hi'})])),
+    llm.script(Reply(tool_events([('call_create', 'file_create', {'path': 'from-panel.txt', 'content': 'hi'})])),
            Reply(text_events('The file is there now.')))
     page = window.page
     view = page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
@@ -213,7 +187,7 @@ def test_after_a_reload_reopening_shows_the_history_and_a_follow_up_continues(wi
     row.wait_for(state='visible', timeout=20000)
     assert session_row(page, PANEL_QUESTION).is_visible()
     open_session(page, row)
-    script(llm, Reply(text_events('You asked about hello.py.')))
+    llm.script(Reply(text_events('You asked about hello.py.')))
     send(page, 'What did I ask before?')
     page.locator(RESPONSE).last.get_by_text('You asked about hello.py.').first.wait_for(state='visible',
                                                                                        timeout=30000)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from mcp_session import McpSession
-from vscode_server import CodeServer, Workbench, wait_until
+from conftest import open_window, running_code_server
+from vscode_server import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'tests' / 'integration'))
@@ -33,28 +34,19 @@ DIALOG = '.monaco-dialog-box'
 
 @pytest.fixture(scope='module')
 def world(tmp_path_factory, browser):
-    from conftest import _required_env
     root = tmp_path_factory.mktemp('hostile-vscode')
     workspace, outside = root / 'project', root / 'outside'
     (workspace / '.vscode').mkdir(parents=True)
     outside.mkdir()
     (workspace / '.vscode' / 'settings.json').write_text(json.dumps(WORKSPACE_SETTINGS, indent=2))
-    server = CodeServer(_required_env('HERMES_CODE_SERVER'), _required_env('HERMES_VSIX'),
-                        tmp_path_factory.mktemp('code-server-hostile'), workspace, settings={'hermes.mcp.port': 0})
-    server.install()
-    server.start()
-    page = browser.new_page(viewport={'width': 1400, 'height': 900})
-    client = None
-    try:
-        bench = Workbench(page).open(server.url)
+    with running_code_server(tmp_path_factory, workspace, 'hostile', settings={'hermes.mcp.port': 0}) as server, \
+            open_window(browser, server, 'hostile') as bench:
         info = server.discovery_for(workspace)
         client = McpSession(info['url'], info['token'])
-        yield {'workspace': workspace, 'outside': outside, 'bench': bench, 'client': client}
-    finally:
-        if client:
+        try:
+            yield {'workspace': workspace, 'outside': outside, 'bench': bench, 'client': client}
+        finally:
             client.close()
-        page.close()
-        server.stop()
 
 
 def call_with_nobody_answering(world, tool, arguments, while_asking=None):

@@ -8,6 +8,7 @@ import httpx2
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from conftest import open_window
 from vscode_server import wait_until
 
 
@@ -72,12 +73,8 @@ def test_a_second_window_gets_its_own_port(code_server, workbench, browser, work
     other = tmp_path_factory.mktemp('second') / 'other-project'
     other.mkdir()
     (other / 'notes.txt').write_text('second window\n')
-    page = browser.new_page()
-    try:
-        page.goto(code_server.url.split('?')[0] + f'?folder={other}')
+    with open_window(browser, code_server, 'second', url=code_server.url.split('?')[0] + f'?folder={other}'):
         second = code_server.discovery_for(other)
         assert second['port'] != first['port']
         _, result = run_async(call_tool, second['url'], second['token'], 'workspace_get_folders')
         assert result.structured_content['folders'][0]['path'] == str(other)
-    finally:
-        page.close()

@@ -64,14 +64,6 @@ def client(code_server, workbench, workspace, notes):
         shutil.rmtree(workspace / 'resources', ignore_errors=True)
 
 
-@pytest.fixture(autouse=True)
-def evidence_on_failure(request, workbench, code_server, artifacts):
-    yield
-    if getattr(request.node, 'call_failed', False):
-        workbench.screenshot(artifacts / f'resources-failure-{request.node.name}.png')
-        print('--- Hermes log (tail) ---\n' + code_server.extension_log_text()[-3000:])
-
-
 def read_text(client, uri):
     return client.run(lambda session: session.read_resource(uri)).contents[0].text
 

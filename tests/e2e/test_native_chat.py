@@ -13,14 +13,14 @@ The `vscode.lm` calls come from a test-only extension installed next to Hermes (
 JavaScript the test POSTs, inside the extension host), so Hermes ships no test hooks.
 """
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from vscode_server import CodeServer, Workbench, package_probe_extension, probe_runner, wait_until
+from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
+from vscode_server import package_probe_extension, probe_runner, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
@@ -31,13 +31,6 @@ from llm_server.server import ScriptedLlmServer  # noqa: E402
 MODELS = ['qwen2.5:7b', 'llama3.2:1b']
 RESPONSE = '.interactive-item-container.interactive-response'
 INPUT = '.interactive-input-part .monaco-editor'
-
-
-def script(server, replies):
-    """What the next chat completions get, in order (the last one repeats)."""
-    with server.lock:
-        server._replies = list(replies)
-        server._served = 0
 
 
 @pytest.fixture(scope='module')
@@ -59,32 +52,24 @@ def probe_vsix(tmp_path_factory):
 @pytest.fixture(scope='module')
 def workspace(tmp_path_factory):
     """A copy of the fixture workspace of its own: the files these tests create stay out of other modules' way."""
-    target = tmp_path_factory.mktemp('chat-ws') / 'workspace'
-    shutil.copytree(ROOT / 'tests' / 'fixtures' / 'workspace', target)
-    return target
+    return copy_of_fixture_workspace(tmp_path_factory, 'chat-ws')
 
 
 @pytest.fixture(scope='module')
 def chat_server(tmp_path_factory, workspace, llm, probe_vsix):
-    from conftest import _required_env
-    server = CodeServer(_required_env('HERMES_CODE_SERVER'), _required_env('HERMES_VSIX'),
-                        tmp_path_factory.mktemp('code-server-chat'), workspace,
-                        settings={'hermes.llm.endpoint': llm.endpoint, 'hermes.tools.confirm': 'never',
-                                  'hermes.mcp.port': 0})
-    server.install(probe_vsix)
-    server.start()
-    yield server
-    server.stop()
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.tools.confirm': 'never', 'hermes.mcp.port': 0}
+    with running_code_server(tmp_path_factory, workspace, 'chat', settings=settings,
+                             extensions=[probe_vsix]) as server:
+        yield server
 
 
 @pytest.fixture(scope='module')
 def chat(browser, chat_server):
-    page = browser.new_page(viewport={'width': 1400, 'height': 900})
-    bench = Workbench(page).open(chat_server.url)
-    chat_server.wait_for_log(r'activated in')
-    wait_until(lambda: (chat_server.user_home / '.hermes-e2e-probe.json').exists(), 60, what='the probe extension')
-    yield bench
-    page.close()
+    with open_window(browser, chat_server, 'chat') as bench:
+        chat_server.wait_for_log(r'activated in')
+        wait_until(lambda: (chat_server.user_home / '.hermes-e2e-probe.json').exists(), 60,
+                   what='the probe extension')
+        yield bench
 
 
 @pytest.fixture(scope='module')
@@ -96,12 +81,7 @@ def probe(chat, chat_server):
 
 def send(chat, text):
     """Type a message into the Chat view's input, as a user does, and send it."""
-    page = chat.page
-    page.locator(INPUT).first.click()
-    page.keyboard.press('Control+a')
-    page.keyboard.press('Backspace')
-    page.keyboard.type(text)
-    page.keyboard.press('Enter')
+    type_and_send(chat.page, chat.page.locator(INPUT).first, text)
 
 
 def watch_responses(page):
@@ -170,11 +150,11 @@ def test_hermes_models_are_listed_and_picked_in_the_model_picker(chat, probe, ar
 # ------------------------------------------------------------------------------------ @hermes
 
 def test_hermes_runs_a_tool_shows_progress_and_answers(chat, probe, llm, workspace, artifacts):
-    script(llm, [
+    llm.script(
         Reply(tool_events([('call_create', 'file_create', {'path': 'hello.txt', 'content': 'hi from hermes\n'})],
                           text_before='Creating it now.')),
         Reply(text_events('Created hello.txt for you.', piece=3), delay_ms=300),  # progress stays up a moment
-    ])
+    )
     page = chat.page
     watch_responses(page)
     send(chat, '@hermes create hello.txt saying hi')
@@ -196,7 +176,7 @@ def test_hermes_runs_a_tool_shows_progress_and_answers(chat, probe, llm, workspa
 
 
 def test_a_second_turn_sees_the_first(chat, llm):
-    script(llm, [Reply(text_events('You asked me to create hello.txt.'))])
+    llm.script(Reply(text_events('You asked me to create hello.txt.')))
     send(chat, '@hermes what did I ask you before?')
     wait_for_answer(chat.page, 'You asked me to create hello.txt.')
     messages = llm.chat_requests()[-1]['body']['messages']
@@ -210,7 +190,7 @@ def test_a_second_turn_sees_the_first(chat, llm):
 
 
 def test_cancel_stops_the_turn(chat, llm):
-    script(llm, [Reply(text_events('word ' * 300, piece=5), delay_ms=100)])  # about 30 s if left alone
+    llm.script(Reply(text_events('word ' * 300, piece=5), delay_ms=100))  # about 30 s if left alone
     page = chat.page
     send(chat, '@hermes talk for a long time')
     wait_for_answer(page, 'word word')
@@ -222,7 +202,7 @@ def test_cancel_stops_the_turn(chat, llm):
     page.wait_for_timeout(1500)
     assert last_response(page).inner_text() == text  # nothing more arrives
     assert text.count('word') < 300
-    script(llm, [Reply(text_events('Still here.'))])  # and the next turn works
+    llm.script(Reply(text_events('Still here.')))  # and the next turn works
     send(chat, '@hermes are you there?')
     wait_for_answer(page, 'Still here.')
 
@@ -244,7 +224,7 @@ return parts;
 
 
 def test_send_request_with_tools_yields_tool_call_parts(probe, llm):
-    script(llm, [Reply(tool_events([('call_w', 'probe_weather', {'city': 'Oslo'})], text_before='Checking. '))])
+    llm.script(Reply(tool_events([('call_w', 'probe_weather', {'city': 'Oslo'})], text_before='Checking. ')))
     options = json.dumps({'tools': [{'name': 'probe_weather', 'description': 'Weather in a city.',
                                      'inputSchema': {'type': 'object', 'properties': {'city': {'type': 'string'}}}}]})
     parts = probe(SEND % ('Weather in Oslo?', options))
@@ -255,7 +235,7 @@ def test_send_request_with_tools_yields_tool_call_parts(probe, llm):
 
 
 def test_send_request_without_tools_streams_text_from_the_hermes_loop(probe, llm):
-    script(llm, [Reply(text_events('Streamed from the Hermes loop.', piece=4))])
+    llm.script(Reply(text_events('Streamed from the Hermes loop.', piece=4)))
     parts = probe(SEND % ('Say something.', '{}'))
     assert len(parts) > 3 and all('text' in part for part in parts)  # streamed, piece by piece
     assert ''.join(part['text'] for part in parts) == 'Streamed from the Hermes loop.'

@@ -6,8 +6,6 @@ The tests in this module run in order on one window (each builds on the conversa
 The webview lives in nested iframes: `iframe.webview` → `iframe#active-frame`.
 """
 import json
-import os
-import shutil
 import socket
 import sys
 import time
@@ -15,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from vscode_server import CodeServer, Workbench, wait_until
+from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from vscode_server import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'tests'))
@@ -32,24 +31,10 @@ STREAMED = ('Here is a **greeting** function, written for you step by step.\n\n'
             '- short\n- pure\n- tested\n')
 
 
-def _env(name):
-    value = os.environ.get(name)
-    if not value or not Path(value).exists():
-        pytest.exit(f'{name} is not set or missing: run the e2e layer with `inv e2e`', returncode=2)
-    return value
-
-
 def closed_port():
     with socket.socket() as probe:
         probe.bind(('127.0.0.1', 0))
         return probe.getsockname()[1]  # closed again when the `with` ends: nothing listens there
-
-
-def script(server, *replies):
-    """What the scripted server answers next (the last reply repeats)."""
-    with server.lock:
-        server._replies = list(replies)
-        server._served = 0
 
 
 @pytest.fixture(scope='module')
@@ -61,24 +46,15 @@ def llm():
 
 @pytest.fixture(scope='module')
 def panel_workspace(tmp_path_factory):
-    target = tmp_path_factory.mktemp('panel-ws') / 'workspace'
-    shutil.copytree(ROOT / 'tests' / 'fixtures' / 'workspace', target)
-    return target
+    return copy_of_fixture_workspace(tmp_path_factory, 'panel-ws')
 
 
 @pytest.fixture(scope='module')
 def vscode_window(tmp_path_factory, panel_workspace, llm):
-    server = CodeServer(_env('HERMES_CODE_SERVER'), _env('HERMES_VSIX'), tmp_path_factory.mktemp('panel-cs'),
-                        panel_workspace, settings={
-                            'hermes.llm.endpoint': llm.endpoint,
-                            'hermes.llm.model': 'qwen2.5:7b',
-                            'hermes.tools.confirm': 'never',
-                            'workbench.colorTheme': 'Default Dark Modern',
-                        })
-    server.install()
-    server.start()
-    yield server
-    server.stop()
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b', 'hermes.tools.confirm': 'never',
+                'workbench.colorTheme': 'Default Dark Modern'}
+    with running_code_server(tmp_path_factory, panel_workspace, 'panel', settings=settings) as server:
+        yield server
 
 
 @pytest.fixture(scope='module')
@@ -88,26 +64,14 @@ def console_problems():
 
 @pytest.fixture(scope='module')
 def window(browser, vscode_window, console_problems):
-    page = browser.new_page(viewport={'width': 1400, 'height': 900})
-
     def on_console(message):
         text = message.text
         if 'Content Security Policy' in text or 'Refused to' in text or 'panel.js' in text:
             console_problems.append(text)
-    page.on('console', on_console)
-    bench = Workbench(page).open(vscode_window.url)
-    vscode_window.wait_for_log(r'activated in')
-    yield bench
-    page.close()
 
-
-@pytest.fixture(autouse=True)
-def evidence_on_failure(request, window, vscode_window):
-    """A failed test leaves a screenshot and the tail of the extension's log behind."""
-    yield
-    if getattr(request.node, 'call_failed', False):  # set by conftest.py
-        window.screenshot(ROOT / 'tests' / 'artifacts' / f'panel-failure-{request.node.name}.png')
-        print('--- Hermes log (tail) ---\n' + vscode_window.extension_log_text()[-3000:])
+    with open_window(browser, vscode_window, 'panel', on_page=lambda page: page.on('console', on_console)) as bench:
+        vscode_window.wait_for_log(r'activated in')
+        yield bench
 
 
 def settings_file(server):
@@ -207,7 +171,7 @@ def test_open_panel_shows_how_to_start_and_lists_the_models(window, llm):
 
 def test_a_reply_streams_in_with_highlighted_code(window, llm):
     view = panel(window.page)
-    script(llm, Reply(text_events(STREAMED, piece=6), delay_ms=40))
+    llm.script(Reply(text_events(STREAMED, piece=6), delay_ms=40))
     # Record every state the reply's DOM goes through, from inside the webview.
     view.locator('#transcript').evaluate("""(transcript) => {
         window.__states = [];
@@ -258,7 +222,7 @@ def test_model_output_never_runs_in_the_webview(window, llm):
     hostile = ('Look: <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>\n\n'
                '[click me](javascript:window.__pwned=3) and <a href="#" onclick="window.__pwned=4">this</a>\n\n'
                '<iframe src="https://example.com"></iframe> ![tracker](https://example.com/p.png)\n')
-    script(llm, Reply(text_events(hostile, piece=7), delay_ms=5))
+    llm.script(Reply(text_events(hostile, piece=7), delay_ms=5))
     send(view, 'Say something dangerous')
     wait_idle(view)
     body = last_reply(view).locator('.message-body')
@@ -313,7 +277,7 @@ def test_a_tool_call_shows_a_card_that_completes_with_the_real_result(window, ll
 
 def test_a_tool_card_opens_a_file_for_real(window, llm):
     view = panel(window.page)
-    script(llm, Reply(tool_events([('call_open', 'editor_open_file', {'path': 'README.md'})])),
+    llm.script(Reply(tool_events([('call_open', 'editor_open_file', {'path': 'README.md'})])),
            Reply(text_events('README.md is open.', piece=5)))
     send(view, 'Open the README')
     card = view.locator('.tool-card', has=view.locator('.tool-name', has_text='editor_open_file')).last
@@ -329,7 +293,7 @@ def test_a_tool_card_opens_a_file_for_real(window, llm):
 def test_a_card_says_when_it_waits_for_the_users_confirmation(window, vscode_window, llm, panel_workspace):
     update_settings(window, vscode_window, **{'hermes.tools.confirm': 'always'})
     view = panel(window.page)
-    script(llm, Reply(tool_events([('call_confirm', 'workspace_get_folders', {})])),
+    llm.script(Reply(tool_events([('call_confirm', 'workspace_get_folders', {})])),
            Reply(text_events('Confirmed and done.', piece=5)))
     send(view, 'List the folders, with my permission')
     waiting = view.locator('.tool-card[data-status="waiting"]').last
@@ -349,7 +313,7 @@ def test_a_card_says_when_it_waits_for_the_users_confirmation(window, vscode_win
 
 def test_stop_mid_stream_ends_the_turn_and_gives_the_input_back(window, llm):
     view = panel(window.page)
-    script(llm, Reply(text_events('word ' * 400, piece=5), delay_ms=40))
+    llm.script(Reply(text_events('word ' * 400, piece=5), delay_ms=40))
     send(view, 'Talk for a long time')
     reply = last_reply(view)
     wait_until(lambda: 'word word word' in reply.inner_text(), 15, what='the reply to start streaming')
@@ -363,7 +327,7 @@ def test_stop_mid_stream_ends_the_turn_and_gives_the_input_back(window, llm):
     assert len(reply.inner_text()) == length  # nothing more streams in
     assert reply.inner_text().count('word') < 400
     # Escape aborts too
-    script(llm, Reply(text_events('again ' * 300, piece=6), delay_ms=40))
+    llm.script(Reply(text_events('again ' * 300, piece=6), delay_ms=40))
     send(view, 'And once more')
     reply = last_reply(view)
     wait_until(lambda: 'again again' in reply.inner_text(), 15, what='the second reply to stream')
@@ -387,7 +351,7 @@ def test_an_unreachable_endpoint_shows_a_banner_and_retry_recovers(window, vscod
     assert banner.locator('button', has_text='Open Settings').is_visible()
     window.screenshot(ROOT / 'tests' / 'artifacts' / 'panel-unreachable.png')
     update_settings(window, vscode_window, **{'hermes.llm.endpoint': llm.endpoint})
-    script(llm, Reply(text_events('Back online.', piece=4), delay_ms=10))
+    llm.script(Reply(text_events('Back online.', piece=4), delay_ms=10))
     banner.locator('button', has_text='Retry').click()
     wait_until(lambda: 'Back online.' in last_reply(view).inner_text(), 20, what='the retried reply')
     wait_idle(view)

@@ -43,14 +43,6 @@ def mcp(code_server, workbench, workspace):
         git(workspace, 'clean', '-fdxq', '--', 'editor')
 
 
-@pytest.fixture(autouse=True)
-def evidence_on_failure(request, workbench, code_server, artifacts):
-    yield
-    if getattr(request.node, 'call_failed', False):
-        workbench.screenshot(artifacts / f'editor-tools-failure-{request.node.name}.png')
-        print('--- Hermes log (tail) ---\n' + code_server.extension_log_text()[-3000:])
-
-
 def has_tab(workbench, label):
     return workbench.page.locator('.tabs-container .tab', has_text=label).count() > 0
 

@@ -19,14 +19,6 @@ def mcp(code_server, workbench, workspace):
     client.close()
 
 
-@pytest.fixture(autouse=True)
-def evidence_on_failure(request, workbench, code_server, artifacts):
-    yield
-    if getattr(request.node, 'call_failed', False):
-        workbench.screenshot(artifacts / f'tools-failure-{request.node.name}.png')
-        print('--- Hermes log (tail) ---\n' + code_server.extension_log_text()[-3000:])
-
-
 def git(workspace, *args):
     return subprocess.run(['git', *args], cwd=workspace, check=True, capture_output=True, text=True).stdout
 

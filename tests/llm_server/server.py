@@ -180,6 +180,12 @@ class ScriptedLlmServer:
         self.endpoint = f'http://127.0.0.1:{self.port}/v1'
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={'poll_interval': 0.05}, daemon=True)
 
+    def script(self, *replies):
+        """What the next chat completions get, in order (the last one repeats unless the scenario cycles)."""
+        with self.lock:
+            self._replies = list(replies)
+            self._served = 0
+
     def next_reply(self):
         with self.lock:
             count = len(self._replies)
