@@ -76,6 +76,14 @@ def cancel_due(condition, events, progress=None):
     return True
 
 
+async def cancel_when(condition, cancel, interval=0.005):
+    """Call `cancel()` as soon as `condition()` holds (checked every few milliseconds): a test cancels on what
+    has happened, never after a delay a loaded machine could outrun."""
+    while not condition():
+        await asyncio.sleep(interval)
+    cancel()
+
+
 def server_progress(endpoint):
     parts = urlsplit(endpoint)
     with urllib.request.urlopen(f'{parts.scheme}://{parts.netloc}{PROGRESS_PATH}', timeout=5) as response:

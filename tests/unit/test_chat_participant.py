@@ -17,6 +17,7 @@ from hermes.host.approval import Approver  # noqa: E402
 from hermes.host.llm_service import LlmService  # noqa: E402
 from hermes.ui.chat_participant import ChatParticipant, ChatStreamSink, register_chat_participant  # noqa: E402
 from llm_server.cpython_fetch import fetch  # noqa: E402
+from llm_server.runner import cancel_when  # noqa: E402
 from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
 from llm_server.server import ScriptedLlmServer  # noqa: E402
 
@@ -42,12 +43,6 @@ def make_registry(reads):
     return registry
 
 
-async def cancel_when(condition, source):
-    while not condition():
-        await asyncio.sleep(0.005)
-    source.cancel()
-
-
 class Harness:
     def __init__(self, context, server, registry):
         cpython.FETCH = fetch
@@ -69,7 +64,7 @@ class Harness:
 
         async def go():
             if cancel_once is not None:  # a condition on the stream, not a delay a loaded machine could outrun
-                asyncio.get_running_loop().create_task(cancel_when(lambda: cancel_once(stream), source))
+                asyncio.get_running_loop().create_task(cancel_when(lambda: cancel_once(stream), source.cancel))
             return await self.participant.handle(request, chat_context, stream, source.token)
         return asyncio.run(go()), stream
 

@@ -15,6 +15,7 @@ from hermes.core.tools import Tool, ToolRegistry  # noqa: E402
 from hermes.host.llm_service import LlmService  # noqa: E402
 from hermes.ui.lm_provider import register_lm_provider, model_information  # noqa: E402
 from llm_server.cpython_fetch import fetch  # noqa: E402
+from llm_server.runner import cancel_when  # noqa: E402
 from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
 from llm_server.server import ScriptedLlmServer  # noqa: E402
 
@@ -62,19 +63,13 @@ def info(model_id):
     return {'id': model_id, 'name': model_id}
 
 
-async def cancel_when(condition, source):
-    while not condition():
-        await asyncio.sleep(0.005)
-    source.cancel()
-
-
 def respond(provider, messages, options=None, model='qwen2.5:7b', cancel_once=None):
     progress = Progress()
     source = vscode.CancellationTokenSource()
 
     async def go():
         if cancel_once is not None:  # a condition on the progress, not a delay a loaded machine could outrun
-            asyncio.get_running_loop().create_task(cancel_when(lambda: cancel_once(progress), source))
+            asyncio.get_running_loop().create_task(cancel_when(lambda: cancel_once(progress), source.cancel))
         await provider['provideLanguageModelChatResponse'](info(model), messages, options or {}, progress, source.token)
     asyncio.run(go())
     return progress
