@@ -113,6 +113,21 @@ test('capabilities, list and templates', async () => {
   assert.deepEqual(templates.result.resourceTemplates.map((t) => t.uriTemplate), ['file:///{+path}', 'hermes://terminal/{id}']);
 });
 
+test('the features answer their own methods only: names JS objects and transpiled dicts own are not found', async () => {
+  const client = await initialized();
+  for (const method of ['__proto__', 'constructor', '__contains__', 'py_keys', 'hasOwnProperty', 'm:prompts/list',
+    'resources/', 'prompts/list ']) {
+    assert.deepEqual((await client.call(method)).error, { code: -32601, message: 'Method not found: ' + method }, method);
+  }
+  assert.equal((await client.call('prompts/list')).result.prompts.length, 3);
+  const c = core();  // without a session (2026-07-28) resources have no subscribe/unsubscribe
+  const alone = c.core_mcp_resources.McpResources(null, c.core_mcp_resources.ResourceCatalog(makeProvider()),
+    c.core_mcp_resources.ResourceHub(200, new FakeClock()));
+  assert.equal(alone.handler('resources/subscribe'), null);
+  assert.equal(alone.handler('resources/unsubscribe'), null);
+  assert.equal(typeof alone.handler('resources/read'), 'function');
+});
+
 test('reading: selection text exactly, JSON resources, terminals, files, refusals', async () => {
   const client = await initialized();
   client.provider.state.selection = { text: 'return a + b', path: 'src/app.py', range: { start: { line: 2, column: 5 }, end: { line: 2, column: 17 } } };

@@ -13,6 +13,7 @@ from hermes.core.tools import ToolError
 from hermes.core.jsonrpc import INVALID_PARAMS
 from hermes.core.mcp_protocol import ProtocolError
 from hermes.core.mcp_resources import mime_type
+from hermes.core.method_table import MethodTable
 from hermes.core.chat_prompts import task_prompt
 
 PATH_ARGUMENT = {'name': 'path', 'description': 'The file, relative to the workspace (e.g. "src/app.py").',
@@ -53,16 +54,13 @@ def parse_line_range(text, line_count):
 class McpPrompts:
     def __init__(self, files):
         self.files = files
+        self._methods = MethodTable({'prompts/list': self._list, 'prompts/get': self._get})
 
     def capabilities(self):
         return {'prompts': {'listChanged': False}}
 
     def handler(self, method):
-        if method == 'prompts/list':
-            return self._list
-        if method == 'prompts/get':
-            return self._get
-        return None
+        return self._methods.get(method)
 
     def close(self):
         pass

@@ -17,6 +17,7 @@ from hermes.core.jsonrpc import (
     classify, invalid_reason, request_id_of, result_response, error_response, notification,
 )
 from hermes.core.tools import ToolCall
+from hermes.core.method_table import MethodTable
 
 SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']
 LATEST_PROTOCOL_VERSION = '2025-11-25'
@@ -63,6 +64,9 @@ class McpSession:
         self._in_flight = {}  # 'string:<id>' / 'number:<id>' → ToolCall; ids 1 and '1' differ
         self._unsubscribe = None
         self._features = []
+        self._methods = MethodTable({'initialize': self._initialize, 'ping': self._ping,
+                                     'tools/list': self._tools_list, 'tools/call': self._tools_call,
+                                     'logging/setLevel': self._set_level})
 
     def add_feature(self, feature):
         """Plug in an optional part of MCP (resources, prompts, completions: see core/mcp_resources.py).
@@ -145,18 +149,9 @@ class McpSession:
         return await handler(request_id, params)
 
     def _route(self, method):
-        # An if-chain rather than a dict: a dict lookup of a method like '__class__' or 'py_keys'
-        # would find the transpiled dict's own machinery in the bundle.
-        if method == 'initialize':
-            return self._initialize
-        if method == 'ping':
-            return self._ping
-        if method == 'tools/list':
-            return self._tools_list
-        if method == 'tools/call':
-            return self._tools_call
-        if method == 'logging/setLevel':
-            return self._set_level
+        handler = self._methods.get(method)
+        if not is_none(handler):
+            return handler
         for feature in self._features:
             handler = feature.handler(method)
             if not is_none(handler):

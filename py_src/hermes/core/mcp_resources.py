@@ -20,6 +20,7 @@ from hermes.core.values import json_type, get_key, object_keys
 from hermes.core.tools import ToolError
 from hermes.core.jsonrpc import INVALID_PARAMS
 from hermes.core.mcp_protocol import ProtocolError
+from hermes.core.method_table import MethodTable
 from hermes.core.throttle import KeyedThrottle
 
 RESOURCE_NOT_FOUND = -32002  # the MCP spec's code for an unknown resource
@@ -272,24 +273,17 @@ class McpResources:
         self.hub = hub
         self._subscriptions = {}  # 'k:' + key → {'uri', 'disposable'}
         self._list_listener = None if is_none(session) else hub.on_list_changed(self._list_changed)
+        self._methods = MethodTable({'resources/list': self._list, 'resources/templates/list': self._templates,
+                                     'resources/read': self._read})
+        if not is_none(session):  # subscriptions need a session to notify (2026-07-28 has subscriptions/listen)
+            self._methods.add('resources/subscribe', self._subscribe)
+            self._methods.add('resources/unsubscribe', self._unsubscribe)
 
     def capabilities(self):
         return {'resources': {'subscribe': True, 'listChanged': True}}
 
     def handler(self, method):
-        if is_none(self.session) and (method == 'resources/subscribe' or method == 'resources/unsubscribe'):
-            return None
-        if method == 'resources/list':
-            return self._list
-        if method == 'resources/templates/list':
-            return self._templates
-        if method == 'resources/read':
-            return self._read
-        if method == 'resources/subscribe':
-            return self._subscribe
-        if method == 'resources/unsubscribe':
-            return self._unsubscribe
-        return None
+        return self._methods.get(method)
 
     async def _list(self, request_id, params):
         return {'resources': self.catalog.list()}

@@ -1,0 +1,25 @@
+"""Which handler answers which JSON-RPC method: one table for the session, one for each MCP feature.
+
+A method name comes straight from the wire, so it is never a key of its own: in the bundle a dict is a JS
+object that also owns `__contains__`, `py_keys`, … and inherits `__proto__` and `constructor`; a lookup of
+such a name would find that machinery instead of "method not found". Every key gets a prefix no such name has.
+"""
+# __pragma__('tconv')
+from hermes.js import is_none
+
+
+class MethodTable:
+    def __init__(self, handlers=None):
+        """`handlers`: {method: async handler(request_id, params)}."""
+        self._slots = {}
+        if not is_none(handlers):
+            for method in handlers.keys():
+                self.add(method, handlers[method])
+
+    def add(self, method, handler):
+        self._slots['m:' + method] = handler
+
+    def get(self, method):
+        """The handler of `method`, or None when the method is not in the table."""
+        slot = 'm:' + method
+        return self._slots[slot] if slot in self._slots else None
