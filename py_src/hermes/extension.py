@@ -1,7 +1,7 @@
 """Entry point: activate() is a short list of register calls; every registration is a disposable in
 `context.subscriptions`, and deactivate() waits for the MCP server to close its port."""
 # __pragma__('tconv')
-from hermes.js import now_ms
+from hermes.js.clock import now_ms
 from hermes.version import NAME, VERSION
 from hermes.host.log import register_log
 from hermes.host.approval import Approver

@@ -3,7 +3,9 @@
 Transcrypt runs a main module's top-level code wherever the bundle is loaded, so the CLI starts only
 when node was asked to run the CLI script itself (not when a test bundle imports this module)."""
 # __pragma__('tconv')
-from hermes.js import script_name, command_line, spawn, exit_process, write_stderr, error_message, JsError
+from hermes.js.errors import error_message, JsError
+from hermes.js.process import command_line, exit_process, script_name, write_stderr
+from hermes.js.promises import spawn
 from hermes.cli.main import run
 
 SCRIPT_NAMES = ['mcp-server.js', 'mcp-server']

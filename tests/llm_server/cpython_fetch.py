@@ -1,6 +1,6 @@
 """A CPython stand-in for Node's global fetch over real HTTP (httpx), streaming the body and obeying
 an AbortController, so the LLM client runs under pytest against the scripted server exactly as it
-does under node. Install with `hermes._cpython.FETCH = fetch` (see runner.py)."""
+does under node. Install with `hermes.js.fetch_cpython.FETCH = fetch` (see runner.py)."""
 import asyncio
 
 import httpx

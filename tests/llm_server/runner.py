@@ -6,7 +6,7 @@ import time
 import urllib.request
 from urllib.parse import urlsplit
 
-import hermes._cpython as cpython
+import hermes.js.fetch_cpython as cpython
 from hermes.core.agent_loop import AgentLoop, EventSink
 from hermes.core.cancellation import Cancellation
 from hermes.core.tools import Tool, ToolRegistry, ToolError

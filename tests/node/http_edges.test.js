@@ -9,7 +9,7 @@ const { testing, kwargs } = require('./harness');
 
 function startServer() {
   const t = testing();
-  const json = (value) => t.js.parse_json(JSON.stringify(value));
+  const json = (value) => t.js_json.parse_json(JSON.stringify(value));
   const registry = t.core_tools.ToolRegistry();
   const server = t.net_mcp_http.McpHttpServer(
     (send) => t.core_mcp_protocol.McpSession(json({ name: 'edge', version: '1' }), registry, kwargs({ send })),

@@ -8,8 +8,8 @@ const assert = require('node:assert/strict');
 const { testing } = require('./harness');
 
 const t = () => testing();
-const json = (value) => t().js.parse_json(JSON.stringify(value));
-const plain = (value) => JSON.parse(t().js.dump_json(value));
+const json = (value) => t().js_json.parse_json(JSON.stringify(value));
+const plain = (value) => JSON.parse(t().js_json.dump_json(value));
 const chunk = (delta, finish = null) => JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] });
 
 test('tool blocks: fenced calls, lists, json tags, unterminated, errors', () => {
@@ -113,7 +113,7 @@ test('cancellation wins a race against a promise that never settles', async () =
 });
 
 test('compact tool definitions (small contexts): first sentence, no parameter descriptions', () => {
-  const { core_tools, core_llm_wire, js } = require('./harness').testing();
+  const { core_tools, core_llm_wire, js_json: js } = require('./harness').testing();
   const schema = js.parse_json(JSON.stringify({ type: 'object', properties: {
     path: { type: 'string', description: 'Where.' },
     edits: { type: 'array', items: { type: 'object', properties: { old: { type: 'string', description: 'Old.' } } } } } }));

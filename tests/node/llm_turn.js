@@ -10,7 +10,7 @@ const OBJECT = { type: 'object', properties: {} };
 
 function makeRegistry(t) {
   const { Tool, ToolRegistry, ToolError } = t.core_tools;
-  const json = (value) => t.js.parse_json(JSON.stringify(value));
+  const json = (value) => t.js_json.parse_json(JSON.stringify(value));
   // The confirmation gate, as a test: destructive tools are declined. (`tool.name` is `py_name` in JS.)
   const approver = { approve: async (tool) => (tool.destructive ? `The user declined to run ${tool.py_name}.` : null) };
   const registry = ToolRegistry(approver);
@@ -46,7 +46,7 @@ async function main() {
   const { AgentLoop } = t.core_agent_loop;
   const { Cancellation } = t.core_cancellation;
   const { LlmClient } = t.net_llm_client;
-  const json = (value) => t.js.parse_json(JSON.stringify(value));
+  const json = (value) => t.js_json.parse_json(JSON.stringify(value));
 
   const client = LlmClient(endpoint, run.api_key || null, run.extra_headers ? json(run.extra_headers) : null,
     json({ ...TEST_CLIENT_OPTIONS, ...(run.client || {}) }));
@@ -64,7 +64,7 @@ async function main() {
     on_tool_result: (call, result) => emit({ event: 'tool_result', id: call.id, isError: result.isError, text: resultText(result) }),
     on_notice: (message) => emit({ event: 'notice', message }),
     on_error: (error) => emit({ event: 'error', message: error.message, kind: error.kind }),
-    on_done: (outcome) => emit({ event: 'done', outcome: JSON.parse(t.js.dump_json(outcome)) }),
+    on_done: (outcome) => emit({ event: 'done', outcome: JSON.parse(t.js_json.dump_json(outcome)) }),
   };
   const history = [json({ role: 'user', content: run.prompt })];
   const cancellation = Cancellation();
@@ -91,7 +91,7 @@ async function main() {
   await loop.run(history, sink, cancellation);
   const ended = performance.now();
   clearTimeout(watcher);
-  emit({ event: 'finished', history: JSON.parse(t.js.dump_json(history)), elapsed_ms: ended - started,
+  emit({ event: 'finished', history: JSON.parse(t.js_json.dump_json(history)), elapsed_ms: ended - started,
     cancel_to_done_ms: cancelledAt === null ? null : ended - cancelledAt });
   process.exit(0);
 }

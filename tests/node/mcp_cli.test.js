@@ -50,8 +50,8 @@ test('select_window: cwd containment, --port, --url; ports compared as numbers',
   const { select_window, contains_path } = mod().cli_select_window;
   const win = (port, folders) => ({ url: `http://127.0.0.1:${port}/mcp`, port, token: 't' + port, pid: port + 1,
     workspaceFolders: folders });
-  const windows = mod().js.parse_json(JSON.stringify([win(3, ['/w/web']), win(2, ['/w/mono/app']), win(1, ['/w/mono'])]));
-  const opts = (o) => mod().js.parse_json(JSON.stringify(Object.assign({ url: null, token: null, port: null }, o)));
+  const windows = mod().js_json.parse_json(JSON.stringify([win(3, ['/w/web']), win(2, ['/w/mono/app']), win(1, ['/w/mono'])]));
+  const opts = (o) => mod().js_json.parse_json(JSON.stringify(Object.assign({ url: null, token: null, port: null }, o)));
   assert.equal(select_window(windows, '/w/mono/app/src', opts({})).port, 2);
   assert.equal(select_window(windows, '/w/mono/lib', opts({})).port, 1);
   assert.equal(select_window(windows, '/w/monolith', opts({})).port, 3);
@@ -93,7 +93,7 @@ test('McpClientError reads well in JS: its text, String(), and error_message', (
   const error = McpClientError('401 Unauthorized: the bearer token is wrong', 'http', 401);
   assert.equal(error.status, 401);
   assert.equal(error.kind, 'http');
-  assert.equal(mod().js.error_message(error), '401 Unauthorized: the bearer token is wrong');
+  assert.equal(mod().js_errors.error_message(error), '401 Unauthorized: the bearer token is wrong');
 });
 
 function closedPort() {
@@ -109,7 +109,7 @@ test('a fetch to a closed port becomes the clear message (real fetch)', async ()
   const { McpHttpClient } = mod().net_mcp_client;
   const port = await closedPort();
   const client = McpHttpClient(`http://127.0.0.1:${port}/mcp`);
-  await assert.rejects(client.post(mod().js.parse_json('{"jsonrpc":"2.0","id":1,"method":"ping"}')), (error) => {
+  await assert.rejects(client.post(mod().js_json.parse_json('{"jsonrpc":"2.0","id":1,"method":"ping"}')), (error) => {
     assert.equal(error.kind, 'network');
     assert.match(error.text, new RegExp(`^Can't reach the Hermes MCP server at http://127\\.0\\.0\\.1:${port}/mcp \\(connection refused\\)\\. Is VS Code open`));
     return true;
@@ -135,7 +135,7 @@ test('loading the CLI bundle under another script name does not run it', () => {
 // to tools/call with its progress notification first, the GET stream carrying tools/list_changed, DELETE.
 test('McpHttpClient ↔ McpHttpServer: SSE replies, the GET stream, session end', async () => {
   const t = mod();
-  const json = (value) => t.js.parse_json(JSON.stringify(value));
+  const json = (value) => t.js_json.parse_json(JSON.stringify(value));
   const registry = t.core_tools.ToolRegistry();
   const addTool = (name, handler) => registry.add(t.core_tools.Tool(name, name + ' tool',
     json({ type: 'object', properties: {} }), handler));

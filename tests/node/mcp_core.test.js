@@ -8,9 +8,9 @@ const assert = require('node:assert/strict');
 const { testing, kwargs } = require('./harness');
 
 const core = () => testing();
-const parse = (text) => core().js.parse_json(text);
+const parse = (text) => core().js_json.parse_json(text);
 const json = (value) => parse(JSON.stringify(value)); // what the transport hands to handle()
-const plain = (value) => JSON.parse(core().js.dump_json(value)); // what the transport sends back
+const plain = (value) => JSON.parse(core().js_json.dump_json(value)); // what the transport sends back
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 const SERVER_INFO = { name: 'hermes-vscode', version: '0.1.0' };
@@ -157,7 +157,7 @@ test('Tool.to_mcp with keyword options and the registry basics', () => {
   const { Tool } = core().core_tools;
   // A Python exception is no JS Error (String(e) throws), so match its message through the seam.
   assert.throws(() => Tool('x', 'd', json(EMPTY), async () => '', kwargs({ destructive: true })),
-    (error) => /read-only tool cannot be destructive/.test(core().js.error_message(error)));
+    (error) => /read-only tool cannot be destructive/.test(core().js_errors.error_message(error)));
   const events = [];
   const unsubscribe = registry.on_change(() => events.push(registry.names().length));
   const remove = registry.add(Tool('extra', 'd', json(EMPTY), async () => ''));

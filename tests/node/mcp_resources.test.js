@@ -7,9 +7,9 @@ const assert = require('node:assert/strict');
 const { testing, kwargs } = require('./harness');
 
 const core = () => testing();
-const parse = (text) => core().js.parse_json(text);
+const parse = (text) => core().js_json.parse_json(text);
 const json = (value) => parse(JSON.stringify(value));
-const plain = (value) => JSON.parse(core().js.dump_json(value));
+const plain = (value) => JSON.parse(core().js_json.dump_json(value));
 
 class FakeClock {
   constructor() { this.time = 1000; this.timers = []; }

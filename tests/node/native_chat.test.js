@@ -52,7 +52,7 @@ if (!vscode.Uri.joinPath) vscode.Uri.joinPath = (base, ...parts) => vscode.Uri.f
 
 const { User, Assistant } = LanguageModelChatMessage;
 const t = testing();
-const plain = (value) => JSON.parse(t.js.dump_json(value));
+const plain = (value) => JSON.parse(t.js_json.dump_json(value));
 
 // ------------------------------------------------------------------ conversions
 const conversation = () => [
@@ -77,7 +77,7 @@ test('VS Code messages (class instances, tool calls, results, data parts) become
 });
 
 test('OpenAI messages become VS Code messages through the real classes, and back exactly', () => {
-  const messages = t.core_chat_messages.from_openai(t.js.parse_json(JSON.stringify(OPENAI)), t.host_chat_host.VsCodeParts());
+  const messages = t.core_chat_messages.from_openai(t.js_json.parse_json(JSON.stringify(OPENAI)), t.host_chat_host.VsCodeParts());
   assert.deepEqual(messages.map((m) => m.role), [1, 2, 1, 2, 1]);
   assert.ok(messages[1].content[1] instanceof LanguageModelToolCallPart);
   assert.deepEqual({ ...messages[1].content[1].input }, { path: 'app.py' });
@@ -89,7 +89,7 @@ test('OpenAI messages become VS Code messages through the real classes, and back
 test('a result whose call is gone becomes user text; bad tool arguments become {} with an error', () => {
   assert.deepEqual(plain(t.core_chat_messages.to_openai([User([new LanguageModelToolResultPart('gone', [new LanguageModelTextPart('42')])])])),
     [{ role: 'user', content: 'Result of tool call gone:\n42' }]);
-  const calls = t.js.parse_json(JSON.stringify([
+  const calls = t.js_json.parse_json(JSON.stringify([
     { id: 'a', type: 'function', function: { name: 'ok', arguments: '{"x": 1}' } },
     { id: 'b', type: 'function', function: { name: 'bad', arguments: '{"x": ' } }]));
   const converted = t.core_chat_messages.tool_call_parts(calls, t.host_chat_host.VsCodeParts());
@@ -99,8 +99,8 @@ test('a result whose call is gone becomes user text; bad tool arguments become {
 
 test('progress words and token estimates match CPython', () => {
   const describe = t.core_lm_tools.describe_call;
-  assert.equal(describe('file_read', t.js.parse_json('{"path": "src/app.ts"}')), 'Reading src/app.ts…');
-  assert.equal(describe('git_command', t.js.parse_json('{"args": ["log", "-3"]}')), 'Running `git log -3`…');
+  assert.equal(describe('file_read', t.js_json.parse_json('{"path": "src/app.ts"}')), 'Reading src/app.ts…');
+  assert.equal(describe('git_command', t.js_json.parse_json('{"args": ["log", "-3"]}')), 'Running `git log -3`…');
   assert.equal(t.core_chat_messages.estimate_request_tokens('abcdefgh'), 2);
   assert.ok(t.core_chat_messages.estimate_request_tokens(User('x'.repeat(400))) >= 100);
 });

@@ -10,7 +10,7 @@ const { testing, vscode } = require('./harness');
 
 const cases = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'panel_protocol_cases.json'), 'utf8'));
 const protocol = () => testing().ui_panel_protocol;
-const message = (error) => testing().js.error_message(error);
+const message = (error) => testing().js_errors.error_message(error);
 
 for (const { name, message: raw } of cases.valid) {
   test(`accepted: ${name}`, () => {

@@ -5,7 +5,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { testing, kwargs } = require('./harness');
 
-const seam = () => testing().js;
+// The seam's modules (hermes/js/objects, errors, json) as one namespace.
+const seam = () => ({ ...testing().js_objects, ...testing().js_errors, ...testing().js_json });
 
 test('keyword arguments reach the callee (needs the "use strict" banner)', () => {
   assert.equal(seam().dump_json({ a: 1 }, kwargs({ indent: 2 })), '{\n  "a": 1\n}');

@@ -32,5 +32,5 @@ test('a value that does not match its declaration reads as the default, in JS to
   assert.equal(setting('mcp.port'), 19999);
   assert.equal(setting('agent.maxIterations'), 10);
   assert.deepEqual({ ...setting('llm.extraHeaders') }, { 'X-Team': 'hermes' });
-  assert.throws(() => setting('llm.modle'), (error) => /hermes\.llm\.modle is not a declared setting/.test(testing().js.error_message(error)));
+  assert.throws(() => setting('llm.modle'), (error) => /hermes\.llm\.modle is not a declared setting/.test(testing().js_errors.error_message(error)));
 });

@@ -12,8 +12,8 @@ const { vscode, testing } = require('./harness');
 
 const APP_ROOT = path.join(os.homedir(), '.cache/hermes-dev/code-server-4.139.1/node_modules/code-server/lib/vscode');
 const mods = () => testing();
-const args = (value) => mods().js.parse_json(JSON.stringify(value));
-const plain = (value) => JSON.parse(mods().js.dump_json(value));
+const args = (value) => mods().js_json.parse_json(JSON.stringify(value));
+const plain = (value) => JSON.parse(mods().js_json.dump_json(value));
 
 function setup() {
   vscode.__reset();

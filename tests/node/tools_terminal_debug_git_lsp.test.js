@@ -12,8 +12,8 @@ const { execFileSync } = require('child_process');
 const { vscode, testing } = require('./harness');
 
 const mods = () => testing();
-const args = (value) => mods().js.parse_json(JSON.stringify(value));
-const plain = (value) => JSON.parse(mods().js.dump_json(value));
+const args = (value) => mods().js_json.parse_json(JSON.stringify(value));
+const plain = (value) => JSON.parse(mods().js_json.dump_json(value));
 let context;
 
 function setup() {

@@ -20,8 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / 'py_src'
-SEAM = SOURCES / 'hermes' / 'js.py'
-CPYTHON_ONLY = '_cpython.py'  # the seam's CPython stand-ins: never transpiled
+SEAM = SOURCES / 'hermes' / 'js'
+CPYTHON_ONLY = '_cpython.py'  # the seam's CPython twins (hermes/js/*_cpython.py) end so: never transpiled
 
 SUPPRESSION = re.compile(r'#\s*transcrypt-ok\[([a-z0-9-]+)\]\s*:?\s*(.*)$')
 
@@ -41,9 +41,9 @@ RULES = {
     'js-reserved': "A JS reserved word as a name is a syntax error at bundle time (ES modules are strict): "
                    "rename it.",
     'js-renamed': "Transcrypt renames this identifier (`isNaN` → `py_isNaN`, …): it is not the JS global. "
-                  "Test NaN with `x != x`; reach JS globals through hermes/js.py.",
+                  "Test NaN with `x != x`; reach JS globals through the seam (hermes/js/).",
     'reexport-js-global': "A JS global imported from hermes.js is not exported by the bundle (it is undefined "
-                          "in JS): add a function to the seam (hermes/js.py) that uses it, with a CPython twin.",
+                          "in JS): add a function to the seam module (hermes/js/*.py) that uses it, with a CPython twin.",
     'negative-index': "`a[-1]` is `undefined` in JS (no opov): write `a[len(a) - 1]` (slices like `a[-2:]` "
                       "are fine).",
     'percent-format': "`'…' % args` is arithmetic in JS (NaN): use an f-string or `'…'.format(…)`.",
@@ -138,19 +138,25 @@ def has_pragma(source, name):
 
 
 def js_globals_of_seam():
-    """The names hermes/js.py takes from its skip block: JS globals in the bundle, not exports."""
-    source = SEAM.read_text()
-    tree, skipped = ast.parse(source), skipped_lines(source)
-    imported, defined = set(), set()
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno in skipped:
-            imported.update(alias.asname or alias.name for alias in node.names)
-        elif node.lineno not in skipped:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                defined.add(node.name)
-            for target in getattr(node, 'targets', []):
-                defined.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
-    return imported - defined
+    """The names the seam's modules (hermes/js/*.py) take from their skip blocks and do not define:
+    JS globals in the bundle, not exports."""
+    found = set()
+    for path in sorted(SEAM.glob('*.py')):
+        if path.name.endswith(CPYTHON_ONLY):
+            continue
+        source = path.read_text()
+        tree, skipped = ast.parse(source), skipped_lines(source)
+        imported, defined = set(), set()
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno in skipped:
+                imported.update(alias.asname or alias.name for alias in node.names)
+            elif node.lineno not in skipped:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    defined.add(node.name)
+                for target in getattr(node, 'targets', []):
+                    defined.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        found |= imported - defined
+    return found
 
 
 @functools.lru_cache(maxsize=None)
@@ -398,7 +404,7 @@ class Linter(ast.NodeVisitor):
             self.report(node, 'import', 'relative import')
         elif not (node.module or '').startswith('hermes') and node.module not in self.library:
             self.report(node, 'import', 'from ' + str(node.module))
-        if node.module == 'hermes.js':
+        if (node.module or '').startswith('hermes.js.'):
             for alias in node.names:
                 if alias.name in self.seam_globals:
                     self.report(node, 'reexport-js-global', alias.name)
@@ -662,8 +668,8 @@ def lint_source(source, path='<snippet>', seam_globals=None):
 
 
 def bundled_sources():
-    """Every module that is transpiled (the CPython-only twin of the seam is not)."""
-    return [path for path in sorted((SOURCES / 'hermes').rglob('*.py')) if path.name != CPYTHON_ONLY]
+    """Every module that is transpiled (the seam's CPython-only twins are not)."""
+    return [path for path in sorted((SOURCES / 'hermes').rglob('*.py')) if not path.name.endswith(CPYTHON_ONLY)]
 
 
 def lint_paths(paths=None):
@@ -671,7 +677,7 @@ def lint_paths(paths=None):
     findings = []
     for path in paths or bundled_sources():
         path = Path(path).resolve()
-        if path.name == CPYTHON_ONLY:
+        if path.name.endswith(CPYTHON_ONLY):
             continue
         shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         findings.extend(lint_source(path.read_text(), str(shown), seam_globals))
@@ -679,7 +685,7 @@ def lint_paths(paths=None):
 
 
 def main(argv):
-    paths = [path for path in (argv[1:] or bundled_sources()) if Path(path).name != CPYTHON_ONLY]
+    paths = [path for path in (argv[1:] or bundled_sources()) if not Path(path).name.endswith(CPYTHON_ONLY)]
     findings = lint_paths(paths)
     for finding in findings:
         print(finding)

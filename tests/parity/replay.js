@@ -2,7 +2,7 @@
 // (build/testing.js) and prints every difference as `module.function(args): CPython → X, bundle → Y`.
 //   node tests/parity/replay.js build/parity/vectors.json
 // Exit code 1 when anything differs. Arguments reach the bundle as the transpiled code gets them
-// from JSON (objects become dicts, through js.parse_json); keyword arguments the Transcrypt way.
+// from JSON (objects become dicts, through js_json.parse_json); keyword arguments the Transcrypt way.
 'use strict';
 const fs = require('fs');
 const { testing } = require('../node/harness');
@@ -23,7 +23,7 @@ const jsName = (name) => (name === 'type' ? 'py_metatype' : RENAMED.has(name) ? 
 function main(vectorsFile) {
   const data = JSON.parse(fs.readFileSync(vectorsFile, 'utf8'));
   const mods = testing();
-  const { runtime, js } = mods;
+  const { runtime, js_json: js } = mods;
   const unrenamed = new Map([...RENAMED].map((name) => ['py_' + name, name]).concat([['py_metatype', 'type']]));
 
   // JSON → the value the transpiled code gets: objects become dicts, tagged objects are rebuilt.

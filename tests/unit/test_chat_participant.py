@@ -9,7 +9,7 @@ import vscode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import hermes._cpython as cpython  # noqa: E402
+import hermes.js.fetch_cpython as cpython  # noqa: E402
 from hermes.core.tools import Tool, ToolRegistry  # noqa: E402
 from hermes.core.chat_prompts import (user_message, help_markdown, followups, history_from_turns,  # noqa: E402
                                       turn_metadata, participant_contribution)

@@ -119,7 +119,7 @@ def test_workspace_context(tmp_path):
 
 
 def test_a_run_through_the_service_against_the_scripted_server(context):
-    import hermes._cpython as cpython
+    import hermes.js.fetch_cpython as cpython
     from llm_server.cpython_fetch import fetch
     from llm_server.scenarios import SCENARIOS
     from llm_server.server import ScriptedLlmServer
@@ -142,7 +142,7 @@ def test_a_run_through_the_service_against_the_scripted_server(context):
 
 
 def test_model_info_from_a_vllm_style_models_list():
-    import hermes._cpython as cpython
+    import hermes.js.fetch_cpython as cpython
     from hermes.net.llm_client import LlmClient
     from llm_server.cpython_fetch import fetch
     from llm_server.server import ScriptedLlmServer

@@ -10,7 +10,7 @@ import vscode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import hermes._cpython as cpython  # noqa: E402
+import hermes.js.fetch_cpython as cpython  # noqa: E402
 from hermes.core.tools import Tool, ToolRegistry  # noqa: E402
 from hermes.host.llm_service import LlmService  # noqa: E402
 from hermes.ui.lm_provider import register_lm_provider, model_information  # noqa: E402

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-import hermes._cpython as cpython
+import hermes.js.fetch_cpython as cpython
 from hermes.net.mcp_client import (McpClientError, McpHttpClient, base_url_of, get_health, http_error_message,
                                    port_of, server_explanation, unreachable_message)
 

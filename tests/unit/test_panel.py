@@ -9,13 +9,13 @@ import re
 import pytest
 
 import vscode
-from hermes import _cpython
+from hermes.js import modules_cpython
 from hermes.ui.panel import register_panel, render_html, VIEW_ID, OPEN_COMMAND
 from hermes.host.conversation_store import register_conversation_store, store_path
 from panel_fakes import Log
 
 
-class _Crypto(_cpython.NODE_MODULES['crypto']):
+class _Crypto(modules_cpython.NODE_MODULES['crypto']):
     @staticmethod
     def randomBytes(size):
         class Bytes:
@@ -30,7 +30,7 @@ class _Crypto(_cpython.NODE_MODULES['crypto']):
 
 @pytest.fixture(autouse=True)
 def crypto(monkeypatch):
-    monkeypatch.setitem(_cpython.NODE_MODULES, 'crypto', _Crypto)
+    monkeypatch.setitem(modules_cpython.NODE_MODULES, 'crypto', _Crypto)
 
 
 async def list_models():

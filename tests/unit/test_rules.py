@@ -7,17 +7,22 @@
 3. Who touches VS Code: `vscode` (from the seam) is used by host/ and ui/ only. tools/ reach VS Code
    through host/ services; the tools that still use it directly are listed below, and the list may only
    shrink.
-4. The seam: only `hermes/js.py` imports `hermes._cpython` (the CPython stand-ins) or calls `require`.
+4. The seam: only the modules of `hermes/js/` call `require`, and each one alone imports its CPython
+   twin (`hermes/js/<name>_cpython.py`), inside a skip block.
 5. Truthiness: every module runs with Python truthiness in the bundle (`# __pragma__('tconv')`, so
-   `if []:` is false there as under CPython); `_cpython.py` is never transpiled and empty `__init__.py`
-   files have nothing to convert.
+   `if []:` is false there as under CPython); the `_cpython.py` twins are never transpiled and empty
+   `__init__.py` files have nothing to convert.
 6. The repository explains itself: nothing in it points at notes outside it (the team's shared folder).
 7. A tool argument's default lives in its schema (`'default': 60`, filled in by the registry): no handler
    writes one in code (`get_key(args, 'x') or 60`, `get_key(args, 'x', 60)`, `get_key(args, 'x') != False`).
 """
 import ast
 import subprocess
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from parity.lint import skipped_lines  # noqa: E402
 
 HERMES = Path(__file__).resolve().parents[2] / 'py_src' / 'hermes'
 EVERYONE = {'js', 'version'}
@@ -30,9 +35,8 @@ LAYERS = {
     'cli': {'core', 'net', 'cli'},  # dist/mcp-server.js: runs without VS Code
     'mcp_server_cli': {'cli'},
     'extension': {'core', 'net', 'host', 'tools', 'ui'},
-    'js': {'_cpython'},
+    'js': {'js'},  # the seam: the one layer that reaches JS globals and require (docs/TRANSCRYPT.md)
     'version': set(),
-    '_cpython': set(),
     'hermes': set(),
 }
 VSCODE_LAYERS = {'host', 'ui', 'extension'}
@@ -50,7 +54,7 @@ def modules():
 
 
 def layer_of(dotted):
-    """'hermes.host.files' → 'host'; 'hermes.js' → 'js'."""
+    """'hermes.host.files' → 'host'; 'hermes.js.json' → 'js'."""
     parts = dotted.split('.')
     return parts[1] if len(parts) > 1 else parts[0]
 
@@ -97,7 +101,7 @@ def test_only_host_and_ui_touch_vscode():
     users = set()
     for path, tree in modules():
         layer = layer_of(module_name(path))
-        if any(module == 'hermes.js' and 'vscode' in names for module, names in hermes_imports(tree)):
+        if any(module == 'hermes.js.modules' and 'vscode' in names for module, names in hermes_imports(tree)):
             users.add((layer, path.name))
     tools = {name for layer, name in users if layer == 'tools'}
     others = {f'{layer}/{name}' for layer, name in users if layer not in VSCODE_LAYERS | {'tools'}}
@@ -106,23 +110,37 @@ def test_only_host_and_ui_touch_vscode():
     assert tools == TOOLS_STILL_USING_VSCODE, 'a tool stopped using vscode: take it off TOOLS_STILL_USING_VSCODE'
 
 
-def test_only_the_seam_reaches_javascript_and_the_cpython_stand_ins():
+def test_only_the_seam_reaches_javascript_and_each_module_alone_its_cpython_twin():
     offenders = []
     for path, tree in modules():
-        if path.name in ('js.py', '_cpython.py'):
-            continue
-        if any(layer_of(module) == '_cpython' for module, _ in hermes_imports(tree)):
-            offenders.append(f'{path.name} imports hermes._cpython')
+        name = module_name(path)
+        in_seam = layer_of(name) == 'js'
+        skipped = skipped_lines(path.read_text())
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'require':
-                offenders.append(f'{path.name} calls require()')
+            if isinstance(node, ast.ImportFrom) and (node.module or '').endswith('_cpython'):
+                if node.module != name + '_cpython':
+                    offenders.append(f'{path.relative_to(HERMES)} imports {node.module}: only its own module may')
+                elif node.lineno not in skipped:
+                    offenders.append(f'{path.relative_to(HERMES)} imports {node.module} outside a skip block')
+            elif isinstance(node, ast.Import) and any(alias.name.endswith('_cpython') for alias in node.names):
+                offenders.append(f'{path.relative_to(HERMES)} imports a CPython twin with `import`')
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'require'
+                  and not in_seam):
+                offenders.append(f'{path.relative_to(HERMES)} calls require()')
     assert offenders == []
+
+
+def test_every_seam_module_has_its_twin_beside_it():
+    seam = HERMES / 'js'
+    twins = {path.name[:-len('_cpython.py')] for path in seam.glob('*_cpython.py')}
+    modules_ = {path.stem for path in seam.glob('*.py') if not path.stem.endswith('_cpython')} - {'__init__'}
+    assert twins <= modules_, 'a CPython twin without its module'
 
 
 def test_every_module_declares_python_truthiness():
     missing = []
     for path, tree in modules():
-        if path.name == '_cpython.py' or (path.name == '__init__.py' and not tree.body):
+        if path.name.endswith('_cpython.py') or (path.name == '__init__.py' and not tree.body):
             continue
         lines = path.read_text().splitlines()
         if TCONV not in lines:

@@ -1,6 +1,6 @@
 """Command-line arguments of dist/mcp-server.js, parsed without Node (pure; tested under CPython)."""
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 
 COMMANDS = ['health', 'config', 'stdio']
 CLIENT_CHOICES = ['hermes', 'claude', 'vscode', 'cursor', 'all']

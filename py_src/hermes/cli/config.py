@@ -1,6 +1,6 @@
 """`config`: the client snippets (core/client_config.py) for the selected window, ready to paste."""
 # __pragma__('tconv')
-from hermes.js import dump_json
+from hermes.js.json import dump_json
 from hermes.core.client_config import all_snippets, snippet_for, CLIENTS
 
 

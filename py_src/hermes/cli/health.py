@@ -2,7 +2,10 @@
 fast is it? One line per check; the checks run in order and stop at the first that leaves nothing to
 check after it. `diagnose()` takes its I/O as arguments, so tests can drive it with fakes."""
 # __pragma__('tconv')
-from hermes.js import is_none, error_message, monotonic_ms, dump_json, JsError
+from hermes.js.clock import monotonic_ms
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
 from hermes.core.values import get_key, is_object
 from hermes.net.mcp_client import McpHttpClient, McpClientError, get_health, base_url_of
 

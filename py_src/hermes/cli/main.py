@@ -1,8 +1,10 @@
 """dist/mcp-server.js: parse the command line, pick the window, run the command.
 Exit codes: 0 success, 1 failure (no window, a failed check), 2 a command line we can't run."""
 # __pragma__('tconv')
-from hermes.js import (current_directory, write_stdout, write_stderr, read_stdin_lines, on_process_signal, spawn,
-                       exit_process, make_promise)
+from hermes.js.process import (
+    current_directory, exit_process, on_process_signal, read_stdin_lines, write_stderr, write_stdout,
+)
+from hermes.js.promises import make_promise, spawn
 from hermes.net.discovery import list_discovery
 from hermes.net.mcp_client import McpHttpClient
 from hermes.cli.args import parse_args, UsageError, USAGE

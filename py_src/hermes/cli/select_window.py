@@ -4,7 +4,7 @@ Explicit --url wins (its token: --token, else the discovery file of the same por
 picks that window's file; else the window whose workspace folders hold the current directory (the
 deepest such folder); else the newest window."""
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.values import get_key
 from hermes.net.mcp_client import port_of
 

@@ -12,7 +12,10 @@ Only protocol messages go to stdout; diagnostics go to `log` (stderr).
 The bridge finds its window lazily (`connect()` runs on each initialize), so a client started
 before VS Code gets a clear error for its first handshake and connects on the next one."""
 # __pragma__('tconv')
-from hermes.js import is_none, parse_json, dump_json, error_message, spawn, wait_all, JsError
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json, parse_json
+from hermes.js.objects import is_none
+from hermes.js.promises import spawn, wait_all
 from hermes.core.values import get_key, is_object, has_key
 
 HTTP_ERROR = -32000

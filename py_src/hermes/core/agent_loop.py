@@ -24,7 +24,9 @@ The client: `await client.stream_chat(body, on_text_delta, cancellation)` → a 
 `await client.model_info(model)` → {'context_length', 'supports_tools'} or None.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, dump_json, error_message, JsError
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key, has_key
 from hermes.core.tools import ToolCall, error_result
 from hermes.core.cancellation import Cancellation, CANCELLED

@@ -1,7 +1,9 @@
 """A cancellation signal for one agent run: the front end cancels, the LLM client aborts its fetch,
 running tools get `ToolCall.cancel()`, and anything awaited can be raced against `wait()`."""
 # __pragma__('tconv')
-from hermes.js import deferred, first_of, is_none, JsError
+from hermes.js.errors import JsError
+from hermes.js.objects import is_none
+from hermes.js.promises import deferred, first_of
 
 CANCELLED = {'cancelled': True}
 """What `race` returns when the cancellation won."""

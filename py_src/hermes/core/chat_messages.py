@@ -19,7 +19,10 @@ The other direction builds VS Code parts through a `factory` the host supplies (
 `message(role, parts, name)`. Tests use a factory of plain dicts.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, or_none, dump_json, utf8_text, JsError
+from hermes.js.errors import JsError
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none, or_none
+from hermes.js.text import utf8_text
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.llm_wire import tool_call_message, assistant_message, tool_message, parse_arguments
 from hermes.core.context_budget import estimate_tokens, estimate_text_tokens

@@ -10,7 +10,8 @@ sees what the model saw; turns without it (another version, an error before the 
 to the prompt and the answer's Markdown.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, parse_json, dump_json
+from hermes.js.json import dump_json, parse_json
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.chat_messages import prop
 from hermes.core.lm_tools import first_sentence, lm_tool_name

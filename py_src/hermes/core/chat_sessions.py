@@ -8,7 +8,7 @@ participant is `hermes.agent`). The contribution's `name` is not `hermes` either
 VS Code registers an agent under that name, which would take `@hermes` away from the participant.
 """
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.chat_prompts import COMMANDS
 from hermes.core.lm_tools import describe_call, touched_paths

@@ -1,7 +1,8 @@
 """Ready-to-paste configuration for the MCP clients people use, from one url and token.
 Shared by the "Hermes: Copy MCP Config" command and `node dist/mcp-server.js config`."""
 # __pragma__('tconv')
-from hermes.js import dump_json, is_none
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
 
 SERVER_NAME = 'vscode'
 

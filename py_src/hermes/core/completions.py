@@ -6,7 +6,7 @@ anywhere), then alphabetically. The host provides `async workspace_files()` → 
 `recent_files()` → absolute paths, most recent first, `display_path(path)` and `terminals()`.
 """
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.jsonrpc import INVALID_PARAMS
 from hermes.core.mcp_protocol import ProtocolError

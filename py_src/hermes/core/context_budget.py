@@ -11,7 +11,9 @@ first: a turn (a user message and everything after it until the next user messag
 unit, so an assistant message with tool calls never loses its tool results.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, dump_json, native_regex, regex_count
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
+from hermes.js.text import native_regex, regex_count
 from hermes.core.values import json_type, get_key
 
 MESSAGE_OVERHEAD = 4

@@ -16,7 +16,7 @@ conversations: [...]}. Data that is not shaped like that raises StoreCorrupt (th
 aside); a malformed conversation or message inside good data is dropped, never trusted.
 """
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key, is_object, object_keys
 
 STORE_VERSION = 1

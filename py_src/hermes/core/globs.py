@@ -5,7 +5,7 @@ Matched against workspace-relative paths with '/' separators: `**` spans any num
 character classes. `**/.git` matches '.git' and 'a/b/.git'; 'build' only the top-level 'build'.
 """
 # __pragma__('tconv')
-from hermes.js import native_regex, regex_matches
+from hermes.js.text import native_regex, regex_matches
 
 _SPECIAL = '.+^$()|\\'
 

@@ -3,7 +3,7 @@
 Nothing here knows about MCP or about transports; `hermes.core.mcp_protocol` uses it.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, or_none
+from hermes.js.objects import is_none, or_none
 from hermes.core import values
 from hermes.core.values import json_type, get_key
 

@@ -9,7 +9,8 @@ arrive at the end. Servers differ at the edges (a missing index, a name repeated
 arguments as an object, an `error` object mid-stream); `StreamAccumulator` takes all of them.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, parse_json, parse_json_plain, dump_json
+from hermes.js.json import dump_json, parse_json, parse_json_plain
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key, object_keys
 
 

@@ -9,7 +9,8 @@ at build time (scripts/gen_contributions.py), and `ui/lm_tools.py` registers the
 `touched_paths` lists the files a call names, for the chat's references.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, dump_json
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.dialog_text import escape_invisible
 

@@ -10,7 +10,8 @@ body. A server that reads the body MUST refuse a request whose headers say somet
 about HTTP beyond that, so any transport that mirrors metadata can use it.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, base64_utf8, utf8_base64
+from hermes.js.objects import is_none
+from hermes.js.text import base64_utf8, utf8_base64
 from hermes.core.values import json_type, get_key, is_object, object_keys
 
 BASE64_PREFIX = '=?base64?'

@@ -7,7 +7,8 @@ about. The host provides `confine(path_text)` → absolute path, `async read_fil
 {'text', 'size'} and `file_uri(path)`, `display_path(path)`.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, error_message
+from hermes.js.errors import error_message
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.tools import ToolError
 from hermes.core.jsonrpc import INVALID_PARAMS

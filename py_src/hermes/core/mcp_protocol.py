@@ -10,7 +10,9 @@ alone allows them, and it forbids putting `initialize` in a batch, so a batch th
 initialize is rejected. Batch entries are handled one after another.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, error_message, now_ms, JsError
+from hermes.js.clock import now_ms
+from hermes.js.errors import error_message, JsError
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.jsonrpc import (
     INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,

@@ -15,7 +15,10 @@ Three parts, none of which touches VS Code (the host implements the `provider` a
   `ListenEvents`, the hub as that revision's event source).
 """
 # __pragma__('tconv')
-from hermes.js import is_none, dump_json, decode_uri_component, error_message, JsError
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
+from hermes.js.text import decode_uri_component
 from hermes.core.values import json_type, get_key, object_keys
 from hermes.core.tools import ToolError
 from hermes.core.jsonrpc import INVALID_PARAMS

@@ -19,7 +19,10 @@ has `on_list_changed(kind, callback)` (kind 'prompts' or 'resources') and
 no such events. The tool registry is the built-in source of tools/list_changed.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, error_message, now_ms, deferred, JsError
+from hermes.js.clock import now_ms
+from hermes.js.errors import error_message, JsError
+from hermes.js.objects import is_none
+from hermes.js.promises import deferred
 from hermes.core.values import json_type, is_object, get_key, object_keys
 from hermes.core.jsonrpc import (
     INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,

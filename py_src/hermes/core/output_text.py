@@ -2,7 +2,7 @@
 how much was left out (so the model knows to narrow its request rather than trust a partial answer).
 Pure string logic, the same in CPython and in the bundle."""
 # __pragma__('tconv')
-from hermes.js import native_regex, regex_replace_all
+from hermes.js.text import native_regex, regex_replace_all
 
 ESC = '\x1b'
 BEL = '\x07'

@@ -11,7 +11,7 @@ Lengths count UTF-16 code units in the bundle and code points under CPython; the
 for characters outside the Basic Multilingual Plane (emoji).
 """
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core import values
 from hermes.core.values import is_object, has_key, get_key, object_keys, json_equal, describe
 

@@ -11,7 +11,7 @@ tools and the ```tool protocol. The workspace arrives as data the host gathered:
 Every field is optional; long lists and selections are clipped so the prompt stays small.
 """
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.tool_text import protocol_prompt
 

@@ -1,7 +1,7 @@
 """Which part of a text a tool returns: a 1-based line range, capped by lines and characters, with an
 explicit note of what was left out so the model knows to ask for more (and how)."""
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 
 MAX_LINES = 2000

@@ -9,7 +9,9 @@ The clock is a parameter so tests can drive time by hand (`FakeClock` in the tes
 uses JS timers through the seam.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, now_ms, set_timer, clear_timer
+from hermes.js.clock import now_ms
+from hermes.js.objects import is_none
+from hermes.js.timers import clear_timer, set_timer
 
 
 class SystemClock:

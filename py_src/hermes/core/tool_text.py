@@ -14,7 +14,9 @@ arguments given as a JSON string, trailing commas. What it still cannot read bec
 Results go back as one user message (`results_message`).
 """
 # __pragma__('tconv')
-from hermes.js import is_none, parse_json, dump_json, native_regex, regex_replace_all
+from hermes.js.json import dump_json, parse_json
+from hermes.js.objects import is_none
+from hermes.js.text import native_regex, regex_replace_all
 from hermes.core.values import json_type, is_object, get_key, has_key
 from hermes.core.strip_chars import lstrip_chars
 

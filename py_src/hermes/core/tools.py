@@ -5,7 +5,9 @@ A tool failure is a *result* (`isError: true` with text the model can act on), n
 error: the registry catches everything a handler raises, including JS errors.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, error_message, dump_json, JsError
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, has_key, get_key, object_keys
 from hermes.core.schema import validate
 

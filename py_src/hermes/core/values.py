@@ -1,17 +1,18 @@
 """JSON values as both worlds see them: the same answers under CPython and in the transpiled JS.
 
-Messages arrive as whatever `hermes.js.parse_json` produced: dicts (wrapped JS objects in the
+Messages arrive as whatever `hermes.js.json.parse_json` produced: dicts (wrapped JS objects in the
 bundle), lists, strings, numbers, booleans and None. These helpers never call methods on the
 values (a raw JS object has no `.get`), never rely on `==` between different types (it is JS's
 loose `==` in the bundle: `2 == '2.0'` is true there), and treat `undefined` like None.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, keys_of, dump_json
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none, keys_of
 
 # __pragma__('skip')
 # In JS `typeof` is the operator itself: an `import {typeof}` is a syntax error, and the bare name
 # already works there. CPython needs the seam's stand-in.
-from hermes.js import typeof
+from hermes.js.objects import typeof
 # __pragma__('noskip')
 
 

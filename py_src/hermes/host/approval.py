@@ -9,7 +9,9 @@ argument — never cut, invisible and bidi characters escaped (core/dialog_text.
 Session" covers exactly the call shown: the same tool with the same arguments.
 In Restricted Mode (an untrusted workspace) tools that can run a program are refused outright."""
 # __pragma__('tconv')
-from hermes.js import vscode, dump_json, is_none
+from hermes.js.json import dump_json
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.core.tools import WAITING, CONFIRMED, DECLINED
 from hermes.core.dialog_text import escape_invisible
 from hermes.core.values import json_type, object_keys

@@ -2,7 +2,9 @@
 `vscode.LanguageModel*` classes behind core/chat_messages.py's factory, tool results in VS Code's
 shape, #file references read into text, and workspace paths turned into URIs for references."""
 # __pragma__('tconv')
-from hermes.js import vscode, new, node, is_none, JsError
+from hermes.js.errors import JsError
+from hermes.js.modules import node, vscode
+from hermes.js.objects import is_none, new
 from hermes.core.values import json_type
 from hermes.core.chat_messages import prop
 from hermes.host.paths import resolve_path, display_path

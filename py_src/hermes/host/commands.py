@@ -1,6 +1,9 @@
 """Running VS Code commands by id, with JSON arguments, and describing what they return."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, dump_json, JsError, error_message, keys_of
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, keys_of
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type
 from hermes.host.paths import resolve_path

@@ -1,6 +1,9 @@
 """Reading and changing VS Code settings (any extension's), at the user, workspace or folder level."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, JsError, error_message, dump_json
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 
 TARGET_NAMES = ['user', 'workspace', 'workspace_folder']

@@ -6,7 +6,11 @@ A file that cannot be read as a store is moved aside (`conversations.corrupt-<ti
 warning, and a fresh store starts: activation never fails because of it.
 """
 # __pragma__('tconv')
-from hermes.js import node, is_none, now_ms, parse_json, dump_json, error_message, JsError
+from hermes.js.clock import now_ms
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json, parse_json
+from hermes.js.modules import node
+from hermes.js.objects import is_none
 from hermes.core.conversations import ConversationStore
 
 FILE_NAME = 'conversations.json'

@@ -7,7 +7,11 @@ JavaScript debugger does), so "the session" a tool means is, by default, the one
 Positions shown to the model are 1-based lines, like an editor shows them.
 """
 # __pragma__('tconv')
-from hermes.js import vscode, node, is_none, deferred, set_timer, clear_timer, to_js_callback, JsError
+from hermes.js.errors import JsError, to_js_callback
+from hermes.js.modules import node, vscode
+from hermes.js.objects import is_none
+from hermes.js.promises import deferred
+from hermes.js.timers import clear_timer, set_timer
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type, get_key
 from hermes.host.paths import display_path

@@ -1,6 +1,10 @@
 """Problems (diagnostics) VS Code's language services report, as plain dicts."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, make_promise, set_timer, clear_timer, now_ms
+from hermes.js.clock import now_ms
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
+from hermes.js.promises import make_promise
+from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, get_key
 from hermes.host.paths import display_path
 

@@ -6,7 +6,11 @@ against the file. The user answers with the ✓ / ✗ actions in the diff editor
 Cancel rejects. A timeout or the caller cancelling ends the wait too. Registered once at activation.
 """
 # __pragma__('tconv')
-from hermes.js import vscode, new, is_none, make_promise, set_timer, clear_timer, to_js_callback, JsError
+from hermes.js.errors import JsError, to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, new
+from hermes.js.promises import make_promise
+from hermes.js.timers import clear_timer, set_timer
 from hermes.core.tools import ToolError
 
 SCHEME = 'hermes-proposed'

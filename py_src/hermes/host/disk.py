@@ -8,7 +8,8 @@ with VS Code's FileType bits (a symlink is followed and flagged; a dangling one 
 `readDirectory(uri)` → [[name, type]], `readFile(uri)` → bytes. A missing path raises an error whose
 message has ENOENT (Node) or whose code is FileNotFound (VS Code)."""
 # __pragma__('tconv')
-from hermes.js import vscode, node, JsError
+from hermes.js.errors import JsError
+from hermes.js.modules import node, vscode
 
 FILE = 1
 DIRECTORY = 2

@@ -1,7 +1,9 @@
 """Text documents and editors as the user sees them, unsaved changes included. Edits go through
 `WorkspaceEdit`, so they are undoable and land in the open editor rather than behind its back."""
 # __pragma__('tconv')
-from hermes.js import vscode, new, is_none, JsError, error_message
+from hermes.js.errors import error_message, JsError
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolError
 from hermes.host.editors import tab_resource
 

@@ -5,7 +5,9 @@ recent output. The MCP resources (core/mcp_resources.py) serve them.
 Text from files outside the workspace is withheld, as the tools refuse such paths (unless the user
 allowed it with `hermes.tools.allowOutsideWorkspace`)."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, JsError
+from hermes.js.errors import JsError
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.core.output_text import cap_tail
 from hermes.host.paths import resolve_path, display_path

@@ -1,6 +1,7 @@
 """Editors and tabs, described as plain dicts."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 
 
 def tab_resource(tab):

@@ -2,7 +2,10 @@
 `vscode.workspace.fs`: any file system VS Code mounts), and changes via `WorkspaceEdit` so they land in
 VS Code's undo history and respect editors that hold unsaved changes. Deletion goes to the trash where the file system has one."""
 # __pragma__('tconv')
-from hermes.js import vscode, node, new, is_none, JsError, error_message, utf8_text, utf8_bytes, keys_of
+from hermes.js.errors import error_message, JsError
+from hermes.js.modules import node, vscode
+from hermes.js.objects import is_none, keys_of, new
+from hermes.js.text import utf8_bytes, utf8_text
 from hermes.core.tools import ToolError
 from hermes.core.globs import GlobSet
 from hermes.core.values import get_key

@@ -17,7 +17,9 @@ outside the workspace (docs/SECURITY.md):
 Anything else goes to the gate (`confirm`), which says why; once the user allows it, git runs as usual.
 """
 # __pragma__('tconv')
-from hermes.js import node, is_none, start_process
+from hermes.js.child_process import start_process
+from hermes.js.modules import node
+from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.core.git_args import classify
 from hermes.host.approval import confirm

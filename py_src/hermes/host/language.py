@@ -8,7 +8,9 @@ also be given as a symbol name, found in the file (its declaration first, else i
 occurrence, on `line` when one is given).
 """
 # __pragma__('tconv')
-from hermes.js import vscode, new, is_none, JsError, error_message
+from hermes.js.errors import error_message, JsError
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolError
 from hermes.core.values import get_key, json_type
 from hermes.host.paths import resolve_path, display_path

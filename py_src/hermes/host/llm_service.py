@@ -11,7 +11,8 @@ the endpoint it was set for (API_KEY_ENDPOINT_SECRET): the key is only ever sent
 `hermes.llm.endpoint` somewhere else sends no key until the user sets one again (docs/SECURITY.md).
 """
 # __pragma__('tconv')
-from hermes.js import is_none, dump_json
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
 from hermes.core.agent_loop import AgentLoop
 from hermes.net.llm_client import LlmClient, normalize_endpoint
 from hermes.host.settings import setting

@@ -1,6 +1,7 @@
 """The "Hermes" output channel: one LogOutputChannel every part of the extension writes to."""
 # __pragma__('tconv')
-from hermes.js import vscode, error_message
+from hermes.js.errors import error_message
+from hermes.js.modules import vscode
 
 
 class Log:

@@ -1,7 +1,12 @@
 """Runs the MCP server for this window: reads `hermes.mcp.*`, keeps the token in secrets, writes the
 discovery file, keeps the status bar honest, and restarts on settings changes without a reload."""
 # __pragma__('tconv')
-from hermes.js import vscode, JsError, is_none, error_message, now_ms, current_pid, spawn
+from hermes.js.clock import now_ms
+from hermes.js.errors import error_message, JsError
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
+from hermes.js.process import current_pid
+from hermes.js.promises import spawn
 from hermes.version import VERSION
 from hermes.core.mcp_protocol import McpSession
 from hermes.core.mcp_stateless import McpStatelessServer, ALL_PROTOCOL_VERSIONS

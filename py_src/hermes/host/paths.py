@@ -2,7 +2,9 @@
 `..`, symlinks and absolute paths that leave the workspace are refused unless the user turned on
 `hermes.tools.allowOutsideWorkspace`. Symlinks are judged by where they really point."""
 # __pragma__('tconv')
-from hermes.js import node, is_none, JsError
+from hermes.js.errors import JsError
+from hermes.js.modules import node
+from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.host.settings import setting
 from hermes.host.workspace import workspace_folders

@@ -1,7 +1,9 @@
 """Which workspace files the user had in the editor lately, most recent first (completions rank
 paths by it). Fed by active-editor changes; files outside the workspace are not kept."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, to_js_callback
+from hermes.js.errors import to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.host.editor_state import is_confined
 
 MAX_RECENT = 100

@@ -4,7 +4,9 @@ The listeners only tell the hub which resource changed; the hub does nothing for
 subscribed to and throttles the rest, so a keystroke costs a few function calls here, whatever the
 number of clients."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, to_js_callback
+from hermes.js.errors import to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.core.mcp_resources import (ACTIVE_EDITOR, SELECTION, TABS, DIAGNOSTICS, WORKSPACE, terminal_uri,
                                        file_key, Disposable)
 from hermes.host.terminals import terminals

@@ -2,7 +2,8 @@
 core/mcp_prompts.py and core/completions.py ask the window for, answered from VS Code (one object,
 so the three share the same path rules and the same recent-files list)."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.files import read_text, exclude_patterns
 from hermes.host.editor_state import (active_editor, selection, tabs, diagnostics, workspace, terminal_list,

@@ -2,8 +2,14 @@
 ripgrep binary VS Code ships (the one its own search view runs), streamed so a search can stop at
 its result limit and be cancelled."""
 # __pragma__('tconv')
-from hermes.js import (vscode, node, new, is_none, JsError, error_message, parse_json, platform_id,
-                       stream_process_lines, make_promise, start_process, wait_all, regex_matches, sorted_strings)
+from hermes.js.child_process import start_process, stream_process_lines
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import parse_json
+from hermes.js.modules import node, vscode
+from hermes.js.objects import is_none, new
+from hermes.js.process import platform_id
+from hermes.js.promises import make_promise, wait_all
+from hermes.js.text import regex_matches, sorted_strings
 from hermes.core.tools import ToolError
 from hermes.core.values import get_key
 from hermes.host.files import exclude_patterns

@@ -1,6 +1,7 @@
 """Secrets live in VS Code's SecretStorage (the OS keychain), never in settings."""
 # __pragma__('tconv')
-from hermes.js import node, is_none
+from hermes.js.modules import node
+from hermes.js.objects import is_none
 
 MCP_TOKEN_KEY = 'hermes.mcp.token'
 

@@ -7,7 +7,8 @@
   `.vscode/settings.json` cannot weaken it even where VS Code would hand its value over.
 """
 # __pragma__('tconv')
-from hermes.js import vscode, is_none
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.core.schema import validate
 from hermes.core.settings_spec import declaration, is_protected
 

@@ -1,7 +1,11 @@
 """VS Code tasks (tasks.json and the ones extensions detect: npm scripts, make targets…), run to the end."""
 # __pragma__('tconv')
-from hermes.js import (vscode, is_none, make_promise, set_timer, clear_timer, set_repeating, clear_repeating,
-                       now_ms, JsError, error_message)
+from hermes.js.clock import now_ms
+from hermes.js.errors import error_message, JsError
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
+from hermes.js.promises import make_promise
+from hermes.js.timers import clear_repeating, clear_timer, set_repeating, set_timer
 from hermes.core.tools import ToolError
 
 PROCESS_EVENT_GRACE_MS = 500

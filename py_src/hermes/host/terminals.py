@@ -7,8 +7,12 @@ Without shell integration (a shell VS Code can't instrument, or one that hasn't 
 VS Code offers no way to read a terminal's output: the tools say so and fall back to sending text.
 """
 # __pragma__('tconv')
-from hermes.js import (vscode, is_none, or_none, now_ms, deferred, set_timer, clear_timer, set_repeating,
-                       clear_repeating, for_each_async, to_js_callback, JsError)
+from hermes.js.clock import now_ms
+from hermes.js.errors import JsError, to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, or_none
+from hermes.js.promises import deferred, for_each_async
+from hermes.js.timers import clear_repeating, clear_timer, set_repeating, set_timer
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type
 from hermes.core.output_text import strip_ansi, cap_tail

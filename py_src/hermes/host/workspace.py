@@ -1,6 +1,7 @@
 """Workspace facts from VS Code, as plain dicts the tools can return."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 
 
 def workspace_folders():

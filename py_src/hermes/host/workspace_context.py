@@ -2,7 +2,9 @@
 selection, open tabs, errors, the git branch — as the plain dict core/system_prompt.py reads.
 Each part is optional: whatever VS Code cannot tell (no editor, no git extension) is left out."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, JsError
+from hermes.js.errors import JsError
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.host.editors import open_tabs
 from hermes.host.paths import display_path, folder_paths
 

@@ -2,7 +2,11 @@
 which token. Written 0600 in a 0700 folder (the token is a secret); removed when the server stops.
 Files left by windows that died (their pid is gone) are cleaned up whenever a window writes its own."""
 # __pragma__('tconv')
-from hermes.js import node, dump_json, parse_json, is_none, current_pid, signal_process, JsError
+from hermes.js.errors import JsError
+from hermes.js.json import dump_json, parse_json
+from hermes.js.modules import node
+from hermes.js.objects import is_none
+from hermes.js.process import current_pid, signal_process
 
 
 def discovery_dir():

@@ -5,7 +5,9 @@ rebinding (evil Host), a web page posting cross-origin (non-loopback Origin), an
 process without the token. A request with no Origin comes from a non-browser client.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, decode_uri_component, JsError
+from hermes.js.errors import JsError
+from hermes.js.objects import is_none
+from hermes.js.text import decode_uri_component
 
 LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]', '::1']
 TRUSTED_ORIGIN_SCHEMES = ['vscode-webview', 'vscode-file', 'vscode']

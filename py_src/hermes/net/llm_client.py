@@ -14,9 +14,16 @@ A `Cancellation` aborts the fetch at any moment (AbortController). Every failure
 whose text a user can act on; a stream that breaks carries what arrived in `error.partial`.
 """
 # __pragma__('tconv')
-from hermes.js import (fetch_url, abort_controller, response_header, body_reader, read_text_chunk, cancel_body,
-                       network_error_code, network_error_detail, parse_json, dump_json, is_none, error_message,
-                       set_timer, clear_timer, sleep_ms, now_ms, parse_http_date, JsError)
+from hermes.js.clock import now_ms, parse_http_date
+from hermes.js.errors import error_message, JsError
+from hermes.js.fetch import (
+    abort_controller, body_reader, cancel_body, fetch_url, network_error_code, network_error_detail, read_text_chunk,
+    response_header,
+)
+from hermes.js.json import dump_json, parse_json
+from hermes.js.objects import is_none
+from hermes.js.promises import sleep_ms
+from hermes.js.timers import clear_timer, set_timer
 from hermes.core.sse_parser import SseParser
 from hermes.core.values import json_type, is_object, get_key, object_keys
 from hermes.core.llm_wire import LlmError, StreamAccumulator, error_text_of_body

@@ -7,9 +7,13 @@ request. Every failure is an `McpClientError` whose text says what went wrong in
 an HTTP status with the server's own explanation, or a server that cannot be reached.
 """
 # __pragma__('tconv')
-from hermes.js import (fetch_url, timeout_signal, abort_controller, response_header, body_reader, read_text_chunk,
-                       cancel_body, network_error_code, network_error_detail, parse_json, dump_json, is_none,
-                       error_message, JsError)
+from hermes.js.errors import error_message, JsError
+from hermes.js.fetch import (
+    abort_controller, body_reader, cancel_body, fetch_url, network_error_code, network_error_detail, read_text_chunk,
+    response_header, timeout_signal,
+)
+from hermes.js.json import dump_json, parse_json
+from hermes.js.objects import is_none
 from hermes.core.sse_parser import SseParser
 from hermes.core.mcp_headers import mirrored_headers
 from hermes.core.values import get_key, is_object

@@ -8,8 +8,14 @@ handshake-era clients get one protocol session (core/mcp_protocol.py) each. Ever
 status the spec names and a JSON-RPC error body saying why.
 """
 # __pragma__('tconv')
-from hermes.js import (node, make_promise, JsError, is_none, parse_json, dump_json, error_message, now_ms,
-                       utf8_text, set_timer, clear_timer)
+from hermes.js.clock import now_ms
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json, parse_json
+from hermes.js.modules import node
+from hermes.js.objects import is_none
+from hermes.js.promises import make_promise
+from hermes.js.text import utf8_text
+from hermes.js.timers import clear_timer, set_timer
 from hermes.net.guard import host_refusal, origin_refusal, auth_refusal, split_target, Refusal
 from hermes.net.sse import SseStream, KEEPALIVE_MS, sse_headers
 from hermes.core.mcp_protocol import SUPPORTED_PROTOCOL_VERSIONS

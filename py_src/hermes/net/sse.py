@@ -1,7 +1,8 @@
 """One Server-Sent Events response: typed events, keep-alive comments, and a clean end whichever
 side closes first (a client that goes away must not leave timers or sessions behind)."""
 # __pragma__('tconv')
-from hermes.js import set_repeating, clear_repeating, is_none
+from hermes.js.objects import is_none
+from hermes.js.timers import clear_repeating, set_repeating
 
 KEEPALIVE_MS = 15000
 

@@ -1,7 +1,7 @@
 """Parts the debug tools share: the session argument, the resume-and-wait arguments and behaviour
 (debug_continue, debug_step), and how variables are written out (debug_get_variables, debug_evaluate)."""
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
 from hermes.host.debugging import debugging, pause_report

@@ -1,5 +1,7 @@
 # __pragma__('tconv')
-from hermes.js import vscode, new, node, is_none, JsError
+from hermes.js.errors import JsError
+from hermes.js.modules import node, vscode
+from hermes.js.objects import is_none, new
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data

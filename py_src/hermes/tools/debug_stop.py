@@ -1,5 +1,6 @@
 # __pragma__('tconv')
-from hermes.js import vscode, is_none
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.host.debugging import debugging

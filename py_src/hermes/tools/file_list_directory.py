@@ -1,5 +1,6 @@
 # __pragma__('tconv')
-from hermes.js import node, is_none
+from hermes.js.modules import node
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.host.paths import resolve_path, display_path, folder_paths
 from hermes.host.files import stat, read_directory, ExcludeRules, relative_to_folder

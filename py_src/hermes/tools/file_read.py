@@ -1,5 +1,5 @@
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.text_window import line_window, render_window

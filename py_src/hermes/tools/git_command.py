@@ -1,5 +1,6 @@
 # __pragma__('tconv')
-from hermes.js import is_none, dump_json
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_head

@@ -1,5 +1,5 @@
 # __pragma__('tconv')
-from hermes.js import vscode
+from hermes.js.modules import vscode
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key

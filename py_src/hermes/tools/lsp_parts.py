@@ -1,6 +1,6 @@
 """Parts the language-intelligence tools share."""
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.host.language import POSITION_PROPERTIES
 
 

@@ -1,5 +1,7 @@
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, JsError, error_message
+from hermes.js.errors import error_message, JsError
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key

@@ -1,6 +1,7 @@
 # __pragma__('tconv')
 from hermes.core.values import get_key
-from hermes.js import is_none, node
+from hermes.js.modules import node
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
 from hermes.host.paths import resolve_path, display_path

@@ -1,6 +1,6 @@
 # __pragma__('tconv')
 from hermes.core.values import get_key
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_tail
 from hermes.host.terminals import terminals

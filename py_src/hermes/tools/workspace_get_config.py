@@ -1,5 +1,5 @@
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import is_object
 from hermes.host.configuration import read_setting

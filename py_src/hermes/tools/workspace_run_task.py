@@ -1,5 +1,5 @@
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.host.tasks import fetch_tasks, pick, run_task, task_label
 

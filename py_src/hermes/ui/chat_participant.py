@@ -9,7 +9,9 @@ answer streams in as Markdown. The cancellation token stops the run. `/help` ans
 LLM. The result's metadata keeps the turn for the next request and picks the follow-ups.
 """
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, to_js_callback, error_message, JsError
+from hermes.js.errors import error_message, JsError, to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.agent_loop import EventSink
 from hermes.core.cancellation import Cancellation

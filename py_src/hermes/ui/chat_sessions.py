@@ -14,7 +14,10 @@ Where the proposal is not enabled (VS Code stable without --enable-proposed-api)
 throws: the log says once how to turn sessions on, and nothing else changes.
 """
 # __pragma__('tconv')
-from hermes.js import vscode, new, is_none, now_ms, local_time_text, to_js_callback, error_message, JsError
+from hermes.js.clock import local_time_text, now_ms
+from hermes.js.errors import error_message, JsError, to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, new
 from hermes.core.values import json_type, get_key
 from hermes.core.agent_loop import EventSink
 from hermes.core.tools import WAITING, CONFIRMED

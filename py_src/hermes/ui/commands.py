@@ -1,7 +1,9 @@
 """Commands. Every one goes through `register_command`, so a Python exception in a handler reaches
 VS Code as a real Error and the registration is disposed on deactivate."""
 # __pragma__('tconv')
-from hermes.js import vscode, to_js_callback, is_none
+from hermes.js.errors import to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.core.client_config import CLIENTS, snippet_for, all_snippets
 
 COPY_CONFIG_ACTION = 'Copy MCP Config'

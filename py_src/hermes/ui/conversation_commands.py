@@ -4,7 +4,10 @@ without the proposal) or to cross over: `hermes.continueInPanel` shows a convers
 but not delete). Both take a session item or its URI (the sessions list's context menu), else ask
 with a quick pick, newest first."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none, local_time_text, to_js_callback
+from hermes.js.clock import local_time_text
+from hermes.js.errors import to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.core.values import json_type
 from hermes.core.chat_messages import prop
 from hermes.core.chat_sessions import SESSION_TYPE, conversation_id

@@ -1,6 +1,7 @@
 """Commands of the embedded agent: `hermes.setApiKey` stores the LLM API key in SecretStorage."""
 # __pragma__('tconv')
-from hermes.js import vscode, is_none
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
 from hermes.host.llm_service import register_llm_service
 from hermes.ui.commands import register_command
 

@@ -13,8 +13,10 @@ configured OpenAI-compatible endpoint.
 - Token counts: core/context_budget.py's estimate (about four characters a token, errs high).
 """
 # __pragma__('tconv')
-from hermes.js import (vscode, new, is_none, to_js_callback, raise_js, js_error, set_timer, clear_timer, JsError,
-                       error_message)
+from hermes.js.errors import error_message, js_error, JsError, raise_js, to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, new
+from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, is_object, get_key, object_keys
 from hermes.core.agent_loop import EventSink, DEFAULT_CONTEXT_TOKENS
 from hermes.core.cancellation import Cancellation

@@ -15,7 +15,10 @@ every other call (argument validation, isError results), with one difference in 
   confirmation) meets Hermes's own prompt as usual.
 """
 # __pragma__('tconv')
-from hermes.js import vscode, new, is_none, dump_json, to_js_callback, JsError, error_message
+from hermes.js.errors import error_message, JsError, to_js_callback
+from hermes.js.json import dump_json
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolCall, CONFIRMED
 from hermes.core.agent_loop import result_text
 from hermes.core.chat_messages import prop

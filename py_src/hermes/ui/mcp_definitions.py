@@ -1,6 +1,8 @@
 """Lists this window's MCP server in VS Code's own MCP client (agent mode), with its auth header."""
 # __pragma__('tconv')
-from hermes.js import vscode, new, is_none, to_js_callback
+from hermes.js.errors import to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, new
 from hermes.core.client_config import auth_headers
 
 PROVIDER_ID = 'hermes.mcpServers'

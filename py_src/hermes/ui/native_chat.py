@@ -2,7 +2,7 @@
 Hermes tool as a language-model tool, and Hermes chat sessions (the "+" menu). Each part is skipped on a
 VS Code without its API."""
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 from hermes.host.llm_service import llm_settings
 from hermes.ui.chat_participant import register_chat_participant
 from hermes.ui.lm_provider import register_lm_provider

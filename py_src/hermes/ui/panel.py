@@ -7,7 +7,9 @@ Safety: the page has a CSP of `default-src 'none'`; its one script carries a non
 every render; scripts, styles and fonts come only from `dist/webview`, the only localResourceRoot.
 """
 # __pragma__('tconv')
-from hermes.js import vscode, node, new, is_none, to_js_callback, error_message, JsError
+from hermes.js.errors import error_message, JsError, to_js_callback
+from hermes.js.modules import node, vscode
+from hermes.js.objects import is_none, new
 from hermes.host.settings import setting
 from hermes.ui.panel_controller import PanelController
 

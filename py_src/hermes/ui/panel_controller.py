@@ -17,7 +17,10 @@ waits for a confirmation and ends: the host keeps it in the conversation store s
 chat sessions, and `show(conversation)` switches the panel to another stored conversation.
 """
 # __pragma__('tconv')
-from hermes.js import is_none, error_message, JsError, set_timer, clear_timer, now_ms
+from hermes.js.clock import now_ms
+from hermes.js.errors import error_message, JsError
+from hermes.js.objects import is_none
+from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, get_key
 from hermes.ui.panel_protocol import parse_webview_message, ProtocolError
 from hermes.core.cancellation import Cancellation

@@ -14,7 +14,7 @@ Webview → host:
     {type: 'openSettings'} · {type: 'setApiKey'}
 """
 # __pragma__('tconv')
-from hermes.js import keys_of
+from hermes.js.objects import keys_of
 from hermes.core.values import json_type
 
 MAX_TEXT = 100000

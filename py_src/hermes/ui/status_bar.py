@@ -1,6 +1,7 @@
 """The status bar item: what Hermes is serving at a glance; a click shows the full status."""
 # __pragma__('tconv')
-from hermes.js import vscode, new
+from hermes.js.modules import vscode
+from hermes.js.objects import new
 
 SHOW_STATUS_COMMAND = 'hermes.showMcpStatus'
 

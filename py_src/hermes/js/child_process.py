@@ -1,0 +1,150 @@
+"""Child processes (no shell): run a program to completion (git), or stream its output line by line
+(file search with ripgrep)."""
+# __pragma__('tconv')
+from hermes.js.errors import JsError, error_message
+from hermes.js.modules import node
+from hermes.js.objects import is_none, or_none
+from hermes.js.promises import make_promise
+from hermes.js.text import utf8_text
+
+
+def _dropped(key, patterns):
+    for pattern in patterns:
+        if pattern == key or (pattern.endswith('*') and key.startswith(pattern[:len(pattern) - 1])):
+            return True
+    return False
+
+
+def start_process(command, args, options):
+    """Start `command` with `args` (no shell). `options`: cwd, timeout_ms (0: none), max_bytes (per
+    stream, the rest is dropped), env (extra variables), drop_env (inherited variables to leave out). Returns {'done', 'kill'}: `done` resolves
+    (never rejects) to {code, signal, stdout, stderr, timedOut, truncated, error}; a program that
+    cannot start gives code None and `error` ('spawn git ENOENT'). `kill()` sends SIGTERM."""
+    limit = options['max_bytes'] if not is_none(options['max_bytes']) else 4194304
+    dropped = options['drop_env'] if not is_none(options['drop_env']) else []
+    env = {}
+    for key in Object.js_keys(process.env):
+        if not _dropped(key, dropped):
+            env[key] = process.env[key]
+    Object.assign(env, options['env'] if not is_none(options['env']) else {})
+    state = {'out': [], 'err': [], 'sizes': [0, 0], 'truncated': False, 'timed_out': False,
+             'finished': False, 'timer': None, 'child': None}
+    holder = {}
+
+    def finish(code, signal, error):
+        if state['finished']:
+            return
+        state['finished'] = True
+        if not is_none(state['timer']):
+            clearTimeout(state['timer'])
+        holder['resolve']({'code': or_none(code), 'signal': or_none(signal), 'stdout': utf8_text(state['out']),
+                           'stderr': utf8_text(state['err']), 'timedOut': state['timed_out'],
+                           'truncated': state['truncated'], 'error': error})
+
+    def collector(index, chunks):
+        def on_data(chunk):
+            room = limit - state['sizes'][index]
+            if room <= 0:
+                state['truncated'] = True
+                return
+            if chunk.length > room:
+                chunk = chunk.subarray(0, room)
+                state['truncated'] = True
+            state['sizes'][index] = state['sizes'][index] + chunk.length
+            chunks.append(chunk)
+        return on_data
+
+    def on_timeout():
+        state['timed_out'] = True
+        kill()
+
+    def kill():
+        if not is_none(state['child']) and not state['finished']:
+            state['child'].kill('SIGTERM')
+
+    def executor(resolve, reject):
+        holder['resolve'] = resolve
+        try:
+            child = node('child_process').spawn(command, args, {
+                'cwd': options['cwd'], 'env': env, 'stdio': ['ignore', 'pipe', 'pipe'], 'windowsHide': True})
+        except JsError as error:
+            finish(None, None, error_message(error))
+            return
+        state['child'] = child
+        child.stdout.on('data', collector(0, state['out']))
+        child.stderr.on('data', collector(1, state['err']))
+        child.on('error', lambda error: finish(None, None, error_message(error)))
+        child.on('close', lambda code, signal: finish(code, signal, None))
+        if options['timeout_ms']:
+            state['timer'] = setTimeout(on_timeout, options['timeout_ms'])
+
+    return {'done': make_promise(executor), 'kill': kill}
+
+
+def stream_process_lines(command, args, cwd, on_line, on_exit):
+    """Start `command args` (no shell) in `cwd`. `on_line(text)` gets each line of stdout as it
+    arrives (without its newline), then `on_exit(code, stderr)` is called once; `code` is None when
+    the program could not start or was killed. Returns `kill()`: no line is delivered after it.
+    If `on_line` raises, the process is killed and the error's message ends `stderr`."""
+    state = {'rest': '', 'stderr': '', 'done': False, 'killed': False, 'child': None}
+
+    def kill():
+        if not state['killed'] and not state['done']:
+            state['killed'] = True
+            if not is_none(state['child']):
+                state['child'].kill()
+
+    def deliver(line):
+        if state['killed'] or state['done']:
+            return
+        try:
+            on_line(line)
+        except JsError as error:
+            state['stderr'] = state['stderr'] + error_message(error)
+            kill()
+
+    def on_stdout(chunk):
+        lines = (state['rest'] + chunk).split('\n')
+        state['rest'] = lines.pop()
+        for line in lines:
+            deliver(line)
+
+    def on_stderr(chunk):
+        if len(state['stderr']) < 65536:
+            state['stderr'] = state['stderr'] + chunk
+
+    def finish(code):
+        if state['done']:
+            return
+        if state['rest'] != '':
+            deliver(state['rest'])
+        state['done'] = True
+        try:
+            on_exit(None if state['killed'] else or_none(code), state['stderr'])
+        except JsError as error:
+            console.error('hermes: ' + error_message(error))
+
+    def on_error(error):
+        state['stderr'] = state['stderr'] + error_message(error)
+        finish(None)
+
+    try:
+        child = node('child_process').spawn(command, args, {'cwd': cwd, 'stdio': ['ignore', 'pipe', 'pipe'],
+                                                            'windowsHide': True})
+    except JsError as error:
+        state['stderr'] = error_message(error)
+        setTimeout(lambda: finish(None), 0)
+        return kill
+    state['child'] = child
+    child.stdout.setEncoding('utf8')
+    child.stderr.setEncoding('utf8')
+    child.stdout.on('data', on_stdout)
+    child.stderr.on('data', on_stderr)
+    child.on('error', on_error)
+    child.on('close', lambda code, signal: finish(code))
+    return kill
+
+
+# __pragma__('skip')
+from hermes.js.child_process_cpython import start_process, stream_process_lines  # noqa: E402,F811
+# __pragma__('noskip')

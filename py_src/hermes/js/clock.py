@@ -1,0 +1,28 @@
+"""Time: the wall clock, a monotonic clock, HTTP dates and the user's local time format."""
+# __pragma__('tconv')
+from hermes.js.objects import new
+
+
+def now_ms():
+    return Date.now()
+
+
+def monotonic_ms():
+    """A clock for measuring durations, with sub-millisecond resolution."""
+    return performance.now()  # noqa: F821
+
+
+def parse_http_date(text):
+    """An HTTP date (a Retry-After value) as epoch milliseconds, or None."""
+    value = Date.parse(text)
+    return None if value != value else value  # NaN (a bare `isNaN` compiles to `py_isNaN`)
+
+
+def local_time_text(ms):
+    """A time (epoch milliseconds) as the user's locale writes it."""
+    return new(Date, ms).toLocaleString()
+
+
+# __pragma__('skip')
+from hermes.js.clock_cpython import Date, monotonic_ms, parse_http_date, local_time_text  # noqa: E402,F811
+# __pragma__('noskip')

@@ -1,0 +1,25 @@
+"""CPython twins of hermes/js/clock.py (never transpiled)."""
+import datetime
+import email.utils
+import time
+
+
+class Date:
+    @staticmethod
+    def now():
+        return time.time() * 1000.0
+
+
+def monotonic_ms():
+    return time.perf_counter() * 1000.0
+
+
+def parse_http_date(text):
+    try:
+        return email.utils.parsedate_to_datetime(text).timestamp() * 1000.0
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def local_time_text(ms):
+    return datetime.datetime.fromtimestamp(ms / 1000.0).strftime('%m/%d/%Y, %I:%M:%S %p')

@@ -1,0 +1,61 @@
+"""JS errors and Python exceptions: catching both, reading their text, handing callbacks to JS."""
+# __pragma__('tconv')
+from hermes.js.objects import is_none, new
+
+# In JS, `except object` is the only clause that also catches JS errors (a rejected fetch, a
+# JSON.parse SyntaxError). CPython rebinds this to Exception (end of the module).
+JsError = object
+
+
+def error_message(error):
+    """The human text of a Python exception, a JS `Error`, or anything else that was thrown."""
+    if is_none(error):
+        return 'unknown error'
+    if typeof(error) == 'string':
+        return error
+    try:
+        message = error.message
+    except JsError:
+        message = None
+    if typeof(message) == 'string' and message != '':
+        return message
+    return str(error)
+
+
+def js_error(message):
+    """A real JS `Error`: what VS Code and Node expect to be thrown or rejected with."""
+    return new(Error, message)
+
+
+def to_js_callback(handler):
+    """Wrap a Python callable handed to VS Code or Node so a raised Python exception (or a rejected
+    coroutine) reaches JS as a real `Error`, which VS Code can log and Node can print."""
+    def wrapper(*args):
+        try:
+            result = handler(*args)
+        except JsError as error:
+            raise_js(error)
+        if not is_none(result) and typeof(result.then) == 'function':
+            return result.then(None, _rethrow_as_js)
+        return result
+    return wrapper
+
+
+def _rethrow_as_js(error):
+    raise_js(error)
+
+
+def is_js_error(value):
+    return __pragma__('js', '{}', 'value instanceof Error')  # noqa: F821
+
+
+def raise_js(error):
+    """Throw `error` as a JS Error (unchanged if it already is one)."""
+    wrapped = error if is_js_error(error) else js_error(error_message(error))
+    __pragma__('js', '{}', 'throw wrapped')  # noqa: F821
+
+
+# __pragma__('skip')
+from hermes.js.objects import typeof  # noqa: E402
+from hermes.js.errors_cpython import JsError, Error, to_js_callback, is_js_error, raise_js  # noqa: E402,F811
+# __pragma__('noskip')

@@ -1,0 +1,75 @@
+"""Node's `fetch`: requests, aborts and timeouts, headers, reading a body as text chunks, and why a
+request failed (the LLM client, the CLI's MCP client)."""
+# __pragma__('tconv')
+from hermes.js.errors import error_message
+from hermes.js.objects import is_none, new, or_none, plain_object
+
+
+def fetch_url(url, options):
+    """Node's global fetch; `options` is a dict of method, headers, body, signal."""
+    init = plain_object(options)
+    if not is_none(options['headers']):
+        init['headers'] = plain_object(options['headers'])
+    return fetch(url, init)  # noqa: F821
+
+
+def timeout_signal(delay_ms):
+    return AbortSignal.timeout(delay_ms)  # noqa: F821
+
+
+def abort_controller():
+    return new(AbortController)  # noqa: F821
+
+
+def response_header(response, header_name):
+    return or_none(response.headers.js_get(header_name))
+
+
+def body_reader(response):
+    """A reader of a fetch response body as text chunks (see read_text_chunk)."""
+    if is_none(response.body):
+        return {'reader': None, 'decoder': None}
+    return {'reader': response.body.getReader(), 'decoder': new(TextDecoder, 'utf-8')}  # noqa: F821
+
+
+async def read_text_chunk(reader):
+    """The next decoded piece of the body, or None at its end (rejects when the fetch is aborted)."""
+    if is_none(reader['reader']):
+        return None
+    result = await reader['reader'].read()
+    if result.done:
+        tail = reader['decoder'].decode()
+        return None if tail == '' else tail
+    return reader['decoder'].decode(result.value, {'stream': True})
+
+
+def cancel_body(reader):
+    """Stop reading a body early (the connection is released); never throws."""
+    if not is_none(reader['reader']):
+        reader['reader'].cancel().then(None, lambda error: None)
+
+
+def network_error_code(error):
+    """Why a fetch failed: 'ECONNREFUSED', 'ENOTFOUND', 'TimeoutError', 'AbortError', ... or None."""
+    if is_none(error) or typeof(error) != 'object':
+        return None
+    for candidate in [error.cause, error]:
+        if not is_none(candidate) and typeof(candidate.code) == 'string':
+            return candidate.code
+    kind = error['name']
+    return kind if typeof(kind) == 'string' else None
+
+
+def network_error_detail(error):
+    """The most specific message of a failed fetch ('bad port' rather than 'fetch failed')."""
+    if not is_none(error) and typeof(error) == 'object' and not is_none(error.cause):
+        return error_message(error.cause)
+    return error_message(error)
+
+
+# __pragma__('skip')
+from hermes.js.fetch_cpython import (  # noqa: E402,F811
+    fetch_url, timeout_signal, abort_controller, response_header, body_reader, read_text_chunk, cancel_body,
+    network_error_code, network_error_detail,
+)
+# __pragma__('noskip')

@@ -1,0 +1,19 @@
+"""CPython twins of hermes/js/json.py (never transpiled)."""
+import json
+
+
+def parse_json(text):
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as error:
+        raise ValueError(str(error))
+
+
+parse_json_plain = parse_json
+
+
+def dump_json(value, indent=0):
+    # Non-ASCII as it is, like JSON.stringify (json.dumps would write \uXXXX escapes, other text than the bundle writes).
+    if indent:
+        return json.dumps(value, indent=indent, ensure_ascii=False)
+    return json.dumps(value, separators=(',', ':'), ensure_ascii=False)

@@ -1,0 +1,184 @@
+"""CPython twins of hermes/js/modules.py (never transpiled): the test shim as `vscode`, and stand-ins
+for the Node built-ins the code uses."""
+import importlib
+
+
+class _NodePath:
+    """The parts of Node's `path` the host code uses, on top of os.path (POSIX)."""
+    import os.path as _os_path
+    sep = '/'
+
+    @staticmethod
+    def join(*parts):
+        import os.path
+        return os.path.normpath(os.path.join(*parts))
+
+    @staticmethod
+    def resolve(*parts):
+        import os.path
+        return os.path.normpath(os.path.join(os.getcwd(), *parts))
+
+    @staticmethod
+    def normalize(path):
+        import os.path
+        return os.path.normpath(path)
+
+    @staticmethod
+    def isAbsolute(path):
+        return path.startswith('/')
+
+    @staticmethod
+    def dirname(path):
+        import os.path
+        return os.path.dirname(path) or '.'
+
+    @staticmethod
+    def basename(path):
+        import os.path
+        return os.path.basename(path)
+
+    @staticmethod
+    def relative(start, path):
+        import os.path
+        relative = os.path.relpath(path, start)
+        return '' if relative == '.' else relative
+
+
+class _NodeStats:
+    """fs.Stats / fs.Dirent: the kind tests, `size`, `mtimeMs`, and `name` by subscript."""
+
+    def __init__(self, mode, size=0, mtime_ms=0, name=None):
+        import stat
+        self._mode, self.size, self.mtimeMs, self._name = mode, size, mtime_ms, name
+        self.isFile = lambda: stat.S_ISREG(mode)
+        self.isDirectory = lambda: stat.S_ISDIR(mode)
+        self.isSymbolicLink = lambda: stat.S_ISLNK(mode)
+
+    def __getitem__(self, key):
+        return {'name': self._name}[key]
+
+
+def _node_error(call, path, error):
+    codes = {2: 'ENOENT', 13: 'EACCES', 20: 'ENOTDIR', 21: 'EISDIR'}
+    code = codes.get(error.errno, 'EIO')
+    wrapped = type(error)(f"{code}: {error.strerror.lower()}, {call} '{path}'")
+    wrapped.code = code
+    return wrapped
+
+
+class _NodeFsPromises:
+    """The `fs.promises` calls the host code uses (host/disk.py), with Node's error texts and codes."""
+
+    @staticmethod
+    def _stats(call, path, follow):
+        import os
+        try:
+            info = os.stat(path) if follow else os.lstat(path)
+        except OSError as error:
+            raise _node_error(call, path, error) from None
+        return _NodeStats(info.st_mode, info.st_size, info.st_mtime * 1000)
+
+    @staticmethod
+    async def stat(path):
+        return _NodeFsPromises._stats('stat', path, True)
+
+    @staticmethod
+    async def lstat(path):
+        return _NodeFsPromises._stats('lstat', path, False)
+
+    @staticmethod
+    async def readdir(path, options=None):
+        import os
+        try:
+            with os.scandir(path) as entries:
+                return [_NodeStats(entry.stat(follow_symlinks=False).st_mode, name=entry.name) for entry in entries]
+        except OSError as error:
+            raise _node_error('scandir', path, error) from None
+
+    @staticmethod
+    async def readFile(path):
+        try:
+            with open(path, 'rb') as handle:
+                return handle.read()
+        except OSError as error:
+            raise _node_error('open', path, error) from None
+
+
+class _NodeFs:
+    """The synchronous parts of Node's `fs` the host code uses; errors carry Node's `code`."""
+
+    @staticmethod
+    def realpathSync(path):
+        import os
+        if not os.path.lexists(path):
+            error = FileNotFoundError(f"ENOENT: no such file or directory, realpath '{path}'")
+            error.code = 'ENOENT'
+            raise error
+        return os.path.realpath(path)
+
+    @staticmethod
+    def existsSync(path):
+        import os
+        return os.path.exists(path)
+
+    @staticmethod
+    def readFileSync(path, encoding=None):
+        """Text with an encoding, bytes without (a Buffer in Node)."""
+        try:
+            with open(path, 'rb' if encoding is None else 'r', **({} if encoding is None else {'encoding': encoding})) as file:
+                return file.read()
+        except OSError as error:
+            raise _node_error('open', path, error) from None
+
+    @staticmethod
+    def writeFileSync(path, text, encoding):
+        with open(path, 'w', encoding=encoding) as file:
+            file.write(text)
+
+    @staticmethod
+    def renameSync(source, target):
+        import os
+        os.replace(source, target)
+
+    @staticmethod
+    def mkdirSync(path, options=None):
+        import os
+        os.makedirs(path, exist_ok=bool(options and options.get('recursive')))
+
+    @staticmethod
+    def statSync(path):
+        import os
+        try:
+            info = os.stat(path)
+        except OSError as error:
+            raise _node_error('stat', path, error) from None
+        return _NodeStats(info.st_mode, info.st_size, info.st_mtime * 1000)
+
+    @staticmethod
+    def lstatSync(path):
+        return _NodeFsPromises._stats('lstat', path, False)
+
+    promises = _NodeFsPromises
+
+
+class _NodeCrypto:
+    @staticmethod
+    def randomUUID():
+        import uuid
+        return str(uuid.uuid4())
+
+
+NODE_MODULES = {'path': _NodePath, 'fs': _NodeFs, 'crypto': _NodeCrypto}
+"""Stand-ins for Node built-ins by name; tests may register more."""
+
+
+def require(name):
+    if name == 'vscode':
+        return importlib.import_module('vscode')  # the test shim, put on sys.path by conftest
+    if name in NODE_MODULES:
+        return NODE_MODULES[name]
+    raise ImportError(f'no CPython stand-in for Node module {name!r}')
+
+
+def node(name):
+    return require(name)

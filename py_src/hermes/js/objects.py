@@ -1,0 +1,39 @@
+"""JS values seen from Python: None vs `undefined`, `new`, the keys of an object, plain objects."""
+# __pragma__('tconv')
+
+
+def is_none(value):
+    """True for None and, in JS, for `undefined` (missing keys, absent arguments, void returns)."""
+    return value == None  # noqa: E711  (compiles to JS `== null`, which also matches undefined)
+
+
+def is_undefined(value):
+    return typeof(value) == 'undefined'
+
+
+def or_none(value):
+    """Map JS `undefined` to None, so it survives `JSON.stringify` and `is None` checks."""
+    return None if is_none(value) else value
+
+
+def new(cls, *args):
+    """`new cls(...args)`: Transcrypt's `__new__` is compile-time only, so it is wrapped once here."""
+    return __pragma__('js', '{}', 'new cls(...args)')  # noqa: F821
+
+
+def keys_of(obj):
+    """The own enumerable keys of a JS object or a dict, as a list."""
+    return Object.js_keys(obj)  # a bare `.keys` would be renamed to `.py_keys`
+
+
+def plain_object(value):
+    """A dict as a plain JS object: a transpiled dict has a Symbol.iterator (over nothing), which
+    makes Web APIs such as fetch's Headers take it for a list of pairs and fail."""
+    return Object.fromEntries(Object.entries(value))
+
+
+# __pragma__('skip')
+# CPython: `typeof` (a JS operator: modules that test types import it from here inside a skip block)
+# and twins of the functions above.
+from hermes.js.objects_cpython import typeof, is_undefined, new, keys_of, plain_object  # noqa: E402,F401,F811
+# __pragma__('noskip')

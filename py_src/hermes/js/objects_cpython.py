@@ -1,0 +1,31 @@
+"""CPython twins of hermes/js/objects.py (never transpiled)."""
+
+
+def typeof(value):
+    if value is None:
+        return 'object'
+    if isinstance(value, bool):
+        return 'boolean'
+    if isinstance(value, (int, float)):
+        return 'number'
+    if isinstance(value, str):
+        return 'string'
+    if callable(value):
+        return 'function'
+    return 'object'
+
+
+def is_undefined(value):
+    return False
+
+
+def new(cls, *args):
+    return cls(*args)
+
+
+def keys_of(obj):
+    return list(obj.keys()) if isinstance(obj, dict) else list(vars(obj).keys())
+
+
+def plain_object(value):
+    return dict(value)

@@ -1,0 +1,69 @@
+"""This process: its id, platform, signals, and (for dist/mcp-server.js, the CLI) its arguments,
+working directory, standard streams and exit."""
+# __pragma__('tconv')
+from hermes.js.modules import node
+from hermes.js.objects import is_none
+
+
+def current_pid():
+    return process.pid
+
+
+def signal_process(pid, signal):
+    """process.kill(pid, signal): signal 0 only checks the process exists (throws ESRCH if not)."""
+    process.kill(pid, signal)
+
+
+def platform_id():
+    """'linux-x64', 'darwin-arm64', 'win32-x64': how VS Code's packages name per-platform binaries."""
+    return process.platform + '-' + process.arch
+
+
+def script_name():
+    """The base name of the script node was started with ('mcp-server.js' for the CLI bundle)."""
+    script = process.argv[1]
+    return '' if is_none(script) else node('path').basename(script)
+
+
+def command_line():
+    """The arguments after `node <script>`, as a list of strings."""
+    return process.argv.slice(2)
+
+
+def current_directory():
+    return process.cwd()
+
+
+def write_stdout(text):
+    process.stdout.write(text)
+
+
+def write_stderr(text):
+    process.stderr.write(text)
+
+
+def exit_process(code):
+    """Exit with `code` once what was written to stdout and stderr has been handed to the OS."""
+    process.exitCode = code
+    process.stdout.write('', lambda: process.stderr.write('', lambda: process.exit(code)))
+
+
+def read_stdin_lines(on_line, on_end):
+    """Call on_line(text) for each line of stdin (LF or CRLF), then on_end() when stdin closes."""
+    lines = node('readline').createInterface({'input': process.stdin, 'crlfDelay': js_Infinity,  # noqa: F821
+                                              'terminal': False})
+    lines.on('line', on_line)
+    lines.on('close', on_end)
+    return lines
+
+
+def on_process_signal(signal, handler):
+    process.on(signal, handler)
+
+
+# __pragma__('skip')
+from hermes.js.process_cpython import (  # noqa: E402,F811
+    process, platform_id, script_name, command_line, current_directory, write_stdout, write_stderr, exit_process,
+    read_stdin_lines, on_process_signal,
+)
+# __pragma__('noskip')

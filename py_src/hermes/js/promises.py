@@ -1,0 +1,62 @@
+"""Promises and async streams: making, waiting for, racing and running them on their own."""
+# __pragma__('tconv')
+from hermes.js.errors import error_message
+from hermes.js.objects import new
+
+
+def make_promise(executor):
+    """`new Promise(executor)`; executor(resolve, reject)."""
+    return new(Promise, executor)
+
+
+def sleep_ms(delay_ms):
+    """An awaitable that resolves after `delay_ms`."""
+    return make_promise(lambda resolve, reject: setTimeout(resolve, delay_ms))
+
+
+def deferred():
+    """{'promise', 'resolve', 'reject'}: a promise settled from outside."""
+    holder = {}
+
+    def executor(resolve, reject):
+        holder['resolve'] = resolve
+        holder['reject'] = reject
+    holder['promise'] = make_promise(executor)
+    return holder
+
+
+def first_of(awaitables):
+    """Whichever awaitable settles first (`Promise.race`); the others keep running."""
+    return Promise.race(awaitables)
+
+
+def wait_all(awaitables):
+    return Promise.all(awaitables)
+
+
+def spawn(awaitable):
+    """Let a coroutine run on its own (it must handle its own errors; leftovers go to stderr)."""
+    awaitable.then(None, _report_background_error)
+    return awaitable
+
+
+def _report_background_error(error):
+    process.stderr.write('hermes: ' + error_message(error) + '\n')
+
+
+def for_each_async(iterable, callback, on_end):
+    """Consume an AsyncIterable (a terminal execution's `read()`) on its own: `callback(item)` for each
+    item, then `on_end(error)` once (None when the stream simply ended). It starts at once.
+    (`async for` does not exist in Transcrypt.)"""
+    __pragma__('js', '{}', """(async () => {
+        try { for await (const item of iterable) { callback(item); } }
+        catch (error) { on_end(error); return; }
+        on_end(null);
+    })();""")  # noqa: F821
+
+
+# __pragma__('skip')
+from hermes.js.promises_cpython import (  # noqa: E402,F811
+    make_promise, sleep_ms, deferred, first_of, wait_all, spawn, for_each_async,
+)
+# __pragma__('noskip')
