@@ -5,7 +5,7 @@ object that also owns `__contains__`, `py_keys`, … and inherits `__proto__` an
 such a name would find that machinery instead of "method not found". Every key gets a prefix no such name has.
 """
 # __pragma__('tconv')
-from hermes.js import is_none
+from hermes.js.objects import is_none
 
 
 class MethodTable:
