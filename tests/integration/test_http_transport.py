@@ -200,6 +200,9 @@ def test_tools_call_that_streams_nothing_answers_as_plain_json(window, workspace
                              'params': {'name': 'workspace_get_folders', 'arguments': {}}}, mcp_session_id=session)
     assert response.status_code == 200 and response.headers['content-type'] == 'application/json'
     assert response.headers['mcp-session-id'] == session
+    # sent whole, with its length: one write, no chunk framing
+    assert 'transfer-encoding' not in response.headers
+    assert response.headers['content-length'] == str(len(response.content))
     reply = response.json()
     assert reply['id'] == 7 and str(workspace) in reply['result']['content'][0]['text']
 

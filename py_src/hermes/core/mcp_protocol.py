@@ -83,11 +83,12 @@ class McpSession:
 
     # ------------------------------------------------------------------------------ entry point
 
-    async def handle(self, message):
-        """One parsed JSON value in; a response, a list of responses, or None out."""
-        if json_type(message) == 'array':
+    async def handle(self, message, kind=None):
+        """One parsed JSON value in; a response, a list of responses, or None out. `kind`: what
+        jsonrpc.classify says of a single message, when the transport has already asked."""
+        if is_none(kind) and json_type(message) == 'array':
             return await self._handle_batch(message)
-        return await self._handle_message(message)
+        return await self._handle_message(message, kind)
 
     async def _handle_batch(self, batch):
         if is_none(self.negotiated_version):
@@ -105,8 +106,8 @@ class McpSession:
                 responses.append(response)
         return responses if len(responses) > 0 else None
 
-    async def _handle_message(self, message):
-        kind = classify(message)
+    async def _handle_message(self, message, kind=None):
+        kind = classify(message) if is_none(kind) else kind
         if kind == 'invalid':
             return self._invalid(message)
         if kind == 'notification':

@@ -7,7 +7,7 @@ loose `==` in the bundle: `2 == '2.0'` is true there), and treat `undefined` lik
 """
 # __pragma__('tconv')
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none, keys_of
+from hermes.js.objects import is_none, is_array, keys_of
 
 # __pragma__('skip')
 # In JS `typeof` is the operator itself: an `import {typeof}` is a syntax error, and the bare name
@@ -31,9 +31,9 @@ def json_type(value):
     if kind == 'number':
         # Numeric `%` is fine in both worlds (Transcrypt compiles it to Python-semantics __mod__).
         return 'integer' if value % 1 == 0 else 'number'
-    if isinstance(value, (list, tuple)):
+    if is_array(value):
         return 'array'
-    if isinstance(value, dict) or kind == 'object':
+    if kind == 'object' or isinstance(value, dict):  # in JS every dict is an 'object': no isinstance walk
         return 'object'
     return kind
 

@@ -2,6 +2,9 @@
 # __pragma__('tconv')
 from hermes.js.errors import error_message
 from hermes.js.modules import vscode
+from hermes.js.objects import is_none
+
+DEBUG_LEVEL = 2  # vscode.LogLevel.Debug (Trace is 1, Info 3)
 
 
 class Log:
@@ -12,6 +15,12 @@ class Log:
 
     def debug(self, message):
         self.channel.debug(message)
+
+    def debug_enabled(self):
+        """Whether the channel keeps debug lines (its level is Debug or Trace): callers on hot paths skip
+        building a line nobody will see. A channel without a level keeps everything."""
+        level = getattr(self.channel, 'logLevel', None)  # VS Code: vscode.LogLevel; the test shim has none
+        return is_none(level) or level <= DEBUG_LEVEL
 
     def info(self, message):
         self.channel.info(message)

@@ -21,6 +21,12 @@ def new(cls, *args):
     return __pragma__('js', '{}', 'new cls(...args)')  # noqa: F821
 
 
+def is_array(value):
+    """A JSON array: in JS any array (Transcrypt's lists and tuples are JS arrays), one native check
+    instead of Transcrypt's `isinstance`, which walks class bases (a hot path: core/values.py json_type)."""
+    return Array.isArray(value)
+
+
 def keys_of(obj):
     """The own enumerable keys of a JS object or a dict, as a list."""
     return Object.js_keys(obj)  # a bare `.keys` would be renamed to `.py_keys`
@@ -35,5 +41,5 @@ def plain_object(value):
 # __pragma__('skip')
 # CPython: `typeof` (a JS operator: modules that test types import it from here inside a skip block)
 # and twins of the functions above.
-from hermes.js.objects_cpython import typeof, is_undefined, new, keys_of, plain_object  # noqa: E402,F401,F811
+from hermes.js.objects_cpython import typeof, is_undefined, new, is_array, keys_of, plain_object  # noqa: E402,F401,F811
 # __pragma__('noskip')

@@ -23,6 +23,10 @@ def new(cls, *args):
     return cls(*args)
 
 
+def is_array(value):
+    return isinstance(value, (list, tuple))  # tuples too: Transcrypt's tuples are JS arrays
+
+
 def keys_of(obj):
     return list(obj.keys()) if isinstance(obj, dict) else list(vars(obj).keys())
 

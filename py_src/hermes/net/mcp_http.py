@@ -12,7 +12,7 @@ from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node
-from hermes.js.objects import is_none
+from hermes.js.objects import is_none, is_array
 from hermes.js.promises import make_promise
 from hermes.js.text import utf8_text
 from hermes.js.timers import clear_timer, set_timer
@@ -22,6 +22,7 @@ from hermes.core.mcp_protocol import SUPPORTED_PROTOCOL_VERSIONS
 from hermes.core.mcp_stateless import MODERN_PROTOCOL_VERSIONS, http_status_of, modern_version
 from hermes.core.cancellation import Cancellation
 from hermes.core.jsonrpc import classify
+from hermes.core.values import json_type, get_key
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 # After a 413 the rest of the body is read and dropped (so the client, still sending, can read the answer
@@ -53,7 +54,7 @@ class HttpSession:
         """Where a server→client message goes: its request's stream, else the session's stream."""
         text = dump_json(message)
         if not is_none(related_request_id):
-            key = dump_json(related_request_id)
+            key = stream_key(related_request_id)
             if key in self.request_streams and self.request_streams[key].send_text(text):
                 return True
         if not is_none(self.stream) and self.stream.open:
@@ -84,6 +85,7 @@ class McpHttpServer:
         self.log = log
         self.max_body_bytes = max_body_bytes
         self.sessions = {}
+        self._accept_seen = [None, False]  # [Accept header, lists both media types] (_accepts_json_and_sse)
         self.server = None
         self.port = None
         self.on_sessions_changed = None  # called with the session count whenever it changes
@@ -129,7 +131,8 @@ class McpHttpServer:
     # ------------------------------------------------------------------------- routing
 
     async def _on_request(self, request, response):
-        started = now_ms()
+        debug = not is_none(self.log) and self.log.debug_enabled()  # the line below costs nothing when off
+        started = now_ms() if debug else 0
         try:
             await self._route(request, response)
         except JsError as error:
@@ -138,7 +141,7 @@ class McpHttpServer:
                 self._send_error(response, 500, 'Internal error: ' + error_message(error), -32603)
             elif not response.writableEnded:
                 response.end()
-        if not is_none(self.log) and request.url != '/health':
+        if debug and request.url != '/health':
             self.log.debug(request.method + ' ' + request.url.split('?')[0] + ' → ' + str(response.statusCode) +
                            ' (' + str(round(now_ms() - started)) + ' ms)')
 
@@ -190,7 +193,7 @@ class McpHttpServer:
 
     async def _post_streamable(self, request, response):
         headers = request.headers
-        if not accepts(headers['accept'], 'application/json') or not accepts(headers['accept'], 'text/event-stream'):
+        if not self._accepts_json_and_sse(headers['accept']):
             return self._send_error(response, 406, 'Not Acceptable: the Accept header must list both '
                                                    'application/json and text/event-stream')
         body = await self._read_message(request, response)
@@ -200,8 +203,9 @@ class McpHttpServer:
         session_id = headers['mcp-session-id']
         if not is_none(self.stateless) and is_modern_request(headers['mcp-protocol-version'], session_id, message):
             return await self._post_stateless(request, response, message)
+        body = PostedBody(message)
         if is_none(session_id):
-            if not is_initialize(message):
+            if not body.initialize:
                 return self._send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required '
                                                        '(send initialize first to get one)')
             session = self._new_session('streamable')
@@ -215,34 +219,33 @@ class McpHttpServer:
                 return self._send_error(response, 400, 'Bad Request: unsupported MCP-Protocol-Version ' + version +
                                         ' (supported: ' + ', '.join(SUPPORTED_PROTOCOL_VERSIONS) + ')')
         session.last_used = now_ms()
-        request_ids = ids_of_requests(message)
         session_header = {'Mcp-Session-Id': session.id}
-        if not needs_reply(message):
+        if not body.needs_reply:
             self._send_empty(response, 202, session_header)
-            await session.protocol.handle(message)
+            await session.protocol.handle(message, body.kind)
             return None
-        if wants_stream(message) and accepts(headers['accept'], 'text/event-stream'):
-            return await self._answer_on_stream(session, message, request_ids, response, session_header)
-        reply = await session.protocol.handle(message)
-        if is_initialize(message) and is_error_reply(reply):
+        if body.wants_stream:
+            return await self._answer_on_stream(session, message, body, response, session_header)
+        reply = await session.protocol.handle(message, body.kind)
+        if body.initialize and is_error_reply(reply):
             self._end_session(session.id)  # a failed handshake leaves no session behind
             return self._send_json(response, 200, reply)
         if is_none(reply):
             return self._send_empty(response, 202, session_header)
         return self._send_json(response, 200, reply, session_header)
 
-    async def _answer_on_stream(self, session, message, request_ids, response, session_header):
+    async def _answer_on_stream(self, session, message, body, response, session_header):
         """Requests that may report progress or logs: SSE from their first notification on, the result
         last; one that sends nothing first is answered as plain JSON (no stream, no keep-alive timer)."""
         stream = LazyStream(response, session_header, True)
-        for request_id in request_ids:
-            session.request_streams[dump_json(request_id)] = stream
+        keys = [stream_key(request_id) for request_id in body.request_ids]
+        for key in keys:
+            session.request_streams[key] = stream
         try:
-            reply = await session.protocol.handle(message)
+            reply = await session.protocol.handle(message, body.kind)
         finally:
-            for request_id in request_ids:
-                key = dump_json(request_id)
-                if key in session.request_streams:
+            for key in keys:
+                if key in session.request_streams and session.request_streams[key] is stream:
                     del session.request_streams[key]
         if is_none(reply):
             stream.close()  # cancelled: an empty stream, as before any notification
@@ -407,9 +410,19 @@ class McpHttpServer:
             extra['Connection'] = 'close'
         self._send_json(response, status, body, extra)
 
+    def _accepts_json_and_sse(self, accept_header):
+        """Does Accept list both application/json and text/event-stream? A client sends the same header
+        on every POST, so the answer for the last one is kept."""
+        if accept_header != self._accept_seen[0]:
+            self._accept_seen = [accept_header, accepts(accept_header, 'application/json') and
+                                 accepts(accept_header, 'text/event-stream')]
+        return self._accept_seen[1]
+
     def _send_json(self, response, status, body, headers=None):
+        """The body with its length (not chunked: one write, no terminating chunk)."""
         text = dump_json(body)
-        all_headers = {'Content-Type': 'application/json', 'Cache-Control': 'no-store'}
+        all_headers = {'Content-Type': 'application/json', 'Cache-Control': 'no-store',
+                       'Content-Length': node('buffer').Buffer.byteLength(text)}
         if not is_none(headers):
             for key in headers.keys():
                 all_headers[key] = headers[key]
@@ -452,7 +465,7 @@ def is_modern_request(version_header, session_id, message):
         return True
     if not is_none(session_id) or version_header in SUPPORTED_PROTOCOL_VERSIONS:
         return False
-    if isinstance(message, list) or is_initialize(message):
+    if is_array(message) or is_initialize(message):
         return False
     if not is_none(version_header):
         return True
@@ -504,41 +517,48 @@ class LazyStream:
             self.stream.finish(dump_json(reply))
 
 
-def as_list(message):
-    return message if isinstance(message, list) else [message]
+class PostedBody:
+    """What the transport needs to know of a POST body, read once (each message classified once):
+    - `kind`: classify() of a single message, None for a batch (the protocol reuses it);
+    - `request_ids`: the ids of its requests (their notifications go to this POST's stream);
+    - `needs_reply`: False only for bodies made entirely of notifications and responses (a bare 202);
+    - `wants_stream`: a tools/call request, which may send progress and logs before its result;
+    - `initialize`: an `initialize` message is among them."""
 
+    def __init__(self, message):
+        self.request_ids = []
+        self.needs_reply = False
+        self.wants_stream = False
+        self.initialize = False
+        batch = is_array(message)
+        self.kind = None if batch else self._read(message)
+        if batch:
+            self.needs_reply = len(message) == 0  # an empty batch is answered with an error
+            for item in message:
+                self._read(item)
 
-def is_request(message):
-    return classify(message) == 'request'
-
-
-def needs_reply(message):
-    """Only bodies made entirely of notifications and responses are answered with a bare 202."""
-    items = as_list(message)
-    if len(items) == 0:
-        return True
-    for item in items:
+    def _read(self, item):
         kind = classify(item)
+        method = get_key(item, 'method')
         if kind == 'request' or kind == 'invalid':
-            return True
-    return False
+            self.needs_reply = True
+        if kind == 'request':
+            self.request_ids.append(item['id'])
+            if method == 'tools/call':
+                self.wants_stream = True
+        if method == 'initialize':
+            self.initialize = True
+        return kind
 
 
-def ids_of_requests(message):
-    return [item['id'] for item in as_list(message) if is_request(item)]
+def stream_key(request_id):
+    """The key of a request's stream in HttpSession.request_streams: ids 1 and '1' differ."""
+    return ('s:' if json_type(request_id) == 'string' else 'n:') + str(request_id)
 
 
 def is_initialize(message):
-    for item in as_list(message):
-        if isinstance(item, dict) and item.get('method') == 'initialize':
-            return True
-    return False
-
-
-def wants_stream(message):
-    """tools/call may send progress and log notifications before its result."""
-    for item in as_list(message):
-        if is_request(item) and item.get('method') == 'tools/call':
+    for item in (message if is_array(message) else [message]):
+        if get_key(item, 'method') == 'initialize':
             return True
     return False
 
