@@ -176,7 +176,7 @@ def transpile():
         if not source.exists():
             continue
         # -k through scripts/transcrypt_kwargs.py: the kwargs prologue only where calls pass keywords
-        cmd = [sys.executable, ROOT / 'scripts' / 'transcrypt_kwargs.py', '-n', '-m', '-k', '-sf', '-xp',
+        cmd = [sys.executable, ROOT / 'scripts' / 'transcrypt_kwargs.py', '-n', '-m', '-k', '-xp',
                ROOT / 'py_src', '-od', TRANSPILED, source]
         result = subprocess.run([str(part) for part in cmd], capture_output=True, text=True, cwd=ROOT)
         output = result.stdout + result.stderr

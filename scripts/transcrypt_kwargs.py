@@ -9,7 +9,8 @@ on the bundle) or in the JS tests that call the transpiled code with
 `kwargs(...)` (every `__init__` once any class is called so; every function taking **kwargs).
 Transcrypt's own modules (runtime, re) keep `-k` everywhere. A call with keywords to a function
 without the prologue would silently use the defaults, so the rule is by name and deliberately wide:
-any definition sharing a name with a keyword callee gets it.
+any definition sharing a name with a keyword callee gets it. The other size patches (truth tests, raise,
+default parameters) are scripts/transcrypt_compact.py's, applied here too.
 
     python scripts/transcrypt_kwargs.py <transcrypt arguments>
 """
@@ -19,9 +20,10 @@ import re
 import sys
 from pathlib import Path
 
+import transcrypt_compact
+from transcrypt_compact import emit_plain_arguments
+
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_TEST = 'if (typeof {0} == \'undefined\' || ({0} != null && {0}.hasOwnProperty ("__kwargtrans__"))) {{;\n'
-PLAIN_DEFAULT_TEST = 'if (typeof {0} == \'undefined\') {{;\n'
 JS_CALL = re.compile(r'(\w+)\(')
 JS_KWARGS_CALL = re.compile(r'(\w+)\([^()]*(?:\([^()]*\)[^()]*)*kwargs\(')  # f(a, g(b), kwargs(
 
@@ -88,24 +90,14 @@ def patch_transcrypt(needs_kwargs):
 
     compiler.Generator.visit_FunctionDef = visit_function_def
 
-    # A default parameter's test also skips a `__kwargtrans__` object landing in its slot; a function
-    # without the prologue is never handed one, so its test is only `typeof x == 'undefined'` (~8 kB).
+    # A function without the prologue is never handed a `__kwargtrans__` object: its defaults become ES
+    # default parameters (scripts/transcrypt_compact.py, `emit_plain_arguments`).
     original_arguments = compiler.Generator.visit_arguments
 
     def visit_arguments(self, node):
         if self.allowKeywordArgs:
             return original_arguments(self, node)
-        emit = self.emit
-
-        def emit_plain_default(template, *args):
-            if template == DEFAULT_TEST:
-                template = PLAIN_DEFAULT_TEST
-            return emit(template, *args)
-        self.emit = emit_plain_default
-        try:
-            return original_arguments(self, node)
-        finally:
-            del self.emit  # back to the class's method
+        return emit_plain_arguments(self, node)
 
     if 'hasOwnProperty ("__kwargtrans__"))) {{;' not in inspect.getsource(original_arguments):
         raise SystemExit('transcrypt_kwargs: Transcrypt changed its default-argument test; review this script')
@@ -117,6 +109,7 @@ def main():
     sources = sorted((ROOT / 'py_src').rglob('*.py')) + sorted((ROOT / 'tests').rglob('*.py'))
     js_sources = sorted((ROOT / 'tests').rglob('*.js'))
     patch_transcrypt(keyword_callees(sources, js_sources))
+    transcrypt_compact.patch(sys.modules['org.transcrypt.compiler'], sorted((ROOT / 'py_src').rglob('*.py')))
     from transcrypt.__main__ import main as transcrypt_main
     sys.argv = ['transcrypt'] + sys.argv[1:]
     return transcrypt_main()

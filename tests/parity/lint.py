@@ -23,6 +23,7 @@ SOURCES = ROOT / 'py_src'
 SEAM = SOURCES / 'hermes' / 'js'
 CPYTHON_ONLY = '_cpython.py'  # the seam's CPython twins (hermes/js/*_cpython.py) end so: never transpiled
 
+FORMAT_SPEC = re.compile(r'\{[^{}]*[:!][^{}]*\}')  # '{:.2f}', '{0!r}' in a str.format template
 SUPPRESSION = re.compile(r'#\s*transcrypt-ok\[([a-z0-9-]+)\]\s*:?\s*(.*)$')
 
 RULES = {
@@ -47,8 +48,9 @@ RULES = {
     'negative-index': "`a[-1]` is `undefined` in JS (no opov): write `a[len(a) - 1]` (slices like `a[-2:]` "
                       "are fine).",
     'percent-format': "`'…' % args` is arithmetic in JS (NaN): use an f-string or `'…'.format(…)`.",
-    'fstring-spec': "Format specs and conversions in f-strings (`f'{x:.2f}'`, `f'{x!r}'`) are dropped in JS: "
-                    "use `'{:.2f}'.format(x)` (the build has -sf) or `repr(x)`/`str(x)` explicitly.",
+    'fstring-spec': "Format specs and conversions (`f'{x:.2f}'`, `f'{x!r}'`, `'{:>4}'.format(x)`, `format(x, 'd')`) "
+                    "are not applied in JS: the build leaves out Transcrypt's formatter (-sf, 4 kB of runtime). "
+                    "Use `repr(x)`/`str(x)` explicitly, or a seam helper for numbers.",
     'del-item': "`del a[i]` on a list leaves a hole in JS and `del a[i:j]` does nothing: use `a.pop(i)` or "
                 "rebuild the list (`del d[key]` on a dict is fine: give a string key).",
     'sequence-repeat': "`'s' * n` is NaN and `[x] * n` is a number in JS: build it with a loop or `''.join(...)`.",
@@ -560,6 +562,10 @@ class Linter(ast.NodeVisitor):
             has_max = len(args) > 1 or any(k.arg == 'maxsplit' for k in node.keywords)
             if sep_missing and has_max:
                 self.report(node, 'split-maxsplit', ast.unparse(node)[:60])
+        if (method and name == 'format' and isinstance(node.func.value, ast.Constant)
+                and isinstance(node.func.value.value, str) and FORMAT_SPEC.search(node.func.value.value)) \
+                or (not method and name == 'format' and name not in self.scope_names()):
+            self.report(node, 'fstring-spec', ast.unparse(node)[:60])
         if method and name == 'splitlines':
             self.report(node, 'splitlines', ast.unparse(node)[:60])
         if method and ((name == 'find' and len(args) > 2) or (name == 'rfind' and len(args) > 1)):

@@ -1,0 +1,193 @@
+"""Smaller JavaScript from Transcrypt, same behaviour (applied by scripts/transpile.py).
+
+Measured on dist/extension.js (minified, issue 17), each change below is boilerplate Transcrypt emits
+around code whose meaning it does not change:
+- truth tests (`tconv`): `if (__t__ (a == b))` → `if (a == b)` when the tested expression is already a JS
+  boolean: a comparison (`in` included: `__in__` answers a boolean), `not x`, `and`/`or` of such,
+  `True`/`False`, or a call to a builtin that answers a boolean (`isinstance`, `hasattr`, …) or to one of
+  our functions whose every `return` is such an expression (`is_none`, …; found in py_src, see
+  `boolean_functions`). `__t__` of a boolean is that boolean, so nothing else changes (~6 kB).
+- `raise E(…)` without `from`: `var e = E(…); e.__cause__ = null; throw e` → `throw E(…)`. Nothing
+  reads `__cause__` in the bundle (~4 kB); `raise … from …` and a bare `raise` keep Transcrypt's form.
+- default parameters of functions without the keyword-argument prologue: `function (a, b) {if (typeof b
+  == 'undefined') {var b = 3;} …}` → `function (a, b = 3) {…}`. Both evaluate the default at call time
+  when the argument is missing (undefined); the ES form evaluates it outside the body, as Python does,
+  so a local of the same name no longer hides the module's (~3 kB).
+"""
+import ast
+import inspect
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.parity.lint import skipped_lines  # noqa: E402  (the one definition of a CPython-only block)
+
+# Transcrypt's runtime builtins that always answer a JS boolean (org/transcrypt/__builtin__.js).
+BOOLEAN_BUILTINS = {'isinstance', 'issubclass', 'hasattr', 'callable', 'bool'}
+
+
+def _defined_names(tree):
+    """Every name a module binds other than by `def` (assignments, parameters, imports under another name)."""
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.alias) and node.asname:
+            bound.add(node.asname)
+        elif isinstance(node, ast.ClassDef):
+            bound.add(node.name)
+    return bound
+
+
+def _returns(function):
+    """The values of a function's own `return` statements (not those of functions nested in it)."""
+    found, pending = [], list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Return):
+            found.append(node.value)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def is_boolean(node, boolean_calls):
+    """True when the transpiled expression is always a JS boolean (so `__t__` would return it unchanged)."""
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.Not)
+    if isinstance(node, ast.BoolOp):
+        return all(is_boolean(value, boolean_calls) for value in node.values)
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, bool)
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in boolean_calls
+    return False
+
+
+def boolean_functions(sources):
+    """Names that, called as `name(…)` anywhere in py_src, are one module-level function answering a boolean
+    on every path: defined by exactly one `def` (CPython-only modules aside), bound in no other way, ending
+    with a `return`, every `return` a boolean expression. Found to a fixed point (`is_x` calling `is_none`)."""
+    definitions, bound = {}, set()
+    for path in sources:
+        if path.name == '_cpython.py':
+            continue
+        source = path.read_text()
+        tree = ast.parse(source, str(path))
+        skipped = skipped_lines(source)
+        tree.body = [node for node in tree.body if node.lineno not in skipped]
+        bound |= _defined_names(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if isinstance(node, ast.FunctionDef) and node in tree.body:
+                    definitions.setdefault(node.name, []).append(node)
+                elif not isinstance(node, ast.Lambda):
+                    bound.add(node.name)  # a method or nested function of that name: calls are ambiguous
+    candidates = {name: nodes[0] for name, nodes in definitions.items() if len(nodes) == 1 and name not in bound}
+    known = set(BOOLEAN_BUILTINS)
+    changed = True
+    while changed:
+        changed = False
+        for name, function in candidates.items():
+            if name in known or not function.body or not isinstance(function.body[-1], ast.Return):
+                continue
+            values = _returns(function)
+            if values and all(value is not None and is_boolean(value, known) for value in values):
+                known.add(name)
+                changed = True
+    return known
+
+
+def patch_truthiness(compiler, boolean_calls):
+    """`__t__ (…)` only around expressions that may not be a boolean. Transcrypt emits the wrapper with
+    emitBeginTruthy, visits the tested node, then emitEndTruthy: the first node visited after the begin is
+    the tested one, and the begin fragment is blanked when that node is known to be a boolean."""
+    generator = compiler.Generator
+    original_begin, original_end, original_visit = generator.emitBeginTruthy, generator.emitEndTruthy, generator.visit
+
+    def begin(self):
+        if not self.allowConversionToTruthValue:
+            return
+        self.__dict__.setdefault('truthy_stack', []).append({'fragment': self.fragmentIndex, 'tested': None})
+        original_begin(self)
+
+    def visit(self, node):
+        stack = self.__dict__.get('truthy_stack')
+        if stack and stack[-1]['tested'] is None:
+            stack[-1]['tested'] = (not self.allowOperatorOverloading) and is_boolean(node, boolean_calls)
+        return original_visit(self, node)
+
+    def end(self):
+        if not self.allowConversionToTruthValue:
+            return
+        entry = self.truthy_stack.pop()
+        if entry['tested']:
+            index = entry['fragment']
+            if self.targetFragments[index] != '__t__ (':  # the line's indentation came first
+                index += 1
+            if self.targetFragments[index] != '__t__ (':
+                raise SystemExit('transcrypt_compact: Transcrypt changed how it emits __t__; review this script')
+            self.targetFragments[index] = ''
+        else:
+            original_end(self)
+
+    if 'self.emit (\'__t__ (\')' not in _source(original_begin):
+        raise SystemExit('transcrypt_compact: Transcrypt changed emitBeginTruthy; review this script')
+    generator.emitBeginTruthy, generator.emitEndTruthy, generator.visit = begin, end, visit
+
+
+def patch_raise(compiler):
+    """`raise E(…)` (no `from`) as one `throw E(…)`."""
+    generator = compiler.Generator
+    original = generator.visit_Raise
+
+    def visit_raise(self, node):
+        if node.exc is None or node.cause is not None:
+            return original(self, node)
+        self.adaptLineNrString(node)
+        self.emit('throw ')
+        self.visit(node.exc)
+
+    if "'{}.__cause__ = '" not in _source(original):
+        raise SystemExit('transcrypt_compact: Transcrypt changed visit_Raise; review this script')
+    generator.visit_Raise = visit_raise
+
+
+def emit_plain_arguments(self, node):
+    """Parameters of a function without the keyword-argument prologue, defaults as ES default parameters.
+    The rest is what Transcrypt emits without -k: keyword-only defaults as locals, *args from `arguments`."""
+    self.emit('(')
+    defaults = [None] * (len(node.args) - len(node.defaults)) + list(node.defaults)
+    for index, (arg, default) in enumerate(zip(node.args, defaults)):
+        self.emitComma(index)
+        self.visit(arg)
+        if default is not None:
+            self.emit(' = ')
+            self.visit(default)
+    self.emit(') {{\n')
+    self.indent()  # the body's; Transcrypt dedents after it
+    for arg, expr in zip(node.kwonlyargs, node.kw_defaults):
+        if expr:
+            self.emit('var {} = ', self.filterId(arg.arg))
+            self.visit(expr)
+            self.emit(';\n')
+    if node.vararg:
+        self.emit('var {} = tuple ([].slice.apply (arguments).slice ({}));\n', self.filterId(node.vararg.arg),
+                  len(node.args))
+
+
+def _source(function):
+    return inspect.getsource(function)
+
+
+def patch(compiler, sources):
+    if any('def __contains__' in path.read_text() for path in sources):  # `in` would call it: any value
+        raise SystemExit('transcrypt_compact: a class defines __contains__; `in` may not answer a boolean, '
+                         'review is_boolean')
+    patch_truthiness(compiler, boolean_functions(sources))
+    patch_raise(compiler)
+
