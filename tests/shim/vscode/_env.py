@@ -1,0 +1,21 @@
+"""vscode.env: the app name and the clipboard."""
+from vscode._events import resolved
+
+
+class _Clipboard:
+    def __init__(self):
+        self.text = ''
+
+    def writeText(self, text):
+        self.text = text
+        return resolved(None)
+
+    def readText(self):
+        return resolved(self.text)
+
+
+class _Env:
+    def __init__(self):
+        self.appName = 'Visual Studio Code (shim)'
+        self.clipboard = _Clipboard()
+        self.appRoot = None
