@@ -7,9 +7,7 @@ from hermes.host.log import register_log
 from hermes.host.approval import Approver
 from hermes.host.mcp_service import register_mcp_service
 from hermes.host.mcp_features import register_mcp_features
-from hermes.host.diff_review import register_diff_review
-from hermes.host.terminals import register_terminals
-from hermes.host.debugging import register_debugging
+from hermes.host.services import register_services
 from hermes.host.conversation_store import register_conversation_store
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
@@ -27,14 +25,13 @@ async def activate(context):
     started = now_ms()
     log = register_log(context)
     status_bar = register_status_bar(context)
-    registry = build_registry(Approver(log))
-    register_terminals(context)
-    register_debugging(context)
-    service = register_mcp_service(context, log, registry, status_bar, register_mcp_features(context))
+    services = register_services(context)
+    registry = build_registry(Approver(log), services)
+    features = register_mcp_features(context, services.terminals)
+    service = register_mcp_service(context, log, registry, status_bar, features)
     _active['service'] = service
     register_mcp_commands(context, log, service)
     register_mcp_definitions(context, service)
-    register_diff_review(context)
     llm = register_llm(context, log, registry)
     conversations = register_conversation_store(context, log)
     register_native_chat(context, log, registry, llm, conversations)

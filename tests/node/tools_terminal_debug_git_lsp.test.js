@@ -21,9 +21,8 @@ function setup() {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-tools-'));
   vscode.__openFolders([folder]);
   context = vscode.__makeContext();
-  mods().host_terminals.register_terminals(context);
-  mods().host_debugging.register_debugging(context);
-  return { folder, registry: mods().tools_catalog.build_registry() };
+  const services = mods().host_services.register_services(context);  // what activate() builds
+  return { folder, registry: mods().tools_catalog.build_registry(null, services) };
 }
 
 async function call(registry, name, value) {

@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 import vscode
-from hermes.core.tools import ToolCall
+from hermes.core.tools import ToolCall, Services
 from hermes.host.debugging import register_debugging
 from hermes.tools.catalog import build_registry
 
@@ -17,8 +17,13 @@ def workspace(context, tmp_path):
     vscode.workspace.open_folders([str(tmp_path)])
     vscode.workspace.settings['launch.configurations'] = [
         {'name': 'Run app', 'type': 'node', 'request': 'launch', 'program': '${workspaceFolder}/app.js'}]
-    register_debugging(context)
     return tmp_path
+
+
+@pytest.fixture
+def tools(workspace, context):
+    """Every tool, with the window's debug service (tracking sessions from now on) in its calls."""
+    return build_registry(None, Services(debugging=register_debugging(context)))
 
 
 def adapter(path, line=4):
@@ -79,9 +84,8 @@ def text(result):
     return result['content'][0]['text']
 
 
-def test_set_breakpoints_replace_add_condition_and_clear(workspace):
-    registry = build_registry()
-    first, added, cleared = run(registry, [
+def test_set_breakpoints_replace_add_condition_and_clear(workspace, tools):
+    first, added, cleared = run(tools, [
         ('debug_set_breakpoints', {'path': 'app.js', 'lines': [2, 4]}),
         ('debug_set_breakpoints', {'path': 'app.js', 'lines': [6], 'condition': 'total > 3', 'replace': False}),
         ('debug_set_breakpoints', {'path': 'app.js', 'lines': []}),
@@ -93,8 +97,8 @@ def test_set_breakpoints_replace_add_condition_and_clear(workspace):
     assert vscode.debug.breakpoints == []
 
 
-def test_set_breakpoints_errors(workspace):
-    past_end, outside, missing, bad = run(build_registry(), [
+def test_set_breakpoints_errors(workspace, tools):
+    past_end, outside, missing, bad = run(tools, [
         ('debug_set_breakpoints', {'path': 'app.js', 'lines': [99]}),
         ('debug_set_breakpoints', {'path': '../x.js', 'lines': [1]}),
         ('debug_set_breakpoints', {'path': 'nope.js', 'lines': [1]}),
@@ -106,9 +110,9 @@ def test_set_breakpoints_errors(workspace):
     assert bad['isError'] and text(bad).startswith("Invalid arguments for tool 'debug_set_breakpoints'")
 
 
-def test_start_waits_for_the_child_session_to_stop_and_reports_where(workspace):
+def test_start_waits_for_the_child_session_to_stop_and_reports_where(workspace, tools):
     launch_with_child(workspace / 'app.js')
-    [result] = run(build_registry(), [('debug_start', {'name': 'Run app'})])
+    [result] = run(tools, [('debug_start', {'name': 'Run app'})])
     assert result['isError'] is False
     assert text(result) == ('Started "Run app". Paused (breakpoint) in "app.js [1234]" at #0 compute  app.js:4\n'
                             '    4 | total += item;')
@@ -117,8 +121,8 @@ def test_start_waits_for_the_child_session_to_stop_and_reports_where(workspace):
     assert sessions[1]['parent'] == 'Run app'
 
 
-def test_start_errors(workspace):
-    unknown, both, refused = run(build_registry(), [
+def test_start_errors(workspace, tools):
+    unknown, both, refused = run(tools, [
         ('debug_start', {'name': 'Nope'}),
         ('debug_start', {'name': 'Run app', 'configuration': {'type': 'node', 'request': 'launch'}}),
         ('debug_stop', {}),
@@ -129,21 +133,21 @@ def test_start_errors(workspace):
     assert text(refused) == 'No debug session is running.'
 
 
-def test_inline_configuration_that_runs_to_the_end(workspace):
+def test_inline_configuration_that_runs_to_the_end(workspace, tools):
     def launcher(folder, config):
         session = vscode.debug.add_session(vscode.DebugSession(config['name'], 'node', config))
         asyncio.get_running_loop().call_later(0.02, vscode.debug.end_session, session)
         return [session]
     vscode.debug.launcher = launcher
-    [result] = run(build_registry(), [('debug_start', {'configuration': {'type': 'node', 'request': 'launch',
+    [result] = run(tools, [('debug_start', {'configuration': {'type': 'node', 'request': 'launch',
                                                                          'program': 'app.js'}})])
     assert text(result) == 'Started "Hermes: node"; it ran to the end without stopping (no breakpoint hit).'
     assert vscode.debug.started[0][1] == {'type': 'node', 'request': 'launch', 'program': 'app.js', 'name': 'Hermes: node'}
 
 
-def test_variables_of_the_paused_frame(workspace):
+def test_variables_of_the_paused_frame(workspace, tools):
     launch_with_child(workspace / 'app.js')
-    _, result, global_scope = run(build_registry(), [('debug_start', {'name': 'Run app'}),
+    _, result, global_scope = run(tools, [('debug_start', {'name': 'Run app'}),
                                                      ('debug_get_variables', {}),
                                                      ('debug_get_variables', {'scope': 'Global', 'depth': 0})])
     assert text(result) == '\n'.join([
@@ -165,16 +169,16 @@ def test_variables_of_the_paused_frame(workspace):
     assert 'process = process {…}' in text(global_scope) and 'Local: (not expanded' in text(global_scope)
 
 
-def test_evaluate_in_the_paused_frame(workspace):
+def test_evaluate_in_the_paused_frame(workspace, tools):
     launch_with_child(workspace / 'app.js')
-    _, result = run(build_registry(), [('debug_start', {'name': 'Run app'}),
+    _, result = run(tools, [('debug_start', {'name': 'Run app'}),
                                        ('debug_evaluate', {'expression': 'total * 2'})])
     assert text(result) == '6  (number)\n— evaluated in frame #0 (compute) in "app.js [1234]"'
     child = vscode.debug.sessions[1]
     assert ('evaluate', {'expression': 'total * 2', 'context': 'repl', 'frameId': 10}) in child.requests
 
 
-def test_step_waits_for_the_next_stop(workspace):
+def test_step_waits_for_the_next_stop(workspace, tools):
     state = launch_with_child(workspace / 'app.js')
     child_holder = {}
 
@@ -185,46 +189,44 @@ def test_step_waits_for_the_next_stop(workspace):
         return {}
 
     async def scenario():
-        registry = build_registry()
-        await registry.call('debug_start', {'name': 'Run app'}, ToolCall())
+        await tools.call('debug_start', {'name': 'Run app'}, ToolCall())
         child = vscode.debug.sessions[1]
         child_holder['child'] = child
         child.handlers['next'] = next_handler
-        return await registry.call('debug_step', {'kind': 'over'}, ToolCall())
+        return await tools.call('debug_step', {'kind': 'over'}, ToolCall())
     result = asyncio.run(scenario())
     assert text(result) == 'Stepped over. Paused (step) in "app.js [1234]" at #0 compute  app.js:5\n    5 | }'
     assert ('next', {'threadId': 1}) in child_holder['child'].requests
 
 
-def test_continue_to_the_end_then_stop(workspace):
+def test_continue_to_the_end_then_stop(workspace, tools):
     launch_with_child(workspace / 'app.js')
 
     async def scenario():
-        registry = build_registry()
-        await registry.call('debug_start', {'name': 'Run app'}, ToolCall())
+        await tools.call('debug_start', {'name': 'Run app'}, ToolCall())
         child = vscode.debug.sessions[1]
         child.handlers['continue'] = lambda args: asyncio.get_running_loop().call_later(
             0.02, vscode.debug.end_session, child.parentSession) and {}
-        continued = await registry.call('debug_continue', {}, ToolCall())
-        again = await registry.call('debug_get_variables', {}, ToolCall())
+        continued = await tools.call('debug_continue', {}, ToolCall())
+        again = await tools.call('debug_get_variables', {}, ToolCall())
         return continued, again
     continued, again = asyncio.run(scenario())
     assert text(continued) == 'Continued. Debug session "app.js [1234]" has ended.'
     assert again['isError'] and text(again) == 'No debug session is running. Start one with debug_start.'
 
 
-def test_stop_ends_the_session_tree(workspace):
+def test_stop_ends_the_session_tree(workspace, tools):
     launch_with_child(workspace / 'app.js')
-    _, stopped = run(build_registry(), [('debug_start', {'name': 'Run app'}), ('debug_stop', {'session': 'app.js [1234]'})])
+    _, stopped = run(tools, [('debug_start', {'name': 'Run app'}), ('debug_stop', {'session': 'app.js [1234]'})])
     assert text(stopped) == 'Stopped "Run app", "app.js [1234]".'
     assert vscode.debug.sessions == []
 
 
-def test_tools_that_need_a_paused_session(workspace):
+def test_tools_that_need_a_paused_session(workspace, tools):
     def launcher(folder, config):
         return [vscode.debug.add_session(vscode.DebugSession(config['name'], 'node', config))]
     vscode.debug.launcher = launcher
-    started, variables, stepped = run(build_registry(), [
+    started, variables, stepped = run(tools, [
         ('debug_start', {'name': 'Run app', 'timeout_seconds': 1}),
         ('debug_get_variables', {}),
         ('debug_step', {'kind': 'into'}),

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import vscode
-from hermes.core.tools import ToolCall
+from hermes.core.tools import ToolCall, Services
 from hermes.host.approval import Approver
 from hermes.tools.catalog import build_registry
 
@@ -561,10 +561,10 @@ def test_editor_get_diagnostics_waits_for_the_first_report(ws):
 
 # ------------------------------------------------------------------------------------------ editor_open_diff
 
-async def review(arguments, answer):
+async def review(registry, arguments, answer):
     """Run editor_open_diff; `answer(diff)` plays the user once the diff is showing."""
     shown = len(vscode.window.diffs)
-    task = asyncio.ensure_future(acall('editor_open_diff', dict({'timeout_seconds': 5}, **arguments)))
+    task = asyncio.ensure_future(acall('editor_open_diff', dict({'timeout_seconds': 5}, **arguments), None, registry))
     for _ in range(200):
         if len(vscode.window.diffs) > shown or task.done():
             break
@@ -575,19 +575,20 @@ async def review(arguments, answer):
 
 
 @pytest.fixture
-def reviews(ws, context):
+def diff_tools(ws, context):
+    """Every tool, with the window's diff reviews (their provider and commands registered) in its calls."""
     from hermes.host.diff_review import register_diff_review
-    return register_diff_review(context)
+    return build_registry(None, Services(reviews=register_diff_review(context)))
 
 
-def test_editor_open_diff_accepted_is_applied(ws, reviews):
+def test_editor_open_diff_accepted_is_applied(ws, diff_tools):
     seen = {}
 
     def accept(diff):
         seen['diff'] = diff
         seen['pending'] = vscode.commands.context_keys.get('hermes.diffPending')
         vscode.commands.executeCommand('hermes.diff.accept', diff.right)
-    result = run(review({'path': 'src/app.ts', 'edits': [{'old_text': '= 1;', 'new_text': '= 10;'}]}, accept))
+    result = run(review(diff_tools, {'path': 'src/app.ts', 'edits': [{'old_text': '= 1;', 'new_text': '= 10;'}]}, accept))
     assert result['structuredContent'] == {
         'decision': 'accepted', 'path': 'src/app.ts', 'applied': True,
         'message': 'The user accepted the change; it is applied to src/app.ts and saved.'}
@@ -600,28 +601,29 @@ def test_editor_open_diff_accepted_is_applied(ws, reviews):
     assert vscode.workspace.content_providers['hermes-proposed']['provideTextDocumentContent'](diff.right) == ''
 
 
-def test_editor_open_diff_rejected_by_command_or_by_closing_the_tab(ws, reviews):
+def test_editor_open_diff_rejected_by_command_or_by_closing_the_tab(ws, diff_tools):
     before = (ws / 'README.md').read_text()
-    result = run(review({'path': 'README.md', 'new_content': 'new\n'},
+    result = run(review(diff_tools, {'path': 'README.md', 'new_content': 'new\n'},
                         lambda diff: vscode.commands.executeCommand('hermes.diff.reject')))
     assert result['structuredContent']['decision'] == 'rejected'
-    result = run(review({'path': 'README.md', 'new_content': 'new\n'},
+    result = run(review(diff_tools, {'path': 'README.md', 'new_content': 'new\n'},
                         lambda diff: vscode.window.tabGroups.close(diff.tab)))
     assert result['structuredContent']['decision'] == 'rejected'
-    result = run(review({'path': 'README.md', 'new_content': 'new\n'},
+    result = run(review(diff_tools, {'path': 'README.md', 'new_content': 'new\n'},
                         lambda diff: vscode.window.progress[-1][1].cancel()))  # the notification's Cancel
     assert result['structuredContent']['decision'] == 'rejected'
     assert (ws / 'README.md').read_text() == before
 
 
-def test_editor_open_diff_times_out_or_is_cancelled(ws, reviews):
-    result = run(review({'path': 'README.md', 'new_content': 'x\n', 'timeout_seconds': 1}, lambda diff: None))
+def test_editor_open_diff_times_out_or_is_cancelled(ws, diff_tools):
+    result = run(review(diff_tools, {'path': 'README.md', 'new_content': 'x\n', 'timeout_seconds': 1}, lambda diff: None))
     assert result['structuredContent']['decision'] == 'timeout'
     assert vscode.window.diffs[-1].tab in vscode.window.closed_tabs
 
     async def cancelled():
         tool_call = ToolCall()
-        task = asyncio.ensure_future(acall('editor_open_diff', {'path': 'README.md', 'new_content': 'y\n'}, tool_call))
+        task = asyncio.ensure_future(acall('editor_open_diff', {'path': 'README.md', 'new_content': 'y\n'}, tool_call,
+                                           diff_tools))
         await asyncio.sleep(0.05)
         tool_call.cancel()
         return await task
@@ -629,28 +631,27 @@ def test_editor_open_diff_times_out_or_is_cancelled(ws, reviews):
     assert (ws / 'README.md').read_text().startswith('# Project')
 
 
-def test_editor_open_diff_can_propose_a_new_file(ws, reviews):
-    result = run(review({'path': 'src/new.ts', 'new_content': 'export const c = 3;\n'},
+def test_editor_open_diff_can_propose_a_new_file(ws, diff_tools):
+    result = run(review(diff_tools, {'path': 'src/new.ts', 'new_content': 'export const c = 3;\n'},
                         lambda diff: vscode.commands.executeCommand('hermes.diff.accept')))
     assert result['structuredContent']['applied'] is True
     assert (ws / 'src' / 'new.ts').read_text() == 'export const c = 3;\n'
     assert vscode.window.diffs[-1].left.scheme == 'hermes-proposed'
 
 
-def test_editor_open_diff_argument_errors(ws, reviews):
-    assert 'exactly one of new_content' in error('editor_open_diff', {'path': 'README.md'})
+def test_editor_open_diff_argument_errors(ws, diff_tools):
+    assert 'exactly one of new_content' in error('editor_open_diff', {'path': 'README.md'}, registry=diff_tools)
     assert 'the same as the current content' in error('editor_open_diff', {
-        'path': 'README.md', 'new_content': '# Project\n\nHello world\n'})
+        'path': 'README.md', 'new_content': '# Project\n\nHello world\n'}, registry=diff_tools)
     assert 'does not exist; propose a new file' in error('editor_open_diff', {
-        'path': 'nope.md', 'edits': [{'old_text': 'a', 'new_text': 'b'}]})
+        'path': 'nope.md', 'edits': [{'old_text': 'a', 'new_text': 'b'}]}, registry=diff_tools)
     assert 'old_text was not found' in error('editor_open_diff', {
-        'path': 'README.md', 'edits': [{'old_text': 'zzz', 'new_text': 'b'}]})
+        'path': 'README.md', 'edits': [{'old_text': 'zzz', 'new_text': 'b'}]}, registry=diff_tools)
 
 
 def test_editor_open_diff_needs_the_extension_active(ws):
-    import hermes.host.diff_review
-    hermes.host.diff_review._state['reviews'] = None
-    assert 'Diff review is not available' in error('editor_open_diff', {'path': 'README.md', 'new_content': 'x'})
+    assert error('editor_open_diff', {'path': 'README.md', 'new_content': 'x'}, registry=build_registry()) == (
+        'Diff review is not available: the Hermes extension is not fully active in this window.')
 
 
 # ------------------------------------------------------------------------------------------ settings

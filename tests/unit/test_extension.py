@@ -87,3 +87,14 @@ def test_activate_again_after_deactivate_works(context):
     context.dispose_all()
     activate(context)
     assert {'hermes.showMcpStatus', 'hermes.copyMcpConfig'} <= set(vscode.commands.handlers)
+
+
+def test_activate_builds_the_windows_services_once_for_the_tools_and_the_resources(context):
+    service = activate(context)['mcp']
+    services = service.registry.services
+    assert type(services.terminals).__name__ == 'TerminalService'
+    assert type(services.debugging).__name__ == 'DebugService'
+    assert type(services.reviews).__name__ == 'DiffReviews'
+    assert service.features.provider.terminal_service is services.terminals
+    vscode.window.createTerminal({'name': 'build'})  # the one service heard it: the resources list it
+    assert service.features.provider.terminals() == [{'id': 1, 'name': 'build'}]

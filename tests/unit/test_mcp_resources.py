@@ -76,12 +76,12 @@ class Client:
 def window(ws, context):
     clock = FakeClock()
     hub = ResourceHub(200, clock)
-    register_terminals(context)
+    terminals = register_terminals(context)
     recent = RecentFiles()
     context.subscriptions.push(recent.listen())
-    for disposable in ResourceEvents(hub).listen():
+    for disposable in ResourceEvents(hub, terminals).listen():
         context.subscriptions.push(disposable)
-    features = McpFeatures(hub, HostResources(recent))
+    features = McpFeatures(hub, HostResources(recent, terminals))
     return {'clock': clock, 'hub': hub, 'features': features, 'recent': recent}
 
 

@@ -3,8 +3,7 @@ import asyncio
 
 import pytest
 import vscode
-from hermes.core.tools import ToolCall
-from hermes.host import terminals as terminals_module
+from hermes.core.tools import ToolCall, Services
 from hermes.host.terminals import register_terminals, MAX_EXECUTIONS
 from hermes.tools.catalog import build_registry
 
@@ -12,10 +11,14 @@ MARK = '\x1b]633;C\x07'
 
 
 @pytest.fixture
-def registry(context, tmp_path):
+def terminals(context, tmp_path):
     vscode.workspace.open_folders([str(tmp_path)])
-    register_terminals(context)
-    return build_registry()
+    return register_terminals(context)
+
+
+@pytest.fixture
+def registry(terminals):
+    return build_registry(None, Services(terminals=terminals))
 
 
 def run(coroutine):
@@ -105,8 +108,8 @@ def test_cancelling_a_run_sends_ctrl_c(registry):
     assert ('\x03', False) in vscode.window.created_terminals[0].sent
 
 
-def test_run_without_shell_integration_says_so_and_sends_the_text(registry, monkeypatch):
-    monkeypatch.setattr(terminals_module, 'NEW_TERMINAL_INTEGRATION_MS', 50)
+def test_run_without_shell_integration_says_so_and_sends_the_text(registry, terminals):
+    terminals.new_terminal_wait_ms = 50
     vscode.window.terminal_shell_integration = False
 
     async def scenario():

@@ -1,5 +1,5 @@
-"""The tool model shared by the MCP server and the chat loop: a declaration, a per-call context,
-and one registry that validates arguments and turns every outcome into a CallToolResult.
+"""The tool model shared by the MCP server and the chat loop: a declaration, a per-call context (with the
+window's services), and one registry that validates arguments and turns every outcome into a CallToolResult.
 
 A tool failure is a *result* (`isError: true` with text the model can act on), never a protocol
 error: the registry catches everything a handler raises, including JS errors.
@@ -66,6 +66,39 @@ class Tool:
         return spec
 
 
+class Services:
+    """The window's long-lived services a handler uses besides its arguments, built once at activation
+    (host/services.py `register_services`) and handed to every call by the registry: a handler reads
+    `call.services.terminals`, never a module's singleton. Tests build one with the parts they need (real or
+    fake); a service it was built without is a ToolError naming it, as in a window where it never started."""
+
+    def __init__(self, terminals=None, debugging=None, reviews=None):
+        self._terminals = terminals  # host/terminals.py TerminalService
+        self._debugging = debugging  # host/debugging.py DebugService
+        self._reviews = reviews  # host/diff_review.py DiffReviews
+
+    @property
+    def terminals(self):
+        return _present(self._terminals, 'The terminal service')
+
+    @property
+    def debugging(self):
+        return _present(self._debugging, 'The debug service')
+
+    @property
+    def reviews(self):
+        return _present(self._reviews, 'Diff review')
+
+
+def _present(service, what):
+    if is_none(service):
+        raise ToolError(what + ' is not available: the Hermes extension is not fully active in this window.')
+    return service
+
+
+NO_SERVICES = Services()
+
+
 # Where a call stands with the user's consent (ToolCall.confirmation). The gate moves it; front ends listen
 # (`on_confirmation`) to show "waiting for your confirmation" — never by reading log text.
 NOT_ASKED = 'not_asked'
@@ -76,8 +109,9 @@ DECLINED = 'declined'  # no, or the call was cancelled while asking
 
 class ToolCall:
     """What a running handler may do besides computing its result: report progress, log, and
-    notice that its caller gave up; and where the call stands with the user's consent. Front ends
-    decide where progress and logs go."""
+    notice that its caller gave up; where the call stands with the user's consent; and the window's
+    services (`services`, set by the registry that runs the call). Front ends decide where progress and
+    logs go."""
 
     def __init__(self, reporter=None, logger=None):
         self._reporter = reporter
@@ -88,6 +122,7 @@ class ToolCall:
         self.confirmation = NOT_ASKED
         self._confirmation_listeners = []
         self.gate = None  # the approver of the registry that runs this call (handlers that ask again use it)
+        self.services = NO_SERVICES  # the registry's services (terminals, debugging, diff reviews)
 
     @property
     def confirmed(self):
@@ -193,12 +228,14 @@ class ToolRegistry:
     """The one list of tools. `tools/list`, the LLM prompt and VS Code's tool registrations are all
     generated from it; `call` is the one place arguments are validated."""
 
-    def __init__(self, approver=None):
+    def __init__(self, approver=None, services=None):
         self._tools = []
         self._listeners = []
         # The confirmation gate shared by every front end: `await approver.approve(tool, arguments, call)`
         # returns None to go ahead, or the text of a refusal the model gets as the tool's result.
         self.approver = approver
+        # What handlers use besides their arguments (`Services`), handed to every call with the gate.
+        self.services = NO_SERVICES if is_none(services) else services
 
     def add(self, tool):
         """Register `tool`; returns a function that removes it again (a disposable's body)."""
@@ -259,6 +296,7 @@ class ToolRegistry:
             return error_result(problem)
         arguments = with_defaults(_or_empty(arguments), tool.input_schema)
         call.gate = self.approver
+        call.services = self.services
         if not is_none(self.approver):
             refusal = await self.approver.approve(tool, arguments, call)
             if not is_none(refusal):

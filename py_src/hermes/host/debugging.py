@@ -290,21 +290,10 @@ async def pause_report(service, state):
     return text, frames[0]
 
 
-_current = {'service': None}
-
-
-def debugging():
-    if is_none(_current['service']):
-        service = DebugService()
-        service.listen()
-        _current['service'] = service
-    return _current['service']
-
-
 def register_debugging(context):
-    """Track debug sessions (stops, ends); called once from activate()."""
+    """The window's debug service, tracking sessions (stops, ends) from now on (host/services.py builds it
+    once)."""
     service = DebugService()
-    _current['service'] = service
     for disposable in service.listen():
         context.subscriptions.push(disposable)
     return service

@@ -3,7 +3,8 @@
 The proposal is a read-only virtual document (scheme `hermes-proposed`) on the right of a diff
 against the file. The user answers with the ✓ / ✗ actions in the diff editor's title bar or the
 "Hermes: Accept/Reject Proposed Change" commands; closing the diff or the progress notification's
-Cancel rejects. A timeout or the caller cancelling ends the wait too. Registered once at activation.
+Cancel rejects. A timeout or the caller cancelling ends the wait too. Registered once at activation
+(host/services.py); editor_open_diff reaches it as `call.services.reviews`.
 """
 # __pragma__('tconv')
 from hermes.js.errors import JsError, to_js_callback
@@ -17,8 +18,6 @@ SCHEME = 'hermes-proposed'
 ACCEPT_COMMAND = 'hermes.diff.accept'
 REJECT_COMMAND = 'hermes.diff.reject'
 PENDING_CONTEXT = 'hermes.diffPending'
-
-_state = {'reviews': None}
 
 
 class DiffReviews:
@@ -132,7 +131,6 @@ class DiffReviews:
 
 def register_diff_review(context):
     reviews = DiffReviews()
-    _state['reviews'] = reviews
     provider = {'provideTextDocumentContent': to_js_callback(reviews.provide)}
     context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider))
     context.subscriptions.push(vscode.commands.registerCommand(ACCEPT_COMMAND, answer_command(reviews, 'accepted')))
@@ -155,13 +153,4 @@ def ending(reviews):
     def dispose():
         for entry in reviews.pending[:]:
             reviews.settle(entry, 'cancelled')
-        if _state['reviews'] is reviews:
-            _state['reviews'] = None
     return dispose
-
-
-def active_reviews():
-    reviews = _state['reviews']
-    if is_none(reviews):
-        raise ToolError('Diff review is not available: the Hermes extension is not fully active in this window.')
-    return reviews

@@ -15,7 +15,7 @@ from hermes.host.editors import tab_resource
 from hermes.host.documents import active_editor as current_editor, point
 from hermes.host.diagnostics import collect
 from hermes.host.git import run_git, parse_status
-from hermes.host.terminals import terminals, render_execution
+from hermes.host.terminals import render_execution
 from hermes.host.workspace import workspace_folders, workspace_name
 
 MAX_SELECTION_CHARS = 100000
@@ -170,14 +170,15 @@ async def git_summary(folder):
             'ahead': status['ahead'], 'behind': status['behind'], 'changes': counts}
 
 
-def terminal_list():
-    return [{'id': record.id, 'name': record.label()} for record in terminals().records]
+def terminal_list(terminals):
+    """`terminals`: the window's TerminalService."""
+    return [{'id': record.id, 'name': record.label()} for record in terminals.records]
 
 
-def terminal_output(terminal_id):
+def terminal_output(terminals, terminal_id):
     """The last commands of a terminal with their output (ANSI codes stripped), or None when there
     is no such terminal."""
-    for record in terminals().records:
+    for record in terminals.records:
         if record.id == terminal_id:
             return _render_terminal(record)
     return None

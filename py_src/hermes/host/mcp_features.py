@@ -34,12 +34,14 @@ class McpFeatures:
         self.hub.dispose()
 
 
-def register_mcp_features(context):
+def register_mcp_features(context, terminals):
+    """`terminals`: the window's TerminalService (host/services.py), for the `hermes://terminal/{id}`
+    resources and their change events."""
     recent = RecentFiles()
     context.subscriptions.push(recent.listen())
     hub = ResourceHub()
-    for disposable in ResourceEvents(hub).listen():
+    for disposable in ResourceEvents(hub, terminals).listen():
         context.subscriptions.push(disposable)
-    features = McpFeatures(hub, HostResources(recent))
+    features = McpFeatures(hub, HostResources(recent, terminals))
     context.subscriptions.push(features)
     return features

@@ -9,7 +9,6 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.mcp_resources import (ACTIVE_EDITOR, SELECTION, TABS, DIAGNOSTICS, WORKSPACE, terminal_uri,
                                        file_key, Disposable)
-from hermes.host.terminals import terminals
 
 
 def _is_active_document(document):
@@ -18,8 +17,9 @@ def _is_active_document(document):
 
 
 class ResourceEvents:
-    def __init__(self, hub):
+    def __init__(self, hub, terminals):
         self.hub = hub
+        self.terminals = terminals  # the window's TerminalService: its opens, closes and output
 
     def editor_changed(self, event=None):
         self.hub.changed(ACTIVE_EDITOR)
@@ -70,6 +70,6 @@ class ResourceEvents:
             vscode.languages.onDidChangeDiagnostics(to_js_callback(self.diagnostics_changed)),
             workspace.onDidChangeWorkspaceFolders(to_js_callback(self.folders_changed)),
         ]
-        unsubscribe = terminals().on_change(self.terminal_changed)
+        unsubscribe = self.terminals.on_change(self.terminal_changed)
         disposables.append(Disposable(unsubscribe))
         return disposables

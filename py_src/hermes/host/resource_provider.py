@@ -17,8 +17,9 @@ js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefi
 
 
 class HostResources:
-    def __init__(self, recent_files):
+    def __init__(self, recent_files, terminal_service):
         self.recent = recent_files
+        self.terminal_service = terminal_service  # the window's TerminalService (host/terminals.py)
 
     # resources
     def active_editor(self):
@@ -37,10 +38,10 @@ class HostResources:
         return await workspace()
 
     def terminals(self):
-        return terminal_list()
+        return terminal_list(self.terminal_service)
 
     def terminal_output(self, terminal_id):
-        return terminal_output(terminal_id)
+        return terminal_output(self.terminal_service, terminal_id)
 
     # files: the same confinement and limits as the file tools
     def confine(self, path_text):

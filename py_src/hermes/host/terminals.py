@@ -136,7 +136,11 @@ class TerminalRecord:
 
 
 class TerminalService:
-    def __init__(self):
+    def __init__(self, new_terminal_wait_ms=NEW_TERMINAL_INTEGRATION_MS,
+                 existing_terminal_wait_ms=EXISTING_TERMINAL_INTEGRATION_MS):
+        # How long a shell may take to report shell integration (tests pass short waits).
+        self.new_terminal_wait_ms = new_terminal_wait_ms
+        self.existing_terminal_wait_ms = existing_terminal_wait_ms
         self.records = []
         self.next_id = 1
         self._integration_waiters = []
@@ -327,7 +331,7 @@ class TerminalService:
         ended (exit code and output), timed out (still running), cancelled (Ctrl+C sent), or that
         shell integration is unavailable (the text was sent blind)."""
         terminal = record.terminal
-        wait_ms = NEW_TERMINAL_INTEGRATION_MS if new_terminal else EXISTING_TERMINAL_INTEGRATION_MS
+        wait_ms = self.new_terminal_wait_ms if new_terminal else self.existing_terminal_wait_ms
         call.progress(0, None, 'Waiting for shell integration in terminal ' + str(record.id))
         integration = await self.wait_for_integration(terminal, wait_ms, call)
         if call.cancelled:
@@ -400,22 +404,9 @@ def _command_text(execution):
     return '' if is_none(value) else value
 
 
-_current = {'service': None}
-
-
-def terminals():
-    """The window's terminal service (listening already when the extension is active)."""
-    if is_none(_current['service']):
-        service = TerminalService()
-        service.listen()
-        _current['service'] = service
-    return _current['service']
-
-
 def register_terminals(context):
-    """Start capturing terminal executions; called once from activate()."""
+    """The window's terminal service, capturing executions from now on (host/services.py builds it once)."""
     service = TerminalService()
-    _current['service'] = service
     for disposable in service.listen():
         context.subscriptions.push(disposable)
     return service

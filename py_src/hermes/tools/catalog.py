@@ -31,8 +31,9 @@ TOOL_MODULES = [
 
 
 
-def build_registry(approver=None):
-    registry = ToolRegistry(approver)
+def build_registry(approver=None, services=None):
+    """Every tool, behind `approver` (the gate), with `services` handed to each call (core/tools.py Services)."""
+    registry = ToolRegistry(approver, services)
     for module in TOOL_MODULES:
         registry.add(module.TOOL)
     return registry

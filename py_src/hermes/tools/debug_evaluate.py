@@ -3,12 +3,11 @@ from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type
 from hermes.core.output_text import text_and_data, cap_head
-from hermes.host.debugging import debugging
 from hermes.tools.debug_parts import SESSION_REF, render_variables
 
 
 async def evaluate(args, call):
-    service = debugging()
+    service = call.services.debugging
     state = service.find(get_key(args, 'session'))
     request = {'expression': get_key(args, 'expression'), 'context': args['context']}
     where = 'globally (the session is not paused)'

@@ -3,12 +3,12 @@ from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
-from hermes.host.debugging import debugging, frame_text
+from hermes.host.debugging import frame_text
 from hermes.tools.debug_parts import SESSION_REF, render_variables
 
 
 async def get_variables(args, call):
-    service = debugging()
+    service = call.services.debugging
     state = service.find_stopped(get_key(args, 'session'))
     thread = await service.thread_id(state, get_key(args, 'thread_id'))
     index = args['frame']

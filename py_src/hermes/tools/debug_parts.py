@@ -4,7 +4,7 @@
 from hermes.js.objects import is_none
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
-from hermes.host.debugging import debugging, pause_report
+from hermes.host.debugging import pause_report
 
 
 SESSION_REF = {'type': 'string', 'description': 'Session id or name (default: the one that paused last).'}
@@ -28,7 +28,7 @@ def wait_properties(extra=None):
 
 async def resume(args, command, verb, call):
     """Send a DAP execution request (continue, next, stepIn, stepOut) and report where it paused next."""
-    service = debugging()
+    service = call.services.debugging
     state = service.find_stopped(get_key(args, 'session'))
     thread = await service.thread_id(state, get_key(args, 'thread_id'))
     last_stop = state.stop_seq

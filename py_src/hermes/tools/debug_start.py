@@ -4,7 +4,7 @@ from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type, object_keys
 from hermes.core.output_text import text_and_data
-from hermes.host.debugging import debugging, pause_report
+from hermes.host.debugging import pause_report
 
 
 def _folder(name):
@@ -51,7 +51,7 @@ async def start_debugging(args, call):
         target = name
     else:
         target = _inline(configuration)
-    service = debugging()
+    service = call.services.debugging
     first_order = service.order
     first_seq = service.seq
     started = await vscode.debug.startDebugging(folder, target)

@@ -3,7 +3,6 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.host.debugging import debugging
 from hermes.tools.debug_parts import SESSION_REF
 
 
@@ -14,7 +13,7 @@ def _root(session):
 
 
 async def stop_debugging(args, call):
-    service = debugging()
+    service = call.services.debugging
     ref = get_key(args, 'session')
     live = service.live()
     if len(live) == 0:

@@ -6,7 +6,6 @@ from hermes.core.text_edits import plan_edits, apply_planned
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.documents import open_document_for, load_document, replace_text, save_document
 from hermes.host.files import stat, read_text, write_text
-from hermes.host.diff_review import active_reviews
 from hermes.tools.editor_parts import EDIT_SCHEMA
 
 DEFAULT_TIMEOUT_SECONDS = 600
@@ -23,7 +22,7 @@ async def current_text(path):
 async def open_diff(args, call):
     path = resolve_path(args['path'])
     shown = display_path(path)
-    reviews = active_reviews()
+    reviews = call.services.reviews
     info = await stat(path)
     exists = not is_none(info)
     if exists and info['kind'] != 'file':

@@ -5,7 +5,6 @@ from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
 from hermes.host.paths import resolve_path, display_path
-from hermes.host.terminals import terminals, NEW_TERMINAL_INTEGRATION_MS
 
 SHELLS = ['bash', 'zsh', 'fish', 'pwsh', 'sh']
 
@@ -16,9 +15,9 @@ async def create_terminal(args, call):
         cwd = resolve_path(get_key(args, 'cwd'))
         if not node('fs').existsSync(cwd):
             raise ToolError('The folder "' + get_key(args, 'cwd') + '" does not exist.')
-    service = terminals()
+    service = call.services.terminals
     record = service.create(args['name'], cwd, get_key(args, 'shell'), args['show'])
-    integration = await service.wait_for_integration(record.terminal, NEW_TERMINAL_INTEGRATION_MS, call)
+    integration = await service.wait_for_integration(record.terminal, service.new_terminal_wait_ms, call)
     data = record.describe()
     text = 'Created terminal ' + str(record.id) + ' "' + record.label() + '"'
     if not is_none(cwd):

@@ -1,12 +1,11 @@
 # __pragma__('tconv')
 from hermes.core.values import get_key
 from hermes.core.tools import Tool
-from hermes.host.terminals import terminals
 from hermes.tools.terminal_parts import TERMINAL_REF
 
 
 async def kill_terminal(args, call):
-    service = terminals()
+    service = call.services.terminals
     record = service.lookup(get_key(args, 'terminal'))
     running = record.running()
     service.kill(record)

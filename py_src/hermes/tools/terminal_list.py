@@ -1,11 +1,10 @@
 # __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
-from hermes.host.terminals import terminals
 
 
 async def list_terminals(args, call):
-    entries = [record.describe() for record in terminals().records]
+    entries = [record.describe() for record in call.services.terminals.records]
     if len(entries) == 0:
         return text_and_data('No terminals are open. Create one with terminal_create.', {'terminals': []})
     lines = []

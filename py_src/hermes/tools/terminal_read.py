@@ -3,12 +3,12 @@ from hermes.js.objects import is_none
 from hermes.core.values import get_key
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
-from hermes.host.terminals import terminals, render_execution
+from hermes.host.terminals import render_execution
 from hermes.tools.terminal_parts import TERMINAL_REF
 
 
 async def read_terminal(args, call):
-    record = terminals().lookup(get_key(args, 'terminal'))
+    record = call.services.terminals.lookup(get_key(args, 'terminal'))
     last = args['last']
     limit = args['max_chars']
     entries = record.executions[max(0, len(record.executions) - last):]

@@ -3,12 +3,11 @@ from hermes.core.values import get_key
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_tail
-from hermes.host.terminals import terminals
 from hermes.tools.terminal_parts import TERMINAL_REF
 
 
 async def run_command(args, call):
-    service = terminals()
+    service = call.services.terminals
     record, is_new = service.terminal_for_run(get_key(args, 'terminal'))
     timeout_s = args['timeout_seconds']
     limit = args['max_chars']

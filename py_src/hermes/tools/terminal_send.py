@@ -1,14 +1,14 @@
 # __pragma__('tconv')
 from hermes.core.values import get_key
 from hermes.core.tools import Tool
-from hermes.host.terminals import terminals
 from hermes.tools.terminal_parts import TERMINAL_REF
 
 
 async def send_text(args, call):
-    record = terminals().lookup(get_key(args, 'terminal'))
+    service = call.services.terminals
+    record = service.lookup(get_key(args, 'terminal'))
     enter = args['enter']
-    terminals().send(record, get_key(args, 'text'), enter)
+    service.send(record, get_key(args, 'text'), enter)
     return ('Sent ' + str(len(get_key(args, 'text'))) + ' characters' + (' and Enter' if enter else '') + ' to terminal ' +
             str(record.id) + ' "' + record.label() + '". Its output is not returned: use terminal_read (needs '
             'shell integration), or terminal_run to run a command and get its output and exit code.')

@@ -1,0 +1,108 @@
+"""Services are passed, not fetched: a tool handler uses the services of the registry that runs it
+(`call.services`), the resources provider and its events the terminals they were built with. Fakes
+stand in for the window's services here; the tools' own tests run them against the shim."""
+import asyncio
+from types import SimpleNamespace
+
+from hermes.core.mcp_resources import terminal_uri
+from hermes.core.tools import Services, ToolCall, ToolRegistry, Tool
+from hermes.host.resource_events import ResourceEvents
+from hermes.host.resource_provider import HostResources
+from hermes.tools.catalog import build_registry
+
+NOT_ACTIVE = ' is not available: the Hermes extension is not fully active in this window.'
+
+
+class FakeRecord:
+    def __init__(self, terminal_id, name):
+        self.id = terminal_id
+        self.name = name
+        self.executions = []
+        self.terminal = SimpleNamespace(shellIntegration={})
+
+    def label(self):
+        return self.name
+
+    def describe(self):
+        return {'id': self.id, 'name': self.name, 'active': False, 'shellIntegration': True, 'running': None,
+                'exitCode': None, 'executions': 0}
+
+
+class FakeTerminals:
+    def __init__(self, *records):
+        self.records = list(records)
+        self.listeners = []
+
+    def on_change(self, listener):
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener)
+
+
+class FakeDebugging:
+    def live(self):
+        return []
+
+
+class FakeHub:
+    def __init__(self):
+        self.changes = []
+
+    def changed(self, key):
+        self.changes.append(key)
+
+    def list_changed(self):
+        self.changes.append('list')
+
+
+def call(registry, name, arguments=None):
+    result = asyncio.run(registry.call(name, arguments or {}, ToolCall()))
+    return result['content'][0]['text']
+
+
+def test_a_handler_uses_the_services_of_the_registry_that_runs_it():
+    build = build_registry(None, Services(terminals=FakeTerminals(FakeRecord(1, 'build'))))
+    watch = build_registry(None, Services(terminals=FakeTerminals(FakeRecord(5, 'watch'))))
+    assert call(build, 'terminal_list') == '1 "build": shell integration on, 0 captured commands'
+    assert call(watch, 'terminal_list') == '5 "watch": shell integration on, 0 captured commands'
+    assert call(build_registry(None, Services(debugging=FakeDebugging())), 'debug_stop') == 'No debug session is running.'
+
+
+def test_the_registry_hands_its_services_and_gate_to_each_call():
+    seen = []
+
+    async def handler(args, call):
+        seen.append((call.services, call.gate))
+        return 'ok'
+    services, gate = Services(terminals=FakeTerminals()), None
+    registry = ToolRegistry(gate, services)
+    registry.add(Tool('probe', 'Probe.', {'type': 'object'}, handler))
+    call(registry, 'probe')
+    assert seen == [(services, None)]
+
+
+def test_a_service_the_registry_was_built_without_is_a_clear_tool_error():
+    bare = build_registry()
+    assert call(bare, 'terminal_list') == 'The terminal service' + NOT_ACTIVE
+    assert call(bare, 'debug_stop') == 'The debug service' + NOT_ACTIVE
+    assert call(build_registry(None, Services(terminals=FakeTerminals())), 'debug_get_variables') == \
+        'The debug service' + NOT_ACTIVE
+
+
+def test_the_resources_read_the_terminals_they_were_built_with():
+    terminals = FakeTerminals(FakeRecord(3, 'server'))
+    provider = HostResources(None, terminals)
+    assert provider.terminals() == [{'id': 3, 'name': 'server'}]
+    assert provider.terminal_output(3) == '(no command has run in this terminal since Hermes started)'
+    assert provider.terminal_output(4) is None
+
+
+def test_the_resource_events_follow_the_terminals_they_were_built_with(context):
+    terminals, hub = FakeTerminals(), FakeHub()
+    disposables = ResourceEvents(hub, terminals).listen()
+    [listener] = terminals.listeners
+    listener(FakeRecord(2, 'x'), 'output')
+    listener(FakeRecord(2, 'x'), 'opened')
+    assert hub.changes == [terminal_uri(2), 'list']
+    for disposable in disposables:
+        disposable.dispose()
+    assert terminals.listeners == []
