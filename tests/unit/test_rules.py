@@ -41,9 +41,8 @@ LAYERS = {
 }
 VSCODE_LAYERS = {'host', 'ui', 'extension'}
 TOOLS_STILL_USING_VSCODE = {
-    'debug_set_breakpoints.py', 'debug_start.py', 'debug_stop.py', 'editor_close_tab.py',
-    'editor_get_diagnostics.py', 'lsp_definition.py', 'lsp_hover.py', 'lsp_references.py', 'lsp_rename.py',
-    'lsp_workspace_symbols.py', 'workspace_set_config.py',
+    'editor_close_tab.py', 'editor_get_diagnostics.py', 'lsp_definition.py', 'lsp_hover.py', 'lsp_references.py',
+    'lsp_rename.py', 'lsp_workspace_symbols.py', 'workspace_set_config.py',
 }
 TCONV = "# __pragma__('tconv')"
 

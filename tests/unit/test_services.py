@@ -39,8 +39,15 @@ class FakeTerminals:
 
 
 class FakeDebugging:
+    def __init__(self):
+        self.calls = []
+
     def live(self):
         return []
+
+    def set_breakpoints(self, path, lines, condition, replace):
+        self.calls.append((path, lines, condition, replace))
+        return [{'line': line, 'enabled': True} for line in lines]
 
 
 class FakeHub:
@@ -65,6 +72,17 @@ def test_a_handler_uses_the_services_of_the_registry_that_runs_it():
     assert call(build, 'terminal_list') == '1 "build": shell integration on, 0 captured commands'
     assert call(watch, 'terminal_list') == '5 "watch": shell integration on, 0 captured commands'
     assert call(build_registry(None, Services(debugging=FakeDebugging())), 'debug_stop') == 'No debug session is running.'
+
+
+def test_the_debug_tools_set_breakpoints_through_the_debug_service(tmp_path):
+    import vscode
+    (tmp_path / 'app.js').write_text('a\nb\nc\n')
+    vscode.workspace.open_folders([str(tmp_path)])
+    debugging = FakeDebugging()
+    text = call(build_registry(None, Services(debugging=debugging)), 'debug_set_breakpoints',
+                {'path': 'app.js', 'lines': [2, 3]})
+    assert text == 'Breakpoints in app.js at line 2, 3. They apply to running and future debug sessions.'
+    assert debugging.calls == [(str(tmp_path / 'app.js'), [2, 3], None, True)]  # the schema's default replace
 
 
 def test_the_registry_hands_its_services_and_gate_to_each_call():

@@ -1,6 +1,7 @@
-"""Debugging for the tools: sessions started through VS Code's debug API, their state learned from the
-Debug Adapter Protocol messages a tracker (`registerDebugAdapterTrackerFactory('*')`) sees, and DAP
-requests (`session.customRequest`) for threads, stacks, scopes, variables and evaluation.
+"""Debugging for the tools: sessions started and stopped through VS Code's debug API, their state learned
+from the Debug Adapter Protocol messages a tracker (`registerDebugAdapterTrackerFactory('*')`) sees, DAP
+requests (`session.customRequest`) for threads, stacks, scopes, variables and evaluation, and source
+breakpoints. The debug tools reach all of it through `call.services.debugging`, never `vscode` itself.
 
 Some debuggers run a parent session that owns no threads and child sessions that stop (the built-in
 JavaScript debugger does), so "the session" a tool means is, by default, the one that stopped last.
@@ -9,7 +10,7 @@ Positions shown to the model are 1-based lines, like an editor shows them.
 # __pragma__('tconv')
 from hermes.js.errors import JsError, to_js_callback
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none
+from hermes.js.objects import is_none, new
 from hermes.js.promises import deferred
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.tools import ToolError
@@ -182,6 +183,69 @@ class DebugService:
         self._waiters = [item for item in self._waiters if item is not entry]
         return check()
 
+    # ---------------------------------------------------------------- starting and stopping
+
+    def workspace_folder(self, name=None):
+        """The workspace folder called `name` (the first one when None); None when no folder is open."""
+        folders = vscode.workspace.workspaceFolders
+        if is_none(folders) or len(folders) == 0:
+            return None
+        if is_none(name):
+            return folders[0]
+        for folder in folders:
+            if folder['name'] == name:
+                return folder
+        raise ToolError('No workspace folder named "' + name + '".')
+
+    def launch_names(self, folder):
+        """The names of the configurations in `folder`'s launch.json (and the user's)."""
+        scope = None if is_none(folder) else folder.uri
+        configurations = vscode.workspace.getConfiguration('launch', scope).js_get('configurations')
+        if json_type(configurations) != 'array':
+            return []
+        return [get_key(item, 'name') for item in configurations if json_type(get_key(item, 'name')) == 'string']
+
+    async def start(self, folder, target):
+        """Start a launch configuration (its name, or an inline one); False when VS Code could not."""
+        return await vscode.debug.startDebugging(folder, target)
+
+    async def stop(self, session=None):
+        """Stop `session` with its children, or every session."""
+        if is_none(session):
+            await vscode.debug.stopDebugging()
+        else:
+            await vscode.debug.stopDebugging(session)
+
+    # ---------------------------------------------------------------- breakpoints
+
+    def breakpoints_in(self, path):
+        """The source breakpoints in the file at `path`: [{'line' (1-based), 'enabled', 'condition'?}]."""
+        found = []
+        for breakpoint in _source_breakpoints(path):
+            entry = {'line': breakpoint.location.range.start.line + 1, 'enabled': breakpoint.enabled}
+            if not is_none(breakpoint.condition):
+                entry['condition'] = breakpoint.condition
+            found.append(entry)
+        return found
+
+    def set_breakpoints(self, path, lines, condition=None, replace=True):
+        """Add enabled breakpoints at the 1-based `lines` of `path` (after removing the file's others when
+        `replace`); returns the file's breakpoints now."""
+        existing = _source_breakpoints(path)
+        if replace and len(existing) > 0:
+            vscode.debug.removeBreakpoints(existing)
+        uri = vscode.Uri.file(path)
+        added = []
+        for line in lines:
+            location = new(vscode.Location, uri, new(vscode.Position, line - 1, 0))
+            if is_none(condition):
+                added.append(new(vscode.SourceBreakpoint, location, True))
+            else:
+                added.append(new(vscode.SourceBreakpoint, location, True, condition))
+        if len(added) > 0:
+            vscode.debug.addBreakpoints(added)
+        return self.breakpoints_in(path)
+
     # ---------------------------------------------------------------- DAP requests
 
     async def request(self, state, command, args):
@@ -220,6 +284,15 @@ class DebugService:
         if len(items) > limit:
             result.append({'name': '…', 'value': str(len(items) - limit) + ' more not shown', 'type': None})
         return result
+
+
+def _source_breakpoints(path):
+    found = []
+    for breakpoint in vscode.debug.breakpoints:
+        location = breakpoint.location
+        if not is_none(location) and location.uri.fsPath == path:
+            found.append(breakpoint)
+    return found
 
 
 def _latest_stopped(states):

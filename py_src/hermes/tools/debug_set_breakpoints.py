@@ -1,20 +1,10 @@
 # __pragma__('tconv')
 from hermes.js.errors import JsError
-from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none, new
+from hermes.js.modules import node
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
 from hermes.host.paths import resolve_path, display_path
-
-
-def _in_file(path):
-    found = []
-    for breakpoint in vscode.debug.breakpoints:
-        location = breakpoint.location
-        if not is_none(location) and location.uri.fsPath == path:
-            found.append(breakpoint)
-    return found
 
 
 async def set_breakpoints(args, call):
@@ -29,26 +19,7 @@ async def set_breakpoints(args, call):
         if line > line_count:
             raise ToolError('Line ' + str(line) + ' is past the end of ' + get_key(args, 'path') + ' (' +
                             str(line_count) + ' lines).')
-    existing = _in_file(path)
-    if args['replace'] and len(existing) > 0:
-        vscode.debug.removeBreakpoints(existing)
-    uri = vscode.Uri.file(path)
-    condition = get_key(args, 'condition')
-    added = []
-    for line in lines:
-        location = new(vscode.Location, uri, new(vscode.Position, line - 1, 0))
-        if is_none(condition):
-            added.append(new(vscode.SourceBreakpoint, location, True))
-        else:
-            added.append(new(vscode.SourceBreakpoint, location, True, condition))
-    if len(added) > 0:
-        vscode.debug.addBreakpoints(added)
-    now = []
-    for breakpoint in _in_file(path):
-        entry = {'line': breakpoint.location.range.start.line + 1, 'enabled': breakpoint.enabled}
-        if not is_none(breakpoint.condition):
-            entry['condition'] = breakpoint.condition
-        now.append(entry)
+    now = call.services.debugging.set_breakpoints(path, lines, get_key(args, 'condition'), args['replace'])
     shown = display_path(path)
     if len(now) == 0:
         return text_and_data('No breakpoints left in ' + shown + '.', {'path': shown, 'breakpoints': []})

@@ -1,30 +1,9 @@
 # __pragma__('tconv')
-from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type, object_keys
 from hermes.core.output_text import text_and_data
 from hermes.host.debugging import pause_report
-
-
-def _folder(name):
-    folders = vscode.workspace.workspaceFolders
-    if is_none(folders) or len(folders) == 0:
-        return None
-    if is_none(name):
-        return folders[0]
-    for folder in folders:
-        if folder['name'] == name:
-            return folder
-    raise ToolError('No workspace folder named "' + name + '".')
-
-
-def _launch_names(folder):
-    scope = None if is_none(folder) else folder.uri
-    configurations = vscode.workspace.getConfiguration('launch', scope).js_get('configurations')
-    if json_type(configurations) != 'array':
-        return []
-    return [get_key(item, 'name') for item in configurations if json_type(get_key(item, 'name')) == 'string']
 
 
 def _inline(configuration):
@@ -41,9 +20,10 @@ async def start_debugging(args, call):
     configuration = get_key(args, 'configuration')
     if is_none(name) == is_none(configuration):
         raise ToolError('Give exactly one of "name" (a launch configuration) or "configuration" (an inline one).')
-    folder = _folder(get_key(args, 'folder'))
+    service = call.services.debugging
+    folder = service.workspace_folder(get_key(args, 'folder'))
     if not is_none(name):
-        names = _launch_names(folder)
+        names = service.launch_names(folder)
         if name not in names:
             raise ToolError('No launch configuration "' + name + '" in launch.json. Available: ' +
                             (', '.join(['"' + item + '"' for item in names]) or '(none)') +
@@ -51,10 +31,9 @@ async def start_debugging(args, call):
         target = name
     else:
         target = _inline(configuration)
-    service = call.services.debugging
     first_order = service.order
     first_seq = service.seq
-    started = await vscode.debug.startDebugging(folder, target)
+    started = await service.start(folder, target)
     label = name if not is_none(name) else target['name']
     if not started:
         raise ToolError('VS Code could not start debugging "' + label + '" (see its notification or the Debug '

@@ -1,5 +1,4 @@
 # __pragma__('tconv')
-from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
@@ -20,11 +19,11 @@ async def stop_debugging(args, call):
         return 'No debug session is running.'
     if is_none(ref):
         targets = live
-        await vscode.debug.stopDebugging()
+        await service.stop()
     else:
         root = _root(service.find(ref).session)
         targets = [state for state in live if state.session is root or _root(state.session) is root]
-        await vscode.debug.stopDebugging(root)
+        await service.stop(root)
     await service.wait_for(lambda: all([state.terminated for state in targets]), 5000, call)
     names = ', '.join(['"' + state.label() + '"' for state in targets])
     if all([state.terminated for state in targets]):
