@@ -62,6 +62,18 @@ test('find_word treats $ and non-ASCII as identifier characters (no regex: Trans
   assert.equal(find_word('greeté greet', 'greet'), 7);
 });
 
+test('a handler uses the services its registry was built with; one built without them says so', async () => {
+  setup();
+  const { Services } = mods().core_tools;
+  const record = { id: 4, label: () => 'fake', describe: () => ({ id: 4, name: 'fake', active: false, shellIntegration: false,
+    running: null, exitCode: null, executions: 0 }) };
+  const faked = mods().tools_catalog.build_registry(null, Services({ records: [record] }));
+  assert.equal((await call(faked, 'terminal_list')).content[0].text, '4 "fake": shell integration off, 0 captured commands');
+  const bare = await call(mods().tools_catalog.build_registry(), 'terminal_list');
+  assert.deepEqual([bare.isError, bare.content[0].text],
+    [true, 'The terminal service is not available: the Hermes extension is not fully active in this window.']);
+});
+
 test('terminal tools give tool errors for unknown terminals and bad arguments', async () => {
   const { registry } = setup();
   const unknown = await call(registry, 'terminal_send', { terminal: 3, text: 'ls' });
