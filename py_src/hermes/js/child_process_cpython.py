@@ -2,12 +2,12 @@
 asyncio's subprocesses."""
 import asyncio
 import os
+import subprocess
+import threading
 
 
 def stream_process_lines(command, args, cwd, on_line, on_exit):
     """CPython twin of the seam's stream_process_lines: a reader thread hands lines to the event loop."""
-    import subprocess
-    import threading
     loop = asyncio.get_event_loop()
     state = {'done': False, 'killed': False, 'proc': None, 'error': ''}
 

@@ -1,26 +1,25 @@
 """CPython twins of hermes/js/modules.py (never transpiled): the test shim as `vscode`, and stand-ins
 for the Node built-ins the code uses."""
 import importlib
+import os
+import stat
+import uuid
 
 
 class _NodePath:
     """The parts of Node's `path` the host code uses, on top of os.path (POSIX)."""
-    import os.path as _os_path
     sep = '/'
 
     @staticmethod
     def join(*parts):
-        import os.path
         return os.path.normpath(os.path.join(*parts))
 
     @staticmethod
     def resolve(*parts):
-        import os.path
         return os.path.normpath(os.path.join(os.getcwd(), *parts))
 
     @staticmethod
     def normalize(path):
-        import os.path
         return os.path.normpath(path)
 
     @staticmethod
@@ -29,17 +28,14 @@ class _NodePath:
 
     @staticmethod
     def dirname(path):
-        import os.path
         return os.path.dirname(path) or '.'
 
     @staticmethod
     def basename(path):
-        import os.path
         return os.path.basename(path)
 
     @staticmethod
     def relative(start, path):
-        import os.path
         relative = os.path.relpath(path, start)
         return '' if relative == '.' else relative
 
@@ -48,7 +44,6 @@ class _NodeStats:
     """fs.Stats / fs.Dirent: the kind tests, `size`, `mtimeMs`, and `name` by subscript."""
 
     def __init__(self, mode, size=0, mtime_ms=0, name=None):
-        import stat
         self._mode, self.size, self.mtimeMs, self._name = mode, size, mtime_ms, name
         self.isFile = lambda: stat.S_ISREG(mode)
         self.isDirectory = lambda: stat.S_ISDIR(mode)
@@ -71,7 +66,6 @@ class _NodeFsPromises:
 
     @staticmethod
     def _stats(call, path, follow):
-        import os
         try:
             info = os.stat(path) if follow else os.lstat(path)
         except OSError as error:
@@ -88,7 +82,6 @@ class _NodeFsPromises:
 
     @staticmethod
     async def readdir(path, options=None):
-        import os
         try:
             with os.scandir(path) as entries:
                 return [_NodeStats(entry.stat(follow_symlinks=False).st_mode, name=entry.name) for entry in entries]
@@ -109,7 +102,6 @@ class _NodeFs:
 
     @staticmethod
     def realpathSync(path):
-        import os
         if not os.path.lexists(path):
             error = FileNotFoundError(f"ENOENT: no such file or directory, realpath '{path}'")
             error.code = 'ENOENT'
@@ -118,7 +110,6 @@ class _NodeFs:
 
     @staticmethod
     def existsSync(path):
-        import os
         return os.path.exists(path)
 
     @staticmethod
@@ -137,17 +128,14 @@ class _NodeFs:
 
     @staticmethod
     def renameSync(source, target):
-        import os
         os.replace(source, target)
 
     @staticmethod
     def mkdirSync(path, options=None):
-        import os
         os.makedirs(path, exist_ok=bool(options and options.get('recursive')))
 
     @staticmethod
     def statSync(path):
-        import os
         try:
             info = os.stat(path)
         except OSError as error:
@@ -164,7 +152,6 @@ class _NodeFs:
 class _NodeCrypto:
     @staticmethod
     def randomUUID():
-        import uuid
         return str(uuid.uuid4())
 
 
@@ -174,7 +161,7 @@ NODE_MODULES = {'path': _NodePath, 'fs': _NodeFs, 'crypto': _NodeCrypto}
 
 def require(name):
     if name == 'vscode':
-        return importlib.import_module('vscode')  # the test shim, put on sys.path by conftest
+        return importlib.import_module('vscode')  # the test shim (tests/shim/vscode/, on sys.path through pyproject's pythonpath)
     if name in NODE_MODULES:
         return NODE_MODULES[name]
     raise ImportError(f'no CPython stand-in for Node module {name!r}')
