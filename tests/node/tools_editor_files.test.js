@@ -122,6 +122,17 @@ test('settings and commands: root configuration, undefined for removal, {$uri} a
   assert.equal(received[1].preview, true);
 });
 
+test('command_execute copies object arguments without "__proto__": the command sees no inherited values', async () => {
+  const { registry } = setup();
+  let received;
+  vscode.commands.registerCommand('demo.take', (value) => { received = value; return null; });
+  const parsed = mods().js_json.parse_json('{"command": "demo.take", "args": [{"x": 1, "__proto__": {"path": "/etc/passwd"}}]}');
+  const ran = plain(await registry.call('command_execute', parsed, mods().core_tools.ToolCall()));
+  assert.equal(ran.isError, false, text(ran));
+  assert.equal(received.path, undefined);
+  assert.deepEqual(Object.keys(received), ['x']);
+});
+
 test('editor_get_content reads a file that is not open in an editor from disk', async () => {
   // `(await read_text(path))['text']` compiled to `await read_text(path)['text']` and failed here.
   const { registry } = setup();

@@ -120,6 +120,26 @@ test('lsp_definition builds positions with new() and reads Location objects', as
   assert.equal(missing.content[0].text, '"$nope" does not occur in main.ts.');
 });
 
+test('debug_start copies an inline configuration without "__proto__": no launch value comes through a prototype', async () => {
+  const { registry } = setup();
+  let launched;
+  const original = vscode.debug.startDebugging;
+  vscode.debug.startDebugging = (folder, configuration) => { launched = configuration; return Promise.resolve(false); };
+  try {
+    // JSON text, as the arguments arrive: JSON.parse makes "__proto__" an own key (a JS literal would not).
+    const parsed = mods().js_json.parse_json('{"configuration": {"type": "node", "request": "launch", ' +
+      '"__proto__": {"program": "/etc/passwd", "runtimeExecutable": "/bin/sh"}}}');
+    const result = plain(await registry.call('debug_start', parsed, mods().core_tools.ToolCall()));
+    assert.equal(result.isError, true);  // the fake VS Code starts nothing
+  } finally {
+    vscode.debug.startDebugging = original;
+  }
+  assert.equal(launched.program, undefined);
+  assert.equal(launched.runtimeExecutable, undefined);
+  assert.deepEqual(Object.keys(launched), ['type', 'request', 'name']);
+  assert.equal(launched.name, 'Hermes: node');
+});
+
 test('debug tools read DAP replies (raw JS objects) of the session that stopped', async () => {
   const { folder, registry } = setup();
   fs.writeFileSync(path.join(folder, 'app.js'), 'let total = 0;\ntotal += 3;\n');

@@ -80,6 +80,9 @@ RULES = {
     'import': "Only absolute imports of hermes modules work in the bundle: relative imports fail and stdlib "
               "imports make Transcrypt compile CPython's library. Put CPython-only imports in a skip block.",
     'main-guard': "`if __name__ == '__main__':` runs inside the bundle: bundled modules must not have one.",
+    'proto-copy': "A key-by-key copy (`for k in object_keys(v): copy[k] = …`) sets the copy's prototype in JS when `v` "
+                  "has a `\"__proto__\"` key (JSON.parse makes one): the copy then shows values no validation saw. "
+                  "Loop over `core.values.copyable_keys(v)` or use `copy_object(v)`.",
     'unused-suppression': "This `transcrypt-ok` comment suppresses nothing (or has no reason): remove it or "
                           "give the reason after the colon.",
 }
@@ -108,6 +111,7 @@ LIST_METHODS = {'split', 'rsplit', 'splitlines', 'py_split'}
 DICT_BUILDERS = {'dict'}
 NUMERIC_CALLS = {'len', 'round', 'abs', 'int', 'float', 'min', 'max', 'sum', 'now_ms', 'monotonic_ms'}
 DIGIT_CHECKS = {'isdigit', 'isdecimal'}
+ALL_KEYS_CALLS = {'object_keys', 'keys_of', 'js_keys'}  # every own key, "__proto__" included
 
 
 class Finding:
@@ -595,6 +599,12 @@ class Linter(ast.NodeVisitor):
     def visit_For(self, node):
         if not self.iconv and self.is_dict(node.iter):
             self.report(node, 'dict-iteration', ast.unparse(node.iter)[:60])
+        if call_name(node.iter) in ALL_KEYS_CALLS and isinstance(node.target, ast.Name):
+            for item in ast.walk(ast.Module(body=node.body, type_ignores=[])):
+                targets = item.targets if isinstance(item, ast.Assign) else []
+                if any(isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Name)
+                       and target.slice.id == node.target.id for target in targets):
+                    self.report(item, 'proto-copy', ast.unparse(node.iter)[:60])
         self.visit(node.iter)
         self.visit(node.target)
         self.visit_guarded(node.body, loop_facts(node.target, node.iter))

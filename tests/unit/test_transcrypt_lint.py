@@ -65,6 +65,11 @@ FIRES = {
     'python37': ["if (n := 3):\n    pass\n", "def f(a, /):\n    pass\n"],
     'import': ["import json\n", "from .sibling import x\n", "from typing import List\n"],
     'main-guard': ["if __name__ == '__main__':\n    run()\n"],
+    'proto-copy': [
+        "def f(arguments):\n    result = {}\n    for key in object_keys(arguments):\n        result[key] = arguments[key]\n",  # core/tools.py with_defaults
+        "def f(v):\n    c = {}\n    for k in keys_of(v):\n        if k != 'x':\n            c[k] = g(v[k])\n",  # host/commands.py
+        "def f(v):\n    c = {}\n    for k in Object.js_keys(v):\n        c[k] = v[k]\n",
+    ],
     'unused-suppression': ["x = 1  # transcrypt-ok[list-plus]: nothing to suppress\n"],
 }
 
@@ -105,6 +110,8 @@ SAFE = [
     "d = {}\ndel d['key']\n",
     "# __pragma__('tconv')\ndef f():\n    items = []\n    if items:\n        pass\n",
     "d = {}\nfor k in d.keys():\n    pass\n",
+    "def f(v):\n    c = {}\n    for k in copyable_keys(v):\n        c[k] = v[k]\n",
+    "def f(v):\n    n = 0\n    for k in object_keys(v):\n        n += len(v[k])\n",
     "parts = s.split(',', 1)\n",
     "import re\nfrom hermes.core.values import get_key\n",
     "# __pragma__('skip')\nimport json\nfrom hermes.js.process import process\n# __pragma__('noskip')\n",

@@ -17,7 +17,7 @@ aside); a malformed conversation or message inside good data is dropped, never t
 """
 # __pragma__('tconv')
 from hermes.js.objects import is_none
-from hermes.core.values import json_type, get_key, is_object, object_keys
+from hermes.core.values import json_type, get_key, is_object, object_keys, copy_object
 
 STORE_VERSION = 1
 MAX_CONVERSATIONS = 50
@@ -105,9 +105,7 @@ def compact(message):
     content = get_key(message, 'content')
     if get_key(message, 'role') != 'tool' or json_type(content) != 'string' or len(content) <= HISTORY_TOOL_CHARS:
         return message
-    copy = {}
-    for key in object_keys(message):
-        copy[key] = message[key]
+    copy = copy_object(message)
     copy['content'] = truncate(content, HISTORY_TOOL_CHARS)
     return copy
 

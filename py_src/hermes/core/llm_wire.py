@@ -11,7 +11,7 @@ arguments as an object, an `error` object mid-stream); `StreamAccumulator` takes
 # __pragma__('tconv')
 from hermes.js.json import dump_json, parse_json, parse_json_plain
 from hermes.js.objects import is_none
-from hermes.core.values import json_type, is_object, get_key, object_keys
+from hermes.core.values import json_type, is_object, get_key, copyable_keys
 
 
 class LlmError(Exception):
@@ -64,7 +64,7 @@ def without_descriptions(schema):
     if kind != 'object':
         return schema
     copy = {}
-    for key in object_keys(schema):
+    for key in copyable_keys(schema):
         if key != 'description':
             copy[key] = without_descriptions(schema[key])
     return copy
@@ -79,7 +79,7 @@ def chat_request(model, messages, tools=None, tool_choice=None, include_usage=Tr
         body['tools'] = tools
         body['tool_choice'] = 'auto' if is_none(tool_choice) else tool_choice
     if not is_none(extra):
-        for key in object_keys(extra):
+        for key in copyable_keys(extra):
             body[key] = extra[key]
     return body
 

@@ -19,7 +19,7 @@ from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.js.text import decode_uri_component
-from hermes.core.values import json_type, get_key, object_keys
+from hermes.core.values import json_type, get_key, copyable_keys
 from hermes.core.tools import ToolError
 from hermes.core.jsonrpc import INVALID_PARAMS
 from hermes.core.mcp_protocol import ProtocolError
@@ -243,7 +243,7 @@ def _selection_contents(uri, selection):
     if is_none(selection):
         return {'uri': uri, 'mimeType': TEXT_TYPE, 'text': '', '_meta': {'path': None}}
     meta = {}
-    for key in object_keys(selection):
+    for key in copyable_keys(selection):
         if key != 'text':
             meta[key] = selection[key]
     return {'uri': uri, 'mimeType': TEXT_TYPE, 'text': selection['text'], '_meta': meta}

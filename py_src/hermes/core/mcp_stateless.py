@@ -23,7 +23,7 @@ from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.objects import is_none
 from hermes.js.promises import deferred
-from hermes.core.values import json_type, is_object, get_key, object_keys
+from hermes.core.values import json_type, is_object, get_key, object_keys, copyable_keys
 from hermes.core.jsonrpc import (
     INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
     classify, invalid_reason, request_id_of, result_response, error_response, notification,
@@ -125,7 +125,7 @@ class McpStatelessServer:
         capabilities = {'tools': {'listChanged': True}, 'logging': {}}
         for feature in self._features:
             offered = feature.capabilities()
-            for key in object_keys(offered):
+            for key in copyable_keys(offered):
                 capabilities[key] = offered[key]
         return capabilities
 
@@ -336,7 +336,7 @@ class Subscription:
     def deliver(self, method, params=None):
         tagged = {}
         if not is_none(params):
-            for key in object_keys(params):
+            for key in copyable_keys(params):
                 tagged[key] = params[key]
         tagged['_meta'] = {SUBSCRIPTION_ID_KEY: self.request_id}
         self._emit(notification(method, tagged))
@@ -353,7 +353,7 @@ def _check_capabilities(tool, offered):
     if is_none(required):
         return
     missing = {}
-    for key in object_keys(required):
+    for key in copyable_keys(required):
         if not is_object(get_key(offered, key)):
             missing[key] = required[key]
     if len(object_keys(missing)) > 0:

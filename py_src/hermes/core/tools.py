@@ -8,7 +8,7 @@ error: the registry catches everything a handler raises, including JS errors.
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
-from hermes.core.values import json_type, is_object, has_key, get_key, object_keys
+from hermes.core.values import json_type, is_object, has_key, get_key, copyable_keys, copy_object
 from hermes.core.schema import validate
 
 
@@ -216,9 +216,7 @@ def to_call_result(value):
 
 
 def _with_is_error(value):
-    result = {}
-    for key in object_keys(value):
-        result[key] = value[key]
+    result = copy_object(value)
     if json_type(get_key(result, 'isError')) != 'boolean':
         result['isError'] = False
     return result
@@ -322,14 +320,11 @@ class ToolRegistry:
 def with_defaults(arguments, schema):
     """A copy of `arguments` (a dict or a JS object) with each absent top-level property that declares a
     `default` in `schema` set to it."""
-    result = {}
-    for key in object_keys(arguments):
-        if key != '__proto__':  # in JS the copy's prototype would become the caller's object: unvalidated values
-            result[key] = arguments[key]
+    result = copy_object(arguments)
     properties = get_key(schema, 'properties')
     if not is_object(properties):
         return result
-    for key in object_keys(properties):
+    for key in copyable_keys(properties):
         declared = properties[key]
         if not has_key(result, key) and is_object(declared) and has_key(declared, 'default'):
             result[key] = declared['default']
@@ -343,20 +338,16 @@ def with_default_notes(schema):
     if not is_object(properties):
         return schema
     noted = {}
-    for key in object_keys(properties):
+    for key in copyable_keys(properties):
         declared = properties[key]
         noted[key] = declared
         if is_object(declared) and has_key(declared, 'default'):
-            copy = {}
-            for name in object_keys(declared):
-                copy[name] = declared[name]
+            copy = copy_object(declared)
             note = 'Default: ' + dump_json(declared['default']) + '.'
             description = get_key(declared, 'description')
             copy['description'] = note if json_type(description) != 'string' else description + ' ' + note
             noted[key] = copy
-    result = {}
-    for name in object_keys(schema):
-        result[name] = schema[name]
+    result = copy_object(schema)
     result['properties'] = noted
     return result
 

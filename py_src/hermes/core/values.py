@@ -62,6 +62,24 @@ def object_keys(value):
     return keys_of(value)
 
 
+def copyable_keys(value):
+    """The keys of a JSON object to copy into another object: all its own keys but `__proto__`.
+
+    JSON.parse makes `"__proto__"` an own key like any other, but in the bundle `copy['__proto__'] = v` sets
+    the copy's prototype to `v`: the copy would then show `v`'s values through subscripts, values that no
+    validation saw (`{"__proto__": {"path": "/etc/passwd"}}` gave `copy['path']`). Every key-by-key copy of
+    an object that comes from outside goes through here, so both worlds drop the key alike."""
+    return [key for key in keys_of(value) if key != '__proto__']
+
+
+def copy_object(value):
+    """A shallow copy of a JSON object's `copyable_keys`."""
+    copy = {}
+    for key in copyable_keys(value):
+        copy[key] = value[key]
+    return copy
+
+
 def json_equal(left, right):
     """Deep equality of two JSON values, by JSON type first (so 1 never equals '1' or True)."""
     left_type, right_type = _numeric_as_one(json_type(left)), _numeric_as_one(json_type(right))

@@ -14,7 +14,7 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import WAITING, CONFIRMED, DECLINED
 from hermes.core.dialog_text import escape_invisible
-from hermes.core.values import json_type, object_keys
+from hermes.core.values import json_type, object_keys, copyable_keys
 from hermes.host.settings import setting
 
 ALLOW = 'Allow'
@@ -143,7 +143,7 @@ def numbered_lines(name, text):
 
 def _without(arguments, names):
     rest = {}
-    for name in object_keys(arguments):
+    for name in copyable_keys(arguments):
         if not (name in names):
             rest[name] = arguments[name]
     return rest

@@ -5,7 +5,7 @@ from hermes.js.json import dump_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, keys_of
 from hermes.core.tools import ToolError
-from hermes.core.values import json_type
+from hermes.core.values import json_type, copyable_keys
 from hermes.host.paths import resolve_path
 
 URI_KEY = '$uri'
@@ -32,7 +32,7 @@ def convert_argument(value):
             return uri
         return vscode.Uri.file(resolve_path(target))
     converted = {}
-    for key in keys:
+    for key in copyable_keys(value):
         converted[key] = convert_argument(value[key])
     return converted
 

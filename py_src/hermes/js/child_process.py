@@ -25,7 +25,7 @@ def start_process(command, args, options):
     env = {}
     for key in Object.js_keys(process.env):
         if not _dropped(key, dropped):
-            env[key] = process.env[key]
+            env[key] = process.env[key]  # transcrypt-ok[proto-copy]: this process's own environment
     Object.assign(env, options['env'] if not is_none(options['env']) else {})
     state = {'out': [], 'err': [], 'sizes': [0, 0], 'truncated': False, 'timed_out': False,
              'finished': False, 'timer': None, 'child': None}

@@ -25,7 +25,7 @@ from hermes.js.objects import is_none
 from hermes.js.promises import sleep_ms
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.sse_parser import SseParser
-from hermes.core.values import json_type, is_object, get_key, object_keys
+from hermes.core.values import json_type, is_object, get_key, object_keys, copyable_keys
 from hermes.core.llm_wire import LlmError, StreamAccumulator, error_text_of_body
 from hermes.core.cancellation import Cancellation, CANCELLED
 from hermes.core.settings_spec import default_of
@@ -187,7 +187,7 @@ class LlmClient:
         headers = {'Accept': accept}
         if not is_none(self.api_key):
             headers['Authorization'] = 'Bearer ' + self.api_key
-        for key in object_keys(self.extra_headers):
+        for key in copyable_keys(self.extra_headers):
             value = self.extra_headers[key]
             if json_type(value) == 'string':
                 headers[key] = value
@@ -506,7 +506,7 @@ def listed_model_info(entry):
 
 def _without(body, key):
     copy = {}
-    for name in object_keys(body):
+    for name in copyable_keys(body):
         if name != key:
             copy[name] = body[name]
     return copy

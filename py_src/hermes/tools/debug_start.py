@@ -1,15 +1,13 @@
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.core.values import get_key, json_type, object_keys
+from hermes.core.values import get_key, json_type, copy_object
 from hermes.core.output_text import text_and_data
 from hermes.host.debugging import pause_report
 
 
 def _inline(configuration):
-    config = {}
-    for key in object_keys(configuration):
-        config[key] = configuration[key]
+    config = copy_object(configuration)
     if json_type(get_key(config, 'name')) != 'string':
         config['name'] = 'Hermes: ' + str(config['type'])
     return config

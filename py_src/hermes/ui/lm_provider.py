@@ -17,7 +17,7 @@ from hermes.js.errors import error_message, js_error, JsError, raise_js, to_js_c
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.js.timers import clear_timer, set_timer
-from hermes.core.values import json_type, is_object, get_key, object_keys
+from hermes.core.values import json_type, is_object, get_key, copyable_keys
 from hermes.core.agent_loop import EventSink, DEFAULT_CONTEXT_TOKENS
 from hermes.core.cancellation import Cancellation
 from hermes.core.llm_wire import LlmError, chat_request
@@ -183,7 +183,7 @@ def _model_options(options):
     if not is_object(options):
         return None
     extra = {}
-    for key in object_keys(options):
+    for key in copyable_keys(options):
         if key in MODEL_OPTIONS:
             extra[key] = options[key]
     return extra
