@@ -11,7 +11,7 @@ import subprocess
 import httpx
 import pytest
 import yaml
-from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp import Client, ClientSession, MCPError, StdioServerParameters, stdio_client
 
 from conftest import NODE, ROOT
 
@@ -304,3 +304,38 @@ def test_stdio_carries_2026_requests_without_a_handshake(window, workspace):
     assert by_id[3]['error']['code'] == -32022 and by_id[3]['error']['data']['requested'] == '2099-01-01'
     assert sessions(window) == 0
 
+
+
+def test_stdio_a_cancelled_2026_call_aborts_its_http_request(start_window, workspace, tmp_path):
+    """The official SDK client over stdio, speaking 2026-07-28: cancelling a call sends notifications/cancelled
+    (stdio has no stream of its own to close). The bridge aborts that request's HTTP POST — closing the stream is
+    how a 2026-07-28 server hears a cancellation — and sends the client nothing more for it."""
+    window = start_window(test_tools=True)
+    params = StdioServerParameters(command=NODE, args=[str(CLI), 'stdio'], env={'HOME': str(window.home)},
+                                   cwd=str(workspace))
+
+    async def cancelled_steps(client):
+        return (await client.call_tool('test_cancelled_calls', {})).structured_content['cancelled']
+
+    async def main():
+        with open(tmp_path / 'bridge-stderr.txt', 'w') as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode='2026-07-28') as client:
+                assert await cancelled_steps(client) == []
+                started = asyncio.Event()
+
+                async def on_progress(progress, total, message):
+                    started.set()
+
+                call = asyncio.ensure_future(client.call_tool('test_progress', {'steps': 500, 'delay_ms': 20},
+                                                              progress_callback=on_progress))
+                await started.wait()  # the tool runs: its first progress came back through the bridge
+                call.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await call
+                while not await cancelled_steps(client):  # a condition, not a delay (the run's timeout bounds it)
+                    await asyncio.sleep(0.05)
+                return await cancelled_steps(client)
+
+    steps = asyncio.run(asyncio.wait_for(main(), 60))
+    assert len(steps) == 1 and 1 <= steps[0] < 500
+    assert 'failed' not in (tmp_path / 'bridge-stderr.txt').read_text()

@@ -17,9 +17,11 @@ class FakeClient:
         self.session_id = None
         self.closed = False
         self.listened = False
+        self.abort = None
 
-    async def post(self, message, on_message=None):
+    async def post(self, message, on_message=None, abort=None):
         self.posted.append(message)
+        self.abort = abort
         if isinstance(message, dict) and message.get('method') == 'initialize':
             self.session_id = 's1'
         await self.handler(message, on_message)
@@ -136,6 +138,43 @@ def test_each_initialize_reconnects():
     out, _, clients = drive([INIT, INITIALIZED, dict(INIT, id=9)])
     assert len(clients) == 2
     assert clients[0].closed and clients[1].closed
+
+
+MODERN = {'io.modelcontextprotocol/protocolVersion': '2026-07-28'}
+
+
+def test_a_cancelled_2026_request_has_its_post_aborted_and_is_not_answered():
+    """2026-07-28 has no session to tell: closing the request's HTTP stream is the cancellation."""
+    clients = []
+
+    async def until_aborted(message, deliver):
+        if message.get('id') == 7:
+            deliver({'jsonrpc': '2.0', 'method': 'notifications/progress', 'params': {'progressToken': 'p', 'progress': 1}})
+            abort = clients[0].abort
+            while not abort.signal.aborted:
+                await asyncio.sleep(0.001)
+            raise McpClientError('The connection to the Hermes MCP server broke (aborted).', 'network')
+        await echo(message, deliver)
+
+    def connect():
+        clients.append(FakeClient(until_aborted))
+        return clients[0]
+
+    call = {'jsonrpc': '2.0', 'id': 7, 'method': 'tools/call', 'params': {'name': 'slow', '_meta': MODERN}}
+    other = {'jsonrpc': '2.0', 'id': 8, 'method': 'tools/list', 'params': {'_meta': MODERN}}
+    cancels = [{'jsonrpc': '2.0', 'method': 'notifications/cancelled', 'params': {'requestId': request_id}}
+               for request_id in [7, '7', 99]]  # '7' is another id; 99 was never sent
+    out, err, _ = drive([call, other] + cancels, connect=connect)
+    assert [m.get('id') for m in out] == [None, 8]  # the progress that came first, then only the other answer
+    assert err == ['tools/call 7: cancelled by the client']
+    assert [m.get('method') for m in clients[0].posted] == ['tools/call', 'tools/list']  # no session: not posted
+
+
+def test_a_2025_cancellation_goes_to_its_session():
+    cancel = {'jsonrpc': '2.0', 'method': 'notifications/cancelled', 'params': {'requestId': 3}}
+    out, err, clients = drive([INIT, INITIALIZED, cancel])
+    assert clients[0].posted == [INIT, INITIALIZED, cancel]
+    assert clients[0].abort is None and err == []
 
 
 def test_must_wait():

@@ -7,6 +7,10 @@ POST fails gets a JSON-RPC error (-32000) with its id and a message saying why; 
 JSON gets -32700 with id null. Notifications, responses and `initialize` are forwarded in order,
 one after another; other requests run concurrently (a slow tool call must not hold up a ping).
 After the handshake a GET stream carries server-initiated notifications (tools/list_changed).
+A 2026-07-28 request (its `_meta` names the version) has no session: when the client cancels it with
+`notifications/cancelled`, the bridge aborts that request's HTTP POST — closing it is how that revision
+cancels — and sends the client nothing more for it; the notification itself goes nowhere (there is no
+session to send it to). A 2025 client's cancellation is forwarded to its session as it is.
 Only protocol messages go to stdout; diagnostics go to `log` (stderr).
 
 The bridge finds its window lazily (`connect()` runs on each initialize), so a client started
@@ -15,7 +19,9 @@ before VS Code gets a clear error for its first handshake and connects on the ne
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json, parse_json
 from hermes.js.objects import is_none
+from hermes.js.fetch import abort_controller
 from hermes.js.promises import spawn, wait_all
+from hermes.core.mcp_headers import mirrored_headers
 from hermes.core.values import get_key, is_object, has_key
 
 HTTP_ERROR = -32000
@@ -35,6 +41,7 @@ class StdioBridge:
         self.pumping = False
         self.pump_task = None
         self.in_flight = {}
+        self.abortable = {}  # 'id:' + the JSON of a 2026-07-28 request's id → the AbortController of its POST
         self.next_key = 1
         self.listening = False
         self.closed = False
@@ -84,23 +91,46 @@ class StdioBridge:
         if not is_object(message) and not isinstance(message, list):
             self._send(error_reply(None, INVALID_REQUEST, 'Invalid Request: expected a JSON object'))
             return
+        if self._cancelled_here(message):
+            return
         if must_wait(message):
             await self._forward(message)
         else:
             key = str(self.next_key)
             self.next_key += 1
-            self.in_flight[key] = spawn(self._forward_tracked(key, message))
+            # Abortable from this line on: the client may cancel before the POST has even started.
+            abort = self._abortable(message)
+            self.in_flight[key] = spawn(self._forward_tracked(key, message, abort))
 
-    async def _forward_tracked(self, key, message):
+    async def _forward_tracked(self, key, message, abort):
         try:
-            await self._forward(message)
+            await self._forward(message, abort)
         finally:
             if key in self.in_flight:
                 del self.in_flight[key]
 
     # ------------------------------------------------------------------------- forwarding
 
-    async def _forward(self, message):
+    def _cancelled_here(self, message):
+        """True for a `notifications/cancelled` that is the bridge's to carry out: it names a 2026-07-28 request
+        in flight (its POST is aborted), or there is no session that could hear it."""
+        if not is_cancellation(message):
+            return False
+        slot = 'id:' + dump_json(get_key(get_key(message, 'params'), 'requestId'))
+        if slot in self.abortable:
+            self.abortable[slot].abort()
+            return True
+        return is_none(self.client) or is_none(self.client.session_id)
+
+    def _abortable(self, message):
+        """An AbortController for a lone 2026-07-28 request, kept under its id until its POST ends; else None."""
+        if not is_request(message) or is_none(mirrored_headers(message)):
+            return None
+        abort = abort_controller()
+        self.abortable['id:' + dump_json(message['id'])] = abort
+        return abort
+
+    async def _forward(self, message, abort=None):
         pending = request_ids(message)
         answered = []
 
@@ -113,8 +143,11 @@ class StdioBridge:
         try:
             if is_initialize(message) or is_none(self.client):
                 await self._reconnect()
-            await self.client.post(message, deliver)
+            await self.client.post(message, deliver, abort)
         except JsError as error:
+            if not is_none(abort) and abort.signal.aborted:
+                self.log(describe(message) + ' ' + dump_json(pending[0]) + ': cancelled by the client')
+                return  # a cancelled request is not answered
             text = error_message(error)
             unanswered = [request_id for request_id in pending if dump_json(request_id) not in answered]
             for request_id in unanswered:
@@ -122,6 +155,10 @@ class StdioBridge:
             if len(unanswered) == 0:
                 self.log(describe(message) + ' failed: ' + text)
             return
+        finally:
+            slot = 'id:' + dump_json(get_key(message, 'id'))
+            if not is_none(abort) and slot in self.abortable and self.abortable[slot] is abort:
+                del self.abortable[slot]
         if is_initialized_notification(message):
             self._start_listening()
 
@@ -177,6 +214,10 @@ def is_initialize(message):
         if is_object(item) and get_key(item, 'method') == 'initialize':
             return True
     return False
+
+
+def is_cancellation(message):
+    return is_object(message) and get_key(message, 'method') == 'notifications/cancelled'
 
 
 def is_initialized_notification(message):

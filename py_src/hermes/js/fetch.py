@@ -21,6 +21,11 @@ def abort_controller():
     return new(AbortController)  # noqa: F821
 
 
+def either_signal(first, second):
+    """A signal that aborts when `first` or `second` does (a timeout, or a caller that gives up)."""
+    return AbortSignal.any([first, second])  # noqa: F821
+
+
 def response_header(response, header_name):
     return or_none(response.headers.js_get(header_name))
 

@@ -42,6 +42,15 @@ def abort_controller():
     return _AbortController()
 
 
+def either_signal(first, second):
+    either = _AbortController()
+    for signal in (first, second):
+        if signal.aborted:
+            either.abort()
+        signal.addEventListener('abort', either.abort)
+    return either.signal
+
+
 def response_header(response, header_name):
     for key, value in response.headers.items():
         if key.lower() == header_name.lower():

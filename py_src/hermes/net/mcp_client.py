@@ -9,8 +9,8 @@ an HTTP status with the server's own explanation, or a server that cannot be rea
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.fetch import (
-    abort_controller, body_reader, cancel_body, fetch_url, network_error_code, network_error_detail, read_text_chunk,
-    response_header, timeout_signal,
+    abort_controller, body_reader, cancel_body, either_signal, fetch_url, network_error_code, network_error_detail,
+    read_text_chunk, response_header, timeout_signal,
 )
 from hermes.js.json import dump_json, parse_json
 from hermes.js.objects import is_none
@@ -187,9 +187,10 @@ class McpHttpClient:
             headers['MCP-Protocol-Version'] = self.protocol_version
         return headers
 
-    async def post(self, message, on_message=None):
+    async def post(self, message, on_message=None, abort=None):
         """POST one message (or batch); the messages that came back, each also passed to
-        `on_message` as soon as it arrives (progress notifications stream before the result)."""
+        `on_message` as soon as it arrives (progress notifications stream before the result).
+        `abort` (an AbortController) ends the request and the reading of its reply when aborted."""
         initializing = is_initialize(message)
         if initializing:  # a new handshake starts a new session
             self.session_id = None
@@ -200,7 +201,7 @@ class McpHttpClient:
         if not is_none(mirrored):
             for key in mirrored.keys():
                 headers[key] = mirrored[key]
-        response = await self._fetch('POST', headers, dump_json(message))
+        response = await self._fetch('POST', headers, dump_json(message), abort)
         received = []
 
         def deliver(item):
@@ -304,10 +305,13 @@ class McpHttpClient:
 
     # ------------------------------------------------------------------------------- internals
 
-    async def _fetch(self, method, headers, body):
+    async def _fetch(self, method, headers, body, abort=None):
         options = {'method': method, 'headers': headers, 'body': body}
         if not is_none(self.timeout_ms):
             options['signal'] = timeout_signal(self.timeout_ms)
+        if not is_none(abort):
+            options['signal'] = abort.signal if is_none(self.timeout_ms) else either_signal(options['signal'],
+                                                                                          abort.signal)
         try:
             return await fetch_url(self.url, options)
         except JsError as error:
