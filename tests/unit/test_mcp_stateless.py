@@ -120,6 +120,23 @@ def test_mirrored_tool_arguments_are_checked_base64_included(server):
     assert 'Mcp-Param-Region header is required' in run(server, message, headers=missing)['error']['message']
 
 
+def test_a_tool_added_again_under_the_same_name_is_checked_against_its_new_schema(server):
+    # the server keeps each tool's mirrored arguments; a new tool of the same name must not inherit them
+    def routed(header):
+        schema = {'type': 'object', 'properties': {'where': {'type': 'string', 'x-mcp-header': header}}}
+        return Tool('routed', 'Mirrors where', schema, lambda args, call: _done(args['where']))
+    remove = server.registry.add(routed('Region'))
+    message = request(7, 'tools/call', {'name': 'routed', 'arguments': {'where': 'north'}})
+    as_region = headers_for(message, **{'mcp-param-region': 'north'})
+    assert run(server, message, headers=as_region)['result']['content'][0]['text'] == 'north'
+    remove()
+    server.registry.add(routed('Zone'))
+    refused = run(server, message, headers=as_region)['error']['message']
+    assert refused == 'Header mismatch: the Mcp-Param-Zone header is required (the argument is in the body)'
+    as_zone = headers_for(message, **{'mcp-param-zone': 'north'})
+    assert run(server, message, headers=as_zone)['result']['content'][0]['text'] == 'north'
+
+
 async def _done(value):
     return value
 

@@ -80,11 +80,12 @@ def name_field(method):
     return None
 
 
-def header_mismatch(headers, method, params, version, input_schema=None):
+def header_mismatch(headers, method, params, version, input_schema=None, mirrored=None):
     """Why the mirrored headers disagree with the body (the HeaderMismatch message), or None.
 
     `version` is the body's `_meta` protocol version; `input_schema` is the called tool's, for
-    `tools/call` (its `x-mcp-header` properties must be mirrored exactly)."""
+    `tools/call` (its `x-mcp-header` properties must be mirrored exactly); `mirrored`: its
+    `mirrored_params`, when the caller keeps them (then `input_schema` is not walked)."""
     protocol = header_value(headers, 'mcp-protocol-version')
     if is_none(protocol):
         return 'Header mismatch: the MCP-Protocol-Version header is required'
@@ -99,8 +100,10 @@ def header_mismatch(headers, method, params, version, input_schema=None):
         problem = _compare('Mcp-Name', header_value(headers, 'mcp-name'), get_key(params, field), True)
         if not is_none(problem):
             return problem
-    if method == 'tools/call' and is_object(input_schema):
-        return _params_mismatch(headers, input_schema, get_key(params, 'arguments'))
+    if method == 'tools/call' and (is_object(input_schema) or not is_none(mirrored)):
+        if is_none(mirrored):
+            mirrored = mirrored_params(input_schema)
+        return _params_mismatch(headers, mirrored, get_key(params, 'arguments'))
     return None
 
 
@@ -141,8 +144,8 @@ def _collect(schema, path, found):
         _collect(child, child_path, found)
 
 
-def _params_mismatch(headers, input_schema, arguments):
-    for entry in mirrored_params(input_schema):
+def _params_mismatch(headers, mirrored, arguments):
+    for entry in mirrored:
         header = 'Mcp-Param-' + entry[1]
         raw = header_value(headers, header.lower())
         value = _value_at(arguments, entry[0])

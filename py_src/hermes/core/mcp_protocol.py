@@ -132,7 +132,9 @@ class McpSession:
         params = get_key(message, 'params')
         started = now_ms()
         try:
-            response = result_response(request_id, await self._dispatch(method, request_id, params))
+            handler = self._handler_for(method)
+            result = await handler(request_id, params)
+            response = result_response(request_id, result)
         except _Cancelled:
             self._info(describe(method, params) + ': cancelled after ' + elapsed(started))
             return None
@@ -143,13 +145,14 @@ class McpSession:
         self._log_outcome(method, params, response, started)
         return response
 
-    async def _dispatch(self, method, request_id, params):
+    def _handler_for(self, method):
+        """The async handler(request_id, params) of `method`; ProtocolError when there is none yet."""
         handler = self._route(method)
         if is_none(handler):
             raise ProtocolError(METHOD_NOT_FOUND, _not_found_message(method))
         if not self.initialized and method not in PRE_INITIALIZE_METHODS:
             raise ProtocolError(INVALID_REQUEST, 'Server not initialized: send initialize first')
-        return await handler(request_id, params)
+        return handler
 
     def _route(self, method):
         handler = self._methods.get(method)

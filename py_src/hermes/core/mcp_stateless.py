@@ -30,7 +30,7 @@ from hermes.core.jsonrpc import (
 )
 from hermes.core.tools import ToolCall
 from hermes.core.cancellation import Cancellation
-from hermes.core.mcp_headers import header_mismatch
+from hermes.core.mcp_headers import header_mismatch, mirrored_params
 from hermes.core.mcp_protocol import (
     ProtocolError, LOG_LEVELS, SUPPORTED_PROTOCOL_VERSIONS,
     progress_reporter, log_message, log_outcome, describe, elapsed,
@@ -114,6 +114,7 @@ class McpStatelessServer:
         self._features = []
         self._sources = []
         self._shutdown = Cancellation()  # ends open subscriptions/listen streams
+        self._mirrored = {}  # 't:' + tool name → [the Tool, its mirrored_params]: schemas are walked once
 
     def add_feature(self, feature):
         self._features.append(feature)
@@ -137,10 +138,11 @@ class McpStatelessServer:
 
     # ------------------------------------------------------------------------------ entry point
 
-    async def handle(self, message, send=None, cancellation=None, headers=None):
+    async def handle(self, message, send=None, cancellation=None, headers=None, kind=None):
         """One parsed JSON-RPC message in; its response out, or None (a notification, a response,
-        or a request the client cancelled)."""
-        kind = classify(message)
+        or a request the client cancelled). `kind`: what jsonrpc.classify says of it, when the
+        transport has already asked."""
+        kind = classify(message) if is_none(kind) else kind
         if kind == 'invalid':
             reason = invalid_reason(message) or 'not a JSON-RPC 2.0 message'
             return error_response(request_id_of(message), INVALID_REQUEST, 'Invalid Request: ' + reason)
@@ -152,8 +154,9 @@ class McpStatelessServer:
         started = now_ms()
         cancellation = Cancellation() if is_none(cancellation) else cancellation
         try:
-            context = self._read_meta(method, params, headers)
-            result = await self._dispatch(method, request_id, params, context, send, cancellation)
+            tool = self._called_tool(method, params)
+            context = self._read_meta(method, params, headers, tool)
+            result = await self._dispatch(method, request_id, params, context, send, cancellation, tool)
             if cancellation.cancelled:
                 self._info(describe(method, params) + ': cancelled after ' + elapsed(started))
                 return None  # the client stopped waiting: nothing may be sent for this request
@@ -165,7 +168,7 @@ class McpStatelessServer:
         log_outcome(self._log, describe(method, params), method, response, started)
         return response
 
-    def _read_meta(self, method, params, headers):
+    def _read_meta(self, method, params, headers, tool=None):
         if not is_none(params) and not is_object(params):
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: params must be an object')
         meta = get_key(params, '_meta')
@@ -186,7 +189,8 @@ class McpStatelessServer:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: _meta "' + LOG_LEVEL_KEY + '" must be one of ' +
                                 ', '.join(LOG_LEVELS))
         if not is_none(headers):
-            mismatch = header_mismatch(headers, method, params, version, self._schema_of(method, params))
+            mirrored = None if is_none(tool) else self._mirrored_params(tool)
+            mismatch = header_mismatch(headers, method, params, version, None, mirrored)
             if not is_none(mismatch):
                 raise ProtocolError(HEADER_MISMATCH, mismatch)
         if version not in MODERN_PROTOCOL_VERSIONS:
@@ -197,21 +201,29 @@ class McpStatelessServer:
                                 {'supported': ALL_PROTOCOL_VERSIONS, 'requested': version})
         return RequestContext(version, capabilities, get_key(meta, CLIENT_INFO_KEY), log_level)
 
-    def _schema_of(self, method, params):
+    def _called_tool(self, method, params):
+        """The registered tool a tools/call names (looked up once per request), else None."""
         if method != 'tools/call':
             return None
         name = get_key(params, 'name')
-        tool = self.registry.get(name) if json_type(name) == 'string' else None
-        return None if is_none(tool) else tool.input_schema
+        return self.registry.get(name) if json_type(name) == 'string' else None
 
-    async def _dispatch(self, method, request_id, params, context, send, cancellation):
+    def _mirrored_params(self, tool):
+        key = 't:' + tool.name
+        entry = self._mirrored[key] if key in self._mirrored else None
+        if is_none(entry) or entry[0] is not tool:  # a tool removed and added again is walked anew
+            entry = [tool, mirrored_params(tool.input_schema)]
+            self._mirrored[key] = entry
+        return entry[1]
+
+    async def _dispatch(self, method, request_id, params, context, send, cancellation, tool=None):
         if method == 'server/discover':
             return self._discover()
         if method == 'tools/list':
             # `cursor` is accepted and ignored: one page holds every tool, so there is no nextCursor.
             return {'tools': [tool.to_mcp() for tool in self.registry.list()]}
         if method == 'tools/call':
-            return await self._tools_call(request_id, params, context, send, cancellation)
+            return await self._tools_call(request_id, params, context, send, cancellation, tool)
         if method == 'subscriptions/listen':
             return await self._listen(request_id, params, send, cancellation)
         handler = None if method in REMOVED_METHODS else self._feature_handler(method)
@@ -252,11 +264,10 @@ class McpStatelessServer:
             result['instructions'] = self.instructions
         return result
 
-    async def _tools_call(self, request_id, params, context, send, cancellation):
+    async def _tools_call(self, request_id, params, context, send, cancellation, tool):
         name = get_key(params, 'name')
         if json_type(name) != 'string':
             raise ProtocolError(INVALID_PARAMS, 'tools/call: params.name must be a string (the tool name)')
-        tool = self.registry.get(name)
         if not is_none(tool):
             _check_capabilities(tool, context.capabilities)
         emit = _emitter(send)

@@ -10,7 +10,7 @@ status the spec names and a JSON-RPC error body saying why.
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
-from hermes.js.json import dump_json, parse_json
+from hermes.js.json import dump_json, parse_json_plain
 from hermes.js.modules import node
 from hermes.js.objects import is_none, is_array
 from hermes.js.promises import make_promise
@@ -201,11 +201,11 @@ class McpHttpServer:
             return None
         message = body[1]
         session_id = headers['mcp-session-id']
+        posted = PostedBody(message)
         if not is_none(self.stateless) and is_modern_request(headers['mcp-protocol-version'], session_id, message):
-            return await self._post_stateless(request, response, message)
-        body = PostedBody(message)
+            return await self._post_stateless(request, response, message, posted.kind)
         if is_none(session_id):
-            if not body.initialize:
+            if not posted.initialize:
                 return self._send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required '
                                                        '(send initialize first to get one)')
             session = self._new_session('streamable')
@@ -220,29 +220,29 @@ class McpHttpServer:
                                         ' (supported: ' + ', '.join(SUPPORTED_PROTOCOL_VERSIONS) + ')')
         session.last_used = now_ms()
         session_header = {'Mcp-Session-Id': session.id}
-        if not body.needs_reply:
+        if not posted.needs_reply:
             self._send_empty(response, 202, session_header)
-            await session.protocol.handle(message, body.kind)
+            await session.protocol.handle(message, posted.kind)
             return None
-        if body.wants_stream:
-            return await self._answer_on_stream(session, message, body, response, session_header)
-        reply = await session.protocol.handle(message, body.kind)
-        if body.initialize and is_error_reply(reply):
+        if posted.wants_stream:
+            return await self._answer_on_stream(session, message, posted, response, session_header)
+        reply = await session.protocol.handle(message, posted.kind)
+        if posted.initialize and is_error_reply(reply):
             self._end_session(session.id)  # a failed handshake leaves no session behind
             return self._send_json(response, 200, reply)
         if is_none(reply):
             return self._send_empty(response, 202, session_header)
         return self._send_json(response, 200, reply, session_header)
 
-    async def _answer_on_stream(self, session, message, body, response, session_header):
+    async def _answer_on_stream(self, session, message, posted, response, session_header):
         """Requests that may report progress or logs: SSE from their first notification on, the result
         last; one that sends nothing first is answered as plain JSON (no stream, no keep-alive timer)."""
         stream = LazyStream(response, session_header, True)
-        keys = [stream_key(request_id) for request_id in body.request_ids]
+        keys = [stream_key(request_id) for request_id in posted.request_ids]
         for key in keys:
             session.request_streams[key] = stream
         try:
-            reply = await session.protocol.handle(message, body.kind)
+            reply = await session.protocol.handle(message, posted.kind)
         finally:
             for key in keys:
                 if key in session.request_streams and session.request_streams[key] is stream:
@@ -259,19 +259,19 @@ class McpHttpServer:
     def _speaks_modern(self, version_header):
         return not is_none(self.stateless) and version_header in MODERN_PROTOCOL_VERSIONS
 
-    async def _post_stateless(self, request, response, message):
+    async def _post_stateless(self, request, response, message, kind):
         """One request, one response: JSON unless the request sends something before its result
         (progress, log lines, a subscription's notifications), then SSE from that first message on.
         A client that closes the connection first cancels the request."""
-        if classify(message) != 'request':
-            reply = await self.stateless.handle(message)
+        if kind != 'request':
+            reply = await self.stateless.handle(message, None, None, None, kind)
             if is_none(reply):
                 return self._send_empty(response, 202)  # a notification: nothing to answer
             return self._send_json(response, 400, reply)
         cancellation = Cancellation()
         response.on('close', lambda: _cancel_unless_answered(response, cancellation))
         stream = LazyStream(response)
-        reply = await self.stateless.handle(message, stream.send, cancellation, request.headers)
+        reply = await self.stateless.handle(message, stream.send, cancellation, request.headers, kind)
         if stream.opened():
             stream.finish(reply)
         elif is_none(reply):
@@ -375,7 +375,10 @@ class McpHttpServer:
     # ------------------------------------------------------------------------- bodies and replies
 
     async def _read_message(self, request, response):
-        """[True, parsed JSON body], or [False, None] after answering 413/415/400 for a body we won't take."""
+        """[True, parsed JSON body], or [False, None] after answering 413/415/400 for a body we won't take.
+        The body's objects stay plain JS objects (no dict wrapping per object, on every request): the
+        protocol reads messages through core/values.py, and a tool gets its arguments copied into a dict
+        (core/tools.py with_defaults)."""
         content_type = request.headers['content-type']
         if is_none(content_type) or not content_type.lower().startswith('application/json'):
             self._send_error(response, 415, 'Unsupported Media Type: Content-Type must be application/json')
@@ -391,7 +394,7 @@ class McpHttpServer:
                 refuse_body(request, response, self.max_body_bytes)
             return [False, None]
         try:
-            return [True, parse_json(text)]
+            return [True, parse_json_plain(text)]
         except ValueError as error:
             self._send_error(response, 400, 'Parse error: ' + error_message(error), -32700)
             return [False, None]
@@ -630,40 +633,30 @@ def close_server(server):
     return make_promise(executor)
 
 
-class BodyReader:
-    """Collects a request body, giving up (None) once it passes `limit` bytes."""
-
-    def __init__(self, request, limit, resolve):
-        self.request, self.limit, self.resolve = request, limit, resolve
-        self.chunks = []
-        self.size = 0
-        self.done = False
-        request.on('data', self.on_data)
-        request.on('end', self.on_end)
-        request.on('error', self.on_error)
-
-    def on_data(self, chunk):
-        if self.done:
-            return
-        self.size += chunk.length
-        if self.size > self.limit:
-            self.finish(None)
-            self.request.resume()  # drain the rest without keeping it
-            return
-        self.chunks.append(chunk)
-
-    def on_end(self):
-        self.finish(utf8_text(self.chunks))
-
-    def on_error(self, error):
-        self.finish(None)
-
-    def finish(self, value):
-        if not self.done:
-            self.done = True
-            self.chunks = []
-            self.resolve(value)
-
-
 def read_body(request, limit):
-    return make_promise(lambda resolve, reject: BodyReader(request, limit, resolve))
+    """The request body as text; None once it passes `limit` bytes (the rest is drained unkept) or the
+    request fails. (Closures, not a class: this runs for every POST, and each method call of a
+    transpiled object goes through a binding wrapper.)"""
+    def executor(resolve, reject):
+        state = {'chunks': [], 'size': 0, 'done': False}
+
+        def finish(value):
+            if not state['done']:
+                state['done'] = True
+                state['chunks'] = []
+                resolve(value)
+
+        def on_data(chunk):
+            if state['done']:
+                return
+            state['size'] = state['size'] + chunk.length
+            if state['size'] > limit:
+                finish(None)
+                request.resume()  # drain the rest without keeping it
+                return
+            state['chunks'].append(chunk)
+
+        request.on('data', on_data)
+        request.on('end', lambda: finish(utf8_text(state['chunks'])))
+        request.on('error', lambda error: finish(None))
+    return make_promise(executor)
