@@ -11,7 +11,7 @@
 const { testing } = require('../node/harness');
 
 const t = testing();
-const json = (value) => t.js.parse_json(JSON.stringify(value));
+const json = (value) => t.js_json.parse_json(JSON.stringify(value));
 
 function recordedStream(tokens) {
   const words = ['The', ' quick', ' brown', ' fox', ' jumps', ' over', ' the', ' lazy', ' dog', '.', '\n', ' Über', ' 日本'];
