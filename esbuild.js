@@ -26,7 +26,7 @@ const common = {
 
 // Transcrypt's dict() gives every dict (each literal in our Python, each object parsed from JSON) its
 // Python methods with ~17 Object.defineProperty calls. Measured (inv bench), that was the largest
-// single cost of an MCP request. This plugin gives plain objects one shared, frozen prototype that
+// single cost of an MCP request. `fastDicts` gives plain objects one shared, frozen prototype that
 // carries the same non-enumerable methods instead; objects with another prototype (class instances
 // handed to dict()) still take Transcrypt's original path. Semantics are unchanged: the methods stay
 // non-enumerable, JSON.stringify and Object.keys see only the data.
@@ -53,25 +53,109 @@ function __hermesSharedDictPrototype__ () {
 }
 `;
 
-const fastDicts = {
-  name: 'transcrypt-fast-dicts',
-  setup(build) {
-    build.onLoad({ filter: /org\.transcrypt\.__runtime__\.js$/ }, (args) => {
-      const source = fs.readFileSync(args.path, 'utf8');
-      if (!source.includes(DICT_METHODS_START)) {
-        throw new Error('transcrypt-fast-dicts: dict() in the Transcrypt runtime changed; review the plugin');
-      }
-      const fastPath = '    const proto = Object.getPrototypeOf (instance);\n' +
-        '    if (proto === Object.prototype || proto === __hermesDictPrototype__) {\n' +
-        '        Object.setPrototypeOf (instance, __hermesSharedDictPrototype__ ());\n' +
-        '        return instance;\n' +
-        '    }\n';
-      return { contents: source.replace(DICT_METHODS_START, fastPath + DICT_METHODS_START) + DICT_PROTOTYPE, loader: 'js' };
-    });
-  },
-};
+function fastDicts(source) {
+  if (!source.includes(DICT_METHODS_START)) {
+    throw new Error('transcrypt-fast-dicts: dict() in the Transcrypt runtime changed; review esbuild.js');
+  }
+  const fastPath = '    const proto = Object.getPrototypeOf (instance);\n' +
+    '    if (proto === Object.prototype || proto === __hermesDictPrototype__) {\n' +
+    '        Object.setPrototypeOf (instance, __hermesSharedDictPrototype__ ());\n' +
+    '        return instance;\n' +
+    '    }\n';
+  return source.replace(DICT_METHODS_START, fastPath + DICT_METHODS_START) + DICT_PROTOTYPE;
+}
 
-common.plugins = [fastDicts];
+// What esbuild cannot drop by itself, because it cannot know these have no side effects:
+// - Transcrypt's runtime puts Python's str/list/set/bytes methods on the JS prototypes when it loads
+//   (`Array.prototype.union = function …`). `build` bundles each entry twice: the first pass shows what the
+//   bundle's code mentions once esbuild has dropped what nothing uses; the second keeps an assignment only if
+//   its method's name is a word of that code outside the assignments, or of another assignment kept (to a
+//   fixed point). Nothing else can call it. (Words anywhere count, strings and comments included.)
+// - Class definitions (`export var X = __class__ (…)`) and the runtime's `__terminal__ = __Terminal__ ()`
+//   only build objects: marked pure, esbuild drops those nothing uses.
+const PROTOTYPE_METHOD = /^(?:Array|String|Number|Uint8Array)\.prototype\.(\w+) = /;
+const CLASS_DEFINITION = /^(export var \w+ = +)(__class__ \(|__Terminal__ \(\))/gm;
+
+function wordsIn(text) {
+  return new Set(text.match(/[A-Za-z_$][\w$]*/g));
+}
+
+// The prototype assignments of the runtime's source (or of an unminified bundle): whole lines.
+function prototypeMethods(lines) {
+  const statements = [];
+  lines.forEach((line, index) => {
+    const match = PROTOTYPE_METHOD.exec(line);
+    if (!match) return;
+    let last = index;
+    const oneLine = line.trimEnd().endsWith(';') && line.split('{').length === line.split('}').length;
+    if (!oneLine) {  // a function assignment over several lines ends with a column-0 brace
+      while (last < lines.length && lines[last] !== '};' && lines[last] !== '}') last++;
+      const inside = lines.slice(index + 1, last);
+      if (last === lines.length || inside.some((text) => PROTOTYPE_METHOD.test(text) || /^\S/.test(text))) {
+        throw new Error(`runtime prune: cannot tell where ${match[1]} ends; review esbuild.js`);
+      }
+    }
+    const words = wordsIn(lines.slice(index, last + 1).join('\n').replace(PROTOTYPE_METHOD, ''));
+    statements.push({ name: match[1], first: index, last, words });
+  });
+  return statements;
+}
+
+// The names of the prototype methods a bundle's code can call (see above).
+function methodsUsedBy(bundle) {
+  const lines = bundle.split('\n');
+  const statements = prototypeMethods(lines);
+  const inStatement = new Set();
+  for (const s of statements) for (let i = s.first; i <= s.last; i++) inStatement.add(i);
+  const elsewhere = wordsIn(lines.filter((_, index) => !inStatement.has(index)).join('\n'));
+  const kept = new Set(statements);
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const statement of kept) {
+      if (!elsewhere.has(statement.name) && ![...kept].some((s) => s !== statement && s.words.has(statement.name))) {
+        kept.delete(statement);
+        changed = true;
+      }
+    }
+  }
+  return new Set([...kept].map((s) => s.name));
+}
+
+function pruneRuntime(source, usedMethods) {
+  if (!usedMethods) return source;
+  const lines = source.split('\n');
+  const dropped = new Set();
+  for (const s of prototypeMethods(lines)) {
+    if (!usedMethods.has(s.name)) for (let i = s.first; i <= s.last; i++) dropped.add(i);
+  }
+  return lines.filter((_, index) => !dropped.has(index)).join('\n');
+}
+
+// Transcrypt's runtime as the bundles use it: fast dicts, unused prototype methods left out, pure classes.
+function runtimePlugin(usedMethods) {
+  return {
+    name: 'transcrypt-runtime',
+    setup(build) {
+      build.onLoad({ filter: /org\.transcrypt\.__runtime__\.js$/ }, (args) => ({
+        contents: pruneRuntime(fastDicts(fs.readFileSync(args.path, 'utf8')), usedMethods)
+          .replace(CLASS_DEFINITION, '$1/* @__PURE__ */ $2'),
+        loader: 'js',
+      }));
+      build.onLoad({ filter: /hermes\.[\w.]+\.js$/ }, (args) => ({
+        contents: fs.readFileSync(args.path, 'utf8').replace(CLASS_DEFINITION, '$1/* @__PURE__ */ $2'), loader: 'js',
+      }));
+    },
+  };
+}
+
+// One bundle: a first pass (unminified, not written) finds the prototype methods its code uses.
+async function build(options) {
+  const probe = await esbuild.build({ ...common, ...options, plugins: [runtimePlugin(null)], minify: false,
+    write: false, metafile: false, sourcemap: false, outdir: undefined, outfile: 'probe.js' });
+  const usedMethods = methodsUsedBy(probe.outputFiles[0].text);
+  return esbuild.build({ ...common, ...options, plugins: [runtimePlugin(usedMethods)] });
+}
+
 
 function testingEntry() {
   const modules = fs.readdirSync(transpiled)
@@ -104,7 +188,7 @@ function pointMapAtSources(mapFile) {
 
 async function main() {
   const started = Date.now();
-  await esbuild.build({
+  await build({
     ...common,
     entryPoints: [path.join(transpiled, 'extension.js')],
     outfile: path.join(root, 'dist', 'extension.js'),
@@ -112,7 +196,7 @@ async function main() {
     metafile: true,
   });
   if (fs.existsSync(path.join(transpiled, 'mcp_server_cli.js'))) {
-    await esbuild.build({
+    await build({
       ...common,
       entryPoints: [path.join(transpiled, 'mcp_server_cli.js')],
       outfile: path.join(root, 'dist', 'mcp-server.js'),
@@ -123,7 +207,7 @@ async function main() {
     });
     pointMapAtSources(path.join(root, 'dist', 'mcp-server.js.map'));
   }
-  await esbuild.build({
+  await build({
     ...common,
     entryPoints: [testingEntry()],
     outfile: path.join(root, 'build', 'testing.js'),

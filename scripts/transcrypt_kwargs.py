@@ -4,7 +4,7 @@ Transcrypt's `-k` gives EVERY function a prologue that unpacks `__kwargtrans__` 
 dist/extension.js (minified), that prologue was 270 of 640 kB. A definition needs it only when some
 call passes keyword arguments to it: so this runs Transcrypt (same command line, `-k` included) with
 its generator patched to emit the prologue, in `hermes.*` modules, only for functions whose name is
-called with keywords somewhere in py_src, in the Python tests (the parity layer replays their calls
+called with keywords somewhere in py_src, in the unit tests (the parity layer replays their calls
 on the bundle) or in the JS tests that call the transpiled code with
 `kwargs(...)` (every `__init__` once any class is called so; every function taking **kwargs).
 Transcrypt's own modules (runtime, re) keep `-k` everywhere. A call with keywords to a function
@@ -105,8 +105,9 @@ def patch_transcrypt(needs_kwargs):
 
 
 def main():
-    # tests too: the parity layer replays the unit tests' calls, keywords included, on the bundle
-    sources = sorted((ROOT / 'py_src').rglob('*.py')) + sorted((ROOT / 'tests').rglob('*.py'))
+    # The unit tests too: the parity layer replays their calls, keywords included, on the bundle. The other
+    # Python tests (integration, e2e, clients, bench, the scripted LLM, the shim) never call transpiled code.
+    sources = sorted((ROOT / 'py_src').rglob('*.py')) + sorted((ROOT / 'tests' / 'unit').rglob('*.py'))
     js_sources = sorted((ROOT / 'tests').rglob('*.js'))
     patch_transcrypt(keyword_callees(sources, js_sources))
     transcrypt_compact.patch(sys.modules['org.transcrypt.compiler'], sorted((ROOT / 'py_src').rglob('*.py')))
