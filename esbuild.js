@@ -53,6 +53,29 @@ function __hermesSharedDictPrototype__ () {
 }
 `;
 
+// scripts/transcrypt_compact.py emits a plain method as `name: {$m: function (self, …) {…}}` instead of
+// Transcrypt's `get name () {return __get__ (this, function (self, …) {…});}` (7 kB less); the class factory
+// installs that same getter for it. Only an object whose one own key is `$m` (with Object.prototype: no
+// Python value is one, dicts have their own prototype) is such an entry.
+const CLASS_ATTRIBUTES = `        for (var attrib in attribs) {
+            var descrip = Object.getOwnPropertyDescriptor (attribs, attrib);
+            Object.defineProperty (cls, attrib, descrip);`;
+const METHOD_ENTRY = `        for (var attrib in attribs) {
+            var descrip = Object.getOwnPropertyDescriptor (attribs, attrib);
+            const entry = descrip.value;
+            if (entry && Object.getPrototypeOf (entry) === Object.prototype && typeof entry.$m == 'function'
+                    && Object.keys (entry).length == 1) {
+                descrip = {get: function () {return __get__ (this, entry.$m);}, enumerable: true, configurable: true};
+            }
+            Object.defineProperty (cls, attrib, descrip);`;
+
+function methodEntries(source) {
+  if (!source.includes(CLASS_ATTRIBUTES)) {
+    throw new Error('method entries: the class factory in the Transcrypt runtime changed; review esbuild.js');
+  }
+  return source.replace(CLASS_ATTRIBUTES, METHOD_ENTRY);
+}
+
 function fastDicts(source) {
   if (!source.includes(DICT_METHODS_START)) {
     throw new Error('transcrypt-fast-dicts: dict() in the Transcrypt runtime changed; review esbuild.js');
@@ -72,7 +95,7 @@ function fastDicts(source) {
 //   its method's name is a word of that code outside the assignments, or of another assignment kept (to a
 //   fixed point). Nothing else can call it. (Words anywhere count, strings and comments included.)
 // - Class definitions (`export var X = __class__ (…)`) and the runtime's `__terminal__ = __Terminal__ ()`
-//   only build objects: marked pure, esbuild drops those nothing uses.
+//   only build objects: marked pure, esbuild drops those nothing uses (`print`, `input`: see TERMINAL_EXPORT).
 const PROTOTYPE_METHOD = /^(?:Array|String|Number|Uint8Array)\.prototype\.(\w+) = /;
 const CLASS_DEFINITION = /^(export var \w+ = +)(__class__ \(|__Terminal__ \(\))/gm;
 
@@ -121,7 +144,12 @@ function methodsUsedBy(bundle) {
   return new Set([...kept].map((s) => s.name));
 }
 
+// `print = __terminal__.print` reads a property of the terminal object at load time, so esbuild keeps the
+// terminal (a class and an instance) even when nothing prints: as functions they go when unused.
+const TERMINAL_EXPORT = /^export var (print|input) = __terminal__\.\1;$/gm;
+
 function pruneRuntime(source, usedMethods) {
+  source = source.replace(TERMINAL_EXPORT, 'export function $1 (...args) {return __terminal__.$1 (...args);}');
   if (!usedMethods) return source;
   const lines = source.split('\n');
   const dropped = new Set();
@@ -137,7 +165,7 @@ function runtimePlugin(usedMethods) {
     name: 'transcrypt-runtime',
     setup(build) {
       build.onLoad({ filter: /org\.transcrypt\.__runtime__\.js$/ }, (args) => ({
-        contents: pruneRuntime(fastDicts(fs.readFileSync(args.path, 'utf8')), usedMethods)
+        contents: pruneRuntime(methodEntries(fastDicts(fs.readFileSync(args.path, 'utf8'))), usedMethods)
           .replace(CLASS_DEFINITION, '$1/* @__PURE__ */ $2'),
         loader: 'js',
       }));
@@ -188,13 +216,17 @@ function pointMapAtSources(mapFile) {
 
 async function main() {
   const started = Date.now();
-  await build({
+  const extension = await build({
     ...common,
     entryPoints: [path.join(transpiled, 'extension.js')],
     outfile: path.join(root, 'dist', 'extension.js'),
     minify: production,
     metafile: true,
   });
+  // What dist/extension.js is made of (bytes each transpiled module takes in it), for `inv bench`.
+  fs.writeFileSync(path.join(root, 'build', 'extension-parts.json'), JSON.stringify(Object.fromEntries(
+    Object.entries(Object.entries(extension.metafile.outputs).find(([file]) => file.endsWith('extension.js'))[1].inputs)
+      .map(([input, { bytesInOutput }]) => [path.basename(input, '.js'), bytesInOutput]))));
   if (fs.existsSync(path.join(transpiled, 'mcp_server_cli.js'))) {
     await build({
       ...common,

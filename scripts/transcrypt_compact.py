@@ -13,16 +13,25 @@ around code whose meaning it does not change:
   == 'undefined') {var b = 3;} …}` → `function (a, b = 3) {…}`. Both evaluate the default at call time
   when the argument is missing (undefined); the ES form evaluates it outside the body, as Python does,
   so a local of the same name no longer hides the module's (~3 kB).
+- methods: `get m () {return __get__ (this, function (self, …) {…});}` → `m: {$m: function (self, …) {…}}`;
+  the runtime's class factory turns each such entry into that same getter when the class is made
+  (esbuild.js, METHOD_ENTRY), so classes look exactly as before (~7 kB). Static and class methods,
+  properties and decorated methods keep Transcrypt's form.
+- classes: no `__module__: __name__` entry. Nothing reads `__module__` (the runtime, our code, the tests:
+  checked at each build), and without it each module's `var __name__ = 'hermes.…'` is unused too (~4 kB).
 """
 import ast
 import inspect
+import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 from tests.parity.lint import skipped_lines  # noqa: E402  (the one definition of a CPython-only block)
 
 # Transcrypt's runtime builtins that always answer a JS boolean (org/transcrypt/__builtin__.js).
+MODULE_READ = re.compile(r"\.__module__|['\"]__module__['\"]")  # x.__module__, getattr(x, '__module__')
 BOOLEAN_BUILTINS = {'isinstance', 'issubclass', 'hasattr', 'callable', 'bool'}
 
 
@@ -157,6 +166,74 @@ def patch_raise(compiler):
     generator.visit_Raise = visit_raise
 
 
+def with_emit(self, rewrite, visit, node, *args):
+    """Run visit(self, node, …) with every fragment emitted at this level passing through
+    rewrite(emit, fragment, *format_args); fragments of nested visits are rewritten by their own level first."""
+    saved = self.__dict__.get('emit')
+    emit = self.emit
+    self.emit = lambda fragment, *format_args: rewrite(emit, fragment, *format_args)
+    try:
+        return visit(self, node, *args)
+    finally:
+        if saved is None:
+            del self.emit  # back to the class's method
+        else:
+            self.emit = saved
+
+
+def patch_class_module(compiler, sources):
+    """Classes without the `__module__` entry nobody reads."""
+    runtime = Path(compiler.__file__).parent
+    sources = sources + [runtime / '__core__.js', runtime / '__builtin__.js']
+    readers = [path for path in sources if MODULE_READ.search(path.read_text())]
+    if readers:
+        raise SystemExit(f'transcrypt_compact: {readers[0]} reads __module__; stop leaving it out of classes')
+    generator = compiler.Generator
+    original = generator.visit_ClassDef
+    if "'\\n__module__: __name__,'" not in _source(original):
+        raise SystemExit('transcrypt_compact: Transcrypt changed how classes get __module__; review this script')
+
+    def visit_class_def(self, node):
+        def emit_without_module(emit, fragment, *args):
+            return emit('\n' if fragment == '\n__module__: __name__,' else fragment, *args)
+        return with_emit(self, emit_without_module, original, node)
+    generator.visit_ClassDef = visit_class_def
+
+
+METHOD_GETTER = 'get {} () {{return {} (this, {}function'
+METHOD_END = ');}}'
+
+
+def patch_methods(compiler):
+    """Plain methods as `name: {$m: function …}` entries (see the module's docstring)."""
+    generator = compiler.Generator
+    original = generator.visit_FunctionDef  # maybe transcrypt_kwargs' wrapper: check Transcrypt's own source
+    source = _source(compiler)
+    if repr(METHOD_GETTER)[1:-1] not in source or "self.emit (');}}')" not in source:
+        raise SystemExit('transcrypt_compact: Transcrypt changed how it emits methods; review this script')
+
+    def visit_function_def(self, node, anAsync=False):
+        if self.allowJavaScriptCall or self.allowMemoizeCalls:
+            return original(self, node, anAsync)
+        depth = self.__dict__.get('function_depth', 0) + 1
+        state = {'rewritten': False}
+
+        def emit_method_entry(emit, fragment, *args):
+            if self.function_depth == depth:  # not a fragment of a function nested in this one
+                if fragment == METHOD_GETTER and args[1] == '__get__' and not state['rewritten']:
+                    state['rewritten'] = True
+                    return emit('{}: {{$m: {}function', args[0], args[2])
+                if fragment == METHOD_END and state['rewritten']:
+                    return emit('}}')
+            return emit(fragment, *args)
+        self.function_depth = depth
+        try:
+            return with_emit(self, emit_method_entry, original, node, anAsync)
+        finally:
+            self.function_depth = depth - 1
+    generator.visit_FunctionDef = visit_function_def
+
+
 def emit_plain_arguments(self, node):
     """Parameters of a function without the keyword-argument prologue, defaults as ES default parameters.
     The rest is what Transcrypt emits without -k: keyword-only defaults as locals, *args from `arguments`."""
@@ -190,4 +267,6 @@ def patch(compiler, sources):
                          'review is_boolean')
     patch_truthiness(compiler, boolean_functions(sources))
     patch_raise(compiler)
+    patch_class_module(compiler, sources + sorted((ROOT / 'tests').rglob('*.js')))
+    patch_methods(compiler)
 
