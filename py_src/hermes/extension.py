@@ -4,6 +4,7 @@
 from hermes.js.clock import now_ms
 from hermes.version import NAME, VERSION
 from hermes.host.log import register_log
+from hermes.host.live_values import register_live_values
 from hermes.host.approval import Approver
 from hermes.host.mcp_service import register_mcp_service
 from hermes.host.mcp_features import register_mcp_features
@@ -24,6 +25,7 @@ _active = {'service': None}
 async def activate(context):
     started = now_ms()
     log = register_log(context)
+    register_live_values(context)
     status_bar = register_status_bar(context)
     services = register_services(context)
     registry = build_registry(Approver(log), services)

@@ -270,6 +270,67 @@ def test_file_list_directory_caps_entries_and_does_not_enter_symlinks(ws, tmp_pa
     assert text(ok('file_list_directory', {'max_entries': 100})).count('app.ts') == 1  # the alias is not
 
 
+# ------------------------------------------------------------------------------------------ values kept between calls
+
+@pytest.fixture
+def live(context, monkeypatch):
+    """Caching on, as after activate(); counts reads of the whole configuration (files.exclude etc.)."""
+    from hermes.host.live_values import register_live_values
+    register_live_values(context)
+    reads = []
+    read = vscode.workspace.getConfiguration
+    monkeypatch.setattr(vscode.workspace, 'getConfiguration',
+                        lambda section=None, scope=None: reads.append(section) or read(section, scope))
+    return reads
+
+
+def test_exclude_settings_are_read_once_and_a_change_applies_at_once(ws, live):
+    (ws / 'src' / 'cache.pyc').write_text('')
+    vscode.workspace.settings['files.exclude'] = {'**/*.pyc': True}
+    for _ in range(3):
+        assert 'cache.pyc' not in text(ok('file_list_directory', {}))
+    assert live.count(None) == 1  # the first listing read files.exclude; the others used what it compiled
+    vscode.workspace.set_setting('files.exclude', {'**/*.md': True})  # as the user would: the event fires
+    body = text(ok('file_list_directory', {}))
+    assert 'cache.pyc' in body and 'README.md' not in body
+    vscode.workspace.set_setting('hermes.tools.allowOutsideWorkspace', False)  # any change clears every value
+    assert live.count(None) == 2 and 'README.md' not in text(ok('file_list_directory', {}))
+    assert live.count(None) == 3
+
+
+def test_a_symlink_changed_after_a_call_cannot_escape_through_what_is_kept(ws, live, tmp_path):
+    (tmp_path / 'secret.txt').write_text('no\n')
+    os.symlink(ws / 'README.md', ws / 'link.md')
+    assert '# Project' in text(ok('file_read', {'path': 'link.md'}))
+    os.remove(ws / 'link.md')
+    os.symlink(tmp_path / 'secret.txt', ws / 'link.md')
+    assert 'outside the workspace' in error('file_read', {'path': 'link.md'})
+    os.remove(ws / 'link.md')
+    os.symlink(tmp_path, ws / 'link.md')
+    assert 'outside the workspace' in error('file_read', {'path': 'link.md/secret.txt'})
+
+
+def test_a_workspace_folder_replaced_by_a_symlink_is_judged_by_where_it_points_now(ws, live, tmp_path):
+    assert '# Project' in text(ok('file_read', {'path': 'README.md'}))  # the folder's real path is kept
+    os.rename(ws, tmp_path / 'moved')
+    (tmp_path / 'other').mkdir()
+    (tmp_path / 'other' / 'README.md').write_text('other\n')
+    os.symlink(tmp_path / 'other', ws)
+    assert text(ok('file_read', {'path': 'README.md'})) == 'README.md (lines 1-1 of 1)\nother'
+    assert 'outside the workspace' in error('file_read', {'path': str(tmp_path / 'moved' / 'README.md')})
+
+
+def test_changed_workspace_folders_apply_at_once(ws, live, tmp_path):
+    assert text(ok('file_list_directory', {})).startswith('./ (depth 2, 3 entries')
+    other = tmp_path / 'other'
+    other.mkdir()
+    (other / 'only.txt').write_text('')
+    vscode.workspace.open_folders([str(other)])
+    vscode.workspace._folders_changed.fire({'added': [], 'removed': []})
+    assert text(ok('file_list_directory', {})) == './ (depth 2, 1 entries; folders end with /)\n  only.txt'
+    assert 'outside the workspace' in error('file_read', {'path': str(ws / 'README.md')})
+
+
 # ------------------------------------------------------------------------------------------ file_search
 
 def test_file_search_by_glob(ws):

@@ -12,6 +12,7 @@ from hermes.core.values import get_key
 from hermes.host.paths import display_path, folder_paths, is_inside
 from hermes.host.documents import open_document_for, replace_text, save_document
 from hermes.host.disk import file_system_for, FILE, DIRECTORY, SYMLINK
+from hermes.host.live_values import remembered
 
 MAX_READ_BYTES = 32 * 1024 * 1024
 BINARY_SNIFF_CHARS = 8000
@@ -178,7 +179,11 @@ async def read_directory(path):
 
 def exclude_patterns(sections):
     """The glob keys set to `true` in `files.exclude` / `search.exclude` (the given sections), plus
-    the `{"when": "$(basename).ts"}` sibling rules as (glob, when) pairs."""
+    the `{"when": "$(basename).ts"}` sibling rules as (glob, when) pairs. (Shared: don't change it.)"""
+    return remembered('excludes:' + ','.join(sections), lambda: _read_exclude_patterns(sections))
+
+
+def _read_exclude_patterns(sections):
     plain = []
     conditional = []
     for section in sections:
@@ -192,6 +197,11 @@ def exclude_patterns(sections):
             elif not is_none(get_key(rule, 'when')):
                 conditional.append([key, rule['when']])
     return {'plain': plain, 'conditional': conditional}
+
+
+def exclude_rules(sections):
+    """ExcludeRules for the settings `sections`, compiled once while they stay the same."""
+    return remembered('rules:' + ','.join(sections), lambda: ExcludeRules(sections))
 
 
 class ExcludeRules:

@@ -8,10 +8,12 @@ from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.host.settings import setting
 from hermes.host.workspace import workspace_folders
+from hermes.host.live_values import remembered
 
 
 def folder_paths():
-    return [folder['path'] for folder in workspace_folders()]
+    """The workspace folders' paths (a fresh list: callers may change it)."""
+    return list(remembered('folders', lambda: [folder['path'] for folder in workspace_folders()]))
 
 
 def real_path(path, depth=0):
@@ -65,10 +67,26 @@ def in_workspace(path):
     if setting('tools.allowOutsideWorkspace'):
         return True
     real = real_path(path)
-    for folder in folder_paths():
+    folders = folder_paths()
+    for folder in folders:
+        if is_inside(real, real_folder(folder)):
+            return True
+    for folder in folders:  # a folder that became a symlink since its real path was remembered
         if is_inside(real, real_path(folder)):
             return True
     return False
+
+
+def real_folder(folder):
+    """A workspace folder's real path; remembered only when the folder is its own real path. That is
+    safe: a real path found inside it proves the folder is still a real folder (a canonical path has
+    no symlinks on the way), so no symlink changed since can make a path pass (the path itself is
+    resolved on every call)."""
+    def compute():
+        real = real_path(folder)
+        return real if real == folder else None
+    known = remembered('real:' + folder, compute)
+    return real_path(folder) if is_none(known) else known
 
 
 def resolve_path(path_text):

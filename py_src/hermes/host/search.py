@@ -60,7 +60,7 @@ def ripgrep_path():
 
 def excluded_globs():
     """files.exclude + search.exclude (as VS Code's search view applies them), and always .git."""
-    patterns = exclude_patterns(['files.exclude', 'search.exclude'])['plain']
+    patterns = list(exclude_patterns(['files.exclude', 'search.exclude'])['plain'])
     if '**/.git' not in patterns:
         patterns.append('**/.git')
     return patterns

@@ -82,11 +82,7 @@ class _NodeFsPromises:
 
     @staticmethod
     async def readdir(path, options=None):
-        try:
-            with os.scandir(path) as entries:
-                return [_NodeStats(entry.stat(follow_symlinks=False).st_mode, name=entry.name) for entry in entries]
-        except OSError as error:
-            raise _node_error('scandir', path, error) from None
+        return _NodeFs.readdirSync(path, options)
 
     @staticmethod
     async def readFile(path):
@@ -145,6 +141,15 @@ class _NodeFs:
     @staticmethod
     def lstatSync(path):
         return _NodeFsPromises._stats('lstat', path, False)
+
+    @staticmethod
+    def readdirSync(path, options=None):
+        """Entries with their types (`withFileTypes`), as Dirents."""
+        try:
+            with os.scandir(path) as entries:
+                return [_NodeStats(entry.stat(follow_symlinks=False).st_mode, name=entry.name) for entry in entries]
+        except OSError as error:
+            raise _node_error('scandir', path, error) from None
 
     promises = _NodeFsPromises
 

@@ -3,7 +3,7 @@ from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.host.paths import resolve_path, display_path, folder_paths
-from hermes.host.files import stat, read_directory, ExcludeRules, relative_to_folder
+from hermes.host.files import stat, read_directory, exclude_rules, relative_to_folder
 
 
 def indent(level):
@@ -16,7 +16,7 @@ def indent(level):
 class Listing:
     def __init__(self, depth, max_entries, call):
         self.depth, self.max_entries, self.call = depth, max_entries, call
-        self.rules = ExcludeRules(['files.exclude'])
+        self.rules = exclude_rules(['files.exclude'])
         self.folders = folder_paths()  # once, not per entry: each lookup builds every folder's dict
         self.lines = []
         self.excluded = 0
