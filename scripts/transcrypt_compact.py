@@ -63,15 +63,16 @@ def _returns(function):
 
 
 def is_boolean(node, boolean_calls):
-    """True when the transpiled expression is always a JS boolean (so `__t__` would return it unchanged)."""
+    """True when the transpiled expression is always a JS boolean, or a number literal (so `__t__` would
+    return it unchanged)."""
     if isinstance(node, ast.Compare):
         return True
     if isinstance(node, ast.UnaryOp):
         return isinstance(node.op, ast.Not)
     if isinstance(node, ast.BoolOp):
         return all(is_boolean(value, boolean_calls) for value in node.values)
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, bool)
+    if isinstance(node, ast.Constant):  # __t__ of a number is that number too (`-1` is `-__t__ (1)`)
+        return isinstance(node.value, (bool, int, float))
     if isinstance(node, ast.Call):
         return isinstance(node.func, ast.Name) and node.func.id in boolean_calls
     return False

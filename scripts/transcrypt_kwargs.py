@@ -95,13 +95,67 @@ def patch_transcrypt(needs_kwargs):
     original_arguments = compiler.Generator.visit_arguments
 
     def visit_arguments(self, node):
-        if self.allowKeywordArgs:
-            return original_arguments(self, node)
-        return emit_plain_arguments(self, node)
+        if not self.allowKeywordArgs:
+            return emit_plain_arguments(self, node)
+        if self.module.name.startswith('hermes.') and node.vararg is None and node.kwarg is None:
+            return emit_keyword_arguments(self, node)
+        return original_arguments(self, node)
 
-    if 'hasOwnProperty ("__kwargtrans__"))) {{;' not in inspect.getsource(original_arguments):
+    if 'hasOwnProperty ("__kwargtrans__"))) {{;' not in inspect.getsource(original_arguments) \
+            or "'var {} = arguments [{}--];\\n'" not in inspect.getsource(original_arguments):
         raise SystemExit('transcrypt_kwargs: Transcrypt changed its default-argument test; review this script')
     compiler.Generator.visit_arguments = visit_arguments
+
+
+KEYWORD_DEFAULT_TEST = 'if (typeof {0} == \'undefined\' || ({0} != null && {0}.hasOwnProperty ("__kwargtrans__"))) {{;\n'
+
+
+def emit_keyword_arguments(self, node):
+    """Transcrypt's -k parameters of a function without *args and **kwargs, with a shorter prologue that does
+    the same: the last argument, when it is a `__kwargtrans__` object, assigns the parameters it names.
+    (Transcrypt's also counts down the positional arguments for *args; a function with no parameter gets
+    none: there is nothing to assign.)"""
+    self.emit('(')
+    for index, arg in enumerate(node.args):
+        self.emitComma(index)
+        self.visit(arg)
+    self.emit(') {{\n')
+    self.indent()  # the body's; Transcrypt dedents after it
+    for arg, expr in zip(node.args[len(node.args) - len(node.defaults):], node.defaults):
+        # a __kwargtrans__ object in a defaulted parameter's place is not its value
+        self.emit(KEYWORD_DEFAULT_TEST, self.filterId(arg.arg))
+        self.indent()
+        self.emit('var {} = ', self.filterId(arg.arg))
+        self.visit(expr)
+        self.emit(';\n')
+        self.dedent()
+        self.emit('}};\n')
+    for arg, expr in zip(node.kwonlyargs, node.kw_defaults):
+        if expr:
+            self.emit('var {} = ', self.filterId(arg.arg))
+            self.visit(expr)
+            self.emit(';\n')
+    names = node.args + node.kwonlyargs
+    if not names:
+        return
+    given, key = self.nextTemp('allkwargs'), self.nextTemp('attrib')
+    self.emit('var {0} = arguments [arguments.length - 1];\n', given)
+    self.emit('if ({0} && {0}.hasOwnProperty ("__kwargtrans__")) {{\n', given)
+    self.indent()
+    self.emit('for (var {} in {}) {{\n', key, given)
+    self.indent()
+    self.emit('switch ({}) {{\n', key)
+    self.indent()
+    for arg in names:
+        self.emit('case \'{0}\': var {0} = {1} [{2}]; break;\n', self.filterId(arg.arg), given, key)
+    self.dedent()
+    self.emit('}}\n')
+    self.dedent()
+    self.emit('}}\n')
+    self.dedent()
+    self.emit('}}\n')
+    self.prevTemp('attrib')
+    self.prevTemp('allkwargs')
 
 
 def main():
