@@ -1,10 +1,12 @@
-"""Language-intelligence tools: VS Code's `vscode.execute*Provider` commands, answered by fake
-providers registered as commands in the shim."""
+"""Language-intelligence tools: through the language service of their call (`call.services.language`) —
+the real LanguageService over VS Code's `vscode.execute*Provider` commands, answered by fake providers
+registered as commands in the shim, or a fake service."""
 import asyncio
 
 import pytest
 import vscode
-from hermes.core.tools import ToolCall
+from hermes.core.tools import Services, ToolCall
+from hermes.host.language import LanguageService
 from hermes.tools.catalog import build_registry
 
 GREETER = 'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n'
@@ -34,8 +36,9 @@ def loc(path, line, character, end=None):
     return vscode.Location(vscode.Uri.file(str(path)), vscode.Range(line, character, line, end or character + 5))
 
 
-def call(name, arguments):
-    return asyncio.run(build_registry().call(name, arguments, ToolCall()))
+def call(name, arguments, language=None):
+    registry = build_registry(None, Services(language=language or LanguageService()))
+    return asyncio.run(registry.call(name, arguments, ToolCall()))
 
 
 def text(result):
@@ -185,3 +188,49 @@ def test_rename_is_destructive_and_lookups_read_only():
     assert registry.get('lsp_rename').destructive is True
     assert all(registry.get(name).read_only for name in ['lsp_definition', 'lsp_references', 'lsp_hover',
                                                          'lsp_document_symbols', 'lsp_workspace_symbols'])
+
+
+class FakeLanguage:
+    """A language service with one document, one line long, whose every symbol is defined at 7:3 of lib.ts;
+    it records what the tools asked."""
+
+    def __init__(self):
+        self.asked = []
+        self.applied = []
+
+    async def open(self, path_text):
+        self.asked.append(('open', path_text))
+        return '/w/' + path_text, 'the document'
+
+    async def position(self, document, args):
+        self.asked.append(('position', document, args['line']))
+        return vscode.Position(args['line'] - 1, 0)
+
+    async def definitions(self, document, position):
+        return [{'path': 'lib.ts', 'uri': 'file:///w/lib.ts', 'line': 7, 'column': 3}]
+
+    async def previews(self, locations, limit):
+        for location in locations[:limit]:
+            location['text'] = 'function greet() {'
+
+    async def rename_edit(self, document, position, new_name):
+        return vscode.WorkspaceEdit()
+
+    async def apply(self, edit, save):
+        self.applied.append((edit, save))
+        return True
+
+
+def test_the_tools_ask_the_language_service_of_their_call():
+    language = FakeLanguage()
+    result = call('lsp_definition', {'path': 'app.ts', 'line': 2}, language)
+    assert text(result) == 'Definition of the symbol at app.ts:2:1:\n  lib.ts:7:3  function greet() {'
+    assert language.asked == [('open', 'app.ts'), ('position', 'the document', 2)]
+    empty = call('lsp_rename', {'path': 'app.ts', 'line': 2, 'new_name': 'hello'}, language)
+    assert [empty['isError'], text(empty), language.applied] == [True, 'The rename changes nothing.', []]
+
+
+def test_a_registry_without_a_language_service_says_so():
+    result = asyncio.run(build_registry().call('lsp_hover', {'path': 'app.ts', 'line': 1}, ToolCall()))
+    assert [result['isError'], text(result)] == [
+        True, 'The language service is not available: the Hermes extension is not fully active in this window.']

@@ -40,10 +40,7 @@ LAYERS = {
     'hermes': set(),
 }
 VSCODE_LAYERS = {'host', 'ui', 'extension'}
-TOOLS_STILL_USING_VSCODE = {
-    'editor_close_tab.py', 'editor_get_diagnostics.py', 'lsp_definition.py', 'lsp_hover.py', 'lsp_references.py',
-    'lsp_rename.py', 'lsp_workspace_symbols.py', 'workspace_set_config.py',
-}
+TOOLS_STILL_USING_VSCODE = {'editor_close_tab.py', 'editor_get_diagnostics.py', 'workspace_set_config.py'}
 TCONV = "# __pragma__('tconv')"
 
 

@@ -67,15 +67,16 @@ class Tool:
 
 
 class Services:
-    """The window's long-lived services a handler uses besides its arguments, built once at activation
+    """The window's services a handler uses besides its arguments, built once at activation
     (host/services.py `register_services`) and handed to every call by the registry: a handler reads
     `call.services.terminals`, never a module's singleton. Tests build one with the parts they need (real or
     fake); a service it was built without is a ToolError naming it, as in a window where it never started."""
 
-    def __init__(self, terminals=None, debugging=None, reviews=None):
+    def __init__(self, terminals=None, debugging=None, reviews=None, language=None):
         self._terminals = terminals  # host/terminals.py TerminalService
         self._debugging = debugging  # host/debugging.py DebugService
         self._reviews = reviews  # host/diff_review.py DiffReviews
+        self._language = language  # host/language.py LanguageService
 
     @property
     def terminals(self):
@@ -88,6 +89,10 @@ class Services:
     @property
     def reviews(self):
         return _present(self._reviews, 'Diff review')
+
+    @property
+    def language(self):
+        return _present(self._language, 'The language service')
 
 
 def _present(service, what):

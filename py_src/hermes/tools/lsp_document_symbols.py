@@ -2,7 +2,6 @@
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_list
 from hermes.core.values import get_key
-from hermes.host.language import open_document, document_symbols, symbol_entries
 from hermes.host.paths import display_path
 
 
@@ -14,8 +13,9 @@ def symbol_line(entry):
 
 
 async def list_symbols(args, call):
-    path, document = await open_document(get_key(args, 'path'))
-    entries = symbol_entries(await document_symbols(document), 0, [])
+    language = call.services.language
+    path, document = await language.open(get_key(args, 'path'))
+    entries = await language.outline(document)
     shown_path = display_path(path)
     if len(entries) == 0:
         return text_and_data('No symbols in ' + shown_path + ' (no language extension provides an outline for it, '

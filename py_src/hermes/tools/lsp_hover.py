@@ -1,17 +1,15 @@
 # __pragma__('tconv')
-from hermes.js.modules import vscode
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_head
 from hermes.core.values import get_key
-from hermes.host.language import open_document, resolve_position, hover_text
 from hermes.tools.lsp_parts import position_schema
 
 
 async def hover(args, call):
-    path, document = await open_document(get_key(args, 'path'))
-    position = await resolve_position(document, args)
-    hovers = await vscode.commands.executeCommand('vscode.executeHoverProvider', document.uri, position)
-    text = hover_text(hovers)
+    language = call.services.language
+    path, document = await language.open(get_key(args, 'path'))
+    position = await language.position(document, args)
+    text = await language.hover(document, position)
     where = get_key(args, 'path') + ':' + str(position.line + 1) + ':' + str(position.character + 1)
     if text == '':
         return text_and_data('No hover information at ' + where + '.', {'hover': ''})

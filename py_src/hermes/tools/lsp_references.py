@@ -1,24 +1,23 @@
 # __pragma__('tconv')
-from hermes.js.modules import vscode
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key
-from hermes.host.language import open_document, resolve_position, location_of, add_previews, plain_location, location_line
+from hermes.host.language import plain_location, location_line
 from hermes.tools.lsp_parts import position_schema
 
 
 async def find_references(args, call):
-    path, document = await open_document(get_key(args, 'path'))
-    position = await resolve_position(document, args)
+    language = call.services.language
+    path, document = await language.open(get_key(args, 'path'))
+    position = await language.position(document, args)
     call.progress(0, None, 'Finding references')
-    found = await vscode.commands.executeCommand('vscode.executeReferenceProvider', document.uri, position)
-    locations = [location_of(item) for item in (found or [])]
+    locations = await language.references(document, position)
     where = get_key(args, 'path') + ':' + str(position.line + 1) + ':' + str(position.character + 1)
     if len(locations) == 0:
         return text_and_data('No references found for the symbol at ' + where + '.', {'references': [], 'total': 0})
     limit = args['max_results']
     shown = locations[:limit]
-    await add_previews(shown, limit)
+    await language.previews(shown, limit)
     files = []
     for location in locations:
         if location['path'] not in files:

@@ -1,27 +1,18 @@
 # __pragma__('tconv')
-from hermes.js.errors import error_message, JsError
-from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key
-from hermes.host.language import open_document, resolve_position, edit_entries
+from hermes.host.language import edit_entries
 from hermes.host.paths import resolve_path, display_path
 from hermes.tools.lsp_parts import position_schema
 
 
 async def rename(args, call):
-    path, document = await open_document(get_key(args, 'path'))
-    position = await resolve_position(document, args)
+    language = call.services.language
+    path, document = await language.open(get_key(args, 'path'))
+    position = await language.position(document, args)
     new_name = get_key(args, 'new_name')
-    try:
-        edit = await vscode.commands.executeCommand('vscode.executeDocumentRenameProvider', document.uri, position,
-                                                    new_name)
-    except JsError as error:
-        raise ToolError('Cannot rename here: ' + error_message(error))
-    if is_none(edit):
-        raise ToolError('No rename provider answered for this position (is it on a symbol, and is a language '
-                        'extension for this file type installed?).')
+    edit = await language.rename_edit(document, position, new_name)
     entries = edit_entries(edit)
     files = []
     count = 0
@@ -33,13 +24,9 @@ async def rename(args, call):
         count = count + len(entry[1])
     if count == 0:
         raise ToolError('The rename changes nothing.')
-    if not await vscode.workspace.applyEdit(edit):
-        raise ToolError('VS Code refused to apply the rename (a file may have changed meanwhile); nothing was changed.')
     saved = args['save']
-    if saved:
-        for entry in entries:
-            document_changed = await vscode.workspace.openTextDocument(entry[0])
-            await document_changed.save()
+    if not await language.apply(edit, saved):
+        raise ToolError('VS Code refused to apply the rename (a file may have changed meanwhile); nothing was changed.')
     listed = ', '.join([item['path'] + ' (' + str(item['edits']) + ')' for item in files])
     text = ('Renamed to "' + new_name + '": ' + str(count) + ' edits in ' + str(len(files)) + ' files: ' + listed +
             ('. Saved.' if saved else '. Not saved: the files are modified in their editors (undo with Ctrl+Z).'))

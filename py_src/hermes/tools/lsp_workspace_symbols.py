@@ -1,5 +1,4 @@
 # __pragma__('tconv')
-from hermes.js.modules import vscode
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key
@@ -9,8 +8,7 @@ from hermes.host.language import kind_name, location_of, plain_location, locatio
 async def search_symbols(args, call):
     query = get_key(args, 'query')
     call.progress(0, None, 'Searching symbols')
-    found = await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', query)
-    found = found or []
+    found = await call.services.language.workspace_symbols(query)
     limit = args['max_results']
     results = []
     for symbol in found[:limit]:
