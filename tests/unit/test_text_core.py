@@ -2,8 +2,8 @@
 import pytest
 
 from hermes.core.globs import GlobSet, climbs_out, glob_to_regex
-from hermes.core.text_edits import apply_planned, count_lines, plan_edits
-from hermes.core.text_window import line_window, split_lines
+from hermes.core.text_edits import apply_planned, plan_edits
+from hermes.core.text_window import count_lines, line_window, split_lines
 from hermes.core.tools import ToolError
 
 
@@ -39,6 +39,30 @@ def test_line_window_edges():
     assert window['text'] == 'aaaa\nbbbb' and window['end'] == 2
     with pytest.raises(ToolError, match='end_line 1 is before start_line 2'):
         line_window('a\nb\n', 2, 1)
+
+
+def test_line_window_cuts_the_same_lines_as_splitting_the_whole_text():
+    def by_splitting(text, start, end, max_lines, max_chars):  # what line_window did before it stopped splitting
+        lines = split_lines(text)
+        last = len(lines) if end is None else min(end, len(lines))
+        kept, size = [], 0
+        for line in lines[start - 1:last]:
+            if len(kept) >= max_lines or size + len(line) + 1 > max_chars:
+                break
+            kept.append(line)
+            size += len(line) + 1
+        return '\n'.join(kept), len(lines)
+    texts = ['a', 'a\n', '\n', '\n\n', 'a\r\nb\r\n', 'one\n\nthree', 'x\ny\nz\n\n', 'é\n✓\r\n\n  tail']
+    for text in texts:
+        total = count_lines(text)
+        assert total == len(split_lines(text))
+        for start in range(1, total + 1):
+            for end in [None, start, total + 2]:
+                for max_lines, max_chars in [(2000, 100000), (1, 100000), (2, 6)]:
+                    window = line_window(text, start, end, max_lines, max_chars)
+                    expected, _ = by_splitting(text, start, end, max_lines, max_chars)
+                    if window['note'] is None or 'has' not in window['note']:  # (the long-line cut is its own case)
+                        assert (window['text'], window['total']) == (expected, total), (text, start, end)
 
 
 def test_plan_edits_edges():

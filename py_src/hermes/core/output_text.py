@@ -3,6 +3,7 @@ how much was left out (so the model knows to narrow its request rather than trus
 Pure string logic, the same in CPython and in the bundle."""
 # __pragma__('tconv')
 from hermes.js.text import native_regex, regex_replace_all
+from hermes.core.text_window import count_lines
 
 ESC = '\x1b'
 BEL = '\x07'
@@ -30,12 +31,6 @@ def strip_ansi(text):
             line = parts[len(parts) - 1] if len(parts) > 0 else ''
         cleaned.append(line)
     return '\n'.join(cleaned)
-
-
-def count_lines(text):
-    if text == '':
-        return 0
-    return len(text.split('\n')) - (1 if text.endswith('\n') else 0)
 
 
 def cap_head(text, limit):

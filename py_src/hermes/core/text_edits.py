@@ -11,6 +11,7 @@ The result is a sorted list of {'start', 'end', 'text'} character offsets, none 
 # __pragma__('tconv')
 from hermes.core.tools import ToolError
 from hermes.core.values import has_key, get_key
+from hermes.core.text_window import count_lines
 
 MAX_LISTED = 10
 
@@ -45,13 +46,6 @@ def occurrences(text, needle):
         found.append(index)
         index = text.find(needle, index + len(needle))
     return found
-
-
-def count_lines(text):
-    if text == '':
-        return 0
-    count = len(line_starts(text))
-    return count - 1 if text.endswith('\n') else count
 
 
 def with_eol(value, eol):

@@ -19,11 +19,24 @@ def split_lines(text):
     return lines
 
 
+def count_lines(text):
+    """len(split_lines(text)), without making a string per line (a 10 MB file has 250,000)."""
+    if text == '':
+        return 0
+    count = 0
+    found = text.find('\n')
+    while found != -1:
+        count += 1
+        found = text.find('\n', found + 1)
+    return count if text.endswith('\n') else count + 1
+
+
 def line_window(text, start_line=None, end_line=None, max_lines=MAX_LINES, max_chars=MAX_CHARS):
     """{'text', 'start', 'end', 'total', 'note'} for lines start..end (1-based, inclusive) of `text`.
-    `end` is the last line actually returned; `note` says what was cut, or is None."""
-    lines = split_lines(text)
-    total = len(lines)
+    `end` is the last line actually returned; `note` says what was cut, or is None.
+    Only the returned lines are cut out of `text` (measured: splitting a 10 MB file into lines and
+    collecting them was most of a file_read)."""
+    total = count_lines(text)
     start = 1 if is_none(start_line) else start_line
     last = total if is_none(end_line) else min(end_line, total)
     if start < 1:
@@ -38,10 +51,15 @@ def line_window(text, start_line=None, end_line=None, max_lines=MAX_LINES, max_c
     size = 0
     index = start - 1
     cut_line = None
+    position = 0
+    for _ in range(index):
+        position = text.find('\n', position) + 1
     while index < last:
-        line = lines[index]
         if len(kept) >= max_lines:
             break
+        line_end = text.find('\n', position)
+        line = text[position:] if line_end == -1 else text[position:line_end]
+        position = line_end + 1
         if size + len(line) + 1 > max_chars:
             if len(kept) == 0:  # one enormous line (minified code): return its beginning
                 kept.append(line[:max_chars])

@@ -2,7 +2,8 @@
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.core.text_edits import plan_edits, describe_change, count_lines
+from hermes.core.text_edits import plan_edits, describe_change
+from hermes.core.text_window import count_lines
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.documents import load_document, replace_text, save_document
 from hermes.tools.editor_parts import EDIT_SCHEMA

@@ -1,7 +1,7 @@
 # __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.core.text_edits import count_lines
+from hermes.core.text_window import count_lines
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.documents import show_document, point
 
