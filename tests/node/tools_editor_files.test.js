@@ -184,6 +184,36 @@ test('file_search lists local folders through ripgrep with files.exclude, search
     '1 file match "lib/*.{ts,js}" under src:\nsrc/lib/deep.ts');
 });
 
+test('file_search answers the same from ripgrep and from the in-process walk of a small tree', { skip: !fs.existsSync(APP_ROOT) && 'no code-server' }, async () => {
+  const { folder, registry } = setup();
+  vscode.__state.appRoot = APP_ROOT;
+  mods().host_search._cache.rg = null;
+  for (const relative of ['dist/bundle.ts', 'src/lib/deep.ts', 'src/gen/x.ts', 'logs/a.log', 'logs/keep.log', '.cfg/h.ts',
+    'build/out.ts', 'src/build/in.ts', 'src/.gitignore', 'cache.pyc', 'src/x.ts']) {
+    fs.mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
+    fs.writeFileSync(path.join(folder, relative), relative.endsWith('.gitignore') ? '!x.ts\n' : '');
+  }
+  fs.writeFileSync(path.join(folder, '.gitignore'), 'dist/\n*.log\n!keep.log\nx.ts\n*.py[co]\nlogs/**\n!logs/keep.log\n');
+  vscode.__state.settings['files.exclude'] = { build: true, '**/.git': true };
+  vscode.__state.settings['search.exclude'] = { '**/gen': true };
+  const walked = mods().host_small_tree.list_small_tree(folder, '.', ['build', '**/.git', '**/gen']);
+  assert.ok(Array.isArray(walked), 'the walk answers for this tree');
+  const queries = [{ pattern: '**/*.ts' }, { pattern: '**/*' }, { pattern: '*.ts', path: 'src' }, { pattern: '**/*.log', path: 'logs' },
+    { pattern: '**', path: 'dist' }, { pattern: '**/*', max_results: 3 }];
+  const answers = {};
+  for (const walk of [true, false]) {
+    mods().host_small_tree.use_small_tree(walk);
+    try {
+      answers[walk] = [];
+      for (const query of queries) answers[walk].push(text(await call(registry, 'file_search', query)));
+    } finally {
+      mods().host_small_tree.use_small_tree(true);
+    }
+  }
+  assert.deepEqual(answers[true], answers[false]);
+  assert.equal(answers[true][0], '5 files match "**/*.ts":\n.cfg/h.ts\nsrc/app.ts\nsrc/build/in.ts\nsrc/lib/deep.ts\nsrc/x.ts');
+});
+
 for (const backend of ['Node fs', 'workspace.fs']) {
 
   test(`the reading tools answer the same through ${backend}`, async () => {

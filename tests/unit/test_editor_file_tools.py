@@ -379,6 +379,37 @@ def test_file_search_applies_excludes_as_vscode_does(ws, ripgrep):
         'raise max_results]')
 
 
+def test_file_search_answers_the_same_from_ripgrep_and_from_the_in_process_walk_of_a_small_tree(ws, ripgrep,
+                                                                                               monkeypatch, tmp_path):
+    import hermes.host.search
+    import hermes.host.small_tree
+    monkeypatch.setenv('HOME', str(tmp_path))  # no global git excludes: the walk answers
+    walked = []
+    walk_tree = hermes.host.search.list_small_tree
+    monkeypatch.setattr(hermes.host.search, 'list_small_tree', lambda *args: walked.append(walk_tree(*args)) or walked[-1])
+    for relative in ['dist/bundle.ts', 'src/lib/deep.ts', 'src/gen/x.ts', 'logs/a.log', 'logs/keep.log', '.cfg/h.ts',
+                     'build/out.ts', 'src/build/in.ts', 'src/.gitignore']:
+        (ws / relative).parent.mkdir(parents=True, exist_ok=True)
+        (ws / relative).write_text('!x.ts\n' if relative.endswith('.gitignore') else '')
+    (ws / '.gitignore').write_text('dist/\n*.log\n!keep.log\nx.ts\n')
+    vscode.workspace.settings['files.exclude'] = {'build': True, '**/.git': True}
+    vscode.workspace.settings['search.exclude'] = {'**/gen': True}
+    queries = [{'pattern': '**/*.ts'}, {'pattern': '**/*'}, {'pattern': '*.ts', 'path': 'src'},
+               {'pattern': '**/*.log', 'path': 'logs'}, {'pattern': '**', 'path': 'dist'}, {'pattern': '**/*', 'max_results': 3}]
+    answers = {}
+    for walk in [True, False]:
+        hermes.host.small_tree.use_small_tree(walk)
+        try:
+            answers[walk] = [text(ok('file_search', query)) for query in queries]
+        finally:
+            hermes.host.small_tree.use_small_tree(True)
+    assert answers[True] == answers[False]
+    assert len(walked) == 2 * len(queries) and None not in walked[:len(queries)] and walked[len(queries):] == \
+        [None] * len(queries) or not hermes.host.disk.uses_node_fs()
+    assert answers[True][0] == ('5 files match "**/*.ts":\n.cfg/h.ts\nsrc/app.ts\nsrc/build/in.ts\nsrc/gen/x.ts\n'
+                                'src/lib/deep.ts').replace('src/gen/x.ts\n', '').replace('5 files', '4 files')
+
+
 def test_file_search_asks_findfiles_again_when_gitignore_filters_out_its_first_answer(ws, ripgrep):
     import hermes.host.disk
     hermes.host.disk.use_node_fs(False)  # findFiles' own behaviour (file: folders are listed by ripgrep)

@@ -16,6 +16,7 @@ from hermes.host.files import exclude_patterns
 from hermes.core.globs import GlobSet
 from hermes.host.paths import folder_paths, is_inside
 from hermes.host.disk import uses_node_fs
+from hermes.host.small_tree import list_small_tree
 from hermes.host.workspace import workspace_folders
 
 RIPGREP_PACKAGES = ['@vscode/ripgrep/bin', '@vscode/ripgrep-universal/bin/{platform}']
@@ -244,13 +245,18 @@ async def find_files_with_ripgrep(rg, glob, base, max_results, call):
     folders = [folder for folder in folder_paths() if is_none(base) or is_inside(base, folder)]
     if not is_none(base) and len(folders) == 0:
         folders = [base]  # outside the workspace (hermes.tools.allowOutsideWorkspace)
+    excluded = excluded_globs()
     args = ['--files', '--no-config', '--hidden', '--no-require-git']
-    for excluded in excluded_globs():
-        args.extend(['--glob', '!' + anchored(excluded)])
+    for glob in excluded:
+        args.extend(['--glob', '!' + anchored(glob)])
     args.append('--')
     wheres = ['.' if is_none(base) else node('path').relative(folder, base) or '.' for folder in folders]
     runs = []
     for index, folder in enumerate(folders):
+        listed = list_small_tree(folder, wheres[index], excluded)  # no ripgrep start for a small tree
+        if not is_none(listed):
+            runs.append(as_awaitable(listed))
+            continue
         folder_args = list(args)
         folder_args.append(wheres[index])
         runs.append(list_folder(rg, folder_args, folder, call))
@@ -269,6 +275,10 @@ async def find_files_with_ripgrep(rg, glob, base, max_results, call):
                 paths.append(folders[index] + sep + line[in_folder:])
     sorted_strings(paths)
     return {'paths': paths[:max_results], 'truncated': len(paths) > max_results, 'ignore_files_applied': True}
+
+
+async def as_awaitable(value):
+    return value
 
 
 async def list_folder(rg, args, folder, call):

@@ -34,6 +34,12 @@ def current_directory():
     return process.cwd()
 
 
+def environment_variable(name):
+    """The value of an environment variable of this process, or None."""
+    value = process.env[name]
+    return None if is_none(value) else value
+
+
 def write_stdout(text):
     process.stdout.write(text)
 
@@ -64,6 +70,6 @@ def on_process_signal(signal, handler):
 # __pragma__('skip')
 from hermes.js.process_cpython import (  # noqa: E402,F811
     process, platform_id, script_name, command_line, current_directory, write_stdout, write_stderr, exit_process,
-    read_stdin_lines, on_process_signal,
+    read_stdin_lines, on_process_signal, environment_variable,
 )
 # __pragma__('noskip')

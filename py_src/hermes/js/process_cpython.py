@@ -29,6 +29,10 @@ def current_directory():
     return os.getcwd()
 
 
+def environment_variable(name):
+    return os.environ.get(name)
+
+
 def write_stdout(text):
     sys.stdout.write(text)
     sys.stdout.flush()
