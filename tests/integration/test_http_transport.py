@@ -97,6 +97,18 @@ def test_evil_host_and_origin_are_403(window):
     evil_origin = post(window, INIT, origin='https://evil.example.com')
     assert evil_origin.status_code == 403
     assert error_of(evil_origin)['message'] == 'Forbidden: Origin https://evil.example.com is not allowed'
+
+
+def test_host_is_checked_on_every_request_after_a_good_one(window):
+    # the server remembers the last Host it accepted; any other value is checked again, and refused
+    own = f'127.0.0.1:{window.port}'
+    for host in [own, 'evil.example.com', own, f'127.0.0.1:{window.port + 1}', own, f'localhost:{window.port}',
+                 'EVIL.example.com:' + str(window.port)]:
+        response = post(window, INIT, host=host)
+        refused = host.lower().startswith('evil') or host.endswith(str(window.port + 1))
+        assert response.status_code == (403 if refused else 200), host
+        if refused:
+            assert error_of(response)['message'] == f'Forbidden: Host {host} is not this local server'
     assert post(window, INIT, origin=f'http://localhost:{window.port}').status_code == 200
     assert_still_serving(window)
 

@@ -83,12 +83,13 @@ class McpSession:
 
     # ------------------------------------------------------------------------------ entry point
 
-    async def handle(self, message, kind=None):
-        """One parsed JSON value in; a response, a list of responses, or None out. `kind`: what
-        jsonrpc.classify says of a single message, when the transport has already asked."""
+    def handle(self, message, kind=None):
+        """One parsed JSON value in; (an awaitable of) a response, a list of responses, or None out.
+        `kind`: what jsonrpc.classify says of a single message, when the transport has already asked.
+        (Not itself async: it hands back the awaitable of the part that answers, one promise less.)"""
         if is_none(kind) and json_type(message) == 'array':
-            return await self._handle_batch(message)
-        return await self._handle_message(message, kind)
+            return self._handle_batch(message)
+        return self._handle_message(message, kind)
 
     async def _handle_batch(self, batch):
         if is_none(self.negotiated_version):
@@ -106,19 +107,20 @@ class McpSession:
                 responses.append(response)
         return responses if len(responses) > 0 else None
 
-    async def _handle_message(self, message, kind=None):
+    def _handle_message(self, message, kind=None):
+        """An awaitable of the answer to one message (a request's own coroutine: no layer between)."""
         kind = classify(message) if is_none(kind) else kind
         if kind == 'invalid':
-            return self._invalid(message)
+            return _answered(self._invalid(message))
         if kind == 'notification':
             self._handle_notification(message['method'], get_key(message, 'params'))
-            return None
+            return _answered(None)
         if kind == 'response':
-            return None  # this server sends clients no requests, so there is nothing to match
+            return _answered(None)  # this server sends clients no requests, so there is nothing to match
         if self.closed:
             # A request racing the end of the session (DELETE, window closing) must not run a tool.
-            return error_response(message['id'], INVALID_REQUEST, 'Session closed')
-        return await self._handle_request(message)
+            return _answered(error_response(message['id'], INVALID_REQUEST, 'Session closed'))
+        return self._handle_request(message)
 
     def _invalid(self, message):
         reason = invalid_reason(message) or 'not a JSON-RPC 2.0 message'
@@ -302,6 +304,10 @@ class McpSession:
     def _warn(self, text):
         if not is_none(self._log):
             self._log.warn('mcp: ' + text)
+
+
+async def _answered(response):
+    return response
 
 
 class _Cancelled(Exception):

@@ -46,7 +46,8 @@ class HttpSession:
         self.id = session_id
         self.kind = kind  # 'streamable' or 'legacy'
         self.stream = None  # the GET stream (streamable) or the event stream (legacy)
-        self.request_streams = {}  # JSON of a request id → the LazyStream answering that POST
+        self.request_streams = {}  # stream_key of a request id → the LazyStream answering that POST
+        self.headers = {'Mcp-Session-Id': session_id}  # sent with every answer (made once, only read)
         self.last_used = now_ms()
         self.protocol = protocol_factory(self.route)
 
@@ -86,6 +87,7 @@ class McpHttpServer:
         self.max_body_bytes = max_body_bytes
         self.sessions = {}
         self._accept_seen = [None, False]  # [Accept header, lists both media types] (_accepts_json_and_sse)
+        self._host_accepted = None  # the last Host header host_refusal accepted (for this port)
         self.server = None
         self.port = None
         self.on_sessions_changed = None  # called with the session count whenever it changes
@@ -150,7 +152,12 @@ class McpHttpServer:
         target = split_target(request.url)
         path = target[0]
         query = target[1]
-        refusal = host_refusal(headers['host'], self.port) or origin_refusal(headers['origin'])
+        host = headers['host']
+        known = not is_none(host) and host == self._host_accepted
+        refusal = None if known else host_refusal(host, self.port)
+        if is_none(refusal):
+            self._host_accepted = host  # a client sends the same Host every time: checked once
+            refusal = origin_refusal(headers['origin'])
         if refusal:
             return self._refuse(response, refusal)
         # HEAD is answered like the GET it stands for (status and headers), without opening a stream or a
@@ -219,13 +226,20 @@ class McpHttpServer:
                 return self._send_error(response, 400, 'Bad Request: unsupported MCP-Protocol-Version ' + version +
                                         ' (supported: ' + ', '.join(SUPPORTED_PROTOCOL_VERSIONS) + ')')
         session.last_used = now_ms()
-        session_header = {'Mcp-Session-Id': session.id}
+        session_header = session.headers
         if not posted.needs_reply:
             self._send_empty(response, 202, session_header)
             await session.protocol.handle(message, posted.kind)
             return None
         if posted.wants_stream:
-            return await self._answer_on_stream(session, message, posted, response, session_header)
+            # Inline rather than a method of its own: one promise less for every tools/call.
+            stream = LazyStream(response, session_header, True)
+            keys = _own_request_streams(session, posted.request_ids, stream)
+            try:
+                reply = await session.protocol.handle(message, posted.kind)
+            finally:
+                _release_request_streams(session, keys, stream)
+            return self._finish_on_stream(stream, reply, response, session_header)
         reply = await session.protocol.handle(message, posted.kind)
         if posted.initialize and is_error_reply(reply):
             self._end_session(session.id)  # a failed handshake leaves no session behind
@@ -234,19 +248,10 @@ class McpHttpServer:
             return self._send_empty(response, 202, session_header)
         return self._send_json(response, 200, reply, session_header)
 
-    async def _answer_on_stream(self, session, message, posted, response, session_header):
-        """Requests that may report progress or logs: SSE from their first notification on, the result
-        last; one that sends nothing first is answered as plain JSON (no stream, no keep-alive timer)."""
-        stream = LazyStream(response, session_header, True)
-        keys = [stream_key(request_id) for request_id in posted.request_ids]
-        for key in keys:
-            session.request_streams[key] = stream
-        try:
-            reply = await session.protocol.handle(message, posted.kind)
-        finally:
-            for key in keys:
-                if key in session.request_streams and session.request_streams[key] is stream:
-                    del session.request_streams[key]
+    def _finish_on_stream(self, stream, reply, response, session_header):
+        """Requests that may report progress or logs get SSE from their first notification on, the
+        result last; one that sent nothing first is answered as plain JSON (no stream, no keep-alive
+        timer)."""
         if is_none(reply):
             stream.close()  # cancelled: an empty stream, as before any notification
         elif stream.opened():
@@ -424,11 +429,13 @@ class McpHttpServer:
     def _send_json(self, response, status, body, headers=None):
         """The body with its length (not chunked: one write, no terminating chunk)."""
         text = dump_json(body)
-        all_headers = {'Content-Type': 'application/json', 'Cache-Control': 'no-store',
-                       'Content-Length': node('buffer').Buffer.byteLength(text)}
+        # A flat [name, value, ...] list, which Node takes as it is (a dict would be built, then walked).
+        all_headers = ['Content-Type', 'application/json', 'Cache-Control', 'no-store',
+                       'Content-Length', str(node('buffer').Buffer.byteLength(text))]
         if not is_none(headers):
             for key in headers.keys():
-                all_headers[key] = headers[key]
+                all_headers.append(key)
+                all_headers.append(headers[key])
         response.writeHead(status, all_headers)
         response.end(text)
 
@@ -473,6 +480,22 @@ def is_modern_request(version_header, session_id, message):
     if not is_none(version_header):
         return True
     return not is_none(modern_version(message))
+
+
+def _own_request_streams(session, request_ids, stream):
+    """Route what the session sends for these requests to `stream`; returns the keys taken."""
+    keys = []
+    for request_id in request_ids:
+        key = stream_key(request_id)
+        session.request_streams[key] = stream
+        keys.append(key)
+    return keys
+
+
+def _release_request_streams(session, keys, stream):
+    for key in keys:
+        if key in session.request_streams and session.request_streams[key] is stream:
+            del session.request_streams[key]
 
 
 def _cancel_unless_answered(response, cancellation):
