@@ -263,12 +263,13 @@ def test_a_destructive_tool_is_confirmed_once_in_vscodes_dialog(chat, probe, wor
               "content: 'yes'}, toolInvocationToken: undefined}).then(r => r.content.map(p => p.value).join(''), "
               "e => 'rejected: ' + e.message); return null")
         page = chat.page
-        dialog = page.locator('.monaco-dialog-box')
+        # The dialog invokeTool waits on, by its title: not any dialog that happens to be up.
+        dialog = page.locator('.monaco-dialog-box', has_text='Run "Create file or folder"?')
         dialog.wait_for(state='visible', timeout=15000)
-        assert 'Run "Create file or folder"?' in dialog.inner_text()
         chat.screenshot(artifacts / 'native-chat-tool-confirmation.png')
         assert not (workspace / 'confirmed.txt').exists()
-        dialog.locator('a.monaco-button', has_text='Yes').first.click()
+        dialog.get_by_role('button', name='Yes', exact=True).click()
+        dialog.wait_for(state='hidden', timeout=15000)
         result = probe('return await globalThis.pending')
         assert not result.startswith('rejected'), result
         assert (workspace / 'confirmed.txt').read_text() == 'yes'
