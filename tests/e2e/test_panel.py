@@ -254,9 +254,8 @@ def test_insert_at_cursor_puts_the_code_into_the_active_editor(window):
 
 def test_a_tool_call_shows_a_card_that_completes_with_the_real_result(window, llm, panel_workspace):
     view = panel(window.page)
-    script(llm,
-           Reply(tool_events([('call_folders', 'workspace_get_folders', {})], text_before='Let me look. '), delay_ms=30),
-           Reply(text_events('You have one folder open: workspace.', piece=5), delay_ms=20))
+    llm.script(Reply(tool_events([('call_folders', 'workspace_get_folders', {})], text_before='Let me look. '), delay_ms=30),
+               Reply(text_events('You have one folder open: workspace.', piece=5), delay_ms=20))
     send(view, 'Which folders are open?')
     card = view.locator('.tool-card').last
     card.wait_for(timeout=20000)
