@@ -17,6 +17,9 @@ around code whose meaning it does not change:
   the runtime's class factory turns each such entry into that same getter when the class is made
   (esbuild.js, METHOD_ENTRY), so classes look exactly as before (~7 kB). Static and class methods,
   properties and decorated methods keep Transcrypt's form.
+- lambdas (without the keyword-argument prologue, *args or keyword-only parameters) and the function each
+  comprehension runs in as arrow functions: `(function __lambda__ (x) {return x.id;})` → `((x) => {return
+  x.id;})`. Neither uses `this` or `arguments`, and nothing constructs them (~2 kB).
 - classes: no `__module__: __name__` entry. Nothing reads `__module__` (the runtime, our code, the tests:
   checked at each build), and without it each module's `var __name__ = 'hermes.…'` is unused too (~4 kB).
 """
@@ -235,7 +238,41 @@ def patch_methods(compiler):
     generator.visit_FunctionDef = visit_function_def
 
 
-def emit_plain_arguments(self, node):
+def patch_arrows(compiler):
+    """Lambdas and comprehensions as arrow functions (see the module's docstring)."""
+    generator = compiler.Generator
+    original_lambda, original_comprehension = generator.visit_Lambda, generator.visit_ListComp
+    source = _source(compiler)
+    if "self.emit ('(function __lambda__ ',)" not in source or "self.emit (';\\n}})')" not in source \
+            or source.count("self.emit ('(function () {{\\n')") != 2:
+        raise SystemExit('transcrypt_compact: Transcrypt changed how it emits lambdas or comprehensions; '
+                         'review this script')
+
+    def visit_lambda(self, node):
+        arguments = node.args
+        if self.allowKeywordArgs or arguments.vararg or arguments.kwarg or arguments.kwonlyargs:
+            return original_lambda(self, node)
+        self.emit('(')
+        emit_plain_arguments(self, arguments, ') => {{\n')
+        self.emit('return ')
+        self.visit(node.body)
+        self.dedent()
+        self.emit(';\n}})')
+
+    def visit_comprehension(self, node, *args, **kwargs):
+        state = {'head': False}
+
+        def emit_arrow_head(emit, fragment, *format_args):
+            if fragment == '(function () {{\n' and not state['head']:  # its own: emitted before anything nested
+                state['head'] = True
+                return emit('(() => {{\n')
+            return emit(fragment, *format_args)
+        return with_emit(self, emit_arrow_head, lambda self, node: original_comprehension(self, node, *args, **kwargs),
+                         node)
+    generator.visit_Lambda, generator.visit_ListComp = visit_lambda, visit_comprehension
+
+
+def emit_plain_arguments(self, node, head_end=') {{\n'):
     """Parameters of a function without the keyword-argument prologue, defaults as ES default parameters.
     The rest is what Transcrypt emits without -k: keyword-only defaults as locals, *args from `arguments`."""
     self.emit('(')
@@ -246,7 +283,7 @@ def emit_plain_arguments(self, node):
         if default is not None:
             self.emit(' = ')
             self.visit(default)
-    self.emit(') {{\n')
+    self.emit(head_end)
     self.indent()  # the body's; Transcrypt dedents after it
     for arg, expr in zip(node.kwonlyargs, node.kw_defaults):
         if expr:
@@ -270,4 +307,5 @@ def patch(compiler, sources):
     patch_raise(compiler)
     patch_class_module(compiler, sources + sorted((ROOT / 'tests').rglob('*.js')))
     patch_methods(compiler)
+    patch_arrows(compiler)
 
