@@ -410,6 +410,24 @@ def test_file_search_answers_the_same_from_ripgrep_and_from_the_in_process_walk_
                                 'src/lib/deep.ts').replace('src/gen/x.ts\n', '').replace('5 files', '4 files')
 
 
+def test_file_search_over_several_folders_sorts_and_caps_them_together(ws, ripgrep, tmp_path):
+    import hermes.host.small_tree
+    other = tmp_path / 'api'
+    (other / 'lib').mkdir(parents=True)
+    for name in ['a.ts', 'lib/z.ts', 'lib/b.ts']:
+        (other / name).write_text('')
+    vscode.workspace.open_folders([str(ws), str(other)])
+    for walk in [True, False]:
+        hermes.host.small_tree.use_small_tree(walk)
+        try:
+            assert text(ok('file_search', {'pattern': '**/*.ts'})) == (  # by full path: api/ before project/
+                '4 files match "**/*.ts":\na.ts\nlib/b.ts\nlib/z.ts\nsrc/app.ts')
+            assert text(ok('file_search', {'pattern': '**/*.ts', 'max_results': 2})).endswith(
+                'showing the first 2. Narrow the pattern or raise max_results]')
+        finally:
+            hermes.host.small_tree.use_small_tree(True)
+
+
 def test_file_search_asks_findfiles_again_when_gitignore_filters_out_its_first_answer(ws, ripgrep):
     import hermes.host.disk
     hermes.host.disk.use_node_fs(False)  # findFiles' own behaviour (file: folders are listed by ripgrep)

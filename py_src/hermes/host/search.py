@@ -263,18 +263,30 @@ async def find_files_with_ripgrep(rg, glob, base, max_results, call):
     listings = await wait_all(runs)
     if call.cancelled:
         raise ToolError('The search was cancelled.')
-    paths = []
     sep = node('path').sep
+    found = []
     for index, listing in enumerate(listings):
         # ripgrep prints normalised paths under where it looked: './a/b' for '.', 'src/a/b' for 'src'
         where = wheres[index]
         under_where = 2 if where == '.' else len(where) + 1
-        in_folder = 2 if where == '.' else 0
+        lines = []
         for line in listing:  # (a hot loop: plain functions, no method calls)
-            if regex_matches(pattern, line[under_where:] if sep == '/' else line[under_where:].replace(sep, '/')):
-                paths.append(folders[index] + sep + line[in_folder:])
-    sorted_strings(paths)
-    return {'paths': paths[:max_results], 'truncated': len(paths) > max_results, 'ignore_files_applied': True}
+            if line != '' and regex_matches(pattern, line[under_where:] if sep == '/' else
+                                            line[under_where:].replace(sep, '/')):
+                lines.append(line)
+        # one folder's lines share their start: sorted as they are, and only the paths returned are built
+        found.append(sorted_strings(lines) if len(listings) == 1 else lines)
+    paths = []
+    for index, lines in enumerate(found):
+        in_folder = 2 if wheres[index] == '.' else 0
+        prefix = folders[index] + sep
+        count = len(lines) if len(found) > 1 else min(len(lines), max_results + 1)
+        for line_index in range(count):
+            paths.append(prefix + lines[line_index][in_folder:])
+    if len(found) > 1:
+        sorted_strings(paths)
+    truncated = len(found[0]) > max_results if len(found) == 1 else len(paths) > max_results
+    return {'paths': paths[:max_results], 'truncated': truncated, 'ignore_files_applied': True}
 
 
 async def as_awaitable(value):
@@ -289,7 +301,7 @@ async def list_folder(rg, args, folder, call):
     unsubscribe()
     if not is_none(result['error']) or (result['code'] == 2 and result['stdout'] == ''):
         raise ToolError('The file search failed: ' + (result['error'] or first_lines(result['stderr'])))
-    return [line for line in result['stdout'].split('\n') if line != '']
+    return result['stdout'].split('\n')  # (with a last empty line: callers skip empty lines)
 
 
 async def find_files_through_vscode(glob, base, max_results, use_ignore_files, call):
