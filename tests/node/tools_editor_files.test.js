@@ -15,6 +15,8 @@ const mods = () => testing();
 const args = (value) => mods().js_json.parse_json(JSON.stringify(value));
 const plain = (value) => JSON.parse(mods().js_json.dump_json(value));
 
+let context;
+
 function setup() {
   vscode.__reset();
   const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-files-')));
@@ -22,8 +24,12 @@ function setup() {
   fs.writeFileSync(path.join(folder, 'src', 'app.ts'), 'const a: number = 1;\nconst b = a + 1;\nexport { a, b };\n');
   fs.writeFileSync(path.join(folder, 'README.md'), '# Project\n\nHello world\n');
   vscode.__openFolders([folder]);
-  return { folder, registry: mods().tools_catalog.build_registry() };
+  context = vscode.__makeContext();
+  const services = mods().host_services.register_services(context);  // what activate() builds
+  return { folder, registry: mods().tools_catalog.build_registry(null, services) };
 }
+
+test.afterEach(() => context && context.disposeAll());
 
 async function call(registry, name, value) {
   return plain(await registry.call(name, args(value || {}), mods().core_tools.ToolCall()));

@@ -8,6 +8,7 @@ from hermes.core.tools import ToolCall
 from hermes.host.paths import in_workspace, real_path
 from hermes.tools.catalog import build_registry
 from hermes.host.approval import Approver
+from hermes.host.services import register_services
 
 
 def test_a_dangling_symlink_out_of_the_workspace_is_outside(tmp_path):
@@ -28,11 +29,11 @@ def test_a_dangling_symlink_out_of_the_workspace_is_outside(tmp_path):
     assert not (outside / 'new.txt').exists()
 
 
-def test_user_settings_outside_the_safe_sections_ask(tmp_path):
+def test_user_settings_outside_the_safe_sections_ask(tmp_path, context):
     vscode.workspace.open_folders([str(tmp_path)])
     vscode.workspace.settings['http.proxyAuthorization'] = 'Basic SECRET'
     vscode.workspace.settings['editor.tabSize'] = 3
-    registry = build_registry(Approver())
+    registry = build_registry(Approver(), register_services(context))
     vscode.window.message_answers.append(None)
     refused = asyncio.run(registry.call('workspace_get_config', {'key': 'http.proxyAuthorization'}, ToolCall()))
     assert refused['isError'] is True and 'SECRET' not in str(refused)

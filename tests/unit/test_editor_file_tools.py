@@ -8,6 +8,9 @@ import pytest
 import vscode
 from hermes.core.tools import ToolCall, Services
 from hermes.host.approval import Approver
+from hermes.host.configuration import ConfigurationService
+from hermes.host.editors import EditorTabs
+from hermes.host.language import LanguageService
 from hermes.tools.catalog import build_registry
 
 CODE_SERVER_APP_ROOT = Path.home() / '.cache/hermes-dev/code-server-4.139.1/node_modules/code-server/lib/vscode'
@@ -48,8 +51,14 @@ def run(coroutine):
     return asyncio.run(coroutine)
 
 
+def window_registry(approver=None):
+    """A registry with the services these tools use (tabs, problems, settings), real over the shim."""
+    return build_registry(approver, Services(language=LanguageService(), tabs=EditorTabs(),
+                                             configuration=ConfigurationService()))
+
+
 async def acall(name, arguments=None, call=None, registry=None):
-    return await (registry or build_registry()).call(name, arguments or {}, call or ToolCall())
+    return await (registry or window_registry()).call(name, arguments or {}, call or ToolCall())
 
 
 def call(name, arguments=None, call=None, registry=None):
@@ -797,6 +806,8 @@ def test_workspace_set_config(ws):
     vscode.workspace.workspaceFolders = None
     assert 'use target "user"' in error('workspace_set_config', {'key': 'editor.tabSize', 'value': 1,
                                                                  'target': 'workspace'})
+    ok('workspace_set_config', {'key': 'editor.tabSize', 'value': 5})  # no folder open: the user's settings
+    assert vscode.workspace.config_updates[-1] == ('editor.tabSize', 5, vscode.ConfigurationTarget.Global)
 
 
 # ------------------------------------------------------------------------------------------ tasks

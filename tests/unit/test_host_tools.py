@@ -2,6 +2,7 @@
 import asyncio
 
 import vscode
+from hermes.host.services import register_services
 from hermes.tools.catalog import build_registry
 
 
@@ -24,11 +25,11 @@ def test_workspace_get_folders_with_no_folder_open():
     assert result['structuredContent'] == {'name': None, 'folders': []}
 
 
-def test_editor_get_open_tabs():
+def test_editor_get_open_tabs(context):
     uri = vscode.Uri.file('/w/app.py')
     vscode.window.tabGroups.all = [vscode.TabGroup(1, [vscode.Tab('app.py', uri, active=True, dirty=True),
                                                        vscode.Tab('Welcome')])]
-    result = call(build_registry(), 'editor_get_open_tabs')
+    result = call(build_registry(None, register_services(context)), 'editor_get_open_tabs')
     tabs = result['structuredContent']['tabs']
     assert tabs[0] == {'label': 'app.py', 'path': '/w/app.py', 'uri': 'file:///w/app.py', 'group': 1,
                        'active': True, 'dirty': True, 'pinned': False, 'preview': False}

@@ -50,6 +50,52 @@ class FakeDebugging:
         return [{'line': line, 'enabled': True} for line in lines]
 
 
+class FakeTabs:
+    """Editor tabs as the tools see them: `shown` maps a path to its tabs; what the tools did is in `done`."""
+
+    def __init__(self, shown=None):
+        self.shown = shown or {}
+        self.done = []
+
+    def showing(self, path):
+        return self.shown.get(path, [])
+
+    async def open_in_background(self, path, shown):
+        self.done.append(('open', shown))
+        self.shown[path] = ['tab of ' + shown]
+
+    async def close(self, tabs):
+        self.done.append(('close', tabs))
+
+
+class FakeLanguage:
+    """Problems as a language service reports them: none until the wait, then one."""
+
+    def __init__(self, done):
+        self.done = done
+        self.reported = []
+
+    def problems(self, path=None, min_severity='hint'):
+        return self.reported
+
+    async def wait_for_problems(self, path, timeout_ms, call):
+        self.done.append(('wait', timeout_ms))
+        self.reported = [{'path': 'app.js', 'line': 2, 'column': 5, 'severity': 'error', 'code': None,
+                          'message': "';' expected.", 'source': 'ts'}]
+
+
+class FakeConfiguration:
+    def __init__(self):
+        self.written = []
+
+    def read(self, key):
+        return {'key': key, 'value': 2, 'known': True}
+
+    async def write(self, key, value, target_name=None):
+        self.written.append((key, value, target_name))
+        return self.read(key)
+
+
 class FakeHub:
     def __init__(self):
         self.changes = []
@@ -85,6 +131,35 @@ def test_the_debug_tools_set_breakpoints_through_the_debug_service(tmp_path):
     assert debugging.calls == [(str(tmp_path / 'app.js'), [2, 3], None, True)]  # the schema's default replace
 
 
+def test_the_editor_tools_use_the_tabs_and_problems_of_their_call(tmp_path):
+    import vscode
+    (tmp_path / 'app.js').write_text('let a\nlet b c\n')
+    vscode.workspace.open_folders([str(tmp_path)])
+    path = str(tmp_path / 'app.js')
+    tabs = FakeTabs({path: ['left tab', 'right tab']})
+    assert call(build_registry(None, Services(tabs=tabs)), 'editor_close_tab', {'path': 'app.js'}) == \
+        'Closed 2 tabs showing app.js.'
+    assert tabs.done == [('close', ['left tab', 'right tab'])]
+    tabs = FakeTabs()
+    language = FakeLanguage(tabs.done)
+    text = call(build_registry(None, Services(tabs=tabs, language=language)), 'editor_get_diagnostics',
+                {'path': 'app.js'})
+    assert text == "1 problem in app.js (1 error):\napp.js:2:5 error: ';' expected. (ts)"
+    # not open: opened in the background, reported on (3 s by default), closed again
+    assert tabs.done == [('open', 'app.js'), ('wait', 3000), ('close', ['tab of app.js'])]
+
+
+def test_the_settings_tools_use_the_settings_service_of_their_call():
+    configuration = FakeConfiguration()
+    registry = build_registry(None, Services(configuration=configuration))
+    assert call(registry, 'workspace_get_config', {'key': 'editor.tabSize'}) == \
+        '{\n  "key": "editor.tabSize",\n  "value": 2,\n  "known": true\n}'
+    call(registry, 'workspace_set_config', {'key': 'editor.tabSize', 'value': 3})
+    call(registry, 'workspace_set_config', {'key': 'editor.tabSize', 'value': None, 'target': 'user'})
+    # without a target the service picks it (this folder's settings, or the user's when none is open)
+    assert configuration.written == [('editor.tabSize', 3, None), ('editor.tabSize', None, 'user')]
+
+
 def test_the_registry_hands_its_services_and_gate_to_each_call():
     seen = []
 
@@ -104,6 +179,9 @@ def test_a_service_the_registry_was_built_without_is_a_clear_tool_error():
     assert call(bare, 'debug_stop') == 'The debug service' + NOT_ACTIVE
     assert call(build_registry(None, Services(terminals=FakeTerminals())), 'debug_get_variables') == \
         'The debug service' + NOT_ACTIVE
+    assert call(bare, 'lsp_workspace_symbols', {'query': 'x'}) == 'The language service' + NOT_ACTIVE
+    assert call(bare, 'editor_get_open_tabs') == 'The editor tab service' + NOT_ACTIVE
+    assert call(bare, 'workspace_set_config', {'key': 'editor.tabSize', 'value': 3}) == 'The settings service' + NOT_ACTIVE
 
 
 def test_the_resources_read_the_terminals_they_were_built_with():

@@ -72,11 +72,13 @@ class Services:
     `call.services.terminals`, never a module's singleton. Tests build one with the parts they need (real or
     fake); a service it was built without is a ToolError naming it, as in a window where it never started."""
 
-    def __init__(self, terminals=None, debugging=None, reviews=None, language=None):
+    def __init__(self, terminals=None, debugging=None, reviews=None, language=None, tabs=None, configuration=None):
         self._terminals = terminals  # host/terminals.py TerminalService
         self._debugging = debugging  # host/debugging.py DebugService
         self._reviews = reviews  # host/diff_review.py DiffReviews
         self._language = language  # host/language.py LanguageService
+        self._tabs = tabs  # host/editors.py EditorTabs
+        self._configuration = configuration  # host/configuration.py ConfigurationService
 
     @property
     def terminals(self):
@@ -93,6 +95,14 @@ class Services:
     @property
     def language(self):
         return _present(self._language, 'The language service')
+
+    @property
+    def tabs(self):
+        return _present(self._tabs, 'The editor tab service')
+
+    @property
+    def configuration(self):
+        return _present(self._configuration, 'The settings service')
 
 
 def _present(service, what):

@@ -1,4 +1,6 @@
-"""Reading and changing VS Code settings (any extension's), at the user, workspace or folder level."""
+"""Reading and changing VS Code settings (any extension's), at the user, workspace or folder level. The tools
+reach them as `call.services.configuration` (`ConfigurationService`, built by host/services.py); Hermes's own
+settings are read typed through host/settings.py."""
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
@@ -69,3 +71,19 @@ async def write_setting(key, value, target_name):
     except JsError as error:
         raise ToolError('VS Code refused to change "' + key + '": ' + error_message(error))
     return read_setting(key)
+
+
+class ConfigurationService:
+    """Any extension's settings as the tools read and change them (`call.services.configuration`), so a test
+    can hand a tool a fake."""
+
+    def read(self, key):
+        """The effective value of `key` and where it is set (`read_setting`)."""
+        return read_setting(key)
+
+    async def write(self, key, value, target_name=None):
+        """Set `key` to `value` (None removes it) at `target_name` (TARGET_NAMES; None: this folder's settings
+        when a folder is open, else the user's); returns the setting as read back."""
+        if is_none(target_name):
+            target_name = 'user' if is_none(vscode.workspace.workspaceFolders) else 'workspace'
+        return await write_setting(key, value, target_name)

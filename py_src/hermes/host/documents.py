@@ -5,7 +5,6 @@ from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolError
-from hermes.host.editors import tab_resource
 
 
 def open_document_for(path):
@@ -95,14 +94,3 @@ async def show_document(path, shown, line=None, column=None, end_line=None, end_
 def point(position):
     """A Position as the 1-based {'line', 'column'} the tools speak."""
     return {'line': position.line + 1, 'column': position.character + 1}
-
-
-def tabs_showing(path):
-    """The editor tabs (in every group) that show the file at `path`, diff views of it included."""
-    found = []
-    for group in vscode.window.tabGroups.all:
-        for tab in group.tabs:
-            uri = tab_resource(tab)
-            if not is_none(uri) and uri.scheme == 'file' and uri.fsPath == path:
-                found.append(tab)
-    return found

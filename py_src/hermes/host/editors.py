@@ -1,7 +1,9 @@
-"""Editors and tabs, described as plain dicts."""
+"""Editor tabs: described as plain dicts, found by the file they show, opened and closed. The tools reach them
+as `call.services.tabs` (`EditorTabs`, built by host/services.py)."""
 # __pragma__('tconv')
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
+from hermes.host.documents import show_document
 
 
 def tab_resource(tab):
@@ -32,3 +34,34 @@ def open_tabs():
                 'preview': tab.isPreview,
             })
     return tabs
+
+
+def tabs_showing(path):
+    """The editor tabs (in every group) that show the file at `path`, diff views of it included."""
+    found = []
+    for group in vscode.window.tabGroups.all:
+        for tab in group.tabs:
+            uri = tab_resource(tab)
+            if not is_none(uri) and uri.scheme == 'file' and uri.fsPath == path:
+                found.append(tab)
+    return found
+
+
+class EditorTabs:
+    """The window's editor tabs as the tools see them (`call.services.tabs`), so a test can hand a tool a fake."""
+
+    def described(self):
+        """Every open tab as a dict (`open_tabs`)."""
+        return open_tabs()
+
+    def showing(self, path):
+        """The tabs that show the file at `path` (absolute), in every group, diff views included."""
+        return tabs_showing(path)
+
+    async def open_in_background(self, path, shown):
+        """Open the file in a tab without taking the focus (language services check only open files)."""
+        await show_document(path, shown, None, None, None, None, False, True)
+
+    async def close(self, tabs):
+        """Close `tabs` (from `showing`)."""
+        await vscode.window.tabGroups.close(tabs)

@@ -7,9 +7,11 @@ from hermes.host.terminals import register_terminals
 from hermes.host.debugging import register_debugging
 from hermes.host.diff_review import register_diff_review
 from hermes.host.language import LanguageService
+from hermes.host.editors import EditorTabs
+from hermes.host.configuration import ConfigurationService
 
 
 def register_services(context):
     """Start each service (its listeners' disposables go into `context.subscriptions`) and return them."""
     return Services(register_terminals(context), register_debugging(context), register_diff_review(context),
-                    LanguageService())
+                    LanguageService(), EditorTabs(), ConfigurationService())

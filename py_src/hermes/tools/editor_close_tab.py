@@ -1,17 +1,16 @@
 # __pragma__('tconv')
-from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.host.paths import resolve_path, display_path
-from hermes.host.documents import open_document_for, save_document, tabs_showing
+from hermes.host.documents import open_document_for, save_document
 from hermes.host.approval import confirm
 
 
 async def close_tab(args, call):
     path = resolve_path(args['path'])
     shown = display_path(path)
-    tabs = tabs_showing(path)
+    tabs = call.services.tabs.showing(path)
     if len(tabs) == 0:
         raise ToolError('No open tab shows "' + shown + '". editor_get_open_tabs lists the open tabs.')
     document = open_document_for(path)
@@ -25,7 +24,7 @@ async def close_tab(args, call):
         if not is_none(refusal):
             raise ToolError(refusal)
         await save_document(document, shown)
-    await vscode.window.tabGroups.close(tabs)
+    await call.services.tabs.close(tabs)
     return 'Closed ' + str(len(tabs)) + ' tab' + ('' if len(tabs) == 1 else 's') + ' showing ' + shown + '.'
 
 

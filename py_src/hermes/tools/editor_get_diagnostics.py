@@ -1,11 +1,9 @@
 # __pragma__('tconv')
-from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.host.paths import resolve_path, display_path
-from hermes.host.documents import show_document, tabs_showing
-from hermes.host.diagnostics import SEVERITIES, collect, wait_for_report
+from hermes.host.diagnostics import SEVERITIES
 
 MAX_ITEMS = 300
 
@@ -14,23 +12,25 @@ async def get_diagnostics(args, call):
     severity = args['severity']
     path = None
     label = 'the workspace'
+    language = call.services.language
     path_text = get_key(args, 'path')
     if not is_none(path_text):
+        tabs = call.services.tabs
         path = resolve_path(path_text)
         label = display_path(path)
-        opened = len(tabs_showing(path)) == 0
+        opened = len(tabs.showing(path)) == 0
         if opened:
             # Language services (TypeScript's among them) only check files open in an editor tab: open
             # one without taking the focus, and close it again once the report is in.
-            await show_document(path, label, None, None, None, None, False, True)
+            await tabs.open_in_background(path, label)
         wait_seconds = get_key(args, 'wait_seconds', 3 if opened else 0)
-        if wait_seconds > 0 and len(collect(path)) == 0:
-            await wait_for_report(path, wait_seconds * 1000, call)
-        found = collect(path, severity)  # before closing: a closed file's problems may be cleared
+        if wait_seconds > 0 and len(language.problems(path)) == 0:
+            await language.wait_for_problems(path, wait_seconds * 1000, call)
+        found = language.problems(path, severity)  # before closing: a closed file's problems may be cleared
         if opened:
-            await vscode.window.tabGroups.close(tabs_showing(path))
+            await tabs.close(tabs.showing(path))
     else:
-        found = collect(None, severity)
+        found = language.problems(None, severity)
     if len(found) == 0:
         worse = '' if severity == 'hint' else ' at severity ' + severity + ' or worse'
         return 'No problems reported for ' + label + worse + '.'

@@ -1,10 +1,9 @@
 # __pragma__('tconv')
 from hermes.core.tools import Tool
-from hermes.host.editors import open_tabs
 
 
 async def get_open_tabs(args, call):
-    return {'tabs': open_tabs()}
+    return {'tabs': call.services.tabs.described()}
 
 
 TOOL = Tool(

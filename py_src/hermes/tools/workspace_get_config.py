@@ -2,7 +2,6 @@
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import is_object
-from hermes.host.configuration import read_setting
 from hermes.host.approval import confirm
 
 # Sections whose user-level values are editor preferences, not credentials: read without asking. Any other
@@ -20,7 +19,7 @@ def is_safe_key(key):
 
 async def get_config(args, call):
     key = args['key']
-    result = read_setting(key)
+    result = call.services.configuration.read(key)
     # a user-level value, or a whole section (which may carry user-level values inside it)
     from_user = not is_none(result.get('userValue')) or is_object(result.get('value'))
     if from_user and not is_safe_key(key):

@@ -1,19 +1,14 @@
 # __pragma__('tconv')
-from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.host.configuration import write_setting, TARGET_NAMES
+from hermes.host.configuration import TARGET_NAMES
 
 # Every JSON value, spelled out: an empty schema says nothing, and some clients refuse one.
 JSON_TYPES = ['string', 'number', 'boolean', 'object', 'array', 'null']
 
 
 async def set_config(args, call):
-    target = get_key(args, 'target')
-    if is_none(target):
-        target = 'user' if is_none(vscode.workspace.workspaceFolders) else 'workspace'
-    return await write_setting(args['key'], get_key(args, 'value'), target)
+    return await call.services.configuration.write(args['key'], get_key(args, 'value'), get_key(args, 'target'))
 
 
 TOOL = Tool(
