@@ -10,7 +10,7 @@ from hermes.core.tools import ToolCall, Services
 from hermes.host.approval import Approver
 from hermes.host.configuration import ConfigurationService
 from hermes.host.editors import EditorTabs
-from hermes.host.language import LanguageService
+from hermes.host.language_service import LanguageService
 from hermes.tools.catalog import build_registry
 
 CODE_SERVER_APP_ROOT = Path.home() / '.cache/hermes-dev/code-server-4.139.1/node_modules/code-server/lib/vscode'

@@ -6,7 +6,7 @@ import asyncio
 import pytest
 import vscode
 from hermes.core.tools import Services, ToolCall
-from hermes.host.language import LanguageService
+from hermes.host.language_service import LanguageService
 from hermes.tools.catalog import build_registry
 
 GREETER = 'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n'

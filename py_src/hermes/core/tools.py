@@ -76,7 +76,7 @@ class Services:
         self._terminals = terminals  # host/terminals.py TerminalService
         self._debugging = debugging  # host/debugging.py DebugService
         self._reviews = reviews  # host/diff_review.py DiffReviews
-        self._language = language  # host/language.py LanguageService
+        self._language = language  # host/language_service.py LanguageService
         self._tabs = tabs  # host/editors.py EditorTabs
         self._configuration = configuration  # host/configuration.py ConfigurationService
 

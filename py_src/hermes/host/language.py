@@ -1,7 +1,7 @@
 """Language intelligence for the tools, through whatever language extensions VS Code has (the built-in
 TypeScript service, Python, ...): the `vscode.execute*Provider` commands, which answer what
-Go to Definition, Find References, hover, the outline and rename show a user, and the problems they report.
-The tools reach it as `call.services.language` (`LanguageService`, built by host/services.py).
+Go to Definition, Find References, hover, the outline and rename show a user. The tools reach it through
+host/language_service.py (`call.services.language`).
 
 Positions in tool arguments and results are 1-based (line 1, column 1 is the first character), as
 editors display them; VS Code's API is 0-based, and the conversion happens only here. A position can
@@ -15,7 +15,6 @@ from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolError
 from hermes.core.values import get_key, json_type
 from hermes.host.paths import resolve_path, display_path
-from hermes.host.diagnostics import collect, wait_for_report
 
 SYMBOL_KINDS = ['file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor',
                 'enum', 'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array',
@@ -208,73 +207,3 @@ def edit_entries(edit):
     """A WorkspaceEdit's text edits as [(uri, [TextEdit])]."""
     return [[pair[0], pair[1]] for pair in edit.entries()]
 
-
-class LanguageService:
-    """What the language extensions answer about a workspace file, and the one edit they make (rename): the
-    tools' only way to them (`call.services.language`), so a test can hand a tool a fake instead."""
-
-    async def open(self, path_text):
-        """(absolute path, TextDocument) for a workspace file, or a ToolError."""
-        return await open_document(path_text)
-
-    async def position(self, document, args):
-        """The vscode.Position the tool arguments name (POSITION_PROPERTIES), or a ToolError."""
-        return await resolve_position(document, args)
-
-    async def definitions(self, document, position):
-        """Where the symbol at `position` is defined: location dicts (`location_of`)."""
-        found = await vscode.commands.executeCommand('vscode.executeDefinitionProvider', document.uri, position)
-        return [location_of(item) for item in (found or [])]
-
-    async def references(self, document, position):
-        """Every reference to the symbol at `position`, its declaration included: location dicts."""
-        found = await vscode.commands.executeCommand('vscode.executeReferenceProvider', document.uri, position)
-        return [location_of(item) for item in (found or [])]
-
-    async def hover(self, document, position):
-        """The hover text at `position` (Markdown), '' when there is none."""
-        return hover_text(await vscode.commands.executeCommand('vscode.executeHoverProvider', document.uri, position))
-
-    async def outline(self, document):
-        """The document's symbols as flat entries with a depth (`symbol_entries`)."""
-        return symbol_entries(await document_symbols(document), 0, [])
-
-    async def workspace_symbols(self, query):
-        """The workspace symbols matching `query` (fuzzy), as VS Code's SymbolInformation objects."""
-        found = await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', query)
-        return found or []
-
-    async def previews(self, locations, limit):
-        """Give the first `limit` location dicts the text of their line ('text')."""
-        await add_previews(locations, limit)
-
-    async def rename_edit(self, document, position, new_name):
-        """The WorkspaceEdit renaming the symbol at `position` (not applied), or a ToolError."""
-        try:
-            edit = await vscode.commands.executeCommand('vscode.executeDocumentRenameProvider', document.uri,
-                                                        position, new_name)
-        except JsError as error:
-            raise ToolError('Cannot rename here: ' + error_message(error))
-        if is_none(edit):
-            raise ToolError('No rename provider answered for this position (is it on a symbol, and is a language '
-                            'extension for this file type installed?).')
-        return edit
-
-    async def apply(self, edit, save):
-        """Apply a WorkspaceEdit as one undoable edit, then save the files it changed when `save`; False when
-        VS Code refused it (nothing changed)."""
-        if not await vscode.workspace.applyEdit(edit):
-            return False
-        if save:
-            for entry in edit_entries(edit):
-                document = await vscode.workspace.openTextDocument(entry[0])
-                await document.save()
-        return True
-
-    def problems(self, path=None, min_severity='hint'):
-        """The diagnostics of one file (absolute path) or of every file, at `min_severity` or worse (`collect`)."""
-        return collect(path, min_severity)
-
-    async def wait_for_problems(self, path, timeout_ms, call):
-        """Wait until a language service has reported on `path` (a change and a quiet second) or `timeout_ms`."""
-        await wait_for_report(path, timeout_ms, call)

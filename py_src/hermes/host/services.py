@@ -6,7 +6,7 @@ from hermes.core.tools import Services
 from hermes.host.terminals import register_terminals
 from hermes.host.debugging import register_debugging
 from hermes.host.diff_review import register_diff_review
-from hermes.host.language import LanguageService
+from hermes.host.language_service import LanguageService
 from hermes.host.editors import EditorTabs
 from hermes.host.configuration import ConfigurationService
 
