@@ -73,8 +73,9 @@ def bench_build():
                         f'--outfile={runtime_min}'], check=True, capture_output=True)
         runtime_gz = gz(runtime_min)
     extension = ROOT / 'dist' / 'extension.js'
-    size_kb = extension.stat().st_size / 1024
-    target('dist/extension.js, minified', f'{size_kb:.1f} kB', '350 kB', size_kb / 350, 1.0)
+    size_kb = extension.stat().st_size / 1024  # kB = 1,024 bytes, as every size in this report
+    target('dist/extension.js, minified', f'{size_kb:.1f} kB ({extension.stat().st_size:,} bytes)', '350 kB',
+           size_kb / 350, 1.0)
     parts = json.loads((ROOT / 'build' / 'extension-parts.json').read_text())  # written by esbuild.js
     runtime_kb = parts.pop('org.transcrypt.__runtime__', 0) / 1024
     largest = sorted(parts.items(), key=lambda item: -item[1])[:5]
