@@ -2,9 +2,10 @@
 raw ripgrep on the same generated tree (30,000 source files + a .gitignore'd folder) and the same query,
 and the small-file tools (a 2-line file, a 5-entry folder) against the trivial call's round trip.
 
-Measured end to end as an MCP client sees it (HTTP, the extension host, ripgrep, formatting), median
-of 5 runs after a warm-up. Baselines: the ripgrep binary VS Code ships, run directly; for file_read, a
-plain read of the same 10 MB file in this process.
+Measured end to end as an MCP client sees it (HTTP, the extension host, ripgrep, formatting): each tool and
+its baseline run in turns (7 rounds, 21 for the 10 MB read, after a warm-up), medians, so the shared machine's
+load falls on both alike. Baselines: the ripgrep binary VS Code ships, run directly; for file_read, a plain
+read of the same 10 MB file in this process.
 """
 import json
 import statistics
@@ -17,8 +18,8 @@ import httpx
 
 PACKAGES, MODULES, FILES = 100, 30, 10  # 30,000 files
 QUERY = 'needle_marker'  # in one file out of 100: 300 matches
-RUNS = 5
-BIG_READ_RUNS = 21  # 10 MB reads: GC pauses in the extension host made 5 runs swing 1.2×-5×
+RUNS = 7
+BIG_READ_RUNS = 21  # 10 MB reads: 5 runs one after the other swung 1.2×-5×
 
 
 # The extension host is one thread shared with VS Code's own parts. A CPU profile of it during the 10 MB reads
@@ -101,16 +102,6 @@ def interleaved(actions, runs):
     return [statistics.median(series) for series in times]
 
 
-def timed(action):
-    action()  # warm-up
-    times = []
-    for _ in range(RUNS):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
-
-
 def bench_files(heading, row, code_server, vsix, target):
     from playwright.sync_api import sync_playwright
     from vscode_server import CHROMIUM_ARGS, CodeServer
@@ -178,26 +169,27 @@ def measure_small(mcp, target):
 def measure(mcp, rg, tree, row, target):
     found = mcp.call('file_search_content', {'query': QUERY, 'max_results': 2000})
     matches = found.split(' ', 1)[0]
-    ours = timed(lambda: mcp.call('file_search_content', {'query': QUERY, 'max_results': 2000}))
-    raw = timed(lambda: subprocess.run([str(rg), '--no-config', '--hidden', '--fixed-strings', QUERY, str(tree)],
-                                       capture_output=True, check=True))
-    raw_json = timed(lambda: subprocess.run([str(rg), '--json', '--no-config', '--hidden', '--fixed-strings', QUERY,
-                                             str(tree)], capture_output=True, check=True))
+    ours, raw, raw_json = interleaved([
+        lambda: mcp.call('file_search_content', {'query': QUERY, 'max_results': 2000}),
+        lambda: subprocess.run([str(rg), '--no-config', '--hidden', '--fixed-strings', QUERY, str(tree)],
+                               capture_output=True, check=True),
+        lambda: subprocess.run([str(rg), '--json', '--no-config', '--hidden', '--fixed-strings', QUERY, str(tree)],
+                               capture_output=True, check=True)], RUNS)
     target(f'file_search_content "{QUERY}" ({matches} matches)', f'{ours * 1000:.0f} ms', 'raw rg --json',
            ours / raw_json, 1.2)
     row('  raw rg (plain output) / raw rg --json', f'{raw * 1000:.0f} ms / {raw_json * 1000:.0f} ms', 'raw rg',
         ours / raw)
 
     listed = mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000})
-    ours = timed(lambda: mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000}))
-    raw = timed(lambda: subprocess.run([str(rg), '--files', '--no-config', '--hidden', '--glob', '*.ts', str(tree)],
-                                       capture_output=True, check=True))
+    ours, raw, alone, one = interleaved([
+        lambda: mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000}),
+        lambda: subprocess.run([str(rg), '--files', '--no-config', '--hidden', '--glob', '*.ts', str(tree)],
+                               capture_output=True, check=True),
+        lambda: mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000, 'use_ignore_files': False}),
+        lambda: mcp.call('file_search', {'pattern': 'pkg042/mod07/*.ts'})], RUNS)
     target(f'file_search "**/*.ts" (first {listed.count(chr(10)) - 1} of 30,000 paths)', f'{ours * 1000:.0f} ms',
            'raw rg --files', ours / raw, 1.3)
-    alone = timed(lambda: mcp.call('file_search', {'pattern': '**/*.ts', 'max_results': 5000,
-                                                   'use_ignore_files': False}))
     row('  the same without .gitignore (findFiles alone)', f'{alone * 1000:.0f} ms', 'raw rg --files', alone / raw)
-    one = timed(lambda: mcp.call('file_search', {'pattern': 'pkg042/mod07/*.ts'}))
     row('file_search "pkg042/mod07/*.ts" (10 paths)', f'{one * 1000:.0f} ms', 'raw rg --files', one / raw)
 
     size = (tree / 'big.log').stat().st_size

@@ -307,6 +307,18 @@ def test_exclude_settings_are_read_once_and_a_change_applies_at_once(ws, live):
     assert live.count(None) == 3
 
 
+def test_allowing_outside_paths_applies_at_once_both_ways(ws, live, tmp_path):
+    (tmp_path / 'secret.txt').write_text('no\n')
+    assert 'outside the workspace' in error('file_read', {'path': '../secret.txt'})
+    vscode.workspace.set_setting('hermes.tools.allowOutsideWorkspace', True)
+    assert text(ok('file_read', {'path': '../secret.txt'})).endswith('\nno')
+    vscode.workspace.set_setting('hermes.tools.allowOutsideWorkspace', False)
+    assert 'outside the workspace' in error('file_read', {'path': '../secret.txt'})
+    reads = live.count('hermes')
+    error('file_read', {'path': '../secret.txt'})
+    assert live.count('hermes') == reads  # kept between calls while nothing changes
+
+
 def test_a_symlink_changed_after_a_call_cannot_escape_through_what_is_kept(ws, live, tmp_path):
     (tmp_path / 'secret.txt').write_text('no\n')
     os.symlink(ws / 'README.md', ws / 'link.md')

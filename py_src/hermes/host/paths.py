@@ -64,8 +64,8 @@ def is_inside(path, folder):
 def in_workspace(path):
     """Whether `path`, judged by where its symlinks really point, is inside a workspace folder (always
     true when the user allowed outside paths)."""
-    if setting('tools.allowOutsideWorkspace'):
-        return True
+    if remembered('setting:tools.allowOutsideWorkspace', lambda: setting('tools.allowOutsideWorkspace')):
+        return True  # (kept until any setting changes: a profile showed its read at 5% of a small file_read)
     real = real_path(path)
     folders = folder_paths()
     for folder in folders:
