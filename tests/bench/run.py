@@ -253,6 +253,9 @@ def bench_chat_soak():
         result = json.loads(subprocess.run([NODE, '--expose-gc', '--max-semi-space-size=16', str(BENCH / 'chat_soak.js'),
                                             server.endpoint, '1000', '3'],
                                            check=True, capture_output=True, text=True, cwd=ROOT).stdout)
+        progress = server.progress()
+    row('TCP connections the LLM requests came over', f"{progress['connections']:,} "
+        f"(for {progress['requests_received']:,} requests: kept alive, none reset)")
     mb = lambda value: f'{value / 2**20:.1f}'  # noqa: E731
     for number, memory in enumerate(result['memory'], 1):
         row(f'after {number * 1000 // 3} turns: RSS / JS heap / outside it', f"{mb(memory['rss'])} MB / "

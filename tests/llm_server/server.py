@@ -3,7 +3,8 @@ real SSE with chunked transfer encoding, real OpenAI JSON.
 
     with ScriptedLlmServer(scenarios.SCENARIOS['tool_calls_split']) as server:
         ... point a client at server.endpoint ('http://127.0.0.1:<port>/v1') ...
-        server.requests  # every request: {'method', 'path', 'headers', 'body' (parsed JSON or None)}
+        server.requests  # every request: {'method', 'path', 'headers', 'body' (parsed JSON or None), 'at',
+                         #  'connection' (the number of the TCP connection it came over, from 1)}
 
 A scenario is a dict:
     'replies': what each POST /v1/chat/completions gets, in order (the last one repeats), each a
@@ -35,6 +36,13 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):  # quiet
         pass
 
+    def setup(self):  # one handler per TCP connection: number it (progress() counts the ones that carried requests)
+        super().setup()
+        scripted = self.server.scripted
+        with scripted.lock:
+            scripted.connections_accepted += 1
+            self.connection_number = scripted.connections_accepted
+
     # ------------------------------------------------------------------------------ routing
 
     def _read_body(self):
@@ -48,7 +56,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _record(self, body):
         scripted = self.server.scripted
         entry = {'method': self.command, 'path': self.path, 'headers': {k.lower(): v for k, v in self.headers.items()},
-                 'body': body, 'at': time.monotonic()}
+                 'body': body, 'at': time.monotonic(), 'connection': self.connection_number}
         with scripted.lock:
             scripted.requests.append(entry)
         return entry
@@ -173,6 +181,7 @@ class ScriptedLlmServer:
         self._replies = list(scenario.get('replies', []))
         self._served = 0
         self.replies_sent = 0
+        self.connections_accepted = 0
         self.httpd = ThreadingHTTPServer(('127.0.0.1', port), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.scripted = self
@@ -197,9 +206,12 @@ class ScriptedLlmServer:
         return [r for r in self.requests if r['path'].rstrip('/') == '/v1/chat/completions']
 
     def progress(self):
-        """How far the scripted conversation has got: chat requests received, replies fully sent."""
+        """How far the scripted conversation has got: chat requests received, replies fully sent, and the TCP
+        connections the recorded requests came over (a client that reuses its connection opens one; polls of
+        this progress are not recorded, so they do not count)."""
         with self.lock:
-            return {'requests_received': len(self.chat_requests()), 'replies_sent': self.replies_sent}
+            return {'requests_received': len(self.chat_requests()), 'replies_sent': self.replies_sent,
+                    'connections': len({request['connection'] for request in self.requests})}
 
     def start(self):
         self.thread.start()

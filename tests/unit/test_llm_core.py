@@ -227,6 +227,65 @@ def test_client_pure_helpers():
     assert [seconds_text(ms) for ms in [800, 2000, 60000, 1500]] == ['0.8', '2', '60', '1.5']
 
 
+class _BodyAfterDone:
+    """A streamed 200 whose body goes on after [DONE] with `after` (pieces; a piece None ends the body, and
+    without one the body stays open until the fetch is aborted). Records what the client read and cancelled."""
+    def __init__(self, after):
+        self.status, self.statusText, self.headers = 200, 'OK', {'content-type': 'text/event-stream'}
+        self.pieces = ['data: ' + chunk({'content': 'Hi'}, 'stop') + '\n\ndata: [DONE]\n\n'] + after
+        self.reads, self.cancelled, self.aborted = 0, False, asyncio.Event()
+        self.on_wait = None  # called when the client waits on the open body
+
+    async def fetch(self, url, options):
+        options['signal'].addEventListener('abort', self.aborted.set)
+        return self
+
+    async def read_chunk(self):
+        self.reads += 1
+        if self.pieces:
+            return self.pieces.pop(0)
+        if self.on_wait is not None:
+            self.on_wait()
+        await self.aborted.wait()
+        raise ConnectionAbortedError('This operation was aborted')
+
+    def cancel(self):
+        self.cancelled = True
+
+
+def _stream_with(response, cancellation=None, **options):
+    import hermes.js.fetch_cpython as cpython
+    from hermes.net.llm_client import LlmClient
+    cpython.FETCH = response.fetch
+    client = LlmClient('http://127.0.0.1:9/v1', options=options)
+    return run(asyncio.wait_for(client.stream_chat({'model': 'm', 'messages': []}, None, cancellation), 60))
+
+
+def test_after_done_the_body_is_read_to_its_end_so_the_connection_is_kept():
+    response = _BodyAfterDone([': a comment after the answer\n\n', None])
+    assert _stream_with(response)['content'] == 'Hi'
+    assert response.reads == 3 and not response.cancelled and not response.aborted.is_set()
+
+
+def test_after_done_a_body_that_goes_on_past_the_cap_is_cancelled():
+    response = _BodyAfterDone([': ' + 'x' * 10000 + '\n\n'] * 5 + [None])
+    assert _stream_with(response, drain_max_chars=16384)['content'] == 'Hi'
+    assert response.reads == 3 and response.cancelled  # the answer, then 2 × 10 kB: past 16 kB
+
+
+def test_after_done_a_body_held_open_is_given_up_after_the_grace():
+    response = _BodyAfterDone([])
+    assert _stream_with(response, drain_ms=50)['content'] == 'Hi'
+    assert response.aborted.is_set()
+
+
+def test_a_cancel_while_the_body_is_held_open_after_done_aborts_at_once():
+    response, cancellation = _BodyAfterDone([]), Cancellation()
+    response.on_wait = lambda: cancellation.cancel('user')
+    assert _stream_with(response, cancellation, drain_ms=600000)['content'] == 'Hi'  # not 10 minutes of grace
+    assert response.aborted.is_set()
+
+
 def test_ollama_model_info():
     info = ollama_model_info({'capabilities': ['completion', 'tools'], 'model_info': {'qwen2.context_length': 32768}})
     assert info == {'context_length': 4096, 'model_context_length': 32768, 'supports_tools': True}

@@ -9,7 +9,8 @@ over Node's global fetch, always streaming.
   whether the model can call tools; None when unknown (every failure is ignored).
 
 Timeouts: `connect_timeout_ms` until the response headers arrive, `idle_timeout_ms` between two
-pieces of the body. 429 and 5xx are retried with exponential backoff, honouring `Retry-After`.
+pieces of the body. After `[DONE]` the body is read to its end (briefly; see `_drain`) so the next
+request of a run reuses the connection. 429 and 5xx are retried with exponential backoff, honouring `Retry-After`.
 A `Cancellation` aborts the fetch at any moment (AbortController). Every failure is an `LlmError`
 whose text a user can act on; a stream that breaks carries what arrived in `error.partial`.
 """
@@ -39,6 +40,8 @@ OPTIONS = {
     'max_retry_wait_ms': 60000,  # a longer Retry-After is not waited for: the error is shown
     'ollama': None,  # None: guess from the endpoint (port 11434 or "ollama" in it); True/False: force
     'info_timeout_ms': 3000,
+    'drain_ms': 500,  # after [DONE]: how long the end of the body is waited for (see _drain)
+    'drain_max_chars': 16384,  # ... and how much more text is read before giving up on it
 }
 OLLAMA_DEFAULT_CONTEXT = 4096  # what Ollama allocates when the model sets no num_ctx
 SET_KEY_COMMAND = '"Hermes: Set API Key"'
@@ -281,6 +284,7 @@ class LlmClient:
                     break
                 events = parser.feed(chunk)
                 if self._deliver(events, accumulator, on_delta, reader):
+                    await self._drain(request, reader)
                     break
                 if cancellation.cancelled:
                     cancel_body(reader)
@@ -312,9 +316,28 @@ class LlmClient:
             if delta != '' and not is_none(on_delta):
                 on_delta(delta)
             if accumulator.done:
-                cancel_body(reader)
                 return True
         return False
+
+    async def _drain(self, request, reader):
+        """After [DONE], the body up to its end (a server that follows the OpenAI wire format ends it right
+        there): Node's fetch keeps a connection for the next request only when the body was read to its end, and
+        closes it when the body is cancelled, which made every request of a run pay a new connection (and a TLS
+        handshake). A server that holds the stream open or keeps sending is cut off after `drain_ms` or
+        `drain_max_chars`; a cancel by the user aborts the read at once. The turn is whole either way."""
+        timer = set_timer(lambda: request['abort']('drain'), self.options['drain_ms'])
+        left = self.options['drain_max_chars']
+        try:
+            while left >= 0:
+                chunk = await read_text_chunk(reader)
+                if is_none(chunk):
+                    return
+                left -= len(chunk)
+            cancel_body(reader)
+        except JsError:
+            pass  # aborted (the user, or the grace ran out) or broken after the answer: nothing is lost
+        finally:
+            clear_timer(timer)
 
     async def _next_chunk(self, request, reader, accumulator):
         """The next piece of the body, within the idle timeout; LlmError when the stream breaks."""
@@ -429,6 +452,10 @@ class LlmClient:
         options = {'method': method, 'headers': headers, 'signal': controller.signal}
         if not is_none(body):
             options['body'] = body
+        # A connection whose body has just been read to its end goes back to fetch's pool a moment after the
+        # reader says so (undici frees it from the socket's own event): a request sent at once would find it
+        # busy and open another. One turn of the event loop lets the requests of a run share one connection.
+        await sleep_ms(0)
         try:
             response = await fetch_url(url, options)
         except JsError as error:
