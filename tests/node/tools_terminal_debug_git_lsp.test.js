@@ -102,6 +102,10 @@ test('git tools run git as a child process and parse -z output', async () => {
   assert.equal(log.content[0].text, '$ git log --format=%s  (exit code 0)\nInitial');
   const branches = await call(registry, 'git_get_branches');
   assert.deepEqual(branches.structuredContent.branches.map((b) => [b.name, b.current]), [['main', true]]);
+  const tag = await call(registry, 'git_command', { args: ['tag', 'v1'] });  // this registry has no gate: refused
+  assert.deepEqual([tag.isError, tag.content[0].text], [true, 'git_command: "git tag v1" needs the user\'s confirmation, '
+    + 'but this call came through no confirmation gate (a tool registry built without one), so it is not done.']);
+  assert.equal(git('tag'), '');
 });
 
 test('lsp_definition builds positions with new() and reads Location objects', async () => {

@@ -93,6 +93,22 @@ def test_a_handler_asks_through_the_gate_its_call_came_through():
     assert call(reg, 'sometimes')['content'][0]['text'] == 'done' and len(vscode.window.messages) == 1
 
 
+def test_a_handler_whose_call_came_through_no_gate_is_refused_without_asking():
+    ran = []
+
+    async def sometimes(args, tool_call):
+        refusal = await confirm('sometimes', 'Do it', args, tool_call)
+        ran.append(refusal)
+        return refusal or 'done'
+    reg = ToolRegistry()  # no gate: nobody to ask
+    reg.add(Tool('sometimes', 'Sometimes asks.', {'type': 'object'}, sometimes))
+    vscode.workspace.settings['hermes.tools.confirm'] = 'never'  # a gate's setting; without a gate nothing decides
+    assert call(reg, 'sometimes')['content'][0]['text'] == (
+        'sometimes: "Do it" needs the user\'s confirmation, but this call came through no confirmation gate (a tool '
+        'registry built without one), so it is not done.')
+    assert vscode.window.messages == [] and len(ran) == 1
+
+
 def test_the_dialog_shows_the_whole_action_escaped_and_what_will_happen():
     reg = registry()
     vscode.window.message_answers.append(None)

@@ -629,12 +629,18 @@ def test_editor_close_tab(ws):
     document = vscode.window.activeTextEditor.document
     document._apply([vscode._TextEdit(vscode.Range(0, 0, 0, 0), 'draft ')])
     assert 'has unsaved changes. Pass save: true' in error('editor_close_tab', {'path': 'README.md'})
-    vscode.window.message_answers.append(None)  # saving writes the file: nobody answering means no
-    assert error('editor_close_tab', {'path': 'README.md', 'save': True}).startswith('The user declined')
+    # saving writes the file: asked through the gate the call came through; a registry without one refuses
+    assert error('editor_close_tab', {'path': 'README.md', 'save': True}) == (
+        'editor_close_tab: "Save README.md and close it" needs the user\'s confirmation, but this call came through '
+        'no confirmation gate (a tool registry built without one), so it is not done.')
+    assert vscode.window.messages == [] and (ws / 'README.md').read_text().startswith('# Project')
+    gated = window_registry(Approver())
+    vscode.window.message_answers.append(None)  # nobody answering means no
+    assert error('editor_close_tab', {'path': 'README.md', 'save': True}, registry=gated).startswith('The user declined')
     assert (ws / 'README.md').read_text().startswith('# Project')
     assert 'What will happen: writes the unsaved changes of README.md to disk' in vscode.window.messages[-1][2][0]['detail']
     vscode.window.message_answers.append('Allow')
-    ok('editor_close_tab', {'path': 'README.md', 'save': True})
+    ok('editor_close_tab', {'path': 'README.md', 'save': True}, registry=gated)
     assert (ws / 'README.md').read_text().startswith('draft # Project')
     assert vscode.window.tabGroups.all[0].tabs == []
 

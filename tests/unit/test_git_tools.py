@@ -160,7 +160,7 @@ def test_git_command_never_asks_with_confirm_never_and_asks_once_with_always(rep
 
 
 def test_git_command_failures(repo):
-    options_first = call('git_command', {'args': ['-c', 'core.pager=evil', 'log']})
+    options_first = call('git_command', {'args': ['-c', 'core.pager=evil', 'log']}, build_registry(Approver()))
     assert options_first['isError'] is True and text(options_first).startswith('The user declined')
     assert 'options before the subcommand' in vscode.window.messages[0][2][0]['detail']
     failing = call('git_command', {'args': ['show', 'no-such-ref']})

@@ -136,7 +136,9 @@ class ToolCall:
         self._cancel_listeners = []
         self.confirmation = NOT_ASKED
         self._confirmation_listeners = []
-        self.gate = None  # the approver of the registry that runs this call (handlers that ask again use it)
+        # The approver of the registry that runs this call: handlers that ask again use it (host/approval.py
+        # confirm), and refuse what needs asking when there is none.
+        self.gate = None
         self.services = NO_SERVICES  # the registry's services (terminals, debugging, diff reviews)
 
     @property
