@@ -90,11 +90,17 @@ def test_activate_again_after_deactivate_works(context):
 
 
 def test_activate_builds_the_windows_services_once_for_the_tools_and_the_resources(context):
-    service = activate(context)['mcp']
+    started = activate(context)
+    service = started['mcp']
     services = service.registry.services
     assert type(services.terminals).__name__ == 'TerminalService'
     assert type(services.debugging).__name__ == 'DebugService'
     assert type(services.reviews).__name__ == 'DiffReviews'
+    assert type(services.language).__name__ == 'LanguageService'
+    assert type(services.tabs).__name__ == 'EditorTabs'
+    assert type(services.configuration).__name__ == 'ConfigurationService'
+    # one registry, behind one gate, for every front end: a handler's confirm() always has the call's gate
+    assert type(service.registry.approver).__name__ == 'Approver' and started['llm'].registry is service.registry
     assert service.features.provider.terminal_service is services.terminals
     vscode.window.createTerminal({'name': 'build'})  # the one service heard it: the resources list it
     assert service.features.provider.terminals() == [{'id': 1, 'name': 'build'}]
