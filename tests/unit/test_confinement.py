@@ -36,7 +36,7 @@ def test_user_settings_outside_the_safe_sections_ask(tmp_path, context):
     registry = build_registry(Approver(), register_services(context))
     vscode.window.message_answers.append(None)
     refused = asyncio.run(registry.call('workspace_get_config', {'key': 'http.proxyAuthorization'}, ToolCall()))
-    assert refused['isError'] is True and 'SECRET' not in str(refused)
+    assert refused['content'][0]['text'].startswith('The user declined') and 'SECRET' not in str(refused)
     assert asyncio.run(registry.call('workspace_get_config', {'key': 'editor.tabSize'}, ToolCall()))['isError'] is False
     vscode.window.message_answers.append('Allow')
     allowed = asyncio.run(registry.call('workspace_get_config', {'key': 'http.proxyAuthorization'}, ToolCall()))
