@@ -63,3 +63,22 @@ def test_display_path(project):
     assert display_path(str(project / 'src' / 'app.py')) == 'src/app.py'
     assert display_path(str(project)) == '.'
     assert display_path('/elsewhere/x') == '/elsewhere/x'
+
+
+def test_display_path_cuts_plain_paths_as_path_relative_would():
+    from hermes.host.paths import folder_paths, is_inside
+    from hermes.js.modules import node
+
+    def by_path_relative(path):  # what display_path always did
+        for folder in folder_paths():
+            if is_inside(path, folder):
+                relative = node('path').relative(folder, path)
+                return relative if relative != '' else '.'
+        return path
+    folders = ['/w/project', '/w/.hidden/project', '/w/pro//ject', '/', '/w/project/']
+    rests = ['a.ts', 'src/a.ts', '.env', 'src/.cfg/x', 'a/../b', 'a/./b', 'a//b', 'a/', 'x..y/z', 'a b/ü.ts', '..a', '']
+    for folder in folders:
+        vscode.workspace.open_folders([folder])
+        for rest in rests:
+            for path in [folder.rstrip('/') + '/' + rest, folder + rest, folder.rstrip('/') + rest]:
+                assert display_path(path) == by_path_relative(path), (folder, path)

@@ -125,6 +125,16 @@ def display_path(path, folders=None):
     node_path = node('path')
     for folder in (folder_paths() if is_none(folders) else folders):
         if is_inside(path, folder):
+            if plainly_under(path, folder, node_path.sep):  # (file_search: 5,000 of them, 6 ms of path.relative)
+                return path[len(folder) + 1:]
             relative = node_path.relative(folder, path)
             return relative if relative != '' else '.'
     return path
+
+
+def plainly_under(path, folder, sep):
+    """Whether `path` is `folder` + '/' + a relative path that path.relative would give back unchanged:
+    POSIX paths without '.', '..' or empty parts (dot-files are left to path.relative too)."""
+    return (sep == '/' and len(path) > len(folder) + 1 and path[len(folder)] == '/' and not folder.endswith('/') and
+            folder.find('/.') == -1 and folder.find('//') == -1 and path.find('/.', len(folder)) == -1 and
+            path.find('//', len(folder)) == -1 and not path.endswith('/'))
