@@ -53,7 +53,7 @@ function __hermesSharedDictPrototype__ () {
 }
 `;
 
-// scripts/transcrypt_compact.py emits a plain method as `name: {$m: function (self, …) {…}}` instead of
+// scripts/transcrypt_compact.py emits a plain method as `name: {$m (self, …) {…}}` instead of
 // Transcrypt's `get name () {return __get__ (this, function (self, …) {…});}` (7 kB less); the class factory
 // installs that same getter for it. Only an object whose one own key is `$m` (with Object.prototype: no
 // Python value is one, dicts have their own prototype) is such an entry.
@@ -93,6 +93,32 @@ function fastBoundMethods(source) {
     throw new Error('fast bound methods: __get__ in the Transcrypt runtime changed; review esbuild.js');
   }
   return source.replace(BOUND_METHOD, FAST_BOUND_METHOD);
+}
+
+// scripts/transcrypt_kwargs.py's keyword-argument prologue asks two questions in every function that has one;
+// they are answered here once instead of spelled out in each (same tests as Transcrypt's prologue):
+// `$d (value)`: is a defaulted parameter missing (undefined, or a keyword-arguments object in its place)?
+// `$k (args)`: the keyword-arguments object a call passed last, or null.
+const KWARGTRANS = `export function __kwargtrans__ (anObject) {
+    anObject.__kwargtrans__ = null;
+    anObject.constructor = Object;
+    return anObject;
+}
+`;
+const KWARGTRANS_QUESTIONS = `__kwargtrans__.$d = function (value) {
+    return typeof value == 'undefined' || (value != null && value.hasOwnProperty ("__kwargtrans__"));
+};
+__kwargtrans__.$k = function (args) {
+    var last = args [args.length - 1];
+    return last && last.hasOwnProperty ("__kwargtrans__") ? last : null;
+};
+`;
+
+function kwargtransQuestions(source) {
+  if (!source.includes(KWARGTRANS)) {
+    throw new Error('keyword prologue: __kwargtrans__ in the Transcrypt runtime changed; review esbuild.js');
+  }
+  return source.replace(KWARGTRANS, KWARGTRANS + KWARGTRANS_QUESTIONS);
 }
 
 function fastDicts(source) {
@@ -184,7 +210,8 @@ function runtimePlugin(usedMethods) {
     name: 'transcrypt-runtime',
     setup(build) {
       build.onLoad({ filter: /org\.transcrypt\.__runtime__\.js$/ }, (args) => ({
-        contents: pruneRuntime(methodEntries(fastBoundMethods(fastDicts(fs.readFileSync(args.path, 'utf8')))), usedMethods)
+        contents: pruneRuntime(methodEntries(fastBoundMethods(kwargtransQuestions(fastDicts(fs.readFileSync(args.path, 'utf8'))))),
+          usedMethods)
           .replace(CLASS_DEFINITION, '$1/* @__PURE__ */ $2'),
         loader: 'js',
       }));

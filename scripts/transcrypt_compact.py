@@ -13,10 +13,12 @@ around code whose meaning it does not change:
   == 'undefined') {var b = 3;} …}` → `function (a, b = 3) {…}`. Both evaluate the default at call time
   when the argument is missing (undefined); the ES form evaluates it outside the body, as Python does,
   so a local of the same name no longer hides the module's (~3 kB).
-- methods: `get m () {return __get__ (this, function (self, …) {…});}` → `m: {$m: function (self, …) {…}}`;
-  the runtime's class factory turns each such entry into that same getter when the class is made
-  (esbuild.js, METHOD_ENTRY), so classes look exactly as before (~7 kB). Static and class methods,
-  properties and decorated methods keep Transcrypt's form.
+- methods: `get m () {return __get__ (this, function (self, …) {…});}` → `m: {$m (self, …) {…}}` (an ES
+  method: the same function, called the same way, but it cannot be constructed, which nothing does to a
+  method); the runtime's class factory turns each such entry into that same getter when the class is made
+  (esbuild.js, METHOD_ENTRY), so classes look exactly as before (~12 kB). Static and class methods,
+  properties and decorated methods keep Transcrypt's form. (A generator method would come out as `$m * (`,
+  which esbuild rejects: py_src has none.)
 - lambdas (without the keyword-argument prologue, *args or keyword-only parameters) and the function each
   comprehension runs in as arrow functions: `(function __lambda__ (x) {return x.id;})` → `((x) => {return
   x.id;})`. Neither uses `this` or `arguments`, and nothing constructs them (~2 kB).
@@ -226,7 +228,7 @@ def patch_methods(compiler):
             if self.function_depth == depth:  # not a fragment of a function nested in this one
                 if fragment == METHOD_GETTER and args[1] == '__get__' and not state['rewritten']:
                     state['rewritten'] = True
-                    return emit('{}: {{$m: {}function', args[0], args[2])
+                    return emit('{}: {{{}$m', args[0], args[2])  # `async ` or ''
                 if fragment == METHOD_END and state['rewritten']:
                     return emit('}}')
             return emit(fragment, *args)

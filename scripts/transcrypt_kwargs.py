@@ -107,7 +107,10 @@ def patch_transcrypt(needs_kwargs):
     compiler.Generator.visit_arguments = visit_arguments
 
 
-KEYWORD_DEFAULT_TEST = 'if (typeof {0} == \'undefined\' || ({0} != null && {0}.hasOwnProperty ("__kwargtrans__"))) {{;\n'
+# The prologue's two questions are functions on __kwargtrans__ (esbuild.js, KWARGTRANS_QUESTIONS), not spelled out
+# in every function: `$d (x)` is Transcrypt's `typeof x == 'undefined' || (x != null && x.hasOwnProperty
+# ("__kwargtrans__"))`, `$k (arguments)` the last argument when it is a keyword-arguments object, else null.
+KEYWORD_DEFAULT_TEST = 'if (__kwargtrans__.$d ({0})) {{;\n'
 
 
 def emit_keyword_arguments(self, node):
@@ -125,7 +128,7 @@ def emit_keyword_arguments(self, node):
         # a __kwargtrans__ object in a defaulted parameter's place is not its value
         self.emit(KEYWORD_DEFAULT_TEST, self.filterId(arg.arg))
         self.indent()
-        self.emit('var {} = ', self.filterId(arg.arg))
+        self.emit('{} = ', self.filterId(arg.arg))  # a parameter: declared already
         self.visit(expr)
         self.emit(';\n')
         self.dedent()
@@ -139,14 +142,16 @@ def emit_keyword_arguments(self, node):
     if not names:
         return
     given, key = self.nextTemp('allkwargs'), self.nextTemp('attrib')
-    self.emit('var {0} = arguments [arguments.length - 1];\n', given)
-    self.emit('if ({0} && {0}.hasOwnProperty ("__kwargtrans__")) {{\n', given)
+    self.emit('var {0} = __kwargtrans__.$k (arguments);\n', given)
+    self.emit('if ({0}) {{\n', given)
     self.indent()
     self.emit('for (var {} in {}) {{\n', key, given)
     self.indent()
     self.emit('switch ({}) {{\n', key)
     self.indent()
-    for arg in names:
+    for arg in node.args:  # parameters: declared already
+        self.emit('case \'{0}\': {0} = {1} [{2}]; break;\n', self.filterId(arg.arg), given, key)
+    for arg in node.kwonlyargs:
         self.emit('case \'{0}\': var {0} = {1} [{2}]; break;\n', self.filterId(arg.arg), given, key)
     self.dedent()
     self.emit('}}\n')

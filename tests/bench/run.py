@@ -46,6 +46,9 @@ def row(label, value, baseline_label=None, ratio=None):
     print(text, flush=True)
 
 
+BUNDLE_TARGET_BYTES = 350000  # issue 17: dist/extension.js minified ≤ 350 kB, read as 350,000 bytes
+
+
 def gz(path):
     return len(gzip.compress(Path(path).read_bytes(), 9))
 
@@ -73,9 +76,9 @@ def bench_build():
                         f'--outfile={runtime_min}'], check=True, capture_output=True)
         runtime_gz = gz(runtime_min)
     extension = ROOT / 'dist' / 'extension.js'
-    size_kb = extension.stat().st_size / 1024  # kB = 1,024 bytes, as every size in this report
-    target('dist/extension.js, minified', f'{size_kb:.1f} kB ({extension.stat().st_size:,} bytes)', '350 kB',
-           size_kb / 350, 1.0)
+    size = extension.stat().st_size  # the target is in bytes (issue 17's "350 kB"); kB here are 1,024 bytes
+    target('dist/extension.js, minified', f'{size:,} bytes ({size / 1024:.1f} kB)', '350,000 bytes',
+           size / BUNDLE_TARGET_BYTES, 1.0)
     parts = json.loads((ROOT / 'build' / 'extension-parts.json').read_text())  # written by esbuild.js
     runtime_kb = parts.pop('org.transcrypt.__runtime__', 0) / 1024
     largest = sorted(parts.items(), key=lambda item: -item[1])[:5]

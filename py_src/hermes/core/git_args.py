@@ -12,77 +12,77 @@ run a program (`--ext-diff`, `--textconv`, `-O`, `--show-signature`), read stdin
 
 Option tables: '--name' a flag, '--name=' takes a value, '--name=?' an optional value (only attached,
 `--name=v`, as git takes it); '-x' a flag, '-x=' a value (attached or the next argument), '-x=?' an
-optional attached value; '-NUM' allows `-5` (log's count).
+optional attached value; '-NUM' allows `-5` (log's count). Each table is written as one string (`_options`).
 """
 # __pragma__('tconv')
 
-DIFF = ['-p', '-u', '--patch', '-s', '--no-patch', '--raw', '--patch-with-raw', '--patch-with-stat', '--stat=?',
-        '--numstat', '--shortstat', '--dirstat=?', '--summary', '--name-only', '--name-status', '--compact-summary',
-        '--no-color', '--color=?', '--word-diff=?', '--word-diff-regex=', '--color-words=?', '--no-renames',
-        '--find-renames=?', '-M=?', '--find-copies=?', '-C=?', '--find-copies-harder', '-D', '--irreversible-delete',
-        '-B=?', '--break-rewrites=?', '--diff-filter=', '-R', '--relative=?', '--no-relative', '-a', '--text',
-        '--ignore-space-at-eol', '-b', '--ignore-space-change', '-w', '--ignore-all-space', '--ignore-blank-lines',
-        '--ignore-cr-at-eol', '--inter-hunk-context=', '-W', '--function-context', '--minimal', '--patience',
-        '--histogram', '--anchored=', '--diff-algorithm=', '--full-index', '--binary', '--abbrev=?', '--no-abbrev',
-        '-U=?', '--unified=', '--src-prefix=', '--dst-prefix=', '--no-prefix', '-z', '--exit-code', '--quiet',
-        '--check', '-S=', '-G=', '--pickaxe-all', '--pickaxe-regex', '--ignore-submodules=?', '--no-ext-diff',
-        '--no-textconv', '--ita-invisible-in-index', '--merge-base', '--cached', '--staged', '--indent-heuristic',
-        '--no-indent-heuristic', '--color-moved=?', '--no-color-moved', '--stat-width=', '--stat-count=']
-LOG = ['--oneline', '--pretty=?', '--format=', '--abbrev-commit', '--no-abbrev-commit', '--decorate=?',
-       '--no-decorate', '--graph', '--all', '--branches=?', '--tags=?', '--remotes=?', '--glob=', '--exclude=',
-       '-n=', '--max-count=', '-NUM', '--skip=', '--since=', '--after=', '--until=', '--before=', '--author=',
-       '--committer=', '--grep=', '--all-match', '--invert-grep', '-i', '--regexp-ignore-case', '-E',
-       '--extended-regexp', '-F', '--fixed-strings', '--merges', '--no-merges', '--first-parent', '--reverse',
-       '--date=', '--relative-date', '--follow', '--full-history', '--simplify-merges', '--ancestry-path',
-       '--topo-order', '--date-order', '--author-date-order', '--left-right', '--cherry-pick', '--cherry-mark',
-       '--boundary', '--parents', '--children', '--no-walk=?', '--source', '-m', '-c', '--cc', '--diff-merges=',
-       '--no-merges', '--max-parents=', '--min-parents=', '--count', '--encoding=', '--name-status', '-L=',
-       '--no-notes', '--walk-reflogs', '-g', '--max-age=', '--min-age=', '--objects', '--in-commit-order']
-STATUS = ['-s', '--short', '-b', '--branch', '--porcelain=?', '--long', '-v', '--verbose', '-u=?',
-          '--untracked-files=?', '--ignored=?', '-z', '--column=?', '--no-column', '--ahead-behind',
-          '--no-ahead-behind', '--renames', '--no-renames', '--find-renames=?', '--show-stash']
-BLAME = ['-b', '--root', '--show-stats', '-L=', '-l', '-t', '-s', '-e', '--show-email', '-w', '-n', '--show-number',
-         '-f', '--show-name', '-p', '--porcelain', '--line-porcelain', '--incremental', '-M=?', '-C=?', '--date=',
-         '--abbrev=?', '--reverse=', '--first-parent', '-c', '--score-debug', '--no-textconv', '--minimal',
-         '--color-lines', '--color-by-age', '--progress', '--no-progress', '--encoding=']
-GREP = ['--cached', '--untracked', '--no-exclude-standard', '--exclude-standard', '--recurse-submodules', '-a',
-        '--text', '--no-textconv', '-i', '--ignore-case', '-I', '--max-depth=', '-r', '--recursive', '--no-recursive',
-        '-w', '--word-regexp', '-v', '--invert-match', '-h', '-H', '--full-name', '-E', '--extended-regexp', '-G',
-        '--basic-regexp', '-P', '--perl-regexp', '-F', '--fixed-strings', '-n', '--line-number', '--column', '-l',
-        '--files-with-matches', '--name-only', '-L', '--files-without-match', '-z', '--null', '-o',
-        '--only-matching', '-c', '--count', '--color=?', '--no-color', '--break', '--heading', '-p',
-        '--show-function', '-A=', '--after-context=', '-B=', '--before-context=', '-C=', '--context=', '-NUM', '-W',
-        '--function-context', '--threads=', '-e=', '--and', '--or', '--not', '--all-match', '-q', '--quiet',
-        '-m=', '--max-count=']
-LS_FILES = ['-c', '--cached', '-d', '--deleted', '-m', '--modified', '-o', '--others', '-i', '--ignored', '-s',
-            '--stage', '--directory', '--no-empty-directory', '-u', '--unmerged', '-k', '--killed', '-z', '-t', '-v',
-            '-f', '--exclude-standard', '--error-unmatch', '--full-name', '--recurse-submodules', '--abbrev=?',
-            '--debug', '--eol', '--deduplicate', '--format=', '--sparse', '-x=', '--exclude=']
-LS_TREE = ['-d', '-r', '-t', '-l', '--long', '-z', '--name-only', '--name-status', '--object-only', '--full-name',
-           '--full-tree', '--abbrev=?', '--format=']
-CAT_FILE = ['-t', '-s', '-e', '-p', '--allow-unknown-type', '--mailmap', '--no-mailmap', '--use-mailmap']
-REV_PARSE = ['--verify', '-q', '--quiet', '--short=?', '--abbrev-ref=?', '--symbolic', '--symbolic-full-name',
-             '--show-toplevel', '--show-prefix', '--show-cdup', '--git-dir', '--git-common-dir', '--absolute-git-dir',
-             '--is-inside-work-tree', '--is-inside-git-dir', '--is-bare-repository', '--is-shallow-repository',
-             '--show-object-format=?', '--all', '--branches=?', '--tags=?', '--remotes=?', '--not', '--revs-only',
-             '--no-revs', '--flags', '--no-flags', '--default=', '--since=', '--after=', '--until=', '--before=',
-             '--show-ref-format', '--path-format=']
-REFS = ['--format=', '--sort=', '--count=', '--contains=', '--no-contains=', '--merged=', '--no-merged=',
-        '--points-at=', '--shell', '--perl', '--python', '--tcl', '--ignore-case', '--omit-empty', '--exclude=']
-SHOW_REF = ['--head', '--heads', '--tags', '--branches', '-d', '--dereference', '-s', '--hash=?', '--abbrev=?',
-            '--verify', '-q', '--quiet', '--exists']
-DESCRIBE = ['--all', '--tags', '--contains', '--abbrev=', '--candidates=', '--exact-match', '--debug', '--long',
-            '--match=', '--exclude=', '--always', '--first-parent', '--dirty=?', '--broken=?']
-BRANCH = ['-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-q', '--quiet', '--list', '-l',
-          '--show-current', '--abbrev=?', '--no-abbrev', '--column=?', '--no-column', '--sort=', '--contains=',
-          '--no-contains=', '--merged=', '--no-merged=', '--points-at=', '--format=', '-i', '--ignore-case',
-          '--color=?', '--no-color', '--omit-empty']
-TAG = ['-l', '--list', '-n=?', '--sort=', '--contains=', '--no-contains=', '--merged=', '--no-merged=',
-       '--points-at=', '--format=', '--column=?', '--no-column', '-i', '--ignore-case', '--color=?', '--omit-empty']
-CONFIG = ['--local', '--worktree', '--get', '--get-all', '--get-regexp', '--list', '-l', '--name-only',
-          '--show-origin', '--show-scope', '-z', '--null', '--type=', '--bool', '--int', '--bool-or-int', '--path',
-          '--default=', '--no-includes', '--fixed-value']
-SHORTLOG = ['-n', '--numbered', '-s', '--summary', '-e', '--email', '-c', '--committer', '--group=', '-w=?']
+
+def _options(text):
+    """A table written as one string of options separated by single spaces: in the bundle that is a third of the
+    bytes of a list of string literals."""
+    return text.split(' ')
+
+
+DIFF = _options('-p -u --patch -s --no-patch --raw --patch-with-raw --patch-with-stat --stat=? --numstat --shortstat '
+                '--dirstat=? --summary --name-only --name-status --compact-summary --no-color --color=? --word-diff=? '
+                '--word-diff-regex= --color-words=? --no-renames --find-renames=? -M=? --find-copies=? -C=? '
+                '--find-copies-harder -D --irreversible-delete -B=? --break-rewrites=? --diff-filter= -R --relative=? '
+                '--no-relative -a --text --ignore-space-at-eol -b --ignore-space-change -w --ignore-all-space '
+                '--ignore-blank-lines --ignore-cr-at-eol --inter-hunk-context= -W --function-context --minimal '
+                '--patience --histogram --anchored= --diff-algorithm= --full-index --binary --abbrev=? --no-abbrev '
+                '-U=? --unified= --src-prefix= --dst-prefix= --no-prefix -z --exit-code --quiet --check -S= -G= '
+                '--pickaxe-all --pickaxe-regex --ignore-submodules=? --no-ext-diff --no-textconv '
+                '--ita-invisible-in-index --merge-base --cached --staged --indent-heuristic --no-indent-heuristic '
+                '--color-moved=? --no-color-moved --stat-width= --stat-count=')
+LOG = _options('--oneline --pretty=? --format= --abbrev-commit --no-abbrev-commit --decorate=? --no-decorate --graph '
+               '--all --branches=? --tags=? --remotes=? --glob= --exclude= -n= --max-count= -NUM --skip= --since= '
+               '--after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i '
+               '--regexp-ignore-case -E --extended-regexp -F --fixed-strings --merges --no-merges --first-parent '
+               '--reverse --date= --relative-date --follow --full-history --simplify-merges --ancestry-path '
+               '--topo-order --date-order --author-date-order --left-right --cherry-pick --cherry-mark --boundary '
+               '--parents --children --no-walk=? --source -m -c --cc --diff-merges= --no-merges --max-parents= '
+               '--min-parents= --count --encoding= --name-status -L= --no-notes --walk-reflogs -g --max-age= '
+               '--min-age= --objects --in-commit-order')
+STATUS = _options('-s --short -b --branch --porcelain=? --long -v --verbose -u=? --untracked-files=? --ignored=? -z '
+                  '--column=? --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames=? '
+                  '--show-stash')
+BLAME = _options('-b --root --show-stats -L= -l -t -s -e --show-email -w -n --show-number -f --show-name -p '
+                 '--porcelain --line-porcelain --incremental -M=? -C=? --date= --abbrev=? --reverse= --first-parent '
+                 '-c --score-debug --no-textconv --minimal --color-lines --color-by-age --progress --no-progress '
+                 '--encoding=')
+GREP = _options('--cached --untracked --no-exclude-standard --exclude-standard --recurse-submodules -a --text '
+                '--no-textconv -i --ignore-case -I --max-depth= -r --recursive --no-recursive -w --word-regexp -v '
+                '--invert-match -h -H --full-name -E --extended-regexp -G --basic-regexp -P --perl-regexp -F '
+                '--fixed-strings -n --line-number --column -l --files-with-matches --name-only -L '
+                '--files-without-match -z --null -o --only-matching -c --count --color=? --no-color --break --heading '
+                '-p --show-function -A= --after-context= -B= --before-context= -C= --context= -NUM -W '
+                '--function-context --threads= -e= --and --or --not --all-match -q --quiet -m= --max-count=')
+LS_FILES = _options('-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage --directory '
+                    '--no-empty-directory -u --unmerged -k --killed -z -t -v -f --exclude-standard --error-unmatch '
+                    '--full-name --recurse-submodules --abbrev=? --debug --eol --deduplicate --format= --sparse -x= '
+                    '--exclude=')
+LS_TREE = _options('-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree --abbrev=? '
+                   '--format=')
+CAT_FILE = _options('-t -s -e -p --allow-unknown-type --mailmap --no-mailmap --use-mailmap')
+REV_PARSE = _options('--verify -q --quiet --short=? --abbrev-ref=? --symbolic --symbolic-full-name --show-toplevel '
+                     '--show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree '
+                     '--is-inside-git-dir --is-bare-repository --is-shallow-repository --show-object-format=? --all '
+                     '--branches=? --tags=? --remotes=? --not --revs-only --no-revs --flags --no-flags --default= '
+                     '--since= --after= --until= --before= --show-ref-format --path-format=')
+REFS = _options('--format= --sort= --count= --contains= --no-contains= --merged= --no-merged= --points-at= --shell '
+                '--perl --python --tcl --ignore-case --omit-empty --exclude=')
+SHOW_REF = _options('--head --heads --tags --branches -d --dereference -s --hash=? --abbrev=? --verify -q --quiet '
+                    '--exists')
+DESCRIBE = _options('--all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= '
+                    '--always --first-parent --dirty=? --broken=?')
+BRANCH = _options('-a --all -r --remotes -v -vv --verbose -q --quiet --list -l --show-current --abbrev=? --no-abbrev '
+                  '--column=? --no-column --sort= --contains= --no-contains= --merged= --no-merged= --points-at= '
+                  '--format= -i --ignore-case --color=? --no-color --omit-empty')
+TAG = _options('-l --list -n=? --sort= --contains= --no-contains= --merged= --no-merged= --points-at= --format= '
+               '--column=? --no-column -i --ignore-case --color=? --omit-empty')
+CONFIG = _options('--local --worktree --get --get-all --get-regexp --list -l --name-only --show-origin --show-scope '
+                  '-z --null --type= --bool --int --bool-or-int --path --default= --no-includes --fixed-value')
+SHORTLOG = _options('-n --numbered -s --summary -e --email -c --committer --group= -w=?')
 
 
 
@@ -98,22 +98,22 @@ def _joined(*tables):
 TABLES = [
     ['status', STATUS], ['log', _joined(LOG, DIFF)], ['whatchanged', _joined(LOG, DIFF)],
     ['show', _joined(LOG, DIFF)], ['diff', DIFF],
-    ['diff-tree', _joined(DIFF, ['-r', '-t', '--root', '--no-commit-id', '-v'])],
-    ['diff-files', _joined(DIFF, ['-q', '-0', '-1', '-2', '-3', '--base', '--ours', '--theirs'])],
+    ['diff-tree', _joined(DIFF, _options('-r -t --root --no-commit-id -v'))],
+    ['diff-files', _joined(DIFF, _options('-q -0 -1 -2 -3 --base --ours --theirs'))],
     ['diff-index', _joined(DIFF, ['-m'])], ['rev-list', LOG], ['shortlog', _joined(LOG, SHORTLOG)], ['blame', BLAME],
     ['annotate', BLAME], ['grep', GREP], ['ls-files', LS_FILES], ['ls-tree', LS_TREE], ['cat-file', CAT_FILE],
     ['rev-parse', REV_PARSE], ['for-each-ref', REFS], ['show-ref', SHOW_REF], ['describe', DESCRIBE],
-    ['merge-base', ['-a', '--all', '--octopus', '--independent', '--is-ancestor', '--fork-point']],
-    ['name-rev', ['--tags', '--refs=', '--exclude=', '--all', '--name-only', '--no-undefined', '--always']],
-    ['count-objects', ['-v', '--verbose', '-H', '--human-readable']],
-    ['check-ignore', ['-q', '--quiet', '-v', '--verbose', '-n', '--non-matching', '--no-index', '-z']],
-    ['check-attr', ['-a', '--all', '--cached', '-z']], ['cherry', ['-v', '--abbrev=?']],
-    ['show-branch', ['-r', '--remotes', '-a', '--all', '--current', '--topo-order', '--date-order', '--sparse',
-                     '--more=', '--list', '--merge-base', '--independent', '--no-name', '--sha1-name', '--topics']],
-    ['range-diff', _joined(DIFF, ['--creation-factor=', '--no-dual-color', '--left-only', '--right-only'])],
+    ['merge-base', _options('-a --all --octopus --independent --is-ancestor --fork-point')],
+    ['name-rev', _options('--tags --refs= --exclude= --all --name-only --no-undefined --always')],
+    ['count-objects', _options('-v --verbose -H --human-readable')],
+    ['check-ignore', _options('-q --quiet -v --verbose -n --non-matching --no-index -z')],
+    ['check-attr', _options('-a --all --cached -z')], ['cherry', ['-v', '--abbrev=?']],
+    ['show-branch', _options('-r --remotes -a --all --current --topo-order --date-order --sparse --more= --list '
+                             '--merge-base --independent --no-name --sha1-name --topics')],
+    ['range-diff', _joined(DIFF, _options('--creation-factor= --no-dual-color --left-only --right-only'))],
     ['version', ['--build-options']], ['branch', BRANCH], ['tag', TAG], ['config', CONFIG],
     ['remote', ['-v', '--verbose', '-n']], ['stash', DIFF], ['reflog', _joined(LOG, DIFF)],
-    ['worktree', ['--porcelain', '-v', '--verbose', '-z']],
+    ['worktree', _options('--porcelain -v --verbose -z')],
 ]
 # Subcommands whose arguments are never paths (refs, patterns, config names): no path confinement.
 NO_PATHS = ['rev-parse', 'for-each-ref', 'show-ref', 'describe', 'merge-base', 'name-rev', 'branch', 'tag',
