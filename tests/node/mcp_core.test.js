@@ -255,6 +255,26 @@ test('method names that exist on JS objects or transpiled dicts are simply not f
   }
 });
 
+test('2026-07-28: method names that exist on JS objects or transpiled dicts are simply not found', async () => {
+  const c = core();
+  const server = c.core_mcp_stateless.McpStatelessServer(SERVER_INFO, makeRegistry());
+  server.add_feature(c.core_mcp_prompts.McpPrompts(null));
+  server.add_feature(c.core_completions.McpCompletions(null));
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const ask = async (method) => plain(await server.handle(request(1, method, { _meta: meta })));
+  for (const method of ['__proto__', 'constructor', 'py_keys', '__contains__', 'hasOwnProperty', 'toString', '__class__',
+    'm:tools/list', 'tools/list ', 'server/']) {
+    const response = await ask(method);
+    assert.deepEqual(errorOf(response), [-32601, 'Method not found: ' + method], method);
+    assert.equal(c.core_mcp_stateless.http_status_of(json(response)), 404, method);
+  }
+  assert.deepEqual(errorOf(await ask('ping')),
+    [-32601, 'Method not found: ping (not part of 2026-07-28; it exists only after an initialize handshake)']);
+  assert.deepEqual((await ask('server/discover')).result.supportedVersions.slice(0, 1), ['2026-07-28']);
+  assert.equal((await ask('tools/list')).result.tools.length, 7);
+  assert.equal((await ask('prompts/list')).result.prompts.length, 3);
+});
+
 test('invalid messages are answered with -32600', async () => {
   const { session } = makeSession();
   for (const value of ['"text"', '42', 'null', 'true']) {

@@ -30,6 +30,7 @@ from hermes.core.jsonrpc import (
 )
 from hermes.core.tools import ToolCall
 from hermes.core.cancellation import Cancellation
+from hermes.core.method_table import MethodTable
 from hermes.core.mcp_headers import header_mismatch, mirrored_params
 from hermes.core.mcp_protocol import (
     ProtocolError, LOG_LEVELS, SUPPORTED_PROTOCOL_VERSIONS,
@@ -96,13 +97,17 @@ def modern_version(message):
 
 
 class RequestContext:
-    """What one request's `_meta` says: who asks, with which capabilities, how much logging."""
+    """What one request's `_meta` says: who asks, with which capabilities, how much logging; and
+    what the transport gave it: where its notifications go, when it is cancelled."""
 
     def __init__(self, version, capabilities, client_info, log_level):
         self.version = version
         self.capabilities = capabilities
         self.client_info = client_info
         self.log_level = log_level  # None: the client wants no notifications/message
+        self.send = None
+        self.cancellation = None
+        self.tool = None  # the registered tool a tools/call names, else None
 
 
 class McpStatelessServer:
@@ -115,6 +120,9 @@ class McpStatelessServer:
         self._sources = []
         self._shutdown = Cancellation()  # ends open subscriptions/listen streams
         self._mirrored = {}  # 't:' + tool name → [the Tool, its mirrored_params]: schemas are walked once
+        # The server's own methods: async handler(request_id, params, context). Features answer the rest.
+        self._methods = MethodTable({'server/discover': self._discover, 'tools/list': self._tools_list,
+                                     'tools/call': self._tools_call, 'subscriptions/listen': self._listen})
 
     def add_feature(self, feature):
         self._features.append(feature)
@@ -156,7 +164,10 @@ class McpStatelessServer:
         try:
             tool = self._called_tool(method, params)
             context = self._read_meta(method, params, headers, tool)
-            result = await self._dispatch(method, request_id, params, context, send, cancellation, tool)
+            context.send = send
+            context.cancellation = cancellation
+            context.tool = tool
+            result = await self._dispatch(method, request_id, params, context)
             if cancellation.cancelled:
                 self._info(describe(method, params) + ': cancelled after ' + elapsed(started))
                 return None  # the client stopped waiting: nothing may be sent for this request
@@ -216,16 +227,10 @@ class McpStatelessServer:
             self._mirrored[key] = entry
         return entry[1]
 
-    async def _dispatch(self, method, request_id, params, context, send, cancellation, tool=None):
-        if method == 'server/discover':
-            return self._discover()
-        if method == 'tools/list':
-            # `cursor` is accepted and ignored: one page holds every tool, so there is no nextCursor.
-            return {'tools': [tool.to_mcp() for tool in self.registry.list()]}
-        if method == 'tools/call':
-            return await self._tools_call(request_id, params, context, send, cancellation, tool)
-        if method == 'subscriptions/listen':
-            return await self._listen(request_id, params, send, cancellation)
+    async def _dispatch(self, method, request_id, params, context):
+        own = self._methods.get(method)
+        if not is_none(own):
+            return await own(request_id, params, context)
         handler = None if method in REMOVED_METHODS else self._feature_handler(method)
         if is_none(handler):
             raise ProtocolError(METHOD_NOT_FOUND, _not_found_message(method))
@@ -258,19 +263,24 @@ class McpStatelessServer:
 
     # ------------------------------------------------------------------------------ methods
 
-    def _discover(self):
+    async def _discover(self, request_id, params, context):
         result = {'supportedVersions': ALL_PROTOCOL_VERSIONS, 'capabilities': self.capabilities()}
         if not is_none(self.instructions):
             result['instructions'] = self.instructions
         return result
 
-    async def _tools_call(self, request_id, params, context, send, cancellation, tool):
+    async def _tools_list(self, request_id, params, context):
+        # `cursor` is accepted and ignored: one page holds every tool, so there is no nextCursor.
+        return {'tools': [tool.to_mcp() for tool in self.registry.list()]}
+
+    async def _tools_call(self, request_id, params, context):
         name = get_key(params, 'name')
         if json_type(name) != 'string':
             raise ProtocolError(INVALID_PARAMS, 'tools/call: params.name must be a string (the tool name)')
-        if not is_none(tool):
-            _check_capabilities(tool, context.capabilities)
-        emit = _emitter(send)
+        if not is_none(context.tool):
+            _check_capabilities(context.tool, context.capabilities)
+        cancellation = context.cancellation
+        emit = _emitter(context.send)
         call = ToolCall(progress_reporter(params, emit), _tool_logger(name, context.log_level, emit))
         stop_listening = cancellation.on_cancel(lambda: call.cancel(cancellation.reason))
         try:
@@ -278,12 +288,13 @@ class McpStatelessServer:
         finally:
             stop_listening()
 
-    async def _listen(self, request_id, params, send, cancellation):
+    async def _listen(self, request_id, params, context):
         wanted = get_key(params, 'notifications')
         if not is_object(wanted):
             raise ProtocolError(INVALID_PARAMS, 'subscriptions/listen: params.notifications must be an object, '
                                 'such as {"toolsListChanged": true}')
-        subscription = Subscription(request_id, _emitter(send))
+        cancellation = context.cancellation
+        subscription = Subscription(request_id, _emitter(context.send))
         accepted = subscription.follow(wanted, self.registry, self._sources)
         subscription.deliver('notifications/subscriptions/acknowledged', {'notifications': accepted})
         ended = deferred()
