@@ -37,6 +37,21 @@ test('parsed objects are dicts: .get works on them in transpiled code', () => {
   assert.equal(parsed.py_get('list')[0].py_get('x'), 1);
 });
 
+test('dict() copies a plain object onto the shared dict prototype; keys the copy cannot own keep the old way', () => {
+  const { dict } = testing().runtime;
+  const plain = { a: 1, list: [2] };
+  const copy = dict(plain);
+  assert.notEqual(copy, plain);  // a copy, as Python's dict(x)
+  assert.deepEqual([copy.py_keys(), copy.py_get('a'), JSON.stringify(copy)], [['a', 'list'], 1, '{"a":1,"list":[2]}']);
+  assert.equal(Object.getPrototypeOf(plain), Object.prototype);  // the original is left as it was
+  // '__proto__' from JSON is an own key: kept as data, the prototype stays the dict's
+  const hostile = dict(JSON.parse('{"a": 1, "__proto__": {"polluted": true}, "py_keys": "x"}'));
+  assert.deepEqual(Object.keys(hostile), ['a', '__proto__', 'py_keys']);
+  assert.equal(hostile.polluted, undefined);
+  assert.equal(hostile.py_get('a'), 1);
+  assert.equal(dict(JSON.parse('{"constructor": 5}')).constructor, 5);
+});
+
 test('error_message reads JS Errors, Python exceptions and thrown strings', () => {
   assert.equal(seam().error_message(new TypeError('bad type')), 'bad type');
   assert.equal(seam().error_message('just text'), 'just text');
