@@ -194,10 +194,48 @@ def test_files_outside_the_workspace_are_refused_and_not_read(ws, tmp_path, clie
     assert code == -32602 and 'is outside the workspace' in message
 
 
-def test_the_selection_in_a_file_outside_the_workspace_is_withheld(ws, tmp_path, client):
+WITHHELD = 'The file is outside the workspace: its path and text are withheld.'
+
+
+def test_the_selection_in_a_file_outside_the_workspace_is_withheld_with_its_path(ws, tmp_path, client):
     open_editor(tmp_path / 'secret.txt', vscode.Selection(0, 0, 0, 6))
     contents = client.read('hermes://editor/selection')
-    assert contents['text'] == '' and contents['_meta']['withheld'] == 'The file is outside the workspace.'
+    assert contents['text'] == '' and contents['_meta']['withheld'] == WITHHELD
+    assert contents['_meta']['path'] is None and str(tmp_path) not in json.dumps(contents)
+
+
+def test_the_active_editor_outside_the_workspace_shows_no_path(ws, tmp_path, client):
+    open_editor(tmp_path / 'secret.txt')
+    text = client.read('hermes://editor/active')['text']
+    active = json.loads(text)
+    assert (active['path'], active['uri'], active['insideWorkspace'], active['withheld']) == (None, None, False, WITHHELD)
+    assert str(tmp_path) not in text and 'secret' not in text
+
+
+def test_tabs_and_problems_of_outside_files_show_no_path(ws, tmp_path, client):
+    open_editor(ws / 'README.md')
+    open_editor(tmp_path / 'secret.txt')
+    tabs = client.read('hermes://editor/tabs')['text']
+    assert [(tab['label'], tab['path']) for tab in json.loads(tabs)['groups'][0]['tabs']] == [
+        ('README.md', 'README.md'), ('a file outside the workspace', None)]
+    assert str(tmp_path) not in tabs.replace(str(ws), 'WS') and 'secret' not in tabs
+    vscode.languages.set_diagnostics(vscode.Uri.file(str(tmp_path / 'secret.txt')), [
+        vscode.Diagnostic(vscode.Range(0, 0, 0, 1), 'broken', vscode.DiagnosticSeverity.Error)])
+    vscode.languages.set_diagnostics(vscode.Uri.file(str(ws / 'README.md')), [
+        vscode.Diagnostic(vscode.Range(0, 0, 0, 1), 'style', vscode.DiagnosticSeverity.Warning)])
+    text = client.read('hermes://diagnostics')['text']
+    problems = json.loads(text)
+    assert [item['path'] for item in problems['files']] == ['README.md']
+    assert problems['withheld'] == '1 problems in files outside the workspace (their paths are withheld)'
+    assert 'secret' not in text
+
+
+def test_outside_paths_are_shown_when_the_user_allows_outside_access(ws, tmp_path, client):
+    vscode.workspace.set_setting('hermes.tools.allowOutsideWorkspace', True)
+    open_editor(tmp_path / 'secret.txt')
+    active = json.loads(client.read('hermes://editor/active')['text'])
+    assert (active['path'], active['insideWorkspace']) == (str(tmp_path / 'secret.txt'), True)
+    assert 'withheld' not in active
 
 
 def test_binary_missing_and_unknown_resources(ws, client):

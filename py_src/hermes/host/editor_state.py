@@ -2,8 +2,9 @@
 the tabs by group, the problems by file, the workspace folders with their git state, a terminal's
 recent output. The MCP resources (core/mcp_resources.py) serve them.
 
-Text from files outside the workspace is withheld, as the tools refuse such paths (unless the user
-allowed it with `hermes.tools.allowOutsideWorkspace`)."""
+The text and the path of a file outside the workspace are withheld, as the tools refuse such paths
+(unless the user allowed it with `hermes.tools.allowOutsideWorkspace`): an outside path alone tells a
+remote model about the user's home folder and other projects."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import vscode
@@ -22,6 +23,8 @@ MAX_SELECTION_CHARS = 100000
 MAX_PROBLEMS = 500
 MAX_TERMINAL_CHARS = 20000
 TERMINAL_EXECUTIONS = 5  # the most recent commands shown in a terminal resource
+OUTSIDE = 'a file outside the workspace'
+WITHHELD = 'The file is outside the workspace: its path and text are withheld.'
 
 
 def is_confined(path):
@@ -38,8 +41,12 @@ def _document_path(document):
 
 
 def _readable(document):
-    """Whether the document's text may be shown: a workspace file, or one not on disk (untitled)."""
-    return document.uri.scheme != 'file' or is_confined(document.uri.fsPath)
+    """Whether the document's path and text may be shown: a workspace file, or one not on disk (untitled)."""
+    return _shown(document.uri)
+
+
+def _shown(uri):
+    return uri.scheme != 'file' or is_confined(uri.fsPath)
 
 
 def _range(selection):
@@ -61,17 +68,21 @@ def active_editor():
     ranges = editor.visibleRanges
     for visible_range in ranges if not is_none(ranges) else []:
         visible.append({'startLine': visible_range.start.line + 1, 'endLine': visible_range.end.line + 1})
-    return {
-        'path': _document_path(document),
-        'uri': document.uri.toString(),
+    inside = _readable(document)
+    result = {
+        'path': _document_path(document) if inside else None,
+        'uri': document.uri.toString() if inside else None,
         'languageId': document.languageId,
         'isDirty': document.isDirty,
         'lineCount': document.lineCount,
         'cursor': point(editor.selection.active),
         'selections': selections,
         'visibleRanges': visible,
-        'insideWorkspace': _readable(document),
+        'insideWorkspace': inside,
     }
+    if not inside:
+        result['withheld'] = WITHHELD
+    return result
 
 
 def selection():
@@ -83,12 +94,13 @@ def selection():
     document = editor.document
     ordered = list(editor.selections)
     ordered.sort(key=lambda item: item.start.line * 1000000 + item.start.character)
-    result = {'path': _document_path(document), 'languageId': document.languageId,
+    result = {'path': None, 'languageId': document.languageId,
               'range': _range(editor.selection), 'ranges': [_range(item) for item in ordered]}
     if not _readable(document):
         result['text'] = ''
-        result['withheld'] = 'The file is outside the workspace.'
+        result['withheld'] = WITHHELD
         return result
+    result['path'] = _document_path(document)
     texts = [document.getText(item) for item in ordered if not item.isEmpty]
     text = '\n'.join(texts)
     if len(text) > MAX_SELECTION_CHARS:
@@ -104,10 +116,11 @@ def tabs():
         items = []
         for tab in group.tabs:
             uri = tab_resource(tab)
+            inside = is_none(uri) or _shown(uri)
             items.append({
-                'label': tab.label,
-                'path': None if is_none(uri) else (display_path(uri.fsPath) if uri.scheme == 'file' else None),
-                'uri': None if is_none(uri) else uri.toString(),
+                'label': tab.label if inside else OUTSIDE,
+                'path': None if is_none(uri) or not inside else (display_path(uri.fsPath) if uri.scheme == 'file' else None),
+                'uri': None if is_none(uri) or not inside else uri.toString(),
                 'active': tab.isActive, 'dirty': tab.isDirty, 'pinned': tab.isPinned, 'preview': tab.isPreview,
             })
         groups.append({'viewColumn': group.viewColumn, 'active': group.isActive, 'tabs': items})
@@ -120,6 +133,9 @@ def diagnostics():
     by_path = {}
     order = []
     problems = collect()
+    shown = [problem for problem in problems if is_confined(problem['path'])]
+    withheld = len(problems) - len(shown)
+    problems = shown
     for problem in problems[:MAX_PROBLEMS]:
         slot = 'p:' + problem['path']
         if not (slot in by_path):
@@ -136,6 +152,8 @@ def diagnostics():
     result = {'files': files, 'total': len(problems)}
     if len(problems) > MAX_PROBLEMS:
         result['cut'] = len(problems) - MAX_PROBLEMS
+    if withheld > 0:
+        result['withheld'] = str(withheld) + ' problems in files outside the workspace (their paths are withheld)'
     return result
 
 
