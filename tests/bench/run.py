@@ -258,7 +258,7 @@ def bench_chat_soak():
                                            check=True, capture_output=True, text=True, cwd=ROOT).stdout)
         progress = server.progress()
     row('TCP connections the LLM requests came over', f"{progress['connections']:,} "
-        f"(for {progress['requests_received']:,} requests: kept alive, none reset)")
+        f"(for {progress['requests_received']:,} requests)")
     mb = lambda value: f'{value / 2**20:.1f}'  # noqa: E731
     for number, memory in enumerate(result['memory'], 1):
         row(f'after {number * 1000 // 3} turns: RSS / JS heap / outside it', f"{mb(memory['rss'])} MB / "

@@ -38,6 +38,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def setup(self):  # one handler per TCP connection: number it (progress() counts the ones that carried requests)
         super().setup()
+        # Each write goes out at once, as from Ollama (Go), uvicorn or Node: with Nagle's algorithm the end of a
+        # body, a small write right after [DONE], waited for the client's delayed ACK (~40 ms).
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         scripted = self.server.scripted
         with scripted.lock:
             scripted.connections_accepted += 1

@@ -14,6 +14,12 @@ def sleep_ms(delay_ms):
     return make_promise(lambda resolve, reject: setTimeout(resolve, delay_ms))
 
 
+def next_turn():
+    """An awaitable that resolves on the event loop's next turn, after the I/O already waiting (`setImmediate`):
+    no timer's 1 ms minimum."""
+    return make_promise(lambda resolve, reject: setImmediate(resolve))
+
+
 def deferred():
     """{'promise', 'resolve', 'reject'}: a promise settled from outside."""
     holder = {}
@@ -57,6 +63,6 @@ def for_each_async(iterable, callback, on_end):
 
 # __pragma__('skip')
 from hermes.js.promises_cpython import (  # noqa: E402,F811
-    make_promise, sleep_ms, deferred, first_of, wait_all, spawn, for_each_async,
+    make_promise, sleep_ms, next_turn, deferred, first_of, wait_all, spawn, for_each_async,
 )
 # __pragma__('noskip')

@@ -29,6 +29,10 @@ def sleep_ms(delay_ms):
     return asyncio.sleep(delay_ms / 1000.0)
 
 
+def next_turn():
+    return asyncio.sleep(0)
+
+
 class _Deferred(dict):
     """The seam's deferred(): the future is made on first use, inside the running event loop."""
 

@@ -23,7 +23,7 @@ from hermes.js.fetch import (
 )
 from hermes.js.json import dump_json, parse_json
 from hermes.js.objects import is_none
-from hermes.js.promises import sleep_ms
+from hermes.js.promises import next_turn, sleep_ms
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.sse_parser import SseParser
 from hermes.core.values import json_type, is_object, get_key, object_keys, copyable_keys
@@ -455,7 +455,7 @@ class LlmClient:
         # A connection whose body has just been read to its end goes back to fetch's pool a moment after the
         # reader says so (undici frees it from the socket's own event): a request sent at once would find it
         # busy and open another. One turn of the event loop lets the requests of a run share one connection.
-        await sleep_ms(0)
+        await next_turn()
         try:
             response = await fetch_url(url, options)
         except JsError as error:
