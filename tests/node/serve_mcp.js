@@ -45,7 +45,8 @@ async function main() {
       if (command.gc) {  // `inv bench` soak rounds (node --expose-gc): live memory after a full collection
         if (global.gc) global.gc();
         const { rss, heapUsed } = process.memoryUsage();
-        process.stdout.write(JSON.stringify({ rss, heapUsed }) + '\n');
+        const young = require('v8').getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+        process.stdout.write(JSON.stringify({ rss, heapUsed, newSpace: young ? young.space_size : 0 }) + '\n');
       }
     }
   });
