@@ -149,6 +149,27 @@ def test_the_editor_tools_use_the_tabs_and_problems_of_their_call(tmp_path):
     assert tabs.done == [('open', 'app.js'), ('wait', 3000), ('close', ['tab of app.js'])]
 
 
+def test_the_diagnostics_of_every_file_withhold_the_paths_of_files_outside_the_workspace(tmp_path):
+    import vscode
+    (tmp_path / 'ws').mkdir()
+    vscode.workspace.open_folders([str(tmp_path / 'ws')])
+    language = FakeLanguage([])
+    outside = str(tmp_path / 'elsewhere' / 'secret-project' / 'notes.js')
+    language.reported = [
+        {'path': 'app.js', 'line': 2, 'column': 5, 'severity': 'error', 'code': None, 'message': 'x', 'source': None},
+        {'path': outside, 'line': 1, 'column': 1, 'severity': 'warning', 'code': None, 'message': 'y', 'source': None}]
+    registry = build_registry(None, Services(language=language))
+    text = call(registry, 'editor_get_diagnostics')
+    assert text == ('1 problem in the workspace (1 error):\napp.js:2:5 error: x\n'
+                    '[not listed: 1 problem in files outside the workspace, whose paths are withheld]')
+    assert 'secret-project' not in text
+    language.reported = language.reported[1:]
+    assert call(registry, 'editor_get_diagnostics') == ('No problems reported for the workspace.\n[not listed: 1 '
+                                                        'problem in files outside the workspace, whose paths are withheld]')
+    vscode.workspace.set_setting('hermes.tools.allowOutsideWorkspace', True)  # the user allows outside paths
+    assert outside + ':1:1 warning: y' in call(registry, 'editor_get_diagnostics')
+
+
 def test_the_settings_tools_use_the_settings_service_of_their_call():
     configuration = FakeConfiguration()
     registry = build_registry(None, Services(configuration=configuration))

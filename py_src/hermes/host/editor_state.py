@@ -11,7 +11,7 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.core.output_text import cap_tail
-from hermes.host.paths import resolve_path, display_path
+from hermes.host.paths import is_confined, display_path
 from hermes.host.editors import tab_resource
 from hermes.host.documents import active_editor as current_editor, point
 from hermes.host.diagnostics import collect
@@ -25,14 +25,6 @@ MAX_TERMINAL_CHARS = 20000
 TERMINAL_EXECUTIONS = 5  # the most recent commands shown in a terminal resource
 OUTSIDE = 'a file outside the workspace'
 WITHHELD = 'The file is outside the workspace: its path and text are withheld.'
-
-
-def is_confined(path):
-    try:
-        resolve_path(path)
-        return True
-    except ToolError:
-        return False
 
 
 def _document_path(document):

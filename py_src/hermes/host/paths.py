@@ -109,6 +109,17 @@ def resolve_path(path_text):
                     '"hermes.tools.allowOutsideWorkspace".')
 
 
+def is_confined(path):
+    """Whether a tool may name `path` (inside the workspace, or the user allows outside paths): what the
+    resources and listings apply before they show a path, since an outside path alone tells a remote model
+    about the user's home folder and other projects."""
+    try:
+        resolve_path(path)
+        return True
+    except ToolError:
+        return False
+
+
 def base_folder_for(path_text, folders):
     """Multi-root: "api/src/x.ts" resolves in the folder named "api" when there is one; else the first."""
     node_path = node('path')

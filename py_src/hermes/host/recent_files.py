@@ -4,7 +4,7 @@ paths by it). Fed by active-editor changes; files outside the workspace are not 
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
-from hermes.host.editor_state import is_confined
+from hermes.host.paths import is_confined
 
 MAX_RECENT = 100
 

@@ -2,7 +2,7 @@
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.host.paths import resolve_path, display_path
+from hermes.host.paths import resolve_path, display_path, is_confined
 from hermes.host.diagnostics import SEVERITIES
 
 MAX_ITEMS = 300
@@ -12,6 +12,7 @@ async def get_diagnostics(args, call):
     severity = args['severity']
     path = None
     label = 'the workspace'
+    withheld = 0
     language = call.services.language
     path_text = get_key(args, 'path')
     if not is_none(path_text):
@@ -30,10 +31,15 @@ async def get_diagnostics(args, call):
         if opened:
             await tabs.close(tabs.showing(path))
     else:
-        found = language.problems(None, severity)
+        everywhere = language.problems(None, severity)
+        # As the diagnostics resource: an outside file's path is not shown (nor could a tool open it).
+        found = [item for item in everywhere if is_confined(item['path'])]
+        withheld = len(everywhere) - len(found)
+    outside = '' if withheld == 0 else ('\n[not listed: ' + str(withheld) + ' problem' + ('' if withheld == 1 else 's') +
+                                         ' in files outside the workspace, whose paths are withheld]')
     if len(found) == 0:
         worse = '' if severity == 'hint' else ' at severity ' + severity + ' or worse'
-        return 'No problems reported for ' + label + worse + '.'
+        return 'No problems reported for ' + label + worse + '.' + outside
     lines = []
     for item in found[:MAX_ITEMS]:
         code = '' if is_none(item['code']) else ' ' + item['code']
@@ -49,7 +55,7 @@ async def get_diagnostics(args, call):
         ', '.join(counts) + '):\n' + '\n'.join(lines)
     if len(found) > MAX_ITEMS:
         text = text + '\n[truncated: ' + str(len(found) - MAX_ITEMS) + ' more problems; filter by path or severity]'
-    return text
+    return text + outside
 
 
 TOOL = Tool(
