@@ -119,8 +119,28 @@ async def _record(progress, value, total, message):
 def test_unknown_tool_and_bad_arguments_are_tool_errors(window):
     async def bad_calls(session):
         unknown = await session.call_tool('no_such_tool', {})
-        invalid = await session.call_tool('workspace_get_folders', {'unexpected': 1})
+        invalid = await session.call_tool('file_read', {'path': 5})
         return unknown, invalid
     _, (unknown, invalid) = run(streamable(window, bad_calls))
     assert unknown.is_error and unknown.content[0].text.startswith("Unknown tool 'no_such_tool'. Available tools: ")
-    assert invalid.is_error and invalid.content[0].text.startswith("Invalid arguments for tool 'workspace_get_folders':")
+    assert invalid.is_error
+    assert invalid.content[0].text == "Invalid arguments for tool 'file_read':\narguments.path: expected string, got number"
+
+
+def test_gemini_cli_dependent_call_reads_the_file(window, workspace):
+    """Gemini CLI adds `wait_for_previous` to every tool it shows its model and sends it on dependent calls: the
+    exact call it makes, over both eras, reads the file; a wrong type on a known argument keeps its exact error."""
+    (workspace / 'notes.md').write_text('remember the milk\n')
+
+    async def dependent(session):
+        return (await session.call_tool('file_read', {'path': 'notes.md', 'wait_for_previous': True}),
+                await session.call_tool('file_read', {'path': 'notes.md', 'start_line': 'one', 'wait_for_previous': True}))
+
+    version, _, modern = run(with_client(window, 'auto', dependent))  # an SDK Client calls tools as a session does
+    assert version == '2026-07-28'
+    for answered in [run(streamable(window, dependent))[1], modern]:
+        read, wrong = answered
+        assert read.is_error is False and read.content[0].text == 'notes.md (lines 1-1 of 1)\nremember the milk'
+        assert wrong.is_error and wrong.content[0].text == (
+            "Invalid arguments for tool 'file_read':\narguments.start_line: expected integer, got string\n"
+            "arguments: unexpected property 'wait_for_previous' (allowed: path, start_line, end_line)")

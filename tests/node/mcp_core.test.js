@@ -145,6 +145,32 @@ test('validate accepts schemas that are raw JSON.parse objects', () => {
 
 // ------------------------------------------------------------------------------------- tools
 
+test("a client's extra top-level arguments are left out and logged once per client and name, on both eras", async () => {
+  const c = core();
+  const seen = [];
+  const lines = [];
+  const log = { debug: (t) => lines.push('debug ' + t), info() {}, warn() {}, error() {} };
+  const registry = c.core_tools.ToolRegistry();
+  registry.add(c.core_tools.Tool('file_read', 'read', json({ type: 'object', properties: { path: { type: 'string' } },
+    required: ['path'], additionalProperties: false }), async (args) => { seen.push(plain(args)); return 'read ' + args.path; }));
+  const ignored = c.core_ignored_arguments.IgnoredArguments(log);
+  const session = c.core_mcp_protocol.McpSession(SERVER_INFO, registry, kwargs({ log, ignored }));
+  await handle(session, request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gemini-cli-mcp-client', version: '0.61.0' } }));
+  const gemini = { name: 'file_read', arguments: { path: 'notes.md', wait_for_previous: true } };
+  for (const id of [1, 2]) assert.deepEqual((await handle(session, request(id, 'tools/call', gemini))).result, { content: [{ type: 'text', text: 'read notes.md' }], isError: false });
+  const modern = c.core_mcp_stateless.McpStatelessServer(SERVER_INFO, registry, log, null, ignored);
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'gemini-cli-mcp-client', version: '0.61.0' } };
+  const response = plain(await modern.handle(request(3, 'tools/call', { ...gemini, _meta: meta })));
+  assert.equal(response.result.isError, false);
+  assert.deepEqual(seen, [{ path: 'notes.md' }, { path: 'notes.md' }, { path: 'notes.md' }]);
+  assert.deepEqual(lines, ["debug mcp: gemini-cli-mcp-client 0.61.0 sends 'wait_for_previous', which file_read does not declare: " +
+    'left out of the call (said once per client and argument)']);
+  const hostile = plain(await session.handle(request(4, 'tools/call', { name: 'file_read', arguments: JSON.parse('{"path": "a", "__proto__": {"path": "/etc/passwd"}}') })));
+  assert.deepEqual(hostile.result.content, [{ type: 'text', text: 'read a' }]);
+  assert.deepEqual(seen[3], { path: 'a' });
+});
+
 test('Tool.to_mcp with keyword options and the registry basics', () => {
   const registry = makeRegistry();
   assert.deepEqual(registry.names(), ['echo', 'chatty', 'wait', 'typeerror', 'throws_string', 'tool_error', 'structured']);

@@ -53,6 +53,20 @@ test('file_read decodes bytes, windows lines and refuses binaries and escapes', 
   }
 });
 
+test("file_read takes Gemini CLI's dependent call: wait_for_previous is left out, a known argument that is wrong keeps its error", async () => {
+  const { folder, registry } = setup();
+  fs.writeFileSync(path.join(folder, 'notes.md'), 'remember the milk\n');
+  const toolCall = mods().core_tools.ToolCall();
+  const result = plain(await registry.call('file_read', args({ path: 'notes.md', wait_for_previous: true }), toolCall));
+  assert.deepEqual(result, { content: [{ type: 'text', text: 'notes.md (lines 1-1 of 1)\nremember the milk' }], isError: false });
+  assert.deepEqual([...toolCall.ignored], ['wait_for_previous']);
+  assert.deepEqual(await call(registry, 'file_read', { path: 5, wait_for_previous: true }), { isError: true, content: [{ type: 'text',
+    text: "Invalid arguments for tool 'file_read':\narguments.path: expected string, got number\n" +
+      "arguments: unexpected property 'wait_for_previous' (allowed: path, start_line, end_line)" }] });
+  assert.deepEqual(await call(registry, 'file_read', { path: 'notes.md', start_line: 'one' }), { isError: true, content: [{ type: 'text',
+    text: "Invalid arguments for tool 'file_read':\narguments.start_line: expected integer, got string" }] });
+});
+
 test('file_write, file_create and file_delete go through WorkspaceEdit and the trash rules', async () => {
   const { folder, registry } = setup();
   assert.equal(text(await call(registry, 'file_create', { path: 'docs/a.md', content: 'ünïcode ✓\n' })), 'Created docs/a.md.');

@@ -36,7 +36,11 @@ def test_editor_get_open_tabs(context):
     assert tabs[1]['path'] is None
 
 
-def test_tools_reject_unexpected_arguments():
-    result = call(build_registry(), 'workspace_get_folders', {'extra': 1})
+def test_tools_leave_out_top_level_arguments_they_do_not_declare():
+    """Clients add names of their own (Gemini CLI: `wait_for_previous`); a wrong known argument is still an error."""
+    assert call(build_registry(), 'workspace_get_folders', {'wait_for_previous': True})['isError'] is False
+    result = call(build_registry(), 'file_read', {'path': ['a'], 'wait_for_previous': True})
     assert result['isError'] is True
-    assert result['content'][0]['text'].startswith("Invalid arguments for tool 'workspace_get_folders':")
+    assert result['content'][0]['text'] == (
+        "Invalid arguments for tool 'file_read':\narguments.path: expected string, got array\n"
+        "arguments: unexpected property 'wait_for_previous' (allowed: path, start_line, end_line)")

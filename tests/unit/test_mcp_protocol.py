@@ -16,6 +16,9 @@ class Log:
     def __init__(self):
         self.lines = []
 
+    def debug(self, text):
+        self.lines.append('debug ' + text)
+
     def info(self, text):
         self.lines.append('info ' + text)
 

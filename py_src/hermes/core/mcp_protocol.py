@@ -20,6 +20,7 @@ from hermes.core.jsonrpc import (
 )
 from hermes.core.tools import ToolCall
 from hermes.core.method_table import MethodTable
+from hermes.core.ignored_arguments import IgnoredArguments
 
 SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']
 LATEST_PROTOCOL_VERSION = '2025-11-25'
@@ -50,12 +51,14 @@ def _params_error(message):
 class McpSession:
     """One client's view of the server: negotiated version, log level, in-flight tool calls."""
 
-    def __init__(self, server_info, registry, send=None, log=None, instructions=None):
+    def __init__(self, server_info, registry, send=None, log=None, instructions=None, ignored=None):
         self.server_info = server_info
         self.registry = registry
         self.instructions = instructions
         self._send = send
         self._log = log
+        # Shared by the window's sessions (host/mcp_service.py), so each client's extra arguments are logged once.
+        self._ignored = IgnoredArguments(log) if is_none(ignored) else ignored
         self.negotiated_version = None
         self.initialized = False  # the initialize request was answered: other requests may follow
         self.ready = False  # the client confirmed with notifications/initialized
@@ -217,6 +220,7 @@ class McpSession:
         finally:
             if get_key(self._in_flight, key) is call:  # a reused id may have replaced it
                 self._in_flight.pop(key)
+        self._ignored.note(client_name(self.client_info), name, call.ignored)
         if call.cancelled:
             raise _Cancelled()  # the client stopped waiting: the spec says send no response
         return result

@@ -34,8 +34,9 @@ from hermes.core.method_table import MethodTable
 from hermes.core.mcp_headers import header_mismatch, mirrored_params
 from hermes.core.mcp_protocol import (
     ProtocolError, LOG_LEVELS, SUPPORTED_PROTOCOL_VERSIONS,
-    progress_reporter, log_message, log_outcome, describe, elapsed,
+    progress_reporter, log_message, log_outcome, describe, elapsed, client_name,
 )
+from hermes.core.ignored_arguments import IgnoredArguments
 
 MODERN_PROTOCOL_VERSIONS = ['2026-07-28']
 ALL_PROTOCOL_VERSIONS = MODERN_PROTOCOL_VERSIONS[:]  # modern first: what a dual-era client should pick
@@ -111,11 +112,12 @@ class RequestContext:
 
 
 class McpStatelessServer:
-    def __init__(self, server_info, registry, log=None, instructions=None):
+    def __init__(self, server_info, registry, log=None, instructions=None, ignored=None):
         self.server_info = server_info
         self.registry = registry
         self.instructions = instructions
         self._log = log
+        self._ignored = IgnoredArguments(log) if is_none(ignored) else ignored  # extra arguments, logged once
         self._features = []
         self._sources = []
         self._shutdown = Cancellation()  # ends open subscriptions/listen streams
@@ -284,9 +286,11 @@ class McpStatelessServer:
         call = ToolCall(progress_reporter(params, emit), _tool_logger(name, context.log_level, emit))
         stop_listening = cancellation.on_cancel(lambda: call.cancel(cancellation.reason))
         try:
-            return await self.registry.call(name, get_key(params, 'arguments'), call)
+            result = await self.registry.call(name, get_key(params, 'arguments'), call)
         finally:
             stop_listening()
+        self._ignored.note(client_name(context.client_info), name, call.ignored)
+        return result
 
     async def _listen(self, request_id, params, context):
         wanted = get_key(params, 'notifications')

@@ -8,7 +8,7 @@ error: the registry catches everything a handler raises, including JS errors.
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
-from hermes.core.values import json_type, is_object, has_key, get_key, copyable_keys, copy_object
+from hermes.core.values import json_type, is_object, has_key, get_key, object_keys, copyable_keys, copy_object
 from hermes.core.schema import validate
 
 
@@ -140,6 +140,9 @@ class ToolCall:
         # confirm), and refuse what needs asking when there is none.
         self.gate = None
         self.services = NO_SERVICES  # the registry's services (terminals, debugging, diff reviews)
+        # Top-level argument names the caller sent that the tool does not declare, left out by the registry
+        # (declared_arguments); front ends log them (core/ignored_arguments.py).
+        self.ignored = []
 
     @property
     def confirmed(self):
@@ -309,7 +312,9 @@ class ToolRegistry:
         problem = self._argument_problem(tool, arguments)
         if not is_none(problem):
             return error_result(problem)
-        arguments = with_defaults(_or_empty(arguments), tool.input_schema)
+        declared = declared_arguments(_or_empty(arguments), tool.input_schema)
+        call.ignored = declared[1]
+        arguments = with_defaults(declared[0], tool.input_schema)
         call.gate = self.approver
         call.services = self.services
         if not is_none(self.approver):
@@ -328,10 +333,27 @@ class ToolRegistry:
         header = "Invalid arguments for tool '" + tool.name + "':"
         if not is_object(arguments):
             return header + ' expected an object, got ' + json_type(arguments)
-        problems = validate(arguments, tool.input_schema)
-        if len(problems) > 0:
-            return header + '\n' + '\n'.join(problems)
-        return None
+        if len(validate(declared_arguments(arguments, tool.input_schema)[0], tool.input_schema)) == 0:
+            return None  # valid once the top-level names the tool does not declare are left out
+        # A call that fails anyway gets today's whole message, the unexpected names included: they are often
+        # the cause (a misspelt `paht` beside a missing `path`).
+        return header + '\n' + '\n'.join(validate(arguments, tool.input_schema))
+
+
+def declared_arguments(arguments, schema):
+    """[the arguments a tool declares, the top-level names it does not] for a schema that forbids others
+    (`additionalProperties: false`). Clients add names of their own: Gemini CLI puts `wait_for_previous` on
+    every call that depends on an earlier one. Such a name is left out rather than refused, so the handler
+    sees only what its schema declares; nested objects stay strict (they are the tool's own data)."""
+    if get_key(schema, 'additionalProperties') is not False:
+        return [arguments, []]
+    properties = get_key(schema, 'properties', {})
+    declared = {}
+    for key in copyable_keys(arguments):
+        if has_key(properties, key):
+            declared[key] = arguments[key]
+    ignored = [key for key in object_keys(arguments) if not has_key(declared, key)]  # '__proto__' too
+    return [arguments, []] if len(ignored) == 0 else [declared, ignored]
 
 
 def with_defaults(arguments, schema):

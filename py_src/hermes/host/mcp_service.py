@@ -10,6 +10,7 @@ from hermes.js.promises import spawn
 from hermes.version import VERSION
 from hermes.core.mcp_protocol import McpSession
 from hermes.core.mcp_stateless import McpStatelessServer, ALL_PROTOCOL_VERSIONS
+from hermes.core.ignored_arguments import IgnoredArguments
 from hermes.net.mcp_http import McpHttpServer
 from hermes.net.discovery import write_discovery, remove_discovery
 from hermes.host.settings import setting, on_settings_changed
@@ -36,6 +37,7 @@ class McpService:
         self.restarting = False
         self.listeners = []  # called after every start/stop, e.g. to refresh VS Code's MCP list
         self.ready = None  # the first start, begun by begin(): settles once the port listens (or failed)
+        self.ignored = IgnoredArguments(log)  # one memory for every session: a client's extra arguments logged once
 
     @property
     def url(self):
@@ -114,14 +116,15 @@ class McpService:
             self.restarting = False
 
     def create_protocol(self, send):
-        session = McpSession(SERVER_INFO, self.registry, send=send, log=self.log, instructions=INSTRUCTIONS)
+        session = McpSession(SERVER_INFO, self.registry, send=send, log=self.log, instructions=INSTRUCTIONS,
+                             ignored=self.ignored)
         if not is_none(self.features):
             self.features.add_to(session)
         return session
 
     def create_stateless(self):
         """The one 2026-07-28 server for every client of this window (no sessions to make)."""
-        server = McpStatelessServer(SERVER_INFO, self.registry, self.log, INSTRUCTIONS)
+        server = McpStatelessServer(SERVER_INFO, self.registry, self.log, INSTRUCTIONS, self.ignored)
         if not is_none(self.features):
             self.features.add_to_stateless(server)
         return server
