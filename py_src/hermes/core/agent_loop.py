@@ -77,6 +77,12 @@ class EventSink:
         """The call's confirmation state changed (core/tools.py): WAITING while the user is asked, then
         CONFIRMED or DECLINED."""
 
+    def change_author(self):
+        """Who the change log names for the files this run's tools change: {'client', 'session', 'turn'} (the
+        front end's name — '@hermes', 'Hermes panel', a session —, its conversation or session id, this turn's
+        id), or None: 'Hermes' with a turn id per run."""
+        return None
+
     def on_notice(self, message):
         """Something worth a quiet line: a switch to the text protocol, history trimmed."""
 
@@ -95,6 +101,7 @@ class SinkEvents:
 
     def __init__(self, sink):
         self.sink = sink
+        self.author = None  # the change log's author of this run's writes (set by AgentLoop.run)
 
     def iteration(self, number):
         _deliver(lambda: self.sink.on_iteration(number))
@@ -116,6 +123,14 @@ class SinkEvents:
 
     def notice(self, message):
         _deliver(lambda: self.sink.on_notice(message))
+
+    def change_author(self, fallback):
+        """The sink's change_author(), or `fallback` when it has none (or it fails)."""
+        try:
+            found = self.sink.change_author()
+        except JsError:
+            found = None
+        return fallback if is_none(found) else found
 
     def error(self, error):
         _deliver(lambda: self.sink.on_error(error))
@@ -167,11 +182,14 @@ class AgentLoop:
         self._warned_tools_overflow = False
         self._tool_token_cache = {}
         self._model_info_read = False
+        self._runs = 0  # runs so far: a turn id for the change log when the front end names none
 
     # ------------------------------------------------------------------------------------ a run
 
     async def run(self, history, sink=None, cancellation=None, workspace=None):
         events = SinkEvents(EventSink() if is_none(sink) else sink)
+        self._runs = self._runs + 1
+        events.author = events.change_author({'client': 'Hermes', 'session': None, 'turn': 'run-' + str(self._runs)})
         cancellation = Cancellation() if is_none(cancellation) else cancellation
         outcome = {'text': '', 'stopped': None, 'iterations': 0, 'usage': None, 'mode': None, 'error': None,
                    'error_kind': None}
@@ -330,6 +348,7 @@ class AgentLoop:
         def log(level, message):
             events.tool_log(shown, level, message)
         tool_call = ToolCall(report, log)
+        tool_call.author = events.author
         tool_call.on_confirmation(lambda state: events.tool_confirmation(shown, state))
         unsubscribe = cancellation.on_cancel(lambda: tool_call.cancel('The user cancelled the request.'))
         try:

@@ -213,6 +213,7 @@ class McpSession:
         if json_type(name) != 'string':
             raise _params_error('tools/call: params.name must be a string (the tool name)')
         call = ToolCall(self._progress_reporter(request_id, params), self._tool_logger(name, request_id))
+        call.author = mcp_author(self.client_info)
         key = _id_key(request_id)
         self._in_flight[key] = call
         try:
@@ -380,6 +381,17 @@ def describe(method, params):
     if method == 'tools/call' and json_type(name) == 'string':
         return 'tools/call ' + name
     return str(method)
+
+
+def mcp_author(client_info):
+    """The change log's author of an MCP client's writes: the name its clientInfo gives (else 'an MCP client'),
+    marked external (hermes.changes.trackExternal decides whether they are recorded)."""
+    name = get_key(client_info, 'name')
+    if json_type(name) != 'string' or name == '':
+        name = get_key(client_info, 'title')
+    if json_type(name) != 'string' or name == '':
+        name = 'an MCP client'
+    return {'client': name, 'session': None, 'turn': None, 'external': True}
 
 
 def client_name(client_info):

@@ -34,7 +34,7 @@ from hermes.core.method_table import MethodTable
 from hermes.core.mcp_headers import header_mismatch, mirrored_params
 from hermes.core.mcp_protocol import (
     ProtocolError, LOG_LEVELS, SUPPORTED_PROTOCOL_VERSIONS,
-    progress_reporter, log_message, log_outcome, describe, elapsed, client_name,
+    progress_reporter, log_message, log_outcome, describe, elapsed, client_name, mcp_author,
 )
 from hermes.core.ignored_arguments import IgnoredArguments
 
@@ -284,6 +284,7 @@ class McpStatelessServer:
         cancellation = context.cancellation
         emit = _emitter(context.send)
         call = ToolCall(progress_reporter(params, emit), _tool_logger(name, context.log_level, emit))
+        call.author = mcp_author(context.client_info)
         stop_listening = cancellation.on_cancel(lambda: call.cancel(cancellation.reason))
         try:
             result = await self.registry.call(name, get_key(params, 'arguments'), call)

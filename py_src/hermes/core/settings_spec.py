@@ -103,6 +103,28 @@ SETTINGS = [
         'markdownDescription': 'How many model replies one chat request may take (each reply can call tools). The '
                                'last one is asked to answer without tools.',
     },
+    # The change log's settings are the user's own (application): a repository must not switch off the review
+    # of what agents change in it, nor have it kept behind the user's back.
+    {
+        'key': 'changes.trackExternal', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 40,
+        'markdownDescription': 'Record the edits MCP clients outside VS Code (Claude Code, Hermes Agent, Cursor…) make '
+                               'through Hermes, so you can keep or undo them hunk by hunk like the chat\'s edits.',
+    },
+    {
+        'key': 'changes.autoKeep', 'type': 'string', 'default': 'never', 'enum': ['never', 'nextTurn', 'afterDelay'],
+        'scope': 'application', 'order': 41,
+        'enumDescriptions': [
+            'Changes stay pending until you keep or undo them.',
+            "A session's or client's pending changes are kept when its next turn starts.",
+            'Pending changes are kept after `#hermes.changes.autoKeepSeconds#` seconds.',
+        ],
+        'markdownDescription': 'When pending agent changes are kept without asking.',
+    },
+    {
+        'key': 'changes.autoKeepSeconds', 'type': 'integer', 'default': 300, 'minimum': 1, 'maximum': 86400,
+        'scope': 'application', 'order': 42,
+        'markdownDescription': 'With `#hermes.changes.autoKeep#` set to `afterDelay`: how long a change stays pending.',
+    },
 ]
 
 

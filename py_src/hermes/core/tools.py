@@ -72,13 +72,15 @@ class Services:
     `call.services.terminals`, never a module's singleton. Tests build one with the parts they need (real or
     fake); a service it was built without is a ToolError naming it, as in a window where it never started."""
 
-    def __init__(self, terminals=None, debugging=None, reviews=None, language=None, tabs=None, configuration=None):
+    def __init__(self, terminals=None, debugging=None, reviews=None, language=None, tabs=None, configuration=None,
+                 changes=None):
         self._terminals = terminals  # host/terminals.py TerminalService
         self._debugging = debugging  # host/debugging.py DebugService
         self._reviews = reviews  # host/diff_review.py DiffReviews
         self._language = language  # host/language_service.py LanguageService
         self._tabs = tabs  # host/editors.py EditorTabs
         self._configuration = configuration  # host/configuration.py ConfigurationService
+        self._changes = changes  # host/change_log.py ChangeLog
 
     @property
     def terminals(self):
@@ -103,6 +105,15 @@ class Services:
     @property
     def configuration(self):
         return _present(self._configuration, 'The settings service')
+
+    @property
+    def changes(self):
+        return _present(self._changes, 'The change log')
+
+    @property
+    def change_log_or_none(self):
+        """The change log, or None: writes are recorded where there is one and still happen where there is none."""
+        return self._changes
 
 
 def _present(service, what):
@@ -143,6 +154,10 @@ class ToolCall:
         # Top-level argument names the caller sent that the tool does not declare, left out by the registry
         # (declared_arguments); front ends log them (core/ignored_arguments.py).
         self.ignored = []
+        # Who makes this call, for the change log (host/change_log.py author_of): {'client', 'session', 'turn',
+        # 'external'?}, set by the front end that builds the call (an MCP session: the client's name from its
+        # clientInfo; the chat loop: its sink's change_author()). None: recorded as 'Hermes'.
+        self.author = None
 
     @property
     def confirmed(self):

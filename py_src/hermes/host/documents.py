@@ -5,6 +5,7 @@ from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolError
+from hermes.host.change_log import change_log_of, check_write, note_write
 
 
 def open_document_for(path):
@@ -30,14 +31,25 @@ def document_range(document, start_offset, end_offset):
     return new(vscode.Range, document.positionAt(start_offset), document.positionAt(end_offset))
 
 
-async def replace_text(document, planned, shown):
-    """Apply [{'start', 'end', 'text'}] (offsets into the document's current text) as one undoable edit."""
+async def replace_text(document, planned, shown, call=None):
+    """Apply [{'start', 'end', 'text'}] (offsets into the document's current text) as one undoable edit. With the
+    tool `call` that asks for it, the edit is checked against and recorded in the change log (host/change_log.py):
+    every editor edit a tool makes passes here."""
+    path = document.uri.fsPath if document.uri.scheme == 'file' else None
+    recording = not is_none(path) and not is_none(change_log_of(call))
+    before = None
+    if recording:
+        check_write(call, path, [[document.positionAt(item['start']).line, document.positionAt(item['end']).line]
+                                 for item in planned])
+        before = document.getText()
     edit = new(vscode.WorkspaceEdit)
     for item in planned:
         edit.js_replace(document.uri, document_range(document, item['start'], item['end']), item['text'])
     if not await vscode.workspace.applyEdit(edit):
         raise ToolError('VS Code did not apply the edit to "' + shown + '" (the document may be read-only or '
                         'changed meanwhile).')
+    if recording:
+        note_write(call, path, before, document.getText())
 
 
 async def save_document(document, shown):

@@ -13,6 +13,7 @@ from hermes.host.paths import display_path, folder_paths, is_inside
 from hermes.host.documents import open_document_for, replace_text, save_document
 from hermes.host.disk import file_system_for, FILE, DIRECTORY, SYMLINK
 from hermes.host.live_values import remembered
+from hermes.host.change_log import change_log_of, check_write, note_write
 
 MAX_READ_BYTES = 32 * 1024 * 1024
 BINARY_SNIFF_CHARS = 8000
@@ -83,9 +84,10 @@ async def ensure_parent_folder(path):
         raise ToolError('Cannot create "' + display_path(path) + '": "' + display_path(parent) + '" is a file.')
 
 
-async def write_text(path, text, must_not_exist=False):
+async def write_text(path, text, must_not_exist=False, call=None):
     """Create or replace a file's whole content, undoably. An open editor gets the new text and is
     saved; one holding unsaved changes is left alone (ToolError) so the user's work is never lost.
+    With the tool `call`, the write is checked against and recorded in the change log (host/change_log.py).
     Returns 'created' or 'replaced'."""
     shown = display_path(path)
     info = await stat(path)
@@ -99,16 +101,35 @@ async def write_text(path, text, must_not_exist=False):
         raise ToolError('"' + shown + '" is open in the editor with unsaved changes. Use editor_edit_file to '
                         'change the editor text, or ask the user to save or revert it first.')
     if not is_none(document) and not is_none(info):
-        await replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': text}], shown)
+        await replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': text}], shown, call)
         await save_document(document, shown)
         return 'replaced'
+    recorded = await _text_before_write(call, path, info)
     if is_none(info):
         await ensure_parent_folder(path)
     edit = new(vscode.WorkspaceEdit)
     edit.createFile(uri_of(path), {'overwrite': not is_none(info), 'contents': utf8_bytes(text)})
     if not await vscode.workspace.applyEdit(edit):
         raise ToolError('VS Code refused to write "' + shown + '".')
+    if recorded['record']:
+        note_write(call, path, recorded['before'], text)
     return 'created' if is_none(info) else 'replaced'
+
+
+async def _text_before_write(call, path, info):
+    """{'record', 'before'}: whether the change log records a whole-file write of `path` (there is one, and the
+    old content is text it can keep), and that text (None: no file). Refuses (ToolError) a write over a pending
+    hunk the caller has not re-read."""
+    if is_none(change_log_of(call)):
+        return {'record': False, 'before': None}
+    if is_none(info):
+        return {'record': True, 'before': None}
+    check_write(call, path, None)
+    try:
+        found = await read_text(path)
+    except ToolError:  # a binary or huge file: replaced, but not something the log could give back
+        return {'record': False, 'before': None}
+    return {'record': True, 'before': found['text']}
 
 
 async def create_folder(path):
@@ -131,9 +152,10 @@ def unsaved_documents_under(path):
     return found
 
 
-async def delete_path(path, recursive):
+async def delete_path(path, recursive, call=None):
     """Delete a file or folder: to the OS trash when the file system supports it, else through a
-    WorkspaceEdit (undoable with Edit › Undo in this window). Returns 'trash' or 'undoable'."""
+    WorkspaceEdit (undoable with Edit › Undo in this window). With the tool `call`, a file's deletion is checked
+    against and recorded in the change log. Returns 'trash' or 'undoable'."""
     shown = display_path(path)
     for folder in folder_paths():
         if path == folder or is_inside(folder, path):
@@ -151,6 +173,16 @@ async def delete_path(path, recursive):
     if len(unsaved) > 0:
         raise ToolError('Not deleted: ' + ', '.join(unsaved) + ' has unsaved changes in the editor. Ask the user '
                         'to save or revert first.')
+    # A file's deletion is recorded in the change log (Undo brings it back); a folder's is not (the trash, or
+    # VS Code's Undo, bring that back).
+    recorded = await _text_before_write(call, path, info) if info['kind'] == 'file' else {'record': False}
+    how = await _delete(path, recursive, shown)
+    if recorded['record']:
+        note_write(call, path, recorded['before'], None)
+    return how
+
+
+async def _delete(path, recursive, shown):
     try:
         await vscode.workspace.fs.delete(uri_of(path), {'recursive': recursive, 'useTrash': True})
         return 'trash'

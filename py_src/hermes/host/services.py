@@ -9,9 +9,28 @@ from hermes.host.diff_review import register_diff_review
 from hermes.host.language_service import LanguageService
 from hermes.host.editors import EditorTabs
 from hermes.host.configuration import ConfigurationService
+from hermes.js.modules import vscode
+from hermes.host.change_log import ChangeLog
+from hermes.host.change_files import EditorFiles
+from hermes.host.change_store import ChangeStore, change_store_path
+from hermes.host.settings import setting
 
 
 def register_services(context):
     """Start each service (its listeners' disposables go into `context.subscriptions`) and return them."""
     return Services(register_terminals(context), register_debugging(context), register_diff_review(context),
-                    LanguageService(), EditorTabs(), ConfigurationService())
+                    LanguageService(), EditorTabs(), ConfigurationService(), register_change_log(context))
+
+
+def register_change_log(context):
+    """The workspace's change log (host/change_log.py), loaded from its storage and saved on dispose."""
+    reported = []
+
+    def report(text):
+        if text in reported:  # each problem once per window
+            return
+        reported.append(text)
+        vscode.window.showWarningMessage(text)
+    log = ChangeLog(EditorFiles(), ChangeStore(change_store_path(context), report), setting, report)
+    context.subscriptions.push(log)
+    return log

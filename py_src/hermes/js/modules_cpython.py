@@ -123,6 +123,26 @@ class _NodeFs:
             file.write(text)
 
     @staticmethod
+    def openSync(path, flags, mode=0o666):
+        """A file descriptor (only 'w' is used: create or truncate)."""
+        assert flags == 'w'
+        return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+
+    @staticmethod
+    def writeSync(handle, text):
+        data = text.encode('utf-8')
+        while data:
+            data = data[os.write(handle, data):]
+
+    @staticmethod
+    def fsyncSync(handle):
+        os.fsync(handle)
+
+    @staticmethod
+    def closeSync(handle):
+        os.close(handle)
+
+    @staticmethod
     def renameSync(source, target):
         os.replace(source, target)
 

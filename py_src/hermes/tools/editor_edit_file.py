@@ -17,7 +17,7 @@ async def edit_file(args, call):
     text = document.getText()
     planned = plan_edits(text, args['edits'], shown)
     where = describe_change(text, planned)
-    await replace_text(document, planned, shown)
+    await replace_text(document, planned, shown, call)
     save = get_key(args, 'save')
     if is_none(save):
         save = not had_unsaved  # never save the user's own unsaved work along with ours

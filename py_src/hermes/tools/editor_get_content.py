@@ -6,6 +6,7 @@ from hermes.core.text_window import line_window, render_window
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.documents import open_document_for, active_editor
 from hermes.host.files import read_text
+from hermes.host.change_log import note_read
 
 
 async def get_content(args, call):
@@ -29,6 +30,8 @@ async def get_content(args, call):
         text = document.getText()
         extra = ('(' + document.languageId + ', unsaved changes included)' if document.isDirty else
                  '(' + document.languageId + ', no unsaved changes)')
+    if is_none(document) or document.uri.scheme == 'file':
+        note_read(call, path if is_none(document) else document.uri.fsPath)  # see host/change_log.py edit_refusal
     window = line_window(text, get_key(args, 'start_line'), get_key(args, 'end_line'))
     return render_window(label, window, extra)
 

@@ -14,7 +14,7 @@ async def create_file(args, call):
                     'isError': True}
         await create_folder(path)
         return 'Created the folder ' + shown + '.'
-    await write_text(path, args['content'], True)
+    await write_text(path, args['content'], True, call)
     return 'Created ' + shown + '.'
 
 

@@ -7,7 +7,7 @@ from hermes.host.files import delete_path
 
 async def delete_file(args, call):
     path = resolve_path(args['path'])
-    how = await delete_path(path, get_key(args, 'recursive') is True)
+    how = await delete_path(path, get_key(args, 'recursive') is True, call)
     if how == 'trash':
         return 'Moved ' + display_path(path) + ' to the trash.'
     return ('Deleted ' + display_path(path) + ' (this file system has no trash; the deletion can be undone with '

@@ -6,11 +6,13 @@ from hermes.core.text_window import line_window, render_window
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.documents import open_document_for
 from hermes.host.files import read_text
+from hermes.host.change_log import note_read
 
 
 async def read_file(args, call):
     path = resolve_path(args['path'])
     content = await read_text(path)
+    note_read(call, path)  # an edit of another agent's pending change needs a read first (host/change_log.py)
     window = line_window(content['text'], get_key(args, 'start_line'), get_key(args, 'end_line'))
     document = open_document_for(path)
     extra = None

@@ -6,7 +6,7 @@ from hermes.host.files import write_text
 
 async def write_file(args, call):
     path = resolve_path(args['path'])
-    outcome = await write_text(path, args['content'])
+    outcome = await write_text(path, args['content'], False, call)
     verb = 'Created' if outcome == 'created' else 'Replaced the content of'
     return verb + ' ' + display_path(path) + ' (' + str(len(args['content'])) + ' characters).'
 

@@ -58,6 +58,7 @@ class LmToolBridge:
     async def invoke(self, tool_name, options, token):
         """Run the call; the CallToolResult as a LanguageModelToolResult (errors as text the model reads)."""
         call = ToolCall(None, self._logger(tool_name))
+        call.author = {'client': 'VS Code agent', 'session': None, 'turn': None}  # VS Code's own chat calling our tools
         key = _key(tool_name, prop(options, 'input'))
         if key in self.confirmed:
             self.confirmed = [item for item in self.confirmed if item != key]

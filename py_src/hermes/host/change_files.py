@@ -1,0 +1,38 @@
+"""The change log's way to the files it undoes: the text as the user sees it now (an open editor's text, unsaved
+changes included, else the disk's), and writes that go through the editor so the user's own Undo (Ctrl+Z) takes an
+undo back. A test hands the log a fake with the same two methods."""
+# __pragma__('tconv')
+from hermes.js.objects import is_none
+from hermes.core.hunks import changed_span
+from hermes.host.documents import open_document_for, replace_text, save_document
+from hermes.host.files import stat, read_text, write_text, delete_path
+from hermes.host.paths import display_path
+
+
+class EditorFiles:
+    async def read(self, path):
+        """The file's current text, or None when there is no file."""
+        document = open_document_for(path)
+        if not is_none(document):
+            return document.getText()
+        info = await stat(path)
+        if is_none(info) or info['kind'] != 'file':
+            return None
+        found = await read_text(path)
+        return found['text']
+
+    async def write(self, path, text):
+        """Make the file hold `text` (None: delete it), undoably. An open editor gets the text as one edit and is
+        saved unless it held unsaved changes before (those stay the user's to save)."""
+        shown = display_path(path)
+        if is_none(text):
+            await delete_path(path, False)
+            return
+        document = open_document_for(path)
+        if is_none(document):
+            await write_text(path, text)
+            return
+        was_dirty = document.isDirty
+        await replace_text(document, [changed_span(document.getText(), text)], shown)
+        if not was_dirty:
+            await save_document(document, shown)

@@ -1,0 +1,651 @@
+"""The change log: every write an agent makes through Hermes, per file, as hunks the user can keep or undo
+(core/hunks.py). The one source of truth the editor's marks, the Changes view, sessions' changed files, the
+`changes_list` tool and the `hermes://changes` resource read.
+
+A file's entry: `base` (the text before the pending changes; None: the agent created the file), `text` (the text
+the agent left; None: it deleted the file) and the pending `hunks`, each with its author ({'client', 'session',
+'turn'}) and time. Keeping a hunk moves it into the base; undoing it writes its before-text back through the editor
+(host/change_files.py) wherever the user's later edits moved it, and asks first (a conflict) when the user edited
+the hunk itself.
+
+Bounds, and what happens beyond them:
+- a file whose before or after text is longer than MAX_FILE_CHARS is recorded without its texts ('too_large': the
+  Changes view lists it, Keep drops it, Undo is refused: VS Code's own Undo or git restore it);
+- all entries together hold at most MAX_STORED_CHARS characters of text: past it the files changed longest ago
+  are dropped from the log (their changes stay on disk as if kept), and the report says how many;
+- files outside the workspace folders (by their real path, whatever `hermes.tools.allowOutsideWorkspace` says)
+  are never recorded: the log is stored in the workspace's storage and must not copy other files' contents there.
+
+Stored by host/change_store.py (saved a moment after each change, and at once on dispose).
+"""
+# __pragma__('tconv')
+from hermes.js.clock import now_ms
+from hermes.js.errors import JsError
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none
+from hermes.js.timers import set_timer, clear_timer
+from hermes.core.tools import ToolError
+from hermes.core.values import get_key, json_type
+from hermes.core.hunks import (split_lines, join_lines, diff_texts, assign_ids, undo_lines, keep_in_base,
+                               revert_in_text, rebase, hunk_view)
+from hermes.host.paths import folder_paths, is_inside, real_path
+from hermes.host.change_store import FORMAT
+
+MAX_FILE_CHARS = 1000000
+MAX_STORED_CHARS = 16000000
+SAVE_DELAY_MS = 300
+
+AUTO_KEEP_NEVER = 'never'
+AUTO_KEEP_NEXT_TURN = 'nextTurn'
+AUTO_KEEP_AFTER_DELAY = 'afterDelay'
+
+
+class ChangeConflict(Exception):
+    """An undo the user must decide on: the user edited the hunk since the agent wrote it."""
+
+    def __init__(self, path, hunk_ids):
+        super().__init__('You edited ' + str(len(hunk_ids)) + ' of these changes since the agent made them; '
+                         'undo them anyway (your edits there are replaced)?')
+        self.path = path
+        self.hunk_ids = hunk_ids
+
+    def __str__(self):
+        return self.args[0] if len(self.args) > 0 else 'conflict'
+
+
+class _SeamTimers:
+    """Timers as the log uses them (tests hand it a fake that fires when they say)."""
+
+    def after(self, callback, delay_ms):
+        return set_timer(callback, delay_ms)
+
+    def cancel(self, handle):
+        clear_timer(handle)
+
+
+SEAM_TIMERS = _SeamTimers()
+
+
+class _Subscription:
+    def __init__(self, on_dispose):
+        self._on_dispose = on_dispose
+
+    def dispose(self):
+        if not is_none(self._on_dispose):
+            self._on_dispose()
+            self._on_dispose = None
+
+
+def author_of(value):
+    """An author as the log keeps it: {'client', 'session', 'turn'} (+ 'external': edits by MCP clients)."""
+    client = get_key(value, 'client')
+    author = {'client': client if json_type(client) == 'string' and client != '' else 'Hermes',
+              'session': _id_or_none(get_key(value, 'session')),
+              'turn': _id_or_none(get_key(value, 'turn'))}
+    if get_key(value, 'external') is True:
+        author['external'] = True
+    return author
+
+
+def _id_or_none(value):
+    kind = json_type(value)
+    if kind == 'string' or kind == 'integer':
+        return str(value)
+    return None
+
+
+def matches(author, wanted):
+    """Whether `author` fits the filter `wanted` ({'client'?, 'session'?, 'turn'?}; None matches every author)."""
+    if is_none(wanted):
+        return True
+    for key in ['client', 'session', 'turn']:
+        value = get_key(wanted, key)
+        if not is_none(value) and get_key(author, key) != str(value):
+            return False
+    return True
+
+
+def in_workspace_strictly(path):
+    """Inside a workspace folder by real paths — the log's own rule (no setting widens it)."""
+    try:
+        real = real_path(path)
+        for folder in folder_paths():
+            if is_inside(real, real_path(folder)):
+                return True
+    except JsError:
+        return False
+    return False
+
+
+class ChangeLog:
+    """See the module's docstring. `files` reads and writes the files (host/change_files.py EditorFiles),
+    `store` keeps the log (host/change_store.py ChangeStore), `settings(key)` reads `hermes.changes.*`,
+    `report(text)` tells the user about storage problems."""
+
+    def __init__(self, files, store=None, settings=None, report=None, clock=None, confined=None, timers=None):
+        self._files = files
+        self._store = store
+        self._settings = settings
+        self._report = report
+        self._clock = now_ms if is_none(clock) else clock
+        self._confined = in_workspace_strictly if is_none(confined) else confined
+        self._timers = SEAM_TIMERS if is_none(timers) else timers
+        self._entries = {}  # ' ' + path → entry (the prefix keeps paths clear of the dict's own members)
+        self._order = []  # paths, oldest change first
+        self._listeners = []
+        self._reads = {}  # client + '\n' + path → time of its last read
+        self._save_timer = None
+        self._keep_timer = None
+        self.dropped = 0  # files dropped to stay within MAX_STORED_CHARS since the log started
+        self._restore()
+
+    # ------------------------------------------------------------------------------------------ reading
+
+    def entry(self, path):
+        """The stored entry of `path` (a dict; do not change it), or None."""
+        key = ' ' + path
+        return self._entries[key] if key in self._entries else None
+
+    def paths(self):
+        """The files with pending changes, oldest change first."""
+        return self._order[:]
+
+    def pending(self, wanted=None):
+        """Pending changes, one item per file and author (client, session, turn), files in the order they were
+        first changed: [{'path', 'uri', 'author', 'client', 'session', 'turn', 'time', 'added', 'removed',
+        'hunks': [{'id', 'start', 'base_start', 'before_lines', 'after_lines', 'added', 'removed'}],
+        'created'?, 'deleted'?, 'too_large'?}]. `start` is the 0-based line in the file as the agent left it
+        (decorate the editor from it; `sync` first if the user may have edited the file since). `wanted`
+        filters by author ({'client'?, 'session'?, 'turn'?})."""
+        items = []
+        for path in self._order:
+            entry = self.entry(path)
+            groups = []
+            for hunk in entry['hunks']:
+                if not matches(hunk['author'], wanted):
+                    continue
+                group = None
+                for known in groups:
+                    if _same_author(known['author'], hunk['author']):
+                        group = known
+                if is_none(group):
+                    group = {'path': path, 'uri': entry['uri'], 'author': hunk['author'],
+                             'client': hunk['author']['client'], 'session': hunk['author']['session'],
+                             'turn': hunk['author']['turn'], 'time': hunk['time'], 'hunks': [],
+                             'added': 0, 'removed': 0}
+                    if is_none(entry['base']):
+                        group['created'] = True
+                    if is_none(entry['text']):
+                        group['deleted'] = True
+                    if entry['too_large']:
+                        group['too_large'] = True
+                    groups.append(group)
+                view = hunk_view(hunk)
+                group['hunks'].append(view)
+                group['added'] = group['added'] + view['added']
+                group['removed'] = group['removed'] + view['removed']
+                group['time'] = max(group['time'], hunk['time'])
+            items.extend(groups)
+        return items
+
+    def summary(self, wanted=None):
+        """{'files', 'hunks', 'added', 'removed'} over the pending changes (for a status bar)."""
+        files = 0
+        hunks = 0
+        added = 0
+        removed = 0
+        last = None
+        for item in self.pending(wanted):
+            if item['path'] != last:
+                files = files + 1
+                last = item['path']
+            hunks = hunks + len(item['hunks'])
+            added = added + item['added']
+            removed = removed + item['removed']
+        return {'files': files, 'hunks': hunks, 'added': added, 'removed': removed}
+
+    def on_change(self, listener):
+        """Call `listener(paths)` after every change of the log (paths: the files concerned); returns a disposable."""
+        self._listeners.append(listener)
+
+        def remove():
+            self._listeners = [item for item in self._listeners if item is not listener]
+        return _Subscription(remove)
+
+    # ---------------------------------------------------------------------------------------- recording
+
+    def record(self, path, before, after, author):
+        """Record that `author` changed the file at `path` (an absolute path or a file URI) from `before` to
+        `after` (None: the file did not exist / was deleted). Returns the file's entry, or None when nothing is
+        recorded: no change, a file outside the workspace, or an external client while
+        `hermes.changes.trackExternal` is off. Usable by every writer: MCP tools (the registry's ToolCall
+        carries the author), the built-in loop, ACP agents' writes and the files they changed on disk."""
+        path = _path_of(path)
+        author = author_of(author)
+        if before == after or (is_none(before) and is_none(after)):
+            return self.entry(path)
+        if author_is_external(author) and self._setting('changes.trackExternal') is False:
+            return None
+        if not self._confined(path):
+            return None
+        self._auto_keep_for(author)
+        now = self._clock()
+        entry = self.entry(path)
+        if _too_large(before) or _too_large(after) or (not is_none(entry) and entry['too_large']):
+            entry = self._large_entry(path, entry, author, now)
+        else:
+            entry = self._merge(path, entry, before, after, author, now)
+        self._changed([path])
+        return entry
+
+    def _merge(self, path, entry, before, after, author, now):
+        if is_none(entry):
+            base = before
+            previous = []
+            next_id = 1
+        else:
+            previous = entry['hunks']
+            next_id = entry['next_id']
+            if entry['text'] == before:
+                base = entry['base']
+            else:  # the user (or a writer we do not see) changed the file since: those edits become the base's
+                lines = rebase(split_lines(_or_empty(entry['base'])), split_lines(_or_empty(entry['text'])),
+                               previous, split_lines(_or_empty(before)))
+                base = None if is_none(entry['base']) and is_none(before) else join_lines(lines)
+        ided = assign_ids(diff_texts(base, after), previous, next_id, {'author': author, 'time': now})
+        if len(ided['hunks']) == 0:
+            self._forget(path)
+            return None
+        made = {'path': path, 'uri': _uri_text(path), 'base': base, 'text': after, 'hunks': ided['hunks'],
+                'next_id': ided['next_id'], 'too_large': False}
+        self._put(path, made)
+        return made
+
+    def _large_entry(self, path, entry, author, now):
+        made = {'path': path, 'uri': _uri_text(path), 'base': '', 'text': '', 'too_large': True,
+                'next_id': 2, 'hunks': [{'id': 'h1', 'start': 0, 'base_start': 0, 'before': [], 'after': [],
+                                         'author': author, 'time': now}]}
+        self._put(path, made)
+        return made
+
+    def _put(self, path, entry):
+        key = ' ' + path
+        if key not in self._entries:
+            self._order.append(path)
+        self._entries[key] = entry
+        self._bound()
+
+    def _forget(self, path):
+        key = ' ' + path
+        if key in self._entries:
+            self._entries.pop(key)
+            self._order = [item for item in self._order if item != path]
+
+    def _bound(self):
+        total = 0
+        for path in self._order:
+            total = total + _size(self.entry(path))
+        while total > MAX_STORED_CHARS and len(self._order) > 1:
+            oldest = self._order[0]
+            total = total - _size(self.entry(oldest))
+            self._forget(oldest)
+            self.dropped = self.dropped + 1
+            self._tell('Changes: the change log is full (' + str(MAX_STORED_CHARS) + ' characters); the oldest '
+                       'pending changes (' + oldest + ') were dropped from it and stay in the file as if kept.')
+
+    # -------------------------------------------------------------------------------- what agents read
+
+    def note_read(self, client, path):
+        """`client` read the whole current text of `path` (file_read, editor_get_content): its next edit of a
+        pending hunk is allowed."""
+        self._reads[client + '\n' + _path_of(path)] = self._clock()
+
+    def edit_refusal(self, author, path, line_ranges):
+        """Why `author` may not write these lines of `path` now, or None. A pending hunk recorded by another
+        client that the edit touches must first be re-read: a file_read / editor_get_content of the file by
+        the same client after the hunk was recorded (the user may be reviewing it, and the agent has not seen
+        it). `line_ranges`: [[first, last]] 0-based lines of the file's current text, None for the whole file."""
+        author = author_of(author)
+        path = _path_of(path)
+        entry = self.entry(path)
+        if is_none(entry):
+            return None
+        read_key = author['client'] + '\n' + path
+        read_at = self._reads[read_key] if read_key in self._reads else -1
+        for hunk in entry['hunks']:
+            if hunk['author']['client'] == author['client'] or hunk['time'] < read_at:
+                continue
+            if is_none(line_ranges) or _overlaps(hunk, line_ranges):
+                return ('Refused: lines ' + str(hunk['start'] + 1) + '-' + str(hunk['start'] + max(1, len(hunk['after']))) +
+                        ' of this file hold a change by ' + hunk['author']['client'] + ' that the user has not kept or '
+                        'undone yet. Read the file again (file_read or editor_get_content) to see its current text, '
+                        'then make your edit.')
+        return None
+
+    # ------------------------------------------------------------------------------- keeping, undoing
+
+    def keep(self, path, hunk_id=None):
+        """Accept one hunk (or every hunk of the file): it stays in the file and leaves the log. Returns the ids
+        kept ([] when there was nothing to keep)."""
+        path = _path_of(path)
+        entry = self.entry(path)
+        if is_none(entry):
+            return []
+        chosen = [hunk for hunk in entry['hunks'] if is_none(hunk_id) or hunk['id'] == hunk_id]
+        if len(chosen) == 0:
+            return []
+        self._keep_hunks(path, entry, chosen)
+        self._changed([path])
+        return [hunk['id'] for hunk in chosen]
+
+    def _keep_hunks(self, path, entry, chosen):
+        if len(chosen) == len(entry['hunks']) or entry['too_large']:
+            self._forget(path)
+            return
+        lines = split_lines(_or_empty(entry['base']))
+        ordered = sorted(chosen, key=lambda hunk: -hunk['base_start'])  # bottom-up: earlier starts stay valid
+        for hunk in ordered:
+            lines = keep_in_base(lines, hunk)
+        base = join_lines(lines)
+        kept_ids = [hunk['id'] for hunk in chosen]
+        left = [hunk for hunk in entry['hunks'] if hunk['id'] not in kept_ids]
+        self._rediff(path, entry, base, entry['text'], left)
+
+    def _rediff(self, path, entry, base, text, previous):
+        ided = assign_ids(diff_texts(base, text), previous, entry['next_id'], {'author': author_of(None),
+                                                                               'time': self._clock()})
+        if len(ided['hunks']) == 0:
+            self._forget(path)
+            return
+        made = {'path': path, 'uri': entry['uri'], 'base': base, 'text': text, 'hunks': ided['hunks'],
+                'next_id': ided['next_id'], 'too_large': False}
+        self._entries[' ' + path] = made
+
+    async def undo(self, path, hunk_id=None, force=False):
+        """Undo one hunk (or every hunk of the file): its before-text goes back into the file through the
+        editor (Ctrl+Z takes the undo back), wherever the user's edits elsewhere moved it. Raises ChangeConflict
+        (nothing written) when the user edited one of these hunks since, unless `force`; a ValueError for a
+        file recorded too large to undo. Returns the ids undone."""
+        path = _path_of(path)
+        entry = self.entry(path)
+        if is_none(entry):
+            return []
+        chosen = [hunk for hunk in entry['hunks'] if is_none(hunk_id) or hunk['id'] == hunk_id]
+        if len(chosen) == 0:
+            return []
+        if entry['too_large']:
+            raise ValueError('This file was too large for the change log (over ' + str(MAX_FILE_CHARS) +
+                             ' characters); undo it with Edit > Undo in its editor, or git.')
+        current = await self._files.read(path)
+        whole = len(chosen) == len(entry['hunks'])
+        if whole and (is_none(entry['base']) or is_none(entry['text'])):
+            # created or deleted: the file itself goes or comes back
+            if current != entry['text'] and not force:
+                raise ChangeConflict(path, [hunk['id'] for hunk in chosen])
+            await self._files.write(path, entry['base'])
+            self._forget(path)
+            self._changed([path])
+            return [hunk['id'] for hunk in chosen]
+        text_lines = split_lines(_or_empty(entry['text']))
+        result = undo_lines(text_lines, split_lines(_or_empty(current)), chosen, force)
+        if len(result['conflicts']) > 0 and not force:
+            raise ChangeConflict(path, result['conflicts'])
+        if len(result['undone']) == 0:
+            return []
+        await self._files.write(path, join_lines(result['lines']))
+        entry = self.entry(path)  # the write may have been recorded meanwhile
+        if is_none(entry):
+            self._changed([path])
+            return result['undone']
+        undone = [hunk for hunk in entry['hunks'] if hunk['id'] in result['undone']]
+        text = split_lines(_or_empty(entry['text']))
+        for hunk in sorted(undone, key=lambda hunk: -hunk['start']):
+            text = revert_in_text(text, hunk)
+        left = [hunk for hunk in entry['hunks'] if hunk['id'] not in result['undone']]
+        new_text = join_lines(text)
+        if is_none(entry['text']) and new_text == '':
+            new_text = None
+        self._rediff(path, entry, entry['base'], new_text, left)
+        self._changed([path])
+        return result['undone']
+
+    def keep_all(self, wanted=None):
+        """Keep every pending hunk whose author fits `wanted` ({'client'?, 'session'?, 'turn'?}); returns
+        the number of hunks kept."""
+        kept = 0
+        touched = []
+        for path in self._order[:]:
+            entry = self.entry(path)
+            chosen = [hunk for hunk in entry['hunks'] if matches(hunk['author'], wanted)]
+            if len(chosen) > 0:
+                self._keep_hunks(path, entry, chosen)
+                kept = kept + len(chosen)
+                touched.append(path)
+        if len(touched) > 0:
+            self._changed(touched)
+        return kept
+
+    async def undo_all(self, wanted=None, force=False):
+        """Undo every pending hunk whose author fits `wanted`, file by file. Returns {'undone': count,
+        'conflicts': [{'path', 'hunk_ids'}]} — files with a conflict are left as they are (ask, then call again
+        with force, or undo them one by one)."""
+        undone = 0
+        conflicts = []
+        for path in self._order[:]:
+            entry = self.entry(path)
+            if is_none(entry):
+                continue
+            chosen = [hunk for hunk in entry['hunks'] if matches(hunk['author'], wanted)]
+            if len(chosen) == 0:
+                continue
+            try:
+                if len(chosen) == len(entry['hunks']):
+                    undone = undone + len(await self.undo(path, None, force))
+                else:
+                    for hunk in chosen:
+                        undone = undone + len(await self.undo(path, hunk['id'], force))
+            except ChangeConflict as conflict:
+                conflicts.append({'path': path, 'hunk_ids': conflict.hunk_ids})
+        return {'undone': undone, 'conflicts': conflicts}
+
+    async def sync(self, path):
+        """Bring the entry up to the file's current text (the user edited it): edits outside pending hunks
+        become part of the base; returns the entry. Views call it before decorating a changed document."""
+        path = _path_of(path)
+        entry = self.entry(path)
+        if is_none(entry) or entry['too_large']:
+            return entry
+        current = await self._files.read(path)
+        if current == entry['text']:
+            return entry
+        lines = rebase(split_lines(_or_empty(entry['base'])), split_lines(_or_empty(entry['text'])),
+                       entry['hunks'], split_lines(_or_empty(current)))
+        base = None if is_none(entry['base']) and is_none(current) else join_lines(lines)
+        self._rediff(path, entry, base, current, entry['hunks'])
+        self._changed([path])
+        return self.entry(path)
+
+    # -------------------------------------------------------------------------------------- autoKeep
+
+    def start_turn(self, author):
+        """A front end starts a new turn for this client and session: with `hermes.changes.autoKeep` set to
+        'nextTurn', the pending changes of their earlier turns are kept."""
+        self._auto_keep_for(author_of(author))
+
+    def _auto_keep_for(self, author):
+        if self._setting('changes.autoKeep') != AUTO_KEEP_NEXT_TURN or is_none(author['turn']):
+            return
+        earlier = []
+        for path in self._order:
+            for hunk in self.entry(path)['hunks']:
+                other = hunk['author']
+                if other['client'] == author['client'] and other['session'] == author['session'] and \
+                        other['turn'] != author['turn'] and not is_none(other['turn']):
+                    if other['turn'] not in earlier:
+                        earlier.append(other['turn'])
+        for turn in earlier:
+            self.keep_all({'client': author['client'], 'session': author['session'], 'turn': turn})
+
+    def keep_expired(self):
+        """With `hermes.changes.autoKeep` 'afterDelay': keep every hunk older than
+        `hermes.changes.autoKeepSeconds`. Returns the number kept (the log calls it on a timer)."""
+        if self._setting('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
+            return 0
+        limit = self._clock() - self._setting('changes.autoKeepSeconds') * 1000
+        kept = 0
+        touched = []
+        for path in self._order[:]:
+            entry = self.entry(path)
+            old = [hunk for hunk in entry['hunks'] if hunk['time'] <= limit]
+            if len(old) > 0:
+                self._keep_hunks(path, entry, old)
+                kept = kept + len(old)
+                touched.append(path)
+        if len(touched) > 0:
+            self._changed(touched)
+        return kept
+
+    def _schedule_auto_keep(self):
+        if not is_none(self._keep_timer) or self._setting('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
+            return
+        if len(self._order) == 0:
+            return
+
+        def fire():
+            self._keep_timer = None
+            self.keep_expired()
+            self._schedule_auto_keep()
+        self._keep_timer = self._timers.after(fire, max(1000, self._setting('changes.autoKeepSeconds') * 1000))
+
+    # ----------------------------------------------------------------------------------- persistence
+
+    def _restore(self):
+        if is_none(self._store):
+            return
+        data = self._store.load()
+        if is_none(data):
+            return
+        for stored in data['files']:
+            path = stored['path']
+            if not self._confined(path):  # the workspace's folders changed since: never keep such texts
+                continue
+            self._entries[' ' + path] = stored
+            if path not in self._order:
+                self._order.append(path)
+
+    def to_data(self):
+        return {'format': FORMAT, 'files': [self.entry(path) for path in self._order]}
+
+    def flush(self):
+        """Save now (deactivate, tests)."""
+        if not is_none(self._save_timer):
+            self._timers.cancel(self._save_timer)
+            self._save_timer = None
+        if not is_none(self._store):
+            self._store.save_now(self.to_data())
+
+    def dispose(self):
+        self.flush()
+        if not is_none(self._keep_timer):
+            self._timers.cancel(self._keep_timer)
+            self._keep_timer = None
+        self._listeners = []
+
+    def _changed(self, paths):
+        if not is_none(self._store) and is_none(self._save_timer):
+            def save():
+                self._save_timer = None
+                self._store.save_now(self.to_data())
+            self._save_timer = self._timers.after(save, SAVE_DELAY_MS)
+        self._schedule_auto_keep()
+        for listener in self._listeners[:]:
+            try:
+                listener(paths)
+            except JsError:
+                pass
+
+    def _setting(self, key):
+        if is_none(self._settings):
+            return None
+        return self._settings(key)
+
+    def _tell(self, text):
+        if not is_none(self._report):
+            self._report(text)
+
+
+def author_is_external(author):
+    return get_key(author, 'external') is True
+
+
+def _same_author(one, other):
+    return one['client'] == other['client'] and one['session'] == other['session'] and one['turn'] == other['turn']
+
+
+def _overlaps(hunk, line_ranges):
+    start = hunk['start']
+    end = start + max(1, len(hunk['after']))  # a deletion still guards the line where it happened
+    for pair in line_ranges:
+        if pair[0] < end and start <= pair[1]:
+            return True
+    return False
+
+
+def _too_large(text):
+    return not is_none(text) and len(text) > MAX_FILE_CHARS
+
+
+def _or_empty(text):
+    return '' if is_none(text) else text
+
+
+def _size(entry):
+    return len(_or_empty(entry['base'])) + len(_or_empty(entry['text']))
+
+
+def _path_of(path_or_uri):
+    """A file URI (a vscode.Uri or its text) as its path; a path as it is."""
+    if json_type(path_or_uri) == 'string':
+        if path_or_uri.startswith('file:'):
+            return vscode.Uri.parse(path_or_uri).fsPath
+        return path_or_uri
+    return path_or_uri.fsPath
+
+
+def _uri_text(path):
+    return vscode.Uri.file(path).toString()
+
+
+# ------------------------------------------------------------------------ the write path's one hook
+
+def change_log_of(call):
+    """The change log a tool call records into (None: no call, or a registry built without one)."""
+    if is_none(call):
+        return None
+    return call.services.change_log_or_none
+
+
+def check_write(call, path, line_ranges):
+    """Raise the ToolError the agent reads when its write would touch a pending hunk it has not re-read
+    (ChangeLog.edit_refusal); nothing to check without a change log."""
+    log = change_log_of(call)
+    if is_none(log):
+        return
+    refusal = log.edit_refusal(call.author, path, line_ranges)
+    if not is_none(refusal):
+        raise ToolError(refusal)
+
+
+def note_write(call, path, before, after):
+    """Record a write the call made (the host's write functions call it after writing)."""
+    log = change_log_of(call)
+    if not is_none(log):
+        log.record(path, before, after, call.author)
+
+
+def note_read(call, path):
+    """The call's client read the whole current text of `path` (file_read, editor_get_content)."""
+    log = change_log_of(call)
+    if not is_none(log):
+        log.note_read(author_of(call.author)['client'], path)
+

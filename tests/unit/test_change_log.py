@@ -1,0 +1,397 @@
+"""The change log (hermes.host.change_log): recording with authors, pending() for the views, keep and undo per
+hunk, per file and per author, conflicts, created/deleted/huge files, autoKeep, the re-read rule, and the store
+(bounded, safe writes, corrupt file moved aside and reported once, reload, outside files never stored)."""
+import asyncio
+import json
+import os
+
+import pytest
+
+import vscode
+from hermes.host import change_log as change_log_module
+from hermes.host.change_log import ChangeLog, ChangeConflict, MAX_FILE_CHARS
+from hermes.host.change_store import ChangeStore, FORMAT
+
+CLAUDE = {'client': 'Claude Code', 'session': None, 'turn': None, 'external': True}
+PANEL = {'client': 'Hermes panel', 'session': 'c1', 'turn': 't1'}
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+class FakeFiles:
+    """The files as the user sees them: a dict of path → text (a missing key: no file)."""
+
+    def __init__(self):
+        self.texts = {}
+        self.writes = []
+
+    async def read(self, path):
+        return self.texts.get(path)
+
+    async def write(self, path, text):
+        self.writes.append((path, text))
+        if text is None:
+            self.texts.pop(path, None)
+        else:
+            self.texts[path] = text
+
+
+class FakeTimers:
+    def __init__(self):
+        self.pending = []
+
+    def after(self, callback, delay_ms):
+        handle = [callback, delay_ms]
+        self.pending.append(handle)
+        return handle
+
+    def cancel(self, handle):
+        if handle in self.pending:
+            self.pending.remove(handle)
+
+    def fire_all(self):
+        fired, self.pending = self.pending, []
+        for callback, _ in fired:
+            callback()
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000
+
+    def __call__(self):
+        return self.now
+
+
+def settings_of(values):
+    defaults = {'changes.trackExternal': True, 'changes.autoKeep': 'never', 'changes.autoKeepSeconds': 300}
+    defaults.update(values)
+    return lambda key: defaults[key]
+
+
+def make_log(files=None, store=None, settings=None, clock=None, reports=None, confined=None):
+    return ChangeLog(files or FakeFiles(), store, settings or settings_of({}),
+                     (reports.append if reports is not None else None), clock or Clock(),
+                     confined or (lambda path: path.startswith('/ws/')), FakeTimers())
+
+
+def write(log, files, path, text, author=PANEL):
+    """What a tool does: the file changes and the host records it."""
+    before = files.texts.get(path)
+    files.texts[path] = text
+    return log.record(path, before, text, author)
+
+
+def test_record_lists_the_file_with_its_author_hunks_and_counts():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'one\ntwo\nthree\n'
+    log = make_log(files)
+    entry = write(log, files, '/ws/a.py', 'one\nTWO\nthree\nfour\n')
+    assert entry['path'] == '/ws/a.py'
+    [item] = log.pending()
+    assert item['path'] == '/ws/a.py' and item['uri'] == 'file:///ws/a.py'
+    assert (item['client'], item['session'], item['turn']) == ('Hermes panel', 'c1', 't1')
+    assert (item['added'], item['removed']) == (2, 1)
+    assert [(h['id'], h['start'], h['before_lines'], h['after_lines']) for h in item['hunks']] == [
+        ('h1', 1, ['two'], ['TWO']), ('h2', 3, [], ['four'])]
+    assert 'created' not in item and 'deleted' not in item
+    assert log.summary() == {'files': 1, 'hunks': 2, 'added': 2, 'removed': 1}
+
+
+def test_two_authors_on_one_file_are_two_groups_and_filters_pick_one():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\nb\nc\nd\n'
+    log = make_log(files)
+    write(log, files, '/ws/a.py', 'A\nb\nc\nd\n', PANEL)
+    write(log, files, '/ws/a.py', 'A\nb\nc\nD\n', CLAUDE)
+    groups = log.pending()
+    assert [(g['client'], [h['after_lines'] for h in g['hunks']]) for g in groups] == [
+        ('Hermes panel', [['A']]), ('Claude Code', [['D']])]
+    assert [g['client'] for g in log.pending({'client': 'Claude Code'})] == ['Claude Code']
+    assert log.pending({'turn': 't1'})[0]['client'] == 'Hermes panel'
+
+
+def test_keep_one_hunk_and_undo_another_leave_exactly_the_expected_text():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\nb\nc\nd\n'
+    log = make_log(files)
+    write(log, files, '/ws/a.py', 'A\nb\nc\nD\n')
+    assert log.keep('/ws/a.py', 'h1') == ['h1']
+    assert [h['id'] for h in log.pending()[0]['hunks']] == ['h2']
+    assert run(log.undo('/ws/a.py', 'h2')) == ['h2']
+    assert files.texts['/ws/a.py'] == 'A\nb\nc\nd\n'
+    assert log.pending() == [] and log.entry('/ws/a.py') is None
+
+
+def test_undo_survives_the_users_edits_elsewhere_and_asks_when_they_edited_the_hunk():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\nb\nc\nd\ne\nf\n'
+    log = make_log(files)
+    write(log, files, '/ws/a.py', 'A\nb\nc\nd\nE\nf\n')
+    files.texts['/ws/a.py'] = 'A\nb\nd\nE\nf\nmine\n'  # the user: 'c' gone, a line at the end (not the agent's)
+    assert run(log.undo('/ws/a.py', 'h2')) == ['h2']
+    assert files.texts['/ws/a.py'] == 'A\nb\nd\ne\nf\nmine\n'
+    files.texts['/ws/a.py'] = 'A, edited by me\nb\nd\ne\nf\nmine\n'
+    with pytest.raises(ChangeConflict) as conflict:
+        run(log.undo('/ws/a.py', 'h1'))
+    assert conflict.value.hunk_ids == ['h1'] and 'You edited 1 of these changes' in str(conflict.value)
+    assert files.texts['/ws/a.py'] == 'A, edited by me\nb\nd\ne\nf\nmine\n'  # nothing written
+    assert run(log.undo('/ws/a.py', 'h1', True)) == ['h1']
+    assert files.texts['/ws/a.py'] == 'a\nb\nd\ne\nf\nmine\n'
+    assert log.pending() == []
+
+
+def test_crlf_files_come_back_byte_for_byte():
+    files = FakeFiles()
+    files.texts['/ws/w.txt'] = 'one\r\ntwo\r\nthree'
+    log = make_log(files)
+    write(log, files, '/ws/w.txt', 'one\r\n2\r\nthree\r\nfour')
+    run(log.undo('/ws/w.txt'))
+    assert files.texts['/ws/w.txt'] == 'one\r\ntwo\r\nthree'
+
+
+def test_a_created_file_is_deleted_by_undo_and_a_deleted_file_comes_back():
+    files = FakeFiles()
+    log = make_log(files)
+    write(log, files, '/ws/new.py', 'print(1)\n')
+    assert log.pending()[0]['created'] is True
+    assert run(log.undo('/ws/new.py')) == ['h1']
+    assert '/ws/new.py' not in files.texts and files.writes[-1] == ('/ws/new.py', None)
+    files.texts['/ws/old.py'] = 'keep me\n'
+    log.record('/ws/old.py', 'keep me\n', None, PANEL)
+    files.texts.pop('/ws/old.py')
+    assert log.pending()[0]['deleted'] is True
+    run(log.undo('/ws/old.py'))
+    assert files.texts['/ws/old.py'] == 'keep me\n'
+
+
+def test_undoing_a_created_file_the_user_edited_asks_first():
+    files = FakeFiles()
+    log = make_log(files)
+    write(log, files, '/ws/new.py', 'x\n')
+    files.texts['/ws/new.py'] = 'x\nmine\n'
+    with pytest.raises(ChangeConflict):
+        run(log.undo('/ws/new.py'))
+    assert files.texts['/ws/new.py'] == 'x\nmine\n'
+
+
+def test_a_second_write_over_the_users_edits_keeps_them_in_the_base():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\nb\nc\n'
+    log = make_log(files)
+    write(log, files, '/ws/a.py', 'A\nb\nc\n')
+    files.texts['/ws/a.py'] = 'A\nb\nc\nmine\n'  # the user adds a line
+    write(log, files, '/ws/a.py', 'A\nb\nC\nmine\n', CLAUDE)  # another agent edits again
+    assert [(g['client'], [(h['id'], h['after_lines']) for h in g['hunks']]) for g in log.pending()] == [
+        ('Hermes panel', [('h1', ['A'])]), ('Claude Code', [('h2', ['C'])])]
+    write(log, files, '/ws/a.py', 'A\nB\nC\nmine\n', CLAUDE)  # adjacent changes become one hunk, the latest author's
+    assert [(g['client'], [(h['id'], h['after_lines']) for h in g['hunks']]) for g in log.pending()] == [
+        ('Claude Code', [('h3', ['A', 'B', 'C'])])]
+    run(log.undo('/ws/a.py'))
+    assert files.texts['/ws/a.py'] == 'a\nb\nc\nmine\n'  # the user's line stays
+
+
+def test_writing_the_original_text_back_leaves_nothing_pending():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\n'
+    log = make_log(files)
+    write(log, files, '/ws/a.py', 'b\n')
+    write(log, files, '/ws/a.py', 'a\n')
+    assert log.pending() == []
+
+
+def test_keep_all_and_undo_all_by_author():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\n'
+    files.texts['/ws/b.py'] = 'b\n'
+    log = make_log(files)
+    write(log, files, '/ws/a.py', 'A\n', PANEL)
+    write(log, files, '/ws/b.py', 'B\n', CLAUDE)
+    assert run(log.undo_all({'client': 'Claude Code'})) == {'undone': 1, 'conflicts': []}
+    assert files.texts['/ws/b.py'] == 'b\n'
+    assert log.keep_all({'session': 'c1'}) == 1
+    assert files.texts['/ws/a.py'] == 'A\n' and log.pending() == []
+
+
+def test_undo_all_reports_conflicts_and_undoes_the_rest():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\n'
+    files.texts['/ws/b.py'] = 'b\n'
+    log = make_log(files)
+    write(log, files, '/ws/a.py', 'A\n')
+    write(log, files, '/ws/b.py', 'B\n')
+    files.texts['/ws/a.py'] = 'A!\n'
+    result = run(log.undo_all())
+    assert result == {'undone': 1, 'conflicts': [{'path': '/ws/a.py', 'hunk_ids': ['h1']}]}
+    assert files.texts['/ws/b.py'] == 'b\n' and files.texts['/ws/a.py'] == 'A!\n'
+
+
+def test_a_file_too_large_is_listed_without_its_text_kept_but_not_undone():
+    files = FakeFiles()
+    log = make_log(files)
+    big = 'x' * (MAX_FILE_CHARS + 1)
+    log.record('/ws/big.txt', 'small\n', big, PANEL)
+    [item] = log.pending()
+    assert item['too_large'] is True and log.entry('/ws/big.txt')['text'] == ''
+    with pytest.raises(ValueError, match='too large for the change log'):
+        run(log.undo('/ws/big.txt'))
+    assert log.keep('/ws/big.txt') == ['h1'] and log.pending() == []
+
+
+def test_external_clients_are_not_recorded_when_tracking_is_off():
+    files = FakeFiles()
+    log = make_log(files, settings=settings_of({'changes.trackExternal': False}))
+    assert log.record('/ws/a.py', 'a\n', 'b\n', CLAUDE) is None
+    assert log.record('/ws/a.py', 'a\n', 'b\n', PANEL) is not None
+    assert [g['client'] for g in log.pending()] == ['Hermes panel']
+
+
+def test_files_outside_the_workspace_are_never_recorded():
+    log = make_log()
+    assert log.record('/home/me/.bashrc', 'secret\n', 'changed\n', PANEL) is None
+    assert log.pending() == [] and 'secret' not in json.dumps(log.to_data())
+
+
+def test_auto_keep_when_the_next_turn_starts():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\nb\nc\n'
+    log = make_log(files, settings=settings_of({'changes.autoKeep': 'nextTurn'}))
+    write(log, files, '/ws/a.py', 'A\nb\nc\n', PANEL)
+    write(log, files, '/ws/a.py', 'A\nb\nC\n', dict(PANEL, turn='t2'))
+    assert [(g['turn'], len(g['hunks'])) for g in log.pending()] == [('t2', 1)]
+    log.start_turn(dict(PANEL, turn='t3'))
+    assert log.pending() == [] and files.texts['/ws/a.py'] == 'A\nb\nC\n'
+
+
+def test_auto_keep_after_a_delay():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\nb\nc\n'
+    clock = Clock()
+    log = make_log(files, settings=settings_of({'changes.autoKeep': 'afterDelay', 'changes.autoKeepSeconds': 60}),
+                   clock=clock)
+    write(log, files, '/ws/a.py', 'A\nb\nc\n')
+    clock.now += 30000
+    write(log, files, '/ws/a.py', 'A\nb\nC\n')
+    clock.now += 31000
+    assert log.keep_expired() == 1
+    assert [h['after_lines'] for h in log.pending()[0]['hunks']] == [['C']]
+    assert log._timers.pending, 'a timer is set while changes are pending'
+    clock.now += 60000
+    log._timers.fire_all()
+    assert log.pending() == []
+
+
+def test_an_edit_of_another_clients_pending_hunk_needs_a_read_first():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\nb\nc\n'
+    clock = Clock()
+    log = make_log(files, clock=clock)
+    write(log, files, '/ws/a.py', 'a\nB\nc\n', PANEL)
+    refusal = log.edit_refusal(CLAUDE, '/ws/a.py', [[1, 1]])
+    assert refusal.startswith('Refused: lines 2-2 of this file hold a change by Hermes panel')
+    assert 'Read the file again' in refusal
+    assert log.edit_refusal(CLAUDE, '/ws/a.py', [[2, 2]]) is None  # another line
+    assert log.edit_refusal(PANEL, '/ws/a.py', None) is None  # its own change
+    assert log.edit_refusal(CLAUDE, '/ws/a.py', None) is not None  # a whole-file write
+    clock.now += 1
+    log.note_read('Claude Code', '/ws/a.py')
+    assert log.edit_refusal(CLAUDE, '/ws/a.py', [[1, 1]]) is None
+
+
+def test_on_change_tells_listeners_until_disposed():
+    files = FakeFiles()
+    log = make_log(files)
+    heard = []
+    subscription = log.on_change(heard.append)
+    write(log, files, '/ws/a.py', 'x\n')
+    subscription.dispose()
+    log.keep('/ws/a.py')
+    assert heard == [['/ws/a.py']]
+
+
+def test_unknown_ids_and_paths_change_nothing():
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\n'
+    log = make_log(files)
+    write(log, files, '/ws/a.py', 'b\n')
+    assert log.keep('/ws/a.py', 'h99') == [] and log.keep('/ws/none.py') == []
+    assert run(log.undo('/ws/a.py', 'h99')) == [] and run(log.undo('/ws/none.py')) == []
+    assert files.writes == [] and len(log.pending()) == 1
+
+
+# ----------------------------------------------------------------------------------------- the store
+
+
+def stored_log(path, files, reports=None):
+    reports = [] if reports is None else reports
+    return make_log(files, ChangeStore(str(path), reports.append), reports=reports)
+
+
+def test_the_log_survives_a_reload(tmp_path):
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\nb\n'
+    log = stored_log(tmp_path / 'changes.json', files)
+    write(log, files, '/ws/a.py', 'A\nb\nc\n', CLAUDE)
+    log.dispose()  # saves at once
+    stat = os.stat(tmp_path / 'changes.json')
+    assert stat.st_mode & 0o777 == 0o600
+    assert not (tmp_path / 'changes.json.tmp').exists()
+    again = stored_log(tmp_path / 'changes.json', files)
+    assert again.pending() == log.pending()
+    run(again.undo('/ws/a.py', 'h1'))
+    assert files.texts['/ws/a.py'] == 'a\nb\nc\n'
+
+
+def test_saves_wait_for_the_timer_and_coalesce(tmp_path):
+    files = FakeFiles()
+    log = stored_log(tmp_path / 'changes.json', files)
+    write(log, files, '/ws/a.py', 'x\n')
+    write(log, files, '/ws/b.py', 'y\n')
+    assert not (tmp_path / 'changes.json').exists()
+    assert len(log._timers.pending) == 1
+    log._timers.fire_all()
+    data = json.loads((tmp_path / 'changes.json').read_text())
+    assert data['format'] == FORMAT and [f['path'] for f in data['files']] == ['/ws/a.py', '/ws/b.py']
+
+
+@pytest.mark.parametrize('content', ['{not json', '[]', '{"format": 1, "files": [{"hunks": []}]}',
+                                     '{"format": 99, "files": []}'])
+def test_a_corrupt_store_is_moved_aside_and_reported_once(tmp_path, content):
+    (tmp_path / 'changes.json').write_text(content)
+    reports = []
+    log = stored_log(tmp_path / 'changes.json', FakeFiles(), reports)
+    assert log.pending() == []
+    assert len(reports) == 1 and 'could not be read' in reports[0] and 'started an empty log' in reports[0]
+    moved = [name for name in os.listdir(tmp_path) if name.startswith('changes.corrupt-')]
+    assert len(moved) == 1 and (tmp_path / moved[0]).read_text() == content
+    assert not (tmp_path / 'changes.json').exists()
+    stored_log(tmp_path / 'changes.json', FakeFiles(), reports)
+    assert len(reports) == 1  # the next start finds no corrupt file to report
+
+
+def test_entries_outside_the_workspace_are_dropped_on_load(tmp_path):
+    data = {'format': FORMAT, 'files': [{'path': '/elsewhere/x.py', 'uri': 'file:///elsewhere/x.py', 'base': 'secret',
+                                         'text': 'b', 'hunks': [], 'next_id': 1, 'too_large': False}]}
+    (tmp_path / 'changes.json').write_text(json.dumps(data))
+    log = stored_log(tmp_path / 'changes.json', FakeFiles())
+    assert log.paths() == []
+    log.flush()
+    assert 'secret' not in (tmp_path / 'changes.json').read_text()
+
+
+def test_the_log_is_bounded_dropping_the_oldest_files(monkeypatch):
+    monkeypatch.setattr(change_log_module, 'MAX_STORED_CHARS', 100)
+    files = FakeFiles()
+    reports = []
+    log = make_log(files, reports=reports)
+    for name in ['a', 'b', 'c']:
+        log.record('/ws/' + name + '.txt', None, name * 40, PANEL)
+    assert log.paths() == ['/ws/b.txt', '/ws/c.txt'] and log.dropped == 1
+    assert 'the change log is full' in reports[0] and '/ws/a.txt' in reports[0]
+
+
+def test_without_a_workspace_the_log_lives_in_memory(tmp_path):
+    store = ChangeStore(None, print)
+    assert store.load() is None and store.save_now({'format': FORMAT, 'files': []}) is True

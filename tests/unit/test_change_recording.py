@@ -1,0 +1,130 @@
+"""Every write a tool makes is recorded in the change log with who made it (the ToolCall's author), through the
+host's write functions — editor_edit_file, file_write, file_create, file_delete — and Keep/Undo act on the real
+files through the editor (the vscode shim over tmp_path)."""
+import asyncio
+
+import pytest
+
+import vscode
+from hermes.core.mcp_protocol import mcp_author
+from hermes.core.tools import ToolCall, Services
+from hermes.host.change_files import EditorFiles
+from hermes.host.change_log import ChangeLog, ChangeConflict
+from hermes.host.documents import open_document_for
+from hermes.tools.catalog import build_registry
+
+CLAUDE = mcp_author({'name': 'claude-code', 'version': '2.1'})
+PANEL = {'client': 'Hermes panel', 'session': 'c1', 'turn': 't1'}
+
+
+class Timers:
+    def after(self, callback, delay_ms):
+        return None
+
+    def cancel(self, handle):
+        pass
+
+
+@pytest.fixture
+def ws(tmp_path):
+    root = tmp_path / 'project'
+    root.mkdir()
+    (root / 'app.py').write_text('one\ntwo\nthree\nfour\nfive\n')
+    vscode.workspace.open_folders([str(root)])
+    return root
+
+
+@pytest.fixture
+def log():
+    settings = {'changes.trackExternal': True, 'changes.autoKeep': 'never', 'changes.autoKeepSeconds': 300}
+    return ChangeLog(EditorFiles(), None, settings.get, None, None, None, Timers())
+
+
+def tool(log, name, arguments, author):
+    call = ToolCall()
+    call.author = author
+    registry = build_registry(None, Services(changes=log))
+    result = asyncio.run(registry.call(name, arguments, call))
+    return result
+
+
+def ok(log, name, arguments, author=PANEL):
+    result = tool(log, name, arguments, author)
+    assert result['isError'] is False, result['content'][0]['text']
+    return result
+
+
+def test_mcp_author_names_the_client_and_marks_it_external():
+    assert CLAUDE == {'client': 'claude-code', 'session': None, 'turn': None, 'external': True}
+    assert mcp_author({'title': 'Some Client'})['client'] == 'Some Client'
+    assert mcp_author(None)['client'] == 'an MCP client'
+
+
+def test_editor_edit_file_is_recorded_with_its_author_and_undone_through_the_editor(ws, log):
+    ok(log, 'editor_edit_file', {'path': 'app.py', 'edits': [{'old_text': 'two', 'new_text': 'TWO'},
+                                                             {'old_text': 'five', 'new_text': 'FIVE'}]}, CLAUDE)
+    [item] = log.pending()
+    assert item['client'] == 'claude-code' and item['path'] == str(ws / 'app.py')
+    assert [(h['start'], h['before_lines'], h['after_lines']) for h in item['hunks']] == [
+        (1, ['two'], ['TWO']), (4, ['five'], ['FIVE'])]
+    log.keep(str(ws / 'app.py'), item['hunks'][0]['id'])
+    asyncio.run(log.undo(str(ws / 'app.py'), item['hunks'][1]['id']))
+    assert (ws / 'app.py').read_text() == 'one\nTWO\nthree\nfour\nfive\n'
+    assert log.pending() == []
+
+
+def test_file_write_create_and_delete_are_recorded(ws, log):
+    ok(log, 'file_write', {'path': 'app.py', 'content': 'one\n2\nthree\nfour\nfive\n'})
+    ok(log, 'file_create', {'path': 'new/made.py', 'content': 'x = 1\n'})
+    (ws / 'gone.txt').write_text('bye\n')
+    ok(log, 'file_delete', {'path': 'gone.txt'})
+    items = {item['path']: item for item in log.pending()}
+    assert items[str(ws / 'app.py')]['hunks'][0]['after_lines'] == ['2']
+    assert items[str(ws / 'new' / 'made.py')]['created'] is True
+    assert items[str(ws / 'gone.txt')]['deleted'] is True
+    result = asyncio.run(log.undo_all())
+    assert result == {'undone': 3, 'conflicts': []}
+    assert (ws / 'app.py').read_text() == 'one\ntwo\nthree\nfour\nfive\n'
+    assert not (ws / 'new' / 'made.py').exists()
+    assert (ws / 'gone.txt').read_text() == 'bye\n'
+
+
+def test_undo_into_an_open_editor_keeps_the_users_unsaved_edits_elsewhere(ws, log):
+    ok(log, 'editor_edit_file', {'path': 'app.py', 'edits': [{'old_text': 'five', 'new_text': 'FIVE'}]})
+    document = open_document_for(str(ws / 'app.py')) or asyncio.run(
+        vscode.workspace.openTextDocument(vscode.Uri.file(str(ws / 'app.py'))))
+    edit = vscode.WorkspaceEdit()
+    edit.insert(document.uri, vscode.Position(0, 0), 'mine\n')
+    assert vscode.workspace.applyEdit(edit)
+    asyncio.run(log.undo(str(ws / 'app.py')))
+    assert document.getText() == 'mine\none\ntwo\nthree\nfour\nfive\n'
+    assert document.isDirty  # the user's unsaved edit stays theirs to save
+
+
+def test_another_clients_pending_hunk_is_refused_until_the_file_is_read(ws, log):
+    ok(log, 'editor_edit_file', {'path': 'app.py', 'edits': [{'old_text': 'two', 'new_text': 'TWO'}]}, PANEL)
+    refused = tool(log, 'editor_edit_file', {'path': 'app.py', 'edits': [{'old_text': 'TWO', 'new_text': '2'}]},
+                   CLAUDE)
+    assert refused['isError'] is True
+    assert refused['content'][0]['text'].startswith('Refused: lines 2-2 of this file hold a change by Hermes panel')
+    assert 'TWO' in (ws / 'app.py').read_text()
+    whole = tool(log, 'file_write', {'path': 'app.py', 'content': 'x\n'}, CLAUDE)
+    assert whole['isError'] is True and (ws / 'app.py').read_text() != 'x\n'
+    ok(log, 'editor_edit_file', {'path': 'app.py', 'edits': [{'old_text': 'four', 'new_text': '4'}]}, CLAUDE)
+    ok(log, 'file_read', {'path': 'app.py'}, CLAUDE)
+    ok(log, 'editor_edit_file', {'path': 'app.py', 'edits': [{'old_text': 'TWO', 'new_text': '2'}]}, CLAUDE)
+    assert (ws / 'app.py').read_text() == 'one\n2\nthree\n4\nfive\n'
+
+
+def test_a_registry_without_a_change_log_still_writes(ws):
+    registry = build_registry(None, Services())
+    result = asyncio.run(registry.call('file_write', {'path': 'app.py', 'content': 'plain\n'}, ToolCall()))
+    assert result['isError'] is False and (ws / 'app.py').read_text() == 'plain\n'
+
+
+def test_undo_of_a_hunk_the_user_changed_in_the_file_is_a_conflict(ws, log):
+    ok(log, 'file_write', {'path': 'app.py', 'content': 'one\nTWO\nthree\nfour\nfive\n'})
+    (ws / 'app.py').write_text('one\nTWO!\nthree\nfour\nfive\n')
+    with pytest.raises(ChangeConflict):
+        asyncio.run(log.undo(str(ws / 'app.py')))
+    assert (ws / 'app.py').read_text() == 'one\nTWO!\nthree\nfour\nfive\n'
