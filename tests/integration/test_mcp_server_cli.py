@@ -7,6 +7,7 @@ import json
 import os
 import shlex
 import subprocess
+import tomllib
 
 import httpx
 import pytest
@@ -134,7 +135,8 @@ def test_config_for_claude_is_the_exact_command(window):
 def test_config_for_all_clients_and_as_json(window):
     result = cli(['config'], window.home)
     assert result.returncode == 0
-    for heading in ['# Hermes Agent', '# Claude Code', '# VS Code', '# Cursor']:
+    for heading in ['# Hermes Agent', '# Claude Code', '# Codex (codex mcp add)', '# Codex (~/.codex/config.toml)',
+                    '# Gemini CLI (gemini mcp add)', '# Gemini CLI (~/.gemini/settings.json)', '# VS Code', '# Cursor']:
         assert heading in result.stdout
     snippets = json.loads(cli(['config', '--json', '--client', 'vscode'], window.home).stdout)
     assert snippets['url'] == window.url
@@ -144,7 +146,8 @@ def test_config_for_all_clients_and_as_json(window):
 
 @pytest.mark.parametrize('auth', ['token', 'none'])
 def test_every_snippet_parses_the_way_its_client_reads_it(start_window, auth):
-    """Hermes Agent reads YAML, Claude Code gets its arguments from a shell, VS Code and Cursor read JSON."""
+    """Hermes Agent reads YAML, Claude Code, Codex and Gemini CLI get their arguments from a shell, Codex reads
+    TOML, Gemini CLI, VS Code and Cursor read JSON."""
     window = start_window({'hermes.mcp.auth': auth})
     snippets = json.loads(cli(['config', '--json'], window.home).stdout)['snippets']
     headers = {'Authorization': f'Bearer {window.token}'} if auth == 'token' else None
@@ -156,6 +159,21 @@ def test_every_snippet_parses_the_way_its_client_reads_it(start_window, auth):
         'claude', 'mcp', 'add', '--transport', 'http', 'vscode', window.url] + header_args
     assert json.loads(snippets['vscode']) == {'servers': {'vscode': with_headers({'type': 'http', 'url': window.url})}}
     assert json.loads(snippets['cursor']) == {'mcpServers': {'vscode': with_headers({'url': window.url})}}
+    codex_lines = [shlex.split(line) for line in snippets['codex'].splitlines()]
+    if headers:
+        assert codex_lines == [['export', f'HERMES_VSCODE_TOKEN={window.token}'],
+                               ['codex', 'mcp', 'add', 'vscode', '--url', window.url,
+                                '--bearer-token-env-var', 'HERMES_VSCODE_TOKEN']]
+    else:
+        assert codex_lines == [['codex', 'mcp', 'add', 'vscode', '--url', window.url]]
+    codex_server = {'url': window.url, 'http_headers': headers} if headers else {'url': window.url}
+    assert tomllib.loads(snippets['codex-toml']) == {'mcp_servers': {'vscode': codex_server}}
+    assert shlex.split(snippets['gemini']) == ['gemini', 'mcp', 'add', '--transport', 'http', 'vscode', window.url] + (
+        ['-H', f'Authorization: Bearer {window.token}'] if headers else []) + ['-s', 'user']
+    assert json.loads(snippets['gemini-json']) == {'mcpServers': {'vscode': with_headers({'url': window.url,
+                                                                                         'type': 'http'})}}
+    for client in ['codex', 'codex-toml', 'gemini', 'gemini-json']:
+        assert cli(['config', '--client', client], window.home).stdout == snippets[client]
 
 
 def test_config_without_any_window(tmp_path):

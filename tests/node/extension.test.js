@@ -106,7 +106,12 @@ test('copy config puts the chosen snippet with the token on the clipboard', asyn
   await vscode.commands.executeCommand('hermes.copyMcpConfig');
   assert.equal(vscode.__state.clipboard,
     `claude mcp add --transport http vscode ${mcp.url} --header "Authorization: Bearer ${mcp.token}"\n`);
-  assert.deepEqual(vscode.__state.quickPicks.map((item) => item.client), ['hermes', 'claude', 'vscode', 'cursor', 'all']);
+  assert.deepEqual(vscode.__state.quickPicks.map((item) => item.client),
+    ['hermes', 'claude', 'codex', 'codex-toml', 'gemini', 'gemini-json', 'vscode', 'cursor', 'all']);
+  vscode.__state.quickPickAnswer = (items) => items.find((item) => item.client === 'gemini');
+  await vscode.commands.executeCommand('hermes.copyMcpConfig');
+  assert.equal(vscode.__state.clipboard,
+    `gemini mcp add --transport http vscode ${mcp.url} -H "Authorization: Bearer ${mcp.token}" -s user\n`);
   const [provider] = [...vscode.__state.mcpProviders.values()];
   const [definition] = provider.provideMcpServerDefinitions();
   assert.equal(definition.label, 'Hermes (this window)');

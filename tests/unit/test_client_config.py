@@ -1,4 +1,6 @@
 import json
+import shlex
+import tomllib
 
 import pytest
 
@@ -18,6 +20,31 @@ def test_claude_code_command():
         'claude mcp add --transport http vscode http://127.0.0.1:19999/mcp --header "Authorization: Bearer tok"\n')
 
 
+def test_codex_command_reads_the_token_from_the_variable_it_exports():
+    assert snippet_for('codex', URL, 'tok') == (
+        'export HERMES_VSCODE_TOKEN="tok"\n'
+        'codex mcp add vscode --url http://127.0.0.1:19999/mcp --bearer-token-env-var HERMES_VSCODE_TOKEN\n')
+    assert snippet_for('codex', URL, None) == 'codex mcp add vscode --url http://127.0.0.1:19999/mcp\n'
+
+
+def test_codex_config_toml_lines():
+    assert tomllib.loads(snippet_for('codex-toml', URL, 'tok')) == {
+        'mcp_servers': {'vscode': {'url': URL, 'http_headers': {'Authorization': 'Bearer tok'}}}}
+    assert tomllib.loads(snippet_for('codex-toml', URL, '')) == {'mcp_servers': {'vscode': {'url': URL}}}
+    # dump_json's escapes are TOML's: a value with a quote or a backslash stays one string
+    assert tomllib.loads(snippet_for('codex-toml', 'http://h/"\\x', None))['mcp_servers']['vscode']['url'] == (
+        'http://h/"\\x')
+
+
+def test_gemini_cli_command_and_settings_entry():
+    assert shlex.split(snippet_for('gemini', URL, 'tok')) == [
+        'gemini', 'mcp', 'add', '--transport', 'http', 'vscode', URL, '-H', 'Authorization: Bearer tok', '-s', 'user']
+    assert shlex.split(snippet_for('gemini', URL, None)) == [
+        'gemini', 'mcp', 'add', '--transport', 'http', 'vscode', URL, '-s', 'user']
+    assert json.loads(snippet_for('gemini-json', URL, 'tok')) == {
+        'mcpServers': {'vscode': {'url': URL, 'type': 'http', 'headers': {'Authorization': 'Bearer tok'}}}}
+
+
 def test_vscode_and_cursor_json():
     assert json.loads(snippet_for('vscode', URL, 'tok')) == {
         'servers': {'vscode': {'type': 'http', 'url': URL, 'headers': {'Authorization': 'Bearer tok'}}}}
@@ -33,7 +60,8 @@ def test_without_auth_there_are_no_headers():
 
 def test_all_snippets_and_unknown_client():
     text = all_snippets(URL, 'tok')
-    for title in ['# Hermes Agent', '# Claude Code', '# VS Code', '# Cursor']:
+    for title in ['# Hermes Agent', '# Claude Code', '# Codex (codex mcp add)', '# Codex (~/.codex/config.toml)',
+                  '# Gemini CLI (gemini mcp add)', '# Gemini CLI (~/.gemini/settings.json)', '# VS Code', '# Cursor']:
         assert title in text
     with pytest.raises(ValueError, match='unknown client zed'):
         snippet_for('zed', URL, 'tok')

@@ -1,9 +1,11 @@
 """Command-line arguments of dist/mcp-server.js, parsed without Node (pure; tested under CPython)."""
 # __pragma__('tconv')
 from hermes.js.objects import is_none
+from hermes.core.client_config import CLIENTS
 
 COMMANDS = ['health', 'config', 'stdio']
-CLIENT_CHOICES = ['hermes', 'claude', 'vscode', 'cursor', 'all']
+CLIENT_CHOICES = [entry[0] for entry in CLIENTS]
+CLIENT_CHOICES.append('all')
 VALUE_FLAGS = ['url', 'token', 'port', 'client']
 SWITCHES = ['json', 'help']
 
@@ -14,14 +16,16 @@ files in ~/.hermes/ide/ (the window whose workspace holds the current directory,
 
 Commands:
   health    check the window's server: reachable, token accepted, handshake, tools, ping time
-  config    print ready-to-paste client configuration (Hermes Agent, Claude Code, VS Code, Cursor)
+  config    print ready-to-paste client configuration (Hermes Agent, Claude Code, Codex, Gemini CLI,
+            VS Code, Cursor)
   stdio     bridge MCP over stdin/stdout to the window (for clients that only run stdio servers)
 
 Options:
   --url URL        the server's MCP endpoint, e.g. http://127.0.0.1:19999/mcp (skips discovery)
   --token TOKEN    the bearer token (default: from the discovery file of that port)
   --port PORT      pick the window serving on this port
-  --client NAME    config only: hermes, claude, vscode, cursor or all (default: all)
+  --client NAME    config only: hermes, claude, codex, codex-toml, gemini, gemini-json, vscode, cursor
+                   or all (default: all)
   --json           health and config: print JSON instead of text
   -h, --help       show this help
 """

@@ -6,9 +6,17 @@ from hermes.js.objects import is_none
 
 SERVER_NAME = 'vscode'
 
+# Codex reads a bearer token from the environment variable its config names (`codex mcp add` has no header
+# option); its config.toml can also hold the header itself (`http_headers`), like the other clients' files.
+CODEX_TOKEN_VARIABLE = 'HERMES_VSCODE_TOKEN'
+
 CLIENTS = [
     ['hermes', 'Hermes Agent (~/.hermes/config.yaml)'],
     ['claude', 'Claude Code (claude mcp add)'],
+    ['codex', 'Codex (codex mcp add)'],
+    ['codex-toml', 'Codex (~/.codex/config.toml)'],
+    ['gemini', 'Gemini CLI (gemini mcp add)'],
+    ['gemini-json', 'Gemini CLI (~/.gemini/settings.json)'],
     ['vscode', 'VS Code (.vscode/mcp.json)'],
     ['cursor', 'Cursor (~/.cursor/mcp.json)'],
 ]
@@ -30,6 +38,41 @@ def claude_snippet(url, token):
     if not is_none(token) and token != '':
         command = command + ' --header "Authorization: Bearer ' + token + '"'
     return command + '\n'
+
+
+def codex_snippet(url, token):
+    """The token goes into the variable Codex reads at every start: export it where codex runs (a shell profile)."""
+    command = 'codex mcp add ' + SERVER_NAME + ' --url ' + url
+    if is_none(token) or token == '':
+        return command + '\n'
+    return ('export ' + CODEX_TOKEN_VARIABLE + '="' + token + '"\n' + command + ' --bearer-token-env-var ' +
+            CODEX_TOKEN_VARIABLE + '\n')
+
+
+def codex_toml_snippet(url, token):
+    # A JSON string is a TOML basic string (the same escapes), so dump_json quotes both values.
+    lines = ['[mcp_servers.' + SERVER_NAME + ']', 'url = ' + dump_json(url)]
+    if not is_none(token) and token != '':
+        lines.append('http_headers = { Authorization = ' + dump_json('Bearer ' + token) + ' }')
+    return '\n'.join(lines) + '\n'
+
+
+def gemini_snippet(url, token):
+    command = 'gemini mcp add --transport http ' + SERVER_NAME + ' ' + url
+    if not is_none(token) and token != '':
+        command = command + ' -H "Authorization: Bearer ' + token + '"'
+    return command + ' -s user\n'
+
+
+def gemini_json_snippet(url, token):
+    """The entry `gemini mcp add` writes into ~/.gemini/settings.json."""
+    server = {'url': url, 'type': 'http'}
+    headers = auth_headers(token)
+    if len(headers.keys()) > 0:
+        server['headers'] = headers
+    servers = {}
+    servers[SERVER_NAME] = server
+    return dump_json({'mcpServers': servers}, 2) + '\n'
 
 
 def vscode_snippet(url, token):
@@ -57,11 +100,19 @@ def snippet_for(client, url, token):
         return hermes_snippet(url, token)
     if client == 'claude':
         return claude_snippet(url, token)
+    if client == 'codex':
+        return codex_snippet(url, token)
+    if client == 'codex-toml':
+        return codex_toml_snippet(url, token)
+    if client == 'gemini':
+        return gemini_snippet(url, token)
+    if client == 'gemini-json':
+        return gemini_json_snippet(url, token)
     if client == 'vscode':
         return vscode_snippet(url, token)
     if client == 'cursor':
         return cursor_snippet(url, token)
-    raise ValueError('unknown client ' + client + '; expected one of hermes, claude, vscode, cursor')
+    raise ValueError('unknown client ' + client + '; expected one of ' + ', '.join([entry[0] for entry in CLIENTS]))
 
 
 def all_snippets(url, token):

@@ -33,7 +33,7 @@ def register_mcp_commands(context, log, service):
         return text
 
     async def copy_config(client=None):
-        """Copy a client snippet; `client` (hermes|claude|vscode|cursor|all) skips the picker."""
+        """Copy a client snippet; `client` (a name in core/client_config.py CLIENTS, or 'all') skips the picker."""
         await service.ready
         if not service.running:
             vscode.window.showErrorMessage(service.describe())
