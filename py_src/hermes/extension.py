@@ -29,7 +29,7 @@ async def activate(context):
     status_bar = register_status_bar(context)
     services = register_services(context)
     registry = build_registry(Approver(log), services)
-    features = register_mcp_features(context, services.terminals)
+    features = register_mcp_features(context, services.terminals, services.change_log_or_none)
     service = register_mcp_service(context, log, registry, status_bar, features)
     _active['service'] = service
     register_mcp_commands(context, log, service)

@@ -9,7 +9,7 @@ from conftest import PROOF_FILE, complaints
 from test_inspector_cli import inspector
 
 EDITOR_RESOURCES = ['hermes://editor/active', 'hermes://editor/selection', 'hermes://editor/tabs',
-                    'hermes://diagnostics', 'hermes://workspace']
+                    'hermes://diagnostics', 'hermes://workspace', 'hermes://changes']
 
 
 @pytest.mark.parametrize('path', ['/mcp', '/sse'])
@@ -17,7 +17,7 @@ def test_resources_are_listed_and_a_workspace_file_is_read(path, tmp_path, windo
     listed = inspector(tmp_path, window, base + path, '--method', 'resources/list')
     assert listed.returncode == 0, listed.stderr
     uris = [resource['uri'] for resource in json.loads(listed.stdout)['resources']]
-    assert uris[:5] == EDITOR_RESOURCES
+    assert uris[:len(EDITOR_RESOURCES)] == EDITOR_RESOURCES
     templates = inspector(tmp_path, window, base + path, '--method', 'resources/templates/list')
     assert templates.returncode == 0, templates.stderr
     assert [item['uriTemplate'] for item in json.loads(templates.stdout)['resourceTemplates']] == \

@@ -108,7 +108,7 @@ test('capabilities, list and templates', async () => {
   assert.deepEqual(client.capabilities.completions, {});
   const { result } = await client.call('resources/list');
   assert.deepEqual(result.resources.map((r) => r.uri), ['hermes://editor/active', 'hermes://editor/selection',
-    'hermes://editor/tabs', 'hermes://diagnostics', 'hermes://workspace', 'hermes://terminal/3']);
+    'hermes://editor/tabs', 'hermes://diagnostics', 'hermes://workspace', 'hermes://changes', 'hermes://terminal/3']);
   const templates = await client.call('resources/templates/list');
   assert.deepEqual(templates.result.resourceTemplates.map((t) => t.uriTemplate), ['file:///{+path}', 'hermes://terminal/{id}']);
 });

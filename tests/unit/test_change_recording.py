@@ -1,16 +1,22 @@
 """Every write a tool makes is recorded in the change log with who made it (the ToolCall's author), through the
-host's write functions — editor_edit_file, file_write, file_create, file_delete — and Keep/Undo act on the real
+host's write functions — editor_edit_file, file_write, file_create, file_delete, lsp_rename, workspace_set_config — and Keep/Undo act on the real
 files through the editor (the vscode shim over tmp_path)."""
 import asyncio
+import json
 
 import pytest
 
 import vscode
 from hermes.core.mcp_protocol import mcp_author
+from hermes.core.mcp_resources import CHANGES
+from hermes.host.mcp_features import register_mcp_features
+from hermes.host.terminals import register_terminals
 from hermes.core.tools import ToolCall, Services
+from hermes.host import configuration
 from hermes.host.change_files import EditorFiles
 from hermes.host.change_log import ChangeLog, ChangeConflict
 from hermes.host.documents import open_document_for
+from hermes.host.language_service import LanguageService
 from hermes.tools.catalog import build_registry
 
 CLAUDE = mcp_author({'name': 'claude-code', 'version': '2.1'})
@@ -128,3 +134,99 @@ def test_undo_of_a_hunk_the_user_changed_in_the_file_is_a_conflict(ws, log):
     with pytest.raises(ChangeConflict):
         asyncio.run(log.undo(str(ws / 'app.py')))
     assert (ws / 'app.py').read_text() == 'one\nTWO!\nthree\nfour\nfive\n'
+
+
+def test_lsp_rename_records_every_file_it_changes(ws, log):
+    (ws / 'lib.py').write_text('def greet():\n    pass\n')
+    (ws / 'main.py').write_text('from lib import greet\n\ngreet()\n')
+
+    async def rename(uri, position, new_name):
+        edit = vscode.WorkspaceEdit()
+        edit.replace(vscode.Uri.file(str(ws / 'lib.py')), vscode.Range(0, 4, 0, 9), new_name)
+        edit.replace(vscode.Uri.file(str(ws / 'main.py')), vscode.Range(0, 16, 0, 21), new_name)
+        edit.replace(vscode.Uri.file(str(ws / 'main.py')), vscode.Range(2, 0, 2, 5), new_name)
+        return edit
+    vscode.commands.registerCommand('vscode.executeDocumentRenameProvider', rename)
+    call = ToolCall()
+    call.author = CLAUDE
+    registry = build_registry(None, Services(changes=log, language=LanguageService()))
+    result = asyncio.run(registry.call('lsp_rename', {'path': 'lib.py', 'symbol': 'greet', 'new_name': 'welcome'},
+                                       call))
+    assert result['isError'] is False, result['content'][0]['text']
+    items = {item['path']: item for item in log.pending()}
+    assert sorted(items) == [str(ws / 'lib.py'), str(ws / 'main.py')]
+    assert [h['after_lines'] for h in items[str(ws / 'main.py')]['hunks']] == [['from lib import welcome'], ['welcome()']]
+    assert {item['client'] for item in items.values()} == {'claude-code'}
+    asyncio.run(log.undo_all())
+    assert (ws / 'main.py').read_text() == 'from lib import greet\n\ngreet()\n'
+
+
+def test_workspace_set_config_records_the_workspace_settings_file(ws, log, monkeypatch):
+    settings_file = ws / '.vscode' / 'settings.json'
+
+    async def write_setting(key, value, target_name):  # VS Code writes the folder's settings.json
+        settings_file.parent.mkdir(exist_ok=True)
+        settings_file.write_text('{\n  "' + key + '": ' + json.dumps(value) + '\n}\n')
+        return {'key': key, 'value': value}
+    monkeypatch.setattr(configuration, 'write_setting', write_setting)
+    registry = build_registry(None, Services(changes=log, configuration=configuration.ConfigurationService()))
+    call = ToolCall()
+    call.author = PANEL
+    result = asyncio.run(registry.call('workspace_set_config', {'key': 'editor.tabSize', 'value': 2}, call))
+    assert result['isError'] is False
+    [item] = log.pending()
+    assert item['path'] == str(settings_file) and item['created'] is True
+    assert item['hunks'][0]['after_lines'] == ['{', '  "editor.tabSize": 2', '}']
+    assert configuration.settings_file_of('user') is None
+
+
+def test_user_settings_are_not_recorded(ws, log, monkeypatch):
+    async def write_setting(key, value, target_name):
+        return {'key': key, 'value': value}
+    monkeypatch.setattr(configuration, 'write_setting', write_setting)
+    registry = build_registry(None, Services(changes=log, configuration=configuration.ConfigurationService()))
+    result = asyncio.run(registry.call('workspace_set_config', {'key': 'editor.tabSize', 'value': 2, 'target': 'user'},
+                                       ToolCall()))
+    assert result['isError'] is False and log.pending() == []
+
+
+def test_changes_list_shows_who_changed_what_and_what_the_user_decided(ws, log):
+    ok(log, 'editor_edit_file', {'path': 'app.py', 'edits': [{'old_text': 'two', 'new_text': 'TWO'}]}, CLAUDE)
+    ok(log, 'file_create', {'path': 'b.py', 'content': 'b = 1\n'}, PANEL)
+    log.keep(str(ws / 'b.py'))
+    result = ok(log, 'changes_list', {}, CLAUDE)
+    view = result['structuredContent']
+    assert view['summary'] == {'files': 1, 'hunks': 1, 'added': 1, 'removed': 1}
+    [item] = view['pending']
+    assert (item['path'], item['client']) == ('app.py', 'claude-code')
+    assert item['hunks'] == [{'id': 'h1', 'line': 2, 'added': 1, 'removed': 1, 'removed_lines': ['two'],
+                              'added_lines': ['TWO']}]
+    assert [(h['action'], h['path'], h['client']) for h in view['history']] == [('kept', 'b.py', 'Hermes panel')]
+    assert result['content'][0]['text'] == (
+        '1 file with pending changes (1 hunk, +1 −1), waiting for the user to keep or undo:\n'
+        '- app.py: +1 −1 by claude-code, hunks at line 2\n'
+        'Decided by the user, newest last:\n'
+        '- kept: b.py +1 −0 by Hermes panel (session c1), turn t1')
+    only = ok(log, 'changes_list', {'client': 'nobody', 'include_lines': False})['structuredContent']
+    assert only['pending'] == [] and only['history'] == []
+
+
+def test_changes_list_without_a_change_log_says_so(ws):
+    registry = build_registry(None, Services())
+    result = asyncio.run(registry.call('changes_list', {}, ToolCall()))
+    assert result['isError'] is True
+    assert result['content'][0]['text'] == ('The change log is not available: the Hermes extension is not fully '
+                                            'active in this window.')
+
+
+def test_the_changes_resource_reads_the_log_and_changes_with_it(ws, log, context):
+    features = register_mcp_features(context, register_terminals(context), log)
+    heard = []
+    features.hub.subscribe(CHANGES, heard.append)
+    ok(log, 'file_write', {'path': 'app.py', 'content': 'one\n'}, CLAUDE)
+    assert heard == [CHANGES]
+    [contents] = asyncio.run(features.catalog.read(CHANGES))
+    assert contents['mimeType'] == 'application/json'
+    view = json.loads(contents['text'])
+    assert view['pending'][0]['path'] == 'app.py' and view['pending'][0]['client'] == 'claude-code'
+    assert CHANGES in [resource['uri'] for resource in features.catalog.list()]

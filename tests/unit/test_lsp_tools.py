@@ -216,7 +216,7 @@ class FakeLanguage:
     async def rename_edit(self, document, position, new_name):
         return vscode.WorkspaceEdit()
 
-    async def apply(self, edit, save):
+    async def apply(self, edit, save, call=None):
         self.applied.append((edit, save))
         return True
 

@@ -112,7 +112,7 @@ def test_the_list_names_every_resource_with_its_type_and_the_templates(client):
     assert [(item['uri'], item['mimeType']) for item in resources] == [
         ('hermes://editor/active', 'application/json'), ('hermes://editor/selection', 'text/plain'),
         ('hermes://editor/tabs', 'application/json'), ('hermes://diagnostics', 'application/json'),
-        ('hermes://workspace', 'application/json')]
+        ('hermes://workspace', 'application/json'), ('hermes://changes', 'application/json')]
     templates = client.result('resources/templates/list')['resourceTemplates']
     assert [item['uriTemplate'] for item in templates] == ['file:///{+path}', 'hermes://terminal/{id}']
 

@@ -91,7 +91,7 @@ class FakeConfiguration:
     def read(self, key):
         return {'key': key, 'value': 2, 'known': True}
 
-    async def write(self, key, value, target_name=None):
+    async def write(self, key, value, target_name=None, call=None):
         self.written.append((key, value, target_name))
         return self.read(key)
 

@@ -3,7 +3,7 @@
 Three parts, none of which touches VS Code (the host implements the `provider` and feeds the hub):
 - the catalog of URIs (`STATIC_RESOURCES`, `TEMPLATES`, `parse_uri`) and how each is read
   (`ResourceCatalog`, over a provider with `active_editor()`, `selection()`, `tabs()`,
-  `diagnostics()`, `async workspace()`, `terminals()`, `terminal_output(id)`, `async read_file(path)`);
+  `diagnostics()`, `async workspace()`, `changes()`, `terminals()`, `terminal_output(id)`, `async read_file(path)`);
 - `ResourceHub`, the one event source for change notifications: the host calls `changed(key)` and
   `list_changed()`; subscribers get at most one call per resource per `UPDATE_INTERVAL_MS` (the
   last change of a burst always comes through). Any protocol revision can use it:
@@ -34,6 +34,7 @@ SELECTION = 'hermes://editor/selection'
 TABS = 'hermes://editor/tabs'
 DIAGNOSTICS = 'hermes://diagnostics'
 WORKSPACE = 'hermes://workspace'
+CHANGES = 'hermes://changes'
 TERMINAL_PREFIX = 'hermes://terminal/'
 FILE_PREFIX = 'file:///'
 FILE_TEMPLATE = 'file:///{+path}'
@@ -54,6 +55,9 @@ STATIC_RESOURCES = [
      'description': 'The problems VS Code reports, by file; files with errors first, then by path.'},
     {'uri': WORKSPACE, 'name': 'workspace', 'title': 'Workspace', 'mimeType': JSON_TYPE,
      'description': 'The workspace folders, each with its git branch and a summary of its git status.'},
+    {'uri': CHANGES, 'name': 'changes', 'title': 'Pending changes', 'mimeType': JSON_TYPE,
+     'description': "The changes agents made through Hermes that the user has not kept or undone yet, by file and "
+                    "author (client, session, turn) with their hunks, and what the user kept or undid."},
 ]
 TEMPLATES = [
     {'uriTemplate': FILE_TEMPLATE, 'name': 'file', 'title': 'Workspace file',
@@ -66,13 +70,13 @@ TEMPLATES = [
 
 
 def parse_uri(uri):
-    """{'kind': 'active'|'selection'|'tabs'|'diagnostics'|'workspace'|'terminal'|'file', 'id'|'path'}
+    """{'kind': 'active'|'selection'|'tabs'|'diagnostics'|'workspace'|'changes'|'terminal'|'file', 'id'|'path'}
     for a URI this server serves, else None."""
     if json_type(uri) != 'string':
         return None
     fixed = {ACTIVE_EDITOR: 'active', SELECTION: 'selection', TABS: 'tabs', DIAGNOSTICS: 'diagnostics',
-             WORKSPACE: 'workspace'}
-    for known in [ACTIVE_EDITOR, SELECTION, TABS, DIAGNOSTICS, WORKSPACE]:
+             WORKSPACE: 'workspace', CHANGES: 'changes'}
+    for known in [ACTIVE_EDITOR, SELECTION, TABS, DIAGNOSTICS, WORKSPACE, CHANGES]:
         if uri == known:
             return {'kind': fixed[known]}  # transcrypt-ok[untrusted-key]: `known` is one of our constants
     if uri.startswith(TERMINAL_PREFIX):
@@ -234,6 +238,8 @@ class ResourceCatalog:
             value = provider.tabs()
         elif kind == 'diagnostics':
             value = provider.diagnostics()
+        elif kind == 'changes':
+            value = provider.changes()
         else:
             value = await provider.workspace()
         return [{'uri': uri, 'mimeType': JSON_TYPE, 'text': dump_json(value, 2)}]

@@ -28,10 +28,12 @@ from hermes.core.tools import ToolError
 from hermes.core.values import get_key, json_type
 from hermes.core.hunks import (split_lines, join_lines, diff_texts, assign_ids, undo_lines, keep_in_base,
                                revert_in_text, rebase, hunk_view)
-from hermes.host.paths import folder_paths, is_inside, real_path
+from hermes.core.change_report import agent_view
+from hermes.host.paths import folder_paths, is_inside, real_path, display_path
 from hermes.host.change_store import FORMAT
 
 MAX_FILE_CHARS = 1000000
+MAX_HISTORY = 200  # decisions remembered (kept / undone), newest last
 MAX_STORED_CHARS = 16000000
 SAVE_DELAY_MS = 300
 
@@ -44,13 +46,15 @@ class ChangeConflict(Exception):
     """An undo the user must decide on: the user edited the hunk since the agent wrote it."""
 
     def __init__(self, path, hunk_ids):
-        super().__init__('You edited ' + str(len(hunk_ids)) + ' of these changes since the agent made them; '
-                         'undo them anyway (your edits there are replaced)?')
+        text = ('You edited ' + str(len(hunk_ids)) + ' of these changes since the agent made them; undo them anyway '
+                '(your edits there are replaced)?')
+        super().__init__(text)
+        self.text = text  # (Transcrypt's exceptions keep no `args`: __str__ reads this)
         self.path = path
         self.hunk_ids = hunk_ids
 
     def __str__(self):
-        return self.args[0] if len(self.args) > 0 else 'conflict'
+        return self.text
 
 
 class _SeamTimers:
@@ -137,6 +141,7 @@ class ChangeLog:
         self._save_timer = None
         self._keep_timer = None
         self.dropped = 0  # files dropped to stay within MAX_STORED_CHARS since the log started
+        self._history = []  # [{'path', 'action', 'client', 'session', 'turn', 'hunks', 'added', 'removed', 'time'}]
         self._restore()
 
     # ------------------------------------------------------------------------------------------ reading
@@ -203,6 +208,40 @@ class ChangeLog:
             added = added + item['added']
             removed = removed + item['removed']
         return {'files': files, 'hunks': hunks, 'added': added, 'removed': removed}
+
+    def for_agents(self, wanted=None, include_lines=True):
+        """The log as agents read it (core/change_report.py agent_view), paths as the tools show them."""
+        pending = self.pending(wanted)
+        for item in pending:
+            item['path'] = display_path(item['path'])
+        history = []
+        for item in self.history(wanted):
+            shown = {}
+            for key in item.keys():
+                shown[key] = item[key]
+            shown['path'] = display_path(item['path'])
+            history.append(shown)
+        return agent_view(pending, history, include_lines)
+
+    def history(self, wanted=None):
+        """What became of earlier changes, newest last (at most MAX_HISTORY): [{'path', 'action': 'kept' |
+        'undone' | 'auto-kept', 'client', 'session', 'turn' (whose change it was), 'hunks' (how many), 'added',
+        'removed', 'time'}], filtered by the changes' author like `pending`."""
+        return [item for item in self._history if matches(item, wanted)]
+
+    def _remember(self, path, action, hunks):
+        for group in _by_author(hunks):
+            author = group[0]['author']
+            added = 0
+            removed = 0
+            for hunk in group:
+                added = added + len(hunk['after'])
+                removed = removed + len(hunk['before'])
+            self._history.append({'path': path, 'action': action, 'client': author['client'],
+                                  'session': author['session'], 'turn': author['turn'], 'hunks': len(group),
+                                  'added': added, 'removed': removed, 'time': self._clock()})
+        while len(self._history) > MAX_HISTORY:
+            self._history.pop(0)
 
     def on_change(self, listener):
         """Call `listener(paths)` after every change of the log (paths: the files concerned); returns a disposable."""
@@ -334,11 +373,12 @@ class ChangeLog:
         chosen = [hunk for hunk in entry['hunks'] if is_none(hunk_id) or hunk['id'] == hunk_id]
         if len(chosen) == 0:
             return []
-        self._keep_hunks(path, entry, chosen)
+        self._keep_hunks(path, entry, chosen, 'kept')
         self._changed([path])
         return [hunk['id'] for hunk in chosen]
 
-    def _keep_hunks(self, path, entry, chosen):
+    def _keep_hunks(self, path, entry, chosen, action):
+        self._remember(path, action, chosen)
         if len(chosen) == len(entry['hunks']) or entry['too_large']:
             self._forget(path)
             return
@@ -383,6 +423,7 @@ class ChangeLog:
             if current != entry['text'] and not force:
                 raise ChangeConflict(path, [hunk['id'] for hunk in chosen])
             await self._files.write(path, entry['base'])
+            self._remember(path, 'undone', chosen)
             self._forget(path)
             self._changed([path])
             return [hunk['id'] for hunk in chosen]
@@ -393,6 +434,7 @@ class ChangeLog:
         if len(result['undone']) == 0:
             return []
         await self._files.write(path, join_lines(result['lines']))
+        self._remember(path, 'undone', [hunk for hunk in chosen if hunk['id'] in result['undone']])
         entry = self.entry(path)  # the write may have been recorded meanwhile
         if is_none(entry):
             self._changed([path])
@@ -409,7 +451,7 @@ class ChangeLog:
         self._changed([path])
         return result['undone']
 
-    def keep_all(self, wanted=None):
+    def keep_all(self, wanted=None, action='kept'):
         """Keep every pending hunk whose author fits `wanted` ({'client'?, 'session'?, 'turn'?}); returns
         the number of hunks kept."""
         kept = 0
@@ -418,7 +460,7 @@ class ChangeLog:
             entry = self.entry(path)
             chosen = [hunk for hunk in entry['hunks'] if matches(hunk['author'], wanted)]
             if len(chosen) > 0:
-                self._keep_hunks(path, entry, chosen)
+                self._keep_hunks(path, entry, chosen, action)
                 kept = kept + len(chosen)
                 touched.append(path)
         if len(touched) > 0:
@@ -484,7 +526,7 @@ class ChangeLog:
                     if other['turn'] not in earlier:
                         earlier.append(other['turn'])
         for turn in earlier:
-            self.keep_all({'client': author['client'], 'session': author['session'], 'turn': turn})
+            self.keep_all({'client': author['client'], 'session': author['session'], 'turn': turn}, 'auto-kept')
 
     def keep_expired(self):
         """With `hermes.changes.autoKeep` 'afterDelay': keep every hunk older than
@@ -498,7 +540,7 @@ class ChangeLog:
             entry = self.entry(path)
             old = [hunk for hunk in entry['hunks'] if hunk['time'] <= limit]
             if len(old) > 0:
-                self._keep_hunks(path, entry, old)
+                self._keep_hunks(path, entry, old, 'auto-kept')
                 kept = kept + len(old)
                 touched.append(path)
         if len(touched) > 0:
@@ -525,6 +567,12 @@ class ChangeLog:
         data = self._store.load()
         if is_none(data):
             return
+        history = get_key(data, 'history')
+        if json_type(history) == 'array':
+            self._history = [item for item in history if json_type(get_key(item, 'path')) == 'string' and
+                             self._confined(item['path'])]
+            while len(self._history) > MAX_HISTORY:
+                self._history.pop(0)
         for stored in data['files']:
             path = stored['path']
             if not self._confined(path):  # the workspace's folders changed since: never keep such texts
@@ -534,7 +582,7 @@ class ChangeLog:
                 self._order.append(path)
 
     def to_data(self):
-        return {'format': FORMAT, 'files': [self.entry(path) for path in self._order]}
+        return {'format': FORMAT, 'files': [self.entry(path) for path in self._order], 'history': self._history}
 
     def flush(self):
         """Save now (deactivate, tests)."""
@@ -576,6 +624,21 @@ class ChangeLog:
 
 def author_is_external(author):
     return get_key(author, 'external') is True
+
+
+def _by_author(hunks):
+    """`hunks` grouped by author, in order of first appearance."""
+    groups = []
+    for hunk in hunks:
+        found = None
+        for group in groups:
+            if _same_author(group[0]['author'], hunk['author']):
+                found = group
+        if is_none(found):
+            groups.append([hunk])
+        else:
+            found.append(hunk)
+    return groups
 
 
 def _same_author(one, other):

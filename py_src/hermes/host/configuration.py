@@ -4,9 +4,10 @@ settings are read typed through host/settings.py."""
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
-from hermes.js.modules import vscode
+from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
+from hermes.host.change_log import change_log_of, check_write, note_write
 
 TARGET_NAMES = ['user', 'workspace', 'workspace_folder']
 MAX_VALUE_CHARS = 30000
@@ -81,9 +82,41 @@ class ConfigurationService:
         """The effective value of `key` and where it is set (`read_setting`)."""
         return read_setting(key)
 
-    async def write(self, key, value, target_name=None):
+    async def write(self, key, value, target_name=None, call=None):
         """Set `key` to `value` (None removes it) at `target_name` (TARGET_NAMES; None: this folder's settings
-        when a folder is open, else the user's); returns the setting as read back."""
+        when a folder is open, else the user's); returns the setting as read back. With the tool `call`, the
+        change to the workspace's settings file is recorded in the change log (the user's own settings are
+        outside the workspace: never recorded)."""
         if is_none(target_name):
             target_name = 'user' if is_none(vscode.workspace.workspaceFolders) else 'workspace'
-        return await write_setting(key, value, target_name)
+        settings_file = settings_file_of(target_name) if not is_none(change_log_of(call)) else None
+        before = None
+        if not is_none(settings_file):
+            check_write(call, settings_file, None)
+            before = _text_or_none(settings_file)
+        result = await write_setting(key, value, target_name)
+        if not is_none(settings_file):
+            note_write(call, settings_file, before, _text_or_none(settings_file))
+        return result
+
+
+def settings_file_of(target_name):
+    """The file VS Code writes a workspace or folder setting to (a `.code-workspace` file for a multi-root
+    workspace's own settings), or None (the user's settings, or no folder)."""
+    folders = vscode.workspace.workspaceFolders
+    if target_name == 'user' or is_none(folders) or len(folders) == 0:
+        return None
+    workspace_file = vscode.workspace.workspaceFile
+    if target_name == 'workspace' and not is_none(workspace_file) and workspace_file.scheme == 'file':
+        return workspace_file.fsPath
+    if folders[0].uri.scheme != 'file':
+        return None
+    return node('path').join(folders[0].uri.fsPath, '.vscode', 'settings.json')
+
+
+def _text_or_none(path):
+    """A settings file's text, or None when there is none (or it cannot be read as text)."""
+    try:
+        return node('fs').readFileSync(path, 'utf8')
+    except JsError:
+        return None

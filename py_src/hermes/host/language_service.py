@@ -9,6 +9,7 @@ from hermes.core.tools import ToolError
 from hermes.host.language import (open_document, resolve_position, location_of, hover_text, document_symbols,
                                   symbol_entries, add_previews, edit_entries)
 from hermes.host.diagnostics import collect, wait_for_report
+from hermes.host.change_log import change_log_of, check_write, note_write
 
 
 class LanguageService:
@@ -61,15 +62,19 @@ class LanguageService:
                             'extension for this file type installed?).')
         return edit
 
-    async def apply(self, edit, save):
+    async def apply(self, edit, save, call=None):
         """Apply a WorkspaceEdit as one undoable edit, then save the files it changed when `save`; False when
-        VS Code refused it (nothing changed)."""
+        VS Code refused it (nothing changed). With the tool `call`, each file's change is checked against and
+        recorded in the change log (host/change_log.py)."""
+        befores = await _texts_before(edit, call)
         if not await vscode.workspace.applyEdit(edit):
             return False
-        if save:
-            for entry in edit_entries(edit):
-                document = await vscode.workspace.openTextDocument(entry[0])
+        for entry in edit_entries(edit):
+            document = await vscode.workspace.openTextDocument(entry[0])
+            if save:
                 await document.save()
+            if entry[0].scheme == 'file' and entry[0].fsPath in befores:
+                note_write(call, entry[0].fsPath, befores[entry[0].fsPath], document.getText())
         return True
 
     def problems(self, path=None, min_severity='hint'):
@@ -79,3 +84,19 @@ class LanguageService:
     async def wait_for_problems(self, path, timeout_ms, call):
         """Wait until a language service has reported on `path` (a change and a quiet second) or `timeout_ms`."""
         await wait_for_report(path, timeout_ms, call)
+
+
+async def _texts_before(edit, call):
+    """{path: text} of the files a WorkspaceEdit changes, when the call records into a change log (after
+    checking that none of its edits touches a pending hunk the caller has not re-read); else {}."""
+    befores = {}
+    if is_none(change_log_of(call)):
+        return befores
+    for entry in edit_entries(edit):
+        uri = entry[0]
+        if uri.scheme != 'file':
+            continue
+        check_write(call, uri.fsPath, [[text_edit.range.start.line, text_edit.range.end.line] for text_edit in entry[1]])
+        document = await vscode.workspace.openTextDocument(uri)
+        befores[uri.fsPath] = document.getText()
+    return befores

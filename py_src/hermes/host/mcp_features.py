@@ -2,7 +2,8 @@
 One hub, one provider and one recent-files list for the window; each client session gets its own
 features (its own subscriptions) on top of them."""
 # __pragma__('tconv')
-from hermes.core.mcp_resources import ResourceHub, ResourceCatalog, McpResources, ListenEvents
+from hermes.js.objects import is_none
+from hermes.core.mcp_resources import ResourceHub, ResourceCatalog, McpResources, ListenEvents, CHANGES
 from hermes.core.mcp_prompts import McpPrompts
 from hermes.core.completions import McpCompletions
 from hermes.host.recent_files import RecentFiles
@@ -34,14 +35,17 @@ class McpFeatures:
         self.hub.dispose()
 
 
-def register_mcp_features(context, terminals):
+def register_mcp_features(context, terminals, change_log=None):
     """`terminals`: the window's TerminalService (host/services.py), for the `hermes://terminal/{id}`
-    resources and their change events."""
+    resources and their change events; `change_log`: the window's ChangeLog, for `hermes://changes` and its
+    change events."""
     recent = RecentFiles()
     context.subscriptions.push(recent.listen())
     hub = ResourceHub()
     for disposable in ResourceEvents(hub, terminals).listen():
         context.subscriptions.push(disposable)
-    features = McpFeatures(hub, HostResources(recent, terminals))
+    if not is_none(change_log):
+        context.subscriptions.push(change_log.on_change(lambda paths: hub.changed(CHANGES)))
+    features = McpFeatures(hub, HostResources(recent, terminals, change_log))
     context.subscriptions.push(features)
     return features

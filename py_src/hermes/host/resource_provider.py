@@ -2,6 +2,7 @@
 core/mcp_prompts.py and core/completions.py ask the window for, answered from VS Code (one object,
 so the three share the same path rules and the same recent-files list)."""
 # __pragma__('tconv')
+from hermes.core.change_report import agent_view
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.paths import resolve_path, display_path
@@ -17,9 +18,10 @@ js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefi
 
 
 class HostResources:
-    def __init__(self, recent_files, terminal_service):
+    def __init__(self, recent_files, terminal_service, change_log=None):
         self.recent = recent_files
         self.terminal_service = terminal_service  # the window's TerminalService (host/terminals.py)
+        self.change_log = change_log  # the window's ChangeLog (host/change_log.py); None: nothing is recorded
 
     # resources
     def active_editor(self):
@@ -39,6 +41,12 @@ class HostResources:
 
     def terminals(self):
         return terminal_list(self.terminal_service)
+
+    def changes(self):
+        """The change log as agents read it (core/change_report.py agent_view)."""
+        if is_none(self.change_log):
+            return agent_view([], [], False)
+        return self.change_log.for_agents(None, True)
 
     def terminal_output(self, terminal_id):
         return terminal_output(self.terminal_service, terminal_id)

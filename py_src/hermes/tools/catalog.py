@@ -12,6 +12,7 @@ from hermes.tools import (editor_open_file, editor_get_content, editor_get_selec
                           file_create, file_delete, file_list_directory, file_search, file_search_content,
                           workspace_get_config, workspace_set_config, workspace_run_task, command_execute,
                           command_list_common)
+from hermes.tools import changes_list
 
 TOOL_MODULES = [
     workspace_get_folders,
@@ -27,6 +28,8 @@ TOOL_MODULES = [
     file_read, file_write, file_create, file_delete, file_list_directory, file_search, file_search_content,
     workspace_get_config, workspace_set_config, workspace_run_task,
     command_execute, command_list_common,
+    # the change log
+    changes_list,
 ]
 
 

@@ -25,7 +25,7 @@ async def rename(args, call):
     if count == 0:
         raise ToolError('The rename changes nothing.')
     saved = args['save']
-    if not await language.apply(edit, saved):
+    if not await language.apply(edit, saved, call):
         raise ToolError('VS Code refused to apply the rename (a file may have changed meanwhile); nothing was changed.')
     listed = ', '.join([item['path'] + ' (' + str(item['edits']) + ')' for item in files])
     text = ('Renamed to "' + new_name + '": ' + str(count) + ' edits in ' + str(len(files)) + ' files: ' + listed +

@@ -8,7 +8,7 @@ JSON_TYPES = ['string', 'number', 'boolean', 'object', 'array', 'null']
 
 
 async def set_config(args, call):
-    return await call.services.configuration.write(args['key'], get_key(args, 'value'), get_key(args, 'target'))
+    return await call.services.configuration.write(args['key'], get_key(args, 'value'), get_key(args, 'target'), call)
 
 
 TOOL = Tool(

@@ -94,6 +94,7 @@ class _Workspace(JsObject):
     def __init__(self):
         self.settings = {}
         self.workspaceFolders = None
+        self.workspaceFile = None  # a multi-root workspace's .code-workspace file
         self.name = None
         self.isTrusted = True
         self._config_changed = EventEmitter()

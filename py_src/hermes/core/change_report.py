@@ -1,0 +1,98 @@
+"""The change log as agents read it (the `changes_list` tool and the `hermes://changes` resource): pending changes
+by file and author with their hunks, and what the user kept or undid. Bounded, so a busy log never floods a
+model's context: at most MAX_FILES file items, MAX_HUNK_LINES lines per side of a hunk, MAX_LINE_CHARS per line
+(each cut says so)."""
+# __pragma__('tconv')
+from hermes.js.objects import is_none
+from hermes.core.values import get_key
+
+MAX_FILES = 100
+MAX_HUNK_LINES = 20
+MAX_LINE_CHARS = 200
+MAX_HISTORY_ITEMS = 50
+
+
+def capped_lines(lines):
+    """At most MAX_HUNK_LINES lines of at most MAX_LINE_CHARS characters, with a note for what was cut."""
+    result = []
+    for line in lines[:MAX_HUNK_LINES]:
+        if len(line) > MAX_LINE_CHARS:
+            line = line[:MAX_LINE_CHARS] + '… (' + str(len(line) - MAX_LINE_CHARS) + ' more characters)'
+        result.append(line)
+    if len(lines) > MAX_HUNK_LINES:
+        result.append('… (' + str(len(lines) - MAX_HUNK_LINES) + ' more lines)')
+    return result
+
+
+def agent_view(pending, history, include_lines):
+    """{'summary': {'files', 'hunks', 'added', 'removed'}, 'pending': [...], 'history': [...], 'truncated'?} from
+    ChangeLog.pending() and .history() (paths already as the agent should see them). Hunk lines are 1-based
+    (`line`: where the change starts in the file now)."""
+    files = []
+    hunks = 0
+    added = 0
+    removed = 0
+    items = []
+    for item in pending:
+        if item['path'] not in files:
+            files.append(item['path'])
+        hunks = hunks + len(item['hunks'])
+        added = added + item['added']
+        removed = removed + item['removed']
+        if len(items) >= MAX_FILES:
+            continue
+        shown = {'path': item['path'], 'client': item['client'], 'session': item['session'], 'turn': item['turn'],
+                 'added': item['added'], 'removed': item['removed']}
+        for flag in ['created', 'deleted', 'too_large']:
+            if get_key(item, flag) is True:
+                shown[flag] = True
+        shown['hunks'] = [_hunk(hunk, include_lines) for hunk in item['hunks']]
+        items.append(shown)
+    view = {'summary': {'files': len(files), 'hunks': hunks, 'added': added, 'removed': removed}, 'pending': items,
+            'history': history[max(0, len(history) - MAX_HISTORY_ITEMS):]}
+    if len(pending) > MAX_FILES:
+        view['truncated'] = str(len(pending) - MAX_FILES) + ' more file items not listed; filter by client or turn'
+    return view
+
+
+def _hunk(hunk, include_lines):
+    shown = {'id': hunk['id'], 'line': hunk['start'] + 1, 'added': hunk['added'], 'removed': hunk['removed']}
+    if include_lines:
+        shown['removed_lines'] = capped_lines(hunk['before_lines'])
+        shown['added_lines'] = capped_lines(hunk['after_lines'])
+    return shown
+
+
+def view_text(view):
+    """A few lines for people and models: the totals, each file with its author and counts, the last decisions."""
+    summary = view['summary']
+    if summary['files'] == 0:
+        lines = ['No pending changes.']
+    else:
+        lines = [str(summary['files']) + ' file' + ('' if summary['files'] == 1 else 's') + ' with pending changes (' +
+                 str(summary['hunks']) + ' hunk' + ('' if summary['hunks'] == 1 else 's') + ', +' +
+                 str(summary['added']) + ' −' + str(summary['removed']) + '), waiting for the user to keep or undo:']
+        for item in view['pending']:
+            what = ' (created)' if get_key(item, 'created') is True else (
+                ' (deleted)' if get_key(item, 'deleted') is True else '')
+            lines.append('- ' + item['path'] + what + ': +' + str(item['added']) + ' −' + str(item['removed']) +
+                         ' by ' + _author_text(item) + ', hunks at line ' +
+                         ', '.join([str(hunk['line']) for hunk in item['hunks']]))
+        if not is_none(get_key(view, 'truncated')):
+            lines.append('(' + view['truncated'] + ')')
+    decided = view['history']
+    if len(decided) > 0:
+        lines.append('Decided by the user, newest last:')
+        for item in decided:
+            lines.append('- ' + item['action'] + ': ' + item['path'] + ' +' + str(item['added']) + ' −' +
+                         str(item['removed']) + ' by ' + _author_text(item))
+    return '\n'.join(lines)
+
+
+def _author_text(item):
+    text = item['client']
+    if not is_none(item['session']):
+        text = text + ' (session ' + item['session'] + ')'
+    if not is_none(item['turn']):
+        text = text + ', turn ' + item['turn']
+    return text
