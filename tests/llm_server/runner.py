@@ -7,7 +7,7 @@ import urllib.request
 from urllib.parse import urlsplit
 
 import hermes.js.fetch_cpython as cpython
-from hermes.core.agent_loop import AgentLoop, EventSink
+from hermes.core.agent_loop import AgentLoop
 from hermes.core.cancellation import Cancellation
 from hermes.core.tools import Tool, ToolRegistry, ToolError
 from hermes.net.llm_client import LlmClient
@@ -90,7 +90,7 @@ def server_progress(endpoint):
         return json.loads(response.read())
 
 
-class RecordingSink(EventSink):
+class RecordingSink:
     def __init__(self):
         self.events = []
         self.after_event = lambda: None

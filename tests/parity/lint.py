@@ -79,6 +79,9 @@ RULES = {
                 "`match`, `except*`).",
     'import': "Only absolute imports of hermes modules work in the bundle: relative imports fail and stdlib "
               "imports make Transcrypt compile CPython's library. Put CPython-only imports in a skip block.",
+    'annotation': "Transcrypt drops function annotations, but a module-level `X: T = v` becomes `var X` (not "
+                  "exported: importing it gives undefined) and a bare class-level `x: T` is a syntax error in the "
+                  "bundle. Write `X = v  # type: T`, or annotate in `__init__` (`self.x: T = v`).",
     'main-guard': "`if __name__ == '__main__':` runs inside the bundle: bundled modules must not have one.",
     'proto-copy': "A key-by-key copy (`for k in object_keys(v): copy[k] = …`) sets the copy's prototype in JS when `v` "
                   "has a `\"__proto__\"` key (JSON.parse makes one): the copy then shows values no validation saw. "
@@ -161,6 +164,8 @@ def js_globals_of_seam():
                     defined.add(node.name)
                 for target in getattr(node, 'targets', []):
                     defined.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        # an executable comment (`#?Name = …`, `__pragma__('ecom')`) defines a name only Transcrypt sees
+        defined.update(re.findall(r'^#\?\s*(\w+)\s*=', source, re.MULTILINE))
         found |= imported - defined
     return found
 
@@ -347,6 +352,9 @@ class Linter(ast.NodeVisitor):
 
     # ---- scopes
     def visit_Module(self, node):
+        for item in node.body:
+            if isinstance(item, ast.AnnAssign):
+                self.report(item, 'annotation', ast.unparse(item.target))
         collect_bindings(node.body, self.scope, self.classify)
         for item in ast.walk(node):
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -359,6 +367,9 @@ class Linter(ast.NodeVisitor):
 
     def visit_ClassDef(self, node):
         self.check_name(node, node.name)
+        for item in node.body:
+            if isinstance(item, ast.AnnAssign) and item.value is None:
+                self.report(item, 'annotation', ast.unparse(item.target))
         outer_class = self.class_scope
         self.class_scope = Scope()
         for item in ast.walk(node):  # self.x bindings anywhere in the class's methods

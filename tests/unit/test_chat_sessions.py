@@ -7,6 +7,7 @@ from pathlib import Path
 
 import vscode
 
+from hermes.core.agent_loop import Sinks
 from hermes.core.tools import ToolRegistry
 from hermes.core.chat_sessions import session_contribution, SESSION_TYPE, STATUS_NEEDS_INPUT, STATUS_COMPLETED
 from hermes.core.chat_prompts import PARTICIPANT_ID, PARTICIPANT_NAME
@@ -29,17 +30,18 @@ class FakeRunner:
         self.status_while_waiting = None
 
     async def run(self, history, sink, cancellation, model=None):
+        sinks = Sinks(sink)  # one sink or several, as the real loop takes them
         self.seen.append([dict(message) for message in history])
         call = {'id': 'c' + str(len(self.seen)), 'name': 'file_write' if self.confirm else 'file_read',
                 'arguments': {'path': 'notes.txt'}}
-        sink.on_tool_call(call)
+        sinks.emit(lambda each: each.on_tool_call(call))
         if self.confirm:
-            sink.on_tool_confirmation(call, 'waiting')
+            sinks.emit(lambda each: each.on_tool_confirmation(call, 'waiting'))
             [item] = self.controller.items.all()
             self.status_while_waiting = item.status
-            sink.on_tool_confirmation(call, 'confirmed')
-        sink.on_tool_result(call, {'content': [{'type': 'text', 'text': 'The answer is 42.'}], 'isError': False})
-        sink.on_text('It says 42.')
+            sinks.emit(lambda each: each.on_tool_confirmation(call, 'confirmed'))
+        sinks.emit(lambda each: each.on_tool_result(call, {'content': [{'type': 'text', 'text': 'The answer is 42.'}], 'isError': False}))
+        sinks.emit(lambda each: each.on_text('It says 42.'))
         history.append({'role': 'assistant', 'content': 'It says 42.'})
         return {'stopped': 'done'}
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from hermes.core.agent_loop import AgentLoop, EventSink, SinkEvents, render_history, result_text
+from hermes.core.agent_loop import AgentLoop, Sinks, render_history, result_text
 from hermes.core.cancellation import Cancellation, CANCELLED
 from hermes.core.context_budget import estimate_text_tokens, fit_messages, estimate_message_tokens, cap_text
 from hermes.core.llm_wire import (LlmError, StreamAccumulator, chat_request, openai_tools, parse_arguments,
@@ -324,7 +324,7 @@ def call(call_id, name, arguments):
     return {'id': call_id, 'type': 'function', 'function': {'name': name, 'arguments': json.dumps(arguments)}}
 
 
-class Recorder(EventSink):
+class Recorder:  # a sink may leave events out: the loop skips them (contracts/events.py)
     def __init__(self):
         self.events = []
 
@@ -419,11 +419,25 @@ def test_render_history_text_mode_from_native_history():
 
 
 def test_loop_sink_that_raises_does_not_break_the_run():
-    class Broken(EventSink):
+    class Broken:
         def on_text(self, text):
             raise RuntimeError('sink bug')
     outcome = run(AgentLoop(FakeClient([{'content': 'hi'}]), registry()).run([{'role': 'user', 'content': 'x'}], Broken()))
     assert outcome['stopped'] == 'done'
+
+
+def test_loop_several_sinks_each_hear_every_event_though_one_raises():
+    class Broken:
+        def on_text(self, text):
+            raise RuntimeError('sink bug')
+
+        def on_done(self, outcome):
+            raise RuntimeError('sink bug')
+    first, second = Recorder(), Recorder()
+    client = FakeClient([{'content': '', 'tool_calls': [call('c1', 'echo', {'text': 'hi'})]}, {'content': 'done'}])
+    outcome = run(AgentLoop(client, registry()).run([{'role': 'user', 'content': 'x'}], [first, Broken(), second]))
+    assert outcome['stopped'] == 'done'
+    assert first.events == second.events == [('call', 'echo'), ('result', 'hi'), ('text', 'done')]
 
 
 def test_loop_without_tools_sends_no_tools_and_errors_reach_the_sink():
@@ -497,7 +511,7 @@ def test_tools_offered_shrink_with_the_context_and_the_user_is_told_once():
         class Sink:
             def on_notice(self, message):
                 notices.append(message)
-        bodies = [asyncio.run(loop._request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, SinkEvents(Sink())))
+        bodies = [asyncio.run(loop._request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, Sinks(Sink())))
                   for _ in range(2)]
         return bodies[-1]['tools'], [n for n in notices if 'too small for all' in n]
 

@@ -14,6 +14,9 @@
 6. The repository explains itself: nothing in it points at notes outside it (the team's shared folder).
 7. A tool argument's default lives in its schema (`'default': 60`, filled in by the registry): no handler
    writes one in code (`get_key(args, 'x') or 60`, `get_key(args, 'x', 60)`, `get_key(args, 'x') != False`).
+8. Contracts (hermes/contracts/: Protocols, TypedDicts, Literals) are typing only and never reach the bundle:
+   they import nothing but `typing` and each other, and every import of them, like every `typing` import,
+   sits inside a skip block (docs/ARCHITECTURE.md, "Contracts").
 """
 import ast
 import subprocess
@@ -24,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from parity.lint import skipped_lines  # noqa: E402
 
 HERMES = Path(__file__).resolve().parents[2] / 'py_src' / 'hermes'
-EVERYONE = {'js', 'version'}
+EVERYONE = {'js', 'version', 'contracts'}
 LAYERS = {
     'core': {'core'},  # pure logic: no VS Code, no Node
     'net': {'core', 'net'},  # Node I/O (HTTP)
@@ -34,6 +37,7 @@ LAYERS = {
     'cli': {'core', 'net', 'cli'},  # dist/mcp-server.js: runs without VS Code
     'mcp_server_cli': {'cli'},
     'extension': {'core', 'net', 'host', 'tools', 'ui'},
+    'contracts': {'contracts'},  # typing only, read by the type checker (rule 8)
     'js': {'js'},  # the seam: the one layer that reaches JS globals and require (docs/TRANSCRYPT.md)
     'version': set(),
     'hermes': set(),
@@ -131,7 +135,8 @@ def test_every_seam_module_has_its_twin_beside_it():
 def test_every_module_declares_python_truthiness():
     missing = []
     for path, tree in modules():
-        if path.name.endswith('_cpython.py') or (path.name == '__init__.py' and not tree.body):
+        if path.name.endswith('_cpython.py') or (path.name == '__init__.py' and not tree.body) or \
+                layer_of(module_name(path)) == 'contracts':  # never transpiled (rule 8)
             continue
         lines = path.read_text().splitlines()
         if TCONV not in lines:
@@ -179,3 +184,31 @@ def test_a_tool_writes_no_argument_default_in_code():
                     isinstance(comparator, ast.Constant) and comparator.value is False for comparator in node.comparators):
                 found.append(where + ' `… != False`')
     assert found == [], "declare the default in the tool's schema ('default': …) instead:\n" + '\n'.join(found)
+
+
+def test_contracts_are_typing_only_and_imported_inside_skip_blocks():
+    """Transcrypt cannot compile `typing` (its stub exports ClassVar only), and a contract in the bundle would be
+    dead weight: whoever imports a contract, or typing, does it where only CPython and the type checker look."""
+    wrong = []
+    for path, tree in modules():
+        shown = str(path.relative_to(HERMES))
+        in_contracts = layer_of(module_name(path)) == 'contracts'
+        skipped = skipped_lines(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or '']
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                typing_only = name == 'typing' or name.startswith('hermes.contracts')
+                if in_contracts and not typing_only:
+                    wrong.append(f'{shown}:{node.lineno} imports {name}: contracts import typing and contracts only')
+                elif typing_only and node.lineno not in skipped:
+                    wrong.append(f'{shown}:{node.lineno} imports {name} outside a skip block')
+        if in_contracts:
+            outside = [node.lineno for node in tree.body if node.lineno not in skipped
+                       and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+            wrong.extend(f'{shown}:{line}: a contract outside the skip block' for line in outside)
+    assert wrong == [], '\n'.join(wrong)

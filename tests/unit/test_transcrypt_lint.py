@@ -64,6 +64,7 @@ FIRES = {
     'py-prefix': ["py_total = 1\n", "meta = {'py_name': 'x'}\n", "def py_run():\n    pass\n"],
     'python37': ["if (n := 3):\n    pass\n", "def f(a, /):\n    pass\n"],
     'import': ["import json\n", "from .sibling import x\n", "from typing import List\n"],
+    'annotation': ["LIMIT: int = 5\n", "class A:\n    label: str\n"],
     'main-guard': ["if __name__ == '__main__':\n    run()\n"],
     'proto-copy': [
         "def f(arguments):\n    result = {}\n    for key in object_keys(arguments):\n        result[key] = arguments[key]\n",  # core/tools.py with_defaults
@@ -120,6 +121,10 @@ SAFE = [
     "def f(self):\n    return self.count()\n",
     "from hermes.x import hash\nkey = hash(value)\n",
     "n = int(words[1])  # transcrypt-ok[int-text]: git prints a decimal count here\n",
+    "def f(a: int, b: 'List[str]' = None) -> 'Outcome':\n    x: int = a\n    return x\n",
+    "class A:\n    count: int = 0\n\n    def __init__(self, n: int) -> None:\n        self.n: int = n\n",
+    "LIMIT = 5  # type: int\n",
+    "# __pragma__('skip')\nfrom typing import List\nX: List[int] = []\n# __pragma__('noskip')\n",
 ]
 
 

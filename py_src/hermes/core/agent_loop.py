@@ -24,6 +24,32 @@ The client: `await client.stream_chat(body, on_text_delta, cancellation)` → a 
 `await client.model_info(model)` → {'context_length', 'supports_tools'} or None.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Protocol, TypedDict, Union
+from hermes.contracts.chat import ChatMessage, ChatRequest, History, LlmTurn, ModelInfo, ToolCallMessage
+from hermes.contracts.events import EventSink
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.loop import ChangeAuthor, LoopOptions, Outcome, RecordedReply, ShownCall, ToolMode
+from hermes.contracts.mcp import CallToolResult
+from hermes.core.tools import Tool, ToolRegistry
+
+SinkArgument = Union[EventSink, List[EventSink], None]
+
+
+class ToolOffer(TypedDict):
+    tools: List[Tool]
+    compact: bool  # definitions without descriptions (core/llm_wire.py openai_tool)
+
+
+class LlmClient(Protocol):
+    """What the loop needs of net/llm_client.py LlmClient (a test hands it a scripted one, which may leave
+    `model_info` out: the loop reads it only when present)."""
+
+    def stream_chat(self, body: ChatRequest, on_delta: Callable[[str], None],
+                    cancellation: 'Cancellation') -> Awaitable[LlmTurn]: ...
+
+    def model_info(self, model: str) -> Awaitable[Optional[ModelInfo]]: ...
+# __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
@@ -53,121 +79,58 @@ CANCELLED_TEXT = 'Cancelled by the user before this tool finished.'
 GENERATED_ID_PREFIX = 'hermes_call_'
 
 
-class EventSink:
-    """What a front end hears from a run. Subclass and override what you need; every method may be
-    left out. A sink that raises does not stop the loop."""
+class Sinks:
+    """The sinks that hear one run (contracts/events.py EventSink: the one list of events). Each event reaches
+    each sink on its own: one that raises, or a plain JS object without that method, stops neither the others
+    nor the loop."""
 
-    def on_iteration(self, number):
-        """The loop is about to ask the model for reply number `number` (1-based)."""
+    def __init__(self, sinks: 'SinkArgument') -> None:
+        given = sinks  # type: Any  # one sink, a list of them, or None
+        self.sinks = [] if is_none(given) else (given if json_type(given) == 'array' else [given])  # type: List[EventSink]
+        self.author = None  # type: Optional[ChangeAuthor]  # the change log's author of this run's writes (set by run)
 
-    def on_text(self, text):
-        """A piece of the model's answer (```tool blocks are not included)."""
+    def emit(self, deliver: 'Callable[[EventSink], None]') -> None:
+        for sink in self.sinks:
+            try:
+                deliver(sink)
+            except JsError:
+                pass
 
-    def on_tool_call(self, call):
-        """A tool is about to run: {'id', 'name', 'arguments'}."""
-
-    def on_tool_result(self, call, result):
-        """It finished: `result` is its CallToolResult ({'content': [...], 'isError'})."""
-
-    def on_tool_log(self, call, level, message):
-        """A running tool said something (for people: the text is not a protocol); tools may log and
-        report progress ('progress', '<n>/<total> …')."""
-
-    def on_tool_confirmation(self, call, state):
-        """The call's confirmation state changed (core/tools.py): WAITING while the user is asked, then
-        CONFIRMED or DECLINED."""
-
-    def change_author(self):
-        """Who the change log names for the files this run's tools change: {'client', 'session', 'turn'} (the
-        front end's name — '@hermes', 'Hermes panel', a session —, its conversation or session id, this turn's
-        id), or None: 'Hermes' with a turn id per run."""
-        return None
-
-    def on_notice(self, message):
-        """Something worth a quiet line: a switch to the text protocol, history trimmed."""
-
-    def on_error(self, error):
-        """The run failed: an LlmError; `str(error)` is the text for the user, `error.kind` what failed
-        ('unreachable', 'auth', 'model_not_found', ..., 'max_iterations', 'internal': see LlmError)."""
-
-    def on_done(self, outcome):
-        """Always last: {'text', 'stopped': 'done'|'error'|'cancelled'|'max_iterations', 'iterations',
-        'usage', 'mode', 'error' (text or None), 'error_kind'}."""
-
-
-class SinkEvents:
-    """How the loop talks to a sink: one method per event (no event names as strings). A sink may leave any
-    method out, and one that raises stops neither the others nor the loop."""
-
-    def __init__(self, sink):
-        self.sink = sink
-        self.author = None  # the change log's author of this run's writes (set by AgentLoop.run)
-
-    def iteration(self, number):
-        _deliver(lambda: self.sink.on_iteration(number))
-
-    def text(self, text):
-        _deliver(lambda: self.sink.on_text(text))
-
-    def tool_call(self, call):
-        _deliver(lambda: self.sink.on_tool_call(call))
-
-    def tool_confirmation(self, call, state):
-        _deliver(lambda: self.sink.on_tool_confirmation(call, state))
-
-    def tool_log(self, call, level, message):
-        _deliver(lambda: self.sink.on_tool_log(call, level, message))
-
-    def tool_result(self, call, result):
-        _deliver(lambda: self.sink.on_tool_result(call, result))
-
-    def notice(self, message):
-        _deliver(lambda: self.sink.on_notice(message))
-
-    def change_author(self, fallback):
-        """The sink's change_author(), or `fallback` when it has none (or it fails)."""
-        try:
-            found = self.sink.change_author()
-        except JsError:
-            found = None
-        return fallback if is_none(found) else found
-
-    def error(self, error):
-        _deliver(lambda: self.sink.on_error(error))
-
-    def done(self, outcome):
-        _deliver(lambda: self.sink.on_done(outcome))
-
-
-def _deliver(event):
-    try:
-        event()
-    except JsError:
-        pass
+    def change_author(self, fallback: 'ChangeAuthor') -> 'ChangeAuthor':
+        """The first author a sink names (`change_author()`), or `fallback` when none does (or it fails)."""
+        for sink in self.sinks:
+            try:
+                found = sink.change_author()
+            except JsError:
+                found = None
+            if not is_none(found):
+                return found
+        return fallback
 
 
 class _Run:
     """What one run carries from one iteration to the next."""
 
-    def __init__(self, history, events, cancellation, workspace, outcome):
+    def __init__(self, history: 'History', events: Sinks, cancellation: Cancellation, workspace: 'Json',
+                 outcome: 'Outcome') -> None:
         self.history = history
         self.events = events
         self.cancellation = cancellation
         self.workspace = workspace
         self.outcome = outcome
         self.keep_from = _last_user_index(history)  # the current request is never trimmed away
-        self.mode = None
+        self.mode = None  # type: Optional[ToolMode]
         self.iteration = 0
 
 
-RETRY = {'retry': True}  # _stream_reply: ask for the same reply again (see there)
+RETRY = {'retry': True}  # type: Any  # _stream_reply: ask for the same reply again (see there)
 
 
 class AgentLoop:
-    def __init__(self, client, registry, options=None):
+    def __init__(self, client: 'LlmClient', registry: 'ToolRegistry', options: 'Optional[LoopOptions]' = None) -> None:
         self.client = client
         self.registry = registry
-        self.options = {}
+        self.options = {}  # type: Dict[str, Any]
         for key in DEFAULTS.keys():
             self.options[key] = DEFAULTS[key]
         if is_object(options):
@@ -178,21 +141,22 @@ class AgentLoop:
         if not (self.options['tool_calling'] in MODES):
             self.options['tool_calling'] = 'auto'
         self.text_fallback = False  # auto mode learned that native tool calls don't work here
-        self._model_info = None
+        self._model_info = None  # type: Optional[ModelInfo]
         self._warned_tools_overflow = False
-        self._tool_token_cache = {}
+        self._tool_token_cache = {}  # type: Dict[str, int]
         self._model_info_read = False
         self._runs = 0  # runs so far: a turn id for the change log when the front end names none
 
     # ------------------------------------------------------------------------------------ a run
 
-    async def run(self, history, sink=None, cancellation=None, workspace=None):
-        events = SinkEvents(EventSink() if is_none(sink) else sink)
+    async def run(self, history: 'History', sink: 'SinkArgument' = None, cancellation: 'Optional[Cancellation]' = None,
+                  workspace: 'Json' = None) -> 'Outcome':
+        events = Sinks(sink)
         self._runs = self._runs + 1
         events.author = events.change_author({'client': 'Hermes', 'session': None, 'turn': 'run-' + str(self._runs)})
         cancellation = Cancellation() if is_none(cancellation) else cancellation
         outcome = {'text': '', 'stopped': None, 'iterations': 0, 'usage': None, 'mode': None, 'error': None,
-                   'error_kind': None}
+                   'error_kind': None}  # type: Outcome
         run = _Run(history, events, cancellation, workspace, outcome)
         try:
             run.mode = await self._initial_mode(events, cancellation)
@@ -201,10 +165,10 @@ class AgentLoop:
         except JsError as error:  # a bug, not an LLM failure: still end the run cleanly
             _fail(outcome, events, LlmError('Hermes failed: ' + error_message(error), 'internal'))
         _close_dangling_calls(history)
-        events.done(outcome)
+        events.emit(lambda sink: sink.on_done(outcome))
         return outcome
 
-    async def _iteration(self, run):
+    async def _iteration(self, run: _Run) -> bool:
         """One model reply and the tools it asked for. True: ask the model again; False: the run is over
         (`run.outcome['stopped']` says why)."""
         run.outcome['mode'] = run.mode
@@ -214,7 +178,7 @@ class AgentLoop:
         run.iteration += 1
         run.outcome['iterations'] = run.iteration
         last_chance = run.iteration >= self.options['max_iterations']
-        run.events.iteration(run.iteration)
+        run.events.emit(lambda sink: sink.on_iteration(run.iteration))
         turn = await self._stream_reply(run, last_chance)
         if turn is RETRY:
             run.iteration -= 1  # the same reply again, now in the text protocol
@@ -227,7 +191,7 @@ class AgentLoop:
         if len(calls) == 0:
             if len(errors) > 0 and not last_chance:
                 run.history.append(_correction(errors))
-                run.events.notice('The model\'s tool call could not be read; asking it to fix it.')
+                run.events.emit(lambda sink: sink.on_notice('The model\'s tool call could not be read; asking it to fix it.'))
                 return True
             run.outcome['stopped'] = 'done'
             return False
@@ -242,18 +206,18 @@ class AgentLoop:
             return False
         return True
 
-    async def _stream_reply(self, run, last_chance):
+    async def _stream_reply(self, run: _Run, last_chance: bool) -> 'Optional[LlmTurn]':
         """Ask the model and stream its text to the sink: the turn dict; RETRY when 'auto' just switched to the
         text protocol before anything was shown; None when the run ended (error or cancel, recorded)."""
         body = await self._request(run.history, run.mode, run.keep_from, run.workspace, last_chance, run.events)
         text_filter = ToolBlockFilter() if run.mode == 'text' else None
         streamed = {'any': False}
 
-        def on_delta(delta):
+        def on_delta(delta: str) -> None:
             streamed['any'] = True
             shown = delta if is_none(text_filter) else text_filter.feed(delta)
             if shown != '':
-                run.events.text(shown)
+                run.events.emit(lambda sink: sink.on_text(shown))
         try:
             turn = await self.client.stream_chat(body, on_delta, run.cancellation)
         except LlmError as error:
@@ -271,11 +235,11 @@ class AgentLoop:
         if not is_none(text_filter):
             rest = text_filter.finish()
             if rest != '':
-                run.events.text(rest)
+                run.events.emit(lambda sink: sink.on_text(rest))
         run.outcome['usage'] = add_usage(run.outcome['usage'], get_key(turn, 'usage'))
         return turn
 
-    def _record_reply(self, run, turn):
+    def _record_reply(self, run: _Run, turn: 'LlmTurn') -> 'RecordedReply':
         """The reply as an assistant message in the history (tool calls read natively or from ```tool blocks,
         with ids that are unique in the conversation): {'calls', 'errors'} (blocks that could not be read)."""
         content = get_key(turn, 'content', '') or ''
@@ -308,7 +272,7 @@ class AgentLoop:
         run.outcome['text'] = answer
         return {'calls': calls, 'errors': errors}
 
-    def _cut_at_last_iteration(self, run, calls):
+    def _cut_at_last_iteration(self, run: _Run, calls: 'List[ToolCallMessage]') -> None:
         """The last reply still asked for tools: answer each call (so the history stays well-formed) and stop."""
         limit = str(self.options['max_iterations'])
         for call in calls:
@@ -319,16 +283,17 @@ class AgentLoop:
                                                 'max_iterations'))
         run.outcome['stopped'] = 'max_iterations'
 
-    async def _run_tools(self, calls, history, events, cancellation):
+    async def _run_tools(self, calls: 'List[ToolCallMessage]', history: 'History', events: Sinks,
+                         cancellation: Cancellation) -> None:
         for call in calls:
             name = call['function']['name']
             parsed = parse_arguments(call['function']['arguments'])
             shown = {'id': call['id'], 'name': name,
-                     'arguments': parsed['value'] if has_key(parsed, 'value') else call['function']['arguments']}
+                     'arguments': parsed['value'] if has_key(parsed, 'value') else call['function']['arguments']}  # type: ShownCall
             if cancellation.cancelled:
                 result = error_result(CANCELLED_TEXT)
             else:
-                events.tool_call(shown)
+                events.emit(lambda sink: sink.on_tool_call(shown))
                 if has_key(parsed, 'error'):
                     result = error_result('Invalid arguments for tool \'' + name + '\': ' + parsed['error'] +
                                           '. Call it again with the arguments as one JSON object.')
@@ -336,20 +301,21 @@ class AgentLoop:
                     result = await self._call_tool(name, parsed['value'], cancellation, events, shown)
             text = cap_text(result_text(result), self.options['max_tool_result_chars'])
             history.append(_tool_result_message(call, text, result['isError'] is True))
-            events.tool_result(shown, result)
+            events.emit(lambda sink: sink.on_tool_result(shown, result))
 
-    async def _call_tool(self, name, arguments, cancellation, events, shown):
+    async def _call_tool(self, name: str, arguments: 'JsonObject', cancellation: Cancellation, events: Sinks,
+                         shown: 'ShownCall') -> 'CallToolResult':
         if cancellation.cancelled:  # cancelled while the call was announced: never start it (in JS, calling an
             return error_result(CANCELLED_TEXT)  # async function runs it up to its first await)
-        def report(progress, total, message):
+        def report(progress: float, total: 'Optional[float]', message: 'Optional[str]') -> None:
             text = str(progress) + ('/' + str(total) if not is_none(total) else '')
-            events.tool_log(shown, 'progress', text + (' ' + message if not is_none(message) else ''))
+            events.emit(lambda sink: sink.on_tool_log(shown, 'progress', text + (' ' + message if not is_none(message) else '')))
 
-        def log(level, message):
-            events.tool_log(shown, level, message)
+        def log(level: str, message: str) -> None:
+            events.emit(lambda sink: sink.on_tool_log(shown, level, message))
         tool_call = ToolCall(report, log)
         tool_call.author = events.author
-        tool_call.on_confirmation(lambda state: events.tool_confirmation(shown, state))
+        tool_call.on_confirmation(lambda state: events.emit(lambda sink: sink.on_tool_confirmation(shown, state)))
         unsubscribe = cancellation.on_cancel(lambda: tool_call.cancel('The user cancelled the request.'))
         try:
             result = await cancellation.race(self.registry.call(name, arguments, tool_call))
@@ -362,7 +328,7 @@ class AgentLoop:
 
     # ------------------------------------------------------------------------------------ requests
 
-    async def _initial_mode(self, events, cancellation):
+    async def _initial_mode(self, events: Sinks, cancellation: Cancellation) -> 'ToolMode':
         info = await self._read_model_info(cancellation)  # also sizes the context budget
         if len(self.registry.list()) == 0:
             return 'none'
@@ -378,16 +344,16 @@ class AgentLoop:
                                            ' does not support tool calling')
         return 'native'
 
-    def _fall_back_to_text(self, events, why):
+    def _fall_back_to_text(self, events: Sinks, why: str) -> 'ToolMode':
         self.text_fallback = True
-        events.notice('Using the text tool protocol: ' + why + '.')
+        events.emit(lambda sink: sink.on_notice('Using the text tool protocol: ' + why + '.'))
         return 'text'
 
-    async def _read_model_info(self, cancellation):
+    async def _read_model_info(self, cancellation: Cancellation) -> 'Optional[ModelInfo]':
         if self._model_info_read:
             return self._model_info
         self._model_info_read = True
-        reader = getattr(self.client, 'model_info', None)
+        reader = getattr(self.client, 'model_info', None)  # optional: a client may not tell
         if is_none(reader) or cancellation.cancelled:
             return None
         try:
@@ -397,16 +363,17 @@ class AgentLoop:
         self._model_info = None if info is CANCELLED else info
         return self._model_info
 
-    def _context_tokens(self):
+    def _context_tokens(self) -> int:
         configured = self.options['context_tokens']
         if json_type(configured) == 'integer' and configured > 0:
             return configured
         info = self._model_info
         if is_object(info) and json_type(get_key(info, 'context_length')) == 'integer':
-            return info['context_length']
+            return get_key(info, 'context_length')
         return DEFAULT_CONTEXT_TOKENS
 
-    async def _request(self, history, mode, keep_from, workspace, last_chance, events):
+    async def _request(self, history: 'History', mode: 'Optional[ToolMode]', keep_from: int, workspace: 'Json',
+                       last_chance: bool, events: Sinks) -> 'ChatRequest':
         context = self._context_tokens()
         offer = self._tools_to_offer(context, events)
         tools = offer['tools']
@@ -415,21 +382,21 @@ class AgentLoop:
         if last_chance and mode != 'none':
             note = ('This is your last step: answer the user now, without calling tools.')
             instructions = note if is_none(instructions) else instructions + '\n\n' + note
-        system = {'role': 'system', 'content': build_system_prompt(workspace, tools, text_protocol, instructions)}
+        system = {'role': 'system', 'content': build_system_prompt(workspace, tools, text_protocol, instructions)}  # type: ChatMessage
         native_tools = openai_tools(tools, offer['compact']) if mode == 'native' else None
         reply = min(self.options['reply_tokens'], context // 4)
         budget = context - reply - estimate_tools_tokens(native_tools)
         fitted = fit_messages(system, history, budget, keep_from)
         if fitted['dropped'] > 0 or fitted['trimmed'] > 0:
-            events.notice('To fit the model\'s context (' + str(context) + ' tokens), ' +
+            events.emit(lambda sink: sink.on_notice('To fit the model\'s context (' + str(context) + ' tokens), ' +
                   str(fitted['dropped']) + ' older messages were left out and ' + str(fitted['trimmed']) +
-                  ' long tool results shortened.')
+                  ' long tool results shortened.'))
         messages = [fitted['messages'][0]]
         messages.extend(render_history(fitted['messages'][1:], mode))  # no list `+` in JS
         tool_choice = 'none' if last_chance else 'auto'
         return chat_request(self.options['model'], messages, native_tools, tool_choice)
 
-    def _tools_to_offer(self, context, events):
+    def _tools_to_offer(self, context: int, events: Sinks) -> 'ToolOffer':
         """Every tool when their definitions fit in half the context; else compact definitions; else
         only the essential tools, compact. The user is told once per loop, with what to change."""
         tools = self.registry.list()
@@ -441,25 +408,26 @@ class AgentLoop:
         essentials = [tool for tool in tools if tool.essential]
         if not self._warned_tools_overflow:
             self._warned_tools_overflow = True  # once per loop: the same advice every turn is noise
-            events.notice('The model\'s context (' + str(context) + ' tokens) is too small for all ' +
+            events.emit(lambda sink: sink.on_notice('The model\'s context (' + str(context) + ' tokens) is too small for all ' +
                   str(len(tools)) + ' tools, so only ' + str(len(essentials)) + ' essential ones are offered. '
                   'Give the model a larger context (for Ollama: OLLAMA_CONTEXT_LENGTH=32768 ollama serve) and set '
-                  '"hermes.llm.contextLength" to match.')
+                  '"hermes.llm.contextLength" to match.'))
         return {'tools': essentials, 'compact': True}
 
-    def _definition_tokens(self, tools, compact):
+    def _definition_tokens(self, tools: 'List[Tool]', compact: bool) -> int:
         """Estimated once per tool set (the registry rarely changes between requests)."""
         key = ('compact:' if compact else 'full:') + ','.join([tool.name for tool in tools])
         if key not in self._tool_token_cache:
             self._tool_token_cache[key] = estimate_tools_tokens(openai_tools(tools, compact))
         return self._tool_token_cache[key]
 
-    def _keep_partial(self, history, error, text_filter, events, mode):
+    def _keep_partial(self, history: 'History', error: LlmError, text_filter: 'Optional[ToolBlockFilter]',
+                      events: Sinks, mode: 'Optional[ToolMode]') -> None:
         """A reply cut short: keep the text that arrived (tool calls in pieces are dropped)."""
         if not is_none(text_filter):
             rest = text_filter.finish()
             if rest != '':
-                events.text(rest)
+                events.emit(lambda sink: sink.on_text(rest))
         partial = error.partial
         content = get_key(partial, 'content', '') if is_object(partial) else ''
         if json_type(content) == 'string' and content != '':
@@ -468,7 +436,7 @@ class AgentLoop:
             if content != '':
                 history.append(assistant_message(content))
 
-    def _all_known(self, calls):
+    def _all_known(self, calls: 'List[JsonObject]') -> bool:
         for call in calls:
             if is_none(self.registry.get(call['name'])):
                 return False
@@ -478,10 +446,10 @@ class AgentLoop:
 # ---------------------------------------------------------------------------------- history
 
 
-def render_history(history, mode):
+def render_history(history: 'History', mode: 'Optional[ToolMode]') -> 'List[ChatMessage]':
     """The history as the current mode sends it: clean OpenAI messages (no `hermes_` keys); in text
     mode tool calls become ```tool blocks and results a user message."""
-    messages = []
+    messages = []  # type: List[ChatMessage]
     index = 0
     count = len(history)
     while index < count:
@@ -489,7 +457,7 @@ def render_history(history, mode):
         role = get_key(message, 'role')
         if role == 'tool':
             if mode == 'text':
-                results = []
+                results = []  # type: List[JsonObject]
                 while index < count and get_key(history[index], 'role') == 'tool':
                     item = history[index]
                     results.append({'name': get_key(item, 'hermes_tool', 'tool'), 'id': get_key(item, 'tool_call_id', ''),
@@ -502,7 +470,7 @@ def render_history(history, mode):
         elif role == 'assistant':
             messages.append(_render_assistant(message, mode))
         else:
-            clean = {'role': role, 'content': get_key(message, 'content', '')}
+            clean = {'role': role, 'content': get_key(message, 'content', '')}  # type: ChatMessage
             if json_type(get_key(message, 'name')) == 'string':
                 clean['name'] = message['name']
             messages.append(clean)
@@ -510,7 +478,7 @@ def render_history(history, mode):
     return messages
 
 
-def _render_assistant(message, mode):
+def _render_assistant(message: 'ChatMessage', mode: 'Optional[ToolMode]') -> 'ChatMessage':
     content = get_key(message, 'content', '')
     content = '' if is_none(content) else content
     calls = get_key(message, 'tool_calls', [])
@@ -527,20 +495,20 @@ def _render_assistant(message, mode):
     return clean
 
 
-def _tool_result_message(call, text, is_error):
+def _tool_result_message(call: 'ToolCallMessage', text: str, is_error: bool) -> 'ChatMessage':
     message = tool_message(call['id'], ('Error: ' + text) if is_error and not text.startswith('Error') else text)
     message['hermes_tool'] = call['function']['name']
     message['hermes_is_error'] = is_error
     return message
 
 
-def _correction(errors):
+def _correction(errors: 'List[str]') -> 'ChatMessage':
     message = correction_message(errors)
     message['hermes_correction'] = True
     return message
 
 
-def result_text(result):
+def result_text(result: 'CallToolResult') -> str:
     """A CallToolResult's content as text for the model."""
     content = get_key(result, 'content', [])
     if json_type(content) != 'array':
@@ -561,11 +529,11 @@ def result_text(result):
     return '\n'.join(parts)
 
 
-def _content_text(content):
+def _content_text(content: 'Json') -> str:
     return content if json_type(content) == 'string' else dump_json(content)
 
 
-def _with_unique_ids(calls, salt):
+def _with_unique_ids(calls: 'List[ToolCallMessage]', salt: int) -> 'List[ToolCallMessage]':
     """Calls whose id the server left out get ids unique in this conversation."""
     result = []
     for index in range(len(calls)):
@@ -578,7 +546,7 @@ def _with_unique_ids(calls, salt):
     return result
 
 
-def _last_user_index(history):
+def _last_user_index(history: 'History') -> int:
     for index in range(len(history) - 1, -1, -1):
         message = history[index]
         if get_key(message, 'role') == 'user' and get_key(message, 'hermes_correction') is not True:
@@ -586,7 +554,7 @@ def _last_user_index(history):
     return len(history)
 
 
-def _close_dangling_calls(history):
+def _close_dangling_calls(history: 'History') -> None:
     """Guarantee: every assistant tool call has a tool message after it (synthesized if not)."""
     index = len(history) - 1
     while index >= 0 and get_key(history[index], 'role') == 'tool':
@@ -603,8 +571,8 @@ def _close_dangling_calls(history):
             history.append(_tool_result_message(call, CANCELLED_TEXT, True))
 
 
-def _fail(outcome, events, error):
+def _fail(outcome: 'Outcome', events: Sinks, error: LlmError) -> None:
     outcome['stopped'] = 'error'
     outcome['error'] = error.message
     outcome['error_kind'] = error.kind
-    events.error(error)
+    events.emit(lambda sink: sink.on_error(error))

@@ -11,6 +11,11 @@ first: a turn (a user message and everything after it until the next user messag
 unit, so an assistant message with tool calls never loses its tool results.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List, Optional
+from hermes.contracts.chat import ChatMessage
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.js.text import native_regex, regex_count
@@ -22,7 +27,7 @@ TRIM_NOTE = '\n[… {n} characters trimmed to fit the model\'s context]'
 TOOL_RESULT_KEEP_TOKENS = 200  # what an old, oversized tool result is cut down to
 
 
-def estimate_text_tokens(text):
+def estimate_text_tokens(text: 'Optional[str]') -> int:
     if is_none(text) or len(text) == 0:
         return 0
     non_ascii = regex_count(_NON_ASCII, text)
@@ -30,7 +35,7 @@ def estimate_text_tokens(text):
     return (ascii_chars + 3) // 4 + non_ascii
 
 
-def estimate_message_tokens(message):
+def estimate_message_tokens(message: 'ChatMessage') -> int:
     tokens = MESSAGE_OVERHEAD
     content = get_key(message, 'content')
     if json_type(content) == 'string':
@@ -53,7 +58,7 @@ def estimate_tokens(messages):
     return total
 
 
-def estimate_tools_tokens(tools):
+def estimate_tools_tokens(tools: 'Optional[List[JsonObject]]') -> int:
     """What native tool definitions cost in the prompt (servers render them into it)."""
     if is_none(tools) or len(tools) == 0:
         return 0
@@ -69,7 +74,8 @@ def turn_starts(messages):
     return starts
 
 
-def fit_messages(system, history, budget, keep_from=None):
+def fit_messages(system: 'ChatMessage', history: 'List[ChatMessage]', budget: int,
+                 keep_from: 'Optional[int]' = None) -> 'Dict[str, Any]':
     """{'messages': [system] + what fits of history, 'trimmed': n results shortened, 'dropped': n
     messages left out, 'tokens': the estimate}. `keep_from` is where the latest turn starts in
     `history` (default: the last user message); nothing from there on is changed. `history` itself
@@ -141,7 +147,7 @@ def _shortened(message, keep_chars):
     return copy
 
 
-def cap_text(text, max_chars):
+def cap_text(text: str, max_chars: int) -> str:
     """A tool result's text cut to `max_chars` (with a note), for results entering the history."""
     if is_none(text) or len(text) <= max_chars:
         return text

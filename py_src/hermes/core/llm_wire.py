@@ -9,6 +9,13 @@ arrive at the end. Servers differ at the edges (a missing index, a name repeated
 arguments as an object, an `error` object mid-stream); `StreamAccumulator` takes all of them.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List, Optional
+from hermes.contracts.chat import ChatMessage, ChatRequest, ToolCallMessage, Usage
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.loop import LlmErrorKind
+from hermes.core.tools import Tool
+# __pragma__('noskip')
 from hermes.js.json import dump_json, parse_json, parse_json_plain
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key, copyable_keys
@@ -22,20 +29,21 @@ class LlmError(Exception):
     'cancelled'. `partial` is the turn assembled before a stream broke (see StreamAccumulator.turn),
     so what arrived is kept."""
 
-    def __init__(self, message, kind='server', status=None, partial=None):
+    def __init__(self, message: str, kind: 'LlmErrorKind' = 'server', status: 'Optional[int]' = None,
+                 partial: 'Optional[JsonObject]' = None) -> None:
         super().__init__(message)
         self.message = message
         self.kind = kind
         self.status = status
         self.partial = partial
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.message
 
 
 # ------------------------------------------------------------------------------------------ requests
 
-def openai_tool(tool, compact=False):
+def openai_tool(tool: 'Tool', compact: bool = False) -> 'JsonObject':
     """A registry Tool in the OpenAI function format. `compact`: the description's first sentence and
     no per-parameter descriptions (about half the tokens, for models with a small context)."""
     description = tool.description or ''
@@ -47,7 +55,7 @@ def openai_tool(tool, compact=False):
                                              'parameters': parameters}}
 
 
-def openai_tools(tools, compact=False):
+def openai_tools(tools: 'List[Tool]', compact: bool = False) -> 'List[JsonObject]':
     return [openai_tool(tool, compact) for tool in tools]
 
 
@@ -70,7 +78,9 @@ def without_descriptions(schema):
     return copy
 
 
-def chat_request(model, messages, tools=None, tool_choice=None, include_usage=True, extra=None):
+def chat_request(model: str, messages: 'List[JsonObject]', tools: 'Optional[List[JsonObject]]' = None,
+                 tool_choice: 'Optional[str]' = None, include_usage: bool = True,
+                 extra: 'Optional[JsonObject]' = None) -> 'ChatRequest':
     """The body of a streaming POST /chat/completions. `tools` are already in OpenAI format."""
     body = {'model': model, 'messages': messages, 'stream': True}
     if include_usage:
@@ -84,24 +94,24 @@ def chat_request(model, messages, tools=None, tool_choice=None, include_usage=Tr
     return body
 
 
-def tool_call_message(call_id, name, arguments_text):
+def tool_call_message(call_id: str, name: str, arguments_text: str) -> 'ToolCallMessage':
     return {'id': call_id, 'type': 'function', 'function': {'name': name, 'arguments': arguments_text}}
 
 
-def assistant_message(content, tool_calls=None):
+def assistant_message(content: 'Optional[str]', tool_calls: 'Optional[List[ToolCallMessage]]' = None) -> 'ChatMessage':
     """An assistant message for the history. Content is '' rather than null when there are tool
     calls: some servers (older llama.cpp, some proxies) reject a null content."""
-    message = {'role': 'assistant', 'content': '' if is_none(content) else content}
+    message = {'role': 'assistant', 'content': '' if is_none(content) else content}  # type: ChatMessage
     if not is_none(tool_calls) and len(tool_calls) > 0:
         message['tool_calls'] = tool_calls
     return message
 
 
-def tool_message(call_id, content):
+def tool_message(call_id: str, content: 'Json') -> 'ChatMessage':
     return {'role': 'tool', 'tool_call_id': call_id, 'content': content}
 
 
-def parse_arguments(text):
+def parse_arguments(text: 'Json') -> 'Dict[str, Any]':
     """The JSON arguments of a tool call → {'value': dict} or {'error': why}. Empty means {}."""
     if json_type(text) == 'object':
         return {'value': text}
@@ -292,14 +302,15 @@ def error_text_of_body(text):
     return stripped if len(stripped) <= 300 else stripped[:300] + '…'
 
 
-def add_usage(total, usage):
+def add_usage(total: 'Optional[Usage]', usage: 'Json') -> 'Optional[Usage]':
     """Sum token counts across the turns of one run."""
     if not is_object(usage):
         return total
     if is_none(total):
         total = {'prompt_tokens': 0, 'completion_tokens': 0, 'total_tokens': 0}
+    sums = total  # type: Any  # (a Usage, summed key by key)
     for key in ['prompt_tokens', 'completion_tokens', 'total_tokens']:
         value = get_key(usage, key)
         if json_type(value) == 'integer' or json_type(value) == 'number':
-            total[key] = total[key] + value
+            sums[key] = sums[key] + value
     return total

@@ -11,6 +11,10 @@ Lengths count UTF-16 code units in the bundle and code points under CPython; the
 for characters outside the Basic Multilingual Plane (emoji).
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, List
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core import values
 from hermes.core.values import is_object, has_key, get_key, object_keys, json_equal, describe
@@ -20,9 +24,9 @@ from hermes.core.values import is_object, has_key, get_key, object_keys, json_eq
 json_type = values.json_type
 
 
-def validate(value, schema, path='arguments'):
+def validate(value: 'Json', schema: 'JsonObject', path: str = 'arguments') -> 'List[str]':
     """The list of problems with `value` against `schema`; empty when it is valid."""
-    errors = []
+    errors = []  # type: List[str]
     _check(value, schema, path, errors)
     return errors
 

@@ -15,6 +15,10 @@ Scope is a security decision, not a label (VS Code's `scope`, see SECURITY.md):
 Adding a setting: one entry here (scope included), then `inv build` regenerates package.json.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 
 PROTECTED_SCOPES = ['application', 'machine']
 
@@ -128,7 +132,7 @@ SETTINGS = [
 ]
 
 
-def declaration(key):
+def declaration(key: str) -> 'JsonObject':
     """The entry for `key` ('llm.model', without `hermes.`); an unknown key is a bug, so it raises."""
     for entry in SETTINGS:
         if entry['key'] == key:
@@ -136,7 +140,7 @@ def declaration(key):
     raise KeyError('hermes.' + key + ' is not a declared setting (core/settings_spec.py)')
 
 
-def default_of(key):
+def default_of(key: str) -> 'Json':
     return declaration(key)['default']
 
 

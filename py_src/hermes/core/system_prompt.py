@@ -11,6 +11,11 @@ tools and the ```tool protocol. The workspace arrives as data the host gathered:
 Every field is optional; long lists and selections are clipped so the prompt stays small.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List, Optional
+from hermes.contracts.json import Json
+from hermes.core.tools import Tool
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.tool_text import protocol_prompt
@@ -28,7 +33,8 @@ IDENTITY = (
 )
 
 
-def build_system_prompt(workspace=None, tools=None, text_protocol=False, instructions=None):
+def build_system_prompt(workspace: 'Json' = None, tools: 'Optional[List[Tool]]' = None, text_protocol: bool = False,
+                        instructions: 'Optional[str]' = None) -> str:
     """`tools`: registry Tools, described in the prompt only for the text protocol (native tool
     calling sends them in the request instead). `instructions`: extra text from the user or front end."""
     sections = [IDENTITY]

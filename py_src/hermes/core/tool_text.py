@@ -14,6 +14,11 @@ arguments given as a JSON string, trailing commas. What it still cannot read bec
 Results go back as one user message (`results_message`).
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List
+from hermes.contracts.chat import ChatMessage
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 from hermes.js.json import dump_json, parse_json
 from hermes.js.objects import is_none
 from hermes.js.text import native_regex, regex_replace_all
@@ -54,7 +59,7 @@ def protocol_prompt(tools):
     return '\n'.join(lines)
 
 
-def render_call_block(name, arguments):
+def render_call_block(name: str, arguments: 'Json') -> str:
     """A call as the model would have written it (for replaying native history in text mode)."""
     if json_type(arguments) == 'string':
         parsed = None
@@ -66,10 +71,10 @@ def render_call_block(name, arguments):
     return FENCE + 'tool\n' + dump_json({'name': name, 'arguments': arguments}) + '\n' + FENCE
 
 
-def parse_tool_blocks(text):
+def parse_tool_blocks(text: str) -> 'Dict[str, Any]':
     """{'calls': [{'name', 'arguments'}], 'errors': [text], 'text': the reply without the call blocks}."""
-    calls = []
-    errors = []
+    calls = []  # type: List[JsonObject]
+    errors = []  # type: List[str]
     kept = []
     position = 0
     length = len(text)
@@ -206,13 +211,13 @@ def _call_of(item):
     return {'error': None, 'name': name, 'arguments': arguments}
 
 
-def correction_message(errors):
+def correction_message(errors: 'List[str]') -> 'ChatMessage':
     """The user message that tells the model what to fix."""
     return {'role': 'user', 'content': CORRECTION_HEADER + '\n' + '\n'.join(['- ' + error for error in errors]) +
             '\nSend the corrected ```tool block, or answer without tools.'}
 
 
-def results_message(results):
+def results_message(results: 'List[JsonObject]') -> 'ChatMessage':
     """Tool results as one user message: results = [{'name', 'id', 'text', 'is_error'}]."""
     parts = [RESULTS_HEADER]
     for result in results:
@@ -231,19 +236,19 @@ class ToolBlockFilter:
     as tool calls, not text). `feed(delta)` and `finish()` return the text to show now. Text is held
     only while the current line could still turn out to be a fence; ordinary code blocks pass."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._pending = ''
         self._state = 'text'  # 'text', 'code' (an ordinary fence: shown) or 'tool' (hidden)
         self._line_started = False  # part of the current line was already let through
 
-    def feed(self, delta):
+    def feed(self, delta: str) -> str:
         self._pending = self._pending + delta
         return self._drain(False)
 
-    def finish(self):
+    def finish(self) -> str:
         return self._drain(True)
 
-    def _drain(self, final):
+    def _drain(self, final: bool) -> str:
         shown = []
         while len(self._pending) > 0:
             newline = self._pending.find('\n')

@@ -5,6 +5,16 @@ A tool failure is a *result* (`isError: true` with text the model can act on), n
 error: the registry catches everything a handler raises, including JS errors.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Awaitable, Callable, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.loop import ChangeAuthor, ConfirmationState
+from hermes.contracts.mcp import CallToolResult, ToolArguments, ToolReturn, ToolSpec
+from hermes.contracts.services import Approval, Configuration, Debugging, Language, Reviews, Tabs, Terminals
+
+Handler = Callable[[ToolArguments, 'ToolCall'], Awaitable[ToolReturn]]
+Listener = Callable[[], None]
+# __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
@@ -27,8 +37,10 @@ class Tool:
     'content'), or any other JSON value (JSON text; a dict is also sent as `structuredContent`).
     """
 
-    def __init__(self, name, description, input_schema, handler, title=None, read_only=True,
-                 destructive=False, output_schema=None, essential=False, client_capabilities=None):
+    def __init__(self, name: str, description: str, input_schema: 'JsonObject', handler: 'Handler',
+                 title: 'Optional[str]' = None, read_only: bool = True, destructive: bool = False,
+                 output_schema: 'Optional[JsonObject]' = None, essential: bool = False,
+                 client_capabilities: 'Optional[JsonObject]' = None) -> None:
         if json_type(name) != 'string' or name == '':
             raise ValueError('a tool needs a non-empty string name')
         if not is_object(input_schema):
@@ -51,10 +63,10 @@ class Tool:
         # does not declare them is refused (MissingRequiredClientCapability) before the call.
         self.client_capabilities = client_capabilities
 
-    def to_mcp(self):
+    def to_mcp(self) -> 'ToolSpec':
         """The entry for `tools/list`."""
-        spec = {'name': self.name}
-        annotations = {'readOnlyHint': self.read_only, 'destructiveHint': self.destructive}
+        spec = {'name': self.name}  # type: Any
+        annotations = {'readOnlyHint': self.read_only, 'destructiveHint': self.destructive}  # type: Dict[str, Any]
         if not is_none(self.title):
             spec['title'] = self.title
             annotations['title'] = self.title
@@ -72,8 +84,9 @@ class Services:
     `call.services.terminals`, never a module's singleton. Tests build one with the parts they need (real or
     fake); a service it was built without is a ToolError naming it, as in a window where it never started."""
 
-    def __init__(self, terminals=None, debugging=None, reviews=None, language=None, tabs=None, configuration=None,
-                 changes=None):
+    def __init__(self, terminals: 'Optional[Terminals]' = None, debugging: 'Optional[Debugging]' = None,
+                 reviews: 'Optional[Reviews]' = None, language: 'Optional[Language]' = None, tabs: 'Optional[Tabs]' = None,
+                 configuration: 'Optional[Configuration]' = None, changes: 'Optional[Any]' = None) -> None:
         self._terminals = terminals  # host/terminals.py TerminalService
         self._debugging = debugging  # host/debugging.py DebugService
         self._reviews = reviews  # host/diff_review.py DiffReviews
@@ -83,40 +96,40 @@ class Services:
         self._changes = changes  # host/change_log.py ChangeLog
 
     @property
-    def terminals(self):
+    def terminals(self) -> 'Terminals':
         return _present(self._terminals, 'The terminal service')
 
     @property
-    def debugging(self):
+    def debugging(self) -> 'Debugging':
         return _present(self._debugging, 'The debug service')
 
     @property
-    def reviews(self):
+    def reviews(self) -> 'Reviews':
         return _present(self._reviews, 'Diff review')
 
     @property
-    def language(self):
+    def language(self) -> 'Language':
         return _present(self._language, 'The language service')
 
     @property
-    def tabs(self):
+    def tabs(self) -> 'Tabs':
         return _present(self._tabs, 'The editor tab service')
 
     @property
-    def configuration(self):
+    def configuration(self) -> 'Configuration':
         return _present(self._configuration, 'The settings service')
 
     @property
-    def changes(self):
+    def changes(self) -> 'Any':  # host/change_log.py ChangeLog
         return _present(self._changes, 'The change log')
 
     @property
-    def change_log_or_none(self):
+    def change_log_or_none(self) -> 'Optional[Any]':
         """The change log, or None: writes are recorded where there is one and still happen where there is none."""
         return self._changes
 
 
-def _present(service, what):
+def _present(service: 'Optional[Any]', what: str) -> 'Any':
     if is_none(service):
         raise ToolError(what + ' is not available: the Hermes extension is not fully active in this window.')
     return service
@@ -127,10 +140,10 @@ NO_SERVICES = Services()
 
 # Where a call stands with the user's consent (ToolCall.confirmation). The gate moves it; front ends listen
 # (`on_confirmation`) to show "waiting for your confirmation" — never by reading log text.
-NOT_ASKED = 'not_asked'
-WAITING = 'waiting'  # the user is being asked now
-CONFIRMED = 'confirmed'  # the user said yes to this very call (in our dialog, or in VS Code's own)
-DECLINED = 'declined'  # no, or the call was cancelled while asking
+NOT_ASKED = 'not_asked'  # type: ConfirmationState
+WAITING = 'waiting'  # type: ConfirmationState  # the user is being asked now
+CONFIRMED = 'confirmed'  # type: ConfirmationState  # the user said yes to this very call (in our dialog, or in VS Code's own)
+DECLINED = 'declined'  # type: ConfirmationState  # no, or the call was cancelled while asking
 
 
 class ToolCall:
@@ -139,31 +152,32 @@ class ToolCall:
     services (`services`, set by the registry that runs the call). Front ends decide where progress and
     logs go."""
 
-    def __init__(self, reporter=None, logger=None):
+    def __init__(self, reporter: 'Optional[Callable[[float, Optional[float], Optional[str]], None]]' = None,
+                 logger: 'Optional[Callable[[str, str], None]]' = None) -> None:
         self._reporter = reporter
         self._logger = logger
         self._cancelled = False
-        self.cancel_reason = None
-        self._cancel_listeners = []
-        self.confirmation = NOT_ASKED
-        self._confirmation_listeners = []
+        self.cancel_reason = None  # type: Optional[str]
+        self._cancel_listeners = []  # type: List[Listener]
+        self.confirmation = NOT_ASKED  # type: ConfirmationState
+        self._confirmation_listeners = []  # type: List[Callable[[ConfirmationState], None]]
         # The approver of the registry that runs this call: handlers that ask again use it (host/approval.py
         # confirm), and refuse what needs asking when there is none.
-        self.gate = None
+        self.gate = None  # type: Optional[Approval]
         self.services = NO_SERVICES  # the registry's services (terminals, debugging, diff reviews)
         # Top-level argument names the caller sent that the tool does not declare, left out by the registry
         # (declared_arguments); front ends log them (core/ignored_arguments.py).
-        self.ignored = []
+        self.ignored = []  # type: List[str]
         # Who makes this call, for the change log (host/change_log.py author_of): {'client', 'session', 'turn',
         # 'external'?}, set by the front end that builds the call (an MCP session: the client's name from its
         # clientInfo; the chat loop: its sink's change_author()). None: recorded as 'Hermes'.
-        self.author = None
+        self.author = None  # type: Optional[ChangeAuthor]
 
     @property
-    def confirmed(self):
+    def confirmed(self) -> bool:
         return self.confirmation == CONFIRMED
 
-    def set_confirmation(self, state):
+    def set_confirmation(self, state: 'ConfirmationState') -> None:
         """Move to `state` (one of the constants above) and tell every listener."""
         if state == self.confirmation:
             return
@@ -171,27 +185,27 @@ class ToolCall:
         for listener in self._confirmation_listeners[:]:
             _call_quietly(lambda: listener(state))
 
-    def on_confirmation(self, listener):
+    def on_confirmation(self, listener: 'Callable[[ConfirmationState], None]') -> 'Listener':
         """Call `listener(state)` on every change of `confirmation`; returns a function that unsubscribes."""
         self._confirmation_listeners.append(listener)
 
-        def unsubscribe():
+        def unsubscribe() -> None:
             self._confirmation_listeners = [item for item in self._confirmation_listeners if item is not listener]
         return unsubscribe
 
-    def progress(self, progress, total=None, message=None):
+    def progress(self, progress: float, total: 'Optional[float]' = None, message: 'Optional[str]' = None) -> None:
         if not is_none(self._reporter) and not self._cancelled:
             self._reporter(progress, total, message)
 
-    def log(self, level, message):
+    def log(self, level: str, message: str) -> None:
         if not is_none(self._logger):
             self._logger(level, message)
 
     @property
-    def cancelled(self):
+    def cancelled(self) -> bool:
         return self._cancelled
 
-    def cancel(self, reason=None):
+    def cancel(self, reason: 'Optional[str]' = None) -> None:
         if self._cancelled:
             return
         self._cancelled = True
@@ -201,7 +215,7 @@ class ToolCall:
         for listener in listeners:
             _call_quietly(listener)
 
-    def on_cancel(self, callback):
+    def on_cancel(self, callback: 'Listener') -> 'Listener':
         """Run `callback` once when the call is cancelled (at once if it already is); returns a
         function that unsubscribes."""
         if self._cancelled:
@@ -209,16 +223,16 @@ class ToolCall:
             return _nothing
         self._cancel_listeners.append(callback)
 
-        def unsubscribe():
+        def unsubscribe() -> None:
             self._cancel_listeners = [item for item in self._cancel_listeners if item is not callback]
         return unsubscribe
 
 
-def _nothing():
+def _nothing() -> None:
     return None
 
 
-def _call_quietly(callback):
+def _call_quietly(callback: 'Listener') -> None:
     """Listeners belong to different owners (tools, sessions): one that throws must neither stop
     the others nor turn a cancel or a registration into a failure."""
     try:
@@ -227,15 +241,15 @@ def _call_quietly(callback):
         pass
 
 
-def text_result(text, is_error=False):
+def text_result(text: str, is_error: bool = False) -> 'CallToolResult':
     return {'content': [{'type': 'text', 'text': text}], 'isError': is_error}
 
 
-def error_result(text):
+def error_result(text: str) -> 'CallToolResult':
     return text_result(text, True)
 
 
-def to_call_result(value):
+def to_call_result(value: 'Json') -> 'CallToolResult':
     """Normalise whatever a handler returned into a CallToolResult dict."""
     kind = json_type(value)
     if kind == 'string':
@@ -250,8 +264,8 @@ def to_call_result(value):
     return result
 
 
-def _with_is_error(value):
-    result = copy_object(value)
+def _with_is_error(value: 'JsonObject') -> 'CallToolResult':
+    result = copy_object(value)  # type: Any
     if json_type(get_key(result, 'isError')) != 'boolean':
         result['isError'] = False
     return result
@@ -261,28 +275,28 @@ class ToolRegistry:
     """The one list of tools. `tools/list`, the LLM prompt and VS Code's tool registrations are all
     generated from it; `call` is the one place arguments are validated."""
 
-    def __init__(self, approver=None, services=None):
-        self._tools = []
-        self._listeners = []
+    def __init__(self, approver: 'Optional[Approval]' = None, services: 'Optional[Services]' = None) -> None:
+        self._tools = []  # type: List[Tool]
+        self._listeners = []  # type: List[Listener]
         # The confirmation gate shared by every front end: `await approver.approve(tool, arguments, call)`
         # returns None to go ahead, or the text of a refusal the model gets as the tool's result.
         self.approver = approver
         # What handlers use besides their arguments (`Services`), handed to every call with the gate.
         self.services = NO_SERVICES if is_none(services) else services
 
-    def add(self, tool):
+    def add(self, tool: Tool) -> 'Listener':
         """Register `tool`; returns a function that removes it again (a disposable's body)."""
         if not is_none(self.get(tool.name)):
             raise ValueError("Tool '" + tool.name + "' is already registered")
         self._tools.append(tool)
         self._changed()
 
-        def remove():
+        def remove() -> None:
             if self.get(tool.name) is tool:
                 self.remove(tool.name)
         return remove
 
-    def remove(self, name):
+    def remove(self, name: str) -> bool:
         """Unregister the tool called `name`; True when there was one."""
         kept = [tool for tool in self._tools if tool.name != name]
         if len(kept) == len(self._tools):
@@ -291,32 +305,32 @@ class ToolRegistry:
         self._changed()
         return True
 
-    def get(self, name):
+    def get(self, name: str) -> 'Optional[Tool]':
         for tool in self._tools:
             if tool.name == name:
                 return tool
         return None
 
-    def names(self):
+    def names(self) -> 'List[str]':
         return [tool.name for tool in self._tools]
 
-    def list(self):
+    def list(self) -> 'List[Tool]':
         """The tools in registration order (a copy: callers may not reorder the registry)."""
         return self._tools[:]
 
-    def on_change(self, listener):
+    def on_change(self, listener: 'Listener') -> 'Listener':
         """Call `listener()` after every add and remove; returns a function that unsubscribes."""
         self._listeners.append(listener)
 
-        def unsubscribe():
+        def unsubscribe() -> None:
             self._listeners = [item for item in self._listeners if item is not listener]
         return unsubscribe
 
-    def _changed(self):
+    def _changed(self) -> None:
         for listener in self._listeners[:]:
             _call_quietly(listener)
 
-    async def call(self, name, arguments, call=None):
+    async def call(self, name: str, arguments: 'Optional[JsonObject]', call: 'Optional[ToolCall]' = None) -> 'CallToolResult':
         """Validate and run one tool call; always returns a CallToolResult, never raises."""
         if is_none(call):
             call = ToolCall()
@@ -343,7 +357,7 @@ class ToolRegistry:
         except JsError as error:
             return error_result("Tool '" + name + "' failed: " + error_message(error))
 
-    def _argument_problem(self, tool, arguments):
+    def _argument_problem(self, tool: Tool, arguments: 'Json') -> 'Optional[str]':
         arguments = _or_empty(arguments)
         header = "Invalid arguments for tool '" + tool.name + "':"
         if not is_object(arguments):
@@ -355,7 +369,7 @@ class ToolRegistry:
         return header + '\n' + '\n'.join(validate(arguments, tool.input_schema))
 
 
-def declared_arguments(arguments, schema):
+def declared_arguments(arguments: 'JsonObject', schema: 'JsonObject') -> 'List[Any]':
     """[the arguments a tool declares, the top-level names it does not] for a schema that forbids others
     (`additionalProperties: false`). Clients add names of their own: Gemini CLI puts `wait_for_previous` on
     every call that depends on an earlier one. Such a name is left out rather than refused, so the handler
@@ -363,7 +377,7 @@ def declared_arguments(arguments, schema):
     if get_key(schema, 'additionalProperties') is not False:
         return [arguments, []]
     properties = get_key(schema, 'properties', {})
-    declared = {}
+    declared = {}  # type: JsonObject
     for key in copyable_keys(arguments):
         if has_key(properties, key):
             declared[key] = arguments[key]
@@ -371,7 +385,7 @@ def declared_arguments(arguments, schema):
     return [arguments, []] if len(ignored) == 0 else [declared, ignored]
 
 
-def with_defaults(arguments, schema):
+def with_defaults(arguments: 'JsonObject', schema: 'JsonObject') -> 'JsonObject':
     """A copy of `arguments` (a dict or a JS object) with each absent top-level property that declares a
     `default` in `schema` set to it."""
     result = copy_object(arguments)
@@ -385,7 +399,7 @@ def with_defaults(arguments, schema):
     return result
 
 
-def with_default_notes(schema):
+def with_default_notes(schema: 'JsonObject') -> 'JsonObject':
     """`schema` with "Default: <value>." after the description of each top-level property that declares a
     default (a copy; shared property schemas stay as they are)."""
     properties = get_key(schema, 'properties')
@@ -406,6 +420,6 @@ def with_default_notes(schema):
     return result
 
 
-def _or_empty(arguments):
+def _or_empty(arguments: 'Json') -> 'Json':
     """Absent arguments mean no arguments (MCP makes `arguments` optional)."""
     return {} if is_none(arguments) else arguments

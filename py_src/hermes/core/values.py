@@ -13,10 +13,11 @@ from hermes.js.objects import is_none, is_array, keys_of
 # In JS `typeof` is the operator itself: an `import {typeof}` is a syntax error, and the bare name
 # already works there. CPython needs the seam's stand-in.
 from hermes.js.objects import typeof
+from typing import Any, Dict, List
 # __pragma__('noskip')
 
 
-def json_type(value):
+def json_type(value: 'Any') -> str:
     """The JSON Schema type name of `value`: null, boolean, integer, number, string, array, object.
 
     'integer' means a number with no fractional part (1.0 included, as JSON Schema says);
@@ -38,11 +39,11 @@ def json_type(value):
     return kind
 
 
-def is_object(value):
+def is_object(value: 'Any') -> bool:
     return json_type(value) == 'object'
 
 
-def has_key(value, key):
+def has_key(value: 'Any', key: str) -> bool:
     """`key in value` for a JSON object (dict or raw JS object); False for anything else.
 
     `in` on a string or a list would test for a substring or an element, so check the type first.
@@ -50,19 +51,19 @@ def has_key(value, key):
     return is_object(value) and key in value
 
 
-def get_key(value, key, fallback=None):
+def get_key(value: 'Any', key: str, fallback: 'Any' = None) -> 'Any':
     """`value[key]` when `value` is an object that has `key`, else `fallback` (never undefined)."""
     if has_key(value, key):
         return value[key]
     return fallback
 
 
-def object_keys(value):
+def object_keys(value: 'Any') -> 'List[str]':
     """The keys of a JSON object, in insertion order (works for raw JS objects too)."""
     return keys_of(value)
 
 
-def copyable_keys(value):
+def copyable_keys(value: 'Any') -> 'List[str]':
     """The keys of a JSON object to copy into another object: all its own keys but `__proto__`.
 
     JSON.parse makes `"__proto__"` an own key like any other, but in the bundle `copy['__proto__'] = v` sets
@@ -72,15 +73,15 @@ def copyable_keys(value):
     return [key for key in keys_of(value) if key != '__proto__']
 
 
-def copy_object(value):
+def copy_object(value: 'Any') -> 'Dict[str, Any]':
     """A shallow copy of a JSON object's `copyable_keys`."""
-    copy = {}
+    copy = {}  # type: Dict[str, Any]
     for key in copyable_keys(value):
         copy[key] = value[key]
     return copy
 
 
-def json_equal(left, right):
+def json_equal(left: 'Any', right: 'Any') -> bool:
     """Deep equality of two JSON values, by JSON type first (so 1 never equals '1' or True)."""
     left_type, right_type = _numeric_as_one(json_type(left)), _numeric_as_one(json_type(right))
     if left_type != right_type:

@@ -11,6 +11,14 @@ the endpoint it was set for (API_KEY_ENDPOINT_SECRET): the key is only ever sent
 `hermes.llm.endpoint` somewhere else sends no key until the user sets one again (docs/SECURITY.md).
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Optional
+from hermes.contracts.chat import History
+from hermes.contracts.json import Json
+from hermes.contracts.loop import Outcome
+from hermes.core.agent_loop import SinkArgument
+from hermes.core.cancellation import Cancellation
+# __pragma__('noskip')
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.core.agent_loop import AgentLoop
@@ -125,7 +133,8 @@ class LlmService:
             self._loops[key] = AgentLoop(client, self.registry, options)
         return self._loops[key]
 
-    async def run(self, history, sink=None, cancellation=None, model=None, workspace=None):
+    async def run(self, history: 'History', sink: 'SinkArgument' = None, cancellation: 'Optional[Cancellation]' = None,
+                  model: 'Optional[str]' = None, workspace: 'Json' = None) -> 'Outcome':
         """One agent run over `history` (extended in place) on `model` (default: `hermes.llm.model`);
         see core/agent_loop.py."""
         loop = await self.loop(model)

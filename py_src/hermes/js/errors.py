@@ -3,11 +3,16 @@
 from hermes.js.objects import is_none, new
 
 # In JS, `except object` is the only clause that also catches JS errors (a rejected fetch, a
-# JSON.parse SyntaxError). CPython rebinds this to Exception (end of the module).
-JsError = object
+# JSON.parse SyntaxError): an executable comment (`#?`, ecom) that only Transcrypt reads. CPython and the type
+# checker see Exception (the skip block below, and the twin at the end of the module).
+# __pragma__('ecom')
+#?JsError = object
+# __pragma__('skip')
+JsError = Exception
+# __pragma__('noskip')
 
 
-def error_message(error):
+def error_message(error: 'Any') -> str:
     """The human text of a Python exception, a JS `Error`, or anything else that was thrown."""
     if is_none(error):
         return 'unknown error'
@@ -22,12 +27,12 @@ def error_message(error):
     return str(error)
 
 
-def js_error(message):
+def js_error(message: str) -> 'Any':
     """A real JS `Error`: what VS Code and Node expect to be thrown or rejected with."""
     return new(Error, message)
 
 
-def to_js_callback(handler):
+def to_js_callback(handler: 'Callable[..., Any]') -> 'Callable[..., Any]':
     """Wrap a Python callable handed to VS Code or Node so a raised Python exception (or a rejected
     coroutine) reaches JS as a real `Error`, which VS Code can log and Node can print."""
     def wrapper(*args):
@@ -45,17 +50,18 @@ def _rethrow_as_js(error):
     raise_js(error)
 
 
-def is_js_error(value):
+def is_js_error(value: 'Any') -> bool:
     return __pragma__('js', '{}', 'value instanceof Error')  # noqa: F821
 
 
-def raise_js(error):
+def raise_js(error: 'Any') -> 'NoReturn':
     """Throw `error` as a JS Error (unchanged if it already is one)."""
     wrapped = error if is_js_error(error) else js_error(error_message(error))
     __pragma__('js', '{}', 'throw wrapped')  # noqa: F821
 
 
 # __pragma__('skip')
+from typing import Any, Callable, NoReturn  # noqa: E402
 from hermes.js.objects import typeof  # noqa: E402
 from hermes.js.errors_cpython import JsError, Error, to_js_callback, is_js_error, raise_js  # noqa: E402,F811
 # __pragma__('noskip')

@@ -4,7 +4,7 @@ from hermes.js.errors import JsError, error_message
 from hermes.js.objects import is_undefined
 
 
-def parse_json(text):
+def parse_json(text: str) -> 'Any':
     """JSON text → Python values (dicts whose `.get` works in JS too); ValueError on bad JSON."""
     try:
         return JSON.parse(text, _revive)
@@ -12,7 +12,7 @@ def parse_json(text):
         raise ValueError(error_message(error))
 
 
-def parse_json_plain(text):
+def parse_json_plain(text: str) -> 'Any':
     """JSON text → plain values without wrapping objects as dicts (7× faster in JS): only for hot
     paths that read the objects through core/values.py helpers (subscripts, `in`), never `.get`."""
     try:
@@ -27,7 +27,7 @@ def _revive(key, value):
     return value
 
 
-def dump_json(value, indent=0):
+def dump_json(value: 'Any', indent: int = 0) -> str:
     """Python values → JSON text; `undefined` becomes null instead of silently vanishing."""
     if indent:
         return JSON.stringify(value, _undefined_to_null, indent)
@@ -39,5 +39,6 @@ def _undefined_to_null(key, value):
 
 
 # __pragma__('skip')
+from typing import Any  # noqa: E402
 from hermes.js.json_cpython import parse_json, parse_json_plain, dump_json  # noqa: E402,F811
 # __pragma__('noskip')

@@ -4,11 +4,12 @@
 # CPython: `require` gives the test shim for 'vscode' (tests/shim, put on sys.path by conftest) and
 # stand-ins for Node built-ins.
 from hermes.js.modules_cpython import require
+from typing import Any, Dict
 # __pragma__('noskip')
 
 vscode = require('vscode')
 
-_node_modules = {}
+_node_modules = {}  # type: Dict[str, Any]
 
 
 def node(module_name):

@@ -2,37 +2,37 @@
 # __pragma__('tconv')
 
 
-def is_none(value):
+def is_none(value: 'Any') -> 'TypeIs[None]':
     """True for None and, in JS, for `undefined` (missing keys, absent arguments, void returns)."""
     return value == None  # noqa: E711  (compiles to JS `== null`, which also matches undefined)
 
 
-def is_undefined(value):
+def is_undefined(value: 'Any') -> bool:
     return typeof(value) == 'undefined'
 
 
-def or_none(value):
+def or_none(value: 'Any') -> 'Any':
     """Map JS `undefined` to None, so it survives `JSON.stringify` and `is None` checks."""
     return None if is_none(value) else value
 
 
-def new(cls, *args):
+def new(cls: 'Any', *args: 'Any') -> 'Any':
     """`new cls(...args)`: Transcrypt's `__new__` is compile-time only, so it is wrapped once here."""
     return __pragma__('js', '{}', 'new cls(...args)')  # noqa: F821
 
 
-def is_array(value):
+def is_array(value: 'Any') -> bool:
     """A JSON array: in JS any array (Transcrypt's lists and tuples are JS arrays), one native check
     instead of Transcrypt's `isinstance`, which walks class bases (a hot path: core/values.py json_type)."""
     return Array.isArray(value)
 
 
-def keys_of(obj):
+def keys_of(obj: 'Any') -> 'List[str]':
     """The own enumerable keys of a JS object or a dict, as a list."""
     return Object.js_keys(obj)  # a bare `.keys` would be renamed to `.py_keys`
 
 
-def plain_object(value):
+def plain_object(value: 'Any') -> 'Any':
     """A dict as a plain JS object: a transpiled dict has a Symbol.iterator (over nothing), which
     makes Web APIs such as fetch's Headers take it for a list of pairs and fail."""
     return Object.fromEntries(Object.entries(value))
@@ -41,5 +41,8 @@ def plain_object(value):
 # __pragma__('skip')
 # CPython: `typeof` (a JS operator: modules that test types import it from here inside a skip block)
 # and twins of the functions above.
+from typing import TYPE_CHECKING, Any, List  # noqa: E402
+if TYPE_CHECKING:  # the checker narrows Optional values through is_none (typing.TypeIs from Python 3.13)
+    from typing_extensions import TypeIs
 from hermes.js.objects_cpython import typeof, is_undefined, new, is_array, keys_of, plain_object  # noqa: E402,F401,F811
 # __pragma__('noskip')

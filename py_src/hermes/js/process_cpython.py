@@ -7,7 +7,7 @@ import sys
 class process:
     """The parts of the `process` global that current_pid() reads."""
     pid = 0
-    env = {}
+    env = {}  # type: dict[str, str]
     platform = 'linux'
 
 

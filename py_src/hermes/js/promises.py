@@ -20,7 +20,7 @@ def next_turn():
     return make_promise(lambda resolve, reject: setImmediate(resolve))
 
 
-def deferred():
+def deferred() -> 'Dict[str, Any]':
     """{'promise', 'resolve', 'reject'}: a promise settled from outside."""
     holder = {}
 
@@ -31,7 +31,7 @@ def deferred():
     return holder
 
 
-def first_of(awaitables):
+def first_of(awaitables: 'List[Awaitable[Any]]') -> 'Awaitable[Any]':
     """Whichever awaitable settles first (`Promise.race`); the others keep running."""
     return Promise.race(awaitables)
 
@@ -62,6 +62,7 @@ def for_each_async(iterable, callback, on_end):
 
 
 # __pragma__('skip')
+from typing import Any, Awaitable, Dict, List  # noqa: E402
 from hermes.js.promises_cpython import (  # noqa: E402,F811
     make_promise, sleep_ms, next_turn, deferred, first_of, wait_all, spawn, for_each_async,
 )

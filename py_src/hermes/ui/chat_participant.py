@@ -9,11 +9,16 @@ answer streams in as Markdown. The cancellation token stops the run. `/help` ans
 LLM. The result's metadata keeps the turn for the next request and picks the follow-ups.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.events import EventSink
+from typing import Optional
+from hermes.contracts.loop import ChangeAuthor, ConfirmationState, Outcome, ShownCall
+from hermes.contracts.mcp import CallToolResult
+# __pragma__('noskip')
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
-from hermes.core.agent_loop import EventSink
 from hermes.core.cancellation import Cancellation
 from hermes.core.tools import WAITING
 from hermes.core.chat_messages import prop
@@ -24,7 +29,7 @@ from hermes.host.chat_host import read_references, path_uri
 
 
 
-class ChatStreamSink(EventSink):
+class ChatStreamSink:
     """Loop events → a ChatResponseStream: text as Markdown, tool calls as progress, touched files as
     references. `reference_uri(path)` gives the URI of a path a tool named, or None."""
 
@@ -37,7 +42,7 @@ class ChatStreamSink(EventSink):
         self.needs_break = False
         self.notices = []
 
-    def on_text(self, text):
+    def on_text(self, text: str) -> None:
         if json_type(text) != 'string' or text == '':
             return
         if self.needs_break:
@@ -46,18 +51,18 @@ class ChatStreamSink(EventSink):
         self.stream.markdown(text)
         self.text_shown = True
 
-    def on_tool_call(self, call):
+    def on_tool_call(self, call: 'ShownCall') -> None:
         name = get_key(call, 'name', 'tool')
         tool = self.registry.get(name)
         self.stream.progress(describe_call(name, get_key(call, 'arguments'), None if is_none(tool) else tool.title))
         if self.text_shown:
             self.needs_break = True  # the text after the tools is a new paragraph
 
-    def on_tool_confirmation(self, call, state):
+    def on_tool_confirmation(self, call: 'ShownCall', state: 'ConfirmationState') -> None:
         if state == WAITING:
             self.stream.progress('Waiting for your confirmation to run ' + get_key(call, 'name', 'a tool') + '…')
 
-    def on_tool_result(self, call, result):
+    def on_tool_result(self, call: 'ShownCall', result: 'CallToolResult') -> None:
         for path in touched_paths(get_key(call, 'arguments')):
             if path in self.referenced:
                 continue
@@ -66,51 +71,23 @@ class ChatStreamSink(EventSink):
             if not is_none(uri):
                 self.stream.reference(uri)
 
-    def on_notice(self, message):
+    def change_author(self) -> 'Optional[ChangeAuthor]':
+        return None
+
+    def on_notice(self, message: str) -> None:
         self.notices.append(message)
 
+    def on_iteration(self, number: int) -> None:
+        return None
 
-class TeeSink(EventSink):
-    """One run heard by several sinks."""
+    def on_tool_log(self, call: 'ShownCall', level: str, message: str) -> None:
+        return None
 
-    def __init__(self, sinks):
-        self.sinks = sinks
+    def on_error(self, error: Exception) -> None:
+        return None
 
-    def on_iteration(self, number):
-        for sink in self.sinks:
-            sink.on_iteration(number)
-
-    def on_text(self, text):
-        for sink in self.sinks:
-            sink.on_text(text)
-
-    def on_tool_call(self, call):
-        for sink in self.sinks:
-            sink.on_tool_call(call)
-
-    def on_tool_result(self, call, result):
-        for sink in self.sinks:
-            sink.on_tool_result(call, result)
-
-    def on_tool_log(self, call, level, message):
-        for sink in self.sinks:
-            sink.on_tool_log(call, level, message)
-
-    def on_tool_confirmation(self, call, state):
-        for sink in self.sinks:
-            sink.on_tool_confirmation(call, state)
-
-    def on_notice(self, message):
-        for sink in self.sinks:
-            sink.on_notice(message)
-
-    def on_error(self, error):
-        for sink in self.sinks:
-            sink.on_error(error)
-
-    def on_done(self, outcome):
-        for sink in self.sinks:
-            sink.on_done(outcome)
+    def on_done(self, outcome: 'Outcome') -> None:
+        return None
 
 
 class ChatParticipant:
@@ -132,7 +109,7 @@ class ChatParticipant:
 
     async def respond(self, request, history, stream, token, listener=None):
         """Answer `request` after the earlier turns `history` (OpenAI messages, extended in place with
-        this turn's). `listener`: another EventSink that hears the run too (a chat session records it)."""
+        this turn's). `listener`: another event sink that hears the run too (a chat session records it)."""
         command = prop(request, 'command')
         command = command if json_type(command) == 'string' and command != '' else None
         model = hermes_model(prop(request, 'model'))
@@ -154,8 +131,7 @@ class ChatParticipant:
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user cancelled the request.'))
         sink = ChatStreamSink(stream, self.registry, self.reference_uri)
         try:
-            outcome = await self.llm.run(history, sink if is_none(listener) else TeeSink([sink, listener]),
-                                         cancellation, model)
+            outcome = await self.llm.run(history, sink if is_none(listener) else [sink, listener], cancellation, model)
         finally:
             if not is_none(subscription):
                 subscription.dispose()
@@ -213,3 +189,9 @@ def register_chat_participant(context, log, registry, llm, describe_model):
     participant.followupProvider = {'provideFollowups': to_js_callback(participant_logic.provide_followups)}
     context.subscriptions.push(participant)
     return participant_logic
+
+
+# __pragma__('skip')
+def _is_an_event_sink(sink: ChatStreamSink) -> EventSink:  # the type checker holds ChatStreamSink to contracts/events.py
+    return sink
+# __pragma__('noskip')

@@ -14,12 +14,17 @@ Where the proposal is not enabled (VS Code stable without --enable-proposed-api)
 throws: the log says once how to turn sessions on, and nothing else changes.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.events import EventSink
+from typing import Optional
+from hermes.contracts.loop import ChangeAuthor, ConfirmationState, Outcome, ShownCall
+from hermes.contracts.mcp import CallToolResult
+# __pragma__('noskip')
 from hermes.js.clock import local_time_text, now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.values import json_type, get_key
-from hermes.core.agent_loop import EventSink
 from hermes.core.tools import WAITING, CONFIRMED
 from hermes.core.chat_messages import prop
 from hermes.core.conversations import (append_text, add_tool, find_tool, finish_tool, end_reply, remember_turn,
@@ -32,7 +37,7 @@ from hermes.ui.chat_participant import ChatParticipant, hermes_model
 SESSION_ORIGIN = 'session'
 
 
-class TurnRecorder(EventSink):
+class TurnRecorder:
     """Records a running reply in its conversation; the store hears when a tool starts or stops waiting
     for the user (the list shows NeedsInput)."""
 
@@ -41,25 +46,43 @@ class TurnRecorder(EventSink):
         self.conversation = conversation
         self.reply = reply
 
-    def on_text(self, text):
+    def on_iteration(self, number: int) -> None:
+        return None
+
+    def on_text(self, text: str) -> None:
         if json_type(text) == 'string' and text != '':
             append_text(self.reply, text)
 
-    def on_tool_call(self, call):
+    def on_tool_call(self, call: 'ShownCall') -> None:
         add_tool(self.reply, call)
         self.conversation.note_changes(call)
 
-    def on_tool_confirmation(self, call, state):
+    def on_tool_confirmation(self, call: 'ShownCall', state: 'ConfirmationState') -> None:
         part = find_tool(self.reply, get_key(call, 'id'))
         if (state != WAITING and state != CONFIRMED) or is_none(part):
             return
         part['status'] = 'waiting' if state == WAITING else 'running'
         self.store.put(self.conversation, SESSION_ORIGIN)
 
-    def on_tool_result(self, call, result):
+    def on_tool_result(self, call: 'ShownCall', result: 'CallToolResult') -> None:
         part = find_tool(self.reply, get_key(call, 'id'))
         if not is_none(part):
             finish_tool(part, result)
+
+    def on_tool_log(self, call: 'ShownCall', level: str, message: str) -> None:
+        return None
+
+    def change_author(self) -> 'Optional[ChangeAuthor]':
+        return None
+
+    def on_notice(self, message: str) -> None:
+        return None
+
+    def on_error(self, error: Exception) -> None:
+        return None
+
+    def on_done(self, outcome: 'Outcome') -> None:
+        return None
 
 
 class SessionParticipant:
@@ -249,3 +272,9 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store):
     log.info('Chat sessions: "Hermes Agent" is in the Chat view\'s "+" menu (' + str(len(store.conversations)) +
              ' stored conversations)')
     return sessions
+
+
+# __pragma__('skip')
+def _is_an_event_sink(sink: TurnRecorder) -> EventSink:  # the type checker holds TurnRecorder to contracts/events.py
+    return sink
+# __pragma__('noskip')

@@ -17,6 +17,12 @@ waits for a confirmation and ends: the host keeps it in the conversation store s
 chat sessions, and `show(conversation)` switches the panel to another stored conversation.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.events import EventSink
+from typing import Optional
+from hermes.contracts.loop import ChangeAuthor, ConfirmationState, Outcome, ShownCall
+from hermes.contracts.mcp import CallToolResult
+# __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.objects import is_none
@@ -62,7 +68,7 @@ class Turn:
 
 
 class PanelSink:
-    """The agent loop's event sink for one turn (the methods of core.agent_loop.EventSink): every event
+    """The agent loop's event sink for one turn (contracts/events.py EventSink): every event
     updates the stored reply and the webview. Events after the turn ended (a loop still winding down
     after Stop) are ignored."""
 
@@ -73,16 +79,16 @@ class PanelSink:
     def _live(self):
         return not self.turn.ended
 
-    def on_iteration(self, number):
+    def on_iteration(self, number: int) -> None:
         return None
 
-    def on_text(self, delta):
+    def on_text(self, delta: str) -> None:
         if not self._live() or json_type(delta) != 'string' or delta == '':
             return
         append_text(self.turn.assistant, delta)
         self.controller.post({'type': 'textDelta', 'text': delta})
 
-    def on_tool_call(self, call):
+    def on_tool_call(self, call: 'ShownCall') -> None:
         """{'id', 'name', 'arguments'}: a tool is about to run."""
         if not self._live():
             return
@@ -91,10 +97,10 @@ class PanelSink:
         self.controller.post({'type': 'toolStarted', 'id': part['id'], 'name': part['name'],
                               'arguments': part['arguments']})
 
-    def on_tool_log(self, call, level, message):
+    def on_tool_log(self, call: 'ShownCall', level: str, message: str) -> None:
         return None
 
-    def on_tool_confirmation(self, call, state):
+    def on_tool_confirmation(self, call: 'ShownCall', state: 'ConfirmationState') -> None:
         """The card waits while the gate asks the user, and runs again once the user allowed the call."""
         if state != WAITING and state != CONFIRMED:
             return
@@ -106,7 +112,7 @@ class PanelSink:
         self.controller.post({'type': 'toolWaiting' if waiting else 'toolRunning', 'id': part['id']})
         self.controller.save()  # the sessions list shows who waits for the user
 
-    def on_tool_result(self, call, result):
+    def on_tool_result(self, call: 'ShownCall', result: 'CallToolResult') -> None:
         part = self._tool(get_key(call, 'id'))
         if is_none(part) or not self._live():
             return
@@ -114,15 +120,18 @@ class PanelSink:
         self.controller.post({'type': 'toolResult', 'id': part['id'], 'isError': part['status'] == 'error',
                               'result': part['result']})
 
-    def on_notice(self, message):
+    def change_author(self) -> 'Optional[ChangeAuthor]':
+        return None
+
+    def on_notice(self, message: str) -> None:
         if json_type(message) == 'string':
             self.controller.log.info('Panel: ' + message)
 
-    def on_error(self, error):
+    def on_error(self, error: Exception) -> None:
         if self._live():
             self.turn.error = error
 
-    def on_done(self, outcome):
+    def on_done(self, outcome: 'Outcome') -> None:
         return None
 
     def _tool(self, call_id):
@@ -335,3 +344,9 @@ class PanelController:
         if not is_none(turn.timer):
             clear_timer(turn.timer)
             turn.timer = None
+
+
+# __pragma__('skip')
+def _is_an_event_sink(sink: PanelSink) -> EventSink:  # the type checker holds PanelSink to contracts/events.py
+    return sink
+# __pragma__('noskip')

@@ -1,0 +1,64 @@
+"""A conversation as the side panel and the chat sessions store it (core/conversations.py, the store's file
+through host/conversation_store.py)."""
+# __pragma__('skip')
+from typing import List, Literal, Optional, TypedDict, Union
+
+from hermes.contracts.chat import ChatMessage
+from hermes.contracts.json import Json
+
+ReplyStatus = Literal['running', 'done', 'stopped', 'error']
+ToolStatus = Literal['running', 'waiting', 'ok', 'error', 'cancelled']
+
+
+class TextPart(TypedDict):
+    kind: Literal['text']
+    text: str
+
+
+class ToolPart(TypedDict):
+    kind: Literal['tool']
+    id: str
+    name: str
+    arguments: Json
+    status: ToolStatus
+    result: str  # cut to RESULT_LIMIT
+
+
+Part = Union[TextPart, ToolPart]
+
+
+class UserMessage(TypedDict):
+    role: Literal['user']
+    text: str
+
+
+class AssistantMessage(TypedDict):
+    role: Literal['assistant']
+    status: ReplyStatus
+    error: Optional[str]
+    parts: List[Part]
+
+
+Message = Union[UserMessage, AssistantMessage]
+
+
+class ConversationData(TypedDict):
+    """One stored conversation; times are milliseconds since 1970."""
+    id: Optional[str]
+    title: str
+    created: Optional[float]
+    updated: Optional[float]
+    model: Optional[str]
+    archived: bool
+    changes: List[str]
+    lastRequestStarted: Optional[float]
+    lastRequestEnded: Optional[float]
+    messages: List[Message]
+    history: List[ChatMessage]
+
+
+class StoreData(TypedDict):
+    version: int
+    panel: Optional[str]  # the id of the side panel's conversation
+    conversations: List[ConversationData]
+# __pragma__('noskip')

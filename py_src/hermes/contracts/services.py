@@ -1,0 +1,266 @@
+"""The VS Code window as the tools and front ends see it, one Protocol per concern, implemented by host/.
+
+A Protocol is checked structurally: `host/terminals.py TerminalService` is a `Terminals` because it has the
+methods, not because it names the Protocol (nothing in the bundle may import this module). A module of
+functions may implement one too (mypy accepts a module where a Protocol is expected): host/files.py is a
+`Files`. A test hands a tool a small fake that has the same methods.
+
+VS Code's own objects (TextDocument, Position, Uri, Terminal, DebugSession, WorkspaceEdit) are `Any` here:
+their types live in VS Code's .d.ts, not in Python."""
+# __pragma__('skip')
+from typing import Any, Callable, List, Literal, Optional, Protocol, Tuple, TypedDict
+
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.loop import ConfirmationState
+from hermes.contracts.terminals import RunResult, TerminalView
+
+Document = Any  # vscode.TextDocument
+Position = Any  # vscode.Position
+Editor = Any  # vscode.TextEditor
+Unsubscribe = Callable[[], None]
+
+# ------------------------------------------------------------------------------ a tool call
+
+
+class CallContext(Protocol):
+    """What a running handler may do besides computing its result (core/tools.py ToolCall)."""
+    confirmation: ConfirmationState
+    gate: Optional['Approval']
+    services: Any  # core/tools.py Services (a class of core: contracts import nothing but typing)
+
+    @property
+    def cancelled(self) -> bool: ...
+
+    def progress(self, progress: float, total: Optional[float] = None, message: Optional[str] = None) -> None: ...
+
+    def log(self, level: str, message: str) -> None: ...
+
+    def on_cancel(self, callback: Callable[[], None]) -> Unsubscribe: ...
+
+    def set_confirmation(self, state: ConfirmationState) -> None: ...
+
+# ------------------------------------------------------------------------------ files and paths
+
+
+FileKind = Literal['file', 'directory', 'other']
+
+
+class FileStat(TypedDict):
+    kind: FileKind
+    symlink: bool
+    size: int
+    mtime: float
+
+
+class DirectoryEntry(TypedDict):
+    name: str
+    kind: FileKind
+    symlink: bool
+
+
+class Files(Protocol):
+    """Files on disk through VS Code's file system (host/files.py): confined paths in, ToolError out."""
+
+    async def stat(self, path: str) -> Optional[FileStat]: ...
+
+    async def read_text(self, path: str, max_bytes: Optional[int] = None) -> str: ...
+
+    async def write_text(self, path: str, text: str, must_not_exist: bool = False) -> Any: ...
+
+    async def create_folder(self, path: str) -> Any: ...
+
+    async def delete_path(self, path: str, recursive: bool) -> str: ...
+
+    async def read_directory(self, path: str) -> List[DirectoryEntry]: ...
+
+
+class Paths(Protocol):
+    """Where a tool argument points (host/paths.py): workspace confinement and how paths are shown."""
+
+    def folder_paths(self) -> List[str]: ...
+
+    def resolve_path(self, path_text: str) -> str: ...
+
+    def is_confined(self, path: str) -> bool: ...
+
+    def display_path(self, path: str, folders: Optional[List[str]] = None) -> str: ...
+
+
+class Documents(Protocol):
+    """Open documents and editors (host/documents.py)."""
+
+    def open_document_for(self, path: str) -> Optional[Document]: ...
+
+    async def load_document(self, path: str, shown: str) -> Document: ...
+
+    async def replace_text(self, document: Document, planned: Any, shown: str) -> Any: ...
+
+    async def save_document(self, document: Document, shown: str) -> Any: ...
+
+    def active_editor(self) -> Optional[Editor]: ...
+
+    async def show_document(self, path: str, shown: str, line: Optional[int] = None, column: Optional[int] = None,
+                            end_line: Optional[int] = None, end_column: Optional[int] = None,
+                            preview: Optional[bool] = None, keep_focus: bool = False) -> Editor: ...
+
+# ------------------------------------------------------------------------------ git and search
+
+
+class ProcessResult(TypedDict):
+    code: Optional[int]
+    stdout: str
+    stderr: str
+    error: Optional[str]
+
+
+class Git(Protocol):
+    """git in a workspace folder (host/git.py); read-only commands run with a safe configuration."""
+
+    async def run_git(self, args: List[str], cwd: str, call: Optional[CallContext] = None,
+                      timeout_ms: int = ..., safe: bool = True) -> ProcessResult: ...
+
+    async def git_output(self, args: List[str], cwd: str, call: Optional[CallContext] = None,
+                         safe: bool = True) -> str: ...
+
+    async def repository_root(self, cwd: str, call: Optional[CallContext] = None) -> str: ...
+
+
+class ContentMatches(TypedDict):
+    files: List[JsonObject]
+    matches: int
+    truncated: bool
+    warnings: Optional[str]
+
+
+class FoundFiles(TypedDict):
+    paths: List[str]
+    truncated: bool
+    ignore_files_applied: bool
+
+
+class Search(Protocol):
+    """Searching the workspace (host/search.py): ripgrep where it can, VS Code's findFiles elsewhere."""
+
+    async def search_content(self, query: str, options: JsonObject, call: CallContext) -> ContentMatches: ...
+
+    async def find_files(self, glob: str, base: Optional[str], max_results: int, use_ignore_files: bool,
+                         call: CallContext) -> FoundFiles: ...
+
+# ------------------------------------------------------------------------------ the window's services
+
+
+class Terminals(Protocol):
+    """The window's terminals and what ran in them (host/terminals.py TerminalService)."""
+
+    def summary(self) -> List[TerminalView]: ...
+
+    def lookup(self, ref: Json) -> Any: ...
+
+    def create(self, name: str, cwd: Optional[str] = None, shell: Optional[str] = None, show: bool = True) -> Any: ...
+
+    def terminal_for_run(self, ref: Json) -> Tuple[Any, bool]: ...
+
+    async def run(self, record: Any, command: str, timeout_ms: int, call: CallContext,
+                  new_terminal: bool = False) -> RunResult: ...
+
+    def send(self, record: Any, text: str, enter: bool) -> bool: ...
+
+    def kill(self, record: Any) -> None: ...
+
+
+class Debugging(Protocol):
+    """Debug sessions, breakpoints and the state of a stopped program (host/debugging.py DebugService)."""
+
+    def find(self, ref: Json) -> Any: ...
+
+    def find_stopped(self, ref: Json) -> Any: ...
+
+    def summary(self) -> List[JsonObject]: ...
+
+    async def wait_for(self, check: Callable[[], bool], timeout_ms: int, call: CallContext) -> bool: ...
+
+    def workspace_folder(self, name: Optional[str] = None) -> Any: ...
+
+    def launch_names(self, folder: Any) -> List[str]: ...
+
+    async def start(self, folder: Any, target: Json) -> bool: ...
+
+    async def stop(self, session: Any = None) -> None: ...
+
+    def breakpoints_in(self, path: str) -> List[JsonObject]: ...
+
+    def set_breakpoints(self, path: str, lines: List[int], condition: Optional[str] = None,
+                        replace: bool = True) -> List[JsonObject]: ...
+
+
+class Language(Protocol):
+    """What the language extensions answer about a file, the edits they make, the problems
+    (host/language_service.py LanguageService)."""
+
+    async def open(self, path_text: str) -> Tuple[str, Document]: ...
+
+    async def position(self, document: Document, args: JsonObject) -> Position: ...
+
+    async def definitions(self, document: Document, position: Position) -> List[JsonObject]: ...
+
+    async def references(self, document: Document, position: Position) -> List[JsonObject]: ...
+
+    async def hover(self, document: Document, position: Position) -> str: ...
+
+    async def outline(self, document: Document) -> List[JsonObject]: ...
+
+    async def workspace_symbols(self, query: str) -> List[Any]: ...
+
+    async def previews(self, locations: List[JsonObject], limit: int) -> None: ...
+
+    async def rename_edit(self, document: Document, position: Position, new_name: str) -> Any: ...
+
+    async def apply(self, edit: Any, save: bool) -> bool: ...
+
+    def problems(self, path: Optional[str] = None, min_severity: str = 'hint') -> List[JsonObject]: ...
+
+    async def wait_for_problems(self, path: str, timeout_ms: int, call: CallContext) -> Any: ...
+
+
+class Tabs(Protocol):
+    """The editor tabs (host/editors.py EditorTabs)."""
+
+    def described(self) -> List[JsonObject]: ...
+
+    def showing(self, path: str) -> List[Any]: ...
+
+    async def open_in_background(self, path: str, shown: str) -> None: ...
+
+    async def close(self, tabs: List[Any]) -> None: ...
+
+
+class Configuration(Protocol):
+    """Any extension's settings (host/configuration.py ConfigurationService)."""
+
+    def read(self, key: str) -> JsonObject: ...
+
+    async def write(self, key: str, value: Json, target_name: Optional[str] = None) -> JsonObject: ...
+
+
+ReviewDecision = Literal['accepted', 'rejected', 'timeout', 'cancelled']
+
+
+class Reviews(Protocol):
+    """Proposed file changes shown as a diff for the user to accept or reject (host/diff_review.py)."""
+
+    async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: int,
+                     call: CallContext) -> ReviewDecision: ...
+
+
+class Approval(Protocol):
+    """The confirmation gate every front end shares (host/approval.py Approver): None to go ahead, or the text
+    of a refusal the model reads as the tool's result."""
+
+    def would_ask(self, tool: Any, arguments: Optional[JsonObject] = None) -> bool: ...
+
+    async def approve(self, tool: Any, arguments: JsonObject, call: CallContext) -> Optional[str]: ...
+
+    async def confirm(self, tool_name: str, title: str, arguments: JsonObject, call: CallContext,
+                      key: Optional[str] = None) -> Optional[str]: ...
+
+# __pragma__('noskip')
