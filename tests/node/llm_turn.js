@@ -56,7 +56,7 @@ async function main() {
   const events = [];
   let afterEvent = () => {};
   const emit = (event) => { events.push(event); process.stdout.write(JSON.stringify(event) + '\n'); afterEvent(); };
-  // A plain JS object as the sink: front ends may hand the loop either this or an EventSink subclass.
+  // A plain JS object as the sink: front ends may hand the loop either this or a sink class (contracts/events.py EventSink); an event the object lacks is skipped.
   const sink = {
     on_iteration: (number) => emit({ event: 'iteration', number }),
     on_text: (text) => emit({ event: 'text', text }),
