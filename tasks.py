@@ -123,8 +123,9 @@ def ensure_real_clients():
     """The MCP clients people use, at pinned versions, for the tests/clients layer (once each)."""
     for name, pin in REAL_CLIENTS['python'].items():
         folder = client_dir(name)
-        if (folder / '.installed').exists():
-            continue
+        stamp = folder / '.installed'
+        if stamp.exists() and stamp.read_text().strip() == pin['requirement']:
+            continue  # the folder is named by version: a changed requirement (extras) installs again
         print(f"Installing {pin['requirement']} into {folder}…", flush=True)
         shutil.rmtree(folder, ignore_errors=True)
         run([sys.executable, '-m', 'venv', folder])

@@ -43,7 +43,8 @@ def llm():
 @pytest.fixture(scope='module')
 def sessions_server(tmp_path_factory, llm):
     workspace = copy_of_fixture_workspace(tmp_path_factory, 'sessions-ws')
-    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b', 'hermes.mcp.port': 0}
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b', 'hermes.mcp.port': 0,
+                'hermes.agent.backend': 'builtin'}  # the built-in loop, even where Hermes Agent is installed
     with running_code_server(tmp_path_factory, workspace, 'sessions', settings=settings) as server:
         yield server
 
@@ -111,7 +112,7 @@ def test_the_plus_menu_offers_hermes_agent(window, artifacts):
     assert 'New Chat Window' in page.get_by_role('menu').first.inner_text()
     window.screenshot(artifacts / 'sessions-plus-menu.png')
     open_plus_menu(page).click()
-    page.get_by_text('Ask Hermes: it answers with your own model').first.wait_for(state='visible', timeout=15000)
+    page.get_by_text('Ask Hermes: Hermes Agent itself answers').first.wait_for(state='visible', timeout=15000)
 
 
 def test_a_new_session_answers_with_a_tool_call(window, llm, artifacts):

@@ -17,6 +17,8 @@ A scenario is a dict:
     'show': the JSON POST /api/show answers (Ollama's model details), or None for 404.
     'cycle': True starts the replies over after the last one (soaks: turn after turn of the same script).
     'api_key': when set, every request must carry `Authorization: Bearer <api_key>` (else 401).
+    'title': when set, a chat completion that does not stream (Hermes Agent's session-title request after a turn)
+        is answered with this text as plain JSON and takes no scripted reply.
 """
 import json
 import socket
@@ -103,6 +105,16 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if self.path.rstrip('/') != '/v1/chat/completions':
             self._json(404, {'error': {'message': f'no route {self.path}', 'type': 'not_found'}})
+            return
+        title = self.server.scripted.scenario.get('title')
+        if title is not None and isinstance(body, dict) and body.get('stream') is not True:
+            # An agent's side request (Hermes Agent asks for a session title after a turn, without streaming):
+            # answered apart, so it never takes a scripted reply.
+            self._json(200, {'id': 'chatcmpl-title', 'object': 'chat.completion', 'created': 1700000000,
+                             'model': body.get('model', 'scripted'), 'usage': {'prompt_tokens': 1, 'completion_tokens': 1,
+                                                                              'total_tokens': 2},
+                             'choices': [{'index': 0, 'finish_reason': 'stop',
+                                          'message': {'role': 'assistant', 'content': title}}]})
             return
         self._reply(self.server.scripted.next_reply())
         with self.server.scripted.lock:

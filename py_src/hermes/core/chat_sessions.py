@@ -39,13 +39,14 @@ def session_contribution():
         'type': SESSION_TYPE,
         'name': SESSION_NAME,
         'displayName': SESSION_DISPLAY_NAME,
-        'description': 'Sessions with your own LLM and the tools that drive this VS Code window; shared with '
-                       'the Hermes side panel',
+        'description': 'Hermes Agent itself (when installed) or your own LLM, with the tools that drive this VS Code '
+                       'window; shared with the Hermes side panel',
         'icon': '$(hubot)',
         'canDelegate': True,
         'welcomeTitle': 'Hermes Agent',
-        'welcomeMessage': 'Ask Hermes: it answers with your own model (settings `hermes.llm.*`) and can read, edit '
-                          'and run things in this window. Tools that change things ask you first.',
+        'welcomeMessage': 'Ask Hermes: Hermes Agent itself answers when it is installed (`pip install '
+                          '\'hermes-agent[acp]\'`), otherwise your own model (settings `hermes.llm.*`). Either can '
+                          'read, edit and run things in this window; what changes things asks you first.',
         'inputPlaceholder': 'Ask Hermes, or type / for commands',
         'capabilities': {'supportsFileAttachments': True},
         'commands': [{'name': command['name'], 'description': command['description']} for command in COMMANDS],
@@ -99,6 +100,20 @@ def _response_parts(reply, tool_titles):
             if part['text'] != '':
                 parts.append({'kind': 'markdown', 'text': part['text']})
             continue
+        if part['kind'] == 'thought':
+            continue  # an ACP agent's thinking: shown live, not replayed
+        if part['kind'] == 'plan':
+            parts.append({'kind': 'markdown', 'text': plan_markdown(part['entries'])})
+            continue
+        if part['kind'] != 'tool':
+            continue
+        if not is_none(get_key(part, 'paths')):  # an ACP agent's tool call: its title says what it did
+            parts.append({'kind': 'progress', 'text': part['name'] + _ending(part['status'])})
+            for path in part['paths']:
+                if not (path in referenced):
+                    referenced.append(path)
+                    parts.append({'kind': 'reference', 'path': path})
+            continue
         title = get_key(tool_titles, part['name']) if not is_none(tool_titles) else None
         text = describe_call(part['name'], part['arguments'], title)
         if part['status'] == 'error':
@@ -117,3 +132,23 @@ def _response_parts(reply, tool_titles):
     elif len(parts) == 0:
         parts.append({'kind': 'markdown', 'text': '*(The model gave no answer.)*'})
     return parts
+
+
+def _ending(status):
+    if status == 'error':
+        return ' (failed)'
+    if status == 'cancelled':
+        return ' (cancelled)'
+    return ''
+
+
+PLAN_MARKS = {'completed': '[x]', 'in_progress': '[~]', 'pending': '[ ]'}
+
+
+def plan_markdown(entries):
+    """An agent's plan as a Markdown to-do list."""
+    lines = ['**Plan**', '']
+    for entry in entries:
+        mark = get_key(PLAN_MARKS, entry['status'], '[ ]')
+        lines.append('- ' + mark + ' ' + entry['title'])
+    return '\n'.join(lines) + '\n'

@@ -7,7 +7,8 @@ A conversation's data:
     {id, title, created, updated, model, archived, changes: [paths], lastRequestStarted,
      lastRequestEnded, messages: [...], history: [...]}
 where a message is {role: 'user', text} or {role: 'assistant', status, error, parts: [{kind: 'text',
-text} | {kind: 'tool', id, name, arguments, status, result}]}; an assistant status is running | done |
+text} | {kind: 'tool', id, name, arguments, status, result, paths?} | {kind: 'thought', text} | {kind: 'plan',
+entries: [{title, status}]}]}; `acp`: {agent, sessionId} when an ACP agent answers it; an assistant status is running | done |
 stopped | error, a tool's running | waiting | ok | error | cancelled. `history` is the LLM's view of the
 earlier turns (OpenAI chat messages) handed to the loop. Times are milliseconds since 1970.
 
@@ -72,9 +73,22 @@ def _restore_part(part):
         status = _text(get_key(part, 'status'), 'error')
         if status not in ['ok', 'error', 'cancelled']:
             status = 'cancelled'
-        return {'kind': 'tool', 'id': _text(get_key(part, 'id')), 'name': _text(get_key(part, 'name'), 'tool'),
-                'arguments': get_key(part, 'arguments', {}), 'status': status,
-                'result': truncate(_text(get_key(part, 'result')))}
+        restored = {'kind': 'tool', 'id': _text(get_key(part, 'id')), 'name': _text(get_key(part, 'name'), 'tool'),
+                    'arguments': get_key(part, 'arguments', {}), 'status': status,
+                    'result': truncate(_text(get_key(part, 'result')))}
+        paths = get_key(part, 'paths')
+        if json_type(paths) == 'array':  # an ACP agent's tool: the files it named
+            restored['paths'] = [path for path in paths if json_type(path) == 'string']
+        return restored
+    if kind == 'thought':
+        return {'kind': 'thought', 'text': _text(get_key(part, 'text'))}
+    if kind == 'plan':
+        entries = get_key(part, 'entries', [])
+        if json_type(entries) != 'array':
+            return None
+        return {'kind': 'plan', 'entries': [{'title': _text(get_key(entry, 'title')),
+                                             'status': _text(get_key(entry, 'status'), 'pending')}
+                                            for entry in entries if json_type(get_key(entry, 'title')) == 'string']}
     return None
 
 
@@ -98,6 +112,14 @@ def _restore_message(message):
         return {'role': 'assistant', 'status': status, 'error': error if json_type(error) == 'string' else None,
                 'parts': parts}
     return None
+
+
+def _restore_acp(value):
+    agent = get_key(value, 'agent')
+    session_id = get_key(value, 'sessionId')
+    if json_type(agent) != 'string' or agent == '' or json_type(session_id) != 'string':
+        return None  # (an empty session id: the agent never opened one; the next turn does)
+    return {'agent': agent, 'sessionId': session_id}
 
 
 def compact(message):
@@ -133,6 +155,7 @@ class Conversation:
         self.changes = []
         self.last_started = None
         self.last_ended = None
+        self.acp = None  # {'agent': name, 'sessionId': id}: the ACP agent session that answers this conversation
         self.messages = [] if is_none(messages) else messages
         self.history = [] if is_none(history) else history
         self.limit = limit
@@ -169,6 +192,7 @@ class Conversation:
                 conversation.changes = [path for path in changes if json_type(path) == 'string']
             conversation.last_started = _time(get_key(data, 'lastRequestStarted'))
             conversation.last_ended = _time(get_key(data, 'lastRequestEnded'))
+            conversation.acp = _restore_acp(get_key(data, 'acp'))
         conversation.trim()
         return conversation
 
@@ -225,7 +249,7 @@ class Conversation:
         return {'version': STORE_VERSION, 'id': self.id, 'title': self.title, 'created': self.created,
                 'updated': self.updated, 'model': self.model, 'archived': self.archived, 'changes': self.changes,
                 'lastRequestStarted': self.last_started, 'lastRequestEnded': self.last_ended,
-                'messages': self.messages, 'history': self.history}
+                'acp': self.acp, 'messages': self.messages, 'history': self.history}
 
 
 # ------------------------------------------------------------------------------------ a reply as it streams

@@ -129,6 +129,49 @@ SETTINGS = [
         'scope': 'application', 'order': 42,
         'markdownDescription': 'With `#hermes.changes.autoKeep#` set to `afterDelay`: how long a change stays pending.',
     },
+    {
+        'key': 'agent.backend', 'type': 'string', 'default': 'auto', 'minLength': 1, 'scope': 'application',
+        'order': 50,
+        'markdownDescription': 'Which agent answers new Hermes chat sessions and side panel conversations. `auto`: '
+                               'Hermes Agent itself when it is installed (see `#hermes.acp.hermesPath#`), else the '
+                               'built-in tool loop over `#hermes.llm.endpoint#`; `builtin`: always the built-in loop; '
+                               '`hermes`: Hermes Agent (a clear message when it is missing); or the `name` of an '
+                               'agent in `#hermes.acp.agents#`. A conversation keeps the agent it started with.',
+    },
+    {
+        'key': 'acp.hermesPath', 'type': 'string', 'default': '', 'scope': 'application', 'order': 51,
+        'markdownDescription': 'The Hermes Agent program to run over ACP (the Agent Client Protocol). Empty: '
+                               '`hermes` (run as `hermes acp`) or `hermes-acp` found on `PATH`. A path ending in '
+                               '`hermes-acp` runs as is, any other as `<path> acp`. Install Hermes Agent with '
+                               "`pip install 'hermes-agent[acp]'`, then choose a model with `hermes model`.",
+    },
+    {
+        'key': 'acp.agents', 'type': 'array', 'default': [], 'scope': 'application', 'order': 52,
+        'items': {
+            'type': 'object', 'required': ['name', 'command'], 'additionalProperties': False,
+            'properties': {
+                'name': {'type': 'string', 'minLength': 1, 'description': 'How the agent is offered.'},
+                'command': {'type': 'string', 'minLength': 1, 'description': 'The program (no shell).'},
+                'args': {'type': 'array', 'items': {'type': 'string'}, 'description': 'Its arguments.'},
+                'env': {'type': 'object', 'additionalProperties': {'type': 'string'},
+                        'description': 'Extra environment variables.'},
+            },
+        },
+        'defaultSnippets': [
+            {'label': 'Claude Code', 'body': [{'name': 'Claude Code', 'command': 'npx',
+                                               'args': ['-y', '@zed-industries/claude-code-acp']}]},
+            {'label': 'Codex', 'body': [{'name': 'Codex', 'command': 'npx', 'args': ['-y', '@zed-industries/codex-acp']}]},
+            {'label': 'Gemini CLI', 'body': [{'name': 'Gemini CLI', 'command': 'gemini',
+                                              'args': ['--experimental-acp']}]},
+            {'label': 'opencode', 'body': [{'name': 'opencode', 'command': 'opencode', 'args': ['acp']}]},
+        ],
+        'markdownDescription': 'Other ACP agents (Agent Client Protocol) Hermes can run in chat sessions: each a '
+                               '`name`, a `command` (started without a shell), `args` and extra `env`. Presets: '
+                               'Claude Code (`npx -y @zed-industries/claude-code-acp`), Codex '
+                               '(`npx -y @zed-industries/codex-acp`), Gemini CLI (`gemini --experimental-acp`), '
+                               'opencode (`opencode acp`). Pick one with `#hermes.agent.backend#`. Only your user '
+                               'settings count: a workspace can never choose what program starts.',
+    },
 ]
 
 

@@ -33,6 +33,7 @@ from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, conversation_id
 from hermes.host.llm_service import llm_settings
 from hermes.host.chat_host import path_uri
 from hermes.ui.chat_participant import ChatParticipant, hermes_model
+from hermes.ui.acp_session import AcpSessionRunner
 
 SESSION_ORIGIN = 'session'
 
@@ -89,10 +90,11 @@ class SessionParticipant:
     """Requests of Hermes chat sessions: `chat.respond(...)` (a ChatParticipant) answers them, this
     keeps the conversation. `conversation_for(resource)` finds or makes a session's conversation."""
 
-    def __init__(self, store, chat, log):
+    def __init__(self, store, chat, log, acp=None):
         self.store = store
         self.chat = chat
         self.log = log
+        self.acp = acp  # ui/acp_session.py AcpSessionRunner: Hermes Agent (or another ACP agent) answers
         self.new_conversations = {}  # id → a conversation made for a new session, before its first turn
         self.untitled = {}  # resource string → conversation id, for sessions VS Code did not rename
 
@@ -124,6 +126,17 @@ class SessionParticipant:
             stream.markdown('This conversation is still answering in the Hermes side panel. Wait for that reply, '
                             'or stop it there, then ask again.')
             return {}
+        backend = {'kind': 'builtin', 'notice': None} if is_none(self.acp) else self.acp.backend_for(conversation)
+        if backend['kind'] == 'missing':
+            stream.markdown(backend['notice'])
+            return {}
+        if backend['kind'] == 'acp':
+            if conversation.id in self.new_conversations:
+                del self.new_conversations[conversation.id]
+            return await self.acp.respond(backend['spec'], conversation, request, stream, token)
+        notice = None if is_none(self.acp) else self.acp.notice_once(conversation, backend['notice'])
+        if not is_none(notice):
+            stream.markdown('> ' + notice + '\n\n')
         if prop(request, 'command') == 'help':
             return await self.chat.respond(request, [], stream, token)
         prompt = prop(request, 'prompt')
@@ -189,7 +202,7 @@ def session_uri(conversation):
     return vscode.Uri.js_from({'scheme': SESSION_TYPE, 'path': '/' + conversation.id})
 
 
-def register_chat_sessions(context, log, registry, llm, describe_model, store):
+def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None):
     """The session list, content and participant; None where the chat sessions proposal is off."""
     if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
         return None  # a VS Code without chat
@@ -208,7 +221,7 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store):
         return None
     context.subscriptions.push(controller)
     chat = ChatParticipant(registry, llm, describe_model, log)
-    sessions = SessionParticipant(store, chat, log)
+    sessions = SessionParticipant(store, chat, log, acp)
     tool_titles = {}
     for tool in registry.list():
         tool_titles[tool.name] = tool.title

@@ -1,6 +1,6 @@
 """Hermes in VS Code's own chat: the @hermes participant, the "Hermes Agent" language model, every
-Hermes tool as a language-model tool, and Hermes chat sessions (the "+" menu). Each part is skipped on a
-VS Code without its API."""
+Hermes tool as a language-model tool, and Hermes chat sessions (the "+" menu; `acp`: the ACP agents that answer
+them when installed, ui/acp_session.py). Each part is skipped on a VS Code without its API."""
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 from hermes.host.llm_service import llm_settings
@@ -10,12 +10,12 @@ from hermes.ui.lm_tools import register_lm_tools
 from hermes.ui.chat_sessions import register_chat_sessions
 
 
-def register_native_chat(context, log, registry, llm, conversations):
+def register_native_chat(context, log, registry, llm, conversations, acp=None):
     def describe_model(model=None):
         return llm.describe() if is_none(model) else model + ' at ' + llm_settings()['endpoint']
     return {
         'tools': register_lm_tools(context, log, registry),
         'participant': register_chat_participant(context, log, registry, llm, describe_model),
         'model': register_lm_provider(context, log, llm),
-        'sessions': register_chat_sessions(context, log, registry, llm, describe_model, conversations),
+        'sessions': register_chat_sessions(context, log, registry, llm, describe_model, conversations, acp),
     }

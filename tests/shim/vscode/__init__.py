@@ -19,7 +19,7 @@ another namespace reads it from here at call time (`vscode.workspace`).
 """
 from vscode._chat import (  # noqa: F401
     ChatParticipant, ChatRequestTurn, ChatRequestTurn2, ChatResponseMarkdownPart, ChatResponseProgressPart,
-    ChatResponseReferencePart, ChatResponseStream, ChatResponseTurn, ChatResponseTurn2, ChatSessionChangedFile,
+    ChatResponseReferencePart, ChatResponseStream, ChatToolInvocationPart, ChatResponseTurn, ChatResponseTurn2, ChatSessionChangedFile,
     ChatSessionItem, ChatSessionItemCollection, ChatSessionItemController, ChatSessionStatus, LanguageModelChatMessage,
     LanguageModelChatMessageRole, LanguageModelChatToolMode, LanguageModelDataPart, LanguageModelTextPart,
     LanguageModelToolCallPart, LanguageModelToolResult, LanguageModelToolResultPart, McpHttpServerDefinition, _Chat, _Lm,

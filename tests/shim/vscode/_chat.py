@@ -98,6 +98,17 @@ class ChatSessionChangedFile(_Undefined):
         self.modifiedUri, self.insertions, self.deletions, self.originalUri = modified_uri, insertions, deletions, original_uri
 
 
+class ChatToolInvocationPart(_Undefined):
+    """chatParticipantAdditions: a tool invocation a participant shows (with partial updates)."""
+
+    def __init__(self, tool_name, tool_call_id, error_message=None):
+        self.toolName, self.toolCallId, self.errorMessage = tool_name, tool_call_id, error_message
+
+    def snapshot(self):
+        return {key: (value.value if isinstance(value, MarkdownString) else value)
+                for key, value in vars(self).items()}
+
+
 class ChatSessionStatus:
     Failed, Completed, InProgress, NeedsInput = 0, 1, 2, 3
 
@@ -119,6 +130,16 @@ class ChatResponseStream:
 
     def anchor(self, value, title=None):
         self.parts.append(('anchor', value))
+
+    def push(self, part):
+        """chatParticipantAdditions: a part object (a ChatToolInvocationPart), recorded as it is now."""
+        self.parts.append(('push', part.snapshot() if hasattr(part, 'snapshot') else part))
+
+    def button(self, command):
+        self.parts.append(('button', command))
+
+    def thinkingProgress(self, value):
+        self.parts.append(('thinking', value))
 
     def text(self):
         return ''.join(value for kind, value in self.parts if kind == 'markdown')

@@ -90,6 +90,17 @@ class _InspectableConfiguration(Configuration):
     js_update = update
 
 
+class _FileSystemWatcher(JsObject):
+    def __init__(self, workspace, pattern):
+        self.pattern, self._workspace = pattern, workspace
+        self._create, self._change, self._delete = EventEmitter(), EventEmitter(), EventEmitter()
+        self.onDidCreate, self.onDidChange, self.onDidDelete = self._create.event, self._change.event, self._delete.event
+
+    def dispose(self):
+        if self in self._workspace.file_watchers:
+            self._workspace.file_watchers.remove(self)
+
+
 class _Workspace(JsObject):
     def __init__(self):
         self.settings = {}
@@ -111,6 +122,7 @@ class _Workspace(JsObject):
         self.fs = _FileSystem()
         self.find_files_calls = []
         self.content_providers = {}
+        self.file_watchers = []
         add_event(self, '_document_changed', 'onDidChangeTextDocument')
         add_event(self, '_document_saved', 'onDidSaveTextDocument')
         add_event(self, '_folders_changed', 'onDidChangeWorkspaceFolders')
@@ -126,6 +138,16 @@ class _Workspace(JsObject):
 
     def findFiles(self, include, exclude=None, max_results=None, token=None):
         return find_files(self, include, exclude, max_results)
+
+    def createFileSystemWatcher(self, pattern, *ignore):
+        watcher = _FileSystemWatcher(self, pattern)
+        self.file_watchers.append(watcher)
+        return watcher
+
+    def file_changed(self, uri, kind='change'):
+        """Test helper: the disk changed under a watcher (kind: create | change | delete)."""
+        for watcher in list(self.file_watchers):
+            getattr(watcher, '_' + kind).fire(uri)
 
     def registerTextDocumentContentProvider(self, scheme, provider):
         self.content_providers[scheme] = provider

@@ -1,0 +1,150 @@
+"""Which agent answers a Hermes conversation, free of VS Code and Node: Hermes Agent found from the
+settings or PATH, the other ACP agents of `hermes.acp.agents`, the built-in loop otherwise; the MCP
+server entry that hands an agent this window's tools; and what the user reads when an agent cannot run.
+
+An agent spec is {'name', 'command', 'args', 'env', 'cwd'}: what net/acp_agent.py AcpAgent starts (no
+shell). It comes only from the user's own settings (application scope, core/settings_spec.py): a
+repository can never choose what program we start.
+"""
+# __pragma__('tconv')
+from hermes.js.objects import is_none
+from hermes.core.values import json_type, get_key, is_object, copyable_keys
+
+HERMES_NAME = 'Hermes Agent'
+BUILTIN = 'builtin'
+AUTO = 'auto'
+HERMES = 'hermes'
+MCP_SERVER_NAME = 'vscode'
+"""Hermes names our tools mcp__vscode__<tool> (the key users give us in its config.yaml, too)."""
+
+INSTALL_COMMAND = "pip install 'hermes-agent[acp]'"
+SETUP_COMMAND_ARGS = ['acp', '--setup']
+INSTALL_HINT = ('This session runs Hermes\' built-in tool loop over `hermes.llm.endpoint`. To run **Hermes Agent** '
+                'itself here (its memory, skills, providers and sessions, with this window\'s tools), install it: '
+                '`' + INSTALL_COMMAND + '`, then choose a model with `hermes model` (or `hermes acp --setup`), '
+                'and start a new Hermes Agent session.')
+RESTRICTED_HINT = ('This workspace is in Restricted Mode, so Hermes starts no agent program here. Trust the '
+                   'workspace to use Hermes Agent; until then the built-in tool loop answers.')
+NO_PROVIDER_CODE = -32603
+NO_PROVIDER_TEXT = 'No LLM provider configured'
+
+
+def _basename(path):
+    cut = max(path.rfind('/'), path.rfind('\\'))
+    return path[cut + 1:] if cut >= 0 else path
+
+
+def hermes_spec(configured_path, find_on_path):
+    """The spec that runs Hermes Agent over ACP, or None when it is not installed. `configured_path`:
+    hermes.acp.hermesPath ('' to search); `find_on_path(name)`: the program's absolute path or None."""
+    if json_type(configured_path) == 'string' and configured_path.strip() != '':
+        path = configured_path.strip()
+        name = _basename(path)
+        if name == 'hermes-acp' or name == 'hermes-acp.exe':
+            return _spec(HERMES_NAME, path, [])
+        return _spec(HERMES_NAME, path, ['acp'])
+    found = find_on_path('hermes')
+    if not is_none(found):
+        return _spec(HERMES_NAME, found, ['acp'])
+    found = find_on_path('hermes-acp')
+    if not is_none(found):
+        return _spec(HERMES_NAME, found, [])
+    return None
+
+
+def _spec(name, command, args, env=None):
+    return {'name': name, 'command': command, 'args': args, 'env': {} if is_none(env) else env, 'cwd': None}
+
+
+def configured_agents(value):
+    """The specs of hermes.acp.agents (entries the settings reader already validated); a later entry
+    with a name already taken is left out."""
+    specs = []
+    names = [HERMES_NAME.lower(), HERMES, BUILTIN, AUTO]
+    if json_type(value) != 'array':
+        return specs
+    for entry in value:
+        name = get_key(entry, 'name')
+        command = get_key(entry, 'command')
+        if json_type(name) != 'string' or json_type(command) != 'string' or name.strip() == '' or \
+                name.strip().lower() in names:
+            continue
+        args = get_key(entry, 'args', [])
+        env = get_key(entry, 'env', {})
+        clean_env = {}
+        if is_object(env):
+            for key in copyable_keys(env):
+                if json_type(env[key]) == 'string':
+                    clean_env[key] = env[key]
+        names.append(name.strip().lower())
+        specs.append(_spec(name.strip(), command,
+                           [arg for arg in args if json_type(arg) == 'string'] if json_type(args) == 'array' else [],
+                           clean_env))
+    return specs
+
+
+def choose_backend(wanted, hermes, agents, trusted=True):
+    """Who answers a new conversation: {'kind': 'builtin', 'notice': text | None} or {'kind': 'acp',
+    'spec'}. `wanted`: hermes.agent.backend; `hermes`: hermes_spec(...) or None; `agents`:
+    configured_agents(...); `trusted`: the workspace is trusted (Restricted Mode starts no agent)."""
+    choice = wanted.strip() if json_type(wanted) == 'string' else AUTO
+    lowered = choice.lower()
+    if lowered == BUILTIN:
+        return {'kind': 'builtin', 'notice': None}
+    if not trusted:
+        return {'kind': 'builtin', 'notice': RESTRICTED_HINT}
+    if lowered == AUTO or lowered == HERMES or lowered == HERMES_NAME.lower():
+        if not is_none(hermes):
+            return {'kind': 'acp', 'spec': hermes}
+        return {'kind': 'builtin', 'notice': INSTALL_HINT}
+    for spec in agents:
+        if spec['name'].lower() == lowered:
+            return {'kind': 'acp', 'spec': spec}
+    return {'kind': 'builtin', 'notice': 'No agent named "' + choice + '" is in `hermes.acp.agents`, so the built-in '
+                                         'tool loop answers. Add it there, or set `hermes.agent.backend` to `auto`.'}
+
+
+def find_spec(name, hermes, agents):
+    """The spec of the agent a stored conversation used, or None when it is no longer configured."""
+    if name == HERMES_NAME:
+        return hermes
+    for spec in agents:
+        if spec['name'] == name:
+            return spec
+    return None
+
+
+def mcp_server_entry(url, token):
+    """This window's MCP server as an ACP `mcpServers` entry (Streamable HTTP; `headers` is required)."""
+    headers = []
+    if json_type(token) == 'string' and token != '':
+        headers.append({'name': 'Authorization', 'value': 'Bearer ' + token})
+    return {'type': 'http', 'name': MCP_SERVER_NAME, 'url': url, 'headers': headers}
+
+
+def describe_failure(kind, code, message, agent_name, data=None):
+    """An AcpError as what the user reads: {'message', 'setup': True when `hermes acp --setup` is the fix}.
+    Never the raw JSON-RPC dump; the MCP token never reaches here (it only travels in session/new). Hermes
+    0.19.0 says "Internal error" with the reason in `data.details`."""
+    text = message if json_type(message) == 'string' else ''
+    details = get_key(data, 'details')
+    if json_type(details) == 'string' and details != '' and not (details in text):
+        text = (text + ': ' if text != '' else '') + details
+    if code == NO_PROVIDER_CODE and NO_PROVIDER_TEXT.lower() in text.lower():
+        return {'message': agent_name + ' has no model provider configured yet. Choose one with `hermes model` or '
+                           '`hermes acp --setup` (the button below runs it in a terminal), then ask again.',
+                'setup': agent_name == HERMES_NAME}
+    if kind == 'spawn':
+        return {'message': agent_name + ' could not be started: ' + text + '. Check the command in your settings '
+                           '(`hermes.acp.hermesPath` / `hermes.acp.agents`).', 'setup': False}
+    if kind == 'timeout':
+        return {'message': agent_name + ' did not answer in time (' + text + '). It was stopped; ask again to '
+                           'start it anew.', 'setup': False}
+    if kind == 'exited':
+        return {'message': agent_name + ' stopped unexpectedly (' + text + '). Ask again to start it anew.',
+                'setup': False}
+    if kind == 'protocol':
+        return {'message': agent_name + ' sent something that is not the Agent Client Protocol (' + text + ').',
+                'setup': False}
+    return {'message': agent_name + ' reported an error: ' + (text if text != '' else 'unknown error') +
+                       ('' if is_none(code) else ' (code ' + str(code) + ')'), 'setup': False}

@@ -1,0 +1,391 @@
+"""One prompt turn of an ACP agent, free of VS Code: the agent's `session/update` notifications folded
+into the conversation's reply (core/conversations.py parts) and told to a front end's TurnView.
+
+What an agent sends (ACP v1) and what it becomes:
+- agent_message_chunk → text (Markdown); agent_thought_chunk → a thought (collapsible thinking);
+- tool_call / tool_call_update → a tool part, its status running | ok | error (pending and in_progress
+  are running), its locations and diffs as paths (relative ones joined to the session's cwd);
+- plan → the turn's to-do list; usage_update → context used/size; available_commands_update → the
+  session's slash commands; session_info_update → its title; current_mode_update → its mode.
+- user_message_chunk (a replay of an earlier turn) is not part of a live turn and is ignored here.
+
+Quirks absorbed (Hermes Agent 0.19.0): `read_file`, `write_file` and `patch` calls never get a closing
+tool_call_update, so `finish()` ends every tool still running (ok when the turn ended normally, cancelled
+when it was cancelled); permission requests carry ids of their own (`edit-approval-N`), so a request is a
+part of its own that waits for the user and ends with the answer.
+"""
+# __pragma__('tconv')
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
+from hermes.core.values import json_type, get_key, is_object
+from hermes.core.conversations import append_text, truncate
+
+PLAN_STATUSES = ['pending', 'in_progress', 'completed']
+FILE_CHANGING_KINDS = ['edit', 'delete', 'move']
+
+
+class TurnView:
+    """What a front end shows of a turn; every method may be left as is (a no-op)."""
+
+    def on_text(self, text):
+        return None
+
+    def on_thought(self, text):
+        return None
+
+    def on_tool(self, tool):
+        """tool: tool_view(part): {'id', 'title', 'kind', 'status', 'complete', 'input', 'output', 'paths',
+        'diffs'}; the same id again is the same tool, updated."""
+        return None
+
+    def on_plan(self, entries):
+        """entries: [{'title', 'status': pending | in_progress | completed}] (the whole list each time)."""
+        return None
+
+    def on_usage(self, used, size):
+        return None
+
+    def on_commands(self, commands):
+        """commands: [{'name', 'description'}]."""
+        return None
+
+    def on_title(self, title):
+        return None
+
+    def on_mode(self, mode_id):
+        return None
+
+
+def resolve_path(cwd, path):
+    """A path an agent named, absolute: relative ones are relative to the session's cwd."""
+    if json_type(path) != 'string' or path == '':
+        return None
+    if path.startswith('/') or (len(path) > 2 and path[1] == ':') or json_type(cwd) != 'string' or cwd == '':
+        return path
+    relative = path[2:] if path.startswith('./') else path
+    return cwd + ('' if cwd.endswith('/') else '/') + relative
+
+
+def content_text(content):
+    """The text of an ACP content block (text, or a resource's text); '' for anything else."""
+    kind = get_key(content, 'type')
+    if kind == 'text':
+        text = get_key(content, 'text')
+        return text if json_type(text) == 'string' else ''
+    if kind == 'resource':
+        text = get_key(get_key(content, 'resource'), 'text')
+        return text if json_type(text) == 'string' else ''
+    if kind == 'resource_link':
+        name = get_key(content, 'name')
+        return '[' + (name if json_type(name) == 'string' else 'resource') + ']'
+    if json_type(kind) == 'string':
+        return '[' + kind + ']'
+    return ''
+
+
+def _input_text(raw):
+    if is_none(raw):
+        return ''
+    if json_type(raw) == 'string':
+        return raw
+    return dump_json(raw)
+
+
+def tool_view(part):
+    """What a front end needs of a tool part."""
+    return {'id': part['id'], 'title': part['name'], 'kind': get_key(part, 'toolKind', 'other'),
+            'status': part['status'], 'complete': part['status'] != 'running' and part['status'] != 'waiting',
+            'input': _input_text(part['arguments']) if is_object(part['arguments']) or
+            json_type(part['arguments']) == 'string' else '',
+            'output': part['result'], 'paths': get_key(part, 'paths', []), 'diffs': get_key(part, 'diffs', [])}
+
+
+class AcpTurn:
+    """`reply`: the conversation's running assistant message; `view`: a TurnView; `cwd`: the session's."""
+
+    def __init__(self, reply, view, cwd):
+        self.reply = reply
+        self.view = TurnView() if is_none(view) else view
+        self.cwd = cwd
+        self.plan = None
+        self.commands = None
+        self.title = None
+        self.mode = None
+        self.usage = None
+        self.changed = []  # absolute paths the agent's edit/delete/move calls and diffs named
+        self.permissions = 0
+        self.text_shown = False
+
+    # ------------------------------------------------------------------ session/update
+
+    def apply(self, update):
+        """One `session/update` notification's `update`; unknown kinds are ignored (newer agents)."""
+        kind = get_key(update, 'sessionUpdate')
+        if kind == 'agent_message_chunk' or kind == 'agent_thought_chunk':
+            text = content_text(get_key(update, 'content'))
+            if text == '':
+                return
+            if kind == 'agent_message_chunk':
+                append_text(self.reply, text)
+                self.text_shown = True
+                self.view.on_text(text)
+            else:
+                self._append_thought(text)
+                self.view.on_thought(text)
+        elif kind == 'tool_call' or kind == 'tool_call_update':
+            self._tool(update, kind == 'tool_call')
+        elif kind == 'plan':
+            self._plan(get_key(update, 'entries'))
+        elif kind == 'usage_update':
+            used = get_key(update, 'used')
+            size = get_key(update, 'size')
+            if json_type(used) in ['integer', 'number'] and json_type(size) in ['integer', 'number']:
+                self.usage = {'used': used, 'size': size}
+                self.view.on_usage(used, size)
+        elif kind == 'available_commands_update':
+            self.commands = commands_of(get_key(update, 'availableCommands'))
+            self.view.on_commands(self.commands)
+        elif kind == 'session_info_update':
+            title = get_key(update, 'title')
+            if json_type(title) == 'string' and title.strip() != '':
+                self.title = title.strip()
+                self.view.on_title(self.title)
+        elif kind == 'current_mode_update':
+            mode = get_key(update, 'currentModeId')
+            if json_type(mode) == 'string':
+                self.mode = mode
+                self.view.on_mode(mode)
+
+    def _append_thought(self, text):
+        parts = self.reply['parts']
+        count = len(parts)
+        if count > 0 and parts[count - 1]['kind'] == 'thought':
+            parts[count - 1]['text'] = parts[count - 1]['text'] + text
+        else:
+            parts.append({'kind': 'thought', 'text': text})
+
+    def find_tool(self, tool_id):
+        for part in self.reply['parts']:
+            if part['kind'] == 'tool' and part['id'] == tool_id:
+                return part
+        return None
+
+    def _tool(self, update, is_new):
+        tool_id = get_key(update, 'toolCallId')
+        if json_type(tool_id) != 'string' or tool_id == '':
+            return
+        part = self.find_tool(tool_id)
+        if is_none(part):
+            part = {'kind': 'tool', 'id': tool_id, 'name': 'tool', 'arguments': {}, 'status': 'running',
+                    'result': '', 'toolKind': 'other', 'paths': [], 'diffs': []}
+            self.reply['parts'].append(part)
+        self._merge(part, update)
+        self.view.on_tool(tool_view(part))
+
+    def _merge(self, part, update):
+        title = get_key(update, 'title')
+        if json_type(title) == 'string' and title != '':
+            part['name'] = title
+        kind = get_key(update, 'kind')
+        if json_type(kind) == 'string':
+            part['toolKind'] = kind
+        raw_input = get_key(update, 'rawInput')
+        if not is_none(raw_input):
+            part['arguments'] = raw_input
+        status = get_key(update, 'status')
+        if status == 'completed':
+            part['status'] = 'ok'
+        elif status == 'failed':
+            part['status'] = 'error'
+        elif status == 'pending' or status == 'in_progress':
+            part['status'] = 'running'
+        locations = get_key(update, 'locations')
+        if json_type(locations) == 'array':
+            for location in locations:
+                self._add_path(part, resolve_path(self.cwd, get_key(location, 'path')))
+        content = get_key(update, 'content')
+        if json_type(content) == 'array':
+            texts = []
+            for item in content:
+                item_type = get_key(item, 'type')
+                if item_type == 'diff':
+                    self._add_diff(part, item)
+                elif item_type == 'content':
+                    text = content_text(get_key(item, 'content'))
+                    if text != '':
+                        texts.append(text)
+            if len(texts) > 0:
+                part['result'] = truncate('\n'.join(texts))
+        raw_output = get_key(update, 'rawOutput')
+        if part['result'] == '' and not is_none(raw_output) and part['status'] != 'running':
+            part['result'] = truncate(_input_text(raw_output))
+        if part['toolKind'] in FILE_CHANGING_KINDS:
+            for path in part['paths']:
+                self._changed(path)
+
+    def _add_path(self, part, path):
+        if not is_none(path) and not (path in part['paths']):
+            part['paths'].append(path)
+
+    def _add_diff(self, part, item):
+        path = resolve_path(self.cwd, get_key(item, 'path'))
+        if is_none(path):
+            return
+        old_text = get_key(item, 'oldText')
+        new_text = get_key(item, 'newText')
+        diff = {'path': path, 'oldText': old_text if json_type(old_text) == 'string' else None,
+                'newText': new_text if json_type(new_text) == 'string' else ''}
+        part['diffs'] = [existing for existing in part['diffs'] if existing['path'] != path]
+        part['diffs'].append(diff)
+        self._add_path(part, path)
+        self._changed(path)
+
+    def _changed(self, path):
+        if not (path in self.changed):
+            self.changed.append(path)
+
+    def _plan(self, entries):
+        if json_type(entries) != 'array':
+            return
+        plan = []
+        for entry in entries:
+            title = get_key(entry, 'content')
+            status = get_key(entry, 'status')
+            if json_type(title) != 'string':
+                continue
+            plan.append({'title': title, 'status': status if status in PLAN_STATUSES else 'pending'})
+        self.plan = plan
+        for part in self.reply['parts']:
+            if part['kind'] == 'plan':
+                part['entries'] = plan
+                self.view.on_plan(plan)
+                return
+        self.reply['parts'].append({'kind': 'plan', 'entries': plan})
+        self.view.on_plan(plan)
+
+    # ------------------------------------------------------------------ permissions
+
+    def permission_waiting(self, params):
+        """`session/request_permission` arrived: a part that waits for the user (NeedsInput). Returns it."""
+        self.permissions += 1
+        call = get_key(params, 'toolCall')
+        call_id = get_key(call, 'toolCallId')
+        part_id = 'permission-' + str(self.permissions) + '-' + (call_id if json_type(call_id) == 'string' else '')
+        part = {'kind': 'tool', 'id': part_id, 'name': 'tool', 'arguments': {}, 'status': 'running', 'result': '',
+                'toolKind': 'other', 'paths': [], 'diffs': []}
+        self.reply['parts'].append(part)
+        if is_object(call):
+            self._merge(part, call)
+        title = get_key(call, 'title')
+        part['name'] = 'Permission: ' + (title if json_type(title) == 'string' and title != '' else 'a tool call')
+        part['status'] = 'waiting'
+        self.view.on_tool(tool_view(part))
+        return part
+
+    def permission_answered(self, part, answer_text, allowed):
+        part['status'] = 'ok' if allowed else 'error'
+        part['result'] = answer_text
+        self.view.on_tool(tool_view(part))
+
+    # ------------------------------------------------------------------ the end
+
+    def finish(self, stop_reason):
+        """The prompt's answer arrived (or the turn failed: stop_reason None): every tool still running or
+        waiting ends (0.19.0 never closes some), as cancelled when the turn was cancelled."""
+        cancelled = stop_reason == 'cancelled' or is_none(stop_reason)
+        for part in self.reply['parts']:
+            if part['kind'] == 'tool' and (part['status'] == 'running' or part['status'] == 'waiting'):
+                part['status'] = 'cancelled' if cancelled else 'ok'
+                self.view.on_tool(tool_view(part))
+
+
+def commands_of(value):
+    commands = []
+    if json_type(value) != 'array':
+        return commands
+    for entry in value:
+        name = get_key(entry, 'name')
+        description = get_key(entry, 'description')
+        if json_type(name) == 'string' and name != '':
+            commands.append({'name': name, 'description': description if json_type(description) == 'string' else ''})
+    return commands
+
+
+def stop_reason_text(stop_reason):
+    """What the chat says after a turn that did not simply end."""
+    if stop_reason == 'max_tokens':
+        return 'The agent stopped: the model reached its token limit.'
+    if stop_reason == 'max_turn_requests':
+        return 'The agent stopped: it reached its limit of model requests for one turn.'
+    if stop_reason == 'refusal':
+        return 'The agent refused to continue.'
+    return None
+
+
+def permission_choices(params):
+    """The options of a permission request as buttons: [{'id', 'label', 'kind', 'allow'}] in the agent's
+    order; an option without an id is left out (it could not be answered)."""
+    choices = []
+    options = get_key(params, 'options')
+    if json_type(options) != 'array':
+        return choices
+    for option in options:
+        option_id = get_key(option, 'optionId')
+        name = get_key(option, 'name')
+        kind = get_key(option, 'kind')
+        if json_type(option_id) != 'string' or option_id == '':
+            continue
+        label = name if json_type(name) == 'string' and name != '' else option_id
+        choices.append({'id': option_id, 'label': label, 'kind': kind if json_type(kind) == 'string' else '',
+                        'allow': kind == 'allow_once' or kind == 'allow_always'})
+    return choices
+
+
+def deny_choice(choices):
+    """The option we answer with when the user gives none: reject once, else any reject, else None
+    (then the request is answered `cancelled`)."""
+    for choice in choices:
+        if choice['kind'] == 'reject_once':
+            return choice
+    for choice in choices:
+        if choice['kind'] == 'reject_always':
+            continue
+        if not choice['allow']:
+            return choice
+    return None
+
+
+def selected_outcome(option_id):
+    return {'outcome': {'outcome': 'selected', 'optionId': option_id}}
+
+
+def cancelled_outcome():
+    return {'outcome': {'outcome': 'cancelled'}}
+
+
+def permission_summary(params, cwd):
+    """The question the user is asked: {'title', 'detail', 'diffs': [{path, oldText, newText}], 'command'}."""
+    call = get_key(params, 'toolCall')
+    title = get_key(call, 'title')
+    raw = get_key(call, 'rawInput')
+    command = get_key(raw, 'command') if is_object(raw) else None
+    diffs = []
+    content = get_key(call, 'content')
+    if json_type(content) == 'array':
+        for item in content:
+            if get_key(item, 'type') == 'diff':
+                path = resolve_path(cwd, get_key(item, 'path'))
+                if not is_none(path):
+                    old_text = get_key(item, 'oldText')
+                    new_text = get_key(item, 'newText')
+                    diffs.append({'path': path, 'oldText': old_text if json_type(old_text) == 'string' else None,
+                                  'newText': new_text if json_type(new_text) == 'string' else ''})
+    detail = ''
+    if json_type(command) == 'string' and command != '':
+        detail = 'Command: ' + command
+    elif len(diffs) > 0:
+        detail = 'Changes ' + ', '.join([diff['path'] for diff in diffs])
+    elif not is_none(raw):
+        detail = truncate(_input_text(raw), 600)
+    return {'title': title if json_type(title) == 'string' and title != '' else 'A tool call',
+            'detail': detail, 'diffs': diffs, 'command': command if json_type(command) == 'string' else None}

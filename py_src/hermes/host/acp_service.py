@@ -1,0 +1,367 @@
+"""ACP agents for the front ends (chat sessions, side panel): which agent answers, one warm agent
+process per agent spec (reused between turns and sessions, started again after a crash), the agent
+session behind a conversation (new, or loaded again after a reload), this window's MCP server handed
+over in session/new and session/load, and one prompt turn with its permission requests.
+
+The front ends talk to `AcpService.run_turn(...)` with a TurnView (core/acp_turn.py) and an `ask`
+function for permission requests; they never see the protocol. The agent process and the protocol are
+net/acp_agent.py (AcpAgent); what an agent may ask of us is host/acp_client_side.py.
+"""
+# __pragma__('tconv')
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json
+from hermes.js.modules import node, vscode
+from hermes.js.objects import is_none
+from hermes.js.process import environment_variable
+from hermes.js.promises import first_of, sleep_ms
+from hermes.core.values import json_type, get_key
+from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, find_spec, mcp_server_entry,
+                                    describe_failure, HERMES_NAME)
+from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
+                                  permission_summary)
+from hermes.host.settings import setting
+from hermes.host.approval import restricted_mode
+from hermes.host.workspace import workspace_folders
+
+PERMISSION_DEADLINE_MS = 50000
+"""An unanswered permission request is answered "deny" by us after this (Hermes denies by itself at 60 s)."""
+DENIED_IN_TIME = ('No answer within 50 seconds: Hermes denied the request (it would have timed out at 60 s). '
+                  'Ask again to retry.')
+
+
+def find_program(name, extra_folders=None):
+    """The absolute path of `name` on PATH (or in `extra_folders`), or None."""
+    path = node('path')
+    fs = node('fs')
+    folders = []
+    found_path = environment_variable('PATH')
+    if json_type(found_path) == 'string':
+        separator = ';' if environment_variable('OS') == 'Windows_NT' else ':'
+        folders = [folder for folder in found_path.split(separator) if folder != '']
+    for folder in extra_folders or []:
+        folders.append(folder)
+    for folder in folders:
+        candidate = path.join(folder, name)
+        try:
+            if fs.existsSync(candidate) and fs.statSync(candidate).isFile():
+                return candidate
+        except JsError:
+            continue
+    return None
+
+
+def _user_bin_folders():
+    """Where `pip install --user` and pipx put programs; VS Code started from a desktop may lack them in PATH."""
+    home = environment_variable('HOME')
+    if json_type(home) != 'string' or home == '':
+        return []
+    return [home + '/.local/bin']
+
+
+def spec_key(spec):
+    return dump_json([spec['name'], spec['command'], spec['args'], spec['env']])
+
+
+class AcpAgentError(Exception):
+    """A turn that could not run: `.message` is what the user reads, `.setup` offers `hermes acp --setup`."""
+
+    def __init__(self, message, setup=False):
+        Exception.__init__(self, message)
+        self.message = message
+        self.setup = setup
+
+
+def _kind_of(error):
+    return getattr(error, 'kind', None)
+
+
+def failure_of(error, agent_name):
+    """An AcpError (or anything thrown) as an AcpAgentError the user can read."""
+    kind = getattr(error, 'kind', None)
+    code = getattr(error, 'code', None)
+    data = getattr(error, 'data', None)
+    described = describe_failure(kind if json_type(kind) == 'string' else None,
+                                 code if json_type(code) in ['integer', 'number'] else None,
+                                 error_message(error), agent_name, data)
+    return AcpAgentError(described['message'], described['setup'])
+
+
+class AcpService:
+    """`make_agent(spec)` builds an AcpAgent (net/acp_agent.py) for a spec; `client_side` is the one
+    host/acp_client_side.py object every agent shares (permission prompts per session id);
+    `mcp` the McpService whose url and token go to the agent."""
+
+    def __init__(self, log, make_agent, client_side, mcp, find=None, trusted=None):
+        self.log = log
+        self.make_agent = make_agent
+        self.client_side = client_side
+        self.mcp = mcp
+        self.find = find_program if is_none(find) else find
+        self.trusted = (lambda: not restricted_mode()) if is_none(trusted) else trusted
+        self.agents = {}  # spec_key → {'agent', 'starting', 'sessions': [session ids opened in this process]}
+        self.session_listeners = {}  # 's:' + session id → callback(update) for updates between turns (a title)
+        self.hinted = []  # conversation ids that were told once how to get Hermes Agent
+
+    # ------------------------------------------------------------------ who answers
+
+    def hermes(self):
+        return hermes_spec(setting('acp.hermesPath'), lambda name: self.find(name, _user_bin_folders()))
+
+    def agents_configured(self):
+        return configured_agents(setting('acp.agents'))
+
+    def backend_for(self, conversation):
+        """{'kind': 'acp', 'spec'} | {'kind': 'builtin', 'notice'}: the conversation's agent (it keeps the
+        one it started with), else the one `hermes.agent.backend` picks for a new conversation."""
+        if not is_none(conversation.acp):
+            if not self.trusted():
+                return choose_backend('auto', None, [], False)
+            spec = find_spec(conversation.acp['agent'], self.hermes(), self.agents_configured())
+            if not is_none(spec):
+                return {'kind': 'acp', 'spec': spec}
+            return {'kind': 'missing', 'notice': conversation.acp['agent'] + ' answered this conversation, but it is '
+                    'no longer installed or configured. Start a new session to continue with another agent.'}
+        if len(conversation.messages) > 0:
+            return {'kind': 'builtin', 'notice': None}  # a conversation the built-in loop began stays with it
+        return choose_backend(setting('agent.backend'), self.hermes(), self.agents_configured(), self.trusted())
+
+    def notice_once(self, conversation, notice):
+        """The install hint is said once per conversation."""
+        if is_none(notice) or conversation.id in self.hinted:
+            return None
+        self.hinted.append(conversation.id)
+        return notice
+
+    # ------------------------------------------------------------------ agent processes
+
+    async def agent(self, spec):
+        """The warm agent for `spec`, started (and initialized) if it is not running."""
+        key = spec_key(spec)
+        entry = self.agents[key] if key in self.agents else None
+        if not is_none(entry) and not is_none(entry['agent']) and entry['agent'].alive:
+            if not is_none(entry['starting']):
+                await entry['starting']
+            return entry['agent']
+        run_spec = {'name': spec['name'], 'command': spec['command'], 'args': spec['args'], 'env': spec['env'],
+                    'cwd': self.cwd()}
+        agent = self.make_agent(run_spec)
+        entry = {'agent': agent, 'starting': None, 'sessions': []}
+        self.agents[key] = entry
+
+        def exited(*ignored):
+            if key in self.agents and self.agents[key] is entry:
+                del self.agents[key]
+                self.log.warn('ACP: ' + spec['name'] + ' exited; the next turn starts it again')
+        agent.on_exit(exited)
+        if not is_none(getattr(agent, 'on_session_update', None)):
+            agent.on_session_update(self._between_turns)
+        entry['starting'] = agent.start()
+        try:
+            await entry['starting']
+        except JsError as error:
+            if key in self.agents and self.agents[key] is entry:
+                del self.agents[key]
+            agent.dispose()
+            raise error
+        entry['starting'] = None
+        info = getattr(agent, 'agent_info', None)
+        self.log.info('ACP: ' + spec['name'] + ' started (' + spec['command'] + ' ' + ' '.join(spec['args']) + ')' +
+                      ('' if is_none(info) else ': ' + dump_json(info)))
+        return agent
+
+    def _between_turns(self, session_id, update):
+        key = 's:' + str(session_id)
+        if key in self.session_listeners:
+            self.session_listeners[key](update)
+
+    def watch_session(self, session_id, callback):
+        """`callback(update)` for the session's updates that arrive outside a turn (Hermes sends the title
+        after the prompt's answer)."""
+        self.session_listeners['s:' + session_id] = callback
+
+    def cwd(self):
+        folders = workspace_folders()
+        return folders[0]['path'] if len(folders) > 0 else environment_variable('HOME')
+
+    async def mcp_servers(self):
+        """This window's MCP server for the agent (waits for it to listen); none when it is off."""
+        if is_none(self.mcp):
+            return []
+        if not is_none(self.mcp.ready):
+            await self.mcp.ready
+        if not self.mcp.running or is_none(self.mcp.url):
+            return []
+        return [mcp_server_entry(self.mcp.url, self.mcp.token)]
+
+    async def session_for(self, spec, agent, conversation, notices):
+        """The agent session id behind `conversation`: a new one, or the stored one loaded into this
+        process (its replay is not shown: the conversation is already recorded). A session the agent no
+        longer knows becomes a new one, with a notice."""
+        key = spec_key(spec)
+        entry = self.agents[key] if key in self.agents else None
+        servers = await self.mcp_servers()
+        cwd = self.cwd()
+        if not is_none(conversation.acp) and conversation.acp['sessionId'] != '':
+            session_id = conversation.acp['sessionId']
+            if not is_none(entry) and session_id in entry['sessions']:
+                return session_id
+            try:
+                await agent.load_session(session_id, cwd, servers, lambda update: None)
+                if not is_none(entry):
+                    entry['sessions'].append(session_id)
+                return session_id
+            except JsError as error:
+                if _kind_of(error) != 'agent':
+                    raise error
+                notices.append(spec['name'] + ' no longer has this conversation\'s session (' + error_message(error) +
+                               '); it continues in a new session without the earlier turns.')
+        created = await agent.new_session(cwd, servers)
+        session_id = created['sessionId']
+        conversation.acp = {'agent': spec['name'], 'sessionId': session_id}
+        conversation.acp_options = {'modes': get_key(created, 'modes'), 'models': get_key(created, 'models')}
+        if not is_none(entry):
+            entry['sessions'].append(session_id)
+        return session_id
+
+    # ------------------------------------------------------------------ a turn
+
+    async def run_turn(self, spec, conversation, reply, blocks, view, cancellation, ask, save, between_turns=None):
+        """One prompt: `blocks` (ACP content blocks) to the conversation's agent session; updates go to
+        an AcpTurn on `reply` and `view`. `ask(question)` asks the user a permission question
+        ({'title', 'detail', 'diffs', 'command', 'choices'}) and returns the chosen choice id or None;
+        `save()` stores the conversation (the list shows NeedsInput); `between_turns(update)` hears the
+        session's updates outside a turn (Hermes sends the title after the answer). Returns {'stopReason', 'turn',
+        'notices'}; raises AcpAgentError when the agent cannot run."""
+        notices = []
+        cwd = self.cwd()
+        turn = AcpTurn(reply, view, cwd)
+        if is_none(conversation.acp):
+            conversation.acp = {'agent': spec['name'], 'sessionId': ''}  # this agent answers it from now on
+        try:
+            agent = await self.agent(spec)
+            session_id = await self.session_for(spec, agent, conversation, notices)
+        except JsError as error:
+            raise failure_of(error, spec['name'])
+        if not is_none(between_turns):
+            self.watch_session(session_id, between_turns)
+        save()
+
+        async def prompter(params):
+            return await self.answer_permission(turn, params, view, ask, save, cancellation)
+        self.client_side.set_permission_prompter(session_id, prompter)
+        unsubscribe = cancellation.on_cancel(lambda: agent.cancel(session_id))
+        try:
+            result = await agent.prompt(session_id, blocks, turn.apply)
+        except JsError as error:
+            turn.finish(None)
+            if cancellation.cancelled:
+                return {'stopReason': 'cancelled', 'turn': turn, 'notices': notices}
+            raise failure_of(error, spec['name'])
+        finally:
+            unsubscribe()
+            self.client_side.set_permission_prompter(session_id, None)
+        stop_reason = get_key(result, 'stopReason', 'end_turn')
+        turn.finish(stop_reason)
+        return {'stopReason': stop_reason, 'turn': turn, 'notices': notices}
+
+    async def answer_permission(self, turn, params, view, ask, save, cancellation):
+        """A `session/request_permission`: asked in the front end with every option the agent offers,
+        the answer mapped back exactly; no answer within PERMISSION_DEADLINE_MS → deny, with a note."""
+        choices = permission_choices(params)
+        if cancellation.cancelled:
+            return cancelled_outcome()
+        part = turn.permission_waiting(params)
+        save()
+        question = permission_summary(params, turn.cwd)
+        question['choices'] = choices
+        timed_out = {'value': False}
+
+        async def deadline():
+            await sleep_ms(PERMISSION_DEADLINE_MS)
+            timed_out['value'] = True
+            return None
+        try:
+            chosen = await first_of([ask(question), deadline(), cancellation.wait()])
+        except JsError as error:
+            self.log.warn('ACP: asking for permission failed: ' + error_message(error))
+            chosen = None
+        picked = None
+        for choice in choices:
+            if json_type(chosen) == 'string' and choice['id'] == chosen:
+                picked = choice
+        if is_none(picked):
+            deny = deny_choice(choices)
+            note = DENIED_IN_TIME if timed_out['value'] else 'Not answered: denied.'
+            if cancellation.cancelled:
+                note = 'The turn was stopped: denied.'
+            turn.permission_answered(part, note, False)
+            view.on_notice(note)
+            save()
+            return cancelled_outcome() if is_none(deny) else selected_outcome(deny['id'])
+        turn.permission_answered(part, picked['label'], picked['allow'])
+        save()
+        return selected_outcome(picked['id'])
+
+    async def set_mode(self, conversation, mode_id):
+        return await self._session_call(conversation, 'set_mode', mode_id)
+
+    async def set_model(self, conversation, model_id):
+        return await self._session_call(conversation, 'set_model', model_id)
+
+    async def _session_call(self, conversation, method, value):
+        if is_none(conversation.acp):
+            return False
+        spec = find_spec(conversation.acp['agent'], self.hermes(), self.agents_configured())
+        if is_none(spec):
+            return False
+        agent = await self.agent(spec)
+        session_id = await self.session_for(spec, agent, conversation, [])
+        if method == 'set_mode':
+            await agent.set_mode(session_id, value)
+        else:
+            await agent.set_model(session_id, value)
+        return True
+
+    async def list_sessions(self, spec):
+        """The agent's own sessions for this workspace ([] when it cannot list them)."""
+        try:
+            agent = await self.agent(spec)
+            return await agent.list_sessions(self.cwd())
+        except JsError as error:
+            self.log.warn('ACP: listing ' + spec['name'] + '\'s sessions failed: ' + error_message(error))
+            return []
+
+    def dispose(self):
+        for key in list(self.agents.keys()):
+            entry = self.agents[key]
+            del self.agents[key]
+            try:
+                entry['agent'].dispose()
+            except JsError as error:
+                self.log.warn('ACP: stopping an agent failed: ' + error_message(error))
+
+
+def setup_terminal(spec):
+    """Run `hermes acp --setup` (the interactive provider picker) in a VS Code terminal."""
+    command = spec['command'] if not is_none(spec) else 'hermes'
+    terminal = vscode.window.createTerminal({'name': 'Hermes Agent setup'})
+    terminal.show()
+    terminal.sendText(_quoted(command) + ' acp --setup' if not command.endswith('hermes-acp') else
+                      _quoted(command) + ' --setup')
+    return terminal
+
+
+SAFE_CHARACTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-'
+
+
+def _quoted(text):
+    plain = True
+    for character in text:
+        if not (character in SAFE_CHARACTERS):
+            plain = False
+    if plain and text != '':
+        return text
+    return "'" + "'\\''".join(text.split("'")) + "'"
+
+
+HERMES_AGENT_NAME = HERMES_NAME

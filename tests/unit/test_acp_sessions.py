@@ -1,0 +1,328 @@
+"""A Hermes chat session answered by an ACP agent, under CPython with the shim and a scripted fake agent
+(the real Hermes Agent runs in tests/e2e/test_hermes_sessions.py): the backend choice, the MCP server handed
+over, the turn rendered and recorded, permission requests asked and mapped back, Stop, a warm process
+reused and restarted, a reload that loads the session, and failures in words."""
+import asyncio
+
+import vscode
+
+from hermes.core.acp_backends import HERMES_NAME, INSTALL_HINT
+from hermes.core.conversations import ConversationStore
+from hermes.host.acp_service import AcpService
+from hermes.ui.acp_session import AcpSessionRunner, prompt_blocks
+from hermes.ui.acp_chat import register_diff_documents
+from hermes.ui.chat_sessions import SessionParticipant
+from test_acp_turn import PERMISSION, READ, WRITE, chunk
+from test_chat_sessions import request, session_context
+from panel_fakes import Log
+
+CWD = '/work/ws'
+
+
+class FakeError(Exception):
+    def __init__(self, kind, message, code=None, data=None):
+        Exception.__init__(self, message)
+        self.kind, self.message, self.code, self.data = kind, message, code, data
+
+
+class FakeClientSide:
+    def __init__(self):
+        self.prompters = {}
+
+    def set_permission_prompter(self, session_id, prompter):
+        self.prompters[session_id] = prompter
+
+
+class FakeAgent:
+    """Scripted like Hermes 0.19.0: `script` is a list of steps per prompt: an update dict, ('permission',
+    params) (asks the client side and records the outcome), ('wait', event) or ('raise', error)."""
+
+    def __init__(self, spec, client_side, scripts, log):
+        self.spec, self.client_side, self.scripts, self.log = spec, client_side, scripts, log
+        self.calls = []
+        self.alive = False
+        self.exit_callbacks = []
+        self.update_callbacks = []
+        self.outcomes = []
+        self.cancelled = []
+        self.sessions = 0
+        self.fail_start = None
+
+    async def start(self):
+        self.calls.append(('start',))
+        if self.fail_start:
+            raise self.fail_start
+        self.alive = True
+        self.agent_info = {'name': 'fake', 'version': '1'}
+
+    async def new_session(self, cwd, mcp_servers):
+        self.sessions += 1
+        self.calls.append(('new', cwd, mcp_servers))
+        if self.scripts.get('new_error'):
+            raise self.scripts['new_error']
+        return {'sessionId': 'sess-' + str(self.sessions), 'modes': {'currentModeId': 'default'}}
+
+    async def load_session(self, session_id, cwd, mcp_servers, on_update):
+        self.calls.append(('load', session_id, cwd, mcp_servers))
+        if self.scripts.get('load_error'):
+            raise self.scripts['load_error']
+        on_update(chunk('replayed'))
+        return {}
+
+    async def prompt(self, session_id, blocks, on_update):
+        self.calls.append(('prompt', session_id, blocks))
+        for step in self.scripts['turns'].pop(0):
+            if isinstance(step, dict):
+                on_update(step)
+            elif step[0] == 'permission':
+                prompter = self.client_side.prompters[session_id]
+                self.outcomes.append(await prompter(step[1]))
+            elif step[0] == 'wait':
+                await step[1].wait()
+                if self.cancelled:
+                    return {'stopReason': 'cancelled'}
+            elif step[0] == 'raise':
+                raise step[1]
+        for callback in self.update_callbacks:
+            callback(session_id, {'sessionUpdate': 'session_info_update', 'title': 'Titled by the agent'})
+        return {'stopReason': 'end_turn'}
+
+    def cancel(self, session_id):
+        self.cancelled.append(session_id)
+        self.scripts['release'].set()
+
+    def on_exit(self, callback):
+        self.exit_callbacks.append(callback)
+
+    def on_session_update(self, callback):
+        self.update_callbacks.append(callback)
+
+    def crash(self):
+        self.alive = False
+        for callback in self.exit_callbacks:
+            callback('exited with code 1')
+
+    def dispose(self):
+        self.alive = False
+        self.calls.append(('dispose',))
+
+
+class FakeMcp:
+    def __init__(self):
+        self.ready = None
+        self.running = True
+        self.url = 'http://127.0.0.1:4321/mcp'
+        self.token = 'secret-token'
+
+
+class Chat:
+    """The built-in loop's participant: records that it answered."""
+
+    def __init__(self):
+        self.answered = []
+
+    async def respond(self, request_value, history, stream, token, listener=None):
+        self.answered.append(request_value.prompt)
+        stream.markdown('built-in answer')
+        return {'metadata': {'hermes': {'stopped': 'done'}}}
+
+
+def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD):
+    vscode.workspace.open_folders([cwd])
+    if backend:
+        vscode.workspace.settings['hermes.agent.backend'] = backend
+    log = Log()
+    client_side = FakeClientSide()
+    made = []
+
+    def make_agent(spec):
+        agent = FakeAgent(spec, client_side, scripts, log)
+        made.append(agent)
+        return agent
+    found = {'hermes': '/usr/bin/hermes'} if programs is None else programs
+    service = AcpService(log, make_agent, client_side, FakeMcp(), find=lambda name, extra: found.get(name),
+                         trusted=lambda: trusted)
+    store = ConversationStore(lambda: 'c' + str(len(store.conversations) + 1), lambda: 1000)
+    chat = Chat()
+    sessions = SessionParticipant(store, chat, log, AcpSessionRunner(service, store, log, register_diff_documents(vscode.ExtensionContext())))
+    return {'service': service, 'store': store, 'made': made, 'chat': chat, 'sessions': sessions, 'log': log}
+
+
+def ask(world, prompt, resource='hermes:/untitled-1', token=None):
+    stream = vscode.ChatResponseStream()
+    uri = vscode.Uri.parse(resource)
+    result = asyncio.run(world['sessions'].handle(request(prompt), session_context(uri), stream, token))
+    return stream, result
+
+
+def test_hermes_answers_a_session_with_this_windows_mcp_server_and_the_turn_is_rendered_and_recorded(tmp_path):
+    (tmp_path / 'hello.py').write_text('print("hi")\n')
+    (tmp_path / 'out.txt').write_text('hi')
+    cwd = str(tmp_path)
+    world = make_world({'turns': [[READ, WRITE, chunk('hello.py prints hi.')]]}, cwd=cwd)
+    stream, result = ask(world, 'What does hello.py do?')
+    [agent] = world['made']
+    assert agent.spec['command'] == '/usr/bin/hermes' and agent.spec['args'] == ['acp'] and agent.spec['cwd'] == cwd
+    new = [call for call in agent.calls if call[0] == 'new'][0]
+    assert new[1] == cwd
+    assert new[2] == [{'type': 'http', 'name': 'vscode', 'url': 'http://127.0.0.1:4321/mcp',
+                       'headers': [{'name': 'Authorization', 'value': 'Bearer secret-token'}]}]
+    prompt = [call for call in agent.calls if call[0] == 'prompt'][0]
+    assert prompt[2] == [{'type': 'text', 'text': 'What does hello.py do?'}]
+    assert stream.text() == 'hello.py prints hi.'
+    pushed = stream.of('push')
+    assert [(p['toolCallId'], p['isComplete']) for p in pushed] == [('tc-2', False), ('tc-3', False), ('tc-2', True),
+                                                                   ('tc-3', True)]  # 0.19.0 never closes them
+    assert pushed[0]['invocationMessage'] == 'read: hello.py' and pushed[0]['enablePartialUpdate'] is True
+    assert [uri.fsPath for uri in stream.of('reference')] == [cwd + '/hello.py', cwd + '/out.txt']
+    [conversation] = world['store'].conversations
+    assert conversation.acp == {'agent': HERMES_NAME, 'sessionId': 'sess-1'}
+    assert conversation.title == 'Titled by the agent'  # session_info_update after the turn
+    assert conversation.messages[1]['status'] == 'done' and conversation.model == HERMES_NAME
+    assert conversation.changes == [cwd + '/out.txt']
+    assert result['metadata']['hermes']['stopReason'] == 'end_turn'
+    assert world['chat'].answered == []
+
+
+def test_a_follow_up_continues_the_same_agent_session_in_the_same_warm_process():
+    world = make_world({'turns': [[chunk('one')], [chunk('two')]]})
+    ask(world, 'first')
+    [conversation] = world['store'].conversations
+    stream, result = ask(world, 'second', 'hermes:/' + conversation.id)
+    [agent] = world['made']
+    assert [call[0] for call in agent.calls] == ['start', 'new', 'prompt', 'prompt']
+    assert [call[1] for call in agent.calls if call[0] == 'prompt'] == ['sess-1', 'sess-1']
+    assert stream.text() == 'two' and len(world['store'].conversations[0].messages) == 4
+
+
+def test_after_a_reload_the_session_is_loaded_into_the_new_process_without_showing_the_replay():
+    world = make_world({'turns': [[chunk('one')], [chunk('two')]]})
+    ask(world, 'first')
+    [conversation] = world['store'].conversations
+    data = world['store'].to_data()
+    later = make_world({'turns': [[chunk('after reload')]]})
+    later['store'] = ConversationStore.restore(data, lambda: 'x', lambda: 2000)
+    later['sessions'] = SessionParticipant(later['store'], later['chat'], later['log'],
+                                           AcpSessionRunner(later['service'], later['store'], later['log']))
+    stream, result = ask(later, 'again', 'hermes:/' + conversation.id)
+    [agent] = later['made']
+    assert [call[0] for call in agent.calls] == ['start', 'load', 'prompt']
+    assert agent.calls[1][1] == 'sess-1' and agent.calls[1][3][0]['name'] == 'vscode'
+    assert stream.text() == 'after reload'  # not the replayed 'replayed'
+
+
+def test_a_session_the_agent_forgot_continues_in_a_new_one_with_a_notice():
+    world = make_world({'turns': [[chunk('one')], [chunk('two')]]})
+    ask(world, 'first')
+    [conversation] = world['store'].conversations
+    world['made'][0].crash()
+    world['made'][0].scripts['load_error'] = FakeError('agent', 'Session not found', -32602)
+    stream, result = ask(world, 'second', 'hermes:/' + conversation.id)
+    assert len(world['made']) == 2  # the crashed process was replaced
+    assert 'no longer has this conversation' in stream.text() and conversation.acp['sessionId'] == 'sess-1'
+    assert world['made'][1].calls[-1][1] == 'sess-1'
+
+
+def test_permission_requests_are_asked_with_every_option_and_the_answer_goes_back_exactly():
+    world = make_world({'turns': [[WRITE, ('permission', PERMISSION), chunk('written')]]})
+    vscode.window.message_answers.extend(['Show Changes', 'Allow edit'])  # the diff first, then the answer
+    stream, result = ask(world, 'write it')
+    [agent] = world['made']
+    assert agent.outcomes == [{'outcome': {'outcome': 'selected', 'optionId': 'allow_once'}}]
+    level, text, items = vscode.window.messages[-1]
+    assert text == 'Hermes Agent asks: Approve edit: out.txt'
+    assert items[0] == {'modal': True, 'detail': 'Changes /work/ws/out.txt'}
+    assert items[1:] == ['Allow edit', 'Deny', 'Show Changes']
+    assert len(vscode.window.messages) == 2  # asked again after showing the changes
+    [(left, right, title)] = [(diff.left, diff.right, diff.title) for diff in vscode.window.diffs]
+    provider = vscode.workspace.content_providers['hermes-acp-diff']
+    assert (provider['provideTextDocumentContent'](left), provider['provideTextDocumentContent'](right)) == ('', 'hi')
+    assert title == 'Hermes Agent: /work/ws/out.txt'
+    [conversation] = world['store'].conversations
+    permission = [part for part in conversation.messages[1]['parts'] if part.get('id', '').startswith('permission-')][0]
+    assert (permission['status'], permission['result']) == ('ok', 'Allow edit')
+
+
+def test_a_closed_question_denies_and_the_chat_says_so():
+    world = make_world({'turns': [[('permission', PERMISSION), chunk('not written')]]})
+    vscode.window.message_answers.append(None)  # the user closed the dialog
+    stream, result = ask(world, 'write it')
+    assert world['made'][0].outcomes == [{'outcome': {'outcome': 'selected', 'optionId': 'deny'}}]
+    assert 'Not answered: denied.' in stream.text()
+
+
+def test_stop_cancels_the_agent_turn():
+    release = asyncio.Event
+    scripts = {'turns': [[chunk('working'), ('wait', None)]]}
+    world = make_world(scripts)
+    token_source = vscode.CancellationTokenSource()
+
+    async def run():
+        scripts['release'] = asyncio.Event()
+        scripts['turns'][0][1] = ('wait', scripts['release'])
+        stream = vscode.ChatResponseStream()
+        task = asyncio.ensure_future(world['sessions'].handle(request('long job'),
+                                                              session_context(vscode.Uri.parse('hermes:/u')),
+                                                              stream, token_source.token))
+        while not world['made'] or not any(call[0] == 'prompt' for call in world['made'][0].calls):
+            await asyncio.sleep(0)
+        token_source.cancel()
+        return stream, await task
+    stream, result = asyncio.run(run())
+    assert release is asyncio.Event
+    assert world['made'][0].cancelled == ['sess-1']
+    assert result['metadata']['hermes']['stopped'] == 'cancelled'
+    assert world['store'].conversations[0].messages[1]['status'] == 'stopped'
+
+
+def test_without_hermes_the_built_in_loop_answers_and_says_once_how_to_get_it():
+    world = make_world({'turns': []}, programs={})
+    first, _ = ask(world, 'hi')
+    assert world['chat'].answered == ['hi'] and INSTALL_HINT in first.text()
+    [conversation] = world['store'].conversations
+    second, _ = ask(world, 'again', 'hermes:/' + conversation.id)
+    assert INSTALL_HINT not in second.text() and world['made'] == []
+
+
+def test_restricted_mode_starts_no_agent():
+    world = make_world({'turns': []}, trusted=False)
+    stream, _ = ask(world, 'hi')
+    assert world['made'] == [] and 'Restricted Mode' in stream.text()
+
+
+def test_no_provider_is_a_readable_message_with_a_setup_button():
+    world = make_world({'turns': [], 'new_error': FakeError('agent', 'Internal error', -32603, {
+        'details': 'No LLM provider configured. Run `hermes model` to select a provider.'})})
+    stream, result = ask(world, 'hi')
+    assert 'has no model provider configured yet' in stream.text() and '-32603' not in stream.text()
+    assert stream.of('button') == [{'command': 'hermes.acp.setup', 'title': 'Set up Hermes Agent'}]
+    assert world['store'].conversations[0].messages[1]['status'] == 'error'
+
+
+def test_an_agent_that_cannot_start_is_said_and_the_next_turn_tries_again():
+    scripts = {'turns': [[chunk('ok now')]]}
+    world = make_world(scripts)
+    original = world['service'].make_agent
+
+    def failing(spec):
+        agent = original(spec)
+        if len(world['made']) == 1:
+            agent.fail_start = FakeError('spawn', 'spawn /usr/bin/hermes ENOENT')
+        return agent
+    world['service'].make_agent = failing
+    stream, _ = ask(world, 'hi')
+    assert 'could not be started: spawn /usr/bin/hermes ENOENT' in stream.text()
+    [conversation] = world['store'].conversations
+    stream, _ = ask(world, 'again', 'hermes:/' + conversation.id)
+    assert stream.text() == 'ok now' and len(world['made']) == 2
+    assert conversation.acp == {'agent': HERMES_NAME, 'sessionId': 'sess-1'}
+
+
+def test_prompt_blocks_carry_the_command_and_attached_files():
+    value = request('explain this', 'explain')
+    reference = vscode._Undefined()
+    reference.value = vscode.Uri.file('/work/ws/a.py')
+    value.references = [reference]
+    blocks, text = prompt_blocks(value)
+    assert text == '/explain explain this'
+    assert blocks[1] == {'type': 'resource_link', 'uri': 'file:///work/ws/a.py', 'name': 'a.py'}
