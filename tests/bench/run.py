@@ -13,6 +13,8 @@
    resources (tests/bench/typing_bench.py).
 6. The embedded agent's own costs, and a soak of 1,000 chat turns (tests/bench/llm.js, chat_soak.js).
 7. File tools in code-server (tests/bench/files_bench.py).
+8. The change log: the cost a tracked write adds to editor_edit_file / file_write (1, 10, 100 kB), and the
+   memory of 1,000 pending hunks (tests/bench/changes.js).
 No assertions on time: numbers are printed, each of issue 17's targets with its ratio and met / NOT met.
 """
 import gzip
@@ -304,8 +306,26 @@ def bench_typing():
         run(heading, row, *found, ROOT)
 
 
+# ------------------------------------------------------------------------------------------ change log
+
+def bench_changes():
+    heading('Change log (tests/bench/changes.js, transpiled, fake VS Code: its edits take microseconds where a real '
+            "one takes milliseconds, so these ratios are upper bounds; medians of 41 turns each)")
+    result = json.loads(subprocess.run([NODE, '--expose-gc', str(BENCH / 'changes.js')], check=True,
+                                       capture_output=True, text=True, cwd=ROOT).stdout)
+    for size, times in result['writes'].items():
+        for tool, key in (('editor_edit_file (one line)', 'edit'), ('file_write (whole file)', 'write')):
+            measured = times[key]
+            target(f'{tool}, {size} kB, tracked', f"{measured['tracked']:.2f} ms", 'without the change log',
+                   measured['tracked'] / measured['plain'], 1.10)
+    memory = result['memory']
+    row(f"{memory['hunks']:,} pending hunks in {memory['files']} files ({memory['chars'] / 1e6:.2f} M chars of text)",
+        f"{memory['heap_bytes'] / 2**20:.2f} MB of JS heap", 'the same texts in a plain array',
+        memory['heap_bytes'] / memory['texts_bytes'])
+
+
 SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm,
-            'files': bench_files, 'typing': bench_typing}
+            'files': bench_files, 'typing': bench_typing, 'changes': bench_changes}
 
 if __name__ == '__main__':
     for name in sys.argv[1:] or list(SECTIONS):  # e.g. `python tests/bench/run.py mcp`

@@ -190,3 +190,41 @@ def test_two_forced_hunks_over_one_user_edit_undo_once():
     current = 'Z\n'  # the user replaced everything
     result = undo_lines(split_lines(text), split_lines(current), hunks, True)
     assert len(result['undone']) == 1 and len(result['conflicts']) == 1
+
+
+def test_diff_texts_trims_on_whole_lines_and_rebuilds_the_text_on_random_edits():
+    rng = random.Random(11)
+    pieces = ['a', 'b', 'ab', 'X', '', '\r']
+    for _ in range(400):
+        base = ''.join(rng.choice(pieces) + ('\n' if rng.random() < 0.6 else '') for _ in range(rng.randrange(12)))
+        text = list(base)
+        for _ in range(rng.randrange(4)):
+            at = rng.randrange(len(text) + 1)
+            if rng.random() < 0.5 and at < len(text):
+                text.pop(at)
+            else:
+                text.insert(at, rng.choice(['\n', 'Y', 'b']))
+        text = ''.join(text)
+        hunks = diff_texts(base, text)
+        assert apply(split_lines(base), hunks) == split_lines(text), (base, text)
+        base_lines = split_lines(base)
+        for hunk in hunks:  # whole lines of each text: before-lines are the base's own lines
+            assert hunk['before'] == base_lines[hunk['base_start']:hunk['base_start'] + len(hunk['before'])]
+            assert hunk['after'] == split_lines(text)[hunk['start']:hunk['start'] + len(hunk['after'])]
+
+
+def test_diff_texts_keeps_a_changed_line_whole_when_its_end_matches_the_next_line():
+    assert diff_texts('a\nX\n', 'a\nYX\n') == [{'start': 1, 'base_start': 1, 'before': ['X\n'], 'after': ['YX\n']}]
+    assert diff_texts('a\nb', 'a\nb\n') == [{'start': 1, 'base_start': 1, 'before': ['b'], 'after': ['b\n']}]
+
+
+def test_diff_texts_over_many_chunks_finds_the_same_hunks_as_the_line_diff():
+    rng = random.Random(5)
+    for _ in range(30):
+        base = ''.join('line %d %s\n' % (n, rng.choice(['x', 'yy'])) for n in range(rng.randrange(200, 900)))
+        text = list(split_lines(base))
+        for _ in range(rng.randrange(1, 4)):
+            at = rng.randrange(len(text))
+            text[at] = 'changed %d\n' % at if rng.random() < 0.7 else ''
+        text = ''.join(text)
+        assert diff_texts(base, text) == diff_lines(split_lines(base), split_lines(text))

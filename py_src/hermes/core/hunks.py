@@ -21,6 +21,7 @@ undo, only coarser. The caller decides which files are too large to track at all
 from hermes.js.objects import is_none
 
 MAX_DIFF_WORK = 500000
+CHUNK = 2048  # characters compared at a time when finding the common head and tail of two texts
 
 
 def split_lines(text):
@@ -77,8 +78,74 @@ def diff_lines(before, after, budget=None):
 
 
 def diff_texts(base, text, budget=None):
-    """`diff_lines` of two texts; None stands for a file that does not exist (created or deleted: one hunk)."""
-    return diff_lines(split_lines('' if is_none(base) else base), split_lines('' if is_none(text) else text), budget)
+    """`diff_lines` of two texts; None stands for a file that does not exist (created or deleted: one hunk).
+
+    The common head and tail are found on the texts first (a binary search of native string comparisons) and
+    only the lines between them are split and diffed: a one-line edit of a 100 kB file splits a few lines."""
+    base = '' if is_none(base) else base
+    text = '' if is_none(text) else text
+    head = _common_head_lines(base, text)
+    tail = _common_tail_chars(base, text, head)
+    lines_above = _count_newlines(base, head)
+    hunks = diff_lines(split_lines(base[head:len(base) - tail]), split_lines(text[head:len(text) - tail]), budget)
+    for hunk in hunks:
+        hunk['start'] = hunk['start'] + lines_above
+        hunk['base_start'] = hunk['base_start'] + lines_above
+    return hunks
+
+
+def _common_head_lines(one, other):
+    """The length of the longest common prefix of whole lines (it ends after a newline, or is 0)."""
+    limit = min(len(one), len(other))
+    low = 0
+    while low + CHUNK <= limit and one[low:low + CHUNK] == other[low:low + CHUNK]:  # native comparisons, chunk
+        low = low + CHUNK  # by chunk: each character is compared about once
+    high = min(low + CHUNK, limit)
+    while low < high:  # then the longest common prefix inside the chunk, by halving
+        middle = (low + high + 1) // 2
+        if one[:middle] == other[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    if low == len(one) and low == len(other):
+        return low
+    return one[:low].rfind('\n') + 1
+
+
+def _common_tail_chars(one, other, head):
+    """The length of the longest common suffix of whole lines that does not reach into the first `head` chars:
+    it starts right after a newline of both texts (or at `head`)."""
+    limit = min(len(one), len(other)) - head
+    low = 0
+    while low + CHUNK <= limit and one[len(one) - low - CHUNK:len(one) - low] == \
+            other[len(other) - low - CHUNK:len(other) - low]:
+        low = low + CHUNK
+    high = min(low + CHUNK, limit)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if one[len(one) - middle:] == other[len(other) - middle:]:
+            low = middle
+        else:
+            high = middle - 1
+    if low == 0:
+        return 0
+    start = len(one) - low  # the tail must start a line in both texts, else it moves past its first newline
+    other_start = len(other) - low
+    if (start == head or one[start - 1] == '\n') and (other_start == head or other[other_start - 1] == '\n'):
+        return low
+    newline = one.find('\n', start)
+    if newline == -1:
+        return 0
+    return len(one) - (newline + 1)
+
+
+def _count_newlines(text, end):
+    count = 0
+    index = text.find('\n')
+    while index != -1 and index < end:
+        count = count + 1
+        index = text.find('\n', index + 1)
+    return count
 
 
 def _myers_blocks(a, b, a0, a1, b0, b1, budget):

@@ -29,7 +29,7 @@ from hermes.core.values import get_key, json_type
 from hermes.core.hunks import (split_lines, join_lines, diff_texts, assign_ids, undo_lines, keep_in_base,
                                revert_in_text, rebase, hunk_view)
 from hermes.core.change_report import agent_view
-from hermes.host.paths import folder_paths, is_inside, real_path, display_path
+from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
 from hermes.host.change_store import FORMAT
 
 MAX_FILE_CHARS = 1000000
@@ -114,7 +114,7 @@ def in_workspace_strictly(path):
     try:
         real = real_path(path)
         for folder in folder_paths():
-            if is_inside(real, real_path(folder)):
+            if is_inside(real, real_folder(folder)):  # (the folder's real path is remembered: host/paths.py)
                 return True
     except JsError:
         return False
