@@ -122,7 +122,6 @@ test("an edit of another client's pending hunk is refused until that client read
   const refused = await call(registry, 'editor_edit_file', { path: 'app.py', edits: [{ old_text: 'TWO', new_text: '2' }] }, CLAUDE);
   assert.equal(refused.isError, true);
   assert.match(refused.content[0].text, /^Refused: lines 2-2 of this file hold a change by Hermes panel/);
-  await new Promise((resolve) => setTimeout(resolve, 2));  // the read must come after the hunk's time
   assert.equal((await call(registry, 'file_read', { path: 'app.py' }, CLAUDE)).isError, false);
   const allowed = await call(registry, 'editor_edit_file', { path: 'app.py', edits: [{ old_text: 'TWO', new_text: '2' }] }, CLAUDE);
   assert.equal(allowed.isError, false, allowed.content[0].text);
@@ -137,4 +136,18 @@ test('a file outside the workspace is never recorded', () => {
   assert.deepEqual(plain(log.pending()), []);
   assert.equal(JSON.stringify(plain(log.to_data())).includes('secret'), false);
   fs.unlinkSync(outside);
+});
+
+test('a move recorded by an ACP-style writer is undone as a whole on disk', async () => {
+  const { folder, log, registry } = setup();
+  const [from, to] = [path.join(folder, 'app.py'), path.join(folder, 'moved.py')];
+  const text = fs.readFileSync(from, 'utf8');
+  fs.renameSync(from, to);
+  log.record_rename(from, 'file://' + to, text, text, args({ client: 'Hermes Agent (ACP)', session: 's1', turn: '3' }));
+  const listed = (await call(registry, 'changes_list', { include_lines: false })).structuredContent.pending;
+  assert.deepEqual(listed.map((i) => [i.path, i.renamed_from || null, i.renamed_to || null, i.client, i.turn]),
+    [['app.py', null, 'moved.py', 'Hermes Agent (ACP)', '3'], ['moved.py', 'app.py', null, 'Hermes Agent (ACP)', '3']]);
+  assert.equal(plain(await log.undo_all(args({ client: 'Hermes Agent (ACP)' }))).conflicts.length, 0);
+  assert.equal(fs.readFileSync(from, 'utf8'), text);
+  assert.equal(fs.existsSync(to), false);
 });

@@ -295,8 +295,7 @@ def test_an_edit_of_another_clients_pending_hunk_needs_a_read_first():
     assert log.edit_refusal(CLAUDE, '/ws/a.py', [[2, 2]]) is None  # another line
     assert log.edit_refusal(PANEL, '/ws/a.py', None) is None  # its own change
     assert log.edit_refusal(CLAUDE, '/ws/a.py', None) is not None  # a whole-file write
-    clock.now += 1
-    log.note_read('Claude Code', '/ws/a.py')
+    log.note_read('Claude Code', '/ws/a.py')  # at the same millisecond: order counts, not the clock
     assert log.edit_refusal(CLAUDE, '/ws/a.py', [[1, 1]]) is None
 
 
@@ -395,3 +394,51 @@ def test_the_log_is_bounded_dropping_the_oldest_files(monkeypatch):
 def test_without_a_workspace_the_log_lives_in_memory(tmp_path):
     store = ChangeStore(None, print)
     assert store.load() is None and store.save_now({'format': FORMAT, 'files': []}) is True
+
+
+def test_a_move_is_listed_at_both_ends_and_undone_as_a_whole():
+    files = FakeFiles()
+    files.texts['/ws/old.py'] = 'a\nb\n'
+    log = make_log(files)
+    files.texts.pop('/ws/old.py')
+    files.texts['/ws/new.py'] = 'a\nB\n'
+    log.record_rename('/ws/old.py', '/ws/new.py', 'a\nb\n', 'a\nB\n', CLAUDE)
+    items = {item['path']: item for item in log.pending()}
+    assert items['/ws/old.py']['deleted'] is True and items['/ws/old.py']['renamed_to'] == '/ws/new.py'
+    assert items['/ws/new.py']['created'] is True and items['/ws/new.py']['renamed_from'] == '/ws/old.py'
+    assert run(log.undo('/ws/new.py')) == ['h1']
+    assert files.texts == {'/ws/old.py': 'a\nb\n'} and log.pending() == []
+    assert [h['action'] for h in log.history()] == ['undone', 'undone']
+
+
+def test_keeping_one_end_of_a_move_keeps_the_move():
+    files = FakeFiles()
+    files.texts['/ws/new.py'] = 'x\n'
+    log = make_log(files)
+    log.record_rename('/ws/old.py', '/ws/new.py', 'x\n', 'x\n', PANEL)
+    assert log.keep_all({'client': 'Hermes panel'}) == 1
+    assert log.pending() == [] and files.texts == {'/ws/new.py': 'x\n'}
+
+
+def test_undoing_a_move_whose_new_file_the_user_edited_asks_first():
+    files = FakeFiles()
+    files.texts['/ws/new.py'] = 'x\nmine\n'
+    log = make_log(files)
+    log.record_rename('/ws/old.py', '/ws/new.py', 'x\n', 'x\n', PANEL)
+    with pytest.raises(ChangeConflict) as conflict:
+        run(log.undo('/ws/old.py'))
+    assert conflict.value.path == '/ws/new.py'
+    assert files.texts == {'/ws/new.py': 'x\nmine\n'} and len(log.pending()) == 2
+
+
+def test_a_read_after_a_reload_counts_as_after_the_stored_hunks(tmp_path):
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\n'
+    log = stored_log(tmp_path / 'changes.json', files)
+    for text in ['b\n', 'c\n', 'd\n']:
+        write(log, files, '/ws/a.py', text, PANEL)
+    log.dispose()
+    again = stored_log(tmp_path / 'changes.json', files)
+    assert again.edit_refusal(CLAUDE, '/ws/a.py', None) is not None
+    again.note_read('Claude Code', '/ws/a.py')
+    assert again.edit_refusal(CLAUDE, '/ws/a.py', None) is None

@@ -230,3 +230,17 @@ def test_the_changes_resource_reads_the_log_and_changes_with_it(ws, log, context
     view = json.loads(contents['text'])
     assert view['pending'][0]['path'] == 'app.py' and view['pending'][0]['client'] == 'claude-code'
     assert CHANGES in [resource['uri'] for resource in features.catalog.list()]
+
+
+def test_changes_list_shows_a_move_at_both_ends(ws, log):
+    (ws / 'app.py').rename(ws / 'moved.py')
+    log.record_rename(str(ws / 'app.py'), str(ws / 'moved.py'), 'one\ntwo\nthree\nfour\nfive\n',
+                      'one\ntwo\nthree\nfour\nfive\n', PANEL)
+    result = ok(log, 'changes_list', {'include_lines': False})
+    assert [(item['path'], item.get('renamed_from'), item.get('renamed_to'))
+            for item in result['structuredContent']['pending']] == [('app.py', None, 'moved.py'),
+                                                                    ('moved.py', 'app.py', None)]
+    assert '- moved.py (moved from app.py): +5 −0 by Hermes panel (session c1), turn t1, hunks at line 1' in \
+        result['content'][0]['text']
+    asyncio.run(log.undo(str(ws / 'app.py')))
+    assert (ws / 'app.py').read_text() == 'one\ntwo\nthree\nfour\nfive\n' and not (ws / 'moved.py').exists()

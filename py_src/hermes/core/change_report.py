@@ -46,6 +46,9 @@ def agent_view(pending, history, include_lines):
         for flag in ['created', 'deleted', 'too_large']:
             if get_key(item, flag) is True:
                 shown[flag] = True
+        for link in ['renamed_from', 'renamed_to']:
+            if not is_none(get_key(item, link)):
+                shown[link] = item[link]
         shown['hunks'] = [_hunk(hunk, include_lines) for hunk in item['hunks']]
         items.append(shown)
     view = {'summary': {'files': len(files), 'hunks': hunks, 'added': added, 'removed': removed}, 'pending': items,
@@ -75,6 +78,10 @@ def view_text(view):
         for item in view['pending']:
             what = ' (created)' if get_key(item, 'created') is True else (
                 ' (deleted)' if get_key(item, 'deleted') is True else '')
+            if not is_none(get_key(item, 'renamed_from')):
+                what = ' (moved from ' + item['renamed_from'] + ')'
+            elif not is_none(get_key(item, 'renamed_to')):
+                what = ' (moved to ' + item['renamed_to'] + ')'
             lines.append('- ' + item['path'] + what + ': +' + str(item['added']) + ' −' + str(item['removed']) +
                          ' by ' + _author_text(item) + ', hunks at line ' +
                          ', '.join([str(hunk['line']) for hunk in item['hunks']]))

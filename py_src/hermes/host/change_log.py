@@ -25,7 +25,7 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.js.timers import set_timer, clear_timer
 from hermes.core.tools import ToolError
-from hermes.core.values import get_key, json_type
+from hermes.core.values import get_key, has_key, json_type
 from hermes.core.hunks import (split_lines, join_lines, diff_texts, assign_ids, undo_lines, keep_in_base,
                                revert_in_text, rebase, hunk_view)
 from hermes.core.change_report import agent_view
@@ -36,6 +36,8 @@ MAX_FILE_CHARS = 1000000
 MAX_HISTORY = 200  # decisions remembered (kept / undone), newest last
 MAX_STORED_CHARS = 16000000
 SAVE_DELAY_MS = 300
+
+LINKS = ['renamed_from', 'renamed_to']  # the two entries of a move name each other
 
 AUTO_KEEP_NEVER = 'never'
 AUTO_KEEP_NEXT_TURN = 'nextTurn'
@@ -137,7 +139,8 @@ class ChangeLog:
         self._entries = {}  # ' ' + path → entry (the prefix keeps paths clear of the dict's own members)
         self._order = []  # paths, oldest change first
         self._listeners = []
-        self._reads = {}  # client + '\n' + path → time of its last read
+        self._reads = {}  # client + '\n' + path → the sequence number of its last read
+        self._sequence = 0  # counts records and reads: "read after the hunk was recorded" never ties on a clock
         self._save_timer = None
         self._keep_timer = None
         self.dropped = 0  # files dropped to stay within MAX_STORED_CHARS since the log started
@@ -184,6 +187,9 @@ class ChangeLog:
                         group['deleted'] = True
                     if entry['too_large']:
                         group['too_large'] = True
+                    for link in LINKS:
+                        if has_key(entry, link):
+                            group[link] = entry[link]
                     groups.append(group)
                 view = hunk_view(hunk)
                 group['hunks'].append(view)
@@ -214,6 +220,9 @@ class ChangeLog:
         pending = self.pending(wanted)
         for item in pending:
             item['path'] = display_path(item['path'])
+            for link in LINKS:
+                if has_key(item, link):
+                    item[link] = display_path(item[link])
         history = []
         for item in self.history(wanted):
             shown = {}
@@ -291,19 +300,36 @@ class ChangeLog:
                 lines = rebase(split_lines(_or_empty(entry['base'])), split_lines(_or_empty(entry['text'])),
                                previous, split_lines(_or_empty(before)))
                 base = None if is_none(entry['base']) and is_none(before) else join_lines(lines)
-        ided = assign_ids(diff_texts(base, after), previous, next_id, {'author': author, 'time': now})
+        ided = assign_ids(diff_texts(base, after), previous, next_id, {'author': author, 'time': now,
+                                                                      'sequence': self._next_sequence()})
         if len(ided['hunks']) == 0:
             self._forget(path)
             return None
         made = {'path': path, 'uri': _uri_text(path), 'base': base, 'text': after, 'hunks': ided['hunks'],
                 'next_id': ided['next_id'], 'too_large': False}
+        _carry_links(entry, made)
         self._put(path, made)
         return made
+
+    def record_rename(self, old_path, new_path, before, after, author):
+        """Record that `author` moved a file from `old_path` to `new_path` (`before`: its text there, `after`: its
+        text at the new path). Recorded as the old file deleted and the new one created, linked ('renamed_to' /
+        'renamed_from' in `pending()`): keeping or undoing either one keeps or undoes the move (undo puts the old
+        file back and removes the new one). Returns the new path's entry."""
+        old_path = _path_of(old_path)
+        new_path = _path_of(new_path)
+        deleted = self.record(old_path, before, None, author)
+        created = self.record(new_path, None, after, author)
+        if not is_none(deleted) and not is_none(created) and not is_none(self.entry(old_path)):
+            self.entry(old_path)['renamed_to'] = new_path
+            created['renamed_from'] = old_path
+            self._changed([old_path, new_path])
+        return created
 
     def _large_entry(self, path, entry, author, now):
         made = {'path': path, 'uri': _uri_text(path), 'base': '', 'text': '', 'too_large': True,
                 'next_id': 2, 'hunks': [{'id': 'h1', 'start': 0, 'base_start': 0, 'before': [], 'after': [],
-                                         'author': author, 'time': now}]}
+                                         'author': author, 'time': now, 'sequence': self._next_sequence()}]}
         self._put(path, made)
         return made
 
@@ -334,10 +360,14 @@ class ChangeLog:
 
     # -------------------------------------------------------------------------------- what agents read
 
+    def _next_sequence(self):
+        self._sequence = self._sequence + 1
+        return self._sequence
+
     def note_read(self, client, path):
         """`client` read the whole current text of `path` (file_read, editor_get_content): its next edit of a
         pending hunk is allowed."""
-        self._reads[client + '\n' + _path_of(path)] = self._clock()
+        self._reads[client + '\n' + _path_of(path)] = self._next_sequence()
 
     def edit_refusal(self, author, path, line_ranges):
         """Why `author` may not write these lines of `path` now, or None. A pending hunk recorded by another
@@ -352,7 +382,7 @@ class ChangeLog:
         read_key = author['client'] + '\n' + path
         read_at = self._reads[read_key] if read_key in self._reads else -1
         for hunk in entry['hunks']:
-            if hunk['author']['client'] == author['client'] or hunk['time'] < read_at:
+            if hunk['author']['client'] == author['client'] or get_key(hunk, 'sequence', 0) < read_at:
                 continue
             if is_none(line_ranges) or _overlaps(hunk, line_ranges):
                 return ('Refused: lines ' + str(hunk['start'] + 1) + '-' + str(hunk['start'] + max(1, len(hunk['after']))) +
@@ -381,6 +411,10 @@ class ChangeLog:
         self._remember(path, action, chosen)
         if len(chosen) == len(entry['hunks']) or entry['too_large']:
             self._forget(path)
+            partner = _partner_of(entry)
+            if not is_none(partner) and not is_none(self.entry(partner)):  # a move is kept as a whole
+                self._remember(partner, action, self.entry(partner)['hunks'])
+                self._forget(partner)
             return
         lines = split_lines(_or_empty(entry['base']))
         ordered = sorted(chosen, key=lambda hunk: -hunk['base_start'])  # bottom-up: earlier starts stay valid
@@ -399,6 +433,7 @@ class ChangeLog:
             return
         made = {'path': path, 'uri': entry['uri'], 'base': base, 'text': text, 'hunks': ided['hunks'],
                 'next_id': ided['next_id'], 'too_large': False}
+        _carry_links(entry, made)
         self._entries[' ' + path] = made
 
     async def undo(self, path, hunk_id=None, force=False):
@@ -422,10 +457,22 @@ class ChangeLog:
             # created or deleted: the file itself goes or comes back
             if current != entry['text'] and not force:
                 raise ChangeConflict(path, [hunk['id'] for hunk in chosen])
+            partner = _partner_of(entry)
+            partner_entry = None if is_none(partner) else self.entry(partner)
+            if not is_none(partner_entry):  # a move: both ends go back, or neither
+                partner_now = await self._files.read(partner)
+                if partner_now != partner_entry['text'] and not force:
+                    raise ChangeConflict(partner, [hunk['id'] for hunk in partner_entry['hunks']])
             await self._files.write(path, entry['base'])
             self._remember(path, 'undone', chosen)
             self._forget(path)
-            self._changed([path])
+            touched = [path]
+            if not is_none(partner_entry):
+                await self._files.write(partner, partner_entry['base'])
+                self._remember(partner, 'undone', partner_entry['hunks'])
+                self._forget(partner)
+                touched.append(partner)
+            self._changed(touched)
             return [hunk['id'] for hunk in chosen]
         text_lines = split_lines(_or_empty(entry['text']))
         result = undo_lines(text_lines, split_lines(_or_empty(current)), chosen, force)
@@ -458,6 +505,8 @@ class ChangeLog:
         touched = []
         for path in self._order[:]:
             entry = self.entry(path)
+            if is_none(entry):  # kept with the other end of its move
+                continue
             chosen = [hunk for hunk in entry['hunks'] if matches(hunk['author'], wanted)]
             if len(chosen) > 0:
                 self._keep_hunks(path, entry, chosen, action)
@@ -538,6 +587,8 @@ class ChangeLog:
         touched = []
         for path in self._order[:]:
             entry = self.entry(path)
+            if is_none(entry):
+                continue
             old = [hunk for hunk in entry['hunks'] if hunk['time'] <= limit]
             if len(old) > 0:
                 self._keep_hunks(path, entry, old, 'auto-kept')
@@ -574,6 +625,8 @@ class ChangeLog:
             while len(self._history) > MAX_HISTORY:
                 self._history.pop(0)
         for stored in data['files']:
+            for hunk in stored['hunks']:  # reads after a reload must count as later than every stored hunk
+                self._sequence = max(self._sequence, get_key(hunk, 'sequence', 0))
             path = stored['path']
             if not self._confined(path):  # the workspace's folders changed since: never keep such texts
                 continue
@@ -624,6 +677,23 @@ class ChangeLog:
 
 def author_is_external(author):
     return get_key(author, 'external') is True
+
+
+def _carry_links(entry, made):
+    """A move's links survive every rewrite of the entry."""
+    if is_none(entry):
+        return
+    for link in LINKS:
+        if has_key(entry, link):
+            made[link] = entry[link]
+
+
+def _partner_of(entry):
+    """The other end of a move, or None."""
+    for link in LINKS:
+        if has_key(entry, link):
+            return entry[link]
+    return None
 
 
 def _by_author(hunks):
