@@ -358,8 +358,8 @@ def e2e(c):
 
 @task
 def clients(c, package_first=True):
-    """The real-clients layer: Hermes Agent, fastmcp, mcp-remote, the Inspector CLI and VS Code's own MCP client
-    against the packaged extension in code-server."""
+    """The real-clients layer: Hermes Agent, fastmcp, mcp-remote, the Inspector CLI, Claude Code, Codex, Gemini CLI
+    and VS Code's own MCP client against the packaged extension in code-server."""
     if not CODE_SERVER.exists():
         fail('code-server is not installed. Run `inv setup` first.')
     missing = [name for kind in ['python', 'npm'] for name in REAL_CLIENTS[kind]

@@ -149,7 +149,7 @@ test("a client's extra top-level arguments are left out and logged once per clie
   const c = core();
   const seen = [];
   const lines = [];
-  const log = { debug: (t) => lines.push('debug ' + t), info() {}, warn() {}, error() {} };
+  const log = { debug: (t) => lines.push('debug ' + t), info: (t) => lines.push('info ' + t), warn() {}, error() {} };
   const registry = c.core_tools.ToolRegistry();
   registry.add(c.core_tools.Tool('file_read', 'read', json({ type: 'object', properties: { path: { type: 'string' } },
     required: ['path'], additionalProperties: false }), async (args) => { seen.push(plain(args)); return 'read ' + args.path; }));
@@ -164,8 +164,10 @@ test("a client's extra top-level arguments are left out and logged once per clie
   const response = plain(await modern.handle(request(3, 'tools/call', { ...gemini, _meta: meta })));
   assert.equal(response.result.isError, false);
   assert.deepEqual(seen, [{ path: 'notes.md' }, { path: 'notes.md' }, { path: 'notes.md' }]);
-  assert.deepEqual(lines, ["debug mcp: gemini-cli-mcp-client 0.61.0 sends 'wait_for_previous', which file_read does not declare: " +
-    'left out of the call (said once per client and argument)']);
+  assert.deepEqual(lines.filter((line) => line.startsWith('debug ') || line.includes(' speaks ')), [
+    "debug mcp: gemini-cli-mcp-client 0.61.0 sends 'wait_for_previous', which file_read does not declare: " +
+    'left out of the call (said once per client and argument)',
+    'info mcp: gemini-cli-mcp-client 0.61.0 speaks 2026-07-28 (no session: every request says who it is)']);
   const hostile = plain(await session.handle(request(4, 'tools/call', { name: 'file_read', arguments: JSON.parse('{"path": "a", "__proto__": {"path": "/etc/passwd"}}') })));
   assert.deepEqual(hostile.result.content, [{ type: 'text', text: 'read a' }]);
   assert.deepEqual(seen[3], { path: 'a' });

@@ -2,7 +2,7 @@
 never an error, and logged once per client and name; a known argument that is wrong keeps today's exact error."""
 import asyncio
 
-from hermes.core.ignored_arguments import IgnoredArguments
+from hermes.core.ignored_arguments import IgnoredArguments, MAX_NOTES
 from hermes.core.mcp_protocol import McpSession
 from hermes.core.mcp_stateless import McpStatelessServer
 from hermes.core.tools import Tool, ToolCall, ToolRegistry, declared_arguments
@@ -116,3 +116,24 @@ def test_a_2026_07_28_request_is_served_alike():
     assert [line for line in log.lines if line.startswith('debug ')] == [
         "debug mcp: pytest 1 sends 'wait_for_previous', which file_read does not declare: "
         'left out of the call (said once per client and argument)']
+
+
+def test_the_memory_is_bounded_against_a_client_that_invents_names():
+    log = Log()
+    ignored = IgnoredArguments(log)
+    ignored.note('a 1', 'file_read', ['n' + str(number) for number in range(MAX_NOTES + 50)])
+    ignored.note('b 1', 'file_read', ['x'])
+    assert len(log.lines) == MAX_NOTES
+
+
+def test_a_2026_client_is_named_once_with_the_revision_it_speaks():
+    log = Log()
+    server = McpStatelessServer(SERVER_INFO, registry_seeing([]), log)
+    for request_id in [1, 2]:
+        asyncio.run(server.handle(modern_request(request_id, 'tools/list')))
+    other = modern_request(3, 'tools/list', **{'io.modelcontextprotocol/clientInfo': {'name': 'claude-code',
+                                                                                      'version': '2.1.328'}})
+    asyncio.run(server.handle(other))
+    assert [line for line in log.lines if ' speaks ' in line] == [
+        'info mcp: pytest 1 speaks 2026-07-28 (no session: every request says who it is)',
+        'info mcp: claude-code 2.1.328 speaks 2026-07-28 (no session: every request says who it is)']

@@ -4,11 +4,16 @@ not declare (the registry leaves them out: core/tools.py declared_arguments). Ge
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 
+# The memory's bound: names and client strings come from outside, so a client inventing new ones for every call
+# must not grow it (or the log) without end; past it, nothing more is said.
+MAX_NOTES = 200
+
 
 class IgnoredArguments:
     def __init__(self, log):
         self._log = log  # host/log.py Log, or None
         self._seen = {}  # 'client\nname' → True
+        self._count = 0
 
     def note(self, client, tool_name, names):
         """`client` (its name and version) sent `names` to `tool_name`, which does not declare them."""
@@ -16,8 +21,9 @@ class IgnoredArguments:
             return
         for name in names:
             key = client + '\n' + name
-            if key in self._seen:
+            if key in self._seen or self._count >= MAX_NOTES:
                 continue
             self._seen[key] = True
+            self._count += 1
             self._log.debug('mcp: ' + client + " sends '" + name + "', which " + tool_name +
                             ' does not declare: left out of the call (said once per client and argument)')

@@ -36,7 +36,7 @@ from hermes.core.mcp_protocol import (
     ProtocolError, LOG_LEVELS, SUPPORTED_PROTOCOL_VERSIONS,
     progress_reporter, log_message, log_outcome, describe, elapsed, client_name, mcp_author,
 )
-from hermes.core.ignored_arguments import IgnoredArguments
+from hermes.core.ignored_arguments import IgnoredArguments, MAX_NOTES
 
 MODERN_PROTOCOL_VERSIONS = ['2026-07-28']
 ALL_PROTOCOL_VERSIONS = MODERN_PROTOCOL_VERSIONS[:]  # modern first: what a dual-era client should pick
@@ -118,6 +118,8 @@ class McpStatelessServer:
         self.instructions = instructions
         self._log = log
         self._ignored = IgnoredArguments(log) if is_none(ignored) else ignored  # extra arguments, logged once
+        self._greeted = {}  # client name and version + revision → True: said once, as initialize says it for sessions
+        self._greeted_count = 0
         self._features = []
         self._sources = []
         self._shutdown = Cancellation()  # ends open subscriptions/listen streams
@@ -166,6 +168,7 @@ class McpStatelessServer:
         try:
             tool = self._called_tool(method, params)
             context = self._read_meta(method, params, headers, tool)
+            self._greet(context)
             context.send = send
             context.cancellation = cancellation
             context.tool = tool
@@ -313,6 +316,17 @@ class McpStatelessServer:
             subscription.close()
         # A graceful end (server shutdown) is answered; a cancelled one is dropped by `handle`.
         return {'_meta': {SUBSCRIPTION_ID_KEY: request_id}}
+
+    def _greet(self, context):
+        """One info line the first time a client (name and version) speaks a revision here: without a handshake, the
+        log would otherwise never say who connected with which protocol. Bounded like IgnoredArguments."""
+        who = client_name(context.client_info)
+        key = who + '\n' + context.version
+        if key in self._greeted or self._greeted_count >= MAX_NOTES:
+            return
+        self._greeted[key] = True
+        self._greeted_count += 1
+        self._info(who + ' speaks ' + context.version + ' (no session: every request says who it is)')
 
     def _info(self, text):
         if not is_none(self._log):
