@@ -494,3 +494,73 @@ module.exports = {
   resetEditorState();
   exported.__editorEvents = events;
 }
+
+// ==================================================================================================
+// Reviewing agents' changes (ui/change_review.py, ui/changes_view.py, ui/change_diff.py): decorations an
+// editor was given (`editor.decorations.get(type)`), CodeLens providers (`__state.codeLensProviders`), tree views
+// (`__state.treeViews.get(id)`), `vscode.changes` / `vscode.diff` calls (`__state.diffs`), context keys.
+{
+  const exported = module.exports;
+  const { window, workspace, commands, EventEmitter, Disposable } = exported;
+  const visibleChanged = new EventEmitter();
+  class ThemeIcon { constructor(id) { this.id = id; } }
+  class MarkdownString { constructor(value) { this.value = value || ''; } }
+  class CodeLens { constructor(range, command) { this.range = range; this.command = command; } }
+  class Selection { constructor(anchor, active) { this.anchor = anchor; this.active = active; this.start = anchor; this.end = active; } }
+  class TreeItem {
+    constructor(labelOrUri, collapsibleState) {
+      if (typeof labelOrUri === 'string') this.label = labelOrUri; else this.resourceUri = labelOrUri;
+      this.collapsibleState = collapsibleState;
+    }
+  }
+  function resetReview() {
+    state.codeLensProviders = [];
+    state.treeViews = new Map();
+    state.decorationTypes = [];
+    state.diffs = [];
+    state.contextKeys = {};
+    visibleChanged.dispose();
+  }
+  window.createTextEditorDecorationType = (options) => {
+    const type = { options, disposed: false, dispose() { this.disposed = true; } };
+    state.decorationTypes.push(type);
+    return type;
+  };
+  window.createTreeView = (id, options) => {
+    const view = { id, options, badge: undefined, message: undefined, dispose() { state.treeViews.delete(id); } };
+    state.treeViews.set(id, view);
+    return view;
+  };
+  window.onDidChangeVisibleTextEditors = (l) => visibleChanged.event(l);
+  exported.languages = Object.assign(exported.languages || {}, {
+    registerCodeLensProvider(selector, provider) {
+      const entry = { selector, provider };
+      state.codeLensProviders.push(entry);
+      return new Disposable(() => { state.codeLensProviders = state.codeLensProviders.filter((e) => e !== entry); });
+    },
+  });
+  const execute = commands.executeCommand;
+  commands.executeCommand = async (id, ...args) => {
+    if (id === 'setContext') { state.contextKeys[args[0]] = args[1]; return undefined; }
+    if (id === 'vscode.changes' || (id === 'vscode.diff' && !state.commands.has(id))) { state.diffs.push([id, ...args]); return undefined; }
+    return execute(id, ...args);
+  };
+  if (!exported.Uri.from) {
+    exported.Uri.from = ({ scheme, path, query }) => {
+      const uri = new exported.Uri(scheme, path);
+      uri.query = query || '';
+      uri.href = `${scheme}:${path}` + (query ? `?${query}` : '');
+      return uri;
+    };
+  }
+  if (!exported.ThemeIcon) exported.ThemeIcon = ThemeIcon;
+  if (!exported.MarkdownString) exported.MarkdownString = MarkdownString;
+  if (!exported.Selection) exported.Selection = Selection;
+  Object.assign(exported, { CodeLens, TreeItem, TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+    OverviewRulerLane: { Left: 1, Center: 2, Right: 4, Full: 7 },
+    TextEditorRevealType: exported.TextEditorRevealType || { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 } });
+  const baseReset = exported.__reset;
+  exported.__reset = () => { baseReset(); resetReview(); };
+  resetReview();
+  exported.__visibleEditorsChanged = visibleChanged;
+}

@@ -32,17 +32,19 @@ from vscode._env import _Env
 from vscode._events import CancellationError, CancellationTokenSource, Disposable, EventEmitter  # noqa: F401
 from vscode._files import RelativePattern  # noqa: F401
 from vscode._languages import (  # noqa: F401
-    Diagnostic, DiagnosticSeverity, DocumentSymbol, Hover, SymbolInformation, SymbolKind, TextEdit, _Languages,
+    CodeLens, Diagnostic, DiagnosticSeverity, DocumentSymbol, Hover, SymbolInformation, SymbolKind, TextEdit, _Languages,
 )
 from vscode._tasks import _Task, _Tasks  # noqa: F401
 from vscode._terminals import ShellExecution, ShellExecutionCommandLine, ShellIntegration, Terminal  # noqa: F401
 from vscode._types import (  # noqa: F401
-    ConfigurationTarget, FileSystemError, FileType, JsObject, JsObjectDict, Location, MarkdownString, Position,
+    ConfigurationTarget, FileSystemError, FileType, JsObject, JsObjectDict, Location, MarkdownString, OverviewRulerLane,
+    Position,
     ProgressLocation, Range, Selection, StatusBarAlignment, TextEditorRevealType, ThemeColor, ThemeIcon, Uri,
     WorkspaceFolder, _Undefined,
 )
 from vscode._window import (  # noqa: F401
-    OutputChannel, StatusBarItem, Tab, TabGroup, TabGroups, TextDocument, TextEditor, Webview, WebviewView, _Window,
+    OutputChannel, StatusBarItem, Tab, TabGroup, TabGroups, TextDocument, TextEditor, TextEditorDecorationType, TreeItem,
+    TreeItemCollapsibleState, TreeView, Webview, WebviewView, _Window,
 )
 from vscode._workspace import Configuration, ConfigurationChangeEvent, _Workspace  # noqa: F401
 

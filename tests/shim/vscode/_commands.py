@@ -17,8 +17,14 @@ def _open_diff(left, right, title=None, options=None):
     return resolved(None)
 
 
+def _open_changes(title, resources):
+    vscode.window.multi_diffs.append(JsObjectDict(title=title, resources=list(resources)))
+    return resolved(None)
+
+
 _BUILTIN_COMMANDS = {
     'vscode.diff': _open_diff,
+    'vscode.changes': _open_changes,
     'setContext': lambda key, value: vscode.commands.context_keys.__setitem__(key, value),
 }
 

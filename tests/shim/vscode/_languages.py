@@ -1,5 +1,5 @@
 """vscode.languages: diagnostics, and the types language features answer with."""
-from vscode._events import EventEmitter
+from vscode._events import Disposable, EventEmitter
 from vscode._types import JsObject, JsObjectDict, _Undefined
 
 
@@ -49,11 +49,23 @@ class TextEdit(_Undefined):
         return TextEdit(range, newText)
 
 
+class CodeLens(_Undefined):
+    def __init__(self, range, command=None):
+        self.range, self.command = range, command
+        self.isResolved = command is not None
+
+
 class _Languages:
     def __init__(self):
+        self.code_lens_providers = []  # (selector, provider)
         self.diagnostics = {}  # Uri → [Diagnostic]
         self._changed = EventEmitter()
         self.onDidChangeDiagnostics = self._changed.event
+
+    def registerCodeLensProvider(self, selector, provider):
+        entry = (selector, provider)
+        self.code_lens_providers.append(entry)
+        return Disposable(lambda: self.code_lens_providers.remove(entry))
 
     def getDiagnostics(self, uri=None):
         if uri is not None:

@@ -164,6 +164,13 @@ class ProgressLocation:
     Notification = 15
 
 
+class OverviewRulerLane:
+    Left = 1
+    Center = 2
+    Right = 4
+    Full = 7
+
+
 class TextEditorRevealType:
     Default = 0
     InCenter = 1

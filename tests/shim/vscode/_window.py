@@ -201,6 +201,10 @@ class _Editor(JsObject):
         self.viewColumn = view_column
         self.selections = [Selection(0, 0, 0, 0)]
         self.revealed = []
+        self.decorations = {}  # decoration type → the ranges or DecorationOptions last set
+
+    def setDecorations(self, decoration_type, ranges_or_options):
+        self.decorations[decoration_type] = list(ranges_or_options)
 
     @property
     def selection(self):
@@ -216,6 +220,48 @@ class _Editor(JsObject):
     @property
     def visibleRanges(self):
         return [Range(0, 0, max(self.document.lineCount - 1, 0), 0)]
+
+
+class TextEditorDecorationType(JsObject):
+    def __init__(self, options):
+        self.options = options
+        self.disposed = False
+
+    def dispose(self):
+        self.disposed = True
+
+
+class TreeItemCollapsibleState:
+    Collapsed = 1
+    Expanded = 2
+
+
+setattr(TreeItemCollapsibleState, 'None', 0)  # a keyword in Python: code writes 0
+
+
+class TreeItem(JsObject):
+    def __init__(self, label_or_uri, collapsible_state=0):
+        if isinstance(label_or_uri, Uri):
+            self.resourceUri, self.label = label_or_uri, None
+        else:
+            self.resourceUri, self.label = None, label_or_uri
+        self.collapsibleState = collapsible_state
+        self.description = self.tooltip = self.contextValue = self.command = self.iconPath = None
+
+
+class TreeView(JsObject):
+    def __init__(self, view_id, options):
+        self.id, self.options = view_id, options
+        self.badge = self.message = self.title = self.description = None
+        self.disposed = False
+
+    def dispose(self):
+        self.disposed = True
+
+    def items(self, element=None):
+        """Test helper: the tree as VS Code would ask for it, [(TreeItem, element, children)]."""
+        provider = self.options['treeDataProvider']
+        return [(provider['getTreeItem'](child), child, self.items(child)) for child in provider['getChildren'](element)]
 
 
 class _Window:
@@ -236,7 +282,11 @@ class _Window:
         self.closed_tabs = []
         self.progress = []
         self.diffs = []
+        self.multi_diffs = []  # vscode.changes: the multi-file diff editor
+        self.decoration_types = []
+        self.tree_views = {}
         add_event(self, '_active_changed', 'onDidChangeActiveTextEditor')
+        add_event(self, '_visible_changed', 'onDidChangeVisibleTextEditors')
         add_event(self, '_selection_changed', 'onDidChangeTextEditorSelection')
         add_event(self, '_visible_ranges_changed', 'onDidChangeTextEditorVisibleRanges')
         install_terminals(self)
@@ -245,6 +295,16 @@ class _Window:
         channel = OutputChannel(name, options if isinstance(options, dict) else None)
         self.output_channels.append(channel)
         return channel
+
+    def createTextEditorDecorationType(self, options):
+        decoration_type = TextEditorDecorationType(options)
+        self.decoration_types.append(decoration_type)
+        return decoration_type
+
+    def createTreeView(self, view_id, options):
+        view = TreeView(view_id, options)
+        self.tree_views[view_id] = view
+        return view
 
     def createStatusBarItem(self, id, alignment=None, priority=None):
         item = StatusBarItem(id, alignment, priority)

@@ -1,0 +1,268 @@
+"""What the review UI shows of the change log's pending changes, free of VS Code: the Changes view's tree
+(who → turn → file with +/− counts), the status bar's count, the marks a hunk gets in the editor, and where
+"next/previous change" goes. The editor (ui/change_review.py) and the view (ui/changes_view.py) only draw
+what these functions return, so both say the same words for the same change.
+
+A pending entry is the change log's (host/change_log.py `pending()`): {'path', 'uri', 'author': {'client',
+'session', 'turn'}, 'added', 'removed', 'hunks': [{'id', 'start', 'before_lines', 'after_lines', 'added',
+'removed'}], 'created'?, 'deleted'?}. A hunk's `start` is the 0-based line in the file's current text where
+its `after_lines` begin.
+"""
+# __pragma__('tconv')
+from hermes.js.objects import is_none
+from hermes.core.values import json_type, get_key
+
+KEEP = 'Keep'
+UNDO = 'Undo'
+KEEP_ALL = 'Keep All'
+UNDO_ALL = 'Undo All'
+UNNAMED_CLIENT = 'an MCP client'
+PREVIEW_CHARS = 80
+
+
+def author_of(entry):
+    author = get_key(entry, 'author')
+    client = get_key(author, 'client')
+    session = get_key(author, 'session')
+    turn = get_key(author, 'turn')
+    return {'client': client if json_type(client) == 'string' and client != '' else UNNAMED_CLIENT,
+            'session': session if json_type(session) == 'string' and session != '' else None,
+            'turn': None if is_none(turn) or turn == '' else str(turn)}
+
+
+def group_key(author):
+    """One group per client and session (a session's turns under it; a client without sessions alone)."""
+    return 'g:' + author['client'] + '\n' + (author['session'] or '')
+
+
+def turn_key(author):
+    return group_key(author) + '\n' + (author['turn'] or '')
+
+
+def counts_text(added, removed):
+    return '+' + str(added) + ' \u2212' + str(removed)
+
+
+def group_label(author, session_title=None):
+    """`session_title(session_id)` names a Hermes conversation (panel or chat session), or None."""
+    if is_none(author['session']):
+        return author['client']
+    title = None if is_none(session_title) else session_title(author['session'])
+    if json_type(title) == 'string' and title != '':
+        return author['client'] + ': ' + title
+    return author['client'] + ' (session ' + author['session'][:8] + ')'
+
+
+def turn_label(author):
+    if is_none(author['turn']):
+        return 'Edits'
+    return 'Turn ' + author['turn']
+
+
+def change_tree(pending, session_title=None):
+    """The Changes view: [{'key', 'label', 'filter', 'added', 'removed', 'files', 'turns': [{'key', 'label',
+    'filter', 'added', 'removed', 'files': [{'path', 'uri', 'label', 'added', 'removed', 'created',
+    'deleted', 'filter'}]}]}], groups and turns in the order their first change came."""
+    groups = []
+    by_group = {}
+    by_turn = {}
+    for entry in pending:
+        author = author_of(entry)
+        key = group_key(author)
+        if not (key in by_group):
+            group = {'key': key, 'label': group_label(author, session_title), 'added': 0, 'removed': 0,
+                     'files': 0, 'turns': [], 'filter': {'client': author['client'], 'session': author['session']}}
+            by_group[key] = group
+            groups.append(group)
+        group = by_group[key]
+        tkey = turn_key(author)
+        if not (tkey in by_turn):
+            turn = {'key': tkey, 'label': turn_label(author), 'added': 0, 'removed': 0, 'files': [],
+                    'filter': {'client': author['client'], 'session': author['session'], 'turn': author['turn']}}
+            by_turn[tkey] = turn
+            group['turns'].append(turn)
+        turn = by_turn[tkey]
+        added = _count(entry, 'added')
+        removed = _count(entry, 'removed')
+        turn['files'].append({'path': entry['path'], 'uri': get_key(entry, 'uri'), 'label': base_name(entry['path']),
+                              'added': added, 'removed': removed, 'created': get_key(entry, 'created') is True,
+                              'deleted': get_key(entry, 'deleted') is True, 'filter': turn['filter']})
+        turn['added'] += added
+        turn['removed'] += removed
+        group['added'] += added
+        group['removed'] += removed
+        group['files'] += 1
+    return groups
+
+
+def changed_files(pending):
+    """Each path with pending changes once: [{'path', 'uri', 'added', 'removed', 'hunks'}] (hunks of every
+    author, ordered by line)."""
+    files = []
+    by_path = {}
+    for entry in pending:
+        path = entry['path']
+        if not (('p:' + path) in by_path):
+            item = {'path': path, 'uri': get_key(entry, 'uri'), 'added': 0, 'removed': 0, 'hunks': []}
+            by_path['p:' + path] = item
+            files.append(item)
+        item = by_path['p:' + path]
+        item['added'] += _count(entry, 'added')
+        item['removed'] += _count(entry, 'removed')
+        author = author_of(entry)
+        for hunk in get_key(entry, 'hunks', []):
+            item['hunks'].append({'hunk': hunk, 'author': author, 'path': path})
+    for item in files:
+        item['hunks'] = sorted(item['hunks'], key=lambda mark: mark['hunk']['start'])
+    return files
+
+
+def status_text(file_count):
+    """The status bar item, or None when nothing is pending."""
+    if file_count <= 0:
+        return None
+    return '$(diff) ' + str(file_count) + (' file' if file_count == 1 else ' files') + ' to review'
+
+
+def status_tooltip(file_count):
+    return (str(file_count) + (' file has' if file_count == 1 else ' files have') + ' changes by agents to keep or '
+            'undo. Click to open the Changes view.')
+
+
+def hunk_marks(hunk, line_count):
+    """How a hunk is drawn in an editor with `line_count` lines: {'added': [first, last] or None (whole lines
+    highlighted), 'anchor': the line its removed text and lenses attach to, 'removed': the removed line
+    count, 'preview': the first removed line, shortened, or None}."""
+    start = hunk['start']
+    after = len(hunk['after_lines'])
+    before = len(hunk['before_lines'])
+    last_line = line_count - 1 if line_count > 0 else 0
+    anchor = start if start <= last_line else last_line
+    added = None
+    if after > 0:
+        first = start if start <= last_line else last_line
+        end = start + after - 1
+        added = [first, end if end <= last_line else last_line]
+    preview = None
+    if before > 0:
+        preview = strip_line_end(hunk['before_lines'][0]).strip()
+        if len(preview) > PREVIEW_CHARS:
+            preview = preview[:PREVIEW_CHARS - 1] + '\u2026'
+        if before > 1:
+            preview = preview + '  (' + str(before - 1) + ' more removed line' + ('' if before == 2 else 's') + ')'
+    return {'added': added, 'anchor': anchor, 'removed': before, 'preview': preview}
+
+
+def hunk_hover(hunk, author):
+    """The hover over a hunk: who changed it and the lines before and after, as a diff."""
+    lines = ['**' + _who(author) + '** changed these lines (' + counts_text(len(hunk['after_lines']),
+                                                                           len(hunk['before_lines'])) + ')',
+             '', '```diff']
+    for line in hunk['before_lines']:
+        lines.append('-' + strip_line_end(line))
+    for line in hunk['after_lines']:
+        lines.append('+' + strip_line_end(line))
+    lines.append('```')
+    return '\n'.join(lines)
+
+
+def lens_title(author, hunk):
+    return _who(author) + ' \u00b7 ' + counts_text(len(hunk['after_lines']), len(hunk['before_lines']))
+
+
+def _who(author):
+    if is_none(author['turn']):
+        return author['client']
+    return author['client'] + ', turn ' + author['turn']
+
+
+def next_line(starts, line, forward):
+    """Where "next/previous change" goes from `line`, among hunk start lines: wraps around; None when
+    there is no change."""
+    if len(starts) == 0:
+        return None
+    ordered = sorted(starts)
+    if forward:
+        for start in ordered:
+            if start > line:
+                return start
+        return ordered[0]
+    index = len(ordered) - 1
+    while index >= 0:
+        if ordered[index] < line:
+            return ordered[index]
+        index -= 1
+    return ordered[len(ordered) - 1]
+
+
+def text_before(text, hunks):
+    """The file's text with these hunks undone (their after_lines, at their start, back to before_lines):
+    the left side of a diff. Hunks must not overlap; their lines keep their own line ends."""
+    lines = split_lines_keep_ends(text)
+    for hunk in sorted(hunks, key=lambda item: item['start'], reverse=True):
+        start = hunk['start']
+        lines = lines[:start] + hunk['before_lines'] + lines[start + len(hunk['after_lines']):]
+    return ''.join(lines)
+
+
+def split_lines_keep_ends(text):
+    """'a\\nb' → ['a\\n', 'b']; '' → []."""
+    lines = []
+    begin = 0
+    while True:
+        index = text.find('\n', begin)
+        if index < 0:
+            break
+        lines.append(text[begin:index + 1])
+        begin = index + 1
+    if begin < len(text):
+        lines.append(text[begin:])
+    return lines
+
+
+def strip_line_end(line):
+    if line.endswith('\r\n'):
+        return line[:len(line) - 2]
+    if line.endswith('\n') or line.endswith('\r'):
+        return line[:len(line) - 1]
+    return line
+
+
+def base_name(path):
+    index = max(path.rfind('/'), path.rfind('\\'))
+    return path[index + 1:] if index >= 0 else path
+
+
+def filter_label(change_filter):
+    """'everything' / the client / the client's session / a turn: for confirmations and messages."""
+    if is_none(change_filter):
+        return 'every agent'
+    client = get_key(change_filter, 'client')
+    turn = get_key(change_filter, 'turn')
+    if json_type(client) != 'string':
+        return 'every agent'
+    if is_none(turn):
+        return client
+    return client + ', turn ' + str(turn)
+
+
+def _count(entry, key):
+    value = get_key(entry, key, 0)
+    return value if json_type(value) == 'integer' else 0
+
+
+def matches(entry, change_filter):
+    """Whether a pending entry is in a filter ({'client'?, 'session'?, 'turn'?}; None: everything). A key the
+    filter has must be equal, a missing session or turn included."""
+    if is_none(change_filter):
+        return True
+    author = author_of(entry)
+    for key in ['client', 'session', 'turn']:
+        if key in change_filter:
+            wanted = change_filter[key]
+            if is_none(wanted):
+                if not is_none(author[key]):
+                    return False
+            elif author[key] != str(wanted):
+                return False
+    return True

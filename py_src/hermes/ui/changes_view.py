@@ -1,0 +1,111 @@
+"""The "Changes" view (in the Hermes Agent container) and the status bar's count: agents' pending changes by
+who made them (an MCP client, or a Hermes conversation) → turn → file, each with +/− counts. A file opens its
+diff; a group or turn has Keep All, Undo All and "Open Changes" (VS Code's multi-file diff editor) inline,
+and so does the view's title bar for everything. The tree is core/change_view.py `change_tree`."""
+# __pragma__('tconv')
+from hermes.js.errors import to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, new
+from hermes.core.change_view import change_tree, changed_files, counts_text, status_text, status_tooltip
+from hermes.ui.change_diff import before_uri
+
+VIEW_ID = 'hermes.changes'
+FOCUS_COMMAND = VIEW_ID + '.focus'  # VS Code makes it for every view
+OPEN_FILE_DIFF_COMMAND = 'vscode.diff'
+NOT_COLLAPSIBLE = 0  # vscode.TreeItemCollapsibleState.None: `None` is a keyword in Python
+
+
+class ChangesTree:
+    """The TreeDataProvider. Elements: {'kind': 'group' | 'turn' | 'file', 'node': the change_tree node}.
+    `session_title(id)` names a Hermes conversation."""
+
+    def __init__(self, changes, session_title=None):
+        self.changes = changes
+        self.session_title = session_title
+        self.changed = new(vscode.EventEmitter)
+        self.groups = []
+
+    def refresh(self, *ignored):
+        self.groups = change_tree(self.changes.pending(), self.session_title)
+        self.changed.fire(None)
+
+    def getChildren(self, element=None):
+        if is_none(element):
+            return [{'kind': 'group', 'node': group} for group in self.groups]
+        if element['kind'] == 'group':
+            return [{'kind': 'turn', 'node': turn} for turn in element['node']['turns']]
+        if element['kind'] == 'turn':
+            return [{'kind': 'file', 'node': item} for item in element['node']['files']]
+        return []
+
+    def getTreeItem(self, element):
+        node = element['node']
+        kind = element['kind']
+        if kind == 'file':
+            item = new(vscode.TreeItem, vscode.Uri.file(node['path']), NOT_COLLAPSIBLE)
+            item.label = node['label']
+            item.description = counts_text(node['added'], node['removed']) + \
+                (' · created' if node['created'] else (' · deleted' if node['deleted'] else ''))
+            item.tooltip = node['path']
+            item.contextValue = 'hermes.change.file'
+            item.command = {'command': OPEN_FILE_DIFF_COMMAND, 'title': 'Open Changes',
+                            'arguments': [before_uri(node['path'], node['filter']), vscode.Uri.file(node['path']),
+                                          node['label'] + ' (' + node['filter']['client'] + ')']}
+            return item
+        state = vscode.TreeItemCollapsibleState.Expanded
+        item = new(vscode.TreeItem, node['label'], state)
+        if kind == 'group':
+            item.description = counts_text(node['added'], node['removed']) + ' · ' + str(node['files']) + \
+                (' file' if node['files'] == 1 else ' files')
+            item.iconPath = new(vscode.ThemeIcon, 'hubot' if not is_none(node['filter']['session']) else 'plug')
+            item.contextValue = 'hermes.change.group'
+        else:
+            item.description = counts_text(node['added'], node['removed'])
+            item.iconPath = new(vscode.ThemeIcon, 'history')
+            item.contextValue = 'hermes.change.turn'
+        item.tooltip = node['label']
+        return item
+
+
+class ChangesStatus:
+    """The status bar item: how many files have pending changes; hidden when none."""
+
+    def __init__(self, changes):
+        self.changes = changes
+        self.item = vscode.window.createStatusBarItem('hermes.changes', vscode.StatusBarAlignment.Left, 50)
+        self.item['name'] = 'Hermes: Changes to Review'  # `.name` would be renamed by Transcrypt
+        self.item.command = FOCUS_COMMAND
+
+    def refresh(self, *ignored):
+        count = len(changed_files(self.changes.pending()))
+        text = status_text(count)
+        if is_none(text):
+            self.item.hide()
+            return
+        self.item.text = text
+        self.item.tooltip = status_tooltip(count)
+        self.item.show()
+
+    def dispose(self):
+        self.item.dispose()
+
+
+def register_changes_view(context, changes, session_title=None):
+    tree = ChangesTree(changes, session_title)
+    status = ChangesStatus(changes)
+    context.subscriptions.push(status)
+    context.subscriptions.push(tree.changed)
+    provider = {'getChildren': to_js_callback(tree.getChildren), 'getTreeItem': to_js_callback(tree.getTreeItem),
+                'onDidChangeTreeData': tree.changed.event}
+    view = vscode.window.createTreeView(VIEW_ID, {'treeDataProvider': provider, 'showCollapseAll': True})
+    context.subscriptions.push(view)
+
+    def refresh(*ignored):
+        tree.refresh()
+        status.refresh()
+        count = len(changed_files(changes.pending()))
+        view.badge = None if count == 0 else {'value': count, 'tooltip': status_tooltip(count)}
+        view.message = None if count > 0 else 'No pending changes: edits by agents show here until you keep or undo them.'
+    context.subscriptions.push(changes.on_change(refresh))
+    refresh()
+    return {'tree': tree, 'status': status, 'view': view, 'refresh': refresh}

@@ -1,0 +1,357 @@
+"""The review UI under CPython with the shim: what the Changes view, the status bar, the editor's marks and
+lenses show for the change log's pending changes, and what Keep / Undo / Keep All / Undo All / next / previous
+do, the conflict question included. The change log is a small fake with the real one's interface
+(host/change_log.py), so these tests hold the UI to that interface only."""
+import asyncio
+import difflib
+import inspect
+
+import pytest
+import vscode
+
+from hermes.core.change_view import (change_tree, changed_files, hunk_marks, matches, next_line, status_text,
+                                     text_before, counts_text)
+from hermes.ui.change_review import register_change_review, IN_EDITOR_CONTEXT
+from hermes.ui.change_commands import register_change_commands, CONFLICT_TEXT, UNDO_ANYWAY
+from hermes.ui.change_diff import register_before_texts, before_uri, SCHEME
+from hermes.ui.changes_view import register_changes_view, VIEW_ID, FOCUS_COMMAND
+
+CLAUDE = {'client': 'Claude Code', 'session': None, 'turn': None}
+HERMES_T1 = {'client': 'Hermes', 'session': 'conv-1', 'turn': '1'}
+HERMES_T2 = {'client': 'Hermes', 'session': 'conv-1', 'turn': '2'}
+
+
+def lines(text):
+    return text.splitlines(keepends=True)
+
+
+class FakeChangeLog:
+    """The change log's interface over real files: one entry per (path, author), hunks by difflib."""
+
+    def __init__(self):
+        self.entries = []  # {'path', 'author', 'before', 'after'}
+        self.listeners = []
+        self.calls = []
+        self.conflicts = set()  # (path, hunk id) whose undo reports a conflict unless forced
+
+    def record(self, path, before, after, author):
+        with open(path, 'w') as handle:
+            handle.write(after)
+        self.entries.append({'path': path, 'author': dict(author), 'before': before, 'after': after,
+                             'kept': set()})
+        self._changed()
+
+    def on_change(self, listener):
+        self.listeners.append(listener)
+        return vscode.Disposable(lambda: self.listeners.remove(listener))
+
+    def _changed(self):
+        for listener in list(self.listeners):
+            listener()
+
+    def _hunks(self, entry):
+        before, after = lines(entry['before']), lines(entry['after'])
+        hunks = []
+        matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+        for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+            if tag == 'equal':
+                continue
+            hunk_id = entry['path'].rsplit('/', 1)[-1] + ':' + str(b0)
+            if hunk_id in entry['kept']:
+                continue
+            hunks.append({'id': hunk_id, 'start': b0, 'before_lines': before[a0:a1], 'after_lines': after[b0:b1],
+                          'added': b1 - b0, 'removed': a1 - a0})
+        return hunks
+
+    def pending(self):
+        result = []
+        for entry in self.entries:
+            hunks = self._hunks(entry)
+            if hunks:
+                result.append({'path': entry['path'], 'uri': vscode.Uri.file(entry['path']).toString(),
+                               'author': dict(entry['author']), 'turn': entry['author']['turn'], 'hunks': hunks,
+                               'added': sum(h['added'] for h in hunks), 'removed': sum(h['removed'] for h in hunks)})
+        return result
+
+    def keep(self, path, hunk_id=None):
+        self.calls.append(('keep', path, hunk_id))
+        for entry in self.entries:
+            if entry['path'] == path:
+                entry['kept'].update(h['id'] for h in self._hunks(entry) if hunk_id is None or h['id'] == hunk_id)
+        self._changed()
+
+    async def undo(self, path, hunk_id=None, force=False):
+        self.calls.append(('undo', path, hunk_id, force))
+        if (path, hunk_id) in self.conflicts and not force:
+            return {'conflict': True}
+        for entry in self.entries:
+            if entry['path'] != path:
+                continue
+            hunks = [h for h in self._hunks(entry) if hunk_id is None or h['id'] == hunk_id]
+            current = lines(open(path).read())
+            for hunk in sorted(hunks, key=lambda h: -h['start']):
+                current[hunk['start']:hunk['start'] + len(hunk['after_lines'])] = hunk['before_lines']
+            text = ''.join(current)
+            with open(path, 'w') as handle:
+                handle.write(text)
+            entry['after'] = text
+        self._changed()
+        return {'undone': True}
+
+    def keep_all(self, change_filter=None):
+        self.calls.append(('keep_all', change_filter))
+        for item in self.pending():
+            if matches(item, change_filter):
+                self.keep(item['path'])
+
+    async def undo_all(self, change_filter=None):
+        self.calls.append(('undo_all', change_filter))
+        for item in self.pending():
+            if matches(item, change_filter):
+                await self.undo(item['path'], None, True)
+
+
+def run(value):
+    """The value of a command or a Thenable, awaited to the end."""
+    async def settle(result):
+        while inspect.isawaitable(result):
+            result = await result
+        return result
+    return asyncio.run(settle(value)) if inspect.isawaitable(value) else value
+
+
+@pytest.fixture
+def changes(tmp_path):
+    log = FakeChangeLog()
+    log.a = str(tmp_path / 'a.py')
+    log.b = str(tmp_path / 'b.py')
+    with open(log.a, 'w') as handle:
+        handle.write('one\ntwo\nthree\nfour\n')
+    with open(log.b, 'w') as handle:
+        handle.write('alpha\nbeta\n')
+    return log
+
+
+@pytest.fixture
+def ui(context, changes):
+    review = register_change_review(context, changes)
+    commands = register_change_commands(context, changes, review, None)
+    register_before_texts(context, changes)
+    view = register_changes_view(context, changes, lambda session: 'Fix the tests' if session == 'conv-1' else None)
+    return {'review': review, 'commands': commands, 'view': view}
+
+
+# ------------------------------------------------------------------------------------ the pure model
+
+def test_change_tree_groups_by_client_and_session_then_turn_then_file(changes):
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
+    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T1)
+    changes.record(changes.a, 'one\nTWO\nthree\nfour\nfive\n', 'zero\none\nTWO\nthree\nfour\nfive\n', HERMES_T2)
+    tree = change_tree(changes.pending(), lambda session: 'Fix the tests')
+    assert [group['label'] for group in tree] == ['Claude Code', 'Hermes: Fix the tests']
+    assert [(turn['label'], [f['label'] for f in turn['files']]) for turn in tree[1]['turns']] == \
+        [('Turn 1', ['b.py']), ('Turn 2', ['a.py'])]
+    assert (tree[0]['added'], tree[0]['removed'], tree[0]['files']) == (2, 1, 1)
+    assert (tree[1]['added'], tree[1]['removed'], tree[1]['files']) == (1, 1, 2)
+    assert tree[1]['turns'][0]['filter'] == {'client': 'Hermes', 'session': 'conv-1', 'turn': '1'}
+    assert [item['path'] for item in changed_files(changes.pending())] == [changes.a, changes.b]
+
+
+def test_a_client_without_a_name_and_a_session_without_a_title_are_still_told_apart():
+    pending = [{'path': '/w/x', 'uri': None, 'author': {'client': '', 'session': 'abcdef123456', 'turn': 3},
+                'hunks': [], 'added': 1, 'removed': 0}]
+    [group] = change_tree(pending)
+    assert group['label'] == 'an MCP client (session abcdef12)'
+    assert group['turns'][0]['label'] == 'Turn 3'
+
+
+def test_filters_match_exactly_the_keys_they_name():
+    entry = {'author': {'client': 'Hermes', 'session': 'conv-1', 'turn': '2'}}
+    assert matches(entry, None)
+    assert matches(entry, {'client': 'Hermes'})
+    assert matches(entry, {'client': 'Hermes', 'session': 'conv-1', 'turn': 2})
+    assert not matches(entry, {'client': 'Hermes', 'session': 'conv-1', 'turn': '1'})
+    assert not matches(entry, {'client': 'Hermes', 'session': None})
+    assert not matches(entry, {'client': 'Claude Code'})
+
+
+def test_next_and_previous_change_wrap_around():
+    assert next_line([10, 2, 30], 2, True) == 10
+    assert next_line([10, 2, 30], 30, True) == 2
+    assert next_line([10, 2, 30], 10, False) == 2
+    assert next_line([10, 2, 30], 2, False) == 30
+    assert next_line([], 5, True) is None
+
+
+def test_hunk_marks_for_a_replacement_an_insertion_and_a_deletion_past_the_end():
+    replaced = hunk_marks({'start': 1, 'before_lines': ['old\n', 'older\n'], 'after_lines': ['new\n']}, 5)
+    assert replaced == {'added': [1, 1], 'anchor': 1, 'removed': 2, 'preview': 'old  (1 more removed line)'}
+    inserted = hunk_marks({'start': 0, 'before_lines': [], 'after_lines': ['a\n', 'b\n']}, 5)
+    assert inserted == {'added': [0, 1], 'anchor': 0, 'removed': 0, 'preview': None}
+    deleted = hunk_marks({'start': 4, 'before_lines': ['x' * 200 + '\r\n'], 'after_lines': []}, 4)
+    assert deleted['added'] is None and deleted['anchor'] == 3
+    assert len(deleted['preview']) == 80 and deleted['preview'].endswith('\u2026')
+
+
+def test_text_before_undoes_only_the_given_hunks_keeping_line_ends():
+    text = 'zero\r\none\nTWO\nthree\n'
+    hunks = [{'start': 0, 'before_lines': [], 'after_lines': ['zero\r\n']},
+             {'start': 2, 'before_lines': ['two\n', '2\n'], 'after_lines': ['TWO\n']}]
+    assert text_before(text, hunks) == 'one\ntwo\n2\nthree\n'
+    assert text_before(text, hunks[:1]) == 'one\nTWO\nthree\n'
+    assert text_before('', [{'start': 0, 'before_lines': ['gone'], 'after_lines': []}]) == 'gone'
+
+
+def test_status_text_counts_files():
+    assert status_text(0) is None
+    assert status_text(1) == '$(diff) 1 file to review'
+    assert status_text(3) == '$(diff) 3 files to review'
+    assert counts_text(4, 2) == '+4 \u22122'
+
+
+# ------------------------------------------------------------------------------------ the editor
+
+def open_editor(path):
+    return run(vscode.window.showTextDocument(vscode.Uri.file(path)))
+
+
+def test_marks_and_lenses_follow_the_pending_hunks(ui, changes):
+    editor = open_editor(changes.a)
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
+    vscode.window._visible_changed.fire(vscode.window.visibleTextEditors)
+    review = ui['review']
+    added = editor.decorations[review.added_type]
+    assert [(item['range'].start.line, item['range'].end.line) for item in added] == [(1, 1), (4, 4)]
+    removed = editor.decorations[review.removed_type]
+    assert [item['renderOptions']['after']['contentText'] for item in removed] == ['\u2212 two']
+    assert '-two' in removed[0]['hoverMessage'].value and '+TWO' in removed[0]['hoverMessage'].value
+    [(selector, provider)] = vscode.languages.code_lens_providers
+    lenses = provider['provideCodeLenses'](editor.document)
+    assert [lens.command['title'] for lens in lenses] == [
+        '$(check) Keep', '$(discard) Undo', 'Claude Code \u00b7 +1 \u22121',
+        '$(check) Keep', '$(discard) Undo', 'Claude Code \u00b7 +1 \u22120']
+    assert lenses[0].command['command'] == 'hermes.changes.keep'
+    assert lenses[0].command['arguments'] == [changes.a, 'a.py:1']
+    assert vscode.commands.context_keys[IN_EDITOR_CONTEXT] is True
+    changes.keep(changes.a)
+    assert editor.decorations[review.added_type] == [] and editor.decorations[review.removed_type] == []
+    assert provider['provideCodeLenses'](editor.document) == []
+
+
+def test_keep_one_hunk_and_undo_another_through_the_commands(ui, changes):
+    open_editor(changes.a)
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
+    run(vscode.commands.executeCommand('hermes.changes.keep', changes.a, 'a.py:1'))
+    run(vscode.commands.executeCommand('hermes.changes.undo', changes.a, 'a.py:4'))
+    assert open(changes.a).read() == 'one\nTWO\nthree\nfour\n'
+    assert ('keep', changes.a, 'a.py:1') in changes.calls
+    assert ('undo', changes.a, 'a.py:4', False) in changes.calls
+
+
+def test_undo_at_the_cursor_and_navigation(ui, changes):
+    editor = open_editor(changes.a)
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
+    assert run(vscode.commands.executeCommand('hermes.changes.next')) == 1
+    assert editor.selection.active.line == 1
+    assert run(vscode.commands.executeCommand('hermes.changes.next')) == 4
+    assert run(vscode.commands.executeCommand('hermes.changes.next')) == 1  # wraps
+    assert run(vscode.commands.executeCommand('hermes.changes.previous')) == 4
+    assert run(vscode.commands.executeCommand('hermes.changes.undo')) is True  # the hunk at the cursor: line 4
+    assert open(changes.a).read() == 'one\nTWO\nthree\nfour\n'
+    editor.selection = vscode.Selection(2, 0, 2, 0)  # no change on line 3
+    assert run(vscode.commands.executeCommand('hermes.changes.keep')) is False
+    assert vscode.window.status_messages[-1] == 'Hermes: the cursor is not on a pending change'
+
+
+def test_undo_asks_when_the_user_edited_the_same_lines(ui, changes):
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', CLAUDE)
+    changes.conflicts.add((changes.a, 'a.py:1'))
+    vscode.window.message_answers.append(None)  # the user closes the question
+    assert run(vscode.commands.executeCommand('hermes.changes.undo', changes.a, 'a.py:1')) is False
+    assert vscode.window.messages[-1] == ('warning', CONFLICT_TEXT, [{'modal': True}, UNDO_ANYWAY])
+    assert open(changes.a).read() == 'one\nTWO\nthree\nfour\n'
+    vscode.window.message_answers.append(UNDO_ANYWAY)
+    assert run(vscode.commands.executeCommand('hermes.changes.undo', changes.a, 'a.py:1')) is True
+    assert changes.calls[-1] == ('undo', changes.a, 'a.py:1', True)
+    assert open(changes.a).read() == 'one\ntwo\nthree\nfour\n'
+
+
+def test_file_level_keep_and_undo_take_a_uri_or_the_active_editor(ui, changes):
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nFOUR\n', CLAUDE)
+    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\nBETA\n', CLAUDE)
+    run(vscode.commands.executeCommand('hermes.changes.undoFile', vscode.Uri.file(changes.a)))
+    assert open(changes.a).read() == 'one\ntwo\nthree\nfour\n'
+    open_editor(changes.b)
+    run(vscode.commands.executeCommand('hermes.changes.keepFile'))
+    assert open(changes.b).read() == 'alpha\nBETA\n'
+    assert changes.pending() == []
+
+
+# ------------------------------------------------------------------------------------ the view and status bar
+
+def test_the_view_lists_changes_and_the_status_bar_counts_files(ui, changes):
+    [status] = [item for item in vscode.window.status_bar_items if item.id == 'hermes.changes']
+    assert status.visible is False
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', CLAUDE)
+    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T1)
+    assert status.visible is True and status.text == '$(diff) 2 files to review'
+    assert status.command == FOCUS_COMMAND
+    view = vscode.window.tree_views[VIEW_ID]
+    assert view.badge['value'] == 2
+    tree = view.items()
+    shown = [(item.label, item.description, [(turn.label, turn.description,
+                                              [(f.label, f.description) for f, _, _ in files])
+                                             for turn, _, files in turns]) for item, _, turns in tree]
+    assert shown == [
+        ('Claude Code', '+1 \u22121 \u00b7 1 file', [('Edits', '+1 \u22121', [('a.py', '+1 \u22121')])]),
+        ('Hermes: Fix the tests', '+0 \u22121 \u00b7 1 file', [('Turn 1', '+0 \u22121', [('b.py', '+0 \u22121')])]),
+    ]
+    group_item, group, _ = tree[0]
+    assert group_item.contextValue == 'hermes.change.group'
+    file_item = tree[1][2][0][2][0][0]
+    assert file_item.command['command'] == 'vscode.diff'
+    assert file_item.command['arguments'][0].scheme == SCHEME
+    changes.keep_all(None)
+    assert status.visible is False and view.badge is None and view.items() == []
+
+
+def test_keep_all_and_undo_all_for_a_turn_from_the_view(ui, changes):
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', HERMES_T1)
+    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T2)
+    view = vscode.window.tree_views[VIEW_ID]
+    [(_, group, turns)] = view.items()
+    turn_one, turn_two = turns[0][1], turns[1][1]
+    run(vscode.commands.executeCommand('hermes.changes.undoAll', turn_two))
+    assert open(changes.b).read() == 'alpha\nbeta\n'
+    assert open(changes.a).read() == 'one\nTWO\nthree\nfour\n'  # turn 1 untouched
+    run(vscode.commands.executeCommand('hermes.changes.keepAll', turn_one))
+    assert changes.calls[-1][0] == 'keep' and changes.pending() == []
+    assert ('undo_all', {'client': 'Hermes', 'session': 'conv-1', 'turn': '2'}) in changes.calls
+
+
+def test_undo_all_of_everything_asks_first(ui, changes):
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', CLAUDE)
+    vscode.window.message_answers.append(None)
+    assert run(vscode.commands.executeCommand('hermes.changes.undoAll')) is False
+    assert open(changes.a).read() == 'one\nTWO\nthree\nfour\n'
+    assert vscode.window.messages[-1][1] == 'Undo the changes agents made to 1 file and not kept yet?'
+    vscode.window.message_answers.append('Undo All')
+    assert run(vscode.commands.executeCommand('hermes.changes.undoAll')) is True
+    assert open(changes.a).read() == 'one\ntwo\nthree\nfour\n'
+
+
+def test_open_changes_shows_the_text_before_in_the_multi_file_diff(ui, changes):
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', HERMES_T1)
+    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T2)
+    assert run(vscode.commands.executeCommand('hermes.changes.showDiff')) == 2
+    [shown] = vscode.window.multi_diffs
+    assert shown.title == 'Changes by every agent'
+    assert [resource[0].fsPath for resource in shown.resources] == [changes.a, changes.b]
+    provider = vscode.workspace.content_providers[SCHEME]
+    assert run(provider['provideTextDocumentContent'](shown.resources[0][1])) == 'one\ntwo\nthree\nfour\n'
+    turn_two = before_uri(changes.b, {'client': 'Hermes', 'session': 'conv-1', 'turn': '2'})
+    assert run(provider['provideTextDocumentContent'](turn_two)) == 'alpha\nbeta\n'
+    turn_one_only = before_uri(changes.b, {'client': 'Hermes', 'session': 'conv-1', 'turn': '1'})
+    assert run(provider['provideTextDocumentContent'](turn_one_only)) == 'alpha\n'  # turn 1 did not touch b.py
+    assert run(vscode.commands.executeCommand('hermes.changes.showDiff', {'client': 'Nobody'})) == 0
+    assert vscode.window.messages[-1] == ('info', 'Hermes: no pending changes by Nobody.', [])
