@@ -20,7 +20,7 @@ class ChatResponseReferencePart { constructor(value) { this.value = value; } }
 class ChatRequestTurn { constructor(prompt, command, references, participant) { Object.assign(this, { prompt, command, references, participant }); } }
 class ChatResponseTurn2 { constructor(response, result, participant) { Object.assign(this, { response, result, participant }); } }
 class ThemeIcon { constructor(id) { this.id = id; } }
-class ChatSessionChangedFile { constructor(modifiedUri, insertions, deletions) { Object.assign(this, { modifiedUri, insertions, deletions }); } }
+class ChatSessionChangedFile { constructor(uri, originalUri, modifiedUri, insertions, deletions) { Object.assign(this, { uri, originalUri, modifiedUri, insertions, deletions }); } }
 Object.assign(vscode, { MarkdownString, ChatResponseMarkdownPart, ChatResponseProgressPart, ChatResponseReferencePart,
   ChatRequestTurn, ChatRequestTurn2: ChatRequestTurn, ChatResponseTurn: ChatResponseTurn2, ChatResponseTurn2, ThemeIcon,
   ChatSessionChangedFile });

@@ -171,7 +171,7 @@ def test_filters_match_exactly_the_keys_they_name():
     assert matches(entry, {'client': 'Hermes'})
     assert matches(entry, {'client': 'Hermes', 'session': 'conv-1', 'turn': 2})
     assert not matches(entry, {'client': 'Hermes', 'session': 'conv-1', 'turn': '1'})
-    assert not matches(entry, {'client': 'Hermes', 'session': None})
+    assert matches(entry, {'client': 'Hermes', 'session': None}), 'None matches anything, as in the change log'
     assert not matches(entry, {'client': 'Claude Code'})
 
 

@@ -154,7 +154,8 @@ def test_a_tool_waiting_for_confirmation_shows_needs_input(context, tmp_path):
     assert runner.status_while_waiting == STATUS_NEEDS_INPUT
     [listed] = controller.items.all()
     assert listed.status == STATUS_COMPLETED
-    assert [change.modifiedUri.fsPath for change in listed.changes] == [str(tmp_path / 'notes.txt')]
+    assert [change.uri.fsPath for change in listed.changes] == [str(tmp_path / 'notes.txt')]
+    assert [(change.insertions, change.deletions) for change in listed.changes] == [(0, 0)]  # no change log here
 
 
 def test_a_side_panel_conversation_is_listed_and_continues_in_a_session(context, tmp_path):

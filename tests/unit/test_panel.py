@@ -110,7 +110,9 @@ def test_the_conversation_survives_a_reload(context):
     reloaded = vscode.ExtensionContext(storage_dir=context.globalStorageUri.fsPath)
     _, view = resolve(reloaded)
     posted = drain(view, {'type': 'ready'})
-    assert posted[0]['messages'][0] == {'role': 'user', 'text': 'remember me'}
+    first = posted[0]['messages'][0]
+    assert first == {'role': 'user', 'text': 'remember me', 'turn': first['turn']} and first['turn'].startswith('t'), \
+        'the turn keeps its checkpoint id across a reload'
     assert posted[0]['messages'][1]['parts'] == [{'kind': 'text', 'text': 'echo: remember me'}]
 
 

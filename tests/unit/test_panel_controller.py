@@ -135,7 +135,8 @@ def test_a_turn_streams_text_and_tool_cards_then_is_stored():
         {'kind': 'text', 'text': 'No folders.'}]}
     assert host.posted[-1] == {'type': 'turnEnded', 'status': 'done', 'message': reply}
     stored = host.saved[-1]
-    assert stored['messages'] == [{'role': 'user', 'text': 'What is open?'}, reply]
+    turn = stored['messages'][0]['turn']  # its checkpoint id (core/checkpoints.py)
+    assert stored['messages'] == [{'role': 'user', 'text': 'What is open?', 'turn': turn}, reply]
     assert stored['history'] == [{'role': 'user', 'content': 'What is open?'},
                                  {'role': 'assistant', 'content': 'Let me look.No folders.'}]
     assert not controller.running
@@ -312,7 +313,7 @@ def test_only_the_last_100_messages_are_kept():
         run(controller.handle({'type': 'send', 'text': f'message {index}'}))
     messages = host.saved[-1]['messages']
     assert len(messages) == MAX_MESSAGES
-    assert messages[0] == {'role': 'user', 'text': 'message 10'}
+    assert messages[0] == {'role': 'user', 'text': 'message 10', 'turn': messages[0]['turn']}
     history = host.saved[-1]['history']
     assert len(history) <= MAX_MESSAGES and history[0]['role'] == 'user'
 

@@ -253,16 +253,30 @@ def _count(entry, key):
 
 def matches(entry, change_filter):
     """Whether a pending entry is in a filter ({'client'?, 'session'?, 'turn'?}; None: everything). A key the
-    filter has must be equal, a missing session or turn included."""
+    filter names with a value must be equal; a missing or None one matches anything (the change log's own rule,
+    host/change_log.py `matches`, so a view shows exactly what Keep All / Undo All act on)."""
     if is_none(change_filter):
         return True
     author = author_of(entry)
     for key in ['client', 'session', 'turn']:
-        if key in change_filter:
-            wanted = change_filter[key]
-            if is_none(wanted):
-                if not is_none(author[key]):
-                    return False
-            elif author[key] != str(wanted):
-                return False
+        wanted = get_key(change_filter, key)
+        if not is_none(wanted) and author[key] != str(wanted):
+            return False
     return True
+
+
+def session_changes(pending, session_id):
+    """A Hermes conversation's pending changes per file, for its chat session item: [{'path', 'added',
+    'removed'}] in the order the files were first changed."""
+    files = []
+    by_path = {}
+    for entry in pending:
+        if author_of(entry)['session'] != session_id:
+            continue
+        key = 'p:' + entry['path']
+        if not (key in by_path):
+            by_path[key] = {'path': entry['path'], 'added': 0, 'removed': 0}
+            files.append(by_path[key])
+        by_path[key]['added'] += _count(entry, 'added')
+        by_path[key]['removed'] += _count(entry, 'removed')
+    return files

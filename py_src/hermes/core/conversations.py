@@ -6,7 +6,7 @@ through the functions here, so a conversation started in one can be continued in
 A conversation's data:
     {id, title, created, updated, model, archived, changes: [paths], lastRequestStarted,
      lastRequestEnded, messages: [...], history: [...]}
-where a message is {role: 'user', text} or {role: 'assistant', status, error, parts: [{kind: 'text',
+where a message is {role: 'user', text, turn?} or {role: 'assistant', status, error, parts: [{kind: 'text',
 text} | {kind: 'tool', id, name, arguments, status, result, paths?} | {kind: 'thought', text} | {kind: 'plan',
 entries: [{title, status}]}]}; `acp`: {agent, sessionId} when an ACP agent answers it; an assistant status is running | done |
 stopped | error, a tool's running | waiting | ok | error | cancelled. `history` is the LLM's view of the
@@ -96,7 +96,13 @@ def _restore_message(message):
     role = get_key(message, 'role')
     if role == 'user':
         text = _text(get_key(message, 'text'))
-        return {'role': 'user', 'text': text} if text != '' else None
+        if text == '':
+            return None
+        restored = {'role': 'user', 'text': text}
+        turn = get_key(message, 'turn')  # the turn's checkpoint id (core/checkpoints.py)
+        if json_type(turn) == 'string' and turn != '':
+            restored['turn'] = turn
+        return restored
     if role == 'assistant':
         parts = []
         raw_parts = get_key(message, 'parts', [])

@@ -25,7 +25,10 @@ from hermes.core.chat_messages import prop
 from hermes.core.chat_prompts import (PARTICIPANT_ID, VENDOR, user_message, help_markdown, followups, turn_metadata,
                                       history_from_turns)
 from hermes.core.lm_tools import describe_call, touched_paths, registry_name
+from hermes.core.checkpoints import new_turn_id
 from hermes.host.chat_host import read_references, path_uri
+
+PARTICIPANT_AUTHOR = '@hermes'  # the change log's client for @hermes turns
 
 
 
@@ -41,6 +44,7 @@ class ChatStreamSink:
         self.text_shown = False
         self.needs_break = False
         self.notices = []
+        self.author = None  # the change log's author of this turn's writes (ChatParticipant.respond sets it)
 
     def on_text(self, text: str) -> None:
         if json_type(text) != 'string' or text == '':
@@ -72,7 +76,8 @@ class ChatStreamSink:
                 self.stream.reference(uri)
 
     def change_author(self) -> 'Optional[ChangeAuthor]':
-        return None
+        """@hermes turns have no conversation of ours: the change log names the participant and the turn."""
+        return self.author
 
     def on_notice(self, message: str) -> None:
         self.notices.append(message)
@@ -88,6 +93,15 @@ class ChatStreamSink:
 
     def on_done(self, outcome: 'Outcome') -> None:
         return None
+
+    def change_author(self):
+        """The last sink that names an author (a session's recorder over the chat stream's)."""
+        found = None
+        for sink in self.sinks:
+            named = sink.change_author()
+            if not is_none(named):
+                found = named
+        return found
 
 
 class ChatParticipant:
@@ -130,6 +144,7 @@ class ChatParticipant:
                 cancellation.cancel('The user cancelled the request.')
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user cancelled the request.'))
         sink = ChatStreamSink(stream, self.registry, self.reference_uri)
+        sink.author = {'client': PARTICIPANT_AUTHOR, 'session': None, 'turn': new_turn_id()}
         try:
             outcome = await self.llm.run(history, sink if is_none(listener) else [sink, listener], cancellation, model)
         finally:

@@ -29,11 +29,14 @@ from hermes.core.tools import WAITING, CONFIRMED
 from hermes.core.chat_messages import prop
 from hermes.core.conversations import (append_text, add_tool, find_tool, finish_tool, end_reply, remember_turn,
                                        title_from)
+from hermes.core.checkpoints import new_turn_id, change_author
 from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, conversation_id, item_view, history_plan
 from hermes.host.llm_service import llm_settings
 from hermes.host.chat_host import path_uri
+from hermes.core.change_view import session_changes
 from hermes.ui.chat_participant import ChatParticipant, hermes_model
 from hermes.ui.acp_session import AcpSessionRunner
+from hermes.ui.change_diff import before_uri
 
 SESSION_ORIGIN = 'session'
 
@@ -42,10 +45,15 @@ class TurnRecorder:
     """Records a running reply in its conversation; the store hears when a tool starts or stops waiting
     for the user (the list shows NeedsInput)."""
 
-    def __init__(self, store, conversation, reply):
+    def __init__(self, store, conversation, reply, turn_id=None):
         self.store = store
         self.conversation = conversation
         self.reply = reply
+        self.turn_id = turn_id  # the checkpoint id on the turn's user message (core/checkpoints.py)
+
+    def change_author(self):
+        """The change log names this conversation and turn for the files the turn's tools change."""
+        return change_author(self.conversation.id, self.turn_id)
 
     def on_iteration(self, number: int) -> None:
         return None
@@ -141,7 +149,8 @@ class SessionParticipant:
             return await self.chat.respond(request, [], stream, token)
         prompt = prop(request, 'prompt')
         text = prompt if json_type(prompt) == 'string' and prompt.strip() != '' else '/' + str(prop(request, 'command'))
-        conversation.add({'role': 'user', 'text': text})
+        turn_id = new_turn_id()
+        conversation.add({'role': 'user', 'text': text, 'turn': turn_id})
         reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
         conversation.add(reply)
         model = hermes_model(prop(request, 'model'))  # what the run will use (ChatParticipant.respond)
@@ -155,7 +164,7 @@ class SessionParticipant:
         result = None
         try:
             result = await self.chat.respond(request, history, stream, token,
-                                             TurnRecorder(self.store, conversation, reply))
+                                             TurnRecorder(self.store, conversation, reply, turn_id))
         finally:
             self._finish(conversation, text, reply, history, result)
         return result
@@ -202,8 +211,28 @@ def session_uri(conversation):
     return vscode.Uri.js_from({'scheme': SESSION_TYPE, 'path': '/' + conversation.id})
 
 
-def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None):
-    """The session list, content and participant; None where the chat sessions proposal is off."""
+def changed_files(conversation, changes, noted):
+    """A session item's `changes`: each file the conversation's turns changed and the user has not kept or undone
+    yet, with its +/− from the change log (`changes`); without a change log, the files its tools named (`noted`)
+    with no counts. VS Code 1.139's class: ChatSessionChangedFile(uri, originalUri, modifiedUri, insertions,
+    deletions) — its workbench lists a file only with a Uri and both counts."""
+    items = []
+    if is_none(changes):
+        for path in noted:
+            uri = path_uri(path)
+            if not is_none(uri):
+                items.append(new(vscode.ChatSessionChangedFile, uri, uri, uri, 0, 0))
+        return items
+    for changed in session_changes(changes.pending(), conversation.id):
+        uri = vscode.Uri.file(changed['path'])
+        before = before_uri(changed['path'], {'session': conversation.id})
+        items.append(new(vscode.ChatSessionChangedFile, uri, before, uri, changed['added'], changed['removed']))
+    return items
+
+
+def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None, changes=None):
+    """The session list, content and participant; None where the chat sessions proposal is off. `changes`: the
+    change log (host/change_log.py), whose pending changes each session lists with +/−."""
     if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
         return None  # a VS Code without chat
     if is_none(vscode.chat.createChatSessionItemController):
@@ -236,8 +265,7 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
         item.timing = view['timing']
         item.iconPath = new(vscode.ThemeIcon, 'hubot')
         if not is_none(vscode.ChatSessionChangedFile):
-            changes = [path_uri(path) for path in view['changes']]
-            item.changes = [new(vscode.ChatSessionChangedFile, uri, 0, 0) for uri in changes if not is_none(uri)]
+            item.changes = changed_files(conversation, changes, view['changes'])
         return item
 
     def refresh_list(*ignored):
@@ -247,6 +275,8 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
     listing['refresh'] = refresh_list
     unsubscribe = store.on_change(refresh_list)
     context.subscriptions.push(new(vscode.Disposable, unsubscribe))
+    if not is_none(changes):
+        context.subscriptions.push(changes.on_change(refresh_list))
 
     async def new_item(new_context, token):
         conversation = sessions.new_conversation()

@@ -10,12 +10,12 @@ from hermes.ui.lm_tools import register_lm_tools
 from hermes.ui.chat_sessions import register_chat_sessions
 
 
-def register_native_chat(context, log, registry, llm, conversations, acp=None):
+def register_native_chat(context, log, registry, llm, conversations, acp=None, changes=None):
     def describe_model(model=None):
         return llm.describe() if is_none(model) else model + ' at ' + llm_settings()['endpoint']
     return {
         'tools': register_lm_tools(context, log, registry),
         'participant': register_chat_participant(context, log, registry, llm, describe_model),
         'model': register_lm_provider(context, log, llm),
-        'sessions': register_chat_sessions(context, log, registry, llm, describe_model, conversations, acp),
+        'sessions': register_chat_sessions(context, log, registry, llm, describe_model, conversations, acp, changes),
     }

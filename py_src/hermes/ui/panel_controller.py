@@ -31,6 +31,7 @@ from hermes.core.values import json_type, get_key
 from hermes.ui.panel_protocol import parse_webview_message, ProtocolError
 from hermes.core.cancellation import Cancellation
 from hermes.core.tools import WAITING, CONFIRMED
+from hermes.core.checkpoints import new_turn_id, change_author, turn_of
 from hermes.core.conversations import (Conversation, append_text, add_tool, find_tool, finish_tool, end_reply,
                                        remember_turn)
 FORCE_END_MS = 3000
@@ -57,8 +58,9 @@ def describe_error(error):
 # ------------------------------------------------------------------------------------ the turn
 
 class Turn:
-    def __init__(self, number, user_text, assistant, cancel):
+    def __init__(self, number, user_text, assistant, cancel, turn_id=None):
         self.number = number
+        self.turn_id = turn_id  # the checkpoint id on the user message (core/checkpoints.py)
         self.user_text = user_text
         self.assistant = assistant
         self.cancel = cancel
@@ -81,6 +83,10 @@ class PanelSink:
 
     def on_iteration(self, number: int) -> None:
         return None
+
+    def change_author(self):
+        """The change log names this conversation and turn for the files the turn's tools change."""
+        return change_author(self.controller.conversation.id, self.turn.turn_id)
 
     def on_text(self, delta: str) -> None:
         if not self._live() or json_type(delta) != 'string' or delta == '':
@@ -241,10 +247,10 @@ class PanelController:
                        'Wait for that reply, or stop it there, then send again.', 'retry': False,
                        'settings': False, 'apiKey': False})
             return None
-        user = {'role': 'user', 'text': text}
+        user = {'role': 'user', 'text': text, 'turn': new_turn_id()}
         self.conversation.add(user)
         self.post({'type': 'userMessage', 'message': user})
-        return await self._run(text)
+        return await self._run(text, user['turn'])
 
     async def retry(self):
         """Run the last user message again after a failed reply (the failed reply is dropped)."""
@@ -257,7 +263,7 @@ class PanelController:
             return None
         self.conversation.messages = messages[:count - 1]
         self.post_state()
-        return await self._run(before['text'])
+        return await self._run(before['text'], turn_of(before))
 
     def stop(self):
         turn = self.turn
@@ -292,10 +298,10 @@ class PanelController:
         self.post_state()
         return True
 
-    async def _run(self, text):
+    async def _run(self, text, turn_id=None):
         self.turns += 1
         assistant = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
-        turn = Turn(self.turns, text, assistant, self.make_cancel())
+        turn = Turn(self.turns, text, assistant, self.make_cancel(), turn_id)
         self.turn = turn
         self.conversation.add(assistant)
         self.conversation.model = self.host.model()

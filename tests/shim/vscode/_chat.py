@@ -94,8 +94,12 @@ class ChatResponseReferencePart(_Undefined):
 
 
 class ChatSessionChangedFile(_Undefined):
-    def __init__(self, modified_uri, insertions, deletions, original_uri=None):
-        self.modifiedUri, self.insertions, self.deletions, self.originalUri = modified_uri, insertions, deletions, original_uri
+    """VS Code 1.139's constructor (its extension host: `constructor(uri, originalUri, modifiedUri, insertions,
+    deletions)`; the workbench lists an item's file only when `uri` is a Uri and both counts are numbers)."""
+
+    def __init__(self, uri, original_uri, modified_uri, insertions, deletions):
+        self.uri, self.originalUri, self.modifiedUri = uri, original_uri, modified_uri
+        self.insertions, self.deletions = insertions, deletions
 
 
 class ChatToolInvocationPart(_Undefined):
