@@ -25,6 +25,14 @@ def lines(text):
     return text.splitlines(keepends=True)
 
 
+class FakeConflict(Exception):
+    """The change log's ChangeConflict: the user edited a hunk being undone."""
+
+    def __init__(self, path, hunk_ids):
+        super().__init__('You edited these changes since the agent made them')
+        self.path, self.hunk_ids = path, hunk_ids
+
+
 class FakeChangeLog:
     """The change log's interface over real files: one entry per (path, author), hunks by difflib."""
 
@@ -80,12 +88,13 @@ class FakeChangeLog:
                 entry['kept'].update(h['id'] for h in self._hunks(entry) if hunk_id is None or h['id'] == hunk_id)
         self._changed()
 
-    async def undo(self, path, hunk_id=None, force=False):
+    async def undo(self, path, hunk_id=None, force=False, only=None):
         self.calls.append(('undo', path, hunk_id, force))
         if (path, hunk_id) in self.conflicts and not force:
-            return {'conflict': True}
+            raise FakeConflict(path, [hunk_id])
+        undone = []
         for entry in self.entries:
-            if entry['path'] != path:
+            if entry['path'] != path or (only is not None and not matches(entry, only)):
                 continue
             hunks = [h for h in self._hunks(entry) if hunk_id is None or h['id'] == hunk_id]
             current = lines(open(path).read())
@@ -94,9 +103,10 @@ class FakeChangeLog:
             text = ''.join(current)
             with open(path, 'w') as handle:
                 handle.write(text)
-            entry['after'] = text
+            entry['after'] = entry['before']  # (a fake: an entry's hunks are undone whole)
+            undone.extend(h['id'] for h in hunks)
         self._changed()
-        return {'undone': True}
+        return undone
 
     def keep_all(self, change_filter=None):
         self.calls.append(('keep_all', change_filter))
@@ -104,11 +114,16 @@ class FakeChangeLog:
             if matches(item, change_filter):
                 self.keep(item['path'])
 
-    async def undo_all(self, change_filter=None):
+    async def undo_all(self, change_filter=None, force=False):
         self.calls.append(('undo_all', change_filter))
+        conflicts = []
         for item in self.pending():
             if matches(item, change_filter):
-                await self.undo(item['path'], None, True)
+                try:
+                    await self.undo(item['path'], None, force, change_filter)
+                except FakeConflict as conflict:
+                    conflicts.append({'path': conflict.path, 'hunk_ids': conflict.hunk_ids})
+        return {'undone': 0, 'conflicts': conflicts}
 
 
 def run(value):
@@ -355,3 +370,103 @@ def test_open_changes_shows_the_text_before_in_the_multi_file_diff(ui, changes):
     assert run(provider['provideTextDocumentContent'](turn_one_only)) == 'alpha\n'  # turn 1 did not touch b.py
     assert run(vscode.commands.executeCommand('hermes.changes.showDiff', {'client': 'Nobody'})) == 0
     assert vscode.window.messages[-1] == ('info', 'Hermes: no pending changes by Nobody.', [])
+
+
+# ------------------------------------------------------------------------------------ checkpoints
+
+from hermes.core.checkpoints import cut_conversation, put_back, turns_from, history_cut, new_turn_id  # noqa: E402
+from hermes.core.conversations import Conversation, ConversationStore  # noqa: E402
+from hermes.ui.checkpoints import register_checkpoints, UNDO_RESTORE  # noqa: E402
+
+
+class DiskFiles:
+    async def read(self, path):
+        try:
+            return open(path).read()
+        except FileNotFoundError:
+            return None
+
+    async def write(self, path, text):
+        with open(path, 'w') as handle:
+            handle.write(text)
+
+
+def three_turns():
+    conversation = Conversation()
+    for number in ['1', '2', '3']:
+        conversation.add({'role': 'user', 'text': 'ask ' + number, 'turn': 't' + number})
+        conversation.add({'role': 'assistant', 'status': 'done', 'error': None,
+                          'parts': [{'kind': 'text', 'text': 'answer ' + number}]})
+        conversation.history.extend([{'role': 'user', 'content': 'ask ' + number},
+                                     {'role': 'assistant', 'content': None, 'tool_calls': []},
+                                     {'role': 'tool', 'content': 'ok'},
+                                     {'role': 'assistant', 'content': 'answer ' + number}])
+    return conversation
+
+
+def test_cutting_a_conversation_before_a_turn_and_putting_it_back():
+    conversation = three_turns()
+    assert turns_from(conversation.messages, 't2') == ['t2', 't3']
+    assert turns_from(conversation.messages, 'nope') == []
+    assert history_cut(conversation.history, 2) == 4 and history_cut(conversation.history, 0) == 12
+    saved = cut_conversation(conversation, 't2')
+    assert [message.get('text') for message in conversation.messages] == ['ask 1', None]
+    assert [message['content'] for message in conversation.history] == ['ask 1', None, 'ok', 'answer 1']
+    put_back(conversation, saved)
+    assert len(conversation.messages) == 6 and len(conversation.history) == 12
+    assert cut_conversation(conversation, 'nope') is None
+
+
+def test_turn_ids_are_unique_and_survive_a_reload():
+    ids = [new_turn_id() for _ in range(50)]
+    assert len(set(ids)) == 50 and all(turn.startswith('t') and turn[1:].isdigit() for turn in ids)
+    restored = Conversation.restore({'messages': [{'role': 'user', 'text': 'hi', 'turn': 't5'},
+                                                  {'role': 'user', 'text': 'no id', 'turn': 5}]})
+    assert restored.messages == [{'role': 'user', 'text': 'hi', 'turn': 't5'}, {'role': 'user', 'text': 'no id'}]
+
+
+@pytest.fixture
+def checkpoints(context, changes):
+    store = ConversationStore(lambda: 'conv-1', lambda: 1000)
+    conversation = three_turns()
+    conversation.id = 'conv-1'
+    store.conversations.append(conversation)
+    return register_checkpoints(context, changes, store, DiskFiles()), conversation, store
+
+
+def test_restore_files_and_conversation_then_undo_the_restore(checkpoints, changes):
+    restorer, conversation, store = checkpoints
+    turn = lambda number: {'client': 'Hermes', 'session': 'conv-1', 'turn': 't' + number}  # noqa: E731
+    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nfour\n', turn('1'))
+    changes.record(changes.a, 'ONE\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nFOUR\n', turn('2'))
+    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\nbeta\ngamma\n', turn('3'))
+    vscode.window.quick_pick_answers.append(lambda items: items[0])  # files and conversation
+    done = run(vscode.commands.executeCommand('hermes.restoreTurn', 'conv-1', 't2'))
+    assert done == {'what': 'both', 'files': 2, 'turns': 2}
+    assert open(changes.a).read() == 'ONE\ntwo\nthree\nfour\n', 'turn 1 stays, turn 2 is undone'
+    assert open(changes.b).read() == 'alpha\nbeta\n'
+    assert [message['text'] for message in conversation.messages if message['role'] == 'user'] == ['ask 1']
+    assert [item['label'] for item in vscode.window.quick_picks[-1]] == [
+        'Files and conversation', 'Files only', 'Conversation only']
+    assert run(vscode.commands.executeCommand('hermes.undoRestore')) is True
+    assert open(changes.a).read() == 'ONE\ntwo\nthree\nFOUR\n'
+    assert open(changes.b).read() == 'alpha\nbeta\ngamma\n'
+    assert len(conversation.messages) == 6
+    assert {item['path'] for item in changes.pending()} == {changes.a, changes.b}, 'pending review again'
+    assert run(vscode.commands.executeCommand('hermes.undoRestore')) is False
+
+
+def test_restore_the_conversation_only_leaves_the_files(checkpoints, changes):
+    restorer, conversation, store = checkpoints
+    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\n', {'client': 'Hermes', 'session': 'conv-1', 'turn': 't3'})
+    done = run(vscode.commands.executeCommand('hermes.restoreTurn', 'conv-1', 't3', 'conversation'))
+    assert done == {'what': 'conversation', 'files': 0, 'turns': 1}
+    assert open(changes.b).read() == 'alpha\n'
+    assert len(conversation.messages) == 4
+
+
+def test_restore_refuses_a_turn_it_cannot_find(checkpoints):
+    assert run(vscode.commands.executeCommand('hermes.restoreTurn', 'conv-1', 't9', 'both')) is None
+    assert vscode.window.messages[-1] == ('warning', 'Hermes: this turn is no longer in the conversation.', [])
+    assert run(vscode.commands.executeCommand('hermes.restoreTurn', 'gone', 't1', 'both')) is None
+    assert 'no checkpoint to restore' in vscode.window.messages[-1][1]

@@ -62,12 +62,12 @@ class ReviewCommands:
     async def _undo(self, path, hunk_id):
         """Undo with the change log; on a conflict (the user edited the same lines) ask, and only then force."""
         try:
-            outcome = await self.changes.undo(path, hunk_id)
-        except JsError as error:
-            vscode.window.showErrorMessage('Hermes: could not undo the change: ' + error_message(error))
-            return False
-        if not is_conflict(outcome):
+            await self.changes.undo(path, hunk_id)
             return True
+        except JsError as error:
+            if not is_conflict(error):
+                vscode.window.showErrorMessage('Hermes: could not undo the change: ' + error_message(error))
+                return False
         choice = await vscode.window.showWarningMessage(CONFLICT_TEXT, {'modal': True}, UNDO_ANYWAY)
         if choice != UNDO_ANYWAY:
             return False
@@ -116,7 +116,14 @@ class ReviewCommands:
             if await vscode.window.showWarningMessage(question, {'modal': True}, UNDO_ALL) != UNDO_ALL:
                 return False
         try:
-            await self.changes.undo_all(change_filter)
+            result = await self.changes.undo_all(change_filter)
+            conflicts = get_key(result, 'conflicts', [])
+            if len(conflicts) > 0:
+                question = ('You have edited lines of ' + str(len(conflicts)) + (' file' if len(conflicts) == 1 else
+                            ' files') + ' that these changes touch. Undo those too (your edits there are lost)?')
+                if await vscode.window.showWarningMessage(question, {'modal': True}, UNDO_ANYWAY) != UNDO_ANYWAY:
+                    return False
+                await self.changes.undo_all(change_filter, True)
         except JsError as error:
             vscode.window.showErrorMessage('Hermes: could not undo the changes by ' + filter_label(change_filter) +
                                            ': ' + error_message(error))
@@ -127,9 +134,10 @@ class ReviewCommands:
         return await open_changes(self.changes, filter_of_element(element))
 
 
-def is_conflict(outcome):
-    """The change log's answer to undo: a conflict is {'conflict': True, …} (anything else is done)."""
-    return is_object(outcome) and get_key(outcome, 'conflict') is True
+def is_conflict(error):
+    """The change log's ChangeConflict (host/change_log.py: the user edited a hunk being undone), told apart by
+    the hunk ids it carries, the same way under CPython and in the bundle."""
+    return json_type(prop(error, 'hunk_ids')) == 'array'
 
 
 def filter_of_element(element):
