@@ -17,6 +17,7 @@ const state = {
   banner: null,
   frame: 0,
   receivedState: false,
+  turnChanges: {}, // turn id → {files: [{path, label, added, removed}], added, removed}: pending changes by turn
 };
 
 // ----------------------------------------------------------------------------------------- DOM
@@ -104,7 +105,40 @@ function messageElement(role) {
 function addUserMessage(message) {
   const { element, body } = messageElement('user');
   body.appendChild(el('div', { class: 'user-text', text: message.text }));
+  if (typeof message.turn === 'string') {
+    element.dataset.turn = message.turn;
+    const restore = el('button', { class: 'icon-button restore-turn', title: 'Restore to before this turn…',
+      'aria-label': 'Restore to before this turn', 'data-action': 'restore-turn', 'data-turn': message.turn }, [icon('discard')]);
+    element.querySelector('.message-author').appendChild(restore);
+  }
   transcript.appendChild(element);
+}
+
+// Pending changes of each turn, under the turn's reply: its files with +/−, Keep / Undo for the turn, a diff.
+function renderTurnChanges() {
+  for (const old of transcript.querySelectorAll('.turn-changes')) old.remove();
+  for (const prompt of transcript.querySelectorAll('.message.user[data-turn]')) {
+    const changes = state.turnChanges[prompt.dataset.turn];
+    if (!changes || !Array.isArray(changes.files) || changes.files.length === 0) continue;
+    let reply = prompt.nextElementSibling;
+    if (!reply || !reply.classList.contains('assistant')) reply = prompt;
+    const turn = prompt.dataset.turn;
+    const count = (added, removed) => [el('span', { class: 'added', text: `+${added}` }), el('span', { class: 'removed', text: `−${removed}` })];
+    const rows = changes.files.map((file) => el('li', {}, [
+      el('a', { class: 'changed-file', href: '#', title: file.path, 'data-action': 'show-turn', 'data-turn': turn, text: file.label }),
+      ...count(file.added, file.removed)]));
+    reply.querySelector('.message-body').appendChild(el('div', { class: 'turn-changes', role: 'group', 'aria-label': 'Files this turn changed' }, [
+      el('div', { class: 'turn-changes-header' }, [
+        icon('diff'),
+        el('span', { text: `${changes.files.length} ${changes.files.length === 1 ? 'file' : 'files'} changed` }),
+        ...count(changes.added, changes.removed),
+        el('span', { class: 'spacer' }),
+        el('button', { class: 'text-button', 'data-action': 'keep-turn', 'data-turn': turn, text: 'Keep' }),
+        el('button', { class: 'text-button', 'data-action': 'undo-turn', 'data-turn': turn, text: 'Undo' }),
+      ]),
+      el('ul', {}, rows),
+    ]));
+  }
 }
 
 function toolCard(part) {
@@ -184,6 +218,7 @@ function renderTranscript() {
     if (message.role === 'user') addUserMessage(message);
     else addAssistantMessage(message, false);
   }
+  renderTurnChanges();
   renderEmptyState();
   scrollToEnd(true);
 }
@@ -332,6 +367,10 @@ document.addEventListener('click', (event) => {
     vscode.postMessage({ type: 'setApiKey' });
   } else if (action === 'dismiss') {
     clearBanner();
+  } else if (action === 'restore-turn' || action === 'keep-turn' || action === 'undo-turn' || action === 'show-turn') {
+    event.preventDefault();
+    const types = { 'restore-turn': 'restoreTurn', 'keep-turn': 'keepTurn', 'undo-turn': 'undoTurn', 'show-turn': 'showTurnChanges' };
+    vscode.postMessage({ type: types[action], turn: target.dataset.turn });
   }
 });
 
@@ -422,11 +461,16 @@ const handlers = {
       if (message.message) state.messages.push(message.message);
     }
     state.current = null;
+    renderTurnChanges();
     setRunning(false);
     renderEmptyState();
   },
   error(message) {
     showBanner(message.message, { retry: message.retry, settings: message.settings, apiKey: message.apiKey });
+  },
+  changes(message) {
+    state.turnChanges = message.turns && typeof message.turns === 'object' ? message.turns : {};
+    renderTurnChanges();
   },
   models(message) {
     state.models = Array.isArray(message.models) ? message.models : [];

@@ -24,9 +24,16 @@ class Host:
         self._models = models if models is not None else ['qwen2.5:7b', 'llama3.2']
         self.models_error = models_error
         self.current_model = 'qwen2.5:7b'
+        self.changes_by_turn = None  # what turn_changes answers (None: no change log)
 
     def post(self, message):
         self.posted.append(message)
+
+    def turn_changes(self, conversation_id):
+        return self.changes_by_turn
+
+    async def turn_action(self, kind, conversation_id, turn):
+        self.actions.append((kind, conversation_id, turn))
 
     def save(self, conversation):
         import copy
@@ -380,3 +387,18 @@ def test_a_conversation_answering_in_a_chat_session_is_not_sent_to_twice():
     [banner] = host.posted
     assert banner['type'] == 'error' and banner['message'].startswith('This conversation is still answering in a '
                                                                       'Hermes chat session.')
+
+
+def test_a_turns_changes_follow_the_state_and_its_buttons_reach_the_host():
+    controller, host, _ = make(scripted(('text', 'ok')))
+    host.changes_by_turn = {'t1': {'files': [{'path': '/w/a.py', 'label': 'a.py', 'added': 2, 'removed': 1}],
+                                   'added': 2, 'removed': 1}}
+    run(controller.handle({'type': 'ready'}))
+    assert host.types()[:2] == ['state', 'changes']
+    assert host.posted[1] == {'type': 'changes', 'turns': host.changes_by_turn}
+    for kind in ['restoreTurn', 'keepTurn', 'undoTurn', 'showTurnChanges']:
+        assert run(controller.handle({'type': kind, 'turn': 't1'})) is True
+    conversation_id = controller.conversation.id
+    assert host.actions[-4:] == [(kind, conversation_id, 't1') for kind in
+                                 ['restoreTurn', 'keepTurn', 'undoTurn', 'showTurnChanges']]
+    assert run(controller.handle({'type': 'restoreTurn', 'turn': ''})) is False, 'a blank turn id is refused'

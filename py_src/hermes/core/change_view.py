@@ -280,3 +280,23 @@ def session_changes(pending, session_id):
         by_path[key]['added'] += _count(entry, 'added')
         by_path[key]['removed'] += _count(entry, 'removed')
     return files
+
+
+def turn_changes(pending, session_id):
+    """A Hermes conversation's pending changes by turn, for the side panel: {turn id: {'files': [{'path', 'label',
+    'added', 'removed'}], 'added', 'removed'}}."""
+    turns = {}
+    for entry in pending:
+        author = author_of(entry)
+        if author['session'] != session_id or is_none(author['turn']):
+            continue
+        if not (author['turn'] in turns):
+            turns[author['turn']] = {'files': [], 'added': 0, 'removed': 0}
+        turn = turns[author['turn']]
+        added = _count(entry, 'added')
+        removed = _count(entry, 'removed')
+        turn['files'].append({'path': entry['path'], 'label': base_name(entry['path']), 'added': added,
+                              'removed': removed})
+        turn['added'] += added
+        turn['removed'] += removed
+    return turns

@@ -11,7 +11,11 @@ from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none, new
 from hermes.host.settings import setting
+from hermes.core.change_view import turn_changes
+from hermes.core.checkpoints import CHANGE_CLIENT
 from hermes.ui.panel_controller import PanelController
+from hermes.ui.checkpoints import RESTORE_COMMAND
+from hermes.ui.change_commands import KEEP_ALL_COMMAND, UNDO_ALL_COMMAND, SHOW_COMMAND
 
 VIEW_ID = 'hermes.panel'
 CONTAINER_ID = 'hermes'
@@ -61,14 +65,35 @@ def insertion_text(code, selection):
 
 
 class PanelHost:
-    """What the controller needs from VS Code."""
+    """What the controller needs from VS Code. `changes`: the change log (host/change_log.py), or None."""
 
-    def __init__(self, context, log, list_models, store):
+    def __init__(self, context, log, list_models, store, changes=None):
         self.context = context
         self.log = log
         self._list_models = list_models
         self.store = store
+        self.changes = changes
         self.view = None
+
+    def turn_changes(self, conversation_id):
+        if is_none(self.changes):
+            return None
+        if is_none(conversation_id):
+            return {}
+        return turn_changes(self.changes.pending(), conversation_id)
+
+    async def turn_action(self, kind, conversation_id, turn):
+        """A turn's buttons: restore to before it, keep or undo its changes, show them; the same commands as
+        the Changes view and the editor."""
+        turn_filter = {'client': CHANGE_CLIENT, 'session': conversation_id, 'turn': turn}
+        if kind == 'restoreTurn':
+            await vscode.commands.executeCommand(RESTORE_COMMAND, conversation_id, turn)
+        elif kind == 'keepTurn':
+            await vscode.commands.executeCommand(KEEP_ALL_COMMAND, turn_filter)
+        elif kind == 'undoTurn':
+            await vscode.commands.executeCommand(UNDO_ALL_COMMAND, turn_filter)
+        elif kind == 'showTurnChanges':
+            await vscode.commands.executeCommand(SHOW_COMMAND, turn_filter)
 
     def post(self, message):
         if is_none(self.view):
@@ -124,11 +149,11 @@ def webview_uri(webview, extension_uri, *segments):
     return webview.asWebviewUri(vscode.Uri.joinPath(extension_uri, 'dist', 'webview', *segments)).toString()
 
 
-def register_panel(context, log, run_turn, list_models, store, make_cancel=None):
+def register_panel(context, log, run_turn, list_models, store, make_cancel=None, changes=None):
     """Register the view provider, `hermes.openPanel` and a settings listener; returns the controller.
     `run_turn(history, user_text, sink, cancel)` and `list_models()`: see PanelController; `store`: the
     ConversationStore (the panel shows its `panel_id` conversation)."""
-    host = PanelHost(context, log, list_models, store)
+    host = PanelHost(context, log, list_models, store, changes)
     current = None if is_none(store.panel_id) else store.get(store.panel_id)
     controller = PanelController(host, log, run_turn, current, make_cancel)
 
@@ -138,6 +163,8 @@ def register_panel(context, log, run_turn, list_models, store, make_cancel=None)
             controller.post_state()
     unsubscribe = store.on_change(store_changed)
     context.subscriptions.push(new(vscode.Disposable, unsubscribe))
+    if not is_none(changes):
+        context.subscriptions.push(changes.on_change(lambda *ignored: controller.post_changes()))
     extension_uri = context.extensionUri
     root = vscode.Uri.joinPath(extension_uri, 'dist', 'webview')
 

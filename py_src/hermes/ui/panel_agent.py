@@ -5,7 +5,7 @@ from hermes.core.cancellation import Cancellation
 from hermes.ui.panel import register_panel
 
 
-def register_agent_panel(context, log, llm, store):
+def register_agent_panel(context, log, llm, store, changes=None):
     async def run_turn(history, user_text, sink, cancellation):
         history.append({'role': 'user', 'content': user_text})
         await llm.run(history, sink, cancellation)  # extends `history` in place, errors go to the sink
@@ -14,4 +14,4 @@ def register_agent_panel(context, log, llm, store):
     async def list_models():
         return await llm.list_models()
 
-    return register_panel(context, log, run_turn, list_models, store, Cancellation)
+    return register_panel(context, log, run_turn, list_models, store, Cancellation, changes)

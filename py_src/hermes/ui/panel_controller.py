@@ -11,6 +11,9 @@ Host → webview messages (the webview, media/panel/main.js, ignores anything el
     {type: 'turnEnded', status, message}    status: done | stopped | error; message: the stored reply
     {type: 'error', message, retry, settings, apiKey}   a banner (retry: 'turn' | 'models' | false)
     {type: 'models', models, current, endpoint, error}
+    {type: 'changes', turns: {turn id: {files: [{path, label, added, removed}], added, removed}}}
+                                            the conversation's pending changes by turn (after 'state', and
+                                            whenever the change log changes)
 
 The conversation (core/conversations.py) goes to the host's `save(conversation)` when a turn starts,
 waits for a confirmation and ends: the host keeps it in the conversation store shared with VS Code's
@@ -34,6 +37,7 @@ from hermes.core.tools import WAITING, CONFIRMED
 from hermes.core.checkpoints import new_turn_id, change_author, turn_of
 from hermes.core.conversations import (Conversation, append_text, add_tool, find_tool, finish_tool, end_reply,
                                        remember_turn)
+TURN_ACTIONS = ['restoreTurn', 'keepTurn', 'undoTurn', 'showTurnChanges']  # PanelHost.turn_action runs them
 FORCE_END_MS = 3000
 """After Stop, the loop has this long to wind down before the panel ends the turn by itself."""
 
@@ -151,8 +155,9 @@ class PanelController:
     None or {'history': [...]}, the LLM history after the turn; `cancel` comes from `make_cancel()`
     (core.cancellation.Cancellation for the real loop). `host` does what needs VS Code:
     post(message), save(conversation), list_models(), model(), endpoint(), select_model(name),
-    insert_code(code), copy_code(code), open_settings(), set_api_key(). `stored`: a Conversation, or
-    its data."""
+    insert_code(code), copy_code(code), open_settings(), set_api_key(), turn_changes(conversation_id) (pending
+    changes by turn, core/change_view.py `turn_changes`) and turn_action(kind, conversation_id, turn).
+    `stored`: a Conversation, or its data."""
 
     def __init__(self, host, log, run_turn, stored=None, make_cancel=None):
         self.host = host
@@ -207,6 +212,8 @@ class PanelController:
             await self.host.open_settings()
         elif kind == 'setApiKey':
             await self.host.set_api_key()
+        elif kind in TURN_ACTIONS:
+            await self.host.turn_action(kind, self.conversation.id, message['turn'])
         return True
 
     def post_state(self):
@@ -217,6 +224,14 @@ class PanelController:
         self.post({'type': 'state', 'messages': messages, 'running': running,
                    'current': self.turn.assistant if running else None,
                    'model': self.host.model(), 'endpoint': self.host.endpoint()})
+        self.post_changes()
+
+    def post_changes(self):
+        """The conversation's pending changes by turn (the change log's, through the host; None: no change log,
+        nothing to post)."""
+        turns = self.host.turn_changes(self.conversation.id)
+        if not is_none(turns):
+            self.post({'type': 'changes', 'turns': turns})
 
     def post_models(self):
         self.post({'type': 'models', 'models': self.models, 'current': self.host.model(),

@@ -12,6 +12,7 @@ Webview → host:
     {type: 'insertCode', code} · {type: 'copyCode', code}
     {type: 'selectModel', model} · {type: 'refreshModels'}
     {type: 'openSettings'} · {type: 'setApiKey'}
+    {type: 'restoreTurn' | 'keepTurn' | 'undoTurn' | 'showTurnChanges', turn}   a turn's checkpoint and changes
 """
 # __pragma__('tconv')
 from hermes.js.objects import keys_of
@@ -20,6 +21,7 @@ from hermes.core.values import json_type
 MAX_TEXT = 100000
 MAX_CODE = 1000000
 MAX_MODEL = 256
+MAX_TURN_ID = 64
 
 # (type, [(field, json type, max length, may be blank)]). A list, not a dict: the type is untrusted
 # and must never be used as a key (transpiled dicts carry hidden members such as `__class__`).
@@ -35,6 +37,10 @@ MESSAGES = [
     ['refreshModels', []],
     ['openSettings', []],
     ['setApiKey', []],
+    ['restoreTurn', [['turn', 'string', MAX_TURN_ID, False]]],
+    ['keepTurn', [['turn', 'string', MAX_TURN_ID, False]]],
+    ['undoTurn', [['turn', 'string', MAX_TURN_ID, False]]],
+    ['showTurnChanges', [['turn', 'string', MAX_TURN_ID, False]]],
 ]
 
 
