@@ -18,6 +18,7 @@ from hermes.ui.llm_commands import register_llm
 from hermes.ui.native_chat import register_native_chat
 from hermes.ui.panel_agent import register_agent_panel
 from hermes.ui.conversation_commands import register_conversation_commands
+from hermes.ui.change_ui import register_change_ui
 
 _active = {'service': None}
 
@@ -36,8 +37,9 @@ async def activate(context):
     register_mcp_definitions(context, service)
     llm = register_llm(context, log, registry)
     conversations = register_conversation_store(context, log)
-    register_native_chat(context, log, registry, llm, conversations)
-    panel = register_agent_panel(context, log, llm, conversations)
+    register_native_chat(context, log, registry, llm, conversations, services.changes)
+    panel = register_agent_panel(context, log, llm, conversations, services.changes)
+    register_change_ui(context, log, services.changes, conversations)
     register_conversation_commands(context, log, conversations, panel)
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
     service.begin()  # not awaited: activation ends here, the MCP server is announced when it listens

@@ -3,14 +3,14 @@ lenses show for the change log's pending changes, and what Keep / Undo / Keep Al
 do, the conflict question included. The change log is a small fake with the real one's interface
 (host/change_log.py), so these tests hold the UI to that interface only."""
 import asyncio
-import difflib
 import inspect
 
 import pytest
 import vscode
 
+from hermes.host.change_log import ChangeLog
 from hermes.core.change_view import (change_tree, changed_files, hunk_marks, matches, next_line, status_text,
-                                     text_before, counts_text)
+                                     text_before, before_text, counts_text)
 from hermes.ui.change_review import register_change_review, IN_EDITOR_CONTEXT
 from hermes.ui.change_commands import register_change_commands, CONFLICT_TEXT, UNDO_ANYWAY
 from hermes.ui.change_diff import register_before_texts, before_uri, SCHEME
@@ -21,109 +21,31 @@ HERMES_T1 = {'client': 'Hermes', 'session': 'conv-1', 'turn': '1'}
 HERMES_T2 = {'client': 'Hermes', 'session': 'conv-1', 'turn': '2'}
 
 
-def lines(text):
-    return text.splitlines(keepends=True)
+class DiskFiles:
+    """The change log's way to the files (host/change_files.py EditorFiles), on the disk only."""
+
+    async def read(self, path):
+        try:
+            return open(path).read()
+        except FileNotFoundError:
+            return None
+
+    async def write(self, path, text):
+        with open(path, 'w') as handle:
+            handle.write(text)
 
 
-class FakeConflict(Exception):
-    """The change log's ChangeConflict: the user edited a hunk being undone."""
+class Workspace(ChangeLog):
+    """The real change log over two files of a temporary folder; `edit` is an agent's write (the file, then its
+    record, as the host's write functions do)."""
 
-    def __init__(self, path, hunk_ids):
-        super().__init__('You edited these changes since the agent made them')
-        self.path, self.hunk_ids = path, hunk_ids
-
-
-class FakeChangeLog:
-    """The change log's interface over real files: one entry per (path, author), hunks by difflib."""
-
-    def __init__(self):
-        self.entries = []  # {'path', 'author', 'before', 'after'}
-        self.listeners = []
-        self.calls = []
-        self.conflicts = set()  # (path, hunk id) whose undo reports a conflict unless forced
-
-    def record(self, path, before, after, author):
+    def edit(self, path, before, after, author):
         with open(path, 'w') as handle:
             handle.write(after)
-        self.entries.append({'path': path, 'author': dict(author), 'before': before, 'after': after,
-                             'kept': set()})
-        self._changed()
+        self.record(path, before, after, author)
 
-    def on_change(self, listener):
-        self.listeners.append(listener)
-        return vscode.Disposable(lambda: self.listeners.remove(listener))
-
-    def _changed(self):
-        for listener in list(self.listeners):
-            listener()
-
-    def _hunks(self, entry):
-        before, after = lines(entry['before']), lines(entry['after'])
-        hunks = []
-        matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
-        for tag, a0, a1, b0, b1 in matcher.get_opcodes():
-            if tag == 'equal':
-                continue
-            hunk_id = entry['path'].rsplit('/', 1)[-1] + ':' + str(b0)
-            if hunk_id in entry['kept']:
-                continue
-            hunks.append({'id': hunk_id, 'start': b0, 'before_lines': before[a0:a1], 'after_lines': after[b0:b1],
-                          'added': b1 - b0, 'removed': a1 - a0})
-        return hunks
-
-    def pending(self):
-        result = []
-        for entry in self.entries:
-            hunks = self._hunks(entry)
-            if hunks:
-                result.append({'path': entry['path'], 'uri': vscode.Uri.file(entry['path']).toString(),
-                               'author': dict(entry['author']), 'turn': entry['author']['turn'], 'hunks': hunks,
-                               'added': sum(h['added'] for h in hunks), 'removed': sum(h['removed'] for h in hunks)})
-        return result
-
-    def keep(self, path, hunk_id=None):
-        self.calls.append(('keep', path, hunk_id))
-        for entry in self.entries:
-            if entry['path'] == path:
-                entry['kept'].update(h['id'] for h in self._hunks(entry) if hunk_id is None or h['id'] == hunk_id)
-        self._changed()
-
-    async def undo(self, path, hunk_id=None, force=False, only=None):
-        self.calls.append(('undo', path, hunk_id, force))
-        if (path, hunk_id) in self.conflicts and not force:
-            raise FakeConflict(path, [hunk_id])
-        undone = []
-        for entry in self.entries:
-            if entry['path'] != path or (only is not None and not matches(entry, only)):
-                continue
-            hunks = [h for h in self._hunks(entry) if hunk_id is None or h['id'] == hunk_id]
-            current = lines(open(path).read())
-            for hunk in sorted(hunks, key=lambda h: -h['start']):
-                current[hunk['start']:hunk['start'] + len(hunk['after_lines'])] = hunk['before_lines']
-            text = ''.join(current)
-            with open(path, 'w') as handle:
-                handle.write(text)
-            entry['after'] = entry['before']  # (a fake: an entry's hunks are undone whole)
-            undone.extend(h['id'] for h in hunks)
-        self._changed()
-        return undone
-
-    def keep_all(self, change_filter=None):
-        self.calls.append(('keep_all', change_filter))
-        for item in self.pending():
-            if matches(item, change_filter):
-                self.keep(item['path'])
-
-    async def undo_all(self, change_filter=None, force=False):
-        self.calls.append(('undo_all', change_filter))
-        conflicts = []
-        for item in self.pending():
-            if matches(item, change_filter):
-                try:
-                    await self.undo(item['path'], None, force, change_filter)
-                except FakeConflict as conflict:
-                    conflicts.append({'path': conflict.path, 'hunk_ids': conflict.hunk_ids})
-        return {'undone': 0, 'conflicts': conflicts}
+    def hunk_ids(self, path):
+        return [hunk['id'] for item in self.pending() if item['path'] == path for hunk in item['hunks']]
 
 
 def run(value):
@@ -137,7 +59,7 @@ def run(value):
 
 @pytest.fixture
 def changes(tmp_path):
-    log = FakeChangeLog()
+    log = Workspace(DiskFiles(), None, lambda key: None, None, None, lambda path: True)
     log.a = str(tmp_path / 'a.py')
     log.b = str(tmp_path / 'b.py')
     with open(log.a, 'w') as handle:
@@ -159,9 +81,9 @@ def ui(context, changes):
 # ------------------------------------------------------------------------------------ the pure model
 
 def test_change_tree_groups_by_client_and_session_then_turn_then_file(changes):
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
-    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T1)
-    changes.record(changes.a, 'one\nTWO\nthree\nfour\nfive\n', 'zero\none\nTWO\nthree\nfour\nfive\n', HERMES_T2)
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
+    changes.edit(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T1)
+    changes.edit(changes.a, 'one\nTWO\nthree\nfour\nfive\n', 'zero\none\nTWO\nthree\nfour\nfive\n', HERMES_T2)
     tree = change_tree(changes.pending(), lambda session: 'Fix the tests')
     assert [group['label'] for group in tree] == ['Claude Code', 'Hermes: Fix the tests']
     assert [(turn['label'], [f['label'] for f in turn['files']]) for turn in tree[1]['turns']] == \
@@ -210,11 +132,23 @@ def test_hunk_marks_for_a_replacement_an_insertion_and_a_deletion_past_the_end()
 
 def test_text_before_undoes_only_the_given_hunks_keeping_line_ends():
     text = 'zero\r\none\nTWO\nthree\n'
-    hunks = [{'start': 0, 'before_lines': [], 'after_lines': ['zero\r\n']},
-             {'start': 2, 'before_lines': ['two\n', '2\n'], 'after_lines': ['TWO\n']}]
+    hunks = [{'start': 0, 'before': [], 'after': ['zero\r\n']},
+             {'start': 2, 'before': ['two\n', '2\n'], 'after': ['TWO\n']}]
     assert text_before(text, hunks) == 'one\ntwo\n2\nthree\n'
     assert text_before(text, hunks[:1]) == 'one\nTWO\nthree\n'
-    assert text_before('', [{'start': 0, 'before_lines': ['gone'], 'after_lines': []}]) == 'gone'
+    assert text_before('', [{'start': 0, 'before': ['gone'], 'after': []}]) == 'gone'
+
+
+def test_before_text_of_a_log_entry_for_everything_a_turn_and_a_created_file(changes):
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nfour\n', HERMES_T1)
+    changes.edit(changes.a, 'ONE\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nFOUR\r\n', HERMES_T2)
+    entry = changes.entry(changes.a)
+    assert before_text(entry, None) == 'one\ntwo\nthree\nfour\n'
+    assert before_text(entry, {'turn': '2'}) == 'ONE\ntwo\nthree\nfour\n'
+    assert before_text(entry, {'turn': '1'}) == 'one\ntwo\nthree\nFOUR\r\n'
+    created = changes.a + '.new'
+    changes.edit(created, None, 'fresh\n', CLAUDE)
+    assert before_text(changes.entry(created), None) == ''
 
 
 def test_status_text_counts_files():
@@ -232,7 +166,7 @@ def open_editor(path):
 
 def test_marks_and_lenses_follow_the_pending_hunks(ui, changes):
     editor = open_editor(changes.a)
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
     vscode.window._visible_changed.fire(vscode.window.visibleTextEditors)
     review = ui['review']
     added = editor.decorations[review.added_type]
@@ -246,7 +180,7 @@ def test_marks_and_lenses_follow_the_pending_hunks(ui, changes):
         '$(check) Keep', '$(discard) Undo', 'Claude Code \u00b7 +1 \u22121',
         '$(check) Keep', '$(discard) Undo', 'Claude Code \u00b7 +1 \u22120']
     assert lenses[0].command['command'] == 'hermes.changes.keep'
-    assert lenses[0].command['arguments'] == [changes.a, 'a.py:1']
+    assert lenses[0].command['arguments'] == [changes.a, changes.hunk_ids(changes.a)[0]]
     assert vscode.commands.context_keys[IN_EDITOR_CONTEXT] is True
     changes.keep(changes.a)
     assert editor.decorations[review.added_type] == [] and editor.decorations[review.removed_type] == []
@@ -255,17 +189,18 @@ def test_marks_and_lenses_follow_the_pending_hunks(ui, changes):
 
 def test_keep_one_hunk_and_undo_another_through_the_commands(ui, changes):
     open_editor(changes.a)
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
-    run(vscode.commands.executeCommand('hermes.changes.keep', changes.a, 'a.py:1'))
-    run(vscode.commands.executeCommand('hermes.changes.undo', changes.a, 'a.py:4'))
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
+    first, second = changes.hunk_ids(changes.a)
+    assert run(vscode.commands.executeCommand('hermes.changes.keep', changes.a, first)) is True
+    assert changes.hunk_ids(changes.a) == [second]
+    assert run(vscode.commands.executeCommand('hermes.changes.undo', changes.a, second)) is True
     assert open(changes.a).read() == 'one\nTWO\nthree\nfour\n'
-    assert ('keep', changes.a, 'a.py:1') in changes.calls
-    assert ('undo', changes.a, 'a.py:4', False) in changes.calls
+    assert changes.pending() == []
 
 
 def test_undo_at_the_cursor_and_navigation(ui, changes):
     editor = open_editor(changes.a)
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\nfive\n', CLAUDE)
     assert run(vscode.commands.executeCommand('hermes.changes.next')) == 1
     assert editor.selection.active.line == 1
     assert run(vscode.commands.executeCommand('hermes.changes.next')) == 4
@@ -279,21 +214,22 @@ def test_undo_at_the_cursor_and_navigation(ui, changes):
 
 
 def test_undo_asks_when_the_user_edited_the_same_lines(ui, changes):
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', CLAUDE)
-    changes.conflicts.add((changes.a, 'a.py:1'))
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', CLAUDE)
+    [hunk] = changes.hunk_ids(changes.a)
+    with open(changes.a, 'w') as handle:
+        handle.write('one\nTWO, said the user\nthree\nfour\n')  # the user edits the agent's line
     vscode.window.message_answers.append(None)  # the user closes the question
-    assert run(vscode.commands.executeCommand('hermes.changes.undo', changes.a, 'a.py:1')) is False
+    assert run(vscode.commands.executeCommand('hermes.changes.undo', changes.a, hunk)) is False
     assert vscode.window.messages[-1] == ('warning', CONFLICT_TEXT, [{'modal': True}, UNDO_ANYWAY])
-    assert open(changes.a).read() == 'one\nTWO\nthree\nfour\n'
+    assert open(changes.a).read() == 'one\nTWO, said the user\nthree\nfour\n', 'nothing written'
     vscode.window.message_answers.append(UNDO_ANYWAY)
-    assert run(vscode.commands.executeCommand('hermes.changes.undo', changes.a, 'a.py:1')) is True
-    assert changes.calls[-1] == ('undo', changes.a, 'a.py:1', True)
+    assert run(vscode.commands.executeCommand('hermes.changes.undo', changes.a, hunk)) is True
     assert open(changes.a).read() == 'one\ntwo\nthree\nfour\n'
 
 
 def test_file_level_keep_and_undo_take_a_uri_or_the_active_editor(ui, changes):
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nFOUR\n', CLAUDE)
-    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\nBETA\n', CLAUDE)
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nFOUR\n', CLAUDE)
+    changes.edit(changes.b, 'alpha\nbeta\n', 'alpha\nBETA\n', CLAUDE)
     run(vscode.commands.executeCommand('hermes.changes.undoFile', vscode.Uri.file(changes.a)))
     assert open(changes.a).read() == 'one\ntwo\nthree\nfour\n'
     open_editor(changes.b)
@@ -307,8 +243,8 @@ def test_file_level_keep_and_undo_take_a_uri_or_the_active_editor(ui, changes):
 def test_the_view_lists_changes_and_the_status_bar_counts_files(ui, changes):
     [status] = [item for item in vscode.window.status_bar_items if item.id == 'hermes.changes']
     assert status.visible is False
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', CLAUDE)
-    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T1)
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', CLAUDE)
+    changes.edit(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T1)
     assert status.visible is True and status.text == '$(diff) 2 files to review'
     assert status.command == FOCUS_COMMAND
     view = vscode.window.tree_views[VIEW_ID]
@@ -331,8 +267,8 @@ def test_the_view_lists_changes_and_the_status_bar_counts_files(ui, changes):
 
 
 def test_keep_all_and_undo_all_for_a_turn_from_the_view(ui, changes):
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', HERMES_T1)
-    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T2)
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', HERMES_T1)
+    changes.edit(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T2)
     view = vscode.window.tree_views[VIEW_ID]
     [(_, group, turns)] = view.items()
     turn_one, turn_two = turns[0][1], turns[1][1]
@@ -340,12 +276,12 @@ def test_keep_all_and_undo_all_for_a_turn_from_the_view(ui, changes):
     assert open(changes.b).read() == 'alpha\nbeta\n'
     assert open(changes.a).read() == 'one\nTWO\nthree\nfour\n'  # turn 1 untouched
     run(vscode.commands.executeCommand('hermes.changes.keepAll', turn_one))
-    assert changes.calls[-1][0] == 'keep' and changes.pending() == []
-    assert ('undo_all', {'client': 'Hermes', 'session': 'conv-1', 'turn': '2'}) in changes.calls
+    assert changes.pending() == []
+    assert open(changes.a).read() == 'one\nTWO\nthree\nfour\n'
 
 
 def test_undo_all_of_everything_asks_first(ui, changes):
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', CLAUDE)
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', CLAUDE)
     vscode.window.message_answers.append(None)
     assert run(vscode.commands.executeCommand('hermes.changes.undoAll')) is False
     assert open(changes.a).read() == 'one\nTWO\nthree\nfour\n'
@@ -356,8 +292,8 @@ def test_undo_all_of_everything_asks_first(ui, changes):
 
 
 def test_open_changes_shows_the_text_before_in_the_multi_file_diff(ui, changes):
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', HERMES_T1)
-    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T2)
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', HERMES_T1)
+    changes.edit(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T2)
     assert run(vscode.commands.executeCommand('hermes.changes.showDiff')) == 2
     [shown] = vscode.window.multi_diffs
     assert shown.title == 'Changes by every agent'
@@ -368,6 +304,9 @@ def test_open_changes_shows_the_text_before_in_the_multi_file_diff(ui, changes):
     assert run(provider['provideTextDocumentContent'](turn_two)) == 'alpha\nbeta\n'
     turn_one_only = before_uri(changes.b, {'client': 'Hermes', 'session': 'conv-1', 'turn': '1'})
     assert run(provider['provideTextDocumentContent'](turn_one_only)) == 'alpha\n'  # turn 1 did not touch b.py
+    changes.keep_all(None)
+    assert run(provider['provideTextDocumentContent'](shown.resources[0][1])) == 'one\nTWO\nthree\nfour\n', \
+        'nothing pending: the file as it is'
     assert run(vscode.commands.executeCommand('hermes.changes.showDiff', {'client': 'Nobody'})) == 0
     assert vscode.window.messages[-1] == ('info', 'Hermes: no pending changes by Nobody.', [])
 
@@ -377,18 +316,6 @@ def test_open_changes_shows_the_text_before_in_the_multi_file_diff(ui, changes):
 from hermes.core.checkpoints import cut_conversation, put_back, turns_from, history_cut, new_turn_id  # noqa: E402
 from hermes.core.conversations import Conversation, ConversationStore  # noqa: E402
 from hermes.ui.checkpoints import register_checkpoints, UNDO_RESTORE  # noqa: E402
-
-
-class DiskFiles:
-    async def read(self, path):
-        try:
-            return open(path).read()
-        except FileNotFoundError:
-            return None
-
-    async def write(self, path, text):
-        with open(path, 'w') as handle:
-            handle.write(text)
 
 
 def three_turns():
@@ -437,9 +364,9 @@ def checkpoints(context, changes):
 def test_restore_files_and_conversation_then_undo_the_restore(checkpoints, changes):
     restorer, conversation, store = checkpoints
     turn = lambda number: {'client': 'Hermes', 'session': 'conv-1', 'turn': 't' + number}  # noqa: E731
-    changes.record(changes.a, 'one\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nfour\n', turn('1'))
-    changes.record(changes.a, 'ONE\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nFOUR\n', turn('2'))
-    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\nbeta\ngamma\n', turn('3'))
+    changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nfour\n', turn('1'))
+    changes.edit(changes.a, 'ONE\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nFOUR\n', turn('2'))
+    changes.edit(changes.b, 'alpha\nbeta\n', 'alpha\nbeta\ngamma\n', turn('3'))
     vscode.window.quick_pick_answers.append(lambda items: items[0])  # files and conversation
     done = run(vscode.commands.executeCommand('hermes.restoreTurn', 'conv-1', 't2'))
     assert done == {'what': 'both', 'files': 2, 'turns': 2}
@@ -458,7 +385,7 @@ def test_restore_files_and_conversation_then_undo_the_restore(checkpoints, chang
 
 def test_restore_the_conversation_only_leaves_the_files(checkpoints, changes):
     restorer, conversation, store = checkpoints
-    changes.record(changes.b, 'alpha\nbeta\n', 'alpha\n', {'client': 'Hermes', 'session': 'conv-1', 'turn': 't3'})
+    changes.edit(changes.b, 'alpha\nbeta\n', 'alpha\n', {'client': 'Hermes', 'session': 'conv-1', 'turn': 't3'})
     done = run(vscode.commands.executeCommand('hermes.restoreTurn', 'conv-1', 't3', 'conversation'))
     assert done == {'what': 'conversation', 'files': 0, 'turns': 1}
     assert open(changes.b).read() == 'alpha\n'

@@ -43,7 +43,7 @@ def test_activate_logs_version_and_activation_time(context):
 
 def test_status_bar_item_says_the_server_is_off(context):
     activate(context)
-    [item] = vscode.window.status_bar_items
+    [item] = [item for item in vscode.window.status_bar_items if item.id == 'hermes.status']
     assert item.visible and item.name == 'Hermes Agent'
     assert item.command == 'hermes.showMcpStatus'
     assert item.alignment == vscode.StatusBarAlignment.Right

@@ -11,6 +11,7 @@ its `after_lines` begin.
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
+from hermes.core.hunks import split_lines, join_lines, visible_line
 
 KEEP = 'Keep'
 UNDO = 'Undo'
@@ -62,7 +63,7 @@ def turn_label(author):
 def change_tree(pending, session_title=None):
     """The Changes view: [{'key', 'label', 'filter', 'added', 'removed', 'files', 'turns': [{'key', 'label',
     'filter', 'added', 'removed', 'files': [{'path', 'uri', 'label', 'added', 'removed', 'created',
-    'deleted', 'filter'}]}]}], groups and turns in the order their first change came."""
+    'deleted', 'filter'}]}]}], groups and turns in the order their first change came (the entries' `time`)."""
     groups = []
     by_group = {}
     by_turn = {}
@@ -71,13 +72,14 @@ def change_tree(pending, session_title=None):
         key = group_key(author)
         if not (key in by_group):
             group = {'key': key, 'label': group_label(author, session_title), 'added': 0, 'removed': 0,
-                     'files': 0, 'turns': [], 'filter': {'client': author['client'], 'session': author['session']}}
+                     'files': 0, 'turns': [], 'filter': {'client': author['client'], 'session': author['session']},
+                     'time': None}
             by_group[key] = group
             groups.append(group)
         group = by_group[key]
         tkey = turn_key(author)
         if not (tkey in by_turn):
-            turn = {'key': tkey, 'label': turn_label(author), 'added': 0, 'removed': 0, 'files': [],
+            turn = {'key': tkey, 'label': turn_label(author), 'added': 0, 'removed': 0, 'files': [], 'time': None,
                     'filter': {'client': author['client'], 'session': author['session'], 'turn': author['turn']}}
             by_turn[tkey] = turn
             group['turns'].append(turn)
@@ -92,7 +94,13 @@ def change_tree(pending, session_title=None):
         group['added'] += added
         group['removed'] += removed
         group['files'] += 1
-    return groups
+        when = get_key(entry, 'time', 0)
+        for node in [group, turn]:
+            if is_none(node['time']) or when < node['time']:
+                node['time'] = when
+    for group in groups:
+        group['turns'] = sorted(group['turns'], key=lambda node: node['time'])
+    return sorted(groups, key=lambda node: node['time'])
 
 
 def changed_files(pending):
@@ -145,7 +153,7 @@ def hunk_marks(hunk, line_count):
         added = [first, end if end <= last_line else last_line]
     preview = None
     if before > 0:
-        preview = strip_line_end(hunk['before_lines'][0]).strip()
+        preview = visible_line(hunk['before_lines'][0]).strip()
         if len(preview) > PREVIEW_CHARS:
             preview = preview[:PREVIEW_CHARS - 1] + '\u2026'
         if before > 1:
@@ -159,9 +167,9 @@ def hunk_hover(hunk, author):
                                                                            len(hunk['before_lines'])) + ')',
              '', '```diff']
     for line in hunk['before_lines']:
-        lines.append('-' + strip_line_end(line))
+        lines.append('-' + visible_line(line))
     for line in hunk['after_lines']:
-        lines.append('+' + strip_line_end(line))
+        lines.append('+' + visible_line(line))
     lines.append('```')
     return '\n'.join(lines)
 
@@ -196,36 +204,26 @@ def next_line(starts, line, forward):
 
 
 def text_before(text, hunks):
-    """The file's text with these hunks undone (their after_lines, at their start, back to before_lines):
-    the left side of a diff. Hunks must not overlap; their lines keep their own line ends."""
-    lines = split_lines_keep_ends(text)
+    """`text` with these hunks undone (each one's `after` lines, at its `start`, back to its `before` lines; lines
+    with their terminators, as the change log stores them): the left side of a diff. Hunks must not overlap."""
+    lines = split_lines(text)
     for hunk in sorted(hunks, key=lambda item: item['start'], reverse=True):
         start = hunk['start']
-        lines = lines[:start] + hunk['before_lines'] + lines[start + len(hunk['after_lines']):]
-    return ''.join(lines)
+        undone = lines[:start]
+        undone.extend(hunk['before'])
+        undone.extend(lines[start + len(hunk['after']):])
+        lines = undone
+    return join_lines(lines)
 
 
-def split_lines_keep_ends(text):
-    """'a\\nb' → ['a\\n', 'b']; '' → []."""
-    lines = []
-    begin = 0
-    while True:
-        index = text.find('\n', begin)
-        if index < 0:
-            break
-        lines.append(text[begin:index + 1])
-        begin = index + 1
-    if begin < len(text):
-        lines.append(text[begin:])
-    return lines
-
-
-def strip_line_end(line):
-    if line.endswith('\r\n'):
-        return line[:len(line) - 2]
-    if line.endswith('\n') or line.endswith('\r'):
-        return line[:len(line) - 1]
-    return line
+def before_text(entry, change_filter):
+    """A file's text before the pending changes in `change_filter` (None: all of them), from its change log entry
+    ({'base', 'text', 'hunks': [{'start', 'before', 'after', 'author'}]}): the base when every hunk is chosen,
+    else the agent's text with the chosen hunks undone. A created file's base is '' (None in the entry)."""
+    chosen = [hunk for hunk in entry['hunks'] if author_matches(hunk['author'], change_filter)]
+    if len(chosen) == len(entry['hunks']):
+        return '' if is_none(entry['base']) else entry['base']
+    return text_before('' if is_none(entry['text']) else entry['text'], chosen)
 
 
 def base_name(path):
@@ -252,12 +250,16 @@ def _count(entry, key):
 
 
 def matches(entry, change_filter):
-    """Whether a pending entry is in a filter ({'client'?, 'session'?, 'turn'?}; None: everything). A key the
-    filter names with a value must be equal; a missing or None one matches anything (the change log's own rule,
-    host/change_log.py `matches`, so a view shows exactly what Keep All / Undo All act on)."""
+    """Whether a pending entry is in a filter ({'client'?, 'session'?, 'turn'?}; None: everything)."""
+    return author_matches(get_key(entry, 'author'), change_filter)
+
+
+def author_matches(author, change_filter):
+    """A key the filter names with a value must be equal; a missing or None one matches anything (the change log's
+    own rule, host/change_log.py `matches`, so a view shows exactly what Keep All / Undo All act on)."""
     if is_none(change_filter):
         return True
-    author = author_of(entry)
+    author = author_of({'author': author})
     for key in ['client', 'session', 'turn']:
         wanted = get_key(change_filter, key)
         if not is_none(wanted) and author[key] != str(wanted):
@@ -274,11 +276,13 @@ def session_changes(pending, session_id):
         if author_of(entry)['session'] != session_id:
             continue
         key = 'p:' + entry['path']
-        if not (key in by_path):
-            by_path[key] = {'path': entry['path'], 'added': 0, 'removed': 0}
-            files.append(by_path[key])
-        by_path[key]['added'] += _count(entry, 'added')
-        by_path[key]['removed'] += _count(entry, 'removed')
+        item = by_path[key] if key in by_path else None
+        if is_none(item):
+            item = {'path': entry['path'], 'added': 0, 'removed': 0}
+            by_path[key] = item
+            files.append(item)
+        item['added'] += _count(entry, 'added')
+        item['removed'] += _count(entry, 'removed')
     return files
 
 

@@ -1,5 +1,5 @@
 """Agents' changes in VS Code's diff editors: the text before a set of pending changes as a read-only document
-(scheme `hermes-before`: the file's current text with those hunks undone, core/change_view.py `text_before`),
+(scheme `hermes-before`: the change log's text before those hunks, core/change_view.py `before_text`),
 one file's diff (`vscode.diff`) or many in VS Code's multi-file diff editor (`vscode.changes`)."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError, to_js_callback
@@ -7,7 +7,7 @@ from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.values import is_object
-from hermes.core.change_view import matches, text_before, base_name, filter_label
+from hermes.core.change_view import matches, before_text, base_name, filter_label
 
 SCHEME = 'hermes-before'
 EMPTY_QUERY = 'empty'
@@ -47,17 +47,10 @@ class BeforeTexts:
         path = vscode.Uri.file(uri.path).fsPath
         if uri.query == EMPTY_QUERY:  # the right side of a deleted file
             return ''
-        change_filter = filter_of(uri)
-        hunks = []
-        created = False
-        for entry in self.changes.pending():
-            if entry['path'] == path and matches(entry, change_filter):
-                created = created or _flag(entry, 'created')
-                hunks = hunks + entry['hunks']
-        if created:
-            return ''
-        current = await current_text(path)
-        return text_before(current, hunks)
+        entry = self.changes.entry(path)
+        if is_none(entry):  # nothing pending (any more): the file as it is
+            return await current_text(path)
+        return before_text(entry, filter_of(uri))
 
     def refresh(self, *ignored):
         for uri in vscode.workspace.textDocuments:

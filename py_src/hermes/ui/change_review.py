@@ -9,8 +9,10 @@ buttons run the commands of ui/change_commands.py, the same ones the Changes vie
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
-from hermes.core.values import json_type
+from hermes.js.objects import is_none, new, keys_of
+from hermes.js.promises import spawn
+from hermes.js.timers import set_timer, clear_timer
+from hermes.core.values import json_type, get_key
 from hermes.core.change_view import changed_files, hunk_marks, hunk_hover, lens_title, next_line, KEEP, UNDO
 
 KEEP_COMMAND = 'hermes.changes.keep'
@@ -157,6 +159,39 @@ async def go_to_change(review, forward):
     return target
 
 
+SYNC_DELAY_MS = 400  # after the user's last keystroke in a changed file, the log follows the edit (sync)
+
+
+class EditFollower:
+    """When the user edits a file with pending changes, the change log rebases its hunks on the new text (`sync`)
+    a moment after the last keystroke, so the marks move with the lines; one timer per file."""
+
+    def __init__(self, changes, review):
+        self.changes = changes
+        self.review = review
+        self.timers = {}
+
+    def changed(self, event):
+        document = event.document
+        if document.uri.scheme != 'file' or is_none(self.review.file_for(document)):
+            return
+        key = uri_key(document.uri)
+        waiting = self.timers[key] if key in self.timers else None
+        if not is_none(waiting):
+            clear_timer(waiting)
+        path = document.uri.fsPath
+
+        def sync():
+            del self.timers[key]
+            spawn(self.changes.sync(path))
+        self.timers[key] = set_timer(sync, SYNC_DELAY_MS)
+
+    def dispose(self):
+        for timer in [get_key(self.timers, key) for key in keys_of(self.timers)]:
+            clear_timer(timer)
+        self.timers = {}
+
+
 def register_change_review(context, changes):
     """The marks, the lenses and their refresh; returns the ChangeReview (the commands use it)."""
     review = ChangeReview(changes)
@@ -167,5 +202,8 @@ def register_change_review(context, changes):
     provider = {'provideCodeLenses': to_js_callback(review.provide_lenses),
                 'onDidChangeCodeLenses': review.lens_changed.event}
     context.subscriptions.push(vscode.languages.registerCodeLensProvider({'scheme': 'file'}, provider))
+    follower = EditFollower(changes, review)
+    context.subscriptions.push(follower)
+    context.subscriptions.push(vscode.workspace.onDidChangeTextDocument(to_js_callback(follower.changed)))
     review.refresh()
     return review

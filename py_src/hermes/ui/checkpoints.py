@@ -94,7 +94,7 @@ class Checkpoints:
             for turn in turns:
                 result = await self.changes.undo_all({'client': CHANGE_CLIENT, 'session': conversation_id,
                                                       'turn': turn}, force)
-                conflicts = conflicts + get_key(result, 'conflicts', [])
+                conflicts.extend(get_key(result, 'conflicts', []))
             if len(conflicts) == 0 or force:
                 break
             question = ('You edited lines of ' + str(len(conflicts)) + (' file' if len(conflicts) == 1 else ' files') +
@@ -105,7 +105,12 @@ class Checkpoints:
         return saved
 
     async def _partial(self, saved):
-        return [item for item in saved if await self.files.read(item['path']) != item['text']]
+        """The files the first round restored before the user declined the rest (Undo Restore puts them back)."""
+        changed = []
+        for item in saved:
+            if await self.files.read(item['path']) != item['text']:
+                changed.append(item)
+        return changed
 
     def _offer_undo(self, text):
         async def offer():

@@ -1,0 +1,24 @@
+"""Reviewing agents' changes, wired once in activate: the editor's marks and lenses, the review commands, the
+before-texts for diffs, the Changes view and status bar, and checkpoints. All of it reads the one change log
+(host/change_log.py, `services.changes`); the panel and the chat sessions get the same log from activate."""
+# __pragma__('tconv')
+from hermes.js.objects import is_none
+from hermes.host.change_files import EditorFiles
+from hermes.ui.change_review import register_change_review
+from hermes.ui.change_commands import register_change_commands
+from hermes.ui.change_diff import register_before_texts
+from hermes.ui.changes_view import register_changes_view
+from hermes.ui.checkpoints import register_checkpoints
+
+
+def register_change_ui(context, log, changes, conversations):
+    def session_title(session_id):
+        conversation = conversations.get(session_id)
+        return None if is_none(conversation) else conversation.title
+
+    review = register_change_review(context, changes)
+    commands = register_change_commands(context, changes, review, log)
+    register_before_texts(context, changes)
+    view = register_changes_view(context, changes, session_title)
+    checkpoints = register_checkpoints(context, changes, conversations, EditorFiles(), log)
+    return {'review': review, 'commands': commands, 'view': view, 'checkpoints': checkpoints}
