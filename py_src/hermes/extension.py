@@ -37,7 +37,7 @@ async def activate(context):
     register_mcp_definitions(context, service)
     llm = register_llm(context, log, registry)
     conversations = register_conversation_store(context, log)
-    register_native_chat(context, log, registry, llm, conversations, services.changes)
+    register_native_chat(context, log, registry, llm, conversations, None, services.changes)  # None: no ACP agents yet
     panel = register_agent_panel(context, log, llm, conversations, services.changes)
     register_change_ui(context, log, services.changes, conversations)
     register_conversation_commands(context, log, conversations, panel)
