@@ -30,7 +30,7 @@ def world(tmp_path_factory):
                                stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     window = Window(process, json.loads(process.stdout.readline()), home)
     client = McpClient(window)
-    yield {'window': window, 'client': client, 'workspace': workspace, 'outside': outside}
+    yield {'window': window, 'client': client, 'workspace': workspace, 'outside': outside, 'home': home}
     window.stop()
 
 
@@ -61,6 +61,7 @@ def run_case(world, case, answer, settings=None):
     window, client = world['window'], world['client']
     ctx = Ctx(case['id'] + ('-allowed' if answer or settings else ''), world['workspace'], world['outside'])
     ctx.window = window
+    ctx.home = world['home']
     case['setup'](ctx)
     workspace_settings = case.get('workspace_settings') or {}
     window.command({'setWorkspace': workspace_settings})
@@ -85,7 +86,10 @@ def test_hostile_case(world, case):
     if case['kind'] == 'neutralised':
         assert dialogs == [], 'a neutralised case runs without asking'
         return
-    if case['kind'] == 'gated':
+    if case['kind'] == 'withheld':  # answers at once, without what lies outside; the user's setting shows it
+        assert dialogs == [] and result['isError'] is False, (dialogs, result)
+        ctx, result, dialogs = run_case(world, case, None, case.get('settings'))
+    elif case['kind'] == 'gated':
         assert len(dialogs) == 1, ('the user was not asked', result)
         assert result['isError'] is True and 'declined' in result['content'][0]['text'], result
         ctx, result, dialogs = run_case(world, case, 'Allow')

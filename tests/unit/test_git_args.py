@@ -3,7 +3,7 @@ bundled and attached short options, `--`, options before the subcommand), and ho
 import pytest
 
 from hermes.core.git_args import classify, quote_args
-from hermes.host.git import unsafe_config_keys
+from hermes.host.git import unsafe_config_keys, config_key_kind, config_file_inside
 
 
 @pytest.mark.parametrize('args', [
@@ -61,3 +61,29 @@ def test_unsafe_config_keys_come_from_the_repository_only():
                            'local', 'core.fsmonitor\nevil', 'local', 'diff.x.textconv\nevil', 'local',
                            'include.path\n/tmp/x', 'worktree', 'core.worktree\n/', 'local', 'user.name\nme']) + '\x00'
     assert unsafe_config_keys(listing) == ['filter.x.clean', 'diff.x.textconv', 'include.path', 'core.worktree']
+
+
+@pytest.mark.parametrize('key, kind', [
+    ('blame.ignoreRevsFile', 'file'), ('mailmap.file', 'file'), ('diff.orderFile', 'file'), ('include.path', 'file'),
+    ('includeIf.gitdir:/x/.path', 'file'), ('core.worktree', 'file'), ('http.https://h.example.sslKey', 'file'),
+    ('commit.template', 'file'), ('fsck.skipList', 'file'), ('filter.x.clean', 'program'),
+    ('credential.https://h.example.helper', 'program'), ('difftool.x.cmd', 'program'),
+    ('submodule.x.update', 'program'), ('remote.origin.uploadpack', 'program'), ('gpg.ssh.defaultKeyCommand', 'program'),
+    # what SAFE_CONFIG overrides, and what names neither
+    ('core.fsmonitor', None), ('core.hooksPath', None), ('credential.helper', None), ('diff.external', None),
+    ('core.pager', None), ('user.name', None), ('submodule.x.path', None), ('remote.origin.url', None)])
+def test_config_keys_naming_programs_or_files(key, kind):
+    assert config_key_kind(key) == kind
+
+
+def test_a_config_file_inside_the_workspace_is_no_concern_but_one_outside_is(tmp_path):
+    import vscode
+    (tmp_path / 'ws').mkdir()
+    vscode.workspace.open_folders([str(tmp_path / 'ws')])
+    inside = config_file_inside([str(tmp_path / 'ws'), str(tmp_path / 'ws' / '.git')])
+    listing = '\x00'.join(['local', 'blame.ignorerevsfile\n.git-blame-ignore-revs', 'local',
+                           'mailmap.file\n' + str(tmp_path / 'elsewhere'), 'local', 'diff.orderfile\n~/order',
+                           'local', 'commit.template\n../../t', 'local', 'filter.x.clean\nin-workspace-but-a-program']) + '\x00'
+    assert unsafe_config_keys(listing, inside) == ['mailmap.file', 'diff.orderfile', 'commit.template', 'filter.x.clean']
+    assert unsafe_config_keys(listing) == ['blame.ignorerevsfile', 'mailmap.file', 'diff.orderfile', 'commit.template',
+                                           'filter.x.clean']

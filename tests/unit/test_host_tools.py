@@ -1,5 +1,6 @@
 """The first real tools, against the vscode shim."""
 import asyncio
+import json
 
 import vscode
 from hermes.host.services import register_services
@@ -25,15 +26,21 @@ def test_workspace_get_folders_with_no_folder_open():
     assert result['structuredContent'] == {'name': None, 'folders': []}
 
 
-def test_editor_get_open_tabs(context):
-    uri = vscode.Uri.file('/w/app.py')
+def test_editor_get_open_tabs(context, tmp_path):
+    (tmp_path / 'w').mkdir()
+    vscode.workspace.open_folders([str(tmp_path / 'w')])
+    uri = vscode.Uri.file(str(tmp_path / 'w' / 'app.py'))
+    elsewhere = vscode.Uri.file(str(tmp_path / 'other-project' / 'secret.py'))
     vscode.window.tabGroups.all = [vscode.TabGroup(1, [vscode.Tab('app.py', uri, active=True, dirty=True),
-                                                       vscode.Tab('Welcome')])]
+                                                       vscode.Tab('Welcome'), vscode.Tab('secret.py', elsewhere)])]
     result = call(build_registry(None, register_services(context)), 'editor_get_open_tabs')
     tabs = result['structuredContent']['tabs']
-    assert tabs[0] == {'label': 'app.py', 'path': '/w/app.py', 'uri': 'file:///w/app.py', 'group': 1,
+    assert tabs[0] == {'label': 'app.py', 'path': str(tmp_path / 'w' / 'app.py'), 'uri': uri.toString(), 'group': 1,
                        'active': True, 'dirty': True, 'pinned': False, 'preview': False}
     assert tabs[1]['path'] is None
+    # a tab of a file outside the workspace: neither its name nor its place (host/confinement.py)
+    assert tabs[2]['label'] == 'a file outside the workspace' and tabs[2]['path'] is None and tabs[2]['uri'] is None
+    assert 'other-project' not in json.dumps(result)
 
 
 def test_tools_leave_out_top_level_arguments_they_do_not_declare():

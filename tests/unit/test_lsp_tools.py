@@ -2,6 +2,7 @@
 the real LanguageService over VS Code's `vscode.execute*Provider` commands, answered by fake providers
 registered as commands in the shim, or a fake service."""
 import asyncio
+import json
 
 import pytest
 import vscode
@@ -113,8 +114,46 @@ def test_hover_markdown_and_marked_strings(workspace):
     marked = type('MarkedString', (vscode._Undefined,), {'language': 'typescript',
                                                          'value': 'function greet(name: string): string'})()
     provide('vscode.executeHoverProvider', [vscode.Hover([marked, vscode.MarkdownString('Says hello.')])])
+    provide('vscode.executeDefinitionProvider', [loc(workspace / 'greeter.ts', 0, 16)])
     result = call('lsp_hover', {'path': 'main.ts', 'symbol': 'greet', 'line': 3})
     assert text(result) == '```typescript\nfunction greet(name: string): string\n```\n\nSays hello.'
+
+
+# ------------------------------------------------------------------ results from files outside the workspace
+
+def test_results_from_outside_files_show_neither_their_place_nor_their_text(workspace, tmp_path_factory):
+    secret = tmp_path_factory.mktemp('elsewhere') / 'secret.ts'
+    secret.write_text('export const TOKEN = "s3cret-value";\n')
+    provide('vscode.executeDefinitionProvider', [loc(secret, 0, 13)])
+    result = call('lsp_definition', {'path': 'main.ts', 'symbol': 'greet', 'line': 3})
+    assert 'a file outside the workspace' in text(result)
+    assert 'elsewhere' not in json.dumps(result) and 's3cret' not in json.dumps(result)
+    provide('vscode.executeHoverProvider', [vscode.Hover([vscode.MarkdownString('const TOKEN: "s3cret-value"')])])
+    result = call('lsp_hover', {'path': 'main.ts', 'symbol': 'greet', 'line': 3})
+    assert 's3cret' not in json.dumps(result) and 'defined in a file outside the workspace' in text(result)
+    provide('vscode.executeReferenceProvider', [loc(secret, 0, 13), loc(workspace / 'main.ts', 2, 0)])
+    result = call('lsp_references', {'path': 'main.ts', 'symbol': 'greet', 'line': 3})
+    assert 'elsewhere' not in json.dumps(result) and 's3cret' not in json.dumps(result)
+    assert 'a file outside the workspace' in text(result) and 'main.ts:3:1' in text(result)
+    provide('vscode.executeWorkspaceSymbolProvider', [
+        vscode.SymbolInformation('TOKEN', 13, '', loc(secret, 0, 13)),
+        vscode.SymbolInformation('greet', 11, '', loc(workspace / 'greeter.ts', 0, 16))])
+    result = call('lsp_workspace_symbols', {'query': 'T'})
+    assert 'TOKEN' not in json.dumps(result) and 'elsewhere' not in json.dumps(result)
+    assert 'greet' in text(result)
+
+
+def test_a_rename_reaching_outside_changes_nothing_and_does_not_say_where(workspace, tmp_path_factory):
+    secret = tmp_path_factory.mktemp('elsewhere') / 'secret.ts'
+    secret.write_text('export const TOKEN = 1;\n')
+    edit = vscode.WorkspaceEdit()
+    edit.replace(vscode.Uri.file(str(workspace / 'main.ts')), vscode.Range(2, 0, 2, 5), 'other')
+    edit.replace(vscode.Uri.file(str(secret)), vscode.Range(0, 13, 0, 18), 'other')
+    provide('vscode.executeDocumentRenameProvider', edit)
+    result = call('lsp_rename', {'path': 'main.ts', 'symbol': 'greet', 'line': 3, 'new_name': 'other'})
+    assert result['isError'] is True and 'elsewhere' not in json.dumps(result)
+    assert text(result) == 'The rename would also change 1 file outside the workspace, so nothing was changed.'
+    assert secret.read_text() == 'export const TOKEN = 1;\n'
 
 
 def test_hover_nothing(workspace):

@@ -299,7 +299,7 @@ def test_terminals_are_listed_and_their_comings_and_goings_announced(window, cli
     listed = [item for item in client.result('resources/list')['resources'] if item['uri'].startswith('hermes://terminal/')]
     assert len(listed) == 1 and listed[0]['title'].endswith(': build')
     text = client.read(listed[0]['uri'])['text']
-    assert text.startswith('(no ')
+    assert text.startswith('(a terminal the user opened: its commands and output are withheld here')  # not ours
 
 
 # ------------------------------------------------------------------------------------------ prompts

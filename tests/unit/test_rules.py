@@ -212,3 +212,43 @@ def test_contracts_are_typing_only_and_imported_inside_skip_blocks():
                        and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
             wrong.extend(f'{shown}:{line}: a contract outside the skip block' for line in outside)
     assert wrong == [], '\n'.join(wrong)
+
+
+# Rule 8 (docs/SECURITY.md, host/confinement.py): every location or text Hermes shows that no caller named by a
+# path goes through one rule. A URI becomes a path (`.fsPath`) only in these modules, each for a reason that keeps
+# it confined; anywhere else, turn a URI into something shown with confinement.shows / place / shown_path.
+FS_PATH_READERS = {
+    'host/confinement.py': 'the rule itself',
+    'host/language.py': 'location_of goes through confinement.place; documents it opens were resolved by path',
+    'host/editors.py': 'compares a tab with a resolved path; open_tabs goes through confinement.shows',
+    'host/documents.py': 'compares an open document with a resolved path',
+    'host/files.py': 'compares an open document with a resolved path',
+    'host/disk.py': 'reads paths the tools resolved',
+    'host/search.py': "filters findFiles' answer by ripgrep's listing or confinement.confined_paths",
+    'host/resource_provider.py': 'completions: confinement.confined_paths',
+    'host/recent_files.py': 'keeps confined paths only (paths.is_confined)',
+    'host/commands.py': 'resolve_path on URIs in command arguments',
+    'host/conversation_store.py': "the extension's own storage folders",
+    'host/workspace.py': 'the workspace folders themselves',
+    'host/debugging.py': 'breakpoints compared with a resolved path; frames go through paths.is_confined',
+    'host/resource_events.py': 'keys of changed documents, never shown',
+    'host/chat_host.py': 'references the user attached to a chat request themselves',
+}
+
+
+def test_uris_become_shown_paths_only_through_the_confinement_rule():
+    readers = set()
+    for path in HERMES.rglob('*.py'):
+        relative = str(path.relative_to(HERMES))
+        if relative.startswith('js/'):
+            continue
+        if '.fsPath' in path.read_text():
+            readers.add(relative)
+    unexpected = sorted(readers - set(FS_PATH_READERS))
+    assert unexpected == [], ('these modules turn URIs into paths outside the confinement rule (host/confinement.py);'
+                              ' use shows/place/shown_path, or add the module to FS_PATH_READERS with its reason: ' +
+                              ', '.join(unexpected))
+    for path in HERMES.rglob('*.py'):
+        relative = str(path.relative_to(HERMES))
+        if relative != 'host/confinement.py':
+            assert 'display_path(uri.fsPath)' not in path.read_text().replace(' ', ''), relative

@@ -120,3 +120,16 @@ def test_malformed_discovery_entries_are_tolerated():
 ])
 def test_contains_path(folder, path, inside):
     assert contains_path(folder, path) is inside
+
+
+@pytest.mark.parametrize('url', ['http://127.0.0.2:20002/mcp', 'http://localhost:20002/mcp', 'https://127.0.0.1:20002/mcp',
+                                 'http://evil.example:20002/mcp', 'http://127.0.0.1@evil.example:20002/mcp',
+                                 'http://user@127.0.0.1:20002/mcp', 'ftp://127.0.0.1:20002/mcp'])
+def test_a_url_gets_no_token_unless_a_discovery_file_names_that_very_address(url):
+    chosen = select_window(WINDOWS, '/home/u/web', options(url=url))
+    assert chosen['token'] is None and chosen['url'] == url
+
+
+@pytest.mark.parametrize('url', ['http://127.0.0.1:20002/mcp', 'HTTP://127.0.0.1:20002/other', 'http://127.0.0.1:20002'])
+def test_the_address_a_discovery_file_names_gets_its_token(url):
+    assert select_window(WINDOWS, '/tmp', options(url=url))['token'] == 'tok20002'

@@ -18,6 +18,7 @@ class FakeRecord:
         self.id = terminal_id
         self.name = name
         self.executions = []
+        self.owned = True  # made by Hermes: a resource shows its commands
         self.terminal = SimpleNamespace(shellIntegration={})
 
     def label(self):
@@ -157,7 +158,8 @@ def test_the_diagnostics_of_every_file_withhold_the_paths_of_files_outside_the_w
     outside = str(tmp_path / 'elsewhere' / 'secret-project' / 'notes.js')
     language.reported = [
         {'path': 'app.js', 'line': 2, 'column': 5, 'severity': 'error', 'code': None, 'message': 'x', 'source': None},
-        {'path': outside, 'line': 1, 'column': 1, 'severity': 'warning', 'code': None, 'message': 'y', 'source': None}]
+        {'path': 'a file outside the workspace', 'withheld': True, 'line': 1, 'column': 1, 'severity': 'warning',
+         'code': None, 'message': '', 'source': None}]  # what host/diagnostics.py `describe` makes of an outside one
     registry = build_registry(None, Services(language=language))
     text = call(registry, 'editor_get_diagnostics')
     assert text == ('1 problem in the workspace (1 error):\napp.js:2:5 error: x\n'
@@ -166,8 +168,27 @@ def test_the_diagnostics_of_every_file_withhold_the_paths_of_files_outside_the_w
     language.reported = language.reported[1:]
     assert call(registry, 'editor_get_diagnostics') == ('No problems reported for the workspace.\n[not listed: 1 '
                                                         'problem in files outside the workspace, whose paths are withheld]')
+
+
+
+def test_the_host_withholds_problems_of_outside_files_by_the_one_rule(tmp_path):
+    """host/diagnostics.py `describe` (through host/confinement.py): an outside file's problem says only "a file
+    outside the workspace", without its message; the user's own setting shows it."""
+    import vscode
+    from hermes.host.language_service import LanguageService
+    (tmp_path / 'ws').mkdir()
+    vscode.workspace.open_folders([str(tmp_path / 'ws')])
+    outside = str(tmp_path / 'elsewhere' / 'secret-project' / 'notes.js')
+    vscode.languages.set_diagnostics(vscode.Uri.file(outside), [vscode.Diagnostic(vscode.Range(0, 0, 0, 1), 'the key is k')])
+    vscode.languages.set_diagnostics(vscode.Uri.file(str(tmp_path / 'ws' / 'app.js')),
+                                     [vscode.Diagnostic(vscode.Range(1, 4, 1, 5), 'x')])
+    problems = LanguageService().problems()
+    assert [problem['path'] for problem in problems] == ['a file outside the workspace', 'app.js']
+    assert problems[0]['withheld'] is True and problems[0]['message'] == '' and 'withheld' not in problems[1]
+    registry = build_registry(None, Services(language=LanguageService()))
+    assert 'secret-project' not in call(registry, 'editor_get_diagnostics')
     vscode.workspace.set_setting('hermes.tools.allowOutsideWorkspace', True)  # the user allows outside paths
-    assert outside + ':1:1 warning: y' in call(registry, 'editor_get_diagnostics')
+    assert outside + ':1:1' in call(registry, 'editor_get_diagnostics')
 
 
 def test_the_settings_tools_use_the_settings_service_of_their_call():

@@ -150,7 +150,16 @@ def test_send_then_read_captures_what_the_shell_ran(registry):
     assert execution['exitCode'] == 0 and execution['running'] is False
 
 
-def test_executions_started_by_the_user_are_captured_and_the_ring_buffer_is_bounded(registry):
+def gated_registry(terminals):
+    """A registry with the gate, as every front end's (a user's terminal is read only after a yes)."""
+    from hermes.host.approval import Approver
+    return build_registry(Approver(), Services(terminals=terminals))
+
+
+def test_executions_started_by_the_user_are_captured_and_the_ring_buffer_is_bounded(terminals):
+    registry = gated_registry(terminals)
+    vscode.window.message_answers.append('Allow')  # the terminal is the user's: reading it asks
+
     async def scenario():
         terminal = vscode.window.createTerminal({'name': 'user'})
         await asyncio.sleep(0.01)
@@ -163,10 +172,31 @@ def test_executions_started_by_the_user_are_captured_and_the_ring_buffer_is_boun
     result = run(scenario())
     assert '$ echo 22\n22\n(exit code 0' in text(result)
     assert 'the last 2 of 20 captured commands' in text(result)
+    [(level, message, items)] = vscode.window.messages[-1:]
+    assert 'Read your terminal "user"' in message and 'which you opened yourself' in items[0]['detail']
 
 
-def test_read_explains_a_terminal_without_shell_integration(registry):
+def test_a_terminal_the_user_opened_is_not_read_when_nobody_says_yes(terminals):
+    registry = gated_registry(terminals)
+    vscode.window.message_answers.append(None)
+
+    async def scenario():
+        terminal = vscode.window.createTerminal({'name': 'user'})
+        await asyncio.sleep(0.01)
+        vscode.window.shell_commands['echo s3cret'] = ([MARK + 's3cret\r\n'], 0)
+        terminal.sendText('echo s3cret')
+        for _ in range(6):
+            await asyncio.sleep(0)
+        return await call(registry, 'terminal_read', {'terminal': 'user'})
+    result = run(scenario())
+    assert result['isError'] is True and 'The user declined to run terminal_read' in text(result)
+    assert 's3cret' not in text(result)
+
+
+def test_read_explains_a_terminal_without_shell_integration(terminals):
+    registry = gated_registry(terminals)
     vscode.window.terminal_shell_integration = False
+    vscode.window.message_answers.append('Allow')
 
     async def scenario():
         vscode.window.createTerminal({'name': 'plain'})

@@ -1,11 +1,13 @@
 """Which window the CLI talks to, decided from the discovery files (pure; tested under CPython).
 
-Explicit --url wins (its token: --token, else the discovery file of the same port); else --port
+Explicit --url wins (its token: --token, else the token of the discovery file that names that very URL's
+scheme, host and port — never one picked by the port alone: `--url http://127.0.0.2:<port>/mcp` or another
+host must not receive a window's token); else --port
 picks that window's file; else the window whose workspace folders hold the current directory (the
 deepest such folder); else the newest window."""
 # __pragma__('tconv')
 from hermes.js.objects import is_none
-from hermes.core.values import get_key
+from hermes.core.values import get_key, json_type
 from hermes.net.mcp_client import port_of
 
 NO_WINDOW = ('No running VS Code window with Hermes was found (no live discovery file in ~/.hermes/ide/). '
@@ -30,7 +32,7 @@ def select_window(windows, cwd, options):
     token = get_key(options, 'token')
     port = get_key(options, 'port')
     if not is_none(url):
-        match = _by_port(windows, port_of(url))
+        match = _by_origin(windows, url)
         chosen = _describe(match, 'given with --url', len(windows)) if not is_none(match) else {
             'url': url, 'token': None, 'port': port_of(url), 'pid': None, 'workspaceFolders': [],
             'reason': 'given with --url', 'count': len(windows)}
@@ -99,6 +101,45 @@ def _by_port(windows, port):
         return None
     for window in windows:
         if get_key(window, 'port') == port:
+            return window
+    return None
+
+
+def origin_of(url):
+    """'scheme://host:port' of a URL, lower-case (the port written out: 80/443 when absent); None when it is
+    no http(s) URL."""
+    if json_type(url) != 'string':
+        return None
+    text = url.strip().lower()
+    scheme_end = text.find('://')
+    if scheme_end == -1:
+        return None
+    scheme = text[:scheme_end]
+    if scheme != 'http' and scheme != 'https':
+        return None
+    rest = text[scheme_end + 3:]
+    for stop in ['/', '?', '#']:
+        cut = rest.find(stop)
+        if cut != -1:
+            rest = rest[:cut]
+    if rest.find('@') != -1:
+        return None  # user info: not what any discovery file names
+    host = rest
+    port = '443' if scheme == 'https' else '80'
+    colon = rest.rfind(':')
+    if colon != -1 and rest.find(']', colon) == -1:
+        host = rest[:colon]
+        port = rest[colon + 1:]
+    return scheme + '://' + host + ':' + port
+
+
+def _by_origin(windows, url):
+    """The window whose discovery file names the same scheme, host and port as `url`, or None."""
+    wanted = origin_of(url)
+    if is_none(wanted):
+        return None
+    for window in windows:
+        if origin_of(get_key(window, 'url')) == wanted:
             return window
     return None
 

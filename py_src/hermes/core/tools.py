@@ -40,7 +40,7 @@ class Tool:
     def __init__(self, name: str, description: str, input_schema: 'JsonObject', handler: 'Handler',
                  title: 'Optional[str]' = None, read_only: bool = True, destructive: bool = False,
                  output_schema: 'Optional[JsonObject]' = None, essential: bool = False,
-                 client_capabilities: 'Optional[JsonObject]' = None) -> None:
+                 client_capabilities: 'Optional[JsonObject]' = None, preview: 'Optional[Any]' = None) -> None:
         if json_type(name) != 'string' or name == '':
             raise ValueError('a tool needs a non-empty string name')
         if not is_object(input_schema):
@@ -62,6 +62,10 @@ class Tool:
         # Client capabilities the handler relies on ({'sampling': {}}): a 2026-07-28 request that
         # does not declare them is refused (MissingRequiredClientCapability) before the call.
         self.client_capabilities = client_capabilities
+        # `async preview(args, call)` → the text of what the call will run, resolved (a task's command line, a
+        # launch configuration, the shell of a terminal profile): the confirmation dialog shows it, since the
+        # arguments alone ({"name": "build"}) do not let the user judge. A ToolError from it is the call's answer.
+        self.preview = preview
 
     def to_mcp(self) -> 'ToolSpec':
         """The entry for `tools/list`."""

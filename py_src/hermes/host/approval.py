@@ -12,7 +12,8 @@ In Restricted Mode (an untrusted workspace) tools that can run a program are ref
 from hermes.js.json import dump_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
-from hermes.core.tools import WAITING, CONFIRMED, DECLINED
+from hermes.core.tools import WAITING, CONFIRMED, DECLINED, ToolError
+from hermes.js.errors import error_message
 from hermes.core.dialog_text import escape_invisible
 from hermes.core.values import json_type, object_keys, copyable_keys
 from hermes.host.settings import setting
@@ -72,11 +73,21 @@ class Approver:
             return refusal
         if call.confirmed:
             return None  # the front end already had the user confirm this very call
-        if not self.would_ask(tool, arguments):
+        if not self.needs_approval(tool):
+            return None
+        runs = None
+        if not is_none(tool.preview):
+            try:
+                runs = await tool.preview(arguments, call)
+            except ToolError as error:
+                return error_message(error)
+        # "Allow for This Session" covers what was shown: the arguments and, when the tool has one, what they
+        # resolved to (a task whose command line changed since asks again)
+        key = session_key(tool.name, arguments) + ('' if is_none(runs) else '\n' + runs)
+        if key in self.allowed_for_session:
             return None
         what = tool.description.split('. ')[0]
-        return await self._ask(tool.name, tool.title or tool.name, arguments, call, session_key(tool.name, arguments),
-                               what)
+        return await self._ask(tool.name, tool.title or tool.name, arguments, call, key, what, runs)
 
     async def confirm(self, tool_name, title, arguments, call, key=None):
         """Ask for one action a handler is about to take (see the module-level `confirm`)."""
@@ -88,12 +99,12 @@ class Approver:
         what = arguments['what'] if 'what' in arguments.keys() else title
         return await self._ask(tool_name, title, arguments, call, key, what)
 
-    async def _ask(self, tool_name, title, arguments, call, key, what):
+    async def _ask(self, tool_name, title, arguments, call, key, what, runs=None):
         call.set_confirmation(WAITING)
         call.log('notice', WAITING_NOTICE + ' ' + tool_name)
         choice = await vscode.window.showWarningMessage(
             'Allow Hermes to run "' + escape_invisible(title) + '"?',
-            {'modal': True, 'detail': dialog_detail(tool_name, arguments, what)},
+            {'modal': True, 'detail': dialog_detail(tool_name, arguments, what, runs)},
             ALLOW, ALLOW_SESSION)
         if call.cancelled:
             call.set_confirmation(DECLINED)
@@ -111,10 +122,15 @@ class Approver:
                 'explain what you wanted to do instead.')
 
 
-def dialog_detail(tool_name, arguments, what):
-    """The dialog's body: what will happen, then the tool and ALL its arguments (the dialog scrolls; nothing
-    is cut, so nothing that matters can hide after a cut), then what "for this session" covers."""
-    lines = ['What will happen: ' + escape_invisible(what), '', 'Tool: ' + tool_name]
+def dialog_detail(tool_name, arguments, what, runs=None):
+    """The dialog's body: what will happen, what will run (the tool's `preview`: the resolved command line,
+    every line of it numbered, escaped and uncut), then the tool and ALL its arguments (the dialog scrolls;
+    nothing is cut, so nothing that matters can hide after a cut), then what "for this session" covers."""
+    lines = ['What will happen: ' + escape_invisible(what), '']
+    if not is_none(runs):
+        lines.extend(numbered_lines('What will run', runs))
+        lines.append('')
+    lines.append('Tool: ' + tool_name)
     if 'why' in arguments.keys():
         lines.append('Asked because: ' + escape_invisible(arguments['why']))
     lines.append('Arguments (complete):')

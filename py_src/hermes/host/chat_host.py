@@ -8,6 +8,7 @@ from hermes.js.objects import is_none, new
 from hermes.core.values import json_type
 from hermes.core.chat_messages import prop
 from hermes.host.paths import resolve_path, display_path
+from hermes.host.confinement import shown_path
 
 # vscode.LanguageModelChatMessageRole
 ROLE_USER = 1
@@ -85,7 +86,7 @@ async def _read_reference(reference):
         selected = None
     if json_type(prop(uri, 'scheme')) != 'string':
         return None
-    label = display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString()
+    label = shown_path(uri)  # (the user attached it: shown as named, not judged by the confinement rule)
     if node('fs').existsSync(uri.fsPath) and node('fs').statSync(uri.fsPath).isDirectory():
         return {'label': label + ' (folder)', 'text': None, 'language': ''}
     document = await vscode.workspace.openTextDocument(uri)

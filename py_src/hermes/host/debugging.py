@@ -15,7 +15,8 @@ from hermes.js.promises import deferred
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type, get_key
-from hermes.host.paths import display_path
+from hermes.host.paths import display_path, is_confined
+from hermes.host.confinement import OUTSIDE
 
 
 class SessionState:
@@ -205,6 +206,19 @@ class DebugService:
             return []
         return [get_key(item, 'name') for item in configurations if json_type(get_key(item, 'name')) == 'string']
 
+    def launch_configuration(self, folder, name):
+        """The launch configuration (or compound) called `name` in `folder`'s launch.json (and the user's), as
+        written there; None when there is none."""
+        scope = None if is_none(folder) else folder.uri
+        launch = vscode.workspace.getConfiguration('launch', scope)
+        for kind in ['configurations', 'compounds']:
+            found = launch.js_get(kind)
+            if json_type(found) == 'array':
+                for item in found:
+                    if get_key(item, 'name') == name:
+                        return item
+        return None
+
     async def start(self, folder, target):
         """Start a launch configuration (its name, or an inline one); False when VS Code could not."""
         return await vscode.debug.startDebugging(folder, target)
@@ -318,8 +332,13 @@ def source_file(path):
 
 
 def describe_frame(frame):
+    """A stack frame as a dict; one in a file outside the workspace says only "a file outside the workspace"
+    (host/confinement.py: its place and its lines are withheld)."""
     source = get_key(frame, 'source')
     path = source_file(get_key(source, 'path')) or get_key(source, 'name')
+    if json_type(path) == 'string' and node('path').isAbsolute(path) and not is_confined(path):
+        return {'id': get_key(frame, 'id'), 'name': get_key(frame, 'name'), 'path': OUTSIDE, 'file': None,
+                'line': get_key(frame, 'line'), 'column': get_key(frame, 'column')}
     return {'id': get_key(frame, 'id'), 'name': get_key(frame, 'name'),
             'path': None if is_none(path) else display_path(path), 'file': path,
             'line': get_key(frame, 'line'), 'column': get_key(frame, 'column')}

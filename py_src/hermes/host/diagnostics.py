@@ -6,7 +6,7 @@ from hermes.js.objects import is_none
 from hermes.js.promises import make_promise
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, get_key
-from hermes.host.paths import display_path
+from hermes.host.confinement import place
 
 SEVERITIES = ['error', 'warning', 'information', 'hint']  # vscode.DiagnosticSeverity 0..3
 QUIET_MS = 1000
@@ -28,12 +28,20 @@ def code_text(code):
 
 
 def describe(uri, diagnostic):
+    """A problem as a dict; one in a file the workspace does not hold says only `OUTSIDE` and has 'withheld'
+    (its message is that file's business too)."""
     start, end = diagnostic.range.start, diagnostic.range.end
+    where = place(uri)
+    severity = SEVERITIES[diagnostic.severity] if diagnostic.severity in [0, 1, 2, 3] else 'error'
+    if is_none(where['uri']):
+        return {'path': where['path'], 'withheld': True, 'line': start.line + 1, 'column': start.character + 1,
+                'endLine': end.line + 1, 'endColumn': end.character + 1, 'severity': severity, 'message': '',
+                'source': None, 'code': None}
     return {
-        'path': display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString(),
+        'path': where['path'],
         'line': start.line + 1, 'column': start.character + 1,
         'endLine': end.line + 1, 'endColumn': end.character + 1,
-        'severity': SEVERITIES[diagnostic.severity] if diagnostic.severity in [0, 1, 2, 3] else 'error',
+        'severity': severity,
         'message': diagnostic.message,
         'source': None if is_none(diagnostic.source) else diagnostic.source,
         'code': code_text(diagnostic.code),

@@ -11,11 +11,11 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.core.output_text import cap_tail
-from hermes.host.paths import is_confined, display_path
+from hermes.host.confinement import shows, shown_path, OUTSIDE
 from hermes.host.editors import tab_resource
 from hermes.host.documents import active_editor as current_editor, point
 from hermes.host.diagnostics import collect
-from hermes.host.git import run_git, parse_status
+from hermes.host.git import run_git, parse_status, read_only_concerns
 from hermes.host.terminals import render_execution
 from hermes.host.workspace import workspace_folders, workspace_name
 
@@ -23,22 +23,16 @@ MAX_SELECTION_CHARS = 100000
 MAX_PROBLEMS = 500
 MAX_TERMINAL_CHARS = 20000
 TERMINAL_EXECUTIONS = 5  # the most recent commands shown in a terminal resource
-OUTSIDE = 'a file outside the workspace'
 WITHHELD = 'The file is outside the workspace: its path and text are withheld.'
 
 
 def _document_path(document):
-    uri = document.uri
-    return display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString()
+    return shown_path(document.uri)
 
 
 def _readable(document):
-    """Whether the document's path and text may be shown: a workspace file, or one not on disk (untitled)."""
-    return _shown(document.uri)
-
-
-def _shown(uri):
-    return uri.scheme != 'file' or is_confined(uri.fsPath)
+    """Whether the document's path and text may be shown (host/confinement.py)."""
+    return shows(document.uri)
 
 
 def _range(selection):
@@ -108,10 +102,10 @@ def tabs():
         items = []
         for tab in group.tabs:
             uri = tab_resource(tab)
-            inside = is_none(uri) or _shown(uri)
+            inside = is_none(uri) or shows(uri)
             items.append({
                 'label': tab.label if inside else OUTSIDE,
-                'path': None if is_none(uri) or not inside else (display_path(uri.fsPath) if uri.scheme == 'file' else None),
+                'path': None if is_none(uri) or not inside or uri.scheme != 'file' else shown_path(uri),
                 'uri': None if is_none(uri) or not inside else uri.toString(),
                 'active': tab.isActive, 'dirty': tab.isDirty, 'pinned': tab.isPinned, 'preview': tab.isPreview,
             })
@@ -125,7 +119,7 @@ def diagnostics():
     by_path = {}
     order = []
     problems = collect()
-    shown = [problem for problem in problems if is_confined(problem['path'])]
+    shown = [problem for problem in problems if not ('withheld' in problem)]
     withheld = len(problems) - len(shown)
     problems = shown
     for problem in problems[:MAX_PROBLEMS]:
@@ -157,8 +151,16 @@ async def workspace():
 
 
 async def git_summary(folder):
-    """Branch, upstream and counts of changed files, or None when the folder is no git repository."""
+    """Branch, upstream and counts of changed files, or None when the folder is no git repository. A resource
+    cannot ask the user, so when git_get_status would ask (the repository is outside the workspace, or its config
+    names programs or outside files: host/git.py `read_only_concerns`), git status does not run at all and the
+    summary says why."""
     try:
+        concerns = await read_only_concerns(folder, [])
+        if len(concerns) > 0:
+            # (the reasons name places outside the workspace: only the dialog of git_get_status shows them)
+            return {'withheld': 'git status was not run here: the repository or its config reaches outside the '
+                                'workspace or names programs, so git_get_status asks the user first'}
         result = await run_git(['status', '--porcelain=v2', '--branch', '-z'], folder)
     except ToolError:
         return None
@@ -194,7 +196,13 @@ def terminal_output(terminals, terminal_id):
     return None
 
 
+USERS_TERMINAL = ('(a terminal the user opened: its commands and output are withheld here; terminal_read asks the '
+                  'user before showing them)')
+
+
 def _render_terminal(record):
+    if not record.owned:  # a resource cannot ask, and what the user ran and printed is the user's
+        return USERS_TERMINAL
     executions = record.executions
     if len(executions) == 0:
         if is_none(record.terminal.shellIntegration):

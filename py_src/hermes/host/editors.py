@@ -4,6 +4,7 @@ as `call.services.tabs` (`EditorTabs`, built by host/services.py)."""
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.documents import show_document
+from hermes.host.confinement import shows, OUTSIDE
 
 
 def tab_resource(tab):
@@ -23,10 +24,11 @@ def open_tabs():
     for group in vscode.window.tabGroups.all:
         for tab in group.tabs:
             uri = tab_resource(tab)
+            inside = is_none(uri) or shows(uri)  # an outside tab: neither its name nor its place (confinement.py)
             tabs.append({
-                'label': tab.label,
-                'path': None if is_none(uri) else uri.fsPath,
-                'uri': None if is_none(uri) else uri.toString(),
+                'label': tab.label if inside else OUTSIDE,
+                'path': None if is_none(uri) or not inside else uri.fsPath,
+                'uri': None if is_none(uri) or not inside else uri.toString(),
                 'group': group.viewColumn,
                 'active': tab.isActive and group.isActive,
                 'dirty': tab.isDirty,

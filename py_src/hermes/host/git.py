@@ -18,6 +18,7 @@ Anything else goes to the gate (`confirm`), which says why; once the user allows
 """
 # __pragma__('tconv')
 from hermes.js.child_process import start_process
+from hermes.js.errors import JsError
 from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
@@ -47,29 +48,51 @@ def is_read_only(args):
     return classify(args)['read_only']
 
 
-def is_unsafe_config_key(key):
-    """Repository config that names a program (or a file outside) our overrides cannot switch off."""
+# The last part of a config key that names a program git may run (filter.<d>.clean, diff.<d>.textconv,
+# credential.<url>.helper, difftool.<t>.cmd, remote.<r>.uploadpack, submodule.<n>.update = !cmd, …) or a file it
+# reads (blame.ignoreRevsFile: git prints a line of a file that is no list of commits in its error; mailmap.file,
+# diff.orderFile, include.path, core.worktree, http.sslKey, …). Matched by the last part, so a key git adds later
+# with such a name is caught too.
+PROGRAM_KEYS = ['clean', 'smudge', 'process', 'textconv', 'command', 'cmd', 'driver', 'helper', 'program',
+                'uploadpack', 'receivepack', 'vcs', 'packobjectshook', 'defaultkeycommand', 'gitproxy', 'sshcommand',
+                'editor', 'askpass', 'fsmonitor', 'alternaterefscommand', 'difffilter', 'sendmailcmd', 'tocmd',
+                'cccmd', 'browser', 'external', 'update', 'hook', 'proxycommand']
+FILE_KEYS = ['path', 'file', 'worktree', 'attributesfile', 'excludesfile', 'hookspath', 'ignorerevsfile',
+             'orderfile', 'template', 'skiplist', 'allowedsignersfile', 'revocationfile', 'sslcert', 'sslkey',
+             'sslcainfo', 'sslcapath', 'cookiefile', 'aliasesfile', 'blob', 'smtpserver', 'sslcertpasswordprotected']
+
+
+def _neutralised_keys():
+    """The keys SAFE_CONFIG sets (so the repository's value of them never applies), lower-case."""
+    return [entry.split('=')[0].lower() for entry in SAFE_CONFIG]
+
+
+def config_key_kind(key):
+    """'program' or 'file' when a repository's `key` names a program git may run or a file it may read that
+    SAFE_CONFIG does not override; None when it names neither."""
     key = key.lower()
+    if key in _neutralised_keys():
+        return None
     parts = key.split('.')
-    first = parts[0]
     last = parts[len(parts) - 1]
-    if first == 'filter' and last in ['clean', 'smudge', 'process']:
-        return True
-    if first == 'diff' and len(parts) == 3 and last in ['textconv', 'command']:
-        return True
-    if first == 'merge' and last == 'driver':
-        return True
-    if first == 'remote' and last in ['uploadpack', 'receivepack', 'vcs']:
-        return True
-    if (first == 'include' or first == 'includeif') and last == 'path':
-        return True
-    return key in ['core.worktree', 'core.attributesfile', 'core.excludesfile', 'mailmap.file', 'mailmap.blob',
-                   'core.gitproxy', 'uploadpack.packobjectshook', 'gpg.ssh.defaultkeycommand',
-                   'gpg.ssh.allowedsignersfile']
+    if parts[0] == 'submodule' and last == 'path':
+        return None  # a folder of the work tree
+    if last in PROGRAM_KEYS:
+        return 'program'
+    if last in FILE_KEYS:
+        return 'file'
+    return None
 
 
-def unsafe_config_keys(listing):
-    """Keys from `git config --list --show-scope -z` that the repository (not the user) set unsafely."""
+def is_unsafe_config_key(key):
+    """Repository config that names a program or a file our overrides cannot switch off (any value)."""
+    return not is_none(config_key_kind(key))
+
+
+def unsafe_config_keys(listing, file_inside=None):
+    """Keys from `git config --list --show-scope -z` that the repository (not the user) set unsafely: every key
+    naming a program; a key naming a file unless `file_inside(value)` says the file is inside the workspace
+    (without `file_inside`, every such key)."""
     keys = []
     fields = listing.split('\x00')
     index = 0
@@ -77,10 +100,31 @@ def unsafe_config_keys(listing):
         scope = fields[index]
         entry = fields[index + 1]
         index = index + 2
-        key = entry.split('\n')[0]
-        if scope in ['local', 'worktree'] and is_unsafe_config_key(key) and key not in keys:
+        cut = entry.find('\n')
+        key = entry if cut == -1 else entry[:cut]
+        value = '' if cut == -1 else entry[cut + 1:]
+        if not (scope in ['local', 'worktree']) or key in keys:
+            continue
+        kind = config_key_kind(key)
+        if kind == 'program' or (kind == 'file' and (is_none(file_inside) or not file_inside(value))):
             keys.append(key)
     return keys
+
+
+def config_file_inside(bases):
+    """A `file_inside` for unsafe_config_keys: whether a config value naming a file stays in the workspace
+    wherever git resolves it from (`bases`: the work tree, the folder git runs in, the git directory). `~` and
+    `%(prefix)` lead out."""
+    node_path = node('path')
+
+    def inside(value):
+        if value == '' or value.startswith('~') or value.startswith('%('):
+            return value == ''
+        for base in bases:
+            if not in_workspace(node_path.resolve(base, value)):
+                return False
+        return True
+    return inside
 
 
 def directory_of(path_text):
@@ -143,15 +187,20 @@ async def repository_root(cwd, call=None):
 async def read_only_concerns(cwd, paths, call=None):
     """Why running a read-only git command in `cwd` without asking would not be safe ([] when it is):
     a repository outside the workspace, a path argument leading out, repository config naming programs."""
-    located = await run_git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], cwd, call)
+    located = await run_git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--path-format=absolute',
+                              '--git-common-dir'], cwd, call)
     if located['code'] != 0:
         return []  # not a repository (or a bare one found by walking up): git itself will refuse
     lines = located['stdout'].strip().split('\n')
     concerns = []
+    # the work tree, the git directory and the common one (.git/commondir can point at another project's)
     for place in lines:
         if not in_workspace(place):
             concerns.append('the repository (' + place + ') is outside the workspace')
     root = lines[0]
+    for borrowed in _alternates(lines[len(lines) - 1]):
+        if not in_workspace(borrowed):
+            concerns.append('the repository borrows objects from ' + borrowed + ', outside the workspace')
     node_path = node('path')
     for path in paths:
         target = _path_target(path, cwd, root)
@@ -160,11 +209,28 @@ async def read_only_concerns(cwd, paths, call=None):
         elif not in_workspace(node_path.resolve(cwd, target[1]) if target[0] == 'cwd' else node_path.resolve(root, target[1])):
             concerns.append('"' + path + '" is outside the workspace')
     listing = await run_git(['config', '--list', '--show-scope', '-z'], cwd, call)
-    keys = unsafe_config_keys(listing['stdout'])
+    keys = unsafe_config_keys(listing['stdout'], config_file_inside([root, cwd, lines[1]]))
     if len(keys) > 0:
         concerns.append("the repository's config names programs or outside files git would use (" +
                         ', '.join(keys) + ')')
     return concerns
+
+
+def _alternates(common_dir):
+    """The object folders a repository borrows (objects/info/alternates, relative to its objects folder)."""
+    node_path = node('path')
+    fs = node('fs')
+    objects = node_path.join(common_dir, 'objects')
+    try:
+        text = fs.readFileSync(node_path.join(objects, 'info', 'alternates'), 'utf8')
+    except JsError:
+        return []
+    found = []
+    for line in text.split('\n'):
+        line = line.strip()
+        if line != '' and not line.startswith('#'):
+            found.append(node_path.resolve(objects, line))
+    return found
 
 
 def _path_target(path, cwd, root):

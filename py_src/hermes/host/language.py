@@ -15,6 +15,7 @@ from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolError
 from hermes.core.values import get_key, json_type
 from hermes.host.paths import resolve_path, display_path
+from hermes.host.confinement import place, shown_path
 
 SYMBOL_KINDS = ['file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor',
                 'enum', 'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array',
@@ -119,21 +120,25 @@ async def resolve_position(document, args):
         index = find_word(document.lineAt(number).text, symbol)
         if index != -1:
             return new(vscode.Position, number, index)
-    raise ToolError('"' + symbol + '" does not occur in ' + display_path(document.uri.fsPath) + '.')
+    raise ToolError('"' + symbol + '" does not occur in ' + shown_path(document.uri) + '.')
 
 
 def location_of(item):
-    """A Location or LocationLink as {path, uri, line, column, endLine, endColumn} (1-based)."""
+    """A Location or LocationLink as {path, uri, line, column, endLine, endColumn} (1-based). One outside the
+    workspace is only "a file outside the workspace": no URI, no position, and so no preview (confinement.py)."""
     uri = item.targetUri if not is_none(item.targetUri) else item.uri
     selection = item.targetSelectionRange
-    place = selection if not is_none(selection) else (item.targetRange if not is_none(item.targetRange) else item.range)
-    result = {'path': display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString(), 'uri': uri.toString(),
-              'line': None, 'column': None}
-    if not is_none(place):
-        result['line'] = place.start.line + 1
-        result['column'] = place.start.character + 1
-        result['endLine'] = place.end.line + 1
-        result['endColumn'] = place.end.character + 1
+    span = selection if not is_none(selection) else (item.targetRange if not is_none(item.targetRange) else item.range)
+    where = place(uri)
+    result = {'path': where['path'], 'uri': where['uri'], 'line': None, 'column': None}
+    if is_none(where['uri']):
+        result['outside'] = True
+        return result
+    if not is_none(span):
+        result['line'] = span.start.line + 1
+        result['column'] = span.start.character + 1
+        result['endLine'] = span.end.line + 1
+        result['endColumn'] = span.end.character + 1
     result['_uri'] = uri
     return result
 

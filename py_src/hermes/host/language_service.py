@@ -10,6 +10,10 @@ from hermes.host.language import (open_document, resolve_position, location_of, 
                                   symbol_entries, add_previews, edit_entries)
 from hermes.host.diagnostics import collect, wait_for_report
 from hermes.host.change_log import change_log_of, check_write, note_write
+from hermes.host.confinement import shows, is_public
+
+HOVER_WITHHELD = ('The symbol here is defined in a file outside the workspace: what its hover would show comes from '
+                  'that file, so it is withheld.')
 
 
 class LanguageService:
@@ -34,8 +38,18 @@ class LanguageService:
         return [location_of(item) for item in (found or [])]
 
     async def hover(self, document, position):
-        """The hover text at `position` (Markdown), '' when there is none."""
-        return hover_text(await vscode.commands.executeCommand('vscode.executeHoverProvider', document.uri, position))
+        """The hover text at `position` (Markdown), '' when there is none. A hover describes the symbol from where
+        it is defined (a constant's value, its documentation): when that is a file outside the workspace (other
+        than VS Code's own library files), the text is withheld (confinement.py)."""
+        text = hover_text(await vscode.commands.executeCommand('vscode.executeHoverProvider', document.uri, position))
+        if text == '':
+            return text
+        found = await vscode.commands.executeCommand('vscode.executeDefinitionProvider', document.uri, position)
+        for item in found or []:
+            uri = item.targetUri if not is_none(item.targetUri) else item.uri
+            if not shows(uri) and not is_public(uri):
+                return HOVER_WITHHELD
+        return text
 
     async def outline(self, document):
         """The document's symbols as flat entries with a depth (`symbol_entries`)."""
@@ -44,7 +58,8 @@ class LanguageService:
     async def workspace_symbols(self, query):
         """The workspace symbols matching `query` (fuzzy), as VS Code's SymbolInformation objects."""
         found = await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', query)
-        return found or []
+        # a symbol's name is text of the file it is in: only the workspace's own (confinement.py)
+        return [symbol for symbol in (found or []) if not is_none(symbol.location) and shows(symbol.location.uri)]
 
     async def previews(self, locations, limit):
         """Give the first `limit` location dicts the text of their line ('text')."""

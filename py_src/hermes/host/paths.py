@@ -61,11 +61,17 @@ def is_inside(path, folder):
     return path == folder or path.startswith(folder if folder.endswith(sep) else folder + sep)
 
 
+def outside_allowed():
+    """Whether the user's own setting `hermes.tools.allowOutsideWorkspace` allows outside paths."""
+    # (kept until any setting changes: a profile showed its read at 5% of a small file_read)
+    return remembered('setting:tools.allowOutsideWorkspace', lambda: setting('tools.allowOutsideWorkspace'))
+
+
 def in_workspace(path):
     """Whether `path`, judged by where its symlinks really point, is inside a workspace folder (always
     true when the user allowed outside paths)."""
-    if remembered('setting:tools.allowOutsideWorkspace', lambda: setting('tools.allowOutsideWorkspace')):
-        return True  # (kept until any setting changes: a profile showed its read at 5% of a small file_read)
+    if outside_allowed():
+        return True
     real = real_path(path)
     folders = folder_paths()
     for folder in folders:

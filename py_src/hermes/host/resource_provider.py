@@ -6,6 +6,7 @@ from hermes.core.change_report import agent_view
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.paths import resolve_path, display_path
+from hermes.host.confinement import confined_paths
 from hermes.host.files import read_text, exclude_patterns
 from hermes.host.editor_state import (active_editor, selection, tabs, diagnostics, workspace, terminal_list,
                                       terminal_output)
@@ -73,4 +74,5 @@ class HostResources:
         # undefined (not null, which switches files.exclude off) when there is nothing to exclude
         exclude = js_undefined if len(excluded) == 0 else '{' + ','.join(excluded) + '}'
         uris = await vscode.workspace.findFiles('**/*', exclude, MAX_COMPLETION_FILES)
-        return [uri.fsPath for uri in uris]
+        # findFiles follows symlinks: only what is really inside is offered (confinement.py)
+        return confined_paths([uri.fsPath for uri in uris if uri.scheme == 'file'])

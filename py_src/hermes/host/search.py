@@ -15,6 +15,7 @@ from hermes.core.values import get_key
 from hermes.host.files import exclude_patterns
 from hermes.core.globs import GlobSet
 from hermes.host.paths import folder_paths, is_inside
+from hermes.host.confinement import confined_paths
 from hermes.host.disk import uses_node_fs
 from hermes.host.small_tree import list_small_tree
 from hermes.host.workspace import workspace_folders
@@ -343,7 +344,9 @@ async def find_files_through_vscode(glob, base, max_results, use_ignore_files, c
 
 
 def kept_paths(uris, allowed):
-    """The file paths among `uris` that the ripgrep listing `allowed` has (all of them without one)."""
+    """The file paths among `uris` that the ripgrep listing `allowed` has. Without one, those inside the
+    workspace: findFiles follows symlinks (ripgrep's listing does not), so a linked folder would list the
+    names of outside files (confinement.py)."""
     paths = []
     for uri in uris:
         if uri.scheme != 'file':
@@ -351,7 +354,7 @@ def kept_paths(uris, allowed):
         if not is_none(allowed) and ('f:' + uri.fsPath) not in allowed:
             continue
         paths.append(uri.fsPath)
-    return paths
+    return paths if not is_none(allowed) else confined_paths(paths)
 
 
 def first_folder():

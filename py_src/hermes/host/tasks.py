@@ -7,6 +7,8 @@ from hermes.js.objects import is_none
 from hermes.js.promises import make_promise
 from hermes.js.timers import clear_repeating, clear_timer, set_repeating, set_timer
 from hermes.core.tools import ToolError
+from hermes.core.values import json_type, get_key, object_keys
+from hermes.core.git_args import quote_args
 
 PROCESS_EVENT_GRACE_MS = 500
 
@@ -120,3 +122,52 @@ async def run_task(task, timeout_ms, call):
 
 def or_null(value):
     return None if is_none(value) else value
+
+
+def _text(value):
+    """A ShellExecution's command or argument: a string, or a ShellQuotedString {value, quoting}."""
+    if is_none(value):
+        return ''
+    if json_type(value) == 'string':
+        return value
+    inner = get_key(value, 'value')
+    return str(value) if is_none(inner) else str(inner)
+
+
+def command_line(task):
+    """What running `task` starts, as the user should see it before saying yes: the shell command line or the
+    process and its arguments, with the folder and environment the task sets."""
+    execution = task.execution
+    if is_none(execution):
+        return 'VS Code does not say what this task runs (no execution: ' + task_label(task) + ')'
+    if not is_none(execution.commandLine):
+        lines = ['shell: ' + execution.commandLine]
+    elif not is_none(execution.command):
+        parts = [_text(execution.command)]
+        parts.extend([_text(item) for item in (execution.args or [])])
+        lines = ['shell: ' + quote_args(parts)]
+    elif not is_none(execution.process):
+        parts = [execution.process]
+        parts.extend([_text(item) for item in (execution.args or [])])
+        lines = ['process: ' + quote_args(parts)]
+    else:
+        return ("an extension's own code (a custom execution: VS Code does not say what it runs) for the task " +
+                task_label(task))
+    options = execution.options
+    if not is_none(options):
+        if not is_none(options.cwd):
+            lines.append('in: ' + options.cwd)
+        env = options.env
+        if not is_none(env):
+            for key in object_keys(env):
+                lines.append('env: ' + key + '=' + str(env[key]))
+        shell = options.executable
+        if not is_none(shell):
+            lines.append('shell program: ' + quote_args(_joined([shell], options.shellArgs or [])))
+    return '\n'.join(lines)
+
+
+def _joined(first, rest):
+    parts = list(first)
+    parts.extend([_text(item) for item in rest])
+    return parts

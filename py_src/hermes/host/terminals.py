@@ -14,7 +14,9 @@ from hermes.js.objects import is_none, or_none
 from hermes.js.promises import deferred, for_each_async
 from hermes.js.timers import clear_repeating, clear_timer, set_repeating, set_timer
 from hermes.core.tools import ToolError
-from hermes.core.values import json_type
+from hermes.core.values import json_type, get_key, is_object, object_keys
+from hermes.core.git_args import quote_args
+from hermes.js.process import platform_id, environment_variable
 from hermes.core.output_text import strip_ansi, cap_tail
 from hermes.core.strip_chars import rstrip_chars
 
@@ -277,6 +279,13 @@ class TerminalService:
 
     # ---------------------------------------------------------------- actions
 
+    def shell_to_start(self, shell=None):
+        """What `create(…, shell)` starts, for the dialog: the shell named, or the default terminal profile
+        (settings, which a workspace can set, name its program, arguments and environment)."""
+        if not is_none(shell):
+            return 'shell: ' + shell + ' (found on PATH)'
+        return default_profile_text()
+
     def create(self, name, cwd=None, shell=None, show=True):
         options = {'name': name}
         if not is_none(cwd):
@@ -423,3 +432,47 @@ def render_execution(entry, limit):
     output = rstrip_chars(cap_tail(entry.output(), limit), '\n')
     footer = '(' + status + ', ' + str(round(seconds * 10) / 10) + ' s)'
     return header + '\n' + (output + '\n' if output != '' else '') + footer
+
+
+PROFILE_OS = {'linux': 'linux', 'darwin': 'osx', 'win32': 'windows'}
+
+
+def default_profile_text():
+    """The default terminal profile as VS Code resolves it from the settings: its name, program, arguments and
+    environment; else the login shell VS Code falls back to ($SHELL)."""
+    system = get_key(PROFILE_OS, platform_id()) or 'linux'
+    terminal = vscode.workspace.getConfiguration('terminal.integrated')
+    name = terminal.js_get('defaultProfile.' + system)
+    profiles = terminal.js_get('profiles.' + system)
+    profile = get_key(profiles, name) if json_type(name) == 'string' and is_object(profiles) else None
+    if is_object(profile):
+        parts = []
+        program = get_key(profile, 'path')
+        if json_type(program) == 'array':
+            parts.extend([str(item) for item in program])
+        elif not is_none(program):
+            parts.append(str(program))
+        elif not is_none(get_key(profile, 'source')):
+            parts.append('(' + str(get_key(profile, 'source')) + ')')
+        arguments = get_key(profile, 'args')
+        if json_type(arguments) == 'array':
+            parts.extend([str(item) for item in arguments])
+        elif not is_none(arguments):
+            parts.append(str(arguments))
+        lines = ['terminal profile "' + name + '": ' + quote_args(parts)]
+        env = get_key(profile, 'env')
+        if is_object(env):
+            for key in object_keys(env):
+                lines.append('env: ' + key + '=' + str(env[key]))
+        return '\n'.join(lines) + _env_text(terminal, system)
+    shell = environment_variable('SHELL')
+    return ('the default shell: ' + (shell if not is_none(shell) and shell != '' else '/bin/sh') +
+            ('' if is_none(name) else ' (the default profile "' + str(name) + '" is not defined)')) + _env_text(terminal, system)
+
+
+def _env_text(terminal, system):
+    """terminal.integrated.env.<os>: variables every new terminal gets."""
+    env = terminal.js_get('env.' + system)
+    if not is_object(env):
+        return ''
+    return ''.join(['\nenv: ' + key + '=' + str(env[key]) for key in object_keys(env)])

@@ -7,6 +7,7 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.editors import open_tabs
 from hermes.host.paths import display_path, folder_paths
+from hermes.host.confinement import shows, shown_path
 
 MAX_ERRORS = 50
 ERROR_SEVERITY = 0  # vscode.DiagnosticSeverity.Error
@@ -33,9 +34,9 @@ def _active_file(context):
     if is_none(editor) or is_none(editor.document):
         return
     document = editor.document
-    if document.uri.scheme != 'file' and document.uri.scheme != 'untitled':
+    if not shows(document.uri):  # the model is remote: what is not a workspace file stays out (confinement.py)
         return
-    active = {'path': display_path(document.uri.fsPath), 'language': document.languageId}
+    active = {'path': shown_path(document.uri), 'language': document.languageId}
     selection = editor.selection
     if not is_none(selection):
         active['line'] = selection.active.line + 1
@@ -60,10 +61,12 @@ def _errors(context):
     errors = []
     for entry in vscode.languages.getDiagnostics():
         uri = entry[0]
+        if not shows(uri):
+            continue
         for diagnostic in entry[1]:
             if diagnostic.severity != ERROR_SEVERITY:
                 continue
-            errors.append({'path': display_path(uri.fsPath), 'line': diagnostic.range.start.line + 1,
+            errors.append({'path': shown_path(uri), 'line': diagnostic.range.start.line + 1,
                            'message': diagnostic.message})
             if len(errors) >= MAX_ERRORS:
                 context['errors'] = errors

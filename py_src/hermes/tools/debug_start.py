@@ -2,6 +2,7 @@
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type, copy_object
+from hermes.js.json import dump_json
 from hermes.core.output_text import text_and_data
 from hermes.host.debugging import pause_report
 
@@ -11,6 +12,20 @@ def _inline(configuration):
     if json_type(get_key(config, 'name')) != 'string':
         config['name'] = 'Hermes: ' + str(config['type'])
     return config
+
+
+async def what_runs(args, call):
+    """For the dialog: the launch configuration a name stands for, whole (its program, runtime, arguments,
+    environment, pre-launch task: launch.json can make "Run it" start anything). An inline one is in the
+    arguments already."""
+    name = get_key(args, 'name')
+    if is_none(name):
+        return None
+    service = call.services.debugging
+    found = service.launch_configuration(service.workspace_folder(get_key(args, 'folder')), name)
+    if is_none(found):
+        return None  # the handler says which names there are
+    return 'launch configuration "' + name + '" (complete):\n' + dump_json(copy_object(found), 2)
 
 
 async def start_debugging(args, call):
@@ -84,4 +99,5 @@ TOOL = Tool(
     title='Start debugging',
     read_only=False,
     destructive=True,
+    preview=what_runs,
 )

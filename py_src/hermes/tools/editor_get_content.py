@@ -4,6 +4,7 @@ from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.text_window import line_window, render_window
 from hermes.host.paths import resolve_path, display_path
+from hermes.host.confinement import shows, shown_path, WITHHELD_EDITOR
 from hermes.host.documents import open_document_for, active_editor
 from hermes.host.files import read_text
 from hermes.host.change_log import note_read
@@ -16,8 +17,9 @@ async def get_content(args, call):
         if is_none(editor):
             raise ToolError('No editor is open. Pass a path, or open a file first (editor_open_file).')
         document = editor.document
-        uri = document.uri
-        label = display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString()
+        if not shows(document.uri):  # as the resources: not a workspace file (host/confinement.py)
+            return WITHHELD_EDITOR
+        label = shown_path(document.uri)
     else:
         path = resolve_path(path_text)
         label = display_path(path)

@@ -2,7 +2,7 @@
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.host.paths import resolve_path, display_path, is_confined
+from hermes.host.paths import resolve_path, display_path
 from hermes.host.diagnostics import SEVERITIES
 
 MAX_ITEMS = 300
@@ -33,7 +33,7 @@ async def get_diagnostics(args, call):
     else:
         everywhere = language.problems(None, severity)
         # As the diagnostics resource: an outside file's path is not shown (nor could a tool open it).
-        found = [item for item in everywhere if is_confined(item['path'])]
+        found = [item for item in everywhere if not ('withheld' in item)]
         withheld = len(everywhere) - len(found)
     outside = '' if withheld == 0 else ('\n[not listed: ' + str(withheld) + ' problem' + ('' if withheld == 1 else 's') +
                                          ' in files outside the workspace, whose paths are withheld]')

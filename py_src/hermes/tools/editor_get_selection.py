@@ -2,7 +2,7 @@
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.text_window import cap_text
-from hermes.host.paths import display_path
+from hermes.host.confinement import shows, shown_path, WITHHELD_EDITOR
 from hermes.host.documents import active_editor, point
 
 MAX_SELECTION_CHARS = 20000
@@ -13,16 +13,19 @@ async def get_selection(args, call):
     if is_none(editor):
         raise ToolError('No text editor is open, so there is no selection.')
     document = editor.document
-    uri = document.uri
+    shown = shows(document.uri)  # as the resources: no text or path of what is not a workspace file
     selections = []
     for selection in editor.selections:
-        selections.append({
-            'start': point(selection.start), 'end': point(selection.end),
-            'active': point(selection.active), 'isEmpty': selection.isEmpty,
-            'text': cap_text(document.getText(selection), MAX_SELECTION_CHARS),
-        })
+        item = {'start': point(selection.start), 'end': point(selection.end),
+                'active': point(selection.active), 'isEmpty': selection.isEmpty}
+        if shown:
+            item['text'] = cap_text(document.getText(selection), MAX_SELECTION_CHARS)
+        selections.append(item)
+    if not shown:
+        return {'path': None, 'withheld': WITHHELD_EDITOR, 'languageId': document.languageId,
+                'isDirty': document.isDirty, 'selections': selections}
     return {
-        'path': display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString(),
+        'path': shown_path(document.uri),
         'languageId': document.languageId,
         'isDirty': document.isDirty,
         'selections': selections,

@@ -3,7 +3,7 @@ from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key
 from hermes.host.language import edit_entries
-from hermes.host.paths import resolve_path, display_path
+from hermes.host.confinement import shows, shown_path
 from hermes.tools.lsp_parts import position_schema
 
 
@@ -16,12 +16,17 @@ async def rename(args, call):
     entries = edit_entries(edit)
     files = []
     count = 0
+    outside = 0
     for entry in entries:
         uri = entry[0]
-        if uri.scheme == 'file':
-            resolve_path(uri.fsPath)  # a rename must not reach outside the workspace (raises a ToolError)
-        files.append({'path': display_path(uri.fsPath), 'edits': len(entry[1])})
+        if not shows(uri):  # a rename must not reach outside the workspace, nor say where that is
+            outside = outside + 1
+            continue
+        files.append({'path': shown_path(uri), 'edits': len(entry[1])})
         count = count + len(entry[1])
+    if outside > 0:
+        raise ToolError('The rename would also change ' + str(outside) + (' file' if outside == 1 else ' files') +
+                        ' outside the workspace, so nothing was changed.')
     if count == 0:
         raise ToolError('The rename changes nothing.')
     saved = args['save']

@@ -30,6 +30,11 @@ async def create_terminal(args, call):
     return text_and_data(text, data)
 
 
+async def what_runs(args, call):
+    """For the dialog: the shell that would start (a workspace's settings can name the default profile's program)."""
+    return call.services.terminals.shell_to_start(get_key(args, 'shell'))
+
+
 TOOL = Tool(
     'terminal_create',
     'Open a new integrated terminal in VS Code and return its id (use it with the other terminal_* tools). '
@@ -45,5 +50,6 @@ TOOL = Tool(
     create_terminal,
     title='Create terminal',
     read_only=False,
+    preview=what_runs,
     destructive=True,  # starts a shell: the workspace's settings can name the program (terminal profiles)
 )

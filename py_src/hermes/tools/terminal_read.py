@@ -1,7 +1,8 @@
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 from hermes.core.values import get_key
-from hermes.core.tools import Tool
+from hermes.core.tools import Tool, ToolError
+from hermes.host.approval import confirm
 from hermes.core.output_text import text_and_data
 from hermes.host.terminals import render_execution
 from hermes.tools.terminal_parts import TERMINAL_REF
@@ -9,6 +10,14 @@ from hermes.tools.terminal_parts import TERMINAL_REF
 
 async def read_terminal(args, call):
     record = call.services.terminals.lookup(get_key(args, 'terminal'))
+    if not record.owned:
+        # A terminal the user opened holds what the user ran and printed (tokens, other projects): ask first.
+        refusal = await confirm('terminal_read', 'Read your terminal "' + record.label() + '"',
+                                {'terminal': record.id, 'name': record.label(),
+                                 'what': 'shows what you ran and what it printed in the terminal "' + record.label() +
+                                 '", which you opened yourself'}, call)
+        if not is_none(refusal):
+            raise ToolError(refusal)
     last = args['last']
     limit = args['max_chars']
     entries = record.executions[max(0, len(record.executions) - last):]

@@ -1,7 +1,7 @@
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
-from hermes.host.tasks import fetch_tasks, pick, run_task, task_label
+from hermes.host.tasks import fetch_tasks, pick, run_task, task_label, command_line
 
 DEFAULT_TIMEOUT_SECONDS = 600
 
@@ -26,6 +26,11 @@ async def run(args, call):
             'cancelled': outcome['cancelled'], 'durationMs': outcome['durationMs'], 'message': message}
 
 
+async def what_runs(args, call):
+    """For the dialog: the task's command line (tasks.json can make "build" run anything)."""
+    return command_line(pick(await fetch_tasks(), args['name']))
+
+
 TOOL = Tool(
     'workspace_run_task',
     'Run a VS Code task — from .vscode/tasks.json or detected by an extension (npm scripts, …) — and wait '
@@ -40,4 +45,5 @@ TOOL = Tool(
     title='Run task',
     read_only=False,
     destructive=True,
+    preview=what_runs,
 )
