@@ -476,7 +476,7 @@ OTHER_CASES = [
     case('user-secret-hermes-section', CODE, user_secret_setting, 'workspace_get_config', {'key': 'hermes'},
          output_has_secret),
     withheld('search-through-dir-link', 'file_search', {'pattern': '**/victim-{id}.txt', 'use_ignore_files': False},
-             lambda ctx, r: ('victim-' + ctx.id) in str(r)),
+             lambda ctx, r: ('dir/victim-' + ctx.id) in str(r)),
     weakened('ws-confirm-never-write', {'hermes.tools.confirm': 'never'}, links_out, 'file_write',
              {'path': '{dir}/w.txt', 'content': 'x'}, file_in_case('w.txt')),
     weakened('ws-confirm-never-terminal', {'hermes.tools.confirm': 'never'}, links_out, 'terminal_create',

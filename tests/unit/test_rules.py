@@ -233,6 +233,9 @@ FS_PATH_READERS = {
     'host/debugging.py': 'breakpoints compared with a resolved path; frames go through paths.is_confined',
     'host/resource_events.py': 'keys of changed documents, never shown',
     'host/chat_host.py': 'references the user attached to a chat request themselves',
+    'host/change_log.py': 'the change log keys the writes of paths the tools resolved',
+    'host/change_store.py': "the extension's own storage folders",
+    'tools/editor_get_content.py': 'notes the read of a document confinement.shows, for the change log',
 }
 
 

@@ -37,6 +37,11 @@ class Tool:
     'content'), or any other JSON value (JSON text; a dict is also sent as `structuredContent`).
     """
 
+    # `async preview(args, call)` → the text of what the call will run, resolved (a task's command line, a
+    # launch configuration, the shell of a terminal profile): the confirmation dialog shows it, since the
+    # arguments alone ({"name": "build"}) do not let the user judge. A ToolError from it is the call's answer.
+    preview = None  # type: Optional[Any]
+
     def __init__(self, name: str, description: str, input_schema: 'JsonObject', handler: 'Handler',
                  title: 'Optional[str]' = None, read_only: bool = True, destructive: bool = False,
                  output_schema: 'Optional[JsonObject]' = None, essential: bool = False,
@@ -62,10 +67,8 @@ class Tool:
         # Client capabilities the handler relies on ({'sampling': {}}): a 2026-07-28 request that
         # does not declare them is refused (MissingRequiredClientCapability) before the call.
         self.client_capabilities = client_capabilities
-        # `async preview(args, call)` → the text of what the call will run, resolved (a task's command line, a
-        # launch configuration, the shell of a terminal profile): the confirmation dialog shows it, since the
-        # arguments alone ({"name": "build"}) do not let the user judge. A ToolError from it is the call's answer.
-        self.preview = preview
+        if not is_none(preview):  # (an own field only when given: the class's None stands for the others)
+            self.preview = preview
 
     def to_mcp(self) -> 'ToolSpec':
         """The entry for `tools/list`."""

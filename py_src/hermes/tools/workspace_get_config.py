@@ -7,7 +7,8 @@ from hermes.host.approval import confirm
 # Sections whose user-level values are editor preferences, not credentials: read without asking. Any other
 # user-level value (http.proxyAuthorization, an extension's tokens or connection strings…) lives outside the
 # workspace and may be a secret, so showing it asks; workspace and folder values are the workspace's own.
-SAFE_SECTIONS = ['editor', 'files', 'workbench', 'explorer', 'search', 'diffEditor', 'scm', 'hermes', 'debug',
+# Not `hermes` either: its user values say where the LLM is and which headers (API keys) go to it.
+SAFE_SECTIONS = ['editor', 'files', 'workbench', 'explorer', 'search', 'diffEditor', 'scm', 'debug',
                  'testing', 'notebook', 'breadcrumbs', 'outline', 'problems', 'typescript', 'javascript', 'python',
                  'json', 'html', 'css', 'markdown', 'emmet', 'git', 'npm', 'extensions', 'update', 'telemetry']
 
