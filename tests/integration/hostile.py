@@ -428,6 +428,12 @@ def file_case(case_id, tool, args, effect):
     return c
 
 
+def real_only(c, why):
+    """A case only the real VS Code can play (tests/e2e/test_hostile_in_vscode.py): the fake lacks `why`."""
+    c['real_only'] = why
+    return c
+
+
 def withheld(case_id, tool, args, effect):
     """A read that answers at once, without what lies outside the workspace (it shows it only under the user's
     own hermes.tools.allowOutsideWorkspace)."""
@@ -473,10 +479,11 @@ OTHER_CASES = [
          output_has_secret),
     case('user-secret-hermes-headers', CODE, user_secret_setting, 'workspace_get_config',
          {'key': 'hermes.llm.extraHeaders'}, output_has_secret),
-    case('user-secret-hermes-section', CODE, user_secret_setting, 'workspace_get_config', {'key': 'hermes'},
-         output_has_secret),
-    withheld('search-through-dir-link', 'file_search', {'pattern': '**/victim-{id}.txt', 'use_ignore_files': False},
-             lambda ctx, r: ('dir/victim-' + ctx.id) in str(r)),
+    real_only(case('user-secret-hermes-section', CODE, user_secret_setting, 'workspace_get_config', {'key': 'hermes'},
+                   output_has_secret), "the node fake's getConfiguration has no whole sections"),
+    real_only(withheld('search-through-dir-link', 'file_search', {'pattern': '**/victim-{id}.txt', 'use_ignore_files': False},
+                       lambda ctx, r: ('dir/victim-' + ctx.id) in str(r)),
+              "the node fake has no findFiles (VS Code's follows symlinks)"),
     weakened('ws-confirm-never-write', {'hermes.tools.confirm': 'never'}, links_out, 'file_write',
              {'path': '{dir}/w.txt', 'content': 'x'}, file_in_case('w.txt')),
     weakened('ws-confirm-never-terminal', {'hermes.tools.confirm': 'never'}, links_out, 'terminal_create',

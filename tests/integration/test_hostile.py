@@ -81,6 +81,8 @@ def run_case(world, case, answer, settings=None):
 
 @pytest.mark.parametrize('case', CASES, ids=[case['id'] for case in CASES])
 def test_hostile_case(world, case):
+    if case.get('real_only'):
+        pytest.skip('played in the real VS Code only (tests/e2e/test_hostile_in_vscode.py): ' + case['real_only'])
     ctx, result, dialogs = run_case(world, case, None)
     assert not case['effect'](ctx, result), ('happened under the defaults', result)
     if case['kind'] == 'neutralised':
