@@ -236,6 +236,9 @@ FS_PATH_READERS = {
     'host/change_log.py': 'the change log keys the writes of paths the tools resolved',
     'host/change_store.py': "the extension's own storage folders",
     'tools/editor_get_content.py': 'notes the read of a document confinement.shows, for the change log',
+    'host/language_service.py': 'the change log records the files of a rename that lsp_rename confined first',
+    'host/configuration.py': "the workspace's own settings files",
+    'host/acp_changes.py': "an ACP agent's edits, recorded by the change log (never shown as a location)",
 }
 
 
