@@ -47,6 +47,7 @@ def added(claude_env, our_cli, workspace, window):
     result = run_cli(CLIENT, 'claude', words[1:], claude_env, workspace, 'claude mcp add (our config)')
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"Added HTTP MCP server vscode with URL: {window['url']}" in result.stdout
+    assert complaints_about_us(result.stdout + result.stderr, window) == []
     return claude_env
 
 

@@ -67,7 +67,8 @@ def codex(request, tmp_path_factory, model, our_cli, workspace, window):
     (home / 'tmp').mkdir()
     (home / '.codex' / 'config.toml').write_text(CONFIG.format(model=MODEL, base_url=model.base_url))
     # TMPDIR away from CODEX_HOME: Codex refuses (with a warning) to put its helper links under the temp folder.
-    env = offline_env(home, CODEX_HOME=str(home / '.codex'), SCRIPTED_MODEL_API_KEY='scripted', TMPDIR=str(home / 'tmp'))
+    env = offline_env(home, CODEX_HOME=str(home / '.codex'), SCRIPTED_MODEL_API_KEY='scripted',
+                      TMPDIR=str(home / 'tmp'))
     if request.param == '2025-06-18':
         export, command = [shlex.split(line) for line in our_cli('config', '--client', 'codex').splitlines()]
         assert export[0] == 'export' and command[0] == 'codex'
@@ -76,6 +77,7 @@ def codex(request, tmp_path_factory, model, our_cli, workspace, window):
         result = run_cli(CLIENT, 'codex', command[1:], env, workspace, 'codex mcp add (our config)')
         assert result.returncode == 0, result.stdout + result.stderr
         assert "Added global MCP server 'vscode'." in result.stdout + result.stderr
+        assert complaints_about_us(result.stdout + result.stderr, window) == []
     else:
         with open(home / '.codex' / 'config.toml', 'a') as config:
             config.write('\n' + our_cli('config', '--client', 'codex-toml'))

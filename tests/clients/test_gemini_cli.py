@@ -42,12 +42,13 @@ def gemini_env(tmp_path_factory, model):
 
 
 @pytest.fixture(scope='module')
-def added(gemini_env, our_cli, workspace):
+def added(gemini_env, our_cli, workspace, window):
     words = shlex.split(our_cli('config', '--client', 'gemini'))
     assert words[0] == 'gemini'
     result = run_cli(CLIENT, 'gemini', words[1:], gemini_env, workspace, 'gemini mcp add (our config)')
     assert result.returncode == 0, result.stdout + result.stderr
     assert 'MCP server "vscode" added to user settings.' in result.stdout + result.stderr
+    assert complaints_about_us(result.stdout + result.stderr, window) == []
     return gemini_env
 
 

@@ -57,8 +57,8 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = {'_invalid_json': raw.decode('utf-8', 'replace')}
         scripted = self.server.scripted
-        request = {'method': self.command, 'path': self.path, 'headers': {k.lower(): v for k, v in self.headers.items()},
-                   'body': body}
+        headers = {key.lower(): value for key, value in self.headers.items()}
+        request = {'method': self.command, 'path': self.path, 'headers': headers, 'body': body}
         with scripted.lock:
             scripted.requests.append(request)
         try:

@@ -56,7 +56,8 @@ def test_responses_stream_carries_a_search_a_namespaced_call_and_text():
         url = model.base_url + '/v1/responses'
         assert httpx.get(model.base_url + '/v1/models').json()['data'][0]['id'] == 'gpt-scripted'
         request = {'model': 'gpt-5.5', 'stream': True, 'tools': [{'type': 'tool_search'}], 'input': []}
-        done = [data['item'] for name, data in sse(httpx.post(url, json=request)) if name == 'response.output_item.done']
+        events = sse(httpx.post(url, json=request))
+        done = [data['item'] for name, data in events if name == 'response.output_item.done']
         assert done == [{'type': 'tool_search_call', 'id': 'ts_scripted', 'call_id': 'search_1', 'execution': 'client',
                          'status': 'completed', 'arguments': {'query': 'read a file', 'limit': 3}}]
         events = sse(httpx.post(url, json=request))
