@@ -24,137 +24,15 @@ const common = {
   logLevel: 'warning',
 };
 
-// Transcrypt's dict() gives every dict (each literal in our Python, each object parsed from JSON) its
-// Python methods with ~17 Object.defineProperty calls. Measured (inv bench), that was the largest
-// single cost of an MCP request. `fastDicts` gives plain objects one shared, frozen prototype that
-// carries the same non-enumerable methods instead; objects with another prototype (class instances
-// handed to dict()) still take Transcrypt's original path. Semantics are unchanged: the methods stay
-// non-enumerable, JSON.stringify and Object.keys see only the data.
-const DICT_METHODS_START = "    __setproperty__ (instance, '__class__', {value: dict, enumerable: false, writable: true});";
-const DICT_PROTOTYPE = `
-var __hermesDictPrototype__;
-function __hermesSharedDictPrototype__ () {
-    if (!__hermesDictPrototype__) {
-        const proto = Object.create (Object.prototype);
-        Object.defineProperty (proto, '__class__', {value: dict, enumerable: false, writable: true});
-        Object.defineProperties (proto, {
-            __contains__: {value: __contains__}, py_keys: {value: __keys__},
-            __iter__: {value: function () {new __PyIterator__ (this.py_keys ());}},
-            py_items: {value: __items__}, py_del: {value: __del__}, py_clear: {value: __clear__},
-            py_get: {value: __getdefault__}, py_setdefault: {value: __setdefault__}, py_pop: {value: __pop__},
-            py_popitem: {value: __popitem__}, py_update: {value: __update__}, py_copy: {value: __copy__},
-            py_values: {value: __values__}, py_fromkeys: {value: __fromkeys__},
-            __getitem__: {value: __dgetitem__}, __setitem__: {value: __dsetitem__},
-        });
-        Object.defineProperty (proto, Symbol.iterator, {value: function () {new __JsIterator__ (this.py_keys ());}});
-        __hermesDictPrototype__ = proto;
-    }
-    return __hermesDictPrototype__;
-}
-`;
-
-// scripts/transcrypt_compact.py emits a plain method as `name: {$m (self, …) {…}}` instead of
-// Transcrypt's `get name () {return __get__ (this, function (self, …) {…});}` (7 kB less); the class factory
-// installs that same getter for it. Only an object whose one own key is `$m` (with Object.prototype: no
-// Python value is one, dicts have their own prototype) is such an entry.
-const CLASS_ATTRIBUTES = `        for (var attrib in attribs) {
-            var descrip = Object.getOwnPropertyDescriptor (attribs, attrib);
-            Object.defineProperty (cls, attrib, descrip);`;
-const METHOD_ENTRY = `        for (var attrib in attribs) {
-            var descrip = Object.getOwnPropertyDescriptor (attribs, attrib);
-            const entry = descrip.value;
-            if (entry && Object.getPrototypeOf (entry) === Object.prototype && typeof entry.$m == 'function'
-                    && Object.keys (entry).length == 1) {
-                descrip = {get: function () {return __get__ (this, entry.$m);}, enumerable: true, configurable: true};
-            }
-            Object.defineProperty (cls, attrib, descrip);`;
-
-function methodEntries(source) {
-  if (!source.includes(CLASS_ATTRIBUTES)) {
-    throw new Error('method entries: the class factory in the Transcrypt runtime changed; review esbuild.js');
-  }
-  return source.replace(CLASS_ATTRIBUTES, METHOD_ENTRY);
-}
-
-// Every call of a method through an instance (`self.m(…)`) goes through the function __get__ returns. Transcrypt's
-// copies its arguments twice (`[].slice.apply (arguments)`, then `[self].concat (args)`) and calls with `apply`;
-// measured on an MCP tools/call (in-process, CPU), that wrapper was 15–18% of the request. Rest parameters and
-// a spread call do the same with one array: same `self` (looked up at each call, as before), same arguments.
-const BOUND_METHOD = `            return function () {
-                var args = [] .slice.apply (arguments);
-                return func.apply (null, [aThis.__proxy__ ? aThis.__proxy__ : aThis] .concat (args));
-            };`;
-const FAST_BOUND_METHOD = `            return function (...args) {
-                return func.call (null, aThis.__proxy__ ? aThis.__proxy__ : aThis, ...args);
-            };`;
-
-function fastBoundMethods(source) {
-  if (!source.includes(BOUND_METHOD)) {
-    throw new Error('fast bound methods: __get__ in the Transcrypt runtime changed; review esbuild.js');
-  }
-  return source.replace(BOUND_METHOD, FAST_BOUND_METHOD);
-}
-
-// scripts/transcrypt_kwargs.py's keyword-argument prologue asks two questions in every function that has one;
-// they are answered here once instead of spelled out in each (same tests as Transcrypt's prologue):
-// `$d (value)`: is a defaulted parameter missing (undefined, or a keyword-arguments object in its place)?
-// `$k (args)`: the keyword-arguments object a call passed last, or null.
-const KWARGTRANS = `export function __kwargtrans__ (anObject) {
-    anObject.__kwargtrans__ = null;
-    anObject.constructor = Object;
-    return anObject;
-}
-`;
-const KWARGTRANS_QUESTIONS = `__kwargtrans__.$d = function (value) {
-    return typeof value == 'undefined' || (value != null && value.hasOwnProperty ("__kwargtrans__"));
-};
-__kwargtrans__.$k = function (args) {
-    var last = args [args.length - 1];
-    return last && last.hasOwnProperty ("__kwargtrans__") ? last : null;
-};
-`;
-
-function kwargtransQuestions(source) {
-  if (!source.includes(KWARGTRANS)) {
-    throw new Error('keyword prologue: __kwargtrans__ in the Transcrypt runtime changed; review esbuild.js');
-  }
-  return source.replace(KWARGTRANS, KWARGTRANS + KWARGTRANS_QUESTIONS);
-}
-
-function fastDicts(source) {
-  if (!source.includes(DICT_METHODS_START)) {
-    throw new Error('transcrypt-fast-dicts: dict() in the Transcrypt runtime changed; review esbuild.js');
-  }
-  // A new object made on the shared prototype with the data copied in: Object.setPrototypeOf on the object
-  // itself was measured at 10% of an MCP tools/call's CPU (V8 re-shapes every object it is used on). A copy,
-  // as Python's dict(x) is. An object with a key that the copy would not keep as its own data ('__proto__'
-  // would set the copy's prototype; 'py_keys', 'constructor', … are on the prototype) takes the old way.
-  const fastPath = '    const proto = Object.getPrototypeOf (instance);\n' +
-    '    if (proto === Object.prototype || proto === __hermesDictPrototype__) {\n' +
-    '        const shared = __hermesSharedDictPrototype__ ();\n' +
-    '        const copy = Object.create (shared);\n' +
-    '        let plain = true;\n' +
-    '        for (const key in instance) {\n' +
-    '            if (key === \'__proto__\' || key in shared) {plain = false; break;}\n' +
-    '            copy [key] = instance [key];\n' +
-    '        }\n' +
-    '        if (plain) {return copy;}\n' +
-    '        Object.setPrototypeOf (instance, shared);\n' +
-    '        return instance;\n' +
-    '    }\n';
-  return source.replace(DICT_METHODS_START, fastPath + DICT_METHODS_START) + DICT_PROTOTYPE;
-}
-
-// What esbuild cannot drop by itself, because it cannot know these have no side effects:
-// - Transcrypt's runtime puts Python's str/list/set/bytes methods on the JS prototypes when it loads
-//   (`Array.prototype.union = function …`). `build` bundles each entry twice: the first pass shows what the
-//   bundle's code mentions once esbuild has dropped what nothing uses; the second keeps an assignment only if
-//   its method's name is a word of that code outside the assignments, or of another assignment kept (to a
-//   fixed point). Nothing else can call it. (Words anywhere count, strings and comments included.)
-// - Class definitions (`export var X = __class__ (…)`) and the runtime's `__terminal__ = __Terminal__ ()`
-//   only build objects: marked pure, esbuild drops those nothing uses (`print`, `input`: see TERMINAL_EXPORT).
+// Transcrypt's runtime comes patched from the toolchain (toolchain/runtime.py: fast dicts, fast bound methods, the
+// keyword prologue's questions, method entries, pure classes). What only the bundle can tell stays here:
+// the runtime puts Python's str/list/set/bytes methods on the JS prototypes when it loads
+// (`Array.prototype.union = function …`), which esbuild cannot drop by itself since it cannot know they have no
+// side effects. `build` bundles each entry twice: the first pass shows what the bundle's code mentions once
+// esbuild has dropped what nothing uses; the second keeps an assignment only if its method's name is a word of
+// that code outside the assignments, or of another assignment kept (to a fixed point). Nothing else can call it.
+// (Words anywhere count, strings and comments included.)
 const PROTOTYPE_METHOD = /^(?:Array|String|Number|Uint8Array)\.prototype\.(\w+) = /;
-const CLASS_DEFINITION = /^(export var \w+ = +)(__class__ \(|__Terminal__ \(\))/gm;
 
 function wordsIn(text) {
   return new Set(text.match(/[A-Za-z_$][\w$]*/g));
@@ -201,12 +79,7 @@ function methodsUsedBy(bundle) {
   return new Set([...kept].map((s) => s.name));
 }
 
-// `print = __terminal__.print` reads a property of the terminal object at load time, so esbuild keeps the
-// terminal (a class and an instance) even when nothing prints: as functions they go when unused.
-const TERMINAL_EXPORT = /^export var (print|input) = __terminal__\.\1;$/gm;
-
 function pruneRuntime(source, usedMethods) {
-  source = source.replace(TERMINAL_EXPORT, 'export function $1 (...args) {return __terminal__.$1 (...args);}');
   if (!usedMethods) return source;
   const lines = source.split('\n');
   const dropped = new Set();
@@ -216,19 +89,13 @@ function pruneRuntime(source, usedMethods) {
   return lines.filter((_, index) => !dropped.has(index)).join('\n');
 }
 
-// Transcrypt's runtime as the bundles use it: fast dicts, unused prototype methods left out, pure classes.
+// The runtime without the prototype methods this bundle does not use.
 function runtimePlugin(usedMethods) {
   return {
     name: 'transcrypt-runtime',
     setup(build) {
       build.onLoad({ filter: /org\.transcrypt\.__runtime__\.js$/ }, (args) => ({
-        contents: pruneRuntime(methodEntries(fastBoundMethods(kwargtransQuestions(fastDicts(fs.readFileSync(args.path, 'utf8'))))),
-          usedMethods)
-          .replace(CLASS_DEFINITION, '$1/* @__PURE__ */ $2'),
-        loader: 'js',
-      }));
-      build.onLoad({ filter: /hermes\.[\w.]+\.js$/ }, (args) => ({
-        contents: fs.readFileSync(args.path, 'utf8').replace(CLASS_DEFINITION, '$1/* @__PURE__ */ $2'), loader: 'js',
+        contents: pruneRuntime(fs.readFileSync(args.path, 'utf8'), usedMethods), loader: 'js',
       }));
     },
   };

@@ -176,9 +176,9 @@ def transpile():
         source = ROOT / 'py_src' / 'hermes' / entry
         if not source.exists():
             continue
-        # -k through scripts/transcrypt_kwargs.py: the kwargs prologue only where calls pass keywords
-        cmd = [sys.executable, ROOT / 'scripts' / 'transcrypt_kwargs.py', '-n', '-m', '-k', '-xp',
-               ROOT / 'py_src', '-od', TRANSPILED, source]
+        # Transcrypt pinned and patched (toolchain/README.md): the kwargs prologue only where calls pass keywords
+        cmd = [sys.executable, '-m', 'toolchain.transpile', '-n', '-m', '-k', '-xp', ROOT / 'py_src', '-od',
+               TRANSPILED, source]
         result = subprocess.run([str(part) for part in cmd], capture_output=True, text=True, cwd=ROOT)
         output = result.stdout + result.stderr
         if result.returncode != 0 or 'Error while compiling' in output or '\nReady' not in output:
@@ -320,16 +320,20 @@ def typecheck(c):
 @task
 def parity(c):
     """The bundle behaves like the Python we test: the Transcrypt lint, then the unit tests recording the
-    calls to the pure functions (tests/parity/record.py), replayed on the transpiled modules under node."""
-    lint = run([sys.executable, ROOT / 'tests' / 'parity' / 'lint.py'], check=False)
+    calls to the pure functions (toolchain/parity/record.py), replayed on the transpiled modules under node; and
+    the toolchain's own snippet tests (each patch of Transcrypt: the JS it emits, run under node)."""
+    lint = run([sys.executable, '-m', 'toolchain.lint'], check=False)
     build(c)
     vectors = BUILD / 'parity' / 'vectors.json'
     env = dict(node_env(), HERMES_PARITY_VECTORS=str(vectors),
-               PYTHONPATH=os.pathsep.join([str(ROOT / 'tests'), os.environ.get('PYTHONPATH', '')]))
-    record = run([sys.executable, '-m', 'pytest', '-p', 'parity.record', 'tests/unit'], check=False, env=env)
-    replay = run([node_bin(), ROOT / 'tests' / 'parity' / 'replay.js', vectors], check=False)
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')]))
+    record = run([sys.executable, '-m', 'pytest', '-p', 'toolchain.parity.record', 'tests/unit'], check=False, env=env)
+    replay = run([node_bin(), '-r', ROOT / 'tests' / 'node' / 'harness.js', ROOT / 'toolchain' / 'parity' / 'replay.js',
+                  vectors], check=False)
+    snippets = run([sys.executable, '-m', 'pytest', 'toolchain/tests'], check=False)
     failed = [name for name, result in [('the Transcrypt lint', lint), ('the unit tests', record),
-                                        ('the replay on the bundle', replay)] if result.returncode != 0]
+                                        ('the replay on the bundle', replay), ('the toolchain snippets', snippets)]
+              if result.returncode != 0]
     if failed:
         fail('Parity: ' + ', '.join(failed) + ' failed (see above; docs/TRANSCRYPT.md explains both machines).')
     print('✓ parity: lint clean, the bundle agrees with CPython on every recorded call')

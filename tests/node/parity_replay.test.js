@@ -1,4 +1,4 @@
-// tests/parity/replay.js itself: a vector whose recorded CPython outcome differs from the bundle's
+// toolchain/parity/replay.js itself: a vector whose recorded CPython outcome differs from the bundle's
 // fails the run and is printed as `module.function(args): CPython → X, bundle → Y`.
 'use strict';
 const test = require('node:test');
@@ -8,7 +8,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const replay = path.join(__dirname, '..', 'parity', 'replay.js');
+const replay = path.join(__dirname, '..', '..', 'toolchain', 'parity', 'replay.js');
 
 function run(vectors, traces = {}) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-parity-')), 'vectors.json');
@@ -17,7 +17,7 @@ function run(vectors, traces = {}) {
     skipped: {}, not_replayed: {}, equivalent: {}, adapted: {}, vectors,
     classes: { 'hermes.core.sse_parser:SseParser': ['feed'] }, poisoned: {}, traces,
   }));
-  return spawnSync(process.execPath, [replay, file], { encoding: 'utf8' });
+  return spawnSync(process.execPath, ['-r', path.join(__dirname, 'harness.js'), replay, file], { encoding: 'utf8' });
 }
 
 test('replay passes when the bundle agrees with the recorded outcomes', () => {

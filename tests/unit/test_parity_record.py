@@ -1,12 +1,8 @@
-"""The recorder behind `inv parity` (tests/parity/record.py): what a vector holds, and what is skipped."""
-import sys
-from pathlib import Path
-
+"""The recorder behind `inv parity` (toolchain/parity/record.py): what a vector holds, and what is skipped."""
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from parity.record import NotJson, Recorder, to_json  # noqa: E402
-from hermes.core.tools import Tool  # noqa: E402
+from toolchain.parity.record import NotJson, Recorder, to_json
+from hermes.core.tools import Tool
 
 
 def test_to_json_is_what_both_platforms_agree_on():
@@ -71,7 +67,7 @@ def test_an_object_is_traced_as_its_constructor_and_outer_method_calls():
 def test_every_function_left_out_of_the_replay_still_exists():
     # A rename would otherwise put the function back into the replay unannounced.
     import importlib
-    from parity.modules import EQUIVALENT, NOT_REPLAYED
+    from toolchain.parity.modules import EQUIVALENT, NOT_REPLAYED
     for key in list(NOT_REPLAYED) + list(EQUIVALENT):
         module, name = key.split(':')
         assert callable(getattr(importlib.import_module(module), name, None)), f'{key} no longer exists'

@@ -17,14 +17,18 @@
 8. Contracts (hermes/contracts/: Protocols, TypedDicts, Literals) are typing only and never reach the bundle:
    they import nothing but `typing` and each other, and every import of them, like every `typing` import,
    sits inside a skip block (docs/ARCHITECTURE.md, "Contracts").
+9. The build's toolchain (toolchain/: Transcrypt's patches, the lint, the parity recorder) imports nothing from
+   tests/: tests use the toolchain, never the other way.
+10. Confinement: a URI becomes a path (`.fsPath`) in host/ and tools/ only in the modules FS_PATH_READERS lists,
+   each with its reason (docs/SECURITY.md, host/confinement.py).
 """
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from parity.lint import skipped_lines  # noqa: E402
+from toolchain.lint import skipped_lines
 
 HERMES = Path(__file__).resolve().parents[2] / 'py_src' / 'hermes'
 EVERYONE = {'js', 'version', 'contracts'}
@@ -214,7 +218,7 @@ def test_contracts_are_typing_only_and_imported_inside_skip_blocks():
     assert wrong == [], '\n'.join(wrong)
 
 
-# Rule 8 (docs/SECURITY.md, host/confinement.py): every location or text Hermes shows a model that no caller named
+# Rule 10 (docs/SECURITY.md, host/confinement.py): every location or text Hermes shows a model that no caller named
 # by a path goes through one rule (host/ and tools/: what tools and resources return; ui/ shows the user). A URI becomes a path (`.fsPath`) only in these modules, each for a reason that keeps
 # it confined; anywhere else, turn a URI into something shown with confinement.shows / place / shown_path.
 FS_PATH_READERS = {
@@ -258,3 +262,21 @@ def test_uris_become_shown_paths_only_through_the_confinement_rule():
         relative = str(path.relative_to(HERMES))
         if relative != 'host/confinement.py':
             assert 'display_path(uri.fsPath)' not in path.read_text().replace(' ', ''), relative
+
+
+def test_the_toolchain_imports_nothing_from_tests():
+    toolchain = HERMES.parents[1] / 'toolchain'
+    wrong = []
+    for path in sorted(toolchain.rglob('*.py')):
+        if 'tests' in path.relative_to(toolchain).parts:
+            continue  # its own snippet tests
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = [node.module or ''] if isinstance(node, ast.ImportFrom) else (
+                [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
+            wrong.extend(f'{path.relative_to(toolchain)} imports {name}' for name in names
+                         if name.split('.')[0] in ('tests', 'parity', 'shim', 'vscode'))
+    for path in sorted(toolchain.rglob('*.js')):
+        for relative in re.findall(r"require\(\s*['\"](\.[^'\"]*)['\"]", path.read_text()):
+            if toolchain not in (path.parent / relative).resolve().parents:
+                wrong.append(f'{path.relative_to(toolchain)} requires {relative}')
+    assert wrong == [], 'the toolchain must not depend on tests/:\n' + '\n'.join(wrong)

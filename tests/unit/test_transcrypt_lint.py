@@ -1,12 +1,11 @@
-"""The Transcrypt lint (tests/parity/lint.py): py_src is clean, and every rule fires where it should."""
+"""The Transcrypt lint (toolchain/lint.py): py_src is clean, and every rule fires where it should."""
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from parity.lint import RULES, lint_paths, lint_source  # noqa: E402
+from toolchain.lint import RULES, lint_paths, lint_source
 
 SEAM_GLOBALS = {'process', 'require', 'JSON'}
 

@@ -1,7 +1,7 @@
 """`str.lstrip(chars)` / `str.rstrip(chars)` that mean the same in the bundle.
 
 Transcrypt's `strip`, `lstrip` and `rstrip` ignore their argument and remove whitespace
-(`'\\tx'.lstrip(' ')` is `'x'` in JS, `'\\tx'` in CPython); the lint (tests/parity) points here.
+(`'\\tx'.lstrip(' ')` is `'x'` in JS, `'\\tx'` in CPython); the lint (toolchain/lint.py) points here.
 """
 # __pragma__('tconv')
 

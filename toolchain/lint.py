@@ -9,7 +9,7 @@ construct is provably safe, keep it and say why on the same line:
 A suppression needs a reason, and one that suppresses nothing is itself reported.
 Code inside `# __pragma__('skip')` … `# __pragma__('noskip')` is CPython-only and is not linted.
 
-    python tests/parity/lint.py [files…]     (default: every module under py_src/)
+    python -m toolchain.lint [files…]     (default: every module under py_src/)
 """
 import ast
 import functools
@@ -18,7 +18,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ROOT / 'py_src'
 SEAM = SOURCES / 'hermes' / 'js'
 CPYTHON_ONLY = '_cpython.py'  # the seam's CPython twins (hermes/js/*_cpython.py) end so: never transpiled

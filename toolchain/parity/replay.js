@@ -1,11 +1,15 @@
-// Replays the vectors recorded under CPython (tests/parity/record.py) on the transpiled modules
+// Replays the vectors recorded under CPython (toolchain/parity/record.py) on the transpiled modules
 // (build/testing.js) and prints every difference as `module.function(args): CPython → X, bundle → Y`.
-//   node tests/parity/replay.js build/parity/vectors.json
+//   node -r tests/node/harness.js toolchain/parity/replay.js build/parity/vectors.json
+// The transpiled host modules require `vscode`: the caller preloads a module that answers that require (`inv parity`
+// preloads the node tests' harness, which maps it to their fake).
 // Exit code 1 when anything differs. Arguments reach the bundle as the transpiled code gets them
 // from JSON (objects become dicts, through js_json.parse_json); keyword arguments the Transcrypt way.
 'use strict';
 const fs = require('fs');
-const { testing } = require('../node/harness');
+const path = require('path');
+
+const testing = () => require(path.join(__dirname, '..', '..', 'build', 'testing.js'));
 
 const SHOWN = Number(process.env.HERMES_PARITY_SHOW || 60);  // differences printed in full; the rest are counted
 const MAX_TEXT = 300;

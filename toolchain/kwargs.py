@@ -1,4 +1,4 @@
-"""Transcrypt with keyword arguments only where our code uses them (run by `tasks.transpile`).
+"""Keyword arguments only where our code uses them: a patch of Transcrypt's code generator (toolchain/transpile.py).
 
 Transcrypt's `-k` gives EVERY function a prologue that unpacks `__kwargtrans__` objects; measured on
 dist/extension.js (minified), that prologue was 270 of 640 kB. A definition needs it only when some
@@ -10,20 +10,14 @@ on the bundle) or in the JS tests that call the transpiled code with
 Transcrypt's own modules (runtime, re) keep `-k` everywhere. A call with keywords to a function
 without the prologue would silently use the defaults, so the rule is by name and deliberately wide:
 any definition sharing a name with a keyword callee gets it. The other size patches (truth tests, raise,
-default parameters) are scripts/transcrypt_compact.py's, applied here too.
-
-    python scripts/transcrypt_kwargs.py <transcrypt arguments>
+default parameters) are toolchain/compact.py's.
 """
 import ast
 import inspect
 import re
 import sys
-from pathlib import Path
 
-import transcrypt_compact
-from transcrypt_compact import emit_plain_arguments
-
-ROOT = Path(__file__).resolve().parents[1]
+from toolchain.compact import emit_plain_arguments
 JS_CALL = re.compile(r'(\w+)\(')
 JS_KWARGS_CALL = re.compile(r'(\w+)\([^()]*(?:\([^()]*\)[^()]*)*kwargs\(')  # f(a, g(b), kwargs(
 
@@ -68,11 +62,11 @@ def keyword_callees(sources, js_sources):
 
 
 def patch_transcrypt(needs_kwargs):
-    import transcrypt.__main__  # noqa: F401  (puts Transcrypt's own `org` package on sys.path)
+    import transcrypt.__main__  # (puts Transcrypt's own `org` package on sys.path)
     compiler = sys.modules['org.transcrypt.compiler']
     original = compiler.Generator.visit_FunctionDef
     if not hasattr(compiler.Generator, 'visit_arguments'):
-        raise SystemExit('transcrypt_kwargs: Transcrypt changed (no visit_arguments); review this script')
+        raise SystemExit('toolchain/kwargs.py: Transcrypt changed (no visit_arguments); review this script')
 
     def visit_function_def(self, node, anAsync=False):
         if not self.module.name.startswith('hermes.'):
@@ -91,7 +85,7 @@ def patch_transcrypt(needs_kwargs):
     compiler.Generator.visit_FunctionDef = visit_function_def
 
     # A function without the prologue is never handed a `__kwargtrans__` object: its defaults become ES
-    # default parameters (scripts/transcrypt_compact.py, `emit_plain_arguments`).
+    # default parameters (toolchain/compact.py, `emit_plain_arguments`).
     original_arguments = compiler.Generator.visit_arguments
 
     def visit_arguments(self, node):
@@ -103,11 +97,11 @@ def patch_transcrypt(needs_kwargs):
 
     if 'hasOwnProperty ("__kwargtrans__"))) {{;' not in inspect.getsource(original_arguments) \
             or "'var {} = arguments [{}--];\\n'" not in inspect.getsource(original_arguments):
-        raise SystemExit('transcrypt_kwargs: Transcrypt changed its default-argument test; review this script')
+        raise SystemExit('toolchain/kwargs.py: Transcrypt changed its default-argument test; review this script')
     compiler.Generator.visit_arguments = visit_arguments
 
 
-# The prologue's two questions are functions on __kwargtrans__ (esbuild.js, KWARGTRANS_QUESTIONS), not spelled out
+# The prologue's two questions are functions on __kwargtrans__ (toolchain/runtime.py, KWARGTRANS_QUESTIONS), not spelled out
 # in every function: `$d (x)` is Transcrypt's `typeof x == 'undefined' || (x != null && x.hasOwnProperty
 # ("__kwargtrans__"))`, `$k (arguments)` the last argument when it is a keyword-arguments object, else null.
 KEYWORD_DEFAULT_TEST = 'if (__kwargtrans__.$d ({0})) {{;\n'
@@ -161,19 +155,3 @@ def emit_keyword_arguments(self, node):
     self.emit('}}\n')
     self.prevTemp('attrib')
     self.prevTemp('allkwargs')
-
-
-def main():
-    # The unit tests too: the parity layer replays their calls, keywords included, on the bundle. The other
-    # Python tests (integration, e2e, clients, bench, the scripted LLM, the shim) never call transpiled code.
-    sources = sorted((ROOT / 'py_src').rglob('*.py')) + sorted((ROOT / 'tests' / 'unit').rglob('*.py'))
-    js_sources = sorted((ROOT / 'tests').rglob('*.js'))
-    patch_transcrypt(keyword_callees(sources, js_sources))
-    transcrypt_compact.patch(sys.modules['org.transcrypt.compiler'], sorted((ROOT / 'py_src').rglob('*.py')))
-    from transcrypt.__main__ import main as transcrypt_main
-    sys.argv = ['transcrypt'] + sys.argv[1:]
-    return transcrypt_main()
-
-
-if __name__ == '__main__':
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Smaller JavaScript from Transcrypt, same behaviour (applied by scripts/transpile.py).
+"""Smaller JavaScript from Transcrypt, same behaviour (applied by toolchain/transpile.py).
 
 Measured on dist/extension.js (minified, issue 17), each change below is boilerplate Transcrypt emits
 around code whose meaning it does not change:
@@ -16,7 +16,7 @@ around code whose meaning it does not change:
 - methods: `get m () {return __get__ (this, function (self, …) {…});}` → `m: {$m (self, …) {…}}` (an ES
   method: the same function, called the same way, but it cannot be constructed, which nothing does to a
   method); the runtime's class factory turns each such entry into that same getter when the class is made
-  (esbuild.js, METHOD_ENTRY), so classes look exactly as before (~12 kB). Static and class methods,
+  (toolchain/runtime.py, METHOD_ENTRY), so classes look exactly as before (~12 kB). Static and class methods,
   properties and decorated methods keep Transcrypt's form. (A generator method would come out as `$m * (`,
   which esbuild rejects: py_src has none.)
 - lambdas (without the keyword-argument prologue, *args or keyword-only parameters) and the function each
@@ -31,9 +31,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from tests.parity.lint import skipped_lines  # noqa: E402  (the one definition of a CPython-only block)
+from toolchain.lint import skipped_lines  # the one definition of a CPython-only block
 
 # Transcrypt's runtime builtins that always answer a JS boolean (org/transcrypt/__builtin__.js).
 MODULE_READ = re.compile(r"\.__module__|['\"]__module__['\"]")  # x.__module__, getattr(x, '__module__')
@@ -145,13 +143,13 @@ def patch_truthiness(compiler, boolean_calls):
             if self.targetFragments[index] != '__t__ (':  # the line's indentation came first
                 index += 1
             if self.targetFragments[index] != '__t__ (':
-                raise SystemExit('transcrypt_compact: Transcrypt changed how it emits __t__; review this script')
+                raise SystemExit('toolchain/compact.py: Transcrypt changed how it emits __t__; review this script')
             self.targetFragments[index] = ''
         else:
             original_end(self)
 
     if 'self.emit (\'__t__ (\')' not in _source(original_begin):
-        raise SystemExit('transcrypt_compact: Transcrypt changed emitBeginTruthy; review this script')
+        raise SystemExit('toolchain/compact.py: Transcrypt changed emitBeginTruthy; review this script')
     generator.emitBeginTruthy, generator.emitEndTruthy, generator.visit = begin, end, visit
 
 
@@ -168,7 +166,7 @@ def patch_raise(compiler):
         self.visit(node.exc)
 
     if "'{}.__cause__ = '" not in _source(original):
-        raise SystemExit('transcrypt_compact: Transcrypt changed visit_Raise; review this script')
+        raise SystemExit('toolchain/compact.py: Transcrypt changed visit_Raise; review this script')
     generator.visit_Raise = visit_raise
 
 
@@ -193,11 +191,11 @@ def patch_class_module(compiler, sources):
     sources = sources + [runtime / '__core__.js', runtime / '__builtin__.js']
     readers = [path for path in sources if MODULE_READ.search(path.read_text())]
     if readers:
-        raise SystemExit(f'transcrypt_compact: {readers[0]} reads __module__; stop leaving it out of classes')
+        raise SystemExit(f'toolchain/compact.py: {readers[0]} reads __module__; stop leaving it out of classes')
     generator = compiler.Generator
     original = generator.visit_ClassDef
     if "'\\n__module__: __name__,'" not in _source(original):
-        raise SystemExit('transcrypt_compact: Transcrypt changed how classes get __module__; review this script')
+        raise SystemExit('toolchain/compact.py: Transcrypt changed how classes get __module__; review this script')
 
     def visit_class_def(self, node):
         def emit_without_module(emit, fragment, *args):
@@ -213,10 +211,10 @@ METHOD_END = ');}}'
 def patch_methods(compiler):
     """Plain methods as `name: {$m: function …}` entries (see the module's docstring)."""
     generator = compiler.Generator
-    original = generator.visit_FunctionDef  # maybe transcrypt_kwargs' wrapper: check Transcrypt's own source
+    original = generator.visit_FunctionDef  # maybe toolchain/kwargs.py's wrapper: check Transcrypt's own source
     source = _source(compiler)
     if repr(METHOD_GETTER)[1:-1] not in source or "self.emit (');}}')" not in source:
-        raise SystemExit('transcrypt_compact: Transcrypt changed how it emits methods; review this script')
+        raise SystemExit('toolchain/compact.py: Transcrypt changed how it emits methods; review this script')
 
     def visit_function_def(self, node, anAsync=False):
         if self.allowJavaScriptCall or self.allowMemoizeCalls:
@@ -247,7 +245,7 @@ def patch_arrows(compiler):
     source = _source(compiler)
     if "self.emit ('(function __lambda__ ',)" not in source or "self.emit (';\\n}})')" not in source \
             or source.count("self.emit ('(function () {{\\n')") != 2:
-        raise SystemExit('transcrypt_compact: Transcrypt changed how it emits lambdas or comprehensions; '
+        raise SystemExit('toolchain/compact.py: Transcrypt changed how it emits lambdas or comprehensions; '
                          'review this script')
 
     def visit_lambda(self, node):
@@ -301,13 +299,15 @@ def _source(function):
     return inspect.getsource(function)
 
 
-def patch(compiler, sources):
+def patch(compiler, sources, js_sources):
+    """`sources`: the Python that is transpiled; `js_sources`: the JS that calls it (its tests), which must not
+    read `__module__` either."""
     if any('def __contains__' in path.read_text() for path in sources):  # `in` would call it: any value
-        raise SystemExit('transcrypt_compact: a class defines __contains__; `in` may not answer a boolean, '
+        raise SystemExit('toolchain/compact.py: a class defines __contains__; `in` may not answer a boolean, '
                          'review is_boolean')
     patch_truthiness(compiler, boolean_functions(sources))
     patch_raise(compiler)
-    patch_class_module(compiler, sources + sorted((ROOT / 'tests').rglob('*.js')))
+    patch_class_module(compiler, sources + js_sources)
     patch_methods(compiler)
     patch_arrows(compiler)
 

@@ -23,7 +23,7 @@ def made_by_a_test():
     """Only objects a test builds itself are traced: the ones py_src builds on its hot paths (a parser per
     HTTP stream) would fill the cap with look-alikes and slow the timing-sensitive tests down."""
     caller = sys._getframe(2).f_code.co_filename.replace('\\', '/')
-    return '/tests/' in caller and '/tests/parity/' not in caller
+    return '/tests/' in caller and '/toolchain/' not in caller
 
 
 class Entry:

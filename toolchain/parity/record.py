@@ -1,6 +1,6 @@
 """Pytest plugin: record the calls the unit tests make to the pure functions, for replay on the bundle.
 
-    HERMES_PARITY_VECTORS=build/parity/vectors.json pytest -p parity.record tests/unit
+    HERMES_PARITY_VECTORS=build/parity/vectors.json pytest -p toolchain.parity.record tests/unit
 
 Every module-level function of the modules in `modules.py` is wrapped before the tests import it.
 Each call whose arguments are JSON-able becomes a vector: arguments (and keyword arguments), the
@@ -18,8 +18,8 @@ import re
 import sys
 from pathlib import Path
 
-from parity.record_traces import Traces
-from parity.modules import ADAPTED_CLASSES, EQUIVALENT, NOT_REPLAYED, recorded_modules
+from toolchain.parity.record_traces import Traces
+from toolchain.parity.modules import ADAPTED_CLASSES, EQUIVALENT, NOT_REPLAYED, recorded_modules
 
 VECTORS_ENV = 'HERMES_PARITY_VECTORS'
 CAP_PER_FUNCTION = 200
