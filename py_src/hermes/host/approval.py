@@ -40,7 +40,7 @@ def session_key(tool_name, arguments):
 
 def restricted_mode():
     """True when VS Code says the workspace is not trusted (an absent answer counts as trusted: old hosts)."""
-    return getattr(vscode.workspace, 'isTrusted', True) == False  # noqa: E712 (undefined in JS is trusted)
+    return getattr(vscode.workspace, 'isTrusted', True) == False  # undefined in JS is trusted
 
 
 def restriction(tool_name):

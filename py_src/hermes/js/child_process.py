@@ -146,5 +146,5 @@ def stream_process_lines(command, args, cwd, on_line, on_exit):
 
 
 # __pragma__('skip')
-from hermes.js.child_process_cpython import start_process, stream_process_lines  # noqa: E402,F811
+from hermes.js.child_process_cpython import start_process, stream_process_lines
 # __pragma__('noskip')

@@ -22,7 +22,7 @@ def stream_process_lines(command, args, cwd, on_line, on_exit):
             return
         try:
             on_line(line)
-        except Exception as error:  # noqa: BLE001 - the seam's contract: kill, report in stderr
+        except Exception as error:  # the seam's contract: kill, report in stderr
             state['error'] += str(error)
             kill()
 

@@ -9,7 +9,7 @@ def now_ms():
 
 def monotonic_ms():
     """A clock for measuring durations, with sub-millisecond resolution."""
-    return performance.now()  # noqa: F821
+    return performance.now()
 
 
 def parse_http_date(text):
@@ -24,5 +24,5 @@ def local_time_text(ms):
 
 
 # __pragma__('skip')
-from hermes.js.clock_cpython import Date, monotonic_ms, parse_http_date, local_time_text  # noqa: E402,F811
+from hermes.js.clock_cpython import Date, monotonic_ms, parse_http_date, local_time_text
 # __pragma__('noskip')

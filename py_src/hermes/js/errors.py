@@ -51,17 +51,17 @@ def _rethrow_as_js(error):
 
 
 def is_js_error(value: 'Any') -> bool:
-    return __pragma__('js', '{}', 'value instanceof Error')  # noqa: F821
+    return __pragma__('js', '{}', 'value instanceof Error')
 
 
 def raise_js(error: 'Any') -> 'NoReturn':
     """Throw `error` as a JS Error (unchanged if it already is one)."""
     wrapped = error if is_js_error(error) else js_error(error_message(error))
-    __pragma__('js', '{}', 'throw wrapped')  # noqa: F821
+    __pragma__('js', '{}', 'throw wrapped')
 
 
 # __pragma__('skip')
-from typing import Any, Callable, NoReturn  # noqa: E402
-from hermes.js.objects import typeof  # noqa: E402
-from hermes.js.errors_cpython import JsError, Error, to_js_callback, is_js_error, raise_js  # noqa: E402,F811
+from typing import Any, Callable, NoReturn
+from hermes.js.objects import typeof
+from hermes.js.errors_cpython import JsError, Error, to_js_callback, is_js_error, raise_js
 # __pragma__('noskip')

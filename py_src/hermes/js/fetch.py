@@ -10,20 +10,20 @@ def fetch_url(url, options):
     init = plain_object(options)
     if not is_none(options['headers']):
         init['headers'] = plain_object(options['headers'])
-    return fetch(url, init)  # noqa: F821
+    return fetch(url, init)
 
 
 def timeout_signal(delay_ms):
-    return AbortSignal.timeout(delay_ms)  # noqa: F821
+    return AbortSignal.timeout(delay_ms)
 
 
 def abort_controller():
-    return new(AbortController)  # noqa: F821
+    return new(AbortController)
 
 
 def either_signal(first, second):
     """A signal that aborts when `first` or `second` does (a timeout, or a caller that gives up)."""
-    return AbortSignal.any([first, second])  # noqa: F821
+    return AbortSignal.any([first, second])
 
 
 def response_header(response, header_name):
@@ -34,7 +34,7 @@ def body_reader(response):
     """A reader of a fetch response body as text chunks (see read_text_chunk)."""
     if is_none(response.body):
         return {'reader': None, 'decoder': None}
-    return {'reader': response.body.getReader(), 'decoder': new(TextDecoder, 'utf-8')}  # noqa: F821
+    return {'reader': response.body.getReader(), 'decoder': new(TextDecoder, 'utf-8')}
 
 
 async def read_text_chunk(reader):
@@ -73,7 +73,7 @@ def network_error_detail(error):
 
 
 # __pragma__('skip')
-from hermes.js.fetch_cpython import (  # noqa: E402,F811
+from hermes.js.fetch_cpython import (
     fetch_url, timeout_signal, abort_controller, response_header, body_reader, read_text_chunk, cancel_body,
     network_error_code, network_error_detail,
 )

@@ -39,6 +39,6 @@ def _undefined_to_null(key, value):
 
 
 # __pragma__('skip')
-from typing import Any  # noqa: E402
-from hermes.js.json_cpython import parse_json, parse_json_plain, dump_json  # noqa: E402,F811
+from typing import Any
+from hermes.js.json_cpython import parse_json, parse_json_plain, dump_json
 # __pragma__('noskip')

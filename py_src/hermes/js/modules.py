@@ -23,5 +23,5 @@ def node(module_name):
 
 # __pragma__('skip')
 # CPython: `node` looks the stand-in up on every call, so tests can swap one.
-from hermes.js.modules_cpython import node  # noqa: E402,F811
+from hermes.js.modules_cpython import node
 # __pragma__('noskip')

@@ -4,7 +4,7 @@
 
 def is_none(value: 'Any') -> 'TypeIs[None]':
     """True for None and, in JS, for `undefined` (missing keys, absent arguments, void returns)."""
-    return value == None  # noqa: E711  (compiles to JS `== null`, which also matches undefined)
+    return value == None  # compiles to JS `== null`, which also matches undefined
 
 
 def is_undefined(value: 'Any') -> bool:
@@ -18,7 +18,7 @@ def or_none(value: 'Any') -> 'Any':
 
 def new(cls: 'Any', *args: 'Any') -> 'Any':
     """`new cls(...args)`: Transcrypt's `__new__` is compile-time only, so it is wrapped once here."""
-    return __pragma__('js', '{}', 'new cls(...args)')  # noqa: F821
+    return __pragma__('js', '{}', 'new cls(...args)')
 
 
 def is_array(value: 'Any') -> bool:
@@ -41,8 +41,8 @@ def plain_object(value: 'Any') -> 'Any':
 # __pragma__('skip')
 # CPython: `typeof` (a JS operator: modules that test types import it from here inside a skip block)
 # and twins of the functions above.
-from typing import TYPE_CHECKING, Any, List  # noqa: E402
+from typing import TYPE_CHECKING, Any, List
 if TYPE_CHECKING:  # the checker narrows Optional values through is_none (typing.TypeIs from Python 3.13)
     from typing_extensions import TypeIs
-from hermes.js.objects_cpython import typeof, is_undefined, new, is_array, keys_of, plain_object  # noqa: E402,F401,F811
+from hermes.js.objects_cpython import typeof, is_undefined, new, is_array, keys_of, plain_object
 # __pragma__('noskip')

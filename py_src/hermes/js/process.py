@@ -56,7 +56,7 @@ def exit_process(code):
 
 def read_stdin_lines(on_line, on_end):
     """Call on_line(text) for each line of stdin (LF or CRLF), then on_end() when stdin closes."""
-    lines = node('readline').createInterface({'input': process.stdin, 'crlfDelay': js_Infinity,  # noqa: F821
+    lines = node('readline').createInterface({'input': process.stdin, 'crlfDelay': js_Infinity,
                                               'terminal': False})
     lines.on('line', on_line)
     lines.on('close', on_end)
@@ -68,7 +68,7 @@ def on_process_signal(signal, handler):
 
 
 # __pragma__('skip')
-from hermes.js.process_cpython import (  # noqa: E402,F811
+from hermes.js.process_cpython import (
     process, platform_id, script_name, command_line, current_directory, write_stdout, write_stderr, exit_process,
     read_stdin_lines, on_process_signal, environment_variable,
 )

@@ -58,12 +58,12 @@ def for_each_async(iterable, callback, on_end):
         try { for await (const item of iterable) { callback(item); } }
         catch (error) { on_end(error); return; }
         on_end(null);
-    })();""")  # noqa: F821
+    })();""")
 
 
 # __pragma__('skip')
-from typing import Any, Awaitable, Dict, List  # noqa: E402
-from hermes.js.promises_cpython import (  # noqa: E402,F811
+from typing import Any, Awaitable, Dict, List
+from hermes.js.promises_cpython import (
     make_promise, sleep_ms, next_turn, deferred, first_of, wait_all, spawn, for_each_async,
 )
 # __pragma__('noskip')

@@ -92,7 +92,7 @@ def for_each_async(iterable, callback, on_end):
         try:
             async for item in iterable:
                 callback(item)
-        except Exception as error:  # noqa: BLE001 (mirrors JS: any failure ends the stream)
+        except Exception as error:  # mirrors JS: any failure ends the stream
             on_end(error)
             return
         on_end(None)

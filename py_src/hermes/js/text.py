@@ -8,7 +8,7 @@ def native_regex(source, flags=''):
     matching a glob against 30,000 paths) and weighs 34 kB of the bundle, so no module uses it.
     `flags`: JS flags; 'g' for regex_replace_all / regex_count. CPython: `re.compile` (flags ignored).
     Write sources both engines read alike: no backreferences in replacements, no Python-only syntax."""
-    return new(RegExp, source, flags)  # noqa: F821
+    return new(RegExp, source, flags)
 
 
 def regex_matches(regex, text):
@@ -23,7 +23,7 @@ def regex_replace_all(regex, text, replacement):
 
 def regex_count(regex, text):
     """How many times a regex made with flags 'g' matches in `text`."""
-    found = __pragma__('js', '{}', 'text.match (regex)')  # noqa: F821  (`match` has no js_ alias)
+    found = __pragma__('js', '{}', 'text.match (regex)')  # `match` has no js_ alias
     return 0 if found is None else len(found)
 
 
@@ -34,7 +34,7 @@ def sorted_strings(strings):
 
 
 def decode_uri_component(text):
-    return decodeURIComponent(text)  # noqa: F821
+    return decodeURIComponent(text)
 
 
 def base64_utf8(text):
@@ -43,18 +43,18 @@ def base64_utf8(text):
         if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) { return null; }
         try { return new TextDecoder('utf-8', {fatal: true}).decode(Buffer.from(text, 'base64')); }
         catch (error) { return null; }
-    })()""")  # noqa: F821
+    })()""")
 
 
 def utf8_base64(text):
     """The Base64 of `text`'s UTF-8 bytes."""
-    return __pragma__('js', '{}', 'Buffer.from(text, "utf8").toString("base64")')  # noqa: F821
+    return __pragma__('js', '{}', 'Buffer.from(text, "utf8").toString("base64")')
 
 
 def utf8_bytes(text):
     """str → UTF-8 bytes (a Uint8Array in JS: what vscode.workspace.fs.writeFile takes).
     The way back is `utf8_text([data])`."""
-    return new(TextEncoder).encode(text)  # noqa: F821
+    return new(TextEncoder).encode(text)
 
 
 def utf8_text(chunks):
@@ -62,12 +62,12 @@ def utf8_text(chunks):
     decoded in place (concat would copy it first: 10 MB for a big file_read)."""
     if len(chunks) == 1:
         chunk = chunks[0]
-        return Buffer.js_from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8')  # noqa: F821
-    return Buffer.concat(chunks).toString('utf8')  # noqa: F821
+        return Buffer.js_from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8')
+    return Buffer.concat(chunks).toString('utf8')
 
 
 # __pragma__('skip')
-from hermes.js.text_cpython import (  # noqa: E402,F811
+from hermes.js.text_cpython import (
     native_regex, regex_matches, regex_replace_all, regex_count, sorted_strings, decode_uri_component,
     base64_utf8, utf8_base64, utf8_bytes, utf8_text,
 )

@@ -19,5 +19,5 @@ def clear_repeating(handle):
 
 
 # __pragma__('skip')
-from hermes.js.timers_cpython import setTimeout, clearTimeout, setInterval, clearInterval  # noqa: E402
+from hermes.js.timers_cpython import setTimeout, clearTimeout, setInterval, clearInterval
 # __pragma__('noskip')
