@@ -533,3 +533,48 @@ def test_the_essential_tools_are_enough_to_read_search_edit_and_run():
         'workspace_get_folders', 'terminal_run', 'editor_get_content', 'editor_edit_file',
         'editor_get_diagnostics', 'file_read', 'file_write', 'file_list_directory', 'file_search',
         'file_search_content']
+
+
+def authors_seen(sinks, runs=1):
+    """The change-log author each tool call of `runs` runs was handed (ToolCall.author)."""
+    seen = []
+
+    async def handler(args, call):
+        seen.append(call.author)
+        return 'ok'
+    tools = ToolRegistry()
+    tools.add(Tool('note', 'Note.', {'type': 'object'}, handler))
+    loop = AgentLoop(FakeClient([{'content': '', 'tool_calls': [call('c1', 'note', {})]}, {'content': 'done'}] * runs),
+                     tools)
+    for _ in range(runs):
+        run(loop.run([{'role': 'user', 'content': 'x'}], sinks))
+    return seen
+
+
+def test_loop_tools_are_authored_by_the_last_sink_that_names_an_author():
+    class Named:
+        def __init__(self, author):
+            self.author = author
+
+        def change_author(self):
+            return self.author
+
+    class Broken:
+        def change_author(self):
+            raise RuntimeError('sink bug')
+    stream = Named({'client': '@hermes', 'session': None, 'turn': 't1'})
+    session = Named({'client': 'Hermes', 'session': 's1', 'turn': 't1'})
+    assert authors_seen([stream, session]) == [session.author]  # a chat session's recorder over the chat stream
+    assert authors_seen([stream, Named(None), Broken(), Recorder()]) == [stream.author]
+    assert authors_seen(stream) == [stream.author]
+    # nobody names one: 'Hermes' with a turn id per run
+    assert authors_seen([Recorder()], 2) == [{'client': 'Hermes', 'session': None, 'turn': 'run-1'},
+                                             {'client': 'Hermes', 'session': None, 'turn': 'run-2'}]
+
+
+def test_the_chat_stream_names_its_own_author_alone():
+    from hermes.ui.chat_participant import ChatStreamSink
+    sink = ChatStreamSink(None, ToolRegistry(), lambda path: None)
+    sink.author = {'client': '@hermes', 'session': None, 'turn': 't9'}
+    assert sink.change_author() == sink.author
+    assert authors_seen(sink) == [sink.author]

@@ -35,7 +35,7 @@ class EventSink(Protocol):
     def change_author(self) -> Optional[ChangeAuthor]:
         """Not an event but a question, asked once per run: who the change log names for the files this run's tools
         change ({'client', 'session', 'turn'}: the front end's name, its conversation or session id, this turn's
-        id), or None: 'Hermes' with a turn id per run. With several sinks, the first that names one."""
+        id), or None: 'Hermes' with a turn id per run. With several sinks, the last that names one."""
 
     def on_notice(self, message: str) -> None:
         """Something worth a quiet line: a switch to the text protocol, history trimmed."""

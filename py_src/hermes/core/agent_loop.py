@@ -97,15 +97,18 @@ class Sinks:
                 pass
 
     def change_author(self, fallback: 'ChangeAuthor') -> 'ChangeAuthor':
-        """The first author a sink names (`change_author()`), or `fallback` when none does (or it fails)."""
+        """The author the last sink that names one names (`change_author()`: a chat session's recorder, listed after
+        the chat stream, over @hermes's), or `fallback` when none does. A sink without the method, or one that
+        fails, names none."""
+        found = fallback
         for sink in self.sinks:
             try:
-                found = sink.change_author()
+                named = sink.change_author()
             except JsError:
-                found = None
-            if not is_none(found):
-                return found
-        return fallback
+                named = None
+            if not is_none(named):
+                found = named
+        return found
 
 
 class _Run:

@@ -94,15 +94,6 @@ class ChatStreamSink:
     def on_done(self, outcome: 'Outcome') -> None:
         return None
 
-    def change_author(self):
-        """The last sink that names an author (a session's recorder over the chat stream's)."""
-        found = None
-        for sink in self.sinks:
-            named = sink.change_author()
-            if not is_none(named):
-                found = named
-        return found
-
 
 class ChatParticipant:
     """The request handler and follow-ups (VS Code-free apart from the objects VS Code hands in).

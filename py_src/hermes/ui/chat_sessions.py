@@ -51,7 +51,7 @@ class TurnRecorder:
         self.reply = reply
         self.turn_id = turn_id  # the checkpoint id on the turn's user message (core/checkpoints.py)
 
-    def change_author(self):
+    def change_author(self) -> 'Optional[ChangeAuthor]':
         """The change log names this conversation and turn for the files the turn's tools change."""
         return change_author(self.conversation.id, self.turn_id)
 
@@ -79,9 +79,6 @@ class TurnRecorder:
             finish_tool(part, result)
 
     def on_tool_log(self, call: 'ShownCall', level: str, message: str) -> None:
-        return None
-
-    def change_author(self) -> 'Optional[ChangeAuthor]':
         return None
 
     def on_notice(self, message: str) -> None:

@@ -88,7 +88,7 @@ class PanelSink:
     def on_iteration(self, number: int) -> None:
         return None
 
-    def change_author(self):
+    def change_author(self) -> 'Optional[ChangeAuthor]':
         """The change log names this conversation and turn for the files the turn's tools change."""
         return change_author(self.controller.conversation.id, self.turn.turn_id)
 
@@ -129,9 +129,6 @@ class PanelSink:
         finish_tool(part, result)
         self.controller.post({'type': 'toolResult', 'id': part['id'], 'isError': part['status'] == 'error',
                               'result': part['result']})
-
-    def change_author(self) -> 'Optional[ChangeAuthor]':
-        return None
 
     def on_notice(self, message: str) -> None:
         if json_type(message) == 'string':
