@@ -25,7 +25,6 @@
 import ast
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 from toolchain.lint import skipped_lines
