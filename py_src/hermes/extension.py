@@ -1,5 +1,6 @@
 """Entry point: activate() is a short list of register calls; every registration is a disposable in
-`context.subscriptions`, and deactivate() waits for the MCP server to close its port."""
+`context.subscriptions`; deactivate() waits for every ACP agent process to exit and the MCP server to close its
+port."""
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
 from hermes.version import NAME, VERSION
@@ -10,6 +11,7 @@ from hermes.host.mcp_service import register_mcp_service
 from hermes.host.mcp_features import register_mcp_features
 from hermes.host.services import register_services
 from hermes.host.conversation_store import register_conversation_store
+from hermes.host.acp_agents import register_acp_agents
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
@@ -20,7 +22,7 @@ from hermes.ui.panel_agent import register_agent_panel
 from hermes.ui.conversation_commands import register_conversation_commands
 from hermes.ui.change_ui import register_change_ui
 
-_active = {'service': None}
+_active = {'service': None, 'agents': None}
 
 
 async def activate(context):
@@ -37,17 +39,23 @@ async def activate(context):
     register_mcp_definitions(context, service)
     llm = register_llm(context, log, registry)
     conversations = register_conversation_store(context, log)
+    agents = register_acp_agents(context, log)
+    _active['agents'] = agents
     register_native_chat(context, log, registry, llm, conversations, None, services.changes)  # None: no ACP agents yet
     panel = register_agent_panel(context, log, llm, conversations, services.changes)
     register_change_ui(context, log, services.changes, conversations)
     register_conversation_commands(context, log, conversations, panel)
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
     service.begin()  # not awaited: activation ends here, the MCP server is announced when it listens
-    return {'version': VERSION, 'mcp': service, 'llm': llm}
+    return {'version': VERSION, 'mcp': service, 'llm': llm, 'acp': agents}
 
 
 async def deactivate():
     service = _active['service']
+    agents = _active['agents']
     _active['service'] = None
+    _active['agents'] = None
+    if agents is not None:
+        await agents.stop_all()  # every ACP agent process has exited before the window goes
     if service is not None:
         await service.stop()

@@ -1,0 +1,281 @@
+"""ACP (Agent Client Protocol, version 1) seen from the client: the facts of the protocol this extension
+speaks, its errors, and the texts a user reads when an agent fails. Pure: no process, no VS Code.
+net/acp_connection.py and net/acp_agent.py run the protocol; host/acp_client_side.py answers the agent."""
+# __pragma__('tconv')
+from hermes.core.values import json_type, get_key, has_key, describe, object_keys
+from hermes.js.errors import error_message
+from hermes.js.objects import is_none
+from hermes.version import VERSION
+
+PROTOCOL_VERSION = 1
+
+# A line on the agent's stdout longer than this ends the connection: the same bound as the official SDK's
+# DEFAULT_MAX_MESSAGE_BYTES. Whole files and session replays fit; a runaway writer does not eat the host.
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+
+# What of the agent's stderr is kept for error messages (its last characters) and how much of it reaches the log.
+STDERR_TAIL_CHARS = 4000
+STDERR_LOG_CHARS = 1024 * 1024
+
+INITIALIZE_TIMEOUT_MS = 60000   # npx-started agents may fetch a package first
+REQUEST_TIMEOUT_MS = 120000     # session/new with an unreachable MCP server takes ~9 s in Hermes 0.19.0
+LOAD_TIMEOUT_MS = 600000        # session/load replays the whole history before it answers
+CANCEL_GRACE_MS = 10000         # after session/cancel, how long a turn may take to end before we stop waiting
+
+# The agent's requests to the client, and the method of the client side that answers each.
+CLIENT_METHODS = {
+    'session/request_permission': 'request_permission',
+    'fs/read_text_file': 'read_text_file',
+    'fs/write_text_file': 'write_text_file',
+    'terminal/create': 'terminal_create',
+    'terminal/output': 'terminal_output',
+    'terminal/wait_for_exit': 'terminal_wait_for_exit',
+    'terminal/kill': 'terminal_kill',
+    'terminal/release': 'terminal_release',
+}
+
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+RESOURCE_NOT_FOUND = -32002  # ACP's code for a file or terminal that does not exist
+
+KINDS = ['spawn', 'timeout', 'exited', 'protocol', 'agent']
+
+
+class AcpError(Exception):
+    """Why a call to an ACP agent failed. `kind`: 'spawn' (it could not start), 'timeout' (no answer in time),
+    'exited' (the process ended, or was ended), 'protocol' (it broke the protocol: a malformed or oversized
+    message, a version we do not speak), 'agent' (it answered with a JSON-RPC error: `code`, `data`).
+    The message is written for the user."""
+
+    def __init__(self, kind, message, code=None, data=None):
+        Exception.__init__(self, message)
+        self.kind = kind
+        self.message = message
+        self.code = code
+        self.data = data
+
+    def __str__(self):
+        return self.message
+
+
+class RequestError(Exception):
+    """Raised by a client side's handler: the agent gets a JSON-RPC error with this code and message."""
+
+    def __init__(self, code, message, data=None):
+        Exception.__init__(self, message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def __str__(self):
+        return self.message
+
+
+def initialize_params():
+    """What we tell the agent in `initialize`: the version we speak, and that we serve files and terminals."""
+    return {
+        'protocolVersion': PROTOCOL_VERSION,
+        'clientCapabilities': {'fs': {'readTextFile': True, 'writeTextFile': True}, 'terminal': True},
+        'clientInfo': {'name': 'hermes-vscode', 'title': 'Hermes for VS Code', 'version': VERSION},
+    }
+
+
+def version_problem(name, result):
+    """None when the initialize result speaks our version, else the text of the refusal."""
+    version = get_key(result, 'protocolVersion')
+    if json_type(version) == 'integer' and version == PROTOCOL_VERSION:
+        return None
+    return name + ' speaks ACP protocol version ' + describe(version) + '; Hermes for VS Code speaks version ' + \
+        str(PROTOCOL_VERSION) + '.'
+
+
+def secrets_of(mcp_servers, env):
+    """The values that must never appear in a log line or an error text: every header and environment value
+    of the MCP servers handed to the agent, and the agent's own environment values; for an
+    `Authorization: Bearer <token>` value, the token alone too. Short values (under 8 characters) are no secrets
+    worth hiding and would blank out ordinary words."""
+    found = []
+
+    def add(value):
+        if json_type(value) != 'string':
+            return
+        candidates = value.split(' ')
+        candidates.append(value)
+        for text in candidates:
+            if len(text) >= 8 and text not in found:
+                found.append(text)
+
+    if json_type(env) == 'object':
+        for key in object_keys(env):
+            add(env[key])
+    if json_type(mcp_servers) == 'array':
+        for server in mcp_servers:
+            for field in ['headers', 'env']:
+                entries = get_key(server, field)
+                if json_type(entries) == 'array':
+                    for entry in entries:
+                        add(get_key(entry, 'value'))
+    return found
+
+
+def redact(text, secrets):
+    """`text` with every secret replaced by '[redacted]' (longest first, so a token inside its header value
+    goes with it)."""
+    if json_type(text) != 'string':
+        return text
+    ordered = sorted(secrets, key=lambda secret: -len(secret))
+    for secret in ordered:
+        if secret in text:
+            text = '[redacted]'.join(text.split(secret))
+    return text
+
+
+def append_tail(tail, text, limit):
+    """The last `limit` characters of `tail + text`."""
+    joined = tail + text
+    if len(joined) > limit:
+        return joined[len(joined) - limit:]
+    return joined
+
+
+def last_lines(text, count):
+    """The last `count` non-empty lines of `text`, joined by newlines: what a user reads under an error."""
+    lines = [line for line in text.split('\n') if line.strip() != '']
+    if len(lines) > count:
+        lines = lines[len(lines) - count:]
+    return '\n'.join(lines)
+
+
+def with_output(message, stderr_tail):
+    """`message`, then what the agent last wrote on stderr, if anything."""
+    output = last_lines(stderr_tail, 12)
+    if output == '':
+        return message
+    return message + '\nIts last output:\n' + output
+
+
+def spawn_error_text(name, command, cwd, reason):
+    """Why `command` could not be started (`reason`: an errno name or a message)."""
+    if reason == 'ENOENT':
+        where = '' if is_none(cwd) or cwd == '' else ' (or the folder ' + cwd + ' does not exist)'
+        return 'Could not start ' + name + ': the command "' + command + '" was not found' + where + '.'
+    if reason == 'EACCES':
+        return 'Could not start ' + name + ': "' + command + '" is not executable (permission denied).'
+    return 'Could not start ' + name + ' ("' + command + '"): ' + reason + '.'
+
+
+def exit_text(name, code, signal, during):
+    """The agent's process ended although nobody asked it to; `during` says what was going on
+    ('while starting', 'during a turn', '')."""
+    if not is_none(signal):
+        how = 'was ended by signal ' + signal
+    elif is_none(code):
+        how = 'stopped'
+    else:
+        how = 'exited with code ' + str(code)
+    text = name + ' ' + how
+    if during != '':
+        text = text + ' ' + during
+    return text + '.'
+
+
+def agent_error_text(name, error):
+    """A JSON-RPC error the agent answered with, as a user reads it: its message, its code, and the details
+    its `data` carries when they are short."""
+    message = get_key(error, 'message')
+    text = message if json_type(message) == 'string' and message != '' else 'an error without a message'
+    code = get_key(error, 'code')
+    if json_type(code) == 'integer':
+        text = text + ' (' + str(code) + ')'
+    data = get_key(error, 'data')
+    if not is_none(data):
+        detail = data if json_type(data) == 'string' else describe(data)
+        if len(detail) > 300:
+            detail = detail[:297] + '...'
+        text = text + ': ' + detail
+    return name + ': ' + text
+
+
+def malformed_text(name, line, reason):
+    """The agent wrote something on stdout that is no ACP message."""
+    shown = line if len(line) <= 200 else line[:197] + '...'
+    return name + ' wrote something that is not an ACP message on its stdout (' + reason + '): ' + shown
+
+
+def oversized_text(name, limit):
+    return name + ' sent a message larger than ' + size_text(limit) + ', the limit; the connection was closed.'
+
+
+def size_text(count):
+    """A byte count as people write it: whole megabytes as 'N MB', anything else in bytes."""
+    if count >= 1048576 and count % 1048576 == 0:
+        return str(count // 1048576) + ' MB'
+    return str(count) + ' bytes'
+
+
+def seconds_text(ms):
+    """A duration in milliseconds as seconds: '60 s', '0.3 s'."""
+    if ms % 1000 == 0:
+        return str(ms // 1000) + ' s'
+    return str(ms / 1000) + ' s'
+
+
+def error_reply(error):
+    """The JSON-RPC error object for an exception a client side's handler raised: its own `code` when it
+    carries an integer one (RequestError, an AcpError of kind 'agent'), else an internal error with its text."""
+    code = getattr(error, 'code', None)
+    reply = {'code': code if json_type(code) == 'integer' else INTERNAL_ERROR, 'message': error_message(error)}
+    data = getattr(error, 'data', None)
+    if not is_none(data):
+        reply['data'] = data
+    return reply
+
+
+def session_key(session_id):
+    """A dict key for a session id the agent chose: prefixed, so '__proto__' or 'keys' stay plain data."""
+    return 's:' + str(session_id)
+
+
+def update_session_id(params):
+    """The session a `session/update` notification belongs to, or None."""
+    session_id = get_key(params, 'sessionId')
+    return session_id if json_type(session_id) == 'string' else None
+
+
+def is_permission_request(method):
+    return method == 'session/request_permission'
+
+
+def cancelled_permission():
+    """The answer to a permission request whose turn was cancelled (what the protocol asks of the client)."""
+    return {'outcome': {'outcome': 'cancelled'}}
+
+
+def page_cursor(result):
+    """The cursor of the next page of `session/list`, or None at the last page."""
+    cursor = get_key(result, 'nextCursor')
+    return cursor if json_type(cursor) == 'string' and cursor != '' else None
+
+
+def listed_sessions(result):
+    """The sessions of one `session/list` page, each as {'sessionId', 'title', 'updatedAt', 'cwd'}."""
+    sessions = get_key(result, 'sessions')
+    found = []
+    if json_type(sessions) != 'array':
+        return found
+    for item in sessions:
+        session_id = get_key(item, 'sessionId')
+        if json_type(session_id) != 'string':
+            continue
+        found.append({'sessionId': session_id, 'title': _text_or_none(get_key(item, 'title')),
+                      'updatedAt': _text_or_none(get_key(item, 'updatedAt')), 'cwd': _text_or_none(get_key(item, 'cwd'))})
+    return found
+
+
+def _text_or_none(value):
+    return value if json_type(value) == 'string' else None
+
+
+def has_result(message):
+    return has_key(message, 'result')

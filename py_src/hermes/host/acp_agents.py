@@ -1,0 +1,47 @@
+"""The window's ACP agent processes: every AcpAgent a front end starts is made here, so deactivate can stop
+them all and wait until each process is gone (none outlives the window)."""
+# __pragma__('tconv')
+from hermes.js.errors import to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import new
+from hermes.js.promises import wait_all
+from hermes.net.acp_agent import AcpAgent
+
+
+class AcpAgents:
+    """Makes AcpAgents and keeps the ones not yet disposed."""
+
+    def __init__(self, log):
+        self.log = log
+        self.agents = []
+
+    def create(self, spec, client_side):
+        """A new, not yet started AcpAgent for `spec` ({'name', 'command', 'args', 'env', 'cwd'}) whose requests
+        `client_side` answers. The caller starts it and disposes it; stop_all() disposes what is left."""
+        agent = AcpAgent(spec, client_side, self.log)
+        self.agents.append(agent)
+        return agent
+
+    def running(self):
+        """The agents not disposed yet (a disposed one is dropped from the list here)."""
+        self.agents = [agent for agent in self.agents if not agent.disposed]
+        return list(self.agents)
+
+    def dispose_all(self):
+        for agent in self.agents:
+            agent.dispose()
+
+    async def stop_all(self):
+        """Dispose every agent and wait until every process has exited (SIGKILL comes within seconds)."""
+        agents = self.agents
+        self.agents = []
+        for agent in agents:
+            agent.dispose()
+        await wait_all([agent.closed() for agent in agents])
+
+
+def register_acp_agents(context, log):
+    agents = AcpAgents(log)
+    context.subscriptions.push(new(vscode.Disposable, to_js_callback(agents.dispose_all)))
+    return agents
+

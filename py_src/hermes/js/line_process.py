@@ -1,0 +1,182 @@
+"""A long-running child process that speaks a line protocol over its stdin and stdout (an ACP agent):
+started in a process group of its own, stdout cut into lines with a bound on a line's size, stderr as text,
+its end reported once, and the whole group ended by its pid — also when this process exits."""
+# __pragma__('tconv')
+from hermes.js.errors import JsError, error_message
+from hermes.js.modules import node
+from hermes.js.objects import is_none, or_none
+
+# How long to wait for stdout's end after the process exited: a grandchild that inherited stdout can keep the
+# pipe open for ever, and what the agent wrote before it exited is normally read within a tick.
+DRAIN_AFTER_EXIT_MS = 500
+
+# The process groups still running, ended with SIGKILL if this process exits before they did (a crash of the
+# extension host, a reload that skips deactivate). One hook for all of them.
+_live = {'pids': [], 'hooked': False}
+
+
+def _kill_all_on_exit():
+    for pid in _live['pids']:
+        _signal_group(pid, 'SIGKILL')
+
+
+def _remember(pid):
+    _live['pids'].append(pid)
+    if not _live['hooked']:
+        _live['hooked'] = True
+        process.on('exit', _kill_all_on_exit)
+
+
+def _forget(pid):
+    if pid in _live['pids']:
+        _live['pids'].remove(pid)
+
+
+def _signal_group(pid, signal):
+    """Send `signal` to the process group `pid` leads (the agent and every process it started); a
+    process that left the group (setsid) is not reached. On Windows, taskkill ends the tree."""
+    if process.platform == 'win32':
+        try:
+            node('child_process').spawn('taskkill', ['/pid', str(pid), '/T', '/F'], {'windowsHide': True})
+        except JsError:
+            pass
+        return
+    try:
+        process.kill(-pid, signal)
+    except JsError:
+        try:
+            process.kill(pid, signal)
+        except JsError:
+            pass  # already gone
+
+
+def open_line_process(command, args, options, handlers):
+    """Start `command args` (no shell) with stdin, stdout and stderr piped.
+    `options`: cwd, env (variables added to this process's environment), max_line_bytes (a longer line on
+    stdout is not delivered: on_overflow(limit) is called once and no line follows).
+    `handlers`: on_line(text) for each line of stdout (UTF-8, without its newline or a trailing CR),
+    on_overflow(limit), on_stderr(text) for each piece of stderr, on_exit(code, signal, error) exactly once:
+    `error` is the reason the program could not start ('ENOENT', 'EACCES', or a message), else None.
+    Returns {'pid', 'write': fn(text) → whether it was handed to the pipe, 'end': fn() closes stdin,
+    'kill': fn(signal) signals the process group (also right after the end: what it left in its group),
+    'running': fn()}."""
+    limit = options['max_line_bytes']
+    env = Object.assign({}, process.env, options['env'] if not is_none(options['env']) else {})
+    state = {'pending': [], 'size': 0, 'overflowed': False, 'exited': False, 'stdout_ended': False,
+             'finished': False, 'code': None, 'signal': None, 'error': None, 'pid': None, 'drain_timer': None}
+
+    def call(handler, *values):
+        try:
+            handler(*values)
+        except JsError as error:
+            process.stderr.write('hermes: ' + error_message(error) + '\n')
+
+    def finish():
+        if state['finished']:
+            return
+        state['finished'] = True
+        if not is_none(state['drain_timer']):
+            clearTimeout(state['drain_timer'])
+        if not is_none(state['pid']):
+            _forget(state['pid'])
+        call(handlers['on_exit'], state['code'], state['signal'], state['error'])
+
+    def overflow():
+        state['overflowed'] = True
+        state['pending'] = []
+        state['size'] = 0
+        call(handlers['on_overflow'], limit)
+
+    def deliver(parts, size):
+        text = Buffer.concat(parts, size).toString('utf8')
+        if text.endswith('\r'):
+            text = text[:len(text) - 1]
+        call(handlers['on_line'], text)
+
+    def on_stdout(chunk):
+        while not state['overflowed'] and not state['finished']:
+            at = chunk.indexOf(10)
+            if at < 0:
+                if state['size'] + chunk.length > limit:
+                    overflow()
+                elif chunk.length > 0:
+                    state['pending'].append(chunk)
+                    state['size'] = state['size'] + chunk.length
+                return
+            if state['size'] + at > limit:
+                overflow()
+                return
+            parts = state['pending']
+            parts.append(chunk.subarray(0, at))
+            size = state['size'] + at
+            state['pending'] = []
+            state['size'] = 0
+            chunk = chunk.subarray(at + 1)
+            deliver(parts, size)
+
+    def on_stdout_end():
+        state['stdout_ended'] = True
+        if state['exited']:
+            finish()
+
+    def on_exit(code, signal):
+        state['exited'] = True
+        state['code'] = or_none(code)
+        state['signal'] = or_none(signal)
+        if state['stdout_ended']:
+            finish()
+        else:
+            state['drain_timer'] = setTimeout(finish, DRAIN_AFTER_EXIT_MS)
+
+    def on_error(error):
+        if is_none(state['pid']) or is_none(child.pid):  # it never started
+            code = error.code
+            state['error'] = code if typeof(code) == 'string' else error_message(error)
+            state['exited'] = True
+            finish()
+
+    def write(text):
+        if state['finished'] or state['exited'] or is_none(child) or child.stdin.destroyed or \
+                not child.stdin.writable:
+            return False
+        child.stdin.write(text)
+        return True
+
+    def end():
+        if not is_none(child) and not child.stdin.destroyed:
+            child.stdin.end()
+
+    def kill(signal):
+        if not is_none(state['pid']):
+            _signal_group(state['pid'], signal)
+
+    def running():
+        return not is_none(state['pid']) and not state['exited']
+
+    child = None
+    try:
+        child = node('child_process').spawn(command, args, {
+            'cwd': options['cwd'], 'env': env, 'stdio': ['pipe', 'pipe', 'pipe'], 'windowsHide': True,
+            'detached': process.platform != 'win32'})
+    except JsError as error:
+        state['error'] = error_message(error)
+        state['exited'] = True
+        setTimeout(finish, 0)
+        return {'pid': None, 'write': write, 'end': end, 'kill': kill, 'running': running}
+    state['pid'] = or_none(child.pid)
+    if not is_none(state['pid']):
+        _remember(state['pid'])
+    child.stdin.on('error', lambda error: None)  # EPIPE after the agent died: its exit says what happened
+    child.stdout.on('data', on_stdout)
+    child.stdout.on('end', on_stdout_end)
+    child.stderr.setEncoding('utf8')
+    child.stderr.on('data', lambda text: call(handlers['on_stderr'], text))
+    child.on('exit', on_exit)
+    child.on('error', on_error)
+    return {'pid': state['pid'], 'write': write, 'end': end, 'kill': kill, 'running': running}
+
+
+# __pragma__('skip')
+from hermes.js.objects import typeof  # noqa: E402
+from hermes.js.line_process_cpython import open_line_process  # noqa: E402,F811
+# __pragma__('noskip')

@@ -1,0 +1,315 @@
+"""An ACP agent process (Hermes Agent, or any agent the user configured) seen as a Python object: start it,
+open, load, resume and list its sessions, run prompts whose updates stream to a callback, cancel, and stop it.
+
+The agent's own requests (permissions, files, terminals) go to `client_side` (host/acp_client_side.py in VS
+Code, fakes in tests). Transport and failure handling are net/acp_connection.py's; the protocol's facts and
+texts core/acp.py's. Every failure reaches the caller as an AcpError (core/acp.py, also exported here)."""
+# __pragma__('tconv')
+from hermes.core import acp
+from hermes.core.acp import AcpError as _AcpError, RequestError as _RequestError
+from hermes.core.values import get_key, json_type, object_keys
+from hermes.js.errors import JsError, error_message
+from hermes.js.objects import is_none
+from hermes.js.promises import sleep_ms
+from hermes.js.timers import clear_timer, set_timer
+from hermes.net.acp_connection import AcpConnection
+
+# Part of this module's API (a bare re-import is not exported by Transcrypt).
+AcpError = _AcpError
+RequestError = _RequestError
+
+LIST_PAGES_LIMIT = 100  # session/list pages followed at most (an agent that repeats its cursor ends the loop too)
+
+
+def _spec_problem(spec):
+    """What is wrong with an agent spec ({'name', 'command', 'args', 'env', 'cwd'}), or None."""
+    if json_type(spec) != 'object':
+        return 'the agent settings are not an object'
+    if json_type(get_key(spec, 'command')) != 'string' or spec['command'].strip() == '':
+        return 'no command is set'
+    args = get_key(spec, 'args', [])
+    if json_type(args) != 'array' or len([arg for arg in args if json_type(arg) != 'string']) > 0:
+        return '"args" must be a list of strings'
+    env = get_key(spec, 'env', {})
+    if json_type(env) != 'object' or len([key for key in object_keys(env) if json_type(env[key]) != 'string']) > 0:
+        return '"env" must map names to strings'
+    cwd = get_key(spec, 'cwd')
+    if not is_none(cwd) and json_type(cwd) != 'string':
+        return '"cwd" must be a folder path'
+    return None
+
+
+class AcpAgent:
+    """One agent process. `spec`: {'name', 'command', 'args', 'env', 'cwd'} and optionally
+    'initialize_timeout_ms', 'request_timeout_ms', 'cancel_grace_ms', 'max_message_bytes' (core/acp.py has the
+    defaults). `client_side` answers the agent's requests; `log` has debug/info/warn/error (or is None)."""
+
+    def __init__(self, spec, client_side, log):
+        self.spec = spec
+        self.client_side = client_side
+        self.log = log
+        name = get_key(spec, 'name')
+        self.name = name if json_type(name) == 'string' and name != '' else 'The agent'
+        self.connection = None
+        self.initialize_result = None
+        self.capabilities = {}
+        self.auth_methods = []
+        self.agent_info = None
+        self.listeners = {}        # session key → on_update of the turn (or load) running in it
+        self.turn_requests = {}    # session key → id of its session/prompt request
+        self.permissions = {}      # session key → ids of its permission requests still waiting for an answer
+        self.cancel_timers = {}    # session key → timer that gives up on a cancelled turn
+        self.exit_callbacks = []
+        self.update_callbacks = []
+        self.disposed = False
+
+    # -- life ----------------------------------------------------------------------------------------------
+
+    def _option(self, key, fallback):
+        value = get_key(self.spec, key)
+        return value if json_type(value) == 'integer' and value > 0 else fallback
+
+    async def start(self):
+        """Spawn the agent and `initialize` it. Returns the initialize result; afterwards `.capabilities`
+        (agentCapabilities), `.auth_methods`, `.agent_info` are set."""
+        if not is_none(self.connection):
+            raise AcpError('spawn', self.name + ' was already started.')
+        problem = _spec_problem(self.spec)
+        if not is_none(problem):
+            raise AcpError('spawn', 'Could not start ' + self.name + ': ' + problem + '.')
+        env = get_key(self.spec, 'env', {})
+        self.connection = AcpConnection(self.name, self.log, {
+            'on_request': self._on_request, 'on_notification': self._on_notification, 'on_close': self._on_close})
+        self.connection.add_secrets(acp.secrets_of([], env))
+        if self.disposed:
+            raise AcpError('exited', self.name + ' was stopped.')
+        self.connection.open(self.spec['command'], get_key(self.spec, 'args', []), get_key(self.spec, 'cwd'), env,
+                             self._option('max_message_bytes', acp.MAX_MESSAGE_BYTES))
+        try:
+            result = await self.connection.request('initialize', acp.initialize_params(),
+                                                   self._option('initialize_timeout_ms', acp.INITIALIZE_TIMEOUT_MS))
+        except JsError as error:
+            if getattr(error, 'kind', None) == 'timeout':
+                self.connection.fail(error)  # an agent that does not start is no use: end it
+            raise error
+        problem = acp.version_problem(self.name, result)
+        if not is_none(problem):
+            error = AcpError('protocol', problem)
+            self.connection.fail(error)
+            raise error
+        self.initialize_result = result
+        capabilities = get_key(result, 'agentCapabilities')
+        self.capabilities = capabilities if json_type(capabilities) == 'object' else {}
+        methods = get_key(result, 'authMethods')
+        self.auth_methods = methods if json_type(methods) == 'array' else []
+        self.agent_info = get_key(result, 'agentInfo')
+        return result
+
+    @property
+    def alive(self):
+        return not self.disposed and not is_none(self.connection) and self.connection.alive
+
+    def on_exit(self, callback):
+        """`callback(text)` once when the agent ends without dispose(): it exited or crashed, broke the protocol,
+        or never answered initialize. Pending calls reject with the AcpError carrying the same text."""
+        self.exit_callbacks.append(callback)
+
+    def on_session_update(self, callback):
+        """`callback(session_id, update)` for each `session/update` no running prompt or load collects (the
+        commands and title an agent sends between turns)."""
+        self.update_callbacks.append(callback)
+
+    def dispose(self):
+        """Stop the agent: stdin closed, then SIGTERM and SIGKILL to its process group; pending calls reject
+        with AcpError('exited'). `closed()` says when the process is gone."""
+        if self.disposed:
+            return
+        self.disposed = True
+        for key in self.cancel_timers.keys():
+            clear_timer(self.cancel_timers[key])
+        self.cancel_timers = {}
+        if not is_none(self.connection):
+            self.connection.close()
+
+    def closed(self):
+        """An awaitable that resolves when the agent's process has exited (at once if it never ran)."""
+        if is_none(self.connection):
+            return sleep_ms(0)
+        return self.connection.wait_exit()
+
+    def _on_close(self, error, expected):
+        for key in self.cancel_timers.keys():
+            clear_timer(self.cancel_timers[key])
+        self.cancel_timers = {}
+        if expected or self.disposed:
+            return
+        for callback in self.exit_callbacks:
+            try:
+                callback(error.message)
+            except JsError as problem:
+                self._log_error('on_exit', problem)
+
+    # -- requests ------------------------------------------------------------------------------------------
+
+    def _connection(self):
+        if is_none(self.connection):
+            raise AcpError('exited', self.name + ' is not running (start() was not called).')
+        return self.connection
+
+    def _servers(self, mcp_servers):
+        servers = mcp_servers if json_type(mcp_servers) == 'array' else []
+        self._connection().add_secrets(acp.secrets_of(servers, {}))
+        return servers
+
+    async def new_session(self, cwd, mcp_servers):
+        """`session/new` → {'sessionId', 'modes'?, 'models'?, 'configOptions'?}. The MCP servers (with their
+        headers: the token) reach the agent only here, over its stdin."""
+        servers = self._servers(mcp_servers)
+        result = await self._connection().request('session/new', {'cwd': cwd, 'mcpServers': servers},
+                                                  self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
+        if json_type(get_key(result, 'sessionId')) != 'string':
+            raise AcpError('protocol', self.name + ' answered session/new without a session id.')
+        return result
+
+    async def load_session(self, session_id, cwd, mcp_servers, on_update):
+        """`session/load`: the agent replays the session as updates (to `on_update`) before it answers."""
+        servers = self._servers(mcp_servers)
+        connection = self._connection()
+        key = acp.session_key(session_id)
+        self.listeners[key] = on_update
+        try:
+            result = await connection.request(
+                'session/load', {'sessionId': session_id, 'cwd': cwd, 'mcpServers': servers},
+                self._option('load_timeout_ms', acp.LOAD_TIMEOUT_MS))
+        finally:
+            if key in self.listeners and self.listeners[key] is on_update:
+                del self.listeners[key]
+        return {} if is_none(result) else result
+
+    async def resume_session(self, session_id, cwd, mcp_servers):
+        servers = self._servers(mcp_servers)
+        result = await self._connection().request(
+            'session/resume', {'sessionId': session_id, 'cwd': cwd, 'mcpServers': servers},
+            self._option('load_timeout_ms', acp.LOAD_TIMEOUT_MS))
+        return {} if is_none(result) else result
+
+    async def list_sessions(self, cwd):
+        """Every page of `session/list` for `cwd`: [{'sessionId', 'title', 'updatedAt', 'cwd'}]."""
+        sessions = []
+        cursors = []
+        cursor = None
+        for page in range(LIST_PAGES_LIMIT):
+            params = {'cwd': cwd}
+            if not is_none(cursor):
+                params['cursor'] = cursor
+            result = await self._connection().request('session/list', params,
+                                                      self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
+            sessions.extend(acp.listed_sessions(result))
+            cursor = acp.page_cursor(result)
+            if is_none(cursor) or cursor in cursors:
+                break
+            cursors.append(cursor)
+        return sessions
+
+    async def prompt(self, session_id, blocks, on_update):
+        """`session/prompt` → {'stopReason': …}. `on_update(update)` is called, in order and synchronously, for
+        each session/update of this session until the answer."""
+        connection = self._connection()
+        key = acp.session_key(session_id)
+        if key in self.turn_requests:
+            raise AcpError('protocol', 'A turn is already running in this ' + self.name + ' session.')
+        self.listeners[key] = on_update
+        sent = connection.start_request('session/prompt', {'sessionId': session_id, 'prompt': blocks}, None)
+        self.turn_requests[key] = sent['id']
+        try:
+            result = await sent['promise']
+        finally:
+            if key in self.listeners and self.listeners[key] is on_update:
+                del self.listeners[key]
+            if key in self.turn_requests and self.turn_requests[key] == sent['id']:
+                del self.turn_requests[key]
+            if key in self.cancel_timers:
+                clear_timer(self.cancel_timers[key])
+                del self.cancel_timers[key]
+        return {} if is_none(result) else result
+
+    def cancel(self, session_id):
+        """`session/cancel`: the agent should end the turn with stopReason 'cancelled'. Permission requests of
+        the session still waiting are answered 'cancelled' now (the protocol asks the client to). A turn that has
+        not ended `cancel_grace_ms` later rejects with AcpError('timeout')."""
+        if is_none(self.connection) or not is_none(self.connection.error):
+            return
+        key = acp.session_key(session_id)
+        self.connection.notify('session/cancel', {'sessionId': session_id})
+        if key in self.permissions:
+            waiting = self.permissions[key]
+            del self.permissions[key]
+            for request_id in waiting:
+                self.connection.respond(request_id, acp.cancelled_permission())
+        if key in self.turn_requests and key not in self.cancel_timers:
+            request_id = self.turn_requests[key]
+            grace = self._option('cancel_grace_ms', acp.CANCEL_GRACE_MS)
+            self.cancel_timers[key] = set_timer(lambda: self._give_up(key, request_id, grace), grace)
+
+    def _give_up(self, key, request_id, grace):
+        if key in self.cancel_timers:
+            del self.cancel_timers[key]
+        if not is_none(self.connection):
+            self.connection.abandon(request_id, AcpError(
+                'timeout', self.name + ' did not end the turn within ' + acp.seconds_text(grace) +
+                ' of being asked to stop.'))
+
+    async def set_mode(self, session_id, mode_id):
+        return await self._connection().request('session/set_mode', {'sessionId': session_id, 'modeId': mode_id},
+                                                self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
+
+    async def set_model(self, session_id, model_id):
+        return await self._connection().request('session/set_model', {'sessionId': session_id, 'modelId': model_id},
+                                                self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
+
+    # -- what the agent sends ------------------------------------------------------------------------------
+
+    def _on_notification(self, method, params):
+        if method != 'session/update':
+            return  # unknown notifications are ignored, as the protocol allows
+        session_id = acp.update_session_id(params)
+        update = get_key(params, 'update')
+        if is_none(session_id) or json_type(update) != 'object':
+            return
+        key = acp.session_key(session_id)
+        if key in self.listeners:
+            try:
+                self.listeners[key](update)
+            except JsError as problem:
+                self._log_error('on_update', problem)
+            return
+        for callback in self.update_callbacks:
+            try:
+                callback(session_id, update)
+            except JsError as problem:
+                self._log_error('on_session_update', problem)
+
+    async def _on_request(self, method, params, request_id):
+        if method not in acp.CLIENT_METHODS:
+            raise RequestError(acp.METHOD_NOT_FOUND, 'Method not found: ' + method)
+        handler = getattr(self.client_side, acp.CLIENT_METHODS[method], None)
+        if is_none(self.client_side) or is_none(handler):
+            raise RequestError(acp.METHOD_NOT_FOUND, 'Method not found: ' + method)
+        if not acp.is_permission_request(method):
+            return await handler(params)
+        session_id = acp.update_session_id(params)
+        key = acp.session_key(session_id)
+        if key not in self.permissions:
+            self.permissions[key] = []
+        self.permissions[key].append(request_id)
+        try:
+            return await handler(session_id, params)
+        finally:
+            if key in self.permissions and request_id in self.permissions[key]:
+                self.permissions[key].remove(request_id)
+
+    def _log_error(self, what, problem):
+        if not is_none(self.log):
+            self.log.error(self.name + ': ' + what + ' failed: ' + error_message(problem))
+
+

@@ -1,0 +1,269 @@
+"""A scripted ACP agent (stdlib only) for the ACP client's tests: everything Hermes Agent does not do, and
+every way an agent can fail.
+
+    python tests/acp_agent/agent.py [START_MODE]
+
+START_MODE (how it behaves before the first prompt): normal (default) · crash_at_start (exits 3 at once, with
+a message on stderr) · hang_init (never answers initialize) · wrong_version (answers protocol version 2) ·
+no_provider (session/new fails with -32603 "No LLM provider configured", as Hermes without a model) ·
+ignore_term (also ignores SIGTERM: only SIGKILL ends it).
+
+A prompt's first text block picks what the turn does (the first word, then arguments):
+    hello …            chunks, a thought, a tool call and its update, a plan, usage; end_turn
+    permission         asks session/request_permission, says which option came back
+    read PATH [LINE LIMIT] / write PATH TEXT…   fs/read_text_file / fs/write_text_file, says what came back
+    terminal CMD ARGS…  terminal/create → wait_for_exit → output → release, says the output and exit
+    wait_cancel        streams one chunk, then waits for session/cancel and ends 'cancelled'
+    ignore_cancel      streams one chunk, then never answers (not even after session/cancel)
+    exit_mid_turn      streams one chunk, writes "fatal: boom" on stderr, exits 7
+    malformed          writes a line that is not JSON · not_rpc: a JSON line that is no JSON-RPC message
+    huge N             a session/update line of N bytes, then end_turn
+    flood N            N bytes on stderr (in lines), then end_turn
+    child              starts `sleep 300` (in its process group) and says its pid
+    error              answers the prompt with a JSON-RPC error -32603
+    echo_secret        writes the MCP header values it was given to stderr, then answers with an error naming them
+    unknown_method     sends the client a request for a method no client has, says the error that came back
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else 'normal'
+STATE = {'next_id': 1000, 'sessions': 0, 'servers': {}, 'backlog': []}
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + '\n')
+    sys.stdout.flush()
+
+
+def log(text):
+    sys.stderr.write(text + '\n')
+    sys.stderr.flush()
+
+
+def read_message():
+    """The next message from the client (a queued one first); None at EOF."""
+    if STATE['backlog']:
+        return STATE['backlog'].pop(0)
+    line = sys.stdin.readline()
+    if not line:
+        return None
+    return json.loads(line)
+
+
+def update(session_id, body):
+    send({'jsonrpc': '2.0', 'method': 'session/update', 'params': {'sessionId': session_id, 'update': body}})
+
+
+def chunk(session_id, text):
+    update(session_id, {'sessionUpdate': 'agent_message_chunk', 'content': {'type': 'text', 'text': text}})
+
+
+def ask_client(method, params):
+    """Send a request to the client and wait for its answer; other messages that arrive meanwhile are kept."""
+    STATE['next_id'] += 1
+    request_id = STATE['next_id']
+    send({'jsonrpc': '2.0', 'id': request_id, 'method': method, 'params': params})
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            sys.exit(0)
+        message = json.loads(line)
+        if message.get('id') == request_id and 'method' not in message:
+            return message
+        STATE['backlog'].append(message)
+
+
+def answer(request_id, result):
+    send({'jsonrpc': '2.0', 'id': request_id, 'result': result})
+
+
+def fail(request_id, code, message, data=None):
+    error = {'code': code, 'message': message}
+    if data is not None:
+        error['data'] = data
+    send({'jsonrpc': '2.0', 'id': request_id, 'error': error})
+
+
+def turn(request_id, params):
+    session_id = params['sessionId']
+    blocks = params.get('prompt') or []
+    text = next((block.get('text', '') for block in blocks if block.get('type') == 'text'), '')
+    words = text.split(' ')
+    command = words[0]
+    if command == 'hello':
+        chunk(session_id, 'Hello')
+        update(session_id, {'sessionUpdate': 'agent_thought_chunk', 'content': {'type': 'text', 'text': 'thinking'}})
+        update(session_id, {'sessionUpdate': 'tool_call', 'toolCallId': 'call-1', 'title': 'Reading notes.md',
+                            'kind': 'read', 'status': 'pending', 'locations': [{'path': 'notes.md'}]})
+        update(session_id, {'sessionUpdate': 'tool_call_update', 'toolCallId': 'call-1', 'status': 'completed'})
+        update(session_id, {'sessionUpdate': 'plan', 'entries': [
+            {'content': 'read', 'priority': 'high', 'status': 'completed'},
+            {'content': 'answer', 'priority': 'medium', 'status': 'in_progress'}]})
+        update(session_id, {'sessionUpdate': 'usage_update', 'size': 1000, 'used': 10})
+        chunk(session_id, ', you said: ' + text)
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'permission':
+        reply = ask_client('session/request_permission', {
+            'sessionId': session_id,
+            'toolCall': {'toolCallId': 'edit-approval-1', 'title': 'Edit notes.md', 'kind': 'edit',
+                         'content': [{'type': 'diff', 'path': 'notes.md', 'oldText': 'a', 'newText': 'b'}]},
+            'options': [{'optionId': 'allow_once', 'name': 'Allow once', 'kind': 'allow_once'},
+                        {'optionId': 'deny', 'name': 'Deny', 'kind': 'reject_once'}]})
+        outcome = reply.get('result', {}).get('outcome', {}) if 'result' in reply else {'error': reply.get('error')}
+        chunk(session_id, 'permission: ' + json.dumps(outcome, sort_keys=True))
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command in ('read', 'write', 'terminal', 'unknown_method'):
+        if command == 'read':
+            params = {'sessionId': session_id, 'path': words[1]}
+            if len(words) > 3:
+                params['line'] = int(words[2])
+                params['limit'] = int(words[3])
+            reply = ask_client('fs/read_text_file', params)
+        elif command == 'write':
+            reply = ask_client('fs/write_text_file', {'sessionId': session_id, 'path': words[1],
+                                                      'content': ' '.join(words[2:])})
+        elif command == 'unknown_method':
+            reply = ask_client('fs/delete_everything', {'sessionId': session_id})
+        else:
+            created = ask_client('terminal/create', {'sessionId': session_id, 'command': words[1], 'args': words[2:]})
+            if 'error' in created:
+                reply = created
+            else:
+                terminal_id = created['result']['terminalId']
+                ids = {'sessionId': session_id, 'terminalId': terminal_id}
+                exited = ask_client('terminal/wait_for_exit', ids)
+                output = ask_client('terminal/output', ids)
+                ask_client('terminal/release', ids)
+                reply = {'result': {'exit': exited.get('result'), 'output': output.get('result')}}
+        chunk(session_id, command + ': ' + json.dumps(reply.get('result', {'error': reply.get('error')}), sort_keys=True))
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command in ('wait_cancel', 'ignore_cancel'):
+        chunk(session_id, 'working')
+        while True:
+            message = read_message()
+            if message is None:
+                sys.exit(0)
+            if message.get('method') == 'session/cancel' and command == 'wait_cancel':
+                chunk(session_id, 'stopping')
+                return answer(request_id, {'stopReason': 'cancelled'})
+    if command == 'exit_mid_turn':
+        chunk(session_id, 'working')
+        log('fatal: boom')
+        sys.exit(7)
+    if command == 'malformed':
+        sys.stdout.write('this is not json\n')
+        sys.stdout.flush()
+        return None
+    if command == 'not_rpc':
+        sys.stdout.write('[1, 2, 3]\n')
+        sys.stdout.flush()
+        return None
+    if command == 'huge':
+        size = int(words[1])
+        head = json.dumps({'jsonrpc': '2.0', 'method': 'session/update', 'params': {'sessionId': session_id, 'update': {
+            'sessionUpdate': 'agent_message_chunk', 'content': {'type': 'text', 'text': ''}}}})
+        filler = 'x' * max(0, size - len(head))
+        sys.stdout.write(head.replace('"text": ""', '"text": "' + filler + '"') + '\n')
+        sys.stdout.flush()
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'flood':
+        size = int(words[1])
+        line = 'noise ' * 15 + '\n'
+        written = 0
+        while written < size:
+            sys.stderr.write(line)
+            written += len(line)
+        sys.stderr.write('the last line of the flood\n')
+        sys.stderr.flush()
+        chunk(session_id, 'flooded')
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'child':
+        child = subprocess.Popen(['sleep', '300'])
+        chunk(session_id, 'child ' + str(child.pid))
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'error':
+        return fail(request_id, -32603, 'Internal error', 'the model is unreachable')
+    if command == 'echo_secret':
+        values = [header['value'] for server in STATE['servers'].get(session_id, [])
+                  for header in server.get('headers', [])]
+        log('connecting with ' + ', '.join(values))
+        return fail(request_id, -32602, 'Invalid params: bad header ' + ', '.join(values), {'headers': values})
+    chunk(session_id, 'unknown command: ' + command)
+    return answer(request_id, {'stopReason': 'end_turn'})
+
+
+def handle(message):
+    method = message.get('method')
+    request_id = message.get('id')
+    params = message.get('params') or {}
+    if method is None or request_id is None:
+        return  # responses to nobody, notifications (a cancel outside a turn)
+    if method == 'initialize':
+        if MODE == 'hang_init':
+            return
+        version = 2 if MODE == 'wrong_version' else 1
+        return answer(request_id, {
+            'protocolVersion': version,
+            'agentCapabilities': {'loadSession': True, 'promptCapabilities': {'image': False},
+                                  'sessionCapabilities': {'list': {}, 'resume': {}}},
+            'authMethods': [{'id': 'scripted', 'name': 'Scripted', 'description': None}],
+            'agentInfo': {'name': 'scripted-acp-agent', 'version': '1.0.0'},
+            'echo': {'clientCapabilities': params.get('clientCapabilities'),
+                     'protocolVersion': params.get('protocolVersion')}})
+    if method == 'session/new':
+        if MODE == 'no_provider':
+            return fail(request_id, -32603, 'No LLM provider configured')
+        STATE['sessions'] += 1
+        session_id = 'sess-' + str(STATE['sessions'])
+        STATE['servers'][session_id] = params.get('mcpServers') or []
+        answer(request_id, {'sessionId': session_id, 'modes': {
+            'currentModeId': 'default', 'availableModes': [{'id': 'default', 'name': 'Ask'},
+                                                           {'id': 'accept_edits', 'name': 'Accept edits'}]}})
+        update(session_id, {'sessionUpdate': 'available_commands_update',
+                            'availableCommands': [{'name': 'help', 'description': 'Help'}]})
+        return None
+    if method == 'session/load':
+        session_id = params['sessionId']
+        update(session_id, {'sessionUpdate': 'user_message_chunk', 'content': {'type': 'text', 'text': 'earlier'}})
+        chunk(session_id, 'earlier answer')
+        return answer(request_id, None)
+    if method == 'session/resume':
+        return answer(request_id, {})
+    if method == 'session/list':
+        cursor = params.get('cursor')
+        page = int(cursor[1:]) if cursor else 1
+        sessions = [{'sessionId': 'old-' + str(page) + '-' + str(index), 'cwd': params.get('cwd'),
+                     'title': 'Session ' + str(page) + '.' + str(index), 'updatedAt': '2026-12-01T10:00:00Z'}
+                    for index in range(2)]
+        result = {'sessions': sessions}
+        if page < 3:
+            result['nextCursor'] = 'p' + str(page + 1)
+        return answer(request_id, result)
+    if method in ('session/set_mode', 'session/set_model'):
+        return answer(request_id, {})
+    if method == 'session/prompt':
+        return turn(request_id, params)
+    return fail(request_id, -32601, 'Method not found: ' + method)
+
+
+def main():
+    if MODE == 'ignore_term':
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if MODE == 'crash_at_start':
+        log('scripted agent: cannot start, no configuration')
+        sys.exit(3)
+    while True:
+        message = read_message()
+        if message is None:
+            if MODE == 'ignore_term':
+                signal.pause()  # stays until SIGKILL
+            return
+        handle(message)
+
+
+if __name__ == '__main__':
+    main()
