@@ -90,8 +90,10 @@ test('prompt streams the session\'s updates in order; what comes between turns g
   const agent = await started();
   const between = [];
   agent.on_session_update((sessionId, update) => between.push([sessionId, update.sessionUpdate]));
-  const { session, result, updates } = await turn(agent, 'hello there');
-  await until(() => between.length > 0);
+  const session = await agent.new_session('/tmp', []);
+  await until(() => between.length > 0);  // sent after session/new's answer: no turn runs to collect it
+  const updates = [];
+  const result = await agent.prompt(session.sessionId, [{ type: 'text', text: 'hello there' }], (u) => updates.push(u));
   agent.dispose();
   assert.equal(session.sessionId, 'sess-1');
   assert.equal(result.stopReason, 'end_turn');

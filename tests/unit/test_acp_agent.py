@@ -83,7 +83,8 @@ def spec(mode='normal', **extra):
 
 
 def run(coroutine):
-    return asyncio.run(coroutine)
+    # the bound only turns a hang into a failure; no verdict depends on it
+    return asyncio.run(asyncio.wait_for(coroutine, 120))
 
 
 async def started(mode='normal', client_side=None, log=None, **extra):
@@ -130,8 +131,10 @@ def test_prompt_streams_the_updates_of_its_session_in_order_and_returns_the_stop
         agent = await started()
         between = []
         agent.on_session_update(lambda session_id, update: between.append((session_id, update['sessionUpdate'])))
-        session, result, updates = await turn(agent, 'hello there')
-        await until(lambda: between)
+        session = await agent.new_session('/tmp', [])
+        await until(lambda: between)  # sent after session/new's answer: no turn runs to collect it
+        updates = []
+        result = await agent.prompt(session['sessionId'], [{'type': 'text', 'text': 'hello there'}], updates.append)
         agent.dispose()
         return session, result, updates, between
     session, result, updates, between = run(scenario())
@@ -428,6 +431,8 @@ def test_a_stderr_flood_is_drained_and_kept_bounded():
         log = Log()
         agent = await started(log=log)
         _s, result, updates = await turn(agent, 'flood 5000000')
+        # stderr is read apart from stdout: its end may come after the answer
+        await until(lambda: agent.connection.stderr_tail.endswith('the last line of the flood\n'))
         tail = agent.connection.stderr_tail
         agent.dispose()
         return result, texts(updates), tail, log
@@ -488,6 +493,7 @@ def test_the_token_reaches_the_agent_only_in_session_new_never_a_log_or_an_error
         session = await agent.new_session('/tmp', servers)
         with pytest.raises(AcpError) as caught:
             await agent.prompt(session['sessionId'], [{'type': 'text', 'text': 'echo_secret'}], lambda u: None)
+        await until(lambda: 'connecting with' in log.text())  # stderr is read apart from stdout
         tail = agent.connection.stderr_tail
         agent.dispose()
         await agent.closed()

@@ -6,8 +6,8 @@ from hermes.js.errors import JsError, error_message
 from hermes.js.modules import node
 from hermes.js.objects import is_none, or_none
 
-# How long to wait for stdout's end after the process exited: a grandchild that inherited stdout can keep the
-# pipe open for ever, and what the agent wrote before it exited is normally read within a tick.
+# How long to wait for the end of stdout and stderr after the process exited: a grandchild that inherited them can
+# keep the pipes open for ever, and what the agent wrote before it exited is normally read within a tick.
 DRAIN_AFTER_EXIT_MS = 500
 
 # The process groups still running, ended with SIGKILL if this process exits before they did (a crash of the
@@ -63,7 +63,8 @@ def open_line_process(command, args, options, handlers):
     limit = options['max_line_bytes']
     env = Object.assign({}, process.env, options['env'] if not is_none(options['env']) else {})
     state = {'pending': [], 'size': 0, 'overflowed': False, 'exited': False, 'stdout_ended': False,
-             'finished': False, 'code': None, 'signal': None, 'error': None, 'pid': None, 'drain_timer': None}
+             'stderr_ended': False, 'finished': False, 'code': None, 'signal': None, 'error': None, 'pid': None,
+             'drain_timer': None}
 
     def call(handler, *values):
         try:
@@ -114,16 +115,18 @@ def open_line_process(command, args, options, handlers):
             chunk = chunk.subarray(at + 1)
             deliver(parts, size)
 
-    def on_stdout_end():
-        state['stdout_ended'] = True
-        if state['exited']:
-            finish()
+    def on_stream_end(which):
+        def ended():
+            state[which] = True
+            if state['exited'] and state['stdout_ended'] and state['stderr_ended']:
+                finish()
+        return ended
 
     def on_exit(code, signal):
         state['exited'] = True
         state['code'] = or_none(code)
         state['signal'] = or_none(signal)
-        if state['stdout_ended']:
+        if state['stdout_ended'] and state['stderr_ended']:
             finish()
         else:
             state['drain_timer'] = setTimeout(finish, DRAIN_AFTER_EXIT_MS)
@@ -168,7 +171,8 @@ def open_line_process(command, args, options, handlers):
         _remember(state['pid'])
     child.stdin.on('error', lambda error: None)  # EPIPE after the agent died: its exit says what happened
     child.stdout.on('data', on_stdout)
-    child.stdout.on('end', on_stdout_end)
+    child.stdout.on('end', on_stream_end('stdout_ended'))
+    child.stderr.on('end', on_stream_end('stderr_ended'))
     child.stderr.setEncoding('utf8')
     child.stderr.on('data', lambda text: call(handlers['on_stderr'], text))
     child.on('exit', on_exit)
