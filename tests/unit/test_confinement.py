@@ -1,6 +1,7 @@
 """Writes resolve links before the confinement check: a dangling symlink inside the workspace that points
 outside is judged by its target (host/paths.py), and user settings outside the allowed sections ask."""
 import asyncio
+import pytest
 import os
 
 import vscode
@@ -41,3 +42,14 @@ def test_user_settings_outside_the_safe_sections_ask(tmp_path, context):
     vscode.window.message_answers.append('Allow')
     allowed = asyncio.run(registry.call('workspace_get_config', {'key': 'http.proxyAuthorization'}, ToolCall()))
     assert 'SECRET' in str(allowed)
+
+
+@pytest.mark.parametrize('key', ['hermes.llm.extraHeaders', 'hermes.llm', 'hermes'])
+def test_hermes_own_user_settings_ask_too(tmp_path, context, key):
+    """hermes.llm.extraHeaders carries the user's API key: the hermes section is no editor preference."""
+    vscode.workspace.open_folders([str(tmp_path)])
+    vscode.workspace.settings['hermes.llm.extraHeaders'] = {'Authorization': 'Bearer SECRET'}
+    registry = build_registry(Approver(), register_services(context))
+    vscode.window.message_answers.append(None)
+    refused = asyncio.run(registry.call('workspace_get_config', {'key': key}, ToolCall()))
+    assert refused['content'][0]['text'].startswith('The user declined') and 'SECRET' not in str(refused)

@@ -47,7 +47,9 @@ class LmToolBridge:
             return None
         arguments = prop(options, 'input')
         prepared = {'invocationMessage': describe_call(tool.name, arguments, tool.title)}
-        if self._approver_would_ask(tool, arguments):
+        # A tool whose dialog shows what its arguments resolve to (a task's command line: Tool.preview) is not
+        # confirmed here, where only the arguments would show: Hermes's own dialog asks, with what will run.
+        if self._approver_would_ask(tool, arguments) and is_none(tool.preview):
             words = confirmation(tool, arguments)
             prepared['confirmationMessages'] = {'title': words['title'], 'message': markdown(words['message'])}
             self.confirmed.append(_key(tool_name, arguments))
