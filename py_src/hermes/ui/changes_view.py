@@ -9,6 +9,10 @@ from hermes.js.objects import is_none, new
 from hermes.core.change_view import change_tree, changed_files, counts_text, status_text, status_tooltip
 from hermes.ui.change_diff import before_uri
 
+# __pragma__('skip')
+js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
+# __pragma__('noskip')
+
 VIEW_ID = 'hermes.changes'
 FOCUS_COMMAND = VIEW_ID + '.focus'  # VS Code makes it for every view
 OPEN_FILE_DIFF_COMMAND = 'vscode.diff'
@@ -104,7 +108,8 @@ def register_changes_view(context, changes, session_title=None):
         tree.refresh()
         status.refresh()
         count = len(changed_files(changes.pending()))
-        view.badge = None if count == 0 else {'value': count, 'tooltip': status_tooltip(count)}
+        # no badge is `undefined`: VS Code's badge setter reads `.value` of a null and activation fails
+        view.badge = js_undefined if count == 0 else {'value': count, 'tooltip': status_tooltip(count)}
         view.message = None if count > 0 else 'No pending changes: edits by agents show here until you keep or undo them.'
     context.subscriptions.push(changes.on_change(refresh))
     refresh()
