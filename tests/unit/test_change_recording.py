@@ -244,3 +244,60 @@ def test_changes_list_shows_a_move_at_both_ends(ws, log):
         result['content'][0]['text']
     asyncio.run(log.undo(str(ws / 'app.py')))
     assert (ws / 'app.py').read_text() == 'one\ntwo\nthree\nfour\nfive\n' and not (ws / 'moved.py').exists()
+
+
+# ------------------------------------------------------------------------------ the built-in loop's authors
+
+def loop_authors(sinks, runs=1):
+    """The author each tool call carries, over `runs` runs of one loop, for the given sinks."""
+    from hermes.core.agent_loop import AgentLoop
+    from hermes.core.tools import Tool, ToolRegistry
+    seen = []
+
+    async def who(args, tool_call):
+        seen.append(tool_call.author)
+        return 'ok'
+    registry = ToolRegistry()
+    registry.add(Tool('who', 'Who calls.', {'type': 'object', 'properties': {}}, who))
+
+    class Client:
+        def __init__(self):
+            self.replies = [{'tool_calls': [{'id': 'c1', 'type': 'function',
+                                             'function': {'name': 'who', 'arguments': '{}'}}]}, {'content': 'done'}] * runs
+
+        async def stream_chat(self, body, on_delta, cancellation):
+            reply = self.replies.pop(0)
+            return {'content': reply.get('content', ''), 'tool_calls': reply.get('tool_calls', []),
+                    'finish_reason': 'stop', 'usage': None}
+
+        async def model_info(self, model):
+            return None
+    loop = AgentLoop(Client(), registry)
+    for _ in range(runs):
+        asyncio.run(loop.run([{'role': 'user', 'content': 'go'}], sinks))
+    return seen
+
+
+class NamedSink:
+    def __init__(self, author):
+        self.author = author
+
+    def change_author(self):
+        return self.author
+
+
+def test_the_loops_tool_calls_carry_the_front_ends_author_with_a_turn():
+    [author] = loop_authors(NamedSink({'client': 'Hermes panel', 'session': 'c9', 'turn': '4'}))
+    assert author == {'client': 'Hermes panel', 'session': 'c9', 'turn': '4'}
+    [author] = loop_authors(NamedSink({'client': '@hermes', 'session': None, 'turn': None}))
+    assert author['client'] == '@hermes' and author['turn'].startswith('run-')
+    [author] = loop_authors([NamedSink({'client': '@hermes', 'session': None, 'turn': None}),
+                             NamedSink({'client': 'Hermes session', 'session': 's1', 'turn': None})])
+    assert (author['client'], author['session']) == ('Hermes session', 's1')  # the listener is the more specific
+    first, second = loop_authors(None, 2)
+    assert first['client'] == 'Hermes' and first['turn'] != second['turn']
+
+
+def test_the_front_ends_name_themselves():
+    from hermes.ui.lm_provider import TextSink
+    assert TextSink(None).change_author()['client'] == 'Hermes language model'

@@ -50,6 +50,7 @@ class LlmClient(Protocol):
 
     def model_info(self, model: str) -> Awaitable[Optional[ModelInfo]]: ...
 # __pragma__('noskip')
+from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
@@ -97,18 +98,23 @@ class Sinks:
                 pass
 
     def change_author(self, fallback: 'ChangeAuthor') -> 'ChangeAuthor':
-        """The author the last sink that names one names (`change_author()`: a chat session's recorder, listed after
-        the chat stream, over @hermes's), or `fallback` when none does. A sink without the method, or one that
-        fails, names none."""
-        found = fallback
+        """The author the LAST sink that names one gives (`change_author()`: a listener added after the front
+        end's own sink is the more specific, e.g. a chat session recording an @hermes-style turn), with
+        `fallback`'s turn when it names none; `fallback` when no sink names one (or it fails)."""
+        chosen = None  # type: Any
         for sink in self.sinks:
             try:
                 named = sink.change_author()
-            except JsError:
+            except JsError:  # (a plain JS object without the method too)
                 named = None
             if not is_none(named):
-                found = named
-        return found
+                chosen = named
+        if is_none(chosen):
+            return fallback
+        if is_none(get_key(chosen, 'turn')):
+            return {'client': get_key(chosen, 'client'), 'session': get_key(chosen, 'session'),
+                    'turn': fallback['turn']}
+        return chosen
 
 
 class _Run:
@@ -156,7 +162,9 @@ class AgentLoop:
                   workspace: 'Json' = None) -> 'Outcome':
         events = Sinks(sink)
         self._runs = self._runs + 1
-        events.author = events.change_author({'client': 'Hermes', 'session': None, 'turn': 'run-' + str(self._runs)})
+        # A turn id unique across windows and reloads when the front end names none: the time and this loop's count.
+        events.author = events.change_author({'client': 'Hermes', 'session': None,
+                                              'turn': 'run-' + str(round(now_ms())) + '-' + str(self._runs)})
         cancellation = Cancellation() if is_none(cancellation) else cancellation
         outcome = {'text': '', 'stopped': None, 'iterations': 0, 'usage': None, 'mode': None, 'error': None,
                    'error_kind': None}  # type: Outcome

@@ -3,7 +3,7 @@
 from hermes.js.objects import new
 
 
-def now_ms():
+def now_ms() -> float:
     return Date.now()
 
 

@@ -98,7 +98,8 @@ class TextSink:
         return None
 
     def change_author(self) -> 'Optional[ChangeAuthor]':
-        return None
+        """VS Code's chat running the Hermes language model with Hermes's own tools."""
+        return {'client': 'Hermes language model', 'session': None, 'turn': None}
 
     def on_notice(self, message: str) -> None:
         return None
