@@ -567,9 +567,13 @@ def test_loop_tools_are_authored_by_the_last_sink_that_names_an_author():
     assert authors_seen([stream, session]) == [session.author]  # a chat session's recorder over the chat stream
     assert authors_seen([stream, Named(None), Broken(), Recorder()]) == [stream.author]
     assert authors_seen(stream) == [stream.author]
-    # nobody names one: 'Hermes' with a turn id per run
-    assert authors_seen([Recorder()], 2) == [{'client': 'Hermes', 'session': None, 'turn': 'run-1'},
-                                             {'client': 'Hermes', 'session': None, 'turn': 'run-2'}]
+    # nobody names one: 'Hermes' with a turn id per run ('run-<time>-<count>': unique across reloads too)
+    first, second = authors_seen([Recorder()], 2)
+    assert (first['client'], first['session'], second['client']) == ('Hermes', None, 'Hermes')
+    assert first['turn'].startswith('run-') and first['turn'].endswith('-1') and second['turn'].endswith('-2')
+    # a sink that names a client but no turn gets the run's turn id
+    [named] = authors_seen([Named({'client': 'Hermes language model', 'session': None, 'turn': None})])
+    assert named['client'] == 'Hermes language model' and named['turn'].startswith('run-')
 
 
 def test_the_chat_stream_names_its_own_author_alone():
