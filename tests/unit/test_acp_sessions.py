@@ -83,6 +83,8 @@ class FakeAgent:
                     return {'stopReason': 'cancelled'}
             elif step[0] == 'raise':
                 raise step[1]
+            elif step[0] == 'do':
+                step[1]()
         for callback in self.update_callbacks:
             callback(session_id, {'sessionUpdate': 'session_info_update', 'title': 'Titled by the agent'})
         return {'stopReason': 'end_turn'}
@@ -127,7 +129,16 @@ class Chat:
         return {'metadata': {'hermes': {'stopped': 'done'}}}
 
 
-def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD):
+class FakeChangeLog:
+    def __init__(self):
+        self.records = []
+
+    def record(self, path, before, after, author):
+        self.records.append((path, before, after, author))
+        return {'path': path}
+
+
+def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD, change_log=None):
     vscode.workspace.open_folders([cwd])
     if backend:
         vscode.workspace.settings['hermes.agent.backend'] = backend
@@ -144,7 +155,9 @@ def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD):
                          trusted=lambda: trusted)
     store = ConversationStore(lambda: 'c' + str(len(store.conversations) + 1), lambda: 1000)
     chat = Chat()
-    sessions = SessionParticipant(store, chat, log, AcpSessionRunner(service, store, log, register_diff_documents(vscode.ExtensionContext())))
+    sessions = SessionParticipant(store, chat, log, AcpSessionRunner(service, store, log,
+                                                                     register_diff_documents(vscode.ExtensionContext()),
+                                                                     change_log))
     return {'service': service, 'store': store, 'made': made, 'chat': chat, 'sessions': sessions, 'log': log}
 
 
@@ -231,7 +244,7 @@ def test_permission_requests_are_asked_with_every_option_and_the_answer_goes_bac
     assert agent.outcomes == [{'outcome': {'outcome': 'selected', 'optionId': 'allow_once'}}]
     level, text, items = vscode.window.messages[-1]
     assert text == 'Hermes Agent asks: Approve edit: out.txt'
-    assert items[0] == {'modal': True, 'detail': 'Changes /work/ws/out.txt'}
+    assert items[0] == {'modal': True, 'detail': 'Changes out.txt'}
     assert items[1:] == ['Allow edit', 'Deny', 'Show Changes']
     assert len(vscode.window.messages) == 2  # asked again after showing the changes
     [(left, right, title)] = [(diff.left, diff.right, diff.title) for diff in vscode.window.diffs]
@@ -326,3 +339,30 @@ def test_prompt_blocks_carry_the_command_and_attached_files():
     blocks, text = prompt_blocks(value)
     assert text == '/explain explain this'
     assert blocks[1] == {'type': 'resource_link', 'uri': 'file:///work/ws/a.py', 'name': 'a.py'}
+
+
+def test_files_hermes_writes_itself_go_to_the_change_log_with_their_before_texts(tmp_path):
+    (tmp_path / 'out.txt').write_text('old text\n')
+    (tmp_path / 'shell.txt').write_text('before the shell\n')
+    cwd = str(tmp_path)
+    created = tmp_path / 'new.txt'
+
+    def hermes_writes():  # Hermes writes the disk itself; VS Code's watcher sees it
+        (tmp_path / 'out.txt').write_text('new text\n')
+        created.write_text('fresh\n')
+        (tmp_path / 'shell.txt').write_text('after the shell\n')
+        vscode.workspace.file_changed(vscode.Uri.file(str(tmp_path / 'out.txt')), 'change')
+        vscode.workspace.file_changed(vscode.Uri.file(str(created)), 'create')
+        vscode.workspace.file_changed(vscode.Uri.file(str(tmp_path / 'shell.txt')), 'change')
+        vscode.workspace.file_changed(vscode.Uri.file(str(tmp_path / '.git' / 'index')), 'change')
+    change_log = FakeChangeLog()
+    world = make_world({'turns': [[WRITE, ('do', hermes_writes), chunk('done')]]}, cwd=cwd, change_log=change_log)
+    ask(world, 'write')
+    [conversation] = world['store'].conversations
+    turn = conversation.messages[0]['turn']
+    author = {'client': 'Hermes', 'session': conversation.id, 'turn': turn}
+    assert sorted(change_log.records) == sorted([(cwd + '/out.txt', 'old text\n', 'new text\n', author),
+                                                 (str(created), None, 'fresh\n', author)])
+    # the shell's file is listed (the watcher saw it) but not recorded: its text before the turn is unknown
+    assert sorted(conversation.changes) == sorted([cwd + '/out.txt', str(created), cwd + '/shell.txt'])
+    assert vscode.workspace.file_watchers == []  # the turn's watcher is gone

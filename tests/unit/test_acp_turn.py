@@ -155,7 +155,7 @@ def test_the_permission_question_names_the_command_or_the_files():
     assert (shell['title'], shell['detail'], shell['command']) == ('Run: rm -rf build', 'Command: rm -rf build',
                                                                    'rm -rf build')
     edit = permission_summary(PERMISSION, CWD)
-    assert edit['detail'] == 'Changes /work/ws/out.txt' and edit['diffs'][0]['newText'] == 'hi'
+    assert edit['detail'] == 'Changes out.txt' and edit['diffs'][0]['newText'] == 'hi'
     assert permission_summary({}, CWD)['title'] == 'A tool call'
 
 

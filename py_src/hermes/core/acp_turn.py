@@ -378,13 +378,14 @@ def permission_summary(params, cwd):
                 if not is_none(path):
                     old_text = get_key(item, 'oldText')
                     new_text = get_key(item, 'newText')
-                    diffs.append({'path': path, 'oldText': old_text if json_type(old_text) == 'string' else None,
+                    diffs.append({'path': path, 'shown': get_key(item, 'path'),  # as the agent named it
+                                  'oldText': old_text if json_type(old_text) == 'string' else None,
                                   'newText': new_text if json_type(new_text) == 'string' else ''})
     detail = ''
     if json_type(command) == 'string' and command != '':
         detail = 'Command: ' + command
     elif len(diffs) > 0:
-        detail = 'Changes ' + ', '.join([diff['path'] for diff in diffs])
+        detail = 'Changes ' + ', '.join([diff['shown'] for diff in diffs])
     elif not is_none(raw):
         detail = truncate(_input_text(raw), 600)
     return {'title': title if json_type(title) == 'string' and title != '' else 'A tool call',

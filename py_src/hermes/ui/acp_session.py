@@ -12,9 +12,10 @@ from hermes.core.values import json_type, get_key
 from hermes.core.cancellation import Cancellation
 from hermes.core.chat_messages import prop
 from hermes.core.conversations import end_reply, remember_turn
-from hermes.core.acp_turn import stop_reason_text
+from hermes.core.acp_turn import TurnView, stop_reason_text, FILE_CHANGING_KINDS
+from hermes.core.checkpoints import new_turn_id, change_author
 from hermes.host.acp_service import AcpService, AcpAgentError, setup_terminal
-from hermes.host.acp_changes import TurnFileWatch, record_changes
+from hermes.host.acp_changes import TurnFileWatch
 from hermes.ui.acp_chat import ChatStreamView, modal_asker, register_diff_documents
 
 SESSION_ORIGIN = 'session'
@@ -40,6 +41,47 @@ class SessionEvents:
 
     def on_mode(self, mode_id):
         self.conversation.acp_mode = mode_id
+
+
+class NotingView(TurnView):
+    """A TurnView that tells the turn's file watch which files the agent is about to change (their text before
+    the change: from a permission diff, else read now), then shows the turn as `inner` does."""
+
+    def __init__(self, inner, watch):
+        self.inner = inner
+        self.watch = watch
+
+    def on_text(self, text):
+        self.inner.on_text(text)
+
+    def on_thought(self, text):
+        self.inner.on_thought(text)
+
+    def on_tool(self, tool):
+        for diff in tool['diffs']:
+            self.watch.note(diff['path'], diff['oldText'], not is_none(diff['oldText']))
+        if tool['kind'] in FILE_CHANGING_KINDS:
+            for path in tool['paths']:
+                self.watch.note(path)
+        self.inner.on_tool(tool)
+
+    def on_plan(self, entries):
+        self.inner.on_plan(entries)
+
+    def on_usage(self, used, size):
+        self.inner.on_usage(used, size)
+
+    def on_commands(self, commands):
+        self.inner.on_commands(commands)
+
+    def on_title(self, title):
+        self.inner.on_title(title)
+
+    def on_mode(self, mode_id):
+        self.inner.on_mode(mode_id)
+
+    def on_notice(self, text):
+        self.inner.on_notice(text)
 
 
 def prompt_blocks(request):
@@ -80,7 +122,8 @@ class AcpSessionRunner:
         if text.strip() == '':
             stream.markdown('Type a message for ' + spec['name'] + '.')
             return {}
-        conversation.add({'role': 'user', 'text': text})
+        turn_id = new_turn_id()
+        conversation.add({'role': 'user', 'text': text, 'turn': turn_id})
         reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
         conversation.add(reply)
         conversation.model = spec['name']
@@ -93,8 +136,9 @@ class AcpSessionRunner:
             if token.isCancellationRequested:
                 cancellation.cancel('The user stopped the turn.')
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user stopped the turn.'))
-        view = ChatStreamView(stream, SessionEvents(conversation, self.store))
+        shown = ChatStreamView(stream, SessionEvents(conversation, self.store))
         watch = TurnFileWatch(self.log)
+        view = NotingView(shown, watch)
         outcome = None
         failure = None
 
@@ -116,13 +160,13 @@ class AcpSessionRunner:
         for path in changed:
             if not (path in conversation.changes):
                 conversation.changes.append(path)
-        record_changes(self.change_log, changed, spec['name'], conversation.id)
+        watch.record(self.change_log, changed, change_author(conversation.id, turn_id))
         conversation.last_ended = now_ms()
         if not is_none(failure):
             end_reply(reply, 'error', failure.message)
             self.store.put(conversation, SESSION_ORIGIN)
             self.log.warn('ACP: ' + failure.message)
-            stream.markdown(('\n\n' if view.text_shown else '') + failure.message)
+            stream.markdown(('\n\n' if shown.text_shown else '') + failure.message)
             if failure.setup:
                 stream.button({'command': SETUP_COMMAND, 'title': 'Set up Hermes Agent'})
             return {'metadata': {'hermes': {'stopped': 'error', 'acp': spec['name']}}}
@@ -133,7 +177,7 @@ class AcpSessionRunner:
         if not is_none(note):
             view.on_notice(note)
         cancelled = stop_reason == 'cancelled' or cancellation.cancelled
-        if not cancelled and not view.text_shown and len(reply['parts']) == 0:
+        if not cancelled and not shown.text_shown and len(reply['parts']) == 0:
             stream.markdown('*(' + spec['name'] + ' gave no answer.)*')
         end_reply(reply, 'stopped' if cancelled else 'done')
         remember_turn(conversation, text, reply)
@@ -163,7 +207,8 @@ def register_acp_commands(context, service):
 
 def register_acp_sessions(context, log, mcp, agents, client_side, store, change_log=None):
     """The ACP agents behind chat sessions (and the side panel): AcpService over the window's agent processes
-    (`agents`: host/acp_agents.py AcpAgents), `hermes.acp.setup`, the diff documents. Returns the runner."""
+    (`agents`: host/acp_agents.py AcpAgents), `hermes.acp.setup`, the diff documents; what the agents change on
+    disk goes to `change_log` (host/change_log.py). Returns the runner."""
     service = AcpService(log, lambda spec: agents.create(spec, client_side), client_side, mcp)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(service.dispose)))
     register_acp_commands(context, service)
