@@ -91,6 +91,34 @@ def test_a_claude_turn_reads_the_proof_through_our_tool(tool_search, added, work
     spoken_revision(code_server, r'claude-code', '2026-07-28')
 
 
+# Keywords as a model sends them to ToolSearch (its "keyword search" form) → the tool each must find among the
+# first three. Claude Code scores a query word in a tool's name parts highest, then in its description.
+KEYWORDS = {'read file': 'file_read', 'run terminal command': 'terminal_run', 'glob files': 'file_search',
+            'search text files': 'file_search_content', 'breakpoint': 'debug_set_breakpoints',
+            'git status': 'git_get_status', 'symbol definition': 'lsp_definition',
+            'problems errors warnings': 'editor_get_diagnostics', 'rename symbol': 'lsp_rename',
+            'open file editor': 'editor_open_file', 'selection': 'editor_get_selection', 'diff': 'editor_open_diff',
+            'run task': 'workspace_run_task'}
+
+
+def test_claude_tool_search_finds_each_family_of_our_tools_by_keywords(added, workspace, window, model):
+    """Deferred behind ToolSearch, a tool a model cannot find by the words of its task is a tool it never uses:
+    one turn in which the model searches for all of them at once."""
+    queries = list(KEYWORDS)
+    model.script([ToolUse('ToolSearch', {'query': query, 'max_results': 5}, f'toolu_{index}')
+                  for index, query in enumerate(queries)], Say('Found them.'))
+    result = run_cli(CLIENT, 'claude', ['-p', 'Find the tools you need.', '--output-format', 'json'], added, workspace,
+                     'claude -p (ToolSearch by keywords)')
+    assert result.returncode == 0, result.stdout + result.stderr
+    found = {}
+    for block in model.tool_results():
+        names = [item['tool_name'] for item in block['content'] if item.get('type') == 'tool_reference']
+        found[queries[int(block['tool_use_id'].split('_')[1])]] = names
+    record(CLIENT, 'what ToolSearch found', '\n'.join(f'{query}: {names}' for query, names in found.items()))
+    missed = {query: names for query, names in found.items() if 'mcp__vscode__' + KEYWORDS[query] not in names[:3]}
+    assert missed == {} and len(found) == len(KEYWORDS)
+
+
 def test_readme_gives_these_steps():
     readme = (ROOT / 'README.md').read_text()
     section = readme.split('## Connect Claude Code, Codex and Gemini CLI\n', 1)[1].split('\n## ', 1)[0]
