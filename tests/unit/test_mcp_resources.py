@@ -263,6 +263,11 @@ def test_a_subscriber_hears_of_selection_changes_at_most_every_200_ms_and_last_a
     updates = client.updates()
     assert updates == ['hermes://editor/selection'] * len(updates) and len(updates) <= 4
     assert client.read('hermes://editor/selection')['text'] == 'def add(a, b)'[:99 % 14]
+    # each update carries the time the throttle let it through: 200 ms apart, the last after the last change
+    sent_at = [message['params']['_meta']['hermes/sentAt'] for message in client.sent
+               if message['method'] == 'notifications/resources/updated']
+    assert sent_at[0] == 1000 and all(later - earlier >= 200 for earlier, later in zip(sent_at, sent_at[1:]))
+    assert sent_at[-1] >= 1000 + 99 * 3
 
 
 def test_unsubscribe_and_close_stop_notifications(ws, window, client):

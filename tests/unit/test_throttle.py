@@ -7,7 +7,10 @@ from fake_clock import FakeClock
 def make(interval=200):
     clock = FakeClock()
     fired = []
-    throttle = KeyedThrottle(interval, lambda key: fired.append((key, clock.time)), clock)
+    def fire(key, at):
+        assert at == clock.time  # the time of the call, on the throttle's clock
+        fired.append((key, at))
+    throttle = KeyedThrottle(interval, fire, clock)
     return clock, fired, throttle
 
 
@@ -60,3 +63,23 @@ def test_forget_and_dispose_drop_pending_fires():
     throttle.dispose()
     clock.advance(1000)
     assert fired == [('a', 1000), ('__class__', 1000)]
+
+
+class EarlyClock(FakeClock):
+    """Timers that fire a millisecond early, as Node's may by Date.now() (libuv rounds its own clock)."""
+
+    def set_timer(self, callback, delay_ms):
+        return super().set_timer(callback, delay_ms - 1 if delay_ms > 1 else delay_ms)
+
+
+def test_a_timer_that_fires_early_does_not_break_the_interval():
+    clock = EarlyClock()
+    fired = []
+    throttle = KeyedThrottle(200, lambda key, at: fired.append(at), clock)
+    for _ in range(100):
+        throttle.poke('a')
+        clock.advance(5)
+    clock.advance(1000)
+    assert fired[0] == 1000 and len(fired) >= 2
+    assert all(later - earlier >= 200 for earlier, later in zip(fired, fired[1:])), fired
+    assert fired[-1] >= 1000 + 99 * 5  # and the last change still comes through

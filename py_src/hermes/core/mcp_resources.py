@@ -6,7 +6,7 @@ Three parts, none of which touches VS Code (the host implements the `provider` a
   `diagnostics()`, `async workspace()`, `changes()`, `terminals()`, `terminal_output(id)`, `async read_file(path)`);
 - `ResourceHub`, the one event source for change notifications: the host calls `changed(key)` and
   `list_changed()`; subscribers get at most one call per resource per `UPDATE_INTERVAL_MS` (the
-  last change of a burst always comes through). Any protocol revision can use it:
+  last change of a burst always comes through), as `callback(key, at)` with the time it was let through. Any protocol revision can use it:
   `hub.subscribe(key, callback)` and `hub.on_list_changed(callback)` return disposables;
   `resource_key(uri)` gives the key of a URI (`None` for URIs that are not ours);
 - `McpResources`, the feature for the 2025 revisions (`resources/list`, `templates/list`, `read`,
@@ -28,6 +28,7 @@ from hermes.core.throttle import KeyedThrottle
 
 RESOURCE_NOT_FOUND = -32002  # the MCP spec's code for an unknown resource
 UPDATE_INTERVAL_MS = 200
+SENT_AT_META = 'hermes/sentAt'  # the `_meta` key of an update's time (see McpResources._updated)
 
 ACTIVE_EDITOR = 'hermes://editor/active'
 SELECTION = 'hermes://editor/selection'
@@ -175,12 +176,12 @@ class ResourceHub:
         self._subscribers = {}
         self._list_listeners = []
 
-    def _deliver(self, key):
+    def _deliver(self, key, at):
         slot = 'k:' + key
         if not (slot in self._subscribers):
             return
         for callback in list(self._subscribers[slot]):
-            callback(key)
+            callback(key, at)
 
 
 class ResourceCatalog:
@@ -322,10 +323,13 @@ class McpResources:
             del self._subscriptions[slot]
         return {}
 
-    def _updated(self, key):
+    def _updated(self, key, at):
         slot = 'k:' + key
         if slot in self._subscriptions:
-            self.session.notify('notifications/resources/updated', {'uri': self._subscriptions[slot]['uri']})
+            # SENT_AT_META: when the throttle let the update through (ms since the epoch, the server's clock);
+            # a client can tell the throttle's promise (UPDATE_INTERVAL_MS apart) from how late it heard.
+            self.session.notify('notifications/resources/updated',
+                                {'uri': self._subscriptions[slot]['uri'], '_meta': {SENT_AT_META: at}})
 
     def _list_changed(self):
         self.session.notify('notifications/resources/list_changed')
@@ -358,7 +362,7 @@ class ListenEvents:
             self.catalog.check(uri)
         except ProtocolError:
             return None
-        return self.hub.subscribe(resource_key(uri), lambda key: callback()).dispose
+        return self.hub.subscribe(resource_key(uri), lambda key, at: callback()).dispose
 
 
 def _uri_param(params, method):

@@ -3,7 +3,9 @@
 The first poke of a quiet key fires at once (a single change reaches the client without delay);
 pokes within `interval_ms` of the last fire are folded into one trailing fire at the end of the
 interval. So a burst of 100 changes gives a handful of calls, and the last one comes after the last
-change: a client that reads then sees the final state.
+change: a client that reads then sees the final state. `fire(key, at)` gets the clock's time of the call:
+two calls for one key are at least `interval_ms` apart by these times, whatever the machine's load (a timer
+that comes early by the clock's rounding waits for the rest).
 
 The clock is a parameter so tests can drive time by hand (`FakeClock` in the tests), and the bundle
 uses JS timers through the seam.
@@ -66,8 +68,14 @@ class KeyedThrottle:
         slot = 'k:' + key
         if slot in self._pending:
             del self._pending[slot]
+        last = self._last_fired[slot] if slot in self._last_fired else None
+        early = 0 if is_none(last) else last + self.interval_ms - self._clock.now()
+        if early > 0:  # a timer may fire a millisecond early by Date.now(): the interval is a promise
+            self._pending[slot] = self._clock.set_timer(lambda: self._trailing(key), early)
+            return
         self._fire(key)
 
     def _fire(self, key):
-        self._last_fired['k:' + key] = self._clock.now()
-        self._fire_callback(key)
+        at = self._clock.now()
+        self._last_fired['k:' + key] = at
+        self._fire_callback(key, at)
