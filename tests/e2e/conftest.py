@@ -18,6 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / 'tests' / 'artifacts'
 FIXTURE_WORKSPACE = ROOT / 'tests' / 'fixtures' / 'workspace'
 VIEWPORT = {'width': 1400, 'height': 900}
+# How long a Playwright wait may take before it fails (its default is 30 s): a generous ceiling, since a busy
+# machine is slow, not broken. Waits that are a cue to retry pass their own short timeout.
+CEILING_MS = 90000
 
 # VS Code for the web keeps the window's own log (window.log: dialogs, commands, errors of the workbench) in the
 # browser's IndexedDB, not on disk: read it from the page.
@@ -101,6 +104,7 @@ def open_window(browser, server, name, url=None, on_page=None, **context_options
     """A page on `server` (or `url`), traced so that a failed test can keep what happened in it; `on_page(page)`
     runs before the workbench loads (to listen to the console, say)."""
     context = browser.new_context(viewport=VIEWPORT, **context_options)
+    context.set_default_timeout(CEILING_MS)
     context.tracing.start(screenshots=True, snapshots=True)  # one chunk a test, kept only when it fails
     page = context.new_page()
     if on_page:

@@ -18,5 +18,5 @@ def test_status_command_is_registered_and_shows_status(code_server, workbench, a
 
 def test_status_bar_item_is_visible(workbench):
     item = workbench.page.locator('.statusbar-item', has_text='Hermes').first
-    item.wait_for(state='visible', timeout=15000)
+    item.wait_for(state='visible')
     assert 'Hermes' in item.inner_text()

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
-from vscode_server import wait_until
+from vscode_server import attempts, holds_within, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'tests'))
@@ -53,7 +53,7 @@ def sessions_server(tmp_path_factory, llm):
 def window(browser, sessions_server):
     with open_window(browser, sessions_server, 'sessions') as bench:
         sessions_server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
-        bench.page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)  # Send is enabled
+        bench.page.locator('.model-picker-name').first.wait_for(state='visible')  # Send is enabled
         yield bench
 
 
@@ -77,31 +77,25 @@ def open_plus_menu(page):
     """The Chat view's "+" dropdown; returns its Hermes entry. The menu can close again while the workbench
     settles (a toast takes the focus): then it is opened again."""
     entry = page.get_by_role('menuitem', name='New Hermes Agent Session').first  # (the menu is in a shadow DOM)
-    for _ in range(5):
+    for _ in attempts():
         if entry.is_visible():
             return entry
         page.keyboard.press('Escape')
         page.locator('.part.auxiliarybar .title-actions a.codicon-chevron-down').first.click()
-        try:
-            entry.wait_for(state='visible', timeout=5000)
-        except Exception:
-            pass
+        holds_within(entry.is_visible, 5)
     raise AssertionError('the "+" menu never showed "New Hermes Agent Session"')
 
 
 def open_session(page, row):
     """Open a listed session and wait for its history. Just after a reload VS Code may still restore the chat
-    it showed before and replace the opened session with it: then the row is clicked again."""
+    it showed before and replace the opened session with it: then the row is clicked again (the caller checks,
+    before it sends, that the session is still the one showing)."""
     answer = page.locator(RESPONSE).get_by_text(ANSWER).first
-    for _ in range(3):
+    for attempt in attempts():
         row.click()
-        try:
-            answer.wait_for(state='visible', timeout=10000)
-        except Exception:
-            continue
-        page.wait_for_timeout(2000)
-        if answer.is_visible():
+        if holds_within(answer.is_visible, 15):
             return
+        print(f'open_session: attempt {attempt} did not show the history; clicking the row again')
     raise AssertionError('the session never stayed open with its history')
 
 
@@ -112,7 +106,7 @@ def test_the_plus_menu_offers_hermes_agent(window, artifacts):
     assert 'New Chat Window' in page.get_by_role('menu').first.inner_text()
     window.screenshot(artifacts / 'sessions-plus-menu.png')
     open_plus_menu(page).click()
-    page.get_by_text('Ask Hermes: Hermes Agent itself answers').first.wait_for(state='visible', timeout=15000)
+    page.get_by_text('Ask Hermes: Hermes Agent itself answers').first.wait_for(state='visible')
 
 
 def test_a_new_session_answers_with_a_tool_call(window, llm, artifacts):
@@ -120,7 +114,7 @@ def test_a_new_session_answers_with_a_tool_call(window, llm, artifacts):
            Reply(text_events(ANSWER, piece=4)))
     page = window.page
     send(page, QUESTION)
-    page.locator(RESPONSE).last.get_by_text(ANSWER).first.wait_for(state='visible', timeout=30000)
+    page.locator(RESPONSE).last.get_by_text(ANSWER).first.wait_for(state='visible')
     requests = llm.chat_requests()
     first, second = requests[-2]['body']['messages'], requests[-1]['body']['messages']
     assert first[-1] == {'role': 'user', 'content': QUESTION}
@@ -135,7 +129,7 @@ def test_the_session_is_listed_with_its_title_and_status(window, artifacts):
     page = window.page
     show_sessions_list(window)
     row = session_row(page, QUESTION)
-    row.wait_for(state='visible', timeout=15000)
+    row.wait_for(state='visible')
     wait_until(lambda: f'{QUESTION} (Completed)' in (row.get_attribute('aria-label') or ''), 15,
                what='the Completed status in the row')
     window.screenshot(artifacts / 'sessions-list.png')
@@ -147,13 +141,13 @@ def test_a_side_panel_conversation_is_listed(window, llm):
     window.run_command('Hermes: Open Chat Panel')
     view = page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
     prompt = view.locator('#prompt')
-    prompt.wait_for(state='visible', timeout=30000)
+    prompt.wait_for(state='visible')
     prompt.click()
     prompt.fill(PANEL_QUESTION)
     prompt.press('Enter')
-    view.locator('.message.assistant').last.get_by_text('Hi from the panel.').first.wait_for(timeout=20000)
+    view.locator('.message.assistant').last.get_by_text('Hi from the panel.').first.wait_for()
     show_sessions_list(window)
-    session_row(page, PANEL_QUESTION).wait_for(state='visible', timeout=15000)
+    session_row(page, PANEL_QUESTION).wait_for(state='visible')
 
 
 def test_a_tool_waiting_for_confirmation_shows_needs_input(window, llm, sessions_server, artifacts):
@@ -164,13 +158,13 @@ def test_a_tool_waiting_for_confirmation_shows_needs_input(window, llm, sessions
     view.locator('#prompt').fill('Create from-panel.txt')
     view.locator('#prompt').press('Enter')
     dialog = page.locator('.monaco-dialog-box')
-    dialog.wait_for(state='visible', timeout=20000)  # the confirmation gate asks (hermes.tools.confirm: destructive)
+    dialog.wait_for(state='visible')  # the confirmation gate asks (hermes.tools.confirm: destructive)
     row = session_row(page, PANEL_QUESTION)
     wait_until(lambda: f'{PANEL_QUESTION} (Needs Input)' in (row.get_attribute('aria-label') or ''), 15,
                what='the Needs Input status in the row')
     window.screenshot(artifacts / 'sessions-needs-input.png')
     dialog.get_by_role('button', name='Allow', exact=True).click()
-    view.locator('.message.assistant').last.get_by_text('The file is there now.').first.wait_for(timeout=20000)
+    view.locator('.message.assistant').last.get_by_text('The file is there now.').first.wait_for()
     wait_until(lambda: f'{PANEL_QUESTION} (Completed)' in (row.get_attribute('aria-label') or ''), 15,
                what='the Completed status in the row')
 
@@ -182,16 +176,15 @@ def test_after_a_reload_reopening_shows_the_history_and_a_follow_up_continues(wi
     page.wait_for_selector('.monaco-workbench', timeout=60000)
     wait_until(lambda: sessions_server.extension_log_text().count('Chat sessions: "Hermes Agent"') >= 2, 60,
                what='the second activation')
-    page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)
+    page.locator('.model-picker-name').first.wait_for(state='visible')
     show_sessions_list(window)
     row = session_row(page, QUESTION)
-    row.wait_for(state='visible', timeout=20000)
-    assert session_row(page, PANEL_QUESTION).is_visible()
+    row.wait_for(state='visible')
+    session_row(page, PANEL_QUESTION).wait_for(state='visible')  # the list may fill row by row
     open_session(page, row)
     llm.script(Reply(text_events('You asked about hello.py.')))
     send(page, 'What did I ask before?')
-    page.locator(RESPONSE).last.get_by_text('You asked about hello.py.').first.wait_for(state='visible',
-                                                                                       timeout=30000)
+    page.locator(RESPONSE).last.get_by_text('You asked about hello.py.').first.wait_for(state='visible')
     messages = [m for m in llm.chat_requests()[-1]['body']['messages'] if m['role'] != 'system']
     assert [m['role'] for m in messages] == ['user', 'assistant', 'tool', 'assistant', 'user']
     assert messages[0]['content'] == QUESTION and messages[3]['content'] == ANSWER
@@ -207,18 +200,17 @@ def stored_conversations(server):
 def context_menu_action(page, row, name, done, before_click=None):
     """Run `name` from the row's context menu until `done()` (a click on a menu that is still settling
     can be lost: the menu then stays open)."""
-    for _ in range(3):
+    for _ in attempts():
         page.keyboard.press('Escape')
         row.click(button='right')
         item = page.get_by_role('menuitem', name=name).first
-        item.wait_for(state='visible', timeout=10000)
+        if not holds_within(item.is_visible, 10):
+            continue
         if before_click is not None:
             before_click()
         item.click()
-        try:
-            return wait_until(done, 10, what=f'"{name}" to take effect')
-        except TimeoutError:
-            continue
+        if holds_within(done, 10):
+            return True
     raise AssertionError(f'"{name}" from the context menu never took effect')
 
 
@@ -226,14 +218,11 @@ def test_done_in_the_list_archives_and_delete_from_its_context_menu_removes(wind
     page = window.page
     archived = lambda: stored_conversations(sessions_server)[PANEL_QUESTION]['archived'] is True  # noqa: E731
     row = session_row(page, PANEL_QUESTION)
-    for _ in range(3):  # the row's inline ✓ is "Mark as Done", VS Code 1.139's archive
+    for _ in attempts():  # the row's inline ✓ is "Mark as Done", VS Code 1.139's archive
         row.hover()
         row.locator('a.codicon-check').first.click()
-        try:
-            wait_until(archived, 10, what='the archived flag in the store')
+        if holds_within(archived, 10):
             break
-        except TimeoutError:
-            continue
     assert archived()
     context_menu_action(page, session_row(page, QUESTION), 'Delete Conversation',
                         lambda: QUESTION not in stored_conversations(sessions_server),

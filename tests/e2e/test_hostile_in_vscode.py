@@ -111,7 +111,7 @@ def answer_dialog(world, tool, arguments, answer=None, while_asking=None):
             page.keyboard.press('Escape')
         else:
             dialog.first.get_by_role('button', name=answer, exact=True).click()
-        dialog.first.wait_for(state='hidden', timeout=15000)
+        dialog.first.wait_for(state='hidden')
     return pending.result(120).model_dump(by_alias=True, mode='json'), asked
 
 

@@ -40,7 +40,7 @@ def test_sdk_client_finds_the_window_and_reads_its_real_folder(code_server, work
 
 def test_request_without_token_is_refused(code_server, workbench, workspace):
     info = code_server.discovery_for(workspace)
-    response = httpx.post(info['url'], timeout=10, content=json.dumps({'jsonrpc': '2.0', 'id': 1, 'method': 'ping'}),
+    response = httpx.post(info['url'], timeout=60, content=json.dumps({'jsonrpc': '2.0', 'id': 1, 'method': 'ping'}),
                           headers={'Content-Type': 'application/json', 'Accept': 'application/json, text/event-stream'})
     assert response.status_code == 401
     assert response.json()['error']['message'].startswith('Unauthorized')
@@ -49,7 +49,7 @@ def test_request_without_token_is_refused(code_server, workbench, workspace):
 def test_open_tabs_tool_sees_the_real_editor(code_server, workbench, workspace):
     info = code_server.discovery_for(workspace)
     workbench.page.locator('.explorer-folders-view .monaco-list-row', has_text='hello.py').first.dblclick()
-    workbench.page.locator('.tabs-container .tab', has_text='hello.py').first.wait_for(timeout=15000)
+    workbench.page.locator('.tabs-container .tab', has_text='hello.py').first.wait_for()
 
     def tabs():
         _, result = run_async(call_tool, info['url'], info['token'], 'editor_get_open_tabs')
@@ -61,7 +61,7 @@ def test_open_tabs_tool_sees_the_real_editor(code_server, workbench, workspace):
 def test_status_bar_shows_the_port(code_server, workbench, workspace, artifacts):
     info = code_server.discovery_for(workspace)
     item = workbench.page.locator('.statusbar-item', has_text=f"Hermes :{info['port']}").first
-    item.wait_for(state='visible', timeout=15000)
+    item.wait_for(state='visible')
     item.click()
     text = workbench.notification_text('Hermes MCP server:')
     assert f"http://127.0.0.1:{info['port']}/mcp" in text and 'auth: token' in text

@@ -8,7 +8,6 @@ The webview lives in nested iframes: `iframe.webview` → `iframe#active-frame`.
 import json
 import socket
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -94,7 +93,7 @@ def update_settings(window, server, **changes):
     page = window.page
     window.run_command('Preferences: Open User Settings (JSON)')
     editor = page.locator('.monaco-editor[data-uri$="User/settings.json"]').first
-    editor.wait_for(timeout=15000)
+    editor.wait_for()
     page.wait_for_timeout(500)
     editor.click()
     page.keyboard.press('Control+A')
@@ -118,7 +117,7 @@ def close_modal_editor(page):
         except Exception:
             pass
     modal.locator('.action-label.codicon-close, .codicon-close').first.click()
-    modal.wait_for(state='hidden', timeout=10000)
+    modal.wait_for(state='hidden')
 
 
 def panel(page):
@@ -128,7 +127,7 @@ def panel(page):
 def open_panel(window):
     window.run_command('Hermes: Open Chat Panel')
     view = panel(window.page)
-    view.locator('#prompt').wait_for(state='visible', timeout=30000)
+    view.locator('#prompt').wait_for(state='visible')
     return view
 
 
@@ -143,7 +142,7 @@ def send(view, text):
                view.locator('.message.assistant').count() == replies + 1, 10, what='the turn to start')
 
 
-def wait_idle(view, timeout=20000):
+def wait_idle(view, timeout=None):  # None: the layer's ceiling (conftest.CEILING_MS)
     view.locator('#prompt:not([disabled])').wait_for(timeout=timeout)
     view.locator('#send').wait_for(state='visible', timeout=timeout)
 
@@ -157,7 +156,7 @@ def last_reply(view):
 def test_open_panel_shows_how_to_start_and_lists_the_models(window, llm):
     view = open_panel(window)
     empty = view.locator('#empty-state')
-    empty.wait_for(state='visible', timeout=15000)
+    empty.wait_for(state='visible')
     assert 'Type below and press Enter' in empty.inner_text()
     wait_until(lambda: view.locator('#model-select option').count() == len(MODELS), 20, what='the model list')
     assert view.locator('#model-select option').all_inner_texts() == MODELS
@@ -182,7 +181,7 @@ def test_a_reply_streams_in_with_highlighted_code(window, llm):
         }).observe(transcript, {subtree: true, childList: true, characterData: true});
     }""")
     send(view, 'Write me a greeting function')
-    view.locator('.message.user').last.wait_for(timeout=10000)
+    view.locator('.message.user').last.wait_for()
     assert view.locator('.message.user').last.inner_text().endswith('Write me a greeting function')
     assert view.locator('#prompt').is_disabled()  # input disabled while the turn runs
     assert view.locator('#stop').is_visible()
@@ -239,10 +238,10 @@ def test_insert_at_cursor_puts_the_code_into_the_active_editor(window):
     page = window.page
     page.keyboard.press('Control+P')
     box = page.locator('.quick-input-widget input')
-    box.wait_for(state='visible', timeout=10000)
+    box.wait_for(state='visible')
     box.fill('hello.py')
     page.locator('.quick-input-list .monaco-list-row', has_text='hello.py').first.click()
-    page.locator('.tabs-container .tab.active', has_text='hello.py').wait_for(timeout=15000)
+    page.locator('.tabs-container .tab.active', has_text='hello.py').wait_for()
     view = panel(page)
     view.locator('.code-block button[aria-label="Insert at cursor"]').first.click()
     editor_text = page.locator('.editor-instance .monaco-editor .view-lines').first
@@ -258,10 +257,10 @@ def test_a_tool_call_shows_a_card_that_completes_with_the_real_result(window, ll
                Reply(text_events('You have one folder open: workspace.', piece=5), delay_ms=20))
     send(view, 'Which folders are open?')
     card = view.locator('.tool-card').last
-    card.wait_for(timeout=20000)
+    card.wait_for()
     assert card.locator('.tool-name').inner_text() == 'workspace_get_folders'
     assert card.locator('.tool-args').inner_text() == '{}'
-    view.locator('.tool-card[data-status="ok"]').last.wait_for(timeout=20000)
+    view.locator('.tool-card[data-status="ok"]').last.wait_for()
     wait_idle(view)
     assert card.locator('.tool-status').get_attribute('aria-label') == 'Done'
     card.locator('details.tool-result summary').click()
@@ -280,11 +279,11 @@ def test_a_tool_card_opens_a_file_for_real(window, llm):
            Reply(text_events('README.md is open.', piece=5)))
     send(view, 'Open the README')
     card = view.locator('.tool-card', has=view.locator('.tool-name', has_text='editor_open_file')).last
-    card.wait_for(timeout=20000)
+    card.wait_for()
     assert card.locator('.tool-args').inner_text() == '{"path":"README.md"}'
     view.locator('.tool-card[data-status="ok"]', has=view.locator('.tool-name', has_text='editor_open_file')) \
-        .last.wait_for(timeout=20000)
-    window.page.locator('.tabs-container .tab.active', has_text='README.md').wait_for(timeout=15000)  # really opened
+        .last.wait_for()
+    window.page.locator('.tabs-container .tab.active', has_text='README.md').wait_for()  # really opened
     wait_idle(view)
     assert 'README.md is open.' in last_reply(view).inner_text()
 
@@ -296,44 +295,47 @@ def test_a_card_says_when_it_waits_for_the_users_confirmation(window, vscode_win
            Reply(text_events('Confirmed and done.', piece=5)))
     send(view, 'List the folders, with my permission')
     waiting = view.locator('.tool-card[data-status="waiting"]').last
-    waiting.wait_for(timeout=20000)
+    waiting.wait_for()
     assert waiting.locator('.tool-note').inner_text() == 'Waiting for your confirmation…'
     assert waiting.locator('.tool-status').get_attribute('aria-label') == 'Waiting for your confirmation'
     dialog = window.page.locator('.monaco-dialog-box')
-    dialog.wait_for(timeout=10000)
+    dialog.wait_for()
     assert 'Allow Hermes to run "Get workspace folders"?' in dialog.inner_text()
     window.screenshot(ROOT / 'tests' / 'artifacts' / 'panel-waiting-for-confirmation.png')
     dialog.locator('.monaco-button', has_text='Allow').first.click()
-    view.locator('.tool-card[data-status="ok"]').last.wait_for(timeout=20000)
+    view.locator('.tool-card[data-status="ok"]').last.wait_for()
     wait_until(lambda: 'Confirmed and done.' in last_reply(view).inner_text(), 20, what='the reply after Allow')
     wait_idle(view)
     update_settings(window, vscode_window, **{'hermes.tools.confirm': 'never'})
 
 
 def test_stop_mid_stream_ends_the_turn_and_gives_the_input_back(window, llm):
+    """The reply would stream for two minutes: only Stop can end it that soon. The verdicts are what happened
+    (the LLM server saw the client hang up, the turn says Stopped., nothing arrives afterwards), not how fast."""
     view = panel(window.page)
-    llm.script(Reply(text_events('word ' * 400, piece=5), delay_ms=40))
+    llm.script(Reply(text_events('word ' * 3000, piece=5), delay_ms=40))
+    aborted = llm.progress()['replies_aborted']
     send(view, 'Talk for a long time')
     reply = last_reply(view)
     wait_until(lambda: 'word word word' in reply.inner_text(), 15, what='the reply to start streaming')
-    started = time.monotonic()
     view.locator('#stop').click()
-    wait_idle(view, timeout=5000)
-    assert time.monotonic() - started < 3
+    wait_idle(view)
     assert 'Stopped.' in reply.inner_text()
-    length = len(reply.inner_text())
-    time.sleep(0.5)
-    assert len(reply.inner_text()) == length  # nothing more streams in
-    assert reply.inner_text().count('word') < 400
+    wait_until(lambda: llm.progress()['replies_aborted'] > aborted, 15, what='the LLM server to see the stream closed')
+    stopped_text = reply.inner_text()
+    assert stopped_text.count('word') < 3000
     # Escape aborts too
-    llm.script(Reply(text_events('again ' * 300, piece=6), delay_ms=40))
+    llm.script(Reply(text_events('again ' * 3000, piece=6), delay_ms=40))
     send(view, 'And once more')
-    reply = last_reply(view)
-    wait_until(lambda: 'again again' in reply.inner_text(), 15, what='the second reply to stream')
+    second = last_reply(view)
+    wait_until(lambda: 'again again' in second.inner_text(), 15, what='the second reply to stream')
     view.locator('body').press('Escape')
-    wait_idle(view, timeout=5000)
-    assert 'Stopped.' in reply.inner_text()
+    wait_idle(view)
+    assert 'Stopped.' in second.inner_text()
     assert view.locator('#prompt').is_enabled()
+    wait_until(lambda: llm.progress()['replies_aborted'] > aborted + 1, 15, what='the second stream closed')
+    # a whole turn later, the first reply is still what it was when it stopped: nothing streamed in after Stop
+    assert view.locator('.message.assistant').nth(-2).inner_text() == stopped_text
 
 
 def test_an_unreachable_endpoint_shows_a_banner_and_retry_recovers(window, vscode_window, llm):
@@ -341,11 +343,11 @@ def test_an_unreachable_endpoint_shows_a_banner_and_retry_recovers(window, vscod
     dead = f'http://127.0.0.1:{closed_port()}/v1'
     update_settings(window, vscode_window, **{'hermes.llm.endpoint': dead})
     banner = view.locator('.banner')
-    banner.wait_for(timeout=20000)
+    banner.wait_for()
     assert "Can't reach the LLM" in banner.inner_text() and dead in banner.inner_text()
     send(view, 'Are you there?')
     wait_idle(view)
-    banner.locator('button', has_text='Retry').wait_for(timeout=10000)
+    banner.locator('button', has_text='Retry').wait_for()
     assert "Can't reach the LLM" in banner.inner_text()
     assert banner.locator('button', has_text='Open Settings').is_visible()
     window.screenshot(ROOT / 'tests' / 'artifacts' / 'panel-unreachable.png')
@@ -367,7 +369,7 @@ def test_the_model_picker_changes_the_setting(window, vscode_window):
     search = window.page.locator('.settings-editor .suggest-input-container .monaco-editor .view-lines')
     wait_until(lambda: '@ext:hermes-agent.hermes-agent' in search.first.inner_text().replace('\u00a0', ' '), 15,
                what='the settings editor filtered to Hermes')
-    window.page.locator('.settings-editor .setting-item-label', has_text='Endpoint').first.wait_for(timeout=10000)
+    window.page.locator('.settings-editor .setting-item-label', has_text='Endpoint').first.wait_for()
     window.page.keyboard.press('Escape')
 
 
@@ -377,10 +379,10 @@ def test_the_conversation_survives_a_window_reload(window, llm):
     page.wait_for_selector('.monaco-workbench', timeout=60000)
     view = panel(page)
     try:
-        view.locator('#prompt').wait_for(state='visible', timeout=30000)  # VS Code restores the open view
+        view.locator('#prompt').wait_for(state='visible')  # VS Code restores the open view
     except Exception:
         view = open_panel(window)
-    view.locator('.message.user', has_text='Which folders are open?').wait_for(timeout=30000)
+    view.locator('.message.user', has_text='Which folders are open?').wait_for()
     assert view.locator('.message.user', has_text='Write me a greeting function').count() == 1
     assert view.locator('.tool-card[data-status="ok"] .tool-name', has_text='workspace_get_folders').count() == 2
     assert view.locator('.tool-card[data-status="ok"] .tool-name', has_text='editor_open_file').count() == 1
@@ -407,11 +409,11 @@ def test_new_chat_clears_the_conversation_and_the_empty_state_says_how_to_start(
     view = panel(window.page)
     view.locator('#new-chat').click()
     empty = view.locator('#empty-state')
-    empty.wait_for(state='visible', timeout=10000)
+    empty.wait_for(state='visible')
     assert view.locator('.message').count() == 0
     update_settings(window, vscode_window, **{'hermes.llm.endpoint': f'http://127.0.0.1:{closed_port()}/v1'})
     hint = empty.locator('.empty-warning')
-    hint.wait_for(timeout=20000)
+    hint.wait_for()
     assert 'ollama serve' in hint.inner_text() and "Can't reach the LLM" in hint.inner_text()
     window.page.locator('.part.sidebar').screenshot(path=str(ROOT / 'tests' / 'artifacts' / 'panel-empty-unreachable.png'))
 

@@ -190,7 +190,7 @@ def test_open_diff_is_accepted_with_the_title_bar_button(mcp, workspace, workben
     waiting = mcp.start('editor_open_diff', {'path': 'editor/sample.ts', 'timeout_seconds': 120, 'edits': [
         {'old_text': 'export const answer', 'new_text': '/** The answer. */\nexport const answer'}]})
     accept = workbench.page.locator('.editor-actions a.action-label[aria-label*="Accept Proposed Change"]').first
-    accept.wait_for(state='visible', timeout=30000)
+    accept.wait_for(state='visible')
     assert workbench.page.locator('.monaco-diff-editor').count() > 0
     workbench.screenshot(artifacts / 'editor-open-diff.png')
     assert not waiting.done(), 'the tool waits for the user'
@@ -260,9 +260,9 @@ def test_commands_run_and_are_listed(mcp, workbench):
 
 def click_dialog_button(workbench, name):
     dialog = workbench.page.locator('.monaco-dialog-box')
-    dialog.wait_for(state='visible', timeout=30000)
+    dialog.wait_for(state='visible')
     dialog.get_by_role('button', name=name, exact=True).click()
-    dialog.wait_for(state='hidden', timeout=15000)
+    dialog.wait_for(state='hidden')
 
 
 def test_a_destructive_call_waits_for_the_real_modal_dialog(mcp, workspace, workbench, artifacts):
@@ -271,7 +271,7 @@ def test_a_destructive_call_waits_for_the_real_modal_dialog(mcp, workspace, work
 
     waiting = mcp.start('file_write', {'path': 'editor/approved.txt', 'content': 'the user said yes\n'})
     dialog = workbench.page.locator('.monaco-dialog-box')
-    dialog.wait_for(state='visible', timeout=30000)
+    dialog.wait_for(state='visible')
     assert 'Allow Hermes to run "Write file"?' in dialog.inner_text()
     assert 'editor/approved.txt' in dialog.inner_text(), 'the dialog shows the arguments'
     workbench.screenshot(artifacts / 'editor-tools-confirm-dialog.png')

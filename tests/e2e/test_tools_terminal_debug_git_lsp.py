@@ -197,10 +197,10 @@ def test_typescript_definition_references_hover_symbols_and_rename(mcp, workspac
     page = workbench.page  # the editor shows the renamed file too
     page.keyboard.press('Control+P')
     box = page.locator('.quick-input-widget input')
-    box.wait_for(state='visible', timeout=10000)
+    box.wait_for(state='visible')
     box.fill('main.ts')
     page.locator('.quick-input-list .monaco-list-row', has_text='main.ts').first.click()
-    page.locator('.tabs-container .tab', has_text='main.ts').first.wait_for(timeout=15000)
+    page.locator('.tabs-container .tab', has_text='main.ts').first.wait_for()
     lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first
     wait_until(lambda: 'welcome' in lines.inner_text(), 15, what='the renamed call in the editor')
     workbench.screenshot(artifacts / 'tools-lsp-rename.png')

@@ -172,6 +172,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True  # the client went away (a cancel): fine
+            with scripted.lock:
+                scripted.replies_aborted += 1
 
     def _chunk(self, data):
         self.wfile.write(f'{len(data):x}\r\n'.encode() + data + b'\r\n')
@@ -196,6 +198,7 @@ class ScriptedLlmServer:
         self._replies = list(scenario.get('replies', []))
         self._served = 0
         self.replies_sent = 0
+        self.replies_aborted = 0  # streams the client hung up on before their end (a Stop reached the server)
         self.connections_accepted = 0
         self.httpd = ThreadingHTTPServer(('127.0.0.1', port), _Handler)
         self.httpd.daemon_threads = True
@@ -226,6 +229,7 @@ class ScriptedLlmServer:
         this progress are not recorded, so they do not count)."""
         with self.lock:
             return {'requests_received': len(self.chat_requests()), 'replies_sent': self.replies_sent,
+                    'replies_aborted': self.replies_aborted,
                     'connections': len({request['connection'] for request in self.requests})}
 
     def start(self):
