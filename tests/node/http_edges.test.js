@@ -34,7 +34,7 @@ async function health(port) {
   return (await response.json()).status;
 }
 
-test('idle, slow-loris and half-sent requests are cut; others are served meanwhile', { timeout: 30000 }, async () => {
+test('idle, slow-loris and half-sent requests are cut; others are served meanwhile', { timeout: 120000 }, async () => {
   const server = startServer();
   const port = await server.start(0);
   try {

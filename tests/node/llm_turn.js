@@ -5,7 +5,7 @@
 'use strict';
 const { testing, kwargs } = require('./harness');
 
-const TEST_CLIENT_OPTIONS = { retry_base_ms: 50, max_retries: 2, connect_timeout_ms: 5000, idle_timeout_ms: 5000 };
+const TEST_CLIENT_OPTIONS = { retry_base_ms: 50, max_retries: 2, connect_timeout_ms: 60000, idle_timeout_ms: 60000 };  // generous: a busy machine is slow, not broken
 const OBJECT = { type: 'object', properties: {} };
 
 function makeRegistry(t) {

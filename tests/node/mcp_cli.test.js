@@ -127,9 +127,13 @@ test('health formatting (format_ms uses JS numbers)', () => {
 
 test('loading the CLI bundle under another script name does not run it', () => {
   const script = `require(${JSON.stringify(path.join(root, 'dist', 'mcp-server.js'))}); console.log('loaded');`;
-  const output = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 10000 });
+  const output = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60000 });
   assert.equal(output, 'loaded\n');
 });
+
+async function until(condition) {  // the test runner's timeout is the ceiling
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 // The client against the transpiled server itself (hermes.net.mcp_http), in one process: the SSE answer
 // to tools/call with its progress notification first, the GET stream carrying tools/list_changed, DELETE.
@@ -162,9 +166,10 @@ test('McpHttpClient ↔ McpHttpServer: SSE replies, the GET stream, session end'
 
     const notifications = [];
     const listening = client.listen((m) => notifications.push(plain(m)));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // conditions, not delays: the server holds the GET stream, then the notification has arrived
+    await until(() => Object.values(server.sessions).some((session) => session.stream && session.stream.open));
     addTool('late', async () => 'late');
-    for (let i = 0; i < 50 && notifications.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => notifications.length > 0);
     assert.deepEqual(notifications, [{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
 
     await client.close();
