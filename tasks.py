@@ -348,44 +348,95 @@ def node(c):
     run([sys.executable, '-m', 'pytest', 'tests/integration'])
 
 
-@task
-def e2e(c):
-    """The real VS Code layer: code-server + headless Chromium + Playwright against the packaged .vsix."""
+def real_vscode_env():
+    """What the e2e and clients layers need to find the packaged extension, code-server and the real clients."""
+    return dict(node_env(), HERMES_VSIX=str(VSIX), HERMES_CODE_SERVER=str(CODE_SERVER),
+                HERMES_CLIENTS=str(CLIENTS_DIR))
+
+
+def check_real_vscode(clients_too):
     if not CODE_SERVER.exists():
         fail('code-server is not installed. Run `inv setup` first.')
     if missing_debian_packages():
         fail('Debian packages missing: ' + ', '.join(missing_debian_packages()) + '. Run `inv setup`.')
+    missing = [name for kind in ['python', 'npm'] for name in REAL_CLIENTS[kind]
+               if not (client_dir(name) / '.installed').exists()] if clients_too else []
+    if missing:
+        fail('Real MCP clients missing: ' + ', '.join(missing) + '. Run `inv setup`.')
+
+
+@task
+def e2e(c):
+    """The real VS Code layer: code-server + headless Chromium + Playwright against the packaged .vsix."""
+    check_real_vscode(clients_too=False)
     package(c)
-    run([sys.executable, '-m', 'pytest', 'tests/e2e'],
-        env=dict(node_env(), HERMES_VSIX=str(VSIX), HERMES_CODE_SERVER=str(CODE_SERVER)))
+    run([sys.executable, '-m', 'pytest', 'tests/e2e'], env=real_vscode_env())
 
 
 @task
 def clients(c, package_first=True):
     """The real-clients layer: Hermes Agent, fastmcp, mcp-remote, the Inspector CLI, Claude Code, Codex, Gemini CLI
     and VS Code's own MCP client against the packaged extension in code-server."""
-    if not CODE_SERVER.exists():
-        fail('code-server is not installed. Run `inv setup` first.')
-    missing = [name for kind in ['python', 'npm'] for name in REAL_CLIENTS[kind]
-               if not (client_dir(name) / '.installed').exists()]
-    if missing:
-        fail('Real MCP clients missing: ' + ', '.join(missing) + '. Run `inv setup`.')
+    check_real_vscode(clients_too=True)
     if package_first:
         package(c)
-    run([sys.executable, '-m', 'pytest', 'tests/clients'],
-        env=dict(node_env(), HERMES_VSIX=str(VSIX), HERMES_CODE_SERVER=str(CODE_SERVER),
-                 HERMES_CLIENTS=str(CLIENTS_DIR)))
+    run([sys.executable, '-m', 'pytest', 'tests/clients'], env=real_vscode_env())
 
 
-@task
-def test(c):
+class CpuHogs:
+    """One busy process per core (or `count`), at the tests' own priority: the machine a contributor's CI
+    shares with a build, a browser or another test run. Stopped when the block ends, however it ends."""
+
+    def __init__(self, count=0):
+        self.count = count or os.cpu_count() or 2
+        self.processes = []
+
+    def __enter__(self):
+        for _ in range(self.count):
+            self.processes.append(subprocess.Popen([sys.executable, '-c', 'while True: pass']))
+        print(f'… {self.count} CPU hogs running (pids {", ".join(str(p.pid) for p in self.processes)})', flush=True)
+        return self
+
+    def __exit__(self, *exc):
+        for process in self.processes:
+            process.kill()
+            process.wait()
+
+
+@task(help={'hogs': 'busy processes beside the tests (default: one per core)',
+            'tests': 'pytest arguments instead of the e2e and clients layers, e.g. "tests/e2e/test_panel.py -k stop"',
+            'times': 'run that many times in a row, stopping at the first failure'})
+def stress(c, hogs=0, tests='', times=1):
+    """The real VS Code layers (e2e, then clients) with every core kept busy: no verdict may depend on speed."""
+    under_load(c, hogs, tests, times)
+
+
+def under_load(c, hogs=0, tests='', times=1):
+    check_real_vscode(clients_too=not tests)
+    package(c)
+    runs = [tests.split()] if tests else [['tests/e2e'], ['tests/clients']]
+    with CpuHogs(hogs):
+        for attempt in range(1, times + 1):
+            for args in runs:
+                result = run([sys.executable, '-m', 'pytest'] + args, check=False, env=real_vscode_env())
+                if result.returncode != 0:
+                    fail(f'under load, run {attempt} of {times}: `pytest {" ".join(args)}` failed (see above)')
+            print(f'✓ under load: run {attempt} of {times} green', flush=True)
+    print(f'✓ green {times} time(s) in a row with {hogs or os.cpu_count()} CPU hogs')
+
+
+@task(help={'stress': 'run the real VS Code layers with a CPU hog on every core (inv stress)'})
+def test(c, stress=False):
     """Every test layer: CPython (run by `parity`, which records its calls), the bundle under node, a real
     VS Code, then the real MCP clients against it."""
     typecheck(c)
     parity(c)
     node(c)
-    e2e(c)
-    clients(c, package_first=False)  # e2e has just packaged the .vsix
+    if stress:
+        under_load(c)
+    else:
+        e2e(c)
+        clients(c, package_first=False)  # e2e has just packaged the .vsix
     print('✓ all test layers passed')
 
 
