@@ -53,7 +53,7 @@ class Window:
         if self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(10)
+                self.process.wait(60)
             except subprocess.TimeoutExpired:
                 self.process.kill()
         return self.process.returncode
@@ -78,13 +78,13 @@ def workspace(tmp_path):
 def start_window(home, workspace):
     windows = []
 
-    def start(settings=None, folders=None, test_tools=False):
+    def start(settings=None, folders=None, test_tools=False, node_args=()):
         settings = dict({'hermes.mcp.port': 0}, **(settings or {}))
         folders = [str(workspace)] if folders is None else folders
         env = dict(os.environ, HOME=str(home))
         if test_tools:
             env['HERMES_TEST_TOOLS'] = '1'  # adds test_progress / test_cancelled_calls (serve_mcp.js)
-        process = subprocess.Popen([NODE, '--enable-source-maps', str(SERVE), json.dumps(settings)] + folders,
+        process = subprocess.Popen([NODE, '--enable-source-maps', *node_args, str(SERVE), json.dumps(settings)] + folders,
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    text=True, env=env, cwd=ROOT)
         line = process.stdout.readline()

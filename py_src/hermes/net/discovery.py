@@ -1,6 +1,7 @@
 """Discovery files: ~/.hermes/ide/<port>.json tells clients which window serves where, and with
 which token. Written 0600 in a 0700 folder (the token is a secret); removed when the server stops.
-Files left by windows that died (their pid is gone) are cleaned up whenever a window writes its own."""
+Files left by windows that died (their pid is gone: a crash, a killed extension host) are ignored by readers
+and removed whenever a window writes its own or a client lists them."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.json import dump_json, parse_json
@@ -52,7 +53,7 @@ def read_discovery_file(path):
 
 
 def list_discovery():
-    """Every live window's discovery info, newest first."""
+    """Every live window's discovery info, newest first; the files of windows that died are removed."""
     fs = node('fs')
     folder = discovery_dir()
     try:
@@ -63,9 +64,14 @@ def list_discovery():
     for name in names:
         if not name.endswith('.json'):
             continue
-        info = read_discovery_file(node('path').join(folder, name))
-        if isinstance(info, dict) and process_alive(info.get('pid')):
+        path = node('path').join(folder, name)
+        info = read_discovery_file(path)
+        if not isinstance(info, dict):
+            continue
+        if process_alive(info.get('pid')):
             found.append(info)
+        else:
+            _remove_quietly(path)
     found.sort(key=lambda item: -(item.get('startedAt') or 0))
     return found
 
@@ -83,10 +89,14 @@ def remove_stale_discovery(own_port):
         path = node('path').join(folder, name)
         info = read_discovery_file(path)
         if isinstance(info, dict) and not process_alive(info.get('pid')):
-            try:
-                fs.unlinkSync(path)
-            except JsError:
-                pass
+            _remove_quietly(path)
+
+
+def _remove_quietly(path):
+    try:
+        node('fs').unlinkSync(path)
+    except JsError:
+        pass  # another reader removed it first
 
 
 def process_alive(pid):

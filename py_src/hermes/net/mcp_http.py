@@ -17,7 +17,7 @@ from hermes.js.promises import make_promise
 from hermes.js.text import utf8_text
 from hermes.js.timers import clear_timer, set_timer
 from hermes.net.guard import host_refusal, origin_refusal, auth_refusal, split_target, Refusal
-from hermes.net.sse import SseStream, KEEPALIVE_MS, sse_headers
+from hermes.net.sse import SseStream, KEEPALIVE_MS, MAX_UNSENT_BYTES, sse_headers
 from hermes.core.mcp_protocol import SUPPORTED_PROTOCOL_VERSIONS
 from hermes.core.mcp_stateless import MODERN_PROTOCOL_VERSIONS, http_status_of, modern_version
 from hermes.core.cancellation import Cancellation
@@ -305,6 +305,7 @@ class McpHttpServer:
             return self._send_empty(response, 200, sse_headers())
         session.last_used = now_ms()
         session.stream = SseStream(response, {'Mcp-Session-Id': session.id})
+        session.stream.on_dropped = self._dropped_reporter('the GET stream of session ' + session.id)
         return None
 
     def _delete_session(self, request, response):
@@ -324,6 +325,7 @@ class McpHttpServer:
         session = self._new_session('legacy')
         session_id = session.id
         session.stream = SseStream(response, {}, lambda: self._end_session(session_id))
+        session.stream.on_dropped = self._dropped_reporter('the event stream of legacy session ' + session_id)
         session.stream.send(LEGACY_MESSAGES_PATH + '?sessionId=' + session.id, 'endpoint')
         return None
 
@@ -446,6 +448,13 @@ class McpHttpServer:
     def _send_empty(self, response, status, headers=None):
         response.writeHead(status, {} if is_none(headers) else headers)
         response.end()
+
+    def _dropped_reporter(self, what):
+        def report(unsent):
+            if not is_none(self.log):
+                self.log.warn('MCP: closed ' + what + ': its client stopped reading (' + str(unsent) +
+                              ' bytes unsent, the limit is ' + str(MAX_UNSENT_BYTES) + ')')
+        return report
 
     def _log_error(self, message, error):
         if not is_none(self.log):

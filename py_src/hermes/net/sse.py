@@ -5,6 +5,10 @@ from hermes.js.objects import is_none
 from hermes.js.timers import clear_repeating, set_repeating
 
 KEEPALIVE_MS = 15000
+# A client that stops reading its stream leaves every later event in this process's memory (Node buffers what the
+# socket cannot take). Past this many unsent bytes the client is dropped: its connection is closed, the session's
+# other streams and every other client go on (a 2025 client may open its GET stream again).
+MAX_UNSENT_BYTES = 8 * 1024 * 1024
 
 
 def sse_headers():
@@ -25,6 +29,8 @@ class SseStream:
         self.response = response
         self.numbered = numbered
         self.on_close = on_close
+        self.on_dropped = None  # called with the unsent byte count when the client is dropped for not reading
+        self.max_unsent_bytes = MAX_UNSENT_BYTES
         self.open = True
         self.next_event_id = 1
         all_headers = sse_headers()
@@ -38,11 +44,22 @@ class SseStream:
         self.keepalive = set_repeating(self.send_keepalive, keepalive_ms)
 
     def send(self, data, event='message'):
-        """Write one event; False when the client has already gone."""
+        """Write one event; False when the client has already gone (or has just been dropped for not reading)."""
         if not self.open:
             return False
         self.response.write(self._event(data, event))
-        return True
+        return self._within_limit()
+
+    def _within_limit(self):
+        unsent = self.response.writableLength
+        if unsent <= self.max_unsent_bytes:
+            return True
+        on_dropped = self.on_dropped
+        self.response.destroy()  # frees what was buffered; 'close' follows (and _closed: the session's own end)
+        self._closed()
+        if not is_none(on_dropped):
+            on_dropped(unsent)
+        return False
 
     def finish(self, data, event='message'):
         """Write a last event and end the response in one write."""
@@ -60,6 +77,7 @@ class SseStream:
     def send_keepalive(self):
         if self.open:
             self.response.write(': keep-alive\n\n')
+            self._within_limit()
 
     def close(self):
         """End the stream from our side (the response is complete, or the server stops)."""
