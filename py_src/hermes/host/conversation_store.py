@@ -4,14 +4,19 @@ written after every change (a turn's start, a confirmation, its end: a few write
 
 A file that cannot be read as a store is moved aside (`conversations.corrupt-<time>.json`) with a
 warning, and a fresh store starts: activation never fails because of it.
+
+Writes go through host/safe_write.py: the extension host killed in the middle of one leaves the last saved
+store whole. A write that fails (a full disk, a read-only folder) leaves the file as it was; the user is told
+once (and again only after a save has worked in between), and the conversations go on in memory.
 """
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json, parse_json
-from hermes.js.modules import node
+from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.core.conversations import ConversationStore
+from hermes.host.safe_write import remove_leftover_temporaries, write_file_atomically
 
 FILE_NAME = 'conversations.json'
 NO_FOLDER_FILE_NAME = 'conversations-no-folder.json'
@@ -34,6 +39,7 @@ def load_store(file_path, log):
     """The store in `file_path` (a fresh one when there is none, or it is corrupt: moved aside)."""
     fs = node('fs')
     data = None
+    remove_leftover_temporaries(file_path)  # a write cut short by a crash: the file itself is whole
     try:
         if fs.existsSync(file_path):
             data = parse_json(fs.readFileSync(file_path, 'utf8'))
@@ -51,23 +57,42 @@ def load_store(file_path, log):
 
 
 def save_store(store, file_path, log):
-    """Write the store: a temporary file renamed over the old one, so a crash never leaves half a file."""
-    fs = node('fs')
+    """Write the store (host/safe_write.py: a crash never leaves half a file). False when it failed: logged,
+    and the file on disk is the last store saved."""
     try:
-        fs.mkdirSync(node('path').dirname(file_path), {'recursive': True})
-        temporary = file_path + '.tmp'
-        fs.writeFileSync(temporary, dump_json(store.to_data()), 'utf8')
-        fs.renameSync(temporary, file_path)
+        write_file_atomically(file_path, dump_json(store.to_data()))
         return True
     except JsError as error:
         log.warn('Conversations: could not save to ' + file_path + ': ' + error_message(error))
         return False
 
 
+class SaveReporter:
+    """Tells the user once that conversations cannot be saved (not at every keystroke of a streaming
+    reply), and again only if saving fails anew after it had worked."""
+
+    def __init__(self, file_path, log):
+        self.file_path = file_path
+        self.log = log
+        self.failing = False
+
+    def saved(self, ok):
+        if ok and self.failing:
+            self.failing = False
+            self.log.info('Conversations: saving to ' + self.file_path + ' works again.')
+        elif not ok and not self.failing:
+            self.failing = True
+            vscode.window.showErrorMessage(
+                'Hermes cannot save conversations to ' + self.file_path + ' (the disk is full or the folder is '
+                'read-only; see the Hermes log). They are kept for this window; what was saved before is '
+                'unchanged, and saving resumes once the folder is writable.')
+
+
 def register_conversation_store(context, log):
     """The workspace's store, saved after every change."""
     file_path = store_path(context)
     store = load_store(file_path, log)
-    store.on_change(lambda conversation, origin: save_store(store, file_path, log))
+    reporter = SaveReporter(file_path, log)
+    store.on_change(lambda conversation, origin: reporter.saved(save_store(store, file_path, log)))
     return store
 

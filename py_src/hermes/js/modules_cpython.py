@@ -54,7 +54,7 @@ class _NodeStats:
 
 
 def _node_error(call, path, error):
-    codes = {2: 'ENOENT', 13: 'EACCES', 20: 'ENOTDIR', 21: 'EISDIR'}
+    codes = {2: 'ENOENT', 13: 'EACCES', 17: 'EEXIST', 20: 'ENOTDIR', 21: 'EISDIR', 28: 'ENOSPC', 30: 'EROFS'}
     code = codes.get(error.errno, 'EIO')
     wrapped = type(error)(f"{code}: {error.strerror.lower()}, {call} '{path}'")
     wrapped.code = code
@@ -119,8 +119,41 @@ class _NodeFs:
 
     @staticmethod
     def writeFileSync(path, text, encoding):
-        with open(path, 'w', encoding=encoding) as file:
-            file.write(text)
+        """A path, or a descriptor from openSync (left open, as Node leaves it)."""
+        try:
+            if isinstance(path, int):
+                os.write(path, text.encode(encoding))  # a regular file takes the whole write
+                return
+            with open(path, 'w', encoding=encoding) as file:
+                file.write(text)
+        except OSError as error:
+            raise _node_error('write', path, error) from None
+
+    @staticmethod
+    def openSync(path, flags, mode=0o666):
+        opened = {'w': os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 'r': os.O_RDONLY}[flags]
+        try:
+            return os.open(path, opened, mode)
+        except OSError as error:
+            raise _node_error('open', path, error) from None
+
+    @staticmethod
+    def fsyncSync(descriptor):
+        try:
+            os.fsync(descriptor)
+        except OSError as error:
+            raise _node_error('fsync', descriptor, error) from None
+
+    @staticmethod
+    def closeSync(descriptor):
+        os.close(descriptor)
+
+    @staticmethod
+    def unlinkSync(path):
+        try:
+            os.unlink(path)
+        except OSError as error:
+            raise _node_error('unlink', path, error) from None
 
     @staticmethod
     def openSync(path, flags, mode=0o666):
@@ -144,7 +177,10 @@ class _NodeFs:
 
     @staticmethod
     def renameSync(source, target):
-        os.replace(source, target)
+        try:
+            os.replace(source, target)
+        except OSError as error:
+            raise _node_error('rename', source, error) from None
 
     @staticmethod
     def mkdirSync(path, options=None):

@@ -5,10 +5,19 @@ import sys
 
 
 class process:
-    """The parts of the `process` global that current_pid() reads."""
-    pid = 0
+    """The parts of the `process` global that current_pid() and signal_process() read."""
+    pid = os.getpid()
     env = {}  # type: dict[str, str]
     platform = 'linux'
+
+    @staticmethod
+    def kill(pid, signal):
+        try:
+            os.kill(pid, signal)
+        except OSError as error:
+            wrapped = OSError(f'kill {"ESRCH" if error.errno == 3 else "EPERM"}')
+            wrapped.code = 'ESRCH' if error.errno == 3 else 'EPERM'
+            raise wrapped from None
 
 
 def platform_id():
