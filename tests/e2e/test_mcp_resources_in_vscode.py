@@ -50,7 +50,10 @@ class Notifications:
             asyncio.get_running_loop().create_task(self._read_after(index, str(uri)))
 
     async def _read_after(self, index, uri):
-        self.follow_reads[index] = (await self.follow.read_resource(uri)).contents[0].text
+        try:
+            self.follow_reads[index] = (await self.follow.read_resource(uri)).contents[0].text
+        except Exception as error:  # noqa: BLE001 (the session closing under a late read: nothing to follow)
+            self.follow_reads[index] = error
 
     def updates(self, uri, since=0.0):
         return [at for at, method, about, _ in self.received
