@@ -65,7 +65,7 @@ for (const pauseAt of ['write', 'rename']) {
     assert.deepEqual(lines.slice(-1), ['paused 6']);
     const leftovers = fs.readdirSync(folder).filter((name) => name.endsWith('.tmp'));
     assert.equal(leftovers.length, 1, 'the kill left the temporary file of the cut write');
-    assert.deepEqual(titles(folder), ['turn 5', 'turn 4', 'turn 3', 'turn 2', 'turn 1']);  // whole, newest first
+    assert.deepEqual(titles(folder), ['turn 1', 'turn 2', 'turn 3', 'turn 4', 'turn 5']);  // whole: the five acknowledged
     const { store, warnings } = loadAgain(folder);
     assert.deepEqual(warnings, []);
     assert.equal(store.conversations.length, 5);
@@ -100,9 +100,9 @@ test('a full disk or a read-only folder: one clear error, work goes on in memory
   const say = (text) => { const c = store.create(); c.add(message(text)); store.put(c); return c; };
   say('saved before');
   const file = path.join(folder, 'conversations.json');
-  const before = fs.readFileSync(file, 'utf8');
   const open = fs.openSync;
   for (const code of ['ENOSPC', 'EROFS']) {
+    const before = fs.readFileSync(file, 'utf8');
     fs.openSync = function (target, ...rest) {  // as the kernel answers: no space left / read-only file system
       if (String(target).startsWith(file)) {
         const error = new Error(`${code}: ${code === 'ENOSPC' ? 'no space left on device' : 'read-only file system'}, open '${target}'`);
@@ -123,11 +123,11 @@ test('a full disk or a read-only folder: one clear error, work goes on in memory
     assert.match(errors[0][1], /^Hermes cannot save conversations to .*conversations\.json \(the disk is full or the folder is read-only; see the Hermes log\)\. They are kept for this window; what was saved before is unchanged/);
     assert.equal(fs.readFileSync(file, 'utf8'), before, 'the stored file is untouched');
     assert.deepEqual(fs.readdirSync(folder).filter((name) => name.endsWith('.tmp')), []);
-    assert.deepEqual(store.conversations.map((c) => c.title).slice(0, 2), [`lost to ${code} 2`, `lost to ${code} 1`]);
+    assert.deepEqual(store.conversations.map((c) => c.title).slice(-2), [`lost to ${code} 1`, `lost to ${code} 2`]);  // kept in memory
     assert.ok(warnings.some((w) => w.includes(code)), warnings.join('\n'));
     say(`writable after ${code}`);  // saving resumes, with what was kept in memory
     const stored = JSON.parse(fs.readFileSync(file, 'utf8')).conversations.map((c) => c.title);
-    assert.deepEqual(stored.slice(0, 3), [`writable after ${code}`, `lost to ${code} 2`, `lost to ${code} 1`]);
+    assert.deepEqual(stored.slice(-3), [`lost to ${code} 1`, `lost to ${code} 2`, `writable after ${code}`]);
     assert.ok(stored.includes('saved before'));
     assert.ok(warnings.includes('info Conversations: saving to ' + file + ' works again.'));
   }
