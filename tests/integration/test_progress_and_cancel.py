@@ -136,7 +136,7 @@ def test_2026_progress_streams_and_closing_the_stream_cancels_the_call(window):
                 first = json.loads(line[len('data: '):])
                 break
     assert first == {'jsonrpc': '2.0', 'method': 'notifications/progress',
-                     'params': {'progressToken': 'p-1', 'progress': 1, 'total': 500, 'message': 'step 1'}}
+                     'params': {'progressToken': 'p-1', 'progress': 1, 'total': 100000, 'message': 'step 1'}}
     assert not any(line.startswith('id:') for line in lines)
     deadline = time.monotonic() + 120  # a condition to wait for (generously), not a timing assertion
     cancelled_at = []
