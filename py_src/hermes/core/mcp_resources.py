@@ -6,7 +6,8 @@ Three parts, none of which touches VS Code (the host implements the `provider` a
   `diagnostics()`, `async workspace()`, `changes()`, `terminals()`, `terminal_output(id)`, `async read_file(path)`);
 - `ResourceHub`, the one event source for change notifications: the host calls `changed(key)` and
   `list_changed()`; subscribers get at most one call per resource per `UPDATE_INTERVAL_MS` (the
-  last change of a burst always comes through), as `callback(key, at)` with the time it was let through. Any protocol revision can use it:
+  last change of a burst always comes through), as `callback(key)`; `hub.sent_at(key)` is when the latest one
+  was let through. Any protocol revision can use it:
   `hub.subscribe(key, callback)` and `hub.on_list_changed(callback)` return disposables;
   `resource_key(uri)` gives the key of a URI (`None` for URIs that are not ours);
 - `McpResources`, the feature for the 2025 revisions (`resources/list`, `templates/list`, `read`,
@@ -134,6 +135,7 @@ class ResourceHub:
         self._subscribers = {}  # 'k:' + key → [callback]
         self._list_listeners = []
         self._throttle = KeyedThrottle(interval_ms, self._deliver, clock)
+        self._sent_at = {}  # 'k:' + key → when its latest change was let through
 
     def subscribe(self, key, callback):
         slot = 'k:' + key
@@ -174,14 +176,21 @@ class ResourceHub:
     def dispose(self):
         self._throttle.dispose()
         self._subscribers = {}
+        self._sent_at = {}
         self._list_listeners = []
+
+    def sent_at(self, key):
+        """When the throttle last let `key`'s change through (its clock: ms since the epoch), or None."""
+        slot = 'k:' + key
+        return self._sent_at[slot] if slot in self._sent_at else None
 
     def _deliver(self, key, at):
         slot = 'k:' + key
         if not (slot in self._subscribers):
             return
+        self._sent_at[slot] = at
         for callback in list(self._subscribers[slot]):
-            callback(key, at)
+            callback(key)
 
 
 class ResourceCatalog:
@@ -323,8 +332,9 @@ class McpResources:
             del self._subscriptions[slot]
         return {}
 
-    def _updated(self, key, at):
+    def _updated(self, key):
         slot = 'k:' + key
+        at = self.hub.sent_at(key)
         if slot in self._subscriptions:
             # SENT_AT_META: when the throttle let the update through (ms since the epoch, the server's clock);
             # a client can tell the throttle's promise (UPDATE_INTERVAL_MS apart) from how late it heard.
@@ -362,7 +372,7 @@ class ListenEvents:
             self.catalog.check(uri)
         except ProtocolError:
             return None
-        return self.hub.subscribe(resource_key(uri), lambda key, at: callback()).dispose
+        return self.hub.subscribe(resource_key(uri), lambda key: callback()).dispose
 
 
 def _uri_param(params, method):
