@@ -209,6 +209,8 @@ def test_changes_list_shows_who_changed_what_and_what_the_user_decided(ws, log):
         '- kept: b.py +1 −0 by Hermes panel (session c1), turn t1')
     only = ok(log, 'changes_list', {'client': 'nobody', 'include_lines': False})['structuredContent']
     assert only['pending'] == [] and only['history'] == []
+    mine = ok(log, 'changes_list', {'mine': True}, PANEL)['structuredContent']
+    assert mine['pending'] == [] and [h['path'] for h in mine['history']] == ['b.py']
 
 
 def test_changes_list_without_a_change_log_says_so(ws):

@@ -3,10 +3,14 @@ from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.change_report import view_text
 from hermes.core.output_text import text_and_data
+from hermes.host.change_log import author_of
 
 
 async def list_changes(args, call):
-    wanted = {'client': get_key(args, 'client'), 'session': get_key(args, 'session'), 'turn': get_key(args, 'turn')}
+    client = get_key(args, 'client')
+    if get_key(args, 'mine') is True:
+        client = author_of(call.author)['client']  # the name the change log records this caller's writes under
+    wanted = {'client': client, 'session': get_key(args, 'session'), 'turn': get_key(args, 'turn')}
     view = call.services.changes.for_agents(wanted, args['include_lines'])
     return text_and_data(view_text(view), view)
 
@@ -19,6 +23,7 @@ TOOL = Tool(
     'after reading it again (file_read or editor_get_content).',
     {'type': 'object', 'properties': {
         'client': {'type': 'string', 'description': 'Only the changes of this client (e.g. "claude-code", "@hermes").'},
+        'mine': {'type': 'boolean', 'description': 'Only the changes made by the caller (its MCP client name).'},
         'session': {'type': 'string', 'description': 'Only the changes of this session.'},
         'turn': {'type': 'string', 'description': 'Only the changes of this turn.'},
         'include_lines': {'type': 'boolean', 'default': True,
