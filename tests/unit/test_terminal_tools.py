@@ -1,5 +1,7 @@
 """Terminal tools against the shim's terminals (their "shell" answers from window.shell_commands)."""
+import ast
 import asyncio
+from pathlib import Path
 
 import pytest
 import vscode
@@ -130,7 +132,8 @@ def test_run_in_a_busy_named_terminal_is_refused(registry):
         return await call(registry, 'terminal_run', {'command': 'ls', 'terminal': 1})
     result = run(scenario())
     assert result['isError'] is True
-    assert text(result).startswith('Terminal 1 "dev" is still running `watch`.')
+    assert text(result) == ('Terminal 1 "dev" is still running `watch`. Wait for it (terminal_read), stop it '
+                            '(terminal_send with text "\\u0003" and enter false), or use another terminal.')
 
 
 def test_send_then_read_captures_what_the_shell_ran(registry):
@@ -232,7 +235,7 @@ def test_unknown_or_missing_terminals_are_tool_errors(registry):
                 await call(registry, 'terminal_read', {'terminal': 'nope'}),
                 await call(registry, 'terminal_send', {'terminal': 1}))
     no_active, unknown_id, unknown_name, missing_text = run(scenario())
-    assert text(no_active).startswith('No terminal is active.')
+    assert text(no_active) == 'No terminal is active. Name one (see terminal_list) or create one with terminal_create.'
     assert text(unknown_id) == 'No terminal 7. Open terminals: (none). Create one with terminal_create.'
     assert text(unknown_name).startswith('No terminal "nope".')
     assert missing_text['isError'] and 'text' in text(missing_text)
@@ -266,3 +269,26 @@ def test_send_types_into_a_busy_terminal_and_runs_commands_in_an_idle_one(regist
     assert [entry['command'] for entry in read['structuredContent']['executions']] == ['python3 ask.py', 'ls']
     assert read['structuredContent']['executions'][0]['exitCode'] == 130
     assert read['structuredContent']['executions'][1]['output'] == 'a.txt\n'
+
+
+def test_the_terminal_service_states_facts_and_the_tools_say_what_to_do_next(registry):
+    """Model-facing wording lives with the tools (tools/terminal_parts.py NEXT_STEP), not in the host service."""
+    from hermes.core.service_problems import ServiceProblem
+    from hermes.host.terminals import TerminalService
+    source = (Path(__file__).resolve().parents[2] / 'py_src' / 'hermes' / 'host' / 'terminals.py').read_text()
+    tree = ast.parse(source)
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    texts = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and id(node) not in docstrings]
+    tools = ['terminal_list', 'terminal_create', 'terminal_read', 'terminal_send', 'terminal_kill', 'terminal_run']
+    assert [text for text in texts if any(tool in text for tool in tools)] == []
+    service = TerminalService()
+    with pytest.raises(ServiceProblem) as problem:
+        service.lookup(9)
+    assert (problem.value.kind, problem.value.message) == ('not-found', 'No terminal 9. Open terminals: (none).')
+
+    async def scenario():
+        await call(registry, 'terminal_create', {'name': 'twin'})
+        await call(registry, 'terminal_create', {'name': 'twin'})
+        return await call(registry, 'terminal_send', {'terminal': 'twin', 'text': 'ls'})
+    assert text(run(scenario())) == 'Several terminals are named "twin" (ids 1, 2). Pass the id instead.'

@@ -13,7 +13,7 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none, or_none
 from hermes.js.promises import deferred, for_each_async
 from hermes.js.timers import clear_repeating, clear_timer, set_repeating, set_timer
-from hermes.core.tools import ToolError
+from hermes.core.service_problems import ServiceProblem
 from hermes.core.values import json_type, get_key, is_object, object_keys
 from hermes.core.git_args import quote_args
 from hermes.js.process import platform_id, environment_variable
@@ -224,26 +224,26 @@ class TerminalService:
         return record
 
     def lookup(self, ref):
-        """The terminal a tool argument names: its id (a number), its name, or None for the active one."""
+        """The terminal a tool argument names: its id (a number), its name, or None for the active one. A
+        ServiceProblem ('no-active', 'ambiguous', 'not-found') when there is none."""
         if is_none(ref):
             active = vscode.window.activeTerminal
             if is_none(active):
-                raise ToolError('No terminal is active. Name one (see terminal_list) or create one with '
-                                'terminal_create.')
+                raise ServiceProblem('no-active', 'No terminal is active.')
             return self.record_for(active)
         if json_type(ref) == 'string':
             matches = [record for record in self.records if record.label() == ref]
             if len(matches) == 1:
                 return matches[0]
             if len(matches) > 1:
-                raise ToolError('Several terminals are named "' + ref + '" (ids ' +
-                                ', '.join([str(record.id) for record in matches]) + '): pass the id instead.')
+                raise ServiceProblem('ambiguous', 'Several terminals are named "' + ref + '" (ids ' +
+                                      ', '.join([str(record.id) for record in matches]) + ').')
         else:
             for record in self.records:
                 if record.id == ref:
                     return record
-        raise ToolError('No terminal ' + (('"' + ref + '"') if json_type(ref) == 'string' else str(ref)) + '. Open '
-                        'terminals: ' + self.summary() + '. Create one with terminal_create.')
+        raise ServiceProblem('not-found', 'No terminal ' + (('"' + ref + '"') if json_type(ref) == 'string' else
+                                                             str(ref)) + '. Open terminals: ' + self.summary() + '.')
 
     def summary(self):
         if len(self.records) == 0:
@@ -328,9 +328,8 @@ class TerminalService:
             record = self.lookup(ref)
             current = record.running()
             if not is_none(current):
-                raise ToolError('Terminal ' + str(record.id) + ' "' + record.label() + '" is still running `' +
-                                current.command + '`. Wait for it (terminal_read), stop it (terminal_send with '
-                                'text "\\u0003" and enter false), or use another terminal.')
+                raise ServiceProblem('busy', 'Terminal ' + str(record.id) + ' "' + record.label() +
+                                      '" is still running `' + current.command + '`.')
             return record, False
         for record in self.records:
             if record.owned and record.alive() and is_none(record.running()):
@@ -349,8 +348,7 @@ class TerminalService:
             return {'outcome': 'cancelled', 'entry': None}
         if is_none(integration):
             if not record.alive():
-                raise ToolError('Terminal ' + str(record.id) + ' "' + record.label() + '" has exited; create '
-                                'another with terminal_create.')
+                raise ServiceProblem('exited', 'Terminal ' + str(record.id) + ' "' + record.label() + '" has exited.')
             terminal.sendText(command, True)
             return {'outcome': 'no-integration', 'entry': None}
         entry = self.track(record, integration.executeCommand(command), command)

@@ -1,12 +1,12 @@
 # __pragma__('tconv')
 from hermes.core.values import get_key
 from hermes.core.tools import Tool
-from hermes.tools.terminal_parts import TERMINAL_REF
+from hermes.tools.terminal_parts import TERMINAL_REF, find_terminal
 
 
 async def kill_terminal(args, call):
     service = call.services.terminals
-    record = service.lookup(get_key(args, 'terminal'))
+    record = find_terminal(service, get_key(args, 'terminal'))
     running = record.running()
     service.kill(record)
     text = 'Closed terminal ' + str(record.id) + ' "' + record.label() + '" and ended its shell'

@@ -5,11 +5,11 @@ from hermes.core.tools import Tool, ToolError
 from hermes.host.approval import confirm
 from hermes.core.output_text import text_and_data
 from hermes.host.terminals import render_execution
-from hermes.tools.terminal_parts import TERMINAL_REF
+from hermes.tools.terminal_parts import TERMINAL_REF, find_terminal
 
 
 async def read_terminal(args, call):
-    record = call.services.terminals.lookup(get_key(args, 'terminal'))
+    record = find_terminal(call.services.terminals, get_key(args, 'terminal'))
     if not record.owned:
         # A terminal the user opened holds what the user ran and printed (tokens, other projects): ask first.
         refusal = await confirm('terminal_read', 'Read your terminal "' + record.label() + '"',

@@ -3,16 +3,20 @@ from hermes.core.values import get_key
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_tail
-from hermes.tools.terminal_parts import TERMINAL_REF
+from hermes.core.service_problems import ServiceProblem, with_next_step
+from hermes.tools.terminal_parts import TERMINAL_REF, NEXT_STEP
 
 
 async def run_command(args, call):
     service = call.services.terminals
-    record, is_new = service.terminal_for_run(get_key(args, 'terminal'))
     timeout_s = args['timeout_seconds']
     limit = args['max_chars']
-    where = 'terminal ' + str(record.id) + ' "' + record.label() + '"'
-    result = await service.run(record, get_key(args, 'command'), timeout_s * 1000, call, is_new)
+    try:
+        record, is_new = service.terminal_for_run(get_key(args, 'terminal'))
+        where = 'terminal ' + str(record.id) + ' "' + record.label() + '"'
+        result = await service.run(record, get_key(args, 'command'), timeout_s * 1000, call, is_new)
+    except ServiceProblem as problem:
+        raise with_next_step(problem, NEXT_STEP)
     outcome = result['outcome']
     data = {'terminal': record.id, 'command': get_key(args, 'command'), 'shellIntegration': outcome != 'no-integration',
             'exitCode': None, 'output': None, 'timedOut': outcome == 'timeout', 'cancelled': outcome == 'cancelled'}

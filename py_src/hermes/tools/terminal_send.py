@@ -1,12 +1,12 @@
 # __pragma__('tconv')
 from hermes.core.values import get_key
 from hermes.core.tools import Tool
-from hermes.tools.terminal_parts import TERMINAL_REF
+from hermes.tools.terminal_parts import TERMINAL_REF, find_terminal
 
 
 async def send_text(args, call):
     service = call.services.terminals
-    record = service.lookup(get_key(args, 'terminal'))
+    record = find_terminal(service, get_key(args, 'terminal'))
     enter = args['enter']
     service.send(record, get_key(args, 'text'), enter)
     return ('Sent ' + str(len(get_key(args, 'text'))) + ' characters' + (' and Enter' if enter else '') + ' to terminal ' +
