@@ -76,7 +76,7 @@ test('the controller runs a turn through a sink and refuses bad messages (transp
   const history = saved[saved.length - 1].history;
   assert.deepEqual(history[0], { role: 'user', content: 'hi' });
   assert.equal(history[1].tool_call_id, 'c1');
-  assert.match(history[1].content, /^z{8000}\n… \(truncated, 1000 more characters\)$/);
+  assert.match(history[1].content, /^z{8000}\n\[truncated: 1000 more characters\]$/);
   assert.equal(await controller.handle({ type: 'insertCode', code: 5 }), false);
   assert.equal(await controller.handle({ type: '__class__' }), false);
   assert.deepEqual(warnings, [

@@ -165,3 +165,18 @@ def test_a_corrupt_file_is_moved_aside_with_a_warning_and_a_fresh_store_starts(c
 def test_a_window_without_a_folder_keeps_its_conversations_in_the_global_storage(context):
     context.storageUri = None
     assert store_path(context) == os.path.join(context.globalStorageUri.fsPath, 'conversations-no-folder.json')
+
+
+def test_a_card_shows_a_result_as_the_model_reads_it():
+    """One rendering of a tool result (core/tools.py result_text) for the loop's history and the cards."""
+    from hermes.core.tools import result_text, marked_error
+    result = {'content': [{'type': 'text', 'text': 'Saved.'}, {'type': 'image', 'data': 'AA==', 'mimeType': 'image/png'},
+                          {'type': 'resource', 'resource': {'uri': 'file:///a.txt', 'text': 'alpha'}},
+                          {'type': 'resource', 'resource': {'uri': 'file:///b.bin', 'blob': 'AA=='}}],
+              'isError': False}
+    part = finish_tool(add_tool({'role': 'assistant', 'status': 'running', 'error': None, 'parts': []},
+                                {'id': 'c1', 'name': 'file_write', 'arguments': {}}), result)
+    assert part['result'] == result_text(result) == 'Saved.\n[image: image/png]\nalpha\n[resource: file:///b.bin]'
+    assert result_text('plain') == 'plain' and result_text(None) == '' and result_text({'content': 'x'}) == ''
+    assert marked_error('no such file', True) == 'Error: no such file'
+    assert marked_error('Error: twice', True) == 'Error: twice' and marked_error('fine', False) == 'fine'

@@ -5,9 +5,11 @@ import json
 
 import pytest
 
-from hermes.core.agent_loop import AgentLoop, Sinks, render_history, result_text
+from hermes.core.agent_loop import AgentLoop, Sinks, render_history
+from hermes.core.tools import result_text
 from hermes.core.cancellation import Cancellation, CANCELLED
-from hermes.core.context_budget import estimate_text_tokens, fit_messages, estimate_message_tokens, cap_text
+from hermes.core.context_budget import estimate_text_tokens, fit_messages, estimate_message_tokens, FOR_CONTEXT
+from hermes.core.output_text import cap_chars
 from hermes.core.llm_wire import (LlmError, StreamAccumulator, chat_request, openai_tools, parse_arguments,
                                   error_text_of_body, add_usage)
 from hermes.core.system_prompt import build_system_prompt
@@ -180,13 +182,14 @@ def test_fit_trims_old_tool_results_first_then_drops_oldest_turns_never_the_late
     fitted = fit_messages(system, history, 2700, keep_from=8)
     assert fitted['trimmed'] == 2 and fitted['dropped'] == 0
     assert fitted['messages'][0] is system and fitted['messages'][9:] == history[8:]
-    assert 'trimmed to fit' in fitted['messages'][3]['content']
+    assert "[truncated to fit the model's context: " in fitted['messages'][3]['content']
     assert history[2]['content'] == 'r' * 8000  # the history itself is untouched
     fitted = fit_messages(system, history, 2450, keep_from=8)
     assert fitted['dropped'] == 4 and fitted['messages'][1]['content'] == 'question 2'
     fitted = fit_messages(system, history, 10, keep_from=8)  # nothing fits: the latest turn still goes whole
     assert fitted['messages'][1:] == history[8:]
-    assert cap_text('x' * 50, 10).startswith('x' * 10 + '\n[… 40 characters')
+    assert cap_chars('x' * 50, 10, FOR_CONTEXT) == 'x' * 10 + "\n[truncated to fit the model's context: 40 more characters]"
+    assert cap_chars('x' * 50, 10) == 'x' * 10 + '\n[truncated: 40 more characters]' and cap_chars('x' * 10, 10) == 'x' * 10
 
 
 # ------------------------------------------------------------------------------------------ system prompt

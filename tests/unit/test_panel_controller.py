@@ -192,7 +192,7 @@ def test_long_tool_results_are_truncated():
     run(controller.handle({'type': 'send', 'text': 'read'}))
     [result] = [message for message in host.posted if message['type'] == 'toolResult']
     assert result['result'].startswith('x' * RESULT_LIMIT)
-    assert result['result'].endswith('(truncated, 50 more characters)')
+    assert result['result'].endswith('[truncated: 50 more characters]')
 
 
 def test_stop_cancels_the_loop_and_ends_the_turn():
@@ -372,7 +372,7 @@ def test_long_tool_results_are_cut_in_the_stored_history():
     run(controller.handle({'type': 'send', 'text': 'read'}))
     stored = host.saved[-1]['history']
     assert stored[2]['tool_call_id'] == 't' and stored[2]['hermes_tool'] == 'file_read'
-    assert len(stored[2]['content']) < 8100 and stored[2]['content'].endswith('more characters)')
+    assert len(stored[2]['content']) < 8100 and stored[2]['content'].endswith('\n[truncated: 12000 more characters]')
     assert stored[3] == history[3]
 
 

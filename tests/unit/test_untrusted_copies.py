@@ -23,7 +23,7 @@ def test_a_stored_tool_result_that_is_compacted_keeps_no_proto():
     message = {'role': 'tool', 'tool_call_id': 'c1', 'content': 'x' * (HISTORY_TOOL_CHARS + 1000), '__proto__': PROTO}
     copy = compact(message)
     assert sorted(copy.keys()) == ['content', 'role', 'tool_call_id']
-    assert copy['content'].endswith('(truncated, 1000 more characters)')
+    assert copy['content'].endswith('[truncated: 1000 more characters]')
 
 
 def test_request_options_and_schemas_are_copied_without_proto():

@@ -55,13 +55,14 @@ from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key, has_key
-from hermes.core.tools import ToolCall, error_result
+from hermes.core.tools import ToolCall, error_result, result_text, marked_error
 from hermes.core.cancellation import Cancellation, CANCELLED
 from hermes.core.llm_wire import (LlmError, chat_request, openai_tools, assistant_message, tool_message,
                                   tool_call_message, parse_arguments, add_usage)
 from hermes.core.tool_text import (parse_tool_blocks, render_call_block, results_message, correction_message,
                                    ToolBlockFilter)
-from hermes.core.context_budget import fit_messages, estimate_tools_tokens, cap_text
+from hermes.core.context_budget import fit_messages, estimate_tools_tokens, FOR_CONTEXT
+from hermes.core.output_text import cap_chars
 from hermes.core.system_prompt import build_system_prompt
 from hermes.core.settings_spec import default_of, declaration
 
@@ -310,7 +311,7 @@ class AgentLoop:
                                           '. Call it again with the arguments as one JSON object.')
                 else:
                     result = await self._call_tool(name, parsed['value'], cancellation, events, shown)
-            text = cap_text(result_text(result), self.options['max_tool_result_chars'])
+            text = cap_chars(result_text(result), self.options['max_tool_result_chars'], FOR_CONTEXT)
             history.append(_tool_result_message(call, text, result['isError'] is True))
             events.emit(lambda sink: sink.on_tool_result(shown, result))
 
@@ -507,7 +508,7 @@ def _render_assistant(message: 'ChatMessage', mode: 'Optional[ToolMode]') -> 'Ch
 
 
 def _tool_result_message(call: 'ToolCallMessage', text: str, is_error: bool) -> 'ChatMessage':
-    message = tool_message(call['id'], ('Error: ' + text) if is_error and not text.startswith('Error') else text)
+    message = tool_message(call['id'], marked_error(text, is_error))
     message['hermes_tool'] = call['function']['name']
     message['hermes_is_error'] = is_error
     return message
@@ -517,27 +518,6 @@ def _correction(errors: 'List[str]') -> 'ChatMessage':
     message = correction_message(errors)
     message['hermes_correction'] = True
     return message
-
-
-def result_text(result: 'CallToolResult') -> str:
-    """A CallToolResult's content as text for the model."""
-    content = get_key(result, 'content', [])
-    if json_type(content) != 'array':
-        return ''
-    parts = []
-    for item in content:
-        kind = get_key(item, 'type')
-        if kind == 'text':
-            parts.append(get_key(item, 'text', ''))
-        elif kind == 'image':
-            parts.append('[image: ' + str(get_key(item, 'mimeType', 'image')) + ']')
-        elif kind == 'resource' or kind == 'resource_link':
-            resource = get_key(item, 'resource', item)
-            text = get_key(resource, 'text')
-            parts.append(text if json_type(text) == 'string' else '[resource: ' + str(get_key(resource, 'uri', '')) + ']')
-        else:
-            parts.append(dump_json(item))
-    return '\n'.join(parts)
 
 
 def _content_text(content: 'Json') -> str:

@@ -20,10 +20,11 @@ from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.js.text import native_regex, regex_count
 from hermes.core.values import json_type, get_key
+from hermes.core.output_text import cap_chars
 
 MESSAGE_OVERHEAD = 4
 _NON_ASCII = native_regex('[^\\x00-\\x7f]', 'g')
-TRIM_NOTE = '\n[… {n} characters trimmed to fit the model\'s context]'
+FOR_CONTEXT = ' to fit the model\'s context'  # the truncation note's reason (core/output_text.py cap_chars)
 TOOL_RESULT_KEEP_TOKENS = 200  # what an old, oversized tool result is cut down to
 
 
@@ -136,19 +137,11 @@ def _shortened(message, keep_chars):
     content = get_key(message, 'content', '')
     if json_type(content) != 'string':
         content = dump_json(content)
-    cut = len(content) - keep_chars
-    if cut <= 0:
+    if len(content) <= keep_chars:
         return message
     copy = {}
     for key in ['role', 'tool_call_id', 'name']:
         if not is_none(get_key(message, key)):
             copy[key] = message[key]
-    copy['content'] = content[:keep_chars] + TRIM_NOTE.replace('{n}', str(cut))
+    copy['content'] = cap_chars(content, keep_chars, FOR_CONTEXT)
     return copy
-
-
-def cap_text(text: str, max_chars: int) -> str:
-    """A tool result's text cut to `max_chars` (with a note), for results entering the history."""
-    if is_none(text) or len(text) <= max_chars:
-        return text
-    return text[:max_chars] + TRIM_NOTE.replace('{n}', str(len(text) - max_chars))

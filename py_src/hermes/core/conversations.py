@@ -19,6 +19,8 @@ aside); a malformed conversation or message inside good data is dropped, never t
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key, is_object, object_keys, copy_object
+from hermes.core.tools import result_text
+from hermes.core.output_text import cap_chars
 
 STORE_VERSION = 1
 MAX_CONVERSATIONS = 50
@@ -46,9 +48,8 @@ def _time(value):
 
 
 def truncate(text, limit=RESULT_LIMIT):
-    if len(text) <= limit:
-        return text
-    return text[:limit] + '\n… (truncated, ' + str(len(text) - limit) + ' more characters)'
+    """A card's or the stored history's text, cut to `limit` (RESULT_LIMIT: a card's) with a note."""
+    return cap_chars(text, limit)
 
 
 def title_from(text):
@@ -281,25 +282,6 @@ def find_tool(reply, call_id):
         if part['kind'] == 'tool' and part['id'] == call_id:
             return part
     return None
-
-
-def result_text(result):
-    """A tool result (a CallToolResult dict, a string, anything JSON) as text for a card."""
-    if json_type(result) == 'string':
-        return result
-    content = get_key(result, 'content')
-    if json_type(content) == 'array':
-        texts = []
-        for item in content:
-            text = get_key(item, 'text')
-            if json_type(text) == 'string':
-                texts.append(text)
-            elif not is_none(get_key(item, 'type')):
-                texts.append('[' + str(get_key(item, 'type')) + ']')
-        return '\n'.join(texts)
-    if is_none(result):
-        return ''
-    return str(result)
 
 
 def finish_tool(part, result):

@@ -1,5 +1,7 @@
 """Text that tools hand back to a model: escape sequences stripped, size capped with a note that says
 how much was left out (so the model knows to narrow its request rather than trust a partial answer).
+The one home of "cut and note": `cap_chars` (a plain cut), `cap_head`/`cap_tail` (at a line end, for output),
+`cap_list`; text_window.py's `line_window` cuts by lines for the reading tools.
 Pure string logic, the same in CPython and in the bundle."""
 # __pragma__('tconv')
 from hermes.js.text import native_regex, regex_replace_all
@@ -31,6 +33,16 @@ def strip_ansi(text):
             line = parts[len(parts) - 1] if len(parts) > 0 else ''
         cleaned.append(line)
     return '\n'.join(cleaned)
+
+
+def cap_chars(text: str, limit: int, why: str = '') -> str:
+    """The first `limit` characters of `text`, then a note on its own line of how many more there were and, when
+    `why` is given, why it was cut: '[truncated: 40 more characters]', '[truncated to fit the model's context: 40
+    more characters]'. Every plain "cut and note" goes through here: a tool's result entering the loop's history,
+    an old one shortened to fit the context, a conversation's card, a long selection, a command's return value."""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + '\n[truncated' + why + ': ' + str(len(text) - limit) + ' more characters]'
 
 
 def cap_head(text, limit):

@@ -82,13 +82,6 @@ def line_window(text, start_line=None, end_line=None, max_lines=MAX_LINES, max_c
     return {'text': '\n'.join(kept), 'start': start, 'end': end, 'total': total, 'note': note}
 
 
-def cap_text(text, max_chars=MAX_CHARS):
-    """`text` cut to `max_chars`, with a note of how much more there was."""
-    if len(text) <= max_chars:
-        return text
-    return text[:max_chars] + '\n[truncated: ' + str(len(text) - max_chars) + ' more characters]'
-
-
 def render_window(label, window, extra=None):
     """The text a reading tool returns: one header line, the lines, then the truncation note."""
     if window['total'] == 0:

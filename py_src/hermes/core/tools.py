@@ -256,6 +256,36 @@ def error_result(text: str) -> 'CallToolResult':
     return text_result(text, True)
 
 
+def result_text(result: 'Json') -> str:
+    """A tool's result as text, the one rendering for the model (the loop's history, VS Code's language-model
+    tools) and for people (a conversation's tool card): text items as they are, an image as `[image: <mime>]`, an
+    embedded resource as its text (or `[resource: <uri>]`), anything else as JSON. A string is itself."""
+    if json_type(result) == 'string':
+        return result
+    content = get_key(result, 'content', [])
+    if json_type(content) != 'array':
+        return ''
+    parts = []
+    for item in content:
+        kind = get_key(item, 'type')
+        if kind == 'text':
+            parts.append(get_key(item, 'text', ''))
+        elif kind == 'image':
+            parts.append('[image: ' + str(get_key(item, 'mimeType', 'image')) + ']')
+        elif kind == 'resource' or kind == 'resource_link':
+            resource = get_key(item, 'resource', item)
+            text = get_key(resource, 'text')
+            parts.append(text if json_type(text) == 'string' else '[resource: ' + str(get_key(resource, 'uri', '')) + ']')
+        else:
+            parts.append(dump_json(item))
+    return '\n'.join(parts)
+
+
+def marked_error(text: str, is_error: bool) -> str:
+    """A failed call's text as the model reads it: starting with 'Error' (the words a model looks for)."""
+    return ('Error: ' + text) if is_error and not text.startswith('Error') else text
+
+
 def to_call_result(value: 'Json') -> 'CallToolResult':
     """Normalise whatever a handler returned into a CallToolResult dict."""
     kind = json_type(value)

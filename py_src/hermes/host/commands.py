@@ -6,6 +6,7 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none, keys_of
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type, copyable_keys
+from hermes.core.output_text import cap_chars
 from hermes.host.paths import resolve_path
 
 URI_KEY = '$uri'
@@ -54,8 +55,7 @@ def describe_result(value, limit):
         text = 'an unserialisable value (' + error_message(error) + ')'
     if is_none(text):
         text = str(value)
-    if len(text) > limit:
-        text = text[:limit] + '\n[truncated: ' + str(len(text) - limit) + ' more characters]'
+    text = cap_chars(text, limit)
     return 'The command ran and returned:\n' + text
 
 

@@ -1,7 +1,7 @@
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.core.text_window import cap_text
+from hermes.core.output_text import cap_chars
 from hermes.host.confinement import shows, shown_path, WITHHELD_EDITOR
 from hermes.host.documents import active_editor, point
 
@@ -19,7 +19,7 @@ async def get_selection(args, call):
         item = {'start': point(selection.start), 'end': point(selection.end),
                 'active': point(selection.active), 'isEmpty': selection.isEmpty}
         if shown:
-            item['text'] = cap_text(document.getText(selection), MAX_SELECTION_CHARS)
+            item['text'] = cap_chars(document.getText(selection), MAX_SELECTION_CHARS)
         selections.append(item)
     if not shown:
         return {'path': None, 'withheld': WITHHELD_EDITOR, 'languageId': document.languageId,

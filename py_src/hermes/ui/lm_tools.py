@@ -19,8 +19,7 @@ from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.json import dump_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
-from hermes.core.tools import ToolCall, CONFIRMED
-from hermes.core.agent_loop import result_text
+from hermes.core.tools import ToolCall, CONFIRMED, result_text, marked_error
 from hermes.core.chat_messages import prop
 from hermes.core.lm_tools import lm_tool_name, describe_call, confirmation
 from hermes.host.chat_host import tool_result, markdown
@@ -73,10 +72,7 @@ class LmToolBridge:
         finally:
             if not is_none(subscription):
                 subscription.dispose()
-        text = result_text(result)
-        if result['isError'] is True and not text.startswith('Error'):
-            text = 'Error: ' + text
-        return tool_result(text)
+        return tool_result(marked_error(result_text(result), result['isError'] is True))
 
     def _logger(self, tool_name):
         def log(level, message):
