@@ -94,9 +94,9 @@ class AcpAgent:
             raise error
         problem = acp.version_problem(self.name, result)
         if not is_none(problem):
-            error = AcpError('protocol', problem)
-            self.connection.fail(error)
-            raise error
+            failure = AcpError('protocol', problem)
+            self.connection.fail(failure)
+            raise failure
         self.initialize_result = result
         capabilities = get_key(result, 'agentCapabilities')
         self.capabilities = capabilities if json_type(capabilities) == 'object' else {}
