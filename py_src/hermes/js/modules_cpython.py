@@ -156,24 +156,10 @@ class _NodeFs:
             raise _node_error('unlink', path, error) from None
 
     @staticmethod
-    def openSync(path, flags, mode=0o666):
-        """A file descriptor (only 'w' is used: create or truncate)."""
-        assert flags == 'w'
-        return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-
-    @staticmethod
     def writeSync(handle, text):
         data = text.encode('utf-8')
         while data:
             data = data[os.write(handle, data):]
-
-    @staticmethod
-    def fsyncSync(handle):
-        os.fsync(handle)
-
-    @staticmethod
-    def closeSync(handle):
-        os.close(handle)
 
     @staticmethod
     def renameSync(source, target):
