@@ -8,6 +8,7 @@ from hermes.js.objects import is_none
 from hermes.js.process import current_pid
 from hermes.js.promises import spawn
 from hermes.version import VERSION
+from hermes.core.values import json_type
 from hermes.core.mcp_protocol import McpSession
 from hermes.core.mcp_stateless import McpStatelessServer, ALL_PROTOCOL_VERSIONS
 from hermes.core.ignored_arguments import IgnoredArguments
@@ -17,6 +18,7 @@ from hermes.host.settings import setting, on_settings_changed
 from hermes.host.secrets import mcp_token
 from hermes.host.workspace import workspace_folders
 
+LAST_PORT_KEY = 'hermes.mcp.lastPort'  # workspaceState: the port this window served on (net/mcp_http.py RECLAIM_MS)
 SERVER_INFO = {'name': 'hermes-vscode', 'title': 'Hermes for VS Code', 'version': VERSION}
 INSTRUCTIONS = ('These tools drive the VS Code window the user is working in. Paths are relative to the '
                 'workspace folders (see workspace_get_folders).')
@@ -68,8 +70,10 @@ class McpService:
         server = McpHttpServer(self.create_protocol, self.health, self.token, self.log,
                                stateless=self.create_stateless())
         server.on_sessions_changed = lambda count: self.show_status()
+        preferred = int(setting('mcp.port'))  # transcrypt-ok[int-text]: a number setting
+        last_port = self.context.workspaceState.js_get(LAST_PORT_KEY)
         try:
-            self.port = await server.start(int(setting('mcp.port')))  # transcrypt-ok[int-text]: a number setting
+            self.port = await server.start(preferred, last_port if json_type(last_port) == 'number' else None)
         except JsError as error:
             self.error = error_message(error)
             self.log.error('Could not start the MCP server', error)
@@ -78,6 +82,8 @@ class McpService:
                                            '. Set another "hermes.mcp.port" to try again.')
             return
         self.server = server
+        if preferred != 0:  # remembered across reloads: the next extension host of this window waits for it
+            self.context.workspaceState.js_update(LAST_PORT_KEY, self.port)
         write_discovery(self.port, self.discovery_info())
         self.log.info('MCP server listening on ' + self.url + ' (auth: ' + auth + ', ' +
                       str(len(self.registry.names())) + ' tools)')

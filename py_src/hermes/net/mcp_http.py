@@ -13,7 +13,7 @@ from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json, parse_json_plain
 from hermes.js.modules import node
 from hermes.js.objects import is_none, is_array
-from hermes.js.promises import make_promise
+from hermes.js.promises import make_promise, sleep_ms
 from hermes.js.text import utf8_text
 from hermes.js.timers import clear_timer, set_timer
 from hermes.net.guard import host_refusal, origin_refusal, auth_refusal, split_target, Refusal
@@ -33,6 +33,11 @@ HEADERS_TIMEOUT_MS = 10000  # a client that never finishes its headers (slow lor
 REQUEST_TIMEOUT_MS = 30000  # ... or never finishes its body
 MAX_SESSIONS = 100
 PORT_ATTEMPTS = 20
+# A window reload starts the new extension host while the old one still holds the port (it lets go in its
+# deactivate): the port this window served on before is waited for, this long, before the next one is taken.
+# Clients configured with the port (Hermes Agent's config.yaml) then find the window where it was.
+RECLAIM_MS = 20000
+RECLAIM_POLL_MS = 200
 MCP_PATH = '/mcp'
 LEGACY_SSE_PATH = '/sse'
 LEGACY_MESSAGES_PATH = '/messages'
@@ -94,8 +99,10 @@ class McpHttpServer:
 
     # ------------------------------------------------------------------------- lifecycle
 
-    async def start(self, preferred_port):
-        """Listen on 127.0.0.1, on `preferred_port` or the next free one (several windows)."""
+    async def start(self, preferred_port, reclaim_port=None):
+        """Listen on 127.0.0.1, on `preferred_port` or the next free one (several windows). `reclaim_port`: the port
+        this window served on before a reload; while taken (by the extension host going away) it is waited for
+        up to RECLAIM_MS before the scan moves on."""
         http = node('http')
         # Node checks the two timeouts every `connectionsCheckingInterval` ms (default 30 s): check often
         # enough that a connection sending nothing, or headers/body byte by byte, is cut on time.
@@ -106,8 +113,9 @@ class McpHttpServer:
         last_error = None
         attempts = 1 if preferred_port == 0 else PORT_ATTEMPTS
         for attempt in range(attempts):
+            port = preferred_port + attempt
             try:
-                self.port = await listen(self.server, preferred_port + attempt)
+                self.port = await self._listen_or_reclaim(port, port == reclaim_port)
                 return self.port
             except JsError as error:
                 if error.code != 'EADDRINUSE':
@@ -115,6 +123,17 @@ class McpHttpServer:
                 last_error = error
         raise Exception('Ports ' + str(preferred_port) + '-' + str(preferred_port + attempts - 1) +
                         ' on 127.0.0.1 are all in use (' + error_message(last_error) + ')')
+
+    async def _listen_or_reclaim(self, port, reclaim):
+        waited = 0
+        while True:
+            try:
+                return await listen(self.server, port)
+            except JsError as error:
+                if error.code != 'EADDRINUSE' or not reclaim or waited >= RECLAIM_MS:
+                    raise error
+            await sleep_ms(RECLAIM_POLL_MS)
+            waited += RECLAIM_POLL_MS
 
     async def stop(self):
         for session_id in list(self.sessions.keys()):
