@@ -12,12 +12,14 @@ from hermes.host.mcp_features import register_mcp_features
 from hermes.host.services import register_services
 from hermes.host.conversation_store import register_conversation_store
 from hermes.host.acp_agents import register_acp_agents
+from hermes.host.acp_permissions import PermissionRouter
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
 from hermes.ui.mcp_definitions import register_mcp_definitions
 from hermes.ui.llm_commands import register_llm
 from hermes.ui.native_chat import register_native_chat
+from hermes.ui.acp_session import register_acp_sessions
 from hermes.ui.panel_agent import register_agent_panel
 from hermes.ui.conversation_commands import register_conversation_commands
 from hermes.ui.change_ui import register_change_ui
@@ -41,7 +43,8 @@ async def activate(context):
     conversations = register_conversation_store(context, log)
     agents = register_acp_agents(context, log)
     _active['agents'] = agents
-    register_native_chat(context, log, registry, llm, conversations, None, services.changes)  # None: no ACP agents yet
+    acp = register_acp_sessions(context, log, service, agents, PermissionRouter(log), conversations, services.changes)
+    register_native_chat(context, log, registry, llm, conversations, acp, services.changes)
     panel = register_agent_panel(context, log, llm, conversations, services.changes)
     register_change_ui(context, log, services.changes, conversations)
     register_conversation_commands(context, log, conversations, panel)

@@ -111,6 +111,7 @@ test('a new session answers with a tool call, is listed, survives a reload and o
   vscode.__state.settings['hermes.mcp.port'] = 0;
   vscode.__state.settings['hermes.llm.endpoint'] = `http://127.0.0.1:${server.address().port}/v1`;
   vscode.__state.settings['hermes.llm.model'] = 'tiny:1b';
+  vscode.__state.settings['hermes.agent.backend'] = 'builtin';  // the built-in loop, even where Hermes Agent is installed
   chat.proposal = true;
   const context = vscode.__makeContext();
   let stop = await activate(context);

@@ -366,3 +366,19 @@ def test_files_hermes_writes_itself_go_to_the_change_log_with_their_before_texts
     # the shell's file is listed (the watcher saw it) but not recorded: its text before the turn is unknown
     assert sorted(conversation.changes) == sorted([cwd + '/out.txt', str(created), cwd + '/shell.txt'])
     assert vscode.workspace.file_watchers == []  # the turn's watcher is gone
+
+
+def test_the_permission_router_answers_for_the_running_turn_and_cancelled_without_one():
+    from hermes.host.acp_permissions import PermissionRouter
+    log = Log()
+    router = PermissionRouter(log)
+
+    async def prompter(params):
+        return {'outcome': {'outcome': 'selected', 'optionId': params['pick']}}
+    router.set_permission_prompter('s1', prompter)
+    assert asyncio.run(router.request_permission('s1', {'pick': 'deny'})) == {
+        'outcome': {'outcome': 'selected', 'optionId': 'deny'}}
+    assert asyncio.run(router.request_permission('other', {})) == {'outcome': {'outcome': 'cancelled'}}
+    router.set_permission_prompter('s1', None)
+    assert asyncio.run(router.request_permission('s1', {'pick': 'x'})) == {'outcome': {'outcome': 'cancelled'}}
+    assert log.lines[-1][0] == 'warn'

@@ -1,0 +1,255 @@
+"""Hermes Agent itself (PyPI `hermes-agent[acp,mcp]==0.19.0`, installed by `inv setup` into its own folder) in
+VS Code's native chat session, in code-server, against the scripted OpenAI-compatible model (tests/llm_server):
+
+"+" → New Hermes Agent Session runs `hermes acp` (found through `hermes.acp.hermesPath`); a question whose answer
+only this window's `mcp__vscode__file_read` can give (the MCP server handed to Hermes in session/new); a permission
+prompt answered in the UI (an edit allowed: the file is written; a dangerous command denied: nothing ran); Stop in
+the middle of a turn; after a reload the Hermes session is listed, reopens with its history, and a follow-up continues
+the same Hermes session (Hermes sends the earlier turn to the model); and a Hermes without a model provider gives
+the setup message with its button, not a JSON-RPC dump.
+
+The tests run in order on one window, each building on the one before.
+"""
+import json
+import os
+import secrets
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
+from vscode_server import wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
+
+from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
+from llm_server.server import ScriptedLlmServer  # noqa: E402
+
+MODEL = 'scripted-model'
+RESPONSE = '.interactive-item-container.interactive-response'
+INPUT = '.interactive-input-part .monaco-editor'
+SESSION_ROW = '.agent-session-item-row'
+QUESTION = 'What is the launch code in notes/proof.txt?'
+ANSWER = 'Hermes read the launch code through VS Code.'
+TITLE = 'Launch code lookup'
+
+
+def hermes_program():
+    """The `hermes` of the pinned hermes-agent[acp,mcp] (tasks.py client_dir: the same rule)."""
+    from tasks import client_dir
+    folder = Path(os.environ.get('HERMES_CLIENTS', '')) / 'hermes-agent-0.19.0' if os.environ.get('HERMES_CLIENTS') \
+        else client_dir('hermes-agent')
+    program = folder / 'bin' / 'hermes'
+    stamp = folder / '.installed'
+    if not program.exists() or 'acp' not in (stamp.read_text() if stamp.exists() else ''):
+        pytest.exit(f"hermes-agent[acp] is not installed in {folder}: run `inv setup`", returncode=2)
+    return program
+
+
+def write_hermes_config(home, endpoint):
+    """~/.hermes/config.yaml of code-server's HOME: the scripted model, and no downloads at run time."""
+    folder = home / '.hermes'
+    folder.mkdir(parents=True, exist_ok=True)
+    text = 'security: {tirith_enabled: false, allow_lazy_installs: false}\n'
+    if endpoint:
+        text = (f'model: {{provider: custom, base_url: {endpoint}, default: {MODEL}, api_key: scripted, '
+                f'context_length: 131072}}\n') + text
+    (folder / 'config.yaml').write_text(text)
+
+
+@pytest.fixture(scope='module')
+def llm():
+    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': [MODEL], 'title': TITLE,
+                                'model_fields': {'max_model_len': 131072}}).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope='module')
+def proof():
+    return 'The launch code is ' + secrets.token_hex(8) + '.'
+
+
+@pytest.fixture(scope='module')
+def hermes_workspace(tmp_path_factory, proof):
+    workspace = copy_of_fixture_workspace(tmp_path_factory, 'hermes-ws')
+    (workspace / 'notes').mkdir(exist_ok=True)
+    (workspace / 'notes' / 'proof.txt').write_text(proof + '\n')
+    (workspace / 'important').mkdir()
+    (workspace / 'important' / 'keep.txt').write_text('do not delete\n')
+    return workspace
+
+
+@pytest.fixture(scope='module')
+def hermes_server(tmp_path_factory, llm, hermes_workspace):
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': MODEL, 'hermes.mcp.port': 0,
+                'hermes.acp.hermesPath': str(hermes_program())}
+    with running_code_server(tmp_path_factory, hermes_workspace, 'hermes', settings=settings) as server:
+        write_hermes_config(server.user_home, llm.endpoint)
+        yield server
+
+
+@pytest.fixture(scope='module')
+def window(browser, hermes_server):
+    with open_window(browser, hermes_server, 'hermes') as bench:
+        hermes_server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
+        bench.page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)  # Send is enabled
+        yield bench
+
+
+def send(page, text):
+    type_and_send(page, page.locator(INPUT).last, text)
+
+
+def open_plus_menu(page):
+    entry = page.get_by_role('menuitem', name='New Hermes Agent Session').first
+    for _ in range(5):
+        if entry.is_visible():
+            return entry
+        page.keyboard.press('Escape')
+        page.locator('.part.auxiliarybar .title-actions a.codicon-chevron-down').first.click()
+        try:
+            entry.wait_for(state='visible', timeout=5000)
+        except Exception:
+            pass
+    raise AssertionError('the "+" menu never showed "New Hermes Agent Session"')
+
+
+def last_response(page):
+    return page.locator(RESPONSE).last
+
+
+def modal(page):
+    dialog = page.locator('.monaco-dialog-box')
+    dialog.wait_for(state='visible', timeout=60000)
+    return dialog
+
+
+def chat_bodies(llm):
+    return [request['body'] for request in llm.chat_requests() if request['body'].get('stream') is True]
+
+
+def test_a_new_hermes_session_answers_through_this_windows_mcp_tools(window, llm, proof, hermes_server, artifacts):
+    llm.script(Reply(tool_events([('call_plan', 'todo', {'todos': [
+                   {'id': '1', 'content': 'Read notes/proof.txt through VS Code', 'status': 'in_progress'},
+                   {'id': '2', 'content': 'Answer with the launch code', 'status': 'pending'}]})])),
+               Reply(tool_events([('call_read', 'mcp__vscode__file_read', {'path': 'notes/proof.txt'})],
+                                 text_before='Let me read it.')),
+               Reply(text_events(ANSWER, piece=4), delay_ms=400))  # slow enough to look at the turn mid-way
+    page = window.page
+    window.run_command('Notifications: Clear All Notifications')
+    open_plus_menu(page).click()
+    page.get_by_text('Ask Hermes').first.wait_for(state='visible', timeout=15000)
+    send(page, QUESTION)
+    last_response(page).get_by_text('Hermes read').first.wait_for(state='visible', timeout=120000)
+    window.screenshot(artifacts / 'hermes-session-mid-turn.png')
+    last_response(page).get_by_text(ANSWER).first.wait_for(state='visible', timeout=120000)
+    bodies = chat_bodies(llm)
+    tool_names = [tool['function']['name'] for tool in bodies[0].get('tools', [])]
+    assert 'mcp__vscode__file_read' in tool_names  # our server reached Hermes through session/new
+    tool_results = [m for m in bodies[-1]['messages'] if m['role'] == 'tool']
+    assert any(proof in json.dumps(m['content']) for m in tool_results)  # read through our MCP server
+    # the plan is VS Code's to-do list (above the input), the tool calls are steps that ended
+    page.get_by_text('Read notes/proof.txt through VS Code').first.wait_for(state='visible', timeout=10000)
+    steps = last_response(page).get_by_text('Completed 4 steps').first
+    steps.click()
+    last_response(page).get_by_text('mcp__vscode__file_read').first.wait_for(state='visible', timeout=10000)
+    assert 'todo (2 items)' in last_response(page).inner_text()  # Hermes' own todo tool, ended
+    window.screenshot(artifacts / 'hermes-session-turn.png')
+    hermes_server.wait_for_log(r'ACP: Hermes Agent started')
+
+
+def test_an_edit_is_allowed_and_a_dangerous_command_is_denied_in_the_ui(window, llm, hermes_workspace, artifacts):
+    llm.script(Reply(tool_events([('call_write', 'write_file', {'path': 'created.txt', 'content': 'made by hermes'})])),
+               Reply(text_events('Written.')))
+    page = window.page
+    send(page, 'Create created.txt')
+    dialog = modal(page)
+    assert 'Approve edit: created.txt' in dialog.inner_text()
+    window.screenshot(artifacts / 'hermes-permission.png')
+    dialog.get_by_role('button', name='Allow edit', exact=True).click()
+    last_response(page).get_by_text('Written.').first.wait_for(state='visible', timeout=60000)
+    assert (hermes_workspace / 'created.txt').read_text() == 'made by hermes'
+
+    llm.script(Reply(tool_events([('call_rm', 'terminal', {'command': 'rm -rf important'})])),
+               Reply(text_events('I did not delete it.')))
+    send(page, 'Delete the important folder')
+    dialog = modal(page)
+    assert 'rm -rf important' in dialog.inner_text()
+    for name in ['Allow once', 'Allow for session', 'Allow always', 'Deny', 'Deny always']:
+        assert dialog.get_by_role('button', name=name, exact=True).count() == 1  # every option Hermes offers
+    dialog.get_by_role('button', name='Deny', exact=True).click()
+    last_response(page).get_by_text('I did not delete it.').first.wait_for(state='visible', timeout=60000)
+    assert (hermes_workspace / 'important' / 'keep.txt').exists()  # nothing ran
+
+
+def last_reply(server):
+    [path] = server.user_data.glob('User/workspaceStorage/*/hermes-agent.hermes-agent/conversations.json')
+    [conversation] = [c for c in json.loads(path.read_text())['conversations'] if c['acp']]
+    return conversation['messages'][-1]
+
+
+def test_stop_ends_a_turn_in_the_middle(window, llm, hermes_server):
+    llm.script(Reply(text_events('This answer streams slowly and will be stopped before its end. ' * 4, piece=3),
+                     delay_ms=150))
+    page = window.page
+    send(page, 'Tell me a long story')
+    last_response(page).get_by_text('This answer').first.wait_for(state='visible', timeout=60000)
+    page.keyboard.press('Escape')
+    stop = page.locator('.interactive-input-part a.codicon-stop-circle, .interactive-input-part .codicon-debug-stop')
+    stop.first.click()
+    wait_until(lambda: stop.count() == 0, 30, what='the turn to end (no Stop button)')
+    assert 'before its end. ' * 4 not in last_response(page).inner_text()
+    wait_until(lambda: last_reply(hermes_server)['status'] == 'stopped', 30, what='the stopped reply in the store')
+
+
+def test_after_a_reload_the_hermes_session_is_listed_reopens_and_continues(window, llm, hermes_server, artifacts):
+    page = window.page
+    page.reload()
+    page.wait_for_selector('.monaco-workbench', timeout=60000)
+    wait_until(lambda: hermes_server.extension_log_text().count('Chat sessions: "Hermes Agent"') >= 2, 60,
+               what='the second activation')
+    page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)
+    rows = page.locator(SESSION_ROW)
+    if not (rows.count() and rows.first.is_visible()):
+        window.run_command('Chat Agent Sessions: Show Agent Sessions Sidebar')
+    row = page.locator(SESSION_ROW, has_text=TITLE).first  # the title Hermes gave it
+    row.wait_for(state='visible', timeout=30000)
+    window.screenshot(artifacts / 'hermes-session-list.png')
+    answer = page.locator(RESPONSE).get_by_text(ANSWER).first
+    for _ in range(3):
+        row.click()
+        try:
+            answer.wait_for(state='visible', timeout=15000)
+            break
+        except Exception:
+            continue
+    answer.wait_for(state='visible', timeout=5000)
+    before = len(chat_bodies(llm))
+    llm.script(Reply(text_events('You asked for the launch code.')))
+    send(page, 'What did I ask first?')
+    last_response(page).get_by_text('You asked for the launch code.').first.wait_for(state='visible', timeout=120000)
+    follow_up = chat_bodies(llm)[before]
+    users = [m['content'] for m in follow_up['messages'] if m['role'] == 'user']
+    assert any(QUESTION in json.dumps(content) for content in users)  # the same Hermes session, loaded
+    hermes_server.wait_for_log(r'ACP: Hermes Agent started')
+
+
+def test_without_a_provider_hermes_says_how_to_set_it_up(window, hermes_server):
+    write_hermes_config(hermes_server.user_home, None)
+    page = window.page
+    page.reload()  # a new extension host: a new Hermes process reads the config again
+    page.wait_for_selector('.monaco-workbench', timeout=60000)
+    wait_until(lambda: hermes_server.extension_log_text().count('Chat sessions: "Hermes Agent"') >= 3, 60,
+               what='the third activation')
+    page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)
+    window.run_command('Chat: New Hermes Agent Session')  # (opens in an editor)
+    editor = page.locator('.part.editor')
+    editor.get_by_text('Ask Hermes').first.wait_for(state='visible', timeout=15000)
+    type_and_send(page, editor.locator(INPUT).first, 'Hello?')
+    response = editor.locator(RESPONSE).last
+    response.get_by_text('has no model provider configured yet').first.wait_for(state='visible', timeout=60000)
+    assert '-32603' not in response.inner_text()
+    response.get_by_role('button', name='Set up Hermes Agent').first.wait_for(state='visible', timeout=10000)
