@@ -228,3 +228,15 @@ def test_diff_texts_over_many_chunks_finds_the_same_hunks_as_the_line_diff():
             text[at] = 'changed %d\n' % at if rng.random() < 0.7 else ''
         text = ''.join(text)
         assert diff_texts(base, text) == diff_lines(split_lines(base), split_lines(text))
+
+
+def test_a_file_rewritten_through_and_through_is_one_hunk_at_once():
+    base = ['old %d\n' % n for n in range(3000)]
+    text = ['new %d\n' % n for n in range(3000)]
+    assert diff_lines(base, text) == [{'start': 0, 'base_start': 0, 'before': base, 'after': text}]
+    from hermes.core.hunks import _share_a_line
+    assert not _share_a_line(base, 0, 3000, text, 0, 3000)
+    assert _share_a_line(['a\n', 'b\n'], 0, 2, ['x\n', 'y\n', 'b\n'], 1, 3)
+    assert not _share_a_line(['a\n', 'b\n'], 0, 1, ['b\n'], 0, 1)  # outside the ranges
+    assert not _share_a_line(['__proto__\n'], 0, 1, ['constructor\n'], 0, 1)
+    assert len(diff_lines(['a\n', 'x\n', 'b\n'], ['c\n', 'x\n', 'd\n'])) == 2  # one shared line: aligned on it

@@ -67,14 +67,31 @@ def diff_lines(before, after, budget=None):
     b_end = len(after) - tail
     if head == a_end and head == b_end:
         return []
-    if head == a_end or head == b_end:
-        blocks = [[head, a_end, head, b_end]]
+    if head == a_end or head == b_end or not _share_a_line(before, head, a_end, after, head, b_end):
+        blocks = [[head, a_end, head, b_end]]  # (a file rewritten through and through: nothing to align)
     else:
         blocks = _myers_blocks(before, after, head, a_end, head, b_end, budget)
         if is_none(blocks):
             blocks = [[head, a_end, head, b_end]]
     return [{'start': block[2], 'base_start': block[0], 'before': before[block[0]:block[1]],
              'after': after[block[2]:block[3]]} for block in blocks]
+
+
+def _share_a_line(a, a0, a1, b, b0, b1):
+    """Whether a[a0:a1] and b[b0:b1] have any line in common (one pass over each, a set of the shorter side)."""
+    if a1 - a0 > b1 - b0:
+        return _share_a_line(b, b0, b1, a, a0, a1)
+    known = {}
+    index = a0
+    while index < a1:
+        known[' ' + a[index]] = True  # (the prefix keeps a line clear of the dict's own members)
+        index = index + 1
+    index = b0
+    while index < b1:
+        if (' ' + b[index]) in known:
+            return True
+        index = index + 1
+    return False
 
 
 def diff_texts(base, text, budget=None):
