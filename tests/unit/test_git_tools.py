@@ -4,10 +4,17 @@ import subprocess
 
 import pytest
 import vscode
-from hermes.core.tools import ToolCall
+from hermes.core.git_status import parse_status
+from hermes.core.tools import Services, ToolCall
 from hermes.host.approval import Approver
-from hermes.host.git import is_read_only, parse_status
-from hermes.tools.catalog import build_registry
+from hermes.host.git import is_read_only
+from hermes.host.tool_services import GitService, PathService
+from hermes.tools.catalog import build_registry as build_registry_with
+
+
+def build_registry(approver=None):
+    """The git tools get git and the workspace paths from `call.services`, as in a window (host/services.py)."""
+    return build_registry_with(approver, Services(git=GitService(), paths=PathService()))
 
 
 def git(repo, *args):
@@ -203,3 +210,36 @@ def test_allow_for_session_covers_exactly_the_command_shown(repo):
     assert call('git_command', {'args': ['tag', 'b']}, registry)['isError'] is True
     assert len(vscode.window.messages) == 2
     assert git(repo, 'tag').split() == ['a']
+
+class FakeGit:
+    """A small typed fake of contracts/services.py Git: no git process, no VS Code."""
+
+    def __init__(self, outputs):
+        self.outputs = outputs  # first argument → stdout
+        self.ran = []
+
+    def directory_of(self, path_text):
+        return '/repo'
+
+    async def repository_root(self, cwd, call=None):
+        return '/repo'
+
+    async def gate_read_only(self, tool_name, shown, arguments, cwd, paths, call):
+        return True
+
+    async def git_output(self, args, cwd, call=None, safe=True):
+        self.ran.append((args[0], cwd, safe))
+        return self.outputs[args[0]]
+
+    async def run_git(self, args, cwd, call=None, timeout_ms=30000, safe=True):
+        return {'code': 0, 'stdout': await self.git_output(args, cwd, call, safe), 'stderr': '', 'error': None}
+
+
+def test_a_git_tool_runs_on_a_fake_git_service_alone():
+    fake = FakeGit({'for-each-ref': 'refs/heads/main\x00main\x00abc1234\x00\x00\x00*\x00First commit\n',
+                    'branch': 'main\n'})
+    result = call('git_get_branches', {}, build_registry_with(None, Services(git=fake)))
+    assert text(result) == 'Current branch: main\n* main abc1234 First commit'
+    assert fake.ran == [('for-each-ref', '/repo', True), ('branch', '/repo', True)]
+    missing = call('git_get_branches', {}, build_registry_with(None, Services()))
+    assert missing['isError'] and text(missing).startswith('git is not available')

@@ -75,7 +75,8 @@ class Files(Protocol):
 
 
 class Paths(Protocol):
-    """Where a tool argument points (host/paths.py): workspace confinement and how paths are shown."""
+    """Where a tool argument points (host/tool_services.py PathService over host/paths.py): workspace confinement
+    and how paths are shown."""
 
     def folder_paths(self) -> List[str]: ...
 
@@ -114,7 +115,13 @@ class ProcessResult(TypedDict):
 
 
 class Git(Protocol):
-    """git in a workspace folder (host/git.py); read-only commands run with a safe configuration."""
+    """git in a workspace folder (host/tool_services.py GitService over host/git.py); read-only commands run with a
+    safe configuration."""
+
+    def directory_of(self, path_text: Optional[str]) -> str: ...
+
+    async def gate_read_only(self, tool_name: str, shown: str, arguments: JsonObject, cwd: str, paths: List[str],
+                             call: CallContext) -> bool: ...
 
     async def run_git(self, args: List[str], cwd: str, call: Optional[CallContext] = None,
                       timeout_ms: int = ..., safe: bool = True) -> ProcessResult: ...
@@ -152,7 +159,7 @@ class Search(Protocol):
 class Terminals(Protocol):
     """The window's terminals and what ran in them (host/terminals.py TerminalService)."""
 
-    def summary(self) -> List[TerminalView]: ...
+    def summary(self) -> str: ...
 
     def lookup(self, ref: Json) -> Any: ...
 

@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.loop import ChangeAuthor, ConfirmationState
 from hermes.contracts.mcp import CallToolResult, ToolArguments, ToolReturn, ToolSpec
-from hermes.contracts.services import Approval, Configuration, Debugging, Language, Reviews, Tabs, Terminals
+from hermes.contracts.services import Approval, Configuration, Debugging, Git, Language, Paths, Reviews, Tabs, Terminals
 
 Handler = Callable[[ToolArguments, 'ToolCall'], Awaitable[ToolReturn]]
 Listener = Callable[[], None]
@@ -93,7 +93,8 @@ class Services:
 
     def __init__(self, terminals: 'Optional[Terminals]' = None, debugging: 'Optional[Debugging]' = None,
                  reviews: 'Optional[Reviews]' = None, language: 'Optional[Language]' = None, tabs: 'Optional[Tabs]' = None,
-                 configuration: 'Optional[Configuration]' = None, changes: 'Optional[Any]' = None) -> None:
+                 configuration: 'Optional[Configuration]' = None, changes: 'Optional[Any]' = None,
+                 git: 'Optional[Git]' = None, paths: 'Optional[Paths]' = None) -> None:
         self._terminals = terminals  # host/terminals.py TerminalService
         self._debugging = debugging  # host/debugging.py DebugService
         self._reviews = reviews  # host/diff_review.py DiffReviews
@@ -101,6 +102,8 @@ class Services:
         self._tabs = tabs  # host/editors.py EditorTabs
         self._configuration = configuration  # host/configuration.py ConfigurationService
         self._changes = changes  # host/change_log.py ChangeLog
+        self._git = git  # host/tool_services.py GitService
+        self._paths = paths  # host/tool_services.py PathService
 
     @property
     def terminals(self) -> 'Terminals':
@@ -131,6 +134,14 @@ class Services:
         return _present(self._changes, 'The change log')
 
     @property
+    def git(self) -> 'Git':
+        return _present(self._git, 'git')
+
+    @property
+    def paths(self) -> 'Paths':
+        return _present(self._paths, 'The workspace path service')
+
+    @property
     def change_log_or_none(self) -> 'Optional[Any]':
         """The change log, or None: writes are recorded where there is one and still happen where there is none."""
         return self._changes
@@ -144,6 +155,9 @@ def _present(service: 'Optional[Any]', what: str) -> 'Any':
 
 NO_SERVICES = Services()
 
+
+NO_GATE = ('needs the user\'s confirmation, but this call came through no confirmation gate (a tool registry '
+           'built without one), so it is not done.')
 
 # Where a call stands with the user's consent (ToolCall.confirmation). The gate moves it; front ends listen
 # (`on_confirmation`) to show "waiting for your confirmation" — never by reading log text.
@@ -199,6 +213,15 @@ class ToolCall:
         def unsubscribe() -> None:
             self._confirmation_listeners = [item for item in self._confirmation_listeners if item is not listener]
         return unsubscribe
+
+    async def confirm(self, tool_name: str, title: str, arguments: 'JsonObject',
+                      key: 'Optional[str]' = None) -> 'Optional[str]':
+        """For a tool that is only sometimes destructive (git_command: `git log` runs freely, `git commit` must ask):
+        ask the user through the gate this call came through (`gate.confirm`, host/approval.py). None to go ahead,
+        or the refusal (raise it as a ToolError). Without a gate nobody could ask, so nothing is done unasked."""
+        if is_none(self.gate):
+            return tool_name + ': "' + title + '" ' + NO_GATE
+        return await self.gate.confirm(tool_name, title, arguments, self, key)
 
     def progress(self, progress: float, total: 'Optional[float]' = None, message: 'Optional[str]' = None) -> None:
         if not is_none(self._reporter) and not self._cancelled:

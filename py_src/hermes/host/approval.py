@@ -28,8 +28,6 @@ SESSION_SCOPE = ('"Allow for This Session" lets exactly this call (this tool, th
 RUNS_PROGRAMS = ['terminal_create', 'terminal_run', 'terminal_send', 'terminal_kill', 'command_execute',
                  'workspace_run_task', 'debug_start', 'debug_evaluate', 'debug_set_breakpoints', 'debug_continue',
                  'debug_step', 'debug_stop', 'git_command', 'git_diff', 'git_get_status', 'git_get_branches']
-NO_GATE = ('needs the user\'s confirmation, but this call came through no confirmation gate (a tool registry '
-           'built without one), so it is not done.')
 RESTRICTED = ('This workspace is in Restricted Mode (not trusted), so Hermes does not run tools that can run a '
               'program. The user can trust the workspace (Manage Workspace Trust) to allow it.')
 
@@ -175,6 +173,4 @@ async def confirm(tool_name, title, arguments, call, key=None):
     `arguments['what']`, when given, is the dialog's "What will happen" line (else the title). Returns None to
     go ahead, or the refusal text (raise it as a ToolError). A call that came through no gate (a registry built
     without one: every front end's has one) is refused: nobody could ask, and nothing is done unasked."""
-    if is_none(call.gate):
-        return tool_name + ': "' + title + '" ' + NO_GATE
-    return await call.gate.confirm(tool_name, title, arguments, call, key)
+    return await call.confirm(tool_name, title, arguments, key)

@@ -15,7 +15,8 @@ from hermes.host.confinement import shows, shown_path, OUTSIDE
 from hermes.host.editors import tab_resource
 from hermes.host.documents import active_editor as current_editor, point
 from hermes.host.diagnostics import collect
-from hermes.host.git import run_git, parse_status, read_only_concerns
+from hermes.host.git import run_git, read_only_concerns
+from hermes.core.git_status import parse_status
 from hermes.host.terminals import render_execution
 from hermes.host.workspace import workspace_folders, workspace_name
 

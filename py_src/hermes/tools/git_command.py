@@ -5,27 +5,26 @@ from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_head
 from hermes.core.git_args import classify, quote_args
-from hermes.host.approval import confirm
-from hermes.host.git import directory_of, run_git, gate_read_only
 
 
 async def run_command(args, call):
+    git = call.services.git
     git_args = get_key(args, 'args')
-    cwd = directory_of(get_key(args, 'path'))
+    cwd = git.directory_of(get_key(args, 'path'))
     verdict = classify(git_args)
     read_only = verdict['read_only']
     shown = 'git ' + quote_args(git_args)
     if read_only:
-        safe = await gate_read_only('git_command', shown, {'args': git_args, 'cwd': cwd}, cwd, verdict['paths'], call)
+        safe = await git.gate_read_only('git_command', shown, {'args': git_args, 'cwd': cwd}, cwd, verdict['paths'], call)
     else:
         # "Allow for this session" covers exactly this command line, nothing that merely shares its subcommand.
-        refusal = await confirm('git_command', shown, {'args': git_args, 'cwd': cwd, 'why': verdict['reason']},
-                                call, 'git_command ' + dump_json(git_args))
+        refusal = await call.confirm('git_command', shown, {'args': git_args, 'cwd': cwd, 'why': verdict['reason']},
+                                     'git_command ' + dump_json(git_args))
         if not is_none(refusal):
             raise ToolError(refusal)
         safe = False
     timeout_s = args['timeout_seconds']
-    result = await run_git(git_args, cwd, call, timeout_s * 1000, safe)
+    result = await git.run_git(git_args, cwd, call, timeout_s * 1000, safe)
     limit = args['max_chars']
     stdout = cap_head(result['stdout'], limit)
     stderr = cap_head(result['stderr'], 10000)

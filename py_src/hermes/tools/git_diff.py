@@ -3,14 +3,13 @@ from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_head
-from hermes.host.paths import resolve_path
-from hermes.host.git import directory_of, repository_root, git_output, gate_read_only
 from hermes.core.git_args import quote_args
 
 
 async def get_diff(args, call):
+    git = call.services.git
     path_text = get_key(args, 'path')
-    root = await repository_root(directory_of(path_text), call)
+    root = await git.repository_root(git.directory_of(path_text), call)
     command = ['diff', '--no-color', '--no-ext-diff']
     if args['staged']:
         command.append('--cached')
@@ -24,10 +23,10 @@ async def get_diff(args, call):
         command.append(ref)
     command.append('--')
     if not is_none(path_text):
-        command.append(resolve_path(path_text))
-    safe = await gate_read_only('git_diff', 'git ' + quote_args(command), {'path': path_text, 'ref': ref}, root,
+        command.append(call.services.paths.resolve_path(path_text))
+    safe = await git.gate_read_only('git_diff', 'git ' + quote_args(command), {'path': path_text, 'ref': ref}, root,
                                 [] if is_none(ref) else [ref], call)
-    diff = await git_output(command, root, call, safe)
+    diff = await git.git_output(command, root, call, safe)
     limit = args['max_chars']
     what = ('staged changes' if args['staged'] else 'unstaged changes') if is_none(ref) else 'changes against ' + ref
     if diff.strip() == '':

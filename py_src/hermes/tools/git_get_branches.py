@@ -2,22 +2,23 @@
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list
-from hermes.host.git import directory_of, repository_root, git_output, parse_branches, BRANCH_FORMAT, gate_read_only
+from hermes.core.git_status import parse_branches, BRANCH_FORMAT
 from hermes.tools.git_parts import PATH_ARG
 
 MAX_BRANCHES = 200
 
 
 async def get_branches(args, call):
-    root = await repository_root(directory_of(get_key(args, 'path')), call)
-    safe = await gate_read_only('git_get_branches', 'git branch', {'path': root}, root, [], call)
+    git = call.services.git
+    root = await git.repository_root(git.directory_of(get_key(args, 'path')), call)
+    safe = await git.gate_read_only('git_get_branches', 'git branch', {'path': root}, root, [], call)
     refs = ['refs/heads']
     if args['include_remote']:
         refs.append('refs/remotes')
     format_args = ['for-each-ref', '--sort=-committerdate', '--format=' + BRANCH_FORMAT]
     format_args.extend(refs)
-    branches = parse_branches(await git_output(format_args, root, call, safe))
-    current = await git_output(['branch', '--show-current'], root, call, safe)  # (`(await x).strip()` loses its
+    branches = parse_branches(await git.git_output(format_args, root, call, safe))
+    current = await git.git_output(['branch', '--show-current'], root, call, safe)  # (`(await x).strip()` loses its
     current = current.strip() or None                                      # parentheses in Transcrypt)
     shown, note = cap_list(branches, MAX_BRANCHES)
     lines = ['Current branch: ' + (current if current is not None else '(detached HEAD)')]

@@ -2,20 +2,20 @@
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list
-from hermes.host.paths import display_path
-from hermes.host.git import directory_of, repository_root, git_output, parse_status, describe_change, gate_read_only
+from hermes.core.git_status import parse_status, describe_change
 from hermes.tools.git_parts import PATH_ARG
 
 MAX_FILES = 500
 
 
 async def get_status(args, call):
-    root = await repository_root(directory_of(get_key(args, 'path')), call)
-    safe = await gate_read_only('git_get_status', 'git status', {'path': root}, root, [], call)
-    text = await git_output(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], root, call, safe)
+    git = call.services.git
+    root = await git.repository_root(git.directory_of(get_key(args, 'path')), call)
+    safe = await git.gate_read_only('git_get_status', 'git status', {'path': root}, root, [], call)
+    text = await git.git_output(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], root, call, safe)
     status = parse_status(text)
     status['root'] = root
-    lines = [_branch_line(status, root)]
+    lines = [_branch_line(status, call.services.paths.display_path(root))]
     groups = [
         ('Staged', [f for f in status['files'] if f['kind'] == 'tracked' and f['index'] != '.'], 'index'),
         ('Not staged', [f for f in status['files'] if f['kind'] == 'tracked' and f['worktree'] != '.'], 'worktree'),
@@ -38,7 +38,7 @@ async def get_status(args, call):
     return text_and_data('\n'.join(lines), status)
 
 
-def _branch_line(status, root):
+def _branch_line(status, shown_root):
     branch = status['branch']
     line = ('On branch ' + branch) if branch is not None else 'HEAD detached at ' + str(status['commit'])
     if status['upstream'] is not None:
@@ -46,7 +46,7 @@ def _branch_line(status, root):
                 str(status['behind']) + ')')
     if status['commit'] is None:
         line = line + ' (no commits yet)'
-    return line + ' — repository ' + display_path(root)
+    return line + ' — repository ' + shown_root
 
 
 TOOL = Tool(
