@@ -10,8 +10,9 @@ from mcp.client.streamable_http import streamable_http_client
 
 
 class McpSession:
-    def __init__(self, url, token, http_timeout=300, message_handler=None):
+    def __init__(self, url, token, http_timeout=300, message_handler=None, client_info=None):
         self.message_handler = message_handler  # async (notification) → None: what the server sends unasked
+        self.client_info = client_info  # an mcp.types.Implementation (the name the server knows us by), or the SDK's
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -25,7 +26,8 @@ class McpSession:
         try:
             async with httpx2.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=http_timeout) as http:
                 async with streamable_http_client(url, http_client=http) as (read, write):
-                    async with ClientSession(read, write, message_handler=self.message_handler) as session:
+                    async with ClientSession(read, write, message_handler=self.message_handler,
+                                             client_info=self.client_info) as session:
                         await session.initialize()
                         self._ready.set_result(session)
                         await self._closing.wait()
