@@ -86,7 +86,7 @@ HOST_IMPORTING_TOOLS = {
     'editor_get_diagnostics', 'editor_get_selection', 'editor_open_diff', 'editor_open_file', 'file_create',
     'file_delete', 'file_list_directory', 'file_read', 'file_search', 'file_search_content', 'file_write',
     'lsp_definition', 'lsp_document_symbols', 'lsp_parts', 'lsp_references', 'lsp_rename', 'lsp_workspace_symbols',
-    'terminal_create', 'terminal_read', 'workspace_get_config', 'workspace_get_folders', 'workspace_run_task',
+    'workspace_get_config', 'workspace_get_folders', 'workspace_run_task',
     'workspace_set_config',
 }
 

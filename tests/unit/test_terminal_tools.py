@@ -8,6 +8,7 @@ import vscode
 from hermes.core.tools import ToolCall, Services
 from hermes.host.terminals import register_terminals, MAX_EXECUTIONS
 from hermes.tools.catalog import build_registry
+from hermes.host.tool_services import PathService
 
 MARK = '\x1b]633;C\x07'
 
@@ -20,7 +21,7 @@ def terminals(context, tmp_path):
 
 @pytest.fixture
 def registry(terminals):
-    return build_registry(None, Services(terminals=terminals))
+    return build_registry(None, Services(terminals=terminals, paths=PathService()))
 
 
 def run(coroutine):
@@ -156,7 +157,7 @@ def test_send_then_read_captures_what_the_shell_ran(registry):
 def gated_registry(terminals):
     """A registry with the gate, as every front end's (a user's terminal is read only after a yes)."""
     from hermes.host.approval import Approver
-    return build_registry(Approver(), Services(terminals=terminals))
+    return build_registry(Approver(), Services(terminals=terminals, paths=PathService()))
 
 
 def test_executions_started_by_the_user_are_captured_and_the_ring_buffer_is_bounded(terminals):

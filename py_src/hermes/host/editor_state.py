@@ -17,7 +17,7 @@ from hermes.host.documents import active_editor as current_editor, point
 from hermes.host.diagnostics import collect
 from hermes.host.git import run_git, read_only_concerns
 from hermes.core.git_status import parse_status
-from hermes.host.terminals import render_execution
+from hermes.core.terminal_text import render_execution
 from hermes.host.workspace import workspace_folders, workspace_name
 
 MAX_SELECTION_CHARS = 100000

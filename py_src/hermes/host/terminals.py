@@ -421,19 +421,6 @@ def register_terminals(context):
     return service
 
 
-def render_execution(entry, limit):
-    """`$ command` then its output (the most recent `limit` characters) and how it ended."""
-    if entry.done:
-        status = 'exit code ' + ('unknown' if is_none(entry.exit_code) else str(entry.exit_code))
-    else:
-        status = 'still running'
-    seconds = entry.duration_ms() / 1000
-    header = '$ ' + entry.command
-    output = rstrip_chars(cap_tail(entry.output(), limit), '\n')
-    footer = '(' + status + ', ' + str(round(seconds * 10) / 10) + ' s)'
-    return header + '\n' + (output + '\n' if output != '' else '') + footer
-
-
 PROFILE_OS = {'linux': 'linux', 'darwin': 'osx', 'win32': 'windows'}
 
 

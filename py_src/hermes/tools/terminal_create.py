@@ -4,7 +4,6 @@ from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
-from hermes.host.paths import resolve_path, display_path
 
 SHELLS = ['bash', 'zsh', 'fish', 'pwsh', 'sh']
 
@@ -12,7 +11,7 @@ SHELLS = ['bash', 'zsh', 'fish', 'pwsh', 'sh']
 async def create_terminal(args, call):
     cwd = None
     if not is_none(get_key(args, 'cwd')):
-        cwd = resolve_path(get_key(args, 'cwd'))
+        cwd = call.services.paths.resolve_path(get_key(args, 'cwd'))
         if not node('fs').existsSync(cwd):
             raise ToolError('The folder "' + get_key(args, 'cwd') + '" does not exist.')
     service = call.services.terminals
@@ -21,7 +20,7 @@ async def create_terminal(args, call):
     data = record.describe()
     text = 'Created terminal ' + str(record.id) + ' "' + record.label() + '"'
     if not is_none(cwd):
-        text = text + ' in ' + display_path(cwd)
+        text = text + ' in ' + call.services.paths.display_path(cwd)
     if is_none(integration):
         text = (text + '. Shell integration did not activate, so terminal_run and terminal_read cannot '
                 'capture output here (try shell "bash"); terminal_send still works.')

@@ -2,9 +2,8 @@
 from hermes.js.objects import is_none
 from hermes.core.values import get_key
 from hermes.core.tools import Tool, ToolError
-from hermes.host.approval import confirm
 from hermes.core.output_text import text_and_data
-from hermes.host.terminals import render_execution
+from hermes.core.terminal_text import render_execution
 from hermes.tools.terminal_parts import TERMINAL_REF, find_terminal
 
 
@@ -12,10 +11,10 @@ async def read_terminal(args, call):
     record = find_terminal(call.services.terminals, get_key(args, 'terminal'))
     if not record.owned:
         # A terminal the user opened holds what the user ran and printed (tokens, other projects): ask first.
-        refusal = await confirm('terminal_read', 'Read your terminal "' + record.label() + '"',
-                                {'terminal': record.id, 'name': record.label(),
-                                 'what': 'shows what you ran and what it printed in the terminal "' + record.label() +
-                                 '", which you opened yourself'}, call)
+        refusal = await call.confirm('terminal_read', 'Read your terminal "' + record.label() + '"',
+                                     {'terminal': record.id, 'name': record.label(),
+                                      'what': 'shows what you ran and what it printed in the terminal "' +
+                                      record.label() + '", which you opened yourself'})
         if not is_none(refusal):
             raise ToolError(refusal)
     last = args['last']
