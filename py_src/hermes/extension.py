@@ -41,7 +41,7 @@ async def activate(context):
     register_mcp_definitions(context, service)
     llm = register_llm(context, log, registry)
     conversations = register_conversation_store(context, log)
-    agents = register_acp_agents(context, log)
+    agents = register_acp_agents(context, log, registry, services.terminals)
     _active['agents'] = agents
     acp = register_acp_sessions(context, log, service, agents, PermissionRouter(log), conversations, services.changes)
     register_native_chat(context, log, registry, llm, conversations, acp, services.changes)

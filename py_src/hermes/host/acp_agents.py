@@ -1,18 +1,21 @@
 """The window's ACP agent processes: every AcpAgent a front end starts is made here, so deactivate can stop
-them all and wait until each process is gone (none outlives the window)."""
+them all and wait until each process is gone (none outlives the window); and the window's one client side
+(host/acp_client_side.py), which answers what every agent asks."""
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import new
 from hermes.js.promises import wait_all
 from hermes.net.acp_agent import AcpAgent
+from hermes.host.acp_client_side import AcpClientSide
 
 
 class AcpAgents:
-    """Makes AcpAgents and keeps the ones not yet disposed."""
+    """Makes AcpAgents and keeps the ones not yet disposed. `client_side`: the window's AcpClientSide (or None)."""
 
-    def __init__(self, log):
+    def __init__(self, log, client_side=None):
         self.log = log
+        self.client_side = client_side
         self.agents = []
 
     def create(self, spec, client_side):
@@ -40,8 +43,10 @@ class AcpAgents:
         await wait_all([agent.closed() for agent in agents])
 
 
-def register_acp_agents(context, log):
-    agents = AcpAgents(log)
+def register_acp_agents(context, log, registry, terminals):
+    """The window's agents and their client side over the tool `registry` (its gate, services, change log) and
+    the `terminals` service."""
+    agents = AcpAgents(log, AcpClientSide(registry, terminals, log))
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(agents.dispose_all)))
     return agents
 

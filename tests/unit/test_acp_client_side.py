@@ -1,0 +1,224 @@
+"""host/acp_client_side.py over the vscode shim: what an ACP agent's fs/*, terminal/* and permission requests do in
+this window (the same gate, confinement and change log as the tools), and the whole path from the scripted agent."""
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+import vscode
+
+from hermes.core.acp import AcpError, RequestError
+from hermes.core.tools import Services
+from hermes.host.acp_client_side import AcpClientSide, select_lines, command_line
+from hermes.host.approval import Approver
+from hermes.host.change_log import ChangeLog
+from hermes.host.terminals import register_terminals
+from hermes.net.acp_agent import AcpAgent
+from hermes.tools.catalog import build_registry
+
+AGENT = str(Path(__file__).resolve().parents[1] / 'acp_agent' / 'agent.py')
+MARK = '\x1b]633;C\x07'
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, 120))
+
+
+@pytest.fixture
+def ws(tmp_path):
+    root = tmp_path / 'project'
+    root.mkdir()
+    (root / 'notes.md').write_text('one\ntwo\nthree\n')
+    (tmp_path / 'secret.txt').write_text('outside')
+    vscode.workspace.open_folders([str(root)])
+    return root
+
+
+@pytest.fixture
+def side(ws, context):
+    terminals = register_terminals(context)
+    registry = build_registry(Approver(), Services(terminals=terminals))
+    return AcpClientSide(registry, terminals)
+
+
+def error_of(coroutine):
+    with pytest.raises(RequestError) as caught:
+        run(coroutine)
+    return caught.value.code, str(caught.value)
+
+
+@pytest.mark.parametrize('line, limit, expected', [
+    (None, None, 'one\ntwo\nthree\n'), (2, None, 'two\nthree\n'), (2, 1, 'two\n'), (1, 0, ''), (9, 2, ''),
+    (None, 2, 'one\ntwo\n'), (3, 5, 'three\n'),
+])
+def test_select_lines(line, limit, expected):
+    assert select_lines('one\ntwo\nthree\n', line, limit) == expected
+
+
+def test_select_lines_of_a_text_without_a_final_newline():
+    assert select_lines('a\nb', 2, 1) == 'b'
+    assert select_lines('a\nb', 1, 1) == 'a\n'
+
+
+def test_command_line_quotes_what_a_shell_would_split():
+    assert command_line('npm', ['run', 'test me'], [{'name': 'CI', 'value': '1 2'}]) == "'CI=1 2' npm run 'test me'"
+    assert command_line('ls', [], None) == 'ls'
+
+
+def test_read_gives_the_editor_text_first_then_the_disk(side, ws):
+    async def scenario():
+        disk = await side.read_text_file({'sessionId': 's', 'path': str(ws / 'notes.md'), 'line': 2, 'limit': 1})
+        document = await vscode.workspace.openTextDocument(vscode.Uri.file(str(ws / 'notes.md')))
+        document._apply([vscode.TextEdit.replace(vscode.Range(0, 0, 0, 3), 'ONE (unsaved)')])
+        editor = await side.read_text_file({'sessionId': 's', 'path': str(ws / 'notes.md')})
+        return disk, editor
+    disk, editor = run(scenario())
+    assert disk == {'content': 'two\n'}
+    assert editor == {'content': 'ONE (unsaved)\ntwo\nthree\n'}
+
+
+def test_read_is_confined_to_the_workspace_and_says_what_is_missing(side, ws, tmp_path):
+    code, text = error_of(side.read_text_file({'sessionId': 's', 'path': str(tmp_path / 'secret.txt')}))
+    assert code == -32602 and 'is outside the workspace' in text
+    code, text = error_of(side.read_text_file({'sessionId': 's', 'path': str(ws / 'nope.md')}))
+    assert code == -32002 and text.startswith('"nope.md" does not exist.')
+    code, text = error_of(side.read_text_file({'sessionId': 's', 'path': 5}))
+    assert (code, text) == (-32602, 'Invalid params: "path" must be a string')
+
+
+def test_write_asks_through_the_tools_gate_and_is_recorded_in_the_change_log(ws, context):
+    terminals = register_terminals(context)
+    changes = ChangeLog(None)
+    registry = build_registry(Approver(), Services(terminals=terminals, changes=changes))
+    side = AcpClientSide(registry, terminals)
+    side.set_change_author('sess-1', {'client': 'Hermes Agent', 'session': 'sess-1', 'turn': 't1'})
+    vscode.window.message_answers.append(None)  # the user closes the dialog: no
+    code, text = error_of(side.write_text_file({'sessionId': 'sess-1', 'path': str(ws / 'notes.md'), 'content': 'x'}))
+    assert code == -32603 and text.startswith('The user declined to run file_write.')
+    assert (ws / 'notes.md').read_text() == 'one\ntwo\nthree\n'
+    vscode.window.message_answers.append('Allow')
+    assert run(side.write_text_file({'sessionId': 'sess-1', 'path': str(ws / 'notes.md'), 'content': 'new\n'})) is None
+    assert (ws / 'notes.md').read_text() == 'new\n'
+    [entry] = changes.pending()
+    assert entry['author'] == {'client': 'Hermes Agent', 'session': 'sess-1', 'turn': 't1'}
+
+
+def test_write_outside_the_workspace_is_refused_before_anyone_is_asked(side, tmp_path):
+    vscode.window.message_answers.append('Allow')  # would be used up by a dialog
+    code, text = error_of(side.write_text_file({'sessionId': 's', 'path': str(tmp_path / 'secret.txt'), 'content': 'x'}))
+    assert code == -32602 and 'is outside the workspace' in text
+    assert (tmp_path / 'secret.txt').read_text() == 'outside'
+    assert vscode.window.message_answers == ['Allow']
+
+
+def test_permission_goes_to_the_sessions_prompter_and_without_one_is_cancelled(side):
+    asked = []
+
+    async def prompter(params):
+        asked.append(params['toolCall']['toolCallId'])
+        return {'outcome': 'selected', 'optionId': 'allow_once'}
+    params = {'sessionId': 'sess-1', 'toolCall': {'toolCallId': 'edit-approval-1'}, 'options': []}
+    assert run(side.request_permission('sess-1', params)) == {'outcome': {'outcome': 'cancelled'}}
+    side.set_permission_prompter('sess-1', prompter)
+    assert run(side.request_permission('sess-1', params)) == {'outcome': {'outcome': 'selected', 'optionId': 'allow_once'}}
+    assert run(side.request_permission('sess-2', params)) == {'outcome': {'outcome': 'cancelled'}}
+    side.set_permission_prompter('sess-1', None)
+    assert run(side.request_permission('sess-1', params)) == {'outcome': {'outcome': 'cancelled'}}
+    assert asked == ['edit-approval-1']
+
+
+def test_terminal_runs_in_a_vs_code_terminal_after_the_gate(side, ws):
+    vscode.window.shell_commands['echo hi'] = ([MARK + 'hi\r\n'], 0)
+    vscode.window.message_answers.append('Allow')
+
+    async def scenario():
+        created = await side.terminal_create({'sessionId': 's', 'command': 'echo', 'args': ['hi'], 'cwd': str(ws)})
+        ids = {'sessionId': 's', 'terminalId': created['terminalId']}
+        exited = await side.terminal_wait_for_exit(ids)
+        output = await side.terminal_output(ids)
+        released = await side.terminal_release(ids)
+        return created, exited, output, released
+    created, exited, output, released = run(scenario())
+    assert created == {'terminalId': 'term-1'}
+    assert exited == {'exitCode': 0, 'signal': None}
+    assert output == {'output': 'hi\n', 'truncated': False, 'exitStatus': {'exitCode': 0, 'signal': None}}
+    assert released == {}
+    [terminal] = vscode.window.created_terminals
+    assert terminal.creationOptions == {'name': 'Agent: echo', 'cwd': str(ws)}
+    code, text = error_of(side.terminal_output({'sessionId': 's', 'terminalId': 'term-1'}))
+    assert (code, text) == (-32002, 'Resource not found: terminal term-1')
+
+
+def test_a_declined_terminal_runs_nothing(side):
+    vscode.window.message_answers.append(None)
+    code, text = error_of(side.terminal_create({'sessionId': 's', 'command': 'rm', 'args': ['-rf', '/']}))
+    assert code == -32603 and text.startswith('The user declined to run terminal_run.')
+    assert vscode.window.created_terminals == []
+
+
+def test_output_is_cut_to_the_agents_byte_limit_from_the_start(side):
+    vscode.window.shell_commands['seq'] = ([MARK + '1234567890\r\n'], 0)
+    vscode.window.message_answers.append('Allow')
+
+    async def scenario():
+        created = await side.terminal_create({'sessionId': 's', 'command': 'seq', 'outputByteLimit': 4})
+        ids = {'sessionId': 's', 'terminalId': created['terminalId']}
+        await side.terminal_wait_for_exit(ids)
+        return await side.terminal_output(ids)
+    assert run(scenario()) == {'output': '890\n', 'truncated': True, 'exitStatus': {'exitCode': 0, 'signal': None}}
+
+
+def test_the_scripted_agent_reads_writes_and_runs_through_this_window(side, ws):
+    """The whole path: the agent's requests over the pipe, answered by the real client side over the shim."""
+    vscode.window.message_answers.extend(['Allow', 'Allow'])
+    vscode.window.shell_commands['echo hi'] = ([MARK + 'hi\r\n'], 0)
+
+    async def scenario():
+        agent = AcpAgent({'name': 'Scripted', 'command': sys.executable, 'args': [AGENT]}, side, None)
+        await agent.start()
+        said = []
+        for text in ['read ' + str(ws / 'notes.md') + ' 1 1', 'write ' + str(ws / 'made.md') + ' made by the agent',
+                     'terminal echo hi', 'read /etc/passwd']:
+            session = await agent.new_session(str(ws), [])
+            updates = []
+            await agent.prompt(session['sessionId'], [{'type': 'text', 'text': text}], updates.append)
+            said.extend(u['content']['text'] for u in updates if u['sessionUpdate'] == 'agent_message_chunk')
+        agent.dispose()
+        await agent.closed()
+        return said
+    said = run(scenario())
+    assert said[0] == 'read: {"content": "one\\n"}'
+    assert said[1] == 'write: {}'
+    assert (ws / 'made.md').read_text() == 'made by the agent'
+    assert said[2].startswith('terminal: {"exit": {"exitCode": 0, "signal": null}, "output": {"exitStatus"')
+    assert '"output": "hi\\n"' in said[2]
+    assert said[3].startswith('read: {"error": {"code": -32602, "message": "\\"/etc/passwd\\" is outside the workspace')
+
+
+def test_activate_gives_the_window_one_client_side_over_its_registry_and_terminals(context):
+    from hermes import extension
+    vscode.workspace.settings['hermes.mcp.enabled'] = False  # the MCP server needs Node's http
+    api = run(extension.activate(context))
+    agents = api['acp']
+    assert isinstance(agents.client_side, AcpClientSide)
+    assert agents.client_side.registry.get('file_write') is not None
+    assert agents.client_side.registry.approver is not None
+    run(extension.deactivate())
+
+
+def test_deactivate_waits_until_every_agent_process_has_exited(context):
+    import os
+    from hermes import extension
+    vscode.workspace.settings['hermes.mcp.enabled'] = False
+
+    async def scenario():
+        api = await extension.activate(context)
+        agent = api['acp'].create({'name': 'Scripted', 'command': sys.executable, 'args': [AGENT, 'ignore_term']},
+                                  api['acp'].client_side)
+        await agent.start()
+        pid = agent.connection.process['pid']
+        await extension.deactivate()
+        return pid
+    pid = run(scenario())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
