@@ -38,11 +38,18 @@ def plain_object(value: 'Any') -> 'Any':
     return Object.fromEntries(Object.entries(value))
 
 
+
+def call_method(obj, method_name, *args):
+    """`obj[method_name](...args)`: a method called by its name on an object from either world, with `this` kept
+    (a JS object's method taken out by getattr loses it). (A parameter called `name` would be `py_name` in JS.)"""
+    return __pragma__('js', '{}', 'obj [method_name] (...args)')  # noqa: F821
+
+
 # __pragma__('skip')
 # CPython: `typeof` (a JS operator: modules that test types import it from here inside a skip block)
 # and twins of the functions above.
 from typing import TYPE_CHECKING, Any, List
 if TYPE_CHECKING:  # the checker narrows Optional values through is_none (typing.TypeIs from Python 3.13)
     from typing_extensions import TypeIs
-from hermes.js.objects_cpython import typeof, is_undefined, new, is_array, keys_of, plain_object
+from hermes.js.objects_cpython import typeof, is_undefined, new, is_array, keys_of, plain_object, call_method
 # __pragma__('noskip')

@@ -33,3 +33,7 @@ def keys_of(obj):
 
 def plain_object(value):
     return dict(value)
+
+
+def call_method(obj, method_name, *args):
+    return getattr(obj, method_name)(*args)

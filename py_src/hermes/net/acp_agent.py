@@ -9,7 +9,7 @@ from hermes.core import acp
 from hermes.core.acp import AcpError as _AcpError, RequestError as _RequestError
 from hermes.core.values import get_key, json_type, object_keys
 from hermes.js.errors import JsError, error_message
-from hermes.js.objects import is_none
+from hermes.js.objects import is_none, call_method
 from hermes.js.promises import sleep_ms
 from hermes.js.timers import clear_timer, set_timer
 from hermes.net.acp_connection import AcpConnection
@@ -292,18 +292,18 @@ class AcpAgent:
     async def _on_request(self, method, params, request_id):
         if method not in acp.CLIENT_METHODS:
             raise RequestError(acp.METHOD_NOT_FOUND, 'Method not found: ' + method)
-        handler = getattr(self.client_side, acp.CLIENT_METHODS[method], None)
-        if is_none(self.client_side) or is_none(handler):
+        name = acp.CLIENT_METHODS[method]
+        if is_none(self.client_side) or is_none(getattr(self.client_side, name, None)):
             raise RequestError(acp.METHOD_NOT_FOUND, 'Method not found: ' + method)
         if not acp.is_permission_request(method):
-            return await handler(params)
+            return await call_method(self.client_side, name, params)
         session_id = acp.update_session_id(params)
         key = acp.session_key(session_id)
         if key not in self.permissions:
             self.permissions[key] = []
         self.permissions[key].append(request_id)
         try:
-            return await handler(session_id, params)
+            return await call_method(self.client_side, name, session_id, params)
         finally:
             if key in self.permissions and request_id in self.permissions[key]:
                 self.permissions[key].remove(request_id)
