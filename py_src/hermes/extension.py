@@ -12,7 +12,6 @@ from hermes.host.mcp_features import register_mcp_features
 from hermes.host.services import register_services
 from hermes.host.conversation_store import register_conversation_store
 from hermes.host.acp_agents import register_acp_agents
-from hermes.host.acp_permissions import PermissionRouter
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
@@ -43,7 +42,7 @@ async def activate(context):
     conversations = register_conversation_store(context, log)
     agents = register_acp_agents(context, log, registry, services.terminals)
     _active['agents'] = agents
-    acp = register_acp_sessions(context, log, service, agents, PermissionRouter(log), conversations, services.changes)
+    acp = register_acp_sessions(context, log, service, agents, agents.client_side, conversations, services.changes)
     register_native_chat(context, log, registry, llm, conversations, acp, services.changes)
     panel = register_agent_panel(context, log, llm, conversations, services.changes)
     register_change_ui(context, log, services.changes, conversations)

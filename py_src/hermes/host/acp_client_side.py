@@ -107,6 +107,8 @@ class AcpClientSide:
     async def request_permission(self, session_id, params):
         key = 's:' + str(session_id)
         if key not in self.prompters:
+            if not is_none(self.log):
+                self.log.warn('ACP: a permission request for a session with no running turn was answered cancelled')
             return {'outcome': {'outcome': 'cancelled'}}
         outcome = await self.prompters[key](params)
         if json_type(get_key(outcome, 'outcome')) == 'object':
