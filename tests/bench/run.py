@@ -15,6 +15,8 @@
 7. File tools in code-server (tests/bench/files_bench.py).
 8. The change log: the cost a tracked write adds to editor_edit_file / file_write (1, 10, 100 kB), and the
    memory of 1,000 pending hunks (tests/bench/changes.js).
+9. Hermes Agent in a chat session (ACP, tests/bench/acp_turn.js): Enter → first streamed chunk and → end of a tool
+   turn, against the same turn by `hermes chat -q` alone with the same scripted model.
 No assertions on time: numbers are printed, each of issue 17's targets with its ratio and met / NOT met.
 """
 import gzip
@@ -324,8 +326,72 @@ def bench_changes():
         memory['heap_bytes'] / memory['texts_bytes'])
 
 
+def bench_acp():
+    from tests.llm_server.scenarios import Reply, text_events, tool_events
+    from tests.llm_server.server import ScriptedLlmServer
+    sys.path.insert(0, str(ROOT))
+    from tasks import client_dir
+    hermes = client_dir('hermes-agent') / 'bin' / 'hermes'
+    heading('Hermes Agent in a chat session (ACP, warm process) vs `hermes chat -q` alone, same scripted model '
+            '(a read_file tool call, then the answer)')
+    if not hermes.exists():
+        row('skipped', f'{hermes} is missing: run `inv setup`')
+        return
+    answer = 'The notes say: remember the milk. ' * 3
+    scenario = {'replies': [Reply(tool_events([('call_read', 'read_file', {'path': 'notes.txt'})])),
+                            Reply(text_events(answer, piece=6))],
+                'models': ['bench-model'], 'title': 'Bench', 'cycle': True, 'model_fields': {'max_model_len': 131072}}
+    with tempfile.TemporaryDirectory() as folder, ScriptedLlmServer(scenario) as llm:
+        home = Path(folder) / 'hermes-home'
+        home.mkdir()
+        (home / 'config.yaml').write_text(
+            f'model: {{provider: custom, base_url: {llm.endpoint}, default: bench-model, api_key: x, '
+            'context_length: 131072}\nsecurity: {tirith_enabled: false, allow_lazy_installs: false}\n')
+        workspace = Path(folder) / 'ws'
+        workspace.mkdir()
+        (workspace / 'notes.txt').write_text('remember the milk\n')
+        env = dict(os.environ, HERMES_HOME=str(home))
+        turns = 6
+        ours = json.loads(subprocess.run([NODE, str(BENCH / 'acp_turn.js'), str(hermes), str(turns)], check=True,
+                                         capture_output=True, text=True, cwd=workspace, env=env, timeout=600).stdout)
+        cold, warm = ours['turns'][0], ours['turns'][1:]
+        alone = []
+        for _ in range(3):
+            before = len(llm.chat_requests())
+            started = time.monotonic()
+            process = subprocess.Popen([str(hermes), 'chat', '-q', 'Read notes.txt and tell me what it says.'],
+                                       cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            output, first, whole = b'', None, None
+            while True:  # the answer's first characters, then all of it (not the exit: a title request and teardown)
+                piece = process.stdout.read1(65536)
+                if not piece:
+                    break
+                output += piece
+                if first is None and answer[:9].encode() in output:
+                    first = time.monotonic()
+                if whole is None and answer.strip().encode() in output.replace(b'\n', b' '):
+                    whole = time.monotonic()
+            process.wait(timeout=300)
+            ended = time.monotonic()
+            requests = llm.chat_requests()[before:]
+            model_start = requests[0]['at'] if requests else started  # the start-up ends with its first model request
+            first, whole = first or ended, whole or ended
+            alone.append({'startup_ms': (model_start - started) * 1000, 'first_ms': (first - model_start) * 1000,
+                          'end_ms': (whole - model_start) * 1000, 'total_ms': (ended - started) * 1000})
+    median = lambda values: statistics.median(values)  # noqa: E731
+    alone_first, alone_end = median([a['first_ms'] for a in alone]), median([a['end_ms'] for a in alone])
+    warm_first, warm_end = median([w['first_ms'] for w in warm]), median([w['end_ms'] for w in warm])
+    row('first turn (starts hermes acp): Enter → end', f"{cold['end_ms']:.0f} ms", 'hermes chat -q, whole run',
+        cold['end_ms'] / median([a['total_ms'] for a in alone]))
+    row('hermes chat -q: its own start-up', f"{median([a['startup_ms'] for a in alone]):.0f} ms")
+    target('warm turn: Enter → first streamed chunk', f'{warm_first:.0f} ms',
+           'hermes chat -q, its first model request → the answer\'s first characters', warm_first / alone_first, 1.2)
+    target('warm turn: Enter → end of a tool turn', f'{warm_end:.0f} ms',
+           'hermes chat -q, its first model request → the whole answer', warm_end / alone_end, 1.2)
+
+
 SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm,
-            'files': bench_files, 'typing': bench_typing, 'changes': bench_changes}
+            'files': bench_files, 'typing': bench_typing, 'changes': bench_changes, 'acp': bench_acp}
 
 if __name__ == '__main__':
     for name in sys.argv[1:] or list(SECTIONS):  # e.g. `python tests/bench/run.py mcp`

@@ -1,0 +1,98 @@
+// A fake `vscode.chat` with the chatSessionsProvider proposal (controller, content provider, participants) and the
+// chat response parts Hermes renders, over the harness's fake vscode: for the ACP session tests and inv bench.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
+const { vscode, extension } = require('./harness');
+
+class MarkdownString { constructor(value) { this.value = value; } }
+class ChatResponseMarkdownPart { constructor(value) { this.value = value; } }
+class ChatResponseProgressPart { constructor(value) { this.value = value; } }
+class ChatResponseReferencePart { constructor(value) { this.value = value; } }
+class ChatRequestTurn { constructor(prompt, command, references, participant) { Object.assign(this, { prompt, command, references, participant }); } }
+class ChatResponseTurn2 { constructor(response, result, participant) { Object.assign(this, { response, result, participant }); } }
+class ThemeIcon { constructor(id) { this.id = id; } }
+class ChatSessionChangedFile { constructor(uri, originalUri, modifiedUri, insertions, deletions) { Object.assign(this, { uri, originalUri, modifiedUri, insertions, deletions }); } }
+Object.assign(vscode, { MarkdownString, ChatResponseMarkdownPart, ChatResponseProgressPart, ChatResponseReferencePart,
+  ChatRequestTurn, ChatRequestTurn2: ChatRequestTurn, ChatResponseTurn: ChatResponseTurn2, ChatResponseTurn2, ThemeIcon,
+  ChatSessionChangedFile });
+if (!vscode.Uri.from) vscode.Uri.from = ({ scheme, path: p }) => { const uri = new vscode.Uri(scheme, p); uri.href = `${scheme}:${p}`; return uri; };
+if (!vscode.Uri.joinPath) vscode.Uri.joinPath = (base, ...parts) => vscode.Uri.file(path.join(base.fsPath, ...parts));
+
+const chat = { participants: new Map(), controllers: new Map(), content: new Map(), proposal: true, lines: [] };
+function proposed() {
+  if (!chat.proposal) throw new Error("Extension 'hermes-agent.hermes-agent' CANNOT use API proposal: chatSessionsProvider.");
+}
+vscode.chat = {
+  createChatParticipant(id, handler) {
+    const participant = { id, handler, dispose() { chat.participants.delete(id); } };
+    chat.participants.set(id, participant);
+    return participant;
+  },
+  createChatSessionItemController(type, refreshHandler) {
+    proposed();
+    const items = new Map();
+    const state = new vscode.EventEmitter();
+    const controller = {
+      id: type, refreshHandler, newChatSessionItemHandler: undefined, onDidChangeChatSessionItemState: state.event,
+      items: {
+        replace(list) { items.clear(); for (const item of list) items.set(item.resource.toString(), item); },
+        add(item) { items.set(item.resource.toString(), item); },
+        get(resource) { return items.get(resource.toString()); },
+        get size() { return items.size; },
+        all: () => [...items.values()],
+      },
+      createChatSessionItem(resource, label) { return { resource, label }; },
+      dispose() { chat.controllers.delete(type); },
+    };
+    chat.controllers.set(type, controller);
+    return controller;
+  },
+  registerChatSessionContentProvider(scheme, provider, participant) {
+    proposed();
+    chat.content.set(scheme, { provider, participant });
+    return new vscode.Disposable(() => chat.content.delete(scheme));
+  },
+};
+Object.assign(vscode.lm, { registerTool: () => new vscode.Disposable(), registerLanguageModelChatProvider: () => new vscode.Disposable() });
+
+class ChatToolInvocationPart { constructor(toolName, toolCallId) { Object.assign(this, { toolName, toolCallId }); } }
+vscode.ChatToolInvocationPart = ChatToolInvocationPart;
+
+const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+function recorder() {
+  const parts = [];
+  return {
+    parts,
+    markdown: (t) => parts.push(['markdown', typeof t === 'string' ? t : t.value]),
+    progress: (t) => parts.push(['progress', t]),
+    reference: (u) => parts.push(['reference', u.fsPath]),
+    button: (b) => parts.push(['button', b]),
+    thinkingProgress: (t) => parts.push(['thinking', t.text]),
+    push: (p) => parts.push(['tool', { ...p, invocationMessage: p.invocationMessage && p.invocationMessage.value }]),
+  };
+}
+
+
+// A Hermes chat session on the bundle: activate with `settings` (and fake-vscode `state`), open a new session.
+async function openSession(settings, state = {}) {
+  vscode.__reset();
+  Object.assign(vscode.__state, state);  // e.g. warningAnswer: the button the user clicks in a modal
+  vscode.__state.settings['hermes.mcp.port'] = 0;
+  Object.assign(vscode.__state.settings, settings);
+  chat.proposal = true;
+  const context = vscode.__makeContext();
+  const ext = extension();
+  await ext.activate(context);
+  const controller = chat.controllers.get('hermes');
+  const item = await controller.newChatSessionItemHandler({ request: { prompt: 'session' } }, token);
+  const handler = chat.content.get('hermes').participant.handler;
+  const ask = async (text, target) => handler({ prompt: text, references: [], toolReferences: [] },
+    { history: [], chatSessionContext: { chatSessionItem: { resource: item.resource }, isUntitled: false } }, target, token);
+  return { ask, stop: async () => { await ext.deactivate(); context.disposeAll(); } };
+}
+
+module.exports = { vscode, extension, chat, token, recorder, openSession };
