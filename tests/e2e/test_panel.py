@@ -390,6 +390,46 @@ def test_the_conversation_survives_a_window_reload(window, llm):
     assert view.locator('.code-block button[aria-label="Insert at cursor"]').count() >= 1
 
 
+def stored_messages(server):
+    """The side panel's conversation as the store on disk has it (what a reload or another window would see)."""
+    [path] = server.user_data.glob('User/workspaceStorage/*/hermes-agent.hermes-agent/conversations.json')
+    data = json.loads(path.read_text())
+    panel_conversation = [c for c in data['conversations'] if c['id'] == data['panel']][0]
+    return panel_conversation['messages']
+
+
+def test_the_llm_closing_the_stream_mid_answer_keeps_the_partial_answer_says_so_and_retry_works(
+        window, vscode_window, llm, artifacts):
+    """The LLM server drops the connection half way through a streamed answer: what arrived stays on the page and
+    in the store, the error says the stream was cut, Retry asks again and the answer comes whole."""
+    view = panel(window.page)
+    llm.script(Reply(text_events('The first half arrives, then the line goes dead.', piece=6), cut_after=4),
+               Reply(text_events('The whole answer, this time.', piece=6)))
+    send(view, 'Tell me something long')
+    reply = last_reply(view)
+    banner = view.locator('.banner')
+    banner.locator('button', has_text='Retry').wait_for()
+    wait_idle(view)
+    partial = 'The first half arrives, then the line goes dead.'[:18]  # a role chunk, then 3 pieces of 6, then the cut
+    assert partial in reply.inner_text() and 'goes dead' not in reply.inner_text()
+    error = banner.inner_text()
+    assert (f'The connection to the LLM at {llm.endpoint} broke in the middle of the answer (the server closed the '
+            'connection); what arrived is kept.') in error, error
+    window.screenshot(artifacts / 'panel-stream-cut.png')
+    def reply_text(message):  # a stored reply is its parts: {kind: 'text', text}, tool calls, …
+        return ''.join(part['text'] for part in message.get('parts', []) if part['kind'] == 'text')
+    stored = wait_until(lambda: (lambda messages: messages if messages[-1]['role'] == 'assistant' and
+                                 partial in reply_text(messages[-1]) else None)(stored_messages(vscode_window)),
+                        30, what='the partial answer in the store')
+    assert stored[-1]['status'] == 'error' and 'goes dead' not in reply_text(stored[-1])
+    assert stored[-2]['role'] == 'user' and stored[-2]['text'] == 'Tell me something long'
+    banner.locator('button', has_text='Retry').click()
+    wait_until(lambda: 'The whole answer, this time.' in last_reply(view).inner_text(), 30, what='the retried answer')
+    wait_idle(view)
+    assert view.locator('.message.user', has_text='Tell me something long').count() == 1  # retried, not resent
+    assert view.locator('.banner').count() == 0
+
+
 def test_light_and_dark_screenshots(window, vscode_window):
     artifacts = ROOT / 'tests' / 'artifacts'
     view = panel(window.page)
