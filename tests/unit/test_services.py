@@ -9,6 +9,7 @@ from hermes.core.tools import Services, ToolCall, ToolRegistry, Tool
 from hermes.host.resource_events import ResourceEvents
 from hermes.host.resource_provider import HostResources
 from hermes.tools.catalog import build_registry
+from hermes.host.tool_services import PathService
 
 NOT_ACTIVE = ' is not available: the Hermes extension is not fully active in this window.'
 
@@ -126,7 +127,7 @@ def test_the_debug_tools_set_breakpoints_through_the_debug_service(tmp_path):
     (tmp_path / 'app.js').write_text('a\nb\nc\n')
     vscode.workspace.open_folders([str(tmp_path)])
     debugging = FakeDebugging()
-    text = call(build_registry(None, Services(debugging=debugging)), 'debug_set_breakpoints',
+    text = call(build_registry(None, Services(debugging=debugging, paths=PathService())), 'debug_set_breakpoints',
                 {'path': 'app.js', 'lines': [2, 3]})
     assert text == 'Breakpoints in app.js at line 2, 3. They apply to running and future debug sessions.'
     assert debugging.calls == [(str(tmp_path / 'app.js'), [2, 3], None, True)]  # the schema's default replace

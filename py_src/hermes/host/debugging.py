@@ -232,6 +232,10 @@ class DebugService:
 
     # ---------------------------------------------------------------- breakpoints
 
+    def source_line(self, frame):
+        """The text of a frame's current line (`describe_frame`), read from disk, or None."""
+        return source_line(frame)
+
     def breakpoints_in(self, path):
         """The source breakpoints in the file at `path`: [{'line' (1-based), 'enabled', 'condition'?}]."""
         found = []
@@ -344,13 +348,6 @@ def describe_frame(frame):
             'line': get_key(frame, 'line'), 'column': get_key(frame, 'column')}
 
 
-def frame_text(frame, index):
-    where = ''
-    if not is_none(frame['path']):
-        where = '  ' + frame['path'] + ':' + str(frame['line'])
-    return '#' + str(index) + ' ' + str(frame['name']) + where
-
-
 def source_line(frame):
     """The text of the frame's current line, read from disk, or None."""
     path = frame['file']
@@ -362,24 +359,6 @@ def source_line(frame):
     except JsError:
         return None
     return lines[line - 1].rstrip() if line > 0 and line <= len(lines) else None
-
-
-async def pause_report(service, state):
-    """'Paused (breakpoint) in "app.js" at #0 compute  debug/app.js:5' plus that line's text; the
-    top frame as data."""
-    if state.terminated:
-        return 'Debug session "' + state.label() + '" has ended.', None
-    if not state.stopped:
-        return 'Debug session "' + state.label() + '" is running.', None
-    frames, total = await service.stack(state, await service.thread_id(state), 1)
-    text = 'Paused (' + str(state.reason or 'stopped') + ') in "' + state.label() + '"'
-    if len(frames) == 0:
-        return text + '.', None
-    text = text + ' at ' + frame_text(frames[0], 0)
-    line = source_line(frames[0])
-    if not is_none(line):
-        text = text + '\n    ' + str(frames[0]['line']) + ' | ' + line.strip()
-    return text, frames[0]
 
 
 def register_debugging(context):

@@ -3,7 +3,7 @@ from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
-from hermes.host.debugging import frame_text
+from hermes.tools.debug_parts import frame_text
 from hermes.tools.debug_parts import SESSION_REF, render_variables
 
 

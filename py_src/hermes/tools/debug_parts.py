@@ -4,7 +4,6 @@
 from hermes.js.objects import is_none
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
-from hermes.host.debugging import pause_report
 
 
 SESSION_REF = {'type': 'string', 'description': 'Session id or name (default: the one that paused last).'}
@@ -52,3 +51,29 @@ def render_variables(variables, indent, lines):
         lines.append(indent + str(variable['name']) + ' = ' + str(variable['value']) + kind)
         if not is_none(get_key(variable, 'children')):
             render_variables(variable['children'], indent + '  ', lines)
+
+
+def frame_text(frame, index):
+    """'#0 compute  debug/app.js:5': a frame as the debug tools show it (`describe_frame`'s dict)."""
+    where = ''
+    if not is_none(frame['path']):
+        where = '  ' + frame['path'] + ':' + str(frame['line'])
+    return '#' + str(index) + ' ' + str(frame['name']) + where
+
+
+async def pause_report(service, state):
+    """'Paused (breakpoint) in "app.js" at #0 compute  debug/app.js:5' plus that line's text; the
+    top frame as data. `service`: call.services.debugging."""
+    if state.terminated:
+        return 'Debug session "' + state.label() + '" has ended.', None
+    if not state.stopped:
+        return 'Debug session "' + state.label() + '" is running.', None
+    frames, total = await service.stack(state, await service.thread_id(state), 1)
+    text = 'Paused (' + str(state.reason or 'stopped') + ') in "' + state.label() + '"'
+    if len(frames) == 0:
+        return text + '.', None
+    text = text + ' at ' + frame_text(frames[0], 0)
+    line = service.source_line(frames[0])
+    if not is_none(line):
+        text = text + '\n    ' + str(frames[0]['line']) + ' | ' + line.strip()
+    return text, frames[0]

@@ -4,11 +4,10 @@ from hermes.js.modules import node
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
-from hermes.host.paths import resolve_path, display_path
 
 
 async def set_breakpoints(args, call):
-    path = resolve_path(get_key(args, 'path'))
+    path = call.services.paths.resolve_path(get_key(args, 'path'))
     try:
         content = node('fs').readFileSync(path, 'utf8')
     except JsError:
@@ -20,7 +19,7 @@ async def set_breakpoints(args, call):
             raise ToolError('Line ' + str(line) + ' is past the end of ' + get_key(args, 'path') + ' (' +
                             str(line_count) + ' lines).')
     now = call.services.debugging.set_breakpoints(path, lines, get_key(args, 'condition'), args['replace'])
-    shown = display_path(path)
+    shown = call.services.paths.display_path(path)
     if len(now) == 0:
         return text_and_data('No breakpoints left in ' + shown + '.', {'path': shown, 'breakpoints': []})
     listed = ', '.join([str(entry['line']) + (' if ' + entry['condition'] if 'condition' in entry else '')

@@ -4,7 +4,7 @@ from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type, copy_object
 from hermes.js.json import dump_json
 from hermes.core.output_text import text_and_data
-from hermes.host.debugging import pause_report
+from hermes.tools.debug_parts import pause_report
 
 
 def _inline(configuration):
