@@ -7,6 +7,18 @@ from hermes.core.service_problems import ServiceProblem, with_next_step
 from hermes.tools.terminal_parts import TERMINAL_REF, NEXT_STEP
 
 
+async def what_runs(args, call):
+    """For the dialog: the command, and where it runs — a new terminal starts the default profile's program,
+    which a workspace's settings can name."""
+    service = call.services.terminals
+    command = 'command: ' + get_key(args, 'command')
+    ref = get_key(args, 'terminal')
+    if not is_none(ref):
+        record = service.lookup(ref)
+        return command + '\nin terminal ' + str(record.id) + ' "' + record.label() + '"'
+    return command + '\nin an idle terminal Hermes made, else a new one: ' + service.shell_to_start()
+
+
 async def run_command(args, call):
     service = call.services.terminals
     timeout_s = args['timeout_seconds']
@@ -61,5 +73,6 @@ TOOL = Tool(
     title='Run command in terminal',
     read_only=False,
     destructive=True,
+    preview=what_runs,
     essential=True,  # offered even when the model's context is too small for every tool
 )
