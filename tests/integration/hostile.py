@@ -253,6 +253,13 @@ def gc(case_id, cls, setup, git_args, effect, kind='gated', path='{dir}'):
     return case(case_id, cls, setup, 'git_command', {'args': git_args, 'path': path}, effect, kind)
 
 
+def quick(c):
+    """A case whose hostile program never answers git (an ssh stand-in that reads on): git is stopped after 10 s
+    rather than the default 60 (the program has left its marker by then)."""
+    c['args']['timeout_seconds'] = 10
+    return c
+
+
 ABBREV = 'git: options git abbreviates, bundles or attaches'
 WRITES = 'git: commands that look read-only or write'
 TOP = 'git: options before the subcommand'
@@ -302,9 +309,9 @@ GIT_CASES = [
     gc('reflog-expire', WRITES, plain_repo, ['reflog', 'expire', '--expire=now', '--all'],
        lambda ctx, r: git_out(ctx, 'reflog').strip() == ''),
     gc('remote-add', WRITES, plain_repo, ['remote', 'add', 'evil', 'https://example.invalid/x'], config_has('remote.evil.url')),
-    gc('remote-show-network', WRITES, repo_with_ssh_remote, ['remote', 'show', 'origin'], marker),
-    gc('ls-remote', WRITES, repo_with_ssh_remote, ['ls-remote', 'origin'], marker),
-    gc('fetch', WRITES, repo_with_ssh_remote, ['fetch', 'origin'], marker),
+    quick(gc('remote-show-network', WRITES, repo_with_ssh_remote, ['remote', 'show', 'origin'], marker)),
+    quick(gc('ls-remote', WRITES, repo_with_ssh_remote, ['ls-remote', 'origin'], marker)),
+    quick(gc('fetch', WRITES, repo_with_ssh_remote, ['fetch', 'origin'], marker)),
     gc('worktree-add', WRITES, plain_repo, ['worktree', 'add', '{absdir}/wt'], file_in_case('wt')),
     gc('notes-add', WRITES, plain_repo, ['notes', 'add', '-m', 'x'], ref_exists('refs/notes/commits')),
     # options before the subcommand
