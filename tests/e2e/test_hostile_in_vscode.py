@@ -105,18 +105,23 @@ def answer_dialog(world, tool, arguments, answer=None, while_asking=None):
     asked = None
     if not pending.done():
         asked = dialog.first.inner_text()
-        if while_asking:
-            while_asking(dialog.first)
-        if answer is None:
-            page.keyboard.press('Escape')
-        else:
-            dialog.first.get_by_role('button', name=answer, exact=True).click()
-        dialog.first.wait_for(state='hidden')
+        try:
+            if while_asking:
+                while_asking(dialog.first)
+        finally:  # whatever the check found, the dialog is answered: the next call must not meet it
+            if answer is None:
+                page.keyboard.press('Escape')
+            else:
+                dialog.first.get_by_role('button', name=answer, exact=True).click()
+            dialog.first.wait_for(state='hidden')
     return pending.result(120).model_dump(by_alias=True, mode='json'), asked
 
 
 def call_with_nobody_answering(world, tool, arguments, while_asking=None):
     return answer_dialog(world, tool, arguments, None, while_asking)
+
+
+UNANSWERED = {'isError': True, 'content': [{'type': 'text', 'text': '(not answered yet: declined so far)'}]}
 
 
 def new_ctx(world, case_id):
@@ -137,14 +142,14 @@ def test_hostile_case_in_vscode(world, case_id):
     ctx = new_ctx(world, case_id)
     case['setup'](ctx)
 
-    def nothing_happened_yet(dialog):
-        assert not case['effect'](ctx, {}), 'it happened before the user answered'
+    def nothing_happened_yet(dialog):  # (no result yet: what an unanswered call would say)
+        assert not case['effect'](ctx, UNANSWERED), 'it happened before the user answered'
 
     result, asked = call_with_nobody_answering(world, case['tool'], ctx.fmt(case['args']), nothing_happened_yet)
     assert not case['effect'](ctx, result), ('happened under the defaults', result)
     text = result['content'][0]['text']
-    if case['kind'] == 'neutralised':  # runs at once, and the repository's program does not
-        assert asked is None and result['isError'] is False, (asked, result)
+    if case['kind'] == 'neutralised':  # runs at once (or git itself refuses), and the repository's program does not
+        assert asked is None and 'declined' not in text, (asked, result)
         return
     if case['kind'] == 'withheld':  # answers at once, without what lies outside
         assert asked is None and result['isError'] is False, (asked, result)

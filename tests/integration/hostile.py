@@ -254,7 +254,7 @@ def gc(case_id, cls, setup, git_args, effect, kind='gated', path='{dir}'):
 
 
 def quick(c):
-    """A case whose hostile program never answers git (an ssh stand-in that reads on): git is stopped after 10 s
+    """A case whose hostile program never answers git (an ssh or filter-process stand-in that reads on): git is stopped after 10 s
     rather than the default 60 (the program has left its marker by then)."""
     c['args']['timeout_seconds'] = 10
     return c
@@ -356,8 +356,8 @@ GIT_CASES = [
          'git_diff', {'path': '{dir}'}, marker),
     gc('cmd-status-filter', REPO, repo_with_config(('filter.x.clean', 'EVIL'), attributes='* filter=x\n'),
        ['status'], marker),
-    gc('cmd-diff-filter-process', REPO, repo_with_config(('filter.x.process', 'EVIL'), attributes='* filter=x\n'),
-       ['diff'], marker),
+    quick(gc('cmd-diff-filter-process', REPO, repo_with_config(('filter.x.process', 'EVIL'), attributes='* filter=x\n'),
+             ['diff'], marker)),
     case('diff-textconv', REPO, repo_with_config(('diff.x.textconv', 'EVIL'), attributes='*.txt diff=x\n'),
          'git_diff', {'path': '{dir}'}, marker),
     gc('cmd-log-textconv', REPO, repo_with_config(('diff.x.textconv', 'EVIL'), attributes='*.txt diff=x\n', modify=False),
