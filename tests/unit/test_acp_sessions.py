@@ -66,8 +66,13 @@ class FakeAgent:
         self.calls.append(('load', session_id, cwd, mcp_servers))
         if self.scripts.get('load_error'):
             raise self.scripts['load_error']
-        on_update(chunk('replayed'))
+        for update in self.scripts.get('replay', [chunk('replayed')]):
+            on_update(update)
         return {}
+
+    async def list_sessions(self, cwd):
+        self.calls.append(('list', cwd))
+        return self.scripts.get('listed', [])
 
     async def prompt(self, session_id, blocks, on_update):
         self.calls.append(('prompt', session_id, blocks))
@@ -382,3 +387,35 @@ def test_the_permission_router_answers_for_the_running_turn_and_cancelled_withou
     router.set_permission_prompter('s1', None)
     assert asyncio.run(router.request_permission('s1', {'pick': 'x'})) == {'outcome': {'outcome': 'cancelled'}}
     assert log.lines[-1][0] == 'warn'
+
+
+def test_hermes_own_sessions_are_listed_and_replayed_when_opened():
+    replay = [chunk('Fix the build', 'user_message_chunk'), chunk('Looking.'), READ, chunk('Fixed it.'),
+              chunk('Thanks', 'user_message_chunk'), chunk('You are welcome.')]
+    world = make_world({'turns': [[chunk('and more')]], 'listed': [
+        {'sessionId': 'old-1', 'title': 'Fix the build', 'updatedAt': '2026-12-01T20:00:00Z', 'cwd': CWD},
+        {'sessionId': '', 'title': 'broken'}], 'replay': replay})
+    runner = world['sessions'].acp
+    assert asyncio.run(runner.import_listed()) == 1
+    assert asyncio.run(runner.import_listed()) == 0  # already listed
+    [conversation] = world['store'].conversations
+    assert (conversation.title, conversation.acp['sessionId'], runner.needs_replay(conversation)) == (
+        'Fix the build', 'old-1', True)
+    restored = ConversationStore.restore(world['store'].to_data(), lambda: 'x', lambda: 1)
+    assert runner.needs_replay(restored.conversations[0])  # until it is opened, also after a reload
+    assert asyncio.run(runner.replay(conversation)) is True
+    assert [(m['role'], m.get('text') or ''.join(p.get('text', '') for p in m['parts'] if p['kind'] == 'text'))
+            for m in conversation.messages] == [('user', 'Fix the build'), ('assistant', 'Looking.Fixed it.'),
+                                                ('user', 'Thanks'), ('assistant', 'You are welcome.')]
+    assert conversation.messages[1]['parts'][1]['status'] == 'ok'  # the replayed read, closed
+    assert not runner.needs_replay(conversation)
+    [agent] = world['made']
+    assert [call[0] for call in agent.calls] == ['start', 'list', 'list', 'load']
+    stream, _ = ask(world, 'more', 'hermes:/' + conversation.id)  # continues the same session, not loaded again
+    assert [call[0] for call in agent.calls][-1] == 'prompt' and agent.calls[-1][1] == 'old-1'
+    assert stream.text() == 'and more'
+
+
+def test_no_agent_sessions_are_listed_with_the_built_in_backend():
+    world = make_world({'turns': [], 'listed': [{'sessionId': 'x', 'title': 't'}]}, backend='builtin')
+    assert asyncio.run(world['sessions'].acp.import_listed()) == 0 and world['made'] == []

@@ -126,7 +126,10 @@ def _restore_acp(value):
     session_id = get_key(value, 'sessionId')
     if json_type(agent) != 'string' or agent == '' or json_type(session_id) != 'string':
         return None  # (an empty session id: the agent never opened one; the next turn does)
-    return {'agent': agent, 'sessionId': session_id}
+    restored = {'agent': agent, 'sessionId': session_id}
+    if get_key(value, 'replay') is True:
+        restored['replay'] = True  # listed from the agent's own sessions: its turns come when it is opened
+    return restored
 
 
 def compact(message):

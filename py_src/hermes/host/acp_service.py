@@ -125,6 +125,14 @@ class AcpService:
             return {'kind': 'builtin', 'notice': None}  # a conversation the built-in loop began stays with it
         return choose_backend(setting('agent.backend'), self.hermes(), self.agents_configured(), self.trusted())
 
+    def choose_for_listing(self):
+        """The agent whose own sessions the list shows: the one new sessions use, when it is an ACP agent."""
+        choice = choose_backend(setting('agent.backend'), self.hermes(), self.agents_configured(), self.trusted())
+        return choice if choice['kind'] == 'acp' else None
+
+    def spec_named(self, name):
+        return find_spec(name, self.hermes(), self.agents_configured())
+
     def notice_once(self, conversation, notice):
         """The install hint is said once per conversation."""
         if is_none(notice) or conversation.id in self.hinted:
@@ -321,6 +329,15 @@ class AcpService:
         else:
             await agent.set_model(session_id, value)
         return True
+
+    async def replay_session(self, spec, session_id, on_update):
+        """Load an agent session into its warm process, its replay (the earlier turns) to `on_update`."""
+        agent = await self.agent(spec)
+        key = spec_key(spec)
+        servers = await self.mcp_servers()
+        await agent.load_session(session_id, self.cwd(), servers, on_update)
+        if key in self.agents and not (session_id in self.agents[key]['sessions']):
+            self.agents[key]['sessions'].append(session_id)
 
     async def list_sessions(self, spec):
         """The agent's own sessions for this workspace ([] when it cannot list them)."""

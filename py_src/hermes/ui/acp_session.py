@@ -12,7 +12,7 @@ from hermes.core.values import json_type, get_key
 from hermes.core.cancellation import Cancellation
 from hermes.core.chat_messages import prop
 from hermes.core.conversations import end_reply, remember_turn
-from hermes.core.acp_turn import TurnView, stop_reason_text, FILE_CHANGING_KINDS
+from hermes.core.acp_turn import AcpTurn, TurnView, content_text, stop_reason_text, FILE_CHANGING_KINDS
 from hermes.core.checkpoints import new_turn_id, change_author
 from hermes.host.acp_service import AcpService, AcpAgentError, setup_terminal
 from hermes.host.acp_changes import TurnFileWatch
@@ -195,6 +195,81 @@ class AcpSessionRunner:
                 if json_type(title) == 'string' and title.strip() != '':
                     events.on_title(title.strip())
         return on_update
+
+
+    # ---------------------------------------------------------------- the agent's own sessions
+
+    async def import_listed(self):
+        """Hermes' own sessions for this workspace (session/list by cwd, e.g. started with `hermes` in a terminal)
+        join the list beside ours; their turns are replayed when one is opened. Returns how many were added."""
+        backend = self.service.choose_for_listing()
+        if is_none(backend):
+            return 0
+        spec = backend['spec']
+        known = [conversation.acp['sessionId'] for conversation in self.store.conversations
+                 if not is_none(conversation.acp)]
+        added = 0
+        for listed in await self.service.list_sessions(spec):
+            session_id = get_key(listed, 'sessionId')
+            if json_type(session_id) != 'string' or session_id == '' or session_id in known:
+                continue
+            title = get_key(listed, 'title')
+            title = title if json_type(title) == 'string' and title.strip() != '' else spec['name'] + ' session'
+            conversation = self.store.create(SESSION_ORIGIN)
+            conversation.acp = {'agent': spec['name'], 'sessionId': session_id, 'replay': True}
+            conversation.add({'role': 'user', 'text': title})
+            conversation.add({'role': 'assistant', 'status': 'done', 'error': None, 'parts': [
+                {'kind': 'text', 'text': '*(A ' + spec['name'] + ' session: open it to see its turns.)*'}]})
+            conversation.title = title
+            conversation.model = spec['name']
+            self.store.put(conversation, SESSION_ORIGIN)
+            known.append(session_id)
+            added += 1
+        return added
+
+    def needs_replay(self, conversation):
+        return not is_none(conversation.acp) and get_key(conversation.acp, 'replay') is True
+
+    async def replay(self, conversation):
+        """The turns of a listed agent session, from its replay (session/load), as the conversation's messages."""
+        spec = self.service.spec_named(conversation.acp['agent'])
+        if is_none(spec):
+            return False
+        messages = []
+        state = {'turn': None, 'user': None}
+        cwd = self.service.cwd()
+
+        def on_update(update):
+            kind = get_key(update, 'sessionUpdate')
+            if kind == 'user_message_chunk':
+                text = content_text(get_key(update, 'content'))
+                if is_none(state['user']):
+                    state['user'] = {'role': 'user', 'text': ''}
+                    state['turn'] = None
+                    messages.append(state['user'])
+                state['user']['text'] = state['user']['text'] + text
+                return
+            if is_none(state['turn']):
+                reply = {'role': 'assistant', 'status': 'done', 'error': None, 'parts': []}
+                messages.append(reply)
+                state['turn'] = AcpTurn(reply, None, cwd)
+                state['user'] = None
+            state['turn'].apply(update)
+        try:
+            await self.service.replay_session(spec, conversation.acp['sessionId'], on_update)
+        except JsError as error:
+            self.log.warn('ACP: replaying ' + spec['name'] + '\'s session failed: ' + error_message(error))
+            return False
+        for message in messages:
+            if message['role'] == 'assistant':
+                for part in message['parts']:
+                    if part['kind'] == 'tool' and (part['status'] == 'running' or part['status'] == 'waiting'):
+                        part['status'] = 'ok'
+        conversation.messages = [message for message in messages
+                                 if message['role'] == 'assistant' or message['text'].strip() != '']
+        conversation.acp = {'agent': conversation.acp['agent'], 'sessionId': conversation.acp['sessionId']}
+        self.store.put(conversation, SESSION_ORIGIN)
+        return True
 
 
 def register_acp_commands(context, service):

@@ -240,6 +240,11 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
     async def refresh(token):
         if not is_none(listing['refresh']):
             listing['refresh']()
+        if not is_none(acp):
+            try:
+                await acp.import_listed()  # the ACP agent's own sessions for this workspace
+            except JsError as error:
+                log.warn('Chat sessions: listing the agent\'s sessions failed: ' + error_message(error))
     try:
         controller = vscode.chat.createChatSessionItemController(SESSION_TYPE, to_js_callback(refresh))
     except JsError as error:
@@ -299,13 +304,22 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
     participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png')
     context.subscriptions.push(participant)
 
-    def provide(resource, token):
-        conversation = sessions.conversation_for(resource)
+    def content_of(conversation):
         content = {'history': history_turns(conversation, SESSION_TYPE, tool_titles),
                    'requestHandler': to_js_callback(handler)}
         if len(conversation.messages) > 0:  # a new session keeps VS Code's own title until its first prompt
             content['title'] = conversation.title
         return content
+
+    async def replayed(conversation):
+        await acp.replay(conversation)  # an agent's own session, listed: its turns come from session/load
+        return content_of(conversation)
+
+    def provide(resource, token):
+        conversation = sessions.conversation_for(resource)
+        if not is_none(acp) and acp.needs_replay(conversation):
+            return replayed(conversation)
+        return content_of(conversation)
     context.subscriptions.push(vscode.chat.registerChatSessionContentProvider(
         SESSION_TYPE, {'provideChatSessionContent': to_js_callback(provide)}, participant))
     refresh_list()
