@@ -527,7 +527,11 @@ module.exports = {
     return type;
   };
   window.createTreeView = (id, options) => {
-    const view = { id, options, badge: undefined, message: undefined, dispose() { state.treeViews.delete(id); } };
+    let badge;
+    const view = { id, options, message: undefined, dispose() { state.treeViews.delete(id); },
+      get badge() { return badge; },
+      // as VS Code 1.139's isViewBadge: undefined clears the badge, null throws
+      set badge(value) { if (value !== undefined && typeof value.value !== 'number') throw new TypeError(`Cannot read properties of ${value} (reading 'value')`); badge = value; } };
     state.treeViews.set(id, view);
     return view;
   };

