@@ -74,7 +74,8 @@ def ui(context, changes):
     review = register_change_review(context, changes)
     commands = register_change_commands(context, changes, review, None)
     register_before_texts(context, changes)
-    view = register_changes_view(context, changes, lambda session: 'Fix the tests' if session == 'conv-1' else None)
+    view = register_changes_view(context, changes, lambda session: 'Fix the tests' if session == 'conv-1' else None,
+                                 lambda session, turn: 'Run the tests\nand fix them' if turn == '1' else None)
     return {'review': review, 'commands': commands, 'view': view}
 
 
@@ -99,7 +100,7 @@ def test_a_client_without_a_name_and_a_session_without_a_title_are_still_told_ap
                 'hunks': [], 'added': 1, 'removed': 0}]
     [group] = change_tree(pending)
     assert group['label'] == 'an MCP client (session abcdef12)'
-    assert group['turns'][0]['label'] == 'Turn 3'
+    assert group['turns'][0]['label'] == 'Turn 1', 'numbered by its place in the group'
 
 
 def test_filters_match_exactly_the_keys_they_name():
@@ -255,7 +256,7 @@ def test_the_view_lists_changes_and_the_status_bar_counts_files(ui, changes):
                                              for turn, _, files in turns]) for item, _, turns in tree]
     assert shown == [
         ('Claude Code', '+1 \u22121 \u00b7 1 file', [('Edits', '+1 \u22121', [('a.py', '+1 \u22121')])]),
-        ('Hermes: Fix the tests', '+0 \u22121 \u00b7 1 file', [('Turn 1', '+0 \u22121', [('b.py', '+0 \u22121')])]),
+        ('Hermes: Fix the tests', '+0 \u22121 \u00b7 1 file', [('Run the tests', '+0 \u22121', [('b.py', '+0 \u22121')])]),
     ]
     group_item, group, _ = tree[0]
     assert group_item.contextValue == 'hermes.change.group'

@@ -19,6 +19,7 @@ KEEP_ALL = 'Keep All'
 UNDO_ALL = 'Undo All'
 UNNAMED_CLIENT = 'an MCP client'
 PREVIEW_CHARS = 80
+TITLE_CHARS = 60
 
 
 def author_of(entry):
@@ -54,13 +55,19 @@ def group_label(author, session_title=None):
     return author['client'] + ' (session ' + author['session'][:8] + ')'
 
 
-def turn_label(author):
+def turn_label(author, number, turn_title=None):
+    """A turn's label: its prompt (`turn_title(session, turn)`, shortened), else 'Turn N' by its place in the
+    group; 'Edits' for a client without turns."""
     if is_none(author['turn']):
         return 'Edits'
-    return 'Turn ' + author['turn']
+    title = None if is_none(turn_title) or is_none(author['session']) else turn_title(author['session'], author['turn'])
+    if json_type(title) == 'string' and title.strip() != '':
+        title = title.strip().split('\n')[0]
+        return title[:TITLE_CHARS - 1] + '\u2026' if len(title) > TITLE_CHARS else title
+    return 'Turn ' + str(number)
 
 
-def change_tree(pending, session_title=None):
+def change_tree(pending, session_title=None, turn_title=None):
     """The Changes view: [{'key', 'label', 'filter', 'added', 'removed', 'files', 'turns': [{'key', 'label',
     'filter', 'added', 'removed', 'files': [{'path', 'uri', 'label', 'added', 'removed', 'created',
     'deleted', 'filter'}]}]}], groups and turns in the order their first change came (the entries' `time`)."""
@@ -79,7 +86,7 @@ def change_tree(pending, session_title=None):
         group = by_group[key]
         tkey = turn_key(author)
         if not (tkey in by_turn):
-            turn = {'key': tkey, 'label': turn_label(author), 'added': 0, 'removed': 0, 'files': [], 'time': None,
+            turn = {'key': tkey, 'label': None, 'author': author, 'added': 0, 'removed': 0, 'files': [], 'time': None,
                     'filter': {'client': author['client'], 'session': author['session'], 'turn': author['turn']}}
             by_turn[tkey] = turn
             group['turns'].append(turn)
@@ -100,6 +107,10 @@ def change_tree(pending, session_title=None):
                 node['time'] = when
     for group in groups:
         group['turns'] = sorted(group['turns'], key=lambda node: node['time'])
+        number = 0
+        for turn in group['turns']:
+            number += 1
+            turn['label'] = turn_label(turn['author'], number, turn_title)
     return sorted(groups, key=lambda node: node['time'])
 
 

@@ -3,6 +3,7 @@ before-texts for diffs, the Changes view and status bar, and checkpoints. All of
 (host/change_log.py, `services.changes`); the panel and the chat sessions get the same log from activate."""
 # __pragma__('tconv')
 from hermes.js.objects import is_none
+from hermes.core.checkpoints import turn_of
 from hermes.host.change_files import EditorFiles
 from hermes.ui.change_review import register_change_review
 from hermes.ui.change_commands import register_change_commands
@@ -16,9 +17,18 @@ def register_change_ui(context, log, changes, conversations):
         conversation = conversations.get(session_id)
         return None if is_none(conversation) else conversation.title
 
+    def turn_title(session_id, turn_id):
+        conversation = conversations.get(session_id)
+        if is_none(conversation):
+            return None
+        for message in conversation.messages:
+            if message['role'] == 'user' and turn_of(message) == turn_id:
+                return message['text']
+        return None
+
     review = register_change_review(context, changes)
     commands = register_change_commands(context, changes, review, log)
     register_before_texts(context, changes)
-    view = register_changes_view(context, changes, session_title)
+    view = register_changes_view(context, changes, session_title, turn_title)
     checkpoints = register_checkpoints(context, changes, conversations, EditorFiles(), log)
     return {'review': review, 'commands': commands, 'view': view, 'checkpoints': checkpoints}

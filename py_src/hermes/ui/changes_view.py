@@ -24,16 +24,17 @@ NOT_COLLAPSIBLE = 0  # vscode.TreeItemCollapsibleState.None: `None` is a keyword
 
 class ChangesTree:
     """The TreeDataProvider. Elements: {'kind': 'group' | 'turn' | 'file', 'node': the change_tree node}.
-    `session_title(id)` names a Hermes conversation."""
+    `session_title(id)` names a Hermes conversation, `turn_title(id, turn)` one of its turns (its prompt)."""
 
-    def __init__(self, changes, session_title=None):
+    def __init__(self, changes, session_title=None, turn_title=None):
         self.changes = changes
         self.session_title = session_title
+        self.turn_title = turn_title
         self.changed = new(vscode.EventEmitter)
         self.groups = []
 
     def refresh(self, *ignored):
-        self.groups = change_tree(self.changes.pending(), self.session_title)
+        self.groups = change_tree(self.changes.pending(), self.session_title, self.turn_title)
         self.changed.fire(None)
 
     def getChildren(self, element=None):
@@ -97,8 +98,8 @@ class ChangesStatus:
         self.item.dispose()
 
 
-def register_changes_view(context, changes, session_title=None):
-    tree = ChangesTree(changes, session_title)
+def register_changes_view(context, changes, session_title=None, turn_title=None):
+    tree = ChangesTree(changes, session_title, turn_title)
     status = ChangesStatus(changes)
     context.subscriptions.push(status)
     context.subscriptions.push(tree.changed)
