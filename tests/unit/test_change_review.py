@@ -384,6 +384,15 @@ def test_restore_files_and_conversation_then_undo_the_restore(checkpoints, chang
     assert run(vscode.commands.executeCommand('hermes.undoRestore')) is False
 
 
+def test_a_conversation_restored_to_before_its_first_turn_comes_back_whole(checkpoints, changes):
+    restorer, conversation, store = checkpoints
+    assert run(vscode.commands.executeCommand('hermes.restoreTurn', 'conv-1', 't1', 'conversation'))['turns'] == 3
+    store.put(conversation, 'checkpoint')
+    assert store.get('conv-1') is None, 'an empty conversation leaves the list'
+    assert run(vscode.commands.executeCommand('hermes.undoRestore')) is True
+    assert store.get('conv-1') is conversation and len(conversation.messages) == 6
+
+
 def test_restore_the_conversation_only_leaves_the_files(checkpoints, changes):
     restorer, conversation, store = checkpoints
     changes.edit(changes.b, 'alpha\nbeta\n', 'alpha\n', {'client': 'Hermes', 'session': 'conv-1', 'turn': 't3'})

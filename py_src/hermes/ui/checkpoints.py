@@ -62,7 +62,9 @@ class Checkpoints:
             if is_none(picked):
                 return None
             what = picked['what']
-        undo = {'files': [], 'conversation': None, 'conversation_id': conversation_id}
+        # the conversation itself, not its id: cut to nothing, the store leaves it out of its list until it is
+        # put back
+        undo = {'files': [], 'conversation': None, 'target': conversation}
         restored_files = 0
         if what != CONVERSATION:
             restored = await self._restore_files(conversation_id, turns)
@@ -135,10 +137,8 @@ class Checkpoints:
             except JsError as error:
                 vscode.window.showErrorMessage('Hermes: could not put back ' + item['path'] + ': ' + error_message(error))
         if not is_none(undo['conversation']):
-            conversation = self.store.get(undo['conversation_id'])
-            if not is_none(conversation):
-                put_back(conversation, undo['conversation'])
-                self.store.put(conversation, CHECKPOINT_ORIGIN)
+            put_back(undo['target'], undo['conversation'])
+            self.store.put(undo['target'], CHECKPOINT_ORIGIN)
         return True
 
 
