@@ -16,9 +16,6 @@ js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefi
 VIEW_ID = 'hermes.changes'
 FOCUS_COMMAND = VIEW_ID + '.focus'  # VS Code makes it for every view
 OPEN_FILE_DIFF_COMMAND = 'vscode.diff'
-# __pragma__('skip')
-js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
-# __pragma__('noskip')
 NOT_COLLAPSIBLE = 0  # vscode.TreeItemCollapsibleState.None: `None` is a keyword in Python
 
 
@@ -114,7 +111,6 @@ def register_changes_view(context, changes, session_title=None, turn_title=None)
         count = len(changed_files(changes.pending()))
         # no badge is `undefined`: VS Code's badge setter reads `.value` of a null and activation fails
         view.badge = js_undefined if count == 0 else {'value': count, 'tooltip': status_tooltip(count)}
-        view.message = None if count > 0 else 'No pending changes: edits by agents show here until you keep or undo them.'
     context.subscriptions.push(changes.on_change(refresh))
     refresh()
     return {'tree': tree, 'status': status, 'view': view, 'refresh': refresh}
