@@ -151,3 +151,17 @@ test('a move recorded by an ACP-style writer is undone as a whole on disk', asyn
   assert.equal(fs.readFileSync(from, 'utf8'), text);
   assert.equal(fs.existsSync(to), false);
 });
+
+test("a folder's deletion records each text file; Undo All brings them back", async () => {
+  const { folder, log, registry } = setup();
+  fs.mkdirSync(path.join(folder, 'pkg', 'sub'), { recursive: true });
+  fs.writeFileSync(path.join(folder, 'pkg', 'a.py'), 'a = 1\n');
+  fs.writeFileSync(path.join(folder, 'pkg', 'sub', 'b.txt'), 'b\r\n');
+  assert.equal((await call(registry, 'file_delete', { path: 'pkg', recursive: true }, CLAUDE)).isError, false);
+  assert.equal(fs.existsSync(path.join(folder, 'pkg')), false);
+  assert.deepEqual(plain(log.pending()).map((i) => [path.relative(folder, i.path), i.deleted]).sort(),
+    [['pkg/a.py', true], ['pkg/sub/b.txt', true]]);
+  assert.deepEqual(plain(await log.undo_all()), { undone: 2, conflicts: [] });
+  assert.equal(fs.readFileSync(path.join(folder, 'pkg', 'sub', 'b.txt'), 'utf8'), 'b\r\n');
+  assert.equal(fs.readFileSync(path.join(folder, 'pkg', 'a.py'), 'utf8'), 'a = 1\n');
+});

@@ -322,3 +322,27 @@ def test_at_hermes_names_itself_once_its_turn_is_set():
     sink = ChatStreamSink(None, None, None)
     sink.author = {'client': '@hermes', 'session': None, 'turn': 't3'}
     assert sink.change_author() == {'client': '@hermes', 'session': None, 'turn': 't3'}
+
+
+def test_a_folders_deletion_records_each_text_file_and_undo_brings_them_back(ws, log):
+    (ws / 'pkg' / 'sub').mkdir(parents=True)
+    (ws / 'pkg' / 'a.py').write_text('a = 1\n')
+    (ws / 'pkg' / 'sub' / 'b.txt').write_text('b\r\n')
+    (ws / 'pkg' / 'blob.bin').write_bytes(b'\x00\x01binary')
+    ok(log, 'file_delete', {'path': 'pkg', 'recursive': True}, CLAUDE)
+    assert not (ws / 'pkg').exists()
+    items = log.pending()
+    assert sorted((item['path'], item.get('deleted')) for item in items) == [
+        (str(ws / 'pkg' / 'a.py'), True), (str(ws / 'pkg' / 'sub' / 'b.txt'), True)]
+    assert asyncio.run(log.undo_all({'client': 'claude-code'})) == {'undone': 2, 'conflicts': []}
+    assert (ws / 'pkg' / 'a.py').read_text() == 'a = 1\n' and (ws / 'pkg' / 'sub' / 'b.txt').read_bytes() == b'b\r\n'
+
+
+def test_a_folder_with_too_many_files_is_deleted_unrecorded(ws, log, monkeypatch):
+    from hermes.host import files
+    monkeypatch.setattr(files, 'MAX_RECORDED_FILES', 2)
+    (ws / 'many').mkdir()
+    for n in range(3):
+        (ws / 'many' / ('f%d.txt' % n)).write_text('x\n')
+    ok(log, 'file_delete', {'path': 'many', 'recursive': True})
+    assert not (ws / 'many').exists() and log.pending() == []

@@ -173,13 +173,46 @@ async def delete_path(path, recursive, call=None):
     if len(unsaved) > 0:
         raise ToolError('Not deleted: ' + ', '.join(unsaved) + ' has unsaved changes in the editor. Ask the user '
                         'to save or revert first.')
-    # A file's deletion is recorded in the change log (Undo brings it back); a folder's is not (the trash, or
-    # VS Code's Undo, bring that back).
-    recorded = await _text_before_write(call, path, info) if info['kind'] == 'file' else {'record': False}
+    # The deletion is recorded in the change log, each text file of a folder on its own (Undo brings them back);
+    # a folder of more than MAX_RECORDED_FILES files is left to the trash, or VS Code's Undo.
+    if info['kind'] == 'file':
+        files = [path]
+    elif is_none(change_log_of(call)):
+        files = []
+    else:
+        files = await _files_under(path, MAX_RECORDED_FILES)
+    befores = []
+    for file in files:
+        recorded = await _text_before_write(call, file, {'kind': 'file'})
+        if recorded['record']:
+            befores.append([file, recorded['before']])
     how = await _delete(path, recursive, shown)
-    if recorded['record']:
-        note_write(call, path, recorded['before'], None)
+    for pair in befores:
+        note_write(call, pair[0], pair[1], None)
     return how
+
+
+MAX_RECORDED_FILES = 100
+
+
+async def _files_under(folder, limit):
+    """The files under `folder` (symlinks not followed), or [] when there are more than `limit`."""
+    found = []
+    waiting = [folder]
+    while len(waiting) > 0:
+        current = waiting.pop()
+        entries = await read_directory(current)
+        for entry in entries:
+            if entry['symlink']:
+                continue
+            child = node('path').join(current, entry['name'])
+            if entry['kind'] == 'directory':
+                waiting.append(child)
+            elif entry['kind'] == 'file':
+                found.append(child)
+                if len(found) > limit:
+                    return []
+    return found
 
 
 async def _delete(path, recursive, shown):
