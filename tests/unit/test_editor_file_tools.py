@@ -12,6 +12,7 @@ from hermes.host.configuration import ConfigurationService
 from hermes.host.editors import EditorTabs
 from hermes.host.language_service import LanguageService
 from hermes.tools.catalog import build_registry
+from hermes.host.tool_services import CommandService, PathService, TaskService
 
 CODE_SERVER_APP_ROOT = Path.home() / '.cache/hermes-dev/code-server-4.139.1/node_modules/code-server/lib/vscode'
 MY_TOOLS = ['editor_open_file', 'editor_get_content', 'editor_get_selection', 'editor_edit_file', 'editor_close_tab',
@@ -54,7 +55,8 @@ def run(coroutine):
 def window_registry(approver=None):
     """A registry with the services these tools use (tabs, problems, settings), real over the shim."""
     return build_registry(approver, Services(language=LanguageService(), tabs=EditorTabs(),
-                                             configuration=ConfigurationService()))
+                                             configuration=ConfigurationService(), paths=PathService(),
+                                             commands=CommandService(), tasks=TaskService()))
 
 
 async def acall(name, arguments=None, call=None, registry=None):

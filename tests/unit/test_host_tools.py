@@ -4,7 +4,14 @@ import json
 
 import vscode
 from hermes.host.services import register_services
-from hermes.tools.catalog import build_registry
+from hermes.core.tools import Services
+from hermes.host.tool_services import PathService
+from hermes.tools.catalog import build_registry as build_registry_with
+
+
+def build_registry(approver=None, services=None):
+    """workspace_get_folders reads the workspace's folders through call.services.paths, as in a window."""
+    return build_registry_with(approver, services or Services(paths=PathService()))
 
 
 def call(registry, name, arguments=None):

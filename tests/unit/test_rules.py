@@ -81,12 +81,10 @@ def hermes_imports(tree):
 
 # Rule 11: the tool modules that still import host/ (each to move to `call.services`, then off this list).
 HOST_IMPORTING_TOOLS = {
-    'changes_list', 'command_execute', 'command_list_common', 'editor_close_tab', 'editor_edit_file', 'editor_get_content',
-    'editor_get_diagnostics', 'editor_get_selection', 'editor_open_diff', 'editor_open_file', 'file_create',
-    'file_delete', 'file_list_directory', 'file_read', 'file_search', 'file_search_content', 'file_write',
-    'lsp_definition', 'lsp_document_symbols', 'lsp_parts', 'lsp_references', 'lsp_rename', 'lsp_workspace_symbols',
-    'workspace_get_config', 'workspace_get_folders', 'workspace_run_task',
-    'workspace_set_config',
+    'changes_list', 'editor_close_tab', 'editor_edit_file', 'editor_get_content', 'editor_get_diagnostics',
+    'editor_get_selection', 'editor_open_diff', 'editor_open_file', 'file_create', 'file_delete',
+    'file_list_directory', 'file_read', 'file_search', 'file_search_content', 'file_write', 'lsp_definition',
+    'lsp_document_symbols', 'lsp_parts', 'lsp_references', 'lsp_rename', 'lsp_workspace_symbols',
 }
 
 

@@ -86,6 +86,10 @@ class Paths(Protocol):
 
     def display_path(self, path: str, folders: Optional[List[str]] = None) -> str: ...
 
+    def workspace_folders(self) -> List[JsonObject]: ...
+
+    def workspace_name(self) -> Optional[str]: ...
+
 
 class Documents(Protocol):
     """Open documents and editors (host/documents.py)."""
@@ -103,6 +107,27 @@ class Documents(Protocol):
     async def show_document(self, path: str, shown: str, line: Optional[int] = None, column: Optional[int] = None,
                             end_line: Optional[int] = None, end_column: Optional[int] = None,
                             preview: Optional[bool] = None, keep_focus: bool = False) -> Editor: ...
+
+class Commands(Protocol):
+    """VS Code's commands (host/tool_services.py CommandService over host/commands.py)."""
+
+    async def execute(self, command: str, args: List[Json]) -> Any: ...
+
+    async def all_commands(self) -> List[str]: ...
+
+
+class Tasks(Protocol):
+    """The workspace's tasks (host/tool_services.py TaskService over host/tasks.py)."""
+
+    async def fetch_tasks(self) -> List[Any]: ...
+
+    def pick(self, tasks: List[Any], wanted: str) -> Any: ...
+
+    def task_label(self, task: Any) -> str: ...
+
+    def command_line(self, task: Any) -> str: ...
+
+    async def run_task(self, task: Any, timeout_ms: int, call: CallContext) -> JsonObject: ...
 
 # ------------------------------------------------------------------------------ git and search
 

@@ -175,6 +175,10 @@ SETTINGS = [
 ]
 
 
+CONFIGURATION_TARGETS = ['user', 'workspace', 'workspace_folder']
+"""Where workspace_set_config may write a setting (VS Code's ConfigurationTarget, by name)."""
+
+
 def declaration(key: str) -> 'JsonObject':
     """The entry for `key` ('llm.model', without `hermes.`); an unknown key is a bug, so it raises."""
     for entry in SETTINGS:

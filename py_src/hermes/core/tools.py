@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.loop import ChangeAuthor, ConfirmationState
 from hermes.contracts.mcp import CallToolResult, ToolArguments, ToolReturn, ToolSpec
-from hermes.contracts.services import Approval, Configuration, Debugging, Git, Language, Paths, Reviews, Tabs, Terminals
+from hermes.contracts.services import Approval, Commands, Configuration, Debugging, Git, Language, Paths, Reviews, Tabs, Tasks, Terminals
 
 Handler = Callable[[ToolArguments, 'ToolCall'], Awaitable[ToolReturn]]
 Listener = Callable[[], None]
@@ -94,7 +94,8 @@ class Services:
     def __init__(self, terminals: 'Optional[Terminals]' = None, debugging: 'Optional[Debugging]' = None,
                  reviews: 'Optional[Reviews]' = None, language: 'Optional[Language]' = None, tabs: 'Optional[Tabs]' = None,
                  configuration: 'Optional[Configuration]' = None, changes: 'Optional[Any]' = None,
-                 git: 'Optional[Git]' = None, paths: 'Optional[Paths]' = None) -> None:
+                 git: 'Optional[Git]' = None, paths: 'Optional[Paths]' = None, commands: 'Optional[Commands]' = None,
+                 tasks: 'Optional[Tasks]' = None) -> None:
         self._terminals = terminals  # host/terminals.py TerminalService
         self._debugging = debugging  # host/debugging.py DebugService
         self._reviews = reviews  # host/diff_review.py DiffReviews
@@ -104,6 +105,8 @@ class Services:
         self._changes = changes  # host/change_log.py ChangeLog
         self._git = git  # host/tool_services.py GitService
         self._paths = paths  # host/tool_services.py PathService
+        self._commands = commands  # host/tool_services.py CommandService
+        self._tasks = tasks  # host/tool_services.py TaskService
 
     @property
     def terminals(self) -> 'Terminals':
@@ -140,6 +143,14 @@ class Services:
     @property
     def paths(self) -> 'Paths':
         return _present(self._paths, 'The workspace path service')
+
+    @property
+    def commands(self) -> 'Commands':
+        return _present(self._commands, "VS Code's commands")
+
+    @property
+    def tasks(self) -> 'Tasks':
+        return _present(self._tasks, 'The task service')
 
     @property
     def change_log_or_none(self) -> 'Optional[Any]':

@@ -1,12 +1,10 @@
 """Running VS Code commands by id, with JSON arguments, and describing what they return."""
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
-from hermes.js.json import dump_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, keys_of
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type, copyable_keys
-from hermes.core.output_text import cap_chars
 from hermes.host.paths import resolve_path
 
 URI_KEY = '$uri'
@@ -44,19 +42,6 @@ async def execute(command, args):
         return await vscode.commands.executeCommand(command, *converted)
     except JsError as error:
         raise ToolError('The command "' + command + '" failed: ' + error_message(error))
-
-
-def describe_result(value, limit):
-    if is_none(value):
-        return 'The command ran; it returned nothing.'
-    try:
-        text = dump_json(value, 2)
-    except JsError as error:
-        text = 'an unserialisable value (' + error_message(error) + ')'
-    if is_none(text):
-        text = str(value)
-    text = cap_chars(text, limit)
-    return 'The command ran and returned:\n' + text
 
 
 async def all_commands():

@@ -7,9 +7,10 @@ from hermes.js.json import dump_json
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
+from hermes.core.settings_spec import CONFIGURATION_TARGETS
 from hermes.host.change_log import change_log_of, check_write, note_write
 
-TARGET_NAMES = ['user', 'workspace', 'workspace_folder']
+TARGET_NAMES = CONFIGURATION_TARGETS
 MAX_VALUE_CHARS = 30000
 
 # __pragma__('skip')

@@ -1,9 +1,12 @@
-"""The host's module functions the tools use, as services (`call.services.git`, `call.services.paths`): a tool
+"""The host's module functions the tools use, as services (`call.services.git`, `.paths`, `.commands`, `.tasks`): a tool
 imports no host module, and a test hands it a fake with the same methods (contracts/services.py Git, Paths).
 Each method is the host function of the same name."""
 # __pragma__('tconv')
 from hermes.host.git import DEFAULT_TIMEOUT_MS, directory_of, gate_read_only, git_output, repository_root, run_git
 from hermes.host.paths import display_path, folder_paths, is_confined, resolve_path
+from hermes.host.workspace import workspace_folders, workspace_name
+from hermes.host.commands import all_commands, execute
+from hermes.host.tasks import command_line, fetch_tasks, pick, run_task, task_label
 
 
 class GitService:
@@ -36,11 +39,43 @@ class PathService:
     def display_path(self, path, folders=None):
         return display_path(path, folders)
 
+    def workspace_folders(self):
+        return workspace_folders()
+
+    def workspace_name(self):
+        return workspace_name()
+
+
+class CommandService:
+    async def execute(self, command, args):
+        return await execute(command, args)
+
+    async def all_commands(self):
+        return await all_commands()
+
+
+class TaskService:
+    async def fetch_tasks(self):
+        return await fetch_tasks()
+
+    def pick(self, tasks, wanted):
+        return pick(tasks, wanted)
+
+    def task_label(self, task):
+        return task_label(task)
+
+    def command_line(self, task):
+        return command_line(task)
+
+    async def run_task(self, task, timeout_ms, call):
+        return await run_task(task, timeout_ms, call)
+
 
 # __pragma__('skip')
-from hermes.contracts.services import Git, Paths
+from hermes.contracts.services import Commands, Git, Paths, Tasks
 
 
-def _implements(git: GitService, paths: PathService) -> 'tuple[Git, Paths]':  # held to contracts/services.py
-    return git, paths
+def _implements(git: GitService, paths: PathService, commands: CommandService,
+                tasks: TaskService) -> 'tuple[Git, Paths, Commands, Tasks]':  # held to contracts/services.py
+    return git, paths, commands, tasks
 # __pragma__('noskip')

@@ -1,13 +1,29 @@
 # __pragma__('tconv')
+from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool
-from hermes.host.commands import execute, describe_result
+from hermes.core.output_text import cap_chars
 
 MAX_RESULT_CHARS = 20000
 
 
 async def execute_command(args, call):
-    result = await execute(args['command'], args['args'])
+    result = await call.services.commands.execute(args['command'], args['args'])
     return describe_result(result, MAX_RESULT_CHARS)
+
+
+def describe_result(value, limit):
+    if is_none(value):
+        return 'The command ran; it returned nothing.'
+    try:
+        text = dump_json(value, 2)
+    except JsError as error:
+        text = 'an unserialisable value (' + error_message(error) + ')'
+    if is_none(text):
+        text = str(value)
+    text = cap_chars(text, limit)
+    return 'The command ran and returned:\n' + text
 
 
 TOOL = Tool(

@@ -1,7 +1,6 @@
 # __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.host.commands import all_commands
 
 # [id, what it does (and its arguments, if any)]
 COMMON = [
@@ -56,7 +55,7 @@ async def list_common(args, call):
     lines = ['Useful commands (run them with command_execute):']
     lines.extend([entry[0] + ' — ' + entry[1] for entry in curated] if len(curated) > 0 else ['(none match)'])
     if get_key(args, 'include_all') is True:
-        available = await all_commands()
+        available = await call.services.commands.all_commands()
         known = [entry[0] for entry in COMMON]
         others = [command for command in available if command not in known and not command.startswith('_') and
                   (text_filter == '' or command.lower().find(text_filter) != -1)]

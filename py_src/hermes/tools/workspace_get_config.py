@@ -2,7 +2,6 @@
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import is_object
-from hermes.host.approval import confirm
 
 # Sections whose user-level values are editor preferences, not credentials: read without asking. Any other
 # user-level value (http.proxyAuthorization, an extension's tokens or connection strings…) lives outside the
@@ -24,9 +23,9 @@ async def get_config(args, call):
     # a user-level value, or a whole section (which may carry user-level values inside it)
     from_user = not is_none(result.get('userValue')) or is_object(result.get('value'))
     if from_user and not is_safe_key(key):
-        refusal = await confirm('workspace_get_config', 'Read your user setting ' + key,
-                                {'key': key, 'what': 'shows your user-level value of "' + key + '" (user settings are '
-                                 'outside the workspace and may hold secrets)'}, call)
+        refusal = await call.confirm('workspace_get_config', 'Read your user setting ' + key,
+                                     {'key': key, 'what': 'shows your user-level value of "' + key + '" (user settings '
+                                      'are outside the workspace and may hold secrets)'})
         if not is_none(refusal):
             raise ToolError(refusal)
     return result

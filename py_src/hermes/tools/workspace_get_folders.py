@@ -1,10 +1,10 @@
 # __pragma__('tconv')
 from hermes.core.tools import Tool
-from hermes.host.workspace import workspace_folders, workspace_name
 
 
 async def get_folders(args, call):
-    return {'name': workspace_name(), 'folders': workspace_folders()}
+    paths = call.services.paths
+    return {'name': paths.workspace_name(), 'folders': paths.workspace_folders()}
 
 
 TOOL = Tool(

@@ -1,17 +1,17 @@
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
-from hermes.host.tasks import fetch_tasks, pick, run_task, task_label, command_line
 
 DEFAULT_TIMEOUT_SECONDS = 600
 
 
 async def run(args, call):
-    task = pick(await fetch_tasks(), args['name'])
-    label = task_label(task)
+    tasks = call.services.tasks
+    task = tasks.pick(await tasks.fetch_tasks(), args['name'])
+    label = tasks.task_label(task)
     timeout = args['timeout_seconds']
     call.progress(0, None, 'starting ' + label)
-    outcome = await run_task(task, timeout * 1000, call)
+    outcome = await tasks.run_task(task, timeout * 1000, call)
     seconds = str(round(outcome['durationMs'] / 100) / 10)
     if outcome['timedOut']:
         message = 'The task "' + label + '" did not finish within ' + str(timeout) + ' s and was stopped.'
@@ -28,7 +28,8 @@ async def run(args, call):
 
 async def what_runs(args, call):
     """For the dialog: the task's command line (tasks.json can make "build" run anything)."""
-    return command_line(pick(await fetch_tasks(), args['name']))
+    tasks = call.services.tasks
+    return tasks.command_line(tasks.pick(await tasks.fetch_tasks(), args['name']))
 
 
 TOOL = Tool(

@@ -1,7 +1,7 @@
 # __pragma__('tconv')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.host.configuration import TARGET_NAMES
+from hermes.core.settings_spec import CONFIGURATION_TARGETS
 
 # Every JSON value, spelled out: an empty schema says nothing, and some clients refuse one.
 JSON_TYPES = ['string', 'number', 'boolean', 'object', 'array', 'null']
@@ -20,7 +20,7 @@ TOOL = Tool(
     {'type': 'object', 'properties': {
         'key': {'type': 'string', 'minLength': 1, 'description': 'Setting id, e.g. "editor.tabSize".'},
         'value': {'anyOf': [{'type': kind} for kind in JSON_TYPES], 'description': 'New value (any JSON); null removes it.'},
-        'target': {'type': 'string', 'enum': TARGET_NAMES, 'description': 'Where to write it.'},
+        'target': {'type': 'string', 'enum': CONFIGURATION_TARGETS, 'description': 'Where to write it.'},
     }, 'required': ['key', 'value'], 'additionalProperties': False},
     set_config,
     title='Change setting',
