@@ -165,6 +165,7 @@ class AcpClientSide:
         limit = get_key(params, 'outputByteLimit')
         call = ToolCall()
         call.author = self._author(get_key(params, 'sessionId'))
+        call.services = self.registry.services  # the gate's preview reads them (terminal_run: the shell that starts)
         tool = self.registry.get('terminal_run')
         if not is_none(self.registry.approver) and not is_none(tool):
             refusal = await self.registry.approver.approve(tool, {'command': line}, call)
