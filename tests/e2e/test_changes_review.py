@@ -111,6 +111,13 @@ def test_an_external_clients_edits_are_marked_kept_and_undone_hunk_by_hunk(windo
     assert named.count() == 2, 'each hunk names the client that made it'
     status_item(page, '2 files to review').wait_for(state='visible', timeout=15000)
     window.screenshot(artifacts / 'changes-editor.png')
+    view = show_changes_view(window)  # beside the marked editor: the picture README shows (docs/review.png)
+    view.locator('.monaco-list-row', has_text='greet.py').first.wait_for(state='visible', timeout=15000)
+    chat_pane = page.locator('.part.sidebar .pane-header', has_text='Chat').first
+    chat_pane.click()  # folded, so the Changes view sits beside the editor's marks
+    page.wait_for_timeout(600)
+    page.screenshot(path=str(artifacts / 'changes-review.png'), clip={'x': 0, 'y': 36, 'width': 1090, 'height': 300})
+    chat_pane.click()
 
     lenses(page, 'Keep').first.click()  # the signature: kept
     wait_until(lambda: lenses(page, 'Keep').count() == 1, 20, what='one hunk left')
