@@ -517,3 +517,16 @@ def test_an_agent_error_keeps_its_code_for_the_front_end():
         return caught.value
     error = run(scenario())
     assert (error.kind, error.code, str(error)) == ('agent', -32603, 'Scripted Agent: No LLM provider configured (-32603)')
+
+
+def test_secrets_are_header_values_and_credential_variables_not_every_value():
+    from hermes.core.acp import secrets_of, redact
+    servers = [{'type': 'http', 'name': 'vscode', 'url': 'http://127.0.0.1:1/mcp',
+                'headers': [{'name': 'Authorization', 'value': 'Bearer ' + TOKEN}]},
+               {'type': 'stdio', 'name': 'gh', 'command': 'gh-mcp', 'args': [],
+                'env': [{'name': 'GITHUB_TOKEN', 'value': 'ghp_0123456789'}, {'name': 'HOME', 'value': '/home/someone'}]}]
+    env = {'HERMES_HOME': '/tmp/hermes-home', 'OPENAI_API_KEY': 'sk-0123456789', 'DEBUG': '1'}
+    found = secrets_of(servers, env)
+    assert sorted(found) == sorted(['Bearer ' + TOKEN, TOKEN, 'ghp_0123456789', 'sk-0123456789'])
+    assert redact('home /tmp/hermes-home, key sk-0123456789, ' + TOKEN, found) == \
+        'home /tmp/hermes-home, key [redacted], [redacted]'

@@ -90,11 +90,24 @@ def version_problem(name, result):
         str(PROTOCOL_VERSION) + '.'
 
 
+# Words in a variable's name that mark its value as a credential (checked in upper case).
+SECRET_NAME_WORDS = ['KEY', 'TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'AUTH', 'CREDENTIAL', 'COOKIE', 'SESSION']
+
+
+def is_secret_name(name):
+    upper = name.upper() if json_type(name) == 'string' else ''
+    for word in SECRET_NAME_WORDS:
+        if word in upper:
+            return True
+    return False
+
+
 def secrets_of(mcp_servers, env):
-    """The values that must never appear in a log line or an error text: every header and environment value
-    of the MCP servers handed to the agent, and the agent's own environment values; for an
-    `Authorization: Bearer <token>` value, the token alone too. Short values (under 8 characters) are no secrets
-    worth hiding and would blank out ordinary words."""
+    """The values that must never appear in a log line or an error text: every header value of the MCP servers
+    handed to the agent (the token travels there), and the values of environment variables — the agent's own and
+    the MCP servers' — whose names say they are credentials (API_KEY, GITHUB_TOKEN, …: a HERMES_HOME path stays
+    readable); for an `Authorization: Bearer <token>` value, the token alone too. Short values (under 8
+    characters) are no secrets worth hiding and would blank out ordinary words."""
     found = []
 
     def add(value):
@@ -108,13 +121,18 @@ def secrets_of(mcp_servers, env):
 
     if json_type(env) == 'object':
         for key in object_keys(env):
-            add(env[key])
+            if is_secret_name(key):
+                add(env[key])
     if json_type(mcp_servers) == 'array':
         for server in mcp_servers:
-            for field in ['headers', 'env']:
-                entries = get_key(server, field)
-                if json_type(entries) == 'array':
-                    for entry in entries:
+            headers = get_key(server, 'headers')
+            if json_type(headers) == 'array':
+                for entry in headers:
+                    add(get_key(entry, 'value'))
+            variables = get_key(server, 'env')
+            if json_type(variables) == 'array':
+                for entry in variables:
+                    if is_secret_name(get_key(entry, 'name')):
                         add(get_key(entry, 'value'))
     return found
 
