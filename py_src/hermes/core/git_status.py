@@ -1,6 +1,9 @@
 """What git prints, read: `git status --porcelain=v2 --branch -z` and `git for-each-ref` with BRANCH_FORMAT. Pure
 (tested under CPython and replayed on the bundle); host/git.py runs git."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List, Optional, Tuple
+# __pragma__('noskip')
 
 
 # ---------------------------------------------------------------------------- status
@@ -9,10 +12,10 @@ XY_NAMES = {'M': 'modified', 'T': 'type changed', 'A': 'added', 'D': 'deleted', 
             'C': 'copied', 'U': 'unmerged'}
 
 
-def parse_status(text):
+def parse_status(text: str) -> 'Dict[str, Any]':
     """`git status --porcelain=v2 --branch -z` → {branch, upstream, ahead, behind, files}; each file
     {path, origPath, index, worktree, kind} with kind 'tracked', 'untracked', 'unmerged' or 'ignored'."""
-    status = {'branch': None, 'commit': None, 'upstream': None, 'ahead': 0, 'behind': 0, 'files': []}
+    status = {'branch': None, 'commit': None, 'upstream': None, 'ahead': 0, 'behind': 0, 'files': []}  # type: Dict[str, Any]
     fields = text.split('\x00')
     index = 0
     while index < len(fields):
@@ -40,9 +43,9 @@ def parse_status(text):
     return status
 
 
-def _split_n(text, separator, count):
+def _split_n(text: str, separator: str, count: int) -> 'List[str]':
     """text split on the first `count` separators (the last part keeps any further ones)."""
-    parts = []
+    parts = []  # type: List[str]
     rest = text
     while len(parts) < count:
         position = rest.find(separator)
@@ -54,7 +57,7 @@ def _split_n(text, separator, count):
     return parts
 
 
-def _branch_header(status, header):
+def _branch_header(status: 'Dict[str, Any]', header: str) -> None:
     parts = header.split(' ')
     key = parts[0]
     value = ' '.join(parts[1:])
@@ -69,11 +72,11 @@ def _branch_header(status, header):
         status['behind'] = int(parts[2][1:])  # transcrypt-ok[int-text]: git prints '-<decimal>'
 
 
-def _entry(path, original, xy, kind):
+def _entry(path: str, original: 'Optional[str]', xy: str, kind: str) -> 'Dict[str, Any]':
     return {'path': path, 'origPath': original, 'index': xy[0], 'worktree': xy[1], 'kind': kind}
 
 
-def describe_change(code):
+def describe_change(code: str) -> str:
     return XY_NAMES[code] if code in XY_NAMES else code
 
 
@@ -82,7 +85,7 @@ def describe_change(code):
 BRANCH_FORMAT = '%(refname)%00%(refname:short)%00%(objectname:short)%00%(upstream:short)%00%(upstream:track)%00%(HEAD)%00%(contents:subject)'
 
 
-def parse_branches(text):
+def parse_branches(text: str) -> 'List[Dict[str, Any]]':
     """`git for-each-ref --format=BRANCH_FORMAT refs/heads refs/remotes` → a list of branch dicts."""
     branches = []
     for line in text.split('\n'):
@@ -101,7 +104,7 @@ def parse_branches(text):
     return branches
 
 
-def _track_counts(track):
+def _track_counts(track: str) -> 'Tuple[int, int]':
     """'[ahead 2, behind 1]' → (2, 1); '[gone]' or '' → (0, 0)."""
     ahead = 0
     behind = 0

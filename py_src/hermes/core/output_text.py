@@ -4,6 +4,10 @@ The one home of "cut and note": `cap_chars` (a plain cut), `cap_head`/`cap_tail`
 `cap_list`; text_window.py's `line_window` cuts by lines for the reading tools.
 Pure string logic, the same in CPython and in the bundle."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, List, Optional, Tuple
+from hermes.contracts.mcp import CallToolResult
+# __pragma__('noskip')
 from hermes.js.text import native_regex, regex_replace_all
 from hermes.core.text_window import count_lines
 
@@ -20,7 +24,7 @@ _ESCAPES = native_regex(
 _CONTROLS = native_regex('[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]', 'g')
 
 
-def strip_ansi(text):
+def strip_ansi(text: str) -> str:
     """Terminal output as plain text: escape sequences and control characters removed, CRLF as LF,
     and a line rewritten with carriage returns (a progress bar) reduced to what was left on screen."""
     text = regex_replace_all(_ESCAPES, text, '')
@@ -45,7 +49,7 @@ def cap_chars(text: str, limit: int, why: str = '') -> str:
     return text[:limit] + '\n[truncated' + why + ': ' + str(len(text) - limit) + ' more characters]'
 
 
-def cap_head(text, limit):
+def cap_head(text: str, limit: int) -> str:
     """The start of `text`, at most `limit` characters (cut at a line end when one is near), plus a
     note naming what was left out."""
     if len(text) <= limit:
@@ -60,7 +64,7 @@ def cap_head(text, limit):
             ' more lines, ' + str(len(rest)) + ' more characters)')
 
 
-def cap_tail(text, limit):
+def cap_tail(text: str, limit: int) -> str:
     """The end of `text` (the most recent output), at most `limit` characters, after a note naming
     what was left out before it."""
     if len(text) <= limit:
@@ -74,14 +78,14 @@ def cap_tail(text, limit):
             ' characters omitted)\n' + text[start:])
 
 
-def cap_list(items, limit):
+def cap_list(items: 'List[Any]', limit: int) -> 'Tuple[List[Any], Optional[str]]':
     """(the first `limit` items, a note about the rest or None)."""
     if len(items) <= limit:
         return items, None
     return items[:limit], '… (truncated: ' + str(len(items) - limit) + ' more)'
 
 
-def text_and_data(text, data, is_error=False):
+def text_and_data(text: str, data: 'Any', is_error: bool = False) -> 'CallToolResult':
     """A CallToolResult whose text is what a model reads and whose structuredContent is the same
     answer as data (for programs and tests)."""
     return {'content': [{'type': 'text', 'text': text}], 'structuredContent': data, 'isError': is_error}

@@ -6,7 +6,7 @@ Transcrypt's `strip`, `lstrip` and `rstrip` ignore their argument and remove whi
 # __pragma__('tconv')
 
 
-def lstrip_chars(text, chars):
+def lstrip_chars(text: str, chars: str) -> str:
     """`text` without the leading characters that are in `chars`."""
     start = 0
     while start < len(text) and chars.find(text[start]) >= 0:
@@ -14,7 +14,7 @@ def lstrip_chars(text, chars):
     return text[start:]
 
 
-def rstrip_chars(text, chars):
+def rstrip_chars(text: str, chars: str) -> str:
     """`text` without the trailing characters that are in `chars`."""
     end = len(text)
     while end > 0 and chars.find(text[end - 1]) >= 0:

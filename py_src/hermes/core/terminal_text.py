@@ -2,12 +2,15 @@
 (hermes://terminal/{id}): `$ command`, its most recent output, how it ended. Pure: `entry` is anything with the
 host's Execution fields (`command`, `done`, `exit_code`, `output()`, `duration_ms()`)."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.output_text import cap_tail
 from hermes.core.strip_chars import rstrip_chars
 
 
-def render_execution(entry, limit):
+def render_execution(entry: 'Any', limit: int) -> str:
     """`$ command` then its output (the most recent `limit` characters) and how it ended."""
     if entry.done:
         status = 'exit code ' + ('unknown' if is_none(entry.exit_code) else str(entry.exit_code))

@@ -1,6 +1,9 @@
 """Which part of a text a tool returns: a 1-based line range, capped by lines and characters, with an
 explicit note of what was left out so the model knows to ask for more (and how)."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List, Optional
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 
@@ -8,7 +11,7 @@ MAX_LINES = 2000
 MAX_CHARS = 100000
 
 
-def split_lines(text):
+def split_lines(text: str) -> 'List[str]':
     """The lines of `text` without their '\\n' (a '\\r' stays: CRLF text keeps its line endings).
     A final newline does not start another line; the empty text has no lines."""
     if text == '':
@@ -19,7 +22,7 @@ def split_lines(text):
     return lines
 
 
-def count_lines(text):
+def count_lines(text: str) -> int:
     """len(split_lines(text)), without making a string per line (a 10 MB file has 250,000)."""
     if text == '':
         return 0
@@ -31,7 +34,8 @@ def count_lines(text):
     return count if text.endswith('\n') else count + 1
 
 
-def line_window(text, start_line=None, end_line=None, max_lines=MAX_LINES, max_chars=MAX_CHARS):
+def line_window(text: str, start_line: 'Optional[int]' = None, end_line: 'Optional[int]' = None,
+                max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS) -> 'Dict[str, Any]':
     """{'text', 'start', 'end', 'total', 'note'} for lines start..end (1-based, inclusive) of `text`.
     `end` is the last line actually returned; `note` says what was cut, or is None.
     Only the returned lines are cut out of `text` (measured: splitting a 10 MB file into lines and
@@ -47,7 +51,7 @@ def line_window(text, start_line=None, end_line=None, max_lines=MAX_LINES, max_c
         raise ToolError('start_line ' + str(start) + ' is past the end: the file has ' + str(total) + ' lines.')
     if last < start:
         raise ToolError('end_line ' + str(end_line) + ' is before start_line ' + str(start) + '.')
-    kept = []
+    kept = []  # type: List[str]
     size = 0
     index = start - 1
     cut_line = None
@@ -82,7 +86,7 @@ def line_window(text, start_line=None, end_line=None, max_lines=MAX_LINES, max_c
     return {'text': '\n'.join(kept), 'start': start, 'end': end, 'total': total, 'note': note}
 
 
-def render_window(label, window, extra=None):
+def render_window(label: str, window: 'Dict[str, Any]', extra: 'Optional[str]' = None) -> str:
     """The text a reading tool returns: one header line, the lines, then the truncation note."""
     if window['total'] == 0:
         header = label + ' (empty)'

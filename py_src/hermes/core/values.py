@@ -93,11 +93,11 @@ def json_equal(left: 'Any', right: 'Any') -> bool:
     return left == right
 
 
-def _numeric_as_one(kind):
+def _numeric_as_one(kind: str) -> str:
     return 'number' if kind == 'integer' else kind
 
 
-def _arrays_equal(left, right):
+def _arrays_equal(left: 'Any', right: 'Any') -> bool:
     if len(left) != len(right):
         return False
     for index in range(len(left)):
@@ -106,7 +106,7 @@ def _arrays_equal(left, right):
     return True
 
 
-def _objects_equal(left, right):
+def _objects_equal(left: 'Any', right: 'Any') -> bool:
     keys = object_keys(left)
     if len(keys) != len(object_keys(right)):
         return False
@@ -116,7 +116,7 @@ def _objects_equal(left, right):
     return True
 
 
-def describe(value):
+def describe(value: 'Any') -> str:
     """A short JSON rendering of `value` for messages; integral numbers print without '.0' in
     both worlds (CPython would say 1.0 where JS says 1)."""
     if json_type(value) == 'integer':

@@ -1,7 +1,7 @@
 """CPython twins of hermes/js/objects.py (never transpiled)."""
 
 
-def typeof(value):
+def typeof(value: object) -> str:
     if value is None:
         return 'object'
     if isinstance(value, bool):

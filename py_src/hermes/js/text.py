@@ -3,7 +3,7 @@
 from hermes.js.objects import new
 
 
-def native_regex(source, flags=''):
+def native_regex(source: str, flags: str = '') -> 'Any':
     """A JS RegExp. Transcrypt's `re` builds a Match object per match (measured: most of the CPU of
     matching a glob against 30,000 paths) and weighs 34 kB of the bundle, so no module uses it.
     `flags`: JS flags; 'g' for regex_replace_all / regex_count. CPython: `re.compile` (flags ignored).
@@ -16,12 +16,12 @@ def regex_matches(regex, text):
     return regex.test(text)
 
 
-def regex_replace_all(regex, text, replacement):
+def regex_replace_all(regex: 'Any', text: str, replacement: str) -> str:
     """Every match (a regex made with flags 'g') replaced by the plain string `replacement`."""
     return text.js_replace(regex, replacement)
 
 
-def regex_count(regex, text):
+def regex_count(regex: 'Any', text: str) -> int:
     """How many times a regex made with flags 'g' matches in `text`."""
     found = __pragma__('js', '{}', 'text.match (regex)')  # `match` has no js_ alias
     return 0 if found is None else len(found)
@@ -67,6 +67,7 @@ def utf8_text(chunks):
 
 
 # __pragma__('skip')
+from typing import Any
 from hermes.js.text_cpython import (
     native_regex, regex_matches, regex_replace_all, regex_count, sorted_strings, decode_uri_component,
     base64_utf8, utf8_base64, utf8_bytes, utf8_text,
