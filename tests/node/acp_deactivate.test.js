@@ -1,0 +1,43 @@
+// dist/extension.js (the real bundle): an ACP agent started through activate()'s AcpAgents is gone, with what it
+// started, once deactivate() has returned — also an agent that ignores SIGTERM.
+'use strict';
+const nodeTest = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));  // discovery files stay out of ~
+const { vscode, extension, activateAndServe } = require('./harness');
+
+const test = (name, fn) => nodeTest(name, { timeout: 120000 }, fn);  // turns a hang into a failure only
+const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
+const PYTHON = process.env.PYTHON || 'python3';
+const gone = (pid) => { try { process.kill(pid, 0); return false; } catch (error) { return error.code === 'ESRCH'; } };
+
+test('deactivate leaves no agent process and nothing an agent started', async () => {
+  vscode.__reset();
+  vscode.__state.settings['hermes.mcp.port'] = 0;
+  const context = vscode.__makeContext();
+  const ext = extension();
+  const api = await activateAndServe(ext, context);
+  const agent = api.acp.create({ name: 'Scripted', command: PYTHON, args: [AGENT] }, api.acp.client_side);
+  const stubborn = api.acp.create({ name: 'Stubborn', command: PYTHON, args: [AGENT, 'ignore_term'] }, api.acp.client_side);
+  await agent.start();
+  await stubborn.start();
+  const session = await agent.new_session(os.tmpdir(), []);
+  const updates = [];
+  await agent.prompt(session.sessionId, [{ type: 'text', text: 'child' }], (u) => updates.push(u));
+  const child = Number(updates.find((u) => u.sessionUpdate === 'agent_message_chunk').content.text.split(' ')[1]);
+  const pids = [agent.connection.process.pid, stubborn.connection.process.pid];
+  assert.ok(!gone(child) && !gone(pids[0]) && !gone(pids[1]));
+  await ext.deactivate();
+  context.disposeAll();
+  assert.ok(gone(pids[0]) && gone(pids[1]), 'the agents have exited when deactivate returns');
+  // the child was in the agent's process group: SIGTERM reached it as the agent exited (reaped by init soon after)
+  while (!gone(child)) {
+    const state = fs.existsSync(`/proc/${child}/stat`) ? fs.readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1][0] : 'X';
+    if (state === 'Z') break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+});
