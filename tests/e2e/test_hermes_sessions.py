@@ -13,6 +13,7 @@ The tests run in order on one window, each building on the one before.
 import json
 import os
 import secrets
+import subprocess
 import sys
 from pathlib import Path
 
@@ -34,6 +35,10 @@ SESSION_ROW = '.agent-session-item-row'
 QUESTION = 'What is the launch code in notes/proof.txt?'
 ANSWER = 'Hermes read the launch code through VS Code.'
 TITLE = 'Launch code lookup'
+
+
+def artifacts_dir():
+    return ROOT / 'tests' / 'artifacts'
 
 
 def hermes_program():
@@ -235,6 +240,56 @@ def test_after_a_reload_the_hermes_session_is_listed_reopens_and_continues(windo
     users = [m['content'] for m in follow_up['messages'] if m['role'] == 'user']
     assert any(QUESTION in json.dumps(content) for content in users)  # the same Hermes session, loaded
     hermes_server.wait_for_log(r'ACP: Hermes Agent started')
+
+
+OUTSIDE_PROMPT = 'Hello from elsewhere'
+
+
+def hermes_session_outside_vscode(program, home, workspace, prompt):
+    """A Hermes ACP session made the way another ACP client (Zed, say) makes one: session/new in this workspace and
+    one prompt, over `hermes acp`'s stdio, with code-server's HOME (the same ~/.hermes)."""
+    process = subprocess.Popen([str(program), 'acp'], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, cwd=workspace, env=dict(os.environ, HOME=str(home)))
+
+    def call(number, method, params):
+        process.stdin.write(json.dumps({'jsonrpc': '2.0', 'id': number, 'method': method, 'params': params}) + '\n')
+        process.stdin.flush()
+        while True:
+            message = json.loads(process.stdout.readline())
+            if message.get('id') == number and 'method' not in message:
+                return message['result']
+    try:
+        call(1, 'initialize', {'protocolVersion': 1, 'clientCapabilities': {}})
+        session = call(2, 'session/new', {'cwd': str(workspace), 'mcpServers': []})['sessionId']
+        call(3, 'session/prompt', {'sessionId': session, 'prompt': [{'type': 'text', 'text': prompt}]})
+        wait_until(lambda: call(4, 'session/list', {'cwd': str(workspace)})['sessions'][0].get('title'), 60,
+                   what='the session to get its title')
+        return session
+    finally:
+        process.kill()
+
+
+def test_a_hermes_session_from_another_client_is_listed_and_replays(window, llm, hermes_server, hermes_workspace):
+    llm.script(Reply(text_events('Answered outside VS Code.')))
+    hermes_session_outside_vscode(hermes_program(), hermes_server.user_home, hermes_workspace, OUTSIDE_PROMPT)
+    page = window.page
+    rows = page.locator(SESSION_ROW)
+    if not (rows.count() and rows.first.is_visible()):
+        window.run_command('Chat Agent Sessions: Show Agent Sessions Sidebar')
+    row = page.locator(SESSION_ROW, has_text=OUTSIDE_PROMPT).first  # Hermes titles it by its first prompt
+    for _ in range(5):  # the sessions view's Refresh asks the controller, which lists Hermes' own sessions
+        page.keyboard.press('Escape')
+        page.locator('a.action-label.codicon-refresh:visible').first.click()
+        try:
+            row.wait_for(state='visible', timeout=20000)
+            break
+        except Exception:
+            continue
+    row.wait_for(state='visible', timeout=5000)
+    window.screenshot(artifacts_dir() / 'hermes-session-list-outside.png')
+    row.click()
+    page.locator(RESPONSE).get_by_text('Answered outside VS Code.').first.wait_for(state='visible', timeout=60000)
+    assert page.locator('.interactive-request', has_text=OUTSIDE_PROMPT).count() > 0  # the replayed prompt
 
 
 def test_without_a_provider_hermes_says_how_to_set_it_up(window, hermes_server):
