@@ -222,3 +222,20 @@ def test_deactivate_waits_until_every_agent_process_has_exited(context):
     pid = run(scenario())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_the_window_forgets_agents_that_ended(context):
+    from hermes.host.acp_agents import AcpAgents
+
+    async def scenario():
+        agents = AcpAgents(None)
+        crashed = agents.create({'name': 'A', 'command': sys.executable, 'args': [AGENT, 'crash_at_start']}, None)
+        with pytest.raises(AcpError):
+            await crashed.start()
+        await crashed.closed()
+        fresh = agents.create({'name': 'B', 'command': sys.executable, 'args': [AGENT]}, None)
+        kept = agents.running()
+        await agents.stop_all()
+        return kept, fresh
+    kept, fresh = run(scenario())
+    assert kept == [fresh]

@@ -4,7 +4,7 @@ them all and wait until each process is gone (none outlives the window); and the
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import new
+from hermes.js.objects import is_none, new
 from hermes.js.promises import wait_all
 from hermes.net.acp_agent import AcpAgent
 from hermes.host.acp_client_side import AcpClientSide
@@ -21,13 +21,16 @@ class AcpAgents:
     def create(self, spec, client_side):
         """A new, not yet started AcpAgent for `spec` ({'name', 'command', 'args', 'env', 'cwd'}) whose requests
         `client_side` answers. The caller starts it and disposes it; stop_all() disposes what is left."""
+        self.running()  # forget the ones that ended (disposed, crashed, never started): their processes are gone
         agent = AcpAgent(spec, client_side, self.log)
         self.agents.append(agent)
         return agent
 
     def running(self):
-        """The agents not disposed yet (a disposed one is dropped from the list here)."""
-        self.agents = [agent for agent in self.agents if not agent.disposed]
+        """The agents that may still have a process: not disposed, and not started yet or still connected (the
+        others are dropped from the list here)."""
+        self.agents = [agent for agent in self.agents if not agent.disposed and
+                       (is_none(agent.connection) or (is_none(agent.connection.error) and not agent.connection.exited))]
         return list(self.agents)
 
     def dispose_all(self):
