@@ -122,7 +122,7 @@ async def _text_before_write(call, path, info):
     hunk the caller has not re-read."""
     if is_none(change_log_of(call)):
         return {'record': False, 'before': None}
-    if is_none(info):
+    if is_none(info) or info['kind'] != 'file':  # nothing there, or a dangling symlink: the write creates a file
         return {'record': True, 'before': None}
     check_write(call, path, None)
     try:
