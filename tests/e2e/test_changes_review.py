@@ -173,6 +173,8 @@ def test_a_session_turn_edits_a_file_and_the_session_lists_it_with_its_counts(wi
     session.locator(RESPONSE).last.get_by_text('The perimeter is fixed.').first.wait_for(state='visible',
                                                                                      timeout=40000)
     assert '2 * (width + height)' in (workspace / 'review' / 'shapes.py').read_text()
+    for title in ['Open Changes', 'Restore to Before This Turn']:  # the turn ends with its review buttons
+        assert session.locator(RESPONSE).last.get_by_role('button', name=title).count() == 1, title
     window.run_command('Chat Agent Sessions: Show Agent Sessions Sidebar')
     row = page.locator('.agent-session-item-row', has_text='Fix the perimeter').first
     row.wait_for(state='visible', timeout=20000)

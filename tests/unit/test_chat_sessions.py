@@ -63,13 +63,14 @@ def session_context(resource):
     return value
 
 
-def make(context, tmp_path, confirm=False, store=None):
+def make(context, tmp_path, confirm=False, store=None, changes=None):
     vscode.workspace.open_folders([str(tmp_path)])
     (tmp_path / 'notes.txt').write_text('The answer is 42.\n')
     vscode.chat.enable_chat_sessions()
     store = store or ConversationStore(lambda: 'id-' + str(len(store.conversations) + 1), lambda: 1000)
     runner = FakeRunner(confirm=confirm)
-    sessions = register_chat_sessions(context, Log(), ToolRegistry(), runner, lambda model=None: 'm', store)
+    sessions = register_chat_sessions(context, Log(), ToolRegistry(), runner, lambda model=None: 'm', store, None,
+                                      changes)
     runner.controller = vscode.chat.session_controllers[SESSION_TYPE]
     return sessions, runner, runner.controller, store
 
@@ -287,3 +288,40 @@ def test_the_session_remembers_the_model_it_ran_on(context, tmp_path):
         assert store.conversations[0].model == expected
     [listed] = controller.items.all()
     assert listed.description.startswith('qwen2.5:7b · ')
+
+
+class TurnWrites:
+    """A change log whose pending changes are the last user turn's write of notes.txt in every conversation."""
+
+    def __init__(self, store, path):
+        self.store, self.path = store, path
+
+    def pending(self):
+        items = []
+        for conversation in self.store.conversations:
+            turns = [message['turn'] for message in conversation.messages if message['role'] == 'user']
+            if turns:
+                items.append({'path': self.path, 'uri': None, 'added': 1, 'removed': 1, 'hunks': [],
+                              'author': {'client': 'Hermes', 'session': conversation.id, 'turn': turns[-1]}})
+        return items
+
+    def on_change(self, listener):
+        return vscode.Disposable()
+
+
+def test_a_turn_that_changed_files_ends_with_open_changes_and_restore(context, tmp_path):
+    store = ConversationStore(lambda: 'id-' + str(len(store.conversations) + 1), lambda: 1000)
+    sessions, runner, controller, store = make(context, tmp_path, store=store,
+                                               changes=TurnWrites(store, str(tmp_path / 'notes.txt')))
+    item = new_session(controller, 'Fix notes.txt')
+    _, stream = ask(item.resource, 'Fix notes.txt')
+    [conversation] = store.conversations
+    turn = conversation.messages[0]['turn']
+    assert stream.of('button') == [
+        {'command': 'hermes.changes.showDiff', 'title': 'Open Changes',
+         'arguments': [{'client': 'Hermes', 'session': conversation.id, 'turn': turn}]},
+        {'command': 'hermes.restoreTurn', 'title': 'Restore to Before This Turn', 'arguments': [conversation.id, turn]}]
+    [listed] = controller.items.all()
+    assert [(change.uri.fsPath, change.insertions, change.deletions) for change in listed.changes] == \
+        [(str(tmp_path / 'notes.txt'), 1, 1)]
+    assert listed.changes[0].originalUri.scheme == 'hermes-before'

@@ -29,14 +29,16 @@ from hermes.core.tools import WAITING, CONFIRMED
 from hermes.core.chat_messages import prop
 from hermes.core.conversations import (append_text, add_tool, find_tool, finish_tool, end_reply, remember_turn,
                                        title_from)
-from hermes.core.checkpoints import new_turn_id, change_author
+from hermes.core.checkpoints import new_turn_id, change_author, CHANGE_CLIENT
 from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, conversation_id, item_view, history_plan
 from hermes.host.llm_service import llm_settings
 from hermes.host.chat_host import path_uri
-from hermes.core.change_view import session_changes
+from hermes.core.change_view import session_changes, turn_changes
 from hermes.ui.chat_participant import ChatParticipant, hermes_model
 from hermes.ui.acp_session import AcpSessionRunner
 from hermes.ui.change_diff import before_uri
+from hermes.ui.change_commands import SHOW_COMMAND
+from hermes.ui.checkpoints import RESTORE_COMMAND
 
 SESSION_ORIGIN = 'session'
 
@@ -95,11 +97,12 @@ class SessionParticipant:
     """Requests of Hermes chat sessions: `chat.respond(...)` (a ChatParticipant) answers them, this
     keeps the conversation. `conversation_for(resource)` finds or makes a session's conversation."""
 
-    def __init__(self, store, chat, log, acp=None):
+    def __init__(self, store, chat, log, acp=None, changes=None):
         self.store = store
         self.chat = chat
         self.log = log
         self.acp = acp  # ui/acp_session.py AcpSessionRunner: Hermes Agent (or another ACP agent) answers
+        self.changes = changes  # the change log: a turn that changed files ends with its review buttons
         self.new_conversations = {}  # id → a conversation made for a new session, before its first turn
         self.untitled = {}  # resource string → conversation id, for sessions VS Code did not rename
 
@@ -162,9 +165,20 @@ class SessionParticipant:
         try:
             result = await self.chat.respond(request, history, stream, token,
                                              TurnRecorder(self.store, conversation, reply, turn_id))
+            self._offer_review(stream, conversation, turn_id)
         finally:
             self._finish(conversation, text, reply, history, result)
         return result
+
+    def _offer_review(self, stream, conversation, turn_id):
+        """After a turn whose files wait for review: Open Changes and Restore to Before This Turn, the commands the
+        Changes view and the side panel run."""
+        if is_none(self.changes) or not (turn_id in turn_changes(self.changes.pending(), conversation.id)):
+            return
+        turn_filter = {'client': CHANGE_CLIENT, 'session': conversation.id, 'turn': turn_id}
+        stream.button({'command': SHOW_COMMAND, 'title': 'Open Changes', 'arguments': [turn_filter]})
+        stream.button({'command': RESTORE_COMMAND, 'title': 'Restore to Before This Turn',
+                       'arguments': [conversation.id, turn_id]})
 
     def _finish(self, conversation, text, reply, history, result):
         hermes = get_key(get_key(result, 'metadata'), 'hermes')
@@ -252,7 +266,7 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
         return None
     context.subscriptions.push(controller)
     chat = ChatParticipant(registry, llm, describe_model, log)
-    sessions = SessionParticipant(store, chat, log, acp)
+    sessions = SessionParticipant(store, chat, log, acp, changes)
     tool_titles = {}
     for tool in registry.list():
         tool_titles[tool.name] = tool.title
