@@ -28,6 +28,10 @@ class FakeError(Exception):
 class FakeClientSide:
     def __init__(self):
         self.prompters = {}
+        self.authors = {}
+
+    def set_change_author(self, session_id, author):
+        self.authors[session_id] = author
 
     def set_permission_prompter(self, session_id, prompter):
         self.prompters[session_id] = prompter
@@ -366,27 +370,12 @@ def test_files_hermes_writes_itself_go_to_the_change_log_with_their_before_texts
     [conversation] = world['store'].conversations
     turn = conversation.messages[0]['turn']
     author = {'client': 'Hermes', 'session': conversation.id, 'turn': turn}
+    assert world['service'].client_side.authors == {'sess-1': author}  # fs/write_text_file writes: this turn's
     assert sorted(change_log.records) == sorted([(cwd + '/out.txt', 'old text\n', 'new text\n', author),
                                                  (str(created), None, 'fresh\n', author)])
     # the shell's file is listed (the watcher saw it) but not recorded: its text before the turn is unknown
     assert sorted(conversation.changes) == sorted([cwd + '/out.txt', str(created), cwd + '/shell.txt'])
     assert vscode.workspace.file_watchers == []  # the turn's watcher is gone
-
-
-def test_the_permission_router_answers_for_the_running_turn_and_cancelled_without_one():
-    from hermes.host.acp_permissions import PermissionRouter
-    log = Log()
-    router = PermissionRouter(log)
-
-    async def prompter(params):
-        return {'outcome': {'outcome': 'selected', 'optionId': params['pick']}}
-    router.set_permission_prompter('s1', prompter)
-    assert asyncio.run(router.request_permission('s1', {'pick': 'deny'})) == {
-        'outcome': {'outcome': 'selected', 'optionId': 'deny'}}
-    assert asyncio.run(router.request_permission('other', {})) == {'outcome': {'outcome': 'cancelled'}}
-    router.set_permission_prompter('s1', None)
-    assert asyncio.run(router.request_permission('s1', {'pick': 'x'})) == {'outcome': {'outcome': 'cancelled'}}
-    assert log.lines[-1][0] == 'warn'
 
 
 def test_hermes_own_sessions_are_listed_and_replayed_when_opened():

@@ -233,12 +233,14 @@ class AcpService:
 
     # ------------------------------------------------------------------ a turn
 
-    async def run_turn(self, spec, conversation, reply, blocks, view, cancellation, ask, save, between_turns=None):
+    async def run_turn(self, spec, conversation, reply, blocks, view, cancellation, ask, save, between_turns=None,
+                       author=None):
         """One prompt: `blocks` (ACP content blocks) to the conversation's agent session; updates go to
         an AcpTurn on `reply` and `view`. `ask(question)` asks the user a permission question
         ({'title', 'detail', 'diffs', 'command', 'choices'}) and returns the chosen choice id or None;
         `save()` stores the conversation (the list shows NeedsInput); `between_turns(update)` hears the
-        session's updates outside a turn (Hermes sends the title after the answer). Returns {'stopReason', 'turn',
+        session's updates outside a turn (Hermes sends the title after the answer); `author`: the change log's
+        author of the turn's writes through fs/write_text_file. Returns {'stopReason', 'turn',
         'notices'}; raises AcpAgentError when the agent cannot run."""
         notices = []
         cwd = self.cwd()
@@ -252,6 +254,9 @@ class AcpService:
             raise failure_of(error, spec['name'])
         if not is_none(between_turns):
             self.watch_session(session_id, between_turns)
+        set_author = getattr(self.client_side, 'set_change_author', None)
+        if not is_none(author) and not is_none(set_author):
+            set_author(session_id, author)  # fs/write_text_file of agents that use it: this turn's changes
         save()
 
         async def prompter(params):

@@ -147,7 +147,8 @@ class AcpSessionRunner:
         try:
             outcome = await self.service.run_turn(spec, conversation, reply, blocks, view, cancellation,
                                                   modal_asker(spec['name'], self.documents, self.log), save,
-                                                  self._late_updates(conversation))
+                                                  self._late_updates(conversation),
+                                                  change_author(conversation.id, turn_id))
         except AcpAgentError as error:
             failure = error
         except JsError as error:
