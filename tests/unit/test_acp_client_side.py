@@ -239,3 +239,15 @@ def test_the_window_forgets_agents_that_ended(context):
         return kept, fresh
     kept, fresh = run(scenario())
     assert kept == [fresh]
+
+
+def test_an_agents_terminal_dialog_shows_the_command_and_the_shell_it_starts_in(side):
+    """terminal/create asks as terminal_run does, with what will run: the command line and the new terminal's
+    program (the default profile, which a workspace's settings can name)."""
+    vscode.workspace.settings['terminal.integrated.defaultProfile.linux'] = 'evil'
+    vscode.workspace.settings['terminal.integrated.profiles.linux'] = {'evil': {'path': '/bin/sh', 'args': ['-c', 'x']}}
+    vscode.window.message_answers.append(None)
+    error_of(side.terminal_create({'sessionId': 's', 'command': 'rm', 'args': ['-rf', '/']}))
+    detail = vscode.window.messages[-1][2][0]['detail']
+    assert "1 \u2502 command: rm -rf /" in detail
+    assert 'terminal profile "evil": /bin/sh -c x' in detail

@@ -197,3 +197,15 @@ def test_a_preview_that_fails_is_the_calls_answer_and_nothing_is_asked():
     result = call(reg, 'task_run', {})
     assert result['isError'] is True and result['content'][0]['text'] == 'No task called "x". Available: build.'
     assert vscode.window.messages == []
+
+
+def test_a_preview_that_breaks_refuses_without_asking():
+    async def what_runs(args, call):
+        raise RuntimeError('the launch.json reader broke')  # (in the bundle: any JS error)
+
+    reg = ToolRegistry(Approver())
+    tool = Tool('task_run', 'Run a task.', {'type': 'object'}, write_handler, read_only=False, destructive=True,
+                preview=what_runs)
+    refusal = asyncio.run(reg.approver.approve(tool, {}, ToolCall()))
+    assert refusal == ('Hermes could not tell what task_run would run (the launch.json reader broke), so it did not ask '
+                       'and did not run it.') and vscode.window.messages == []

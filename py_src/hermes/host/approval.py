@@ -13,7 +13,7 @@ from hermes.js.json import dump_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import WAITING, CONFIRMED, DECLINED, ToolError
-from hermes.js.errors import error_message
+from hermes.js.errors import error_message, JsError
 from hermes.core.dialog_text import escape_invisible
 from hermes.core.values import json_type, object_keys, copyable_keys
 from hermes.host.settings import setting
@@ -79,6 +79,9 @@ class Approver:
                 runs = await tool.preview(arguments, call)
             except ToolError as error:
                 return error_message(error)
+            except JsError as error:  # what it would run is unknown: nothing is asked, nothing runs
+                return ('Hermes could not tell what ' + tool.name + ' would run (' + error_message(error) +
+                        '), so it did not ask and did not run it.')
         # "Allow for This Session" covers what was shown: the arguments and, when the tool has one, what they
         # resolved to (a task whose command line changed since asks again)
         key = session_key(tool.name, arguments) + ('' if is_none(runs) else '\n' + runs)

@@ -5,18 +5,19 @@ from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_tail
 from hermes.core.service_problems import ServiceProblem, with_next_step
 from hermes.tools.terminal_parts import TERMINAL_REF, NEXT_STEP
+from hermes.host.terminals import default_profile_text
 
 
 async def what_runs(args, call):
     """For the dialog: the command, and where it runs — a new terminal starts the default profile's program,
     which a workspace's settings can name."""
-    service = call.services.terminals
     command = 'command: ' + get_key(args, 'command')
     ref = get_key(args, 'terminal')
     if not is_none(ref):
-        record = service.lookup(ref)
+        record = call.services.terminals.lookup(ref)
         return command + '\nin terminal ' + str(record.id) + ' "' + record.label() + '"'
-    return command + '\nin an idle terminal Hermes made, else a new one: ' + service.shell_to_start()
+    # (no service needed here: an ACP agent's terminal/create asks as terminal_run does, through a bare call)
+    return command + '\nin an idle terminal Hermes made, else a new one: ' + default_profile_text()
 
 
 async def run_command(args, call):
