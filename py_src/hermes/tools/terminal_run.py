@@ -5,7 +5,6 @@ from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_tail
 from hermes.core.service_problems import ServiceProblem, with_next_step
 from hermes.tools.terminal_parts import TERMINAL_REF, NEXT_STEP
-from hermes.host.terminals import default_profile_text
 
 
 async def what_runs(args, call):
@@ -16,8 +15,7 @@ async def what_runs(args, call):
     if not is_none(ref):
         record = call.services.terminals.lookup(ref)
         return command + '\nin terminal ' + str(record.id) + ' "' + record.label() + '"'
-    # (no service needed here: an ACP agent's terminal/create asks as terminal_run does, through a bare call)
-    return command + '\nin an idle terminal Hermes made, else a new one: ' + default_profile_text()
+    return command + '\nin an idle terminal Hermes made, else a new one: ' + call.services.terminals.shell_to_start()
 
 
 async def run_command(args, call):
