@@ -136,6 +136,22 @@ def chat_bodies(llm):
     return [request['body'] for request in llm.chat_requests() if request['body'].get('stream') is True]
 
 
+def show_sessions(window, row):
+    """The Agent Sessions list beside the chat (after a reload the workbench may not show it yet): the sidebar, or
+    the sessions view focused, until `row` is visible."""
+    for command in ['Chat Agent Sessions: Show Agent Sessions Sidebar', 'Chat Agent Sessions: Focus Agent Sessions',
+                    'Chat Agent Sessions: Show Agent Sessions Sidebar', 'Chat Agent Sessions: Focus Agent Sessions']:
+        if row.is_visible():
+            return
+        try:
+            window.run_command(command)
+            row.wait_for(state='visible', timeout=15000)
+            return
+        except Exception:
+            window.page.keyboard.press('Escape')
+    row.wait_for(state='visible', timeout=15000)
+
+
 def test_a_new_hermes_session_answers_through_this_windows_mcp_tools(window, llm, proof, hermes_server, artifacts):
     llm.script(Reply(tool_events([('call_plan', 'todo', {'todos': [
                    {'id': '1', 'content': 'Read notes/proof.txt through VS Code', 'status': 'in_progress'},
@@ -217,11 +233,8 @@ def test_after_a_reload_the_hermes_session_is_listed_reopens_and_continues(windo
     wait_until(lambda: hermes_server.extension_log_text().count('Chat sessions: "Hermes Agent"') >= 2, 60,
                what='the second activation')
     page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)
-    rows = page.locator(SESSION_ROW)
-    if not (rows.count() and rows.first.is_visible()):
-        window.run_command('Chat Agent Sessions: Show Agent Sessions Sidebar')
     row = page.locator(SESSION_ROW, has_text=TITLE).first  # the title Hermes gave it
-    row.wait_for(state='visible', timeout=30000)
+    show_sessions(window, row)
     window.screenshot(artifacts / 'hermes-session-list.png')
     answer = page.locator(RESPONSE).get_by_text(ANSWER).first
     for _ in range(3):
@@ -273,10 +286,8 @@ def test_a_hermes_session_from_another_client_is_listed_and_replays(window, llm,
     llm.script(Reply(text_events('Answered outside VS Code.')))
     hermes_session_outside_vscode(hermes_program(), hermes_server.user_home, hermes_workspace, OUTSIDE_PROMPT)
     page = window.page
-    rows = page.locator(SESSION_ROW)
-    if not (rows.count() and rows.first.is_visible()):
-        window.run_command('Chat Agent Sessions: Show Agent Sessions Sidebar')
     row = page.locator(SESSION_ROW, has_text=OUTSIDE_PROMPT).first  # Hermes titles it by its first prompt
+    show_sessions(window, page.locator(SESSION_ROW).first)
     for _ in range(5):  # the sessions view's Refresh asks the controller, which lists Hermes' own sessions
         page.keyboard.press('Escape')
         page.locator('a.action-label.codicon-refresh:visible').first.click()
