@@ -8,6 +8,7 @@ import vscode
 
 from hermes.core.acp_backends import HERMES_NAME, INSTALL_HINT
 from hermes.core.conversations import ConversationStore
+from hermes.core.chat_sessions import item_view
 from hermes.host.acp_service import AcpService
 from hermes.ui.acp_session import AcpSessionRunner, prompt_blocks
 from hermes.ui.acp_chat import register_diff_documents
@@ -181,7 +182,8 @@ def test_hermes_answers_a_session_with_this_windows_mcp_server_and_the_turn_is_r
     (tmp_path / 'hello.py').write_text('print("hi")\n')
     (tmp_path / 'out.txt').write_text('hi')
     cwd = str(tmp_path)
-    world = make_world({'turns': [[READ, WRITE, chunk('hello.py prints hi.')]]}, cwd=cwd)
+    usage = {'size': 131072, 'used': 10213, 'sessionUpdate': 'usage_update'}
+    world = make_world({'turns': [[usage, READ, WRITE, chunk('hello.py prints hi.')]]}, cwd=cwd)
     stream, result = ask(world, 'What does hello.py do?')
     [agent] = world['made']
     assert agent.spec['command'] == '/usr/bin/hermes' and agent.spec['args'] == ['acp'] and agent.spec['cwd'] == cwd
@@ -200,6 +202,7 @@ def test_hermes_answers_a_session_with_this_windows_mcp_server_and_the_turn_is_r
     [conversation] = world['store'].conversations
     assert conversation.acp == {'agent': HERMES_NAME, 'sessionId': 'sess-1'}
     assert conversation.title == 'Titled by the agent'  # session_info_update after the turn
+    assert item_view(conversation, lambda ms: 'now')['description'] == 'Hermes Agent · 8% of context · now'
     assert conversation.messages[1]['status'] == 'done' and conversation.model == HERMES_NAME
     assert conversation.changes == [cwd + '/out.txt']
     assert result['metadata']['hermes']['stopReason'] == 'end_turn'

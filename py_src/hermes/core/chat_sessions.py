@@ -63,6 +63,9 @@ def conversation_id(path):
 def item_view(conversation, format_time):
     """What a session item shows; `format_time(ms)` formats a time for the description."""
     description = conversation.model if json_type(conversation.model) == 'string' else ''
+    usage = getattr(conversation, 'acp_usage', None)  # an ACP agent's last usage_update (context used / size)
+    if not is_none(usage) and usage['size'] > 0:
+        description = description + ' · ' + str(round(usage['used'] * 100 / usage['size'])) + '% of context'
     when = conversation.updated if not is_none(conversation.updated) else conversation.created
     if not is_none(when):
         description = (description + ' · ' if description != '' else '') + format_time(when)
