@@ -111,7 +111,7 @@ def _response_parts(reply, tool_titles):
         if part['kind'] != 'tool':
             continue
         if not is_none(get_key(part, 'paths')):  # an ACP agent's tool call: its title says what it did
-            parts.append({'kind': 'progress', 'text': part['name'] + _ending(part['status'])})
+            parts.append({'kind': 'progress', 'text': part['name'] + status_ending(part['status'])})
             for path in part['paths']:
                 if not (path in referenced):
                     referenced.append(path)
@@ -137,7 +137,8 @@ def _response_parts(reply, tool_titles):
     return parts
 
 
-def _ending(status):
+def status_ending(status):
+    """What a tool's line in a session's history ends with: how it ended, when it did not succeed."""
     if status == 'error':
         return ' (failed)'
     if status == 'cancelled':

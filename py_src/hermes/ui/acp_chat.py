@@ -15,6 +15,7 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.values import json_type
 from hermes.core.acp_turn import TurnView
+from hermes.core.chat_sessions import status_ending
 from hermes.host.chat_host import path_uri
 
 DIFF_SCHEME = 'hermes-acp-diff'
@@ -54,7 +55,7 @@ class ChatStreamView(TurnView):
             part = new(vscode.ChatToolInvocationPart, tool['kind'], tool['id'])
             part.enablePartialUpdate = True
             part.invocationMessage = new(vscode.MarkdownString, tool['title'])
-            part.pastTenseMessage = new(vscode.MarkdownString, tool['title'] + _ending(tool['status']))
+            part.pastTenseMessage = new(vscode.MarkdownString, tool['title'] + status_ending(tool['status']))
             part.isComplete = tool['complete']
             part.isError = tool['status'] == 'error'
             part.isConfirmed = tool['status'] != 'waiting'
@@ -112,14 +113,6 @@ class ChatStreamView(TurnView):
 
     def on_notice(self, text):
         self.stream.markdown('\n\n> ' + text + '\n\n')
-
-
-def _ending(status):
-    if status == 'error':
-        return ' (failed)'
-    if status == 'cancelled':
-        return ' (cancelled)'
-    return ''
 
 
 class DiffDocuments:
