@@ -96,7 +96,7 @@ def show_changes_view(window):
             view.wait_for(state='visible', timeout=10000)
         except Exception:  # noqa: BLE001 (tried again)
             continue
-    view.wait_for(state='visible', timeout=5000)
+    view.wait_for(state='visible')
     return view
 
 
@@ -166,7 +166,7 @@ def test_a_session_turn_edits_a_file_and_the_session_lists_it_with_its_counts(wi
                                                                 'content': ONE.replace('width + height',
                                                                                        '2 * (width + height)')})])),
                Reply(text_events('The perimeter is fixed.')))
-    page.locator('.model-picker-name').first.wait_for(state='visible', timeout=30000)
+    page.locator('.model-picker-name').first.wait_for(state='visible')
     window.run_command('Chat: New Hermes Agent Session')  # opens in an editor tab
     session = page.locator('.part.editor')
     type_and_send(page, session.locator(INPUT).first, 'Fix the perimeter in shapes.py')
