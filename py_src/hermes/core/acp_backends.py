@@ -19,6 +19,9 @@ MCP_SERVER_NAME = 'vscode'
 
 INSTALL_COMMAND = "pip install 'hermes-agent[acp]'"
 SETUP_COMMAND_ARGS = ['acp', '--setup']
+SETUP_COMMAND = 'hermes.acp.setup'
+"""The command behind the setup button (runs `hermes acp --setup` in a terminal), in every front end."""
+SETUP_TITLE = 'Set up Hermes Agent'
 INSTALL_HINT = ('This session runs Hermes\' built-in tool loop over `hermes.llm.endpoint`. To run **Hermes Agent** '
                 'itself here (its memory, skills, providers and sessions, with this window\'s tools), install it: '
                 '`' + INSTALL_COMMAND + '`, then choose a model with `hermes model` (or `hermes acp --setup`), '
@@ -104,6 +107,49 @@ def choose_backend(wanted, hermes, agents, trusted=True):
                                          'tool loop answers. Add it there, or set `hermes.agent.backend` to `auto`.'}
 
 
+BUILTIN_LABEL = 'Built-in loop'
+
+
+def backend_choices(hermes, agents, trusted=True):
+    """What a front end offers to answer a new conversation: [{'id', 'label', 'detail', 'available'}] — the
+    built-in loop, Hermes Agent (`available` False when it is not installed or Restricted Mode starts no agent;
+    choosing it anyway gets the same notice as a session, from `choose_backend`), each agent of hermes.acp.agents.
+    An id is what `choose_backend` takes as `wanted`."""
+    choices = [{'id': BUILTIN, 'label': BUILTIN_LABEL, 'available': True,
+                'detail': 'Hermes\' own tool loop over your model (hermes.llm.endpoint)'}]
+    if not trusted:
+        hermes_detail = 'Restricted Mode: no agent program starts in this workspace'
+    elif is_none(hermes):
+        hermes_detail = 'Not installed: ' + INSTALL_COMMAND
+    else:
+        hermes_detail = 'Hermes Agent itself over ACP (' + hermes['command'] + ')'
+    choices.append({'id': HERMES, 'label': HERMES_NAME, 'available': trusted and not is_none(hermes),
+                    'detail': hermes_detail})
+    for spec in agents:
+        choices.append({'id': spec['name'], 'label': spec['name'], 'available': trusted,
+                        'detail': 'ACP agent (' + spec['command'] + ')' if trusted else hermes_detail})
+    return choices
+
+
+def default_choice(wanted, hermes, agents, trusted=True):
+    """The choice a new conversation starts with, read from hermes.agent.backend as a session reads it: `auto` is
+    Hermes Agent when it can run, else the built-in loop; a name the settings no longer list is the built-in loop."""
+    choice = wanted.strip().lower() if json_type(wanted) == 'string' else AUTO
+    if choice == AUTO:
+        return HERMES if trusted and not is_none(hermes) else BUILTIN
+    if choice == HERMES or choice == HERMES_NAME.lower():
+        return HERMES
+    for spec in agents:
+        if spec['name'].lower() == choice:
+            return spec['name']
+    return BUILTIN
+
+
+def choice_of_agent(agent_name):
+    """The choice id of the agent a stored conversation names (`conversation.acp['agent']`)."""
+    return HERMES if agent_name == HERMES_NAME else agent_name
+
+
 def find_spec(name, hermes, agents):
     """The spec of the agent a stored conversation used, or None when it is no longer configured."""
     if name == HERMES_NAME:
@@ -112,6 +158,15 @@ def find_spec(name, hermes, agents):
         if spec['name'] == name:
             return spec
     return None
+
+
+class AcpAgentError(Exception):
+    """A turn that could not run: `.message` is what the user reads, `.setup` offers `hermes acp --setup`."""
+
+    def __init__(self, message, setup=False):
+        Exception.__init__(self, message)
+        self.message = message
+        self.setup = setup
 
 
 def mcp_server_entry(url, token):

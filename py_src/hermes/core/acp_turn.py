@@ -55,6 +55,10 @@ class TurnView:
     def on_mode(self, mode_id):
         return None
 
+    def on_notice(self, text):
+        """A line about the turn (a session the agent lost, a permission denied for lack of an answer)."""
+        return None
+
 
 def resolve_path(cwd, path):
     """A path an agent named, absolute: relative ones are relative to the session's cwd."""

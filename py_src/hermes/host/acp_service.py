@@ -16,7 +16,8 @@ from hermes.js.process import environment_variable
 from hermes.js.promises import first_of, sleep_ms
 from hermes.core.values import json_type, get_key
 from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, find_spec, mcp_server_entry,
-                                    describe_failure, HERMES_NAME)
+                                    describe_failure, HERMES_NAME, AcpAgentError,
+                                    backend_choices, default_choice)
 from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
                                   permission_summary)
 from hermes.host.settings import setting
@@ -62,15 +63,6 @@ def spec_key(spec):
     return dump_json([spec['name'], spec['command'], spec['args'], spec['env']])
 
 
-class AcpAgentError(Exception):
-    """A turn that could not run: `.message` is what the user reads, `.setup` offers `hermes acp --setup`."""
-
-    def __init__(self, message, setup=False):
-        Exception.__init__(self, message)
-        self.message = message
-        self.setup = setup
-
-
 def _kind_of(error):
     return getattr(error, 'kind', None)
 
@@ -110,9 +102,10 @@ class AcpService:
     def agents_configured(self):
         return configured_agents(setting('acp.agents'))
 
-    def backend_for(self, conversation):
-        """{'kind': 'acp', 'spec'} | {'kind': 'builtin', 'notice'}: the conversation's agent (it keeps the
-        one it started with), else the one `hermes.agent.backend` picks for a new conversation."""
+    def backend_for(self, conversation, wanted=None):
+        """{'kind': 'acp', 'spec'} | {'kind': 'builtin', 'notice'} | {'kind': 'missing', 'notice'}: the
+        conversation's agent (it keeps the one it started with), else the one `wanted` (a front end's choice,
+        core/acp_backends.py `backend_choices`; None: `hermes.agent.backend`) picks for a new conversation."""
         if not is_none(conversation.acp):
             if not self.trusted():
                 return choose_backend('auto', None, [], False)
@@ -123,7 +116,16 @@ class AcpService:
                     'no longer installed or configured. Start a new session to continue with another agent.'}
         if len(conversation.messages) > 0:
             return {'kind': 'builtin', 'notice': None}  # a conversation the built-in loop began stays with it
-        return choose_backend(setting('agent.backend'), self.hermes(), self.agents_configured(), self.trusted())
+        return choose_backend(setting('agent.backend') if is_none(wanted) else wanted, self.hermes(),
+                              self.agents_configured(), self.trusted())
+
+    def choices(self):
+        """{'choices': what a front end offers (backend_choices), 'default': the choice hermes.agent.backend makes}."""
+        hermes = self.hermes()
+        agents = self.agents_configured()
+        trusted = self.trusted()
+        return {'choices': backend_choices(hermes, agents, trusted),
+                'default': default_choice(setting('agent.backend'), hermes, agents, trusted)}
 
     def choose_for_listing(self):
         """The agent whose own sessions the list shows: the one new sessions use, when it is an ACP agent."""
@@ -287,6 +289,7 @@ class AcpService:
         save()
         question = permission_summary(params, turn.cwd)
         question['choices'] = choices
+        question['part'] = part['id']  # the waiting tool part the front end showed (a card asks in its place)
         timed_out = {'value': False}
 
         async def deadline():

@@ -4,84 +4,20 @@ turn run by host/acp_service.py and rendered natively by ui/acp_chat.py, Stop â†
 files the agent changed noticed, and a failure said in words (with a button that runs `hermes acp
 --setup` when Hermes has no model provider yet)."""
 # __pragma__('tconv')
-from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.values import json_type, get_key
 from hermes.core.cancellation import Cancellation
 from hermes.core.chat_messages import prop
-from hermes.core.conversations import end_reply, remember_turn
-from hermes.core.acp_turn import AcpTurn, TurnView, content_text, stop_reason_text, FILE_CHANGING_KINDS
-from hermes.core.checkpoints import new_turn_id, change_author
-from hermes.host.acp_service import AcpService, AcpAgentError, setup_terminal
+from hermes.core.acp_turn import AcpTurn, content_text
+from hermes.core.acp_backends import SETUP_COMMAND, SETUP_TITLE
+from hermes.core.acp_conversation import AcpConversations, no_answer_text
+from hermes.host.acp_service import AcpService, setup_terminal
 from hermes.host.acp_changes import TurnFileWatch
 from hermes.ui.acp_chat import ChatStreamView, modal_asker, register_diff_documents
 
 SESSION_ORIGIN = 'session'
-SETUP_COMMAND = 'hermes.acp.setup'
-
-
-class SessionEvents:
-    """What a turn tells the session besides the reply: its title, slash commands, context use, mode."""
-
-    def __init__(self, conversation, store):
-        self.conversation = conversation
-        self.store = store
-
-    def on_title(self, title):
-        self.conversation.title = title
-        self.store.put(self.conversation, SESSION_ORIGIN)
-
-    def on_usage(self, used, size):
-        self.conversation.acp_usage = {'used': used, 'size': size}
-
-    def on_commands(self, commands):
-        self.conversation.acp_commands = commands
-
-    def on_mode(self, mode_id):
-        self.conversation.acp_mode = mode_id
-
-
-class NotingView(TurnView):
-    """A TurnView that tells the turn's file watch which files the agent is about to change (their text before
-    the change: from a permission diff, else read now), then shows the turn as `inner` does."""
-
-    def __init__(self, inner, watch):
-        self.inner = inner
-        self.watch = watch
-
-    def on_text(self, text):
-        self.inner.on_text(text)
-
-    def on_thought(self, text):
-        self.inner.on_thought(text)
-
-    def on_tool(self, tool):
-        for diff in tool['diffs']:
-            self.watch.note(diff['path'], diff['oldText'], not is_none(diff['oldText']))
-        if tool['kind'] in FILE_CHANGING_KINDS:
-            for path in tool['paths']:
-                self.watch.note(path)
-        self.inner.on_tool(tool)
-
-    def on_plan(self, entries):
-        self.inner.on_plan(entries)
-
-    def on_usage(self, used, size):
-        self.inner.on_usage(used, size)
-
-    def on_commands(self, commands):
-        self.inner.on_commands(commands)
-
-    def on_title(self, title):
-        self.inner.on_title(title)
-
-    def on_mode(self, mode_id):
-        self.inner.on_mode(mode_id)
-
-    def on_notice(self, text):
-        self.inner.on_notice(text)
 
 
 def prompt_blocks(request):
@@ -104,15 +40,19 @@ def prompt_blocks(request):
 
 
 class AcpSessionRunner:
+    """A chat session's ACP turns (the shared part, core/acp_conversation.py `AcpConversations`, is `turns`: the
+    side panel runs its turns through the same object) and the agent's own sessions in the list."""
+
     def __init__(self, service, store, log, documents=None, change_log=None):
         self.service = service
         self.store = store
         self.log = log
         self.documents = documents
         self.change_log = change_log
+        self.turns = AcpConversations(service, store, log, lambda: TurnFileWatch(log), change_log)
 
-    def backend_for(self, conversation):
-        return self.service.backend_for(conversation)
+    def backend_for(self, conversation, wanted=None):
+        return self.service.backend_for(conversation, wanted)
 
     def notice_once(self, conversation, notice):
         return self.service.notice_once(conversation, notice)
@@ -122,81 +62,30 @@ class AcpSessionRunner:
         if text.strip() == '':
             stream.markdown('Type a message for ' + spec['name'] + '.')
             return {}
-        turn_id = new_turn_id()
-        conversation.add({'role': 'user', 'text': text, 'turn': turn_id})
-        reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
-        conversation.add(reply)
-        conversation.model = spec['name']
-        conversation.last_started = now_ms()
-        conversation.last_ended = None
-        self.store.put(conversation, SESSION_ORIGIN)
+        begun = self.turns.begin(conversation, text, spec['name'], SESSION_ORIGIN)
         cancellation = Cancellation()
         subscription = None
         if not is_none(token):
             if token.isCancellationRequested:
                 cancellation.cancel('The user stopped the turn.')
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user stopped the turn.'))
-        shown = ChatStreamView(stream, SessionEvents(conversation, self.store))
-        watch = TurnFileWatch(self.log)
-        view = NotingView(shown, watch)
-        outcome = None
-        failure = None
-
-        def save():
-            self.store.put(conversation, SESSION_ORIGIN)
+        shown = ChatStreamView(stream)
         try:
-            outcome = await self.service.run_turn(spec, conversation, reply, blocks, view, cancellation,
-                                                  modal_asker(spec['name'], self.documents, self.log), save,
-                                                  self._late_updates(conversation),
-                                                  change_author(conversation.id, turn_id))
-        except AcpAgentError as error:
-            failure = error
-        except JsError as error:
-            failure = AcpAgentError(spec['name'] + ' failed: ' + error_message(error))
+            ended = await self.turns.run(spec, conversation, begun, blocks, shown, cancellation,
+                                         modal_asker(spec['name'], self.documents, self.log), SESSION_ORIGIN)
         finally:
             if not is_none(subscription):
                 subscription.dispose()
-        named = [] if is_none(outcome) else outcome['turn'].changed
-        changed = watch.end(named)
-        for path in changed:
-            if not (path in conversation.changes):
-                conversation.changes.append(path)
-        watch.record(self.change_log, changed, change_author(conversation.id, turn_id))
-        conversation.last_ended = now_ms()
+        failure = ended['failure']
         if not is_none(failure):
-            end_reply(reply, 'error', failure.message)
-            self.store.put(conversation, SESSION_ORIGIN)
-            self.log.warn('ACP: ' + failure.message)
-            stream.markdown(('\n\n' if shown.text_shown else '') + failure.message)
-            if failure.setup:
-                stream.button({'command': SETUP_COMMAND, 'title': 'Set up Hermes Agent'})
+            stream.markdown(('\n\n' if shown.text_shown else '') + failure['message'])
+            if failure['setup']:
+                stream.button({'command': SETUP_COMMAND, 'title': SETUP_TITLE})
             return {'metadata': {'hermes': {'stopped': 'error', 'acp': spec['name']}}}
-        for notice in outcome['notices']:
-            view.on_notice(notice)
-        stop_reason = outcome['stopReason']
-        note = stop_reason_text(stop_reason)
-        if not is_none(note):
-            view.on_notice(note)
-        cancelled = stop_reason == 'cancelled' or cancellation.cancelled
-        if not cancelled and not shown.text_shown and len(reply['parts']) == 0:
-            stream.markdown('*(' + spec['name'] + ' gave no answer.)*')
-        end_reply(reply, 'stopped' if cancelled else 'done')
-        remember_turn(conversation, text, reply)
-        self.store.put(conversation, SESSION_ORIGIN)
-        return {'metadata': {'hermes': {'stopped': 'cancelled' if cancelled else 'done', 'acp': spec['name'],
-                                        'stopReason': stop_reason}}}
-
-
-    def _late_updates(self, conversation):
-        events = SessionEvents(conversation, self.store)
-
-        def on_update(update):
-            if get_key(update, 'sessionUpdate') == 'session_info_update':
-                title = get_key(update, 'title')
-                if json_type(title) == 'string' and title.strip() != '':
-                    events.on_title(title.strip())
-        return on_update
-
+        if ended['empty'] and not shown.text_shown:
+            stream.markdown(no_answer_text(spec['name']))
+        return {'metadata': {'hermes': {'stopped': 'cancelled' if ended['cancelled'] else 'done', 'acp': spec['name'],
+                                        'stopReason': ended['stopReason']}}}
 
     # ---------------------------------------------------------------- the agent's own sessions
 

@@ -1,0 +1,181 @@
+"""An ACP agent's turn in a stored conversation, whatever the front end shows it in (a chat session, the side
+panel), free of VS Code: the prompt and the running reply recorded in the conversation store they share, the turn
+run by the ACP service (host/acp_service.py `run_turn`) through the front end's TurnView (core/acp_turn.py), what
+every front end records alike (the agent's title for the conversation, its context use, slash commands and mode,
+the files it is about to change), the turn's changed files handed to the change log, and how the turn ended.
+
+The front end keeps only what it shows: its TurnView, how it asks a permission question (`ask`), and how it says
+a failure (`failure['message']`, with the setup button when `failure['setup']`). Both front ends call the same
+`AcpConversations.begin` / `run`, so a conversation started in one continues in the other with the same agent
+session (`conversation.acp`).
+"""
+# __pragma__('tconv')
+from hermes.js.clock import now_ms
+from hermes.js.errors import error_message, JsError
+from hermes.js.objects import is_none
+from hermes.core.values import json_type, get_key
+from hermes.core.acp_backends import AcpAgentError
+from hermes.core.acp_turn import TurnView, stop_reason_text, FILE_CHANGING_KINDS
+from hermes.core.checkpoints import new_turn_id, change_author
+from hermes.core.conversations import end_reply, remember_turn
+
+
+def no_answer_text(agent_name):
+    """What a turn that ended without a word or a step says."""
+    return '*(' + agent_name + ' gave no answer.)*'
+
+
+class ConversationEvents:
+    """What a turn tells the conversation besides the reply: the agent's title for it, its slash commands,
+    its context use, its mode. `origin`: who stores it (the store's listeners ignore their own changes)."""
+
+    def __init__(self, conversation, store, origin):
+        self.conversation = conversation
+        self.store = store
+        self.origin = origin
+
+    def on_title(self, title):
+        self.conversation.title = title
+        self.store.put(self.conversation, self.origin)
+
+    def on_usage(self, used, size):
+        self.conversation.acp_usage = {'used': used, 'size': size}
+
+    def on_commands(self, commands):
+        self.conversation.acp_commands = commands
+
+    def on_mode(self, mode_id):
+        self.conversation.acp_mode = mode_id
+
+    def late_updates(self):
+        """`on_update(update)` for the session's updates outside a turn: Hermes names the conversation after
+        the prompt's answer."""
+        def on_update(update):
+            if get_key(update, 'sessionUpdate') == 'session_info_update':
+                title = get_key(update, 'title')
+                if json_type(title) == 'string' and title.strip() != '':
+                    self.on_title(title.strip())
+        return on_update
+
+
+class ConversationView(TurnView):
+    """A front end's TurnView (`inner`) plus what every front end does alike: the files the agent is about to
+    change told to the turn's file watch (their text before the change: from a permission diff, else read now),
+    and the conversation's title, usage, commands and mode recorded (`events`)."""
+
+    def __init__(self, inner, watch, events):
+        self.inner = inner
+        self.watch = watch
+        self.events = events
+
+    def on_text(self, text):
+        self.inner.on_text(text)
+
+    def on_thought(self, text):
+        self.inner.on_thought(text)
+
+    def on_tool(self, tool):
+        for diff in tool['diffs']:
+            self.watch.note(diff['path'], diff['oldText'], not is_none(diff['oldText']))
+        if tool['kind'] in FILE_CHANGING_KINDS:
+            for path in tool['paths']:
+                self.watch.note(path)
+        self.inner.on_tool(tool)
+
+    def on_plan(self, entries):
+        self.inner.on_plan(entries)
+
+    def on_usage(self, used, size):
+        self.events.on_usage(used, size)
+        self.inner.on_usage(used, size)
+
+    def on_commands(self, commands):
+        self.events.on_commands(commands)
+        self.inner.on_commands(commands)
+
+    def on_title(self, title):
+        self.events.on_title(title)
+        self.inner.on_title(title)
+
+    def on_mode(self, mode_id):
+        self.events.on_mode(mode_id)
+        self.inner.on_mode(mode_id)
+
+    def on_notice(self, text):
+        self.inner.on_notice(text)
+
+
+class AcpConversations:
+    """`service`: host/acp_service.py AcpService; `store`: the conversation store; `make_watch()`: a turn's file
+    watch (host/acp_changes.py TurnFileWatch: `note`, `end(named)`, `record(change_log, paths, author)`);
+    `change_log`: where the turn's changes go (None: nowhere)."""
+
+    def __init__(self, service, store, log, make_watch, change_log=None):
+        self.service = service
+        self.store = store
+        self.log = log
+        self.make_watch = make_watch
+        self.change_log = change_log
+
+    def begin(self, conversation, text, agent_name, origin, user=None):
+        """The prompt (a new user message, or `user` again for a retry) and a running reply, stored.
+        Returns {'user', 'reply'}."""
+        if is_none(user):
+            user = {'role': 'user', 'text': text, 'turn': new_turn_id()}
+            conversation.add(user)
+        reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
+        conversation.add(reply)
+        conversation.model = agent_name
+        conversation.last_started = now_ms()
+        conversation.last_ended = None
+        self.store.put(conversation, origin)
+        return {'user': user, 'reply': reply}
+
+    async def run(self, spec, conversation, begun, blocks, view, cancellation, ask, origin):
+        """One prompt (`blocks`: ACP content blocks) in the conversation's agent session; `begun`: what `begin`
+        returned. Returns {'failure': None | {'message', 'setup'}, 'stopReason', 'cancelled', 'empty' (no word,
+        no step), 'changed' (paths)}. Notices (a lost session, a turn denied, a stop reason) go to
+        `view.on_notice`; the reply ends (done, stopped, error) and is stored."""
+        user = begun['user']
+        reply = begun['reply']
+        events = ConversationEvents(conversation, self.store, origin)
+        watch = self.make_watch()
+        shown = ConversationView(view, watch, events)
+        author = change_author(conversation.id, get_key(user, 'turn'))
+        outcome = None
+        failure = None
+
+        def save():
+            self.store.put(conversation, origin)
+        try:
+            outcome = await self.service.run_turn(spec, conversation, reply, blocks, shown, cancellation, ask, save,
+                                                  events.late_updates(), author)
+        except AcpAgentError as error:
+            failure = error
+        except JsError as error:
+            failure = AcpAgentError(spec['name'] + ' failed: ' + error_message(error))
+        changed = watch.end([] if is_none(outcome) else outcome['turn'].changed)
+        for path in changed:
+            if not (path in conversation.changes):
+                conversation.changes.append(path)
+        watch.record(self.change_log, changed, author)
+        conversation.last_ended = now_ms()
+        if not is_none(failure):
+            end_reply(reply, 'error', failure.message)
+            save()
+            self.log.warn('ACP: ' + failure.message)
+            return {'failure': {'message': failure.message, 'setup': failure.setup is True}, 'stopReason': None,
+                    'cancelled': False, 'empty': False, 'changed': changed}
+        for notice in outcome['notices']:
+            shown.on_notice(notice)
+        stop_reason = outcome['stopReason']
+        note = stop_reason_text(stop_reason)
+        if not is_none(note):
+            shown.on_notice(note)
+        cancelled = stop_reason == 'cancelled' or cancellation.cancelled
+        empty = not cancelled and not outcome['turn'].text_shown and len(reply['parts']) == 0
+        end_reply(reply, 'stopped' if cancelled else 'done')
+        remember_turn(conversation, user['text'], reply)
+        save()
+        return {'failure': None, 'stopReason': stop_reason, 'cancelled': cancelled, 'empty': empty,
+                'changed': changed}
