@@ -199,13 +199,21 @@ def explain_transpile_error(output):
 
 def generate_contributions():
     """package.json's languageModelTools / chatParticipants / languageModelChatProviders come from the
-    code (scripts/gen_contributions.py); a stale package.json also fails tests/unit/test_contributions.py."""
+    code (scripts/gen_contributions.py); a stale package.json also fails tests/unit/test_contributions.py.
+    The panel's validator table and the webview's protocol.d.ts come from contracts/panel.py
+    (scripts/gen_panel_protocol.py; stale copies fail tests/unit/test_panel_messages.py)."""
     result = subprocess.run([sys.executable, ROOT / 'scripts' / 'gen_contributions.py'], cwd=ROOT,
                             capture_output=True, text=True)
     if result.returncode != 0:
         fail('Generating the package.json contributions failed:\n' + (result.stderr or result.stdout)[-3000:])
     if 'regenerated' in result.stdout:
         print('package.json: contributions regenerated from the tool registry (commit it)', flush=True)
+    result = subprocess.run([sys.executable, ROOT / 'scripts' / 'gen_panel_protocol.py'], cwd=ROOT,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        fail('Generating the panel protocol (contracts/panel.py) failed:\n' + (result.stderr or result.stdout)[-3000:])
+    if 'regenerated' in result.stdout:
+        print(result.stdout.strip() + ' (commit them)', flush=True)
 
 
 class BuildLock:
@@ -310,10 +318,17 @@ def unit(c):
 
 @task
 def typecheck(c):
-    """mypy over py_src/ under CPython, as pyproject.toml's [tool.mypy] says (strict on the contracts)."""
+    """mypy over py_src/ under CPython, as pyproject.toml's [tool.mypy] says (strict on the contracts); then tsc over
+    the panel's webview (media/panel/*.js against protocol.d.ts, generated from contracts/panel.py)."""
     result = run([sys.executable, '-m', 'mypy'], check=False)
     if result.returncode != 0:
         fail('The type checker found errors (above). docs/ARCHITECTURE.md, "Contracts", says how the types work.')
+    tsc = ROOT / 'node_modules' / 'typescript' / 'bin' / 'tsc'
+    if not tsc.exists():
+        fail('TypeScript is missing (package.json pins it). Run `inv setup` (it runs `npm ci`).')
+    if run([node_bin(), tsc, '--noEmit', '-p', ROOT / 'media' / 'panel'], check=False).returncode != 0:
+        fail('The panel\'s webview does not agree with its protocol (above): media/panel/protocol.d.ts is generated '
+             'from py_src/hermes/contracts/panel.py (`inv build`).')
     print('✓ typecheck: py_src/ agrees with its annotations and the contracts')
 
 

@@ -1,6 +1,8 @@
 // The Hermes side panel (webview). It shows what the extension host sends and asks the host to act;
-// it never runs anything the model wrote. Messages to the host are validated there
-// (py_src/hermes/ui/panel_protocol.py); messages from the host are described in panel_controller.py.
+// it never runs anything the model wrote. The messages both ways are declared once, in
+// py_src/hermes/contracts/panel.py; protocol.d.ts is generated from it and `inv typecheck` checks this file
+// against it (tsc --checkJs): every postMessage, and one handler per kind the host posts. Messages to the host
+// are validated again there (py_src/hermes/ui/panel_protocol.py).
 import { StreamingMarkdown, renderMarkdown } from './render.js';
 
 const vscode = acquireVsCodeApi();
@@ -349,7 +351,7 @@ modelSelect.addEventListener('change', () => {
 
 // One listener for buttons inside rendered content (code blocks, banners).
 document.addEventListener('click', (event) => {
-  const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
+  const target = event.target instanceof Element ? /** @type {HTMLElement | null} */ (event.target.closest('[data-action]')) : null;
   if (!target) return;
   const action = target.dataset.action;
   if (action === 'copy' || action === 'insert') {
@@ -369,6 +371,7 @@ document.addEventListener('click', (event) => {
     clearBanner();
   } else if (action === 'restore-turn' || action === 'keep-turn' || action === 'undo-turn' || action === 'show-turn') {
     event.preventDefault();
+    /** @type {{ [action: string]: import('./protocol').TurnMessage['type'] }} */
     const types = { 'restore-turn': 'restoreTurn', 'keep-turn': 'keepTurn', 'undo-turn': 'undoTurn', 'show-turn': 'showTurnChanges' };
     vscode.postMessage({ type: types[action], turn: target.dataset.turn });
   }
@@ -394,6 +397,7 @@ function renderModels() {
 
 // ----------------------------------------------------------------------------------------- host messages
 
+/** @type {import('./protocol').Handlers} */
 const handlers = {
   state(message) {
     state.receivedState = true;

@@ -165,6 +165,7 @@ export class StreamingMarkdown {
     const tokens = marked.lexer(tailSource);
     let last = tokens.length - 1;
     while (last >= 0 && tokens[last].type === 'space') last -= 1;
+    /** @type {import('marked').Token[]} */
     let rest = tokens;
     if (last > 0) {
       const done = tokens.slice(0, last);

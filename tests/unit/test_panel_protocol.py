@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from hermes.ui.panel_protocol import parse_webview_message, ProtocolError, MAX_TEXT, message_types
+from hermes.ui.panel_protocol import parse_webview_message, ProtocolError, message_types
+from hermes.ui.panel_messages import MESSAGES
 
 CASES = json.loads((Path(__file__).resolve().parents[1] / 'fixtures' / 'panel_protocol_cases.json').read_text())
 
@@ -29,6 +30,8 @@ def test_every_message_type_has_a_valid_case():
 
 
 def test_limits():
+    MAX_TEXT = [fields for kind, fields in MESSAGES if kind == 'send'][0][0][2]
+    assert MAX_TEXT == 100000  # contracts/panel.py TEXT
     parse_webview_message({'type': 'send', 'text': 'x' * MAX_TEXT})
     with pytest.raises(ProtocolError, match='too long'):
         parse_webview_message({'type': 'send', 'text': 'x' * (MAX_TEXT + 1)})

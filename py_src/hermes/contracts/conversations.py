@@ -1,7 +1,7 @@
 """A conversation as the side panel and the chat sessions store it (core/conversations.py, the store's file
 through host/conversation_store.py)."""
 # __pragma__('skip')
-from typing import List, Literal, Optional, TypedDict, Union
+from typing import List, Literal, NotRequired, Optional, TypedDict, Union
 
 from hermes.contracts.chat import ChatMessage
 from hermes.contracts.json import Json
@@ -30,6 +30,7 @@ Part = Union[TextPart, ToolPart]
 class UserMessage(TypedDict):
     role: Literal['user']
     text: str
+    turn: NotRequired[str]  # the turn's checkpoint id (core/checkpoints.py); older conversations have none
 
 
 class AssistantMessage(TypedDict):

@@ -1,19 +1,8 @@
 """The side panel's logic, free of vscode: the conversation, one turn at a time through the agent loop,
 and what the webview is told. `ui/panel.py` wires it to a real WebviewView and VS Code.
 
-Host → webview messages (the webview, media/panel/main.js, ignores anything else):
-    {type: 'state', messages, current, running, model, endpoint}   everything, on 'ready' and New chat
-    {type: 'userMessage', message}          the user's message as stored
-    {type: 'turnStarted'}                   an assistant reply begins
-    {type: 'textDelta', text}               streamed reply text
-    {type: 'toolStarted', id, name, arguments} · {type: 'toolWaiting', id} · {type: 'toolRunning', id}
-    {type: 'toolResult', id, isError, result}
-    {type: 'turnEnded', status, message}    status: done | stopped | error; message: the stored reply
-    {type: 'error', message, retry, settings, apiKey}   a banner (retry: 'turn' | 'models' | false)
-    {type: 'models', models, current, endpoint, error}
-    {type: 'changes', turns: {turn id: {files: [{path, label, added, removed}], added, removed}}}
-                                            the conversation's pending changes by turn (after 'state', and
-                                            whenever the change log changes)
+What the webview is told (`post`) is declared in contracts/panel.py `ToWebview` (mypy checks every post here;
+media/panel/main.js has one handler per kind, checked by tsc against the generated protocol.d.ts).
 
 The conversation (core/conversations.py) goes to the host's `save(conversation)` when a turn starts,
 waits for a confirmation and ends: the host keeps it in the conversation store shared with VS Code's
@@ -22,9 +11,12 @@ chat sessions, and `show(conversation)` switches the panel to another stored con
 # __pragma__('tconv')
 # __pragma__('skip')
 from hermes.contracts.events import EventSink
-from typing import Optional
+from typing import List, Optional
 from hermes.contracts.loop import ChangeAuthor, ConfirmationState, Outcome, ShownCall
 from hermes.contracts.mcp import CallToolResult
+from hermes.contracts.panel import ToWebview
+from hermes.contracts.conversations import AssistantMessage, UserMessage
+from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
@@ -167,7 +159,7 @@ class PanelController:
         self.models = []
         self.models_error = None
 
-    def post(self, message):
+    def post(self, message: 'ToWebview') -> None:
         self.host.post(message)
 
     def save(self):
@@ -213,7 +205,7 @@ class PanelController:
             await self.host.turn_action(kind, self.conversation.id, message['turn'])
         return True
 
-    def post_state(self):
+    def post_state(self) -> None:
         running = self.running
         messages = self.conversation.messages
         if running:
@@ -223,18 +215,18 @@ class PanelController:
                    'model': self.host.model(), 'endpoint': self.host.endpoint()})
         self.post_changes()
 
-    def post_changes(self):
+    def post_changes(self) -> None:
         """The conversation's pending changes by turn (the change log's, through the host; None: no change log,
         nothing to post)."""
         turns = self.host.turn_changes(self.conversation.id)
         if not is_none(turns):
             self.post({'type': 'changes', 'turns': turns})
 
-    def post_models(self):
+    def post_models(self) -> None:
         self.post({'type': 'models', 'models': self.models, 'current': self.host.model(),
                    'endpoint': self.host.endpoint(), 'error': self.models_error})
 
-    async def refresh_models(self):
+    async def refresh_models(self) -> 'List[str]':
         try:
             models = await self.host.list_models()
             self.models = [name for name in models if json_type(name) == 'string']
@@ -249,7 +241,7 @@ class PanelController:
         self.post_models()
         return self.models
 
-    async def send(self, text):
+    async def send(self, text: str) -> 'Optional[AssistantMessage]':
         if self.running:
             self.log.warn('Panel: ignored a message sent while a reply is still running')
             return None
@@ -259,7 +251,7 @@ class PanelController:
                        'Wait for that reply, or stop it there, then send again.', 'retry': False,
                        'settings': False, 'apiKey': False})
             return None
-        user = {'role': 'user', 'text': text, 'turn': new_turn_id()}
+        user = {'role': 'user', 'text': text, 'turn': new_turn_id()}  # type: UserMessage
         self.conversation.add(user)
         self.post({'type': 'userMessage', 'message': user})
         return await self._run(text, user['turn'])
@@ -310,9 +302,9 @@ class PanelController:
         self.post_state()
         return True
 
-    async def _run(self, text, turn_id=None):
+    async def _run(self, text: str, turn_id: 'Optional[str]' = None) -> 'AssistantMessage':
         self.turns += 1
-        assistant = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
+        assistant = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}  # type: AssistantMessage
         turn = Turn(self.turns, text, assistant, self.make_cancel(), turn_id)
         self.turn = turn
         self.conversation.add(assistant)
@@ -331,7 +323,7 @@ class PanelController:
         self._finish(turn, result)
         return assistant
 
-    def _finish(self, turn, result):
+    def _finish(self, turn: Turn, result: 'Optional[JsonObject]') -> None:
         if turn.ended:
             return
         turn.ended = True

@@ -5,43 +5,13 @@ passes `parse_webview_message` before the host acts on it; the result is a fresh
 the declared fields, with their declared types and sizes. Anything else raises `ProtocolError`
 with a reason the host logs. Pure: no vscode, no Node (tested under CPython and transpiled).
 
-Webview → host:
-    {type: 'ready'}                         the page loaded: send the whole state
-    {type: 'send', text}                    a user message (non-blank)
-    {type: 'stop'} · {type: 'retry'} · {type: 'newChat'}
-    {type: 'insertCode', code} · {type: 'copyCode', code}
-    {type: 'selectModel', model} · {type: 'refreshModels'}
-    {type: 'openSettings'} · {type: 'setApiKey'}
-    {type: 'restoreTurn' | 'keepTurn' | 'undoTurn' | 'showTurnChanges', turn}   a turn's checkpoint and changes
+The messages and their fields are declared once, in contracts/panel.py `FromWebview`; the table this module
+reads, ui/panel_messages.py `MESSAGES`, is generated from it (scripts/gen_panel_protocol.py).
 """
 # __pragma__('tconv')
 from hermes.js.objects import keys_of
 from hermes.core.values import json_type
-
-MAX_TEXT = 100000
-MAX_CODE = 1000000
-MAX_MODEL = 256
-MAX_TURN_ID = 64
-
-# (type, [(field, json type, max length, may be blank)]). A list, not a dict: the type is untrusted
-# and must never be used as a key (transpiled dicts carry hidden members such as `__class__`).
-MESSAGES = [
-    ['ready', []],
-    ['send', [['text', 'string', MAX_TEXT, False]]],
-    ['stop', []],
-    ['retry', []],
-    ['newChat', []],
-    ['insertCode', [['code', 'string', MAX_CODE, False]]],
-    ['copyCode', [['code', 'string', MAX_CODE, False]]],
-    ['selectModel', [['model', 'string', MAX_MODEL, False]]],
-    ['refreshModels', []],
-    ['openSettings', []],
-    ['setApiKey', []],
-    ['restoreTurn', [['turn', 'string', MAX_TURN_ID, False]]],
-    ['keepTurn', [['turn', 'string', MAX_TURN_ID, False]]],
-    ['undoTurn', [['turn', 'string', MAX_TURN_ID, False]]],
-    ['showTurnChanges', [['turn', 'string', MAX_TURN_ID, False]]],
-]
+from hermes.ui.panel_messages import MESSAGES
 
 
 class ProtocolError(Exception):

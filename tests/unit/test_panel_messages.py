@@ -1,0 +1,52 @@
+"""The side panel's protocol is declared once (py_src/hermes/contracts/panel.py); the validator's table
+(ui/panel_messages.py) and the webview's TypeScript types (media/panel/protocol.d.ts) are generated from it.
+Stale copies fail here: run `inv build` (scripts/gen_panel_protocol.py) and commit them."""
+import importlib
+import sys
+import types
+from pathlib import Path
+from typing import Annotated, Literal, TypedDict, Union
+
+import pytest
+
+from hermes.contracts import panel
+from hermes.ui.panel_messages import MESSAGES
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'scripts'))
+gen_panel_protocol = importlib.import_module('gen_panel_protocol')
+
+
+def test_the_generated_files_match_the_declaration():
+    assert gen_panel_protocol.stale() == [], 'run `inv build` and commit the generated panel protocol files'
+
+
+def test_the_validator_table_holds_every_declared_kind_with_its_limits():
+    assert MESSAGES == gen_panel_protocol.messages_table()
+    kinds = [kind for kind, _ in MESSAGES]
+    assert len(kinds) == len(set(kinds))
+    assert dict(MESSAGES)['send'] == [['text', 'string', panel.TEXT.chars, False]]
+    assert dict(MESSAGES)['keepTurn'] == [['turn', 'string', panel.TURN_ID.chars, False]]
+
+
+def test_every_kind_both_ways_is_in_the_typescript():
+    text = gen_panel_protocol.protocol_ts()
+    for message in panel.ToWebview.__args__ + panel.FromWebview.__args__:
+        assert f'export interface {message.__name__} {{' in text
+    assert 'postMessage(message: FromWebview): void;' in text
+
+
+def _contract_with(field_type):
+    class Bad(TypedDict):
+        type: Literal['bad']
+        value: field_type
+    module = types.SimpleNamespace(Limit=panel.Limit, FromWebview=Union[panel.ReadyMessage, Bad])
+    return module
+
+
+def test_a_webview_field_without_a_limit_is_refused_with_its_name():
+    with pytest.raises(SystemExit, match=r'Bad\.value: a webview → host field is Annotated\[str, Limit'):
+        gen_panel_protocol.messages_table(_contract_with(str))
+    with pytest.raises(SystemExit, match=r'Bad\.value'):
+        gen_panel_protocol.messages_table(_contract_with(Annotated[int, panel.Limit(3)]))
+    table = gen_panel_protocol.messages_table(_contract_with(Annotated[str, panel.Limit(3, blank=True)]))
+    assert table == [['ready', []], ['bad', [['value', 'string', 3, True]]]]
