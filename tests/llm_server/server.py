@@ -24,25 +24,19 @@ import json
 import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from llm_server.http_base import QuietHandler, ThreadedServer
 
 
 # GET <server root>/_scripted/progress → ScriptedLlmServer.progress() as JSON
 PROGRESS_PATH = '/_scripted/progress'
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = 'HTTP/1.1'
+class _Handler(QuietHandler):
     server_version = 'ScriptedLLM/1.0'
-
-    def log_message(self, *args):  # quiet
-        pass
 
     def setup(self):  # one handler per TCP connection: number it (progress() counts the ones that carried requests)
         super().setup()
-        # Each write goes out at once, as from Ollama (Go), uvicorn or Node: with Nagle's algorithm the end of a
-        # body, a small write right after [DONE], waited for the client's delayed ACK (~40 ms).
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         scripted = self.server.scripted
         with scripted.lock:
             scripted.connections_accepted += 1
@@ -189,7 +183,7 @@ class _Handler(BaseHTTPRequestHandler):
             pass
 
 
-class ScriptedLlmServer:
+class ScriptedLlmServer(ThreadedServer):
     def __init__(self, scenario, port=0):
         self.scenario = scenario
         self.requests = []
@@ -200,12 +194,8 @@ class ScriptedLlmServer:
         self.replies_sent = 0
         self.replies_aborted = 0  # streams the client hung up on before their end (a Stop reached the server)
         self.connections_accepted = 0
-        self.httpd = ThreadingHTTPServer(('127.0.0.1', port), _Handler)
-        self.httpd.daemon_threads = True
-        self.httpd.scripted = self
-        self.port = self.httpd.server_address[1]
+        super().__init__(_Handler, port)
         self.endpoint = f'http://127.0.0.1:{self.port}/v1'
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={'poll_interval': 0.05}, daemon=True)
 
     def script(self, *replies):
         """What the next chat completions get, in order (the last one repeats unless the scenario cycles)."""
@@ -232,23 +222,12 @@ class ScriptedLlmServer:
                     'replies_aborted': self.replies_aborted,
                     'connections': len({request['connection'] for request in self.requests})}
 
-    def start(self):
-        self.thread.start()
-        return self
-
     def stop(self):
         self.released.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
+        super().stop()
 
 
-if __name__ == '__main__':  # python tests/llm_server/server.py <scenario>: serve one scenario by hand
+if __name__ == '__main__':  # cd tests && python -m llm_server.server <scenario>: serve one scenario by hand
     import sys
     sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parents[1]))
     from llm_server.scenarios import SCENARIOS

@@ -22,28 +22,46 @@ CLIENTS = [
 ]
 
 
+def has_token(token):
+    return not is_none(token) and token != ''
+
+
 def auth_headers(token):
-    return {} if is_none(token) or token == '' else {'Authorization': 'Bearer ' + token}
+    return {'Authorization': 'Bearer ' + token} if has_token(token) else {}
+
+
+def with_header(command, flag, token):
+    """A shell command that adds the server, with the header flag when there is a token."""
+    return command + (' ' + flag + ' "Authorization: Bearer ' + token + '"' if has_token(token) else '')
+
+
+def json_servers(top_key, server, token):
+    """A JSON config file's servers map holding our one server, its headers last when there is a token."""
+    headers = auth_headers(token)
+    if len(headers.keys()) > 0:
+        server['headers'] = headers
+    servers = {}
+    servers[SERVER_NAME] = server
+    document = {}
+    document[top_key] = servers
+    return dump_json(document, 2) + '\n'
 
 
 def hermes_snippet(url, token):
     lines = ['mcp_servers:', '  ' + SERVER_NAME + ':', '    url: "' + url + '"']
-    if not is_none(token) and token != '':
+    if has_token(token):
         lines.extend(['    headers:', '      Authorization: "Bearer ' + token + '"'])
     return '\n'.join(lines) + '\n'
 
 
 def claude_snippet(url, token):
-    command = 'claude mcp add --transport http ' + SERVER_NAME + ' ' + url
-    if not is_none(token) and token != '':
-        command = command + ' --header "Authorization: Bearer ' + token + '"'
-    return command + '\n'
+    return with_header('claude mcp add --transport http ' + SERVER_NAME + ' ' + url, '--header', token) + '\n'
 
 
 def codex_snippet(url, token):
     """The token goes into the variable Codex reads at every start: export it where codex runs (a shell profile)."""
     command = 'codex mcp add ' + SERVER_NAME + ' --url ' + url
-    if is_none(token) or token == '':
+    if not has_token(token):
         return command + '\n'
     return ('export ' + CODEX_TOKEN_VARIABLE + '="' + token + '"\n' + command + ' --bearer-token-env-var ' +
             CODEX_TOKEN_VARIABLE + '\n')
@@ -52,47 +70,26 @@ def codex_snippet(url, token):
 def codex_toml_snippet(url, token):
     # A JSON string is a TOML basic string (the same escapes), so dump_json quotes both values.
     lines = ['[mcp_servers.' + SERVER_NAME + ']', 'url = ' + dump_json(url)]
-    if not is_none(token) and token != '':
+    if has_token(token):
         lines.append('http_headers = { Authorization = ' + dump_json('Bearer ' + token) + ' }')
     return '\n'.join(lines) + '\n'
 
 
 def gemini_snippet(url, token):
-    command = 'gemini mcp add --transport http ' + SERVER_NAME + ' ' + url
-    if not is_none(token) and token != '':
-        command = command + ' -H "Authorization: Bearer ' + token + '"'
-    return command + ' -s user\n'
+    return with_header('gemini mcp add --transport http ' + SERVER_NAME + ' ' + url, '-H', token) + ' -s user\n'
 
 
 def gemini_json_snippet(url, token):
     """The entry `gemini mcp add` writes into ~/.gemini/settings.json."""
-    server = {'url': url, 'type': 'http'}
-    headers = auth_headers(token)
-    if len(headers.keys()) > 0:
-        server['headers'] = headers
-    servers = {}
-    servers[SERVER_NAME] = server
-    return dump_json({'mcpServers': servers}, 2) + '\n'
+    return json_servers('mcpServers', {'url': url, 'type': 'http'}, token)
 
 
 def vscode_snippet(url, token):
-    server = {'type': 'http', 'url': url}
-    headers = auth_headers(token)
-    if len(headers.keys()) > 0:
-        server['headers'] = headers
-    servers = {}
-    servers[SERVER_NAME] = server
-    return dump_json({'servers': servers}, 2) + '\n'
+    return json_servers('servers', {'type': 'http', 'url': url}, token)
 
 
 def cursor_snippet(url, token):
-    server = {'url': url}
-    headers = auth_headers(token)
-    if len(headers.keys()) > 0:
-        server['headers'] = headers
-    servers = {}
-    servers[SERVER_NAME] = server
-    return dump_json({'mcpServers': servers}, 2) + '\n'
+    return json_servers('mcpServers', {'url': url}, token)
 
 
 def snippet_for(client, url, token):
