@@ -568,3 +568,28 @@ module.exports = {
   resetReview();
   exported.__visibleEditorsChanged = visibleChanged;
 }
+
+// ==================================================================================================
+// The file watcher (host/disk_changes.py): `__fileChanged(path, kind)` is the disk changing under every live
+// watcher (kind: create | change | delete); `__state.fileWatchers` lists the live ones.
+{
+  const exported = module.exports;
+  const { workspace, EventEmitter, Uri } = exported;
+  function resetWatchers() { state.fileWatchers = []; }
+  workspace.createFileSystemWatcher = (pattern) => {
+    const emitters = { create: new EventEmitter(), change: new EventEmitter(), delete: new EventEmitter() };
+    const watcher = {
+      pattern, emitters,
+      onDidCreate: emitters.create.event, onDidChange: emitters.change.event, onDidDelete: emitters.delete.event,
+      dispose() { state.fileWatchers = state.fileWatchers.filter((w) => w !== watcher); },
+    };
+    state.fileWatchers.push(watcher);
+    return watcher;
+  };
+  const baseReset = exported.__reset;
+  exported.__reset = () => { baseReset(); resetWatchers(); };
+  resetWatchers();
+  exported.__fileChanged = (fsPath, kind) => {
+    for (const watcher of state.fileWatchers.slice()) watcher.emitters[kind].fire(Uri.file(fsPath));
+  };
+}

@@ -147,6 +147,9 @@ class FakeChangeLog:
         self.records.append((path, before, after, author))
         return {'path': path}
 
+    def entry(self, path):
+        return None
+
 
 def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD, change_log=None):
     vscode.workspace.open_folders([cwd])
@@ -378,7 +381,12 @@ def test_files_hermes_writes_itself_go_to_the_change_log_with_their_before_texts
                                                  (str(created), None, 'fresh\n', author)])
     # the shell's file is listed (the watcher saw it) but not recorded: its text before the turn is unknown
     assert sorted(conversation.changes) == sorted([cwd + '/out.txt', str(created), cwd + '/shell.txt'])
-    assert vscode.workspace.file_watchers == []  # the turn's watcher is gone
+    # the turn's watcher listens a moment longer for writes it reports late (host/disk_changes.py), then goes
+    [watcher] = vscode.workspace.file_watchers
+    (tmp_path / 'late.txt').write_text('reported after the turn\n')
+    vscode.workspace.file_changed(vscode.Uri.file(str(tmp_path / 'late.txt')), 'create')
+    assert change_log.records[-1] == (cwd + '/late.txt', None, 'reported after the turn\n', author)
+    assert conversation.changes[-1] == cwd + '/late.txt'
 
 
 def test_hermes_own_sessions_are_listed_and_replayed_when_opened():

@@ -1,5 +1,5 @@
 """Every write a tool makes is recorded in the change log with who made it (the ToolCall's author), through the
-host's write functions — editor_edit_file, file_write, file_create, file_delete, lsp_rename, workspace_set_config — and Keep/Undo act on the real
+host's write functions — editor_edit_file, file_write, file_create, file_delete, lsp_rename, workspace_set_config, and the files a terminal_run command changes — and Keep/Undo act on the real
 files through the editor (the vscode shim over tmp_path)."""
 import asyncio
 import json
@@ -18,7 +18,9 @@ from hermes.host.change_log import ChangeLog, ChangeConflict
 from hermes.host.documents import open_document_for
 from hermes.host.language_service import LanguageService
 from hermes.tools.catalog import build_registry
+from hermes.host.tool_services import PathService
 
+MARK = '\x1b]633;C\x07'  # where a command's output starts (shell integration)
 CLAUDE = mcp_author({'name': 'claude-code', 'version': '2.1'})
 PANEL = {'client': 'Hermes panel', 'session': 'c1', 'turn': 't1'}
 
@@ -346,3 +348,31 @@ def test_a_folder_with_too_many_files_is_deleted_unrecorded(ws, log, monkeypatch
         (ws / 'many' / ('f%d.txt' % n)).write_text('x\n')
     ok(log, 'file_delete', {'path': 'many', 'recursive': True})
     assert not (ws / 'many').exists() and log.pending() == []
+
+
+def test_files_a_terminal_command_changes_are_recorded_as_the_calls_and_can_be_undone(ws, log, context):
+    (ws / 'notes.txt').write_text('mine, not open\n')
+    document = vscode.workspace.openTextDocument(vscode.Uri.file(str(ws / 'app.py')))  # open, nothing unsaved
+
+    def command_writes():  # what `./generate.sh` does to the disk; VS Code's watcher reports it
+        (ws / 'app.py').write_text('one\ntwo\nTHREE\nfour\nfive\n')
+        (ws / 'gen.py').write_text('generated = True\n')
+        (ws / 'notes.txt').write_text('rewritten\n')
+        for name, kind in [('app.py', 'change'), ('gen.py', 'create'), ('notes.txt', 'create')]:
+            vscode.workspace.file_changed(vscode.Uri.file(str(ws / name)), kind)
+        document._reload_from_disk()  # as VS Code does for an editor without unsaved changes
+    vscode.window.shell_commands['./generate.sh'] = ([MARK + 'ok\r\n'], 0, command_writes)
+    registry = build_registry(None, Services(changes=log, terminals=register_terminals(context), paths=PathService()))
+    call = ToolCall()
+    call.author = CLAUDE
+    result = asyncio.run(registry.call('terminal_run', {'command': './generate.sh'}, call))
+    assert result['isError'] is False, result['content'][0]['text']
+    items = {item['path']: item for item in log.pending()}
+    # notes.txt existed and was not open: its text before is unknown, so it is not recorded (not as "created")
+    assert sorted(items) == [str(ws / 'app.py'), str(ws / 'gen.py')]
+    assert {item['client'] for item in items.values()} == {'claude-code'}
+    assert [h['after_lines'] for h in items[str(ws / 'app.py')]['hunks']] == [['THREE']]
+    assert items[str(ws / 'gen.py')]['created'] is True
+    asyncio.run(log.undo_all())
+    assert (ws / 'app.py').read_text() == 'one\ntwo\nthree\nfour\nfive\n' and not (ws / 'gen.py').exists()
+    assert (ws / 'notes.txt').read_text() == 'rewritten\n'

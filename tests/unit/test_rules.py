@@ -262,7 +262,8 @@ FS_PATH_READERS = {
     'tools/editor_get_content.py': 'notes the read of a document confinement.shows, for the change log',
     'host/language_service.py': 'the change log records the files of a rename that lsp_rename confined first',
     'host/configuration.py': "the workspace's own settings files",
-    'host/acp_changes.py': "an ACP agent's edits, recorded by the change log (never shown as a location)",
+    'host/disk_changes.py': "files changed on disk during a span (an ACP turn, a terminal command), recorded by the "
+                            "change log (never shown as a location)",
 }
 
 

@@ -107,7 +107,8 @@ class ConversationView(TurnView):
 
 class AcpConversations:
     """`service`: host/acp_service.py AcpService; `store`: the conversation store; `make_watch()`: a turn's file
-    watch (host/acp_changes.py TurnFileWatch: `note`, `end(named)`, `record(change_log, paths, author)`);
+    watch (host/disk_changes.py DiskChangeSpan: `note`, `end(named)`, `record(change_log, paths, author)`,
+    `on_late`);
     `change_log`: where the turn's changes go (None: nowhere)."""
 
     def __init__(self, service, store, log, make_watch, change_log=None):
@@ -159,6 +160,13 @@ class AcpConversations:
             if not (path in conversation.changes):
                 conversation.changes.append(path)
         watch.record(self.change_log, changed, author)
+
+        def late(paths):  # a write the watcher reported after the turn ended (recorded by the watch)
+            for path in paths:
+                if not (path in conversation.changes):
+                    conversation.changes.append(path)
+            save()
+        watch.on_late = late
         conversation.last_ended = now_ms()
         if not is_none(failure):
             end_reply(reply, 'error', failure.message)

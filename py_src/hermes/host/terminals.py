@@ -19,6 +19,8 @@ from hermes.core.git_args import quote_args
 from hermes.js.process import platform_id, environment_variable
 from hermes.core.output_text import strip_ansi, cap_tail
 from hermes.core.strip_chars import rstrip_chars
+from hermes.host.change_log import change_log_of, SEAM_TIMERS
+from hermes.host.disk_changes import DiskChangeSpan
 
 MAX_EXECUTIONS = 20
 """Executions kept per terminal (the oldest are dropped first)."""
@@ -351,12 +353,20 @@ class TerminalService:
                 raise ServiceProblem('exited', 'Terminal ' + str(record.id) + ' "' + record.label() + '" has exited.')
             terminal.sendText(command, True)
             return {'outcome': 'no-integration', 'entry': None}
+        change_log = change_log_of(call)
+        # the files the command changes go to the change log as the call's (a command still running when the
+        # tool stops waiting is recorded up to then)
+        span = None if is_none(change_log) else DiskChangeSpan(None, None, SEAM_TIMERS)
         entry = self.track(record, integration.executeCommand(command), command)
-        outcome = await self._wait(entry, timeout_ms, call)
-        if outcome == 'ended':
-            await self._wait_stream(entry)
-        elif outcome == 'cancelled' and record.alive():
-            terminal.sendText('\x03', False)
+        try:
+            outcome = await self._wait(entry, timeout_ms, call)
+            if outcome == 'ended':
+                await self._wait_stream(entry)
+            elif outcome == 'cancelled' and record.alive():
+                terminal.sendText('\x03', False)
+        finally:
+            if not is_none(span):
+                span.record(change_log, span.end(), call.author)
         return {'outcome': outcome, 'entry': entry}
 
     async def _wait(self, entry, timeout_ms, call):

@@ -14,7 +14,8 @@ from hermes.core.acp_turn import AcpTurn, content_text
 from hermes.core.acp_backends import SETUP_COMMAND, SETUP_TITLE
 from hermes.core.acp_conversation import AcpConversations, no_answer_text
 from hermes.host.acp_service import AcpService, setup_terminal
-from hermes.host.acp_changes import TurnFileWatch
+from hermes.host.change_log import SEAM_TIMERS
+from hermes.host.disk_changes import DiskChangeSpan
 from hermes.ui.acp_chat import ChatStreamView, modal_asker, register_diff_documents
 
 SESSION_ORIGIN = 'session'
@@ -49,7 +50,7 @@ class AcpSessionRunner:
         self.log = log
         self.documents = documents
         self.change_log = change_log
-        self.turns = AcpConversations(service, store, log, lambda: TurnFileWatch(log), change_log)
+        self.turns = AcpConversations(service, store, log, lambda: DiskChangeSpan(log, None, SEAM_TIMERS), change_log)
 
     def backend_for(self, conversation, wanted=None):
         return self.service.backend_for(conversation, wanted)

@@ -62,7 +62,8 @@ class ShellIntegration(_Undefined):
 
 
 class Terminal(_Undefined):
-    """A terminal whose "shell" answers from `window.shell_commands`: command → (chunks, exit code);
+    """A terminal whose "shell" answers from `window.shell_commands`: command → (chunks, exit code[, effect: a
+    function run as the command starts]);
     exit code None means the command runs until Ctrl+C (exit 130). Unknown commands exit 127."""
 
     def __init__(self, options, window):
@@ -110,7 +111,10 @@ class Terminal(_Undefined):
     def _run(self, command):
         execution = ShellExecution(command, self.shellIntegration.cwd)
         self._running = execution
-        chunks, exit_code = self._window.shell_commands.get(command, ([f'bash: {command.split()[0]}: command not found\r\n'], 127))
+        answer = self._window.shell_commands.get(command, ([f'bash: {command.split()[0]}: command not found\r\n'], 127))
+        chunks, exit_code = answer[0], answer[1]
+        if len(answer) > 2:  # what the command does to the disk, done as it starts
+            soon(answer[2])
         soon(self._start, execution, list(chunks), exit_code)
         return execution
 

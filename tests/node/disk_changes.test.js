@@ -1,0 +1,84 @@
+// Files changed on disk during a span (host/disk_changes.py) on the transpiled modules, with the fake vscode's
+// file watcher: the workspace listing (Dirents, `in` on dicts), before-texts from an open editor, a file the
+// watcher calls created that existed (not recorded), a new one (recorded as created), late reports, the bound —
+// the same cases as tests/unit/test_disk_changes.py, where Transcrypt could differ from CPython.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { vscode, testing } = require('./harness');
+
+const mods = () => testing();
+const args = (value) => mods().js_json.parse_json(JSON.stringify(value));
+const plain = (value) => JSON.parse(mods().js_json.dump_json(value));
+const AGENT = { client: 'e2e-agent', session: 's1', turn: 't1' };
+
+function timers() {
+  const pending = [];
+  return { pending, after: (callback, ms) => { const handle = [callback, ms]; pending.push(handle); return handle; },
+    cancel: (handle) => { const i = pending.indexOf(handle); if (i >= 0) pending.splice(i, 1); },
+    fireAll: () => { for (const [callback] of pending.splice(0)) callback(); } };
+}
+
+function setup() {
+  vscode.__reset();
+  const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-disk-')));
+  vscode.__openFolders([folder]);
+  const files = { read: async (p) => (fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : null), write: async () => {} };
+  const log = mods().host_change_log.ChangeLog(files, null, null, null, null, (p) => p.startsWith(folder + '/'), timers());
+  return { folder, log, at: (name) => path.join(folder, name) };
+}
+
+const summary = (log) => plain(log.pending()).map((item) => [path.basename(item.path), item.client, !!item.created]);
+
+test('an open file is recorded with the text it had, a new file as created, a replaced one not at all', async () => {
+  const { log, at } = setup();
+  fs.writeFileSync(at('open.py'), 'a = 1\n');
+  fs.writeFileSync(at('kept.txt'), 'mine\n');
+  fs.mkdirSync(at('sub'));
+  fs.writeFileSync(at('sub/deep.txt'), 'deep\n');
+  await vscode.workspace.openTextDocument(vscode.Uri.file(at('open.py')));
+  const late = timers();
+  const span = mods().host_disk_changes.DiskChangeSpan(null, null, late);
+  fs.writeFileSync(at('open.py'), 'a = 2\n');
+  fs.writeFileSync(at('made.txt'), 'new\n');
+  fs.writeFileSync(at('kept.txt'), 'sed -i made this\n');
+  fs.writeFileSync(at('sub/deep.txt'), 'replaced\n');
+  vscode.__fileChanged(at('open.py'), 'change');
+  vscode.__fileChanged(at('made.txt'), 'create');
+  vscode.__fileChanged(at('kept.txt'), 'create');  // a new file renamed over the old one
+  vscode.__fileChanged(at('sub/deep.txt'), 'create');
+  vscode.__fileChanged(at('.git/index'), 'change');
+  const paths = span.end(args([]));
+  assert.deepEqual(plain(paths), [at('open.py'), at('made.txt'), at('kept.txt'), at('sub/deep.txt')]);
+  assert.equal(span.record(log, paths, args(AGENT)), 2);
+  assert.deepEqual(summary(log), [['open.py', 'e2e-agent', false], ['made.txt', 'e2e-agent', true]]);
+  assert.equal(log.entry(at('open.py')).base, 'a = 1\n');
+  assert.deepEqual(late.pending.map((handle) => handle[1]), [mods().host_disk_changes.LATE_EVENTS_MS]);
+  fs.writeFileSync(at('late.txt'), 'reported late\n');
+  vscode.__fileChanged(at('late.txt'), 'create');
+  assert.deepEqual(summary(log).map((item) => item[0]), ['open.py', 'made.txt', 'late.txt']);
+  late.fireAll();
+  assert.equal(vscode.__state.fileWatchers.length, 0);
+});
+
+test('what the writer said comes first; past the bound files are counted, not listed', async () => {
+  const { log, at } = setup();
+  fs.writeFileSync(at('named.txt'), 'before\n');
+  const span = mods().host_disk_changes.DiskChangeSpan(null, null, null);
+  span.note(at('named.txt'));
+  span.note(at('diffed.txt'), 'from the diff\n', true);
+  fs.writeFileSync(at('named.txt'), 'after\n');
+  fs.writeFileSync(at('diffed.txt'), 'written\n');
+  vscode.__fileChanged(at('named.txt'), 'change');
+  for (let i = 0; i < mods().host_disk_changes.MAX_CHANGED + 3; i++) vscode.__fileChanged(at(`bulk-${i}`), 'create');
+  const paths = span.end(args([at('diffed.txt')]));
+  assert.equal(span.overflow, 4);  // named.txt took one of the places
+  assert.equal(vscode.__state.fileWatchers.length, 0, 'no late window without timers');
+  assert.equal(span.record(log, args([at('named.txt'), at('diffed.txt')]), args(AGENT)), 2);
+  assert.equal(log.entry(at('named.txt')).base, 'before\n');
+  assert.equal(log.entry(at('diffed.txt')).base, 'from the diff\n');
+  assert.equal(paths.length, mods().host_disk_changes.MAX_CHANGED + 1);
+});
