@@ -77,9 +77,11 @@ function recorder() {
 }
 
 
-// A Hermes chat session on the bundle: activate with `settings` (and fake-vscode `state`), open a new session.
-async function openSession(settings, state = {}) {
+// A Hermes chat session on the bundle: activate with `settings` (and fake-vscode `state`) in the workspace
+// `folders` (none: no folder open), open a new session.
+async function openSession(settings, state = {}, folders = []) {
   vscode.__reset();
+  if (folders.length > 0) vscode.__openFolders(folders);
   Object.assign(vscode.__state, state);  // e.g. warningAnswer: the button the user clicks in a modal
   vscode.__state.settings['hermes.mcp.port'] = 0;
   Object.assign(vscode.__state.settings, settings);

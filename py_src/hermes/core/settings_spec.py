@@ -159,16 +159,16 @@ SETTINGS = [
         },
         'defaultSnippets': [
             {'label': 'Claude Code', 'body': [{'name': 'Claude Code', 'command': 'npx',
-                                               'args': ['-y', '@zed-industries/claude-code-acp']}]},
+                                               'args': ['-y', '@zed-industries/claude-agent-acp']}]},
             {'label': 'Codex', 'body': [{'name': 'Codex', 'command': 'npx', 'args': ['-y', '@zed-industries/codex-acp']}]},
             {'label': 'Gemini CLI', 'body': [{'name': 'Gemini CLI', 'command': 'gemini',
-                                              'args': ['--experimental-acp']}]},
+                                              'args': ['--acp']}]},
             {'label': 'opencode', 'body': [{'name': 'opencode', 'command': 'opencode', 'args': ['acp']}]},
         ],
         'markdownDescription': 'Other ACP agents (Agent Client Protocol) Hermes can run in chat sessions: each a '
                                '`name`, a `command` (started without a shell), `args` and extra `env`. Presets: '
-                               'Claude Code (`npx -y @zed-industries/claude-code-acp`), Codex '
-                               '(`npx -y @zed-industries/codex-acp`), Gemini CLI (`gemini --experimental-acp`), '
+                               'Claude Code (`npx -y @zed-industries/claude-agent-acp`), Codex '
+                               '(`npx -y @zed-industries/codex-acp`), Gemini CLI (`gemini --acp`), '
                                'opencode (`opencode acp`). Pick one with `#hermes.agent.backend#`. Only your user '
                                'settings count: a workspace can never choose what program starts.',
     },

