@@ -8,7 +8,9 @@ import pytest
 import vscode
 from hermes.core.tools import Services, ToolCall
 from hermes.host.language_service import LanguageService
+from hermes.host.tool_services import PathService
 from hermes.tools.catalog import build_registry
+from service_fakes import FakeLanguage, run_tool, text as fake_text
 
 GREETER = 'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n'
 MAIN = "import { greet } from './greeter';\n\nconsole.log(greet('world'));\n"
@@ -38,7 +40,7 @@ def loc(path, line, character, end=None):
 
 
 def call(name, arguments, language=None):
-    registry = build_registry(None, Services(language=language or LanguageService()))
+    registry = build_registry(None, Services(language=language or LanguageService(), paths=PathService()))
     return asyncio.run(registry.call(name, arguments, ToolCall()))
 
 
@@ -229,44 +231,33 @@ def test_rename_is_destructive_and_lookups_read_only():
                                                          'lsp_document_symbols', 'lsp_workspace_symbols'])
 
 
-class FakeLanguage:
-    """A language service with one document, one line long, whose every symbol is defined at 7:3 of lib.ts;
-    it records what the tools asked."""
-
-    def __init__(self):
-        self.asked = []
-        self.applied = []
-
-    async def open(self, path_text):
-        self.asked.append(('open', path_text))
-        return '/w/' + path_text, 'the document'
-
-    async def position(self, document, args):
-        self.asked.append(('position', document, args['line']))
-        return vscode.Position(args['line'] - 1, 0)
-
-    async def definitions(self, document, position):
-        return [{'path': 'lib.ts', 'uri': 'file:///w/lib.ts', 'line': 7, 'column': 3}]
-
-    async def previews(self, locations, limit):
-        for location in locations[:limit]:
-            location['text'] = 'function greet() {'
-
-    async def rename_edit(self, document, position, new_name):
-        return vscode.WorkspaceEdit()
-
-    async def apply(self, edit, save, call=None):
-        self.applied.append((edit, save))
-        return True
-
-
 def test_the_tools_ask_the_language_service_of_their_call():
     language = FakeLanguage()
-    result = call('lsp_definition', {'path': 'app.ts', 'line': 2}, language)
-    assert text(result) == 'Definition of the symbol at app.ts:2:1:\n  lib.ts:7:3  function greet() {'
+    result = run_tool('lsp_definition', {'path': 'app.ts', 'line': 2}, language=language)
+    assert fake_text(result) == 'Definition of the symbol at app.ts:2:1:\n  lib.ts:7:3  function greet() {'
     assert language.asked == [('open', 'app.ts'), ('position', 'the document', 2)]
-    empty = call('lsp_rename', {'path': 'app.ts', 'line': 2, 'new_name': 'hello'}, language)
-    assert [empty['isError'], text(empty), language.applied] == [True, 'The rename changes nothing.', []]
+    empty = run_tool('lsp_rename', {'path': 'app.ts', 'line': 2, 'new_name': 'hello'}, language=language)
+    assert [empty['isError'], fake_text(empty), language.applied] == [True, 'The rename changes nothing.', []]
+
+
+def test_a_rename_that_reaches_outside_the_workspace_changes_nothing():
+    language = FakeLanguage([{'path': 'app.ts', 'edits': 2}, {'path': None, 'edits': 1}])
+    result = run_tool('lsp_rename', {'path': 'app.ts', 'line': 2, 'new_name': 'hello'}, language=language)
+    assert [result['isError'], fake_text(result), language.applied] == [
+        True, 'The rename would also change 1 file outside the workspace, so nothing was changed.', []]
+    inside = FakeLanguage([{'path': 'app.ts', 'edits': 2}, {'path': 'lib.ts', 'edits': 1}])
+    done = run_tool('lsp_rename', {'path': 'app.ts', 'line': 2, 'new_name': 'hello', 'save': False}, language=inside)
+    assert fake_text(done) == ('Renamed to "hello": 3 edits in 2 files: app.ts (2), lib.ts (1). Not saved: the files '
+                               'are modified in their editors (undo with Ctrl+Z).')
+    assert inside.applied == [('the edit', False)]
+
+
+def test_workspace_symbols_as_the_language_service_describes_them():
+    result = run_tool('lsp_workspace_symbols', {'query': 'gre'}, language=FakeLanguage())
+    assert fake_text(result) == '1 symbols match "gre":\n  function greet  lib.ts:7:3'
+    assert result['structuredContent'] == {'symbols': [{'path': 'lib.ts', 'uri': 'file:///w/lib.ts', 'line': 7,
+                                                        'column': 3, 'name': 'greet', 'kind': 'function',
+                                                        'container': None}], 'total': 1}
 
 
 def test_a_registry_without_a_language_service_says_so():

@@ -81,10 +81,9 @@ def hermes_imports(tree):
 
 # Rule 11: the tool modules that still import host/ (each to move to `call.services`, then off this list).
 HOST_IMPORTING_TOOLS = {
-    'changes_list', 'editor_close_tab', 'editor_edit_file', 'editor_get_content', 'editor_get_diagnostics',
+    'editor_close_tab', 'editor_edit_file', 'editor_get_content', 'editor_get_diagnostics',
     'editor_get_selection', 'editor_open_diff', 'editor_open_file', 'file_create', 'file_delete',
-    'file_list_directory', 'file_read', 'file_search', 'file_search_content', 'file_write', 'lsp_definition',
-    'lsp_document_symbols', 'lsp_parts', 'lsp_references', 'lsp_rename', 'lsp_workspace_symbols',
+    'file_list_directory', 'file_read', 'file_search', 'file_search_content', 'file_write',
 }
 
 
@@ -264,6 +263,7 @@ FS_PATH_READERS = {
     'host/configuration.py': "the workspace's own settings files",
     'host/disk_changes.py': "files changed on disk during a span (an ACP turn, a terminal command), recorded by the "
                             "change log (never shown as a location)",
+    'host/tool_services.py': "DocumentService.file_path_of: an open document's path, the change log's key for it",
 }
 
 

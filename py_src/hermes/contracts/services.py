@@ -11,7 +11,7 @@ their types live in VS Code's .d.ts, not in Python."""
 from typing import Any, Callable, List, Literal, Optional, Protocol, Tuple, TypedDict
 
 from hermes.contracts.json import Json, JsonObject
-from hermes.contracts.loop import ConfirmationState
+from hermes.contracts.loop import ChangeAuthor, ConfirmationState
 from hermes.contracts.terminals import RunResult, TerminalView
 
 Document = Any  # vscode.TextDocument
@@ -23,13 +23,20 @@ Unsubscribe = Callable[[], None]
 
 
 class CallContext(Protocol):
-    """What a running handler may do besides computing its result (core/tools.py ToolCall)."""
+    """What a running handler may do besides computing its result (core/tools.py ToolCall): the window's services
+    (`services`), asking the user again (`confirm`), progress, logs, cancellation, and who is calling (`author`)."""
     confirmation: ConfirmationState
     gate: Optional['Approval']
-    services: Any  # core/tools.py Services (a class of core: contracts import nothing but typing)
+    author: Optional[ChangeAuthor]
+
+    @property
+    def services(self) -> 'WindowServices': ...
 
     @property
     def cancelled(self) -> bool: ...
+
+    async def confirm(self, tool_name: str, title: str, arguments: JsonObject,
+                      key: Optional[str] = None) -> Optional[str]: ...
 
     def progress(self, progress: float, total: Optional[float] = None, message: Optional[str] = None) -> None: ...
 
@@ -58,20 +65,40 @@ class DirectoryEntry(TypedDict):
     symlink: bool
 
 
+class FileText(TypedDict):
+    text: str
+    size: int  # bytes on disk
+
+
+WriteOutcome = Literal['created', 'replaced']
+DeleteOutcome = Literal['trash', 'undoable']
+
+
+class ExcludeRules(Protocol):
+    """A settings section's exclude globs (`files.exclude`) as VS Code's explorer applies them."""
+
+    def excludes(self, relative_path: str, sibling_names: List[str]) -> bool: ...
+
+
 class Files(Protocol):
-    """Files on disk through VS Code's file system (host/files.py): confined paths in, ToolError out."""
+    """Files on disk through VS Code's file system (host/tool_services.py FileService over host/files.py): confined
+    paths in, ToolError out. A write or deletion given the tool's `call` is checked against and recorded in the
+    change log."""
 
     async def stat(self, path: str) -> Optional[FileStat]: ...
 
-    async def read_text(self, path: str, max_bytes: Optional[int] = None) -> str: ...
+    async def read_text(self, path: str, max_bytes: Optional[int] = None) -> FileText: ...
 
-    async def write_text(self, path: str, text: str, must_not_exist: bool = False) -> Any: ...
+    async def write_text(self, path: str, text: str, must_not_exist: bool = False,
+                         call: Optional['CallContext'] = None) -> WriteOutcome: ...
 
-    async def create_folder(self, path: str) -> Any: ...
+    async def create_folder(self, path: str) -> None: ...
 
-    async def delete_path(self, path: str, recursive: bool) -> str: ...
+    async def delete_path(self, path: str, recursive: bool, call: Optional['CallContext'] = None) -> DeleteOutcome: ...
 
     async def read_directory(self, path: str) -> List[DirectoryEntry]: ...
+
+    def exclude_rules(self, sections: List[str]) -> ExcludeRules: ...
 
 
 class Paths(Protocol):
@@ -90,23 +117,34 @@ class Paths(Protocol):
 
     def workspace_name(self) -> Optional[str]: ...
 
+    def relative_to_folder(self, path: str, folders: Optional[List[str]] = None) -> Optional[str]: ...
+
 
 class Documents(Protocol):
-    """Open documents and editors (host/documents.py)."""
+    """Open documents and editors (host/tool_services.py DocumentService over host/documents.py)."""
 
     def open_document_for(self, path: str) -> Optional[Document]: ...
 
     async def load_document(self, path: str, shown: str) -> Document: ...
 
-    async def replace_text(self, document: Document, planned: Any, shown: str) -> Any: ...
+    async def replace_text(self, document: Document, planned: List[JsonObject], shown: str,
+                           call: Optional['CallContext'] = None) -> None: ...
 
-    async def save_document(self, document: Document, shown: str) -> Any: ...
+    async def save_document(self, document: Document, shown: str) -> None: ...
 
     def active_editor(self) -> Optional[Editor]: ...
 
     async def show_document(self, path: str, shown: str, line: Optional[int] = None, column: Optional[int] = None,
                             end_line: Optional[int] = None, end_column: Optional[int] = None,
                             preview: Optional[bool] = None, keep_focus: bool = False) -> Editor: ...
+
+    def shown_path_of(self, document: Document) -> Optional[str]:
+        """What the document is called for a model (host/confinement.py shown_path), or None when its path and
+        text are withheld (a file outside the workspace, a settings file, an output channel)."""
+
+    def file_path_of(self, document: Document) -> Optional[str]:
+        """The path of a document of a file on disk (the change log's key), None for any other document."""
+
 
 class Commands(Protocol):
     """VS Code's commands (host/tool_services.py CommandService over host/commands.py)."""
@@ -231,6 +269,22 @@ class Debugging(Protocol):
                         replace: bool = True) -> List[JsonObject]: ...
 
 
+class WorkspaceSymbol(TypedDict):
+    """A symbol of the workspace: its name, kind ('class', 'function', …), container and location (a location
+    dict: 'path', 'uri', 'line', 'column', …)."""
+    name: str
+    kind: str
+    container: Optional[str]
+    location: JsonObject
+
+
+class EditedFile(TypedDict):
+    """A file a WorkspaceEdit changes: its shown path (None: outside the workspace, not to be named) and how many
+    text edits it gets."""
+    path: Optional[str]
+    edits: int
+
+
 class Language(Protocol):
     """What the language extensions answer about a file, the edits they make, the problems
     (host/language_service.py LanguageService)."""
@@ -247,13 +301,15 @@ class Language(Protocol):
 
     async def outline(self, document: Document) -> List[JsonObject]: ...
 
-    async def workspace_symbols(self, query: str) -> List[Any]: ...
+    async def workspace_symbols(self, query: str) -> List['WorkspaceSymbol']: ...
 
     async def previews(self, locations: List[JsonObject], limit: int) -> None: ...
 
     async def rename_edit(self, document: Document, position: Position, new_name: str) -> Any: ...
 
-    async def apply(self, edit: Any, save: bool) -> bool: ...
+    def edited_files(self, edit: Any) -> List['EditedFile']: ...
+
+    async def apply(self, edit: Any, save: bool, call: Optional[CallContext] = None) -> bool: ...
 
     def problems(self, path: Optional[str] = None, min_severity: str = 'hint') -> List[JsonObject]: ...
 
@@ -280,6 +336,15 @@ class Configuration(Protocol):
     async def write(self, key: str, value: Json, target_name: Optional[str] = None) -> JsonObject: ...
 
 
+class Changes(Protocol):
+    """What agents changed through Hermes and what the user kept or undid (host/change_log.py ChangeLog), as the
+    tools see it."""
+
+    def for_agents(self, wanted: Optional[JsonObject] = None, include_lines: bool = True) -> JsonObject: ...
+
+    def note_read(self, client: str, path: str) -> None: ...
+
+
 ReviewDecision = Literal['accepted', 'rejected', 'timeout', 'cancelled']
 
 
@@ -301,4 +366,57 @@ class Approval(Protocol):
     async def confirm(self, tool_name: str, title: str, arguments: JsonObject, call: CallContext,
                       key: Optional[str] = None) -> Optional[str]: ...
 
+
+# ------------------------------------------------------------------------------ all of them, as a call has them
+
+
+class WindowServices(Protocol):
+    """The window's services a tool call carries (`call.services`, core/tools.py Services): each one a Protocol
+    above, built once by host/services.py register_services; one a registry was built without raises a ToolError
+    naming it."""
+
+    @property
+    def files(self) -> Files: ...
+
+    @property
+    def documents(self) -> Documents: ...
+
+    @property
+    def paths(self) -> Paths: ...
+
+    @property
+    def search(self) -> Search: ...
+
+    @property
+    def git(self) -> Git: ...
+
+    @property
+    def terminals(self) -> Terminals: ...
+
+    @property
+    def debugging(self) -> Debugging: ...
+
+    @property
+    def language(self) -> Language: ...
+
+    @property
+    def tabs(self) -> Tabs: ...
+
+    @property
+    def configuration(self) -> Configuration: ...
+
+    @property
+    def reviews(self) -> Reviews: ...
+
+    @property
+    def commands(self) -> Commands: ...
+
+    @property
+    def tasks(self) -> Tasks: ...
+
+    @property
+    def changes(self) -> Changes: ...
+
+    @property
+    def change_log_or_none(self) -> Optional[Any]: ...
 # __pragma__('noskip')

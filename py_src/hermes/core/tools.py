@@ -10,7 +10,8 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.loop import ChangeAuthor, ConfirmationState
 from hermes.contracts.mcp import CallToolResult, ToolArguments, ToolReturn, ToolSpec
-from hermes.contracts.services import Approval, Commands, Configuration, Debugging, Git, Language, Paths, Reviews, Tabs, Tasks, Terminals
+from hermes.contracts.services import (Approval, Changes, Commands, Configuration, Debugging, Documents, Files, Git,
+                                      Language, Paths, Reviews, Search, Tabs, Tasks, Terminals)
 
 Handler = Callable[[ToolArguments, 'ToolCall'], Awaitable[ToolReturn]]
 Listener = Callable[[], None]
@@ -95,7 +96,8 @@ class Services:
                  reviews: 'Optional[Reviews]' = None, language: 'Optional[Language]' = None, tabs: 'Optional[Tabs]' = None,
                  configuration: 'Optional[Configuration]' = None, changes: 'Optional[Any]' = None,
                  git: 'Optional[Git]' = None, paths: 'Optional[Paths]' = None, commands: 'Optional[Commands]' = None,
-                 tasks: 'Optional[Tasks]' = None) -> None:
+                 tasks: 'Optional[Tasks]' = None, files: 'Optional[Files]' = None,
+                 documents: 'Optional[Documents]' = None, search: 'Optional[Search]' = None) -> None:
         self._terminals = terminals  # host/terminals.py TerminalService
         self._debugging = debugging  # host/debugging.py DebugService
         self._reviews = reviews  # host/diff_review.py DiffReviews
@@ -107,6 +109,9 @@ class Services:
         self._paths = paths  # host/tool_services.py PathService
         self._commands = commands  # host/tool_services.py CommandService
         self._tasks = tasks  # host/tool_services.py TaskService
+        self._files = files  # host/tool_services.py FileService
+        self._documents = documents  # host/tool_services.py DocumentService
+        self._search = search  # host/tool_services.py SearchService
 
     @property
     def terminals(self) -> 'Terminals':
@@ -133,7 +138,7 @@ class Services:
         return _present(self._configuration, 'The settings service')
 
     @property
-    def changes(self) -> 'Any':  # host/change_log.py ChangeLog
+    def changes(self) -> 'Changes':
         return _present(self._changes, 'The change log')
 
     @property
@@ -151,6 +156,18 @@ class Services:
     @property
     def tasks(self) -> 'Tasks':
         return _present(self._tasks, 'The task service')
+
+    @property
+    def files(self) -> 'Files':
+        return _present(self._files, 'The file service')
+
+    @property
+    def documents(self) -> 'Documents':
+        return _present(self._documents, 'The document service')
+
+    @property
+    def search(self) -> 'Search':
+        return _present(self._search, 'The search service')
 
     @property
     def change_log_or_none(self) -> 'Optional[Any]':

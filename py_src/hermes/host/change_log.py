@@ -29,6 +29,7 @@ from hermes.core.values import get_key, has_key, json_type
 from hermes.core.hunks import (split_lines, join_lines, diff_texts, assign_ids, undo_lines, keep_in_base,
                                revert_in_text, rebase, hunk_view)
 from hermes.core.change_report import agent_view
+from hermes.core.change_authors import author_of
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
 from hermes.host.change_store import FORMAT
 
@@ -80,24 +81,6 @@ class _Subscription:
         if not is_none(self._on_dispose):
             self._on_dispose()
             self._on_dispose = None
-
-
-def author_of(value):
-    """An author as the log keeps it: {'client', 'session', 'turn'} (+ 'external': edits by MCP clients)."""
-    client = get_key(value, 'client')
-    author = {'client': client if json_type(client) == 'string' and client != '' else 'Hermes',
-              'session': _id_or_none(get_key(value, 'session')),
-              'turn': _id_or_none(get_key(value, 'turn'))}
-    if get_key(value, 'external') is True:
-        author['external'] = True
-    return author
-
-
-def _id_or_none(value):
-    kind = json_type(value)
-    if kind == 'string' or kind == 'integer':
-        return str(value)
-    return None
 
 
 def matches(author, wanted):
@@ -774,11 +757,3 @@ def note_write(call, path, before, after):
     log = change_log_of(call)
     if not is_none(log):
         log.record(path, before, after, call.author)
-
-
-def note_read(call, path):
-    """The call's client read the whole current text of `path` (file_read, editor_get_content)."""
-    log = change_log_of(call)
-    if not is_none(log):
-        log.note_read(author_of(call.author)['client'], path)
-

@@ -23,17 +23,6 @@ SYMBOL_KINDS = ['file', 'module', 'namespace', 'package', 'class', 'method', 'pr
 # Not a regex: Transcrypt's `re` mistranslates `$` inside a character class ('[A-Za-z0-9_$]' matched '(').
 _IDENTIFIER_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$'
 
-POSITION_PROPERTIES = {
-    'path': {'type': 'string', 'description': 'The file, workspace-relative.'},
-    'line': {'type': 'integer', 'minimum': 1, 'description': '1-based line.'},
-    'column': {'type': 'integer', 'minimum': 1,
-               'description': '1-based column (default: the symbol on that line, else its first non-blank character).'},
-    'symbol': {'type': 'string', 'minLength': 1,
-               'description': 'Instead of a column: the identifier to look up (its declaration in the file, or its '
-                              'first occurrence; on `line` if given).'},
-}
-
-
 def kind_name(kind):
     return SYMBOL_KINDS[kind] if json_type(kind) == 'integer' and kind >= 0 and kind < len(SYMBOL_KINDS) else 'symbol'
 
@@ -95,7 +84,7 @@ async def document_symbols(document):
 
 
 async def resolve_position(document, args):
-    """The vscode.Position the tool arguments name (see POSITION_PROPERTIES)."""
+    """The vscode.Position the tool arguments name (tools/lsp_parts.py POSITION_PROPERTIES)."""
     line = get_key(args, 'line')
     column = get_key(args, 'column')
     symbol = get_key(args, 'symbol')
@@ -161,20 +150,6 @@ async def add_previews(locations, limit):
             documents.append(document)
         if location['line'] <= document.lineCount:
             location['text'] = document.lineAt(location['line'] - 1).text.strip()
-
-
-def plain_location(location):
-    """The location without its vscode.Uri (what goes into structuredContent)."""
-    result = {}
-    for key in ['path', 'uri', 'line', 'column', 'endLine', 'endColumn', 'text']:
-        if key in location:
-            result[key] = location[key]
-    return result
-
-
-def location_line(location):
-    where = location['path'] + ('' if is_none(location['line']) else ':' + str(location['line']) + ':' + str(location['column']))
-    return where + ('  ' + location['text'] if 'text' in location else '')
 
 
 def symbol_entries(symbols, depth, out):

@@ -7,10 +7,10 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.host.language import (open_document, resolve_position, location_of, hover_text, document_symbols,
-                                  symbol_entries, add_previews, edit_entries)
+                                  symbol_entries, add_previews, edit_entries, kind_name)
 from hermes.host.diagnostics import collect, wait_for_report
 from hermes.host.change_log import change_log_of, check_write, note_write
-from hermes.host.confinement import shows, is_public
+from hermes.host.confinement import shows, shown_path, is_public
 
 HOVER_WITHHELD = ('The symbol here is defined in a file outside the workspace: what its hover would show comes from '
                   'that file, so it is withheld.')
@@ -24,7 +24,7 @@ class LanguageService:
         return await open_document(path_text)
 
     async def position(self, document, args):
-        """The vscode.Position the tool arguments name (POSITION_PROPERTIES), or a ToolError."""
+        """The vscode.Position the tool arguments name (tools/lsp_parts.py POSITION_PROPERTIES), or a ToolError."""
         return await resolve_position(document, args)
 
     async def definitions(self, document, position):
@@ -56,10 +56,12 @@ class LanguageService:
         return symbol_entries(await document_symbols(document), 0, [])
 
     async def workspace_symbols(self, query):
-        """The workspace symbols matching `query` (fuzzy), as VS Code's SymbolInformation objects."""
+        """The workspace symbols matching `query` (fuzzy): [{'name', 'kind', 'container', 'location'}]."""
         found = await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', query)
         # a symbol's name is text of the file it is in: only the workspace's own (confinement.py)
-        return [symbol for symbol in (found or []) if not is_none(symbol.location) and shows(symbol.location.uri)]
+        return [{'name': symbol['name'], 'kind': kind_name(symbol.kind), 'container': symbol.containerName or None,
+                 'location': location_of(symbol.location)}
+                for symbol in (found or []) if not is_none(symbol.location) and shows(symbol.location.uri)]
 
     async def previews(self, locations, limit):
         """Give the first `limit` location dicts the text of their line ('text')."""
@@ -76,6 +78,12 @@ class LanguageService:
             raise ToolError('No rename provider answered for this position (is it on a symbol, and is a language '
                             'extension for this file type installed?).')
         return edit
+
+    def edited_files(self, edit):
+        """The files a WorkspaceEdit changes, [{'path', 'edits'}]: `path` as shown, None for one outside the
+        workspace (a rename must not reach there, nor say where that is: confinement.py)."""
+        return [{'path': shown_path(entry[0]) if shows(entry[0]) else None, 'edits': len(entry[1])}
+                for entry in edit_entries(edit)]
 
     async def apply(self, edit, save, call=None):
         """Apply a WorkspaceEdit as one undoable edit, then save the files it changed when `save`; False when

@@ -14,14 +14,15 @@ from hermes.host.change_log import ChangeLog
 from hermes.host.change_files import EditorFiles
 from hermes.host.change_store import ChangeStore, change_store_path
 from hermes.host.settings import setting
-from hermes.host.tool_services import CommandService, GitService, PathService, TaskService
+from hermes.host.tool_services import (CommandService, DocumentService, FileService, GitService, PathService,
+                                      SearchService, TaskService)
 
 
 def register_services(context):
     """Start each service (its listeners' disposables go into `context.subscriptions`) and return them."""
     return Services(register_terminals(context), register_debugging(context), register_diff_review(context),
                     LanguageService(), EditorTabs(), ConfigurationService(), register_change_log(context), GitService(),
-                    PathService(), CommandService(), TaskService())
+                    PathService(), CommandService(), TaskService(), FileService(), DocumentService(), SearchService())
 
 
 def register_change_log(context):

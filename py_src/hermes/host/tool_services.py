@@ -1,7 +1,14 @@
-"""The host's module functions the tools use, as services (`call.services.git`, `.paths`, `.commands`, `.tasks`): a tool
-imports no host module, and a test hands it a fake with the same methods (contracts/services.py Git, Paths).
-Each method is the host function of the same name."""
+"""The host's module functions the tools use, as services (`call.services.files`, `.documents`, `.paths`, `.search`,
+`.git`, `.commands`, `.tasks`): a tool imports no host module, and a test hands it a fake with the same methods
+(contracts/services.py Files, Documents, Paths, …; tests/unit/service_fakes.py). Each method is the host function
+of the same name."""
 # __pragma__('tconv')
+from hermes.host.files import (stat, read_text, write_text, create_folder, delete_path, read_directory, exclude_rules,
+                               relative_to_folder)
+from hermes.host.documents import (open_document_for, load_document, replace_text, save_document, active_editor,
+                                   show_document)
+from hermes.host.confinement import shows, shown_path
+from hermes.host.search import search_content, find_files
 from hermes.host.git import DEFAULT_TIMEOUT_MS, directory_of, gate_read_only, git_output, repository_root, run_git
 from hermes.host.paths import display_path, folder_paths, is_confined, resolve_path
 from hermes.host.workspace import workspace_folders, workspace_name
@@ -45,6 +52,68 @@ class PathService:
     def workspace_name(self):
         return workspace_name()
 
+    def relative_to_folder(self, path, folders=None):
+        return relative_to_folder(path, folders)
+
+
+class FileService:
+    async def stat(self, path):
+        return await stat(path)
+
+    async def read_text(self, path, max_bytes=None):
+        return await read_text(path, max_bytes)
+
+    async def write_text(self, path, text, must_not_exist=False, call=None):
+        return await write_text(path, text, must_not_exist, call)
+
+    async def create_folder(self, path):
+        await create_folder(path)
+
+    async def delete_path(self, path, recursive, call=None):
+        return await delete_path(path, recursive, call)
+
+    async def read_directory(self, path):
+        return await read_directory(path)
+
+    def exclude_rules(self, sections):
+        return exclude_rules(sections)
+
+
+class DocumentService:
+    def open_document_for(self, path):
+        return open_document_for(path)
+
+    async def load_document(self, path, shown):
+        return await load_document(path, shown)
+
+    async def replace_text(self, document, planned, shown, call=None):
+        await replace_text(document, planned, shown, call)
+
+    async def save_document(self, document, shown):
+        await save_document(document, shown)
+
+    def active_editor(self):
+        return active_editor()
+
+    async def show_document(self, path, shown, line=None, column=None, end_line=None, end_column=None, preview=None,
+                            keep_focus=False):
+        return await show_document(path, shown, line, column, end_line, end_column, preview, keep_focus)
+
+    def shown_path_of(self, document):
+        """The document's shown path, or None when confinement withholds it (host/confinement.py)."""
+        return shown_path(document.uri) if shows(document.uri) else None
+
+    def file_path_of(self, document):
+        return document.uri.fsPath if document.uri.scheme == 'file' else None
+
+
+class SearchService:
+    async def search_content(self, query, options, call):
+        return await search_content(query, options, call)
+
+    async def find_files(self, glob, base, max_results, use_ignore_files, call):
+        return await find_files(glob, base, max_results, use_ignore_files, call)
+
 
 class CommandService:
     async def execute(self, command, args):
@@ -72,10 +141,11 @@ class TaskService:
 
 
 # __pragma__('skip')
-from hermes.contracts.services import Commands, Git, Paths, Tasks
+from hermes.contracts.services import Commands, Documents, Files, Git, Paths, Search, Tasks
 
 
-def _implements(git: GitService, paths: PathService, commands: CommandService,
-                tasks: TaskService) -> 'tuple[Git, Paths, Commands, Tasks]':  # held to contracts/services.py
-    return git, paths, commands, tasks
+def _implements(git: GitService, paths: PathService, commands: CommandService, tasks: TaskService, files: FileService,
+                documents: DocumentService,
+                search: SearchService) -> 'tuple[Git, Paths, Commands, Tasks, Files, Documents, Search]':
+    return git, paths, commands, tasks, files, documents, search  # held to contracts/services.py
 # __pragma__('noskip')

@@ -1,5 +1,10 @@
 """Every tool Hermes offers, in one list: MCP, the chat loop and VS Code's LM tools all read it."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Optional
+from hermes.contracts.services import Approval
+from hermes.core.tools import Services
+# __pragma__('noskip')
 from hermes.core.tools import ToolRegistry
 from hermes.tools import workspace_get_folders, editor_get_open_tabs
 from hermes.tools import (terminal_create, terminal_send, terminal_read, terminal_run, terminal_list, terminal_kill,
@@ -34,7 +39,7 @@ TOOL_MODULES = [
 
 
 
-def build_registry(approver=None, services=None):
+def build_registry(approver: 'Optional[Approval]' = None, services: 'Optional[Services]' = None) -> 'ToolRegistry':
     """Every tool, behind `approver` (the gate), with `services` handed to each call (core/tools.py Services)."""
     registry = ToolRegistry(approver, services)
     for module in TOOL_MODULES:

@@ -1,12 +1,16 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.change_report import view_text
 from hermes.core.output_text import text_and_data
-from hermes.host.change_log import author_of
+from hermes.core.change_authors import author_of
 
 
-async def list_changes(args, call):
+async def list_changes(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     client = get_key(args, 'client')
     if get_key(args, 'mine') is True:
         client = author_of(call.author)['client']  # the name the change log records this caller's writes under

@@ -7,7 +7,7 @@ from hermes.host.paths import resolve_path, display_path
 from hermes.host.confinement import shows, shown_path, WITHHELD_EDITOR
 from hermes.host.documents import open_document_for, active_editor
 from hermes.host.files import read_text
-from hermes.host.change_log import note_read
+from hermes.core.change_authors import note_read
 
 
 async def get_content(args, call):

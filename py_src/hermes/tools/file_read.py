@@ -6,7 +6,7 @@ from hermes.core.text_window import line_window, render_window
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.documents import open_document_for
 from hermes.host.files import read_text
-from hermes.host.change_log import note_read
+from hermes.core.change_authors import note_read
 
 
 async def read_file(args, call):

@@ -1,12 +1,15 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key
-from hermes.host.language import plain_location, location_line
-from hermes.tools.lsp_parts import position_schema
+from hermes.tools.lsp_parts import position_schema, plain_location, location_line
 
 
-async def find_definition(args, call):
+async def find_definition(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     language = call.services.language
     path, document = await language.open(get_key(args, 'path'))
     position = await language.position(document, args)

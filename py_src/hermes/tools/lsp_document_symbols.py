@@ -1,22 +1,26 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.json import JsonObject
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_list
 from hermes.core.values import get_key
-from hermes.host.paths import display_path
 
 
-def symbol_line(entry):
+def symbol_line(entry: 'JsonObject') -> str:
     place = (' (line ' + str(entry['line']) + ('' if entry['endLine'] == entry['line'] else '–' + str(entry['endLine'])) +
              ')') if 'line' in entry else ''
     detail = '  ' + entry['detail'] if entry['detail'] else ''
     return ''.join(['  ' for level in range(entry['depth'])]) + entry['kind'] + ' ' + entry['name'] + place + detail
 
 
-async def list_symbols(args, call):
+async def list_symbols(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     language = call.services.language
     path, document = await language.open(get_key(args, 'path'))
     entries = await language.outline(document)
-    shown_path = display_path(path)
+    shown_path = call.services.paths.display_path(path)
     if len(entries) == 0:
         return text_and_data('No symbols in ' + shown_path + ' (no language extension provides an outline for it, '
                              'or the file declares nothing).', {'path': shown_path, 'symbols': []})

@@ -1,11 +1,15 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_head
 from hermes.core.values import get_key
 from hermes.tools.lsp_parts import position_schema
 
 
-async def hover(args, call):
+async def hover(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     language = call.services.language
     path, document = await language.open(get_key(args, 'path'))
     position = await language.position(document, args)

@@ -1,29 +1,32 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List
+from hermes.contracts.json import JsonObject
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
+from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key
-from hermes.host.language import edit_entries
-from hermes.host.confinement import shows, shown_path
 from hermes.tools.lsp_parts import position_schema
 
 
-async def rename(args, call):
+async def rename(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     language = call.services.language
     path, document = await language.open(get_key(args, 'path'))
     position = await language.position(document, args)
     new_name = get_key(args, 'new_name')
     edit = await language.rename_edit(document, position, new_name)
-    entries = edit_entries(edit)
-    files = []
+    files = []  # type: List[JsonObject]
     count = 0
     outside = 0
-    for entry in entries:
-        uri = entry[0]
-        if not shows(uri):  # a rename must not reach outside the workspace, nor say where that is
+    for entry in language.edited_files(edit):
+        if is_none(entry['path']):  # a rename must not reach outside the workspace, nor say where that is
             outside = outside + 1
             continue
-        files.append({'path': shown_path(uri), 'edits': len(entry[1])})
-        count = count + len(entry[1])
+        files.append({'path': entry['path'], 'edits': entry['edits']})
+        count = count + entry['edits']
     if outside > 0:
         raise ToolError('The rename would also change ' + str(outside) + (' file' if outside == 1 else ' files') +
                         ' outside the workspace, so nothing was changed.')

@@ -1,21 +1,25 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
 from hermes.core.values import get_key
-from hermes.host.language import kind_name, location_of, plain_location, location_line
+from hermes.tools.lsp_parts import plain_location, location_line
 
 
-async def search_symbols(args, call):
+async def search_symbols(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     query = get_key(args, 'query')
     call.progress(0, None, 'Searching symbols')
     found = await call.services.language.workspace_symbols(query)
     limit = args['max_results']
     results = []
     for symbol in found[:limit]:
-        entry = plain_location(location_of(symbol.location))
+        entry = plain_location(symbol['location'])
         entry['name'] = symbol['name']
-        entry['kind'] = kind_name(symbol.kind)
-        entry['container'] = symbol.containerName or None
+        entry['kind'] = symbol['kind']
+        entry['container'] = symbol['container']
         results.append(entry)
     if len(results) == 0:
         return text_and_data('No symbols match "' + query + '" (language extensions index files once they have '
