@@ -8,13 +8,13 @@ import pytest
 import vscode
 
 from hermes.core.acp import AcpError, RequestError
-from hermes.core.tools import Services
 from hermes.host.acp_client_side import AcpClientSide, select_lines, command_line
 from hermes.host.approval import Approver
 from hermes.host.change_log import ChangeLog
 from hermes.host.terminals import register_terminals
 from hermes.net.acp_agent import AcpAgent
 from hermes.tools.catalog import build_registry
+from shim_services import shim_services
 
 AGENT = str(Path(__file__).resolve().parents[1] / 'acp_agent' / 'agent.py')
 MARK = '\x1b]633;C\x07'
@@ -37,7 +37,7 @@ def ws(tmp_path):
 @pytest.fixture
 def side(ws, context):
     terminals = register_terminals(context)
-    registry = build_registry(Approver(), Services(terminals=terminals))
+    registry = build_registry(Approver(), shim_services(terminals=terminals))
     return AcpClientSide(registry, terminals)
 
 
@@ -89,7 +89,7 @@ def test_read_is_confined_to_the_workspace_and_says_what_is_missing(side, ws, tm
 def test_write_asks_through_the_tools_gate_and_is_recorded_in_the_change_log(ws, context):
     terminals = register_terminals(context)
     changes = ChangeLog(None)
-    registry = build_registry(Approver(), Services(terminals=terminals, changes=changes))
+    registry = build_registry(Approver(), shim_services(terminals=terminals, changes=changes))
     side = AcpClientSide(registry, terminals)
     side.set_change_author('sess-1', {'client': 'Hermes Agent', 'session': 'sess-1', 'turn': 't1'})
     vscode.window.message_answers.append(None)  # the user closes the dialog: no

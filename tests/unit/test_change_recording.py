@@ -11,14 +11,14 @@ from hermes.core.mcp_protocol import mcp_author
 from hermes.core.mcp_resources import CHANGES
 from hermes.host.mcp_features import register_mcp_features
 from hermes.host.terminals import register_terminals
-from hermes.core.tools import ToolCall, Services
+from hermes.core.tools import ToolCall
 from hermes.host import configuration
 from hermes.host.change_files import EditorFiles
 from hermes.host.change_log import ChangeLog, ChangeConflict
 from hermes.host.documents import open_document_for
 from hermes.host.language_service import LanguageService
 from hermes.tools.catalog import build_registry
-from hermes.host.tool_services import PathService
+from shim_services import shim_services
 
 MARK = '\x1b]633;C\x07'  # where a command's output starts (shell integration)
 CLAUDE = mcp_author({'name': 'claude-code', 'version': '2.1'})
@@ -51,7 +51,7 @@ def log():
 def tool(log, name, arguments, author):
     call = ToolCall()
     call.author = author
-    registry = build_registry(None, Services(changes=log))
+    registry = build_registry(None, shim_services(changes=log))
     result = asyncio.run(registry.call(name, arguments, call))
     return result
 
@@ -125,7 +125,7 @@ def test_another_clients_pending_hunk_is_refused_until_the_file_is_read(ws, log)
 
 
 def test_a_registry_without_a_change_log_still_writes(ws):
-    registry = build_registry(None, Services())
+    registry = build_registry(None, shim_services())
     result = asyncio.run(registry.call('file_write', {'path': 'app.py', 'content': 'plain\n'}, ToolCall()))
     assert result['isError'] is False and (ws / 'app.py').read_text() == 'plain\n'
 
@@ -151,7 +151,7 @@ def test_lsp_rename_records_every_file_it_changes(ws, log):
     vscode.commands.registerCommand('vscode.executeDocumentRenameProvider', rename)
     call = ToolCall()
     call.author = CLAUDE
-    registry = build_registry(None, Services(changes=log, language=LanguageService()))
+    registry = build_registry(None, shim_services(changes=log, language=LanguageService()))
     result = asyncio.run(registry.call('lsp_rename', {'path': 'lib.py', 'symbol': 'greet', 'new_name': 'welcome'},
                                        call))
     assert result['isError'] is False, result['content'][0]['text']
@@ -171,7 +171,7 @@ def test_workspace_set_config_records_the_workspace_settings_file(ws, log, monke
         settings_file.write_text('{\n  "' + key + '": ' + json.dumps(value) + '\n}\n')
         return {'key': key, 'value': value}
     monkeypatch.setattr(configuration, 'write_setting', write_setting)
-    registry = build_registry(None, Services(changes=log, configuration=configuration.ConfigurationService()))
+    registry = build_registry(None, shim_services(changes=log, configuration=configuration.ConfigurationService()))
     call = ToolCall()
     call.author = PANEL
     result = asyncio.run(registry.call('workspace_set_config', {'key': 'editor.tabSize', 'value': 2}, call))
@@ -186,7 +186,7 @@ def test_user_settings_are_not_recorded(ws, log, monkeypatch):
     async def write_setting(key, value, target_name):
         return {'key': key, 'value': value}
     monkeypatch.setattr(configuration, 'write_setting', write_setting)
-    registry = build_registry(None, Services(changes=log, configuration=configuration.ConfigurationService()))
+    registry = build_registry(None, shim_services(changes=log, configuration=configuration.ConfigurationService()))
     result = asyncio.run(registry.call('workspace_set_config', {'key': 'editor.tabSize', 'value': 2, 'target': 'user'},
                                        ToolCall()))
     assert result['isError'] is False and log.pending() == []
@@ -216,7 +216,7 @@ def test_changes_list_shows_who_changed_what_and_what_the_user_decided(ws, log):
 
 
 def test_changes_list_without_a_change_log_says_so(ws):
-    registry = build_registry(None, Services())
+    registry = build_registry(None, shim_services())
     result = asyncio.run(registry.call('changes_list', {}, ToolCall()))
     assert result['isError'] is True
     assert result['content'][0]['text'] == ('The change log is not available: the Hermes extension is not fully '
@@ -362,7 +362,7 @@ def test_files_a_terminal_command_changes_are_recorded_as_the_calls_and_can_be_u
             vscode.workspace.file_changed(vscode.Uri.file(str(ws / name)), kind)
         document._reload_from_disk()  # as VS Code does for an editor without unsaved changes
     vscode.window.shell_commands['./generate.sh'] = ([MARK + 'ok\r\n'], 0, command_writes)
-    registry = build_registry(None, Services(changes=log, terminals=register_terminals(context), paths=PathService()))
+    registry = build_registry(None, shim_services(changes=log, terminals=register_terminals(context)))
     call = ToolCall()
     call.author = CLAUDE
     result = asyncio.run(registry.call('terminal_run', {'command': './generate.sh'}, call))

@@ -8,6 +8,7 @@ import vscode
 from hermes.core.tools import ToolCall
 from hermes.host.paths import in_workspace, real_path
 from hermes.tools.catalog import build_registry
+from shim_services import shim_services
 from hermes.host.approval import Approver
 from hermes.host.services import register_services
 
@@ -23,7 +24,7 @@ def test_a_dangling_symlink_out_of_the_workspace_is_outside(tmp_path):
     assert in_workspace(str(ws / 'link.txt')) is False
     assert in_workspace(str(ws / 'linkdir' / 'a' / 'b.txt')) is False
     assert in_workspace(str(ws / 'fresh.txt')) is True
-    registry = build_registry()
+    registry = build_registry(None, shim_services())
     vscode.workspace.settings['hermes.tools.confirm'] = 'never'
     result = asyncio.run(registry.call('file_write', {'path': 'link.txt', 'content': 'x'}, ToolCall()))
     assert result['isError'] is True and 'outside the workspace' in result['content'][0]['text']

@@ -6,13 +6,13 @@ from pathlib import Path
 import pytest
 
 import vscode
-from hermes.core.tools import ToolCall, Services
+from hermes.core.tools import ToolCall
 from hermes.host.approval import Approver
 from hermes.host.configuration import ConfigurationService
 from hermes.host.editors import EditorTabs
 from hermes.host.language_service import LanguageService
 from hermes.tools.catalog import build_registry
-from hermes.host.tool_services import CommandService, PathService, TaskService
+from shim_services import shim_services
 
 CODE_SERVER_APP_ROOT = Path.home() / '.cache/hermes-dev/code-server-4.139.1/node_modules/code-server/lib/vscode'
 MY_TOOLS = ['editor_open_file', 'editor_get_content', 'editor_get_selection', 'editor_edit_file', 'editor_close_tab',
@@ -54,9 +54,8 @@ def run(coroutine):
 
 def window_registry(approver=None):
     """A registry with the services these tools use (tabs, problems, settings), real over the shim."""
-    return build_registry(approver, Services(language=LanguageService(), tabs=EditorTabs(),
-                                             configuration=ConfigurationService(), paths=PathService(),
-                                             commands=CommandService(), tasks=TaskService()))
+    return build_registry(approver, shim_services(language=LanguageService(), tabs=EditorTabs(),
+                                                  configuration=ConfigurationService()))
 
 
 async def acall(name, arguments=None, call=None, registry=None):
@@ -233,7 +232,7 @@ def test_file_delete_refusals(ws):
 
 
 def test_destructive_tools_wait_for_the_users_answer(ws):
-    registry = build_registry(Approver())
+    registry = build_registry(Approver(), shim_services())
     vscode.window.message_answers = [None]  # the user closes the dialog
     result = call('file_delete', {'path': 'README.md'}, registry=registry)
     assert result['isError'] is True and 'The user declined to run file_delete' in text(result)
@@ -717,7 +716,7 @@ async def review(registry, arguments, answer):
 def diff_tools(ws, context):
     """Every tool, with the window's diff reviews (their provider and commands registered) in its calls."""
     from hermes.host.diff_review import register_diff_review
-    return build_registry(None, Services(reviews=register_diff_review(context)))
+    return build_registry(None, shim_services(reviews=register_diff_review(context)))
 
 
 def test_editor_open_diff_accepted_is_applied(ws, diff_tools):
@@ -789,7 +788,7 @@ def test_editor_open_diff_argument_errors(ws, diff_tools):
 
 
 def test_editor_open_diff_needs_the_extension_active(ws):
-    assert error('editor_open_diff', {'path': 'README.md', 'new_content': 'x'}, registry=build_registry()) == (
+    assert error('editor_open_diff', {'path': 'README.md', 'new_content': 'x'}, registry=build_registry(None, shim_services())) == (
         'Diff review is not available: the Hermes extension is not fully active in this window.')
 
 

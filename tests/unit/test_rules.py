@@ -82,8 +82,7 @@ def hermes_imports(tree):
 # Rule 11: the tool modules that still import host/ (each to move to `call.services`, then off this list).
 HOST_IMPORTING_TOOLS = {
     'editor_close_tab', 'editor_edit_file', 'editor_get_content', 'editor_get_diagnostics',
-    'editor_get_selection', 'editor_open_diff', 'editor_open_file', 'file_create', 'file_delete',
-    'file_list_directory', 'file_read', 'file_search', 'file_search_content', 'file_write',
+    'editor_get_selection', 'editor_open_diff', 'editor_open_file',
 }
 
 

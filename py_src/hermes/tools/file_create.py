@@ -1,20 +1,23 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.host.paths import resolve_path, display_path
-from hermes.host.files import write_text, create_folder
 
 
-async def create_file(args, call):
-    path = resolve_path(args['path'])
-    shown = display_path(path)
+async def create_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    paths, files = call.services.paths, call.services.files
+    path = paths.resolve_path(args['path'])
+    shown = paths.display_path(path)
     if get_key(args, 'directory') is True:
         if args['content'] != '':
             return {'content': [{'type': 'text', 'text': 'A folder has no content: drop content or directory.'}],
                     'isError': True}
-        await create_folder(path)
+        await files.create_folder(path)
         return 'Created the folder ' + shown + '.'
-    await write_text(path, args['content'], True, call)
+    await files.write_text(path, args['content'], True, call)
     return 'Created ' + shown + '.'
 
 

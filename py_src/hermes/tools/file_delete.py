@@ -1,16 +1,19 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.host.paths import resolve_path, display_path
-from hermes.host.files import delete_path
 
 
-async def delete_file(args, call):
-    path = resolve_path(args['path'])
-    how = await delete_path(path, get_key(args, 'recursive') is True, call)
+async def delete_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    paths = call.services.paths
+    path = paths.resolve_path(args['path'])
+    how = await call.services.files.delete_path(path, get_key(args, 'recursive') is True, call)
     if how == 'trash':
-        return 'Moved ' + display_path(path) + ' to the trash.'
-    return ('Deleted ' + display_path(path) + ' (this file system has no trash; the deletion can be undone with '
+        return 'Moved ' + paths.display_path(path) + ' to the trash.'
+    return ('Deleted ' + paths.display_path(path) + ' (this file system has no trash; the deletion can be undone with '
             'Edit > Undo in VS Code).')
 
 

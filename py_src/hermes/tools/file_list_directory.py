@@ -1,12 +1,15 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.host.paths import resolve_path, display_path, folder_paths
-from hermes.host.files import stat, read_directory, exclude_rules, relative_to_folder
 
 
-def indent(level):
+def indent(level: int) -> str:
     text = ''
     for index in range(level):
         text = text + '  '
@@ -14,16 +17,17 @@ def indent(level):
 
 
 class Listing:
-    def __init__(self, depth, max_entries, call):
+    def __init__(self, depth: int, max_entries: int, call: 'CallContext') -> None:
         self.depth, self.max_entries, self.call = depth, max_entries, call
-        self.rules = exclude_rules(['files.exclude'])
-        self.folders = folder_paths()  # once, not per entry: each lookup builds every folder's dict
-        self.lines = []
+        self.files, self.paths = call.services.files, call.services.paths
+        self.rules = self.files.exclude_rules(['files.exclude'])
+        self.folders = self.paths.folder_paths()  # once, not per entry: each lookup builds every folder's dict
+        self.lines = []  # type: List[str]
         self.excluded = 0
         self.full = False
 
-    async def walk(self, folder, level):
-        entries = await read_directory(folder)
+    async def walk(self, folder: str, level: int) -> None:
+        entries = await self.files.read_directory(folder)
         names = [entry['name'] for entry in entries]
         for entry in entries:
             if self.call.cancelled:
@@ -32,7 +36,7 @@ class Listing:
                 self.full = True
                 return
             child = node('path').join(folder, entry['name'])
-            relative = relative_to_folder(child, self.folders)
+            relative = self.paths.relative_to_folder(child, self.folders)
             if not is_none(relative) and self.rules.excludes(relative, names):
                 self.excluded += 1
                 continue
@@ -47,10 +51,11 @@ class Listing:
                 await self.walk(child, level + 1)
 
 
-async def list_directory(args, call):
-    path = resolve_path(args['path'])
-    shown = display_path(path)
-    info = await stat(path)
+async def list_directory(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    paths = call.services.paths
+    path = paths.resolve_path(args['path'])
+    shown = paths.display_path(path)
+    info = await call.services.files.stat(path)
     if is_none(info):
         raise ToolError('"' + shown + '" does not exist.')
     if info['kind'] != 'directory':

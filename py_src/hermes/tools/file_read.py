@@ -1,24 +1,26 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.text_window import line_window, render_window
-from hermes.host.paths import resolve_path, display_path
-from hermes.host.documents import open_document_for
-from hermes.host.files import read_text
 from hermes.core.change_authors import note_read
 
 
-async def read_file(args, call):
-    path = resolve_path(args['path'])
-    content = await read_text(path)
+async def read_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    paths = call.services.paths
+    path = paths.resolve_path(args['path'])
+    content = await call.services.files.read_text(path)
     note_read(call, path)  # an edit of another agent's pending change needs a read first (host/change_log.py)
     window = line_window(content['text'], get_key(args, 'start_line'), get_key(args, 'end_line'))
-    document = open_document_for(path)
+    document = call.services.documents.open_document_for(path)
     extra = None
     if not is_none(document) and document.isDirty:
         extra = '(on disk; the editor holds unsaved changes: editor_get_content shows them)'
-    return render_window(display_path(path), window, extra)
+    return render_window(paths.display_path(path), window, extra)
 
 
 TOOL = Tool(

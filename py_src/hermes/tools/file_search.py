@@ -1,33 +1,35 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.globs import climbs_out
-from hermes.host.paths import resolve_path, display_path, folder_paths
-from hermes.host.files import stat
-from hermes.host.search import find_files
 
 
-async def search_files(args, call):
+async def search_files(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     pattern = args['pattern']
     if climbs_out(pattern):
         raise ToolError('The glob "' + pattern + '" reaches outside its folder (".." or an absolute path). Use a '
                         'pattern relative to the workspace, and the path argument to pick a folder inside it.')
+    paths = call.services.paths
     base = None
     if not is_none(get_key(args, 'path')):
-        base = resolve_path(args['path'])
-        info = await stat(base)
+        base = paths.resolve_path(args['path'])
+        info = await call.services.files.stat(base)
         if is_none(info) or info['kind'] != 'directory':
             raise ToolError('"' + args['path'] + '" is not a folder.')
     max_results = args['max_results']
-    found = await find_files(pattern, base, max_results, args['use_ignore_files'], call)
-    folders = folder_paths()
-    paths = [display_path(path, folders) for path in found['paths']]
-    where = '' if is_none(base) else ' under ' + display_path(base)
-    if len(paths) == 0:
+    found = await call.services.search.find_files(pattern, base, max_results, args['use_ignore_files'], call)
+    folders = paths.folder_paths()
+    shown = [paths.display_path(path, folders) for path in found['paths']]
+    where = '' if is_none(base) else ' under ' + paths.display_path(base)
+    if len(shown) == 0:
         return 'No files match "' + pattern + '"' + where + '.'
-    lines = [str(len(paths)) + ' file' + ('' if len(paths) == 1 else 's') + ' match "' + pattern + '"' + where + ':']
-    lines.extend(paths)
+    lines = [str(len(shown)) + ' file' + ('' if len(shown) == 1 else 's') + ' match "' + pattern + '"' + where + ':']
+    lines.extend(shown)
     if found['truncated']:
         lines.append('[truncated: more files match; showing the first ' + str(max_results) + '. Narrow the pattern '
                      'or raise max_results]')

@@ -1,14 +1,17 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List
+from hermes.contracts.json import JsonObject
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type
 from hermes.core.globs import climbs_out
-from hermes.host.paths import resolve_path, display_path, folder_paths
-from hermes.host.files import stat
-from hermes.host.search import search_content
 
 
-def glob_list(args, name):
+def glob_list(args: 'ToolArguments', name: str) -> 'List[str]':
     value = get_key(args, name)
     if is_none(value):
         return []
@@ -20,19 +23,20 @@ def glob_list(args, name):
     return globs
 
 
-async def search(args, call):
+async def search(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     include, exclude = glob_list(args, 'include'), glob_list(args, 'exclude')
-    folders = folder_paths()
+    paths_service = call.services.paths
+    folders = paths_service.folder_paths()
     if len(folders) == 0:
         raise ToolError('No folder is open in VS Code, so there is nothing to search.')
     paths = folders
     where = ''
     if not is_none(get_key(args, 'path')):
-        target = resolve_path(args['path'])
-        if is_none(await stat(target)):
+        target = paths_service.resolve_path(args['path'])
+        if is_none(await call.services.files.stat(target)):
             raise ToolError('"' + args['path'] + '" does not exist.')
         paths = [target]
-        where = ' in ' + display_path(target)
+        where = ' in ' + paths_service.display_path(target)
     options = {
         'paths': paths, 'cwd': folders[0], 'include': include, 'exclude': exclude,
         'literal': not args['regex'],
@@ -41,7 +45,7 @@ async def search(args, call):
         'context': args['context_lines'],
         'max_results': args['max_results'],
     }
-    found = await search_content(args['query'], options, call)
+    found = await call.services.search.search_content(args['query'], options, call)
     kind = 'regex' if not options['literal'] else 'text'
     if found['matches'] == 0:
         text = 'No matches for ' + kind + ' "' + args['query'] + '"' + where + '.'
@@ -52,7 +56,7 @@ async def search(args, call):
              str(len(found['files'])) + ' file' + ('' if len(found['files']) == 1 else 's') + ' for ' + kind + ' "' +
              args['query'] + '"' + where + ' (line: match, line- context):']
     for entry in found['files']:
-        lines.append(display_path(entry['path']))
+        lines.append(paths_service.display_path(entry['path']))
         previous = None
         for item in entry['lines']:
             if not is_none(previous) and item['line'] > previous + 1:
@@ -67,7 +71,7 @@ async def search(args, call):
     return '\n'.join(lines)
 
 
-def globs_schema(description):
+def globs_schema(description: str) -> 'JsonObject':
     return {'anyOf': [{'type': 'string'}, {'type': 'array', 'items': {'type': 'string'}}], 'description': description}
 
 

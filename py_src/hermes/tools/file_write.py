@@ -1,14 +1,17 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
-from hermes.host.paths import resolve_path, display_path
-from hermes.host.files import write_text
 
 
-async def write_file(args, call):
-    path = resolve_path(args['path'])
-    outcome = await write_text(path, args['content'], False, call)
+async def write_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    paths = call.services.paths
+    path = paths.resolve_path(args['path'])
+    outcome = await call.services.files.write_text(path, args['content'], False, call)
     verb = 'Created' if outcome == 'created' else 'Replaced the content of'
-    return verb + ' ' + display_path(path) + ' (' + str(len(args['content'])) + ' characters).'
+    return verb + ' ' + paths.display_path(path) + ' (' + str(len(args['content'])) + ' characters).'
 
 
 TOOL = Tool(
