@@ -306,24 +306,26 @@ class FakeLanguage:
 
 
 class FakeTabs:
-    """Tabs by the path they show: `showing_paths` lists one tab per entry."""
+    """Tabs by the file they show: `tabs` {path: [tab, …]}; `done` records opening and closing in order."""
 
-    def __init__(self, showing_paths: Optional[List[str]] = None) -> None:
-        self.showing_paths = list(showing_paths or [])
-        self.closed = []  # type: List[Any]
+    def __init__(self, tabs: Optional[Dict[str, List[Any]]] = None) -> None:
+        self.tabs = dict(tabs or {})
+        self.done = []  # type: List[Tuple[str, Any]]
 
     def described(self) -> List[JsonObject]:
-        return [{'label': posixpath.basename(path), 'path': path} for path in self.showing_paths]
+        return [{'label': str(tab), 'path': path} for path in self.tabs for tab in self.tabs[path]]
 
     def showing(self, path: str) -> List[Any]:
-        return [tab for tab in self.showing_paths if tab == path]
+        return self.tabs.get(path, [])
 
     async def open_in_background(self, path: str, shown: str) -> None:
-        self.showing_paths.append(path)
+        self.done.append(('open', shown))
+        self.tabs[path] = ['tab of ' + shown]
 
     async def close(self, tabs: List[Any]) -> None:
-        self.closed.extend(tabs)
-        self.showing_paths = [tab for tab in self.showing_paths if tab not in tabs]
+        self.done.append(('close', tabs))
+        for path in self.tabs:
+            self.tabs[path] = [tab for tab in self.tabs[path] if tab not in tabs]
 
 
 class FakeChanges:

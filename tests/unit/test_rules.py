@@ -21,9 +21,9 @@
    tests/: tests use the toolchain, never the other way.
 10. Confinement: a URI becomes a path (`.fsPath`) in host/ and tools/ only in the modules FS_PATH_READERS lists,
    each with its reason (docs/SECURITY.md, host/confinement.py).
-11. Tools import core and contracts only: what a tool needs of the window comes through `call.services`
-   (contracts/services.py), so a test hands it a small fake. The modules not moved yet are listed in
-   HOST_IMPORTING_TOOLS, a list that only shrinks (a module that no longer imports host must leave it).
+11. Tools import core and contracts only (and the seam, and their family's parts): what a tool needs of the window
+   comes through `call.services` (contracts/services.py), so a test hands it a small typed fake
+   (tests/unit/service_fakes.py). No tool module imports host/.
 """
 import ast
 import re
@@ -79,31 +79,23 @@ def hermes_imports(tree):
                     yield alias.name, []
 
 
-# Rule 11: the tool modules that still import host/ (each to move to `call.services`, then off this list).
-HOST_IMPORTING_TOOLS = {
-    'editor_close_tab', 'editor_edit_file', 'editor_get_content', 'editor_get_diagnostics',
-    'editor_get_selection', 'editor_open_diff', 'editor_open_file',
-}
-
-
 def test_every_layer_imports_only_the_layers_below_it():
     wrong = []
     for path, tree in modules():
         layer = layer_of(module_name(path))
         allowed = LAYERS[layer] | EVERYONE | {layer}
-        if layer == 'tools' and path.stem in HOST_IMPORTING_TOOLS:
-            allowed = allowed | {'host'}
         for module, _ in hermes_imports(tree):
             if module != 'hermes' and layer_of(module) not in allowed:
                 wrong.append(f'{path.relative_to(HERMES)} ({layer}) imports {module}')
     assert wrong == [], 'imports against the layering rule:\n' + '\n'.join(wrong)
 
 
-def test_the_list_of_tools_still_importing_host_only_shrinks():
-    importing = {path.stem for path, tree in modules() if layer_of(module_name(path)) == 'tools'
-                 and any(layer_of(module) == 'host' for module, _ in hermes_imports(tree))}
-    assert importing <= HOST_IMPORTING_TOOLS, 'a tool imports host/: take it from call.services instead'
-    assert HOST_IMPORTING_TOOLS - importing == set(), 'these no longer import host/: remove them from the list'
+def test_tools_import_core_and_contracts_only():
+    """Rule 11, on its own so its message says where a tool's window comes from."""
+    wrong = [f'tools/{path.name} imports {module}' for path, tree in modules() if layer_of(module_name(path)) == 'tools'
+             for module, _ in hermes_imports(tree) if layer_of(module) not in LAYERS['tools'] | EVERYONE]
+    assert wrong == [], 'a tool takes the window from call.services (contracts/services.py), never host/:\n' + \
+        '\n'.join(wrong)
 
 
 def test_a_tool_module_imports_no_other_tool_only_its_familys_parts():
@@ -257,7 +249,6 @@ FS_PATH_READERS = {
     'host/chat_host.py': 'references the user attached to a chat request themselves',
     'host/change_log.py': 'the change log keys the writes of paths the tools resolved',
     'host/change_store.py': "the extension's own storage folders",
-    'tools/editor_get_content.py': 'notes the read of a document confinement.shows, for the change log',
     'host/language_service.py': 'the change log records the files of a rename that lsp_rename confined first',
     'host/configuration.py': "the workspace's own settings files",
     'host/disk_changes.py': "files changed on disk during a span (an ACP turn, a terminal command), recorded by the "

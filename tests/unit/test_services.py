@@ -10,6 +10,7 @@ from hermes.host.resource_events import ResourceEvents
 from hermes.host.resource_provider import HostResources
 from hermes.tools.catalog import build_registry
 from hermes.host.tool_services import PathService
+from service_fakes import FakeDocuments, FakeFiles, FakePaths
 
 NOT_ACTIVE = ' is not available: the Hermes extension is not fully active in this window.'
 
@@ -133,18 +134,16 @@ def test_the_debug_tools_set_breakpoints_through_the_debug_service(tmp_path):
     assert debugging.calls == [(str(tmp_path / 'app.js'), [2, 3], None, True)]  # the schema's default replace
 
 
-def test_the_editor_tools_use_the_tabs_and_problems_of_their_call(tmp_path):
-    import vscode
-    (tmp_path / 'app.js').write_text('let a\nlet b c\n')
-    vscode.workspace.open_folders([str(tmp_path)])
-    path = str(tmp_path / 'app.js')
+def test_the_editor_tools_use_the_tabs_and_problems_of_their_call():
+    path = '/w/app.js'
     tabs = FakeTabs({path: ['left tab', 'right tab']})
-    assert call(build_registry(None, Services(tabs=tabs)), 'editor_close_tab', {'path': 'app.js'}) == \
-        'Closed 2 tabs showing app.js.'
+    paths, documents = FakePaths(), FakeDocuments(FakeFiles({path: 'let a\nlet b c\n'}))
+    assert call(build_registry(None, Services(tabs=tabs, paths=paths, documents=documents)), 'editor_close_tab',
+                {'path': 'app.js'}) == 'Closed 2 tabs showing app.js.'
     assert tabs.done == [('close', ['left tab', 'right tab'])]
     tabs = FakeTabs()
     language = FakeLanguage(tabs.done)
-    text = call(build_registry(None, Services(tabs=tabs, language=language)), 'editor_get_diagnostics',
+    text = call(build_registry(None, Services(tabs=tabs, language=language, paths=paths)), 'editor_get_diagnostics',
                 {'path': 'app.js'})
     assert text == "1 problem in app.js (1 error):\napp.js:2:5 error: ';' expected. (ts)"
     # not open: opened in the background, reported on (3 s by default), closed again

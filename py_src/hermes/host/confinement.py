@@ -17,8 +17,6 @@ from hermes.js.objects import is_none
 from hermes.host.paths import is_confined, display_path, outside_allowed, in_workspace, is_inside
 
 OUTSIDE = 'a file outside the workspace'
-WITHHELD_EDITOR = ('The active editor shows a file outside the workspace (or no workspace file): its path and '
-                   'text are withheld.')
 # Schemes whose URIs name a path on this machine: judged by that path.
 PATH_SCHEMES = ['file', 'vscode-userdata', 'vscode-remote', 'git', 'vscode-notebook-cell']
 # Documents that are nowhere on disk and belong to this window.

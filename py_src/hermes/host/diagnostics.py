@@ -6,9 +6,9 @@ from hermes.js.objects import is_none
 from hermes.js.promises import make_promise
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, get_key
+from hermes.core.editor_terms import SEVERITIES
 from hermes.host.confinement import place
 
-SEVERITIES = ['error', 'warning', 'information', 'hint']  # vscode.DiagnosticSeverity 0..3
 QUIET_MS = 1000
 
 

@@ -101,8 +101,3 @@ async def show_document(path, shown, line=None, column=None, end_line=None, end_
     if not is_none(target):
         editor.revealRange(target, vscode.TextEditorRevealType.InCenterIfOutsideViewport)
     return editor
-
-
-def point(position):
-    """A Position as the 1-based {'line', 'column'} the tools speak."""
-    return {'line': position.line + 1, 'column': position.character + 1}

@@ -13,7 +13,8 @@ from hermes.core.tools import ToolError
 from hermes.core.output_text import cap_tail
 from hermes.host.confinement import shows, shown_path, OUTSIDE
 from hermes.host.editors import tab_resource
-from hermes.host.documents import active_editor as current_editor, point
+from hermes.core.editor_terms import point
+from hermes.host.documents import active_editor as current_editor
 from hermes.host.diagnostics import collect
 from hermes.host.git import run_git, read_only_concerns
 from hermes.core.git_status import parse_status

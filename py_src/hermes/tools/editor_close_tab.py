@@ -1,29 +1,32 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
-from hermes.host.paths import resolve_path, display_path
-from hermes.host.documents import open_document_for, save_document
-from hermes.host.approval import confirm
 
 
-async def close_tab(args, call):
-    path = resolve_path(args['path'])
-    shown = display_path(path)
+async def close_tab(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    paths = call.services.paths
+    path = paths.resolve_path(args['path'])
+    shown = paths.display_path(path)
     tabs = call.services.tabs.showing(path)
     if len(tabs) == 0:
         raise ToolError('No open tab shows "' + shown + '". editor_get_open_tabs lists the open tabs.')
-    document = open_document_for(path)
+    documents = call.services.documents
+    document = documents.open_document_for(path)
     if not is_none(document) and document.isDirty:
         if get_key(args, 'save') is not True:
             raise ToolError('"' + shown + '" has unsaved changes. Pass save: true to save them and close, or ask '
                             'the user what to do with them.')
-        refusal = await confirm('editor_close_tab', 'Save ' + shown + ' and close it',
-                                {'path': shown, 'save': True, 'what': 'writes the unsaved changes of ' + shown + ' to disk'},
-                                call)
+        refusal = await call.confirm('editor_close_tab', 'Save ' + shown + ' and close it',
+                                     {'path': shown, 'save': True, 'what': 'writes the unsaved changes of ' + shown +
+                                      ' to disk'})
         if not is_none(refusal):
             raise ToolError(refusal)
-        await save_document(document, shown)
+        await documents.save_document(document, shown)
     await call.services.tabs.close(tabs)
     return 'Closed ' + str(len(tabs)) + ' tab' + ('' if len(tabs) == 1 else 's') + ' showing ' + shown + '.'
 

@@ -1,28 +1,31 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.text_edits import plan_edits, describe_change
 from hermes.core.text_window import count_lines
-from hermes.host.paths import resolve_path, display_path
-from hermes.host.documents import load_document, replace_text, save_document
 from hermes.tools.editor_parts import EDIT_SCHEMA
 
 
-async def edit_file(args, call):
-    path = resolve_path(args['path'])
-    shown = display_path(path)
-    document = await load_document(path, shown)
+async def edit_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    paths, documents = call.services.paths, call.services.documents
+    path = paths.resolve_path(args['path'])
+    shown = paths.display_path(path)
+    document = await documents.load_document(path, shown)
     had_unsaved = document.isDirty
     text = document.getText()
     planned = plan_edits(text, args['edits'], shown)
     where = describe_change(text, planned)
-    await replace_text(document, planned, shown, call)
+    await documents.replace_text(document, planned, shown, call)
     save = get_key(args, 'save')
     if is_none(save):
         save = not had_unsaved  # never save the user's own unsaved work along with ours
     if save:
-        await save_document(document, shown)
+        await documents.save_document(document, shown)
         state = 'saved'
     else:
         state = 'not saved (the editor had unsaved changes)' if had_unsaved else 'not saved'

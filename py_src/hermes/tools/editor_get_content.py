@@ -1,39 +1,44 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.text_window import line_window, render_window
-from hermes.host.paths import resolve_path, display_path
-from hermes.host.confinement import shows, shown_path, WITHHELD_EDITOR
-from hermes.host.documents import open_document_for, active_editor
-from hermes.host.files import read_text
 from hermes.core.change_authors import note_read
+from hermes.tools.editor_parts import WITHHELD_EDITOR
 
 
-async def get_content(args, call):
+async def get_content(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    documents = call.services.documents
+    path = ''  # (read only when the call named a file)
     path_text = get_key(args, 'path')
     if is_none(path_text):
-        editor = active_editor()
+        editor = documents.active_editor()
         if is_none(editor):
             raise ToolError('No editor is open. Pass a path, or open a file first (editor_open_file).')
         document = editor.document
-        if not shows(document.uri):  # as the resources: not a workspace file (host/confinement.py)
+        label = documents.shown_path_of(document)
+        if is_none(label):  # as the resources: not a workspace file (host/confinement.py)
             return WITHHELD_EDITOR
-        label = shown_path(document.uri)
     else:
-        path = resolve_path(path_text)
-        label = display_path(path)
-        document = open_document_for(path)
+        paths = call.services.paths
+        path = paths.resolve_path(path_text)
+        label = paths.display_path(path)
+        document = documents.open_document_for(path)
     if is_none(document):
-        on_disk = await read_text(path)  # not open in an editor: what is on disk is what there is
+        on_disk = await call.services.files.read_text(path)  # not open in an editor: what is on disk is what there is
         text = on_disk['text']
         extra = '(not open in an editor)'
     else:
         text = document.getText()
         extra = ('(' + document.languageId + ', unsaved changes included)' if document.isDirty else
                  '(' + document.languageId + ', no unsaved changes)')
-    if is_none(document) or document.uri.scheme == 'file':
-        note_read(call, path if is_none(document) else document.uri.fsPath)  # see host/change_log.py edit_refusal
+    read = path if is_none(document) else documents.file_path_of(document)  # a file's, not another document's
+    if not is_none(read):
+        note_read(call, read)  # see host/change_log.py edit_refusal
     window = line_window(text, get_key(args, 'start_line'), get_key(args, 'end_line'))
     return render_window(label, window, extra)
 

@@ -1,14 +1,17 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.host.paths import resolve_path, display_path
-from hermes.host.diagnostics import SEVERITIES
+from hermes.core.editor_terms import SEVERITIES
 
 MAX_ITEMS = 300
 
 
-async def get_diagnostics(args, call):
+async def get_diagnostics(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     severity = args['severity']
     path = None
     label = 'the workspace'
@@ -17,8 +20,9 @@ async def get_diagnostics(args, call):
     path_text = get_key(args, 'path')
     if not is_none(path_text):
         tabs = call.services.tabs
-        path = resolve_path(path_text)
-        label = display_path(path)
+        paths = call.services.paths
+        path = paths.resolve_path(path_text)
+        label = paths.display_path(path)
         opened = len(tabs.showing(path)) == 0
         if opened:
             # Language services (TypeScript's among them) only check files open in an editor tab: open

@@ -1,31 +1,38 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List
+from hermes.contracts.json import JsonObject
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import cap_chars
-from hermes.host.confinement import shows, shown_path, WITHHELD_EDITOR
-from hermes.host.documents import active_editor, point
+from hermes.core.editor_terms import point
+from hermes.tools.editor_parts import WITHHELD_EDITOR
 
 MAX_SELECTION_CHARS = 20000
 
 
-async def get_selection(args, call):
-    editor = active_editor()
+async def get_selection(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    documents = call.services.documents
+    editor = documents.active_editor()
     if is_none(editor):
         raise ToolError('No text editor is open, so there is no selection.')
     document = editor.document
-    shown = shows(document.uri)  # as the resources: no text or path of what is not a workspace file
-    selections = []
+    shown = documents.shown_path_of(document)  # None: withheld, as the resources withhold it (editor_parts)
+    selections = []  # type: List[JsonObject]
     for selection in editor.selections:
         item = {'start': point(selection.start), 'end': point(selection.end),
                 'active': point(selection.active), 'isEmpty': selection.isEmpty}
-        if shown:
+        if not is_none(shown):
             item['text'] = cap_chars(document.getText(selection), MAX_SELECTION_CHARS)
         selections.append(item)
-    if not shown:
+    if is_none(shown):
         return {'path': None, 'withheld': WITHHELD_EDITOR, 'languageId': document.languageId,
                 'isDirty': document.isDirty, 'selections': selections}
     return {
-        'path': shown_path(document.uri),
+        'path': shown,
         'languageId': document.languageId,
         'isDirty': document.isDirty,
         'selections': selections,

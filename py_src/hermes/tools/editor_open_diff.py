@@ -1,36 +1,39 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.json import JsonObject
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, has_key
 from hermes.core.text_edits import plan_edits, apply_planned
-from hermes.host.paths import resolve_path, display_path
-from hermes.host.documents import open_document_for, load_document, replace_text, save_document
-from hermes.host.files import stat, read_text, write_text
 from hermes.tools.editor_parts import EDIT_SCHEMA
 
 DEFAULT_TIMEOUT_SECONDS = 600
 
 
-async def current_text(path):
-    document = open_document_for(path)
+async def current_text(path: str, call: 'CallContext') -> str:
+    document = call.services.documents.open_document_for(path)
     if not is_none(document):
         return document.getText()
-    on_disk = await read_text(path)
+    on_disk = await call.services.files.read_text(path)
     return on_disk['text']
 
 
-async def open_diff(args, call):
-    path = resolve_path(args['path'])
-    shown = display_path(path)
+async def open_diff(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    paths = call.services.paths
+    path = paths.resolve_path(args['path'])
+    shown = paths.display_path(path)
     reviews = call.services.reviews
-    info = await stat(path)
+    info = await call.services.files.stat(path)
     exists = not is_none(info)
-    if exists and info['kind'] != 'file':
+    if not is_none(info) and info['kind'] != 'file':
         raise ToolError('"' + shown + '" is a ' + info['kind'] + ', not a file.')
     has_content, has_edits = has_key(args, 'new_content'), has_key(args, 'edits')
     if has_content == has_edits:
         raise ToolError('Give exactly one of new_content (the whole proposed file) or edits (changes to it).')
-    original = await current_text(path) if exists else ''
+    original = await current_text(path, call) if exists else ''
     if has_content:
         proposed = args['new_content']
     else:
@@ -43,9 +46,9 @@ async def open_diff(args, call):
     timeout = args['timeout_seconds']
     call.log('notice', 'Waiting for the user to accept or reject the change to ' + shown)
     decision = await reviews.review(path, exists, proposed, title, timeout * 1000, call)
-    result = {'decision': decision, 'path': shown, 'applied': False}
+    result = {'decision': decision, 'path': shown, 'applied': False}  # type: JsonObject
     if decision == 'accepted':
-        await apply(path, shown, exists, proposed)
+        await apply(path, shown, exists, proposed, call)
         result['applied'] = True
         result['message'] = 'The user accepted the change; it is applied to ' + shown + ' and saved.'
     elif decision == 'rejected':
@@ -58,13 +61,14 @@ async def open_diff(args, call):
     return result
 
 
-async def apply(path, shown, exists, proposed):
+async def apply(path: str, shown: str, exists: bool, proposed: str, call: 'CallContext') -> None:
     if not exists:
-        await write_text(path, proposed)
+        await call.services.files.write_text(path, proposed)
         return
-    document = await load_document(path, shown)
-    await replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': proposed}], shown)
-    await save_document(document, shown)
+    documents = call.services.documents
+    document = await documents.load_document(path, shown)
+    await documents.replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': proposed}], shown)
+    await documents.save_document(document, shown)
 
 
 TOOL = Tool(

@@ -1,17 +1,22 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.text_window import count_lines
-from hermes.host.paths import resolve_path, display_path
-from hermes.host.documents import show_document, point
+from hermes.core.editor_terms import point
 
 
-async def open_file(args, call):
-    path = resolve_path(args['path'])
-    shown = display_path(path)
+async def open_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+    paths = call.services.paths
+    path = paths.resolve_path(args['path'])
+    shown = paths.display_path(path)
     line = get_key(args, 'line')
-    editor = await show_document(path, shown, line, get_key(args, 'column'), get_key(args, 'end_line'),
-                                 get_key(args, 'end_column'), get_key(args, 'preview'))
+    editor = await call.services.documents.show_document(path, shown, line, get_key(args, 'column'),
+                                                         get_key(args, 'end_line'), get_key(args, 'end_column'),
+                                                         get_key(args, 'preview'))
     document = editor.document
     where = ''
     if line:

@@ -1,4 +1,5 @@
-"""Parts the editor tools share: one text edit (editor_edit_file, editor_open_diff)."""
+"""Parts the editor tools share: one text edit (editor_edit_file, editor_open_diff), and what a model reads when the
+active editor shows what it may not see (editor_get_content, editor_get_selection)."""
 # __pragma__('tconv')
 
 EDIT_SCHEMA = {
@@ -16,3 +17,7 @@ EDIT_SCHEMA = {
     'required': ['new_text'],
     'additionalProperties': False,
 }
+
+# As the resources: no text or path of what is not a workspace file (host/confinement.py).
+WITHHELD_EDITOR = ('The active editor shows a file outside the workspace (or no workspace file): its path and '
+                   'text are withheld.')
