@@ -1,8 +1,12 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 
 
-async def get_folders(args, call):
+async def get_folders(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     return {'name': paths.workspace_name(), 'folders': paths.workspace_folders()}
 
