@@ -170,11 +170,19 @@ class Tasks(Protocol):
 # ------------------------------------------------------------------------------ git and search
 
 
-class ProcessResult(TypedDict):
+class _ProcessResultBase(TypedDict):
     code: Optional[int]
     stdout: str
     stderr: str
     error: Optional[str]
+
+
+class ProcessResult(_ProcessResultBase, total=False):
+    """A program's end (js/child_process.py run_program): its exit code or the signal that ended it, its output
+    (cut at the limit: `truncated`), whether the time ran out, or why it could not start (`error`)."""
+    signal: Optional[str]
+    timedOut: bool
+    truncated: bool
 
 
 class Git(Protocol):
@@ -221,6 +229,12 @@ class Search(Protocol):
 
 class Terminals(Protocol):
     """The window's terminals and what ran in them (host/terminals.py TerminalService)."""
+    records: List[Any]  # the terminals this window knows, oldest first
+    new_terminal_wait_ms: int  # how long a new terminal's shell integration is waited for
+
+    def shell_to_start(self, shell: Optional[str] = None) -> str: ...
+
+    async def wait_for_integration(self, terminal: Any, timeout_ms: int, call: Optional[CallContext] = None) -> Any: ...
 
     def summary(self) -> str: ...
 
@@ -240,6 +254,17 @@ class Terminals(Protocol):
 
 class Debugging(Protocol):
     """Debug sessions, breakpoints and the state of a stopped program (host/debugging.py DebugService)."""
+    states: List[Any]  # every session seen (SessionState), oldest first
+    order: int  # sessions started so far: a new one's `order` is higher
+    seq: int  # stops and ends so far, so a waiter can ask "anything since N?"
+
+    def live(self) -> List[Any]: ...
+
+    def launch_configuration(self, folder: Any, name: str) -> Optional[JsonObject]: ...
+
+    async def request(self, state: Any, command: str, args: JsonObject) -> Any: ...
+
+    async def variables(self, state: Any, reference: int, limit: int, depth: int) -> List[JsonObject]: ...
 
     def find(self, ref: Json) -> Any: ...
 
@@ -333,7 +358,8 @@ class Configuration(Protocol):
 
     def read(self, key: str) -> JsonObject: ...
 
-    async def write(self, key: str, value: Json, target_name: Optional[str] = None) -> JsonObject: ...
+    async def write(self, key: str, value: Json, target_name: Optional[str] = None,
+                    call: Optional[CallContext] = None) -> JsonObject: ...
 
 
 class Changes(Protocol):

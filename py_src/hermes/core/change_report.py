@@ -3,6 +3,9 @@ by file and author with their hunks, and what the user kept or undid. Bounded, s
 model's context: at most MAX_FILES file items, MAX_HUNK_LINES lines per side of a hunk, MAX_LINE_CHARS per line
 (each cut says so)."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import get_key
 
@@ -66,7 +69,7 @@ def _hunk(hunk, include_lines):
     return shown
 
 
-def view_text(view):
+def view_text(view: 'JsonObject') -> str:
     """A few lines for people and models: the totals, each file with its author and counts, the last decisions."""
     summary = view['summary']
     if summary['files'] == 0:

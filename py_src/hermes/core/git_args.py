@@ -15,6 +15,10 @@ Option tables: '--name' a flag, '--name=' takes a value, '--name=?' an optional 
 optional attached value; '-NUM' allows `-5` (log's count). Each table is written as one string (`_options`).
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 
 
 def _options(text):
@@ -223,7 +227,7 @@ def _asks(subcommand, reason):
     return {'read_only': False, 'subcommand': subcommand, 'reason': reason, 'paths': []}
 
 
-def classify(args):
+def classify(args: 'List[str]') -> 'JsonObject':
     """{'read_only', 'subcommand', 'reason' (why it must ask; '' when read-only), 'paths' (arguments that
     may name files: to be confined to the workspace)} for `git <args>`."""
     if len(args) == 0:
@@ -297,7 +301,7 @@ def is_read_only(args):
     return classify(args)['read_only']
 
 
-def quote_args(args):
+def quote_args(args: 'List[str]') -> str:
     """`git <args>` as a shell would need it typed: what the user is shown and asked about."""
     quoted = []
     for arg in args:

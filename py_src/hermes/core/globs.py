@@ -123,7 +123,7 @@ class GlobSet:
         return regex_matches(self.regex, relative_path.replace('\\', '/'))
 
 
-def climbs_out(pattern):
+def climbs_out(pattern: str) -> bool:
     """True for a glob that could reach outside its base folder ('../x', 'a/../../b', '/etc/*')."""
     normalized = pattern.replace('\\', '/')
     if normalized.startswith('/') or (len(normalized) > 1 and normalized[1] == ':'):

@@ -9,6 +9,10 @@ results, so their order does not matter):
 The result is a sorted list of {'start', 'end', 'text'} character offsets, none overlapping.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 from hermes.core.tools import ToolError
 from hermes.core.values import has_key, get_key
 from hermes.core.text_window import count_lines
@@ -55,7 +59,7 @@ def with_eol(value, eol):
     return value.replace('\r\n', '\n').replace('\n', eol)
 
 
-def plan_edits(text, edits, label='the file'):
+def plan_edits(text: str, edits: 'List[JsonObject]', label: str = 'the file') -> 'List[JsonObject]':
     """The replacements `edits` ask for in `text`, sorted and checked; ToolError otherwise."""
     eol = '\r\n' if text.find('\r\n') != -1 else '\n'
     starts = line_starts(text)
@@ -148,7 +152,7 @@ def _line_range(text, starts, edit, eol, prefix, label):
     return {'start': begin, 'end': finish, 'text': new}
 
 
-def apply_planned(text, planned):
+def apply_planned(text: str, planned: 'List[JsonObject]') -> str:
     """The text after the planned replacements (what the editor will hold): for previews and tests."""
     parts = []
     cursor = 0
@@ -160,7 +164,7 @@ def apply_planned(text, planned):
     return ''.join(parts)
 
 
-def describe_change(text, planned):
+def describe_change(text: str, planned: 'List[JsonObject]') -> str:
     """'lines 3-5' style summary of where the replacements landed, for the result message."""
     starts = line_starts(text)
     spans = []

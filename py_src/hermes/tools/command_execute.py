@@ -1,4 +1,9 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
@@ -8,12 +13,12 @@ from hermes.core.output_text import cap_chars
 MAX_RESULT_CHARS = 20000
 
 
-async def execute_command(args, call):
+async def execute_command(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     result = await call.services.commands.execute(args['command'], args['args'])
     return describe_result(result, MAX_RESULT_CHARS)
 
 
-def describe_result(value, limit):
+def describe_result(value: 'Any', limit: int) -> str:
     if is_none(value):
         return 'The command ran; it returned nothing.'
     try:

@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 
@@ -47,7 +51,7 @@ COMMON = [
 ]
 
 
-async def list_common(args, call):
+async def list_common(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     text_filter = args['filter'].lower()
     max_results = args['max_results']
     curated = [entry for entry in COMMON if text_filter == '' or entry[0].lower().find(text_filter) != -1 or

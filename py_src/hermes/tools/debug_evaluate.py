@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type
@@ -6,7 +10,7 @@ from hermes.core.output_text import text_and_data, cap_head
 from hermes.tools.debug_parts import SESSION_REF, render_variables
 
 
-async def evaluate(args, call):
+async def evaluate(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     service = call.services.debugging
     state = service.find(get_key(args, 'session'))
     request = {'expression': get_key(args, 'expression'), 'context': args['context']}

@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
@@ -7,7 +11,7 @@ from hermes.tools.debug_parts import frame_text
 from hermes.tools.debug_parts import SESSION_REF, render_variables
 
 
-async def get_variables(args, call):
+async def get_variables(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     service = call.services.debugging
     state = service.find_stopped(get_key(args, 'session'))
     thread = await service.thread_id(state, get_key(args, 'thread_id'))

@@ -1,6 +1,12 @@
 """Parts the debug tools share: the session argument, the resume-and-wait arguments and behaviour
 (debug_continue, debug_step), and how variables are written out (debug_get_variables, debug_evaluate)."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, List, Optional, Tuple
+from hermes.contracts.json import JsonObject
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext, Debugging
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
@@ -17,7 +23,7 @@ WAIT_ARGS = {
 }
 
 
-def wait_properties(extra=None):
+def wait_properties(extra: 'Optional[JsonObject]' = None) -> 'JsonObject':
     """The schema properties of a tool that resumes and waits: `extra` first, then WAIT_ARGS."""
     properties = {} if is_none(extra) else extra
     for key in ['session', 'thread_id', 'wait', 'timeout_seconds']:
@@ -25,7 +31,7 @@ def wait_properties(extra=None):
     return properties
 
 
-async def resume(args, command, verb, call):
+async def resume(args: 'ToolArguments', command: str, verb: str, call: 'CallContext') -> 'ToolReturn':
     """Send a DAP execution request (continue, next, stepIn, stepOut) and report where it paused next."""
     service = call.services.debugging
     state = service.find_stopped(get_key(args, 'session'))
@@ -45,7 +51,7 @@ async def resume(args, command, verb, call):
     return text_and_data(verb + '. ' + text, {'session': state.describe(), 'frame': frame})
 
 
-def render_variables(variables, indent, lines):
+def render_variables(variables: 'List[JsonObject]', indent: str, lines: 'List[str]') -> None:
     for variable in variables:
         kind = '' if is_none(variable['type']) or variable['type'] == '' else ' (' + variable['type'] + ')'
         lines.append(indent + str(variable['name']) + ' = ' + str(variable['value']) + kind)
@@ -53,7 +59,7 @@ def render_variables(variables, indent, lines):
             render_variables(variable['children'], indent + '  ', lines)
 
 
-def frame_text(frame, index):
+def frame_text(frame: 'JsonObject', index: int) -> str:
     """'#0 compute  debug/app.js:5': a frame as the debug tools show it (`describe_frame`'s dict)."""
     where = ''
     if not is_none(frame['path']):
@@ -61,7 +67,7 @@ def frame_text(frame, index):
     return '#' + str(index) + ' ' + str(frame['name']) + where
 
 
-async def pause_report(service, state):
+async def pause_report(service: 'Debugging', state: 'Any') -> 'Tuple[str, Optional[JsonObject]]':
     """'Paused (breakpoint) in "app.js" at #0 compute  debug/app.js:5' plus that line's text; the
     top frame as data. `service`: call.services.debugging."""
     if state.terminated:

@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.errors import JsError
 from hermes.js.modules import node
 from hermes.core.tools import Tool, ToolError
@@ -6,7 +10,7 @@ from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
 
 
-async def set_breakpoints(args, call):
+async def set_breakpoints(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     path = call.services.paths.resolve_path(get_key(args, 'path'))
     try:
         content = node('fs').readFileSync(path, 'utf8')

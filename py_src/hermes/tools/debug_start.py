@@ -1,4 +1,10 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, List
+from hermes.contracts.json import JsonObject
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type, copy_object
@@ -7,14 +13,14 @@ from hermes.core.output_text import text_and_data
 from hermes.tools.debug_parts import pause_report
 
 
-def _inline(configuration):
+def _inline(configuration: 'JsonObject') -> 'JsonObject':
     config = copy_object(configuration)
     if json_type(get_key(config, 'name')) != 'string':
         config['name'] = 'Hermes: ' + str(config['type'])
     return config
 
 
-async def what_runs(args, call):
+async def what_runs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     """For the dialog: the launch configuration a name stands for, whole (its program, runtime, arguments,
     environment, pre-launch task: launch.json can make "Run it" start anything). An inline one is in the
     arguments already."""
@@ -28,7 +34,7 @@ async def what_runs(args, call):
     return 'launch configuration "' + name + '" (complete):\n' + dump_json(copy_object(found), 2)
 
 
-async def start_debugging(args, call):
+async def start_debugging(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     name = get_key(args, 'name')
     configuration = get_key(args, 'configuration')
     if is_none(name) == is_none(configuration):
@@ -53,10 +59,10 @@ async def start_debugging(args, call):
                         'Console: a missing program, a wrong "type", or a build task that failed).')
     timeout_s = args['timeout_seconds']
 
-    def new_states():
+    def new_states() -> 'List[Any]':
         return [state for state in service.states if state.order > first_order]
 
-    def settled():
+    def settled() -> bool:
         states = new_states()
         if len(states) == 0:
             return False

@@ -1,16 +1,21 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.json import JsonObject
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.tools.debug_parts import resume, wait_properties
 
 COMMANDS = {'over': 'next', 'into': 'stepIn', 'out': 'stepOut'}
 
 
-async def step(args, call):
+async def step(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     kind = args['kind']
     return await resume(args, COMMANDS[kind], 'Stepped ' + kind, call)  # transcrypt-ok[untrusted-key]: the schema's enum
 
 
-def _properties():
+def _properties() -> 'JsonObject':
     return wait_properties({'kind': {'type': 'string', 'enum': ['over', 'into', 'out'], 'default': 'over',
                                      'description': 'over: the next line; into: into the call on this line; '
                                                     'out: to the caller.'}})

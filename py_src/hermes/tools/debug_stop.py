@@ -1,17 +1,22 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.tools.debug_parts import SESSION_REF
 
 
-def _root(session):
+def _root(session: 'Any') -> 'Any':
     while not is_none(session.parentSession):
         session = session.parentSession
     return session
 
 
-async def stop_debugging(args, call):
+async def stop_debugging(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     service = call.services.debugging
     ref = get_key(args, 'session')
     live = service.live()

@@ -1,8 +1,12 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 
 
-async def get_open_tabs(args, call):
+async def get_open_tabs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     return {'tabs': call.services.tabs.described()}
 
 

@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
@@ -7,7 +11,7 @@ from hermes.core.output_text import text_and_data, cap_head
 from hermes.core.git_args import classify, quote_args
 
 
-async def run_command(args, call):
+async def run_command(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     git = call.services.git
     git_args = get_key(args, 'args')
     cwd = git.directory_of(get_key(args, 'path'))

@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
@@ -6,7 +10,7 @@ from hermes.core.output_text import text_and_data, cap_head
 from hermes.core.git_args import quote_args
 
 
-async def get_diff(args, call):
+async def get_diff(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     git = call.services.git
     path_text = get_key(args, 'path')
     root = await git.repository_root(git.directory_of(path_text), call)

@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list
@@ -8,7 +12,7 @@ from hermes.tools.git_parts import PATH_ARG
 MAX_BRANCHES = 200
 
 
-async def get_branches(args, call):
+async def get_branches(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     git = call.services.git
     root = await git.repository_root(git.directory_of(get_key(args, 'path')), call)
     safe = await git.gate_read_only('git_get_branches', 'git branch', {'path': root}, root, [], call)
@@ -18,8 +22,8 @@ async def get_branches(args, call):
     format_args = ['for-each-ref', '--sort=-committerdate', '--format=' + BRANCH_FORMAT]
     format_args.extend(refs)
     branches = parse_branches(await git.git_output(format_args, root, call, safe))
-    current = await git.git_output(['branch', '--show-current'], root, call, safe)  # (`(await x).strip()` loses its
-    current = current.strip() or None                                      # parentheses in Transcrypt)
+    output = await git.git_output(['branch', '--show-current'], root, call, safe)  # (`(await x).strip()` loses its
+    current = output.strip() or None                                                # parentheses in Transcrypt)
     shown, note = cap_list(branches, MAX_BRANCHES)
     lines = ['Current branch: ' + (current if current is not None else '(detached HEAD)')]
     for branch in shown:

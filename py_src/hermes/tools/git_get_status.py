@@ -1,4 +1,9 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.json import JsonObject
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list
@@ -8,7 +13,7 @@ from hermes.tools.git_parts import PATH_ARG
 MAX_FILES = 500
 
 
-async def get_status(args, call):
+async def get_status(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     git = call.services.git
     root = await git.repository_root(git.directory_of(get_key(args, 'path')), call)
     safe = await git.gate_read_only('git_get_status', 'git status', {'path': root}, root, [], call)
@@ -38,7 +43,7 @@ async def get_status(args, call):
     return text_and_data('\n'.join(lines), status)
 
 
-def _branch_line(status, shown_root):
+def _branch_line(status: 'JsonObject', shown_root: str) -> str:
     branch = status['branch']
     line = ('On branch ' + branch) if branch is not None else 'HEAD detached at ' + str(status['commit'])
     if status['upstream'] is not None:

@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.values import get_key
 from hermes.js.modules import node
 from hermes.js.objects import is_none
@@ -8,7 +12,7 @@ from hermes.core.output_text import text_and_data
 SHELLS = ['bash', 'zsh', 'fish', 'pwsh', 'sh']
 
 
-async def create_terminal(args, call):
+async def create_terminal(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     cwd = None
     if not is_none(get_key(args, 'cwd')):
         cwd = call.services.paths.resolve_path(get_key(args, 'cwd'))
@@ -29,7 +33,7 @@ async def create_terminal(args, call):
     return text_and_data(text, data)
 
 
-async def what_runs(args, call):
+async def what_runs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     """For the dialog: the shell that would start (a workspace's settings can name the default profile's program)."""
     return call.services.terminals.shell_to_start(get_key(args, 'shell'))
 

@@ -1,5 +1,10 @@
 """Parts the terminal tools share."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any
+from hermes.contracts.json import Json
+from hermes.contracts.services import Terminals
+# __pragma__('noskip')
 from hermes.core.service_problems import ServiceProblem, with_next_step
 
 # anyOf rather than a type list: clients that map schemas onto one `type` per value (Gemini) reject type lists.
@@ -18,7 +23,7 @@ NEXT_STEP = {
 }
 
 
-def find_terminal(service, ref):
+def find_terminal(service: 'Terminals', ref: 'Json') -> 'Any':
     """The terminal a tool argument names (its id, its name, or None for the active one)."""
     try:
         return service.lookup(ref)

@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.values import get_key
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
@@ -7,7 +11,7 @@ from hermes.core.service_problems import ServiceProblem, with_next_step
 from hermes.tools.terminal_parts import TERMINAL_REF, NEXT_STEP
 
 
-async def what_runs(args, call):
+async def what_runs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     """For the dialog: the command, and where it runs — a new terminal starts the default profile's program,
     which a workspace's settings can name."""
     command = 'command: ' + get_key(args, 'command')
@@ -18,7 +22,7 @@ async def what_runs(args, call):
     return command + '\nin an idle terminal Hermes made, else a new one: ' + call.services.terminals.shell_to_start()
 
 
-async def run_command(args, call):
+async def run_command(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     service = call.services.terminals
     timeout_s = args['timeout_seconds']
     limit = args['max_chars']

@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import is_object
@@ -12,12 +16,12 @@ SAFE_SECTIONS = ['editor', 'files', 'workbench', 'explorer', 'search', 'diffEdit
                  'json', 'html', 'css', 'markdown', 'emmet', 'git', 'npm', 'extensions', 'update', 'telemetry']
 
 
-def is_safe_key(key):
+def is_safe_key(key: str) -> bool:
     section = key.split('.')[0]
     return section in SAFE_SECTIONS or (section.startswith('[') and section.endswith(']'))
 
 
-async def get_config(args, call):
+async def get_config(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     key = args['key']
     result = call.services.configuration.read(key)
     # a user-level value, or a whole section (which may carry user-level values inside it)

@@ -1,11 +1,15 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 
 DEFAULT_TIMEOUT_SECONDS = 600
 
 
-async def run(args, call):
+async def run(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     tasks = call.services.tasks
     task = tasks.pick(await tasks.fetch_tasks(), args['name'])
     label = tasks.task_label(task)
@@ -26,7 +30,7 @@ async def run(args, call):
             'cancelled': outcome['cancelled'], 'durationMs': outcome['durationMs'], 'message': message}
 
 
-async def what_runs(args, call):
+async def what_runs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     """For the dialog: the task's command line (tasks.json can make "build" run anything)."""
     tasks = call.services.tasks
     return tasks.command_line(tasks.pick(await tasks.fetch_tasks(), args['name']))

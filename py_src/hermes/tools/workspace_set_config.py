@@ -1,4 +1,8 @@
 # __pragma__('tconv')
+# __pragma__('skip')
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.settings_spec import CONFIGURATION_TARGETS
@@ -7,7 +11,7 @@ from hermes.core.settings_spec import CONFIGURATION_TARGETS
 JSON_TYPES = ['string', 'number', 'boolean', 'object', 'array', 'null']
 
 
-async def set_config(args, call):
+async def set_config(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     return await call.services.configuration.write(args['key'], get_key(args, 'value'), get_key(args, 'target'), call)
 
 
