@@ -11,6 +11,7 @@ import vscode
 from hermes.host import change_log as change_log_module
 from hermes.host.change_log import ChangeLog, ChangeConflict, MAX_FILE_CHARS
 from hermes.host.change_store import ChangeStore, FORMAT
+from hermes.js.modules_cpython import _NodeFs, _node_error
 
 CLAUDE = {'client': 'Claude Code', 'session': None, 'turn': None, 'external': True}
 PANEL = {'client': 'Hermes panel', 'session': 'c1', 'turn': 't1'}
@@ -370,14 +371,110 @@ def test_a_corrupt_store_is_moved_aside_and_reported_once(tmp_path, content):
     assert len(reports) == 1  # the next start finds no corrupt file to report
 
 
+def journal_lines(tmp_path):
+    return [json.loads(line) for line in (tmp_path / 'changes.journal').read_text().splitlines()]
+
+
+def test_a_change_is_in_the_journal_before_anyone_hears_of_it_and_a_killed_window_loads_it(tmp_path):
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\nb\n'
+    log = stored_log(tmp_path / 'changes.json', files)
+    heard = []
+    log.on_change(lambda paths: heard.append(journal_lines(tmp_path)[-1]['seq']))
+    write(log, files, '/ws/a.py', 'A\nb\n', CLAUDE)
+    write(log, files, '/ws/b.py', 'new\n', PANEL)
+    log.keep('/ws/b.py')
+    assert heard == [1, 2, 3]  # each listener (a view, the tool's result) comes after its line is written
+    assert not (tmp_path / 'changes.json').exists()  # the snapshot's timer never fired: the window was killed
+    assert (tmp_path / 'changes.journal').stat().st_mode & 0o777 == 0o600
+    again = stored_log(tmp_path / 'changes.json', files)
+    assert again.pending() == log.pending() and [h['action'] for h in again.history()] == ['kept']
+    # loading compacted the journal into the snapshot
+    assert not (tmp_path / 'changes.journal').exists()
+    assert json.loads((tmp_path / 'changes.json').read_text())['journal_seq'] == 3
+
+
+def test_the_snapshot_takes_the_journal_in_and_lines_it_holds_are_not_replayed_twice(tmp_path):
+    files = FakeFiles()
+    log = stored_log(tmp_path / 'changes.json', files)
+    write(log, files, '/ws/a.py', 'x\n')
+    log.keep('/ws/a.py')
+    journal = (tmp_path / 'changes.journal').read_text()
+    log._timers.fire_all()  # the snapshot is written and the journal removed
+    assert not (tmp_path / 'changes.journal').exists()
+    (tmp_path / 'changes.journal').write_text(journal)  # a kill between the snapshot's rename and the removal
+    write(log, files, '/ws/c.py', 'z\n')  # appended after the stale lines, seq 3
+    again = stored_log(tmp_path / 'changes.json', files)
+    assert [h['action'] for h in again.history()] == ['kept']  # not twice
+    assert again.paths() == ['/ws/c.py']
+
+
+def test_a_journal_line_cut_short_by_a_kill_is_ignored_silently(tmp_path):
+    files = FakeFiles()
+    reports = []
+    log = stored_log(tmp_path / 'changes.json', files, reports)
+    write(log, files, '/ws/a.py', 'one\n')
+    write(log, files, '/ws/b.py', 'two\n')
+    text = (tmp_path / 'changes.journal').read_text()
+    cut = text[:len(text) - 40]  # the second line half written, never acknowledged
+    (tmp_path / 'changes.journal').write_text(cut)
+    again = stored_log(tmp_path / 'changes.json', files, reports)
+    assert again.paths() == ['/ws/a.py'] and reports == []
+    write(again, files, '/ws/c.py', 'three\n')  # the next line starts a fresh journal, not after the torn one
+    assert stored_log(tmp_path / 'changes.json', files, reports).paths() == ['/ws/a.py', '/ws/c.py']
+    assert reports == []
+
+
+def test_a_bad_journal_line_keeps_the_lines_before_it_and_is_reported_once(tmp_path):
+    files = FakeFiles()
+    reports = []
+    log = stored_log(tmp_path / 'changes.json', files, reports)
+    write(log, files, '/ws/a.py', 'one\n')
+    write(log, files, '/ws/b.py', 'two\n')
+    lines = (tmp_path / 'changes.journal').read_text().splitlines()
+    (tmp_path / 'changes.journal').write_text(lines[0] + '\n{"seq": "x"}\n' + lines[1] + '\n')
+    again = stored_log(tmp_path / 'changes.json', files, reports)
+    assert again.paths() == ['/ws/a.py']
+    assert len(reports) == 1 and reports[0].startswith("Changes: the change log's journal ")
+    assert 'could not be read (line 2: not a journal line); moved it to ' in reports[0]
+    moved = [name for name in os.listdir(tmp_path) if name.startswith('changes.journal.corrupt-')]
+    assert len(moved) == 1
+
+
+def test_a_full_disk_is_reported_once_the_log_goes_on_in_memory_and_what_was_stored_is_unchanged(tmp_path,
+                                                                                                    monkeypatch):
+    files = FakeFiles()
+    reports = []
+    log = stored_log(tmp_path / 'changes.json', files, reports)
+    write(log, files, '/ws/a.py', 'one\n')
+    saved = (tmp_path / 'changes.journal').read_text()
+
+    def full(*args, **kwargs):  # as the kernel answers a write to a full disk
+        raise _node_error('write', args[0], OSError(28, os.strerror(28)))
+    with monkeypatch.context() as patch:
+        patch.setattr(_NodeFs, 'appendFileSync', staticmethod(full))
+        patch.setattr(_NodeFs, 'writeFileSync', staticmethod(full))
+        write(log, files, '/ws/b.py', 'two\n')
+        write(log, files, '/ws/c.py', 'three\n')
+        log._timers.fire_all()
+    assert len(reports) == 1 and reports[0].startswith('Changes: could not save the change log to ')
+    assert 'ENOSPC' in reports[0] and reports[0].endswith('Pending changes are kept for this window; what was saved '
+                                                          'before is unchanged.')
+    assert log.paths() == ['/ws/a.py', '/ws/b.py', '/ws/c.py']
+    assert (tmp_path / 'changes.journal').read_text() == saved and not (tmp_path / 'changes.json').exists()
+    assert [name for name in os.listdir(tmp_path) if name.endswith('.tmp')] == []
+    write(log, files, '/ws/d.py', 'four\n')  # room again: after a failed write the whole log is written, not a line
+    assert 'works again' not in ' '.join(reports)
+    assert stored_log(tmp_path / 'changes.json', files).paths() == ['/ws/a.py', '/ws/b.py', '/ws/c.py', '/ws/d.py']
+
+
 def test_entries_outside_the_workspace_are_dropped_on_load(tmp_path):
     data = {'format': FORMAT, 'files': [{'path': '/elsewhere/x.py', 'uri': 'file:///elsewhere/x.py', 'base': 'secret',
                                          'text': 'b', 'hunks': [], 'next_id': 1, 'too_large': False}]}
     (tmp_path / 'changes.json').write_text(json.dumps(data))
     log = stored_log(tmp_path / 'changes.json', FakeFiles())
     assert log.paths() == []
-    log.flush()
-    assert 'secret' not in (tmp_path / 'changes.json').read_text()
+    assert 'secret' not in (tmp_path / 'changes.json').read_text()  # gone from the disk at load, not at a later save
 
 
 def test_the_log_is_bounded_dropping_the_oldest_files(monkeypatch):

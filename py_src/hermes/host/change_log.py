@@ -16,7 +16,9 @@ Bounds, and what happens beyond them:
 - files outside the workspace folders (by their real path, whatever `hermes.tools.allowOutsideWorkspace` says)
   are never recorded: the log is stored in the workspace's storage and must not copy other files' contents there.
 
-Stored by host/change_store.py (saved a moment after each change, and at once on dispose).
+Stored by host/change_store.py: each change goes to its journal before anyone hears of it (so a change a tool
+reported, or a view showed, survives the extension host being killed), the whole log a moment later and on
+dispose.
 """
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
@@ -128,6 +130,8 @@ class ChangeLog:
         self._keep_timer = None
         self.dropped = 0  # files dropped to stay within MAX_STORED_CHARS since the log started
         self._history = []  # [{'path', 'action', 'client', 'session', 'turn', 'hunks', 'added', 'removed', 'time'}]
+        self._unjournaled = []  # history items not yet in a journal line
+        self._journal_seq = 0  # the last journal line written (host/change_store.py)
         self._restore()
 
     # ------------------------------------------------------------------------------------------ reading
@@ -229,9 +233,11 @@ class ChangeLog:
             for hunk in group:
                 added = added + len(hunk['after'])
                 removed = removed + len(hunk['before'])
-            self._history.append({'path': path, 'action': action, 'client': author['client'],
-                                  'session': author['session'], 'turn': author['turn'], 'hunks': len(group),
-                                  'added': added, 'removed': removed, 'time': self._clock()})
+            item = {'path': path, 'action': action, 'client': author['client'], 'session': author['session'],
+                    'turn': author['turn'], 'hunks': len(group), 'added': added, 'removed': removed,
+                    'time': self._clock()}
+            self._history.append(item)
+            self._unjournaled.append(item)
         while len(self._history) > MAX_HISTORY:
             self._history.pop(0)
 
@@ -484,20 +490,31 @@ class ChangeLog:
     def keep_all(self, wanted=None, action='kept'):
         """Keep every pending hunk whose author fits `wanted` ({'client'?, 'session'?, 'turn'?}); returns
         the number of hunks kept."""
+        return self._keep_where(lambda hunk: matches(hunk['author'], wanted), action)
+
+    def _keep_where(self, chosen_if, action):
+        """Keep every pending hunk `chosen_if(hunk)` accepts; the number kept."""
         kept = 0
         touched = []
         for path in self._order[:]:
-            entry = self.entry(path)
-            if is_none(entry):  # kept with the other end of its move
-                continue
-            chosen = [hunk for hunk in entry['hunks'] if matches(hunk['author'], wanted)]
-            if len(chosen) > 0:
-                self._keep_hunks(path, entry, chosen, action)
-                kept = kept + len(chosen)
+            found = self._chosen(path, chosen_if)
+            if not is_none(found):
+                self._keep_hunks(path, found['entry'], found['hunks'], action)
+                kept = kept + len(found['hunks'])
                 touched.append(path)
         if len(touched) > 0:
             self._changed(touched)
         return kept
+
+    def _chosen(self, path, chosen_if):
+        """{'entry', 'hunks': those of its hunks `chosen_if(hunk)` accepts}, or None: no entry (any more: kept or
+        undone with the other end of its move) or no such hunk. Asked file by file, as keeping or undoing one file
+        may change another's entry."""
+        entry = self.entry(path)
+        if is_none(entry):
+            return None
+        chosen = [hunk for hunk in entry['hunks'] if chosen_if(hunk)]
+        return None if len(chosen) == 0 else {'entry': entry, 'hunks': chosen}
 
     async def undo_all(self, wanted=None, force=False):
         """Undo every pending hunk whose author fits `wanted`, file by file. Returns {'undone': count,
@@ -506,12 +523,11 @@ class ChangeLog:
         undone = 0
         conflicts = []
         for path in self._order[:]:
-            entry = self.entry(path)
-            if is_none(entry):
+            found = self._chosen(path, lambda hunk: matches(hunk['author'], wanted))
+            if is_none(found):
                 continue
-            chosen = [hunk for hunk in entry['hunks'] if matches(hunk['author'], wanted)]
-            if len(chosen) == 0:
-                continue
+            entry = found['entry']
+            chosen = found['hunks']
             try:
                 if len(chosen) == len(entry['hunks']):
                     undone = undone + len(await self.undo(path, None, force))
@@ -566,20 +582,7 @@ class ChangeLog:
         if self._setting('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
             return 0
         limit = self._clock() - self._setting('changes.autoKeepSeconds') * 1000
-        kept = 0
-        touched = []
-        for path in self._order[:]:
-            entry = self.entry(path)
-            if is_none(entry):
-                continue
-            old = [hunk for hunk in entry['hunks'] if hunk['time'] <= limit]
-            if len(old) > 0:
-                self._keep_hunks(path, entry, old, 'auto-kept')
-                kept = kept + len(old)
-                touched.append(path)
-        if len(touched) > 0:
-            self._changed(touched)
-        return kept
+        return self._keep_where(lambda hunk: hunk['time'] <= limit, 'auto-kept')
 
     def _schedule_auto_keep(self):
         if not is_none(self._keep_timer) or self._setting('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
@@ -601,6 +604,8 @@ class ChangeLog:
         data = self._store.load()
         if is_none(data):
             return
+        self._journal_seq = get_key(data, 'journal_seq', 0)
+        outside = False
         history = get_key(data, 'history')
         if json_type(history) == 'array':
             self._history = [item for item in history if json_type(get_key(item, 'path')) == 'string' and
@@ -612,13 +617,36 @@ class ChangeLog:
                 self._sequence = max(self._sequence, get_key(hunk, 'sequence', 0))
             path = stored['path']
             if not self._confined(path):  # the workspace's folders changed since: never keep such texts
+                outside = True
                 continue
             self._entries[' ' + path] = stored
             if path not in self._order:
                 self._order.append(path)
+        if outside:
+            self._snapshot()  # the stored copy of those texts goes at once
 
     def to_data(self):
-        return {'format': FORMAT, 'files': [self.entry(path) for path in self._order], 'history': self._history}
+        return {'format': FORMAT, 'files': [self.entry(path) for path in self._order], 'history': self._history,
+                'journal_seq': self._journal_seq}
+
+    def _journal(self, paths):
+        """The store's journal gets this change before anyone hears of it (host/change_store.py): the entries of
+        `paths` (those still in the log), the files in order, the decisions since the last line."""
+        self._journal_seq = self._journal_seq + 1
+        files = []
+        for path in paths:
+            entry = self.entry(path)
+            if not is_none(entry):
+                files.append(entry)
+        if self._store.failing:  # a line was lost: only the whole log is whole again
+            self._snapshot()
+        elif self._store.append({'seq': self._journal_seq, 'order': self._order, 'files': files,
+                                 'history': self._unjournaled}):
+            self._unjournaled = []
+
+    def _snapshot(self):
+        if self._store.save_now(self.to_data()):
+            self._unjournaled = []  # in the snapshot now
 
     def flush(self):
         """Save now (deactivate, tests)."""
@@ -626,7 +654,7 @@ class ChangeLog:
             self._timers.cancel(self._save_timer)
             self._save_timer = None
         if not is_none(self._store):
-            self._store.save_now(self.to_data())
+            self._snapshot()
 
     def dispose(self):
         self.flush()
@@ -636,10 +664,12 @@ class ChangeLog:
         self._listeners = []
 
     def _changed(self, paths):
+        if not is_none(self._store):
+            self._journal(paths)
         if not is_none(self._store) and is_none(self._save_timer):
             def save():
                 self._save_timer = None
-                self._store.save_now(self.to_data())
+                self._snapshot()
             self._save_timer = self._timers.after(save, SAVE_DELAY_MS)
         self._schedule_auto_keep()
         for listener in self._listeners[:]:

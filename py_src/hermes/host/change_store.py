@@ -1,26 +1,38 @@
-"""Where the change log lives on disk: `changes.json` in the workspace's extension storage
+"""Where the change log lives on disk: `changes.json` and `changes.journal` in the workspace's extension storage
 (`context.storageUri`, a folder VS Code gives each workspace on this machine).
 
-Why a file there, not `workspaceState`: the log holds file texts (up to MAX_STORED_CHARS), and a Memento is kept
+Why files there, not `workspaceState`: the log holds file texts (up to MAX_STORED_CHARS), and a Memento is kept
 in VS Code's state database, loaded whole into memory at startup and written back as one value; it is meant for
 small values. A file in the workspace's storage folder is per workspace as well, is written only by us, and can be
 replaced atomically. Without a folder open (`storageUri` undefined) there is no workspace to keep changes for:
 the log then lives in memory only (`ChangeStore(None, …)`).
 
-Writes are safe against a crash of the extension host: the JSON goes to `changes.json.tmp`, is flushed to the disk
-(fsync), and renamed over the old file, so the file is always either the old log or the new one. A file that is not
-a change log (unreadable, not JSON, the wrong shape) is moved aside as `changes.corrupt-<time>.json` and reported
-once through the log; the log starts empty.
+Two files, so that a change is kept the moment it is recorded, at a cost that does not grow with the log:
+- **the journal** (`changes.journal`): every change of the log appends one line — the entries of the files it
+  touched, the list of files in order, the decisions made since the last line — written before the change is
+  announced to anyone (the tool's result, the views). A write the kernel accepted survives the extension host
+  being killed (SIGKILL) the next moment; it is not flushed to the disk each time (a power cut may lose the last
+  lines: docs/RELIABILITY.md). A line cut short by a kill is the last one, and was never announced: loading ignores
+  it, and compacts the journal away at once so the next lines never follow a torn one.
+- **the snapshot** (`changes.json`): the whole log, written a moment after a burst of changes (and at once on
+  deactivate) through host/safe_write.py (temporary file, fsync, rename: always the old snapshot or the new one);
+  it records the last journal line it includes (`journal_seq`), and the journal is then removed. Loading reads
+  the snapshot and replays the journal lines after it (a line it already includes is skipped).
+
+A snapshot or journal that is not a change log (unreadable, not JSON, the wrong shape) is moved aside as
+`changes.corrupt-<time>.json` / `changes.journal.corrupt-<time>.json` and reported once through the log; what
+could be read is kept.
 """
 # __pragma__('tconv')
-from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.core.values import is_object, get_key, json_type
+from hermes.host.safe_write import move_aside, remove_leftover_temporaries, write_file_atomically, PRIVATE_MODE
 
 FILE_NAME = 'changes.json'
+JOURNAL_SUFFIX = '.journal'
 FORMAT = 1
 
 
@@ -33,61 +45,160 @@ def change_store_path(context):
 
 
 class ChangeStore:
-    """Load once, save whole. `report(text)` is told about a corrupt file (once) and failed saves."""
+    """`load()` once, `append(line)` at every change, `save_now(data)` now and then. `report(text)` is told about
+    a corrupt file and about failed writes (once, until writing works again)."""
 
     def __init__(self, file_path, report):
         self.file_path = file_path
+        self.journal_path = None if is_none(file_path) else _journal_of(file_path)
         self._report = report
-        self._saving = None  # the save in flight (a promise), so saves never interleave
-        self._again = False
+        self.failing = False  # the last write failed: the next must be the whole log (a journal line was lost)
 
     def load(self):
-        """The stored {'files': [...]}, or None (nothing stored, or a corrupt file moved aside)."""
+        """The stored {'format', 'files', 'history', 'journal_seq'} with the journal replayed, or None (nothing
+        stored, or a corrupt snapshot moved aside and no journal)."""
         if is_none(self.file_path):
             return None
         fs = node('fs')
+        remove_leftover_temporaries(self.file_path)  # a snapshot cut short by a kill: the file itself is whole
+        data = None
         try:
-            if not fs.existsSync(self.file_path):
-                return None
-            data = parse_json(fs.readFileSync(self.file_path, 'utf8'))
-            problem = _shape_problem(data)
-            if is_none(problem):
-                return data
+            if fs.existsSync(self.file_path):
+                data = parse_json(fs.readFileSync(self.file_path, 'utf8'))
+                problem = _shape_problem(data)
+                if not is_none(problem):
+                    self._corrupt(self.file_path, problem)
+                    data = None
         except JsError as error:
-            problem = error_message(error)
-        self._move_aside(problem)
-        return None
+            self._corrupt(self.file_path, error_message(error))
+            data = None
+        lines = self._journal_lines()
+        if is_none(lines):
+            return data
+        merged = replay(data, lines)
+        self.save_now(merged)  # compact now: the next line must not follow a torn one
+        return merged
 
-    def _move_aside(self, problem):
-        path = self.file_path
-        aside = path[:len(path) - len('.json')] + '.corrupt-' + str(now_ms()) + '.json'
+    def _journal_lines(self):
+        """The journal's lines (None: no journal). A torn last line (a kill in the middle of an append) is dropped
+        silently; a bad line elsewhere moves the journal aside, keeping the lines before it."""
+        fs = node('fs')
+        if not fs.existsSync(self.journal_path):
+            return None
         try:
-            node('fs').renameSync(path, aside)
-            where = 'moved it to ' + aside
+            text = fs.readFileSync(self.journal_path, 'utf8')
         except JsError as error:
-            where = 'could not move it aside (' + error_message(error) + ')'
-        self._report('Changes: the stored change log ' + path + ' could not be read (' + problem + '); ' + where +
-                     ' and started an empty log. Pending changes from before are no longer listed.')
+            self._corrupt(self.journal_path, error_message(error))
+            return []
+        parts = text.split('\n')
+        lines = []
+        for index in range(len(parts)):
+            part = parts[index]
+            if part.strip() == '':
+                continue
+            last = index == len(parts) - 1  # no newline after it: the append did not finish
+            try:
+                line = parse_json(part)
+                problem = _line_problem(line)
+            except JsError as error:
+                problem = error_message(error)
+            if is_none(problem) and not last:
+                lines.append(line)
+                continue
+            if not last:
+                self._corrupt(self.journal_path, 'line ' + str(index + 1) + ': ' + (problem or 'cut short'))
+            break
+        return lines
 
-    def save_now(self, data):
-        """Write `data` synchronously and safely (temporary file, fsync, rename); True when it was written."""
+    def _corrupt(self, path, problem):
+        if path == self.journal_path:
+            self._report('Changes: the change log\'s journal ' + path + ' could not be read (' + problem + '); ' +
+                         move_aside(path) + ' and kept the changes before that point. Later pending changes are no '
+                         'longer listed.')
+            return
+        self._report('Changes: the stored change log ' + path + ' could not be read (' + problem + '); ' +
+                     move_aside(path) + ' and started an empty log. Pending changes from before are no longer '
+                     'listed.')
+
+    def append(self, line):
+        """Add one change to the journal (before it is announced). True when the kernel has it. After a failed
+        write (`failing`) call save_now instead: a journal line is lost and the lines after it would not be whole."""
         if is_none(self.file_path):
             return True
         fs = node('fs')
-        temporary = self.file_path + '.tmp'
         try:
-            fs.mkdirSync(node('path').dirname(self.file_path), {'recursive': True})
-            handle = fs.openSync(temporary, 'w', 384)  # 0600: the log holds file texts
-            try:
-                fs.writeSync(handle, dump_json(data))
-                fs.fsyncSync(handle)
-            finally:
-                fs.closeSync(handle)
-            fs.renameSync(temporary, self.file_path)
-            return True
+            fs.mkdirSync(node('path').dirname(self.journal_path), {'recursive': True})
+            fs.appendFileSync(self.journal_path, dump_json(line) + '\n', {'mode': PRIVATE_MODE})
         except JsError as error:
-            self._report('Changes: could not save the change log to ' + self.file_path + ': ' + error_message(error))
+            self._failed(error)
             return False
+        self._worked()
+        return True
+
+    def save_now(self, data):
+        """Write the whole log safely (host/safe_write.py), then drop the journal lines it includes; True when
+        it was written."""
+        if is_none(self.file_path):
+            return True
+        try:
+            write_file_atomically(self.file_path, dump_json(data))
+        except JsError as error:
+            self._failed(error)
+            return False
+        try:
+            node('fs').unlinkSync(self.journal_path)
+        except JsError:
+            pass  # no journal, or it stays: its lines are skipped by journal_seq
+        self._worked()
+        return True
+
+    def _failed(self, error):
+        if not self.failing:
+            self.failing = True
+            self._report('Changes: could not save the change log to ' + self.file_path + ': ' + error_message(error) +
+                         '. Pending changes are kept for this window; what was saved before is unchanged.')
+
+    def _worked(self):
+        self.failing = False
+
+
+def _journal_of(file_path):
+    return file_path[:len(file_path) - len('.json')] + JOURNAL_SUFFIX if file_path.endswith('.json') else \
+        file_path + JOURNAL_SUFFIX
+
+
+def replay(data, lines):
+    """The snapshot `data` (None: none) with the journal `lines` after its `journal_seq` applied: each line
+    replaces the entries it carries, sets the order of the files (dropping those no longer in it) and adds its
+    decisions to the history."""
+    entries = {}
+    order = []
+    history = []
+    last = 0
+    if not is_none(data):
+        for entry in data['files']:
+            entries[' ' + entry['path']] = entry
+            order.append(entry['path'])
+        if json_type(get_key(data, 'history')) == 'array':
+            history = data['history'][:]
+        last = get_key(data, 'journal_seq', 0)
+    for line in lines:
+        if line['seq'] <= last:
+            continue  # already in the snapshot (a kill between its rename and the journal's removal)
+        for entry in line['files']:
+            entries[' ' + entry['path']] = entry
+        order = line['order']
+        history.extend(line['history'])
+        last = line['seq']
+    files = [entries[' ' + path] for path in order if (' ' + path) in entries]
+    return {'format': FORMAT, 'files': files, 'history': history, 'journal_seq': last}
+
+
+def _entry_problem(entry):
+    if not is_object(entry) or json_type(get_key(entry, 'path')) != 'string' or \
+            json_type(get_key(entry, 'hunks')) != 'array':
+        return 'a file entry without a path or hunks'
+    return None
 
 
 def _shape_problem(data):
@@ -100,7 +211,23 @@ def _shape_problem(data):
     if json_type(files) != 'array':
         return '"files" is not a list'
     for entry in files:
-        if not is_object(entry) or json_type(get_key(entry, 'path')) != 'string' or \
-                json_type(get_key(entry, 'hunks')) != 'array':
-            return 'a file entry without a path or hunks'
+        problem = _entry_problem(entry)
+        if not is_none(problem):
+            return problem
+    return None
+
+
+def _line_problem(line):
+    """Why `line` is not a journal line, or None."""
+    if not is_object(line) or json_type(get_key(line, 'seq')) != 'integer':
+        return 'not a journal line'
+    order = get_key(line, 'order')
+    if json_type(order) != 'array' or len([path for path in order if json_type(path) != 'string']) > 0:
+        return '"order" is not a list of paths'
+    if json_type(get_key(line, 'files')) != 'array' or json_type(get_key(line, 'history')) != 'array':
+        return '"files" or "history" is not a list'
+    for entry in line['files']:
+        problem = _entry_problem(entry)
+        if not is_none(problem):
+            return problem
     return None

@@ -16,7 +16,7 @@ from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.core.conversations import ConversationStore
-from hermes.host.safe_write import remove_leftover_temporaries, write_file_atomically
+from hermes.host.safe_write import move_aside, remove_leftover_temporaries, write_file_atomically
 
 FILE_NAME = 'conversations.json'
 NO_FOLDER_FILE_NAME = 'conversations-no-folder.json'
@@ -45,12 +45,7 @@ def load_store(file_path, log):
             data = parse_json(fs.readFileSync(file_path, 'utf8'))
         return ConversationStore.restore(data, new_conversation_id, now_ms)
     except JsError as error:  # unreadable, not JSON, or StoreCorrupt
-        aside = file_path[:len(file_path) - len('.json')] + '.corrupt-' + str(now_ms()) + '.json'
-        try:
-            fs.renameSync(file_path, aside)
-            where = 'moved it to ' + aside
-        except JsError as rename_error:
-            where = 'could not move it aside (' + error_message(rename_error) + ')'
+        where = move_aside(file_path)
         log.warn('Conversations: the stored conversations in ' + file_path + ' could not be read (' +
                  error_message(error) + '); ' + where + ' and started a fresh store.')
         return ConversationStore(new_conversation_id, now_ms)

@@ -7,7 +7,8 @@ disk and then renamed over the target (a rename within one folder is atomic); th
 rename itself survives a power cut. A temporary file a killed process left behind is removed by the next writer.
 """
 # __pragma__('tconv')
-from hermes.js.errors import JsError
+from hermes.js.clock import now_ms
+from hermes.js.errors import error_message, JsError
 from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.js.process import current_pid
@@ -40,6 +41,18 @@ def write_file_atomically(file_path, text):
         _quietly(lambda: fs.unlinkSync(temporary))
         raise error
     _flush_folder(folder)
+
+
+def move_aside(file_path):
+    """Rename a stored file that cannot be read to `<name>.corrupt-<time>.json` beside it (kept for the user, out
+    of the way of a fresh start). Returns what happened, for the message that reports it."""
+    name = file_path[:len(file_path) - len('.json')] if file_path.endswith('.json') else file_path
+    aside = name + '.corrupt-' + str(now_ms()) + '.json'
+    try:
+        node('fs').renameSync(file_path, aside)
+        return 'moved it to ' + aside
+    except JsError as error:
+        return 'could not move it aside (' + error_message(error) + ')'
 
 
 def remove_leftover_temporaries(file_path):

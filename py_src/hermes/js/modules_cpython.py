@@ -133,6 +133,23 @@ class _NodeFs:
             raise _node_error('write', path, error) from None
 
     @staticmethod
+    def appendFileSync(path, text, options=None):
+        """Node's: the file made with `options['mode']` when missing, `text` added at its end (utf-8)."""
+        mode = (options or {}).get('mode', 0o666)
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, mode)
+        except OSError as error:
+            raise _node_error('open', path, error) from None
+        try:
+            data = text.encode('utf-8')
+            while data:
+                data = data[os.write(descriptor, data):]
+        except OSError as error:
+            raise _node_error('write', path, error) from None
+        finally:
+            os.close(descriptor)
+
+    @staticmethod
     def openSync(path, flags, mode=0o666):
         opened = {'w': os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 'r': os.O_RDONLY}[flags]
         try:
