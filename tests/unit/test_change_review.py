@@ -314,7 +314,7 @@ def test_open_changes_shows_the_text_before_in_the_multi_file_diff(ui, changes):
 
 # ------------------------------------------------------------------------------------ checkpoints
 
-from hermes.core.checkpoints import cut_conversation, put_back, turns_from, history_cut, new_turn_id  # noqa: E402
+from hermes.core.checkpoints import cut_conversation, put_back, turns_from, history_cut, new_turn_id, last_turn  # noqa: E402
 from hermes.core.conversations import Conversation, ConversationStore  # noqa: E402
 from hermes.ui.checkpoints import register_checkpoints, UNDO_RESTORE  # noqa: E402
 
@@ -346,8 +346,18 @@ def test_cutting_a_conversation_before_a_turn_and_putting_it_back():
 
 
 def test_turn_ids_are_unique_and_survive_a_reload():
-    ids = [new_turn_id() for _ in range(50)]
+    ids = [new_turn_id()]
+    for _ in range(49):  # within one millisecond: each after the one before
+        ids.append(new_turn_id(ids[-1]))
     assert len(set(ids)) == 50 and all(turn.startswith('t') and turn[1:].isdigit() for turn in ids)
+    assert [int(turn[1:]) for turn in ids] == sorted(int(turn[1:]) for turn in ids)
+    ahead = 't' + str(int(ids[-1][1:]) + 10 ** 6)  # a clock set back since the conversation's last turn
+    assert new_turn_id(ahead) == 't' + str(int(ahead[1:]) + 1)
+    for other in [None, 'x12', 't', 't1.5', 't-3', 't' + '9' * 16, 5]:  # no turn id of ours: the clock alone
+        assert int(new_turn_id(other)[1:]) > 1700000000000
+    messages = [{'role': 'user', 'text': 'a', 'turn': 't7'}, {'role': 'assistant', 'turn': 't9'},
+                {'role': 'user', 'text': 'b'}]
+    assert last_turn(messages) == 't7' and last_turn([]) is None
     restored = Conversation.restore({'messages': [{'role': 'user', 'text': 'hi', 'turn': 't5'},
                                                   {'role': 'user', 'text': 'no id', 'turn': 5}]})
     assert restored.messages == [{'role': 'user', 'text': 'hi', 'turn': 't5'}, {'role': 'user', 'text': 'no id'}]

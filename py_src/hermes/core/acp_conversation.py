@@ -16,7 +16,7 @@ from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.acp_backends import AcpAgentError
 from hermes.core.acp_turn import TurnView, stop_reason_text, FILE_CHANGING_KINDS
-from hermes.core.checkpoints import new_turn_id, change_author
+from hermes.core.checkpoints import new_turn_id, last_turn, change_author
 from hermes.core.conversations import end_reply, remember_turn
 
 
@@ -122,7 +122,7 @@ class AcpConversations:
         """The prompt (a new user message, or `user` again for a retry) and a running reply, stored.
         Returns {'user', 'reply'}."""
         if is_none(user):
-            user = {'role': 'user', 'text': text, 'turn': new_turn_id()}
+            user = {'role': 'user', 'text': text, 'turn': new_turn_id(last_turn(conversation.messages))}
             conversation.add(user)
         reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
         conversation.add(reply)

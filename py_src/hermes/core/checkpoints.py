@@ -25,16 +25,37 @@ RESTORE_CHOICES = [
      'detail': 'Remove this turn and every later one from the conversation; the files stay as they are'},
 ]
 
-_counter = {'last': 0}
 
 
-def new_turn_id():
-    """A turn id unique in this window and across reloads: the time in ms, made strictly increasing."""
+def new_turn_id(previous=None):
+    """A new turn id after `previous`, the last turn id of its scope (a conversation's: `last_turn(messages)`), or
+    None: the time in ms, made greater than `previous` so ids stay unique and ordered in their scope across reloads.
+    (A change-log author is a conversation and a turn, so a turn id needs to be unique within its conversation.)"""
     value = round(now_ms())
-    if value <= _counter['last']:
-        value = _counter['last'] + 1
-    _counter['last'] = value
+    last = _turn_time(previous)
+    if value <= last:
+        value = last + 1
     return 't' + str(value)
+
+
+def last_turn(messages):
+    """The id of the last turn among a conversation's messages, or None."""
+    found = None
+    for message in messages:
+        turn = get_key(message, 'turn')
+        if get_key(message, 'role') == 'user' and json_type(turn) == 'string':
+            found = turn
+    return found
+
+
+def _turn_time(turn_id):
+    """The time in a turn id 't<ms>' (0 for None or another form)."""
+    if json_type(turn_id) != 'string' or len(turn_id) < 2 or not turn_id.startswith('t'):
+        return 0
+    digits = turn_id[1:]
+    if len(digits) > 15 or len([char for char in digits if '0123456789'.find(char) < 0]) > 0:
+        return 0
+    return round(float(digits))
 
 
 def change_author(conversation_id, turn_id):

@@ -15,7 +15,6 @@ from hermes.js.process import current_pid
 from hermes.net.discovery import process_alive
 
 PRIVATE_MODE = 384  # 0o600: what a user writes with Hermes is theirs alone
-_written = [0]  # temporary files made by this process (a counter in their names)
 
 
 def write_file_atomically(file_path, text):
@@ -25,8 +24,8 @@ def write_file_atomically(file_path, text):
     path = node('path')
     folder = path.dirname(file_path)
     fs.mkdirSync(folder, {'recursive': True})
-    _written[0] += 1
-    temporary = file_path + '.' + str(current_pid()) + '-' + str(_written[0]) + '.tmp'
+    # <target>.<our pid>-<random>.tmp: the pid tells the next writer whether we are gone (remove_leftover_temporaries)
+    temporary = file_path + '.' + str(current_pid()) + '-' + node('crypto').randomUUID()[:8] + '.tmp'
     descriptor = None
     try:
         descriptor = fs.openSync(temporary, 'w', PRIVATE_MODE)

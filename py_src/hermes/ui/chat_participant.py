@@ -108,6 +108,7 @@ class ChatParticipant:
         self.log = log
         self.read_refs = read_references if is_none(read_refs) else read_refs
         self.reference_uri = path_uri if is_none(reference_uri) else reference_uri
+        self.last_turn = None  # the id of this participant's last turn (core/checkpoints.py new_turn_id)
 
     async def handle(self, request, chat_context, stream, token):
         return await self.respond(request, history_from_turns(prop(chat_context, 'history')), stream, token)
@@ -135,7 +136,8 @@ class ChatParticipant:
                 cancellation.cancel('The user cancelled the request.')
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user cancelled the request.'))
         sink = ChatStreamSink(stream, self.registry, self.reference_uri)
-        sink.author = {'client': PARTICIPANT_AUTHOR, 'session': None, 'turn': new_turn_id()}
+        self.last_turn = new_turn_id(self.last_turn)  # @hermes turns share one change-log session (None)
+        sink.author = {'client': PARTICIPANT_AUTHOR, 'session': None, 'turn': self.last_turn}
         if not is_none(listener) and not is_none(listener.change_author()):
             sink.author = listener.change_author()  # a session's turn: its conversation (the loop asks sinks in order)
         try:

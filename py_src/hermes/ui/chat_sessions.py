@@ -29,7 +29,7 @@ from hermes.core.tools import WAITING, CONFIRMED
 from hermes.core.chat_messages import prop
 from hermes.core.conversations import (append_text, add_tool, find_tool, finish_tool, end_reply, remember_turn,
                                        title_from)
-from hermes.core.checkpoints import new_turn_id, change_author, CHANGE_CLIENT
+from hermes.core.checkpoints import new_turn_id, last_turn, change_author, CHANGE_CLIENT
 from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, conversation_id, item_view, history_plan
 from hermes.host.llm_service import llm_settings
 from hermes.host.chat_host import path_uri
@@ -149,7 +149,7 @@ class SessionParticipant:
             return await self.chat.respond(request, [], stream, token)
         prompt = prop(request, 'prompt')
         text = prompt if json_type(prompt) == 'string' and prompt.strip() != '' else '/' + str(prop(request, 'command'))
-        turn_id = new_turn_id()
+        turn_id = new_turn_id(last_turn(conversation.messages))
         conversation.add({'role': 'user', 'text': text, 'turn': turn_id})
         reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
         conversation.add(reply)

@@ -26,7 +26,7 @@ from hermes.core.values import json_type, get_key
 from hermes.ui.panel_protocol import parse_webview_message, ProtocolError
 from hermes.core.cancellation import Cancellation
 from hermes.core.tools import WAITING, CONFIRMED
-from hermes.core.checkpoints import new_turn_id, change_author, turn_of
+from hermes.core.checkpoints import new_turn_id, last_turn, change_author, turn_of
 from hermes.core.conversations import (Conversation, append_text, add_tool, find_tool, finish_tool, end_reply,
                                        remember_turn)
 TURN_ACTIONS = ['restoreTurn', 'keepTurn', 'undoTurn', 'showTurnChanges']  # PanelHost.turn_action runs them
@@ -251,7 +251,7 @@ class PanelController:
                        'Wait for that reply, or stop it there, then send again.', 'retry': False,
                        'settings': False, 'apiKey': False})
             return None
-        user = {'role': 'user', 'text': text, 'turn': new_turn_id()}  # type: UserMessage
+        user = {'role': 'user', 'text': text, 'turn': new_turn_id(last_turn(self.conversation.messages))}  # type: UserMessage
         self.conversation.add(user)
         self.post({'type': 'userMessage', 'message': user})
         return await self._run(text, user['turn'])
