@@ -54,3 +54,18 @@ def test_hermes_own_user_settings_ask_too(tmp_path, context, key):
     vscode.window.message_answers.append(None)
     refused = asyncio.run(registry.call('workspace_get_config', {'key': key}, ToolCall()))
     assert refused['content'][0]['text'].startswith('The user declined') and 'SECRET' not in str(refused)
+
+
+def test_a_large_section_of_user_settings_asks_before_it_is_cut(tmp_path, context):
+    """A section too large to show whole is cut by the tool after the gate, not by the service before it: a cut
+    value is text, and the gate asks for a user-level value or a whole section."""
+    vscode.workspace.open_folders([str(tmp_path)])
+    vscode.workspace.settings.update({f'vault.entry{n}': 'SECRET' + 'x' * 100 for n in range(400)})
+    registry = build_registry(Approver(), register_services(context))
+    vscode.window.message_answers.append(None)
+    refused = asyncio.run(registry.call('workspace_get_config', {'key': 'vault'}, ToolCall()))
+    assert refused['content'][0]['text'].startswith('The user declined') and 'SECRET' not in str(refused)
+    vscode.window.message_answers.append('Allow')
+    allowed = asyncio.run(registry.call('workspace_get_config', {'key': 'vault'}, ToolCall()))['structuredContent']
+    assert allowed['truncated'] is True and allowed['value'].startswith('{"entry0":"SECRET')
+    assert allowed['value'].endswith('more characters; ask for a narrower key]') and len(allowed['value']) < 30100

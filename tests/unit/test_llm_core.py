@@ -190,6 +190,7 @@ def test_fit_trims_old_tool_results_first_then_drops_oldest_turns_never_the_late
     assert fitted['messages'][1:] == history[8:]
     assert cap_chars('x' * 50, 10, FOR_CONTEXT) == 'x' * 10 + "\n[truncated to fit the model's context: 40 more characters]"
     assert cap_chars('x' * 50, 10) == 'x' * 10 + '\n[truncated: 40 more characters]' and cap_chars('x' * 10, 10) == 'x' * 10
+    assert cap_chars('x' * 50, 10, '', 'ask for less') == 'x' * 10 + '\n[truncated: 40 more characters; ask for less]'
 
 
 # ------------------------------------------------------------------------------------------ system prompt

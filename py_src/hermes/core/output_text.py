@@ -39,14 +39,17 @@ def strip_ansi(text: str) -> str:
     return '\n'.join(cleaned)
 
 
-def cap_chars(text: str, limit: int, why: str = '') -> str:
+def cap_chars(text: str, limit: int, why: str = '', next_step: str = '') -> str:
     """The first `limit` characters of `text`, then a note on its own line of how many more there were and, when
-    `why` is given, why it was cut: '[truncated: 40 more characters]', '[truncated to fit the model's context: 40
-    more characters]'. Every plain "cut and note" goes through here: a tool's result entering the loop's history,
-    an old one shortened to fit the context, a conversation's card, a long selection, a command's return value."""
+    `why` is given, why it was cut, and when `next_step` is, what to ask for instead: '[truncated: 40 more
+    characters]', '[truncated to fit the model's context: 40 more characters]', '[truncated: 40 more characters;
+    ask for a narrower key]'. Every plain "cut and note" goes through here: a tool's result entering the loop's
+    history, an old one shortened to fit the context, a conversation's card, a long selection, a command's return
+    value, a large settings section."""
     if len(text) <= limit:
         return text
-    return text[:limit] + '\n[truncated' + why + ': ' + str(len(text) - limit) + ' more characters]'
+    return (text[:limit] + '\n[truncated' + why + ': ' + str(len(text) - limit) + ' more characters' +
+            ('; ' + next_step if next_step != '' else '') + ']')
 
 
 def cap_head(text: str, limit: int) -> str:

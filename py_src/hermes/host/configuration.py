@@ -3,7 +3,6 @@ reach them as `call.services.configuration` (`ConfigurationService`, built by ho
 settings are read typed through host/settings.py."""
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
-from hermes.js.json import dump_json
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
@@ -11,7 +10,6 @@ from hermes.core.settings_spec import CONFIGURATION_TARGETS
 from hermes.host.change_log import change_log_of, check_write, note_write
 
 TARGET_NAMES = CONFIGURATION_TARGETS
-MAX_VALUE_CHARS = 30000
 
 # __pragma__('skip')
 js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
@@ -28,7 +26,8 @@ def folder_scope():
 
 
 def read_setting(key):
-    """The effective value of `key` ('editor.tabSize', or a section like 'editor') and where it is set."""
+    """The effective value of `key` ('editor.tabSize', or a section like 'editor') and where it is set, whole (how
+    much of a large section a model is shown is the tools' decision: tools/workspace_parts.py)."""
     scope = folder_scope()
     config = vscode.workspace.getConfiguration(js_undefined, scope) if not is_none(scope) else \
         vscode.workspace.getConfiguration()
@@ -41,11 +40,6 @@ def read_setting(key):
         result['workspaceValue'] = or_null(info.workspaceValue)
         result['workspaceFolderValue'] = or_null(info.workspaceFolderValue)
     result['known'] = not is_none(value) or not is_none(info)
-    text = dump_json(result['value'])
-    if not is_none(text) and len(text) > MAX_VALUE_CHARS:  # a whole section, e.g. "workbench"
-        result = {'key': key, 'known': True, 'truncated': True,
-                  'value': text[:MAX_VALUE_CHARS] + ' [truncated: ' + str(len(text) - MAX_VALUE_CHARS) +
-                  ' more characters; ask for a narrower key]'}
     return result
 
 

@@ -6,6 +6,7 @@ from hermes.contracts.services import CallContext
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import is_object
+from hermes.tools.workspace_parts import shown_setting
 
 # Sections whose user-level values are editor preferences, not credentials: read without asking. Any other
 # user-level value (http.proxyAuthorization, an extension's tokens or connection strings…) lives outside the
@@ -32,7 +33,7 @@ async def get_config(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn'
                                       'are outside the workspace and may hold secrets)'})
         if not is_none(refusal):
             raise ToolError(refusal)
-    return result
+    return shown_setting(result)
 
 
 TOOL = Tool(

@@ -6,13 +6,15 @@ from hermes.contracts.services import CallContext
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.settings_spec import CONFIGURATION_TARGETS
+from hermes.tools.workspace_parts import shown_setting
 
 # Every JSON value, spelled out: an empty schema says nothing, and some clients refuse one.
 JSON_TYPES = ['string', 'number', 'boolean', 'object', 'array', 'null']
 
 
 async def set_config(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
-    return await call.services.configuration.write(args['key'], get_key(args, 'value'), get_key(args, 'target'), call)
+    return shown_setting(await call.services.configuration.write(args['key'], get_key(args, 'value'),
+                                                                get_key(args, 'target'), call))
 
 
 TOOL = Tool(
