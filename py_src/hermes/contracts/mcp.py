@@ -1,6 +1,6 @@
 """MCP shapes the tools and the protocol hand each other (core/tools.py, core/mcp_protocol.py)."""
 # __pragma__('skip')
-from typing import List, Literal, TypedDict, Union
+from typing import List, Literal, Optional, TypedDict, Union
 
 from hermes.contracts.json import Json, JsonObject
 
@@ -77,4 +77,11 @@ ToolArguments = JsonObject
 
 ToolReturn = Union[str, CallToolResult, Json]
 """What a handler may return: a str (one text item), a CallToolResult, or any JSON value (core/tools.py)."""
+
+
+class SseEvent(TypedDict):
+    """One server-sent event of an MCP stream (core/sse_parser.py, read by net/mcp_client.py)."""
+    event: str  # 'message' when the stream named none
+    data: str
+    id: Optional[str]  # the stream's last event id so far
 # __pragma__('noskip')

@@ -52,7 +52,7 @@ def estimate_message_tokens(message: 'ChatMessage') -> int:
     return tokens
 
 
-def estimate_tokens(messages):
+def estimate_tokens(messages: 'List[ChatMessage]') -> int:
     total = 0
     for message in messages:
         total += estimate_message_tokens(message)
@@ -66,9 +66,9 @@ def estimate_tools_tokens(tools: 'Optional[List[JsonObject]]') -> int:
     return estimate_text_tokens(dump_json(tools))
 
 
-def turn_starts(messages):
+def turn_starts(messages: 'List[ChatMessage]') -> 'List[int]':
     """Indexes of the user messages that open turns."""
-    starts = []
+    starts = []  # type: List[int]
     for index in range(len(messages)):
         if get_key(messages[index], 'role') == 'user':
             starts.append(index)
@@ -117,7 +117,7 @@ def fit_messages(system: 'ChatMessage', history: 'List[ChatMessage]', budget: in
     return {'messages': messages, 'trimmed': trimmed, 'dropped': dropped, 'tokens': total}
 
 
-def _first_kept(sizes, total, budget, keep_from, starts):
+def _first_kept(sizes: 'List[int]', total: int, budget: int, keep_from: int, starts: 'List[int]') -> int:
     """The first history index to keep: the earliest turn start after dropping just enough."""
     boundaries = [index for index in starts if index <= keep_from]
     if not (keep_from in boundaries):
@@ -133,13 +133,13 @@ def _first_kept(sizes, total, budget, keep_from, starts):
     return keep_from
 
 
-def _shortened(message, keep_chars):
+def _shortened(message: 'Any', keep_chars: int) -> 'ChatMessage':  # (Any: read by key names in a list)
     content = get_key(message, 'content', '')
     if json_type(content) != 'string':
         content = dump_json(content)
     if len(content) <= keep_chars:
         return message
-    copy = {}
+    copy = {}  # type: Any  # a ChatMessage, built key by key
     for key in ['role', 'tool_call_id', 'name']:
         if not is_none(get_key(message, key)):
             copy[key] = message[key]

@@ -10,7 +10,7 @@ INVISIBLE = [[0x0000, 0x001F], [0x007F, 0x009F], [0x00AD, 0x00AD], [0x061C, 0x06
              [0xFE00, 0xFE0F], [0xFEFF, 0xFEFF], [0xFFF9, 0xFFFB]]
 
 
-def _hex(code):
+def _hex(code: int) -> str:
     digits = ''
     while code > 0 or len(digits) < 4:
         digits = HEX[code % 16] + digits
@@ -18,14 +18,14 @@ def _hex(code):
     return digits
 
 
-def _invisible(code):
+def _invisible(code: int) -> bool:
     for bounds in INVISIBLE:
         if code >= bounds[0] and code <= bounds[1]:
             return True
     return False
 
 
-def escape_invisible(text, keep_newlines=False):
+def escape_invisible(text: str, keep_newlines: bool = False) -> str:
     """`text` with every invisible or reordering character written as \\u{XXXX} (newlines kept if asked)."""
     parts = []
     for char in text:

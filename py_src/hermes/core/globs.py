@@ -5,17 +5,20 @@ Matched against workspace-relative paths with '/' separators: `**` spans any num
 character classes. `**/.git` matches '.git' and 'a/b/.git'; 'build' only the top-level 'build'.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List
+# __pragma__('noskip')
 from hermes.js.text import native_regex, regex_matches
 
 _SPECIAL = '.+^$()|\\'
 
 
-def glob_to_regex(pattern):
+def glob_to_regex(pattern: str) -> str:
     """A regular expression (source text, anchored) equivalent to the glob `pattern`."""
     return '^' + _convert(_trim_slashes(pattern)) + '$'
 
 
-def _trim_slashes(pattern):
+def _trim_slashes(pattern: str) -> str:
     # (str.strip's argument is ignored in the bundle: Transcrypt's strip only trims whitespace)
     start, end = 0, len(pattern)
     while start < end and pattern[start] == '/':
@@ -25,8 +28,8 @@ def _trim_slashes(pattern):
     return pattern[start:end]
 
 
-def _convert(pattern):
-    out = []
+def _convert(pattern: str) -> str:
+    out = []  # type: List[str]
     index = 0
     length = len(pattern)
     while index < length:
@@ -79,7 +82,7 @@ def _convert(pattern):
     return ''.join(out)
 
 
-def _matching_brace(pattern, start):
+def _matching_brace(pattern: str, start: int) -> int:
     depth = 0
     for index in range(start, len(pattern)):
         if pattern[index] == '{':
@@ -91,11 +94,11 @@ def _matching_brace(pattern, start):
     return -1
 
 
-def _split_alternatives(body):
+def _split_alternatives(body: str) -> 'List[str]':
     """'a,{b,c},d' → ['a', '{b,c}', 'd'] (commas inside nested braces stay)."""
-    parts = []
+    parts = []  # type: List[str]
     depth = 0
-    current = []
+    current = []  # type: List[str]
     for char in body:
         if char == ',' and depth == 0:
             parts.append(''.join(current))
@@ -114,12 +117,12 @@ class GlobSet:
     """Several globs compiled once into one native regex; `matches(relative_path)`, or
     `regex_matches(globs.regex, path)` in a hot loop over '/'-separated paths."""
 
-    def __init__(self, patterns):
+    def __init__(self, patterns: 'List[str]') -> None:
         self.patterns = patterns
         sources = [glob_to_regex(pattern) for pattern in patterns]
         self.regex = native_regex('|'.join(sources) if len(sources) > 0 else '(?!)')
 
-    def matches(self, relative_path):
+    def matches(self, relative_path: str) -> bool:
         return regex_matches(self.regex, relative_path.replace('\\', '/'))
 
 

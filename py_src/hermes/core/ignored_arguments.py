@@ -2,6 +2,9 @@
 not declare (the registry leaves them out: core/tools.py declared_arguments). Gemini CLI sends
 `wait_for_previous` with every dependent call: a line per call would bury the log, one per client says it once."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 
 # The memory's bound: names and client strings come from outside, so a client inventing new ones for every call
@@ -10,12 +13,12 @@ MAX_NOTES = 200
 
 
 class IgnoredArguments:
-    def __init__(self, log):
+    def __init__(self, log: 'Any') -> None:
         self._log = log  # host/log.py Log, or None
-        self._seen = {}  # 'client\nname' → True
+        self._seen = {}  # type: Dict[str, bool]  # 'client\nname' → True
         self._count = 0
 
-    def note(self, client, tool_name, names):
+    def note(self, client: str, tool_name: str, names: 'List[str]') -> None:
         """`client` (its name and version) sent `names` to `tool_name`, which does not declare them."""
         if is_none(self._log):
             return

@@ -3,6 +3,12 @@
 Nothing here knows about MCP or about transports; `hermes.core.mcp_protocol` uses it.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Final, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.jsonrpc import (JsonRpcError, JsonRpcErrorObject, JsonRpcNotification, JsonRpcResult,
+                                      RequestId)
+# __pragma__('noskip')
 from hermes.js.objects import is_none, or_none
 from hermes.core import values
 from hermes.core.values import json_type, get_key
@@ -11,7 +17,7 @@ from hermes.core.values import json_type, get_key
 # module assigns itself, so `from hermes.core.jsonrpc import has_key` would break the bundle.
 has_key = values.has_key
 
-JSONRPC_VERSION = '2.0'
+JSONRPC_VERSION = '2.0'  # type: Final
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -20,37 +26,37 @@ INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 
 
-def result_response(request_id, result):
+def result_response(request_id: 'RequestId', result: 'Json') -> 'JsonRpcResult':
     return {'jsonrpc': JSONRPC_VERSION, 'id': or_none(request_id), 'result': result}
 
 
-def error_response(request_id, code, message, data=None):
-    error = {'code': code, 'message': message}
+def error_response(request_id: 'RequestId', code: int, message: str, data: 'Json' = None) -> 'JsonRpcError':
+    error = {'code': code, 'message': message}  # type: JsonRpcErrorObject
     if not is_none(data):
         error['data'] = data
     return {'jsonrpc': JSONRPC_VERSION, 'id': or_none(request_id), 'error': error}
 
 
-def notification(method, params=None):
-    message = {'jsonrpc': JSONRPC_VERSION, 'method': method}
+def notification(method: str, params: 'Optional[JsonObject]' = None) -> 'JsonRpcNotification':
+    message = {'jsonrpc': JSONRPC_VERSION, 'method': method}  # type: JsonRpcNotification
     if not is_none(params):
         message['params'] = params
     return message
 
 
-def is_valid_id(value):
+def is_valid_id(value: 'Json') -> bool:
     """Request ids are strings or numbers; null and booleans are not (True is no number here)."""
     kind = json_type(value)
     return kind == 'string' or kind == 'integer' or kind == 'number'
 
 
-def request_id_of(message):
+def request_id_of(message: 'Json') -> 'RequestId':
     """The id to answer an invalid message with: its own id when that is usable, else None."""
     request_id = get_key(message, 'id')
     return request_id if is_valid_id(request_id) else None
 
 
-def invalid_reason(message):
+def invalid_reason(message: 'Json') -> 'Optional[str]':
     """Why `message` is not a JSON-RPC 2.0 request, notification or response; None when it is one."""
     if json_type(message) != 'object':
         return 'expected a JSON object, got ' + json_type(message)
@@ -62,7 +68,7 @@ def invalid_reason(message):
     return _invalid_response_reason(message)
 
 
-def _invalid_call_reason(message):
+def _invalid_call_reason(message: 'JsonObject') -> 'Optional[str]':
     if json_type(message['method']) != 'string':
         return 'method must be a string'
     if has_key(message, 'id') and not is_valid_id(message['id']):
@@ -74,7 +80,7 @@ def _invalid_call_reason(message):
     return None
 
 
-def _invalid_response_reason(message):
+def _invalid_response_reason(message: 'JsonObject') -> 'Optional[str]':
     if not has_key(message, 'id'):
         return 'a message needs a method (request or notification) or an id (response)'
     if has_key(message, 'result') == has_key(message, 'error'):
@@ -82,7 +88,7 @@ def _invalid_response_reason(message):
     return None
 
 
-def classify(message):
+def classify(message: 'Json') -> str:
     """'request' | 'notification' | 'response' | 'invalid'."""
     if not is_none(invalid_reason(message)):
         return 'invalid'

@@ -5,21 +5,25 @@ object that also owns `__contains__`, `py_keys`, … and inherits `__proto__` an
 such a name would find that machinery instead of "method not found". Every key gets a prefix no such name has.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Awaitable, Callable, Dict, Optional
+Handler = Callable[..., Awaitable[Any]]  # async handler(request_id, params) → result
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 
 
 class MethodTable:
-    def __init__(self, handlers=None):
+    def __init__(self, handlers: 'Optional[Dict[str, Handler]]' = None) -> None:
         """`handlers`: {method: async handler(request_id, params)}."""
-        self._slots = {}
+        self._slots = {}  # type: Dict[str, Handler]
         if not is_none(handlers):
             for method in handlers.keys():
                 self.add(method, handlers[method])
 
-    def add(self, method, handler):
+    def add(self, method: str, handler: 'Handler') -> None:
         self._slots['m:' + method] = handler
 
-    def get(self, method):
+    def get(self, method: str) -> 'Optional[Handler]':
         """The handler of `method`, or None when the method is not in the table."""
         slot = 'm:' + method
         return self._slots[slot] if slot in self._slots else None

@@ -31,7 +31,7 @@ def validate(value: 'Json', schema: 'JsonObject', path: str = 'arguments') -> 'L
     return errors
 
 
-def _check(value, schema, path, errors):
+def _check(value: 'Json', schema: 'Json', path: str, errors: 'List[str]') -> None:
     if schema is False:
         errors.append(path + ': no value is allowed here')
         return
@@ -52,7 +52,7 @@ def _check(value, schema, path, errors):
     _check_combinators(value, schema, path, errors)
 
 
-def _check_type(value, schema, path, errors):
+def _check_type(value: 'Json', schema: 'Json', path: str, errors: 'List[str]') -> bool:
     expected = get_key(schema, 'type')
     if is_none(expected):
         return True
@@ -66,7 +66,7 @@ def _check_type(value, schema, path, errors):
     return False
 
 
-def _check_enum_and_const(value, schema, path, errors):
+def _check_enum_and_const(value: 'Json', schema: 'Json', path: str, errors: 'List[str]') -> None:
     options = get_key(schema, 'enum')
     if json_type(options) == 'array' and not _matches_any(value, options):
         listed = ', '.join([describe(option) for option in options])
@@ -75,14 +75,14 @@ def _check_enum_and_const(value, schema, path, errors):
         errors.append(path + ': expected ' + describe(schema['const']) + ', got ' + describe(value))
 
 
-def _matches_any(value, options):
+def _matches_any(value: 'Json', options: 'List[Json]') -> bool:
     for option in options:
         if json_equal(value, option):
             return True
     return False
 
 
-def _check_object(value, schema, path, errors):
+def _check_object(value: 'Json', schema: 'Json', path: str, errors: 'List[str]') -> None:
     for name in _list_of(schema, 'required'):
         if not has_key(value, name):
             errors.append(path + ": missing required property '" + name + "'")
@@ -93,7 +93,7 @@ def _check_object(value, schema, path, errors):
     _check_additional(value, schema, properties, path, errors)
 
 
-def _check_additional(value, schema, properties, path, errors):
+def _check_additional(value: 'Json', schema: 'Json', properties: 'Json', path: str, errors: 'List[str]') -> None:
     additional = get_key(schema, 'additionalProperties')
     if is_none(additional) or additional is True:
         return
@@ -107,7 +107,7 @@ def _check_additional(value, schema, properties, path, errors):
             _check(value[name], additional, path + '.' + name, errors)
 
 
-def _check_array(value, schema, path, errors):
+def _check_array(value: 'Json', schema: 'Json', path: str, errors: 'List[str]') -> None:
     items = get_key(schema, 'items')
     if is_object(items):
         for index in range(len(value)):
@@ -117,7 +117,7 @@ def _check_array(value, schema, path, errors):
         errors.append(path + ': expected unique items, got duplicates')
 
 
-def _has_duplicates(items):
+def _has_duplicates(items: 'List[Json]') -> bool:
     for index in range(len(items)):
         for other in range(index + 1, len(items)):
             if json_equal(items[index], items[other]):
@@ -125,11 +125,11 @@ def _has_duplicates(items):
     return False
 
 
-def _check_string(value, schema, path, errors):
+def _check_string(value: 'Json', schema: 'Json', path: str, errors: 'List[str]') -> None:
     _check_count(len(value), schema, 'minLength', 'maxLength', 'character(s)', path, errors)
 
 
-def _check_count(count, schema, min_key, max_key, unit, path, errors):
+def _check_count(count: int, schema: 'Json', min_key: str, max_key: str, unit: str, path: str, errors: 'List[str]') -> None:
     """minItems/maxItems and minLength/maxLength share one shape of check and message."""
     low, high = get_key(schema, min_key), get_key(schema, max_key)
     if _is_number(low) and count < low:
@@ -138,7 +138,7 @@ def _check_count(count, schema, min_key, max_key, unit, path, errors):
         errors.append(path + ': expected at most ' + describe(high) + ' ' + unit + ', got ' + str(count))
 
 
-def _check_number(value, schema, path, errors):
+def _check_number(value: 'Json', schema: 'Json', path: str, errors: 'List[str]') -> None:
     bounds = [('minimum', '>='), ('exclusiveMinimum', '>'), ('maximum', '<='), ('exclusiveMaximum', '<')]
     for key, operator in bounds:
         bound = get_key(schema, key)
@@ -147,7 +147,7 @@ def _check_number(value, schema, path, errors):
             errors.append(path + ': expected ' + expected + ', got ' + describe(value))
 
 
-def _satisfies(value, operator, bound):
+def _satisfies(value: float, operator: str, bound: float) -> bool:
     if operator == '>=':
         return value >= bound
     if operator == '>':
@@ -157,17 +157,17 @@ def _satisfies(value, operator, bound):
     return value < bound
 
 
-def _list_of(schema, key):
+def _list_of(schema: 'Json', key: str) -> 'List[Json]':
     value = get_key(schema, key)
     return value if json_type(value) == 'array' else []
 
 
-def _is_number(value):
+def _is_number(value: 'Json') -> bool:
     kind = json_type(value)
     return kind == 'integer' or kind == 'number'
 
 
-def _check_combinators(value, schema, path, errors):
+def _check_combinators(value: 'Json', schema: 'Json', path: str, errors: 'List[str]') -> None:
     for alternative in _list_of(schema, 'allOf'):
         _check(value, alternative, path, errors)
     any_of = get_key(schema, 'anyOf')
@@ -185,7 +185,7 @@ def _check_combinators(value, schema, path, errors):
             errors.append(path + ': matches ' + str(matched) + ' of the allowed forms, expected exactly one')
 
 
-def _alternative_failures(value, alternatives, path):
+def _alternative_failures(value: 'Json', alternatives: 'List[Json]', path: str) -> 'List[List[str]]':
     """The error lists of the alternatives `value` does not satisfy, with the shared path prefix
     dropped so the summary reads 'expected string, got number' rather than repeating the path."""
     failures = []
@@ -198,7 +198,7 @@ def _alternative_failures(value, alternatives, path):
     return failures
 
 
-def _summarise(failures):
+def _summarise(failures: 'List[List[str]]') -> str:
     parts = []
     for index in range(len(failures)):
         parts.append('(' + str(index + 1) + ') ' + ', '.join(failures[index]))

@@ -16,13 +16,13 @@ Adding a setting: one entry here (scope included), then `inv build` regenerates 
 """
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Any, Dict
+from typing import Any, Dict, List
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
 
 PROTECTED_SCOPES = ['application', 'machine']
 
-SETTINGS = [
+SETTINGS = [  # type: List[JsonObject]
     {
         'key': 'mcp.enabled', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 1,
         'markdownDescription': "Serve this window's tools over MCP on `127.0.0.1` so external agents (Hermes Agent, "
@@ -191,14 +191,14 @@ def default_of(key: str) -> 'Json':
     return declaration(key)['default']
 
 
-def is_protected(key):
+def is_protected(key: str) -> bool:
     """Only the user's own settings count for this key; a workspace's value is ignored."""
     return declaration(key)['scope'] in PROTECTED_SCOPES
 
 
-def configuration_contribution():
+def configuration_contribution() -> 'JsonObject':
     """package.json's `contributes.configuration` (CPython only: scripts/gen_contributions.py)."""
-    properties = {}
+    properties = {}  # type: JsonObject
     for entry in SETTINGS:
         properties['hermes.' + entry['key']] = {name: entry[name] for name in entry.keys() if name != 'key'}
     return {'title': 'Hermes', 'properties': properties}

@@ -24,28 +24,32 @@ An event is only complete at its terminating blank line: `finish()` (end of stre
 unterminated one, as a browser does; `pending()` shows what would be dropped.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List, Optional
+from hermes.contracts.mcp import SseEvent
+# __pragma__('noskip')
 
 BOM = '\ufeff'
 MAX_RETRY_DIGITS = 15  # longer `retry:` values are ignored: beyond 2**53 JS numbers lose digits Python keeps
 
 
 class SseParser:
-    def __init__(self):
+    def __init__(self) -> None:
         self.reset()
 
-    def reset(self):
+    def reset(self) -> None:
         self._line = ''  # text after the last line break: a line not yet terminated
         self._after_cr = False  # the last character seen was CR: an LF right after it is part of that break
         self._started = False  # past the (optional) byte-order mark
         self._event_type = ''
-        self._data = []
+        self._data = []  # type: List[str]
         self._has_data = False
-        self._last_id = None
-        self.retry_ms = None  # the last valid `retry:` value, for callers that reconnect
+        self._last_id = None  # type: Optional[str]
+        self.retry_ms = None  # type: Optional[int]  # the last valid `retry:` value, for callers that reconnect
 
-    def feed(self, text):
+    def feed(self, text: str) -> 'List[SseEvent]':
         """Consume a chunk; return the list of events it completed (often empty)."""
-        events = []
+        events = []  # type: List[SseEvent]
         if not text:
             return events
         if not self._started:
@@ -84,14 +88,14 @@ class SseParser:
         self._line = buffer[line_start:]
         return events
 
-    def finish(self):
+    def finish(self) -> 'List[SseEvent]':
         """End of stream: an event without its blank line is dropped (see `pending()`). Returns the
         events completed by the end of the stream, which is always none: `feed` dispatches eagerly.
         The parser is then ready for a new stream."""
         self.reset()
         return []
 
-    def pending(self):
+    def pending(self) -> 'Optional[SseEvent]':
         """The event that an end of stream now would drop (None if there is none): the event being
         built, completed as if a blank line followed. Nothing changes."""
         if len(self._line) == 0 and not self._has_data:
@@ -106,10 +110,10 @@ class SseParser:
         return events[0] if len(events) > 0 else None
 
     @property
-    def last_event_id(self):
+    def last_event_id(self) -> 'Optional[str]':
         return self._last_id
 
-    def _process_line(self, line, events):
+    def _process_line(self, line: str, events: 'List[SseEvent]') -> None:
         if len(line) == 0:
             self._dispatch(events)
             return
@@ -137,7 +141,7 @@ class SseParser:
                 self.retry_ms = _decimal(value)
         # anything else is ignored, as the spec requires
 
-    def _dispatch(self, events):
+    def _dispatch(self, events: 'List[SseEvent]') -> None:
         if self._has_data:
             events.append({
                 'event': self._event_type if len(self._event_type) > 0 else 'message',
@@ -149,7 +153,7 @@ class SseParser:
         self._has_data = False
 
 
-def _decimal(digits):
+def _decimal(digits: str) -> int:
     """The number a string of ASCII digits spells (`int()` in the bundle is `parseFloat(x) | 0`: it wraps
     above 2**31, so 99999999999 came out as 1215752191)."""
     value = 0
@@ -158,7 +162,7 @@ def _decimal(digits):
     return value
 
 
-def _all_digits(text):
+def _all_digits(text: str) -> bool:
     for char in text:
         if char < '0' or char > '9':
             return False

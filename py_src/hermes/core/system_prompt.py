@@ -48,7 +48,7 @@ def build_system_prompt(workspace: 'Json' = None, tools: 'Optional[List[Tool]]' 
     return '\n\n'.join(sections)
 
 
-def workspace_section(workspace):
+def workspace_section(workspace: 'Json') -> str:
     if not is_object(workspace):
         return ''
     lines = []
@@ -100,7 +100,7 @@ def workspace_section(workspace):
     return '## Workspace\n' + '\n'.join(lines)
 
 
-def _problem(error):
+def _problem(error: 'Json') -> str:
     if json_type(error) == 'string':
         return error
     if not is_object(error):
@@ -113,7 +113,7 @@ def _problem(error):
     return (where + ': ' if where != '' else '') + str(message)
 
 
-def _strings(value):
+def _strings(value: 'Json') -> 'List[str]':
     if json_type(value) != 'array':
         return []
     return [item for item in value if json_type(item) == 'string']

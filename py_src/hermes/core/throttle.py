@@ -11,34 +11,47 @@ The clock is a parameter so tests can drive time by hand (`FakeClock` in the tes
 uses JS timers through the seam.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Callable, Dict, Optional, Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+    def set_timer(self, callback: 'Callable[[], None]', delay_ms: float) -> Any: ...
+
+    def clear_timer(self, handle: Any) -> None: ...
+
+
+# __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.objects import is_none
 from hermes.js.timers import clear_timer, set_timer
 
 
 class SystemClock:
-    def now(self):
+    def now(self) -> float:
         return now_ms()
 
-    def set_timer(self, callback, delay_ms):
+    def set_timer(self, callback: 'Callable[[], None]', delay_ms: float) -> 'Any':
         return set_timer(callback, delay_ms)
 
-    def clear_timer(self, handle):
+    def clear_timer(self, handle: 'Any') -> None:
         clear_timer(handle)
 
 
 class KeyedThrottle:
     """`fire(key)` at most once per `interval_ms` for each key (a string)."""
 
-    def __init__(self, interval_ms, fire, clock=None):
+    def __init__(self, interval_ms: float, fire: 'Callable[[str, float], None]', clock: 'Optional[Clock]' = None) -> None:
         self.interval_ms = interval_ms
         self._fire_callback = fire
         self._clock = SystemClock() if is_none(clock) else clock
         # Keys come from clients (resource URIs): prefixed, so no key can be a dict's own member.
-        self._last_fired = {}
-        self._pending = {}
+        self._last_fired = {}  # type: Dict[str, float]
+        self._pending = {}  # type: Dict[str, Any]
 
-    def poke(self, key):
+    def poke(self, key: str) -> None:
         slot = 'k:' + key
         if slot in self._pending:
             return  # the trailing fire is scheduled already and will report this change too
@@ -49,7 +62,7 @@ class KeyedThrottle:
             return
         self._pending[slot] = self._clock.set_timer(lambda: self._trailing(key), last + self.interval_ms - now)
 
-    def forget(self, key):
+    def forget(self, key: str) -> None:
         """Drop the key's pending fire and its history (nobody listens to it any more)."""
         slot = 'k:' + key
         if slot in self._pending:
@@ -58,13 +71,13 @@ class KeyedThrottle:
         if slot in self._last_fired:
             del self._last_fired[slot]
 
-    def dispose(self):
+    def dispose(self) -> None:
         for slot in list(self._pending.keys()):
             self._clock.clear_timer(self._pending[slot])
         self._pending = {}
         self._last_fired = {}
 
-    def _trailing(self, key):
+    def _trailing(self, key: str) -> None:
         slot = 'k:' + key
         if slot in self._pending:
             del self._pending[slot]
@@ -75,7 +88,7 @@ class KeyedThrottle:
             return
         self._fire(key)
 
-    def _fire(self, key):
+    def _fire(self, key: str) -> None:
         at = self._clock.now()
         self._last_fired['k:' + key] = at
         self._fire_callback(key, at)

@@ -16,6 +16,7 @@ Results go back as one user message (`results_message`).
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import Any, Dict, List
+from hermes.core.tools import Tool  # (no cycle: core/tools.py does not import this module)
 from hermes.contracts.chat import ChatMessage
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
@@ -32,7 +33,7 @@ CORRECTION_HEADER = 'Your tool call could not be read:'
 _TRAILING_COMMA = native_regex(',(?=\\s*[}\\]])', 'g')  # a comma right before } or ]
 
 
-def protocol_prompt(tools):
+def protocol_prompt(tools: 'List[Tool]') -> str:
     """The system-prompt section that teaches the protocol and lists the tools with their schemas."""
     lines = [
         '## Tools',

@@ -11,7 +11,7 @@ def native_regex(source: str, flags: str = '') -> 'Any':
     return new(RegExp, source, flags)
 
 
-def regex_matches(regex, text):
+def regex_matches(regex: 'Any', text: str) -> bool:
     """Whether a native_regex finds a match in `text` (anchor the source with ^…$ for a full match)."""
     return regex.test(text)
 
@@ -27,7 +27,7 @@ def regex_count(regex: 'Any', text: str) -> int:
     return 0 if found is None else len(found)
 
 
-def sorted_strings(strings):
+def sorted_strings(strings: 'List[str]') -> 'List[str]':
     """Sort a list of strings in place, by code unit, without Transcrypt's per-comparison wrapper
     (the same order as Python's for text without astral characters). Returns the list."""
     return strings.js_sort()  # `js_sort` compiles to the native `sort` (`sort` would be Transcrypt's)
@@ -67,7 +67,7 @@ def utf8_text(chunks):
 
 
 # __pragma__('skip')
-from typing import Any
+from typing import Any, List
 from hermes.js.text_cpython import (
     native_regex, regex_matches, regex_replace_all, regex_count, sorted_strings, decode_uri_component,
     base64_utf8, utf8_base64, utf8_bytes, utf8_text,
