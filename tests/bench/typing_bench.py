@@ -103,7 +103,7 @@ def bench_typing(heading, row, code_server_path, vsix, root):
     base, loaded = statistics.median(without), statistics.median(with_subscribers)
     row(f'keystroke → paint, median of {len(without)}', f'{base:.1f} ms')
     row(f'… with {SUBSCRIBERS} clients × {len(RESOURCES)} subscriptions', f'{loaded:.1f} ms', 'without', loaded / base)
-    p95 = lambda values: sorted(values)[int(len(values) * 0.95) - 1]  # noqa: E731
+    p95 = lambda values: sorted(values)[int(len(values) * 0.95) - 1]
     row('p95 without / with', f'{p95(without):.1f} / {p95(with_subscribers):.1f} ms')
     notified = sum(counter.count for counter in counters)
     keys = ROUNDS * KEYS_PER_ROUND

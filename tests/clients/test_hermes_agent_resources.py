@@ -6,12 +6,12 @@ import pytest
 
 from conftest import PROOF_FILE, record, without_noise
 from llm_server.scenarios import Reply, text_events, tool_events
-from test_hermes_agent import CHAT, EXPECTED_NOISE, hermes, hermes_home, llm  # noqa: F401 (fixtures)
+from test_hermes_agent import CHAT, EXPECTED_NOISE, hermes, hermes_home, llm  # (fixtures)
 
 ANSWER = 'Read through the resource.'
 
 
-def chat_with_one_call(hermes_home, workspace, llm, tool, arguments):  # noqa: F811
+def chat_with_one_call(hermes_home, workspace, llm, tool, arguments):
     transport, home = hermes_home
     with llm.lock:
         llm._replies = [Reply(tool_events([('call_1', tool, arguments)])), Reply(text_events(ANSWER))]
@@ -29,18 +29,18 @@ def chat_with_one_call(hermes_home, workspace, llm, tool, arguments):  # noqa: F
     return str(tool_message['content'])
 
 
-def test_hermes_reads_a_workspace_file_through_the_file_template(hermes_home, workspace, llm, proof):  # noqa: F811
+def test_hermes_reads_a_workspace_file_through_the_file_template(hermes_home, workspace, llm, proof):
     content = chat_with_one_call(hermes_home, workspace, llm, 'mcp__vscode__read_resource',
                                  {'uri': 'file://' + str(workspace / PROOF_FILE)})
     assert proof in content
 
 
-def test_hermes_gets_the_explain_prompt_with_the_file_embedded(hermes_home, workspace, llm, proof):  # noqa: F811
+def test_hermes_gets_the_explain_prompt_with_the_file_embedded(hermes_home, workspace, llm, proof):
     content = chat_with_one_call(hermes_home, workspace, llm, 'mcp__vscode__get_prompt',
                                  {'name': 'explain', 'arguments': {'path': PROOF_FILE}})
     assert proof in content and 'Explain `' + PROOF_FILE + '`' in content
 
 
-def test_hermes_is_refused_a_file_outside_the_workspace(hermes_home, workspace, llm, proof):  # noqa: F811
+def test_hermes_is_refused_a_file_outside_the_workspace(hermes_home, workspace, llm, proof):
     content = chat_with_one_call(hermes_home, workspace, llm, 'mcp__vscode__read_resource', {'uri': 'file:///etc/hostname'})
     assert 'is outside the workspace' in content

@@ -31,7 +31,7 @@ class McpSession:
                         await session.initialize()
                         self._ready.set_result(session)
                         await self._closing.wait()
-        except BaseException as error:  # noqa: BLE001 (reported through the future)
+        except BaseException as error:  # (reported through the future)
             if not self._ready.done():
                 self._ready.set_exception(error)
             raise
@@ -70,7 +70,7 @@ class McpSession:
         self.loop.call_soon_threadsafe(self._closing.set)
         try:
             self._main.result(15)
-        except Exception:  # noqa: BLE001 (closing is best effort)
+        except Exception:  # (closing is best effort)
             pass
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)

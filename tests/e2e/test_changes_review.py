@@ -21,8 +21,8 @@ from vscode_server import wait_until
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'tests'))
 
-from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+from llm_server.scenarios import Reply, text_events, tool_events
+from llm_server.server import ScriptedLlmServer
 
 ONE = 'def area(width, height):\n    return width * height\n\n\ndef perimeter(width, height):\n    return width + height\n'
 ONE_BY_AGENT = ('def area(width: float, height: float) -> float:\n    return width * height\n\n\n'
@@ -94,7 +94,7 @@ def show_changes_view(window):
         try:
             window.run_command('Focus on Changes View')
             view.wait_for(state='visible', timeout=10000)
-        except Exception:  # noqa: BLE001 (tried again)
+        except Exception:  # (tried again)
             continue
     view.wait_for(state='visible')
     return view

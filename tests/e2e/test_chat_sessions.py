@@ -21,8 +21,8 @@ from vscode_server import attempts, holds_within, wait_until
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'tests'))
 
-from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+from llm_server.scenarios import Reply, text_events, tool_events
+from llm_server.server import ScriptedLlmServer
 
 QUESTION = 'What does hello.py do?'
 ANSWER = 'hello.py prints a greeting.'
@@ -216,7 +216,7 @@ def context_menu_action(page, row, name, done, before_click=None):
 
 def test_done_in_the_list_archives_and_delete_from_its_context_menu_removes(window, sessions_server, artifacts):
     page = window.page
-    archived = lambda: stored_conversations(sessions_server)[PANEL_QUESTION]['archived'] is True  # noqa: E731
+    archived = lambda: stored_conversations(sessions_server)[PANEL_QUESTION]['archived'] is True
     row = session_row(page, PANEL_QUESTION)
     for _ in attempts():  # the row's inline ✓ is "Mark as Done", VS Code 1.139's archive
         row.hover()

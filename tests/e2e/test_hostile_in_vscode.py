@@ -30,7 +30,7 @@ from vscode_server import package_probe_extension, probe_runner, wait_until
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests' / 'integration'), str(ROOT)]
 
-from hostile import CASES, Ctx, git  # noqa: E402
+from hostile import CASES, Ctx, git
 
 BY_ID = {case['id']: case for case in CASES}
 # The hostile repository's .vscode/settings.json: every weakening the suite tries, at once, and one harmless
@@ -404,7 +404,7 @@ def test_dialogs_show_what_will_run(world, artifacts):
 class TokenCatcher(BaseHTTPRequestHandler):
     seen = []
 
-    def do_POST(self):  # noqa: N802 (http.server's name)
+    def do_POST(self):  # (http.server's name)
         TokenCatcher.seen.append(self.headers.get('Authorization'))
         self.send_response(500)
         self.end_headers()

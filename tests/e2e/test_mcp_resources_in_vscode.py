@@ -52,7 +52,7 @@ class Notifications:
     async def _read_after(self, index, uri):
         try:
             self.follow_reads[index] = (await self.follow.read_resource(uri)).contents[0].text
-        except Exception as error:  # noqa: BLE001 (the session closing under a late read: nothing to follow)
+        except Exception as error:  # (the session closing under a late read: nothing to follow)
             self.follow_reads[index] = error
 
     def updates(self, uri, since=0.0):

@@ -24,8 +24,8 @@ from vscode_server import package_probe_extension, probe_runner, wait_until
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 
-from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+from llm_server.scenarios import Reply, text_events, tool_events
+from llm_server.server import ScriptedLlmServer
 
 MODELS = ['qwen2.5:7b', 'llama3.2:1b']
 RESPONSE = '.interactive-item-container.interactive-response'

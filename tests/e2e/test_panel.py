@@ -18,8 +18,8 @@ from vscode_server import wait_until
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'tests'))
 
-from llm_server.server import ScriptedLlmServer  # noqa: E402
-from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
+from llm_server.server import ScriptedLlmServer
+from llm_server.scenarios import Reply, text_events, tool_events
 
 MODELS = ['llama3.2:3b', 'qwen2.5:7b', 'scripted-coder']
 CODE = 'def greet(name):\n    return f"Hello, {name}!"\n'

@@ -11,9 +11,9 @@ from conftest import NODE, ROOT
 
 sys.path.insert(0, str(ROOT / 'tests'))
 
-from llm_server.expectations import check, outcome_of, text_of  # noqa: E402
-from llm_server.scenarios import SCENARIOS, Reply, text_events, tool_events  # noqa: E402
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+from llm_server.expectations import check, outcome_of, text_of
+from llm_server.scenarios import SCENARIOS, Reply, text_events, tool_events
+from llm_server.server import ScriptedLlmServer
 
 RUNNER = ROOT / 'tests' / 'node' / 'llm_turn.js'
 

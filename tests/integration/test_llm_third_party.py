@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / 'tests'))
 sys.path.insert(0, str(ROOT / 'py_src'))
 sys.path.insert(0, str(ROOT / 'tests' / 'shim'))
 
-from test_llm_loop import run_node  # noqa: E402
+from test_llm_loop import run_node
 
 FAKELLM = os.path.join(os.path.dirname(sys.executable), 'fakellm')
 RULES = """\

@@ -9,10 +9,10 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from llm_server.agent_script import Say, ToolUse  # noqa: E402
-from llm_server.anthropic_messages import AnthropicServer  # noqa: E402
-from llm_server.gemini_api import GeminiServer  # noqa: E402
-from llm_server.openai_responses import ResponsesServer, ToolSearch  # noqa: E402
+from llm_server.agent_script import Say, ToolUse
+from llm_server.anthropic_messages import AnthropicServer
+from llm_server.gemini_api import GeminiServer
+from llm_server.openai_responses import ResponsesServer, ToolSearch
 
 
 def sse(response):

@@ -314,9 +314,9 @@ def test_open_changes_shows_the_text_before_in_the_multi_file_diff(ui, changes):
 
 # ------------------------------------------------------------------------------------ checkpoints
 
-from hermes.core.checkpoints import cut_conversation, put_back, turns_from, history_cut, new_turn_id, last_turn  # noqa: E402
-from hermes.core.conversations import Conversation, ConversationStore  # noqa: E402
-from hermes.ui.checkpoints import register_checkpoints, UNDO_RESTORE  # noqa: E402
+from hermes.core.checkpoints import cut_conversation, put_back, turns_from, history_cut, new_turn_id, last_turn
+from hermes.core.conversations import Conversation, ConversationStore
+from hermes.ui.checkpoints import register_checkpoints, UNDO_RESTORE
 
 
 def three_turns():
@@ -374,7 +374,7 @@ def checkpoints(context, changes):
 
 def test_restore_files_and_conversation_then_undo_the_restore(checkpoints, changes):
     restorer, conversation, store = checkpoints
-    turn = lambda number: {'client': 'Hermes', 'session': 'conv-1', 'turn': 't' + number}  # noqa: E731
+    turn = lambda number: {'client': 'Hermes', 'session': 'conv-1', 'turn': 't' + number}
     changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nfour\n', turn('1'))
     changes.edit(changes.a, 'ONE\ntwo\nthree\nfour\n', 'ONE\ntwo\nthree\nFOUR\n', turn('2'))
     changes.edit(changes.b, 'alpha\nbeta\n', 'alpha\nbeta\ngamma\n', turn('3'))

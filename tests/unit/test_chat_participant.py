@@ -9,17 +9,17 @@ import vscode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import hermes.js.fetch_cpython as cpython  # noqa: E402
-from hermes.core.tools import Tool, ToolRegistry  # noqa: E402
-from hermes.core.chat_prompts import (user_message, help_markdown, followups, history_from_turns,  # noqa: E402
+import hermes.js.fetch_cpython as cpython
+from hermes.core.tools import Tool, ToolRegistry
+from hermes.core.chat_prompts import (user_message, help_markdown, followups, history_from_turns,
                                       turn_metadata, participant_contribution)
-from hermes.host.approval import Approver  # noqa: E402
-from hermes.host.llm_service import LlmService  # noqa: E402
-from hermes.ui.chat_participant import ChatParticipant, ChatStreamSink, register_chat_participant  # noqa: E402
-from llm_server.cpython_fetch import fetch  # noqa: E402
-from llm_server.runner import cancel_when  # noqa: E402
-from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+from hermes.host.approval import Approver
+from hermes.host.llm_service import LlmService
+from hermes.ui.chat_participant import ChatParticipant, ChatStreamSink, register_chat_participant
+from llm_server.cpython_fetch import fetch
+from llm_server.runner import cancel_when
+from llm_server.scenarios import Reply, text_events, tool_events
+from llm_server.server import ScriptedLlmServer
 
 CLIENT_OPTIONS = {'retry_base_ms': 20, 'max_retries': 1, 'connect_timeout_ms': 5000, 'idle_timeout_ms': 5000}
 

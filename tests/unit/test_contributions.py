@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'scripts'))
-import gen_contributions  # noqa: E402
+import gen_contributions
 
 
 def test_package_json_contributions_are_generated_from_the_code():

@@ -9,11 +9,11 @@ import vscode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hermes.core.tools import ToolRegistry  # noqa: E402
-from hermes.host.llm_service import LlmService, llm_settings, loop_options, API_KEY_SECRET  # noqa: E402
-from hermes.host.log import register_log  # noqa: E402
-from hermes.host.workspace_context import gather_workspace_context  # noqa: E402
-from hermes.ui.llm_commands import register_llm  # noqa: E402
+from hermes.core.tools import ToolRegistry
+from hermes.host.llm_service import LlmService, llm_settings, loop_options, API_KEY_SECRET
+from hermes.host.log import register_log
+from hermes.host.workspace_context import gather_workspace_context
+from hermes.ui.llm_commands import register_llm
 
 
 def run(coroutine):

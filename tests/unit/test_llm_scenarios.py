@@ -7,10 +7,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from llm_server.expectations import CHECKS, check  # noqa: E402
-from llm_server.runner import run_turn_sync  # noqa: E402
-from llm_server.scenarios import SCENARIOS  # noqa: E402
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+from llm_server.expectations import CHECKS, check
+from llm_server.runner import run_turn_sync
+from llm_server.scenarios import SCENARIOS
+from llm_server.server import ScriptedLlmServer
 
 
 @pytest.mark.parametrize('name', sorted(SCENARIOS))

@@ -10,14 +10,14 @@ import vscode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import hermes.js.fetch_cpython as cpython  # noqa: E402
-from hermes.core.tools import Tool, ToolRegistry  # noqa: E402
-from hermes.host.llm_service import LlmService  # noqa: E402
-from hermes.ui.lm_provider import register_lm_provider, model_information  # noqa: E402
-from llm_server.cpython_fetch import fetch  # noqa: E402
-from llm_server.runner import cancel_when  # noqa: E402
-from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+import hermes.js.fetch_cpython as cpython
+from hermes.core.tools import Tool, ToolRegistry
+from hermes.host.llm_service import LlmService
+from hermes.ui.lm_provider import register_lm_provider, model_information
+from llm_server.cpython_fetch import fetch
+from llm_server.runner import cancel_when
+from llm_server.scenarios import Reply, text_events, tool_events
+from llm_server.server import ScriptedLlmServer
 
 CLIENT_OPTIONS = {'retry_base_ms': 20, 'max_retries': 1, 'connect_timeout_ms': 5000, 'idle_timeout_ms': 5000,
                   'ollama': True}  # so the models' context windows are asked for (POST /api/show)

@@ -181,6 +181,6 @@ def open_line_process(command, args, options, handlers):
 
 
 # __pragma__('skip')
-from hermes.js.objects import typeof  # noqa: E402
-from hermes.js.line_process_cpython import open_line_process  # noqa: E402,F811
+from hermes.js.objects import typeof
+from hermes.js.line_process_cpython import open_line_process
 # __pragma__('noskip')

@@ -17,7 +17,7 @@ One module per `vscode` namespace, and one for the types they share:
 The namespaces are attributes of this package, made anew by reset(); code in the modules that needs
 another namespace reads it from here at call time (`vscode.workspace`).
 """
-from vscode._chat import (  # noqa: F401
+from vscode._chat import (
     ChatParticipant, ChatRequestTurn, ChatRequestTurn2, ChatResponseMarkdownPart, ChatResponseProgressPart,
     ChatResponseReferencePart, ChatResponseStream, ChatToolInvocationPart, ChatResponseTurn, ChatResponseTurn2, ChatSessionChangedFile,
     ChatSessionItem, ChatSessionItemCollection, ChatSessionItemController, ChatSessionStatus, LanguageModelChatMessage,
@@ -25,28 +25,28 @@ from vscode._chat import (  # noqa: F401
     LanguageModelToolCallPart, LanguageModelToolResult, LanguageModelToolResultPart, McpHttpServerDefinition, _Chat, _Lm,
 )
 from vscode._commands import _Commands
-from vscode._context import ExtensionContext, Memento, SecretStorage, Subscriptions  # noqa: F401
-from vscode._debug import DebugSession, FunctionBreakpoint, SourceBreakpoint, _Debug  # noqa: F401
-from vscode._documents import WorkspaceEdit, _load_document, _TextEdit  # noqa: F401
+from vscode._context import ExtensionContext, Memento, SecretStorage, Subscriptions
+from vscode._debug import DebugSession, FunctionBreakpoint, SourceBreakpoint, _Debug
+from vscode._documents import WorkspaceEdit, _load_document, _TextEdit
 from vscode._env import _Env
-from vscode._events import CancellationError, CancellationTokenSource, Disposable, EventEmitter  # noqa: F401
-from vscode._files import RelativePattern  # noqa: F401
-from vscode._languages import (  # noqa: F401
+from vscode._events import CancellationError, CancellationTokenSource, Disposable, EventEmitter
+from vscode._files import RelativePattern
+from vscode._languages import (
     CodeLens, Diagnostic, DiagnosticSeverity, DocumentSymbol, Hover, SymbolInformation, SymbolKind, TextEdit, _Languages,
 )
-from vscode._tasks import _Task, _Tasks  # noqa: F401
-from vscode._terminals import ShellExecution, ShellExecutionCommandLine, ShellIntegration, Terminal  # noqa: F401
-from vscode._types import (  # noqa: F401
+from vscode._tasks import _Task, _Tasks
+from vscode._terminals import ShellExecution, ShellExecutionCommandLine, ShellIntegration, Terminal
+from vscode._types import (
     ConfigurationTarget, FileSystemError, FileType, JsObject, JsObjectDict, Location, MarkdownString, OverviewRulerLane,
     Position,
     ProgressLocation, Range, Selection, StatusBarAlignment, TextEditorRevealType, ThemeColor, ThemeIcon, Uri,
     WorkspaceFolder, _Undefined,
 )
-from vscode._window import (  # noqa: F401
+from vscode._window import (
     OutputChannel, StatusBarItem, Tab, TabGroup, TabGroups, TextDocument, TextEditor, TextEditorDecorationType, TreeItem,
     TreeItemCollapsibleState, TreeView, Webview, WebviewView, _Window,
 )
-from vscode._workspace import Configuration, ConfigurationChangeEvent, _Workspace  # noqa: F401
+from vscode._workspace import Configuration, ConfigurationChangeEvent, _Workspace
 
 version = '1.139.1'
 window = workspace = commands = env = lm = chat = debug = languages = tasks = None
