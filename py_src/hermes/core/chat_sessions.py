@@ -8,6 +8,10 @@ participant is `hermes.agent`). The contribution's `name` is not `hermes` either
 VS Code registers an agent under that name, which would take `@hermes` away from the participant.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.chat_prompts import COMMANDS
@@ -33,7 +37,7 @@ STATUS_CODES = {'failed': STATUS_FAILED, 'completed': STATUS_COMPLETED, 'in_prog
                 'needs_input': STATUS_NEEDS_INPUT}
 
 
-def session_contribution():
+def session_contribution() -> 'List[JsonObject]':
     """package.json `contributes.chatSessions` (generated, so the type and commands match the code)."""
     return [{
         'type': SESSION_TYPE,
@@ -53,14 +57,14 @@ def session_contribution():
     }]
 
 
-def conversation_id(path):
+def conversation_id(path: 'Json') -> str:
     """The conversation a session resource names: its path without the leading '/'."""
     if json_type(path) != 'string':
         return ''
     return path[1:] if path.startswith('/') else path
 
 
-def item_view(conversation, format_time):
+def item_view(conversation: 'Any', format_time: 'Callable[[float], str]') -> 'JsonObject':
     """What a session item shows; `format_time(ms)` formats a time for the description."""
     description = conversation.model if json_type(conversation.model) == 'string' else ''
     usage = getattr(conversation, 'acp_usage', None)  # an ACP agent's last usage_update (context used / size)
@@ -80,7 +84,7 @@ def item_view(conversation, format_time):
             'timing': timing, 'changes': conversation.changes[:], 'archived': conversation.archived}
 
 
-def history_plan(conversation, tool_titles=None):
+def history_plan(conversation: 'Any', tool_titles: 'Optional[Dict[str, str]]' = None) -> 'List[JsonObject]':
     """The conversation as chat turns: [{'kind': 'request', 'prompt'} | {'kind': 'response', 'parts':
     [{'kind': 'markdown', 'text'} | {'kind': 'progress', 'text'} | {'kind': 'reference', 'path'}]}].
     A running reply is left out (VS Code shows only finished turns in a session's history)."""
@@ -95,7 +99,7 @@ def history_plan(conversation, tool_titles=None):
     return turns
 
 
-def _response_parts(reply, tool_titles):
+def _response_parts(reply: 'Any', tool_titles: 'Optional[Dict[str, str]]') -> 'List[JsonObject]':
     parts = []
     referenced = []
     for part in reply['parts']:
@@ -137,7 +141,7 @@ def _response_parts(reply, tool_titles):
     return parts
 
 
-def status_ending(status):
+def status_ending(status: str) -> str:
     """What a tool's line in a session's history ends with: how it ended, when it did not succeed."""
     if status == 'error':
         return ' (failed)'
@@ -149,7 +153,7 @@ def status_ending(status):
 PLAN_MARKS = {'completed': '[x]', 'in_progress': '[~]', 'pending': '[ ]'}
 
 
-def plan_markdown(entries):
+def plan_markdown(entries: 'List[Any]') -> str:
     """An agent's plan as a Markdown to-do list."""
     lines = ['**Plan**', '']
     for entry in entries:

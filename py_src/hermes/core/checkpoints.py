@@ -8,6 +8,11 @@ A turn's files are those its tools changed and that are still pending: a change 
 the file now, and a restore leaves it (the restore's message says how many files it put back).
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.loop import ChangeAuthor
+# __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
@@ -27,7 +32,7 @@ RESTORE_CHOICES = [
 
 
 
-def new_turn_id(previous=None):
+def new_turn_id(previous: 'Optional[str]' = None) -> str:
     """A new turn id after `previous`, the last turn id of its scope (a conversation's: `last_turn(messages)`), or
     None: the time in ms, made greater than `previous` so ids stay unique and ordered in their scope across reloads.
     (A change-log author is a conversation and a turn, so a turn id needs to be unique within its conversation.)"""
@@ -38,7 +43,7 @@ def new_turn_id(previous=None):
     return 't' + str(value)
 
 
-def last_turn(messages):
+def last_turn(messages: 'List[Any]') -> 'Optional[str]':
     """The id of the last turn among a conversation's messages, or None."""
     found = None
     for message in messages:
@@ -48,7 +53,7 @@ def last_turn(messages):
     return found
 
 
-def _turn_time(turn_id):
+def _turn_time(turn_id: 'Json') -> int:
     """The time in a turn id 't<ms>' (0 for None or another form)."""
     if json_type(turn_id) != 'string' or len(turn_id) < 2 or not turn_id.startswith('t'):
         return 0
@@ -58,12 +63,12 @@ def _turn_time(turn_id):
     return round(float(digits))
 
 
-def change_author(conversation_id, turn_id):
+def change_author(conversation_id: 'Optional[str]', turn_id: 'Optional[str]') -> 'ChangeAuthor':
     """The change log's author of a panel or session turn's writes."""
     return {'client': CHANGE_CLIENT, 'session': conversation_id, 'turn': turn_id}
 
 
-def turn_index(messages, turn_id):
+def turn_index(messages: 'List[Any]', turn_id: 'Optional[str]') -> int:
     """The index of the user message that started turn `turn_id`, or -1."""
     index = 0
     for message in messages:
@@ -73,7 +78,7 @@ def turn_index(messages, turn_id):
     return -1
 
 
-def turns_from(messages, turn_id):
+def turns_from(messages: 'List[Any]', turn_id: 'Optional[str]') -> 'List[str]':
     """Turn ids of `turn_id` and every later turn (oldest first); [] when the turn is not in the conversation."""
     start = turn_index(messages, turn_id)
     if start < 0:
@@ -86,7 +91,7 @@ def turns_from(messages, turn_id):
     return found
 
 
-def history_cut(history, turns_removed):
+def history_cut(history: 'List[Any]', turns_removed: int) -> int:
     """Where the LLM history is cut to drop its last `turns_removed` turns: the index of that many user messages
     counted from the end (0 when it holds fewer)."""
     if turns_removed <= 0:
@@ -102,7 +107,7 @@ def history_cut(history, turns_removed):
     return 0
 
 
-def cut_conversation(conversation, turn_id):
+def cut_conversation(conversation: 'Any', turn_id: 'Optional[str]') -> 'Optional[JsonObject]':
     """Remove turn `turn_id` and everything after it from `conversation` (messages and LLM history). Returns what
     `put_back` needs to undo it, or None when the turn is not there."""
     start = turn_index(conversation.messages, turn_id)
@@ -116,14 +121,14 @@ def cut_conversation(conversation, turn_id):
     return saved
 
 
-def put_back(conversation, saved):
+def put_back(conversation: 'Any', saved: 'JsonObject') -> None:
     """Undo `cut_conversation`."""
     conversation.messages = saved['messages']
     conversation.history = saved['history']
     conversation.title = saved['title']
 
 
-def restore_summary(what, files_restored, turns):
+def restore_summary(what: str, files_restored: int, turns: int) -> str:
     """The message after a restore."""
     parts = []
     if what != CONVERSATION:
@@ -134,11 +139,11 @@ def restore_summary(what, files_restored, turns):
     return 'Hermes: restored to before this turn: ' + ' and '.join(parts) + '.'
 
 
-def is_restore_choice(what):
+def is_restore_choice(what: str) -> bool:
     return what == FILES or what == CONVERSATION or what == BOTH
 
 
-def turn_of(message):
+def turn_of(message: 'Any') -> 'Optional[str]':
     """A user message's turn id, or None (messages from before checkpoints existed have none)."""
     turn = get_key(message, 'turn')
     return turn if json_type(turn) == 'string' and not is_none(turn) else None

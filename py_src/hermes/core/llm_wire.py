@@ -11,7 +11,7 @@ arguments as an object, an `error` object mid-stream); `StreamAccumulator` takes
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import Any, Dict, List, Optional
-from hermes.contracts.chat import ChatMessage, ChatRequest, ToolCallMessage, Usage
+from hermes.contracts.chat import ChatMessage, ChatRequest, LlmTurn, ToolCallMessage, Usage
 from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.loop import LlmErrorKind
 from hermes.core.tools import Tool
@@ -59,19 +59,19 @@ def openai_tools(tools: 'List[Tool]', compact: bool = False) -> 'List[JsonObject
     return [openai_tool(tool, compact) for tool in tools]
 
 
-def first_sentence(text):
+def first_sentence(text: str) -> str:
     end = text.find('. ')
     return text if end < 0 else text[:end + 1]
 
 
-def without_descriptions(schema):
+def without_descriptions(schema: 'Json') -> 'Json':
     """A copy of a JSON schema without 'description' keys (names and types carry the meaning)."""
     kind = json_type(schema)
     if kind == 'array':
         return [without_descriptions(item) for item in schema]
     if kind != 'object':
         return schema
-    copy = {}
+    copy = {}  # type: JsonObject
     for key in copyable_keys(schema):
         if key != 'description':
             copy[key] = without_descriptions(schema[key])
@@ -142,19 +142,19 @@ class StreamAccumulator:
     """Folds the data of a stream's SSE events into one turn. `feed_data(text)` returns the text
     delta the event carried ('' if none); `turn()` is the result so far."""
 
-    def __init__(self, call_id_prefix='hermes_call_'):
-        self.parts = []
-        self.calls = []  # by index: {'id', 'name', 'arguments' (pieces)}
-        self.finish_reason = None
-        self.usage = None
-        self.model = None
-        self.error = None  # an error the server reported inside the stream
+    def __init__(self, call_id_prefix: str = 'hermes_call_') -> None:
+        self.parts = []  # type: List[str]
+        self.calls = []  # type: List[Dict[str, Any]]  # by index: {'id', 'name', 'arguments' (pieces)}
+        self.finish_reason = None  # type: Optional[str]
+        self.usage = None  # type: Optional[Usage]
+        self.model = None  # type: Optional[str]
+        self.error = None  # type: Optional[str]  # an error the server reported inside the stream
         self.done = False
         self.chunks = 0
         self._prefix = call_id_prefix
         self._last_index = -1
 
-    def feed_data(self, data, event_type='message'):
+    def feed_data(self, data: str, event_type: str = 'message') -> str:
         text = data.strip()
         if text == DONE:
             self.done = True
@@ -173,7 +173,7 @@ class StreamAccumulator:
             return ''
         return self.feed_chunk(chunk)
 
-    def feed_chunk(self, chunk):
+    def feed_chunk(self, chunk: 'Json') -> str:
         if not is_object(chunk):
             return ''
         self.chunks += 1
@@ -211,7 +211,7 @@ class StreamAccumulator:
             return content
         return ''
 
-    def _add_call_piece(self, piece, position):
+    def _add_call_piece(self, piece: 'Json', position: int) -> None:
         if not is_object(piece):
             return
         call_id = get_key(piece, 'id')
@@ -238,17 +238,17 @@ class StreamAccumulator:
         elif is_object(arguments):
             call['arguments'] = [dump_json(arguments)]
 
-    def _index_for_id(self, call_id):
+    def _index_for_id(self, call_id: 'Json') -> int:
         for index in range(len(self.calls)):
             if self.calls[index]['id'] == call_id:
                 return index
         return len(self.calls)
 
     @property
-    def content(self):
+    def content(self) -> str:
         return ''.join(self.parts)
 
-    def tool_calls(self):
+    def tool_calls(self) -> 'List[ToolCallMessage]':
         """The calls in OpenAI message format; ids are generated where the server sent none."""
         result = []
         for index in range(len(self.calls)):
@@ -259,7 +259,7 @@ class StreamAccumulator:
             result.append(tool_call_message(call_id, call['name'], ''.join(call['arguments'])))
         return result
 
-    def turn(self):
+    def turn(self) -> 'LlmTurn':
         return {
             'content': self.content,
             'tool_calls': self.tool_calls(),
@@ -269,7 +269,7 @@ class StreamAccumulator:
         }
 
 
-def _error_text(value):
+def _error_text(value: 'Json') -> 'Optional[str]':
     """The message of an OpenAI-style error object ({"error": {"message"}} or {"error": "text"})."""
     if not is_object(value):
         return None
@@ -285,7 +285,7 @@ def _error_text(value):
     return None
 
 
-def error_text_of_body(text):
+def error_text_of_body(text: 'Optional[str]') -> 'Optional[str]':
     """The server's own explanation in an error response body (JSON or plain text), or None."""
     if is_none(text):
         return None

@@ -9,6 +9,11 @@ at build time (scripts/gen_contributions.py), and `ui/lm_tools.py` registers the
 `touched_paths` lists the files a call names, for the chat's references.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.core.tools import Tool
+# __pragma__('noskip')
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
@@ -35,18 +40,18 @@ PATH_KEYS = ['path', 'file', 'old_path', 'new_path', 'target']
 SUBJECT_LIMIT = 80
 
 
-def lm_tool_name(tool_name):
+def lm_tool_name(tool_name: str) -> str:
     return PREFIX + tool_name
 
 
-def registry_name(lm_name):
+def registry_name(lm_name: 'Json') -> 'Optional[str]':
     """`hermes_file_read` → `file_read`; None for a name that is not ours."""
     if json_type(lm_name) != 'string' or not lm_name.startswith(PREFIX):
         return None
     return lm_name[len(PREFIX):]
 
 
-def first_sentence(text, limit=160):
+def first_sentence(text: 'Json', limit: int = 160) -> str:
     if json_type(text) != 'string':
         return ''
     end = text.find('. ')
@@ -56,14 +61,14 @@ def first_sentence(text, limit=160):
     return sentence
 
 
-def icon_for(tool_name):
+def icon_for(tool_name: str) -> str:
     for entry in ICONS:
         if tool_name.startswith(entry[0]):
             return entry[1]
     return DEFAULT_ICON
 
 
-def contribution(tool):
+def contribution(tool: 'Tool') -> 'JsonObject':
     """The package.json `contributes.languageModelTools` entry for a registry Tool."""
     name = lm_tool_name(tool.name)
     tags = ['hermes', 'read-only' if tool.read_only else ('destructive' if tool.destructive else 'changes-state')]
@@ -80,14 +85,14 @@ def contribution(tool):
     }
 
 
-def contributions(tools):
+def contributions(tools: 'List[Tool]') -> 'List[JsonObject]':
     return [contribution(tool) for tool in tools]
 
 
 # ------------------------------------------------------------------------------------ how a call reads
 
 
-def _verb(tool_name):
+def _verb(tool_name: str) -> 'Optional[str]':
     words = tool_name.split('_')
     for entry in VERBS:
         matched = True
@@ -99,7 +104,7 @@ def _verb(tool_name):
     return None
 
 
-def _subject(arguments):
+def _subject(arguments: 'Json') -> 'Optional[str]':
     if not is_object(arguments):
         return None
     for key in SUBJECT_KEYS:
@@ -120,7 +125,7 @@ def _subject(arguments):
     return None
 
 
-def describe_call(tool_name, arguments, title=None):
+def describe_call(tool_name: str, arguments: 'Json', title: 'Json' = None) -> str:
     """'Reading src/app.ts…', 'Running `npm test`…', or the tool's title: what a call is doing."""
     verb = _verb(tool_name)
     subject = _subject(arguments)
@@ -134,9 +139,9 @@ def describe_call(tool_name, arguments, title=None):
     return label + '…'
 
 
-def touched_paths(arguments):
+def touched_paths(arguments: 'Json') -> 'List[str]':
     """The file paths a call's arguments name (for 'used references'), in order, without repeats."""
-    paths = []
+    paths = []  # type: List[str]
     if not is_object(arguments):
         return paths
     for key in PATH_KEYS:
@@ -152,7 +157,7 @@ def touched_paths(arguments):
     return paths
 
 
-def confirmation(tool, arguments):
+def confirmation(tool: 'Tool', arguments: 'Json') -> 'Dict[str, str]':
     """{'title', 'message'} (message is Markdown) for VS Code's confirmation of a call. It stands in for the
     gate's own dialog (host/approval.py), so it shows what that dialog shows: every argument, never cut,
     invisible and bidi characters escaped. (No argument can close the code fence: pretty-printed JSON has no

@@ -20,7 +20,7 @@ from hermes.core.text_window import count_lines
 MAX_LISTED = 10
 
 
-def line_starts(text):
+def line_starts(text: str) -> 'List[int]':
     """Offsets where each line begins (one entry per line; the empty text has one empty line)."""
     starts = [0]
     index = text.find('\n')
@@ -30,7 +30,7 @@ def line_starts(text):
     return starts
 
 
-def line_of(starts, offset):
+def line_of(starts: 'List[int]', offset: int) -> int:
     """The 1-based line holding `offset` (binary search over line_starts)."""
     low, high = 0, len(starts) - 1
     while low < high:
@@ -42,7 +42,7 @@ def line_of(starts, offset):
     return low + 1
 
 
-def occurrences(text, needle):
+def occurrences(text: str, needle: str) -> 'List[int]':
     """Offsets of the non-overlapping occurrences of `needle` in `text`."""
     found = []
     index = text.find(needle)
@@ -52,7 +52,7 @@ def occurrences(text, needle):
     return found
 
 
-def with_eol(value, eol):
+def with_eol(value: str, eol: str) -> str:
     """Model text uses '\\n'; a CRLF document gets '\\r\\n' so matches and new lines fit it."""
     if eol == '\n':
         return value
@@ -88,7 +88,7 @@ def plan_edits(text: str, edits: 'List[JsonObject]', label: str = 'the file') ->
     return planned
 
 
-def _exact(text, starts, edit, eol, prefix, label):
+def _exact(text: str, starts: 'List[int]', edit: 'JsonObject', eol: str, prefix: str, label: str) -> 'List[JsonObject]':
     old = with_eol(edit['old_text'], eol)
     new = with_eol(edit['new_text'] if has_key(edit, 'new_text') else '', eol)
     if old == '':
@@ -106,7 +106,7 @@ def _exact(text, starts, edit, eol, prefix, label):
     return [{'start': offset, 'end': offset + len(old), 'text': new} for offset in found]
 
 
-def _not_found_hint(text, starts, old):
+def _not_found_hint(text: str, starts: 'List[int]', old: str) -> str:
     """Why an exact match may have failed: whitespace, or only the first line matching."""
     trimmed = old.strip()
     if trimmed != '' and trimmed != old:
@@ -124,7 +124,7 @@ def _not_found_hint(text, starts, old):
     return 'Read the current text (file_read or editor_get_content) and copy old_text from it exactly.'
 
 
-def _line_range(text, starts, edit, eol, prefix, label):
+def _line_range(text: str, starts: 'List[int]', edit: 'JsonObject', eol: str, prefix: str, label: str) -> 'JsonObject':
     total = count_lines(text)
     start = edit['start_line']
     end = edit['end_line'] if has_key(edit, 'end_line') else start

@@ -15,7 +15,7 @@ Results go back as one user message (`results_message`).
 """
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 from hermes.core.tools import Tool  # (no cycle: core/tools.py does not import this module)
 from hermes.contracts.chat import ChatMessage
 from hermes.contracts.json import Json, JsonObject
@@ -104,7 +104,7 @@ def parse_tool_blocks(text: str) -> 'Dict[str, Any]':
     return {'calls': calls, 'errors': errors, 'text': ''.join(kept).strip()}
 
 
-def _find_fence_start(text, position):
+def _find_fence_start(text: str, position: int) -> int:
     """The next ``` that opens a line (or the text)."""
     while True:
         found = text.find(FENCE, position)
@@ -115,14 +115,14 @@ def _find_fence_start(text, position):
         position = found + 3
 
 
-def _only_spaces_before(text, index):
+def _only_spaces_before(text: str, index: int) -> bool:
     # Not text.rfind('\n', 0, index): Transcrypt's rfind(sub, start) is JS lastIndexOf(sub, start),
     # which searches backwards from `start`, and it ignores `end`.
     line_start = text[:index].rfind('\n') + 1
     return text[line_start:index].strip() == ''
 
 
-def _find_fence_end(text, body_start):
+def _find_fence_end(text: str, body_start: int) -> int:
     position = body_start
     while True:
         found = text.find(FENCE, position)
@@ -133,14 +133,14 @@ def _find_fence_end(text, body_start):
         position = found + 3
 
 
-def _looks_like_call(body):
+def _looks_like_call(body: str) -> bool:
     value = _parse_lenient(body)
     items = value if json_type(value) == 'array' else [value]
     return len(items) > 0 and is_object(items[0]) and has_key(items[0], 'name') and (
         has_key(items[0], 'arguments') or has_key(items[0], 'parameters'))
 
 
-def _parse_lenient(body):
+def _parse_lenient(body: str) -> 'Json':
     text = body.strip()
     if text == '':
         return None
@@ -155,7 +155,7 @@ def _parse_lenient(body):
         return None
 
 
-def _read_block(body, calls, errors):
+def _read_block(body: str, calls: 'List[JsonObject]', errors: 'List[str]') -> None:
     text = body.strip()
     if text == '':
         errors.append('An empty ```tool block: put {"name": ..., "arguments": {...}} inside it.')
@@ -176,7 +176,7 @@ def _read_block(body, calls, errors):
             errors.append(call['error'])
 
 
-def _parse_json_lines(text):
+def _parse_json_lines(text: str) -> 'Optional[List[Json]]':
     """Several JSON objects in one block, one per line."""
     values = []
     for line in text.split('\n'):
@@ -189,7 +189,7 @@ def _parse_json_lines(text):
     return values if len(values) > 0 else None
 
 
-def _call_of(item):
+def _call_of(item: 'Json') -> 'JsonObject':
     if not is_object(item):
         return {'error': 'A tool call must be a JSON object with "name" and "arguments", not ' +
                 _clip(dump_json(item), 100) + '.'}
@@ -284,12 +284,12 @@ class ToolBlockFilter:
         return ''.join(shown)
 
 
-def _could_be_fence(partial):
+def _could_be_fence(partial: str) -> bool:
     start = lstrip_chars(partial, ' ')
     return start == '' or FENCE.startswith(start) or start.startswith(FENCE)
 
 
-def _clip(text, limit):
+def _clip(text: 'Optional[str]', limit: int) -> str:
     if is_none(text):
         return ''
     return text if len(text) <= limit else text[:limit] + '…'
