@@ -16,12 +16,12 @@ optional attached value; '-NUM' allows `-5` (log's count). Each table is written
 """
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import List
+from typing import Any, List, Optional
 from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
 
 
-def _options(text):
+def _options(text: str) -> 'List[str]':
     """A table written as one string of options separated by single spaces: in the bundle that is a third of the
     bytes of a list of string literals."""
     return text.split(' ')
@@ -90,16 +90,16 @@ SHORTLOG = _options('-n --numbered -s --summary -e --email -c --committer --grou
 
 
 
-def _joined(*tables):
+def _joined(*tables: 'List[str]') -> 'List[str]':
     """One list from several (`+` on lists is string concatenation in the bundle)."""
-    result = []
+    result = []  # type: List[str]
     for table in tables:
         result.extend(table)
     return result
 
 
 # subcommand → its option table; diff-family and log-family commands also take the diff options.
-TABLES = [
+TABLES = [  # type: List[Any]
     ['status', STATUS], ['log', _joined(LOG, DIFF)], ['whatchanged', _joined(LOG, DIFF)],
     ['show', _joined(LOG, DIFF)], ['diff', DIFF],
     ['diff-tree', _joined(DIFF, _options('-r -t --root --no-commit-id -v'))],
@@ -126,14 +126,14 @@ TOP_LEVEL = 'options before the subcommand (such as -c, -C, --git-dir, --exec-pa
             'configuration and programs git uses'
 
 
-def _table_for(subcommand):
+def _table_for(subcommand: str) -> 'Optional[List[str]]':
     for entry in TABLES:
         if entry[0] == subcommand:
             return entry[1]
     return None
 
 
-def _kind(table, name):
+def _kind(table: 'List[str]', name: str) -> 'Optional[str]':
     """'flag', 'value', 'optional' or None for an option name ('--stat', '-n') in a table."""
     if name in table:
         return 'flag'
@@ -144,10 +144,10 @@ def _kind(table, name):
     return None
 
 
-def parse_options(args, table):
+def parse_options(args: 'List[str]', table: 'List[str]') -> 'Any':
     """git's reading of `args` (after the subcommand) against `table`:
     {'options': [[name, value]], 'positionals': [...], 'after_dashdash': [...], 'unknown': None | arg}."""
-    parsed = {'options': [], 'positionals': [], 'after_dashdash': [], 'unknown': None}
+    parsed = {'options': [], 'positionals': [], 'after_dashdash': [], 'unknown': None}  # type: Any
     index = 0
     while index < len(args):
         arg = args[index]
@@ -210,7 +210,7 @@ def parse_options(args, table):
     return parsed
 
 
-def _all_digits(text):
+def _all_digits(text: str) -> bool:
     if text == '':
         return False
     for char in text:
@@ -219,11 +219,11 @@ def _all_digits(text):
     return True
 
 
-def _names(parsed):
+def _names(parsed: 'Any') -> 'List[str]':
     return [option[0] for option in parsed['options']]
 
 
-def _asks(subcommand, reason):
+def _asks(subcommand: 'Optional[str]', reason: str) -> 'JsonObject':
     return {'read_only': False, 'subcommand': subcommand, 'reason': reason, 'paths': []}
 
 
@@ -255,7 +255,7 @@ def classify(args: 'List[str]') -> 'JsonObject':
     return {'read_only': True, 'subcommand': subcommand, 'reason': '', 'paths': paths}
 
 
-def _subcommand_rule(subcommand, parsed):
+def _subcommand_rule(subcommand: str, parsed: 'Any') -> 'Optional[str]':
     """Why a listed subcommand would still write (or reach the network), or None."""
     names = _names(parsed)
     positionals = parsed['positionals']
@@ -297,7 +297,7 @@ def _subcommand_rule(subcommand, parsed):
     return None
 
 
-def is_read_only(args):
+def is_read_only(args: 'List[str]') -> bool:
     return classify(args)['read_only']
 
 

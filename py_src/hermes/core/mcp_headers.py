@@ -10,6 +10,10 @@ body. A server that reads the body MUST refuse a request whose headers say somet
 about HTTP beyond that, so any transport that mirrors metadata can use it.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List, Optional
+from hermes.contracts.json import Json
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.js.text import base64_utf8, utf8_base64
 from hermes.core.values import json_type, get_key, is_object, object_keys
@@ -19,13 +23,13 @@ BASE64_SUFFIX = '?='
 NAME_FIELDS = {'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri'}
 
 
-def header_value(headers, name):
+def header_value(headers: 'Json', name: str) -> 'Optional[str]':
     """The value of header `name` (lower case), or None when it is absent."""
     value = get_key(headers, name)
     return value if json_type(value) == 'string' else None
 
 
-def encode_mirrored(value):
+def encode_mirrored(value: str) -> str:
     """How a client mirrors `value` into a header: as it is when a header can carry it unchanged, else
     `=?base64?…?=` (non-ASCII, control characters, surrounding spaces, or text that looks encoded)."""
     if _header_safe(value) and value == value.strip() and value.find('\t') < 0 \
@@ -34,7 +38,7 @@ def encode_mirrored(value):
     return BASE64_PREFIX + utf8_base64(value) + BASE64_SUFFIX
 
 
-def mirrored_headers(message):
+def mirrored_headers(message: 'Json') -> 'Optional[Dict[str, str]]':
     """The headers a client sends with a single 2026-07-28 request (its `_meta` names the version),
     else None. Tool arguments marked `x-mcp-header` are not among them: that needs the tool's schema."""
     if not is_object(message) or json_type(get_key(message, 'method')) != 'string':
@@ -46,13 +50,13 @@ def mirrored_headers(message):
     method = message['method']
     headers = {'MCP-Protocol-Version': version, 'Mcp-Method': method}
     field = name_field(method)
-    name = None if is_none(field) else get_key(params, field)
+    name = None if is_none(field) else get_key(params, field)  # type: Any
     if json_type(name) == 'string':
         headers['Mcp-Name'] = encode_mirrored(name)
     return headers
 
 
-def decode_mirrored(value):
+def decode_mirrored(value: str) -> 'Optional[str]':
     """What a mirrored header value stands for: `=?base64?…?=` decoded, anything else literally.
     None when the value is malformed (bad Base64, not UTF-8, or characters a header may not carry)."""
     if not _header_safe(value):
@@ -63,7 +67,7 @@ def decode_mirrored(value):
     return value
 
 
-def _header_safe(value):
+def _header_safe(value: str) -> bool:
     """RFC 9110 field values: visible ASCII, space and tab."""
     for index in range(len(value)):
         code = ord(value[index])
@@ -72,7 +76,7 @@ def _header_safe(value):
     return True
 
 
-def name_field(method):
+def name_field(method: 'Json') -> 'Optional[str]':
     """The params field `Mcp-Name` mirrors for `method` ('name', 'uri'), or None."""
     for known in ['tools/call', 'prompts/get', 'resources/read']:
         if method == known:
@@ -80,7 +84,8 @@ def name_field(method):
     return None
 
 
-def header_mismatch(headers, method, params, version, input_schema=None, mirrored=None):
+def header_mismatch(headers: 'Json', method: str, params: 'Json', version: 'Json', input_schema: 'Json' = None,
+                    mirrored: 'Optional[List[Any]]' = None) -> 'Optional[str]':
     """Why the mirrored headers disagree with the body (the HeaderMismatch message), or None.
 
     `version` is the body's `_meta` protocol version; `input_schema` is the called tool's, for
@@ -107,7 +112,7 @@ def header_mismatch(headers, method, params, version, input_schema=None, mirrore
     return None
 
 
-def _compare(header, raw, body_value, encoded):
+def _compare(header: str, raw: 'Optional[str]', body_value: 'Json', encoded: bool) -> 'Optional[str]':
     if is_none(raw):
         if is_none(body_value):
             return None
@@ -121,14 +126,14 @@ def _compare(header, raw, body_value, encoded):
     return None
 
 
-def mirrored_params(input_schema):
+def mirrored_params(input_schema: 'Json') -> 'List[Any]':
     """[[property path, header name]] for every `x-mcp-header` reachable through `properties` alone."""
-    found = []
+    found = []  # type: List[Any]
     _collect(input_schema, [], found)
     return found
 
 
-def _collect(schema, path, found):
+def _collect(schema: 'Json', path: 'List[str]', found: 'List[Any]') -> None:
     properties = get_key(schema, 'properties')
     if not is_object(properties):
         return
@@ -144,7 +149,7 @@ def _collect(schema, path, found):
         _collect(child, child_path, found)
 
 
-def _params_mismatch(headers, mirrored, arguments):
+def _params_mismatch(headers: 'Json', mirrored: 'List[Any]', arguments: 'Json') -> 'Optional[str]':
     for entry in mirrored:
         header = 'Mcp-Param-' + entry[1]
         raw = header_value(headers, header.lower())
@@ -163,7 +168,7 @@ def _params_mismatch(headers, mirrored, arguments):
     return None
 
 
-def _value_at(arguments, path):
+def _value_at(arguments: 'Json', path: 'List[str]') -> 'Json':
     value = arguments
     for key in path:
         value = get_key(value, key)
@@ -172,7 +177,7 @@ def _value_at(arguments, path):
     return value
 
 
-def _same_value(text, value):
+def _same_value(text: str, value: 'Json') -> bool:
     kind = json_type(value)
     if kind == 'string':
         return text == value

@@ -37,7 +37,7 @@ def decode_uri_component(text):
     return decodeURIComponent(text)
 
 
-def base64_utf8(text):
+def base64_utf8(text: str) -> 'Optional[str]':
     """Base64 → the UTF-8 text it encodes, or None when `text` is not canonical base64 or not UTF-8."""
     return __pragma__('js', '{}', """(() => {
         if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) { return null; }
@@ -46,7 +46,7 @@ def base64_utf8(text):
     })()""")
 
 
-def utf8_base64(text):
+def utf8_base64(text: str) -> str:
     """The Base64 of `text`'s UTF-8 bytes."""
     return __pragma__('js', '{}', 'Buffer.from(text, "utf8").toString("base64")')
 
@@ -67,7 +67,7 @@ def utf8_text(chunks):
 
 
 # __pragma__('skip')
-from typing import Any, List
+from typing import Any, List, Optional
 from hermes.js.text_cpython import (
     native_regex, regex_matches, regex_replace_all, regex_count, sorted_strings, decode_uri_component,
     base64_utf8, utf8_base64, utf8_bytes, utf8_text,
