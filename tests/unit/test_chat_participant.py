@@ -200,7 +200,7 @@ def test_user_message_and_help_text():
     assert user_message('', 'explain').startswith('/explain: ')
     assert user_message('') == '(no question was typed)'
     big = user_message('q', None, [{'label': 'big.txt', 'text': 'x' * 30000, 'language': ''}])
-    assert '(cut: 10000 more characters; read the rest with the tools)' in big
+    assert '[truncated: 10000 more characters; read the rest with the tools]' in big
     fenced = user_message('q', None, [{'label': 'doc.md', 'text': 'a\n```\nb\n```', 'language': 'markdown'}])
     assert '````markdown\na\n```\nb\n```\n````' in fenced
     registry = make_registry([])

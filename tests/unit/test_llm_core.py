@@ -586,3 +586,17 @@ def test_the_chat_stream_names_its_own_author_alone():
     sink.author = {'client': '@hermes', 'session': None, 'turn': 't9'}
     assert sink.change_author() == sink.author
     assert authors_seen(sink) == [sink.author]
+
+
+def test_long_text_in_a_prompt_is_cut_with_the_one_note():
+    """A selection in the system prompt and a stored @hermes turn are cut by core/output_text.py like every other
+    text: the note says how much was left out (the selection's after the fence that holds what was kept)."""
+    from hermes.core.system_prompt import MAX_SELECTION_CHARS, workspace_section
+    from hermes.core.chat_prompts import STORED_USER_CHARS, turn_metadata
+    selected = 'a' * (MAX_SELECTION_CHARS + 7)
+    section = workspace_section({'activeFile': {'path': 'x.py', 'selection': {'text': selected}}})
+    assert section.endswith('```\n' + 'a' * MAX_SELECTION_CHARS + '\n```\n[truncated: 7 more characters]')
+    whole = workspace_section({'activeFile': {'path': 'x.py', 'selection': {'text': 'short'}}})
+    assert whole.endswith('```\nshort\n```')
+    stored = turn_metadata([{'role': 'user', 'content': 'u' * (STORED_USER_CHARS + 3)}], None, None)
+    assert stored['hermes']['messages'][0]['content'] == 'u' * STORED_USER_CHARS + '\n[truncated: 3 more characters]'

@@ -15,6 +15,7 @@ from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.chat_messages import prop
 from hermes.core.lm_tools import first_sentence, lm_tool_name
+from hermes.core.output_text import cap_chars, cut_note
 
 PARTICIPANT_ID = 'hermes.agent'
 PARTICIPANT_NAME = 'hermes'
@@ -121,10 +122,8 @@ def references_block(references):
             parts.append('### ' + label)
             continue
         limit = min(REFERENCE_CHARS, budget)
-        note = ''
-        if len(text) > limit:
-            note = '\n(cut: ' + str(len(text) - limit) + ' more characters; read the rest with the tools)'
-            text = text[:limit]
+        note = cut_note(text, limit, '', 'read the rest with the tools')  # after the fence that holds the cut text
+        text = text[:limit]
         budget -= len(text)
         fence = '````' if text.find('```') >= 0 else '```'
         language = get_key(reference, 'language', '')
@@ -204,7 +203,7 @@ def _shortened(message):
     copy = {}
     for key in message.keys():
         copy[key] = message[key]
-    copy['content'] = content[:limit] + '\n[… ' + str(len(content) - limit) + ' characters left out]'
+    copy['content'] = cap_chars(content, limit)
     return copy
 
 

@@ -45,10 +45,18 @@ def cap_chars(text: str, limit: int, why: str = '', next_step: str = '') -> str:
     characters]', '[truncated to fit the model's context: 40 more characters]', '[truncated: 40 more characters;
     ask for a narrower key]'. Every plain "cut and note" goes through here: a tool's result entering the loop's
     history, an old one shortened to fit the context, a conversation's card, a long selection, a command's return
-    value, a large settings section."""
+    value, a large settings section, a prompt's selection or #file reference, a stored turn of @hermes."""
     if len(text) <= limit:
         return text
-    return (text[:limit] + '\n[truncated' + why + ': ' + str(len(text) - limit) + ' more characters' +
+    return text[:limit] + cut_note(text, limit, why, next_step)
+
+
+def cut_note(text: str, limit: int, why: str = '', next_step: str = '') -> str:
+    """The note `cap_chars` puts after the first `limit` characters of `text` (a newline first), or '' when
+    nothing is cut: for a caller that places the note itself (after a code fence that holds the cut text)."""
+    if len(text) <= limit:
+        return ''
+    return ('\n[truncated' + why + ': ' + str(len(text) - limit) + ' more characters' +
             ('; ' + next_step if next_step != '' else '') + ']')
 
 

@@ -19,6 +19,7 @@ from hermes.core.tools import Tool
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.tool_text import protocol_prompt
+from hermes.core.output_text import cut_note
 
 MAX_TABS = 30
 MAX_ERRORS = 20
@@ -71,10 +72,8 @@ def workspace_section(workspace: 'Json') -> str:
         selection = get_key(active, 'selection')
         if is_object(selection) and json_type(get_key(selection, 'text')) == 'string' and selection['text'] != '':
             selected = selection['text']
-            clipped = ''
-            if len(selected) > MAX_SELECTION_CHARS:
-                clipped = '\n(selection clipped: ' + str(len(selected) - MAX_SELECTION_CHARS) + ' more characters)'
-                selected = selected[:MAX_SELECTION_CHARS]
+            clipped = cut_note(selected, MAX_SELECTION_CHARS)  # after the code fence that holds the cut text
+            selected = selected[:MAX_SELECTION_CHARS]
             where = ''
             start, end = get_key(selection, 'startLine'), get_key(selection, 'endLine')
             if json_type(start) == 'integer' and json_type(end) == 'integer':
