@@ -19,6 +19,11 @@ The other direction builds VS Code parts through a `factory` the host supplies (
 `message(role, parts, name)`. Tests use a factory of plain dicts.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List
+from hermes.contracts.chat import ChatMessage
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 from hermes.js.errors import JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none, or_none
@@ -34,7 +39,7 @@ IMAGE_PLACEHOLDER = '[image omitted: this model does not take images]'
 TEXT_MIME_PREFIXES = ['text/', 'application/json', 'application/xml', 'application/javascript']
 
 
-def prop(obj, key):
+def prop(obj: 'Any', key: str) -> 'Any':
     """`obj[key]` for a dict or a class instance (VS Code's parts), None when absent (never undefined)."""
     if is_none(obj):
         return None
@@ -46,13 +51,13 @@ def prop(obj, key):
     return or_none(obj[key])
 
 
-def _string(value, fallback=''):
+def _string(value: 'Any', fallback: str = '') -> str:
     return value if json_type(value) == 'string' else fallback
 
 
 # ------------------------------------------------------------------------------------ parts
 
-def part_kind(part):
+def part_kind(part: 'Any') -> str:
     """'text', 'tool_call', 'tool_result', 'data', or 'unknown' (thinking parts, prompt-tsx, …)."""
     if json_type(part) == 'string':
         return 'text'
@@ -71,7 +76,7 @@ def part_kind(part):
     return 'unknown'
 
 
-def part_text(part):
+def part_text(part: 'Any') -> str:
     """The text a model should read for a text or data part ('' for anything else)."""
     if json_type(part) == 'string':
         return part
@@ -83,7 +88,7 @@ def part_text(part):
     return ''
 
 
-def data_text(mime_type, data):
+def data_text(mime_type: str, data: 'Any') -> str:
     """A data part as text: decoded when it is text or JSON, a placeholder for images, '' for the
     markers VS Code sends as data (cache_control, stateful markers)."""
     mime = mime_type.lower()
@@ -100,7 +105,7 @@ def data_text(mime_type, data):
     return ''
 
 
-def tool_result_text(content):
+def tool_result_text(content: 'Any') -> str:
     """The content list of a tool result (text, data, prompt-tsx parts) as one text."""
     if json_type(content) != 'array':
         return ''
@@ -119,7 +124,7 @@ def tool_result_text(content):
 
 # ------------------------------------------------------------------------------------ VS Code → OpenAI
 
-def to_openai(messages):
+def to_openai(messages: 'Any') -> 'List[ChatMessage]':
     """VS Code request messages → OpenAI chat messages (a new list; the input is not changed).
 
     A tool result whose call is not in an earlier assistant message (VS Code trimmed the history)
@@ -169,20 +174,20 @@ def to_openai(messages):
             texts = ['\n\n'.join(orphans)]
         if len(texts) == 0:
             continue
-        clean = {'role': 'system' if role == ROLE_SYSTEM else 'user', 'content': ''.join(texts)}
+        clean = {'role': 'system' if role == ROLE_SYSTEM else 'user', 'content': ''.join(texts)}  # type: Any
         if json_type(name) == 'string' and name != '':
             clean['name'] = name
         result.append(clean)
     return result
 
 
-def _arguments_text(value):
+def _arguments_text(value: 'Any') -> str:
     if json_type(value) == 'string':
         return value
     return dump_json({} if is_none(value) else value)
 
 
-def openai_tools_from_vscode(tools):
+def openai_tools_from_vscode(tools: 'Any') -> 'List[JsonObject]':
     """`options.tools` of a chat request (LanguageModelChatTool: name, description, inputSchema) →
     the OpenAI `tools` list. A tool without a schema takes an empty object."""
     result = []
@@ -198,7 +203,7 @@ def openai_tools_from_vscode(tools):
     return result
 
 
-def estimate_request_tokens(value):
+def estimate_request_tokens(value: 'Any') -> int:
     """What `provideTokenCount` answers: a string, or one VS Code message."""
     if json_type(value) == 'string':
         return estimate_text_tokens(value)
@@ -207,7 +212,7 @@ def estimate_request_tokens(value):
 
 # ------------------------------------------------------------------------------------ OpenAI → VS Code
 
-def from_openai(messages, factory):
+def from_openai(messages: 'Any', factory: 'Any') -> 'List[Any]':
     """OpenAI chat messages → VS Code messages built by `factory`. Tool messages following an
     assistant message are gathered into one user message of tool results (VS Code's shape); a
     system message becomes a user message unless the factory takes ROLE_SYSTEM (`factory.system`)."""
@@ -244,11 +249,11 @@ def from_openai(messages, factory):
     return result
 
 
-def tool_call_parts(tool_calls, factory):
+def tool_call_parts(tool_calls: 'Any', factory: 'Any') -> 'Dict[str, List[Any]]':
     """OpenAI `tool_calls` → {'parts': [tool call parts], 'errors': [why, …]}. VS Code wants the
     input as an object: arguments that are not a JSON object become {} and an error is noted."""
-    parts = []
-    errors = []
+    parts = []  # type: List[Any]
+    errors = []  # type: List[Any]
     if json_type(tool_calls) != 'array':
         return {'parts': parts, 'errors': errors}
     for call in tool_calls:
@@ -266,7 +271,7 @@ def tool_call_parts(tool_calls, factory):
     return {'parts': parts, 'errors': errors}
 
 
-def _content_text(content):
+def _content_text(content: 'Any') -> str:
     """OpenAI content (a string, null, or a list of content parts) as text."""
     if json_type(content) == 'string':
         return content
@@ -285,16 +290,16 @@ class DictFactory:
     """Plain-dict VS Code parts, for tests and for code that only needs their shape."""
     system = False
 
-    def text(self, value):
+    def text(self, value: str) -> 'JsonObject':
         return {'value': value}
 
-    def tool_call(self, call_id, name, value):
+    def tool_call(self, call_id: str, name: str, value: 'Any') -> 'JsonObject':
         return {'callId': call_id, 'name': name, 'input': value}
 
-    def tool_result(self, call_id, texts):
+    def tool_result(self, call_id: str, texts: 'List[str]') -> 'JsonObject':
         return {'callId': call_id, 'content': [{'value': text} for text in texts]}
 
-    def message(self, role, parts, name):
+    def message(self, role: int, parts: 'List[Any]', name: 'Any') -> 'JsonObject':
         message = {'role': role, 'content': parts}
         if not is_none(name):
             message['name'] = name

@@ -10,6 +10,11 @@ sees what the model saw; turns without it (another version, an error before the 
 to the prompt and the answer's Markdown.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.core.tools import Tool
+# __pragma__('noskip')
 from hermes.js.json import dump_json, parse_json
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
@@ -48,7 +53,7 @@ TASKS = {
 }
 
 
-def task_prompt(command, subject):
+def task_prompt(command: str, subject: str) -> str:
     """The instruction for `command` ('explain', 'fix', 'test') about `subject`."""
     return TASKS[command].replace('{subject}', subject)  # transcrypt-ok[untrusted-key]: callers pass our own names
 
@@ -73,7 +78,7 @@ ERROR_FOLLOWUPS = {
 }
 
 
-def participant_contribution():
+def participant_contribution() -> 'List[JsonObject]':
     """package.json `contributes.chatParticipants` (generated, so ids and commands match the code)."""
     return [{
         'id': PARTICIPANT_ID,
@@ -85,14 +90,14 @@ def participant_contribution():
     }]
 
 
-def provider_contribution():
+def provider_contribution() -> 'List[JsonObject]':
     """package.json `contributes.languageModelChatProviders`."""
     return [{'vendor': VENDOR, 'displayName': VENDOR_DISPLAY_NAME}]
 
 
 # ------------------------------------------------------------------------------------ the request
 
-def user_message(prompt, command=None, references=None):
+def user_message(prompt: 'Json', command: 'Json' = None, references: 'Json' = None) -> str:
     """The text of the user message for one request. `references`: [{'label', 'text', 'language'}]
     for the #file (and #selection, …) references, already read by the host; long ones are cut."""
     sections = []
@@ -110,7 +115,7 @@ def user_message(prompt, command=None, references=None):
     return '\n\n'.join(sections)
 
 
-def references_block(references):
+def references_block(references: 'Json') -> str:
     if json_type(references) != 'array' or len(references) == 0:
         return ''
     parts = ['## Referenced context']
@@ -131,7 +136,7 @@ def references_block(references):
     return '\n\n'.join(parts)
 
 
-def help_markdown(tools, model_description):
+def help_markdown(tools: 'List[Tool]', model_description: str) -> str:
     """/help: no LLM involved. `tools`: registry Tools; `model_description`: 'qwen2.5:7b at http://…'."""
     lines = ['**Hermes Agent** answers with **' + model_description + '** and can use ' + str(len(tools)) +
              ' tools that work in this VS Code window. It runs on the Hermes model picked in the chat\'s model '
@@ -152,7 +157,7 @@ def help_markdown(tools, model_description):
     return '\n'.join(lines)
 
 
-def followups(metadata):
+def followups(metadata: 'Json') -> 'List[JsonObject]':
     """Suggestions after an answer, from the result metadata this participant returned."""
     hermes = get_key(metadata, 'hermes') if is_object(metadata) else None
     if not is_object(hermes):
@@ -168,7 +173,7 @@ def followups(metadata):
     return []
 
 
-def _copies(items):
+def _copies(items: 'List[Any]') -> 'List[JsonObject]':
     copies = []
     for item in items:
         copy = {}
@@ -181,7 +186,7 @@ def _copies(items):
 
 # ------------------------------------------------------------------------------------ metadata & history
 
-def turn_metadata(messages, command, stopped, error_kind=None):
+def turn_metadata(messages: 'List[Any]', command: 'Json', stopped: 'Json', error_kind: 'Json' = None) -> 'JsonObject':
     """`result.metadata` for one answer: the turn's LLM messages (shortened) and how it ended."""
     stored = []
     for message in messages:
@@ -194,7 +199,7 @@ def turn_metadata(messages, command, stopped, error_kind=None):
     return {'hermes': hermes}
 
 
-def _shortened(message):
+def _shortened(message: 'Any') -> 'Any':
     role = get_key(message, 'role')
     content = get_key(message, 'content')
     limit = STORED_USER_CHARS if role == 'user' else (STORED_TOOL_CHARS if role == 'tool' else 0)
@@ -207,7 +212,7 @@ def _shortened(message):
     return copy
 
 
-def history_from_turns(turns):
+def history_from_turns(turns: 'Any') -> 'List[Any]':
     """VS Code's `ChatContext.history` → OpenAI messages for the agent loop."""
     history = []
     pending_user = None
@@ -235,10 +240,10 @@ def history_from_turns(turns):
     return history
 
 
-def _stored_messages(result):
+def _stored_messages(result: 'Any') -> 'Optional[List[Any]]':
     metadata = prop(result, 'metadata')
     hermes = get_key(metadata, 'hermes') if is_object(metadata) else None
-    messages = get_key(hermes, 'messages') if is_object(hermes) else None
+    messages = get_key(hermes, 'messages') if is_object(hermes) else None  # type: Any
     if json_type(messages) != 'array' or len(messages) == 0:
         return None
     clean = []
@@ -248,7 +253,7 @@ def _stored_messages(result):
     return clean if len(clean) > 0 else None
 
 
-def response_text(parts):
+def response_text(parts: 'List[Any]') -> str:
     """The Markdown text of a response turn (ChatResponseMarkdownPart values)."""
     texts = []
     for part in parts:
@@ -261,5 +266,5 @@ def response_text(parts):
     return ''.join(texts)
 
 
-def tool_reference_names(tools):
+def tool_reference_names(tools: 'List[Tool]') -> 'List[str]':
     return [lm_tool_name(tool.name) for tool in tools]

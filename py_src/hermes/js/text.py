@@ -57,7 +57,7 @@ def utf8_bytes(text):
     return new(TextEncoder).encode(text)
 
 
-def utf8_text(chunks):
+def utf8_text(chunks: 'List[Any]') -> str:
     """Node Buffers (or Uint8Arrays) received from a stream or a read → one string. A single chunk is
     decoded in place (concat would copy it first: 10 MB for a big file_read)."""
     if len(chunks) == 1:
