@@ -4,6 +4,7 @@ model's context: at most MAX_FILES file items, MAX_HUNK_LINES lines per side of 
 (each cut says so)."""
 # __pragma__('tconv')
 # __pragma__('skip')
+from typing import Any, List
 from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
 from hermes.js.objects import is_none
@@ -15,7 +16,7 @@ MAX_LINE_CHARS = 200
 MAX_HISTORY_ITEMS = 50
 
 
-def capped_lines(lines):
+def capped_lines(lines: 'List[str]') -> 'List[str]':
     """At most MAX_HUNK_LINES lines of at most MAX_LINE_CHARS characters, with a note for what was cut."""
     result = []
     for line in lines[:MAX_HUNK_LINES]:
@@ -27,7 +28,7 @@ def capped_lines(lines):
     return result
 
 
-def agent_view(pending, history, include_lines):
+def agent_view(pending: 'List[Any]', history: 'List[Any]', include_lines: bool) -> 'JsonObject':
     """{'summary': {'files', 'hunks', 'added', 'removed'}, 'pending': [...], 'history': [...], 'truncated'?} from
     ChangeLog.pending() and .history() (paths already as the agent should see them). Hunk lines are 1-based
     (`line`: where the change starts in the file now)."""
@@ -35,7 +36,7 @@ def agent_view(pending, history, include_lines):
     hunks = 0
     added = 0
     removed = 0
-    items = []
+    items = []  # type: List[JsonObject]
     for item in pending:
         if item['path'] not in files:
             files.append(item['path'])
@@ -61,7 +62,7 @@ def agent_view(pending, history, include_lines):
     return view
 
 
-def _hunk(hunk, include_lines):
+def _hunk(hunk: 'Any', include_lines: bool) -> 'JsonObject':
     shown = {'id': hunk['id'], 'line': hunk['start'] + 1, 'added': hunk['added'], 'removed': hunk['removed']}
     if include_lines:
         shown['removed_lines'] = capped_lines(hunk['before_lines'])
@@ -99,7 +100,7 @@ def view_text(view: 'JsonObject') -> str:
     return '\n'.join(lines)
 
 
-def _author_text(item):
+def _author_text(item: 'Any') -> str:
     text = item['client']
     if not is_none(item['session']):
         text = text + ' (session ' + item['session'] + ')'

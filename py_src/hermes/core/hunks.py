@@ -18,13 +18,18 @@ the budget the middle becomes ONE hunk (every line between the common head and t
 undo, only coarser. The caller decides which files are too large to track at all (host/change_log.py).
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+Hunk = Dict[str, Any]  # {'id', 'start', 'base_start', 'before', 'after', …}: host/change_log.py's hunks
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 
 MAX_DIFF_WORK = 500000
 CHUNK = 2048  # characters compared at a time when finding the common head and tail of two texts
 
 
-def split_lines(text):
+def split_lines(text: str) -> 'List[str]':
     """`text` as lines that keep their terminators ('' → [])."""
     lines = []
     start = 0
@@ -38,11 +43,11 @@ def split_lines(text):
     return lines
 
 
-def join_lines(lines):
+def join_lines(lines: 'List[str]') -> str:
     return ''.join(lines)
 
 
-def visible_line(line):
+def visible_line(line: str) -> str:
     """A line without its terminator (for display: decorations, hover text, lists)."""
     if line.endswith('\r\n'):
         return line[:len(line) - 2]
@@ -51,7 +56,7 @@ def visible_line(line):
     return line
 
 
-def diff_lines(before, after, budget=None):
+def diff_lines(before: 'List[str]', after: 'List[str]', budget: 'Optional[int]' = None) -> 'List[Hunk]':
     """The hunks that turn lines `before` into lines `after`, in order, without ids:
     [{'start', 'base_start', 'before', 'after'}]. `budget` (MAX_DIFF_WORK by default) bounds the work."""
     if is_none(budget):
@@ -67,17 +72,16 @@ def diff_lines(before, after, budget=None):
     b_end = len(after) - tail
     if head == a_end and head == b_end:
         return []
-    if head == a_end or head == b_end or not _share_a_line(before, head, a_end, after, head, b_end):
-        blocks = [[head, a_end, head, b_end]]  # (a file rewritten through and through: nothing to align)
-    else:
+    blocks = None  # type: Optional[List[List[int]]]
+    if not (head == a_end or head == b_end or not _share_a_line(before, head, a_end, after, head, b_end)):
         blocks = _myers_blocks(before, after, head, a_end, head, b_end, budget)
-        if is_none(blocks):
-            blocks = [[head, a_end, head, b_end]]
+    if is_none(blocks):  # one block: a file rewritten through and through (nothing to align), or too much work
+        blocks = [[head, a_end, head, b_end]]
     return [{'start': block[2], 'base_start': block[0], 'before': before[block[0]:block[1]],
              'after': after[block[2]:block[3]]} for block in blocks]
 
 
-def _share_a_line(a, a0, a1, b, b0, b1):
+def _share_a_line(a: 'List[str]', a0: int, a1: int, b: 'List[str]', b0: int, b1: int) -> bool:
     """Whether a[a0:a1] and b[b0:b1] have any line in common (one pass over each, a set of the shorter side)."""
     if a1 - a0 > b1 - b0:
         return _share_a_line(b, b0, b1, a, a0, a1)
@@ -94,7 +98,7 @@ def _share_a_line(a, a0, a1, b, b0, b1):
     return False
 
 
-def diff_texts(base, text, budget=None):
+def diff_texts(base: 'Optional[str]', text: 'Optional[str]', budget: 'Optional[int]' = None) -> 'List[Hunk]':
     """`diff_lines` of two texts; None stands for a file that does not exist (created or deleted: one hunk).
 
     The common head and tail are found on the texts first (a binary search of native string comparisons) and
@@ -111,7 +115,7 @@ def diff_texts(base, text, budget=None):
     return hunks
 
 
-def _common_head_lines(one, other):
+def _common_head_lines(one: str, other: str) -> int:
     """The length of the longest common prefix of whole lines (it ends after a newline, or is 0)."""
     limit = min(len(one), len(other))
     low = 0
@@ -129,7 +133,7 @@ def _common_head_lines(one, other):
     return one[:low].rfind('\n') + 1
 
 
-def _common_tail_chars(one, other, head):
+def _common_tail_chars(one: str, other: str, head: int) -> int:
     """The length of the longest common suffix of whole lines that does not reach into the first `head` chars:
     it starts right after a newline of both texts (or at `head`)."""
     limit = min(len(one), len(other)) - head
@@ -156,7 +160,7 @@ def _common_tail_chars(one, other, head):
     return len(one) - (newline + 1)
 
 
-def _count_newlines(text, end):
+def _count_newlines(text: str, end: int) -> int:
     count = 0
     index = text.find('\n')
     while index != -1 and index < end:
@@ -165,7 +169,7 @@ def _count_newlines(text, end):
     return count
 
 
-def _myers_blocks(a, b, a0, a1, b0, b1, budget):
+def _myers_blocks(a: 'List[str]', b: 'List[str]', a0: int, a1: int, b0: int, b1: int, budget: int) -> 'Optional[List[List[int]]]':
     """The changed blocks [[a_start, a_end, b_start, b_end]] between a[a0:a1] and b[b0:b1] by Myers' greedy
     algorithm, or None when it would take more than `budget` steps."""
     n = a1 - a0
@@ -234,7 +238,7 @@ def _myers_blocks(a, b, a0, a1, b0, b1, budget):
     return blocks
 
 
-def same_lines(one, other):
+def same_lines(one: 'List[str]', other: 'List[str]') -> bool:
     """Two line lists hold the same lines (`==` on lists is identity in the bundle)."""
     if len(one) != len(other):
         return False
@@ -246,7 +250,7 @@ def same_lines(one, other):
     return True
 
 
-def assign_ids(hunks, previous, next_id, fields):
+def assign_ids(hunks: 'List[Hunk]', previous: 'List[Hunk]', next_id: int, fields: 'JsonObject') -> 'JsonObject':
     """Give `hunks` (fresh from a diff) their ids: one equal to a `previous` hunk (same before and after lines,
     each previous hunk used once, the nearest by base line first) keeps its id and its attached fields; the
     others get 'h<next_id>', 'h<next_id + 1>', … and a copy of `fields` (author, time). Returns
@@ -282,7 +286,7 @@ def assign_ids(hunks, previous, next_id, fields):
     return {'hunks': result, 'next_id': next_id}
 
 
-def _touches(start, end, other_start, other_end):
+def _touches(start: int, end: int, other_start: int, other_end: int) -> bool:
     """Whether the line ranges [start, end) and [other_start, other_end) overlap; an empty range (an insertion
     point) touches a range it falls strictly inside, and another insertion at the same point."""
     if start == end and other_start == other_end:
@@ -294,7 +298,7 @@ def _touches(start, end, other_start, other_end):
     return start < other_end and other_start < end
 
 
-def undo_plan(text_lines, current_lines, hunks, force):
+def undo_plan(text_lines: 'List[str]', current_lines: 'List[str]', hunks: 'List[Hunk]', force: bool) -> 'List[JsonObject]':
     """Where each hunk in `hunks` sits in the current lines, and whether the user changed it since.
 
     `text_lines`: the file as the agent left it; `current_lines`: the file now (the user may have edited it
@@ -331,7 +335,7 @@ def undo_plan(text_lines, current_lines, hunks, force):
     return plan
 
 
-def undo_lines(text_lines, current_lines, hunks, force):
+def undo_lines(text_lines: 'List[str]', current_lines: 'List[str]', hunks: 'List[Hunk]', force: bool) -> 'JsonObject':
     """Undo `hunks` in the current lines: each one's lines become its before-lines again, wherever the user's
     edits elsewhere moved it. Returns {'lines', 'undone': [ids], 'conflicts': [ids]}: a hunk the user edited is
     a conflict and left alone, unless `force` (then the user's edits inside it are replaced too). Two forced
@@ -340,7 +344,7 @@ def undo_lines(text_lines, current_lines, hunks, force):
     places = []
     index = 0
     while index < len(hunks):
-        place = plan[index]
+        place = plan[index]  # type: Any
         if not is_none(place['from']):
             places.append([place['from'], place['to'], hunks[index]])
         index = index + 1
@@ -363,7 +367,7 @@ def undo_lines(text_lines, current_lines, hunks, force):
     return {'lines': lines, 'undone': undone, 'conflicts': conflicts}
 
 
-def _replace(lines, start, end, replacement):
+def _replace(lines: 'List[str]', start: int, end: int, replacement: 'List[str]') -> None:
     """lines[start:end] = replacement, in place (slice assignment is not reliable in the bundle)."""
     tail = lines[end:]
     while len(lines) > start:
@@ -372,28 +376,28 @@ def _replace(lines, start, end, replacement):
     lines.extend(tail)
 
 
-def keep_in_base(base_lines, hunk):
+def keep_in_base(base_lines: 'List[str]', hunk: 'Hunk') -> 'List[str]':
     """The base with `hunk` accepted: its before-lines replaced by its after-lines (a new list)."""
     lines = base_lines[:]
     _replace(lines, hunk['base_start'], hunk['base_start'] + len(hunk['before']), hunk['after'])
     return lines
 
 
-def revert_in_text(text_lines, hunk):
+def revert_in_text(text_lines: 'List[str]', hunk: 'Hunk') -> 'List[str]':
     """The agent's text with `hunk` taken back: its after-lines replaced by its before-lines (a new list)."""
     lines = text_lines[:]
     _replace(lines, hunk['start'], hunk['start'] + len(hunk['after']), hunk['before'])
     return lines
 
 
-def rebase(base_lines, text_lines, hunks, current_lines):
+def rebase(base_lines: 'List[str]', text_lines: 'List[str]', hunks: 'List[Hunk]', current_lines: 'List[str]') -> 'List[str]':
     """The base for an agent's next write, when the file is now `current_lines` (the agent's text plus whatever
     the user did since): every pending hunk the user left alone is taken back out of the current text; a hunk
     the user edited counts as the user's own (kept). Returns the new base lines."""
     return undo_lines(text_lines, current_lines, hunks, False)['lines']
 
 
-def counts(hunks):
+def counts(hunks: 'List[Hunk]') -> 'Dict[str, int]':
     """{'added', 'removed'}: lines over all `hunks`."""
     added = 0
     removed = 0
@@ -403,7 +407,7 @@ def counts(hunks):
     return {'added': added, 'removed': removed}
 
 
-def hunk_view(hunk):
+def hunk_view(hunk: 'Hunk') -> 'JsonObject':
     """A hunk as views and agents see it: lines without terminators, 0-based start in the current text."""
     return {'id': hunk['id'], 'start': hunk['start'], 'base_start': hunk['base_start'],
             'before_lines': [visible_line(line) for line in hunk['before']],
@@ -411,7 +415,7 @@ def hunk_view(hunk):
             'added': len(hunk['after']), 'removed': len(hunk['before'])}
 
 
-def changed_span(old, new):
+def changed_span(old: str, new: str) -> 'JsonObject':
     """The one replacement {'start', 'end', 'text'} (character offsets into `old`) that turns `old` into `new`,
     found by trimming the common head and tail: an undo written through the editor touches only what changes, so
     the cursor, folds and the other hunks' marks elsewhere stay where they are."""
