@@ -10,14 +10,16 @@ Each fake keeps what it was asked in plain lists and dicts a test can read (`fil
 The workspace is one folder, `/w`."""
 import asyncio
 import posixpath
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.mcp import CallToolResult
-from hermes.contracts.services import (CallContext, Changes, ContentMatches, DeleteOutcome, DirectoryEntry, Document,
-                                       Documents, EditedFile, Editor, ExcludeRules, Files, FileStat, FileText,
-                                       FoundFiles, Language, Paths, Position, Search, Tabs, WorkspaceSymbol,
-                                       WriteOutcome)
+from hermes.contracts.services import (CallContext, Changes, Commands, Configuration, ContentMatches, Debugging,
+                                       DeleteOutcome, DirectoryEntry, Document, Documents, EditedFile, Editor,
+                                       ExcludeRules, Files, FileStat, FileText, FoundFiles, Git, Language, Paths,
+                                       Position, ProcessResult, ReviewDecision, Reviews, Search, Tabs, Tasks,
+                                       Terminals, WorkspaceSymbol, WriteOutcome)
+from hermes.contracts.terminals import RunResult
 from hermes.core.tools import Services, ToolCall, ToolError
 from hermes.tools.catalog import build_registry
 
@@ -254,11 +256,13 @@ class FakeLanguage:
     """A language service whose every document is one line long and whose every symbol is defined at
     lib.ts:7:3; `asked` records what the tools asked, `applied` the edits they applied."""
 
-    def __init__(self, edited: Optional[List[EditedFile]] = None) -> None:
-        self.asked = []  # type: List[Tuple[Any, ...]]
+    def __init__(self, edited: Optional[List[EditedFile]] = None, asked: Optional[List[Tuple[Any, ...]]] = None,
+                 problems_after_wait: Optional[List[JsonObject]] = None) -> None:
+        self.asked = asked if asked is not None else []  # (a test may share one list between fakes, for the order)
         self.applied = []  # type: List[Tuple[Any, bool]]
         self.edited = edited or []
         self.found_problems = []  # type: List[JsonObject]
+        self.problems_after_wait = problems_after_wait  # what a language service reports once waited for
 
     async def open(self, path_text: str) -> Tuple[str, Document]:
         self.asked.append(('open', path_text))
@@ -299,10 +303,12 @@ class FakeLanguage:
         return True
 
     def problems(self, path: Optional[str] = None, min_severity: str = 'hint') -> List[JsonObject]:
-        return [problem for problem in self.found_problems if path is None or problem['path'] == path]
+        return list(self.found_problems)
 
     async def wait_for_problems(self, path: str, timeout_ms: int, call: CallContext) -> Any:
-        self.asked.append(('wait_for_problems', path, timeout_ms))
+        self.asked.append(('wait', timeout_ms))
+        if self.problems_after_wait is not None:
+            self.found_problems = self.problems_after_wait
 
 
 class FakeTabs:
@@ -310,7 +316,7 @@ class FakeTabs:
 
     def __init__(self, tabs: Optional[Dict[str, List[Any]]] = None) -> None:
         self.tabs = dict(tabs or {})
-        self.done = []  # type: List[Tuple[str, Any]]
+        self.done = []  # type: List[Tuple[Any, ...]]
 
     def described(self) -> List[JsonObject]:
         return [{'label': str(tab), 'path': path} for path in self.tabs for tab in self.tabs[path]]
@@ -343,17 +349,241 @@ class FakeChanges:
     def note_read(self, client: str, path: str) -> None:
         self.reads.append((client, path))
 
+# ------------------------------------------------------------------------------ git, settings, reviews, commands, tasks
+
+
+class FakeGit:
+    """git in one repository, ROOT: `outputs` {subcommand: stdout}; `ran` records (subcommand, cwd, safe)."""
+
+    def __init__(self, outputs: Optional[Dict[str, str]] = None, read_only_allowed: bool = True) -> None:
+        self.outputs = dict(outputs or {})
+        self.read_only_allowed = read_only_allowed
+        self.ran = []  # type: List[Tuple[str, str, bool]]
+
+    def directory_of(self, path_text: Optional[str]) -> str:
+        return ROOT
+
+    async def gate_read_only(self, tool_name: str, shown: str, arguments: JsonObject, cwd: str, paths: List[str],
+                             call: CallContext) -> bool:
+        return self.read_only_allowed
+
+    async def run_git(self, args: List[str], cwd: str, call: Optional[CallContext] = None, timeout_ms: int = 30000,
+                      safe: bool = True) -> ProcessResult:
+        return {'code': 0, 'stdout': await self.git_output(args, cwd, call, safe), 'stderr': '', 'error': None}
+
+    async def git_output(self, args: List[str], cwd: str, call: Optional[CallContext] = None,
+                         safe: bool = True) -> str:
+        self.ran.append((args[0], cwd, safe))
+        return self.outputs.get(args[0], '')
+
+    async def repository_root(self, cwd: str, call: Optional[CallContext] = None) -> str:
+        return ROOT
+
+
+class FakeConfiguration:
+    """Settings in a dict: `values` {key: value}; `written` records (key, value, target)."""
+
+    def __init__(self, values: Optional[Dict[str, Json]] = None) -> None:
+        self.values = dict(values or {})
+        self.written = []  # type: List[Tuple[str, Json, Optional[str]]]
+
+    def read(self, key: str) -> JsonObject:
+        return {'key': key, 'value': self.values.get(key), 'known': key in self.values}
+
+    async def write(self, key: str, value: Json, target_name: Optional[str] = None,
+                    call: Optional[CallContext] = None) -> JsonObject:
+        self.written.append((key, value, target_name))
+        self.values[key] = value
+        return self.read(key)
+
+
+class FakeReviews:
+    """A user who answers every diff review with `decision`; `shown` records (path, proposed text)."""
+
+    def __init__(self, decision: ReviewDecision = 'accepted') -> None:
+        self.decision = decision  # type: ReviewDecision
+        self.shown = []  # type: List[Tuple[str, str]]
+
+    async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: int,
+                     call: CallContext) -> ReviewDecision:
+        self.shown.append((path, proposed))
+        return self.decision
+
+
+class FakeCommands:
+    """VS Code's commands: `results` {command: what it returns}; `ran` records (command, args)."""
+
+    def __init__(self, results: Optional[Dict[str, Any]] = None) -> None:
+        self.results = dict(results or {})
+        self.ran = []  # type: List[Tuple[str, List[Json]]]
+
+    async def execute(self, command: str, args: List[Json]) -> Any:
+        self.ran.append((command, args))
+        if command not in self.results:
+            raise ToolError('command \'' + command + '\' not found')
+        return self.results[command]
+
+    async def all_commands(self) -> List[str]:
+        return sorted(self.results)
+
+
+class FakeTasks:
+    """Tasks by label (each task is its label); running one returns `outcome`."""
+
+    def __init__(self, labels: Optional[List[str]] = None, outcome: Optional[JsonObject] = None) -> None:
+        self.labels = list(labels or [])
+        self.outcome = outcome or {'exitCode': 0}
+        self.ran = []  # type: List[str]
+
+    async def fetch_tasks(self) -> List[Any]:
+        return list(self.labels)
+
+    def pick(self, tasks: List[Any], wanted: str) -> Any:
+        if wanted not in tasks:
+            raise ToolError('No task named "' + wanted + '".')
+        return wanted
+
+    def task_label(self, task: Any) -> str:
+        return str(task)
+
+    def command_line(self, task: Any) -> str:
+        return 'run ' + str(task)
+
+    async def run_task(self, task: Any, timeout_ms: int, call: CallContext) -> JsonObject:
+        self.ran.append(str(task))
+        return self.outcome
+
+# ------------------------------------------------------------------------------ terminals and debugging
+
+
+class FakeTerminals:
+    """Terminals whose records the test makes (each with `id`, `label()`, `describe()`, …); `sent` and `killed`
+    record what the tools did to them. No command runs: `run` answers `run_result`."""
+
+    def __init__(self, records: Optional[List[Any]] = None, run_result: Optional[RunResult] = None) -> None:
+        self.records = list(records or [])  # type: List[Any]
+        self.new_terminal_wait_ms = 0
+        self.run_result = run_result or {'outcome': 'no-integration', 'entry': None}  # type: RunResult
+        self.sent = []  # type: List[Tuple[Any, str, bool]]
+        self.killed = []  # type: List[Any]
+
+    def shell_to_start(self, shell: Optional[str] = None) -> str:
+        return 'shell: ' + (shell or 'bash')
+
+    async def wait_for_integration(self, terminal: Any, timeout_ms: int, call: Optional[CallContext] = None) -> Any:
+        return None
+
+    def summary(self) -> str:
+        return ', '.join([str(record.id) + ' "' + record.label() + '"' for record in self.records]) or 'none'
+
+    def lookup(self, ref: Json) -> Any:
+        for record in self.records:
+            if ref is None or record.id == ref or record.label() == ref:
+                return record
+        raise ToolError('No terminal ' + str(ref) + '.')
+
+    def create(self, name: str, cwd: Optional[str] = None, shell: Optional[str] = None, show: bool = True) -> Any:
+        raise ToolError('FakeTerminals makes no terminals: give it records.')
+
+    def terminal_for_run(self, ref: Json) -> Tuple[Any, bool]:
+        return self.lookup(ref), False
+
+    async def run(self, record: Any, command: str, timeout_ms: int, call: CallContext,
+                  new_terminal: bool = False) -> RunResult:
+        self.sent.append((record, command, True))
+        return self.run_result
+
+    def send(self, record: Any, text: str, enter: bool) -> bool:
+        self.sent.append((record, text, enter))
+        return True
+
+    def kill(self, record: Any) -> None:
+        self.killed.append(record)
+
+
+class FakeDebugging:
+    """No debug session (a test adds SessionState-like objects to `states`); breakpoints are kept per path in
+    `breakpoints`, and `calls` records each set_breakpoints."""
+
+    def __init__(self) -> None:
+        self.states = []  # type: List[Any]
+        self.order = 0
+        self.seq = 0
+        self.breakpoints = {}  # type: Dict[str, List[JsonObject]]
+        self.calls = []  # type: List[Tuple[str, List[int], Optional[str], bool]]
+
+    def live(self) -> List[Any]:
+        return [state for state in self.states if not state.terminated]
+
+    def launch_configuration(self, folder: Any, name: str) -> Optional[JsonObject]:
+        return None
+
+    async def request(self, state: Any, command: str, args: JsonObject) -> Any:
+        return {}
+
+    async def variables(self, state: Any, reference: int, limit: int, depth: int) -> List[JsonObject]:
+        return []
+
+    def find(self, ref: Json) -> Any:
+        live = self.live()
+        if len(live) == 0:
+            raise ToolError('No debug session is running.')
+        return live[0]
+
+    def find_stopped(self, ref: Json) -> Any:
+        return self.find(ref)
+
+    def summary(self) -> List[JsonObject]:
+        return [state.describe() for state in self.states]
+
+    async def wait_for(self, check: Callable[[], bool], timeout_ms: int, call: CallContext) -> bool:
+        return check()
+
+    def workspace_folder(self, name: Optional[str] = None) -> Any:
+        return None
+
+    def launch_names(self, folder: Any) -> List[str]:
+        return []
+
+    async def start(self, folder: Any, target: Json) -> bool:
+        return False
+
+    async def stop(self, session: Any = None) -> None:
+        return None
+
+    async def thread_id(self, state: Any, requested: Optional[int] = None) -> int:
+        return requested or 1
+
+    async def stack(self, state: Any, thread_id: int, levels: int) -> Tuple[List[JsonObject], int]:
+        return [], 0
+
+    def source_line(self, frame: JsonObject) -> Optional[str]:
+        return None
+
+    def breakpoints_in(self, path: str) -> List[JsonObject]:
+        return self.breakpoints.get(path, [])
+
+    def set_breakpoints(self, path: str, lines: List[int], condition: Optional[str] = None,
+                        replace: bool = True) -> List[JsonObject]:
+        self.calls.append((path, lines, condition, replace))
+        self.breakpoints[path] = [{'line': line, 'enabled': True} for line in lines]
+        return self.breakpoints[path]
+
 # ------------------------------------------------------------------------------ running a tool on them
 
 
 def run_tool(name: str, arguments: JsonObject, files: Optional[Files] = None, documents: Optional[Documents] = None,
              paths: Optional[Paths] = None, search: Optional[Search] = None, language: Optional[Language] = None,
-             tabs: Optional[Tabs] = None, changes: Optional[Changes] = None,
+             tabs: Optional[Tabs] = None, changes: Optional[Changes] = None, git: Optional[Git] = None,
+             terminals: Optional[Terminals] = None, debugging: Optional[Debugging] = None,
+             configuration: Optional[Configuration] = None, reviews: Optional[Reviews] = None,
+             commands: Optional[Commands] = None, tasks: Optional[Tasks] = None,
              call: Optional[ToolCall] = None) -> CallToolResult:
     """Call tool `name` through the real registry (schema, defaults, result shape) on the given fakes; the paths
-    are FakePaths() unless given. No gate: a tool that asks the user is refused, as in a registry without one."""
-    services = Services(language=language, tabs=tabs, changes=changes, paths=paths or FakePaths(), files=files,
-                        documents=documents, search=search)
+    are FakePaths() unless given; a service not given is absent (its use is the ToolError naming it). No gate: a
+    tool that asks the user is refused, as in a registry without one."""
+    services = Services(terminals, debugging, reviews, language, tabs, configuration, changes, git,
+                        paths or FakePaths(), commands, tasks, files, documents, search)
     return asyncio.run(build_registry(None, services).call(name, arguments, call or ToolCall()))
 
 
@@ -363,7 +593,10 @@ def text(result: CallToolResult) -> str:
     return item['text'] if item['type'] == 'text' else ''
 
 
-def _implements() -> Tuple[Paths, Files, Documents, Search, Language, Tabs, Changes]:
+def _implements() -> Tuple[Paths, Files, Documents, Search, Language, Tabs, Changes, Git, Configuration, Reviews,
+                           Commands, Tasks, Terminals, Debugging]:
     """Each fake is its Protocol (mypy checks this; it never runs)."""
     files = FakeFiles()
-    return FakePaths(), files, FakeDocuments(files), FakeSearch(), FakeLanguage(), FakeTabs(), FakeChanges()
+    return (FakePaths(), files, FakeDocuments(files), FakeSearch(), FakeLanguage(), FakeTabs(), FakeChanges(),
+            FakeGit(), FakeConfiguration(), FakeReviews(), FakeCommands(), FakeTasks(), FakeTerminals(),
+            FakeDebugging())

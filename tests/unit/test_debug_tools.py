@@ -7,6 +7,7 @@ import vscode
 from hermes.core.tools import ToolCall, Services
 from hermes.host.debugging import register_debugging
 from hermes.tools.catalog import build_registry
+from shim_services import shim_services
 from hermes.host.tool_services import PathService
 
 APP = 'function compute(items) {\n  let total = 0;\n  for (const item of items) {\n    total += item;\n  }\n  return total;\n}\nconsole.log(compute([1, 2, 3]));\n'
@@ -24,7 +25,7 @@ def workspace(context, tmp_path):
 @pytest.fixture
 def tools(workspace, context):
     """Every tool, with the window's debug service (tracking sessions from now on) in its calls."""
-    return build_registry(None, Services(debugging=register_debugging(context), paths=PathService()))
+    return build_registry(None, shim_services(debugging=register_debugging(context)))
 
 
 def adapter(path, line=4):

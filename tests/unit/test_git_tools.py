@@ -10,6 +10,7 @@ from hermes.host.approval import Approver
 from hermes.host.git import is_read_only
 from hermes.host.tool_services import GitService, PathService
 from hermes.tools.catalog import build_registry as build_registry_with
+from service_fakes import FakeGit, run_tool
 
 
 def build_registry(approver=None):
@@ -211,35 +212,11 @@ def test_allow_for_session_covers_exactly_the_command_shown(repo):
     assert len(vscode.window.messages) == 2
     assert git(repo, 'tag').split() == ['a']
 
-class FakeGit:
-    """A small typed fake of contracts/services.py Git: no git process, no VS Code."""
-
-    def __init__(self, outputs):
-        self.outputs = outputs  # first argument → stdout
-        self.ran = []
-
-    def directory_of(self, path_text):
-        return '/repo'
-
-    async def repository_root(self, cwd, call=None):
-        return '/repo'
-
-    async def gate_read_only(self, tool_name, shown, arguments, cwd, paths, call):
-        return True
-
-    async def git_output(self, args, cwd, call=None, safe=True):
-        self.ran.append((args[0], cwd, safe))
-        return self.outputs[args[0]]
-
-    async def run_git(self, args, cwd, call=None, timeout_ms=30000, safe=True):
-        return {'code': 0, 'stdout': await self.git_output(args, cwd, call, safe), 'stderr': '', 'error': None}
-
-
 def test_a_git_tool_runs_on_a_fake_git_service_alone():
     fake = FakeGit({'for-each-ref': 'refs/heads/main\x00main\x00abc1234\x00\x00\x00*\x00First commit\n',
                     'branch': 'main\n'})
-    result = call('git_get_branches', {}, build_registry_with(None, Services(git=fake)))
+    result = run_tool('git_get_branches', {}, git=fake)
     assert text(result) == 'Current branch: main\n* main abc1234 First commit'
-    assert fake.ran == [('for-each-ref', '/repo', True), ('branch', '/repo', True)]
+    assert fake.ran == [('for-each-ref', '/w', True), ('branch', '/w', True)]
     missing = call('git_get_branches', {}, build_registry_with(None, Services()))
     assert missing['isError'] and text(missing).startswith('git is not available')

@@ -9,8 +9,8 @@ from hermes.core.tools import Services, ToolCall, ToolRegistry, Tool
 from hermes.host.resource_events import ResourceEvents
 from hermes.host.resource_provider import HostResources
 from hermes.tools.catalog import build_registry
-from hermes.host.tool_services import PathService
-from service_fakes import FakeDocuments, FakeFiles, FakePaths
+from service_fakes import (FakeConfiguration, FakeDebugging, FakeDocuments, FakeFiles, FakeLanguage, FakePaths,
+                           FakeTabs, FakeTerminals, run_tool, text as fake_text)
 
 NOT_ACTIVE = ' is not available: the Hermes extension is not fully active in this window.'
 
@@ -31,7 +31,9 @@ class FakeRecord:
                 'exitCode': None, 'executions': 0}
 
 
-class FakeTerminals:
+class ListenedTerminals:
+    """What the resources need of the terminal service (records, on_change): host code, not a tool."""
+
     def __init__(self, *records):
         self.records = list(records)
         self.listeners = []
@@ -39,64 +41,6 @@ class FakeTerminals:
     def on_change(self, listener):
         self.listeners.append(listener)
         return lambda: self.listeners.remove(listener)
-
-
-class FakeDebugging:
-    def __init__(self):
-        self.calls = []
-
-    def live(self):
-        return []
-
-    def set_breakpoints(self, path, lines, condition, replace):
-        self.calls.append((path, lines, condition, replace))
-        return [{'line': line, 'enabled': True} for line in lines]
-
-
-class FakeTabs:
-    """Editor tabs as the tools see them: `shown` maps a path to its tabs; what the tools did is in `done`."""
-
-    def __init__(self, shown=None):
-        self.shown = shown or {}
-        self.done = []
-
-    def showing(self, path):
-        return self.shown.get(path, [])
-
-    async def open_in_background(self, path, shown):
-        self.done.append(('open', shown))
-        self.shown[path] = ['tab of ' + shown]
-
-    async def close(self, tabs):
-        self.done.append(('close', tabs))
-
-
-class FakeLanguage:
-    """Problems as a language service reports them: none until the wait, then one."""
-
-    def __init__(self, done):
-        self.done = done
-        self.reported = []
-
-    def problems(self, path=None, min_severity='hint'):
-        return self.reported
-
-    async def wait_for_problems(self, path, timeout_ms, call):
-        self.done.append(('wait', timeout_ms))
-        self.reported = [{'path': 'app.js', 'line': 2, 'column': 5, 'severity': 'error', 'code': None,
-                          'message': "';' expected.", 'source': 'ts'}]
-
-
-class FakeConfiguration:
-    def __init__(self):
-        self.written = []
-
-    def read(self, key):
-        return {'key': key, 'value': 2, 'known': True}
-
-    async def write(self, key, value, target_name=None, call=None):
-        self.written.append((key, value, target_name))
-        return self.read(key)
 
 
 class FakeHub:
@@ -116,22 +60,25 @@ def call(registry, name, arguments=None):
 
 
 def test_a_handler_uses_the_services_of_the_registry_that_runs_it():
-    build = build_registry(None, Services(terminals=FakeTerminals(FakeRecord(1, 'build'))))
-    watch = build_registry(None, Services(terminals=FakeTerminals(FakeRecord(5, 'watch'))))
+    build = build_registry(None, Services(terminals=FakeTerminals([FakeRecord(1, 'build')])))
+    watch = build_registry(None, Services(terminals=FakeTerminals([FakeRecord(5, 'watch')])))
     assert call(build, 'terminal_list') == '1 "build": shell integration on, 0 captured commands'
     assert call(watch, 'terminal_list') == '5 "watch": shell integration on, 0 captured commands'
     assert call(build_registry(None, Services(debugging=FakeDebugging())), 'debug_stop') == 'No debug session is running.'
 
 
-def test_the_debug_tools_set_breakpoints_through_the_debug_service(tmp_path):
-    import vscode
-    (tmp_path / 'app.js').write_text('a\nb\nc\n')
-    vscode.workspace.open_folders([str(tmp_path)])
+def test_the_debug_tools_set_breakpoints_through_the_debug_service():
     debugging = FakeDebugging()
-    text = call(build_registry(None, Services(debugging=debugging, paths=PathService())), 'debug_set_breakpoints',
-                {'path': 'app.js', 'lines': [2, 3]})
+    files = FakeFiles({'/w/app.js': 'a\nb\nc\n'})
+    text = fake_text(run_tool('debug_set_breakpoints', {'path': 'app.js', 'lines': [2, 3]}, debugging=debugging,
+                              files=files))
     assert text == 'Breakpoints in app.js at line 2, 3. They apply to running and future debug sessions.'
-    assert debugging.calls == [(str(tmp_path / 'app.js'), [2, 3], None, True)]  # the schema's default replace
+    assert debugging.calls == [('/w/app.js', [2, 3], None, True)]  # the schema's default replace
+    past = run_tool('debug_set_breakpoints', {'path': 'app.js', 'lines': [4]}, debugging=debugging, files=files)
+    assert [fake_text(past), len(debugging.calls)] == ['Line 4 is past the end of app.js (3 lines).', 1]
+    missing = run_tool('debug_set_breakpoints', {'path': 'gone.js', 'lines': [1]}, debugging=debugging, files=files)
+    assert [fake_text(missing), len(debugging.calls)] == [
+        'Cannot read "gone.js": set breakpoints in an existing file.', 1]
 
 
 def test_the_editor_tools_use_the_tabs_and_problems_of_their_call():
@@ -142,7 +89,9 @@ def test_the_editor_tools_use_the_tabs_and_problems_of_their_call():
                 {'path': 'app.js'}) == 'Closed 2 tabs showing app.js.'
     assert tabs.done == [('close', ['left tab', 'right tab'])]
     tabs = FakeTabs()
-    language = FakeLanguage(tabs.done)
+    language = FakeLanguage(asked=tabs.done, problems_after_wait=[
+        {'path': 'app.js', 'line': 2, 'column': 5, 'severity': 'error', 'code': None, 'message': "';' expected.",
+         'source': 'ts'}])
     text = call(build_registry(None, Services(tabs=tabs, language=language, paths=paths)), 'editor_get_diagnostics',
                 {'path': 'app.js'})
     assert text == "1 problem in app.js (1 error):\napp.js:2:5 error: ';' expected. (ts)"
@@ -150,13 +99,9 @@ def test_the_editor_tools_use_the_tabs_and_problems_of_their_call():
     assert tabs.done == [('open', 'app.js'), ('wait', 3000), ('close', ['tab of app.js'])]
 
 
-def test_the_diagnostics_of_every_file_withhold_the_paths_of_files_outside_the_workspace(tmp_path):
-    import vscode
-    (tmp_path / 'ws').mkdir()
-    vscode.workspace.open_folders([str(tmp_path / 'ws')])
-    language = FakeLanguage([])
-    outside = str(tmp_path / 'elsewhere' / 'secret-project' / 'notes.js')
-    language.reported = [
+def test_the_diagnostics_of_every_file_withhold_the_paths_of_files_outside_the_workspace():
+    language = FakeLanguage()
+    language.found_problems = [
         {'path': 'app.js', 'line': 2, 'column': 5, 'severity': 'error', 'code': None, 'message': 'x', 'source': None},
         {'path': 'a file outside the workspace', 'withheld': True, 'line': 1, 'column': 1, 'severity': 'warning',
          'code': None, 'message': '', 'source': None}]  # what host/diagnostics.py `describe` makes of an outside one
@@ -164,11 +109,9 @@ def test_the_diagnostics_of_every_file_withhold_the_paths_of_files_outside_the_w
     text = call(registry, 'editor_get_diagnostics')
     assert text == ('1 problem in the workspace (1 error):\napp.js:2:5 error: x\n'
                     '[not listed: 1 problem in files outside the workspace, whose paths are withheld]')
-    assert 'secret-project' not in text
-    language.reported = language.reported[1:]
+    language.found_problems = language.found_problems[1:]
     assert call(registry, 'editor_get_diagnostics') == ('No problems reported for the workspace.\n[not listed: 1 '
                                                         'problem in files outside the workspace, whose paths are withheld]')
-
 
 
 def test_the_host_withholds_problems_of_outside_files_by_the_one_rule(tmp_path):
@@ -192,7 +135,7 @@ def test_the_host_withholds_problems_of_outside_files_by_the_one_rule(tmp_path):
 
 
 def test_the_settings_tools_use_the_settings_service_of_their_call():
-    configuration = FakeConfiguration()
+    configuration = FakeConfiguration({'editor.tabSize': 2})
     registry = build_registry(None, Services(configuration=configuration))
     assert call(registry, 'workspace_get_config', {'key': 'editor.tabSize'}) == \
         '{\n  "key": "editor.tabSize",\n  "value": 2,\n  "known": true\n}'
@@ -227,7 +170,7 @@ def test_a_service_the_registry_was_built_without_is_a_clear_tool_error():
 
 
 def test_the_resources_read_the_terminals_they_were_built_with():
-    terminals = FakeTerminals(FakeRecord(3, 'server'))
+    terminals = ListenedTerminals(FakeRecord(3, 'server'))
     provider = HostResources(None, terminals)
     assert provider.terminals() == [{'id': 3, 'name': 'server'}]
     assert provider.terminal_output(3) == '(no command has run in this terminal since Hermes started)'
@@ -235,7 +178,7 @@ def test_the_resources_read_the_terminals_they_were_built_with():
 
 
 def test_the_resource_events_follow_the_terminals_they_were_built_with(context):
-    terminals, hub = FakeTerminals(), FakeHub()
+    terminals, hub = ListenedTerminals(), FakeHub()
     disposables = ResourceEvents(hub, terminals).listen()
     [listener] = terminals.listeners
     listener(FakeRecord(2, 'x'), 'output')

@@ -3,8 +3,6 @@
 from hermes.contracts.mcp import ToolArguments, ToolReturn
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.errors import JsError
-from hermes.js.modules import node
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
@@ -13,9 +11,10 @@ from hermes.core.output_text import text_and_data
 async def set_breakpoints(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     path = call.services.paths.resolve_path(get_key(args, 'path'))
     try:
-        content = node('fs').readFileSync(path, 'utf8')
-    except JsError:
+        found = await call.services.files.read_text(path)  # (`(await x)[…]` loses its parentheses in Transcrypt)
+    except ToolError:  # missing, a folder, binary or huge: no line to stop at
         raise ToolError('Cannot read "' + get_key(args, 'path') + '": set breakpoints in an existing file.')
+    content = found['text']
     line_count = len(content.split('\n')) - (1 if content.endswith('\n') else 0)
     lines = get_key(args, 'lines')
     for line in lines:
