@@ -20,6 +20,7 @@ const state = {
   frame: 0,
   receivedState: false,
   turnChanges: {}, // turn id → {files: [{path, label, added, removed}], added, removed}: pending changes by turn
+  backends: null, // {choices: [{id, label, detail, available}], current, locked, usage}: who answers (null: only the built-in loop)
 };
 
 // ----------------------------------------------------------------------------------------- DOM
@@ -48,8 +49,15 @@ const modelSelect = el('select', { id: 'model-select', class: 'model-select', 'a
 const refreshButton = iconButton('refresh-models', 'refresh', 'Refresh the model list');
 const newChatButton = iconButton('new-chat', 'add', 'New chat');
 const settingsButton = iconButton('open-settings', 'settings-gear', 'Hermes LLM settings');
+const backendSelect = el('select', { id: 'backend-select', class: 'model-select backend-select', 'aria-label': 'Agent' });
+const backendLabel = el('label', { class: 'model-label', for: 'backend-select', text: 'Agent' });
+const modelLabel = el('label', { class: 'model-label', for: 'model-select', text: 'Model' });
+const usageLine = el('span', { id: 'usage', class: 'usage', 'aria-live': 'polite' });
+backendSelect.hidden = true;
+backendLabel.hidden = true;
+usageLine.hidden = true;
 const toolbar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat actions' }, [
-  el('label', { class: 'model-label', for: 'model-select', text: 'Model' }), modelSelect, refreshButton,
+  backendLabel, backendSelect, modelLabel, modelSelect, refreshButton, usageLine,
   el('span', { class: 'spacer' }), newChatButton, settingsButton,
 ]);
 const banners = el('div', { id: 'banners', class: 'banners', role: 'alert', 'aria-live': 'assertive' });
@@ -72,6 +80,44 @@ transcript.appendChild(emptyState);
 
 // ----------------------------------------------------------------------------------------- rendering
 
+// The chosen backend when it is an ACP agent (Hermes Agent or one of hermes.acp.agents), else null.
+function currentAgent() {
+  const backends = state.backends;
+  if (!backends || backends.current === 'builtin') return null;
+  return backends.choices.find((choice) => choice.id === backends.current) || null;
+}
+
+function usageText(usage) {
+  if (!usage || !(usage.size > 0)) return '';
+  return `${Math.round((usage.used * 100) / usage.size)}% of context`;
+}
+
+function renderBackends() {
+  const backends = state.backends;
+  const shown = Boolean(backends && Array.isArray(backends.choices));
+  backendSelect.hidden = !shown;
+  backendLabel.hidden = !shown;
+  if (shown) {
+    backendSelect.replaceChildren(...backends.choices.map((choice) => {
+      const option = el('option', { value: choice.id, text: choice.available ? choice.label : `${choice.label} (${choice.id === 'hermes' ? 'not available' : 'unavailable'})`, title: choice.detail });
+      option.selected = choice.id === backends.current;
+      return option;
+    }));
+    backendSelect.disabled = Boolean(backends.locked) || state.running;
+    const chosen = backends.choices.find((choice) => choice.id === backends.current);
+    backendSelect.title = backends.locked
+      ? `This conversation is answered by ${chosen ? chosen.label : backends.current}. New chat to choose another.`
+      : (chosen ? chosen.detail : '');
+  }
+  const agent = currentAgent();
+  for (const part of [modelLabel, modelSelect, refreshButton]) part.hidden = Boolean(agent);
+  const usage = agent && backends ? usageText(backends.usage) : '';
+  usageLine.hidden = !usage;
+  usageLine.textContent = usage;
+  usageLine.title = usage ? `${agent.label} has used ${usage}` : '';
+  input.placeholder = agent ? `Ask ${agent.label}… (Enter to send, Shift+Enter for a new line)` : 'Ask Hermes… (Enter to send, Shift+Enter for a new line)';
+}
+
 function renderEmptyState() {
   const visible = state.messages.length === 0 && !state.current;
   emptyState.hidden = !visible;
@@ -81,7 +127,10 @@ function renderEmptyState() {
     el('h2', { text: 'Hermes Agent' }),
     el('p', { text: 'Ask about your code, or ask Hermes to do something in this window: open files, search, run commands. Type below and press Enter.' }),
   ];
-  if (state.modelsError) {
+  const agent = currentAgent();
+  if (agent) {
+    children.push(el('p', { class: 'muted', text: `${agent.label}: ${agent.detail}` }));
+  } else if (state.modelsError) {
     children.push(el('div', { class: 'empty-warning' }, [
       el('p', { text: state.modelsError }),
       el('p', { text: 'Using Ollama? Start it with:' }),
@@ -186,9 +235,141 @@ function updateToolCard(card, part) {
   }
 }
 
+// ------------------------------------------------------------------ an ACP agent's turn: tools, diffs, plan, thoughts
+
+const KIND_ICONS = { read: 'eye', edit: 'edit', delete: 'trash', move: 'arrow-right', search: 'search', execute: 'terminal', think: 'lightbulb', fetch: 'globe', switch_mode: 'settings', other: 'tools' };
+const PLAN_ICONS = { completed: 'pass-filled', in_progress: 'circle-large-filled', pending: 'circle-large-outline' };
+const PLAN_LABELS = { completed: 'done', in_progress: 'in progress', pending: 'to do' };
+
+function baseName(path) {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return cut >= 0 ? path.slice(cut + 1) : path;
+}
+
+// A proposed change as lines: {added, removed, created, hunks: [{line, removed, added}], more, tooLarge}.
+function diffBlock(label, preview) {
+  const rows = [];
+  if (preview.tooLarge) rows.push(el('div', { class: 'diff-note', text: 'Too large to show here: open the diff.' }));
+  for (const hunk of preview.hunks || []) {
+    rows.push(el('div', { class: 'diff-hunk', text: `line ${hunk.line}` }));
+    for (const line of hunk.removed) rows.push(el('div', { class: 'diff-line removed', text: `- ${line}` }));
+    for (const line of hunk.added) rows.push(el('div', { class: 'diff-line added', text: `+ ${line}` }));
+  }
+  if (preview.more > 0) rows.push(el('div', { class: 'diff-note', text: `… ${preview.more} more ${preview.more === 1 ? 'change' : 'changes'}` }));
+  return el('div', { class: 'diff-block', role: 'group', 'aria-label': `Changes to ${label}` }, [
+    el('div', { class: 'diff-header' }, [
+      icon(preview.created ? 'new-file' : 'diff'),
+      el('span', { class: 'diff-path', text: label, title: label }),
+      el('span', { class: 'added', text: `+${preview.added}` }),
+      el('span', { class: 'removed', text: `−${preview.removed}` }),
+    ]),
+    el('div', { class: 'diff-lines' }, rows),
+  ]);
+}
+
+function agentToolCard(tool) {
+  const card = el('div', { class: 'tool-card agent-tool', 'data-tool-id': tool.id || '' }, [
+    el('div', { class: 'tool-header' }, [
+      el('span', { class: 'tool-status' }),
+      el('span', { class: 'tool-kind' }),
+      el('span', { class: 'tool-name' }),
+      el('code', { class: 'tool-args' }),
+    ]),
+    el('div', { class: 'tool-files' }),
+    el('div', { class: 'tool-diffs' }),
+    el('div', { class: 'tool-question' }),
+    el('div', { class: 'tool-note' }),
+  ]);
+  card.dataset.toolId = tool.id || '';
+  if (String(tool.id).startsWith('permission-')) card.classList.add('permission-card');
+  updateAgentToolCard(card, tool);
+  return card;
+}
+
+function updateAgentToolCard(card, tool) {
+  card.querySelector('.tool-kind').replaceChildren(icon(KIND_ICONS[tool.kind] || 'tools'));
+  card.querySelector('.tool-name').textContent = tool.title || 'tool';
+  const args = card.querySelector('.tool-args');
+  const input = tool.input || '';
+  args.textContent = input.length > 300 ? input.slice(0, 300) + '…' : input;
+  args.title = input;
+  args.hidden = !input;
+  const files = card.querySelector('.tool-files');
+  files.replaceChildren(...(tool.paths || []).map((path) => el('span', { class: 'tool-file', title: path }, [icon('file'), el('span', { text: baseName(path) })])));
+  const diffs = card.querySelector('.tool-diffs');
+  diffs.replaceChildren(...(tool.diffs || []).map((diff) => diffBlock(diff.path, diff.preview)));
+  updateToolCard(card, { status: tool.status, result: tool.output });
+  if (tool.status !== 'waiting') {
+    card.querySelector('.tool-question').replaceChildren();
+    card.classList.remove('asking');
+  }
+  if (card.classList.contains('permission-card') && tool.status !== 'waiting' && tool.status !== 'running') {
+    // The answer (the option's label), or why nobody's answer counted: no details to open
+    const note = card.querySelector('.tool-note');
+    note.replaceChildren(el('span', { class: 'permission-answer', text: tool.output || (tool.status === 'cancelled' ? 'Cancelled' : '') }));
+  }
+}
+
+function storedAgentTool(part) {
+  const input = typeof part.arguments === 'string' ? part.arguments : JSON.stringify(part.arguments === undefined ? {} : part.arguments);
+  return { id: part.id, title: part.name, kind: part.toolKind || 'other', status: part.status, input: input === '{}' ? '' : input, output: part.result || '', paths: part.paths || [], diffs: [] };
+}
+
+// The permission question, in the card of the waiting tool: every option the agent offers, and its diffs.
+function showQuestion(message) {
+  if (!state.current) return;
+  let card = state.current.tools.get(message.id);
+  if (!card) {
+    card = agentToolCard({ id: message.id, title: message.title, kind: 'other', status: 'waiting', input: '', output: '', paths: [], diffs: [] });
+    state.current.tools.set(message.id, card);
+    state.current.body.appendChild(card);
+  }
+  const agent = currentAgent();
+  const children = [el('div', { class: 'question-title' }, [icon('shield'), el('span', { text: `${agent ? agent.label : 'The agent'} asks: ${message.title}` })])];
+  if (message.command) {
+    children.push(el('pre', { class: 'question-command' }, [el('code', { text: message.command })]));
+  } else if (message.detail && !(message.diffs || []).length) {
+    children.push(el('div', { class: 'question-detail', text: message.detail }));
+  }
+  for (const diff of message.diffs || []) children.push(diffBlock(diff.shown, diff.preview));
+  const buttons = (message.choices || []).map((choice) => el('button', {
+    type: 'button', class: choice.allow ? 'answer-button allow' : 'answer-button',
+    'data-action': 'permission', 'data-id': message.id, 'data-option': choice.id, text: choice.label, title: choice.kind,
+  }));
+  if ((message.diffs || []).length) {
+    buttons.push(el('button', { type: 'button', class: 'answer-button open-diff', 'data-action': 'permission-diff', 'data-id': message.id, text: 'Open Diff' }));
+  }
+  children.push(el('div', { class: 'question-actions' }, buttons));
+  card.querySelector('.tool-question').replaceChildren(...children);
+  card.classList.add('asking');
+  scrollToEnd(true);
+}
+
+function planElement(entries) {
+  const done = entries.filter((entry) => entry.status === 'completed').length;
+  return el('div', { class: 'plan', role: 'group', 'aria-label': 'Plan' }, [
+    el('div', { class: 'plan-header' }, [icon('checklist'), el('span', { text: 'Plan' }), el('span', { class: 'plan-count', text: `${done}/${entries.length}` })]),
+    el('ul', {}, entries.map((entry) => el('li', { class: `plan-entry ${entry.status}`, 'aria-label': `${entry.title} (${PLAN_LABELS[entry.status] || entry.status})` }, [
+      icon(PLAN_ICONS[entry.status] || 'circle-large-outline'), el('span', { text: entry.title }),
+    ]))),
+  ]);
+}
+
+function thoughtElement(text) {
+  const body = el('div', { class: 'thought-text', text });
+  const details = el('details', { class: 'thought' }, [el('summary', {}, [icon('lightbulb'), el('span', { text: 'Thinking' })]), body]);
+  return { details, body };
+}
+
+function noticeElement(text) {
+  const holder = el('div', { class: 'markdown' });
+  holder.appendChild(renderMarkdown(text));
+  return el('div', { class: 'message-notice', role: 'note' }, [icon('info'), holder]);
+}
+
 function addAssistantMessage(message, live) {
   const { element, body } = messageElement('assistant');
-  const entry = { element, body, text: null, tools: new Map() };
+  const entry = { element, body, text: null, tools: new Map(), thought: null, plan: null };
   transcript.appendChild(element);
   for (const part of message.parts || []) {
     if (part.kind === 'text') {
@@ -196,9 +377,14 @@ function addAssistantMessage(message, live) {
       holder.appendChild(renderMarkdown(part.text || ''));
       body.appendChild(holder);
     } else if (part.kind === 'tool') {
-      const card = toolCard(part);
+      const card = Array.isArray(part.paths) ? agentToolCard(storedAgentTool(part)) : toolCard(part);
       entry.tools.set(part.id, card);
       body.appendChild(card);
+    } else if (part.kind === 'thought') {
+      body.appendChild(thoughtElement(part.text || '').details);
+    } else if (part.kind === 'plan' && Array.isArray(part.entries)) {
+      entry.plan = planElement(part.entries);
+      body.appendChild(entry.plan);
     }
   }
   if (message.error) body.appendChild(el('div', { class: 'message-error', text: message.error }));
@@ -277,6 +463,9 @@ function showBanner(message, options = {}) {
   if (options.apiKey) {
     actions.push(el('button', { type: 'button', class: 'secondary-button', 'data-action': 'api-key', text: 'Set API Key' }));
   }
+  if (options.setup) { // an agent without a model provider: `hermes acp --setup` in a terminal
+    actions.push(el('button', { type: 'button', class: 'secondary-button', 'data-action': 'setup', text: options.setup }));
+  }
   const dismiss = iconButton('', 'close', 'Dismiss');
   dismiss.removeAttribute('id');
   dismiss.dataset.action = 'dismiss';
@@ -301,7 +490,9 @@ function setRunning(running) {
   sendButton.hidden = running;
   stopButton.hidden = !running;
   document.body.classList.toggle('running', running);
-  statusLine.textContent = running ? 'Hermes is working… (Escape to stop)' : '';
+  const agent = currentAgent();
+  statusLine.textContent = running ? `${agent ? agent.label : 'Hermes'} is working… (Escape to stop)` : '';
+  backendSelect.disabled = running || !state.backends || Boolean(state.backends.locked);
   if (!running) input.focus();
 }
 
@@ -345,6 +536,9 @@ stopButton.addEventListener('click', stop);
 newChatButton.addEventListener('click', () => vscode.postMessage({ type: 'newChat' }));
 settingsButton.addEventListener('click', () => vscode.postMessage({ type: 'openSettings' }));
 refreshButton.addEventListener('click', () => vscode.postMessage({ type: 'refreshModels' }));
+backendSelect.addEventListener('change', () => {
+  if (backendSelect.value) vscode.postMessage({ type: 'selectBackend', backend: backendSelect.value });
+});
 modelSelect.addEventListener('change', () => {
   if (modelSelect.value) vscode.postMessage({ type: 'selectModel', model: modelSelect.value });
 });
@@ -367,6 +561,13 @@ document.addEventListener('click', (event) => {
     vscode.postMessage({ type: 'openSettings' });
   } else if (action === 'api-key') {
     vscode.postMessage({ type: 'setApiKey' });
+  } else if (action === 'setup') {
+    vscode.postMessage({ type: 'setupAgent' });
+  } else if (action === 'permission') {
+    for (const button of target.parentElement.querySelectorAll('button')) button.disabled = true; // answered once
+    vscode.postMessage({ type: 'permissionAnswer', id: target.dataset.id, option: target.dataset.option });
+  } else if (action === 'permission-diff') {
+    vscode.postMessage({ type: 'openPermissionDiff', id: target.dataset.id });
   } else if (action === 'dismiss') {
     clearBanner();
   } else if (action === 'restore-turn' || action === 'keep-turn' || action === 'undo-turn' || action === 'show-turn') {
@@ -426,6 +627,7 @@ const handlers = {
   },
   textDelta(message) {
     if (!state.current) return;
+    state.current.thought = null; // the next thought is a block of its own
     currentText().append(message.text);
     scheduleRender();
   },
@@ -437,6 +639,71 @@ const handlers = {
     state.current.tools.set(message.id, card);
     state.current.body.appendChild(card);
     scrollToEnd(false);
+  },
+  thoughtDelta(message) {
+    if (!state.current) return;
+    const current = state.current;
+    endTextPart();
+    if (current.thinking) { current.thinking.remove(); current.thinking = null; }
+    if (!current.thought) {
+      current.thought = thoughtElement('');
+      current.body.appendChild(current.thought.details);
+    }
+    current.thought.body.textContent += message.text;
+    scrollToEnd(false);
+  },
+  agentTool(message) {
+    if (!state.current || !message.tool) return;
+    const current = state.current;
+    const tool = message.tool;
+    let card = current.tools.get(tool.id);
+    if (card) {
+      updateAgentToolCard(card, tool);
+    } else {
+      endTextPart();
+      current.thought = null;
+      if (current.thinking) { current.thinking.remove(); current.thinking = null; }
+      card = agentToolCard(tool);
+      current.tools.set(tool.id, card);
+      current.body.appendChild(card);
+    }
+    scrollToEnd(false);
+  },
+  plan(message) {
+    if (!state.current || !Array.isArray(message.entries)) return;
+    const current = state.current;
+    const plan = planElement(message.entries);
+    if (current.plan && current.plan.isConnected) {
+      current.plan.replaceWith(plan); // the same list, live: where it first appeared
+    } else {
+      endTextPart();
+      current.thought = null;
+      if (current.thinking) { current.thinking.remove(); current.thinking = null; }
+      current.body.appendChild(plan);
+    }
+    current.plan = plan;
+    scrollToEnd(false);
+  },
+  usage(message) {
+    if (!state.backends) return;
+    state.backends.usage = { used: message.used, size: message.size };
+    renderBackends();
+  },
+  notice(message) {
+    if (!state.current || typeof message.text !== 'string') return;
+    endTextPart();
+    state.current.thought = null;
+    state.current.body.appendChild(noticeElement(message.text));
+    scrollToEnd(false);
+  },
+  permission(message) {
+    showQuestion(message);
+  },
+  backends(message) {
+    state.backends = Array.isArray(message.choices) ? message : null;
+    renderBackends();
+    setRunning(state.running);
+    renderEmptyState();
   },
   toolWaiting(message) {
     const card = state.current && state.current.tools.get(message.id);
@@ -460,6 +727,9 @@ const handlers = {
       if (current.thinking) current.thinking.remove();
       for (const card of current.tools.values()) {
         if (card.dataset.status === 'running' || card.dataset.status === 'waiting') updateToolCard(card, { status: 'cancelled' });
+        const question = card.querySelector('.tool-question');
+        if (question) question.replaceChildren();
+        card.classList.remove('asking');
       }
       if (message.status === 'stopped') current.body.appendChild(el('div', { class: 'message-note', text: 'Stopped.' }));
       if (message.message) state.messages.push(message.message);
@@ -470,7 +740,7 @@ const handlers = {
     renderEmptyState();
   },
   error(message) {
-    showBanner(message.message, { retry: message.retry, settings: message.settings, apiKey: message.apiKey });
+    showBanner(message.message, { retry: message.retry, settings: message.settings, apiKey: message.apiKey, setup: typeof message.setup === 'string' ? message.setup : null });
   },
   changes(message) {
     state.turnChanges = message.turns && typeof message.turns === 'object' ? message.turns : {};

@@ -44,7 +44,7 @@ async def activate(context):
     _active['agents'] = agents
     acp = register_acp_sessions(context, log, service, agents, agents.client_side, conversations, services.changes)
     register_native_chat(context, log, registry, llm, conversations, acp, services.changes)
-    panel = register_agent_panel(context, log, llm, conversations, services.changes)
+    panel = register_agent_panel(context, log, llm, conversations, services.changes, acp)
     register_change_ui(context, log, services.changes, conversations)
     register_conversation_commands(context, log, conversations, panel)
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')

@@ -31,6 +31,7 @@ TEXT = Limit(100000)  # a message the user typed
 CODE = Limit(1000000)  # a code block of a reply
 MODEL = Limit(256)  # a model name
 TURN_ID = Limit(64)  # a turn's checkpoint id (core/checkpoints.py new_turn_id)
+AGENT_ID = Limit(1024)  # an id an ACP agent chose (a permission card's tool call, an option)
 
 # ------------------------------------------------------------------------- webview → host
 
@@ -69,7 +70,32 @@ class TurnMessage(TypedDict):
     turn: Annotated[str, TURN_ID]
 
 
-FromWebview = Union[ReadyMessage, SendMessage, BareMessage, CodeMessage, SelectModelMessage, TurnMessage]
+class SelectBackendMessage(TypedDict):
+    """Who answers the next new conversation: a BackendChoice id the host offered (it checks)."""
+    type: Literal['selectBackend']
+    backend: Annotated[str, MODEL]
+
+
+class PermissionAnswerMessage(TypedDict):
+    """The user's answer to an ACP agent's permission card: one of its PermissionChoice ids (the host checks)."""
+    type: Literal['permissionAnswer']
+    id: Annotated[str, AGENT_ID]
+    option: Annotated[str, AGENT_ID]
+
+
+class OpenPermissionDiffMessage(TypedDict):
+    """A permission card's diffs, each in a diff editor."""
+    type: Literal['openPermissionDiff']
+    id: Annotated[str, AGENT_ID]
+
+
+class SetupAgentMessage(TypedDict):
+    """The setup button: `hermes acp --setup` in a terminal (an agent without a model provider)."""
+    type: Literal['setupAgent']
+
+
+FromWebview = Union[ReadyMessage, SendMessage, BareMessage, CodeMessage, SelectModelMessage, TurnMessage,
+                    SelectBackendMessage, PermissionAnswerMessage, OpenPermissionDiffMessage, SetupAgentMessage]
 
 # ------------------------------------------------------------------------- host → webview
 
@@ -129,12 +155,14 @@ class TurnEndedPost(TypedDict):
 
 
 class ErrorPost(TypedDict):
-    """A banner; `retry` says which action it offers ('turn', 'models', or none)."""
+    """A banner; `retry` says which action it offers ('turn', 'models', or none); `setup`: the title of the button
+    that runs `hermes acp --setup` (an agent without a model provider), or None."""
     type: Literal['error']
     message: str
     retry: Union[Literal['turn', 'models'], Literal[False]]
     settings: bool
     apiKey: bool
+    setup: Optional[str]
 
 
 class ModelsPost(TypedDict):
@@ -165,6 +193,126 @@ class ChangesPost(TypedDict):
     turns: Dict[str, TurnChanges]
 
 
+# ------------------------------------------------------------------------- who answers; an ACP agent's turn
+
+
+class BackendChoice(TypedDict):
+    """core/acp_backends.py backend_choices: 'builtin', 'hermes', or an agent's name from hermes.acp.agents."""
+    id: str
+    label: str
+    detail: str
+    available: bool  # False: Hermes not installed, or Restricted Mode (choosing it gets a session's notice)
+
+
+class AgentUsage(TypedDict):
+    used: int
+    size: int
+
+
+class BackendsPost(TypedDict):
+    """Who answers (after 'state', and when it may have changed); `locked`: the conversation keeps the backend it
+    started with (New chat to choose); `usage`: the agent's context use in this conversation."""
+    type: Literal['backends']
+    choices: List[BackendChoice]
+    current: str
+    locked: bool
+    usage: Optional[AgentUsage]
+
+
+class ThoughtDeltaPost(TypedDict):
+    """The agent's thinking, streamed (a collapsed block)."""
+    type: Literal['thoughtDelta']
+    text: str
+
+
+class DiffHunk(TypedDict):
+    line: int  # 1-based, in the new text
+    removed: List[str]
+    added: List[str]
+
+
+class DiffPreview(TypedDict):
+    """core/diff_preview.py: a proposed change as bounded lines."""
+    added: int
+    removed: int
+    created: bool
+    hunks: List[DiffHunk]
+    more: int  # hunks left out
+    tooLarge: bool
+
+
+class ToolDiff(TypedDict):
+    path: str
+    preview: DiffPreview
+
+
+class AgentTool(TypedDict):
+    """An ACP tool call (core/acp_turn.py tool_view, its diffs as previews); the same id again is an update."""
+    id: str
+    title: str
+    kind: str  # read | edit | delete | move | search | execute | think | fetch | other
+    status: Literal['running', 'waiting', 'ok', 'error', 'cancelled']
+    complete: bool
+    input: str
+    output: str
+    paths: List[str]
+    diffs: List[ToolDiff]
+
+
+class AgentToolPost(TypedDict):
+    type: Literal['agentTool']
+    tool: AgentTool
+
+
+class PlanEntry(TypedDict):
+    title: str
+    status: Literal['pending', 'in_progress', 'completed']
+
+
+class PlanPost(TypedDict):
+    """The agent's whole to-do list, each time it changes (shown where it first appeared, updated in place)."""
+    type: Literal['plan']
+    entries: List[PlanEntry]
+
+
+class UsagePost(TypedDict):
+    type: Literal['usage']
+    used: int
+    size: int
+
+
+class NoticePost(TypedDict):
+    """A line in the running reply (Markdown): a lost session, a permission denied for lack of an answer, how to
+    get Hermes Agent, an agent that gave no answer."""
+    type: Literal['notice']
+    text: str
+
+
+class PermissionChoice(TypedDict):
+    id: str  # the agent's optionId, sent back exactly
+    label: str
+    kind: str  # allow_once | allow_always | reject_once | reject_always
+    allow: bool
+
+
+class PermissionDiff(TypedDict):
+    path: str
+    shown: str  # the path as the agent named it
+    preview: DiffPreview
+
+
+class PermissionPost(TypedDict):
+    """A permission question, asked in the card of the waiting tool `id` (the AgentTool with that id)."""
+    type: Literal['permission']
+    id: str
+    title: str
+    detail: str
+    command: Optional[str]
+    diffs: List[PermissionDiff]
+    choices: List[PermissionChoice]
+
+
 ToWebview = Union[StatePost, UserMessagePost, TurnStartedPost, TextDeltaPost, ToolStartedPost, ToolStatePost,
-                  ToolResultPost, TurnEndedPost, ErrorPost, ModelsPost, ChangesPost]
+                  ToolResultPost, TurnEndedPost, ErrorPost, ModelsPost, ChangesPost, BackendsPost, ThoughtDeltaPost,
+                  AgentToolPost, PlanPost, UsagePost, NoticePost, PermissionPost]
 # __pragma__('noskip')

@@ -58,6 +58,9 @@ class AcpSessionRunner:
     def notice_once(self, conversation, notice):
         return self.service.notice_once(conversation, notice)
 
+    def choices(self):
+        return self.service.choices()
+
     async def respond(self, spec, conversation, request, stream, token):
         blocks, text = prompt_blocks(request)
         if text.strip() == '':

@@ -13,7 +13,8 @@ from hermes.js.objects import is_none, new
 from hermes.host.settings import setting
 from hermes.core.change_view import turn_changes
 from hermes.core.checkpoints import CHANGE_CLIENT
-from hermes.ui.panel_controller import PanelController
+from hermes.core.acp_backends import SETUP_COMMAND
+from hermes.ui.panel_controller import PanelController, PANEL_ORIGIN
 from hermes.ui.checkpoints import RESTORE_COMMAND
 from hermes.ui.change_commands import KEEP_ALL_COMMAND, UNDO_ALL_COMMAND, SHOW_COMMAND
 
@@ -21,7 +22,6 @@ VIEW_ID = 'hermes.panel'
 CONTAINER_ID = 'hermes'
 OPEN_COMMAND = 'hermes.openPanel'
 EXTENSION_ID = 'hermes-agent.hermes-agent'
-PANEL_ORIGIN = 'panel'
 
 
 def make_nonce():
@@ -67,13 +67,28 @@ def insertion_text(code, selection):
 class PanelHost:
     """What the controller needs from VS Code. `changes`: the change log (host/change_log.py), or None."""
 
-    def __init__(self, context, log, list_models, store, changes=None):
+    def __init__(self, context, log, list_models, store, changes=None, documents=None):
         self.context = context
         self.log = log
         self._list_models = list_models
         self.store = store
         self.changes = changes
+        self.documents = documents  # ui/acp_chat.py DiffDocuments: an agent's proposed diffs in an editor
         self.view = None
+
+    async def show_diffs(self, diffs, agent_name):
+        """An agent's permission diffs, each in a diff editor (the same documents as a chat session's)."""
+        if is_none(self.documents):
+            return
+        for diff in diffs:
+            try:
+                await self.documents.show(diff, agent_name + ': ' + diff['path'])
+            except JsError as error:
+                self.log.warn('Panel: could not show the diff: ' + error_message(error))
+
+    async def setup_agent(self):
+        """The setup button: `hermes acp --setup` in a terminal (the same command as a chat session's button)."""
+        await vscode.commands.executeCommand(SETUP_COMMAND)
 
     def turn_changes(self, conversation_id):
         if is_none(self.changes):
@@ -149,13 +164,14 @@ def webview_uri(webview, extension_uri, *segments):
     return webview.asWebviewUri(vscode.Uri.joinPath(extension_uri, 'dist', 'webview', *segments)).toString()
 
 
-def register_panel(context, log, run_turn, list_models, store, make_cancel=None, changes=None):
+def register_panel(context, log, run_turn, list_models, store, make_cancel=None, changes=None, acp=None):
     """Register the view provider, `hermes.openPanel` and a settings listener; returns the controller.
     `run_turn(history, user_text, sink, cancel)` and `list_models()`: see PanelController; `store`: the
-    ConversationStore (the panel shows its `panel_id` conversation)."""
-    host = PanelHost(context, log, list_models, store, changes)
+    ConversationStore (the panel shows its `panel_id` conversation); `acp`: the ACP agents' runner
+    (ui/acp_session.py AcpSessionRunner, shared with the chat sessions), None for the built-in loop only."""
+    host = PanelHost(context, log, list_models, store, changes, None if is_none(acp) else acp.documents)
     current = None if is_none(store.panel_id) else store.get(store.panel_id)
-    controller = PanelController(host, log, run_turn, current, make_cancel)
+    controller = PanelController(host, log, run_turn, current, make_cancel, acp)
 
     def store_changed(conversation, origin):
         # A chat session continued the panel's conversation: show what it added.
@@ -200,6 +216,8 @@ def register_panel(context, log, run_turn, list_models, store, make_cancel=None,
     context.subscriptions.push(vscode.commands.registerCommand(OPEN_COMMAND, to_js_callback(open_panel)))
 
     async def settings_changed(event):
+        if event.affectsConfiguration('hermes.agent') or event.affectsConfiguration('hermes.acp'):
+            controller.post_backends()  # another default, another agent list, Hermes found elsewhere
         if event.affectsConfiguration('hermes.llm'):
             log.info('Panel: the LLM settings changed (' + host.model() + ' at ' + host.endpoint() + '); '
                      'listing models again')

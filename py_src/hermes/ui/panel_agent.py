@@ -5,7 +5,8 @@ from hermes.core.cancellation import Cancellation
 from hermes.ui.panel import register_panel
 
 
-def register_agent_panel(context, log, llm, store, changes=None):
+def register_agent_panel(context, log, llm, store, changes=None, acp=None):
+    """`acp`: the ACP agents' runner the chat sessions use (ui/acp_session.py), so the panel offers them too."""
     async def run_turn(history, user_text, sink, cancellation):
         history.append({'role': 'user', 'content': user_text})
         await llm.run(history, sink, cancellation)  # extends `history` in place, errors go to the sink
@@ -14,4 +15,4 @@ def register_agent_panel(context, log, llm, store, changes=None):
     async def list_models():
         return await llm.list_models()
 
-    return register_panel(context, log, run_turn, list_models, store, Cancellation, changes)
+    return register_panel(context, log, run_turn, list_models, store, Cancellation, changes, acp)

@@ -3,6 +3,8 @@ and what the webview is told. `ui/panel.py` wires it to a real WebviewView and V
 
 What the webview is told (`post`) is declared in contracts/panel.py `ToWebview` (mypy checks every post here;
 media/panel/main.js has one handler per kind, checked by tsc against the generated protocol.d.ts).
+An ACP agent's turn is posted by ui/panel_acp.py (thoughts, tool cards, the plan, usage, notices, permission
+cards); who answers a new conversation by `post_backends`.
 
 The conversation (core/conversations.py) goes to the host's `save(conversation)` when a turn starts,
 waits for a confirmation and ends: the host keeps it in the conversation store shared with VS Code's
@@ -29,9 +31,15 @@ from hermes.core.tools import WAITING, CONFIRMED
 from hermes.core.checkpoints import new_turn_id, last_turn, change_author, turn_of
 from hermes.core.conversations import (Conversation, append_text, add_tool, find_tool, finish_tool, end_reply,
                                        remember_turn)
+from hermes.core.acp_backends import BUILTIN, SETUP_TITLE, choice_of_agent
+from hermes.core.acp_conversation import no_answer_text
+from hermes.ui.panel_acp import PanelAcpView, PanelQuestions
 TURN_ACTIONS = ['restoreTurn', 'keepTurn', 'undoTurn', 'showTurnChanges']  # PanelHost.turn_action runs them
 FORCE_END_MS = 3000
-"""After Stop, the loop has this long to wind down before the panel ends the turn by itself."""
+"""After Stop, the loop has this long to wind down before the panel ends the turn by itself. (An ACP agent's turn
+needs no such timer: the ACP client ends it at most 10 s after session/cancel, net/acp_agent.py.)"""
+PANEL_ORIGIN = 'panel'
+"""Who changed a stored conversation (the panel ignores its own changes, re-renders for a chat session's)."""
 
 
 def describe_error(error):
@@ -63,6 +71,7 @@ class Turn:
         self.error = None
         self.ended = False
         self.timer = None
+        self.acp = False  # an ACP agent's turn (Stop sends session/cancel and waits for its end)
 
 
 class PanelSink:
@@ -148,7 +157,7 @@ class PanelController:
     changes by turn, core/change_view.py `turn_changes`) and turn_action(kind, conversation_id, turn).
     `stored`: a Conversation, or its data."""
 
-    def __init__(self, host, log, run_turn, stored=None, make_cancel=None):
+    def __init__(self, host, log, run_turn, stored=None, make_cancel=None, acp=None):
         self.host = host
         self.log = log
         self.run_turn = run_turn
@@ -158,6 +167,9 @@ class PanelController:
         self.turns = 0
         self.models = []
         self.models_error = None
+        self.acp = acp  # ui/acp_session.py AcpSessionRunner (None: the built-in loop only, no choice shown)
+        self.backend_choice = None  # the user's choice for new conversations (None: hermes.agent.backend's)
+        self.questions = PanelQuestions(self.post, log)
 
     def post(self, message: 'ToWebview') -> None:
         self.host.post(message)
@@ -203,6 +215,54 @@ class PanelController:
             await self.host.set_api_key()
         elif kind in TURN_ACTIONS:
             await self.host.turn_action(kind, self.conversation.id, message['turn'])
+        elif kind == 'selectBackend':
+            self.select_backend(message['backend'])
+        elif kind == 'permissionAnswer':
+            self.questions.answer(message['id'], message['option'])
+        elif kind == 'openPermissionDiff':
+            await self.host.show_diffs(self.questions.diffs_of(message['id']), self.conversation.model or 'Agent')
+        elif kind == 'setupAgent':
+            await self.host.setup_agent()
+        return True
+
+    # ------------------------------------------------------------------ who answers
+
+    def backend_state(self):
+        """{'choices', 'current', 'locked'}: a conversation keeps who answered it (an ACP agent, or the built-in
+        loop once it has messages); a new one takes the user's choice, else hermes.agent.backend's."""
+        offered = self.acp.choices()
+        acp = self.conversation.acp
+        if not is_none(acp):
+            return {'choices': offered['choices'], 'current': choice_of_agent(acp['agent']), 'locked': True}
+        if len(self.conversation.messages) > 0:
+            return {'choices': offered['choices'], 'current': BUILTIN, 'locked': True}
+        current = offered['default'] if is_none(self.backend_choice) else self.backend_choice
+        return {'choices': offered['choices'], 'current': current, 'locked': False}
+
+    def post_backends(self):
+        if is_none(self.acp):
+            return
+        state = self.backend_state()
+        state['type'] = 'backends'
+        state['usage'] = getattr(self.conversation, 'acp_usage', None)
+        self.post(state)
+
+    def select_backend(self, choice):
+        """The user picked who answers the next new conversation; refused (logged) for a choice not offered, or
+        while the conversation is locked to its own."""
+        if is_none(self.acp):
+            return False
+        state = self.backend_state()
+        if state['locked']:
+            self.log.warn('Panel: this conversation keeps its agent; New chat to choose another')
+            self.post_backends()
+            return False
+        if not (choice in [offered['id'] for offered in state['choices']]):
+            self.log.warn('Panel: ignored an agent choice that is not offered ("' + choice[:80] + '")')
+            self.post_backends()
+            return False
+        self.backend_choice = choice
+        self.post_backends()
         return True
 
     def post_state(self) -> None:
@@ -213,6 +273,9 @@ class PanelController:
         self.post({'type': 'state', 'messages': messages, 'running': running,
                    'current': self.turn.assistant if running else None,
                    'model': self.host.model(), 'endpoint': self.host.endpoint()})
+        self.post_backends()
+        for question in self.questions.posts():  # a card still waiting when the webview was rebuilt
+            self.post(question)
         self.post_changes()
 
     def post_changes(self) -> None:
@@ -236,8 +299,9 @@ class PanelController:
             self.models_error = error_message(error)
             self.log.warn('Panel: could not list models: ' + self.models_error)
             described = describe_error(error)
-            self.post({'type': 'error', 'message': self.models_error, 'retry': 'models', 'settings': True,
-                       'apiKey': described['apiKey']})
+            if is_none(self.acp) or self.backend_state()['current'] == BUILTIN:  # (an agent brings its own model)
+                self.post({'type': 'error', 'message': self.models_error, 'retry': 'models', 'settings': True,
+                           'apiKey': described['apiKey'], 'setup': None})
         self.post_models()
         return self.models
 
@@ -249,12 +313,30 @@ class PanelController:
         if status == 'in_progress' or status == 'needs_input':  # a chat session is answering in it
             self.post({'type': 'error', 'message': 'This conversation is still answering in a Hermes chat session. '
                        'Wait for that reply, or stop it there, then send again.', 'retry': False,
-                       'settings': False, 'apiKey': False})
+                       'settings': False, 'apiKey': False, 'setup': None})
             return None
-        user = {'role': 'user', 'text': text, 'turn': new_turn_id(last_turn(self.conversation.messages))}  # type: UserMessage
+        backend = self._backend()
+        if backend['kind'] == 'missing':
+            self.post({'type': 'error', 'message': backend['notice'], 'retry': False, 'settings': False,
+                       'apiKey': False, 'setup': None})
+            return None
+        if backend['kind'] == 'acp':
+            return await self._run_acp(backend['spec'], text)
+        turn_id = new_turn_id(last_turn(self.conversation.messages))
+        user = {'role': 'user', 'text': text, 'turn': turn_id}  # type: UserMessage
         self.conversation.add(user)
         self.post({'type': 'userMessage', 'message': user})
-        return await self._run(text, user['turn'])
+        notice = None if is_none(self.acp) else self.acp.notice_once(self.conversation, backend['notice'])
+        return await self._run(text, user['turn'], notice)
+
+    def _backend(self):
+        """Who answers the next turn (core/acp_backends.py: {'kind': 'builtin' | 'acp' | 'missing', ...})."""
+        if is_none(self.acp):
+            return {'kind': 'builtin', 'notice': None}
+        wanted = None
+        if is_none(self.conversation.acp) and len(self.conversation.messages) == 0:
+            wanted = self.backend_state()['current']
+        return self.acp.backend_for(self.conversation, wanted)
 
     async def retry(self):
         """Run the last user message again after a failed reply (the failed reply is dropped)."""
@@ -267,13 +349,18 @@ class PanelController:
             return None
         self.conversation.messages = messages[:count - 1]
         self.post_state()
+        backend = self._backend()
+        if backend['kind'] == 'acp':
+            return await self._run_acp(backend['spec'], before['text'], before)
         return await self._run(before['text'], turn_of(before))
 
     def stop(self):
         turn = self.turn
         if is_none(turn):
             return
-        turn.cancel.cancel('Stopped by the user')
+        turn.cancel.cancel('Stopped by the user')  # an ACP turn: session/cancel (host/acp_service.py)
+        if turn.acp:
+            return
 
         def force_end():
             if not turn.ended:
@@ -289,6 +376,7 @@ class PanelController:
             turn.ended = True
             self._clear_timer(turn)
             self.turn = None
+            self.questions.drop_all()
         self.conversation = Conversation()
         self.save()
         self.post_state()
@@ -302,7 +390,8 @@ class PanelController:
         self.post_state()
         return True
 
-    async def _run(self, text: str, turn_id: 'Optional[str]' = None) -> 'AssistantMessage':
+    async def _run(self, text: str, turn_id: 'Optional[str]' = None,
+                   notice: 'Optional[str]' = None) -> 'AssistantMessage':
         self.turns += 1
         assistant = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}  # type: AssistantMessage
         turn = Turn(self.turns, text, assistant, self.make_cancel(), turn_id)
@@ -312,6 +401,8 @@ class PanelController:
         self.conversation.last_started = now_ms()
         self.conversation.last_ended = None
         self.post({'type': 'turnStarted'})
+        if not is_none(notice):  # once per conversation: how to get Hermes Agent, or why none starts here
+            self.post({'type': 'notice', 'text': notice})
         self.save()
         history = self.conversation.history[:]
         result = None
@@ -322,6 +413,45 @@ class PanelController:
                 turn.error = error
         self._finish(turn, result)
         return assistant
+
+    async def _run_acp(self, spec, text, user=None):
+        """One turn of the conversation's ACP agent (core/acp_conversation.py, as a chat session runs it), shown
+        through PanelAcpView; `user`: the prompt again (Retry)."""
+        turns = self.acp.turns
+        begun = turns.begin(self.conversation, text, spec['name'], PANEL_ORIGIN, user)
+        self.turns += 1
+        turn = Turn(self.turns, text, begun['reply'], self.make_cancel(), begun['user']['turn'])
+        turn.acp = True
+        self.turn = turn
+        if is_none(user):
+            self.post({'type': 'userMessage', 'message': begun['user']})
+        self.post({'type': 'turnStarted'})
+        self.save()
+        self.post_backends()  # locked to this agent from now on
+        conversation = self.conversation
+        try:
+            ended = await turns.run(spec, conversation, begun, [{'type': 'text', 'text': text}],
+                                    PanelAcpView(self, turn, self.questions), turn.cancel, self.questions.ask,
+                                    PANEL_ORIGIN)
+        except JsError as error:
+            ended = {'failure': {'message': spec['name'] + ' failed: ' + error_message(error), 'setup': False}}
+            end_reply(begun['reply'], 'error', ended['failure']['message'])
+        self.questions.drop_all()
+        if turn.ended:  # New chat ended it here: the conversation was stored as it ended
+            return begun['reply']
+        turn.ended = True
+        if self.turn is turn:
+            self.turn = None
+        failure = ended['failure']
+        if not is_none(failure):
+            self.post({'type': 'error', 'message': failure['message'], 'retry': 'turn', 'settings': False,
+                       'apiKey': False, 'setup': SETUP_TITLE if failure['setup'] else None})
+        elif ended['empty']:
+            self.post({'type': 'notice', 'text': no_answer_text(spec['name'])})
+        self.post({'type': 'turnEnded', 'status': begun['reply']['status'], 'message': begun['reply']})
+        self.post_backends()
+        self.save()
+        return begun['reply']
 
     def _finish(self, turn: Turn, result: 'Optional[JsonObject]') -> None:
         if turn.ended:
@@ -340,7 +470,7 @@ class PanelController:
             end_reply(assistant, 'error', described['message'])
             self.log.warn('Panel: the reply failed: ' + described['message'])
             self.post({'type': 'error', 'message': described['message'], 'retry': 'turn',
-                       'settings': described['settings'], 'apiKey': described['apiKey']})
+                       'settings': described['settings'], 'apiKey': described['apiKey'], 'setup': None})
         else:
             end_reply(assistant, 'done')
             remember_turn(self.conversation, turn.user_text, assistant, get_key(result, 'history'))

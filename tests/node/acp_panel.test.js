@@ -1,0 +1,147 @@
+// The side panel answered by an ACP agent, in the real bundle (dist/extension.js) under node: the whole extension
+// activated on the fake vscode, the panel's webview view resolved with a fake webview, and the scripted agent
+// tests/acp_agent/agent.py (in hermes.acp.agents, or as Hermes Agent through hermes.acp.hermesPath) answering over
+// real stdio. What the webview is posted for a turn (text, thinking, tool calls that end, the plan, usage), a
+// permission card answered exactly, Stop → session/cancel, the conversation continued in a chat session in the same
+// agent session (one store), and a Hermes without a provider: the banner with the setup button, which runs
+// `hermes acp --setup` in a terminal.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const { vscode, extension, chat, token, recorder } = require('./fake_chat');
+
+const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
+const PYTHON = process.env.PYTHON || 'python3';
+const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
+  'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
+
+async function until(condition) {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+async function openPanel(settings) {
+  vscode.__reset();
+  vscode.__state.settings['hermes.mcp.port'] = 0;
+  Object.assign(vscode.__state.settings, settings);
+  chat.proposal = true;
+  const context = vscode.__makeContext();
+  const ext = extension();
+  await ext.activate(context);
+  const { provider } = vscode.__state.webviewViews.get('hermes.panel');
+  const posted = [];
+  let receive;
+  const view = {
+    webview: {
+      cspSource: 'vscode-resource:', options: null, html: '',
+      asWebviewUri: (uri) => ({ toString: () => 'vscode-resource:' + uri.fsPath }),
+      postMessage: (m) => { posted.push(JSON.parse(JSON.stringify(m))); return Promise.resolve(true); },
+      onDidReceiveMessage: (listener) => { receive = listener; return new vscode.Disposable(); },
+    },
+    onDidDispose: () => new vscode.Disposable(),
+  };
+  provider.resolveWebviewView(view, {}, {});
+  await receive({ type: 'ready' });
+  const of = (type) => posted.filter((m) => m.type === type);
+  const stop = async () => { await ext.deactivate(); context.disposeAll(); };
+  return { posted, of, send: (m) => receive(m), stop, context };
+}
+
+function storedConversations(context) {
+  return JSON.parse(fs.readFileSync(path.join(context.storageUri.fsPath, 'conversations.json'), 'utf8')).conversations;
+}
+
+test('the panel offers the agents and shows the scripted agent\'s turn: text, thinking, tool calls that end, plan, usage', async () => {
+  const panel = await openPanel(SCRIPTED);
+  try {
+    const [backends] = panel.of('backends');
+    assert.deepEqual(backends.choices.map((c) => c.id), ['builtin', 'hermes', 'Scripted']);
+    assert.equal(backends.current, 'Scripted'); // hermes.agent.backend, as a session reads it
+    assert.equal(backends.locked, false);
+    await panel.send({ type: 'send', text: 'hello there' });
+    assert.equal(panel.of('textDelta').map((m) => m.text).join(''), 'Hello, you said: hello there');
+    assert.deepEqual(panel.of('thoughtDelta').map((m) => m.text), ['thinking']);
+    const calls = panel.of('agentTool').map((m) => m.tool).filter((t) => t.id === 'call-1');
+    assert.deepEqual(calls.map((t) => [t.title, t.kind, t.status, t.complete]),
+      [['Reading notes.md', 'read', 'running', false], ['Reading notes.md', 'read', 'ok', true]]);
+    assert.ok(calls[0].paths[0].endsWith('/notes.md'));
+    assert.deepEqual(panel.of('plan').map((m) => m.entries),
+      [[{ title: 'read', status: 'completed' }, { title: 'answer', status: 'in_progress' }]]);
+    assert.deepEqual(panel.of('usage').map((m) => [m.used, m.size]), [[10, 1000]]);
+    assert.equal(panel.of('turnEnded')[0].status, 'done');
+    assert.equal(panel.of('backends').at(-1).locked, true);
+    const [stored] = storedConversations(panel.context);
+    assert.deepEqual(stored.acp, { agent: 'Scripted', sessionId: 'sess-1' });
+    // one store: the chat sessions list it, and a follow-up there continues the same agent session
+    const controller = chat.controllers.get('hermes');
+    const item = controller.items.all().find((i) => i.resource.path === '/' + stored.id);
+    assert.ok(item, 'the panel\'s conversation is in the sessions list');
+    const stream = recorder();
+    await chat.content.get('hermes').participant.handler({ prompt: 'hello again', references: [], toolReferences: [] },
+      { history: [], chatSessionContext: { chatSessionItem: { resource: item.resource }, isUntitled: false } }, stream, token);
+    assert.equal(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''), 'Hello, you said: hello again');
+    const [after] = storedConversations(panel.context);
+    assert.equal(after.acp.sessionId, 'sess-1'); // not a new session (the agent would have said sess-2)
+    assert.deepEqual(after.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+  } finally {
+    await panel.stop();
+  }
+});
+
+test('a permission request is a card in the panel with every option; the answer goes back exactly', async () => {
+  const panel = await openPanel(SCRIPTED);
+  try {
+    const turn = panel.send({ type: 'send', text: 'permission' });
+    await until(() => panel.of('permission').length > 0);
+    const [card] = panel.of('permission');
+    assert.deepEqual(card.choices.map((c) => [c.id, c.label, c.allow]), [['allow_once', 'Allow once', true], ['deny', 'Deny', false]]);
+    assert.equal(card.title, 'Edit notes.md');
+    assert.deepEqual(card.diffs.map((d) => [d.shown, d.preview.hunks]), [['notes.md', [{ line: 1, removed: ['a'], added: ['b'] }]]]);
+    const waiting = panel.of('agentTool').map((m) => m.tool).filter((t) => t.id === card.id);
+    assert.equal(waiting.at(-1).status, 'waiting');
+    await panel.send({ type: 'permissionAnswer', id: card.id, option: 'deny' });
+    await turn;
+    assert.match(panel.of('textDelta').map((m) => m.text).join(''), /permission: \{"optionId": "deny", "outcome": "selected"\}/);
+    const answered = panel.of('agentTool').map((m) => m.tool).filter((t) => t.id === card.id).at(-1);
+    assert.deepEqual([answered.status, answered.output], ['error', 'Deny']);
+  } finally {
+    await panel.stop();
+  }
+});
+
+test('Stop in the panel sends session/cancel and the agent ends the turn cancelled', async () => {
+  const panel = await openPanel(SCRIPTED);
+  try {
+    const turn = panel.send({ type: 'send', text: 'wait_cancel' });
+    await until(() => panel.of('textDelta').length > 0);
+    await panel.send({ type: 'stop' });
+    await turn;
+    assert.deepEqual(panel.of('textDelta').map((m) => m.text), ['working', 'stopping']); // the agent saw session/cancel
+    assert.equal(panel.of('turnEnded')[0].status, 'stopped');
+  } finally {
+    await panel.stop();
+  }
+});
+
+test('Hermes without a provider in the panel: a readable banner and the setup button, which runs hermes acp --setup', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-bin-'));
+  const program = path.join(folder, 'hermes');
+  fs.writeFileSync(program, `#!/bin/sh\nexec ${PYTHON} ${AGENT} no_provider\n`, { mode: 0o755 });
+  const panel = await openPanel({ 'hermes.acp.hermesPath': program });
+  try {
+    assert.equal(panel.of('backends')[0].current, 'hermes');
+    await panel.send({ type: 'send', text: 'hi' });
+    const [error] = panel.of('error'); // (not the built-in loop's model list: no LLM here, and none needed)
+    assert.match(error.message, /^Hermes Agent has no model provider configured yet/);
+    assert.doesNotMatch(error.message, /-32603/);
+    assert.equal(error.setup, 'Set up Hermes Agent');
+    await panel.send({ type: 'setupAgent' });
+    const terminal = vscode.__state.terminals.find((t) => t.name === 'Hermes Agent setup');
+    assert.deepEqual(terminal.sent, [[`${program} acp --setup`, true]]);
+  } finally {
+    await panel.stop();
+  }
+});
