@@ -34,6 +34,30 @@ export interface TurnMessage {
   turn: string;
 }
 
+/** Who answers the next new conversation: a BackendChoice id the host offered (it checks). */
+export interface SelectBackendMessage {
+  type: 'selectBackend';
+  backend: string;
+}
+
+/** The user's answer to an ACP agent's permission card: one of its PermissionChoice ids (the host checks). */
+export interface PermissionAnswerMessage {
+  type: 'permissionAnswer';
+  id: string;
+  option: string;
+}
+
+/** A permission card's diffs, each in a diff editor. */
+export interface OpenPermissionDiffMessage {
+  type: 'openPermissionDiff';
+  id: string;
+}
+
+/** The setup button: `hermes acp --setup` in a terminal (an agent without a model provider). */
+export interface SetupAgentMessage {
+  type: 'setupAgent';
+}
+
 /** Everything, on 'ready' and New chat; `current` is the reply still running (the view was re-created). */
 export interface StatePost {
   type: 'state';
@@ -115,13 +139,14 @@ export interface TurnEndedPost {
   message: AssistantMessage;
 }
 
-/** A banner; `retry` says which action it offers ('turn', 'models', or none). */
+/** A banner; `retry` says which action it offers ('turn', 'models', or none); `setup`: the title of the button that runs `hermes acp --setup` (an agent without a model provider), or None. */
 export interface ErrorPost {
   type: 'error';
   message: string;
   retry: 'turn' | 'models' | false;
   settings: boolean;
   apiKey: boolean;
+  setup: string | null;
 }
 
 export interface ModelsPost {
@@ -152,11 +177,125 @@ export interface ChangedFile {
   removed: number;
 }
 
+/** Who answers (after 'state', and when it may have changed); `locked`: the conversation keeps the backend it started with (New chat to choose); `usage`: the agent's context use in this conversation. */
+export interface BackendsPost {
+  type: 'backends';
+  choices: Array<BackendChoice>;
+  current: string;
+  locked: boolean;
+  usage: AgentUsage | null;
+}
+
+/** core/acp_backends.py backend_choices: 'builtin', 'hermes', or an agent's name from hermes.acp.agents. */
+export interface BackendChoice {
+  id: string;
+  label: string;
+  detail: string;
+  available: boolean;
+}
+
+export interface AgentUsage {
+  used: number;
+  size: number;
+}
+
+/** The agent's thinking, streamed (a collapsed block). */
+export interface ThoughtDeltaPost {
+  type: 'thoughtDelta';
+  text: string;
+}
+
+export interface AgentToolPost {
+  type: 'agentTool';
+  tool: AgentTool;
+}
+
+/** An ACP tool call (core/acp_turn.py tool_view, its diffs as previews); the same id again is an update. */
+export interface AgentTool {
+  id: string;
+  title: string;
+  kind: string;
+  status: 'running' | 'waiting' | 'ok' | 'error' | 'cancelled';
+  complete: boolean;
+  input: string;
+  output: string;
+  paths: Array<string>;
+  diffs: Array<ToolDiff>;
+}
+
+export interface ToolDiff {
+  path: string;
+  preview: DiffPreview;
+}
+
+/** core/diff_preview.py: a proposed change as bounded lines. */
+export interface DiffPreview {
+  added: number;
+  removed: number;
+  created: boolean;
+  hunks: Array<DiffHunk>;
+  more: number;
+  tooLarge: boolean;
+}
+
+export interface DiffHunk {
+  line: number;
+  removed: Array<string>;
+  added: Array<string>;
+}
+
+/** The agent's whole to-do list, each time it changes (shown where it first appeared, updated in place). */
+export interface PlanPost {
+  type: 'plan';
+  entries: Array<PlanEntry>;
+}
+
+export interface PlanEntry {
+  title: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+export interface UsagePost {
+  type: 'usage';
+  used: number;
+  size: number;
+}
+
+/** A line in the running reply (Markdown): a lost session, a permission denied for lack of an answer, how to get Hermes Agent, an agent that gave no answer. */
+export interface NoticePost {
+  type: 'notice';
+  text: string;
+}
+
+/** A permission question, asked in the card of the waiting tool `id` (the AgentTool with that id). */
+export interface PermissionPost {
+  type: 'permission';
+  id: string;
+  title: string;
+  detail: string;
+  command: string | null;
+  diffs: Array<PermissionDiff>;
+  choices: Array<PermissionChoice>;
+}
+
+export interface PermissionDiff {
+  path: string;
+  shown: string;
+  preview: DiffPreview;
+}
+
+export interface PermissionChoice {
+  id: string;
+  label: string;
+  kind: string;
+  allow: boolean;
+}
+
 /** What the webview may send to the host (validated again there: ui/panel_protocol.py). */
-export type FromWebview = ReadyMessage | SendMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage;
+export type FromWebview = ReadyMessage | SendMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage;
 
 /** What the host posts to the webview. */
-export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost;
+export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost | BackendsPost | ThoughtDeltaPost | AgentToolPost | PlanPost | UsagePost | NoticePost | PermissionPost;
 
 /** One handler per kind the host posts, each given its own message. */
 export type Handlers = { [K in ToWebview['type']]: (message: ToWebview & { type: K }) => void };

@@ -20,4 +20,8 @@ MESSAGES = [
     ['keepTurn', [['turn', 'string', 64, False]]],
     ['undoTurn', [['turn', 'string', 64, False]]],
     ['showTurnChanges', [['turn', 'string', 64, False]]],
+    ['selectBackend', [['backend', 'string', 256, False]]],
+    ['permissionAnswer', [['id', 'string', 1024, False], ['option', 'string', 1024, False]]],
+    ['openPermissionDiff', [['id', 'string', 1024, False]]],
+    ['setupAgent', []],
 ]
