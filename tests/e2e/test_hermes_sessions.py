@@ -126,10 +126,21 @@ def last_response(page):
     return page.locator(RESPONSE).last
 
 
-def modal(page):
-    dialog = page.locator('.monaco-dialog-box')
-    dialog.wait_for(state='visible')
-    return dialog
+# VS Code 1.139 asks a turn's question above the chat input; once answered it turns into a summary ("used").
+QUESTION_BOX = '.chat-question-carousel-widget-container .chat-question-carousel-container:not(.chat-question-carousel-used)'
+
+
+def permission_question(page, text):
+    """The permission question asked in the chat (VS Code's question carousel) whose text has `text`."""
+    box = page.locator(QUESTION_BOX, has_text=text).last
+    box.wait_for(state='visible')
+    return box
+
+
+def answer(page, option):
+    """Pick `option` in the open question: a single question is sent as soon as an option is clicked."""
+    page.locator(QUESTION_BOX).locator('.chat-question-list-item', has_text=option).first.click()
+    wait_until(lambda: page.locator(QUESTION_BOX).count() == 0, 60, what='the question to be answered')
 
 
 def chat_bodies(llm):
@@ -182,28 +193,31 @@ def test_a_new_hermes_session_answers_through_this_windows_mcp_tools(window, llm
     hermes_server.wait_for_log(r'ACP: Hermes Agent started')
 
 
-def test_an_edit_is_allowed_and_a_dangerous_command_is_denied_in_the_ui(window, llm, hermes_workspace, artifacts):
+def test_an_edit_is_allowed_and_a_dangerous_command_is_denied_in_the_chat(window, llm, hermes_workspace,
+                                                                         hermes_server, artifacts):
     llm.script(Reply(tool_events([('call_write', 'write_file', {'path': 'created.txt', 'content': 'made by hermes'})])),
                Reply(text_events('Written.')))
     page = window.page
     send(page, 'Create created.txt')
-    dialog = modal(page)
-    assert 'Approve edit: created.txt' in dialog.inner_text()
+    box = permission_question(page, 'Approve edit: created.txt')
+    assert page.locator('.monaco-dialog-box').count() == 0  # asked in the chat, not in a dialog
+    last_response(page).get_by_role('button', name='Show Changes').first.wait_for(state='visible')
     window.screenshot(artifacts / 'hermes-permission.png')
-    dialog.get_by_role('button', name='Allow edit', exact=True).click()
+    answer(page, 'Allow edit')
     last_response(page).get_by_text('Written.').first.wait_for(state='visible')
     assert (hermes_workspace / 'created.txt').read_text() == 'made by hermes'
 
     llm.script(Reply(tool_events([('call_rm', 'terminal', {'command': 'rm -rf important'})])),
                Reply(text_events('I did not delete it.')))
     send(page, 'Delete the important folder')
-    dialog = modal(page)
-    assert 'rm -rf important' in dialog.inner_text()
-    for name in ['Allow once', 'Allow for session', 'Allow always', 'Deny', 'Deny always']:
-        assert dialog.get_by_role('button', name=name, exact=True).count() == 1  # every option Hermes offers
-    dialog.get_by_role('button', name='Deny', exact=True).click()
+    box = permission_question(page, 'rm -rf important')
+    options = [text.strip() for text in box.locator('.chat-question-list-label').all_inner_texts()]
+    assert options == ['Allow once', 'Allow for session', 'Allow always', 'Deny', 'Deny always']  # all Hermes offers
+    window.screenshot(artifacts / 'hermes-permission-command.png')
+    answer(page, 'Deny')
     last_response(page).get_by_text('I did not delete it.').first.wait_for(state='visible')
     assert (hermes_workspace / 'important' / 'keep.txt').exists()  # nothing ran
+    hermes_server.wait_for_log(r'ACP: Hermes Agent started')
 
 
 def last_reply(server):

@@ -15,9 +15,9 @@ const { vscode, recorder, openSession } = require('./fake_chat');
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
 
-async function session(settings, prompt, state = {}) {
+async function session(settings, prompt, state = {}, answers = undefined) {
   const opened = await openSession(settings, state);
-  const stream = recorder();
+  const stream = recorder(answers);
   const result = await opened.ask(prompt, stream);
   return { stream, result, ask: opened.ask, stop: opened.stop };
 }
@@ -44,7 +44,38 @@ test('an ACP turn is rendered natively: text, thinking, tool invocations that en
   }
 });
 
-test('a permission request is a modal with every option; the choice goes back to the agent exactly', async () => {
+test('a permission request is a question in the chat with every option; the choice goes back to the agent exactly', async () => {
+  const run = await session(SCRIPTED, 'permission', {}, [{ permission: { selectedValue: 'allow_once' } }]);
+  try {
+    const [question] = run.stream.parts.filter(([kind]) => kind === 'question').map(([, q]) => q);
+    assert.equal(question.allowSkip, true);
+    assert.deepEqual(question.questions.map((q) => [q.id, q.type, q.title, q.message, q.allowFreeformInput]),
+      [['permission', 2, 'Scripted asks: Edit notes.md', 'Scripted asks: Edit notes.md\n\nChanges `notes.md`', false]]);
+    assert.equal(question.questions[0].defaultValue, 'deny');
+    assert.deepEqual(question.questions[0].options, [{ id: 'allow_once', label: 'Allow once', value: 'allow_once' },
+      { id: 'deny', label: 'Deny', value: 'deny' }]);
+    const [[, button]] = run.stream.parts.filter(([kind]) => kind === 'button');
+    assert.equal(button.command, 'hermes.acp.showDiffs');
+    assert.equal(vscode.__state.messages.filter(([, message]) => message.startsWith('Scripted asks')).length, 0);
+    const said = run.stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('');
+    assert.match(said, /permission: \{"optionId": "allow_once", "outcome": "selected"\}/);
+  } finally {
+    await run.stop();
+  }
+});
+
+test('a skipped question is answered deny, with a note in the chat', async () => {
+  const run = await session(SCRIPTED, 'permission', {}, [undefined]);
+  try {
+    const said = run.stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('');
+    assert.match(said, /Not answered: denied\./);
+    assert.match(said, /permission: \{"optionId": "deny", "outcome": "selected"\}/);
+  } finally {
+    await run.stop();
+  }
+});
+
+test('without a question carousel a permission request is a modal with every option; the choice goes back exactly', async () => {
   const run = await session(SCRIPTED, 'permission', { warningAnswer: 'Deny' });
   try {
     const [level, text, items] = vscode.__state.messages.find(([, message]) => message.startsWith('Scripted asks'));

@@ -61,11 +61,17 @@ Object.assign(vscode.lm, { registerTool: () => new vscode.Disposable(), register
 
 class ChatToolInvocationPart { constructor(toolName, toolCallId) { Object.assign(this, { toolName, toolCallId }); } }
 vscode.ChatToolInvocationPart = ChatToolInvocationPart;
+// VS Code 1.139's question carousel (chatParticipantAdditions): the constructor's shape and the enum.
+class ChatQuestion { constructor(id, type, title, options) { Object.assign(this, { id, type, title }, options || {}); } }
+vscode.ChatQuestion = ChatQuestion;
+vscode.ChatQuestionType = { Text: 1, SingleSelect: 2, MultiSelect: 3 };
 
 const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
-function recorder() {
+// `answers`: what the user answers each question carousel with, in order (an answers object, or undefined: skipped);
+// without it the stream has no questionCarousel (a VS Code without it: permission questions are modal dialogs).
+function recorder(answers) {
   const parts = [];
-  return {
+  const stream = {
     parts,
     markdown: (t) => parts.push(['markdown', typeof t === 'string' ? t : t.value]),
     progress: (t) => parts.push(['progress', t]),
@@ -74,6 +80,13 @@ function recorder() {
     thinkingProgress: (t) => parts.push(['thinking', t.text]),
     push: (p) => parts.push(['tool', { ...p, invocationMessage: p.invocationMessage && p.invocationMessage.value }]),
   };
+  if (answers) {
+    stream.questionCarousel = async (questions, allowSkip) => {
+      parts.push(['question', { questions: questions.map((q) => ({ ...q, message: q.message && q.message.value })), allowSkip }]);
+      return answers.shift();
+    };
+  }
+  return stream;
 }
 
 

@@ -13,7 +13,7 @@ from hermes.host.acp_service import AcpService
 from hermes.ui.acp_session import AcpSessionRunner, prompt_blocks
 from hermes.ui.acp_chat import register_diff_documents
 from hermes.ui.chat_sessions import SessionParticipant
-from test_acp_turn import PERMISSION, READ, WRITE, chunk
+from test_acp_turn import PERMISSION, SHELL_PERMISSION, READ, WRITE, chunk
 from test_chat_sessions import request, session_context
 from panel_fakes import Log
 
@@ -168,10 +168,12 @@ def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD, chan
                          trusted=lambda: trusted)
     store = ConversationStore(lambda: 'c' + str(len(store.conversations) + 1), lambda: 1000)
     chat = Chat()
+    context = vscode.ExtensionContext()
     sessions = SessionParticipant(store, chat, log, AcpSessionRunner(service, store, log,
-                                                                     register_diff_documents(vscode.ExtensionContext()),
+                                                                     register_diff_documents(context, log),
                                                                      change_log))
-    return {'service': service, 'store': store, 'made': made, 'chat': chat, 'sessions': sessions, 'log': log}
+    return {'service': service, 'store': store, 'made': made, 'chat': chat, 'sessions': sessions, 'log': log,
+            'context': context}
 
 
 def ask(world, prompt, resource='hermes:/untitled-1', token=None):
@@ -228,6 +230,7 @@ def test_after_a_reload_the_session_is_loaded_into_the_new_process_without_showi
     ask(world, 'first')
     [conversation] = world['store'].conversations
     data = world['store'].to_data()
+    world['context'].dispose_all()  # the window reloads
     later = make_world({'turns': [[chunk('after reload')]]})
     later['store'] = ConversationStore.restore(data, lambda: 'x', lambda: 2000)
     later['sessions'] = SessionParticipant(later['store'], later['chat'], later['log'],
@@ -251,17 +254,31 @@ def test_a_session_the_agent_forgot_continues_in_a_new_one_with_a_notice():
     assert world['made'][1].calls[-1][1] == 'sess-1'
 
 
-def test_permission_requests_are_asked_with_every_option_and_the_answer_goes_back_exactly():
+def ask_in(world, prompt, stream, resource='hermes:/untitled-1'):
+    result = asyncio.run(world['sessions'].handle(request(prompt), session_context(vscode.Uri.parse(resource)), stream,
+                                                  None))
+    return stream, result
+
+
+def test_permission_requests_are_asked_in_the_chat_with_every_option_and_the_answer_goes_back_exactly():
     world = make_world({'turns': [[WRITE, ('permission', PERMISSION), chunk('written')]]})
-    vscode.window.message_answers.extend(['Show Changes', 'Allow edit'])  # the diff first, then the answer
-    stream, result = ask(world, 'write it')
+    stream = vscode.ChatResponseStream()
+    stream.carousel_answers.append({'permission': {'selectedValue': 'allow_once', 'freeformValue': None}})
+    ask_in(world, 'write it', stream)
     [agent] = world['made']
     assert agent.outcomes == [{'outcome': {'outcome': 'selected', 'optionId': 'allow_once'}}]
-    level, text, items = vscode.window.messages[-1]
-    assert text == 'Hermes Agent asks: Approve edit: out.txt'
-    assert items[0] == {'modal': True, 'detail': 'Changes out.txt'}
-    assert items[1:] == ['Allow edit', 'Deny', 'Show Changes']
-    assert len(vscode.window.messages) == 2  # asked again after showing the changes
+    [question] = stream.of('question')
+    assert question == {'allowSkip': True, 'questions': [{
+        'id': 'permission', 'type': vscode.ChatQuestionType.SingleSelect,
+        'title': 'Hermes Agent asks: Approve edit: out.txt',
+        'message': 'Hermes Agent asks: Approve edit: out.txt\n\nChanges `out.txt`',
+        'options': [{'id': 'allow_once', 'label': 'Allow edit', 'value': 'allow_once'},
+                    {'id': 'deny', 'label': 'Deny', 'value': 'deny'}], 'defaultValue': 'deny',
+        'allowFreeformInput': False}]}
+    assert vscode.window.messages == []  # no modal dialog
+    [button] = stream.of('button')
+    assert (button['command'], button['title']) == ('hermes.acp.showDiffs', 'Show Changes')
+    assert asyncio.run(vscode.commands.executeCommand(button['command'], *button['arguments'])) is True
     [(left, right, title)] = [(diff.left, diff.right, diff.title) for diff in vscode.window.diffs]
     provider = vscode.workspace.content_providers['hermes-acp-diff']
     assert (provider['provideTextDocumentContent'](left), provider['provideTextDocumentContent'](right)) == ('', 'hi')
@@ -271,10 +288,81 @@ def test_permission_requests_are_asked_with_every_option_and_the_answer_goes_bac
     assert (permission['status'], permission['result']) == ('ok', 'Allow edit')
 
 
-def test_a_closed_question_denies_and_the_chat_says_so():
+def test_a_dangerous_command_question_shows_the_command_and_every_option_and_deny_goes_back():
+    world = make_world({'turns': [[('permission', SHELL_PERMISSION), chunk('not run')]]})
+    stream = vscode.ChatResponseStream()
+    stream.carousel_answers.append({'permission': {'selectedValue': 'deny'}})
+    ask_in(world, 'clean up', stream)
+    assert world['made'][0].outcomes == [{'outcome': {'outcome': 'selected', 'optionId': 'deny'}}]
+    [question] = stream.of('question')[0]['questions']
+    assert [option['label'] for option in question['options']] == ['Allow once', 'Allow for session', 'Allow always',
+                                                                    'Deny always', 'Deny']  # the one without an id: none
+    assert question['message'] == 'Hermes Agent asks: Run: rm -rf build\n\n```sh\nrm -rf build\n```'
+    assert question['defaultValue'] == 'deny'  # reject once, not Deny always
+    assert stream.of('button') == []
+
+
+def test_the_session_shows_needs_input_while_the_question_waits():
+    seen = []
+    world = make_world({'turns': [[('permission', PERMISSION), chunk('done')]]})
+    stream = vscode.ChatResponseStream()
+
+    async def answer_later():
+        [conversation] = world['store'].conversations
+        seen.append(item_view(conversation, lambda ms: 'now')['status'])
+        return {'permission': {'selectedValue': 'deny'}}
+    stream.carousel_answers.append(answer_later())
+    ask_in(world, 'write it', stream)
+    assert seen == [vscode.ChatSessionStatus.NeedsInput]
+    [conversation] = world['store'].conversations
+    assert item_view(conversation, lambda ms: 'now')['status'] == vscode.ChatSessionStatus.Completed
+
+
+def test_a_skipped_question_denies_and_the_chat_says_so():
+    world = make_world({'turns': [[('permission', PERMISSION), chunk('not written')]]})
+    stream = vscode.ChatResponseStream()
+    stream.carousel_answers.append(None)  # Skip
+    ask_in(world, 'write it', stream)
+    assert world['made'][0].outcomes == [{'outcome': {'outcome': 'selected', 'optionId': 'deny'}}]
+    assert 'Not answered: denied.' in stream.text()
+
+
+def test_an_unanswered_question_is_denied_before_the_agent_times_out_with_a_note():
+    world = make_world({'turns': [[('permission', SHELL_PERMISSION), chunk('went on')]]})
+    world['service'].permission_deadline_ms = 30
+    stream = vscode.ChatResponseStream()
+
+    async def never():
+        await asyncio.Event().wait()
+    stream.carousel_answers.append(never())
+    ask_in(world, 'clean up', stream)
+    assert world['made'][0].outcomes == [{'outcome': {'outcome': 'selected', 'optionId': 'deny'}}]  # reject_once
+    assert 'No answer within 50 seconds: Hermes denied the request' in stream.text()
+    assert stream.text().endswith('went on')
+
+
+class ModalStream(vscode.ChatResponseStream):
+    questionCarousel = None  # a VS Code without the question carousel
+
+
+def test_without_a_question_carousel_the_question_is_a_modal_with_every_option():
+    world = make_world({'turns': [[WRITE, ('permission', PERMISSION), chunk('written')]]})
+    vscode.window.message_answers.extend(['Show Changes', 'Allow edit'])  # the diff first, then the answer
+    ask_in(world, 'write it', ModalStream())
+    [agent] = world['made']
+    assert agent.outcomes == [{'outcome': {'outcome': 'selected', 'optionId': 'allow_once'}}]
+    level, text, items = vscode.window.messages[-1]
+    assert text == 'Hermes Agent asks: Approve edit: out.txt'
+    assert items[0] == {'modal': True, 'detail': 'Changes out.txt'}
+    assert items[1:] == ['Allow edit', 'Deny', 'Show Changes']
+    assert len(vscode.window.messages) == 2  # asked again after showing the changes
+    assert len(vscode.window.diffs) == 1
+
+
+def test_a_closed_modal_denies_and_the_chat_says_so():
     world = make_world({'turns': [[('permission', PERMISSION), chunk('not written')]]})
     vscode.window.message_answers.append(None)  # the user closed the dialog
-    stream, result = ask(world, 'write it')
+    stream, result = ask_in(world, 'write it', ModalStream())
     assert world['made'][0].outcomes == [{'outcome': {'outcome': 'selected', 'optionId': 'deny'}}]
     assert 'Not answered: denied.' in stream.text()
 

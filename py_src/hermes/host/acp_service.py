@@ -13,7 +13,8 @@ from hermes.js.json import dump_json
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.js.process import environment_variable
-from hermes.js.promises import first_of, sleep_ms
+from hermes.js.promises import first_of, deferred
+from hermes.js.timers import set_timer, clear_timer
 from hermes.core.values import json_type, get_key
 from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, find_spec, mcp_server_entry,
                                     describe_failure, HERMES_NAME, AcpAgentError,
@@ -93,6 +94,7 @@ class AcpService:
         self.agents = {}  # spec_key → {'agent', 'starting', 'sessions': [session ids opened in this process]}
         self.session_listeners = {}  # 's:' + session id → callback(update) for updates between turns (a title)
         self.hinted = []  # conversation ids that were told once how to get Hermes Agent
+        self.permission_deadline_ms = PERMISSION_DEADLINE_MS
 
     # ------------------------------------------------------------------ who answers
 
@@ -291,16 +293,19 @@ class AcpService:
         question['choices'] = choices
         question['part'] = part['id']  # the waiting tool part the front end showed (a card asks in its place)
         timed_out = {'value': False}
+        deadline = deferred()
 
-        async def deadline():
-            await sleep_ms(PERMISSION_DEADLINE_MS)
+        def expire():
             timed_out['value'] = True
-            return None
+            deadline['resolve'](None)
+        timer = set_timer(expire, self.permission_deadline_ms)
         try:
-            chosen = await first_of([ask(question), deadline(), cancellation.wait()])
+            chosen = await first_of([ask(question), deadline['promise'], cancellation.wait()])
         except JsError as error:
             self.log.warn('ACP: asking for permission failed: ' + error_message(error))
             chosen = None
+        finally:
+            clear_timer(timer)
         picked = None
         for choice in choices:
             if json_type(chosen) == 'string' and choice['id'] == chosen:

@@ -5,21 +5,25 @@ TurnView that renders it natively into a ChatResponseStream, and the permission 
 - each tool call → a tool invocation (ChatToolInvocationPart with partial updates: running, then
   complete or failed, its input and output), the files it names → references;
 - the plan → VS Code's to-do list (a tool invocation whose data is a `todoList`);
-- a permission request → a modal question with every option the agent offers (plus "Show Changes" when
-  it carries diffs: the diff opens in an editor, then the question comes back);
+- a permission request → a question in the chat itself (`stream.questionCarousel`, chatParticipantAdditions:
+  the one response part a turn can await) with every option the agent offers as a single choice, and a "Show
+  Changes" button above it when it carries diffs; where this VS Code has no question carousel, a modal question
+  with the same options (plus "Show Changes": the diff opens in an editor, then the question comes back);
 - where this VS Code lacks a part (the proposal off, the test shim): progress lines and Markdown instead.
 """
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
-from hermes.core.values import json_type
-from hermes.core.acp_turn import TurnView
+from hermes.core.values import json_type, get_key
+from hermes.core.acp_turn import TurnView, deny_choice
 from hermes.core.chat_sessions import status_ending
 from hermes.host.chat_host import path_uri
 
 DIFF_SCHEME = 'hermes-acp-diff'
 SHOW_CHANGES = 'Show Changes'
+SHOW_DIFFS_COMMAND = 'hermes.acp.showDiffs'
+PERMISSION_QUESTION = 'permission'
 PLAN_STATUS_CODES = {'pending': 1, 'in_progress': 2, 'completed': 3}
 
 
@@ -116,11 +120,14 @@ class ChatStreamView(TurnView):
 
 
 class DiffDocuments:
-    """Read-only documents for the two sides of a diff an agent proposes (scheme hermes-acp-diff)."""
+    """Read-only documents for the two sides of a diff an agent proposes (scheme hermes-acp-diff), and the diffs
+    of the permission questions asked in the chat (their "Show Changes" buttons name them by key)."""
 
-    def __init__(self):
+    def __init__(self, log=None):
         self.contents = {}
         self.counter = 0
+        self.asked = {}  # 'd:' + number → (agent name, diffs) of a question's Show Changes button
+        self.log = log
 
     def provide(self, uri, token=None):
         key = 'k:' + uri.toString()
@@ -137,12 +144,85 @@ class DiffDocuments:
         right = self.document(diff['path'], diff['newText'])
         await vscode.commands.executeCommand('vscode.diff', left, right, title, {'preview': True})
 
+    def remember(self, agent_name, diffs):
+        """A key for the Show Changes button of a question about `diffs`."""
+        self.counter += 1
+        key = 'd:' + str(self.counter)
+        self.asked[key] = {'agent': agent_name, 'diffs': diffs}
+        return key
 
-def register_diff_documents(context):
-    documents = DiffDocuments()
+    async def show_remembered(self, key=None, *ignored):
+        """`hermes.acp.showDiffs`: every diff of the question `key` names, each in a diff editor."""
+        if json_type(key) != 'string' or not (key in self.asked):
+            return False
+        asked = self.asked[key]
+        for diff in asked['diffs']:
+            try:
+                await self.show(diff, asked['agent'] + ': ' + diff['path'])
+            except JsError as error:
+                if not is_none(self.log):
+                    self.log.warn('ACP: could not show the diff: ' + error_message(error))
+        return True
+
+
+def register_diff_documents(context, log=None):
+    documents = DiffDocuments(log)
     provider = {'provideTextDocumentContent': to_js_callback(documents.provide)}
     context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, provider))
+    context.subscriptions.push(vscode.commands.registerCommand(SHOW_DIFFS_COMMAND,
+                                                               to_js_callback(documents.show_remembered)))
     return documents
+
+
+def question_markdown(agent_name, question):
+    """What the question in the chat says (VS Code 1.139 shows a question's message instead of its title): who asks
+    what, then the command in a code block, or the files it changes."""
+    text = agent_name + ' asks: ' + question['title']
+    if not is_none(question['command']):
+        fence = '````' if '```' in question['command'] else '```'
+        return text + '\n\n' + fence + 'sh\n' + question['command'] + '\n' + fence
+    if len(question['diffs']) > 0:
+        return text + '\n\nChanges ' + ', '.join(['`' + diff['shown'] + '`' for diff in question['diffs']])
+    if question['detail'] != '':
+        return text + '\n\n' + question['detail']
+    return text
+
+
+def chosen_option(answers, question_id, choices):
+    """The choice id a question carousel's answers pick for `question_id`, or None (skipped, closed, stopped).
+    VS Code 1.139 answers a single choice as {selectedValue, freeformValue}; a bare string is taken as a value."""
+    answer = get_key(answers, question_id)
+    value = answer if json_type(answer) == 'string' else get_key(answer, 'selectedValue')
+    for choice in choices:
+        if json_type(value) == 'string' and choice['id'] == value:
+            return choice['id']
+    return None
+
+
+def chat_asker(stream, agent_name, documents, log):
+    """`ask(question)` for AcpService.run_turn: the question in the chat, every option the agent offers as one
+    single choice (the agent's option ids as the values), a Show Changes button above it when the request carries
+    diffs. Returns the chosen option id, or None (skipped, or the turn ended: the service denies). Where this VS
+    Code has no question carousel: modal_asker."""
+    if is_none(getattr(stream, 'questionCarousel', None)) or is_none(getattr(vscode, 'ChatQuestion', None)):
+        return modal_asker(agent_name, documents, log)
+
+    async def ask(question):
+        if len(question['diffs']) > 0 and not is_none(documents):
+            stream.button({'command': SHOW_DIFFS_COMMAND, 'title': SHOW_CHANGES,
+                           'arguments': [documents.remember(agent_name, question['diffs'])]})
+        options = [{'id': choice['id'], 'label': choice['label'], 'value': choice['id']}
+                   for choice in question['choices']]
+        details = {'message': new(vscode.MarkdownString, question_markdown(agent_name, question)), 'options': options,
+                   'allowFreeformInput': False}
+        deny = deny_choice(question['choices'])
+        if not is_none(deny):
+            details['defaultValue'] = deny['id']  # Ctrl+Enter without a choice denies (VS Code preselects the first)
+        asked = new(vscode.ChatQuestion, PERMISSION_QUESTION, vscode.ChatQuestionType.SingleSelect,
+                    agent_name + ' asks: ' + question['title'], details)
+        answers = await stream.questionCarousel([asked], True)
+        return chosen_option(answers, PERMISSION_QUESTION, question['choices'])
+    return ask
 
 
 def modal_asker(agent_name, documents, log):

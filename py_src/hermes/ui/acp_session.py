@@ -16,7 +16,7 @@ from hermes.core.acp_conversation import AcpConversations, no_answer_text
 from hermes.host.acp_service import AcpService, setup_terminal
 from hermes.host.change_log import SEAM_TIMERS
 from hermes.host.disk_changes import DiskChangeSpan
-from hermes.ui.acp_chat import ChatStreamView, modal_asker, register_diff_documents
+from hermes.ui.acp_chat import ChatStreamView, chat_asker, register_diff_documents
 
 SESSION_ORIGIN = 'session'
 
@@ -76,7 +76,7 @@ class AcpSessionRunner:
         shown = ChatStreamView(stream)
         try:
             ended = await self.turns.run(spec, conversation, begun, blocks, shown, cancellation,
-                                         modal_asker(spec['name'], self.documents, self.log), SESSION_ORIGIN)
+                                         chat_asker(stream, spec['name'], self.documents, self.log), SESSION_ORIGIN)
         finally:
             if not is_none(subscription):
                 subscription.dispose()
@@ -181,4 +181,4 @@ def register_acp_sessions(context, log, mcp, agents, client_side, store, change_
     service = AcpService(log, lambda spec: agents.create(spec, client_side), client_side, mcp)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(service.dispose)))
     register_acp_commands(context, service)
-    return AcpSessionRunner(service, store, log, register_diff_documents(context), change_log)
+    return AcpSessionRunner(service, store, log, register_diff_documents(context, log), change_log)

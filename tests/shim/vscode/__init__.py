@@ -18,7 +18,8 @@ The namespaces are attributes of this package, made anew by reset(); code in the
 another namespace reads it from here at call time (`vscode.workspace`).
 """
 from vscode._chat import (
-    ChatParticipant, ChatRequestTurn, ChatRequestTurn2, ChatResponseMarkdownPart, ChatResponseProgressPart,
+    ChatParticipant, ChatQuestion, ChatQuestionType, ChatRequestTurn, ChatRequestTurn2, ChatResponseMarkdownPart,
+    ChatResponseProgressPart,
     ChatResponseReferencePart, ChatResponseStream, ChatToolInvocationPart, ChatResponseTurn, ChatResponseTurn2, ChatSessionChangedFile,
     ChatSessionItem, ChatSessionItemCollection, ChatSessionItemController, ChatSessionStatus, LanguageModelChatMessage,
     LanguageModelChatMessageRole, LanguageModelChatToolMode, LanguageModelDataPart, LanguageModelTextPart,

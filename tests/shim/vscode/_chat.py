@@ -113,6 +113,28 @@ class ChatToolInvocationPart(_Undefined):
                 for key, value in vars(self).items()}
 
 
+class ChatQuestionType:
+    """chatParticipantAdditions (VS Code 1.139)."""
+    Text, SingleSelect, MultiSelect = 1, 2, 3
+
+
+class ChatQuestion(_Undefined):
+    """chatParticipantAdditions: one question of a question carousel (VS Code 1.139's constructor)."""
+
+    def __init__(self, question_id, question_type, title, options=None):
+        options = options or {}
+        self.id, self.type, self.title = question_id, question_type, title
+        self.message = options.get('message')
+        self.options = options.get('options')
+        self.defaultValue = options.get('defaultValue')
+        self.allowFreeformInput = options.get('allowFreeformInput')
+
+    def snapshot(self):
+        return {'id': self.id, 'type': self.type, 'title': self.title,
+                'message': self.message.value if isinstance(self.message, MarkdownString) else self.message,
+                'options': self.options, 'defaultValue': self.defaultValue, 'allowFreeformInput': self.allowFreeformInput}
+
+
 class ChatSessionStatus:
     Failed, Completed, InProgress, NeedsInput = 0, 1, 2, 3
 
@@ -122,6 +144,20 @@ class ChatResponseStream:
 
     def __init__(self):
         self.parts = []
+        # What the user answers each questionCarousel with, in order: an answers object ({question id: {selectedValue,
+        # freeformValue}}), None (skipped), or an awaitable (the answer comes later; never set: never answered).
+        self.carousel_answers = []
+
+    async def questionCarousel(self, questions, allow_skip=True):
+        """chatParticipantAdditions: questions in the chat; resolves with the user's answers (None: skipped)."""
+        self.parts.append(('question', {'questions': [question.snapshot() for question in questions],
+                                        'allowSkip': allow_skip}))
+        if not self.carousel_answers:
+            return None
+        answer = self.carousel_answers.pop(0)
+        if hasattr(answer, '__await__'):
+            return await answer
+        return answer
 
     def markdown(self, value):
         self.parts.append(('markdown', value.value if isinstance(value, MarkdownString) else value))
