@@ -212,7 +212,9 @@ def test_an_edit_is_allowed_and_a_dangerous_command_is_denied_in_the_chat(window
     send(page, 'Delete the important folder')
     box = permission_question(page, 'rm -rf important')
     options = [text.strip() for text in box.locator('.chat-question-list-label').all_inner_texts()]
-    assert options == ['Allow once', 'Allow for session', 'Allow always', 'Deny', 'Deny always']  # all Hermes offers
+    # every option Hermes offers; VS Code puts the default (ours: deny once) first and preselects it
+    assert options == ['Deny', 'Allow once', 'Allow for session', 'Allow always', 'Deny always']
+    assert 'Deny' in box.locator('.chat-question-list-item.selected').first.inner_text()
     window.screenshot(artifacts / 'hermes-permission-command.png')
     answer(page, 'Deny')
     last_response(page).get_by_text('I did not delete it.').first.wait_for(state='visible')
