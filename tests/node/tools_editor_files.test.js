@@ -17,7 +17,10 @@ const plain = (value) => JSON.parse(mods().js_json.dump_json(value));
 
 let context;
 
-function setup() {
+// The window's Disk (host/disk.py): Disk(node_fs, small_trees); each setup builds the services with its own.
+const disk = (nodeFs = true, smallTrees = true) => mods().host_disk.Disk(nodeFs, smallTrees);
+
+function setup(chosen) {
   vscode.__reset();
   const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-files-')));
   fs.mkdirSync(path.join(folder, 'src'));
@@ -25,8 +28,9 @@ function setup() {
   fs.writeFileSync(path.join(folder, 'README.md'), '# Project\n\nHello world\n');
   vscode.__openFolders([folder]);
   context = vscode.__makeContext();
-  const services = mods().host_services.register_services(context);  // what activate() builds
-  return { folder, registry: mods().tools_catalog.build_registry(null, services) };
+  const windowDisk = chosen || disk();
+  const services = mods().host_services.register_services(context, windowDisk);  // what activate() builds
+  return { folder, disk: windowDisk, registry: mods().tools_catalog.build_registry(null, services) };
 }
 
 test.afterEach(() => context && context.disposeAll());
@@ -110,7 +114,6 @@ test('file_list_directory reads files.exclude as a raw JS object and matches glo
 test('file_search_content streams ripgrep --json through child_process', { skip: !fs.existsSync(APP_ROOT) && 'no code-server' }, async () => {
   const { folder, registry } = setup();
   vscode.__state.appRoot = APP_ROOT;
-  mods().host_search._cache.rg = null;
   fs.writeFileSync(path.join(folder, 'many.txt'), Array.from({ length: 300 }, (_, i) => `needle ${i}`).join('\n') + '\n');
   const found = await call(registry, 'file_search_content', { query: 'const \\w = a', regex: true, context_lines: 1 });
   assert.equal(text(found), '1 match in 1 file for regex "const \\w = a" (line: match, line- context):\n' +
@@ -190,7 +193,6 @@ test('Node fs and workspace.fs report the same stats, listings and bytes (symlin
 test('file_search lists local folders through ripgrep with files.exclude, search.exclude and .gitignore', { skip: !fs.existsSync(APP_ROOT) && 'no code-server' }, async () => {
   const { folder, registry } = setup();
   vscode.__state.appRoot = APP_ROOT;
-  mods().host_search._cache.rg = null;
   for (const relative of ['build/out.ts', 'src/build/keep.ts', 'gen/x.ts', 'src/gen/y.ts', 'src/lib/deep.ts', 'ignored/z.ts']) {
     fs.mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
     fs.writeFileSync(path.join(folder, relative), '');
@@ -205,9 +207,8 @@ test('file_search lists local folders through ripgrep with files.exclude, search
 });
 
 test('file_search answers the same from ripgrep and from the in-process walk of a small tree', { skip: !fs.existsSync(APP_ROOT) && 'no code-server' }, async () => {
-  const { folder, registry } = setup();
+  const { folder, registry, disk: windowDisk } = setup();
   vscode.__state.appRoot = APP_ROOT;
-  mods().host_search._cache.rg = null;
   for (const relative of ['dist/bundle.ts', 'src/lib/deep.ts', 'src/gen/x.ts', 'logs/a.log', 'logs/keep.log', '.cfg/h.ts',
     'build/out.ts', 'src/build/in.ts', 'src/.gitignore', 'cache.pyc', 'src/x.ts']) {
     fs.mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
@@ -221,14 +222,10 @@ test('file_search answers the same from ripgrep and from the in-process walk of 
   const queries = [{ pattern: '**/*.ts' }, { pattern: '**/*' }, { pattern: '*.ts', path: 'src' }, { pattern: '**/*.log', path: 'logs' },
     { pattern: '**', path: 'dist' }, { pattern: '**/*', max_results: 3 }];
   const answers = {};
-  for (const walk of [true, false]) {
-    mods().host_small_tree.use_small_tree(walk);
-    try {
-      answers[walk] = [];
-      for (const query of queries) answers[walk].push(text(await call(registry, 'file_search', query)));
-    } finally {
-      mods().host_small_tree.use_small_tree(true);
-    }
+  for (const walk of [true, false]) {  // the window's choice: small trees listed in process, or every tree by ripgrep
+    windowDisk.small_trees = walk;  // (this test's own Disk, which its services hold)
+    answers[walk] = [];
+    for (const query of queries) answers[walk].push(text(await call(registry, 'file_search', query)));
   }
   assert.deepEqual(answers[true], answers[false]);
   assert.equal(answers[true][0], '5 files match "**/*.ts":\n.cfg/h.ts\nsrc/app.ts\nsrc/build/in.ts\nsrc/lib/deep.ts\nsrc/x.ts');
@@ -237,9 +234,8 @@ test('file_search answers the same from ripgrep and from the in-process walk of 
 for (const backend of ['Node fs', 'workspace.fs']) {
 
   test(`the reading tools answer the same through ${backend}`, async () => {
-    const { folder, registry } = setup();
-    mods().host_disk.use_node_fs(backend === 'Node fs');
-    try {
+    const { folder, registry } = setup(disk(backend === 'Node fs'));
+    {
       fs.symlinkSync(path.join(folder, 'src'), path.join(folder, 'alias'));
       fs.writeFileSync(path.join(folder, 'blob.bin'), Buffer.from([0x89, 0x50, 0x00, 0x01]));
       assert.equal(text(await call(registry, 'file_read', { path: 'src/app.ts', start_line: 2 })),
@@ -252,8 +248,6 @@ for (const backend of ['Node fs', 'workspace.fs']) {
         './ (depth 2, 5 entries; folders end with /)\n  alias/ (symlink)\n  src/\n    app.ts\n  blob.bin\n  README.md');
       assert.equal(text(await call(registry, 'editor_get_content', { path: 'README.md' })),
         'README.md (lines 1-3 of 3) (not open in an editor)\n# Project\n\nHello world');
-    } finally {
-      mods().host_disk.use_node_fs(true);
-  }
+    }
   });
 }

@@ -2,14 +2,17 @@
 the tool does to the files, editors and search of the shim's window). A test of the tool alone hands it typed fakes
 instead (service_fakes.py)."""
 from hermes.core.tools import Services
+from hermes.host.disk import Disk
 from hermes.host.tool_services import (CommandService, DocumentService, FileService, GitService, PathService,
                                        SearchService, TaskService)
 
 
-def shim_services(**parts):
+def shim_services(disk=None, **parts):
     """Services with the host's stateless ones (paths, files, documents, search, git, commands, tasks) real over the
-    shim, and `parts` (terminals=, changes=, language=, …) as given."""
-    given = {'paths': PathService(), 'files': FileService(), 'documents': DocumentService(),
-             'search': SearchService(), 'git': GitService(), 'commands': CommandService(), 'tasks': TaskService()}
+    shim, and `parts` (terminals=, changes=, language=, …) as given. `disk`: how the file and search services read
+    local folders (host/disk.py Disk; a fresh product choice when None)."""
+    disk = Disk() if disk is None else disk
+    given = {'paths': PathService(), 'files': FileService(disk), 'documents': DocumentService(),
+             'search': SearchService(disk), 'git': GitService(), 'commands': CommandService(), 'tasks': TaskService()}
     given.update(parts)
     return Services(**given)

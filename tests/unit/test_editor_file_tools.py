@@ -13,6 +13,7 @@ from hermes.host.editors import EditorTabs
 from hermes.host.language_service import LanguageService
 from hermes.tools.catalog import build_registry
 from shim_services import shim_services
+from hermes.host.disk import Disk
 
 CODE_SERVER_APP_ROOT = Path.home() / '.cache/hermes-dev/code-server-4.139.1/node_modules/code-server/lib/vscode'
 MY_TOOLS = ['editor_open_file', 'editor_get_content', 'editor_get_selection', 'editor_edit_file', 'editor_close_tab',
@@ -23,13 +24,16 @@ DESTRUCTIVE = ['editor_edit_file', 'file_write', 'file_create', 'file_delete', '
                'workspace_run_task', 'command_execute']
 
 
+# The window's Disk (host/disk.py) the registries of the running test hand the file and search services: set by `ws`.
+WINDOW = {'disk': None}
+
+
 @pytest.fixture(params=['node-fs', 'workspace-fs'])
 def ws(tmp_path, request):
     """Every file tool runs twice: reading through Node's fs (file: URIs, the product's path) and through
     vscode.workspace.fs (other schemes); the results must be identical."""
-    import hermes.host.disk
-    hermes.host.disk.use_node_fs(request.param == 'node-fs')
-    request.addfinalizer(lambda: hermes.host.disk.use_node_fs(True))
+    WINDOW['disk'] = Disk(node_fs=request.param == 'node-fs')
+    request.addfinalizer(lambda: WINDOW.update({'disk': None}))
     root = tmp_path / 'project'
     (root / 'src').mkdir(parents=True)
     (root / 'src' / 'app.ts').write_text('const a: number = 1;\nconst b = a + 1;\nexport { a, b };\n')
@@ -43,8 +47,6 @@ def ripgrep():
     if not (CODE_SERVER_APP_ROOT / 'node_modules').exists():
         pytest.skip('code-server (and its ripgrep) is not installed: run `inv setup`')
     vscode.env.appRoot = str(CODE_SERVER_APP_ROOT)
-    import hermes.host.search
-    hermes.host.search._cache['rg'] = None
     return CODE_SERVER_APP_ROOT
 
 
@@ -52,9 +54,10 @@ def run(coroutine):
     return asyncio.run(coroutine)
 
 
-def window_registry(approver=None):
-    """A registry with the services these tools use (tabs, problems, settings), real over the shim."""
-    return build_registry(approver, shim_services(language=LanguageService(), tabs=EditorTabs(),
+def window_registry(approver=None, disk=None):
+    """A registry with the services these tools use (tabs, problems, settings), real over the shim, reading local
+    folders as `disk` says (else as the test's `ws` chose)."""
+    return build_registry(approver, shim_services(disk or WINDOW['disk'], language=LanguageService(), tabs=EditorTabs(),
                                                   configuration=ConfigurationService()))
 
 
@@ -232,7 +235,7 @@ def test_file_delete_refusals(ws):
 
 
 def test_destructive_tools_wait_for_the_users_answer(ws):
-    registry = build_registry(Approver(), shim_services())
+    registry = build_registry(Approver(), shim_services(WINDOW['disk']))
     vscode.window.message_answers = [None]  # the user closes the dialog
     result = call('file_delete', {'path': 'README.md'}, registry=registry)
     assert result['isError'] is True and 'The user declined to run file_delete' in text(result)
@@ -404,7 +407,6 @@ def test_file_search_applies_excludes_as_vscode_does(ws, ripgrep):
 def test_file_search_answers_the_same_from_ripgrep_and_from_the_in_process_walk_of_a_small_tree(ws, ripgrep,
                                                                                                monkeypatch, tmp_path):
     import hermes.host.search
-    import hermes.host.small_tree
     monkeypatch.setenv('HOME', str(tmp_path))  # no global git excludes: the walk answers
     walked = []
     walk_tree = hermes.host.search.list_small_tree
@@ -419,15 +421,11 @@ def test_file_search_answers_the_same_from_ripgrep_and_from_the_in_process_walk_
     queries = [{'pattern': '**/*.ts'}, {'pattern': '**/*'}, {'pattern': '*.ts', 'path': 'src'},
                {'pattern': '**/*.log', 'path': 'logs'}, {'pattern': '**', 'path': 'dist'}, {'pattern': '**/*', 'max_results': 3}]
     answers = {}
-    for walk in [True, False]:
-        hermes.host.small_tree.use_small_tree(walk)
-        try:
-            answers[walk] = [text(ok('file_search', query)) for query in queries]
-        finally:
-            hermes.host.small_tree.use_small_tree(True)
+    for walk in [True, False]:  # the window's choice: small trees listed in process, or every tree by ripgrep
+        registry = window_registry(disk=Disk(node_fs=WINDOW['disk'].node_fs, small_trees=walk))
+        answers[walk] = [text(ok('file_search', query, registry=registry)) for query in queries]
     assert answers[True] == answers[False]
-    assert len(walked) == 2 * len(queries) and None not in walked[:len(queries)] and walked[len(queries):] == \
-        [None] * len(queries) or not hermes.host.disk.uses_node_fs()
+    assert len(walked) == len(queries) and None not in walked or not WINDOW['disk'].node_fs
     assert answers[True][0] == ('5 files match "**/*.ts":\n.cfg/h.ts\nsrc/app.ts\nsrc/build/in.ts\nsrc/gen/x.ts\n'
                                 'src/lib/deep.ts').replace('src/gen/x.ts\n', '').replace('5 files', '4 files')
 
@@ -440,24 +438,20 @@ def test_file_search_over_several_folders_sorts_and_caps_them_together(ws, ripgr
         (other / name).write_text('')
     vscode.workspace.open_folders([str(ws), str(other)])
     for walk in [True, False]:
-        hermes.host.small_tree.use_small_tree(walk)
-        try:
-            assert text(ok('file_search', {'pattern': '**/*.ts'})) == (  # by full path: api/ before project/
-                '4 files match "**/*.ts":\na.ts\nlib/b.ts\nlib/z.ts\nsrc/app.ts')
-            assert text(ok('file_search', {'pattern': '**/*.ts', 'max_results': 2})).endswith(
-                'showing the first 2. Narrow the pattern or raise max_results]')
-        finally:
-            hermes.host.small_tree.use_small_tree(True)
+        registry = window_registry(disk=Disk(node_fs=WINDOW['disk'].node_fs, small_trees=walk))
+        assert text(ok('file_search', {'pattern': '**/*.ts'}, registry=registry)) == (  # by full path: api/ first
+            '4 files match "**/*.ts":\na.ts\nlib/b.ts\nlib/z.ts\nsrc/app.ts')
+        assert text(ok('file_search', {'pattern': '**/*.ts', 'max_results': 2}, registry=registry)).endswith(
+            'showing the first 2. Narrow the pattern or raise max_results]')
 
 
 def test_file_search_asks_findfiles_again_when_gitignore_filters_out_its_first_answer(ws, ripgrep):
-    import hermes.host.disk
-    hermes.host.disk.use_node_fs(False)  # findFiles' own behaviour (file: folders are listed by ripgrep)
+    vscode_fs = window_registry(disk=Disk(node_fs=False))  # findFiles' own behaviour (ripgrep lists file: folders)
     (ws / '.gitignore').write_text('aaa_generated/\n')
     (ws / 'aaa_generated').mkdir()
     for index in range(150):  # found first, all ignored: more than the first findFiles answer holds
         (ws / 'aaa_generated' / f'gen{index:03}.ts').write_text('')
-    body = text(ok('file_search', {'pattern': '**/*.ts', 'max_results': 2}))
+    body = text(ok('file_search', {'pattern': '**/*.ts', 'max_results': 2}, registry=vscode_fs))
     assert body == '1 file matches "**/*.ts":\nsrc/app.ts'.replace('1 file matches', '1 file match')
     limits = [call[2] for call in vscode.workspace.find_files_calls]
     assert limits == [102, 408], limits
@@ -515,10 +509,13 @@ def test_file_search_content_failures(ws, ripgrep):
     assert 'ripgrep could not run this search' in error('file_search_content', {'query': '(unclosed', 'regex': True})
     assert 'reaches outside the workspace' in error('file_search_content', {'query': 'x', 'include': '../*'})
     assert 'outside the workspace' in error('file_search_content', {'query': 'x', 'path': '/etc'})
+    found = WINDOW['disk'].ripgrep  # the window's Disk remembers where ripgrep is once it was found
+    assert found.startswith(str(CODE_SERVER_APP_ROOT)) and found.endswith('/rg')
     vscode.env.appRoot = '/nonexistent'
-    import hermes.host.search
-    hermes.host.search._cache['rg'] = None
-    assert 'ripgrep binary that ships with VS Code, and it was not found' in error('file_search_content', {'query': 'x'})
+    assert text(ok('file_search_content', {'query': 'Hello'})).startswith('1 match in 1 file')  # not looked for again
+    another_window = window_registry(disk=Disk(node_fs=WINDOW['disk'].node_fs))
+    assert 'ripgrep binary that ships with VS Code, and it was not found' in error(
+        'file_search_content', {'query': 'x'}, registry=another_window)
 
 
 def test_file_search_content_is_cancelled_with_the_call(ws, ripgrep):
@@ -716,7 +713,7 @@ async def review(registry, arguments, answer):
 def diff_tools(ws, context):
     """Every tool, with the window's diff reviews (their provider and commands registered) in its calls."""
     from hermes.host.diff_review import register_diff_review
-    return build_registry(None, shim_services(reviews=register_diff_review(context)))
+    return build_registry(None, shim_services(WINDOW['disk'], reviews=register_diff_review(context)))
 
 
 def test_editor_open_diff_accepted_is_applied(ws, diff_tools):

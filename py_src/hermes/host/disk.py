@@ -10,26 +10,37 @@ message has ENOENT (Node) or whose code is FileNotFound (VS Code)."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node, vscode
+from hermes.js.objects import is_none
 
 FILE = 1
 DIRECTORY = 2
 SYMLINK = 64
 
-_backend = {'node': True}
 
 
-def use_node_fs(enabled):
-    """Tests run every file tool both ways; the product always reads `file:` URIs through Node."""
-    _backend['node'] = enabled
+class Disk:
+    """How the window reads local folders: a choice made when the window's services are built (host/services.py,
+    FileService and SearchService hold it) and passed to the file and search functions, never a module's switch.
+    The product reads `file:` URIs with Node's fs (`node_fs`) and lists small local trees in process
+    (`small_trees`, host/small_tree.py); tests build `Disk(node_fs=False)` to run a file tool through
+    `vscode.workspace.fs` (the path of every other scheme), `Disk(small_trees=False)` to make ripgrep list.
+    It also remembers where VS Code's ripgrep binary is, once found (host/search.py ripgrep_path)."""
+
+    def __init__(self, node_fs=True, small_trees=True):
+        self.node_fs = node_fs
+        self.small_trees = small_trees
+        self.ripgrep = None
 
 
-def uses_node_fs():
-    """Whether local folders are read directly (Node's fs, ripgrep) rather than through VS Code."""
-    return _backend['node']
+def uses_node_fs(disk):
+    """Whether local folders are read directly (Node's fs, ripgrep) rather than through VS Code; `disk` None is
+    the product's choice (yes)."""
+    return is_none(disk) or disk.node_fs
 
 
-def file_system_for(uri):
-    if _backend['node'] and uri.scheme == 'file':
+def file_system_for(uri, disk=None):
+    """What reads `uri`: Node's fs for a `file:` URI (unless `disk` says otherwise), else vscode.workspace.fs."""
+    if uses_node_fs(disk) and uri.scheme == 'file':
         return NODE_FILE_SYSTEM
     return vscode.workspace.fs
 

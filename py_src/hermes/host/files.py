@@ -36,11 +36,12 @@ def is_not_found(error):
     return error_code(error) == 'FileNotFound' or error_message(error).find('ENOENT') != -1
 
 
-async def stat(path):
-    """{'kind': 'file'|'directory'|'other', 'symlink', 'size', 'mtime'}, or None when nothing is there."""
+async def stat(path, disk=None):
+    """{'kind': 'file'|'directory'|'other', 'symlink', 'size', 'mtime'}, or None when nothing is there. `disk`
+    (host/disk.py Disk, here and below): how local files are read; None is the product's choice."""
     try:
         uri = uri_of(path)
-        info = await file_system_for(uri).stat(uri)
+        info = await file_system_for(uri, disk).stat(uri)
     except JsError as error:
         if is_not_found(error):
             return None
@@ -50,11 +51,11 @@ async def stat(path):
     return {'kind': name, 'symlink': (kind & SYMLINK) != 0, 'size': info['size'], 'mtime': info['mtime']}
 
 
-async def read_text(path, max_bytes=None):
+async def read_text(path, max_bytes=None, disk=None):
     """The text of a file on disk (UTF-8). ToolError for folders, missing, too large or binary files."""
     if is_none(max_bytes):
         max_bytes = MAX_READ_BYTES
-    info = await stat(path)
+    info = await stat(path, disk)
     shown = display_path(path)
     if is_none(info):
         raise ToolError('"' + shown + '" does not exist. Use file_list_directory or file_search to find the '
@@ -65,7 +66,7 @@ async def read_text(path, max_bytes=None):
         raise ToolError('"' + shown + '" is ' + str(info['size']) + ' bytes, more than the ' + str(max_bytes) +
                         '-byte limit for reading. Use file_search_content to find the part you need.')
     uri = uri_of(path)
-    data = await file_system_for(uri).readFile(uri)
+    data = await file_system_for(uri, disk).readFile(uri)
     text = utf8_text([data])
     if text[:BINARY_SNIFF_CHARS].find('\x00') != -1:
         raise ToolError('"' + shown + '" looks like a binary file (' + str(len(data)) + ' bytes); only text files '
@@ -75,22 +76,22 @@ async def read_text(path, max_bytes=None):
     return {'text': text, 'size': len(data)}
 
 
-async def ensure_parent_folder(path):
+async def ensure_parent_folder(path, disk=None):
     parent = node('path').dirname(path)
-    info = await stat(parent)
+    info = await stat(parent, disk)
     if is_none(info):
         await vscode.workspace.fs.createDirectory(uri_of(parent))  # creates missing parents too
     elif info['kind'] != 'directory':
         raise ToolError('Cannot create "' + display_path(path) + '": "' + display_path(parent) + '" is a file.')
 
 
-async def write_text(path, text, must_not_exist=False, call=None):
+async def write_text(path, text, must_not_exist=False, call=None, disk=None):
     """Create or replace a file's whole content, undoably. An open editor gets the new text and is
     saved; one holding unsaved changes is left alone (ToolError) so the user's work is never lost.
     With the tool `call`, the write is checked against and recorded in the change log (host/change_log.py).
     Returns 'created' or 'replaced'."""
     shown = display_path(path)
-    info = await stat(path)
+    info = await stat(path, disk)
     if not is_none(info) and info['kind'] == 'directory':
         raise ToolError('"' + shown + '" is a folder; give a file path.')
     if not is_none(info) and must_not_exist:
@@ -104,9 +105,9 @@ async def write_text(path, text, must_not_exist=False, call=None):
         await replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': text}], shown, call)
         await save_document(document, shown)
         return 'replaced'
-    recorded = await _text_before_write(call, path, info)
+    recorded = await _text_before_write(call, path, info, disk)
     if is_none(info):
-        await ensure_parent_folder(path)
+        await ensure_parent_folder(path, disk)
     edit = new(vscode.WorkspaceEdit)
     edit.createFile(uri_of(path), {'overwrite': not is_none(info), 'contents': utf8_bytes(text)})
     if not await vscode.workspace.applyEdit(edit):
@@ -116,7 +117,7 @@ async def write_text(path, text, must_not_exist=False, call=None):
     return 'created' if is_none(info) else 'replaced'
 
 
-async def _text_before_write(call, path, info):
+async def _text_before_write(call, path, info, disk=None):
     """{'record', 'before'}: whether the change log records a whole-file write of `path` (there is one, and the
     old content is text it can keep), and that text (None: no file). Refuses (ToolError) a write over a pending
     hunk the caller has not re-read."""
@@ -126,15 +127,15 @@ async def _text_before_write(call, path, info):
         return {'record': True, 'before': None}
     check_write(call, path, None)
     try:
-        found = await read_text(path)
+        found = await read_text(path, None, disk)
     except ToolError:  # a binary or huge file: replaced, but not something the log could give back
         return {'record': False, 'before': None}
     return {'record': True, 'before': found['text']}
 
 
-async def create_folder(path):
+async def create_folder(path, disk=None):
     shown = display_path(path)
-    info = await stat(path)
+    info = await stat(path, disk)
     if not is_none(info):
         raise ToolError('"' + shown + '" already exists (' + info['kind'] + ').')
     await vscode.workspace.fs.createDirectory(uri_of(path))
@@ -152,7 +153,7 @@ def unsaved_documents_under(path):
     return found
 
 
-async def delete_path(path, recursive, call=None):
+async def delete_path(path, recursive, call=None, disk=None):
     """Delete a file or folder: to the OS trash when the file system supports it, else through a
     WorkspaceEdit (undoable with Edit › Undo in this window). With the tool `call`, a file's deletion is checked
     against and recorded in the change log. Returns 'trash' or 'undoable'."""
@@ -160,12 +161,12 @@ async def delete_path(path, recursive, call=None):
     for folder in folder_paths():
         if path == folder or is_inside(folder, path):
             raise ToolError('"' + shown + '" is a workspace folder (or contains one); it cannot be deleted here.')
-    info = await stat(path)
+    info = await stat(path, disk)
     if is_none(info):
         raise ToolError('"' + shown + '" does not exist.')
     if info['kind'] == 'directory' and not recursive:
         uri = uri_of(path)
-        entries = await file_system_for(uri).readDirectory(uri)
+        entries = await file_system_for(uri, disk).readDirectory(uri)
         if len(entries) > 0:
             raise ToolError('"' + shown + '" is a folder with ' + str(len(entries)) + ' entries; pass recursive: '
                             'true to delete it with everything inside.')
@@ -180,10 +181,10 @@ async def delete_path(path, recursive, call=None):
     elif is_none(change_log_of(call)):
         files = []
     else:
-        files = await _files_under(path, MAX_RECORDED_FILES)
+        files = await _files_under(path, MAX_RECORDED_FILES, disk)
     befores = []
     for file in files:
-        recorded = await _text_before_write(call, file, {'kind': 'file'})
+        recorded = await _text_before_write(call, file, {'kind': 'file'}, disk)
         if recorded['record']:
             befores.append([file, recorded['before']])
     how = await _delete(path, recursive, shown)
@@ -195,13 +196,13 @@ async def delete_path(path, recursive, call=None):
 MAX_RECORDED_FILES = 100
 
 
-async def _files_under(folder, limit):
+async def _files_under(folder, limit, disk=None):
     """The files under `folder` (symlinks not followed), or [] when there are more than `limit`."""
     found = []
     waiting = [folder]
     while len(waiting) > 0:
         current = waiting.pop()
-        entries = await read_directory(current)
+        entries = await read_directory(current, disk)
         for entry in entries:
             if entry['symlink']:
                 continue
@@ -229,10 +230,10 @@ async def _delete(path, recursive, shown):
     return 'undoable'
 
 
-async def read_directory(path):
+async def read_directory(path, disk=None):
     """[{'name', 'kind', 'symlink'}] of a folder, folders first, then by name."""
     uri = uri_of(path)
-    entries = await file_system_for(uri).readDirectory(uri)
+    entries = await file_system_for(uri, disk).readDirectory(uri)
     result = []
     for entry in entries:
         kind = entry[1]

@@ -26,8 +26,6 @@ MAX_PREVIEW_COLUMNS = 300
 MAX_FOUND = 200000  # findFiles is asked for at most this many when .gitignore filtering needs more
 MAX_LISTING_BYTES = 256 * 1024 * 1024  # `rg --files` output kept for one folder (~4M paths)
 
-_cache = {'rg': None}
-
 # __pragma__('skip')
 js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
 # __pragma__('noskip')
@@ -46,15 +44,17 @@ def ripgrep_candidates():
     return candidates
 
 
-def ripgrep_path():
-    """Where VS Code's ripgrep is; ToolError naming the places looked at when it is nowhere."""
-    if not is_none(_cache['rg']):
-        return _cache['rg']
+def ripgrep_path(disk=None):
+    """Where VS Code's ripgrep is (remembered by `disk`, host/disk.py Disk, when given); ToolError naming the places
+    looked at when it is nowhere."""
+    if not is_none(disk) and not is_none(disk.ripgrep):
+        return disk.ripgrep
     fs = node('fs')
     candidates = ripgrep_candidates()
     for candidate in candidates:
         if fs.existsSync(candidate):
-            _cache['rg'] = candidate
+            if not is_none(disk):
+                disk.ripgrep = candidate
             return candidate
     raise ToolError('Text search needs the ripgrep binary that ships with VS Code, and it was not found (looked '
                     'in: ' + ', '.join(candidates or ['no vscode.env.appRoot']) + ').')
@@ -165,9 +165,10 @@ def content_args(query, options):
     return args
 
 
-async def search_content(query, options, call):
-    """{'files', 'matches', 'truncated'} for `query` under `options['paths']` (absolute)."""
-    rg = ripgrep_path()
+async def search_content(query, options, call, disk=None):
+    """{'files', 'matches', 'truncated'} for `query` under `options['paths']` (absolute). `disk` (here and below):
+    host/disk.py Disk, the window's choice of how local folders are read; None is the product's."""
+    rg = ripgrep_path(disk)
     args = content_args(query, options)
     args.extend(options['paths'])  # (list + list would be string concatenation in the bundle)
     search = ContentSearch(options['max_results'], call)
@@ -187,11 +188,11 @@ def first_lines(text, count=5):
     return '\n'.join(lines[:count]) or 'no error output'
 
 
-async def list_unignored(paths, cwd, call):
+async def list_unignored(paths, cwd, call, disk=None):
     """Every file ripgrep would search under `paths` (absolute), honouring .gitignore/.ignore files;
     a set-like dict keyed 'f:<path>'. None when ripgrep is unavailable."""
     try:
-        rg = ripgrep_path()
+        rg = ripgrep_path(disk)
     except ToolError:
         return None
     seen = {}
@@ -208,19 +209,19 @@ async def list_unignored(paths, cwd, call):
     return seen
 
 
-async def find_files(glob, base, max_results, use_ignore_files, call):
+async def find_files(glob, base, max_results, use_ignore_files, call, disk=None):
     """Workspace files matching `glob` (relative to `base`, an absolute folder, or to every workspace
     folder when None), honouring files.exclude and search.exclude, and .gitignore unless told not to.
     {'paths': [absolute], 'truncated', 'ignore_files_applied'}."""
-    if use_ignore_files and uses_node_fs() and folders_are_local():
+    if use_ignore_files and uses_node_fs(disk) and folders_are_local():
         rg = None
         try:
-            rg = ripgrep_path()
+            rg = ripgrep_path(disk)
         except ToolError:
             pass
         if not is_none(rg):
-            return await find_files_with_ripgrep(rg, glob, base, max_results, call)
-    return await find_files_through_vscode(glob, base, max_results, use_ignore_files, call)
+            return await find_files_with_ripgrep(rg, glob, base, max_results, call, disk)
+    return await find_files_through_vscode(glob, base, max_results, use_ignore_files, call, disk)
 
 
 def folders_are_local():
@@ -237,7 +238,7 @@ def anchored(glob):
     return glob if glob.startswith('**') or glob.startswith('/') else '/' + glob
 
 
-async def find_files_with_ripgrep(rg, glob, base, max_results, call):
+async def find_files_with_ripgrep(rg, glob, base, max_results, call, disk=None):
     """The fast path for local folders: one `rg --files` per workspace folder (what findFiles' answer
     was filtered by anyway) with files.exclude and search.exclude as ripgrep globs, the pattern matched
     by core/globs.py. Measured in code-server on 30,000 files: 2× → ~1.1× the bare `rg --files`,
@@ -254,7 +255,8 @@ async def find_files_with_ripgrep(rg, glob, base, max_results, call):
     wheres = ['.' if is_none(base) else node('path').relative(folder, base) or '.' for folder in folders]
     runs = []
     for index, folder in enumerate(folders):
-        listed = list_small_tree(folder, wheres[index], excluded)  # no ripgrep start for a small tree
+        # no ripgrep start for a small tree (unless the window's Disk says ripgrep lists every tree)
+        listed = list_small_tree(folder, wheres[index], excluded) if is_none(disk) or disk.small_trees else None
         if not is_none(listed):
             runs.append(as_awaitable(listed))
             continue
@@ -305,7 +307,7 @@ async def list_folder(rg, args, folder, call):
     return result['stdout'].split('\n')  # (with a last empty line: callers skip empty lines)
 
 
-async def find_files_through_vscode(glob, base, max_results, use_ignore_files, call):
+async def find_files_through_vscode(glob, base, max_results, use_ignore_files, call, disk=None):
     """find_files through `vscode.workspace.findFiles` (any file system VS Code mounts).
 
     findFiles itself ignores .gitignore, so ripgrep lists the files it would search (concurrently)
@@ -321,7 +323,7 @@ async def find_files_through_vscode(glob, base, max_results, use_ignore_files, c
     allowed = None
     try:
         listing = list_unignored([base] if not is_none(base) else folder_paths(),
-                                 base if not is_none(base) else first_folder(), call) if use_ignore_files else None
+                                 base if not is_none(base) else first_folder(), call, disk) if use_ignore_files else None
         uris = await vscode.workspace.findFiles(include, exclude, limit, source.token)
         if use_ignore_files:
             allowed = await listing

@@ -10,6 +10,8 @@ from hermes.host.language_service import LanguageService
 from hermes.host.editors import EditorTabs
 from hermes.host.configuration import ConfigurationService
 from hermes.js.modules import vscode
+from hermes.js.objects import is_none
+from hermes.host.disk import Disk
 from hermes.host.change_log import ChangeLog
 from hermes.host.change_files import EditorFiles
 from hermes.host.change_store import ChangeStore, change_store_path
@@ -18,11 +20,15 @@ from hermes.host.tool_services import (CommandService, DocumentService, FileServ
                                       SearchService, TaskService)
 
 
-def register_services(context):
-    """Start each service (its listeners' disposables go into `context.subscriptions`) and return them."""
+def register_services(context, disk=None):
+    """Start each service (its listeners' disposables go into `context.subscriptions`) and return them. `disk`: how
+    local folders are read (host/disk.py Disk; the product's choice when None), shared by the file and search services
+    (so ripgrep is looked for once)."""
+    disk = Disk() if is_none(disk) else disk
     return Services(register_terminals(context), register_debugging(context), register_diff_review(context),
                     LanguageService(), EditorTabs(), ConfigurationService(), register_change_log(context), GitService(),
-                    PathService(), CommandService(), TaskService(), FileService(), DocumentService(), SearchService())
+                    PathService(), CommandService(), TaskService(), FileService(disk), DocumentService(),
+                    SearchService(disk))
 
 
 def register_change_log(context):

@@ -10,7 +10,8 @@ folder, a git repository's info/exclude, git's global excludes). What it follows
 matching line of a file, `!` re-including, a trailing `/` for folders only, a `/` anchoring to the
 file's folder; symlinks and special files are not listed; the folder searched is listed even when it
 is itself ignored.
-tests/unit/test_small_tree.py compares both answers on the same trees."""
+tests/unit/test_small_tree.py compares both answers on the same trees. Whether a search asks this module at all is
+the window's choice (host/disk.py Disk `small_trees`)."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node
@@ -23,14 +24,6 @@ MAX_ENTRIES = 2000
 IGNORE_FILES = ['.rgignore', '.ignore', '.gitignore']  # ripgrep's precedence, highest first
 _REGEX_SPECIAL = '.+^$()|{}\\'
 
-_switch = {'on': True}
-
-
-def use_small_tree(enabled):
-    """Tests run file_search both ways; the product lists small local trees in process."""
-    _switch['on'] = enabled
-
-
 class GiveUp(Exception):
     """Something ripgrep must answer."""
 
@@ -38,7 +31,7 @@ class GiveUp(Exception):
 def list_small_tree(folder, where, excluded):
     """The lines `rg --files` prints for `where` ('.' or a relative folder) run in `folder`, excluding
     the VS Code globs `excluded` (relative to `folder`); None when ripgrep must answer."""
-    if not _switch['on'] or node('path').sep != '/':
+    if node('path').sep != '/':
         return None
     try:
         return _list(folder, where, excluded)

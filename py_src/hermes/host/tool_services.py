@@ -1,7 +1,8 @@
 """The host's module functions the tools use, as services (`call.services.files`, `.documents`, `.paths`, `.search`,
 `.git`, `.commands`, `.tasks`): a tool imports no host module, and a test hands it a fake with the same methods
 (contracts/services.py Files, Documents, Paths, …; tests/unit/service_fakes.py). Each method is the host function
-of the same name."""
+of the same name; the file and search services hand those functions the window's `Disk` (host/disk.py: how local
+folders are read), chosen when the services are built."""
 # __pragma__('tconv')
 from hermes.host.files import (stat, read_text, write_text, create_folder, delete_path, read_directory, exclude_rules,
                                relative_to_folder)
@@ -9,6 +10,8 @@ from hermes.host.documents import (open_document_for, load_document, replace_tex
                                    show_document)
 from hermes.host.confinement import shows, shown_path
 from hermes.host.search import search_content, find_files
+from hermes.host.disk import Disk
+from hermes.js.objects import is_none
 from hermes.host.git import DEFAULT_TIMEOUT_MS, directory_of, gate_read_only, git_output, repository_root, run_git
 from hermes.host.paths import display_path, folder_paths, is_confined, resolve_path
 from hermes.host.workspace import workspace_folders, workspace_name
@@ -57,23 +60,26 @@ class PathService:
 
 
 class FileService:
+    def __init__(self, disk=None):
+        self.disk = Disk() if is_none(disk) else disk  # the product's choice unless one is handed in
+
     async def stat(self, path):
-        return await stat(path)
+        return await stat(path, self.disk)
 
     async def read_text(self, path, max_bytes=None):
-        return await read_text(path, max_bytes)
+        return await read_text(path, max_bytes, self.disk)
 
     async def write_text(self, path, text, must_not_exist=False, call=None):
-        return await write_text(path, text, must_not_exist, call)
+        return await write_text(path, text, must_not_exist, call, self.disk)
 
     async def create_folder(self, path):
-        await create_folder(path)
+        await create_folder(path, self.disk)
 
     async def delete_path(self, path, recursive, call=None):
-        return await delete_path(path, recursive, call)
+        return await delete_path(path, recursive, call, self.disk)
 
     async def read_directory(self, path):
-        return await read_directory(path)
+        return await read_directory(path, self.disk)
 
     def exclude_rules(self, sections):
         return exclude_rules(sections)
@@ -108,11 +114,14 @@ class DocumentService:
 
 
 class SearchService:
+    def __init__(self, disk=None):
+        self.disk = Disk() if is_none(disk) else disk  # also remembers where ripgrep is, once found
+
     async def search_content(self, query, options, call):
-        return await search_content(query, options, call)
+        return await search_content(query, options, call, self.disk)
 
     async def find_files(self, glob, base, max_results, use_ignore_files, call):
-        return await find_files(glob, base, max_results, use_ignore_files, call)
+        return await find_files(glob, base, max_results, use_ignore_files, call, self.disk)
 
 
 class CommandService:
