@@ -1,9 +1,9 @@
 """The VS Code window as the tools and front ends see it, one Protocol per concern, implemented by host/.
 
 A Protocol is checked structurally: `host/terminals.py TerminalService` is a `Terminals` because it has the
-methods, not because it names the Protocol (nothing in the bundle may import this module). A module of
-functions may implement one too (mypy accepts a module where a Protocol is expected): host/files.py is a
-`Files`. A test hands a tool a small fake that has the same methods.
+methods, not because it names the Protocol (nothing in the bundle may import this module). The host's module
+functions are offered as services by thin classes (host/tool_services.py FileService is a `Files`). A tool test
+hands a tool the typed fakes of tests/unit/service_fakes.py, which mypy holds to these Protocols.
 
 VS Code's own objects (TextDocument, Position, Uri, Terminal, DebugSession, WorkspaceEdit) are `Any` here:
 their types live in VS Code's .d.ts, not in Python."""
