@@ -20,6 +20,7 @@ A prompt's first text block picks what the turn does (the first word, then argum
     huge N             a session/update line of N bytes, then end_turn
     flood N            N bytes on stderr (in lines), then end_turn
     child              starts `sleep 300` (in its process group) and says its pid
+    shell CMD…         runs CMD with the shell itself (a tool call of kind execute), says its exit code
     error              answers the prompt with a JSON-RPC error -32603
     echo_secret        writes the MCP header values it was given to stderr, then answers with an error naming them
     unknown_method     sends the client a request for a method no client has, says the error that came back
@@ -184,6 +185,14 @@ def turn(request_id, params):
     if command == 'child':
         child = subprocess.Popen(['sleep', '300'])
         chunk(session_id, 'child ' + str(child.pid))
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'shell':
+        # as Hermes Agent's terminal tool does: the agent runs the command itself, in its cwd (no terminal/create)
+        update(session_id, {'sessionUpdate': 'tool_call', 'toolCallId': 'shell-1', 'title': 'Run a command',
+                            'kind': 'execute', 'status': 'in_progress', 'rawInput': {'command': ' '.join(words[1:])}})
+        ran = subprocess.run(' '.join(words[1:]), shell=True, capture_output=True, text=True)
+        update(session_id, {'sessionUpdate': 'tool_call_update', 'toolCallId': 'shell-1', 'status': 'completed'})
+        chunk(session_id, 'shell exit ' + str(ran.returncode))
         return answer(request_id, {'stopReason': 'end_turn'})
     if command == 'error':
         return fail(request_id, -32603, 'Internal error', 'the model is unreachable')

@@ -1,13 +1,38 @@
 // Drives a chat session of the bundle (fake vscode.chat, tests/node/fake_chat.js) whose agent is a real ACP agent,
 // and prints what the user would have seen as JSON: used by tests/integration/test_acp_agents.py.
-//   node tests/node/acp_session_turn.js '<json: {settings, folders, warningAnswer, prompts: [text…]}>'
-// → {turns: [{parts, result}], asked: [[dialog text, buttons]], log: [output channel lines]}
+//   node tests/node/acp_session_turn.js '<json: {settings, folders, warningAnswer, prompts: [text…], watchDisk, entries}>'
+// → {turns: [{parts, result}], asked: [[dialog text, buttons]], log: [output channel lines],
+//    changed: [{path, insertions, deletions}] (the session item's changed files), entries: {path: change log entry}}
+// `watchDisk`: the fake's file watchers hear the folders' real disk changes (fs.watch), as VS Code's do.
 'use strict';
+const fs = require('fs');
+const path = require('path');
 const { vscode, recorder, openSession } = require('./fake_chat');
+
+function watchDisk(folders) {
+  const watchers = folders.map((folder) => fs.watch(folder, { recursive: true }, (event, name) => {
+    if (!name) return;
+    const file = path.join(folder, name);
+    const kind = !fs.existsSync(file) ? 'delete' : event === 'rename' ? 'create' : 'change';
+    for (const watcher of vscode.__state.fileWatchers) watcher.emitters[kind].fire(vscode.Uri.file(file));
+  }));
+  return () => watchers.forEach((watcher) => watcher.close());
+}
+
+// The change log's entry for each of `files`, once all are there (a write the watcher reports late is recorded
+// then), or what there is after `ms`.
+async function entriesOf(changeLog, files, ms) {
+  const deadline = Date.now() + ms;
+  while (!files.every((file) => changeLog.entry(file)) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return Object.fromEntries(files.map((file) => [file, JSON.parse(JSON.stringify(changeLog.entry(file) || null))]));
+}
 
 async function main() {
   const plan = JSON.parse(process.argv[2]);
   const session = await openSession(plan.settings, { warningAnswer: plan.warningAnswer }, plan.folders || []);
+  const unwatch = plan.watchDisk ? watchDisk(plan.folders) : () => {};
   const out = { turns: [] };
   try {
     for (const prompt of plan.prompts) {
@@ -15,7 +40,11 @@ async function main() {
       const result = await session.ask(prompt, stream);
       out.turns.push({ parts: JSON.parse(JSON.stringify(stream.parts)), result: JSON.parse(JSON.stringify(result || {})) });
     }
+    out.entries = await entriesOf(session.api.mcp.registry.services.change_log_or_none, plan.entries || [], 30000);
+    out.changed = session.controller.items.all().flatMap((item) => (item.changes || []).map((file) => (
+      { path: file.uri.fsPath, insertions: file.insertions, deletions: file.deletions })));
   } finally {
+    unwatch();
     out.asked = vscode.__state.messages.filter((m) => m[0] === 'warning').map((m) => [m[1], m[2]]);
     await session.stop();
     out.log = vscode.__state.channels.flatMap((channel) => channel.lines);

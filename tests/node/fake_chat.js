@@ -101,13 +101,13 @@ async function openSession(settings, state = {}, folders = []) {
   chat.proposal = true;
   const context = vscode.__makeContext();
   const ext = extension();
-  await ext.activate(context);
+  const api = await ext.activate(context);
   const controller = chat.controllers.get('hermes');
   const item = await controller.newChatSessionItemHandler({ request: { prompt: 'session' } }, token);
   const handler = chat.content.get('hermes').participant.handler;
   const ask = async (text, target) => handler({ prompt: text, references: [], toolReferences: [] },
     { history: [], chatSessionContext: { chatSessionItem: { resource: item.resource }, isUntitled: false } }, target, token);
-  return { ask, stop: async () => { await ext.deactivate(); context.disposeAll(); } };
+  return { ask, api, controller, stop: async () => { await ext.deactivate(); context.disposeAll(); } };
 }
 
 module.exports = { vscode, extension, chat, token, recorder, openSession };

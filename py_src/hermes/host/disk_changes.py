@@ -16,14 +16,17 @@ What it knows, and from where (each source is exact; none copies the workspace):
   listing proves it absent: `sed -i`, formatters and atomic writers rename a new file over the old one, which the
   watcher may report as a creation; recorded as "created", Undo would delete the user's file.
 - **Each file's text before the span**, from the first of:
-  1. what the writer said before writing: `note(path, before, known=True)` (an ACP permission diff's oldText), or
+  1. the text of the file's open editor, when it had no unsaved changes at the start (VS Code holds that text
+     already: the span keeps a reference, not a copy);
+  2. the window's WorkspaceTexts (host/workspace_texts.py), when the span was given it: the small text files of
+     the workspace as they were at the start, re-read only where size or time changed since the last span
+     (bounded) — what a shell command changed, which names no file before it writes;
+  3. what the writer said before writing: `note(path, before, known=True)` (an ACP permission diff's oldText), or
      `note(path)`, which reads the file the moment the writer names it (Hermes announces a tool call before it
      runs it);
-  2. the text of the file's open editor, when it had no unsaved changes at the start (VS Code holds that text
-     already: the span keeps a reference, not a copy);
-  3. none: the listing proves the file new.
+  4. none: the listing proves the file new.
   A changed file with no known before-text is listed (`end` returns it) but not recorded: there is nothing exact
-  to undo it to. Reading every file at every start would be the alternative; it costs what the workspace weighs.
+  to undo it to.
 - Files saved through the editor during the span are skipped: their writer (a tool through the editor, or the
   user) went through VS Code, and tools record their own writes.
 
@@ -106,9 +109,10 @@ def _ignored(path):
 
 class DiskChangeSpan:
     """See the module's docstring. `log`: where problems are told (warn); `read(path)`: a file's text or None
-    (tests hand a fake); `timers`: after/cancel (host/change_log.py SEAM_TIMERS)."""
+    (tests hand a fake); `timers`: after/cancel (host/change_log.py SEAM_TIMERS); `texts`: the window's
+    WorkspaceTexts (host/workspace_texts.py) or None."""
 
-    def __init__(self, log=None, read=None, timers=None, folders=None):
+    def __init__(self, log=None, read=None, timers=None, folders=None, texts=None):
         self.log = log
         self.read = read_text_or_none if is_none(read) else read
         self.timers = timers
@@ -123,6 +127,7 @@ class DiskChangeSpan:
         self._recording = None  # (change_log, author) once `record` ran: late files are recorded the same way
         self.known = open_texts()
         self.listing = list_workspace_files(folder_paths() if is_none(folders) else folders)
+        self.texts = {} if is_none(texts) else texts.refresh(self.listing)  # 'k:' + path → {'text', …} at the start
         try:
             self.watcher = vscode.workspace.createFileSystemWatcher('**/*')
         except JsError as error:
@@ -210,10 +215,14 @@ class DiskChangeSpan:
     def before_of(self, path):
         """{'known': bool, 'text': the text before the span (None: the file did not exist)}."""
         key = 'k:' + path
-        if key in self.before:
-            return {'known': True, 'text': self.before[key]}
+        # What was captured at the start first: a note is taken while the writer runs (a tool call is announced as
+        # it starts, so the read may already see its write; a diff's oldText is the text before that one edit).
         if key in self.known:
             return {'known': True, 'text': self.known[key]}
+        if key in self.texts:
+            return {'known': True, 'text': self.texts[key]['text']}
+        if key in self.before:
+            return {'known': True, 'text': self.before[key]}
         if self._listed_absent(path):
             return {'known': True, 'text': None}
         return {'known': False, 'text': None}

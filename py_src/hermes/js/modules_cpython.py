@@ -44,10 +44,10 @@ class _NodePath:
 
 
 class _NodeStats:
-    """fs.Stats / fs.Dirent: the kind tests, `size`, `mtimeMs`, and `name` by subscript."""
+    """fs.Stats / fs.Dirent: the kind tests, `size`, `mtimeMs`, `ctimeMs`, and `name` by subscript."""
 
-    def __init__(self, mode, size=0, mtime_ms=0, name=None):
-        self._mode, self.size, self.mtimeMs, self._name = mode, size, mtime_ms, name
+    def __init__(self, mode, size=0, mtime_ms=0, name=None, ctime_ms=0):
+        self._mode, self.size, self.mtimeMs, self._name, self.ctimeMs = mode, size, mtime_ms, name, ctime_ms
         self.isFile = lambda: stat.S_ISREG(mode)
         self.isDirectory = lambda: stat.S_ISDIR(mode)
         self.isSymbolicLink = lambda: stat.S_ISLNK(mode)
@@ -73,7 +73,7 @@ class _NodeFsPromises:
             info = os.stat(path) if follow else os.lstat(path)
         except OSError as error:
             raise _node_error(call, path, error) from None
-        return _NodeStats(info.st_mode, info.st_size, info.st_mtime * 1000)
+        return _NodeStats(info.st_mode, info.st_size, info.st_mtime_ns / 1e6, None, info.st_ctime_ns / 1e6)
 
     @staticmethod
     async def stat(path):
@@ -198,7 +198,7 @@ class _NodeFs:
             info = os.stat(path)
         except OSError as error:
             raise _node_error('stat', path, error) from None
-        return _NodeStats(info.st_mode, info.st_size, info.st_mtime * 1000)
+        return _NodeStats(info.st_mode, info.st_size, info.st_mtime_ns / 1e6, None, info.st_ctime_ns / 1e6)
 
     @staticmethod
     def lstatSync(path):

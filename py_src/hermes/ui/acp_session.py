@@ -16,6 +16,7 @@ from hermes.core.acp_conversation import AcpConversations, no_answer_text
 from hermes.host.acp_service import AcpService, setup_terminal
 from hermes.host.change_log import SEAM_TIMERS
 from hermes.host.disk_changes import DiskChangeSpan
+from hermes.host.workspace_texts import WorkspaceTexts
 from hermes.ui.acp_chat import ChatStreamView, chat_asker, register_diff_documents
 
 SESSION_ORIGIN = 'session'
@@ -50,7 +51,9 @@ class AcpSessionRunner:
         self.log = log
         self.documents = documents
         self.change_log = change_log
-        self.turns = AcpConversations(service, store, log, lambda: DiskChangeSpan(log, None, SEAM_TIMERS), change_log)
+        texts = WorkspaceTexts()  # the workspace's texts between turns: what a shell command the agent ran changed
+        self.turns = AcpConversations(service, store, log, lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, texts),
+                                      change_log)
 
     def backend_for(self, conversation, wanted=None):
         return self.service.backend_for(conversation, wanted)
