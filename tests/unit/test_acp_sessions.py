@@ -465,9 +465,10 @@ def test_files_hermes_writes_itself_go_to_the_change_log_with_their_before_texts
     turn = conversation.messages[0]['turn']
     author = {'client': 'Hermes', 'session': conversation.id, 'turn': turn}
     assert world['service'].client_side.authors == {'sess-1': author}  # fs/write_text_file writes: this turn's
+    # the shell's file too: its text before the turn is the window's workspace texts' (host/workspace_texts.py)
     assert sorted(change_log.records) == sorted([(cwd + '/out.txt', 'old text\n', 'new text\n', author),
-                                                 (str(created), None, 'fresh\n', author)])
-    # the shell's file is listed (the watcher saw it) but not recorded: its text before the turn is unknown
+                                                 (str(created), None, 'fresh\n', author),
+                                                 (cwd + '/shell.txt', 'before the shell\n', 'after the shell\n', author)])
     assert sorted(conversation.changes) == sorted([cwd + '/out.txt', str(created), cwd + '/shell.txt'])
     # the turn's watcher listens a moment longer for writes it reports late (host/disk_changes.py), then goes
     [watcher] = vscode.workspace.file_watchers
