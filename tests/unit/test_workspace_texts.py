@@ -84,6 +84,16 @@ def test_a_refresh_reads_only_new_and_changed_files_and_a_span_keeps_its_start(w
     assert second['k:' + str(folder / 'a.txt')] is first['k:' + str(folder / 'a.txt')]
 
 
+def test_a_link_to_a_file_outside_is_not_read(world, tmp_path):
+    folder = world['folder']
+    (tmp_path / 'secret.txt').write_text('outside\n')
+    (folder / 'link.txt').symlink_to(tmp_path / 'secret.txt')
+    (folder / 'real.txt').write_text('inside\n')
+    read = CountingRead()
+    kept = WorkspaceTexts(None, read).refresh(list_workspace_files([str(folder)]))
+    assert list(kept.keys()) == ['k:' + str(folder / 'real.txt')] and read.paths == [str(folder / 'real.txt')]
+
+
 def test_large_binary_and_too_many_files_are_left_out(world, monkeypatch):
     folder = world['folder']
     monkeypatch.setattr(workspace_texts, 'MAX_FILE_BYTES', 10)

@@ -21,9 +21,10 @@ MAX_TOTAL_BYTES = 8000000
 
 
 def _stat_of(path):
-    """{'size', 'mtime', 'ctime', 'file': bool} or None when the path cannot be stat'ed."""
+    """{'size', 'mtime', 'ctime', 'file': bool} or None when the path cannot be stat'ed. A symbolic link is no
+    file here (lstat): its target may lie outside the workspace, whose text is none of the span's business."""
     try:
-        found = node('fs').statSync(path)
+        found = node('fs').lstatSync(path)
     except JsError:
         return None
     return {'size': found.size, 'mtime': found.mtimeMs, 'ctime': found.ctimeMs, 'file': found.isFile()}
