@@ -9,7 +9,8 @@ const { recorder, openSession } = require('../node/fake_chat');
 
 async function main() {
   const [program, turns] = [process.argv[2], Number(process.argv[3] || 5)];
-  const session = await openSession({ 'hermes.acp.hermesPath': program });
+  // the workspace is the folder it runs in (notes.txt): the turn reads it, and the turn's start lists its files
+  const session = await openSession({ 'hermes.acp.hermesPath': program }, {}, [process.cwd()]);
   const measured = [];
   try {
     for (let i = 0; i < turns; i++) {

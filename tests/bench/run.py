@@ -362,6 +362,7 @@ def bench_acp():
             process = subprocess.Popen([str(hermes), 'chat', '-q', 'Read notes.txt and tell me what it says.'],
                                        cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             output, first, whole = b'', None, None
+            words = ' '.join(answer.split()).encode()
             while True:  # the answer's first characters, then all of it (not the exit: a title request and teardown)
                 piece = process.stdout.read1(65536)
                 if not piece:
@@ -369,13 +370,15 @@ def bench_acp():
                 output += piece
                 if first is None and answer[:9].encode() in output:
                     first = time.monotonic()
-                if whole is None and answer.strip().encode() in output.replace(b'\n', b' '):
+                # it prints the answer in a box, wrapped and indented: compare the words
+                if whole is None and words in b' '.join(output.split()):
                     whole = time.monotonic()
             process.wait(timeout=300)
             ended = time.monotonic()
             requests = llm.chat_requests()[before:]
             model_start = requests[0]['at'] if requests else started  # the start-up ends with its first model request
-            first, whole = first or ended, whole or ended
+            if first is None or whole is None:  # not the exit instead: that would count its teardown as the answer
+                raise RuntimeError('hermes chat -q never printed the whole answer:\n' + output.decode(errors='replace')[-800:])
             alone.append({'startup_ms': (model_start - started) * 1000, 'first_ms': (first - model_start) * 1000,
                           'end_ms': (whole - model_start) * 1000, 'total_ms': (ended - started) * 1000})
     median = lambda values: statistics.median(values)
