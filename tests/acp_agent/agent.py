@@ -3,6 +3,8 @@ every way an agent can fail.
 
     python tests/acp_agent/agent.py [START_MODE]
 
+With ACP_AGENT_MARKER set, it appends {"pid", "argv"} to that file as it starts.
+
 START_MODE (how it behaves before the first prompt): normal (default) · crash_at_start (exits 3 at once, with
 a message on stderr) · hang_init (never answers initialize) · wrong_version (answers protocol version 2) ·
 no_provider (session/new fails with -32603 "No LLM provider configured", as Hermes without a model) ·
@@ -260,6 +262,9 @@ def handle(message):
 
 
 def main():
+    if os.environ.get('ACP_AGENT_MARKER'):  # who started: the e2e security tests check the program that ran
+        with open(os.environ['ACP_AGENT_MARKER'], 'a') as marker:
+            marker.write(json.dumps({'pid': os.getpid(), 'argv': sys.argv}) + '\n')
     if MODE == 'ignore_term':
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if MODE == 'crash_at_start':

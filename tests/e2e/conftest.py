@@ -54,11 +54,12 @@ def copy_of_fixture_workspace(tmp_path_factory, name):
 
 
 @contextmanager
-def running_code_server(tmp_path_factory, workspace, name, settings=None, extensions=()):
+def running_code_server(tmp_path_factory, workspace, name, settings=None, extensions=(), workspace_trust=False):
     """code-server on `workspace` with our .vsix (and `extensions`, test-only .vsix files) and `settings` at
-    user level; stopped when the block ends."""
+    user level (`workspace_trust`: vscode_server.CodeServer's); stopped when the block ends."""
     server = CodeServer(required_env('HERMES_CODE_SERVER'), required_env('HERMES_VSIX'),
-                        tmp_path_factory.mktemp(f'code-server-{name}'), workspace, settings=settings)
+                        tmp_path_factory.mktemp(f'code-server-{name}'), workspace, settings=settings,
+                        workspace_trust=workspace_trust)
     server.install(*extensions)
     server.start()
     try:

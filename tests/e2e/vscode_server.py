@@ -100,7 +100,10 @@ def holds_within(predicate, seconds, interval=0.2):
 class CodeServer:
     """One code-server process with its own user-data and extensions folders under `home`."""
 
-    def __init__(self, code_server, vsix, home, workspace, settings=None):
+    def __init__(self, code_server, vsix, home, workspace, settings=None, workspace_trust=False):
+        """`workspace_trust`: VS Code's workspace trust on (with settings that turn it on too): a folder not trusted
+        opens in Restricted Mode."""
+        self.workspace_trust = workspace_trust
         self.code_server, self.vsix = str(code_server), str(vsix)
         self.home, self.workspace = Path(home), Path(workspace)
         self.user_data = self.home / 'user-data'
@@ -126,8 +129,8 @@ class CodeServer:
         log = open(self.log_file, 'a')
         self.process = subprocess.Popen(
             [self.code_server, '--auth', 'none', '--bind-addr', f'127.0.0.1:{self.port}', '--disable-telemetry',
-             '--disable-update-check', '--disable-workspace-trust', '--extensions-dir', str(self.extensions),
-             '--user-data-dir', str(self.user_data), str(self.workspace)],
+             '--disable-update-check'] + ([] if self.workspace_trust else ['--disable-workspace-trust']) +
+            ['--extensions-dir', str(self.extensions), '--user-data-dir', str(self.user_data), str(self.workspace)],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
             env=dict(os.environ, HOME=str(self.user_home)))
         wait_until(self._listening, 30, what='code-server to listen')

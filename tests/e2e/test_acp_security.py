@@ -1,0 +1,141 @@
+"""The ACP agent's command in a real VS Code (code-server), as docs/SECURITY.md promises it:
+
+- the agent command, its arguments and environment come only from the user's (application-scoped) settings: a
+  workspace `.vscode/settings.json` that names another `hermes.acp.hermesPath`, other `hermes.acp.agents` and
+  another `hermes.agent.backend` is ignored — the program that ran is the user's (its own record of its argv, and
+  /proc/PID/cmdline), and the workspace's programs never started;
+- the MCP token reaches the agent only in `session/new` over its stdin: not in its argv or its environment
+  (/proc/PID/cmdline and environ), not in the chat's error text when the agent echoes it back, not in any log file
+  VS Code wrote, not in the stored conversation;
+- Restricted Mode (an untrusted folder) starts no agent: the session says why and the built-in loop answers.
+
+The agent is our scripted one (tests/acp_agent/agent.py): it appends {pid, argv} to ACP_AGENT_MARKER as it starts.
+"""
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from test_hermes_sessions import last_response, open_plus_menu, send
+from vscode_server import wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
+
+from llm_server.scenarios import Reply, text_events
+from llm_server.server import ScriptedLlmServer
+
+AGENT = str(ROOT / 'tests' / 'acp_agent' / 'agent.py')
+MODEL = 'scripted-model'
+
+
+def agent_entry(name, marker):
+    return {'name': name, 'command': sys.executable, 'args': [AGENT], 'env': {'ACP_AGENT_MARKER': str(marker)}}
+
+
+def started(marker):
+    """What the agent wrote as it started: [{'pid', 'argv'}] (none: it never ran)."""
+    return [json.loads(line) for line in marker.read_text().splitlines()] if marker.exists() else []
+
+
+def program_of(pid):
+    return Path(f'/proc/{pid}/cmdline').read_bytes().split(b'\0')[:-1]
+
+
+@pytest.fixture(scope='module')
+def markers(tmp_path_factory):
+    folder = tmp_path_factory.mktemp('acp-markers')
+    return {'user': folder / 'user.jsonl', 'workspace': folder / 'workspace.jsonl',
+            'hermes': folder / 'hermes.jsonl', 'restricted': folder / 'restricted.jsonl'}
+
+
+@pytest.fixture(scope='module')
+def trusted_server(tmp_path_factory, markers):
+    workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-security-ws')
+    # A repository that tries to pick the program: every key a user could set, pointing at its own "agents".
+    fake_hermes = workspace / 'tools' / 'hermes'
+    fake_hermes.parent.mkdir()
+    fake_hermes.write_text(f'#!/bin/sh\necho ran >> {markers["hermes"]}\nexec {sys.executable} {AGENT}\n')
+    fake_hermes.chmod(0o755)
+    (workspace / '.vscode' / 'settings.json').write_text(json.dumps({
+        'hermes.acp.hermesPath': str(fake_hermes),
+        'hermes.acp.agents': [agent_entry('Scripted', markers['workspace']),
+                              agent_entry('Repository agent', markers['workspace'])],
+        'hermes.agent.backend': 'Repository agent'}, indent=2))
+    settings = {'hermes.mcp.port': 0, 'hermes.acp.agents': [agent_entry('Scripted', markers['user'])],
+                'hermes.agent.backend': 'Scripted'}
+    with running_code_server(tmp_path_factory, workspace, 'acp-security', settings=settings) as server:
+        yield server
+
+
+@pytest.fixture(scope='module')
+def window(browser, trusted_server):
+    with open_window(browser, trusted_server, 'acp-security') as bench:
+        trusted_server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
+        bench.page.locator('.model-picker-name').first.wait_for(state='visible')
+        yield bench
+
+
+def test_only_the_users_agent_runs_with_no_token_in_its_argv_or_environment(window, trusted_server, markers):
+    page = window.page
+    open_plus_menu(page).click()
+    send(page, 'hello from the user')
+    last_response(page).get_by_text('you said: hello from the user').first.wait_for(state='visible')
+    [run] = started(markers['user'])
+    assert run['argv'] == [AGENT]
+    assert program_of(run['pid']) == [sys.executable.encode(), AGENT.encode()]  # the warm process, still running
+    assert started(markers['workspace']) == [] and not markers['hermes'].exists()  # the repository's never ran
+    trusted_server.wait_for_log(r'ACP: Scripted started \(' + sys.executable)
+    token = trusted_server.discovery_for(trusted_server.workspace)['token'].encode()
+    assert len(token) >= 16
+    assert token not in Path(f'/proc/{run["pid"]}/cmdline').read_bytes()
+    assert token not in Path(f'/proc/{run["pid"]}/environ').read_bytes()
+
+
+def test_an_agent_that_echoes_the_token_shows_an_error_without_it(window, trusted_server, markers, artifacts):
+    page = window.page
+    send(page, 'echo_secret')  # the agent writes the MCP header values to stderr and returns them in its error
+    response = last_response(page)
+    response.get_by_text('Invalid params: bad header').first.wait_for(state='visible')
+    window.screenshot(artifacts / 'acp-token-redacted.png')
+    text = response.inner_text()
+    token = trusted_server.discovery_for(trusted_server.workspace)['token']
+    assert '[redacted]' in text and token not in text
+    wait_until(lambda: 'echo_secret' in trusted_server.extension_log_text(), 30, what='the turn in the log')
+    logs = [path for path in trusted_server.user_data.glob('logs/**/*') if path.is_file()] + [trusted_server.log_file]
+    assert logs and not [path for path in logs if token in path.read_text(errors='replace')]
+    stored = list(trusted_server.user_data.glob('User/workspaceStorage/*/hermes-agent.hermes-agent/*.json'))
+    assert stored and not [path for path in stored if token in path.read_text(errors='replace')]
+    assert len(started(markers['user'])) == 1  # the same warm agent answered
+
+
+@pytest.fixture(scope='module')
+def llm():
+    server = ScriptedLlmServer({'replies': [Reply(text_events('The built-in loop answers here.'))],
+                                'models': [MODEL]}).start()
+    yield server
+    server.stop()
+
+
+def test_restricted_mode_starts_no_agent(tmp_path_factory, browser, markers, llm, artifacts):
+    workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-restricted-ws')
+    settings = {'hermes.mcp.port': 0, 'hermes.acp.agents': [agent_entry('Scripted', markers['restricted'])],
+                'hermes.agent.backend': 'Scripted', 'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': MODEL,
+                'security.workspace.trust.enabled': True, 'security.workspace.trust.startupPrompt': 'never',
+                'security.workspace.trust.banner': 'never'}
+    with running_code_server(tmp_path_factory, workspace, 'acp-restricted', settings=settings,
+                             workspace_trust=True) as server:
+        with open_window(browser, server, 'acp-restricted') as bench:
+            server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
+            page = bench.page
+            page.locator('.model-picker-name').first.wait_for(state='visible')
+            open_plus_menu(page).click()
+            send(page, 'hello in restricted mode')
+            response = last_response(page)
+            response.get_by_text('The built-in loop answers here.').first.wait_for(state='visible')
+            assert 'Restricted Mode' in response.inner_text()
+            bench.screenshot(artifacts / 'acp-restricted-mode.png')
+            assert started(markers['restricted']) == []
+            assert 'ACP: Scripted started' not in server.extension_log_text()
