@@ -21,6 +21,7 @@ from hermes.contracts.services import (CallContext, Changes, Commands, Configura
                                        Terminals, WorkspaceSymbol, WriteOutcome)
 from hermes.contracts.terminals import RunResult
 from hermes.core.tools import Services, ToolCall, ToolError
+from hermes.core.service_problems import ServiceProblem
 from hermes.tools.catalog import build_registry
 
 ROOT = '/w'
@@ -96,14 +97,14 @@ class FakeFiles:
 
     async def read_text(self, path: str, max_bytes: Optional[int] = None) -> FileText:
         if path not in self.texts:
-            raise ToolError('"' + path + '" does not exist.')
+            raise ServiceProblem('not-found', '"' + path + '" does not exist.')  # the fact, as host/files.py states it
         return {'text': self.texts[path], 'size': len(self.texts[path].encode())}
 
     async def write_text(self, path: str, text: str, must_not_exist: bool = False,
                          call: Optional[CallContext] = None) -> WriteOutcome:
         existed = path in self.texts
         if existed and must_not_exist:
-            raise ToolError('"' + path + '" already exists.')
+            raise ServiceProblem('exists', '"' + path + '" already exists.')
         self.texts[path] = text
         self.calls.append(('write_text', path))
         return 'replaced' if existed else 'created'

@@ -158,7 +158,8 @@ def test_file_read_caps_long_files_and_says_how_to_continue(ws):
 def test_file_read_failures(ws, monkeypatch):
     (ws / 'image.png').write_bytes(b'\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR')
     assert 'looks like a binary file' in error('file_read', {'path': 'image.png'})
-    assert '"nope.txt" does not exist' in error('file_read', {'path': 'nope.txt'})
+    assert error('file_read', {'path': 'nope.txt'}) == (  # host/files.py's fact, tools/file_parts.py's next step
+        '"nope.txt" does not exist. Use file_list_directory or file_search to find the right path.')
     assert 'is a folder' in error('file_read', {'path': 'src'})
     assert 'past the end: the file has 3 lines' in error('file_read', {'path': 'src/app.ts', 'start_line': 9})
     monkeypatch.setattr('hermes.host.files.MAX_READ_BYTES', 10)
@@ -189,7 +190,9 @@ def test_file_write_updates_an_open_editor_and_refuses_a_dirty_one(ws):
     assert document.getText() == 'replaced\n' and document.isDirty is False and document.saves == 1
     assert (ws / 'README.md').read_text() == 'replaced\n'
     document._apply([vscode._TextEdit(vscode.Range(0, 0, 0, 0), 'user typing ')])
-    assert 'unsaved changes' in error('file_write', {'path': 'README.md', 'content': 'again\n'})
+    assert error('file_write', {'path': 'README.md', 'content': 'again\n'}) == (
+        '"README.md" is open in the editor with unsaved changes. Use editor_edit_file to change the editor text, or '
+        'ask the user to save or revert it first.')
     assert (ws / 'README.md').read_text() == 'replaced\n'
     assert 'is a folder' in error('file_write', {'path': 'src', 'content': ''})
 

@@ -56,3 +56,17 @@ def test_file_search_content_groups_lines_by_file_with_gaps_marked():
                             '  2- \n  --\n  9: os.getcwd()')
     [(query, options)] = search.asked
     assert (query, options['literal'], options['context'], options['paths']) == ('os', True, 1, ['/w'])
+
+
+def test_the_file_tools_add_the_next_step_to_the_fact_the_files_service_states():
+    """host/files.py states what is so ('"x" does not exist.', a ServiceProblem of a kind); the tools name the tool that
+    helps (tools/file_parts.py NEXT_STEP), for every tool that reads or writes a whole file."""
+    files = FakeFiles({'/w/a.txt': 'old'})
+    missing = '"/w/nope.txt" does not exist. Use file_list_directory or file_search to find the right path.'
+    for name in ['file_read', 'editor_get_content']:
+        result = run_tool(name, {'path': 'nope.txt'}, files=files, documents=FakeDocuments(files, []))
+        assert [result['isError'], text(result)] == [True, missing]
+    exists = run_tool('file_create', {'path': 'a.txt', 'content': 'x'}, files=files)
+    assert [exists['isError'], text(exists)] == [
+        True, '"/w/a.txt" already exists. Use file_write to replace its content, or editor_edit_file to change part of it.']
+    assert files.texts == {'/w/a.txt': 'old'}

@@ -7,6 +7,7 @@ from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none, keys_of, new
 from hermes.js.text import utf8_bytes, utf8_text
 from hermes.core.tools import ToolError
+from hermes.core.service_problems import ServiceProblem
 from hermes.core.globs import GlobSet
 from hermes.core.values import get_key
 from hermes.host.paths import display_path, folder_paths, is_inside
@@ -52,19 +53,20 @@ async def stat(path, disk=None):
 
 
 async def read_text(path, max_bytes=None, disk=None):
-    """The text of a file on disk (UTF-8). ToolError for folders, missing, too large or binary files."""
+    """The text of a file on disk (UTF-8). A ServiceProblem for a missing file ('not-found'), a folder ('folder'),
+    one too large ('too-large'); a ToolError for a binary file. (The facts only: the tools add what to do next,
+    tools/file_parts.py.)"""
     if is_none(max_bytes):
         max_bytes = MAX_READ_BYTES
     info = await stat(path, disk)
     shown = display_path(path)
     if is_none(info):
-        raise ToolError('"' + shown + '" does not exist. Use file_list_directory or file_search to find the '
-                        'right path.')
+        raise ServiceProblem('not-found', '"' + shown + '" does not exist.')
     if info['kind'] == 'directory':
-        raise ToolError('"' + shown + '" is a folder, not a file. Use file_list_directory to see what it holds.')
+        raise ServiceProblem('folder', '"' + shown + '" is a folder, not a file.')
     if info['size'] > max_bytes:
-        raise ToolError('"' + shown + '" is ' + str(info['size']) + ' bytes, more than the ' + str(max_bytes) +
-                        '-byte limit for reading. Use file_search_content to find the part you need.')
+        raise ServiceProblem('too-large', '"' + shown + '" is ' + str(info['size']) + ' bytes, more than the ' +
+                             str(max_bytes) + '-byte limit for reading.')
     uri = uri_of(path)
     data = await file_system_for(uri, disk).readFile(uri)
     text = utf8_text([data])
@@ -87,7 +89,8 @@ async def ensure_parent_folder(path, disk=None):
 
 async def write_text(path, text, must_not_exist=False, call=None, disk=None):
     """Create or replace a file's whole content, undoably. An open editor gets the new text and is
-    saved; one holding unsaved changes is left alone (ToolError) so the user's work is never lost.
+    saved; one holding unsaved changes is left alone (ServiceProblem 'unsaved') so the user's work is never lost; an
+    existing file when `must_not_exist` is ServiceProblem 'exists'.
     With the tool `call`, the write is checked against and recorded in the change log (host/change_log.py).
     Returns 'created' or 'replaced'."""
     shown = display_path(path)
@@ -95,12 +98,10 @@ async def write_text(path, text, must_not_exist=False, call=None, disk=None):
     if not is_none(info) and info['kind'] == 'directory':
         raise ToolError('"' + shown + '" is a folder; give a file path.')
     if not is_none(info) and must_not_exist:
-        raise ToolError('"' + shown + '" already exists. Use file_write to replace its content, or '
-                        'editor_edit_file to change part of it.')
+        raise ServiceProblem('exists', '"' + shown + '" already exists.')
     document = open_document_for(path)
     if not is_none(document) and document.isDirty:
-        raise ToolError('"' + shown + '" is open in the editor with unsaved changes. Use editor_edit_file to '
-                        'change the editor text, or ask the user to save or revert it first.')
+        raise ServiceProblem('unsaved', '"' + shown + '" is open in the editor with unsaved changes.')
     if not is_none(document) and not is_none(info):
         await replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': text}], shown, call)
         await save_document(document, shown)

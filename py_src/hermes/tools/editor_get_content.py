@@ -9,6 +9,7 @@ from hermes.core.values import get_key
 from hermes.core.text_window import line_window, render_window
 from hermes.core.change_authors import note_read
 from hermes.tools.editor_parts import WITHHELD_EDITOR
+from hermes.tools.file_parts import read_file_text
 
 
 async def get_content(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
@@ -29,7 +30,7 @@ async def get_content(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn
         label = paths.display_path(path)
         document = documents.open_document_for(path)
     if is_none(document):
-        on_disk = await call.services.files.read_text(path)  # not open in an editor: what is on disk is what there is
+        on_disk = await read_file_text(call.services.files, path)  # not open in an editor: what is on disk is what there is
         text = on_disk['text']
         extra = '(not open in an editor)'
     else:

@@ -9,6 +9,7 @@ from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, has_key
 from hermes.core.text_edits import plan_edits, apply_planned
 from hermes.tools.editor_parts import EDIT_SCHEMA
+from hermes.tools.file_parts import read_file_text, write_file_text
 
 DEFAULT_TIMEOUT_SECONDS = 600
 
@@ -17,7 +18,7 @@ async def current_text(path: str, call: 'CallContext') -> str:
     document = call.services.documents.open_document_for(path)
     if not is_none(document):
         return document.getText()
-    on_disk = await call.services.files.read_text(path)
+    on_disk = await read_file_text(call.services.files, path)
     return on_disk['text']
 
 
@@ -63,7 +64,7 @@ async def open_diff(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
 
 async def apply(path: str, shown: str, exists: bool, proposed: str, call: 'CallContext') -> None:
     if not exists:
-        await call.services.files.write_text(path, proposed)
+        await write_file_text(call.services.files, path, proposed)
         return
     documents = call.services.documents
     document = await documents.load_document(path, shown)

@@ -5,6 +5,7 @@ from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
+from hermes.tools.file_parts import write_file_text
 
 
 async def create_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
@@ -17,7 +18,7 @@ async def create_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn
                     'isError': True}
         await files.create_folder(path)
         return 'Created the folder ' + shown + '.'
-    await files.write_text(path, args['content'], True, call)
+    await write_file_text(files, path, args['content'], True, call)
     return 'Created ' + shown + '.'
 
 

@@ -8,12 +8,13 @@ from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.text_window import line_window, render_window
 from hermes.core.change_authors import note_read
+from hermes.tools.file_parts import read_file_text
 
 
 async def read_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     path = paths.resolve_path(args['path'])
-    content = await call.services.files.read_text(path)
+    content = await read_file_text(call.services.files, path)
     note_read(call, path)  # an edit of another agent's pending change needs a read first (host/change_log.py)
     window = line_window(content['text'], get_key(args, 'start_line'), get_key(args, 'end_line'))
     document = call.services.documents.open_document_for(path)

@@ -4,12 +4,13 @@ from hermes.contracts.mcp import ToolArguments, ToolReturn
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
+from hermes.tools.file_parts import write_file_text
 
 
 async def write_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     path = paths.resolve_path(args['path'])
-    outcome = await call.services.files.write_text(path, args['content'], False, call)
+    outcome = await write_file_text(call.services.files, path, args['content'], False, call)
     verb = 'Created' if outcome == 'created' else 'Replaced the content of'
     return verb + ' ' + paths.display_path(path) + ' (' + str(len(args['content'])) + ' characters).'
 
