@@ -14,6 +14,7 @@ from hermes.js.objects import is_none, new
 from hermes.js.promises import deferred
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.tools import ToolError
+from hermes.core.service_problems import ServiceProblem
 from hermes.core.values import json_type, get_key
 from hermes.host.paths import display_path, is_confined
 from hermes.host.confinement import OUTSIDE
@@ -144,7 +145,7 @@ class DebugService:
                 raise ToolError('No debug session "' + ref + '". Running: ' + self.summary() + '.')
             return _latest_stopped(matches) or matches[len(matches) - 1]
         if len(live) == 0:
-            raise ToolError('No debug session is running. Start one with debug_start.')
+            raise ServiceProblem('no-session', 'No debug session is running.')  # the tools say what to do next
         stopped = _latest_stopped(live)
         if not is_none(stopped):
             return stopped
@@ -156,8 +157,7 @@ class DebugService:
     def find_stopped(self, ref):
         state = self.find(ref)
         if not state.stopped:
-            raise ToolError('Debug session "' + state.label() + '" is running, not paused: set a breakpoint '
-                            '(debug_set_breakpoints) and wait for it, or start it again.')
+            raise ServiceProblem('not-paused', 'Debug session "' + state.label() + '" is running, not paused.')
         return state
 
     def summary(self):

@@ -7,12 +7,12 @@ from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type
 from hermes.core.output_text import text_and_data, cap_head
-from hermes.tools.debug_parts import SESSION_REF, render_variables
+from hermes.tools.debug_parts import SESSION_REF, find_session, render_variables
 
 
 async def evaluate(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     service = call.services.debugging
-    state = service.find(get_key(args, 'session'))
+    state = find_session(service, get_key(args, 'session'))
     request = {'expression': get_key(args, 'expression'), 'context': args['context']}
     where = 'globally (the session is not paused)'
     if state.stopped:

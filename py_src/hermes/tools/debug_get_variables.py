@@ -8,12 +8,12 @@ from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
 from hermes.tools.debug_parts import frame_text
-from hermes.tools.debug_parts import SESSION_REF, render_variables
+from hermes.tools.debug_parts import SESSION_REF, find_paused, render_variables
 
 
 async def get_variables(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     service = call.services.debugging
-    state = service.find_stopped(get_key(args, 'session'))
+    state = find_paused(service, get_key(args, 'session'))
     thread = await service.thread_id(state, get_key(args, 'thread_id'))
     index = args['frame']
     frames, total = await service.stack(state, thread, max(index + 1, args['max_frames']))

@@ -10,6 +10,30 @@ from hermes.contracts.services import CallContext, Debugging
 from hermes.js.objects import is_none
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
+from hermes.core.service_problems import ServiceProblem, with_next_step
+
+
+# What to do next after each ServiceProblem of the debug service (host/debugging.py states the fact).
+NEXT_STEP = {
+    'no-session': 'Start one with debug_start.',
+    'not-paused': 'Set a breakpoint (debug_set_breakpoints) and wait for it, or start it again.',
+}
+
+
+def find_session(service: 'Debugging', ref: 'Any') -> 'Any':
+    """The session a tool means (service.find), its problems with the next step."""
+    try:
+        return service.find(ref)
+    except ServiceProblem as problem:
+        raise with_next_step(problem, NEXT_STEP)
+
+
+def find_paused(service: 'Debugging', ref: 'Any') -> 'Any':
+    """The paused session a tool means (service.find_stopped), its problems with the next step."""
+    try:
+        return service.find_stopped(ref)
+    except ServiceProblem as problem:
+        raise with_next_step(problem, NEXT_STEP)
 
 
 SESSION_REF = {'type': 'string', 'description': 'Session id or name (default: the one that paused last).'}
@@ -34,7 +58,7 @@ def wait_properties(extra: 'Optional[JsonObject]' = None) -> 'JsonObject':
 async def resume(args: 'ToolArguments', command: str, verb: str, call: 'CallContext') -> 'ToolReturn':
     """Send a DAP execution request (continue, next, stepIn, stepOut) and report where it paused next."""
     service = call.services.debugging
-    state = service.find_stopped(get_key(args, 'session'))
+    state = find_paused(service, get_key(args, 'session'))
     thread = await service.thread_id(state, get_key(args, 'thread_id'))
     last_stop = state.stop_seq
     await service.request(state, command, {'threadId': thread})

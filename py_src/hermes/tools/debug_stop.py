@@ -7,7 +7,7 @@ from hermes.contracts.services import CallContext
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.values import get_key
-from hermes.tools.debug_parts import SESSION_REF
+from hermes.tools.debug_parts import SESSION_REF, find_session
 
 
 def _root(session: 'Any') -> 'Any':
@@ -26,7 +26,7 @@ async def stop_debugging(args: 'ToolArguments', call: 'CallContext') -> 'ToolRet
         targets = live
         await service.stop()
     else:
-        root = _root(service.find(ref).session)
+        root = _root(find_session(service, ref).session)
         targets = [state for state in live if state.session is root or _root(state.session) is root]
         await service.stop(root)
     await service.wait_for(lambda: all([state.terminated for state in targets]), 5000, call)
