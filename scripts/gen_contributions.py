@@ -10,7 +10,8 @@ Generated keys of `contributes` (everything else in package.json is left exactly
 - `chatParticipants`, `languageModelChatProviders`: the @hermes participant and the "Hermes Agent"
   vendor, from core/chat_prompts.py, so the ids and slash commands the code uses are the declared ones.
 - `chatSessions` (and the top-level `enabledApiProposals` it needs): the "Hermes Agent" chat session
-  type, from core/chat_sessions.py.
+  type, from core/chat_sessions.py; `enabledApiProposals` also names chatParticipantAdditions (core/edit_scopes.py:
+  the turns' writes in VS Code's own chat editing).
 
 The registry is imported under CPython with the test shim standing in for `vscode` (declaring a tool
 touches no VS Code API).
@@ -49,7 +50,8 @@ def generated_contributions():
 def enabled_api_proposals():
     _import_paths()
     from hermes.core.chat_sessions import API_PROPOSAL
-    return [API_PROPOSAL]
+    from hermes.core.edit_scopes import API_PROPOSAL as EDITS_PROPOSAL
+    return [API_PROPOSAL, EDITS_PROPOSAL]
 
 
 def render(package):

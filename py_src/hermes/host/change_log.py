@@ -32,6 +32,7 @@ from hermes.core.hunks import (split_lines, join_lines, diff_texts, assign_ids, 
                                revert_in_text, rebase, hunk_view)
 from hermes.core.change_report import agent_view
 from hermes.core.change_authors import author_of
+from hermes.core.edit_scopes import EditScopes
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
 from hermes.host.change_store import FORMAT
 
@@ -132,6 +133,8 @@ class ChangeLog:
         self._history = []  # [{'path', 'action', 'client', 'session', 'turn', 'hunks', 'added', 'removed', 'time'}]
         self._unjournaled = []  # history items not yet in a journal line
         self._journal_seq = 0  # the last journal line written (host/change_store.py)
+        # turns whose writes VS Code's chat editing session tracks too (core/edit_scopes.py, ui/native_edits.py)
+        self.edit_scopes = EditScopes()
         self._restore()
 
     # ------------------------------------------------------------------------------------------ reading
@@ -787,3 +790,4 @@ def note_write(call, path, before, after):
     log = change_log_of(call)
     if not is_none(log):
         log.record(path, before, after, call.author)
+

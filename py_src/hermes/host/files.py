@@ -15,6 +15,7 @@ from hermes.host.documents import open_document_for, replace_text, save_document
 from hermes.host.disk import file_system_for, FILE, DIRECTORY, SYMLINK
 from hermes.host.live_values import remembered
 from hermes.host.change_log import change_log_of, check_write, note_write
+from hermes.core.edit_scopes import in_edit_scope
 
 MAX_READ_BYTES = 32 * 1024 * 1024
 BINARY_SNIFF_CHARS = 8000
@@ -103,19 +104,26 @@ async def write_text(path, text, must_not_exist=False, call=None, disk=None):
     if not is_none(document) and document.isDirty:
         raise ServiceProblem('unsaved', '"' + shown + '" is open in the editor with unsaved changes.')
     if not is_none(document) and not is_none(info):
-        await replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': text}], shown, call)
-        await save_document(document, shown)
-        return 'replaced'
+        check_write(call, path, None)  # refused before VS Code's chat editing starts tracking the file
+
+        async def replace_in_editor():
+            await replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': text}], shown, call)
+            await save_document(document, shown)
+            return 'replaced'
+        return await in_edit_scope(call, [path], replace_in_editor)
     recorded = await _text_before_write(call, path, info, disk)
-    if is_none(info):
-        await ensure_parent_folder(path, disk)
-    edit = new(vscode.WorkspaceEdit)
-    edit.createFile(uri_of(path), {'overwrite': not is_none(info), 'contents': utf8_bytes(text)})
-    if not await vscode.workspace.applyEdit(edit):
-        raise ToolError('VS Code refused to write "' + shown + '".')
-    if recorded['record']:
-        note_write(call, path, recorded['before'], text)
-    return 'created' if is_none(info) else 'replaced'
+
+    async def write_file():
+        if is_none(info):
+            await ensure_parent_folder(path, disk)
+        edit = new(vscode.WorkspaceEdit)
+        edit.createFile(uri_of(path), {'overwrite': not is_none(info), 'contents': utf8_bytes(text)})
+        if not await vscode.workspace.applyEdit(edit):
+            raise ToolError('VS Code refused to write "' + shown + '".')
+        if recorded['record']:
+            note_write(call, path, recorded['before'], text)
+        return 'created' if is_none(info) else 'replaced'
+    return await in_edit_scope(call, [path], write_file)
 
 
 async def _text_before_write(call, path, info, disk=None):

@@ -8,6 +8,7 @@ from hermes.core.tools import Tool
 from hermes.core.values import get_key
 from hermes.core.text_edits import plan_edits, describe_change
 from hermes.core.text_window import count_lines
+from hermes.core.edit_scopes import in_edit_scope
 from hermes.tools.editor_parts import EDIT_SCHEMA
 
 
@@ -20,12 +21,21 @@ async def edit_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     text = document.getText()
     planned = plan_edits(text, args['edits'], shown)
     where = describe_change(text, planned)
-    await documents.replace_text(document, planned, shown, call)
     save = get_key(args, 'save')
     if is_none(save):
         save = not had_unsaved  # never save the user's own unsaved work along with ours
+    if save and not had_unsaved:
+        # VS Code's chat editing may track this edit (it saves the file as it starts, so never a file holding
+        # the user's unsaved work): the edit and its save inside the turn's edit scope
+        async def edit_and_save() -> None:
+            await documents.replace_text(document, planned, shown, call)
+            await documents.save_document(document, shown)
+        await in_edit_scope(call, [path], edit_and_save)
+    else:
+        await documents.replace_text(document, planned, shown, call)
+        if save:
+            await documents.save_document(document, shown)
     if save:
-        await documents.save_document(document, shown)
         state = 'saved'
     else:
         state = 'not saved (the editor had unsaved changes)' if had_unsaved else 'not saved'

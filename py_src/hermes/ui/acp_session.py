@@ -13,11 +13,13 @@ from hermes.core.chat_messages import prop
 from hermes.core.acp_turn import AcpTurn, content_text
 from hermes.core.acp_backends import SETUP_COMMAND, SETUP_TITLE
 from hermes.core.acp_conversation import AcpConversations, no_answer_text
+from hermes.core.checkpoints import change_author
 from hermes.host.acp_service import AcpService, setup_terminal
 from hermes.host.change_log import SEAM_TIMERS
 from hermes.host.disk_changes import DiskChangeSpan
 from hermes.host.workspace_texts import WorkspaceTexts
 from hermes.ui.acp_chat import ChatStreamView, chat_asker, register_diff_documents
+from hermes.ui.native_edits import open_turn
 
 SESSION_ORIGIN = 'session'
 
@@ -54,6 +56,7 @@ class AcpSessionRunner:
         texts = WorkspaceTexts()  # the workspace's texts between turns: what a shell command the agent ran changed
         self.turns = AcpConversations(service, store, log, lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, texts),
                                       change_log)
+        self.native = None  # ui/native_edits.py NativeEdits (set by the chat sessions): writes in VS Code's chat editing
 
     def backend_for(self, conversation, wanted=None):
         return self.service.backend_for(conversation, wanted)
@@ -77,10 +80,12 @@ class AcpSessionRunner:
                 cancellation.cancel('The user stopped the turn.')
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user stopped the turn.'))
         shown = ChatStreamView(stream)
+        close_edits = open_turn(self.native, stream, change_author(conversation.id, get_key(begun['user'], 'turn')))
         try:
             ended = await self.turns.run(spec, conversation, begun, blocks, shown, cancellation,
                                          chat_asker(stream, spec['name'], self.documents, self.log), SESSION_ORIGIN)
         finally:
+            close_edits()
             if not is_none(subscription):
                 subscription.dispose()
         failure = ended['failure']

@@ -27,6 +27,7 @@ from hermes.core.chat_prompts import (PARTICIPANT_ID, VENDOR, user_message, help
 from hermes.core.lm_tools import describe_call, touched_paths, registry_name
 from hermes.core.checkpoints import new_turn_id
 from hermes.host.chat_host import read_references, path_uri
+from hermes.ui.native_edits import open_turn, follow_actions
 
 PARTICIPANT_AUTHOR = '@hermes'  # the change log's client for @hermes turns
 
@@ -101,8 +102,9 @@ class ChatParticipant:
     #file references; `describe_model(model)` names the model for /help (model: the picked Hermes
     model, or None for `hermes.llm.model`)."""
 
-    def __init__(self, registry, llm, describe_model, log=None, read_refs=None, reference_uri=None):
+    def __init__(self, registry, llm, describe_model, log=None, read_refs=None, reference_uri=None, native=None):
         self.registry = registry
+        self.native = native  # ui/native_edits.py NativeEdits: the turn's writes in VS Code's own chat editing
         self.llm = llm
         self.describe_model = describe_model
         self.log = log
@@ -140,9 +142,11 @@ class ChatParticipant:
         sink.author = {'client': PARTICIPANT_AUTHOR, 'session': None, 'turn': self.last_turn}
         if not is_none(listener) and not is_none(listener.change_author()):
             sink.author = listener.change_author()  # a session's turn: its conversation (the loop asks sinks in order)
+        close_edits = open_turn(self.native, stream, sink.author)
         try:
             outcome = await self.llm.run(history, sink if is_none(listener) else [sink, listener], cancellation, model)
         finally:
+            close_edits()
             if not is_none(subscription):
                 subscription.dispose()
         stopped = get_key(outcome, 'stopped', 'done')
@@ -182,10 +186,10 @@ def _tool_references(references, registry):
     return names
 
 
-def register_chat_participant(context, log, registry, llm, describe_model):
+def register_chat_participant(context, log, registry, llm, describe_model, native=None):
     if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
         return None  # a VS Code without chat
-    participant_logic = ChatParticipant(registry, llm, describe_model, log)
+    participant_logic = ChatParticipant(registry, llm, describe_model, log, None, None, native)
 
     async def handler(request, chat_context, stream, token):
         try:
@@ -198,6 +202,7 @@ def register_chat_participant(context, log, registry, llm, describe_model):
     participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png')
     participant.followupProvider = {'provideFollowups': to_js_callback(participant_logic.provide_followups)}
     context.subscriptions.push(participant)
+    follow_actions(context, native, participant)
     return participant_logic
 
 

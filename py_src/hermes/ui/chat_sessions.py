@@ -34,6 +34,7 @@ from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, conversation_id
 from hermes.host.llm_service import llm_settings
 from hermes.host.chat_host import path_uri
 from hermes.core.change_view import session_changes, turn_changes
+from hermes.ui.native_edits import follow_actions
 from hermes.ui.chat_participant import ChatParticipant, hermes_model
 from hermes.ui.acp_session import AcpSessionRunner
 from hermes.ui.change_diff import before_uri
@@ -241,7 +242,7 @@ def changed_files(conversation, changes, noted):
     return items
 
 
-def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None, changes=None):
+def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None, changes=None, native=None):
     """The session list, content and participant; None where the chat sessions proposal is off. `changes`: the
     change log (host/change_log.py), whose pending changes each session lists with +/−."""
     if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
@@ -265,8 +266,10 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
         log.info(ENABLE_HINT + ' (' + error_message(error) + ')')
         return None
     context.subscriptions.push(controller)
-    chat = ChatParticipant(registry, llm, describe_model, log)
+    chat = ChatParticipant(registry, llm, describe_model, log, None, None, native)
     sessions = SessionParticipant(store, chat, log, acp, changes)
+    if not is_none(acp):
+        acp.native = native  # an ACP turn's writes through Hermes (fs/write_text_file) in VS Code's chat editing
     tool_titles = {}
     for tool in registry.list():
         tool_titles[tool.name] = tool.title
@@ -317,6 +320,7 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
     participant = vscode.chat.createChatParticipant(SESSION_TYPE, to_js_callback(handler))
     participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png')
     context.subscriptions.push(participant)
+    follow_actions(context, native, participant)
 
     def content_of(conversation):
         content = {'history': history_turns(conversation, SESSION_TYPE, tool_titles),

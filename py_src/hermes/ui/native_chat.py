@@ -8,14 +8,18 @@ from hermes.ui.chat_participant import register_chat_participant
 from hermes.ui.lm_provider import register_lm_provider
 from hermes.ui.lm_tools import register_lm_tools
 from hermes.ui.chat_sessions import register_chat_sessions
+from hermes.ui.native_edits import register_native_edits
 
 
 def register_native_chat(context, log, registry, llm, conversations, acp=None, changes=None):
     def describe_model(model=None):
         return llm.describe() if is_none(model) else model + ' at ' + llm_settings()['endpoint']
+    native = register_native_edits(context, changes, log)  # turns' writes in VS Code's own chat editing
     return {
         'tools': register_lm_tools(context, log, registry),
-        'participant': register_chat_participant(context, log, registry, llm, describe_model),
+        'participant': register_chat_participant(context, log, registry, llm, describe_model, native),
         'model': register_lm_provider(context, log, llm),
-        'sessions': register_chat_sessions(context, log, registry, llm, describe_model, conversations, acp, changes),
+        'sessions': register_chat_sessions(context, log, registry, llm, describe_model, conversations, acp, changes,
+                                           native),
+        'native_edits': native,
     }
