@@ -14,7 +14,9 @@ Kept in step both ways:
   tracks; one hunk kept is matched to the pending hunk with the same line counts, when only one has them.
 - Hermes → VS Code: once a file VS Code tracks has no pending hunks of those turns left in the change log (kept or
   undone in Hermes' marks or the Changes view, restored from a checkpoint, auto-kept), the file is kept in VS Code's
-  editing session too (`chatEditing.acceptFile`): an undo already put its text back, so nothing is left to show.
+  editing session too (`chatEditing.acceptFile`): an undo already put its text back, so nothing is left to show;
+  a created file Hermes undid (deleted) is undone there instead (`chatEditing.discardFile`), as VS Code's Keep
+  would save the file back.
 """
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError, to_js_callback
@@ -24,12 +26,14 @@ from hermes.js.promises import spawn, deferred, first_of, sleep_ms
 from hermes.core.values import json_type, get_key
 from hermes.core.chat_messages import prop
 from hermes.core.edit_scopes import scope_key
+from hermes.host.files import stat
 
 SESSION_ACTION = 'chatEditingSessionAction'  # a whole file kept or undone in VS Code's editing session
 HUNK_ACTION = 'chatEditingHunkAction'  # one hunk kept or undone
 ACCEPTED = 1  # ChatEditingSessionActionOutcome.Accepted
 REJECTED = 2
 ACCEPT_FILE_COMMAND = 'chatEditing.acceptFile'
+DISCARD_FILE_COMMAND = 'chatEditing.discardFile'
 REVERT_WAIT_MS = 5000  # how long a whole-file Undo in VS Code may take to reach this extension host's document
 
 
@@ -58,7 +62,12 @@ class NativeEdits:
         return self.changes.edit_scopes.open(author, run)
 
     async def _write(self, stream, author, paths, write):
-        """`write()` inside stream.externalEdit: VS Code snapshots `paths` before and after it."""
+        """`write()` inside stream.externalEdit: VS Code snapshots `paths` before and after it. A file the write
+        creates is left to Hermes' review alone: VS Code 1.139 neither Keeps nor Undoes an externally created file
+        cleanly once it is gone (its Keep saves the file back, its Undo leaves it empty)."""
+        for path in paths:
+            if is_none(await _stat_or_none(path)):
+                return await write()
         for path in paths:
             self._note(path, author)
         outcome = {'ran': False, 'value': None, 'error': None}
@@ -173,17 +182,28 @@ class NativeEdits:
             spawn(self._accept_natively(path))
 
     async def _accept_natively(self, path):
+        """Close the file's review in VS Code: Keep when the file is there (the change log kept it, or an undo
+        already put its text back), Undo when it is gone (an undone creation: VS Code's Keep would save its model
+        and bring the file back)."""
         try:
+            command = ACCEPT_FILE_COMMAND if not is_none(await _stat_or_none(path)) else DISCARD_FILE_COMMAND
             if is_none(self.run_command):
-                await vscode.commands.executeCommand(ACCEPT_FILE_COMMAND, vscode.Uri.file(path))
+                await vscode.commands.executeCommand(command, vscode.Uri.file(path))
             else:
-                await self.run_command(ACCEPT_FILE_COMMAND, vscode.Uri.file(path))
+                await self.run_command(command, vscode.Uri.file(path))
         except JsError as error:
             self._warn('VS Code\'s chat did not take the review of ' + path + ': ' + error_message(error))
 
     def _warn(self, text):
         if not is_none(self.log):
             self.log.warn('Native edits: ' + text)
+
+
+async def _stat_or_none(path):
+    try:
+        return await stat(path)
+    except JsError:
+        return None
 
 
 def _current_text(path):
