@@ -7,6 +7,11 @@ the side panel, a turn that has ended) write as they are; the change log records
 Free of VS Code: a scope is a function `run(paths, write)` that must call `write()` once and return its result.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Awaitable, Callable, Dict, List, Optional
+Write = Callable[[], Awaitable[Any]]
+Run = Callable[[List[str], Write], Awaitable[Any]]
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import get_key
 
@@ -15,7 +20,7 @@ from hermes.core.values import get_key
 API_PROPOSAL = 'chatParticipantAdditions'
 
 
-def scope_key(author):
+def scope_key(author: 'Any') -> 'Optional[str]':
     """The key of an author's turn: its client, session and turn (None: an author with no turn has no scope)."""
     turn = get_key(author, 'turn')
     if is_none(turn):
@@ -28,10 +33,10 @@ def scope_key(author):
 class EditScopes:
     """The open scopes, one per turn."""
 
-    def __init__(self):
-        self._scopes = {}
+    def __init__(self) -> None:
+        self._scopes = {}  # type: Dict[str, Dict[str, Run]]
 
-    def open(self, author, run):
+    def open(self, author: 'Any', run: 'Run') -> 'Callable[[], None]':
         """Open the scope of `author`'s turn; returns a function that closes it (and only it: a later scope of
         the same key stays)."""
         key = scope_key(author)
@@ -40,19 +45,19 @@ class EditScopes:
         holder = {'run': run}
         self._scopes[key] = holder
 
-        def close():
+        def close() -> None:
             if key in self._scopes and self._scopes[key] is holder:
                 del self._scopes[key]
         return close
 
-    def find(self, author):
+    def find(self, author: 'Any') -> 'Optional[Run]':
         """The open scope's `run` for `author`'s turn, or None."""
         key = scope_key(author)
         if is_none(key) or not (key in self._scopes):
             return None
         return self._scopes[key]['run']
 
-    async def around(self, author, paths, write):
+    async def around(self, author: 'Any', paths: 'List[str]', write: 'Write') -> 'Any':
         """`write()` inside `author`'s scope when one is open, else as it is; returns what `write()` returned."""
         run = self.find(author)
         if is_none(run):
@@ -60,7 +65,7 @@ class EditScopes:
         return await run(paths, write)
 
 
-async def in_edit_scope(call, paths, write):
+async def in_edit_scope(call: 'Any', paths: 'List[str]', write: 'Write') -> 'Any':
     """Run a tool call's write (`write()`, an async function writing `paths`) inside the edit scope its turn's front
     end opened (the change log's `edit_scopes`, from the call's services), or as it is (no log, no open scope)."""
     log = None if is_none(call) else call.services.change_log_or_none
