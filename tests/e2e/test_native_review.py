@@ -19,8 +19,8 @@ from vscode_server import wait_until
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'tests'))
 
-from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+from llm_server.scenarios import Reply, text_events, tool_events
+from llm_server.server import ScriptedLlmServer
 
 SHAPES = 'def area(width, height):\n    return width * height\n\n\ndef perimeter(width, height):\n    return width + height\n'
 FIXED = SHAPES.replace('width + height', '2 * (width + height)')

@@ -29,7 +29,7 @@ class Stream:
         self.edited = []
         self.refuse = refuse
 
-    async def externalEdit(self, uris, callback):  # noqa: N802 (VS Code's name)
+    async def externalEdit(self, uris, callback):
         if self.refuse:
             raise RuntimeError(self.refuse)
         self.edited.append([uri.fsPath for uri in uris])
