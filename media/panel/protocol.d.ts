@@ -78,7 +78,7 @@ export interface AssistantMessage {
   role: 'assistant';
   status: 'running' | 'done' | 'stopped' | 'error';
   error: string | null;
-  parts: Array<TextPart | ToolPart>;
+  parts: Array<TextPart | ToolPart | ThoughtPart | PlanPart>;
 }
 
 export interface TextPart {
@@ -93,6 +93,24 @@ export interface ToolPart {
   arguments: unknown;
   status: 'running' | 'waiting' | 'ok' | 'error' | 'cancelled';
   result: string;
+  paths?: Array<string>;
+}
+
+/** An ACP agent's thinking: shown live, stored, not replayed into a session's history. */
+export interface ThoughtPart {
+  kind: 'thought';
+  text: string;
+}
+
+/** An ACP agent's plan (core/acp_turn.py). */
+export interface PlanPart {
+  kind: 'plan';
+  entries: Array<PlanEntry>;
+}
+
+export interface PlanEntry {
+  title: string;
+  status: string;
 }
 
 /** The user's message as stored. */
@@ -248,11 +266,6 @@ export interface DiffHunk {
 export interface PlanPost {
   type: 'plan';
   entries: Array<PlanEntry>;
-}
-
-export interface PlanEntry {
-  title: string;
-  status: 'pending' | 'in_progress' | 'completed';
 }
 
 export interface UsagePost {

@@ -22,9 +22,27 @@ class ToolPart(TypedDict):
     arguments: Json
     status: ToolStatus
     result: str  # cut to RESULT_LIMIT
+    paths: NotRequired[List[str]]  # an ACP agent's tool call: the files it named
 
 
-Part = Union[TextPart, ToolPart]
+class ThoughtPart(TypedDict):
+    """An ACP agent's thinking: shown live, stored, not replayed into a session's history."""
+    kind: Literal['thought']
+    text: str
+
+
+class PlanEntry(TypedDict):
+    title: str
+    status: str  # 'pending', 'in_progress', 'completed'
+
+
+class PlanPart(TypedDict):
+    """An ACP agent's plan (core/acp_turn.py)."""
+    kind: Literal['plan']
+    entries: List[PlanEntry]
+
+
+Part = Union[TextPart, ToolPart, ThoughtPart, PlanPart]
 
 
 class UserMessage(TypedDict):

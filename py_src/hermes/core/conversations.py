@@ -17,6 +17,11 @@ conversations: [...]}. Data that is not shaped like that raises StoreCorrupt (th
 aside); a malformed conversation or message inside good data is dropped, never trusted.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Callable, List, Optional
+from hermes.contracts.conversations import AssistantMessage, Message, Part, ReplyStatus, ToolPart, UserMessage
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key, is_object, object_keys, copy_object
 from hermes.core.tools import result_text
@@ -39,20 +44,20 @@ class StoreCorrupt(Exception):
     """Stored data that is not a conversation store; the message says what is wrong."""
 
 
-def _text(value, fallback=''):
+def _text(value: 'Json', fallback: str = '') -> str:
     return value if json_type(value) == 'string' else fallback
 
 
-def _time(value):
+def _time(value: 'Json') -> 'Optional[float]':
     return value if json_type(value) == 'number' and value >= 0 else None
 
 
-def truncate(text, limit=RESULT_LIMIT):
+def truncate(text: str, limit: int = RESULT_LIMIT) -> str:
     """A card's or the stored history's text, cut to `limit` (RESULT_LIMIT: a card's) with a note."""
     return cap_chars(text, limit)
 
 
-def title_from(text):
+def title_from(text: 'Json') -> str:
     """A conversation's title: the first line of its first prompt, cut to TITLE_CHARS."""
     line = ''
     for candidate in _text(text).split('\n'):
@@ -66,15 +71,15 @@ def title_from(text):
 
 # ------------------------------------------------------------------------------------ restoring
 
-def _restore_part(part):
+def _restore_part(part: 'Json') -> 'Optional[Part]':
     kind = get_key(part, 'kind')
     if kind == 'text':
         return {'kind': 'text', 'text': _text(get_key(part, 'text'))}
     if kind == 'tool':
-        status = _text(get_key(part, 'status'), 'error')
+        status = _text(get_key(part, 'status'), 'error')  # type: Any  # (one of ToolStatus, checked below)
         if status not in ['ok', 'error', 'cancelled']:
             status = 'cancelled'
-        restored = {'kind': 'tool', 'id': _text(get_key(part, 'id')), 'name': _text(get_key(part, 'name'), 'tool'),
+        restored = {'kind': 'tool', 'id': _text(get_key(part, 'id')), 'name': _text(get_key(part, 'name'), 'tool'),  # type: ToolPart
                     'arguments': get_key(part, 'arguments', {}), 'status': status,
                     'result': truncate(_text(get_key(part, 'result')))}
         paths = get_key(part, 'paths')
@@ -93,13 +98,13 @@ def _restore_part(part):
     return None
 
 
-def _restore_message(message):
+def _restore_message(message: 'Json') -> 'Optional[Message]':
     role = get_key(message, 'role')
     if role == 'user':
         text = _text(get_key(message, 'text'))
         if text == '':
             return None
-        restored = {'role': 'user', 'text': text}
+        restored = {'role': 'user', 'text': text}  # type: UserMessage
         turn = get_key(message, 'turn')  # the turn's checkpoint id (core/checkpoints.py)
         if json_type(turn) == 'string' and turn != '':
             restored['turn'] = turn
@@ -112,7 +117,7 @@ def _restore_message(message):
                 part = _restore_part(raw)
                 if not is_none(part):
                     parts.append(part)
-        status = _text(get_key(message, 'status'), 'done')
+        status = _text(get_key(message, 'status'), 'done')  # type: Any  # (one of ReplyStatus, checked below)
         if status not in ['done', 'stopped', 'error']:
             status = 'stopped'  # a reply that was running when the window closed
         error = get_key(message, 'error')
@@ -121,7 +126,7 @@ def _restore_message(message):
     return None
 
 
-def _restore_acp(value):
+def _restore_acp(value: 'Json') -> 'Optional[JsonObject]':
     agent = get_key(value, 'agent')
     session_id = get_key(value, 'sessionId')
     if json_type(agent) != 'string' or agent == '' or json_type(session_id) != 'string':
@@ -132,7 +137,7 @@ def _restore_acp(value):
     return restored
 
 
-def compact(message):
+def compact(message: 'Json') -> 'Any':
     """An LLM history message with a long tool result cut to HISTORY_TOOL_CHARS."""
     content = get_key(message, 'content')
     if get_key(message, 'role') != 'tool' or json_type(content) != 'string' or len(content) <= HISTORY_TOOL_CHARS:
@@ -142,7 +147,7 @@ def compact(message):
     return copy
 
 
-def _trim_history(history, limit):
+def _trim_history(history: 'List[Any]', limit: int) -> 'List[Any]':
     """The last `limit` LLM messages, starting at a user message (never at an orphaned tool result)."""
     if len(history) <= limit:
         return history
@@ -155,17 +160,18 @@ def _trim_history(history, limit):
 # ------------------------------------------------------------------------------------ a conversation
 
 class Conversation:
-    def __init__(self, messages=None, history=None, limit=MAX_MESSAGES, conversation_id=None, created=None):
+    def __init__(self, messages: 'Optional[List[Message]]' = None, history: 'Optional[List[Any]]' = None,
+                 limit: int = MAX_MESSAGES, conversation_id: 'Optional[str]' = None, created: 'Optional[float]' = None) -> None:
         self.id = conversation_id
         self.title = UNTITLED
         self.created = created
         self.updated = created
-        self.model = None
+        self.model = None  # type: Optional[str]
         self.archived = False
-        self.changes = []
-        self.last_started = None
-        self.last_ended = None
-        self.acp = None  # {'agent': name, 'sessionId': id}: the ACP agent session that answers this conversation
+        self.changes = []  # type: List[str]
+        self.last_started = None  # type: Optional[float]
+        self.last_ended = None  # type: Optional[float]
+        self.acp = None  # type: Optional[JsonObject]  # {'agent': name, 'sessionId': id}: the ACP agent session that answers this conversation
         self.messages = [] if is_none(messages) else messages
         self.history = [] if is_none(history) else history
         self.limit = limit
@@ -173,7 +179,7 @@ class Conversation:
             self.title = title_from(self.first_prompt())
 
     @staticmethod
-    def restore(data, limit=MAX_MESSAGES):
+    def restore(data: 'Json', limit: int = MAX_MESSAGES) -> 'Any':
         """A conversation from stored data; anything malformed in it is dropped, never trusted."""
         messages = []
         history = []
@@ -206,35 +212,36 @@ class Conversation:
         conversation.trim()
         return conversation
 
-    def first_prompt(self):
+    def first_prompt(self) -> str:
         for message in self.messages:
             if message['role'] == 'user':
                 return message['text']
         return ''
 
-    def add(self, message):
+    def add(self, message: 'Any') -> None:
         self.messages.append(message)
         if message['role'] == 'user' and self.title == UNTITLED:
             self.title = title_from(message['text'])
         self.trim()
 
-    def trim(self):
+    def trim(self) -> None:
         if len(self.messages) > self.limit:
             self.messages = self.messages[len(self.messages) - self.limit:]
         self.history = _trim_history(self.history, self.limit)
 
-    def clear(self):
+    def clear(self) -> None:
         self.messages = []
         self.history = []
         self.title = UNTITLED
 
-    def last_reply(self):
+    def last_reply(self) -> 'Optional[AssistantMessage]':
         count = len(self.messages)
-        if count > 0 and self.messages[count - 1]['role'] == 'assistant':
-            return self.messages[count - 1]
+        last = self.messages[count - 1] if count > 0 else None  # type: Any  # (its role is checked)
+        if count > 0 and last['role'] == 'assistant':
+            return last
         return None
 
-    def status(self):
+    def status(self) -> str:
         """in_progress | needs_input (a tool waits for the user's confirmation) | failed | completed."""
         reply = self.last_reply()
         if is_none(reply):
@@ -246,16 +253,16 @@ class Conversation:
             return 'in_progress'
         return 'failed' if reply['status'] == 'error' else 'completed'
 
-    def note_changes(self, call):
+    def note_changes(self, call: 'Json') -> None:
         """Remember the file a file-changing tool call named (the session's `changes`)."""
         if not (get_key(call, 'name') in FILE_CHANGING_TOOLS):
             return
         arguments = get_key(call, 'arguments')
-        path = get_key(arguments, 'path') if is_object(arguments) else None
+        path = get_key(arguments, 'path') if is_object(arguments) else None  # type: Any
         if json_type(path) == 'string' and path != '' and not (path in self.changes):
             self.changes.append(path)
 
-    def to_data(self):
+    def to_data(self) -> 'JsonObject':
         return {'version': STORE_VERSION, 'id': self.id, 'title': self.title, 'created': self.created,
                 'updated': self.updated, 'model': self.model, 'archived': self.archived, 'changes': self.changes,
                 'lastRequestStarted': self.last_started, 'lastRequestEnded': self.last_ended,
@@ -264,37 +271,37 @@ class Conversation:
 
 # ------------------------------------------------------------------------------------ a reply as it streams
 
-def append_text(reply, delta):
-    parts = reply['parts']
+def append_text(reply: 'AssistantMessage', delta: str) -> None:
+    parts = reply['parts']  # type: Any  # (the last part's kind is checked before its text is read)
     if len(parts) > 0 and parts[len(parts) - 1]['kind'] == 'text':
         parts[len(parts) - 1]['text'] = parts[len(parts) - 1]['text'] + delta
     else:
         parts.append({'kind': 'text', 'text': delta})
 
 
-def add_tool(reply, call):
+def add_tool(reply: 'AssistantMessage', call: 'Json') -> 'ToolPart':
     """A tool card for {'id', 'name', 'arguments'}; returns the part."""
     part = {'kind': 'tool', 'id': _text(get_key(call, 'id')), 'name': _text(get_key(call, 'name'), 'tool'),
-            'arguments': get_key(call, 'arguments', {}), 'status': 'running', 'result': ''}
+            'arguments': get_key(call, 'arguments', {}), 'status': 'running', 'result': ''}  # type: ToolPart
     reply['parts'].append(part)
     return part
 
 
-def find_tool(reply, call_id):
+def find_tool(reply: 'AssistantMessage', call_id: 'Json') -> 'Optional[ToolPart]':
     for part in reply['parts']:
         if part['kind'] == 'tool' and part['id'] == call_id:
             return part
     return None
 
 
-def finish_tool(part, result):
+def finish_tool(part: 'ToolPart', result: 'Json') -> 'ToolPart':
     """Record a tool's result on its card (cut to RESULT_LIMIT)."""
     part['status'] = 'error' if get_key(result, 'isError') is True else 'ok'
     part['result'] = truncate(result_text(result))
     return part
 
 
-def end_reply(reply, status, error=None):
+def end_reply(reply: 'AssistantMessage', status: 'ReplyStatus', error: 'Optional[str]' = None) -> None:
     """A finished reply: tools still running or waiting were cancelled."""
     for part in reply['parts']:
         if part['kind'] == 'tool' and (part['status'] == 'running' or part['status'] == 'waiting'):
@@ -303,7 +310,7 @@ def end_reply(reply, status, error=None):
     reply['error'] = error
 
 
-def remember_turn(conversation, user_text, reply, history=None):
+def remember_turn(conversation: 'Conversation', user_text: str, reply: 'AssistantMessage', history: 'Json' = None) -> None:
     """The LLM history after a finished or stopped turn: the loop's own (`history`), else the prompt
     and the reply's text."""
     if json_type(history) == 'array':
@@ -324,16 +331,17 @@ class ConversationStore:
     gives the time. `on_change(listener)`: listener(conversation_or_None, origin) after every change
     (origin: who made it, so a front end can ignore its own)."""
 
-    def __init__(self, make_id, clock, limit=MAX_CONVERSATIONS):
+    def __init__(self, make_id: 'Callable[[], str]', clock: 'Callable[[], float]', limit: int = MAX_CONVERSATIONS) -> None:
         self.make_id = make_id
         self.clock = clock
         self.limit = limit
-        self.conversations = []
-        self.panel_id = None
-        self._listeners = []
+        self.conversations = []  # type: List[Conversation]
+        self.panel_id = None  # type: Optional[str]
+        self._listeners = []  # type: List[Callable[[Optional[Conversation], Any], None]]
 
     @staticmethod
-    def restore(data, make_id, clock, limit=MAX_CONVERSATIONS):
+    def restore(data: 'Json', make_id: 'Callable[[], str]', clock: 'Callable[[], float]',
+                limit: int = MAX_CONVERSATIONS) -> 'Any':
         """Raises StoreCorrupt for data that is not a store (the caller starts a fresh one)."""
         store = ConversationStore(make_id, clock, limit)
         if is_none(data):
@@ -359,31 +367,31 @@ class ConversationStore:
         store._trim()
         return store
 
-    def on_change(self, listener):
+    def on_change(self, listener: 'Callable[[Optional[Conversation], Any], None]') -> 'Callable[[], None]':
         self._listeners.append(listener)
 
-        def unsubscribe():
+        def unsubscribe() -> None:
             if listener in self._listeners:
                 self._listeners.remove(listener)
         return unsubscribe
 
-    def _notify(self, conversation, origin):
+    def _notify(self, conversation: 'Optional[Conversation]', origin: 'Any') -> None:
         for listener in self._listeners[:]:
             listener(conversation, origin)
 
-    def get(self, conversation_id):
+    def get(self, conversation_id: 'Json') -> 'Optional[Conversation]':
         for conversation in self.conversations:
             if conversation.id == conversation_id:
                 return conversation
         return None
 
-    def create(self, origin=None):
+    def create(self, origin: 'Any' = None) -> 'Conversation':
         """A new, empty conversation (listed once it has a message)."""
         now = self.clock()
         conversation = Conversation(None, None, MAX_MESSAGES, self.make_id(), now)
         return conversation
 
-    def put(self, conversation, origin=None):
+    def put(self, conversation: 'Conversation', origin: 'Any' = None) -> None:
         """Store a new or changed conversation (an empty one is kept out of the list)."""
         if is_none(conversation.id):
             conversation.id = self.make_id()
@@ -401,11 +409,11 @@ class ConversationStore:
         self._trim()
         self._notify(conversation, origin)
 
-    def set_panel(self, conversation, origin=None):
+    def set_panel(self, conversation: 'Optional[Conversation]', origin: 'Any' = None) -> None:
         self.panel_id = None if is_none(conversation) else conversation.id
         self._notify(conversation, origin)
 
-    def remove(self, conversation_id, origin=None):
+    def remove(self, conversation_id: 'Json', origin: 'Any' = None) -> bool:
         conversation = self.get(conversation_id)
         if is_none(conversation):
             return False
@@ -415,12 +423,12 @@ class ConversationStore:
         self._notify(conversation, origin)
         return True
 
-    def newest_first(self):
+    def newest_first(self) -> 'List[Conversation]':
         ordered = self.conversations[:]
         ordered.sort(key=lambda conversation: -(conversation.updated or 0))
         return ordered
 
-    def _trim(self):
+    def _trim(self) -> None:
         if len(self.conversations) <= self.limit:
             return
         keep = self.newest_first()[:self.limit]
@@ -428,6 +436,6 @@ class ConversationStore:
         if not is_none(self.panel_id) and is_none(self.get(self.panel_id)):
             self.panel_id = None
 
-    def to_data(self):
+    def to_data(self) -> 'JsonObject':
         return {'version': STORE_VERSION, 'panel': self.panel_id,
                 'conversations': [conversation.to_data() for conversation in self.conversations]}
