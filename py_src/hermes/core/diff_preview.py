@@ -2,6 +2,10 @@
 removed and added lines, bounded so a rewritten 10 MB file still posts a small message. Pure (replayed on the
 bundle by the parity vectors)."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type
 from hermes.core.hunks import diff_texts, visible_line
@@ -12,7 +16,7 @@ MAX_TEXT = 2000000
 """Texts longer than this are not diffed: the preview says so (the editor's diff still opens them)."""
 
 
-def diff_preview(old_text, new_text):
+def diff_preview(old_text: 'Json', new_text: 'Json') -> 'JsonObject':
     """{'added', 'removed', 'created', 'hunks': [{'line' (1-based, in the new text), 'removed': [lines],
     'added': [lines]}], 'more' (hunks left out), 'tooLarge'}. `old_text` None: the file is created."""
     created = is_none(old_text)
@@ -23,7 +27,7 @@ def diff_preview(old_text, new_text):
     hunks = diff_texts(old, new)
     added = 0
     removed = 0
-    shown = []
+    shown = []  # type: List[JsonObject]
     for hunk in hunks:
         added = added + len(hunk['after'])
         removed = removed + len(hunk['before'])
