@@ -750,6 +750,27 @@ def test_editor_open_diff_times_out_or_is_cancelled(ws, diff_tools):
     assert (ws / 'README.md').read_text().startswith('# Project')
 
 
+def test_a_review_that_ends_while_its_diff_is_still_opening_closes_the_diff_once_it_opens(ws, context):
+    """Under load VS Code may take longer to open the diff than a short timeout_seconds: the review ends (timeout)
+    first, and the diff that opens afterwards must not stay behind, empty (seen in code-server)."""
+    from hermes.host.diff_review import register_diff_review
+    from vscode._commands import _open_diff
+    reviews = register_diff_review(context)
+
+    async def slow_diff(left, right, title=None, options=None):
+        while len(reviews.pending) > 0:  # VS Code opens the diff only after the review ended
+            await asyncio.sleep(0.01)
+        return await _open_diff(left, right, title, options)
+    vscode.commands.registerCommand('vscode.diff', slow_diff)
+    registry = build_registry(None, shim_services(reviews=reviews))
+    result = call('editor_open_diff', {'path': 'README.md', 'new_content': 'x\n', 'timeout_seconds': 1},
+                  registry=registry)
+    assert result['structuredContent']['decision'] == 'timeout'
+    [diff] = vscode.window.diffs
+    assert diff.tab in vscode.window.closed_tabs
+    assert (ws / 'README.md').read_text().startswith('# Project')
+
+
 def test_editor_open_diff_can_propose_a_new_file(ws, diff_tools):
     result = run(review(diff_tools, {'path': 'src/new.ts', 'new_content': 'export const c = 3;\n'},
                         lambda diff: vscode.commands.executeCommand('hermes.diff.accept')))

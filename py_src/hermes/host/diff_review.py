@@ -50,7 +50,9 @@ class DiffReviews:
         except JsError as error:
             self.settle(entry, 'cancelled')
             raise ToolError('VS Code could not open the diff view: ' + str(error))
-        if not entry['settled']:
+        if entry['settled']:  # it ended (timeout, cancel) while VS Code was still opening the diff: close that too
+            self._close_tabs(entry)
+        else:
             self._notify(entry, title)
         return await decision
 
