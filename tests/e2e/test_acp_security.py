@@ -102,12 +102,12 @@ def test_an_agent_that_echoes_the_token_shows_an_error_without_it(window, truste
     window.screenshot(artifacts / 'acp-token-redacted.png')
     text = response.inner_text()
     token = trusted_server.discovery_for(trusted_server.workspace)['token']
-    assert '[redacted]' in text and token not in text
-    wait_until(lambda: 'echo_secret' in trusted_server.extension_log_text(), 30, what='the turn in the log')
+    assert '[redacted]' in text and token[:12] not in text  # not even a part of it (a cut could leave one)
+    wait_until(lambda: 'bad header' in trusted_server.extension_log_text(), 30, what='the error in the log')
     logs = [path for path in trusted_server.user_data.glob('logs/**/*') if path.is_file()] + [trusted_server.log_file]
-    assert logs and not [path for path in logs if token in path.read_text(errors='replace')]
+    assert logs and not [path for path in logs if token[:12] in path.read_text(errors='replace')]
     stored = list(trusted_server.user_data.glob('User/workspaceStorage/*/hermes-agent.hermes-agent/*.json'))
-    assert stored and not [path for path in stored if token in path.read_text(errors='replace')]
+    assert stored and not [path for path in stored if token[:12] in path.read_text(errors='replace')]
     assert len(started(markers['user'])) == 1  # the same warm agent answered
 
 

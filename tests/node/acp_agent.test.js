@@ -296,7 +296,7 @@ test('a stderr flood is drained, its tail kept bounded, its log capped', async (
   agent.dispose();
   assert.equal(result.stopReason, 'end_turn');
   assert.deepEqual(texts(updates), ['flooded']);
-  assert.equal(tail.length, 4000);
+  assert.ok(tail.length > 4000 - 91 && tail.length <= 4000 && tail.startsWith('noise '), tail.length);  // whole lines
   const prefix = 'debug Scripted Agent stderr: ';
   const logged = log.lines.filter((l) => l.startsWith(prefix)).reduce((sum, l) => sum + l.length - prefix.length, 0);
   assert.ok(logged >= 1000000 && logged < 1100000, String(logged));

@@ -438,7 +438,8 @@ def test_a_stderr_flood_is_drained_and_kept_bounded():
         return result, texts(updates), tail, log
     result, said, tail, log = run(scenario())
     assert result == {'stopReason': 'end_turn'} and said == ['flooded']
-    assert len(tail) == 4000 and tail.endswith('the last line of the flood\n')
+    # at most 4,000 characters, from the start of a line (a flood line is 91)
+    assert 4000 - 91 < len(tail) <= 4000 and tail.startswith('noise ') and tail.endswith('the last line of the flood\n')
     prefix = 'Scripted Agent stderr: '
     stderr_logged = sum(len(line) - len(prefix) for _level, line in log.lines if line.startswith(prefix))
     assert 1000000 <= stderr_logged < 1100000
@@ -506,6 +507,31 @@ def test_the_token_reaches_the_agent_only_in_session_new_never_a_log_or_an_error
     assert 'stderr: connecting with [redacted]' in log.text()
     assert TOKEN not in log.text() and TOKEN not in str(error)
     assert 'sk-env-secret-123456' not in log.text()
+
+
+def test_a_long_token_is_redacted_before_an_error_or_its_output_is_cut():
+    long_token = 'f' * 20 + '0123456789abcdef' * 3  # as long as the window's: a cut would leave a prefix of it
+    servers = [{'type': 'http', 'name': 'vscode', 'url': 'http://127.0.0.1:19999/mcp',
+                'headers': [{'name': 'Authorization', 'value': 'Bearer ' + long_token}]}]
+
+    async def scenario():
+        agent = await started()
+        session = await agent.new_session('/tmp', servers)
+        with pytest.raises(AcpError) as caught:
+            await agent.prompt(session['sessionId'], [{'type': 'text', 'text': 'echo_secret'}], lambda u: None)
+        agent.dispose()
+        await agent.closed()
+        return caught.value
+    error = run(scenario())
+    assert str(error) == 'Scripted Agent: Invalid params: bad header [redacted] (-32602): {"headers":["[redacted]"]}'
+    assert long_token[:8] not in str(error)
+
+
+def test_a_cut_stderr_tail_starts_at_a_whole_line():
+    from hermes.core.acp import append_tail
+    assert append_tail('', 'abc\n', 10) == 'abc\n'
+    assert append_tail('secret-start-xyz\n', 'line two\n', 12) == 'line two\n'  # '-xyz' was cut: gone
+    assert append_tail('', 'x' * 20, 10) == ''  # one endless line: nothing shown rather than its end
 
 
 def test_an_agent_error_keeps_its_code_for_the_front_end():

@@ -4,6 +4,7 @@ net/acp_connection.py and net/acp_agent.py run the protocol; host/acp_client_sid
 # __pragma__('tconv')
 from hermes.core.values import json_type, get_key, has_key, describe, object_keys
 from hermes.js.errors import error_message
+from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.version import VERSION
 
@@ -150,10 +151,13 @@ def redact(text, secrets):
 
 
 def append_tail(tail, text, limit):
-    """The last `limit` characters of `tail + text`."""
+    """The last `limit` characters of `tail + text`, from the start of a line: when it is cut, the partial first
+    line goes too (it may hold the end of a secret whose start was cut off, which redaction could not recognise)."""
     joined = tail + text
     if len(joined) > limit:
-        return joined[len(joined) - limit:]
+        cut = joined[len(joined) - limit:]
+        newline = cut.find('\n')
+        return '' if newline < 0 else cut[newline + 1:]
     return joined
 
 
@@ -198,25 +202,33 @@ def exit_text(name, code, signal, during):
     return text + '.'
 
 
-def agent_error_text(name, error):
+def agent_error_text(name, error, secrets=None):
     """A JSON-RPC error the agent answered with, as a user reads it: its message, its code, and the details
-    its `data` carries when they are short."""
-    message = get_key(error, 'message')
+    its `data` carries when they are short. `secrets` are redacted before anything is cut (a secret cut in two
+    would no longer be recognised)."""
+    secrets = [] if is_none(secrets) else secrets
+    message = redact(get_key(error, 'message'), secrets)
     text = message if json_type(message) == 'string' and message != '' else 'an error without a message'
     code = get_key(error, 'code')
     if json_type(code) == 'integer':
         text = text + ' (' + str(code) + ')'
     data = get_key(error, 'data')
     if not is_none(data):
-        detail = data if json_type(data) == 'string' else describe(data)
+        if json_type(data) == 'string':
+            detail = redact(data, secrets)
+        else:  # describe() cuts at 80 characters: the secrets go first
+            dumped = dump_json(data)
+            cleaned = redact(dumped, secrets)
+            detail = describe(data) if cleaned == dumped else cleaned
         if len(detail) > 300:
             detail = detail[:297] + '...'
         text = text + ': ' + detail
     return name + ': ' + text
 
 
-def malformed_text(name, line, reason):
-    """The agent wrote something on stdout that is no ACP message."""
+def malformed_text(name, line, reason, secrets=None):
+    """The agent wrote something on stdout that is no ACP message (`secrets` redacted before it is cut)."""
+    line = redact(line, [] if is_none(secrets) else secrets)
     shown = line if len(line) <= 200 else line[:197] + '...'
     return name + ' wrote something that is not an ACP message on its stdout (' + reason + '): ' + shown
 

@@ -220,11 +220,11 @@ class AcpConnection:
         try:
             message = parse_json(line)
         except JsError as problem:
-            self.fail(AcpError('protocol', acp.malformed_text(self.name, line, 'not JSON')))
+            self.fail(AcpError('protocol', acp.malformed_text(self.name, line, 'not JSON', self.secrets)))
             return
         reason = jsonrpc.invalid_reason(message)
         if not is_none(reason):
-            self.fail(AcpError('protocol', acp.malformed_text(self.name, line, reason)))
+            self.fail(AcpError('protocol', acp.malformed_text(self.name, line, reason, self.secrets)))
             return
         if 'method' in message:
             params = get_key(message, 'params', {})
@@ -249,7 +249,7 @@ class AcpConnection:
             error = message['error']
             code = get_key(error, 'code')
             data = get_key(error, 'data')
-            text = self._redact(acp.agent_error_text(self.name, error))
+            text = self._redact(acp.agent_error_text(self.name, error, self.secrets))
             self._log('debug', self.name + ': ← error for ' + entry['method'] + ' #' + str(request_id))
             entry['deferred']['reject'](AcpError('agent', text, code if json_type(code) == 'integer' else None,
                                                  self._redact_value(data)))
