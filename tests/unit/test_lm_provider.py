@@ -15,6 +15,7 @@ from hermes.core.tools import Tool, ToolRegistry
 from hermes.host.llm_service import LlmService
 from hermes.ui.lm_provider import register_lm_provider, model_information
 from llm_server.cpython_fetch import fetch
+from panel_fakes import Log
 from llm_server.runner import cancel_when
 from llm_server.scenarios import Reply, text_events, tool_events
 from llm_server.server import ScriptedLlmServer
@@ -120,6 +121,28 @@ def test_settings_changes_refresh_the_list(setup):
         assert len(fired) == 2
         setup['context'].secrets.store('hermes.llm.apiKey', 'sk')
         assert len(fired) == 3
+    finally:
+        server.stop()
+
+
+def test_the_log_says_when_vscode_has_the_models_once_per_list(context, tmp_path):
+    """The line a window's readiness is read from (tests/e2e/chat_view.py `wait_for_models`): once when VS Code
+    gets the list, not again while it is cached, again once a setting made it load anew."""
+    vscode.workspace.open_folders([str(tmp_path)])
+    cpython.FETCH = fetch
+    log = Log()
+    register_lm_provider(context, log, LlmService(context, None, ToolRegistry(), CLIENT_OPTIONS))
+    provider = vscode.lm.chat_providers['hermes']
+    server = serve([Reply(text_events('x'))], models=['a:1'])
+    try:
+        for _ in range(2):
+            asyncio.run(provider['provideLanguageModelChatInformation']({}, None))
+        given = [message for level, message in log.lines if message.startswith('Hermes models: ')]
+        assert given == ['Hermes models: qwen2.5:7b, a:1 given to VS Code']
+        vscode.workspace.set_setting('hermes.llm.model', 'a:1')
+        asyncio.run(provider['provideLanguageModelChatInformation']({}, None))
+        given = [message for level, message in log.lines if message.startswith('Hermes models: ')]
+        assert given[1:] == ['Hermes models: a:1 given to VS Code']
     finally:
         server.stop()
 

@@ -128,6 +128,11 @@ class HermesLanguageModel:
     async def information(self, options=None, token=None):
         if is_none(self._models):
             self._models = await self._load_models()
+            if not is_none(self.log):
+                # VS Code runs no chat request (a participant's or a session's) until it has a model: this line
+                # says a window (a new one, a reload) can take requests.
+                self.log.info('Hermes models: ' + ', '.join([model['id'] for model in self._models]) +
+                              ' given to VS Code')
         return self._models
 
     async def _load_models(self):
