@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from mcp.types import Implementation
 
-from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
+from chat_view import RESPONSE, reload_window, send, session_row, show_sessions, wait_for_first_window
+from conftest import copy_of_fixture_workspace, open_window, running_code_server
 from mcp_session import McpSession
-from vscode_server import wait_until
+from vscode_server import attempts, holds_within, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'tests'))
@@ -31,8 +32,6 @@ TWO = 'GREETING = "hello"\n\n\ndef greet(name):\n    print(GREETING, name)\n'
 TWO_BY_AGENT = 'GREETING = "Hello"\n\n\ndef greet(name):\n    print(f"{GREETING}, {name}!")\n'
 LENS = '.monaco-editor .codelens-decoration a'
 CHANGES_VIEW = '.pane:has(.pane-header[aria-label^="Changes"])'
-INPUT = '.interactive-input-part .monaco-editor'
-RESPONSE = '.interactive-item-container.interactive-response'
 
 
 @pytest.fixture(scope='module')
@@ -63,7 +62,7 @@ def server(tmp_path_factory, workspace, llm):
 @pytest.fixture(scope='module')
 def window(browser, server):
     with open_window(browser, server, 'changes') as bench:
-        server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
+        wait_for_first_window(server, bench)
         yield bench
 
 
@@ -84,18 +83,15 @@ def status_item(page, text):
 
 
 def show_changes_view(window):
-    """The Changes view in the Hermes Agent container. Just after a reload the command palette can close again
-    while the workbench settles: then the command is run again."""
+    """The Changes view in the Hermes Agent container (run again if the view did not come: a command the
+    workbench took while it settled)."""
     view = window.page.locator(CHANGES_VIEW).first
-    for _ in range(3):
+    for _ in attempts():
         if view.is_visible():
             return view
         window.page.keyboard.press('Escape')
-        try:
-            window.run_command('Focus on Changes View')
-            view.wait_for(state='visible', timeout=10000)
-        except Exception:  # (tried again)
-            continue
+        window.run_command('Focus on Changes View')
+        holds_within(view.is_visible, 10)
     view.wait_for(state='visible')
     return view
 
@@ -109,10 +105,10 @@ def test_an_external_clients_edits_are_marked_kept_and_undone_hunk_by_hunk(windo
     assert lenses(page, 'Undo').count() == 2
     named = page.locator('.monaco-editor .codelens-decoration', has_text='Review Agent \u00b7 +1 \u22121')
     assert named.count() == 2, 'each hunk names the client that made it'
-    status_item(page, '2 files to review').wait_for(state='visible', timeout=15000)
+    status_item(page, '2 files to review').wait_for(state='visible')
     window.screenshot(artifacts / 'changes-editor.png')
     view = show_changes_view(window)  # beside the marked editor: the picture README shows (docs/review.png)
-    view.locator('.monaco-list-row', has_text='greet.py').first.wait_for(state='visible', timeout=15000)
+    view.locator('.monaco-list-row', has_text='greet.py').first.wait_for(state='visible')
     chat_pane = page.locator('.part.sidebar .pane-header', has_text='Chat').first
     chat_pane.click()  # folded, so the Changes view sits beside the editor's marks
     page.wait_for_timeout(600)
@@ -127,11 +123,11 @@ def test_an_external_clients_edits_are_marked_kept_and_undone_hunk_by_hunk(windo
                 'def perimeter(width, height):\n    return width + height\n')
     wait_until(lambda: (workspace / 'review' / 'shapes.py').read_text() == expected, 20,
                what='shapes.py with the kept hunk and without the undone one')
-    status_item(page, '1 file to review').wait_for(state='visible', timeout=15000)
+    status_item(page, '1 file to review').wait_for(state='visible')
 
     view = show_changes_view(window)
     row = view.locator('.monaco-list-row', has_text='greet.py').first
-    row.wait_for(state='visible', timeout=15000)
+    row.wait_for(state='visible')
     assert view.locator('.monaco-list-row', has_text='Review Agent').count() == 1
     assert '+2' in row.inner_text() and '\u22122' in row.inner_text()
     row.hover()
@@ -146,15 +142,11 @@ def test_an_external_clients_edits_are_marked_kept_and_undone_hunk_by_hunk(windo
 def test_pending_changes_survive_a_window_reload(window, agent, server, workspace):
     page = window.page
     agent.ok('file_write', {'path': 'review/greet.py', 'content': TWO.replace('hello', 'bonjour')})
-    status_item(page, '1 file to review').wait_for(state='visible', timeout=15000)
-    server.wait_for_log(r'activated in')
-    activations = server.extension_log_text().count(' activated in ')
-    page.reload()
-    page.wait_for_selector('.monaco-workbench', timeout=60000)
-    wait_until(lambda: server.extension_log_text().count(' activated in ') > activations, 60, what='the second activation')
-    status_item(page, '1 file to review').wait_for(state='visible', timeout=30000)
+    status_item(page, '1 file to review').wait_for(state='visible')
+    reload_window(window, server)
+    status_item(page, '1 file to review').wait_for(state='visible')
     view = show_changes_view(window)
-    view.locator('.monaco-list-row', has_text='greet.py').first.wait_for(state='visible', timeout=15000)
+    view.locator('.monaco-list-row', has_text='greet.py').first.wait_for(state='visible')
     window.run_command('Hermes: Keep All Changes')
     wait_until(lambda: status_item(page, 'to review').count() == 0, 15, what='nothing left to review')
     assert 'bonjour' in (workspace / 'review' / 'greet.py').read_text(), 'kept: the text stays'
@@ -166,24 +158,20 @@ def test_a_session_turn_edits_a_file_and_the_session_lists_it_with_its_counts(wi
                                                                 'content': ONE.replace('width + height',
                                                                                        '2 * (width + height)')})])),
                Reply(text_events('The perimeter is fixed.')))
-    page.locator('.model-picker-name').first.wait_for(state='visible')
     window.run_command('Chat: New Hermes Agent Session')  # opens in an editor tab
     session = page.locator('.part.editor')
-    type_and_send(page, session.locator(INPUT).first, 'Fix the perimeter in shapes.py')
-    session.locator(RESPONSE).last.get_by_text('The perimeter is fixed.').first.wait_for(state='visible',
-                                                                                     timeout=40000)
+    send(page, 'Fix the perimeter in shapes.py', scope=session)
+    session.locator(RESPONSE).last.get_by_text('The perimeter is fixed.').first.wait_for(state='visible')
     assert '2 * (width + height)' in (workspace / 'review' / 'shapes.py').read_text()
     for title in ['Open Changes', 'Restore to Before This Turn']:  # the turn ends with its review buttons
         assert session.locator(RESPONSE).last.get_by_role('button', name=title).count() == 1, title
-    window.run_command('Chat Agent Sessions: Show Agent Sessions Sidebar')
-    row = page.locator('.agent-session-item-row', has_text='Fix the perimeter').first
-    row.wait_for(state='visible', timeout=20000)
+    row = show_sessions(window, session_row(page, 'Fix the perimeter'))
     # the turn reverted the float annotations the first test kept and fixed the perimeter: two lines changed
     wait_until(lambda: '+2' in row.inner_text() and '-2' in row.inner_text().replace('\u2212', '-'), 20,
                what='the session row with +2 -2')
     window.screenshot(artifacts / 'changes-session.png')
     view = show_changes_view(window)
-    view.locator('.monaco-list-row', has_text='Hermes: Fix the perimeter').first.wait_for(state='visible', timeout=15000)
+    view.locator('.monaco-list-row', has_text='Hermes: Fix the perimeter').first.wait_for(state='visible')
     assert view.locator('.monaco-list-row', has_text='Fix the perimeter in shapes.py').count() == 2, \
         'the conversation, and its turn by its prompt'
     window.run_command('Hermes: Keep All Changes')
@@ -199,12 +187,12 @@ def test_a_panel_turn_is_restored_to_its_checkpoint_and_the_restore_undone(windo
     window.run_command('Hermes: Open Chat Panel')
     panel = page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
     prompt = panel.locator('#prompt')
-    prompt.wait_for(state='visible', timeout=30000)
+    prompt.wait_for(state='visible')
     prompt.fill('Make greet return its text')
     prompt.press('Enter')
-    panel.locator('.message.assistant').last.get_by_text('greet returns now.').first.wait_for(timeout=30000)
+    panel.locator('.message.assistant').last.get_by_text('greet returns now.').first.wait_for()
     changed = panel.locator('.turn-changes').last
-    changed.wait_for(state='visible', timeout=15000)
+    changed.wait_for(state='visible')
     assert 'greet.py' in changed.inner_text() and '1 file changed' in changed.inner_text()
     assert 'return' in (workspace / 'review' / 'greet.py').read_text()
     panel.locator('.message.user').last.hover()
@@ -216,8 +204,8 @@ def test_a_panel_turn_is_restored_to_its_checkpoint_and_the_restore_undone(windo
     wait_until(lambda: panel.get_by_text('Make greet return its text').count() == 0, 15,
                what='the turn gone from the panel')
     toast = page.locator('.notification-toast', has_text='restored to before this turn').first
-    toast.wait_for(state='visible', timeout=15000)
+    toast.wait_for(state='visible')
     toast.get_by_role('button', name='Undo Restore').click()
     wait_until(lambda: 'return' in (workspace / 'review' / 'greet.py').read_text(), 20, what='the turn\'s edit back')
-    panel.get_by_text('Make greet return its text').first.wait_for(state='visible', timeout=15000)
-    status_item(page, '1 file to review').wait_for(state='visible', timeout=15000)  # pending review again
+    panel.get_by_text('Make greet return its text').first.wait_for(state='visible')
+    status_item(page, '1 file to review').wait_for(state='visible')  # pending review again

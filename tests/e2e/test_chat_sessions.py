@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
+from chat_view import (RESPONSE, SESSION_ROW, open_plus_menu, open_session, reload_window, send, session_row,
+                       show_sessions, wait_for_first_window)
+from conftest import copy_of_fixture_workspace, open_window, running_code_server
 from vscode_server import attempts, holds_within, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,9 +29,6 @@ from llm_server.server import ScriptedLlmServer
 QUESTION = 'What does hello.py do?'
 ANSWER = 'hello.py prints a greeting.'
 PANEL_QUESTION = 'Hello from the side panel'
-RESPONSE = '.interactive-item-container.interactive-response'
-INPUT = '.interactive-input-part .monaco-editor'
-SESSION_ROW = '.agent-session-item-row'
 
 
 @pytest.fixture(scope='module')
@@ -52,51 +51,8 @@ def sessions_server(tmp_path_factory, llm):
 @pytest.fixture(scope='module')
 def window(browser, sessions_server):
     with open_window(browser, sessions_server, 'sessions') as bench:
-        sessions_server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
-        bench.page.locator('.model-picker-name').first.wait_for(state='visible')  # Send is enabled
+        wait_for_first_window(sessions_server, bench)
         yield bench
-
-
-def send(page, text):
-    type_and_send(page, page.locator(INPUT).last, text)
-
-
-def show_sessions_list(window):
-    """The Agent Sessions sidebar beside the chat, opened from the command palette."""
-    rows = window.page.locator(SESSION_ROW)
-    if rows.count() and rows.first.is_visible():
-        return
-    window.run_command('Chat Agent Sessions: Show Agent Sessions Sidebar')
-
-
-def session_row(page, title):
-    return page.locator(SESSION_ROW, has_text=title).first
-
-
-def open_plus_menu(page):
-    """The Chat view's "+" dropdown; returns its Hermes entry. The menu can close again while the workbench
-    settles (a toast takes the focus): then it is opened again."""
-    entry = page.get_by_role('menuitem', name='New Hermes Agent Session').first  # (the menu is in a shadow DOM)
-    for _ in attempts():
-        if entry.is_visible():
-            return entry
-        page.keyboard.press('Escape')
-        page.locator('.part.auxiliarybar .title-actions a.codicon-chevron-down').first.click()
-        holds_within(entry.is_visible, 5)
-    raise AssertionError('the "+" menu never showed "New Hermes Agent Session"')
-
-
-def open_session(page, row):
-    """Open a listed session and wait for its history. Just after a reload VS Code may still restore the chat
-    it showed before and replace the opened session with it: then the row is clicked again (the caller checks,
-    before it sends, that the session is still the one showing)."""
-    answer = page.locator(RESPONSE).get_by_text(ANSWER).first
-    for attempt in attempts():
-        row.click()
-        if holds_within(answer.is_visible, 15):
-            return
-        print(f'open_session: attempt {attempt} did not show the history; clicking the row again')
-    raise AssertionError('the session never stayed open with its history')
 
 
 def test_the_plus_menu_offers_hermes_agent(window, artifacts):
@@ -127,9 +83,7 @@ def test_a_new_session_answers_with_a_tool_call(window, llm, artifacts):
 
 def test_the_session_is_listed_with_its_title_and_status(window, artifacts):
     page = window.page
-    show_sessions_list(window)
-    row = session_row(page, QUESTION)
-    row.wait_for(state='visible')
+    row = show_sessions(window, session_row(page, QUESTION))
     wait_until(lambda: f'{QUESTION} (Completed)' in (row.get_attribute('aria-label') or ''), 15,
                what='the Completed status in the row')
     window.screenshot(artifacts / 'sessions-list.png')
@@ -146,8 +100,7 @@ def test_a_side_panel_conversation_is_listed(window, llm):
     prompt.fill(PANEL_QUESTION)
     prompt.press('Enter')
     view.locator('.message.assistant').last.get_by_text('Hi from the panel.').first.wait_for()
-    show_sessions_list(window)
-    session_row(page, PANEL_QUESTION).wait_for(state='visible')
+    show_sessions(window, session_row(page, PANEL_QUESTION))
 
 
 def test_a_tool_waiting_for_confirmation_shows_needs_input(window, llm, sessions_server, artifacts):
@@ -172,16 +125,10 @@ def test_a_tool_waiting_for_confirmation_shows_needs_input(window, llm, sessions
 def test_after_a_reload_reopening_shows_the_history_and_a_follow_up_continues(window, llm, sessions_server,
                                                                               artifacts):
     page = window.page
-    page.reload()
-    page.wait_for_selector('.monaco-workbench', timeout=60000)
-    wait_until(lambda: sessions_server.extension_log_text().count('Chat sessions: "Hermes Agent"') >= 2, 60,
-               what='the second activation')
-    page.locator('.model-picker-name').first.wait_for(state='visible')
-    show_sessions_list(window)
-    row = session_row(page, QUESTION)
-    row.wait_for(state='visible')
+    reload_window(window, sessions_server)
+    row = show_sessions(window, session_row(page, QUESTION))
     session_row(page, PANEL_QUESTION).wait_for(state='visible')  # the list may fill row by row
-    open_session(page, row)
+    open_session(page, row, page.locator(RESPONSE).get_by_text(ANSWER).first)
     llm.script(Reply(text_events('You asked about hello.py.')))
     send(page, 'What did I ask before?')
     page.locator(RESPONSE).last.get_by_text('You asked about hello.py.').first.wait_for(state='visible')

@@ -180,6 +180,11 @@ class CodeServer:
         return wait_until(lambda: regex.search(self.extension_log_text()), timeout, what=f'log line /{pattern}/')
 
 
+# VS Code marks `code/didStartWorkbench` once the workbench has restored its parts (lifecycle phase Restored).
+WORKBENCH_STARTED = """() => ((globalThis.MonacoPerformanceMarks && globalThis.MonacoPerformanceMarks.getMarks()) || [])
+    .some((mark) => mark.name === 'code/didStartWorkbench')"""
+
+
 class Workbench:
     """The VS Code UI in a Playwright page."""
 
@@ -188,8 +193,19 @@ class Workbench:
 
     def open(self, url):
         self.page.goto(url)
-        self.page.wait_for_selector('.monaco-workbench', timeout=60000)
+        self.wait_until_started()
         return self
+
+    def reload(self):
+        """Reload the window (a new extension host too) and wait until the workbench has started again."""
+        self.page.reload()
+        self.wait_until_started()
+
+    def wait_until_started(self):
+        """The workbench has restored its views and editors (VS Code's own performance mark): keys and commands
+        reach it from here. `.monaco-workbench` is in the page well before, while parts are still being laid out."""
+        self.page.wait_for_selector('.monaco-workbench')
+        self.page.wait_for_function(WORKBENCH_STARTED)
 
     def run_command(self, title):
         """Run a command from the palette by its title, as a user would."""

@@ -1,0 +1,94 @@
+"""VS Code's Chat view, its Agent Sessions list and a window reload, as the e2e modules that hold chat sessions
+drive them (test_chat_sessions.py, test_hermes_sessions.py, test_changes_review.py): one place for the selectors
+and for what a test waits for before it types.
+
+What "ready" means, and why not the model picker: VS Code runs no chat request, a participant's or a session's,
+until the extension host has a language model ("Language model unavailable" otherwise). On a fresh window the
+Chat view holds a local chat, whose model picker shows the Hermes model once VS Code has it. After a reload the
+Chat view shows again the Hermes session it showed before, and VS Code shows no model picker in a session of a
+type without models of its own: the picker only flashes while the view resolves the session's provider, so a
+test that waited for it passed or hung by luck. The condition is the extension's own log line instead:
+"Hermes models: … given to VS Code" (ui/lm_provider.py), written by the new extension host.
+"""
+from conftest import type_and_send
+from vscode_server import attempts, holds_within, wait_until
+
+RESPONSE = '.interactive-item-container.interactive-response'
+INPUT = '.interactive-input-part .monaco-editor'
+SESSION_ROW = '.agent-session-item-row'
+MODEL_PICKER = '.model-picker-name'
+IN_THE_PLUS_MENU = 'Chat sessions: "Hermes Agent" is in the Chat view'  # ui/chat_sessions.py, at each activation
+MODELS_GIVEN = 'Hermes models: '  # ui/lm_provider.py, once VS Code has the models
+
+
+def wait_for_first_window(server, window):
+    """A new window: Hermes activated, the Hermes model in the local chat's model picker (Send is enabled)."""
+    server.wait_for_log(IN_THE_PLUS_MENU)
+    window.page.locator(MODEL_PICKER).first.wait_for(state='visible')
+
+
+def reload_window(window, server):
+    """Reload the window and return once its new extension host has activated Hermes and given VS Code the
+    Hermes models: the lines are looked for in the log files the new host writes (each host has its own), so a
+    line the old host wrote cannot answer for it."""
+    before = set(server.extension_logs())
+
+    def new_host_log():
+        return '\n'.join(path.read_text(errors='replace') for path in server.extension_logs() if path not in before)
+    window.reload()
+    wait_until(lambda: IN_THE_PLUS_MENU in new_host_log(), 60, what='Hermes to activate in the reloaded window')
+    wait_until(lambda: MODELS_GIVEN in new_host_log(), 60, what='the reloaded window to have the Hermes models')
+
+
+def send(page, text, scope=None):
+    """Type `text` into the last chat input (of `scope`, a part of the page, if given) and press Enter."""
+    type_and_send(page, (scope or page).locator(INPUT).last, text)
+
+
+def last_response(scope):
+    return scope.locator(RESPONSE).last
+
+
+def session_row(page, title):
+    return page.locator(SESSION_ROW, has_text=title).first
+
+
+def open_plus_menu(page):
+    """The Chat view's "+" dropdown; returns its Hermes entry. The menu can close again while the workbench
+    settles (a toast takes the focus): then it is opened again."""
+    entry = page.get_by_role('menuitem', name='New Hermes Agent Session').first  # (the menu is in a shadow DOM)
+    for _ in attempts():
+        if entry.is_visible():
+            return entry
+        page.keyboard.press('Escape')
+        page.locator('.part.auxiliarybar .title-actions a.codicon-chevron-down').first.click()
+        holds_within(entry.is_visible, 5)
+    raise AssertionError('the "+" menu never showed "New Hermes Agent Session"')
+
+
+SHOW_SESSIONS = ['Chat Agent Sessions: Show Agent Sessions Sidebar', 'Chat Agent Sessions: Focus Agent Sessions']
+
+
+def show_sessions(window, row=None):
+    """The Agent Sessions list beside the chat, until `row` (or any row) is visible. After a reload the
+    workbench may not show the sidebar for the first command: the other one is tried, in turn."""
+    row = row or window.page.locator(SESSION_ROW).first
+    for attempt in attempts():
+        if row.is_visible():
+            return row
+        window.page.keyboard.press('Escape')
+        window.run_command(SHOW_SESSIONS[(attempt - 1) % len(SHOW_SESSIONS)])
+        holds_within(row.is_visible, 15)
+    raise AssertionError('the Agent Sessions list never showed the row')
+
+
+def open_session(page, row, history):
+    """Open a listed session and wait for `history` (a locator in its turns). Just after a reload VS Code may
+    still restore the chat it showed before and replace the opened session with it: then the row is clicked
+    again (the caller checks, before it sends, that the session is still the one showing)."""
+    for attempt in attempts():
+        row.click()
+        if holds_within(history.is_visible, 15):
+            return
+        print(f'open_session: attempt {attempt} did not show the history; clicking the row again')
+    raise AssertionError('the session never stayed open with its history')
