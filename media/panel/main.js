@@ -493,8 +493,19 @@ function setRunning(running) {
   const agent = currentAgent();
   statusLine.textContent = running ? `${agent ? agent.label : 'Hermes'} is working… (Escape to stop)` : '';
   backendSelect.disabled = running || !state.backends || Boolean(state.backends.locked);
-  if (!running) input.focus();
+  if (!running) focusPrompt();
 }
+
+// The prompt takes the keyboard only while this view has it: a view that loads (a window reload restores it,
+// late on a busy machine) or ends a turn while the user is elsewhere must not pull their typing, or close the
+// command palette they just opened. VS Code focusing the view (Open Chat Panel, a click) puts the caret there.
+function focusPrompt() {
+  if (document.hasFocus() && !input.disabled) input.focus();
+}
+
+window.addEventListener('focus', () => {
+  if (!document.activeElement || document.activeElement === document.body) focusPrompt();
+});
 
 function autoSize() {
   input.style.height = 'auto';
