@@ -1,16 +1,26 @@
 """A window reload with MCP clients connected, in a real VS Code (code-server, the packaged extension): the
 extension host restarts and the MCP server with it. The discovery file is written anew with the same port and
 token; a 2025 client's old session gets 404 (the spec's "start a new session") and a new one works, subscriptions
-included; a 2026-07-28 client, which has no session, just goes on. (docs/RELIABILITY.md)"""
+included; a 2026-07-28 client, which has no session, just goes on; and Hermes Agent itself, running outside VS Code
+with this window's MCP server, still has the window's tools in its next turn and reads through them again.
+(docs/RELIABILITY.md)"""
 import json
+import secrets
+import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
 
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from hermes_acp import MODEL, HermesAcp, hermes_program, vscode_mcp_server, write_hermes_config
 from mcp_session import McpSession
 from vscode_server import free_port, wait_until
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
+from llm_server.server import ScriptedLlmServer  # noqa: E402
 
 ACTIVE = 'hermes://editor/active'
 MODERN_META = {'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -64,6 +74,16 @@ def activations(server):
     return server.extension_log_text().count('activated in')
 
 
+def discovery_after_reload(server, workspace, before):
+    """The discovery file the reloaded window's new extension host wrote (another pid than `before`'s)."""
+    def rewritten():
+        for info in server.discovery_files():
+            if str(workspace) in info.get('workspaceFolders', []) and info.get('pid') != before['pid']:
+                return info
+        return None
+    return wait_until(rewritten, 90, what='the discovery file of the new extension host')
+
+
 def test_a_reload_keeps_the_port_ends_old_sessions_with_404_and_clients_carry_on(browser, reload_server,
                                                                                 reload_workspace, preferred_port):
     with open_window(browser, reload_server, 'reload') as window:
@@ -75,16 +95,9 @@ def test_a_reload_keeps_the_port_ends_old_sessions_with_404_and_clients_carry_on
         tools = [tool['name'] for tool in tools_2026(before).json()['result']['tools']]
         assert 'file_read' in tools
 
-        window.page.reload()
-        window.page.wait_for_selector('.monaco-workbench')
+        window.reload()
         wait_until(lambda: activations(reload_server) >= 2, 90, what='the extension to activate again')
-
-        def rewritten():
-            for info in reload_server.discovery_files():
-                if str(reload_workspace) in info.get('workspaceFolders', []) and info.get('pid') != before['pid']:
-                    return info
-            return None
-        after = wait_until(rewritten, 90, what='the discovery file of the new extension host')
+        after = discovery_after_reload(reload_server, reload_workspace, before)
         assert (after['port'], after['url'], after['token']) == (before['port'], before['url'], before['token'])
         assert [info['pid'] for info in reload_server.discovery_files()] == [after['pid']]  # the old one is gone
 
@@ -112,3 +125,61 @@ def test_a_reload_keeps_the_port_ends_old_sessions_with_404_and_clients_carry_on
             assert json.loads(client.run(lambda session: session.read_resource(ACTIVE)).contents[0].text)['path'] == 'hello.py'
         finally:
             client.close()
+
+
+@pytest.fixture(scope='module')
+def llm():
+    # 'title': Hermes asks for a session title after a turn (not streamed), answered apart from the script
+    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': [MODEL], 'title': 'Reload proof',
+                                'model_fields': {'max_model_len': 131072}}).start()
+    yield server
+    server.stop()
+
+
+def read_turn(llm, hermes, session, call_id, proof_file):
+    """One Hermes turn in which the model reads `proof_file` through the window's file_read; returns the requests
+    the model got in it (the first offers the tools, the last carries the tool's result)."""
+    before = len(llm.chat_requests())
+    llm.script(Reply(tool_events([(call_id, 'mcp__vscode__file_read', {'path': proof_file})])),
+               Reply(text_events('Read.')))
+    hermes.prompt(session, f'What does {proof_file} say?')
+    return [request['body'] for request in llm.chat_requests()[before:] if request['body'].get('stream') is True]
+
+
+def tool_result(body, call_id):
+    [message] = [m for m in body['messages'] if m['role'] == 'tool' and m.get('tool_call_id') == call_id]
+    return json.dumps(message['content'])
+
+
+def test_hermes_agents_next_turn_after_a_reload_still_has_the_windows_tools(browser, reload_server, reload_workspace,
+                                                                            llm, tmp_path):
+    """Hermes Agent outside VS Code (its ACP server, as Zed runs it) with this window's MCP server: its session
+    with the old extension host ends with the reload (404), and the next turn must not lose the window."""
+    proof = 'The reload code is ' + secrets.token_hex(8) + '.'
+    (reload_workspace / 'notes').mkdir(exist_ok=True)
+    (reload_workspace / 'notes' / 'reload-proof.txt').write_text(proof + '\n')
+    home = tmp_path / 'hermes-home'
+    write_hermes_config(home, llm.endpoint)
+    with open_window(browser, reload_server, 'reload-hermes') as window:
+        before = reload_server.discovery_for(reload_workspace)
+        hermes = HermesAcp(hermes_program(), home, reload_workspace)
+        try:
+            hermes.call('initialize', {'protocolVersion': 1, 'clientCapabilities': {}})
+            session = hermes.call('session/new', {'cwd': str(reload_workspace),
+                                                  'mcpServers': [vscode_mcp_server(before)]})['sessionId']
+            first = read_turn(llm, hermes, session, 'call_before', 'notes/reload-proof.txt')
+            assert 'mcp__vscode__file_read' in [tool['function']['name'] for tool in first[0]['tools']]
+            assert proof in tool_result(first[-1], 'call_before')
+
+            logs = set(reload_server.extension_logs())
+            window.reload()
+            after = discovery_after_reload(reload_server, reload_workspace, before)
+            assert (after['url'], after['token']) == (before['url'], before['token'])
+
+            second = read_turn(llm, hermes, session, 'call_after', 'notes/reload-proof.txt')
+            assert 'mcp__vscode__file_read' in [tool['function']['name'] for tool in second[0]['tools']]
+            assert proof in tool_result(second[-1], 'call_after')  # read through the window, not an error
+            new_host = '\n'.join(path.read_text() for path in reload_server.extension_logs() if path not in logs)
+            assert 'tools/call file_read: ok' in new_host  # answered by the reloaded window's server
+        finally:
+            hermes.close()
