@@ -1,68 +1,13 @@
-// Hermes chat sessions in the real bundle (dist/extension.js) under node, with a fake `vscode.chat`
-// that has the chatSessionsProvider proposal (a controller, a content provider) and one without it:
+// Hermes chat sessions in the real bundle (dist/extension.js) under node, with the fake `vscode.chat` of
+// fake_chat.js, which has the chatSessionsProvider proposal (a controller, a content provider) and one without it:
 // a new session answers through a tiny streaming LLM server with a tool call, is listed with its title
 // and status, survives a reload (a second activation reads the store file), and opens with its history.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
 const http = require('http');
 
-process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
-const { vscode, extension } = require('./harness');
-
-class MarkdownString { constructor(value) { this.value = value; } }
-class ChatResponseMarkdownPart { constructor(value) { this.value = value; } }
-class ChatResponseProgressPart { constructor(value) { this.value = value; } }
-class ChatResponseReferencePart { constructor(value) { this.value = value; } }
-class ChatRequestTurn { constructor(prompt, command, references, participant) { Object.assign(this, { prompt, command, references, participant }); } }
-class ChatResponseTurn2 { constructor(response, result, participant) { Object.assign(this, { response, result, participant }); } }
-class ThemeIcon { constructor(id) { this.id = id; } }
-class ChatSessionChangedFile { constructor(uri, originalUri, modifiedUri, insertions, deletions) { Object.assign(this, { uri, originalUri, modifiedUri, insertions, deletions }); } }
-Object.assign(vscode, { MarkdownString, ChatResponseMarkdownPart, ChatResponseProgressPart, ChatResponseReferencePart,
-  ChatRequestTurn, ChatRequestTurn2: ChatRequestTurn, ChatResponseTurn: ChatResponseTurn2, ChatResponseTurn2, ThemeIcon,
-  ChatSessionChangedFile });
-if (!vscode.Uri.from) vscode.Uri.from = ({ scheme, path: p }) => { const uri = new vscode.Uri(scheme, p); uri.href = `${scheme}:${p}`; return uri; };
-if (!vscode.Uri.joinPath) vscode.Uri.joinPath = (base, ...parts) => vscode.Uri.file(path.join(base.fsPath, ...parts));
-
-const chat = { participants: new Map(), controllers: new Map(), content: new Map(), proposal: true, lines: [] };
-function proposed() {
-  if (!chat.proposal) throw new Error("Extension 'hermes-agent.hermes-agent' CANNOT use API proposal: chatSessionsProvider.");
-}
-vscode.chat = {
-  createChatParticipant(id, handler) {
-    const participant = { id, handler, dispose() { chat.participants.delete(id); } };
-    chat.participants.set(id, participant);
-    return participant;
-  },
-  createChatSessionItemController(type, refreshHandler) {
-    proposed();
-    const items = new Map();
-    const state = new vscode.EventEmitter();
-    const controller = {
-      id: type, refreshHandler, newChatSessionItemHandler: undefined, onDidChangeChatSessionItemState: state.event,
-      items: {
-        replace(list) { items.clear(); for (const item of list) items.set(item.resource.toString(), item); },
-        add(item) { items.set(item.resource.toString(), item); },
-        get(resource) { return items.get(resource.toString()); },
-        get size() { return items.size; },
-        all: () => [...items.values()],
-      },
-      createChatSessionItem(resource, label) { return { resource, label }; },
-      dispose() { chat.controllers.delete(type); },
-    };
-    chat.controllers.set(type, controller);
-    return controller;
-  },
-  registerChatSessionContentProvider(scheme, provider, participant) {
-    proposed();
-    chat.content.set(scheme, { provider, participant });
-    return new vscode.Disposable(() => chat.content.delete(scheme));
-  },
-};
-Object.assign(vscode.lm, { registerTool: () => new vscode.Disposable(), registerLanguageModelChatProvider: () => new vscode.Disposable() });
+const { vscode, extension, chat, token, recorder } = require('./fake_chat');  // the fake vscode.chat, shared
 
 // A streaming LLM: the first reply of a turn calls workspace_get_folders, the next one answers.
 function llmServer(seen) {
@@ -88,12 +33,6 @@ function llmServer(seen) {
       }
     });
   });
-}
-
-const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
-function recorder() {
-  const parts = [];
-  return { parts, markdown: (t) => parts.push(['markdown', t]), progress: (t) => parts.push(['progress', t]), reference: (u) => parts.push(['reference', u]) };
 }
 
 async function activate(context) {

@@ -1,5 +1,5 @@
 // A fake `vscode.chat` with the chatSessionsProvider proposal (controller, content provider, participants) and the
-// chat response parts Hermes renders, over the harness's fake vscode: for the ACP session tests and inv bench.
+// chat response parts Hermes renders, over the harness's fake vscode: for the chat session tests and inv bench.
 'use strict';
 const fs = require('fs');
 const os = require('os');
