@@ -461,3 +461,15 @@ def bench(c):
     package(c)
     run([sys.executable, ROOT / 'tests' / 'bench' / 'run.py'],
         env=dict(node_env(), HERMES_CODE_SERVER=str(CODE_SERVER)))
+
+
+@task(help={'minutes': 'how long the clients stay (default 5)', 'clients': 'concurrent MCP clients (default 100)',
+            'subscribed': 'how many of them subscribe to the editor\'s resources (default 50)'})
+def soak(c, minutes=5, clients=100, subscribed=50):
+    """A window in code-server under many MCP clients for minutes while the user types: errors, the extension
+    host's RSS and keystroke-to-paint minute by minute (not part of `inv test` or `inv bench`)."""
+    check_real_vscode(clients_too=False)
+    package(c)
+    run([sys.executable, ROOT / 'tests' / 'bench' / 'run.py', 'soak'],
+        env=dict(node_env(), HERMES_CODE_SERVER=str(CODE_SERVER), HERMES_SOAK_MINUTES=str(minutes),
+                 HERMES_SOAK_CLIENTS=str(clients), HERMES_SOAK_SUBSCRIBED=str(subscribed)))

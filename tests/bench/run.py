@@ -17,6 +17,8 @@
    memory of 1,000 pending hunks (tests/bench/changes.js).
 9. Hermes Agent in a chat session (ACP, tests/bench/acp_turn.js): Enter → first streamed chunk and → end of a tool
    turn, against the same turn by `hermes chat -q` alone with the same scripted model.
+Apart (`inv soak`, minutes long): 100 MCP clients, 50 subscribed, on one window for 5 minutes while the user types
+(tests/bench/soak_bench.py): errors, the extension host's RSS and keystroke → paint, minute by minute.
 No assertions on time: numbers are printed, each of issue 17's targets with its ratio and met / NOT met.
 """
 import gzip
@@ -393,9 +395,22 @@ def bench_acp():
            'hermes chat -q, its first model request → the whole answer', warm_end / alone_end, 1.2)
 
 
+# ------------------------------------------------------------------------------------------ soak (inv soak)
+
+def bench_soak():
+    found = code_server_and_vsix('Soak: many MCP clients on one window while the user types')
+    if found is not None:
+        from soak_bench import bench_soak as run
+        minutes, clients, subscribed = (int(os.environ.get(name, default)) for name, default in
+                                        [('HERMES_SOAK_MINUTES', 5), ('HERMES_SOAK_CLIENTS', 100),
+                                         ('HERMES_SOAK_SUBSCRIBED', 50)])
+        run(heading, row, target, *found, ROOT, NODE, minutes, clients, subscribed)
+
+
 SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm,
             'files': bench_files, 'typing': bench_typing, 'changes': bench_changes, 'acp': bench_acp}
+APART = {'soak': bench_soak}  # minutes long: run by name (`inv soak`), not by `inv bench`
 
 if __name__ == '__main__':
     for name in sys.argv[1:] or list(SECTIONS):  # e.g. `python tests/bench/run.py mcp`
-        SECTIONS[name]()
+        dict(SECTIONS, **APART)[name]()
