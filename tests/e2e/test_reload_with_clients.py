@@ -151,35 +151,51 @@ def tool_result(body, call_id):
     return json.dumps(message['content'])
 
 
-def test_hermes_agents_next_turn_after_a_reload_still_has_the_windows_tools(browser, reload_server, reload_workspace,
-                                                                            llm, tmp_path):
+@pytest.fixture(scope='module')
+def hermes_workspace(tmp_path_factory):
+    return copy_of_fixture_workspace(tmp_path_factory, 'reload-hermes-ws')
+
+
+@pytest.fixture(scope='module')
+def hermes_reload_server(tmp_path_factory, hermes_workspace):
+    """A code-server of its own: the other test's extension host outlives its closed page (code-server keeps it for
+    a reconnection) and would still hold that window's port."""
+    settings = {'hermes.mcp.port': free_port(), 'hermes.tools.confirm': 'never'}
+    with running_code_server(tmp_path_factory, hermes_workspace, 'reload-hermes', settings=settings) as server:
+        yield server
+
+
+def test_hermes_agents_next_turn_after_a_reload_still_has_the_windows_tools(browser, hermes_reload_server,
+                                                                            hermes_workspace, llm, tmp_path):
     """Hermes Agent outside VS Code (its ACP server, as Zed runs it) with this window's MCP server: its session
     with the old extension host ends with the reload (404), and the next turn must not lose the window."""
+    server, workspace = hermes_reload_server, hermes_workspace
     proof = 'The reload code is ' + secrets.token_hex(8) + '.'
-    (reload_workspace / 'notes').mkdir(exist_ok=True)
-    (reload_workspace / 'notes' / 'reload-proof.txt').write_text(proof + '\n')
+    (workspace / 'notes').mkdir(exist_ok=True)
+    (workspace / 'notes' / 'reload-proof.txt').write_text(proof + '\n')
     home = tmp_path / 'hermes-home'
     write_hermes_config(home, llm.endpoint)
-    with open_window(browser, reload_server, 'reload-hermes') as window:
-        before = reload_server.discovery_for(reload_workspace)
-        hermes = HermesAcp(hermes_program(), home, reload_workspace)
+    with open_window(browser, server, 'reload-hermes') as window:
+        before = server.discovery_for(workspace)
+        hermes = HermesAcp(hermes_program(), home, workspace)
         try:
             hermes.call('initialize', {'protocolVersion': 1, 'clientCapabilities': {}})
-            session = hermes.call('session/new', {'cwd': str(reload_workspace),
+            session = hermes.call('session/new', {'cwd': str(workspace),
                                                   'mcpServers': [vscode_mcp_server(before)]})['sessionId']
             first = read_turn(llm, hermes, session, 'call_before', 'notes/reload-proof.txt')
             assert 'mcp__vscode__file_read' in [tool['function']['name'] for tool in first[0]['tools']]
             assert proof in tool_result(first[-1], 'call_before')
 
-            logs = set(reload_server.extension_logs())
+            logs = set(server.extension_logs())
             window.reload()
-            after = discovery_after_reload(reload_server, reload_workspace, before)
+            after = discovery_after_reload(server, workspace, before)
             assert (after['url'], after['token']) == (before['url'], before['token'])
 
             second = read_turn(llm, hermes, session, 'call_after', 'notes/reload-proof.txt')
             assert 'mcp__vscode__file_read' in [tool['function']['name'] for tool in second[0]['tools']]
             assert proof in tool_result(second[-1], 'call_after')  # read through the window, not an error
-            new_host = '\n'.join(path.read_text() for path in reload_server.extension_logs() if path not in logs)
-            assert 'tools/call file_read: ok' in new_host  # answered by the reloaded window's server
+            new_host = '\n'.join(path.read_text() for path in server.extension_logs() if path not in logs)
+            assert 'mcp: initialize: ok' in new_host  # Hermes opened a session with the reloaded window's server
+            assert 'tools/call file_read: ok' in new_host  # which answered the read
         finally:
             hermes.close()
