@@ -412,7 +412,7 @@ def test_the_panel_leaves_the_keyboard_where_the_user_is_when_it_loads(window):
     def loaded_again():  # a new page that has handled its state (the model list is filled from it)
         try:
             return view.locator('body[data-old-page]').count() == 0 and view.locator('#model-select option').count() > 0
-        except Exception:  # noqa: BLE001 (the frame is being replaced)
+        except Exception:  # the frame is being replaced
             return False
     wait_until(loaded_again, 60, what='the panel to load again')
     page.keyboard.type('typed in the editor')

@@ -19,8 +19,8 @@ from mcp_session import McpSession
 from vscode_server import free_port, wait_until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+from llm_server.scenarios import Reply, text_events, tool_events
+from llm_server.server import ScriptedLlmServer
 
 ACTIVE = 'hermes://editor/active'
 MODERN_META = {'io.modelcontextprotocol/protocolVersion': '2026-07-28',
