@@ -290,7 +290,7 @@ function updateAgentToolCard(card, tool) {
   card.querySelector('.tool-kind').replaceChildren(icon(KIND_ICONS[tool.kind] || 'tools'));
   card.querySelector('.tool-name').textContent = tool.title || 'tool';
   const args = card.querySelector('.tool-args');
-  const input = tool.input || '';
+  const input = tool.input && tool.input !== '{}' ? tool.input : ''; // no arguments: nothing to show
   args.textContent = input.length > 300 ? input.slice(0, 300) + '…' : input;
   args.title = input;
   args.hidden = !input;

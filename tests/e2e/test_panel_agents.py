@@ -117,8 +117,8 @@ def test_the_panel_offers_hermes_by_default_and_shows_its_turn_as_cards(window, 
     assert not view.locator('#model-select').is_visible()  # Hermes brings its own model
     send(view, QUESTION)
     reply = view.locator('.message.assistant').last
-    reply.get_by_text('The note').first.wait_for(timeout=120000)  # streaming: the plan and tool cards are there
-    window.screenshot(artifacts / 'panel-hermes-mid-turn.png')
+    reply.locator('.markdown', has_text='The note').first.wait_for(timeout=120000)  # the answer streams in slowly
+    window.screenshot(artifacts / 'panel-hermes-mid-turn.png')  # the plan and the tool cards above it
     wait_idle(view)
     assert ANSWER in reply.inner_text()
     plan = reply.locator('.plan')
@@ -146,7 +146,8 @@ def test_hermes_permission_prompts_are_cards_in_the_panel(window, llm, workspace
     card = view.locator('.tool-card.asking')
     card.wait_for(timeout=120000)
     assert 'Approve edit: created.txt' in card.inner_text()
-    assert 'made in the panel' in card.locator('.diff-block').inner_text()  # the diff Hermes sent, as lines
+    assert 'made in the panel' in card.locator('.tool-question .diff-block').inner_text()  # Hermes' diff, as lines
+    assert card.locator('.diff-block:visible').count() == 1  # shown once (the tool's own copy waits for the answer)
     window.screenshot(artifacts / 'panel-hermes-permission.png')
     card.get_by_role('button', name='Allow edit', exact=True).click()
     view.locator('.message.assistant').last.get_by_text('Written.').wait_for(timeout=120000)
@@ -202,8 +203,9 @@ def test_stop_in_the_panel_cancels_the_scripted_agents_turn(window, artifacts):
     wait_until(lambda: view.locator('#backend-select').input_value() == 'Scripted', 30, what='the choice')
     send(view, 'hello there')
     reply = view.locator('.message.assistant').last
-    reply.get_by_text('Hello, you said: hello there').wait_for()
+    reply.get_by_text('you said: hello there').wait_for()  # (after its thought, tool call and plan: 'Hello' came first)
     wait_idle(view)
+    assert reply.locator('.markdown').all_inner_texts() == ['Hello', ', you said: hello there']
     assert reply.locator('.plan .plan-entry.completed').inner_text() == 'read'
     assert reply.locator('.thought').count() == 1 and reply.locator('.tool-card[data-status="ok"]').count() == 1
     window.screenshot(artifacts / 'panel-scripted-turn.png')

@@ -113,6 +113,7 @@ def test_a_hermes_turn_is_posted_as_the_panels_cards_and_recorded_in_the_shared_
                        cwd=str(tmp_path))
     controller, host = panel(world)
     send(controller, 'What does hello.py do?')
+    assert of(host, 'backends')[0]['current'] == 'hermes'  # while the turn runs too (not the built-in loop)
     assert host.types() == ['userMessage', 'turnStarted', 'backends', 'thoughtDelta', 'agentTool', 'agentTool',
                             'plan', 'usage', 'agentTool', 'textDelta', 'agentTool', 'turnEnded', 'backends']
     tools = of(host, 'agentTool')

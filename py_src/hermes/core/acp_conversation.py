@@ -126,6 +126,8 @@ class AcpConversations:
             conversation.add(user)
         reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
         conversation.add(reply)
+        if is_none(conversation.acp):  # this agent answers it from now on (its session opens when the turn runs)
+            conversation.acp = {'agent': agent_name, 'sessionId': ''}
         conversation.model = agent_name
         conversation.last_started = now_ms()
         conversation.last_ended = None
