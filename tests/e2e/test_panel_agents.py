@@ -24,8 +24,8 @@ from test_hermes_sessions import hermes_program, write_hermes_config, chat_bodie
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 
-from llm_server.scenarios import Reply, text_events, tool_events  # noqa: E402
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+from llm_server.scenarios import Reply, text_events, tool_events
+from llm_server.server import ScriptedLlmServer
 
 MODEL = 'scripted-model'
 AGENT = ROOT / 'tests' / 'acp_agent' / 'agent.py'
