@@ -1,6 +1,10 @@
 """Ready-to-paste configuration for the MCP clients people use, from one url and token.
 Shared by the "Hermes: Copy MCP Config" command and `node dist/mcp-server.js config`."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Dict, Optional, TypeGuard
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 
@@ -22,20 +26,20 @@ CLIENTS = [
 ]
 
 
-def has_token(token):
+def has_token(token: 'Optional[str]') -> 'TypeGuard[str]':
     return not is_none(token) and token != ''
 
 
-def auth_headers(token):
+def auth_headers(token: 'Optional[str]') -> 'Dict[str, str]':
     return {'Authorization': 'Bearer ' + token} if has_token(token) else {}
 
 
-def with_header(command, flag, token):
+def with_header(command: str, flag: str, token: 'Optional[str]') -> str:
     """A shell command that adds the server, with the header flag when there is a token."""
     return command + (' ' + flag + ' "Authorization: Bearer ' + token + '"' if has_token(token) else '')
 
 
-def json_servers(top_key, server, token):
+def json_servers(top_key: str, server: 'JsonObject', token: 'Optional[str]') -> str:
     """A JSON config file's servers map holding our one server, its headers last when there is a token."""
     headers = auth_headers(token)
     if len(headers.keys()) > 0:
@@ -47,27 +51,27 @@ def json_servers(top_key, server, token):
     return dump_json(document, 2) + '\n'
 
 
-def hermes_snippet(url, token):
+def hermes_snippet(url: str, token: 'Optional[str]') -> str:
     lines = ['mcp_servers:', '  ' + SERVER_NAME + ':', '    url: "' + url + '"']
     if has_token(token):
         lines.extend(['    headers:', '      Authorization: "Bearer ' + token + '"'])
     return '\n'.join(lines) + '\n'
 
 
-def claude_snippet(url, token):
+def claude_snippet(url: str, token: 'Optional[str]') -> str:
     return with_header('claude mcp add --transport http ' + SERVER_NAME + ' ' + url, '--header', token) + '\n'
 
 
-def codex_snippet(url, token):
+def codex_snippet(url: str, token: 'Optional[str]') -> str:
     """The token goes into the variable Codex reads at every start: export it where codex runs (a shell profile)."""
     command = 'codex mcp add ' + SERVER_NAME + ' --url ' + url
-    if not has_token(token):
-        return command + '\n'
-    return ('export ' + CODEX_TOKEN_VARIABLE + '="' + token + '"\n' + command + ' --bearer-token-env-var ' +
-            CODEX_TOKEN_VARIABLE + '\n')
+    if has_token(token):
+        return ('export ' + CODEX_TOKEN_VARIABLE + '="' + token + '"\n' + command + ' --bearer-token-env-var ' +
+                CODEX_TOKEN_VARIABLE + '\n')
+    return command + '\n'
 
 
-def codex_toml_snippet(url, token):
+def codex_toml_snippet(url: str, token: 'Optional[str]') -> str:
     # A JSON string is a TOML basic string (the same escapes), so dump_json quotes both values.
     lines = ['[mcp_servers.' + SERVER_NAME + ']', 'url = ' + dump_json(url)]
     if has_token(token):
@@ -75,24 +79,24 @@ def codex_toml_snippet(url, token):
     return '\n'.join(lines) + '\n'
 
 
-def gemini_snippet(url, token):
+def gemini_snippet(url: str, token: 'Optional[str]') -> str:
     return with_header('gemini mcp add --transport http ' + SERVER_NAME + ' ' + url, '-H', token) + ' -s user\n'
 
 
-def gemini_json_snippet(url, token):
+def gemini_json_snippet(url: str, token: 'Optional[str]') -> str:
     """The entry `gemini mcp add` writes into ~/.gemini/settings.json."""
     return json_servers('mcpServers', {'url': url, 'type': 'http'}, token)
 
 
-def vscode_snippet(url, token):
+def vscode_snippet(url: str, token: 'Optional[str]') -> str:
     return json_servers('servers', {'type': 'http', 'url': url}, token)
 
 
-def cursor_snippet(url, token):
+def cursor_snippet(url: str, token: 'Optional[str]') -> str:
     return json_servers('mcpServers', {'url': url}, token)
 
 
-def snippet_for(client, url, token):
+def snippet_for(client: str, url: str, token: 'Optional[str]') -> str:
     if client == 'hermes':
         return hermes_snippet(url, token)
     if client == 'claude':
@@ -112,7 +116,7 @@ def snippet_for(client, url, token):
     raise ValueError('unknown client ' + client + '; expected one of ' + ', '.join([entry[0] for entry in CLIENTS]))
 
 
-def all_snippets(url, token):
+def all_snippets(url: str, token: 'Optional[str]') -> str:
     parts = []
     for client in CLIENTS:
         parts.append('# ' + client[1] + '\n' + snippet_for(client[0], url, token))
