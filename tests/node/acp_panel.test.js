@@ -145,3 +145,29 @@ test('Hermes without a provider in the panel: a readable banner and the setup bu
     await panel.stop();
   }
 });
+
+test('without Hermes Agent the panel offers it as not available; chosen anyway, it says once how to get it', async () => {
+  const saved = process.env.PATH;
+  process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'empty-path-'));  // no hermes anywhere
+  try {
+    const panel = await openPanel({ 'hermes.llm.endpoint': 'http://127.0.0.1:9/v1' });
+    try {
+      const [backends] = panel.of('backends');
+      const hermes = backends.choices.find((c) => c.id === 'hermes');
+      assert.deepEqual([hermes.available, hermes.detail], [false, "Not installed: pip install 'hermes-agent[acp]'"]);
+      assert.equal(backends.current, 'builtin'); // auto without Hermes: the built-in loop, as in a session
+      await panel.send({ type: 'selectBackend', backend: 'hermes' });
+      assert.equal(panel.of('backends').at(-1).current, 'hermes');
+      await panel.send({ type: 'send', text: 'hi' });
+      await panel.send({ type: 'send', text: 'again' });
+      const notices = panel.of('notice').map((m) => m.text);
+      assert.equal(notices.length, 1); // once per conversation
+      assert.match(notices[0], /^This session runs Hermes' built-in tool loop .*pip install 'hermes-agent\[acp\]'/);
+      assert.equal(panel.of('turnStarted').length, 2); // the built-in loop answered (here: no LLM, an error banner)
+    } finally {
+      await panel.stop();
+    }
+  } finally {
+    process.env.PATH = saved;
+  }
+});
