@@ -40,8 +40,10 @@ async function writes() {
   const context = vscode.__makeContext();
   const services = t.host_services.register_services(context);
   const tracked = t.tools_catalog.build_registry(null, services);
-  const plain = t.tools_catalog.build_registry(null, t.core_tools.Services(services.terminals, services.debugging,
-    services.reviews, services.language, services.tabs, services.configuration));
+  const s = services;  // the same window's services without the change log (positional: Transcrypt's calling convention)
+  const plain = t.tools_catalog.build_registry(null, t.core_tools.Services(s._terminals, s._debugging, s._reviews,
+    s._language, s._tabs, s._configuration, null, s._git, s._paths, s._commands, s._tasks, s._files, s._documents,
+    s._search));
   const author = args({ client: 'bench', session: null, turn: null });
   const results = {};
   for (const kb of [1, 10, 100]) {

@@ -394,6 +394,24 @@ def test_a_change_is_in_the_journal_before_anyone_hears_of_it_and_a_killed_windo
     assert json.loads((tmp_path / 'changes.json').read_text())['journal_seq'] == 3
 
 
+def test_journal_lines_leave_out_what_the_line_before_holds_and_load_back_exactly(tmp_path):
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = ''.join('line %d\n' % n for n in range(40))
+    log = stored_log(tmp_path / 'changes.json', files)
+    write(log, files, '/ws/a.py', files.texts['/ws/a.py'].replace('line 3\n', 'LINE 3\n'), CLAUDE)
+    write(log, files, '/ws/a.py', files.texts['/ws/a.py'].replace('line 30\n', 'LINE 30\nmore\n'), CLAUDE)
+    files.texts['/ws/a.py'] = 'mine\n' + files.texts['/ws/a.py']  # the user's edit, then the agent again
+    write(log, files, '/ws/a.py', files.texts['/ws/a.py'].replace('line 20\n', ''), PANEL)
+    log.keep('/ws/a.py', 'h1')
+    lines = journal_lines(tmp_path)
+    assert 'base' in lines[0]['files'][0] and lines[1]['files'][0]['same_base'] is True and 'base' not in lines[1]['files'][0]
+    assert all('before' not in hunk and 'after' not in hunk for line in lines for entry in line['files']
+               for hunk in entry['hunks'])
+    assert len(lines) == 4 and lines[2]['files'][0].get('same_base') is None  # the user's edit moved the base
+    again = stored_log(tmp_path / 'changes.json', files)
+    assert again.pending() == log.pending() and again.entry('/ws/a.py') == log.entry('/ws/a.py')
+
+
 def test_the_snapshot_takes_the_journal_in_and_lines_it_holds_are_not_replayed_twice(tmp_path):
     files = FakeFiles()
     log = stored_log(tmp_path / 'changes.json', files)

@@ -360,7 +360,6 @@ def test_files_a_terminal_command_changes_are_recorded_as_the_calls_and_can_be_u
         (ws / 'notes.txt').write_text('rewritten\n')
         for name, kind in [('app.py', 'change'), ('gen.py', 'create'), ('notes.txt', 'create')]:
             vscode.workspace.file_changed(vscode.Uri.file(str(ws / name)), kind)
-        document._reload_from_disk()  # as VS Code does for an editor without unsaved changes
     vscode.window.shell_commands['./generate.sh'] = ([MARK + 'ok\r\n'], 0, command_writes)
     registry = build_registry(None, shim_services(changes=log, terminals=register_terminals(context)))
     call = ToolCall()
@@ -373,6 +372,8 @@ def test_files_a_terminal_command_changes_are_recorded_as_the_calls_and_can_be_u
     assert {item['client'] for item in items.values()} == {'claude-code'}
     assert [h['after_lines'] for h in items[str(ws / 'app.py')]['hunks']] == [['THREE']]
     assert items[str(ws / 'gen.py')]['created'] is True
-    asyncio.run(log.undo_all())
+    # the editor has not reloaded app.py from the disk yet (code-server: over a second later): the disk is the truth
+    assert document.getText() == 'one\ntwo\nthree\nfour\nfive\n' and not document.isDirty
+    assert asyncio.run(log.undo_all()) == {'undone': 2, 'conflicts': []}
     assert (ws / 'app.py').read_text() == 'one\ntwo\nthree\nfour\nfive\n' and not (ws / 'gen.py').exists()
     assert (ws / 'notes.txt').read_text() == 'rewritten\n'

@@ -3,6 +3,7 @@ too), their text before (what the writer said, an open editor's text, a listing 
 is never recorded (unknown before-text, a file replaced that the watcher calls created, editor saves, .git, past
 the bound, outside the workspace)."""
 import asyncio
+import os
 
 import pytest
 
@@ -169,3 +170,12 @@ def test_files_outside_the_workspace_are_never_recorded(world, tmp_path):
     assert span.end() == [str(outside)]
     assert span.record(world['log'], [str(outside)], AGENT) == 0  # the change log's own confinement
     assert world['log'].pending() == []
+
+
+def test_a_file_changed_before_the_span_began_and_reported_late_is_not_the_spans(world):
+    folder = world['folder']
+    (folder / 'early.txt').write_text('written just before\n')
+    span = DiskChangeSpan(None, None, world['timers'])
+    os.utime(folder / 'early.txt', ns=(int((span.started - 5000) * 1e6),) * 2)  # its mtime: before the start
+    changed(folder / 'early.txt', 'create')  # the watcher's report comes during the span
+    assert span.record(world['log'], span.end(), AGENT) == 0 and world['log'].pending() == []

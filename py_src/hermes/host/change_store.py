@@ -9,7 +9,8 @@ the log then lives in memory only (`ChangeStore(None, …)`).
 
 Two files, so that a change is kept the moment it is recorded, at a cost that does not grow with the log:
 - **the journal** (`changes.journal`): every change of the log appends one line — the entries of the files it
-  touched, the list of files in order, the decisions made since the last line — written before the change is
+  touched (without what can be taken back from the line before: `slim_entry`), the list of files in order, the
+  decisions made since the last line — written before the change is
   announced to anyone (the tool's result, the views). A write the kernel accepted survives the extension host
   being killed (SIGKILL) the next moment; it is not flushed to the disk each time (a power cut may lose the last
   lines: docs/RELIABILITY.md). A line cut short by a kill is the last one, and was never announced: loading ignores
@@ -29,6 +30,7 @@ from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.core.values import is_object, get_key, json_type
+from hermes.core.hunks import split_lines
 from hermes.host.safe_write import move_aside, remove_leftover_temporaries, write_file_atomically, PRIVATE_MODE
 
 FILE_NAME = 'changes.json'
@@ -53,6 +55,7 @@ class ChangeStore:
         self.journal_path = None if is_none(file_path) else _journal_of(file_path)
         self._report = report
         self.failing = False  # the last write failed: the next must be the whole log (a journal line was lost)
+        self._bases = {}  # ' ' + path → the base its last journal line carried (a later line may leave it out)
 
     def load(self):
         """The stored {'format', 'files', 'history', 'journal_seq'} with the journal replayed, or None (nothing
@@ -126,12 +129,21 @@ class ChangeStore:
         if is_none(self.file_path):
             return True
         fs = node('fs')
+        slim = []
+        for entry in line['files']:
+            key = ' ' + entry['path']
+            slim.append(slim_entry(entry, key in self._bases and self._bases[key] == entry['base']))
         try:
             fs.mkdirSync(node('path').dirname(self.journal_path), {'recursive': True})
-            fs.appendFileSync(self.journal_path, dump_json(line) + '\n', {'mode': PRIVATE_MODE})
+            fs.appendFileSync(self.journal_path, dump_json({'seq': line['seq'], 'order': line['order'], 'files': slim,
+                                                          'history': line['history']}) + '\n',
+                              {'mode': PRIVATE_MODE})
         except JsError as error:
+            self._bases = {}
             self._failed(error)
             return False
+        for entry in line['files']:
+            self._bases[' ' + entry['path']] = entry['base']
         self._worked()
         return True
 
@@ -145,6 +157,7 @@ class ChangeStore:
         except JsError as error:
             self._failed(error)
             return False
+        self._bases = {}  # the next lines start from this snapshot: each carries its file's base again
         try:
             node('fs').unlinkSync(self.journal_path)
         except JsError:
@@ -186,12 +199,58 @@ def replay(data, lines):
         if line['seq'] <= last:
             continue  # already in the snapshot (a kill between its rename and the journal's removal)
         for entry in line['files']:
-            entries[' ' + entry['path']] = entry
+            key = ' ' + entry['path']
+            entries[key] = full_entry(entry, entries[key] if key in entries else None)
         order = line['order']
         history.extend(line['history'])
         last = line['seq']
     files = [entries[' ' + path] for path in order if (' ' + path) in entries]
     return {'format': FORMAT, 'files': files, 'history': history, 'journal_seq': last}
+
+
+def slim_entry(entry, same_base):
+    """An entry as a journal line carries it, at about half the size: a hunk's lines are left out (they are the
+    base's and the text's lines at its place: `full_entry` takes them back from there), and so is the base when
+    the file's previous line carried the same one (a file edited again and again)."""
+    slim = {}
+    for key in entry.keys():
+        if key != 'hunks' and not (key == 'base' and same_base):
+            slim[key] = entry[key]
+    if same_base:
+        slim['same_base'] = True
+    slim['hunks'] = []
+    for hunk in entry['hunks']:
+        short = {}
+        for key in hunk.keys():
+            if key != 'before' and key != 'after':
+                short[key] = hunk[key]
+        short['removed'] = len(hunk['before'])
+        short['added'] = len(hunk['after'])
+        slim['hunks'].append(short)
+    return slim
+
+
+def full_entry(slim, previous):
+    """The entry a journal line's `slim_entry` stands for; `previous`: the file's entry before that line (its base,
+    when the line left it out)."""
+    entry = {}
+    for key in slim.keys():
+        if key != 'same_base' and key != 'hunks':
+            entry[key] = slim[key]
+    if get_key(slim, 'same_base') is True:
+        entry['base'] = None if is_none(previous) else previous['base']
+    base_lines = split_lines('' if is_none(entry['base']) else entry['base'])
+    text_lines = split_lines('' if is_none(entry['text']) else entry['text'])
+    entry['hunks'] = []
+    for short in slim['hunks']:
+        hunk = {}
+        for key in short.keys():
+            if key != 'removed' and key != 'added':
+                hunk[key] = short[key]
+        hunk['before'] = base_lines[short['base_start']:short['base_start'] + short['removed']]
+        hunk['after'] = text_lines[short['start']:short['start'] + short['added']]
+        entry['hunks'].append(hunk)
+    return entry
 
 
 def _entry_problem(entry):

@@ -28,13 +28,16 @@ What it knows, and from where (each source is exact; none copies the workspace):
   A changed file with no known before-text is listed (`end` returns it) but not recorded: there is nothing exact
   to undo it to.
 - Files saved through the editor during the span are skipped: their writer (a tool through the editor, or the
-  user) went through VS Code, and tools record their own writes.
+  user) went through VS Code, and tools record their own writes. So are files last modified before the span
+  began (their mtime), which the watcher reported late: another writer's, just before.
+- Limit: another program writing a workspace file while the span runs is counted as the span's writer.
 
 Bounds: at most MAX_CHANGED files a span (a build that rewrites thousands of files is not reviewable hunk by
 hunk: the rest are counted in `overflow`), files up to MAX_SNAPSHOT_BYTES. Confinement is the change log's (it
 records nothing outside the workspace folders, by real path); the watcher watches the workspace folders only.
 """
 # __pragma__('tconv')
+from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
@@ -46,6 +49,8 @@ MAX_SNAPSHOT_BYTES = 1000000  # larger files are listed, not recorded (the chang
 MAX_LISTED = 50000  # names listed at the start; past it, a "created" file is not known to be new
 MAX_CHANGED = 500
 LATE_EVENTS_MS = 1500
+MTIME_SLACK_MS = 50  # the kernel stamps files from a coarse clock (a tick late): a write just after the start may
+# carry a time a few ms before it
 
 
 def read_text_or_none(path):
@@ -125,6 +130,7 @@ class DiskChangeSpan:
         self.subscriptions = []
         self._late_timer = None
         self._recording = None  # (change_log, author) once `record` ran: late files are recorded the same way
+        self.started = now_ms()
         self.known = open_texts()
         self.listing = list_workspace_files(folder_paths() if is_none(folders) else folders)
         self.texts = {} if is_none(texts) else texts.refresh(self.listing)  # 'k:' + path → {'text', …} at the start
@@ -245,6 +251,9 @@ class DiskChangeSpan:
         if not before['known']:
             return False
         try:
+            fs = node('fs')
+            if fs.existsSync(path) and fs.statSync(path).mtimeMs < self.started - MTIME_SLACK_MS:
+                return False  # changed before the span began, reported late: not the span's writer
             after = self.read(path)
             entry = change_log.entry(path) if hasattr(change_log, 'entry') else None
             if not is_none(entry) and entry['text'] == after:

@@ -1,5 +1,5 @@
-// Test-only: an HTTP endpoint on 127.0.0.1 that runs the JavaScript an e2e test POSTs, with `vscode` in
-// scope, inside the real extension host — the tests act as "another extension" calling vscode.lm.* and
+// Test-only: an HTTP endpoint on 127.0.0.1 that runs the JavaScript an e2e test POSTs, with `vscode` and `require`
+// in scope (a fault test patches Node's `fs`, which Hermes shares with it), inside the real extension host — the tests act as "another extension" calling vscode.lm.* and
 // vscode.commands. The port goes to ~/.hermes-e2e-probe.json (code-server's HOME is a temporary folder).
 'use strict';
 const vscode = require('vscode');
@@ -30,7 +30,7 @@ function activate(context) {
       let answer;
       try {
         const { code } = JSON.parse(body);
-        answer = { ok: true, value: plain(await new AsyncFunction('vscode', code)(vscode)) };
+        answer = { ok: true, value: plain(await new AsyncFunction('vscode', 'require', code)(vscode, require)) };
       } catch (error) {
         answer = { ok: false, error: String(error && error.stack || error), name: error && error.name,
           message: error && error.message, code: error && error.code };
