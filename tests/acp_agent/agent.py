@@ -7,7 +7,9 @@ With ACP_AGENT_MARKER set, it appends {"pid", "argv"} to that file as it starts.
 
 START_MODE (how it behaves before the first prompt): normal (default) · crash_at_start (exits 3 at once, with
 a message on stderr) · hang_init (never answers initialize) · wrong_version (answers protocol version 2) ·
-no_provider (session/new fails with -32603 "No LLM provider configured", as Hermes without a model) ·
+no_provider (as Hermes 0.19.0 without a model: initialize offers only the `hermes-setup` auth method, session/new
+fails with -32603 "No LLM provider configured", session/load of an earlier session works and every prompt ends
+with stopReason "refusal" and no word) ·
 ignore_term (also ignores SIGTERM: only SIGKILL ends it).
 
 A prompt's first text block picks what the turn does (the first word, then arguments):
@@ -35,6 +37,10 @@ import sys
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else 'normal'
 STATE = {'next_id': 1000, 'sessions': 0, 'servers': {}, 'backlog': []}
+
+
+SETUP_ONLY = [{'id': 'hermes-setup', 'name': 'Configure Hermes provider', 'type': 'terminal', 'args': ['--setup'],
+               'description': 'Open Hermes\' interactive model/provider setup in a terminal.'}]
 
 
 def send(message):
@@ -221,7 +227,8 @@ def handle(message):
             'protocolVersion': version,
             'agentCapabilities': {'loadSession': True, 'promptCapabilities': {'image': False},
                                   'sessionCapabilities': {'list': {}, 'resume': {}}},
-            'authMethods': [{'id': 'scripted', 'name': 'Scripted', 'description': None}],
+            'authMethods': SETUP_ONLY if MODE == 'no_provider' else [{'id': 'scripted', 'name': 'Scripted',
+                                                                       'description': None}],
             'agentInfo': {'name': 'scripted-acp-agent', 'version': '1.0.0'},
             'echo': {'clientCapabilities': params.get('clientCapabilities'),
                      'protocolVersion': params.get('protocolVersion')}})
@@ -257,6 +264,8 @@ def handle(message):
     if method in ('session/set_mode', 'session/set_model'):
         return answer(request_id, {})
     if method == 'session/prompt':
+        if MODE == 'no_provider':
+            return answer(request_id, {'stopReason': 'refusal'})
         return turn(request_id, params)
     return fail(request_id, -32601, 'Method not found: ' + method)
 

@@ -106,6 +106,28 @@ test('Hermes without a provider: a readable message and the setup button, not a 
   }
 });
 
+test('a continued session whose Hermes lost its provider: the setup message and button, not "refused"', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-bin-'));
+  const program = path.join(folder, 'hermes-acp');
+  const modeFile = path.join(folder, 'mode');
+  fs.writeFileSync(modeFile, 'normal');
+  fs.writeFileSync(program, `#!/bin/sh\nexec ${PYTHON} ${AGENT} "$(cat ${modeFile})"\n`, { mode: 0o755 });
+  const run = await session({ 'hermes.acp.hermesPath': program }, 'hello first');
+  try {
+    fs.writeFileSync(modeFile, 'no_provider');  // the next Hermes process has no provider
+    await run.ask('exit_mid_turn', recorder());  // this one ends: the next turn starts the no-provider one
+    const stream = recorder();
+    await run.ask('hello again', stream);
+    const said = stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('');
+    assert.match(said, /^Hermes Agent has no model provider configured yet/);
+    assert.doesNotMatch(said, /refused/);
+    assert.deepEqual(stream.parts.filter(([kind]) => kind === 'button'),
+      [['button', { command: 'hermes.acp.setup', title: 'Set up Hermes Agent' }]]);
+  } finally {
+    await run.stop();
+  }
+});
+
 test('without Hermes Agent the built-in loop answers and the session says once how to get it', async () => {
   const saved = process.env.PATH;
   process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'empty-path-'));  // no hermes anywhere

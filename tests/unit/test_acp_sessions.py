@@ -52,6 +52,7 @@ class FakeAgent:
         self.cancelled = []
         self.sessions = 0
         self.fail_start = None
+        self.auth_methods = scripts.get('auth_methods', [{'id': 'custom', 'name': 'custom runtime credentials'}])
 
     async def start(self):
         self.calls.append(('start',))
@@ -413,6 +414,42 @@ def test_no_provider_is_a_readable_message_with_a_setup_button():
     assert 'has no model provider configured yet' in stream.text() and '-32603' not in stream.text()
     assert stream.of('button') == [{'command': 'hermes.acp.setup', 'title': 'Set up Hermes Agent'}]
     assert world['store'].conversations[0].messages[1]['status'] == 'error'
+
+
+SETUP_ONLY = [{'id': 'hermes-setup', 'name': 'Configure Hermes provider', 'type': 'terminal', 'args': ['--setup']}]
+
+
+def test_a_reopened_session_whose_hermes_lost_its_provider_gets_the_setup_message_not_refused():
+    world = make_world({'turns': [[chunk('one')], [{'sessionUpdate': 'usage_update', 'size': 1, 'used': 1}]]})
+    ask(world, 'first')
+    [conversation] = world['store'].conversations
+    world['made'][0].crash()  # (or a reload): the next turn starts Hermes anew, which now has no provider
+    world['made'][0].scripts['auth_methods'] = SETUP_ONLY  # Hermes 0.19.0's initialize without a provider
+    stream, result = ask(world, 'second', 'hermes:/' + conversation.id)
+    assert stream.text().startswith('Hermes Agent has no model provider configured yet. Choose one with `hermes model`')
+    assert 'refused' not in stream.text()
+    assert stream.of('button') == [{'command': 'hermes.acp.setup', 'title': 'Set up Hermes Agent'}]
+    second = world['made'][1]
+    assert [call[0] for call in second.calls] == ['start', 'dispose']  # no load, no prompt; stopped for the next turn
+    assert conversation.acp['sessionId'] == 'sess-1' and conversation.messages[-1]['status'] == 'error'
+    second.scripts['auth_methods'] = [{'id': 'custom'}] + SETUP_ONLY  # the user ran `hermes acp --setup`
+    stream, result = ask(world, 'third', 'hermes:/' + conversation.id)
+    assert [call[0] for call in world['made'][2].calls] == ['start', 'load', 'prompt']  # a new process, same session
+
+
+def test_a_new_session_without_a_provider_is_told_before_session_new():
+    world = make_world({'turns': [], 'auth_methods': SETUP_ONLY})
+    stream, result = ask(world, 'hi')
+    assert 'has no model provider configured yet' in stream.text()
+    assert [call[0] for call in world['made'][0].calls] == ['start', 'dispose']
+
+
+def test_only_hermes_with_nothing_but_the_setup_method_lacks_a_provider():
+    from hermes.core.acp_backends import lacks_provider
+    assert lacks_provider(HERMES_NAME, SETUP_ONLY)
+    assert not lacks_provider(HERMES_NAME, [{'id': 'custom'}] + SETUP_ONLY)
+    assert not lacks_provider(HERMES_NAME, [])  # says nothing
+    assert not lacks_provider('Claude Code', SETUP_ONLY)  # another agent's methods mean something else
 
 
 def test_an_agent_that_cannot_start_is_said_and_the_next_turn_tries_again():

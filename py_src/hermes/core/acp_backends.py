@@ -30,6 +30,8 @@ RESTRICTED_HINT = ('This workspace is in Restricted Mode, so Hermes starts no ag
                    'workspace to use Hermes Agent; until then the built-in tool loop answers.')
 NO_PROVIDER_CODE = -32603
 NO_PROVIDER_TEXT = 'No LLM provider configured'
+SETUP_AUTH_METHOD = 'hermes-setup'
+"""The auth method Hermes offers for `hermes acp --setup`; without a provider it is the only one it offers."""
 
 
 def _basename(path):
@@ -177,6 +179,25 @@ def mcp_server_entry(url, token):
     return {'type': 'http', 'name': MCP_SERVER_NAME, 'url': url, 'headers': headers}
 
 
+def no_provider_failure(agent_name):
+    """What the user reads when Hermes has no model provider: how to choose one, and the setup button."""
+    return {'message': agent_name + ' has no model provider configured yet. Choose one with `hermes model` or '
+                       '`hermes acp --setup` (the button below runs it in a terminal), then ask again.',
+            'setup': agent_name == HERMES_NAME}
+
+
+def lacks_provider(agent_name, auth_methods):
+    """Hermes without a model provider, told by its `initialize`: its only auth method is the terminal setup.
+    (With one it also offers the provider's method. A new session then fails with -32603, but a session/load of an
+    earlier session succeeds and its prompt ends with stopReason `refusal` and no word: the reopened session's case.)"""
+    if agent_name != HERMES_NAME or json_type(auth_methods) != 'array' or len(auth_methods) == 0:
+        return False
+    for method in auth_methods:
+        if get_key(method, 'id') != SETUP_AUTH_METHOD:
+            return False
+    return True
+
+
 def describe_failure(kind, code, message, agent_name, data=None):
     """An AcpError as what the user reads: {'message', 'setup': True when `hermes acp --setup` is the fix}.
     Never the raw JSON-RPC dump; the MCP token never reaches here (it only travels in session/new). Hermes
@@ -186,9 +207,7 @@ def describe_failure(kind, code, message, agent_name, data=None):
     if json_type(details) == 'string' and details != '' and not (details in text):
         text = (text + ': ' if text != '' else '') + details
     if code == NO_PROVIDER_CODE and NO_PROVIDER_TEXT.lower() in text.lower():
-        return {'message': agent_name + ' has no model provider configured yet. Choose one with `hermes model` or '
-                           '`hermes acp --setup` (the button below runs it in a terminal), then ask again.',
-                'setup': agent_name == HERMES_NAME}
+        return no_provider_failure(agent_name)
     if kind == 'spawn':
         return {'message': agent_name + ' could not be started: ' + text + '. Check the command in your settings '
                            '(`hermes.acp.hermesPath` / `hermes.acp.agents`).', 'setup': False}

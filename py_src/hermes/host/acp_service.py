@@ -17,7 +17,7 @@ from hermes.js.promises import first_of, deferred
 from hermes.js.timers import set_timer, clear_timer
 from hermes.core.values import json_type, get_key
 from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, find_spec, mcp_server_entry,
-                                    describe_failure, HERMES_NAME, AcpAgentError,
+                                    describe_failure, HERMES_NAME, AcpAgentError, lacks_provider, no_provider_failure,
                                     backend_choices, default_choice)
 from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
                                   permission_summary)
@@ -181,6 +181,14 @@ class AcpService:
                       ('' if is_none(info) else ': ' + dump_json(info)))
         return agent
 
+    def forget_agent(self, spec):
+        """Stop the warm agent for `spec` (the next turn starts a new process)."""
+        key = spec_key(spec)
+        if key in self.agents:
+            entry = self.agents[key]
+            del self.agents[key]
+            entry['agent'].dispose()
+
     def _between_turns(self, session_id, update):
         key = 's:' + str(session_id)
         if key in self.session_listeners:
@@ -253,6 +261,13 @@ class AcpService:
             conversation.acp = {'agent': spec['name'], 'sessionId': ''}  # this agent answers it from now on
         try:
             agent = await self.agent(spec)
+        except JsError as error:
+            raise failure_of(error, spec['name'])
+        if lacks_provider(spec['name'], getattr(agent, 'auth_methods', None)):
+            self.forget_agent(spec)  # the next turn starts Hermes anew: it reads the provider chosen meanwhile
+            failure = no_provider_failure(spec['name'])
+            raise AcpAgentError(failure['message'], failure['setup'])
+        try:
             session_id = await self.session_for(spec, agent, conversation, notices)
         except JsError as error:
             raise failure_of(error, spec['name'])
