@@ -28,6 +28,8 @@ A prompt's first text block picks what the turn does (the first word, then argum
     error              answers the prompt with a JSON-RPC error -32603
     echo_secret        writes the MCP header values it was given to stderr, then answers with an error naming them
     unknown_method     sends the client a request for a method no client has, says the error that came back
+    options            says the session's mode and model ("mode=… model=…": session/new reports modes and models,
+                       session/set_mode and session/set_model change them)
 """
 import json
 import os
@@ -36,7 +38,7 @@ import subprocess
 import sys
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else 'normal'
-STATE = {'next_id': 1000, 'sessions': 0, 'servers': {}, 'backlog': []}
+STATE = {'next_id': 1000, 'sessions': 0, 'servers': {}, 'backlog': [], 'mode': {}, 'model': {}}
 
 
 SETUP_ONLY = [{'id': 'hermes-setup', 'name': 'Configure Hermes provider', 'type': 'terminal', 'args': ['--setup'],
@@ -103,6 +105,10 @@ def turn(request_id, params):
     text = next((block.get('text', '') for block in blocks if block.get('type') == 'text'), '')
     words = text.split(' ')
     command = words[0]
+    if command == 'options':
+        chunk(session_id, 'mode=' + STATE['mode'].get(session_id, 'default') + ' model=' +
+              STATE['model'].get(session_id, 'scripted-a'))
+        return answer(request_id, {'stopReason': 'end_turn'})
     if command == 'hello':
         chunk(session_id, 'Hello')
         update(session_id, {'sessionUpdate': 'agent_thought_chunk', 'content': {'type': 'text', 'text': 'thinking'}})
@@ -240,7 +246,10 @@ def handle(message):
         STATE['servers'][session_id] = params.get('mcpServers') or []
         answer(request_id, {'sessionId': session_id, 'modes': {
             'currentModeId': 'default', 'availableModes': [{'id': 'default', 'name': 'Ask'},
-                                                           {'id': 'accept_edits', 'name': 'Accept edits'}]}})
+                                                           {'id': 'accept_edits', 'name': 'Accept edits'}]},
+            'models': {'currentModelId': 'scripted-a', 'availableModels': [
+                {'modelId': 'scripted-a', 'name': 'Scripted A'}, {'modelId': 'scripted-b', 'name': 'Scripted B',
+                                                                  'description': 'the other one'}]}})
         update(session_id, {'sessionUpdate': 'available_commands_update',
                             'availableCommands': [{'name': 'help', 'description': 'Help'}]})
         return None
@@ -262,6 +271,8 @@ def handle(message):
             result['nextCursor'] = 'p' + str(page + 1)
         return answer(request_id, result)
     if method in ('session/set_mode', 'session/set_model'):
+        option = 'mode' if method == 'session/set_mode' else 'model'
+        STATE[option][params['sessionId']] = params.get('modeId' if option == 'mode' else 'modelId')
         return answer(request_id, {})
     if method == 'session/prompt':
         if MODE == 'no_provider':

@@ -10,7 +10,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { vscode, recorder, openSession } = require('./fake_chat');
+const { vscode, chat, recorder, openSession } = require('./fake_chat');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
@@ -123,6 +123,30 @@ test('a continued session whose Hermes lost its provider: the setup message and 
     assert.doesNotMatch(said, /refused/);
     assert.deepEqual(stream.parts.filter(([kind]) => kind === 'button'),
       [['button', { command: 'hermes.acp.setup', title: 'Set up Hermes Agent' }]]);
+  } finally {
+    await run.stop();
+  }
+});
+
+test('the agent\'s modes and models are the session\'s pickers; a choice reaches the agent and is kept', async () => {
+  const run = await session(SCRIPTED, 'options');
+  try {
+    const said = (stream) => stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('');
+    assert.equal(said(run.stream), 'mode=default model=scripted-a');
+    const { provider } = chat.content.get('hermes');
+    const { optionGroups } = await provider.provideChatSessionProviderOptions({});
+    assert.deepEqual(optionGroups.map((group) => [group.id, group.name, group.items.map((item) => item.id)]),
+      [['mode', 'Mode', ['default', 'accept_edits']], ['model', 'Model', ['scripted-a', 'scripted-b']]]);
+    assert.deepEqual(optionGroups[1].items[1], { id: 'scripted-b', name: 'Scripted B', description: 'the other one' });
+    assert.equal(optionGroups[0].items[0].default, true);
+    const [conversation] = [...chat.controllers.get('hermes').items.all()];
+    provider.provideHandleOptionsChange(conversation.resource, [{ optionId: 'mode', value: 'accept_edits' },
+      { optionId: 'model', value: { id: 'scripted-b', name: 'Scripted B' } }], {});
+    const content = await provider.provideChatSessionContent(conversation.resource, {});
+    assert.deepEqual({ ...content.options }, { mode: 'accept_edits', model: 'scripted-b' });
+    const again = recorder();
+    await run.ask('options', again);
+    assert.equal(said(again), 'mode=accept_edits model=scripted-b');
   } finally {
     await run.stop();
   }

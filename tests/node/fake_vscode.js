@@ -135,6 +135,7 @@ function makeContext() {
     extension: { id: 'hermes-agent.hermes-agent', packageJSON: { version: '0.1.0' } },
     secrets: { values: new Map(), get(k) { return Promise.resolve(this.values.get(k)); }, store(k, v) { this.values.set(k, v); return Promise.resolve(); }, delete(k) { this.values.delete(k); return Promise.resolve(); } },
     workspaceState: { values: new Map(), get(k, d) { return this.values.has(k) ? this.values.get(k) : d; }, update(k, v) { this.values.set(k, v); return Promise.resolve(); }, keys() { return [...this.values.keys()]; } },
+    globalState: { values: new Map(), get(k, d) { return this.values.has(k) ? this.values.get(k) : d; }, update(k, v) { this.values.set(k, v); return Promise.resolve(); }, keys() { return [...this.values.keys()]; } },
     extensionUri: Uri.file(require('path').resolve(__dirname, '..', '..')),
     globalStorageUri: Uri.file(storage),
     storageUri: Uri.file(path.join(storage, 'workspace')),  // undefined in a window without a folder

@@ -66,7 +66,15 @@ class FakeAgent:
         self.calls.append(('new', cwd, mcp_servers))
         if self.scripts.get('new_error'):
             raise self.scripts['new_error']
-        return {'sessionId': 'sess-' + str(self.sessions), 'modes': {'currentModeId': 'default'}}
+        return {'sessionId': 'sess-' + str(self.sessions), **self.scripts.get('offered', {})}
+
+    async def set_mode(self, session_id, mode_id):
+        self.calls.append(('set_mode', session_id, mode_id))
+        return {}
+
+    async def set_model(self, session_id, model_id):
+        self.calls.append(('set_model', session_id, model_id))
+        return {}
 
     async def load_session(self, session_id, cwd, mcp_servers, on_update):
         self.calls.append(('load', session_id, cwd, mcp_servers))
@@ -152,7 +160,7 @@ class FakeChangeLog:
         return None
 
 
-def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD, change_log=None):
+def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD, change_log=None, memory=None):
     vscode.workspace.open_folders([cwd])
     if backend:
         vscode.workspace.settings['hermes.agent.backend'] = backend
@@ -166,7 +174,7 @@ def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD, chan
         return agent
     found = {'hermes': '/usr/bin/hermes'} if programs is None else programs
     service = AcpService(log, make_agent, client_side, FakeMcp(), find=lambda name, extra: found.get(name),
-                         trusted=lambda: trusted)
+                         trusted=lambda: trusted, memory=memory)
     store = ConversationStore(lambda: 'c' + str(len(store.conversations) + 1), lambda: 1000)
     chat = Chat()
     context = vscode.ExtensionContext()
@@ -545,3 +553,81 @@ def test_hermes_own_sessions_are_listed_and_replayed_when_opened():
 def test_no_agent_sessions_are_listed_with_the_built_in_backend():
     world = make_world({'turns': [], 'listed': [{'sessionId': 'x', 'title': 't'}]}, backend='builtin')
     assert asyncio.run(world['sessions'].acp.import_listed()) == 0 and world['made'] == []
+
+
+# ------------------------------------------------------------------------------------ modes and models
+
+OFFERED = {  # Hermes 0.19.0's session/new answer (measured)
+    'modes': {'availableModes': [{'description': 'Ask before edits.', 'id': 'default', 'name': 'Default'},
+                                 {'description': 'Auto-allow workspace and /tmp edits; still asks for sensitive paths.',
+                                  'id': 'accept_edits', 'name': 'Accept Edits'},
+                                 {'description': 'Auto-allow file edits for this session except sensitive paths.',
+                                  'id': 'dont_ask', 'name': "Don't Ask"}], 'currentModeId': 'default'},
+    'models': {'availableModels': [{'description': 'Provider: Custom endpoint • current', 'modelId': 'custom:m1',
+                                    'name': 'm1'},
+                                   {'description': 'Provider: Custom endpoint', 'modelId': 'custom:m2', 'name': 'm2'}],
+               'currentModelId': 'custom:m1'}}
+
+
+def option_change(option, value):
+    return {'optionId': option, 'value': value}
+
+
+def test_the_modes_and_models_hermes_reports_become_the_pickers_and_are_remembered():
+    memory = vscode.Memento()
+    world = make_world({'turns': [[chunk('one')]], 'offered': OFFERED}, memory=memory)
+    fired = []
+    world['service'].on_offered(lambda: fired.append(True))
+    assert world['service'].option_groups() == []  # nothing known before Hermes ran once
+    ask(world, 'first')
+    groups = world['service'].option_groups()
+    assert [(group['id'], group['name'], [item['id'] for item in group['items']]) for group in groups] == [
+        ('mode', 'Mode', ['default', 'accept_edits', 'dont_ask']), ('model', 'Model', ['custom:m1', 'custom:m2'])]
+    assert groups[0]['items'][0] == {'id': 'default', 'name': 'Default', 'description': 'Ask before edits.',
+                                     'default': True}
+    assert fired == [True]
+    [conversation] = world['store'].conversations
+    assert conversation.acp == {'agent': HERMES_NAME, 'sessionId': 'sess-1', 'mode': 'default', 'model': 'custom:m1'}
+    assert [call[0] for call in world['made'][0].calls] == ['start', 'new', 'prompt']  # nothing set: all as reported
+    world['context'].dispose_all()
+    later = make_world({'turns': []}, memory=memory)  # a reload: known before Hermes runs again
+    assert later['service'].option_groups() == groups
+
+
+def test_a_choice_in_a_running_session_is_set_on_the_agent_and_survives_a_reload():
+    world = make_world({'turns': [[chunk('one')], [chunk('two')]], 'offered': OFFERED})
+    ask(world, 'first')
+    [conversation] = world['store'].conversations
+    runner = world['sessions'].acp
+    assert asyncio.run(runner.options_changed(conversation, [option_change('mode', {'id': 'accept_edits',
+                                                                                    'name': 'Accept Edits'}),
+                                                           option_change('model', 'custom:m2'),
+                                                           option_change('subagent', 'x')])) is True
+    agent = world['made'][0]
+    assert agent.calls[-2:] == [('set_mode', 'sess-1', 'accept_edits'), ('set_model', 'sess-1', 'custom:m2')]
+    assert runner.option_values(conversation) == {'mode': 'accept_edits', 'model': 'custom:m2'}
+    data = world['store'].to_data()
+    world['context'].dispose_all()
+    later = make_world({'turns': [[chunk('after reload')]]})
+    later['store'] = ConversationStore.restore(data, lambda: 'x', lambda: 2000)
+    later['sessions'] = SessionParticipant(later['store'], later['chat'], later['log'],
+                                           AcpSessionRunner(later['service'], later['store'], later['log']))
+    [restored] = later['store'].conversations
+    assert later['sessions'].acp.option_values(restored) == {'mode': 'accept_edits', 'model': 'custom:m2'}
+    ask(later, 'again', 'hermes:/' + restored.id)
+    assert [call[0] for call in later['made'][0].calls] == ['start', 'load', 'set_mode', 'set_model', 'prompt']
+    assert later['made'][0].calls[2:4] == [('set_mode', 'sess-1', 'accept_edits'), ('set_model', 'sess-1', 'custom:m2')]
+
+
+def test_choices_made_before_the_first_prompt_are_set_right_after_session_new():
+    world = make_world({'turns': [[chunk('one')]], 'offered': OFFERED})
+    context = session_context(vscode.Uri.parse('hermes:/untitled-1'))
+    context.chatSessionContext.initialSessionOptions = [option_change('mode', 'dont_ask'),
+                                                        option_change('model', 'custom:m1')]
+    stream = vscode.ChatResponseStream()
+    asyncio.run(world['sessions'].handle(request('first'), context, stream, None))
+    agent = world['made'][0]
+    assert [call[0] for call in agent.calls] == ['start', 'new', 'set_mode', 'prompt']  # the model was the current one
+    assert agent.calls[2] == ('set_mode', 'sess-1', 'dont_ask')
+    [conversation] = world['store'].conversations
+    assert conversation.acp['mode'] == 'dont_ask' and conversation.acp['model'] == 'custom:m1'

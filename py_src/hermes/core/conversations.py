@@ -134,6 +134,10 @@ def _restore_acp(value: 'Json') -> 'Optional[JsonObject]':
     restored = {'agent': agent, 'sessionId': session_id}
     if get_key(value, 'replay') is True:
         restored['replay'] = True  # listed from the agent's own sessions: its turns come when it is opened
+    for option in ['mode', 'model']:  # the session's chosen mode and model (core/acp_options.py)
+        chosen = get_key(value, option)
+        if json_type(chosen) == 'string' and chosen != '':
+            restored[option] = chosen
     return restored
 
 

@@ -13,18 +13,20 @@ from hermes.js.json import dump_json
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.js.process import environment_variable
-from hermes.js.promises import first_of, deferred
+from hermes.js.promises import first_of, deferred, spawn
 from hermes.js.timers import set_timer, clear_timer
 from hermes.core.values import json_type, get_key
 from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, find_spec, mcp_server_entry,
                                     describe_failure, HERMES_NAME, AcpAgentError, lacks_provider, no_provider_failure,
                                     backend_choices, default_choice)
+from hermes.core.acp_options import offered_options, option_groups, chosen_values, OPTIONS, MODE
 from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
                                   permission_summary)
 from hermes.host.settings import setting
 from hermes.host.approval import restricted_mode
 from hermes.host.workspace import workspace_folders
 
+OFFERED_KEY = 'hermes.acp.offeredOptions'
 PERMISSION_DEADLINE_MS = 50000
 """An unanswered permission request is answered "deny" by us after this (Hermes denies by itself at 60 s)."""
 DENIED_IN_TIME = ('No answer within 50 seconds: Hermes denied the request (it would have timed out at 60 s). '
@@ -84,8 +86,13 @@ class AcpService:
     host/acp_client_side.py object every agent shares (permission prompts per session id);
     `mcp` the McpService whose url and token go to the agent."""
 
-    def __init__(self, log, make_agent, client_side, mcp, find=None, trusted=None):
+    def __init__(self, log, make_agent, client_side, mcp, find=None, trusted=None, memory=None):
         self.log = log
+        self.memory = memory  # a Memento (context.globalState): the options each agent offered, across reloads
+        remembered = None if is_none(memory) else memory.js_get(OFFERED_KEY)
+        self.offered = remembered if json_type(remembered) == 'object' else {}  # agent name → offered_options(...)
+        self.offered_listeners = []
+        self.choice_sends = {}  # 's:' + session id → the last of its mode/model calls still under way
         self.make_agent = make_agent
         self.client_side = client_side
         self.mcp = mcp
@@ -229,6 +236,7 @@ class AcpService:
                 await agent.load_session(session_id, cwd, servers, lambda update: None)
                 if not is_none(entry):
                     entry['sessions'].append(session_id)
+                await self._apply_chosen(spec, agent, session_id, conversation.acp, None)
                 return session_id
             except JsError as error:
                 if _kind_of(error) != 'agent':
@@ -237,11 +245,107 @@ class AcpService:
                                '); it continues in a new session without the earlier turns.')
         created = await agent.new_session(cwd, servers)
         session_id = created['sessionId']
+        wanted = chosen_values(conversation.acp)  # chosen in the input area before the session existed
         conversation.acp = {'agent': spec['name'], 'sessionId': session_id}
-        conversation.acp_options = {'modes': get_key(created, 'modes'), 'models': get_key(created, 'models')}
+        for option in wanted.keys():
+            conversation.acp[option] = wanted[option]
         if not is_none(entry):
             entry['sessions'].append(session_id)
+        offered = offered_options(created)
+        self._remember_offered(spec['name'], offered)
+        await self._apply_chosen(spec, agent, session_id, conversation.acp, offered)
         return session_id
+
+    # ------------------------------------------------------------------ modes and models (core/acp_options.py)
+
+    def on_offered(self, callback):
+        """`callback()` when an agent offers other modes or models than before (the input area's pickers)."""
+        self.offered_listeners.append(callback)
+
+    def _remember_offered(self, agent_name, offered):
+        if dump_json(get_key(self.offered, agent_name)) == dump_json(offered):
+            return
+        self.offered[agent_name] = offered
+        if not is_none(self.memory):
+            self.memory.js_update(OFFERED_KEY, self.offered)
+        for callback in self.offered_listeners:
+            callback()
+
+    def option_groups(self):
+        """The pickers for new sessions: the modes and models the agent new sessions use offered last."""
+        backend = self.choose_for_listing()
+        if is_none(backend):
+            return []
+        return option_groups(get_key(self.offered, backend['spec']['name']))
+
+    async def _apply_chosen(self, spec, agent, session_id, acp, offered):
+        """Set the session's chosen mode and model on the agent (session/set_mode, session/set_model): after
+        session/new those chosen before it that differ from what it reported (the rest: what it reported), after
+        session/load all of them (the agent forgets them with its process)."""
+        for option in OPTIONS:
+            current = None if is_none(offered) or not (option in offered) else offered[option]['current']
+            wanted = get_key(acp, option)
+            if is_none(wanted):
+                if not is_none(current):
+                    acp[option] = current
+                continue
+            if wanted == current:
+                continue
+            try:
+                await self._set_option(agent, session_id, option, wanted)
+            except JsError as error:
+                self.log.warn('ACP: ' + spec['name'] + ' refused the ' + option + ' ' + wanted + ': ' +
+                              error_message(error))
+
+    async def _set_option(self, agent, session_id, option, value):
+        if option == MODE:
+            await agent.set_mode(session_id, value)
+        else:
+            await agent.set_model(session_id, value)
+
+    def choose(self, conversation, option, value):
+        """The user chose `value` for `option` ('mode' | 'model') in a session's input area: kept in
+        `conversation.acp` at once. Returns the agent and session to tell now (its session is open in the warm
+        process: `send_choice`), or None (it is set when the session opens: the next turn). A conversation no agent
+        answered yet is given to the agent new sessions use."""
+        if is_none(conversation.acp):
+            backend = self.choose_for_listing()
+            if is_none(backend):
+                return None
+            conversation.acp = {'agent': backend['spec']['name'], 'sessionId': ''}
+        conversation.acp[option] = value
+        session_id = conversation.acp['sessionId']
+        spec = self.spec_named(conversation.acp['agent'])
+        if is_none(spec) or session_id == '':
+            return None
+        entry = get_key(self.agents, spec_key(spec))
+        if is_none(entry) or not entry['agent'].alive or not (session_id in entry['sessions']):
+            return None
+        return {'agent': entry['agent'], 'sessionId': session_id}
+
+    def send_choice(self, target, option, value):
+        """Tell the agent a choice (`target`: what `choose` returned). The session's choices go out one after the
+        other, and its next prompt waits for them (`choices_sent`). Returns an awaitable of the call."""
+        key = 's:' + target['sessionId']
+        previous = get_key(self.choice_sends, key)
+        done = deferred()
+        self.choice_sends[key] = done['promise']
+
+        async def send():
+            try:
+                if not is_none(previous):
+                    await previous
+                await self._set_option(target['agent'], target['sessionId'], option, value)
+            finally:
+                done['resolve'](None)
+                if get_key(self.choice_sends, key) is done['promise']:
+                    del self.choice_sends[key]
+        return spawn(send())
+
+    async def choices_sent(self, session_id):
+        pending = get_key(self.choice_sends, 's:' + session_id)
+        if not is_none(pending):
+            await pending
 
     # ------------------------------------------------------------------ a turn
 
@@ -271,6 +375,7 @@ class AcpService:
             session_id = await self.session_for(spec, agent, conversation, notices)
         except JsError as error:
             raise failure_of(error, spec['name'])
+        await self.choices_sent(session_id)  # a mode or model chosen just before the prompt applies to it
         if not is_none(between_turns):
             self.watch_session(session_id, between_turns)
         set_author = getattr(self.client_side, 'set_change_author', None)
@@ -337,26 +442,6 @@ class AcpService:
         turn.permission_answered(part, picked['label'], picked['allow'])
         save()
         return selected_outcome(picked['id'])
-
-    async def set_mode(self, conversation, mode_id):
-        return await self._session_call(conversation, 'set_mode', mode_id)
-
-    async def set_model(self, conversation, model_id):
-        return await self._session_call(conversation, 'set_model', model_id)
-
-    async def _session_call(self, conversation, method, value):
-        if is_none(conversation.acp):
-            return False
-        spec = find_spec(conversation.acp['agent'], self.hermes(), self.agents_configured())
-        if is_none(spec):
-            return False
-        agent = await self.agent(spec)
-        session_id = await self.session_for(spec, agent, conversation, [])
-        if method == 'set_mode':
-            await agent.set_mode(session_id, value)
-        else:
-            await agent.set_model(session_id, value)
-        return True
 
     async def replay_session(self, spec, session_id, on_update):
         """Load an agent session into its warm process, its replay (the earlier turns) to `on_update`."""

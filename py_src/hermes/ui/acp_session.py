@@ -11,6 +11,7 @@ from hermes.core.values import json_type, get_key
 from hermes.core.cancellation import Cancellation
 from hermes.core.chat_messages import prop
 from hermes.core.acp_turn import AcpTurn, content_text
+from hermes.core.acp_options import chosen_values, option_update
 from hermes.core.acp_backends import SETUP_COMMAND, SETUP_TITLE
 from hermes.core.acp_conversation import AcpConversations, no_answer_text
 from hermes.core.checkpoints import change_author
@@ -63,6 +64,41 @@ class AcpSessionRunner:
 
     def notice_once(self, conversation, notice):
         return self.service.notice_once(conversation, notice)
+
+    # ---------------------------------------------------------------- modes and models in the input area
+
+    def option_groups(self):
+        return self.service.option_groups()
+
+    def on_offered(self, callback):
+        self.service.on_offered(callback)
+
+    def option_values(self, conversation):
+        """The session's chosen mode and model, as VS Code's `ChatSession.options`."""
+        return chosen_values(conversation.acp)
+
+    async def options_changed(self, conversation, updates):
+        """VS Code's option updates ([{optionId, value}]: the user chose in a picker, or the first request's
+        initialSessionOptions) applied to the conversation and its agent session; kept in the store."""
+        sends = []
+        for update in updates or []:  # all kept first (VS Code may ask for the session's options right away) …
+            found = option_update(update)
+            if is_none(found) or get_key(conversation.acp, found[0]) == found[1]:
+                continue
+            sends.append([self.service.choose(conversation, found[0], found[1]), found[0], found[1]])
+        if len(sends) > 0 and len(conversation.messages) > 0:
+            self.store.put(conversation, SESSION_ORIGIN)
+        calls = []
+        for target, option, value in sends:  # … then told to the agent (in order), when its session is open
+            if not is_none(target):
+                calls.append([option, self.service.send_choice(target, option, value)])
+        for option, call in calls:
+            try:
+                await call
+            except JsError as error:
+                self.log.warn('ACP: setting the ' + option + ' failed: ' + error_message(error) +
+                              ' (it is set again when the session is next opened)')
+        return len(sends) > 0
 
     def choices(self):
         return self.service.choices()
@@ -186,7 +222,8 @@ def register_acp_sessions(context, log, mcp, agents, client_side, store, change_
     """The ACP agents behind chat sessions (and the side panel): AcpService over the window's agent processes
     (`agents`: host/acp_agents.py AcpAgents), `hermes.acp.setup`, the diff documents; what the agents change on
     disk goes to `change_log` (host/change_log.py). Returns the runner."""
-    service = AcpService(log, lambda spec: agents.create(spec, client_side), client_side, mcp)
+    service = AcpService(log, lambda spec: agents.create(spec, client_side), client_side, mcp,
+                         memory=context.globalState)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(service.dispose)))
     register_acp_commands(context, service)
     return AcpSessionRunner(service, store, log, register_diff_documents(context, log), change_log)

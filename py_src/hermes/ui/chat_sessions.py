@@ -24,6 +24,7 @@ from hermes.js.clock import local_time_text, now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
+from hermes.js.promises import spawn
 from hermes.core.values import json_type, get_key
 from hermes.core.tools import WAITING, CONFIRMED
 from hermes.core.chat_messages import prop
@@ -142,6 +143,8 @@ class SessionParticipant:
         if backend['kind'] == 'acp':
             if conversation.id in self.new_conversations:
                 del self.new_conversations[conversation.id]
+            if len(conversation.messages) == 0:  # the mode and model picked before the first prompt
+                await self.acp.options_changed(conversation, prop(session, 'initialSessionOptions'))
             return await self.acp.respond(backend['spec'], conversation, request, stream, token)
         notice = None if is_none(self.acp) else self.acp.notice_once(conversation, backend['notice'])
         if not is_none(notice):
@@ -242,6 +245,31 @@ def changed_files(conversation, changes, noted):
     return items
 
 
+def add_option_pickers(context, provider, acp, sessions, log):
+    """The ACP agent's modes and models as pickers in a session's input area (chatSessionsProvider's option groups:
+    VS Code asks `provideChatSessionProviderOptions` when the provider registers and again when
+    `onDidChangeChatSessionProviderOptions` fires — when the agent offers others; a choice arrives in
+    `provideHandleOptionsChange`, a session's current ones go out as its content's `options`)."""
+    offered_changed = new(vscode.EventEmitter)
+    context.subscriptions.push(offered_changed)
+    acp.on_offered(lambda: offered_changed.fire(None))
+
+    async def provide_options(token=None):
+        return {'optionGroups': acp.option_groups()}
+
+    async def apply(resource, updates):
+        try:
+            await acp.options_changed(sessions.conversation_for(resource), updates)
+        except JsError as error:
+            log.warn('Chat sessions: applying a mode or model failed: ' + error_message(error))
+
+    def handle_change(resource, updates, token=None):
+        spawn(apply(resource, updates))
+    provider['provideChatSessionProviderOptions'] = to_js_callback(provide_options)
+    provider['provideHandleOptionsChange'] = to_js_callback(handle_change)
+    provider['onDidChangeChatSessionProviderOptions'] = offered_changed.event
+
+
 def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None, changes=None, native=None):
     """The session list, content and participant; None where the chat sessions proposal is off. `changes`: the
     change log (host/change_log.py), whose pending changes each session lists with +/−."""
@@ -325,6 +353,8 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
     def content_of(conversation):
         content = {'history': history_turns(conversation, SESSION_TYPE, tool_titles),
                    'requestHandler': to_js_callback(handler)}
+        if not is_none(acp):
+            content['options'] = acp.option_values(conversation)  # its mode and model, shown in the pickers
         if len(conversation.messages) > 0:  # a new session keeps VS Code's own title until its first prompt
             content['title'] = conversation.title
         return content
@@ -338,8 +368,10 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
         if not is_none(acp) and acp.needs_replay(conversation):
             return replayed(conversation)
         return content_of(conversation)
-    context.subscriptions.push(vscode.chat.registerChatSessionContentProvider(
-        SESSION_TYPE, {'provideChatSessionContent': to_js_callback(provide)}, participant))
+    provider = {'provideChatSessionContent': to_js_callback(provide)}
+    if not is_none(acp):
+        add_option_pickers(context, provider, acp, sessions, log)
+    context.subscriptions.push(vscode.chat.registerChatSessionContentProvider(SESSION_TYPE, provider, participant))
     refresh_list()
     log.info('Chat sessions: "Hermes Agent" is in the Chat view\'s "+" menu (' + str(len(store.conversations)) +
              ' stored conversations)')
