@@ -157,6 +157,26 @@ def test_an_edit_is_allowed_and_a_dangerous_command_is_denied_in_the_chat(window
     hermes_server.wait_for_log(r'ACP: Hermes Agent started')
 
 
+def test_the_mode_chosen_in_the_input_area_reaches_hermes(window, llm, hermes_workspace, artifacts):
+    """Hermes' modes and models (from its session/new answer) are pickers under the input; Accept Edits makes
+    Hermes write without asking (session/set_mode reached it)."""
+    page = window.page
+    mode = page.locator('.interactive-input-part a.chat-session-option-picker', has_text='Default').first
+    mode.wait_for(state='visible')
+    assert page.locator('.interactive-input-part a.chat-session-option-picker', has_text=MODEL).count() == 1
+    mode.click()
+    page.locator('.action-widget .monaco-list-row', has_text='Accept Edits').first.click()
+    page.locator('.interactive-input-part a.chat-session-option-picker', has_text='Accept Edits').first.wait_for(
+        state='visible')
+    window.screenshot(artifacts / 'hermes-session-mode-picker.png')
+    llm.script(Reply(tool_events([('call_write2', 'write_file', {'path': 'accepted.txt', 'content': 'no question'})])),
+               Reply(text_events('Written without asking.')))
+    send(page, 'Create accepted.txt')
+    last_response(page).get_by_text('Written without asking.').first.wait_for(state='visible')
+    assert (hermes_workspace / 'accepted.txt').read_text() == 'no question'
+    assert page.locator(QUESTION_BOX).count() == 0
+
+
 def last_reply(server):
     [path] = server.user_data.glob('User/workspaceStorage/*/hermes-agent.hermes-agent/conversations.json')
     [conversation] = [c for c in json.loads(path.read_text())['conversations'] if c['acp']]

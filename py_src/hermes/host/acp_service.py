@@ -92,6 +92,7 @@ class AcpService:
         remembered = None if is_none(memory) else memory.js_get(OFFERED_KEY)
         self.offered = remembered if json_type(remembered) == 'object' else {}  # agent name → offered_options(...)
         self.offered_listeners = []
+        self.chosen_listeners = []  # callback(conversation): its mode/model known anew (after session/new or load)
         self.choice_sends = {}  # 's:' + session id → the last of its mode/model calls still under way
         self.make_agent = make_agent
         self.client_side = client_side
@@ -237,6 +238,7 @@ class AcpService:
                 if not is_none(entry):
                     entry['sessions'].append(session_id)
                 await self._apply_chosen(spec, agent, session_id, conversation.acp, None)
+                self._tell_chosen(conversation)
                 return session_id
             except JsError as error:
                 if _kind_of(error) != 'agent':
@@ -254,6 +256,7 @@ class AcpService:
         offered = offered_options(created)
         self._remember_offered(spec['name'], offered)
         await self._apply_chosen(spec, agent, session_id, conversation.acp, offered)
+        self._tell_chosen(conversation)
         return session_id
 
     # ------------------------------------------------------------------ modes and models (core/acp_options.py)
@@ -261,6 +264,18 @@ class AcpService:
     def on_offered(self, callback):
         """`callback()` when an agent offers other modes or models than before (the input area's pickers)."""
         self.offered_listeners.append(callback)
+
+    def on_chosen(self, callback):
+        """`callback(conversation)` when a session's mode and model are known anew (VS Code shows a picker only
+        for a session that has a value for it)."""
+        self.chosen_listeners.append(callback)
+
+    def _tell_chosen(self, conversation):
+        for callback in self.chosen_listeners:
+            try:
+                callback(conversation)
+            except JsError as error:
+                self.log.warn('ACP: showing the session\'s mode and model failed: ' + error_message(error))
 
     def _remember_offered(self, agent_name, offered):
         if dump_json(get_key(self.offered, agent_name)) == dump_json(offered):

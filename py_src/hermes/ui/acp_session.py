@@ -73,6 +73,9 @@ class AcpSessionRunner:
     def on_offered(self, callback):
         self.service.on_offered(callback)
 
+    def on_chosen(self, callback):
+        self.service.on_chosen(callback)
+
     def option_values(self, conversation):
         """The session's chosen mode and model, as VS Code's `ChatSession.options`."""
         return chosen_values(conversation.acp)

@@ -251,8 +251,17 @@ def add_option_pickers(context, provider, acp, sessions, log):
     `onDidChangeChatSessionProviderOptions` fires — when the agent offers others; a choice arrives in
     `provideHandleOptionsChange`, a session's current ones go out as its content's `options`)."""
     offered_changed = new(vscode.EventEmitter)
+    chosen_changed = new(vscode.EventEmitter)
     context.subscriptions.push(offered_changed)
+    context.subscriptions.push(chosen_changed)
     acp.on_offered(lambda: offered_changed.fire(None))
+
+    def chosen(conversation):
+        values = acp.option_values(conversation)
+        updates = [{'optionId': option, 'value': values[option]} for option in values.keys()]
+        if len(updates) > 0:
+            chosen_changed.fire({'resource': session_uri(conversation), 'updates': updates})
+    acp.on_chosen(chosen)
 
     async def provide_options(token=None):
         return {'optionGroups': acp.option_groups()}
@@ -268,6 +277,7 @@ def add_option_pickers(context, provider, acp, sessions, log):
     provider['provideChatSessionProviderOptions'] = to_js_callback(provide_options)
     provider['provideHandleOptionsChange'] = to_js_callback(handle_change)
     provider['onDidChangeChatSessionProviderOptions'] = offered_changed.event
+    provider['onDidChangeChatSessionOptions'] = chosen_changed.event
 
 
 def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None, changes=None, native=None):
