@@ -74,7 +74,8 @@ test('the panel offers the agents and shows the scripted agent\'s turn: text, th
     assert.equal(panel.of('turnEnded')[0].status, 'done');
     assert.equal(panel.of('backends').at(-1).locked, true);
     const [stored] = storedConversations(panel.context);
-    assert.deepEqual(stored.acp, { agent: 'Scripted', sessionId: 'sess-1' });
+    // (with the mode and model the agent reported: the chat session's pickers show them)
+    assert.deepEqual(stored.acp, { agent: 'Scripted', sessionId: 'sess-1', mode: 'default', model: 'scripted-a' });
     // one store: the chat sessions list it, and a follow-up there continues the same agent session
     const controller = chat.controllers.get('hermes');
     const item = controller.items.all().find((i) => i.resource.path === '/' + stored.id);
