@@ -67,7 +67,7 @@ def option_groups(offered):
                 if item['id'] == offered[option]['current']:
                     shown['default'] = True
                 items.append(shown)
-            groups.append({'id': option, 'name': GROUP_NAMES[option], 'items': items})
+            groups.append({'id': option, 'name': get_key(GROUP_NAMES, option), 'items': items})
     return groups
 
 
