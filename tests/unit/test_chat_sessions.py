@@ -145,11 +145,19 @@ def test_a_follow_up_continues_the_conversation_and_opening_shows_its_history(co
     assert [type(turn).__name__ for turn in history] == ['ChatRequestTurn', 'ChatResponseTurn'] * 2
     assert history[0].prompt == 'first' and history[0].participant == SESSION_TYPE
     assert [type(part).__name__ for part in history[1].response] == [
-        'ChatResponseProgressPart', 'ChatResponseReferencePart', 'ChatResponseMarkdownPart']
+        'ChatResponseProgressPart', 'ChatResponseReferencePart', 'ChatResponseMarkdownPart',
+        'ChatResponseCommandButtonPart']
     assert history[1].response[0].value == 'Reading notes.txt…'
     assert history[1].response[1].value.fsPath == str(tmp_path / 'notes.txt')
     assert history[1].response[2].value.value == 'It says 42.'
     assert session['title'] == 'first'
+    # every answer, the older one too, can go back to its checkpoint
+    [conversation] = store.conversations
+    turns = [message['turn'] for message in conversation.messages if message['role'] == 'user']
+    buttons = [turn.response[-1].value for turn in history[1::2]]
+    assert [button['command'] for button in buttons] == ['hermes.restoreTurn'] * 2
+    assert [button['title'] for button in buttons] == ['Restore to Before This Turn'] * 2
+    assert [button['arguments'] for button in buttons] == [[conversation.id, turns[0]], [conversation.id, turns[1]]]
 
 
 def test_a_tool_waiting_for_confirmation_shows_needs_input(context, tmp_path):

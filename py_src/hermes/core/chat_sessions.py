@@ -86,16 +86,20 @@ def item_view(conversation: 'Any', format_time: 'Callable[[float], str]') -> 'Js
 
 def history_plan(conversation: 'Any', tool_titles: 'Optional[Dict[str, str]]' = None) -> 'List[JsonObject]':
     """The conversation as chat turns: [{'kind': 'request', 'prompt'} | {'kind': 'response', 'parts':
-    [{'kind': 'markdown', 'text'} | {'kind': 'progress', 'text'} | {'kind': 'reference', 'path'}]}].
+    [{'kind': 'markdown', 'text'} | {'kind': 'progress', 'text'} | {'kind': 'reference', 'path'}], 'turn'}]
+    ('turn': the checkpoint id of the prompt it answers, None for turns from before checkpoints).
     A running reply is left out (VS Code shows only finished turns in a session's history)."""
     turns = []
+    turn_id = None
     for message in conversation.messages:
         if message['role'] == 'user':
             turns.append({'kind': 'request', 'prompt': message['text']})
+            turn = get_key(message, 'turn')
+            turn_id = turn if json_type(turn) == 'string' else None
             continue
         if message['status'] == 'running':
             continue
-        turns.append({'kind': 'response', 'parts': _response_parts(message, tool_titles)})
+        turns.append({'kind': 'response', 'parts': _response_parts(message, tool_titles), 'turn': turn_id})
     return turns
 
 

@@ -42,6 +42,8 @@ from hermes.ui.change_diff import before_uri
 from hermes.ui.change_commands import SHOW_COMMAND
 from hermes.ui.checkpoints import RESTORE_COMMAND
 
+RESTORE_TITLE = 'Restore to Before This Turn'
+
 SESSION_ORIGIN = 'session'
 
 
@@ -181,7 +183,7 @@ class SessionParticipant:
             return
         turn_filter = {'client': CHANGE_CLIENT, 'session': conversation.id, 'turn': turn_id}
         stream.button({'command': SHOW_COMMAND, 'title': 'Open Changes', 'arguments': [turn_filter]})
-        stream.button({'command': RESTORE_COMMAND, 'title': 'Restore to Before This Turn',
+        stream.button({'command': RESTORE_COMMAND, 'title': RESTORE_TITLE,
                        'arguments': [conversation.id, turn_id]})
 
     def _finish(self, conversation, text, reply, history, result):
@@ -218,8 +220,19 @@ def history_turns(conversation, participant_id, tool_titles):
                 uri = path_uri(part['path'])
                 if not is_none(uri):
                     parts.append(new(vscode.ChatResponseReferencePart, uri))
+        restore = restore_button(conversation, turn['turn'])
+        if not is_none(restore):
+            parts.append(restore)
         turns.append(new(response_class, parts, {}, participant_id))
     return turns
+
+
+def restore_button(conversation, turn_id):
+    """"Restore to Before This Turn" under a reopened answer, any turn (not only the last): its checkpoint."""
+    if is_none(turn_id) or is_none(vscode.ChatResponseCommandButtonPart):
+        return None
+    return new(vscode.ChatResponseCommandButtonPart, {'command': RESTORE_COMMAND, 'title': RESTORE_TITLE,
+                                                      'arguments': [conversation.id, turn_id]})
 
 
 def session_uri(conversation):

@@ -93,6 +93,11 @@ class ChatResponseReferencePart(_Undefined):
         self.value = value
 
 
+class ChatResponseCommandButtonPart(_Undefined):
+    def __init__(self, value):
+        self.value = value
+
+
 class ChatSessionChangedFile(_Undefined):
     """VS Code 1.139's constructor (its extension host: `constructor(uri, originalUri, modifiedUri, insertions,
     deletions)`; the workbench lists an item's file only when `uri` is a Uri and both counts are numbers)."""
