@@ -6,7 +6,7 @@ and clears it from Hermes; Undo in Hermes' Changes view clears VS Code's list. A
 restored to its checkpoint from the session's history.
 
 The tests run in order on one window, each building on the one before. Screenshots go to tests/artifacts/
-(native-session.png, native-editor.png, native-restore.png).
+(native-session.png, review-native.png, native-restore.png).
 """
 import sys
 from pathlib import Path
@@ -127,6 +127,8 @@ def test_a_session_turn_edit_shows_in_vs_codes_own_editing_ui(window, llm, works
     window.screenshot(artifacts / 'native-session.png')
     view = show_changes_view(window)
     view.locator('.monaco-list-row', has_text='shapes.py').first.wait_for(state='visible')
+    # the two reviews side by side, the picture README shows (docs/review-native.png)
+    page.screenshot(path=str(artifacts / 'review-native.png'), clip={'x': 0, 'y': 36, 'width': 1100, 'height': 830})
 
 
 def test_keep_in_vs_code_keeps_it_in_hermes(window, workspace):
@@ -193,3 +195,21 @@ def test_an_older_turn_is_restored_from_the_session(window, llm, workspace, arti
     wait_until(lambda: todo.read_text() == TODO + '- test\n' and plan.read_text() == PLAN + '2. ship\n', 30,
                what='the restore undone')
     status_item(page, '2 files to review').wait_for(state='visible')
+
+
+def test_a_reopened_session_offers_every_answers_checkpoint(window, workspace, artifacts):
+    page = window.page
+    window.run_command('View: Close All Editors')
+    window.run_command('Chat Agent Sessions: Show Agent Sessions Sidebar')
+    page.locator('.agent-session-item-row', has_text='Fix the perimeter').first.click()
+    session = page.locator('.part.editor')
+    older = session.locator(RESPONSE, has_text='Task added.').first
+    older.wait_for(state='visible')
+    # the reopened history (provideChatSessionContent), not the live turns' buttons: one under each of the 5 answers
+    wait_until(lambda: session.get_by_role('button', name='Restore to Before This Turn').count() == 5, 30,
+               what='a Restore button under every answer')
+    window.screenshot(artifacts / 'native-history.png')
+    older.get_by_role('button', name='Restore to Before This Turn').click()
+    page.locator('.quick-input-list .monaco-list-row', has_text='Files only').first.click()
+    wait_until(lambda: (workspace / 'review' / 'todo.txt').read_text() == TODO, 30, what='todo.txt as before that turn')
+    wait_until(lambda: (workspace / 'review' / 'plan.txt').read_text() == PLAN, 30, what='plan.txt too')
