@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
+from conftest import copy_of_fixture_workspace, open_window, running_code_server
 from vscode_server import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,8 +76,20 @@ def ask(window, llm, prompt, path, content, answer):
     """One session turn: the model writes `content` to `path` with file_write, then answers `answer`."""
     llm.script(Reply(tool_events([('call_' + str(len(prompt)), 'file_write', {'path': path, 'content': content})])),
                Reply(text_events(answer)))
-    session = window.page.locator('.part.editor')
-    type_and_send(window.page, session.locator(INPUT).first, prompt)
+    page = window.page
+    session = page.locator('.part.editor')
+    box = session.locator(INPUT).first
+    for _ in range(3):  # the side panel's webview can take the focus back as the Hermes sidebar is shown
+        box.click()
+        page.keyboard.press('Control+a')
+        page.keyboard.press('Backspace')
+        page.keyboard.type(prompt)
+        if prompt in box.inner_text():
+            break
+        page.keyboard.press('Control+a')  # typed elsewhere: take it out again, never send it there
+        page.keyboard.press('Backspace')
+    assert prompt in box.inner_text(), 'the prompt is in the session\'s input'
+    page.keyboard.press('Enter')
     session.locator(RESPONSE).last.get_by_text(answer).first.wait_for(state='visible')
     return session
 
