@@ -21,6 +21,10 @@ SESSION_TYPE = 'hermes'
 SESSION_NAME = 'hermes-agent'
 SESSION_DISPLAY_NAME = 'Hermes Agent'
 API_PROPOSAL = 'chatSessionsProvider'
+# Every proposal the session uses (package.json `enabledApiProposals`): VS Code started with --enable-proposed-api lets
+# an extension use only the proposals it declares. chatParticipantAdditions: thinking, tool invocation parts, the
+# in-chat permission question (questionCarousel). code-server allows every proposal to every extension.
+API_PROPOSALS = [API_PROPOSAL, 'chatParticipantAdditions']
 EXTENSION_ID = 'hermes-agent.hermes-agent'
 ENABLE_HINT = ('Hermes chat sessions ("Hermes Agent" in the Chat view\'s "+" menu) need VS Code\'s chatSessionsProvider '
                'API proposal, which this VS Code has not enabled for Hermes. To turn them on, run "Preferences: '
