@@ -7,6 +7,11 @@ shell). It comes only from the user's own settings (application scope, core/sett
 repository can never choose what program we start.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+Spec = Dict[str, Any]
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key, is_object, copyable_keys
 
@@ -34,12 +39,12 @@ SETUP_AUTH_METHOD = 'hermes-setup'
 """The auth method Hermes offers for `hermes acp --setup`; without a provider it is the only one it offers."""
 
 
-def _basename(path):
+def _basename(path: str) -> str:
     cut = max(path.rfind('/'), path.rfind('\\'))
     return path[cut + 1:] if cut >= 0 else path
 
 
-def hermes_spec(configured_path, find_on_path):
+def hermes_spec(configured_path: 'Json', find_on_path: 'Callable[[str], Optional[str]]') -> 'Optional[Spec]':
     """The spec that runs Hermes Agent over ACP, or None when it is not installed. `configured_path`:
     hermes.acp.hermesPath ('' to search); `find_on_path(name)`: the program's absolute path or None."""
     if json_type(configured_path) == 'string' and configured_path.strip() != '':
@@ -57,14 +62,14 @@ def hermes_spec(configured_path, find_on_path):
     return None
 
 
-def _spec(name, command, args, env=None):
+def _spec(name: str, command: str, args: 'List[str]', env: 'Optional[Dict[str, str]]' = None) -> 'Spec':
     return {'name': name, 'command': command, 'args': args, 'env': {} if is_none(env) else env, 'cwd': None}
 
 
-def configured_agents(value):
+def configured_agents(value: 'Json') -> 'List[Spec]':
     """The specs of hermes.acp.agents (entries the settings reader already validated); a later entry
     with a name already taken is left out."""
-    specs = []
+    specs = []  # type: List[Spec]
     names = [HERMES_NAME.lower(), HERMES, BUILTIN, AUTO]
     if json_type(value) != 'array':
         return specs
@@ -76,7 +81,7 @@ def configured_agents(value):
             continue
         args = get_key(entry, 'args', [])
         env = get_key(entry, 'env', {})
-        clean_env = {}
+        clean_env = {}  # type: Dict[str, str]
         if is_object(env):
             for key in copyable_keys(env):
                 if json_type(env[key]) == 'string':
@@ -88,7 +93,8 @@ def configured_agents(value):
     return specs
 
 
-def choose_backend(wanted, hermes, agents, trusted=True):
+def choose_backend(wanted: 'Json', hermes: 'Optional[Spec]', agents: 'List[Spec]',
+                   trusted: bool = True) -> 'JsonObject':
     """Who answers a new conversation: {'kind': 'builtin', 'notice': text | None} or {'kind': 'acp',
     'spec'}. `wanted`: hermes.agent.backend; `hermes`: hermes_spec(...) or None; `agents`:
     configured_agents(...); `trusted`: the workspace is trusted (Restricted Mode starts no agent)."""
@@ -112,7 +118,7 @@ def choose_backend(wanted, hermes, agents, trusted=True):
 BUILTIN_LABEL = 'Built-in loop'
 
 
-def backend_choices(hermes, agents, trusted=True):
+def backend_choices(hermes: 'Optional[Spec]', agents: 'List[Spec]', trusted: bool = True) -> 'List[JsonObject]':
     """What a front end offers to answer a new conversation: [{'id', 'label', 'detail', 'available'}] — the
     built-in loop, Hermes Agent (`available` False when it is not installed or Restricted Mode starts no agent;
     choosing it anyway gets the same notice as a session, from `choose_backend`), each agent of hermes.acp.agents.
@@ -133,7 +139,7 @@ def backend_choices(hermes, agents, trusted=True):
     return choices
 
 
-def default_choice(wanted, hermes, agents, trusted=True):
+def default_choice(wanted: 'Json', hermes: 'Optional[Spec]', agents: 'List[Spec]', trusted: bool = True) -> str:
     """The choice a new conversation starts with, read from hermes.agent.backend as a session reads it: `auto` is
     Hermes Agent when it can run, else the built-in loop; a name the settings no longer list is the built-in loop."""
     choice = wanted.strip().lower() if json_type(wanted) == 'string' else AUTO
@@ -147,12 +153,12 @@ def default_choice(wanted, hermes, agents, trusted=True):
     return BUILTIN
 
 
-def choice_of_agent(agent_name):
+def choice_of_agent(agent_name: str) -> str:
     """The choice id of the agent a stored conversation names (`conversation.acp['agent']`)."""
     return HERMES if agent_name == HERMES_NAME else agent_name
 
 
-def find_spec(name, hermes, agents):
+def find_spec(name: str, hermes: 'Optional[Spec]', agents: 'List[Spec]') -> 'Optional[Spec]':
     """The spec of the agent a stored conversation used, or None when it is no longer configured."""
     if name == HERMES_NAME:
         return hermes
@@ -165,13 +171,13 @@ def find_spec(name, hermes, agents):
 class AcpAgentError(Exception):
     """A turn that could not run: `.message` is what the user reads, `.setup` offers `hermes acp --setup`."""
 
-    def __init__(self, message, setup=False):
+    def __init__(self, message: str, setup: bool = False) -> None:
         Exception.__init__(self, message)
         self.message = message
         self.setup = setup
 
 
-def mcp_server_entry(url, token):
+def mcp_server_entry(url: str, token: 'Json') -> 'JsonObject':
     """This window's MCP server as an ACP `mcpServers` entry (Streamable HTTP; `headers` is required)."""
     headers = []
     if json_type(token) == 'string' and token != '':
@@ -179,14 +185,14 @@ def mcp_server_entry(url, token):
     return {'type': 'http', 'name': MCP_SERVER_NAME, 'url': url, 'headers': headers}
 
 
-def no_provider_failure(agent_name):
+def no_provider_failure(agent_name: str) -> 'JsonObject':
     """What the user reads when Hermes has no model provider: how to choose one, and the setup button."""
     return {'message': agent_name + ' has no model provider configured yet. Choose one with `hermes model` or '
                        '`hermes acp --setup` (the button below runs it in a terminal), then ask again.',
             'setup': agent_name == HERMES_NAME}
 
 
-def lacks_provider(agent_name, auth_methods):
+def lacks_provider(agent_name: str, auth_methods: 'Json') -> bool:
     """Hermes without a model provider, told by its `initialize`: its only auth method is the terminal setup.
     (With one it also offers the provider's method. A new session then fails with -32603, but a session/load of an
     earlier session succeeds and its prompt ends with stopReason `refusal` and no word: the reopened session's case.)"""
@@ -198,7 +204,7 @@ def lacks_provider(agent_name, auth_methods):
     return True
 
 
-def describe_failure(kind, code, message, agent_name, data=None):
+def describe_failure(kind: str, code: 'Json', message: 'Json', agent_name: str, data: 'Json' = None) -> 'JsonObject':
     """An AcpError as what the user reads: {'message', 'setup': True when `hermes acp --setup` is the fix}.
     Never the raw JSON-RPC dump; the MCP token never reaches here (it only travels in session/new). Hermes
     0.19.0 says "Internal error" with the reason in `data.details`."""
