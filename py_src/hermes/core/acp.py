@@ -2,6 +2,10 @@
 speaks, its errors, and the texts a user reads when an agent fails. Pure: no process, no VS Code.
 net/acp_connection.py and net/acp_agent.py run the protocol; host/acp_client_side.py answers the agent."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List, Optional
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 from hermes.core.values import json_type, get_key, has_key, describe, object_keys
 from hermes.js.errors import error_message
 from hermes.js.json import dump_json
@@ -49,31 +53,31 @@ class AcpError(Exception):
     message, a version we do not speak), 'agent' (it answered with a JSON-RPC error: `code`, `data`).
     The message is written for the user."""
 
-    def __init__(self, kind, message, code=None, data=None):
+    def __init__(self, kind: str, message: str, code: 'Optional[int]' = None, data: 'Json' = None) -> None:
         Exception.__init__(self, message)
         self.kind = kind
         self.message = message
         self.code = code
         self.data = data
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.message
 
 
 class RequestError(Exception):
     """Raised by a client side's handler: the agent gets a JSON-RPC error with this code and message."""
 
-    def __init__(self, code, message, data=None):
+    def __init__(self, code: int, message: str, data: 'Json' = None) -> None:
         Exception.__init__(self, message)
         self.code = code
         self.message = message
         self.data = data
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.message
 
 
-def initialize_params():
+def initialize_params() -> 'JsonObject':
     """What we tell the agent in `initialize`: the version we speak, and that we serve files and terminals."""
     return {
         'protocolVersion': PROTOCOL_VERSION,
@@ -82,7 +86,7 @@ def initialize_params():
     }
 
 
-def version_problem(name, result):
+def version_problem(name: str, result: 'Json') -> 'Optional[str]':
     """None when the initialize result speaks our version, else the text of the refusal."""
     version = get_key(result, 'protocolVersion')
     if json_type(version) == 'integer' and version == PROTOCOL_VERSION:
@@ -95,7 +99,7 @@ def version_problem(name, result):
 SECRET_NAME_WORDS = ['KEY', 'TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'AUTH', 'CREDENTIAL', 'COOKIE', 'SESSION']
 
 
-def is_secret_name(name):
+def is_secret_name(name: 'Json') -> bool:
     upper = name.upper() if json_type(name) == 'string' else ''
     for word in SECRET_NAME_WORDS:
         if word in upper:
@@ -103,15 +107,15 @@ def is_secret_name(name):
     return False
 
 
-def secrets_of(mcp_servers, env):
+def secrets_of(mcp_servers: 'Json', env: 'Json') -> 'List[str]':
     """The values that must never appear in a log line or an error text: every header value of the MCP servers
     handed to the agent (the token travels there), and the values of environment variables — the agent's own and
     the MCP servers' — whose names say they are credentials (API_KEY, GITHUB_TOKEN, …: a HERMES_HOME path stays
     readable); for an `Authorization: Bearer <token>` value, the token alone too. Short values (under 8
     characters) are no secrets worth hiding and would blank out ordinary words."""
-    found = []
+    found = []  # type: List[str]
 
-    def add(value):
+    def add(value: 'Json') -> None:
         if json_type(value) != 'string':
             return
         candidates = value.split(' ')
@@ -138,7 +142,7 @@ def secrets_of(mcp_servers, env):
     return found
 
 
-def redact(text, secrets):
+def redact(text: 'Json', secrets: 'List[str]') -> 'Json':
     """`text` with every secret replaced by '[redacted]' (longest first, so a token inside its header value
     goes with it)."""
     if json_type(text) != 'string':
@@ -150,7 +154,7 @@ def redact(text, secrets):
     return text
 
 
-def append_tail(tail, text, limit):
+def append_tail(tail: str, text: str, limit: int) -> str:
     """The last `limit` characters of `tail + text`, from the start of a line: when it is cut, the partial first
     line goes too (it may hold the end of a secret whose start was cut off, which redaction could not recognise)."""
     joined = tail + text
@@ -161,7 +165,7 @@ def append_tail(tail, text, limit):
     return joined
 
 
-def last_lines(text, count):
+def last_lines(text: str, count: int) -> str:
     """The last `count` non-empty lines of `text`, joined by newlines: what a user reads under an error."""
     lines = [line for line in text.split('\n') if line.strip() != '']
     if len(lines) > count:
@@ -169,7 +173,7 @@ def last_lines(text, count):
     return '\n'.join(lines)
 
 
-def with_output(message, stderr_tail):
+def with_output(message: str, stderr_tail: str) -> str:
     """`message`, then what the agent last wrote on stderr, if anything."""
     output = last_lines(stderr_tail, 12)
     if output == '':
@@ -177,7 +181,7 @@ def with_output(message, stderr_tail):
     return message + '\nIts last output:\n' + output
 
 
-def spawn_error_text(name, command, cwd, reason):
+def spawn_error_text(name: str, command: str, cwd: 'Optional[str]', reason: str) -> str:
     """Why `command` could not be started (`reason`: an errno name or a message)."""
     if reason == 'ENOENT':
         where = '' if is_none(cwd) or cwd == '' else ' (or the folder ' + cwd + ' does not exist)'
@@ -187,7 +191,7 @@ def spawn_error_text(name, command, cwd, reason):
     return 'Could not start ' + name + ' ("' + command + '"): ' + reason + '.'
 
 
-def exit_text(name, code, signal, during):
+def exit_text(name: str, code: 'Optional[int]', signal: 'Optional[str]', during: str) -> str:
     """The agent's process ended although nobody asked it to; `during` says what was going on
     ('while starting', 'during a turn', '')."""
     if not is_none(signal):
@@ -202,7 +206,7 @@ def exit_text(name, code, signal, during):
     return text + '.'
 
 
-def agent_error_text(name, error, secrets=None):
+def agent_error_text(name: str, error: 'Json', secrets: 'Optional[List[str]]' = None) -> str:
     """A JSON-RPC error the agent answered with, as a user reads it: its message, its code, and the details
     its `data` carries when they are short. `secrets` are redacted before anything is cut (a secret cut in two
     would no longer be recognised)."""
@@ -226,32 +230,32 @@ def agent_error_text(name, error, secrets=None):
     return name + ': ' + text
 
 
-def malformed_text(name, line, reason, secrets=None):
+def malformed_text(name: str, line: str, reason: str, secrets: 'Optional[List[str]]' = None) -> str:
     """The agent wrote something on stdout that is no ACP message (`secrets` redacted before it is cut)."""
     line = redact(line, [] if is_none(secrets) else secrets)
     shown = line if len(line) <= 200 else line[:197] + '...'
     return name + ' wrote something that is not an ACP message on its stdout (' + reason + '): ' + shown
 
 
-def oversized_text(name, limit):
+def oversized_text(name: str, limit: int) -> str:
     return name + ' sent a message larger than ' + size_text(limit) + ', the limit; the connection was closed.'
 
 
-def size_text(count):
+def size_text(count: int) -> str:
     """A byte count as people write it: whole megabytes as 'N MB', anything else in bytes."""
     if count >= 1048576 and count % 1048576 == 0:
         return str(count // 1048576) + ' MB'
     return str(count) + ' bytes'
 
 
-def seconds_text(ms):
+def seconds_text(ms: int) -> str:
     """A duration in milliseconds as seconds: '60 s', '0.3 s'."""
     if ms % 1000 == 0:
         return str(ms // 1000) + ' s'
     return str(ms / 1000) + ' s'
 
 
-def error_reply(error):
+def error_reply(error: BaseException) -> 'JsonObject':
     """The JSON-RPC error object for an exception a client side's handler raised: its own `code` when it
     carries an integer one (RequestError, an AcpError of kind 'agent'), else an internal error with its text."""
     code = getattr(error, 'code', None)
@@ -262,36 +266,36 @@ def error_reply(error):
     return reply
 
 
-def session_key(session_id):
+def session_key(session_id: 'Json') -> str:
     """A dict key for a session id the agent chose: prefixed, so '__proto__' or 'keys' stay plain data."""
     return 's:' + str(session_id)
 
 
-def update_session_id(params):
+def update_session_id(params: 'Json') -> 'Optional[str]':
     """The session a `session/update` notification belongs to, or None."""
     session_id = get_key(params, 'sessionId')
     return session_id if json_type(session_id) == 'string' else None
 
 
-def is_permission_request(method):
+def is_permission_request(method: 'Json') -> bool:
     return method == 'session/request_permission'
 
 
-def cancelled_permission():
+def cancelled_permission() -> 'JsonObject':
     """The answer to a permission request whose turn was cancelled (what the protocol asks of the client)."""
     return {'outcome': {'outcome': 'cancelled'}}
 
 
-def page_cursor(result):
+def page_cursor(result: 'Json') -> 'Optional[str]':
     """The cursor of the next page of `session/list`, or None at the last page."""
     cursor = get_key(result, 'nextCursor')
     return cursor if json_type(cursor) == 'string' and cursor != '' else None
 
 
-def listed_sessions(result):
+def listed_sessions(result: 'Json') -> 'List[JsonObject]':
     """The sessions of one `session/list` page, each as {'sessionId', 'title', 'updatedAt', 'cwd'}."""
     sessions = get_key(result, 'sessions')
-    found = []
+    found = []  # type: List[JsonObject]
     if json_type(sessions) != 'array':
         return found
     for item in sessions:
@@ -303,9 +307,9 @@ def listed_sessions(result):
     return found
 
 
-def _text_or_none(value):
+def _text_or_none(value: 'Json') -> 'Optional[str]':
     return value if json_type(value) == 'string' else None
 
 
-def has_result(message):
+def has_result(message: 'Json') -> bool:
     return has_key(message, 'result')

@@ -10,6 +10,12 @@ a failure (`failure['message']`, with the setup button when `failure['setup']`).
 session (`conversation.acp`).
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Callable, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.core.cancellation import Cancellation
+from hermes.core.conversations import Conversation
+# __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.objects import is_none
@@ -20,7 +26,7 @@ from hermes.core.checkpoints import new_turn_id, last_turn, change_author
 from hermes.core.conversations import end_reply, remember_turn
 
 
-def no_answer_text(agent_name):
+def no_answer_text(agent_name: str) -> str:
     """What a turn that ended without a word or a step says."""
     return '*(' + agent_name + ' gave no answer.)*'
 
@@ -29,28 +35,30 @@ class ConversationEvents:
     """What a turn tells the conversation besides the reply: the agent's title for it, its slash commands,
     its context use, its mode. `origin`: who stores it (the store's listeners ignore their own changes)."""
 
-    def __init__(self, conversation, store, origin):
+    def __init__(self, conversation: 'Any', store: 'Any', origin: 'Any') -> None:
+        # `conversation`: a core/conversations.py Conversation; `acp_usage`, `acp_commands` and `acp_mode` are set
+        # here only (read back with getattr), so it is held as Any
         self.conversation = conversation
         self.store = store
         self.origin = origin
 
-    def on_title(self, title):
+    def on_title(self, title: str) -> None:
         self.conversation.title = title
         self.store.put(self.conversation, self.origin)
 
-    def on_usage(self, used, size):
+    def on_usage(self, used: 'Json', size: 'Json') -> None:
         self.conversation.acp_usage = {'used': used, 'size': size}
 
-    def on_commands(self, commands):
+    def on_commands(self, commands: 'List[JsonObject]') -> None:
         self.conversation.acp_commands = commands
 
-    def on_mode(self, mode_id):
+    def on_mode(self, mode_id: str) -> None:
         self.conversation.acp_mode = mode_id
 
-    def late_updates(self):
+    def late_updates(self) -> 'Callable[[Json], None]':
         """`on_update(update)` for the session's updates outside a turn: Hermes names the conversation after
         the prompt's answer."""
-        def on_update(update):
+        def on_update(update: 'Json') -> None:
             if get_key(update, 'sessionUpdate') == 'session_info_update':
                 title = get_key(update, 'title')
                 if json_type(title) == 'string' and title.strip() != '':
@@ -63,18 +71,18 @@ class ConversationView(TurnView):
     change told to the turn's file watch (their text before the change: from a permission diff, else read now),
     and the conversation's title, usage, commands and mode recorded (`events`)."""
 
-    def __init__(self, inner, watch, events):
+    def __init__(self, inner: 'TurnView', watch: 'Any', events: 'ConversationEvents') -> None:
         self.inner = inner
         self.watch = watch
         self.events = events
 
-    def on_text(self, text):
+    def on_text(self, text: str) -> None:
         self.inner.on_text(text)
 
-    def on_thought(self, text):
+    def on_thought(self, text: str) -> None:
         self.inner.on_thought(text)
 
-    def on_tool(self, tool):
+    def on_tool(self, tool: 'JsonObject') -> None:
         for diff in tool['diffs']:
             self.watch.note(diff['path'], diff['oldText'], not is_none(diff['oldText']))
         if tool['kind'] in FILE_CHANGING_KINDS:
@@ -82,26 +90,26 @@ class ConversationView(TurnView):
                 self.watch.note(path)
         self.inner.on_tool(tool)
 
-    def on_plan(self, entries):
+    def on_plan(self, entries: 'List[JsonObject]') -> None:
         self.inner.on_plan(entries)
 
-    def on_usage(self, used, size):
+    def on_usage(self, used: 'Json', size: 'Json') -> None:
         self.events.on_usage(used, size)
         self.inner.on_usage(used, size)
 
-    def on_commands(self, commands):
+    def on_commands(self, commands: 'List[JsonObject]') -> None:
         self.events.on_commands(commands)
         self.inner.on_commands(commands)
 
-    def on_title(self, title):
+    def on_title(self, title: str) -> None:
         self.events.on_title(title)
         self.inner.on_title(title)
 
-    def on_mode(self, mode_id):
+    def on_mode(self, mode_id: str) -> None:
         self.events.on_mode(mode_id)
         self.inner.on_mode(mode_id)
 
-    def on_notice(self, text):
+    def on_notice(self, text: str) -> None:
         self.inner.on_notice(text)
 
 
@@ -111,20 +119,22 @@ class AcpConversations:
     `on_late`);
     `change_log`: where the turn's changes go (None: nowhere)."""
 
-    def __init__(self, service, store, log, make_watch, change_log=None):
+    def __init__(self, service: 'Any', store: 'Any', log: 'Any', make_watch: 'Callable[[], Any]',
+                 change_log: 'Any' = None) -> None:
         self.service = service
         self.store = store
         self.log = log
         self.make_watch = make_watch
         self.change_log = change_log
 
-    def begin(self, conversation, text, agent_name, origin, user=None):
+    def begin(self, conversation: 'Conversation', text: str, agent_name: str, origin: 'Any',
+              user: 'Optional[JsonObject]' = None) -> 'JsonObject':
         """The prompt (a new user message, or `user` again for a retry) and a running reply, stored.
         Returns {'user', 'reply'}."""
         if is_none(user):
             user = {'role': 'user', 'text': text, 'turn': new_turn_id(last_turn(conversation.messages))}
             conversation.add(user)
-        reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
+        reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}  # type: JsonObject
         conversation.add(reply)
         if is_none(conversation.acp):  # this agent answers it from now on (its session opens when the turn runs)
             conversation.acp = {'agent': agent_name, 'sessionId': ''}
@@ -134,7 +144,9 @@ class AcpConversations:
         self.store.put(conversation, origin)
         return {'user': user, 'reply': reply}
 
-    async def run(self, spec, conversation, begun, blocks, view, cancellation, ask, origin):
+    async def run(self, spec: 'JsonObject', conversation: 'Conversation', begun: 'JsonObject',
+                  blocks: 'List[JsonObject]', view: 'TurnView', cancellation: 'Cancellation', ask: 'Any',
+                  origin: 'Any') -> 'JsonObject':
         """One prompt (`blocks`: ACP content blocks) in the conversation's agent session; `begun`: what `begin`
         returned. Returns {'failure': None | {'message', 'setup'}, 'stopReason', 'cancelled', 'empty' (no word,
         no step), 'changed' (paths)}. Notices (a lost session, a turn denied, a stop reason) go to
@@ -145,10 +157,11 @@ class AcpConversations:
         watch = self.make_watch()
         shown = ConversationView(view, watch, events)
         author = change_author(conversation.id, get_key(user, 'turn'))
-        outcome = None
-        failure = None
+        # run_turn's {'turn', 'stopReason', 'notices'}: set unless `failure` is
+        outcome = None  # type: Any
+        failure = None  # type: Optional[AcpAgentError]
 
-        def save():
+        def save() -> None:
             self.store.put(conversation, origin)
         try:
             outcome = await self.service.run_turn(spec, conversation, reply, blocks, shown, cancellation, ask, save,
@@ -163,7 +176,8 @@ class AcpConversations:
                 conversation.changes.append(path)
         watch.record(self.change_log, changed, author)
 
-        def late(paths):  # a write the watcher reported after the turn ended (recorded by the watch)
+        # a write the watcher reported after the turn ended (recorded by the watch)
+        def late(paths: 'List[str]') -> None:
             for path in paths:
                 if not (path in conversation.changes):
                     conversation.changes.append(path)

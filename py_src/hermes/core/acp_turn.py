@@ -15,6 +15,10 @@ when it was cancelled); permission requests carry ids of their own (`edit-approv
 part of its own that waits for the user and ends with the answer.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, List, Optional
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key, is_object
@@ -27,40 +31,40 @@ FILE_CHANGING_KINDS = ['edit', 'delete', 'move']
 class TurnView:
     """What a front end shows of a turn; every method may be left as is (a no-op)."""
 
-    def on_text(self, text):
+    def on_text(self, text: str) -> None:
         return None
 
-    def on_thought(self, text):
+    def on_thought(self, text: str) -> None:
         return None
 
-    def on_tool(self, tool):
+    def on_tool(self, tool: 'JsonObject') -> None:
         """tool: tool_view(part): {'id', 'title', 'kind', 'status', 'complete', 'input', 'output', 'paths',
         'diffs'}; the same id again is the same tool, updated."""
         return None
 
-    def on_plan(self, entries):
+    def on_plan(self, entries: 'List[JsonObject]') -> None:
         """entries: [{'title', 'status': pending | in_progress | completed}] (the whole list each time)."""
         return None
 
-    def on_usage(self, used, size):
+    def on_usage(self, used: 'Json', size: 'Json') -> None:
         return None
 
-    def on_commands(self, commands):
+    def on_commands(self, commands: 'List[JsonObject]') -> None:
         """commands: [{'name', 'description'}]."""
         return None
 
-    def on_title(self, title):
+    def on_title(self, title: str) -> None:
         return None
 
-    def on_mode(self, mode_id):
+    def on_mode(self, mode_id: str) -> None:
         return None
 
-    def on_notice(self, text):
+    def on_notice(self, text: str) -> None:
         """A line about the turn (a session the agent lost, a permission denied for lack of an answer)."""
         return None
 
 
-def resolve_path(cwd, path):
+def resolve_path(cwd: 'Json', path: 'Json') -> 'Optional[str]':
     """A path an agent named, absolute: relative ones are relative to the session's cwd."""
     if json_type(path) != 'string' or path == '':
         return None
@@ -70,7 +74,7 @@ def resolve_path(cwd, path):
     return cwd + ('' if cwd.endswith('/') else '/') + relative
 
 
-def content_text(content):
+def content_text(content: 'Json') -> str:
     """The text of an ACP content block (text, or a resource's text); '' for anything else."""
     kind = get_key(content, 'type')
     if kind == 'text':
@@ -87,7 +91,7 @@ def content_text(content):
     return ''
 
 
-def _input_text(raw):
+def _input_text(raw: 'Json') -> str:
     if is_none(raw):
         return ''
     if json_type(raw) == 'string':
@@ -95,7 +99,7 @@ def _input_text(raw):
     return dump_json(raw)
 
 
-def tool_view(part):
+def tool_view(part: 'JsonObject') -> 'JsonObject':
     """What a front end needs of a tool part."""
     return {'id': part['id'], 'title': part['name'], 'kind': get_key(part, 'toolKind', 'other'),
             'status': part['status'], 'complete': part['status'] != 'running' and part['status'] != 'waiting',
@@ -107,22 +111,22 @@ def tool_view(part):
 class AcpTurn:
     """`reply`: the conversation's running assistant message; `view`: a TurnView; `cwd`: the session's."""
 
-    def __init__(self, reply, view, cwd):
+    def __init__(self, reply: 'Any', view: 'Optional[TurnView]', cwd: 'Json') -> None:
         self.reply = reply
         self.view = TurnView() if is_none(view) else view
         self.cwd = cwd
-        self.plan = None
-        self.commands = None
-        self.title = None
-        self.mode = None
-        self.usage = None
-        self.changed = []  # absolute paths the agent's edit/delete/move calls and diffs named
+        self.plan = None  # type: Optional[List[JsonObject]]
+        self.commands = None  # type: Optional[List[JsonObject]]
+        self.title = None  # type: Optional[str]
+        self.mode = None  # type: Optional[str]
+        self.usage = None  # type: Optional[JsonObject]
+        self.changed = []  # type: List[str]  # absolute paths the agent's edit/delete/move calls and diffs named
         self.permissions = 0
         self.text_shown = False
 
     # ------------------------------------------------------------------ session/update
 
-    def apply(self, update):
+    def apply(self, update: 'Json') -> None:
         """One `session/update` notification's `update`; unknown kinds are ignored (newer agents)."""
         kind = get_key(update, 'sessionUpdate')
         if kind == 'agent_message_chunk' or kind == 'agent_thought_chunk':
@@ -160,7 +164,7 @@ class AcpTurn:
                 self.mode = mode
                 self.view.on_mode(mode)
 
-    def _append_thought(self, text):
+    def _append_thought(self, text: str) -> None:
         parts = self.reply['parts']
         count = len(parts)
         if count > 0 and parts[count - 1]['kind'] == 'thought':
@@ -168,13 +172,13 @@ class AcpTurn:
         else:
             parts.append({'kind': 'thought', 'text': text})
 
-    def find_tool(self, tool_id):
+    def find_tool(self, tool_id: 'Json') -> 'Optional[JsonObject]':
         for part in self.reply['parts']:
             if part['kind'] == 'tool' and part['id'] == tool_id:
                 return part
         return None
 
-    def _tool(self, update, is_new):
+    def _tool(self, update: 'Json', is_new: bool) -> None:
         tool_id = get_key(update, 'toolCallId')
         if json_type(tool_id) != 'string' or tool_id == '':
             return
@@ -186,7 +190,7 @@ class AcpTurn:
         self._merge(part, update)
         self.view.on_tool(tool_view(part))
 
-    def _merge(self, part, update):
+    def _merge(self, part: 'JsonObject', update: 'Json') -> None:
         title = get_key(update, 'title')
         if json_type(title) == 'string' and title != '':
             part['name'] = title
@@ -209,7 +213,7 @@ class AcpTurn:
                 self._add_path(part, resolve_path(self.cwd, get_key(location, 'path')))
         content = get_key(update, 'content')
         if json_type(content) == 'array':
-            texts = []
+            texts = []  # type: List[str]
             for item in content:
                 item_type = get_key(item, 'type')
                 if item_type == 'diff':
@@ -227,11 +231,11 @@ class AcpTurn:
             for path in part['paths']:
                 self._changed(path)
 
-    def _add_path(self, part, path):
+    def _add_path(self, part: 'JsonObject', path: 'Optional[str]') -> None:
         if not is_none(path) and not (path in part['paths']):
             part['paths'].append(path)
 
-    def _add_diff(self, part, item):
+    def _add_diff(self, part: 'JsonObject', item: 'Json') -> None:
         path = resolve_path(self.cwd, get_key(item, 'path'))
         if is_none(path):
             return
@@ -244,14 +248,14 @@ class AcpTurn:
         self._add_path(part, path)
         self._changed(path)
 
-    def _changed(self, path):
+    def _changed(self, path: str) -> None:
         if not (path in self.changed):
             self.changed.append(path)
 
-    def _plan(self, entries):
+    def _plan(self, entries: 'Json') -> None:
         if json_type(entries) != 'array':
             return
-        plan = []
+        plan = []  # type: List[JsonObject]
         for entry in entries:
             title = get_key(entry, 'content')
             status = get_key(entry, 'status')
@@ -269,7 +273,7 @@ class AcpTurn:
 
     # ------------------------------------------------------------------ permissions
 
-    def permission_waiting(self, params):
+    def permission_waiting(self, params: 'Json') -> 'JsonObject':
         """`session/request_permission` arrived: a part that waits for the user (NeedsInput). Returns it."""
         self.permissions += 1
         call = get_key(params, 'toolCall')
@@ -286,14 +290,14 @@ class AcpTurn:
         self.view.on_tool(tool_view(part))
         return part
 
-    def permission_answered(self, part, answer_text, allowed):
+    def permission_answered(self, part: 'JsonObject', answer_text: str, allowed: bool) -> None:
         part['status'] = 'ok' if allowed else 'error'
         part['result'] = answer_text
         self.view.on_tool(tool_view(part))
 
     # ------------------------------------------------------------------ the end
 
-    def finish(self, stop_reason):
+    def finish(self, stop_reason: 'Json') -> None:
         """The prompt's answer arrived (or the turn failed: stop_reason None): every tool still running or
         waiting ends (0.19.0 never closes some), as cancelled when the turn was cancelled."""
         cancelled = stop_reason == 'cancelled' or is_none(stop_reason)
@@ -303,8 +307,8 @@ class AcpTurn:
                 self.view.on_tool(tool_view(part))
 
 
-def commands_of(value):
-    commands = []
+def commands_of(value: 'Json') -> 'List[JsonObject]':
+    commands = []  # type: List[JsonObject]
     if json_type(value) != 'array':
         return commands
     for entry in value:
@@ -315,7 +319,7 @@ def commands_of(value):
     return commands
 
 
-def stop_reason_text(stop_reason):
+def stop_reason_text(stop_reason: 'Json') -> 'Optional[str]':
     """What the chat says after a turn that did not simply end."""
     if stop_reason == 'max_tokens':
         return 'The agent stopped: the model reached its token limit.'
@@ -326,10 +330,10 @@ def stop_reason_text(stop_reason):
     return None
 
 
-def permission_choices(params):
+def permission_choices(params: 'Json') -> 'List[JsonObject]':
     """The options of a permission request as buttons: [{'id', 'label', 'kind', 'allow'}] in the agent's
     order; an option without an id is left out (it could not be answered)."""
-    choices = []
+    choices = []  # type: List[JsonObject]
     options = get_key(params, 'options')
     if json_type(options) != 'array':
         return choices
@@ -345,7 +349,7 @@ def permission_choices(params):
     return choices
 
 
-def deny_choice(choices):
+def deny_choice(choices: 'List[JsonObject]') -> 'Optional[JsonObject]':
     """The option we answer with when the user gives none: reject once, else any reject, else None
     (then the request is answered `cancelled`)."""
     for choice in choices:
@@ -359,21 +363,21 @@ def deny_choice(choices):
     return None
 
 
-def selected_outcome(option_id):
+def selected_outcome(option_id: str) -> 'JsonObject':
     return {'outcome': {'outcome': 'selected', 'optionId': option_id}}
 
 
-def cancelled_outcome():
+def cancelled_outcome() -> 'JsonObject':
     return {'outcome': {'outcome': 'cancelled'}}
 
 
-def permission_summary(params, cwd):
+def permission_summary(params: 'Json', cwd: 'Json') -> 'JsonObject':
     """The question the user is asked: {'title', 'detail', 'diffs': [{path, oldText, newText}], 'command'}."""
     call = get_key(params, 'toolCall')
     title = get_key(call, 'title')
     raw = get_key(call, 'rawInput')
-    command = get_key(raw, 'command') if is_object(raw) else None
-    diffs = []
+    command = get_key(raw, 'command') if is_object(raw) else None  # type: Json
+    diffs = []  # type: List[JsonObject]
     content = get_key(call, 'content')
     if json_type(content) == 'array':
         for item in content:
