@@ -217,6 +217,21 @@ class Workbench:
         row.wait_for(state='visible')
         row.click()
 
+    def try_command(self, title, seconds):
+        """Run a command from the palette if the palette offers it within `seconds` (True), else close the palette
+        (False): a cue inside a retry loop, never a verdict."""
+        self.page.keyboard.press('F1')
+        box = self.page.locator('.quick-input-widget input')
+        if not holds_within(box.is_visible, seconds):
+            return False
+        box.fill('>' + title)
+        row = self.page.locator('.quick-input-list .monaco-list-row', has_text=title).first
+        if not holds_within(lambda: row.is_visible() and title in row.inner_text(), seconds):
+            self.page.keyboard.press('Escape')
+            return False
+        row.click()
+        return True
+
     def notification_text(self, contains, timeout=None):
         toast = self.page.locator('.notification-toast', has_text=contains).first
         toast.wait_for(state='visible', timeout=timeout)
