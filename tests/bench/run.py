@@ -14,7 +14,8 @@
 6. The embedded agent's own costs, and a soak of 1,000 chat turns (tests/bench/llm.js, chat_soak.js).
 7. File tools in code-server (tests/bench/files_bench.py).
 8. The change log: the cost a tracked write adds to editor_edit_file / file_write (1, 10, 100 kB), and the
-   memory of 1,000 pending hunks (tests/bench/changes.js).
+   memory of 1,000 pending hunks (tests/bench/changes.js), with a fake VS Code; then the same writes in code-server
+   by an MCP client, tracked against untracked (tests/bench/changes_real_bench.py).
 9. Hermes Agent in a chat session (ACP, tests/bench/acp_turn.js): Enter → first streamed chunk and → end of a tool
    turn, against the same turn by `hermes chat -q` alone with the same scripted model.
 Apart (`inv soak`, minutes long): 100 MCP clients, 50 subscribed, on one window for 5 minutes while the user types
@@ -329,6 +330,13 @@ def bench_changes():
         memory['heap_bytes'] / memory['texts_bytes'])
 
 
+def bench_changes_real():
+    found = code_server_and_vsix('Change log in a real VS Code: a tracked write against an untracked one')
+    if found is not None:
+        from changes_real_bench import bench_changes_real as run
+        run(heading, row, target, *found)
+
+
 def bench_acp():
     from llm_server.scenarios import Reply, text_events, tool_events
     from llm_server.server import ScriptedLlmServer
@@ -408,7 +416,8 @@ def bench_soak():
 
 
 SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm,
-            'files': bench_files, 'typing': bench_typing, 'changes': bench_changes, 'acp': bench_acp}
+            'files': bench_files, 'typing': bench_typing, 'changes': bench_changes, 'changes_real': bench_changes_real,
+            'acp': bench_acp}
 APART = {'soak': bench_soak}  # minutes long: run by name (`inv soak`), not by `inv bench`
 
 if __name__ == '__main__':

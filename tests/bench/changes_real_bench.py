@@ -1,0 +1,162 @@
+"""`inv bench` section "changes_real": what change tracking adds to a write in a real VS Code (code-server, the
+packaged extension), as an external MCP client (the official Python SDK) feels it.
+
+The "changes" section measures the same writes on the bundle with a fake VS Code, whose writes take ~0.3 ms: its
+ratios are upper bounds. Here a write goes through the real editor and its save (~120 ms), so the ratio is the one a
+user's agent pays. One window, one client: `editor_edit_file` (one line in the middle replaced) and `file_write` (the
+whole file rewritten) on files of 1, 10 and 100 kB, with `hermes.changes.trackExternal` on and off. The setting is
+the user's (application scope) and code-server does not notice a settings.json changed on disk, so it is switched
+through VS Code's own settings editor, as tests/e2e/test_panel.py does; after each switch a probe write proves the
+log follows it, and every measured write is checked afterwards with `changes_list` (listed when on, absent when off).
+Rounds alternate off / on so drift in the shared machine's load falls on both sides; medians.
+Each tracked write is kept (hermes.changes.keepAll, untimed) before the next, so every write meets a file without
+pending changes and the log does not grow through the run.
+"""
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+SIZES_KB = (1, 10, 100)
+ROUNDS = 5  # pairs of rounds (off, on)
+PER_ROUND = 4  # writes per tool and size in a round: ROUNDS × PER_ROUND = N per tool, size and mode
+CLIENT = 'bench-agent'
+SETTING = 'hermes.changes.trackExternal'
+QUIET_NEIGHBOURS = {'hermes.tools.confirm': 'never', 'remote.autoForwardPorts': False, 'git.enabled': False,
+                    'files.autoSave': 'off', SETTING: True}
+
+
+def lines(count, tag):
+    return ''.join(f'    value_{i} = compute({i}, "{tag}")  # line {i}\n' for i in range(count))
+
+
+class Subject:
+    """One measured file: its tool, how to make its next write, and the times of each mode."""
+
+    def __init__(self, workspace, kb, tool):
+        self.kb, self.tool = kb, tool
+        count = round(kb * 1024 / 48)
+        self.path = f'{tool}-{kb}kb.py'
+        self.texts = [lines(count, 'a'), lines(count, 'b')]
+        (workspace / self.path).write_text(self.texts[0])
+        middle = f'    value_{count // 2} = compute({count // 2}, "a")  # line {count // 2}'
+        self.lines = [middle, middle + '  # edited']
+        self.writes = 0
+        self.times = {True: [], False: []}
+
+    def next_call(self):
+        self.writes += 1
+        flip = self.writes % 2
+        if self.tool == 'file_write':
+            return 'file_write', {'path': self.path, 'content': self.texts[flip]}
+        return 'editor_edit_file', {'path': self.path,
+                                    'edits': [{'old_text': self.lines[1 - flip], 'new_text': self.lines[flip]}]}
+
+
+def pending_paths(client):
+    _, view = client.ok('changes_list', {})
+    return [item['path'] for item in view['pending'] if item['client'] == CLIENT]
+
+
+def write_and_check(client, name, arguments, tracked):
+    """One timed write, then (untimed) the change log asked whether it recorded it, and everything kept."""
+    started = time.perf_counter()
+    client.ok(name, arguments)
+    elapsed = (time.perf_counter() - started) * 1000
+    listed = arguments['path'] in pending_paths(client)
+    client.ok('command_execute', {'command': 'hermes.changes.keepAll'})
+    if listed != tracked:
+        raise RuntimeError(f'{name} {arguments["path"]} with tracking {"on" if tracked else "off"}: the change log '
+                           f'{"did not list" if tracked else "listed"} it')
+    return elapsed
+
+
+def switch_tracking(workbench, server, on, client):
+    """Set hermes.changes.trackExternal through VS Code's settings.json editor (the way tests/e2e/test_panel.py's
+    update_settings does), then wait until a probe write is recorded (on) or not (off)."""
+    from vscode_server import wait_until
+    settings_file = server.user_data / 'User' / 'settings.json'
+
+    def current():
+        try:
+            return json.loads(settings_file.read_text())
+        except ValueError:  # being written
+            return None
+    settings = wait_until(current, 10, what='a readable settings.json')
+    settings[SETTING] = on
+    page = workbench.page
+    workbench.run_command('Preferences: Open User Settings (JSON)')
+    editor = page.locator('.monaco-editor[data-uri$="User/settings.json"]').first
+    editor.wait_for()
+    page.wait_for_timeout(500)
+    editor.click()
+    page.keyboard.press('Control+A')
+    page.keyboard.press('Delete')
+    page.keyboard.insert_text(json.dumps(settings))  # one line: no auto-indent
+    page.keyboard.press('Control+Shift+End')
+    page.keyboard.press('Delete')  # anything auto-closing added
+    page.keyboard.press('Control+S')
+    wait_until(lambda: current() == settings, 15, what='settings.json saved')
+    modal = page.locator('.monaco-modal-editor-block')  # settings.json opens in a modal editor (VS Code 1.139)
+    for _ in range(2):
+        page.keyboard.press('Escape')
+        try:
+            modal.wait_for(state='hidden', timeout=2000)
+            break
+        except Exception:
+            pass
+    probe = {'count': 0}
+
+    def follows():
+        probe['count'] += 1
+        client.ok('file_write', {'path': 'probe.txt', 'content': f'probe {probe["count"]}\n'})
+        listed = 'probe.txt' in pending_paths(client)
+        client.ok('command_execute', {'command': 'hermes.changes.keepAll'})
+        return listed == on
+    wait_until(follows, 30, interval=0.5, what=f'the change log to follow {SETTING} = {on}')
+
+
+def bench_changes_real(heading, row, target, code_server, vsix):
+    import mcp.types as types
+    from playwright.sync_api import sync_playwright
+    from mcp_session import McpSession
+    from vscode_server import CHROMIUM_ARGS, CodeServer, Workbench
+    heading(f'Change log in a real VS Code (code-server, official Python SDK client): a tracked write against the '
+            f'same write with {SETTING} off, alternating rounds; medians of {ROUNDS * PER_ROUND} each')
+    with tempfile.TemporaryDirectory() as scratch:
+        workspace = Path(scratch) / 'workspace'
+        workspace.mkdir()
+        subjects = [Subject(workspace, kb, tool) for kb in SIZES_KB for tool in ('editor_edit_file', 'file_write')]
+        server = CodeServer(code_server, vsix, Path(scratch) / 'cs', workspace, settings=QUIET_NEIGHBOURS)
+        server.install()
+        server.start()
+        client = None
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path='/usr/bin/chromium', args=CHROMIUM_ARGS)
+                workbench = Workbench(browser.new_page(viewport={'width': 1400, 'height': 900})).open(server.url)
+                info = server.discovery_for(workspace, timeout=120)
+                client = McpSession(info['url'], info['token'], client_info=types.Implementation(name=CLIENT,
+                                                                                                  version='1'))
+                for subject in subjects:  # warm-up, tracked (the setting's starting value), not counted
+                    for _ in range(2):
+                        write_and_check(client, *subject.next_call(), tracked=True)
+                for _ in range(ROUNDS):
+                    for tracked in (False, True):
+                        switch_tracking(workbench, server, tracked, client)
+                        for _ in range(PER_ROUND):
+                            for subject in subjects:
+                                subject.times[tracked].append(write_and_check(client, *subject.next_call(), tracked))
+                browser.close()
+        finally:
+            if client is not None:
+                client.close()
+            server.stop()
+    for subject in subjects:
+        on, off = statistics.median(subject.times[True]), statistics.median(subject.times[False])
+        label = 'editor_edit_file (one line)' if subject.tool == 'editor_edit_file' else 'file_write (whole file)'
+        target(f'{label}, {subject.kb} kB, tracked', f'{on:.1f} ms (untracked {off:.1f} ms, {on - off:+.1f} ms)',
+               'untracked', on / off, 1.10)
+    checked = sum(len(subject.times[True]) + len(subject.times[False]) for subject in subjects)
+    row('writes checked with changes_list', f'{checked}: every tracked one listed, no untracked one')
