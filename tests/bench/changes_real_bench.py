@@ -86,9 +86,17 @@ def switch_tracking(workbench, server, on, client):
     settings = wait_until(current, 10, what='a readable settings.json')
     settings[SETTING] = on
     page = workbench.page
-    workbench.run_command('Preferences: Open User Settings (JSON)')
     editor = page.locator('.monaco-editor[data-uri$="User/settings.json"]').first
-    editor.wait_for()
+    for attempt in range(3):  # F1 now and then reaches no palette on this loaded machine: focus the editors, again
+        try:
+            workbench.run_command('Preferences: Open User Settings (JSON)')
+            editor.wait_for()
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+            page.keyboard.press('Escape')
+            page.locator('.part.editor').first.click(position={'x': 40, 'y': 40})
     page.wait_for_timeout(500)
     editor.click()
     page.keyboard.press('Control+A')
@@ -135,7 +143,9 @@ def bench_changes_real(heading, row, target, code_server, vsix):
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path='/usr/bin/chromium', args=CHROMIUM_ARGS)
-                workbench = Workbench(browser.new_page(viewport={'width': 1400, 'height': 900})).open(server.url)
+                page = browser.new_page(viewport={'width': 1400, 'height': 900})
+                page.set_default_timeout(15000)
+                workbench = Workbench(page).open(server.url)
                 info = server.discovery_for(workspace, timeout=120)
                 client = McpSession(info['url'], info['token'], client_info=types.Implementation(name=CLIENT,
                                                                                                   version='1'))
