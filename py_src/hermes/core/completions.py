@@ -6,6 +6,11 @@ anywhere), then alphabetically. The host provides `async workspace_files()` → 
 `recent_files()` → absolute paths, most recent first, `display_path(path)` and `terminals()`.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.core.method_table import Handler
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.jsonrpc import INVALID_PARAMS
@@ -16,7 +21,7 @@ from hermes.core.mcp_prompts import find_prompt
 MAX_VALUES = 100  # the spec's limit per answer
 
 
-def match_rank(candidate, typed):
+def match_rank(candidate: str, typed: str) -> 'Optional[int]':
     """0: the file name starts with `typed`; 1: the path does; 2: it appears anywhere; None: no match.
     Case-insensitive."""
     text = candidate.lower()
@@ -33,16 +38,16 @@ def match_rank(candidate, typed):
     return None
 
 
-def rank_paths(candidates, recent, typed):
+def rank_paths(candidates: 'List[str]', recent: 'List[str]', typed: str) -> 'List[str]':
     """`candidates` (the strings to offer) filtered by `typed` and ranked; `recent` lists candidates
     most recently used first."""
-    recency = {}
+    recency = {}  # type: Dict[str, int]
     for index in range(len(recent)):
         slot = 'k:' + recent[index]
         if not (slot in recency):
             recency[slot] = index
-    scored = []
-    seen = {}
+    scored = []  # type: List[Dict[str, str]]
+    seen = {}  # type: Dict[str, bool]
     for candidate in candidates:
         slot = 'k:' + candidate
         if slot in seen:
@@ -57,32 +62,32 @@ def rank_paths(candidates, recent, typed):
     return [item['value'] for item in scored]
 
 
-def _padded(number):
+def _padded(number: int) -> str:
     text = str(number)
     while len(text) < 6:
         text = '0' + text
     return text
 
 
-def completion_result(values):
+def completion_result(values: 'List[str]') -> 'JsonObject':
     return {'completion': {'values': values[:MAX_VALUES], 'total': len(values),
                            'hasMore': len(values) > MAX_VALUES}}
 
 
 class McpCompletions:
-    def __init__(self, workspace):
+    def __init__(self, workspace: 'Any') -> None:
         self.workspace = workspace
 
-    def capabilities(self):
+    def capabilities(self) -> 'JsonObject':
         return {'completions': {}}
 
-    def handler(self, method):
+    def handler(self, method: str) -> 'Optional[Handler]':
         return self._complete if method == 'completion/complete' else None
 
-    def close(self):
+    def close(self) -> None:
         pass
 
-    async def _complete(self, request_id, params):
+    async def _complete(self, request_id: 'Json', params: 'Json') -> 'JsonObject':
         ref = get_key(params, 'ref')
         argument = get_key(params, 'argument')
         name = get_key(argument, 'name')
@@ -108,7 +113,7 @@ class McpCompletions:
         raise ProtocolError(INVALID_PARAMS, 'completion/complete: params.ref.type must be "ref/prompt" or '
                                             '"ref/resource"')
 
-    async def _paths(self, typed, for_uri):
+    async def _paths(self, typed: str, for_uri: bool) -> 'List[str]':
         """Workspace-relative paths for prompt arguments; for `file:///{+path}` absolute paths without
         their leading slash (the template adds it)."""
         files = await self.workspace.workspace_files()
@@ -124,6 +129,6 @@ class McpCompletions:
         return rank_paths(candidates, recent_shown, typed)
 
 
-def _uri_path(path):
+def _uri_path(path: str) -> str:
     text = path.replace('\\', '/')
     return text[1:] if text.startswith('/') else text

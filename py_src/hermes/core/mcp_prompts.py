@@ -7,6 +7,11 @@ about. The host provides `confine(path_text)` → absolute path, `async read_fil
 {'text', 'size'} and `file_uri(path)`, `display_path(path)`.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.core.method_table import Handler
+# __pragma__('noskip')
 from hermes.js.errors import error_message
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
@@ -31,14 +36,14 @@ PROMPTS = [
 ]
 
 
-def find_prompt(name):
+def find_prompt(name: 'Json') -> 'Optional[Dict[str, str]]':
     for prompt in PROMPTS:
         if prompt['name'] == name:
             return prompt
     return None
 
 
-def parse_line_range(text, line_count):
+def parse_line_range(text: str, line_count: int) -> 'List[int]':
     """[start, end] (1-based, inclusive) from "START-END" or "N"; a ProtocolError saying what is wrong."""
     parts = text.strip().split('-')
     if len(parts) > 2 or len([part for part in parts if not part.strip().isdigit() or len(part.strip()) > 9]) > 0:
@@ -53,24 +58,24 @@ def parse_line_range(text, line_count):
 
 
 class McpPrompts:
-    def __init__(self, files):
+    def __init__(self, files: 'Any') -> None:
         self.files = files
         self._methods = MethodTable({'prompts/list': self._list, 'prompts/get': self._get})
 
-    def capabilities(self):
+    def capabilities(self) -> 'JsonObject':
         return {'prompts': {'listChanged': False}}
 
-    def handler(self, method):
+    def handler(self, method: str) -> 'Optional[Handler]':
         return self._methods.get(method)
 
-    def close(self):
+    def close(self) -> None:
         pass
 
-    async def _list(self, request_id, params):
+    async def _list(self, request_id: 'Json', params: 'Json') -> 'JsonObject':
         return {'prompts': [{'name': prompt['name'], 'title': prompt['title'], 'description': prompt['description'],
                              'arguments': [dict(PATH_ARGUMENT), dict(SELECTION_ARGUMENT)]} for prompt in PROMPTS]}
 
-    async def _get(self, request_id, params):
+    async def _get(self, request_id: 'Json', params: 'Json') -> 'JsonObject':
         name = get_key(params, 'name')
         prompt = find_prompt(name) if json_type(name) == 'string' else None
         if is_none(prompt):

@@ -10,6 +10,15 @@ alone allows them, and it forbids putting `initialize` in a batch, so a batch th
 initialize is rejected. Batch entries are handled one after another.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Awaitable, Callable, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.loop import ChangeAuthor
+from hermes.contracts.jsonrpc import JsonRpcError, JsonRpcNotification, JsonRpcResponse, RequestId
+from hermes.core.method_table import Handler
+from hermes.core.tools import ToolRegistry
+Reporter = Callable[[float, Optional[float], Optional[str]], None]
+# __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.objects import is_none
@@ -37,21 +46,23 @@ PRE_INITIALIZE_METHODS = ['initialize', 'ping']
 class ProtocolError(Exception):
     """A JSON-RPC error to answer a request with (as opposed to a tool failure, which is a result)."""
 
-    def __init__(self, code, message, data=None):
+    def __init__(self, code: int, message: str, data: 'Json' = None) -> None:
         super().__init__(message)
         self.code = code
         self.text = message
         self.data = data
 
 
-def _params_error(message):
+def _params_error(message: str) -> 'ProtocolError':
     return ProtocolError(INVALID_PARAMS, message)
 
 
 class McpSession:
     """One client's view of the server: negotiated version, log level, in-flight tool calls."""
 
-    def __init__(self, server_info, registry, send=None, log=None, instructions=None, ignored=None):
+    def __init__(self, server_info: 'JsonObject', registry: 'ToolRegistry',
+                 send: 'Optional[Callable[[JsonObject, RequestId], None]]' = None, log: 'Any' = None,
+                 instructions: 'Optional[str]' = None, ignored: 'Optional[IgnoredArguments]' = None) -> None:
         self.server_info = server_info
         self.registry = registry
         self.instructions = instructions
@@ -59,34 +70,35 @@ class McpSession:
         self._log = log
         # Shared by the window's sessions (host/mcp_service.py), so each client's extra arguments are logged once.
         self._ignored = IgnoredArguments(log) if is_none(ignored) else ignored
-        self.negotiated_version = None
+        self.negotiated_version = None  # type: Optional[str]
         self.initialized = False  # the initialize request was answered: other requests may follow
         self.ready = False  # the client confirmed with notifications/initialized
-        self.client_info = None
-        self.client_capabilities = None
+        self.client_info = None  # type: Json
+        self.client_capabilities = None  # type: Json
         self.log_level = DEFAULT_LOG_LEVEL
         self.closed = False
-        self._in_flight = {}  # 'string:<id>' / 'number:<id>' → ToolCall; ids 1 and '1' differ
-        self._unsubscribe = None
-        self._features = []
+        # 'string:<id>' / 'number:<id>' → ToolCall; ids 1 and '1' differ
+        self._in_flight = {}  # type: Dict[str, ToolCall]
+        self._unsubscribe = None  # type: Optional[Callable[[], None]]
+        self._features = []  # type: List[Any]
         self._methods = MethodTable({'initialize': self._initialize, 'ping': self._ping,
                                      'tools/list': self._tools_list, 'tools/call': self._tools_call,
                                      'logging/setLevel': self._set_level})
 
-    def add_feature(self, feature):
+    def add_feature(self, feature: 'Any') -> None:
         """Plug in an optional part of MCP (resources, prompts, completions: see core/mcp_resources.py).
         A feature has `capabilities()` (a dict merged into the server capabilities), `handler(method)`
         (an async `handler(request_id, params)` or None when the method is not its own) and `close()`.
         It sends notifications through `session.notify`."""
         self._features.append(feature)
 
-    def notify(self, method, params=None):
+    def notify(self, method: str, params: 'Optional[JsonObject]' = None) -> None:
         """Send the client a notification that belongs to no request (it travels on the session stream)."""
         self._emit(notification(method, params), None)
 
     # ------------------------------------------------------------------------------ entry point
 
-    def handle(self, message, kind=None):
+    def handle(self, message: 'Json', kind: 'Optional[str]' = None) -> 'Awaitable[Any]':
         """One parsed JSON value in; (an awaitable of) a response, a list of responses, or None out.
         `kind`: what jsonrpc.classify says of a single message, when the transport has already asked.
         (Not itself async: it hands back the awaitable of the part that answers, one promise less.)"""
@@ -94,7 +106,7 @@ class McpSession:
             return self._handle_batch(message)
         return self._handle_message(message, kind)
 
-    async def _handle_batch(self, batch):
+    async def _handle_batch(self, batch: 'List[Json]') -> 'Any':
         if is_none(self.negotiated_version):
             return error_response(None, INVALID_REQUEST, 'Batches are not supported before initialize')
         if self.negotiated_version != BATCH_PROTOCOL_VERSION:
@@ -102,7 +114,7 @@ class McpSession:
                                   'Batches are not supported in protocol version ' + self.negotiated_version)
         if len(batch) == 0:
             return error_response(None, INVALID_REQUEST, 'Invalid Request: empty batch')
-        responses = []
+        responses = []  # type: List[Any]
         for message in batch:
             # A batch inside a batch is just one more invalid entry.
             response = await self._handle_message(message) if is_object(message) else self._invalid(message)
@@ -110,7 +122,7 @@ class McpSession:
                 responses.append(response)
         return responses if len(responses) > 0 else None
 
-    def _handle_message(self, message, kind=None):
+    def _handle_message(self, message: 'Json', kind: 'Optional[str]' = None) -> 'Awaitable[Optional[JsonRpcResponse]]':
         """An awaitable of the answer to one message (a request's own coroutine: no layer between)."""
         kind = classify(message) if is_none(kind) else kind
         if kind == 'invalid':
@@ -125,21 +137,21 @@ class McpSession:
             return _answered(error_response(message['id'], INVALID_REQUEST, 'Session closed'))
         return self._handle_request(message)
 
-    def _invalid(self, message):
+    def _invalid(self, message: 'Json') -> 'JsonRpcError':
         reason = invalid_reason(message) or 'not a JSON-RPC 2.0 message'
         self._warn('invalid message: ' + reason)
         return error_response(request_id_of(message), INVALID_REQUEST, 'Invalid Request: ' + reason)
 
     # ------------------------------------------------------------------------------ requests
 
-    async def _handle_request(self, message):
+    async def _handle_request(self, message: 'JsonObject') -> 'Optional[JsonRpcResponse]':
         method, request_id = message['method'], message['id']
         params = get_key(message, 'params')
         started = now_ms()
         try:
             handler = self._handler_for(method)
             result = await handler(request_id, params)
-            response = result_response(request_id, result)
+            response = result_response(request_id, result)  # type: JsonRpcResponse
         except _Cancelled:
             self._info(describe(method, params) + ': cancelled after ' + elapsed(started))
             return None
@@ -150,7 +162,7 @@ class McpSession:
         self._log_outcome(method, params, response, started)
         return response
 
-    def _handler_for(self, method):
+    def _handler_for(self, method: str) -> 'Handler':
         """The async handler(request_id, params) of `method`; ProtocolError when there is none yet."""
         handler = self._route(method)
         if is_none(handler):
@@ -159,7 +171,7 @@ class McpSession:
             raise ProtocolError(INVALID_REQUEST, 'Server not initialized: send initialize first')
         return handler
 
-    def _route(self, method):
+    def _route(self, method: str) -> 'Optional[Handler]':
         handler = self._methods.get(method)
         if not is_none(handler):
             return handler
@@ -169,7 +181,7 @@ class McpSession:
                 return handler
         return None
 
-    async def _initialize(self, request_id, params):
+    async def _initialize(self, request_id: 'RequestId', params: 'Json') -> 'JsonObject':
         if self.initialized:
             raise ProtocolError(INVALID_REQUEST, 'Session already initialized: initialize may be sent only once')
         requested = get_key(params, 'protocolVersion')
@@ -184,7 +196,7 @@ class McpSession:
         self._unsubscribe = self.registry.on_change(self._tools_changed)
         self._info('initialize: ' + client_name(self.client_info) + ' asked for ' + requested
                    + ', speaking ' + self.negotiated_version)
-        result = {
+        result = {  # type: JsonObject
             'protocolVersion': self.negotiated_version,
             'capabilities': self.capabilities(),
             'serverInfo': self.server_info,
@@ -193,22 +205,22 @@ class McpSession:
             result['instructions'] = self.instructions
         return result
 
-    def capabilities(self):
-        capabilities = {'tools': {'listChanged': True}, 'logging': {}}
+    def capabilities(self) -> 'JsonObject':
+        capabilities = {'tools': {'listChanged': True}, 'logging': {}}  # type: JsonObject
         for feature in self._features:
             offered = feature.capabilities()
             for key in offered.keys():
                 capabilities[key] = offered[key]
         return capabilities
 
-    async def _ping(self, request_id, params):
+    async def _ping(self, request_id: 'RequestId', params: 'Json') -> 'JsonObject':
         return {}
 
-    async def _tools_list(self, request_id, params):
+    async def _tools_list(self, request_id: 'RequestId', params: 'Json') -> 'JsonObject':
         # `cursor` is accepted and ignored: one page holds every tool, so there is no nextCursor.
         return {'tools': [tool.to_mcp() for tool in self.registry.list()]}
 
-    async def _tools_call(self, request_id, params):
+    async def _tools_call(self, request_id: 'RequestId', params: 'Json') -> 'Json':
         name = get_key(params, 'name')
         if json_type(name) != 'string':
             raise _params_error('tools/call: params.name must be a string (the tool name)')
@@ -226,15 +238,15 @@ class McpSession:
             raise _Cancelled()  # the client stopped waiting: the spec says send no response
         return result
 
-    def _progress_reporter(self, request_id, params):
+    def _progress_reporter(self, request_id: 'RequestId', params: 'Json') -> 'Optional[Reporter]':
         return progress_reporter(params, lambda message: self._emit(message, request_id))
 
-    def _tool_logger(self, tool_name, request_id):
-        def log(level, message):
+    def _tool_logger(self, tool_name: str, request_id: 'RequestId') -> 'Callable[[str, str], None]':
+        def log(level: str, message: str) -> None:
             self.log_to_client(level, message, tool_name, request_id)
         return log
 
-    async def _set_level(self, request_id, params):
+    async def _set_level(self, request_id: 'RequestId', params: 'Json') -> 'JsonObject':
         level = get_key(params, 'level')
         if level not in LOG_LEVELS:
             raise _params_error('logging/setLevel: params.level must be one of ' + ', '.join(LOG_LEVELS))
@@ -243,14 +255,14 @@ class McpSession:
 
     # ------------------------------------------------------------------------------ notifications
 
-    def _handle_notification(self, method, params):
+    def _handle_notification(self, method: str, params: 'Json') -> None:
         if method == 'notifications/initialized':
             self.ready = True
         elif method == 'notifications/cancelled':
             self._cancel(get_key(params, 'requestId'), get_key(params, 'reason'))
         # Anything else (roots/list_changed, progress for requests we never sent) needs no action.
 
-    def _cancel(self, request_id, reason):
+    def _cancel(self, request_id: 'Json', reason: 'Json') -> None:
         # Unknown or finished ids are normal: the cancel raced the response.
         if json_type(request_id) == 'null' or json_type(request_id) == 'boolean':
             return
@@ -262,16 +274,17 @@ class McpSession:
 
     # ------------------------------------------------------------------------------ server → client
 
-    def log_to_client(self, level, data, logger='hermes', related_request_id=None):
+    def log_to_client(self, level: str, data: 'Json', logger: str = 'hermes',
+                      related_request_id: 'RequestId' = None) -> None:
         """Send a `notifications/message` log line if `level` is at or above the client's level."""
         message = log_message(level, data, logger, self.log_level)
         if not is_none(message):
             self._emit(message, related_request_id)
 
-    def _tools_changed(self):
+    def _tools_changed(self) -> None:
         self._emit(notification('notifications/tools/list_changed'), None)
 
-    def _emit(self, message, related_request_id):
+    def _emit(self, message: 'Any', related_request_id: 'RequestId') -> None:
         if is_none(self._send) or self.closed:
             return
         try:
@@ -282,7 +295,7 @@ class McpSession:
 
     # ------------------------------------------------------------------------------ lifecycle
 
-    def close(self):
+    def close(self) -> None:
         """End the session: cancel in-flight calls (their responses are dropped) and stop
         listening to the registry."""
         if self.closed:
@@ -298,20 +311,20 @@ class McpSession:
 
     # ------------------------------------------------------------------------------ own log
 
-    def _log_outcome(self, method, params, response, started):
+    def _log_outcome(self, method: str, params: 'Json', response: 'Any', started: float) -> None:
         log_outcome(self._log, describe(method, params), method, response, started)
 
 
-    def _info(self, text):
+    def _info(self, text: str) -> None:
         if not is_none(self._log):
             self._log.info('mcp: ' + text)
 
-    def _warn(self, text):
+    def _warn(self, text: str) -> None:
         if not is_none(self._log):
             self._log.warn('mcp: ' + text)
 
 
-async def _answered(response):
+async def _answered(response: 'Optional[JsonRpcResponse]') -> 'Optional[JsonRpcResponse]':
     return response
 
 
@@ -319,7 +332,7 @@ class _Cancelled(Exception):
     """Unwinds a cancelled request to `_handle_request`, which then answers nothing."""
 
 
-def _not_found_message(method):
+def _not_found_message(method: 'Json') -> str:
     text = 'Method not found: ' + str(method)
     if method == 'server/discover':
         # The 2026-07-28 probe inside a handshake session: say where it is answered.
@@ -328,7 +341,7 @@ def _not_found_message(method):
     return text
 
 
-def _id_key(request_id):
+def _id_key(request_id: 'Json') -> str:
     kind = 'string' if json_type(request_id) == 'string' else 'number'
     return kind + ':' + str(request_id)
 
@@ -337,15 +350,15 @@ def _id_key(request_id):
 # (core/mcp_stateless.py serves 2026-07-28 with the same tool calls, progress, logs and own log)
 
 
-def progress_reporter(params, emit):
+def progress_reporter(params: 'Json', emit: 'Callable[[JsonRpcNotification], None]') -> 'Optional[Reporter]':
     """`report(progress, total, message)` sending notifications/progress through `emit(message)`,
     or None when the request carries no progress token."""
     token = get_key(get_key(params, '_meta'), 'progressToken')
     if json_type(token) not in ['string', 'integer', 'number']:
         return None  # the client did not ask for progress
 
-    def report(progress, total=None, message=None):
-        update = {'progressToken': token, 'progress': progress}
+    def report(progress: float, total: 'Optional[float]' = None, message: 'Optional[str]' = None) -> None:
+        update = {'progressToken': token, 'progress': progress}  # type: JsonObject
         if not is_none(total):
             update['total'] = total
         if not is_none(message):
@@ -354,7 +367,7 @@ def progress_reporter(params, emit):
     return report
 
 
-def log_message(level, data, logger, threshold):
+def log_message(level: str, data: 'Json', logger: str, threshold: str) -> 'Optional[JsonRpcNotification]':
     """The notifications/message for a log line at `level`, or None when it is below `threshold`."""
     if _severity(level) < _severity(threshold):
         return None
@@ -362,7 +375,7 @@ def log_message(level, data, logger, threshold):
     return notification('notifications/message', {'level': level, 'logger': logger, 'data': data})
 
 
-def log_outcome(log, what, method, response, started):
+def log_outcome(log: 'Any', what: str, method: str, response: 'Any', started: float) -> None:
     """One line in our own log per answered request (errors and tool errors as warnings)."""
     if is_none(log):
         return
@@ -376,14 +389,14 @@ def log_outcome(log, what, method, response, started):
         log.info('mcp: ' + what + ': ok (' + elapsed(started) + ')')
 
 
-def describe(method, params):
+def describe(method: 'Json', params: 'Json') -> str:
     name = get_key(params, 'name')
     if method == 'tools/call' and json_type(name) == 'string':
         return 'tools/call ' + name
     return str(method)
 
 
-def mcp_author(client_info):
+def mcp_author(client_info: 'Json') -> 'ChangeAuthor':
     """The change log's author of an MCP client's writes: the name its clientInfo gives (else 'an MCP client'),
     marked external (hermes.changes.trackExternal decides whether they are recorded)."""
     name = get_key(client_info, 'name')
@@ -394,7 +407,7 @@ def mcp_author(client_info):
     return {'client': name, 'session': None, 'turn': None, 'external': True}
 
 
-def client_name(client_info):
+def client_name(client_info: 'Json') -> str:
     name = get_key(client_info, 'name')
     if json_type(name) != 'string':
         return 'a client'
@@ -402,13 +415,13 @@ def client_name(client_info):
     return name + (' ' + version if json_type(version) == 'string' else '')
 
 
-def _severity(level):
+def _severity(level: 'Json') -> int:
     """The rank of `level` in LOG_LEVELS; unknown levels count as the default."""
     if level in LOG_LEVELS:
         return LOG_LEVELS.index(level)
     return LOG_LEVELS.index(DEFAULT_LOG_LEVEL)
 
 
-def elapsed(started):
+def elapsed(started: float) -> str:
     return str(round(now_ms() - started)) + ' ms'
 

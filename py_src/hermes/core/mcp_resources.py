@@ -16,6 +16,13 @@ Three parts, none of which touches VS Code (the host implements the `provider` a
   `ListenEvents`, the hub as that revision's event source).
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.core.method_table import Handler
+from hermes.core.mcp_protocol import McpSession
+from hermes.core.throttle import Clock
+# __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
@@ -71,7 +78,7 @@ TEMPLATES = [
 ]
 
 
-def parse_uri(uri):
+def parse_uri(uri: 'Json') -> 'Optional[JsonObject]':
     """{'kind': 'active'|'selection'|'tabs'|'diagnostics'|'workspace'|'changes'|'terminal'|'file', 'id'|'path'}
     for a URI this server serves, else None."""
     if json_type(uri) != 'string':
@@ -100,7 +107,7 @@ def parse_uri(uri):
     return None
 
 
-def resource_key(uri):
+def resource_key(uri: 'Json') -> 'Optional[str]':
     """The hub key of a URI: the URI itself, except files, keyed by their decoded path (clients and
     VS Code escape paths differently). None for URIs that are not ours."""
     parsed = parse_uri(uri)
@@ -109,19 +116,19 @@ def resource_key(uri):
     return file_key(parsed['path']) if parsed['kind'] == 'file' else uri
 
 
-def file_key(path):
+def file_key(path: str) -> str:
     return 'file:' + path
 
 
-def terminal_uri(terminal_id):
+def terminal_uri(terminal_id: 'Json') -> str:
     return TERMINAL_PREFIX + str(terminal_id)
 
 
 class Disposable:
-    def __init__(self, on_dispose):
+    def __init__(self, on_dispose: 'Optional[Callable[[], None]]') -> None:
         self._on_dispose = on_dispose
 
-    def dispose(self):
+    def dispose(self) -> None:
         if not is_none(self._on_dispose):
             on_dispose = self._on_dispose
             self._on_dispose = None
@@ -131,19 +138,19 @@ class Disposable:
 class ResourceHub:
     """Change events for every resource, throttled once for all subscribers."""
 
-    def __init__(self, interval_ms=UPDATE_INTERVAL_MS, clock=None):
-        self._subscribers = {}  # 'k:' + key → [callback]
-        self._list_listeners = []
+    def __init__(self, interval_ms: float = UPDATE_INTERVAL_MS, clock: 'Optional[Clock]' = None) -> None:
+        self._subscribers = {}  # type: Dict[str, List[Callable[[str], None]]]  # 'k:' + key → [callback]
+        self._list_listeners = []  # type: List[Callable[[], None]]
         self._throttle = KeyedThrottle(interval_ms, self._deliver, clock)
-        self._sent_at = {}  # 'k:' + key → when its latest change was let through
+        self._sent_at = {}  # type: Dict[str, float]  # 'k:' + key → when its latest change was let through
 
-    def subscribe(self, key, callback):
+    def subscribe(self, key: str, callback: 'Callable[[str], None]') -> 'Disposable':
         slot = 'k:' + key
         if not (slot in self._subscribers):
             self._subscribers[slot] = []
         self._subscribers[slot].append(callback)
 
-        def remove():
+        def remove() -> None:
             if not (slot in self._subscribers):
                 return  # the hub was disposed first (the window closing)
             remaining = [item for item in self._subscribers[slot] if item is not callback]
@@ -154,37 +161,37 @@ class ResourceHub:
                 self._subscribers[slot] = remaining
         return Disposable(remove)
 
-    def on_list_changed(self, callback):
+    def on_list_changed(self, callback: 'Callable[[], None]') -> 'Disposable':
         self._list_listeners.append(callback)
 
-        def remove():
+        def remove() -> None:
             self._list_listeners = [item for item in self._list_listeners if item is not callback]
         return Disposable(remove)
 
-    def watched(self, key):
+    def watched(self, key: str) -> bool:
         """Whether anyone listens to `key` (the host skips work for resources nobody watches)."""
         return ('k:' + key) in self._subscribers
 
-    def changed(self, key):
+    def changed(self, key: str) -> None:
         if ('k:' + key) in self._subscribers:
             self._throttle.poke(key)
 
-    def list_changed(self):
+    def list_changed(self) -> None:
         for callback in list(self._list_listeners):
             callback()
 
-    def dispose(self):
+    def dispose(self) -> None:
         self._throttle.dispose()
         self._subscribers = {}
         self._sent_at = {}
         self._list_listeners = []
 
-    def sent_at(self, key):
+    def sent_at(self, key: str) -> 'Optional[float]':
         """When the throttle last let `key`'s change through (its clock: ms since the epoch), or None."""
         slot = 'k:' + key
         return self._sent_at[slot] if slot in self._sent_at else None
 
-    def _deliver(self, key, at):
+    def _deliver(self, key: str, at: float) -> None:
         slot = 'k:' + key
         if not (slot in self._subscribers):
             return
@@ -196,10 +203,10 @@ class ResourceHub:
 class ResourceCatalog:
     """What resources exist and what reading one returns, over the host's provider."""
 
-    def __init__(self, provider):
+    def __init__(self, provider: 'Any') -> None:
         self.provider = provider
 
-    def list(self):
+    def list(self) -> 'List[JsonObject]':
         resources = [dict(resource) for resource in STATIC_RESOURCES]
         for terminal in self.provider.terminals():
             resources.append({'uri': terminal_uri(terminal['id']), 'name': 'terminal-' + str(terminal['id']),
@@ -208,10 +215,10 @@ class ResourceCatalog:
                               'mimeType': TEXT_TYPE})
         return resources
 
-    def templates(self):
+    def templates(self) -> 'List[JsonObject]':
         return [dict(template) for template in TEMPLATES]
 
-    def check(self, uri):
+    def check(self, uri: 'Json') -> 'JsonObject':
         """The parsed URI, or the ProtocolError a subscribe or read of it gets."""
         parsed = parse_uri(uri)
         if is_none(parsed):
@@ -224,7 +231,7 @@ class ResourceCatalog:
                 raise ProtocolError(INVALID_PARAMS, error_message(error), {"uri": uri})
         return parsed
 
-    async def read(self, uri):
+    async def read(self, uri: 'Json') -> 'List[JsonObject]':
         parsed = self.check(uri)
         kind = parsed['kind']
         provider = self.provider
@@ -255,10 +262,10 @@ class ResourceCatalog:
         return [{'uri': uri, 'mimeType': JSON_TYPE, 'text': dump_json(value, 2)}]
 
 
-def _selection_contents(uri, selection):
+def _selection_contents(uri: str, selection: 'Json') -> 'JsonObject':
     if is_none(selection):
         return {'uri': uri, 'mimeType': TEXT_TYPE, 'text': '', '_meta': {'path': None}}
-    meta = {}
+    meta = {}  # type: JsonObject
     for key in copyable_keys(selection):
         if key != 'text':
             meta[key] = selection[key]
@@ -272,7 +279,7 @@ MIME_TYPES = {
 }
 
 
-def mime_type(path):
+def mime_type(path: str) -> str:
     """A text MIME type for a file name (text/plain when the extension says nothing more)."""
     slash = max(path.rfind('/'), path.rfind('\\'))
     name = path[slash + 1:]
@@ -286,11 +293,12 @@ def mime_type(path):
 class McpResources:
     """The resources feature of one session (2025 revisions): list, read, subscribe."""
 
-    def __init__(self, session, catalog, hub):
-        self.session = session
+    def __init__(self, session: 'Optional[McpSession]', catalog: 'ResourceCatalog', hub: 'ResourceHub') -> None:
+        # Any: None (2026-07-28) never subscribes, so only a session's own `_updated`/`_list_changed` notify
+        self.session = session  # type: Any
         self.catalog = catalog
         self.hub = hub
-        self._subscriptions = {}  # 'k:' + key → {'uri', 'disposable'}
+        self._subscriptions = {}  # type: Dict[str, Dict[str, Any]]  # 'k:' + key → {'uri', 'disposable'}
         self._list_listener = None if is_none(session) else hub.on_list_changed(self._list_changed)
         self._methods = MethodTable({'resources/list': self._list, 'resources/templates/list': self._templates,
                                      'resources/read': self._read})
@@ -298,32 +306,32 @@ class McpResources:
             self._methods.add('resources/subscribe', self._subscribe)
             self._methods.add('resources/unsubscribe', self._unsubscribe)
 
-    def capabilities(self):
+    def capabilities(self) -> 'JsonObject':
         return {'resources': {'subscribe': True, 'listChanged': True}}
 
-    def handler(self, method):
+    def handler(self, method: str) -> 'Optional[Handler]':
         return self._methods.get(method)
 
-    async def _list(self, request_id, params):
+    async def _list(self, request_id: 'Json', params: 'Json') -> 'JsonObject':
         return {'resources': self.catalog.list()}
 
-    async def _templates(self, request_id, params):
+    async def _templates(self, request_id: 'Json', params: 'Json') -> 'JsonObject':
         return {'resourceTemplates': self.catalog.templates()}
 
-    async def _read(self, request_id, params):
+    async def _read(self, request_id: 'Json', params: 'Json') -> 'JsonObject':
         return {'contents': await self.catalog.read(_uri_param(params, 'resources/read'))}
 
-    async def _subscribe(self, request_id, params):
+    async def _subscribe(self, request_id: 'Json', params: 'Json') -> 'JsonObject':
         uri = _uri_param(params, 'resources/subscribe')
         self.catalog.check(uri)
-        key = resource_key(uri)
+        key = resource_key(uri)  # type: Any  # not None: check() passed, the URI is ours
         slot = 'k:' + key
         if slot in self._subscriptions:
             self._subscriptions[slot]['disposable'].dispose()
         self._subscriptions[slot] = {'uri': uri, 'disposable': self.hub.subscribe(key, self._updated)}
         return {}
 
-    async def _unsubscribe(self, request_id, params):
+    async def _unsubscribe(self, request_id: 'Json', params: 'Json') -> 'JsonObject':
         uri = _uri_param(params, 'resources/unsubscribe')
         key = resource_key(uri)
         slot = 'k:' + (uri if is_none(key) else key)
@@ -332,7 +340,7 @@ class McpResources:
             del self._subscriptions[slot]
         return {}
 
-    def _updated(self, key):
+    def _updated(self, key: str) -> None:
         slot = 'k:' + key
         at = self.hub.sent_at(key)
         if slot in self._subscriptions:
@@ -341,10 +349,10 @@ class McpResources:
             self.session.notify('notifications/resources/updated',
                                 {'uri': self._subscriptions[slot]['uri'], '_meta': {SENT_AT_META: at}})
 
-    def _list_changed(self):
+    def _list_changed(self) -> None:
         self.session.notify('notifications/resources/list_changed')
 
-    def close(self):
+    def close(self) -> None:
         for slot in list(self._subscriptions.keys()):
             self._subscriptions[slot]['disposable'].dispose()
         self._subscriptions = {}
@@ -358,24 +366,25 @@ class ListenEvents:
     function, or None for events this source does not have (other kinds, URIs it does not serve or
     refuses, such as files outside the workspace). Callbacks get no arguments."""
 
-    def __init__(self, catalog, hub):
+    def __init__(self, catalog: 'ResourceCatalog', hub: 'ResourceHub') -> None:
         self.catalog = catalog
         self.hub = hub
 
-    def on_list_changed(self, kind, callback):
+    def on_list_changed(self, kind: str, callback: 'Callable[[], None]') -> 'Optional[Callable[[], None]]':
         if kind != 'resources':
             return None
         return self.hub.on_list_changed(lambda: callback()).dispose
 
-    def on_resource_updated(self, uri, callback):
+    def on_resource_updated(self, uri: 'Json', callback: 'Callable[[], None]') -> 'Optional[Callable[[], None]]':
         try:
             self.catalog.check(uri)
         except ProtocolError:
             return None
-        return self.hub.subscribe(resource_key(uri), lambda key: callback()).dispose
+        # not None: check() passed, the URI is ours
+        return self.hub.subscribe(resource_key(uri), lambda key: callback()).dispose  # type: ignore[arg-type]
 
 
-def _uri_param(params, method):
+def _uri_param(params: 'Json', method: str) -> str:
     uri = get_key(params, 'uri')
     if json_type(uri) != 'string':
         raise ProtocolError(INVALID_PARAMS, method + ': params.uri must be a string, such as "' + SELECTION + '"')

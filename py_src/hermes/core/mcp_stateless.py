@@ -19,6 +19,14 @@ has `on_list_changed(kind, callback)` (kind 'prompts' or 'resources') and
 no such events. The tool registry is the built-in source of tools/list_changed.
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.jsonrpc import JsonRpcNotification, JsonRpcResponse, RequestId
+from hermes.core.tools import Tool, ToolRegistry
+from hermes.core.method_table import Handler
+Emit = Callable[[JsonRpcNotification], None]
+# __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.objects import is_none
@@ -63,7 +71,7 @@ LIST_TTL_MS = 60000
 READ_TTL_MS = 0
 
 
-def cache_hints(method):
+def cache_hints(method: 'Json') -> 'Optional[List[Any]]':
     """[ttlMs, cacheScope] for a cacheable method, else None. Lists are the same for every caller
     of this window ('public'); resource contents are the user's workspace ('private')."""
     if method == 'server/discover':
@@ -77,7 +85,7 @@ def cache_hints(method):
     return None
 
 
-def http_status_of(response):
+def http_status_of(response: 'Json') -> int:
     """The HTTP status a 2026-07-28 response travels with: 404 for an unknown method, 400 for a
     request the server refused to read, 200 otherwise (results, and errors of the work itself)."""
     error = get_key(response, 'error')
@@ -92,7 +100,7 @@ def http_status_of(response):
     return 200
 
 
-def modern_version(message):
+def modern_version(message: 'Json') -> 'Json':
     """The `_meta` protocol version of a single request, or None (batches, handshake-era messages)."""
     return get_key(get_key(get_key(message, 'params'), '_meta'), PROTOCOL_VERSION_KEY)
 
@@ -101,48 +109,53 @@ class RequestContext:
     """What one request's `_meta` says: who asks, with which capabilities, how much logging; and
     what the transport gave it: where its notifications go, when it is cancelled."""
 
-    def __init__(self, version, capabilities, client_info, log_level):
+    def __init__(self, version: str, capabilities: 'JsonObject', client_info: 'Json',
+                 log_level: 'Optional[str]') -> None:
         self.version = version
         self.capabilities = capabilities
         self.client_info = client_info
         self.log_level = log_level  # None: the client wants no notifications/message
-        self.send = None
-        self.cancellation = None
-        self.tool = None  # the registered tool a tools/call names, else None
+        self.send = None  # type: Optional[Callable[[JsonRpcNotification], None]]
+        # set by `handle` before any method runs
+        self.cancellation = None  # type: Any
+        self.tool = None  # type: Optional[Tool]  # the registered tool a tools/call names, else None
 
 
 class McpStatelessServer:
-    def __init__(self, server_info, registry, log=None, instructions=None, ignored=None):
+    def __init__(self, server_info: 'JsonObject', registry: 'ToolRegistry', log: 'Any' = None,
+                 instructions: 'Optional[str]' = None, ignored: 'Optional[IgnoredArguments]' = None) -> None:
         self.server_info = server_info
         self.registry = registry
         self.instructions = instructions
         self._log = log
         self._ignored = IgnoredArguments(log) if is_none(ignored) else ignored  # extra arguments, logged once
-        self._greeted = {}  # client name and version + revision → True: said once, as initialize says it for sessions
+        # client name and version + revision → True: said once, as initialize says it for sessions
+        self._greeted = {}  # type: Dict[str, bool]
         self._greeted_count = 0
-        self._features = []
-        self._sources = []
+        self._features = []  # type: List[Any]
+        self._sources = []  # type: List[Any]
         self._shutdown = Cancellation()  # ends open subscriptions/listen streams
-        self._mirrored = {}  # 't:' + tool name → [the Tool, its mirrored_params]: schemas are walked once
+        # 't:' + tool name → [the Tool, its mirrored_params]: schemas are walked once
+        self._mirrored = {}  # type: Dict[str, List[Any]]
         # The server's own methods: async handler(request_id, params, context). Features answer the rest.
         self._methods = MethodTable({'server/discover': self._discover, 'tools/list': self._tools_list,
                                      'tools/call': self._tools_call, 'subscriptions/listen': self._listen})
 
-    def add_feature(self, feature):
+    def add_feature(self, feature: 'Any') -> None:
         self._features.append(feature)
 
-    def add_event_source(self, source):
+    def add_event_source(self, source: 'Any') -> None:
         self._sources.append(source)
 
-    def capabilities(self):
-        capabilities = {'tools': {'listChanged': True}, 'logging': {}}
+    def capabilities(self) -> 'JsonObject':
+        capabilities = {'tools': {'listChanged': True}, 'logging': {}}  # type: JsonObject
         for feature in self._features:
             offered = feature.capabilities()
             for key in copyable_keys(offered):
                 capabilities[key] = offered[key]
         return capabilities
 
-    def close(self):
+    def close(self) -> None:
         """Server shutdown: open subscriptions end gracefully; features let go of their listeners."""
         self._shutdown.cancel('server stopping')
         for feature in self._features:
@@ -150,7 +163,9 @@ class McpStatelessServer:
 
     # ------------------------------------------------------------------------------ entry point
 
-    async def handle(self, message, send=None, cancellation=None, headers=None, kind=None):
+    async def handle(self, message: 'Json', send: 'Optional[Emit]' = None,
+                     cancellation: 'Optional[Cancellation]' = None, headers: 'Json' = None,
+                     kind: 'Optional[str]' = None) -> 'Optional[JsonRpcResponse]':
         """One parsed JSON-RPC message in; its response out, or None (a notification, a response,
         or a request the client cancelled). `kind`: what jsonrpc.classify says of it, when the
         transport has already asked."""
@@ -176,7 +191,7 @@ class McpStatelessServer:
             if cancellation.cancelled:
                 self._info(describe(method, params) + ': cancelled after ' + elapsed(started))
                 return None  # the client stopped waiting: nothing may be sent for this request
-            response = result_response(request_id, self._complete(method, result))
+            response = result_response(request_id, self._complete(method, result))  # type: JsonRpcResponse
         except ProtocolError as error:
             response = error_response(request_id, error.code, error.text, error.data)
         except JsError as error:
@@ -184,7 +199,8 @@ class McpStatelessServer:
         log_outcome(self._log, describe(method, params), method, response, started)
         return response
 
-    def _read_meta(self, method, params, headers, tool=None):
+    def _read_meta(self, method: str, params: 'Json', headers: 'Json',
+                   tool: 'Optional[Tool]' = None) -> 'RequestContext':
         if not is_none(params) and not is_object(params):
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: params must be an object')
         meta = get_key(params, '_meta')
@@ -217,14 +233,14 @@ class McpStatelessServer:
                                 {'supported': ALL_PROTOCOL_VERSIONS, 'requested': version})
         return RequestContext(version, capabilities, get_key(meta, CLIENT_INFO_KEY), log_level)
 
-    def _called_tool(self, method, params):
+    def _called_tool(self, method: str, params: 'Json') -> 'Optional[Tool]':
         """The registered tool a tools/call names (looked up once per request), else None."""
         if method != 'tools/call':
             return None
         name = get_key(params, 'name')
         return self.registry.get(name) if json_type(name) == 'string' else None
 
-    def _mirrored_params(self, tool):
+    def _mirrored_params(self, tool: 'Tool') -> 'List[Any]':
         key = 't:' + tool.name
         entry = self._mirrored[key] if key in self._mirrored else None
         if is_none(entry) or entry[0] is not tool:  # a tool removed and added again is walked anew
@@ -232,7 +248,8 @@ class McpStatelessServer:
             self._mirrored[key] = entry
         return entry[1]
 
-    async def _dispatch(self, method, request_id, params, context):
+    async def _dispatch(self, method: str, request_id: 'RequestId', params: 'Json',
+                        context: 'RequestContext') -> 'Json':
         own = self._methods.get(method)
         if not is_none(own):
             return await own(request_id, params, context)
@@ -241,14 +258,14 @@ class McpStatelessServer:
             raise ProtocolError(METHOD_NOT_FOUND, _not_found_message(method))
         return await handler(request_id, params)
 
-    def _feature_handler(self, method):
+    def _feature_handler(self, method: str) -> 'Optional[Handler]':
         for feature in self._features:
             handler = feature.handler(method)
             if not is_none(handler):
                 return handler
         return None
 
-    def _complete(self, method, result):
+    def _complete(self, method: str, result: 'Json') -> 'Json':
         """Every result says it is complete and who answered; cacheable ones say for how long."""
         if not is_object(result):
             result = {}
@@ -268,17 +285,17 @@ class McpStatelessServer:
 
     # ------------------------------------------------------------------------------ methods
 
-    async def _discover(self, request_id, params, context):
+    async def _discover(self, request_id: 'RequestId', params: 'Json', context: 'RequestContext') -> 'JsonObject':
         result = {'supportedVersions': ALL_PROTOCOL_VERSIONS, 'capabilities': self.capabilities()}
         if not is_none(self.instructions):
             result['instructions'] = self.instructions
         return result
 
-    async def _tools_list(self, request_id, params, context):
+    async def _tools_list(self, request_id: 'RequestId', params: 'Json', context: 'RequestContext') -> 'JsonObject':
         # `cursor` is accepted and ignored: one page holds every tool, so there is no nextCursor.
         return {'tools': [tool.to_mcp() for tool in self.registry.list()]}
 
-    async def _tools_call(self, request_id, params, context):
+    async def _tools_call(self, request_id: 'RequestId', params: 'Json', context: 'RequestContext') -> 'Json':
         name = get_key(params, 'name')
         if json_type(name) != 'string':
             raise ProtocolError(INVALID_PARAMS, 'tools/call: params.name must be a string (the tool name)')
@@ -296,7 +313,7 @@ class McpStatelessServer:
         self._ignored.note(client_name(context.client_info), name, call.ignored)
         return result
 
-    async def _listen(self, request_id, params, context):
+    async def _listen(self, request_id: 'RequestId', params: 'Json', context: 'RequestContext') -> 'JsonObject':
         wanted = get_key(params, 'notifications')
         if not is_object(wanted):
             raise ProtocolError(INVALID_PARAMS, 'subscriptions/listen: params.notifications must be an object, '
@@ -317,7 +334,7 @@ class McpStatelessServer:
         # A graceful end (server shutdown) is answered; a cancelled one is dropped by `handle`.
         return {'_meta': {SUBSCRIPTION_ID_KEY: request_id}}
 
-    def _greet(self, context):
+    def _greet(self, context: 'RequestContext') -> None:
         """One info line the first time a client (name and version) speaks a revision here: without a handshake, the
         log would otherwise never say who connected with which protocol. Bounded like IgnoredArguments."""
         who = client_name(context.client_info)
@@ -328,7 +345,7 @@ class McpStatelessServer:
         self._greeted_count += 1
         self._info(who + ' speaks ' + context.version + ' (no session: every request says who it is)')
 
-    def _info(self, text):
+    def _info(self, text: str) -> None:
         if not is_none(self._log):
             self._log.info('mcp: ' + text)
 
@@ -336,14 +353,14 @@ class McpStatelessServer:
 class Subscription:
     """One `subscriptions/listen` stream: the events it follows, each tagged with its id."""
 
-    def __init__(self, request_id, emit):
+    def __init__(self, request_id: 'RequestId', emit: 'Emit') -> None:
         self.request_id = request_id
         self._emit = emit
-        self._unsubscribes = []
+        self._unsubscribes = []  # type: List[Callable[[], None]]
 
-    def follow(self, wanted, registry, sources):
+    def follow(self, wanted: 'Json', registry: 'ToolRegistry', sources: 'List[Any]') -> 'JsonObject':
         """Start following what `wanted` asks for and this server offers; returns that subset."""
-        accepted = {}
+        accepted = {}  # type: JsonObject
         if get_key(wanted, 'toolsListChanged') is True:
             self._unsubscribes.append(registry.on_change(self._announcer('notifications/tools/list_changed')))
             accepted['toolsListChanged'] = True
@@ -358,11 +375,12 @@ class Subscription:
                 accepted['resourceSubscriptions'] = followed
         return accepted
 
-    def _follow_all(self, sources, kind, uri):
+    def _follow_all(self, sources: 'List[Any]', kind: 'Optional[str]', uri: 'Optional[str]') -> bool:
         followed = False
         for source in sources:
-            if is_none(uri):
-                unsubscribe = source.on_list_changed(kind, self._announcer('notifications/' + kind + '/list_changed'))
+            if is_none(uri):  # then `kind` is given
+                announce = self._announcer('notifications/' + kind + '/list_changed')  # type: ignore[operator]
+                unsubscribe = source.on_list_changed(kind, announce)
             else:
                 unsubscribe = source.on_resource_updated(uri, self._announcer('notifications/resources/updated',
                                                                               {'uri': uri}))
@@ -371,29 +389,29 @@ class Subscription:
                 followed = True
         return followed
 
-    def _announcer(self, method, params=None):
+    def _announcer(self, method: str, params: 'Optional[JsonObject]' = None) -> 'Callable[[], None]':
         return lambda: self.deliver(method, params)
 
-    def deliver(self, method, params=None):
-        tagged = {}
+    def deliver(self, method: str, params: 'Optional[JsonObject]' = None) -> None:
+        tagged = {}  # type: JsonObject
         if not is_none(params):
             for key in copyable_keys(params):
                 tagged[key] = params[key]
         tagged['_meta'] = {SUBSCRIPTION_ID_KEY: self.request_id}
         self._emit(notification(method, tagged))
 
-    def close(self):
+    def close(self) -> None:
         for unsubscribe in self._unsubscribes:
             unsubscribe()
         self._unsubscribes = []
 
 
-def _check_capabilities(tool, offered):
+def _check_capabilities(tool: 'Tool', offered: 'Json') -> None:
     """MissingRequiredClientCapability when the tool needs capabilities the request did not declare."""
     required = tool.client_capabilities
     if is_none(required):
         return
-    missing = {}
+    missing = {}  # type: JsonObject
     for key in copyable_keys(required):
         if not is_object(get_key(offered, key)):
             missing[key] = required[key]
@@ -403,8 +421,8 @@ def _check_capabilities(tool, offered):
                             CLIENT_CAPABILITIES_KEY + '")', {'requiredCapabilities': missing})
 
 
-def _emitter(send):
-    def emit(message):
+def _emitter(send: 'Optional[Emit]') -> 'Emit':
+    def emit(message: 'JsonRpcNotification') -> None:
         if is_none(send):
             return
         try:
@@ -414,10 +432,10 @@ def _emitter(send):
     return emit
 
 
-def _tool_logger(tool_name, threshold, emit):
+def _tool_logger(tool_name: str, threshold: 'Optional[str]', emit: 'Emit') -> 'Callable[[str, str], None]':
     """Log lines reach the client only when the request set a log level (the revision forbids
     notifications/message otherwise)."""
-    def log(level, message):
+    def log(level: str, message: str) -> None:
         if is_none(threshold):
             return
         line = log_message(level, message, tool_name, threshold)
@@ -426,7 +444,7 @@ def _tool_logger(tool_name, threshold, emit):
     return log
 
 
-def _not_found_message(method):
+def _not_found_message(method: 'Json') -> str:
     text = 'Method not found: ' + str(method)
     if method in REMOVED_METHODS:
         text += ' (not part of ' + MODERN_PROTOCOL_VERSIONS[0] + '; it exists only after an initialize handshake)'

@@ -33,7 +33,7 @@ def sorted_strings(strings: 'List[str]') -> 'List[str]':
     return strings.js_sort()  # `js_sort` compiles to the native `sort` (`sort` would be Transcrypt's)
 
 
-def decode_uri_component(text):
+def decode_uri_component(text: str) -> str:
     return decodeURIComponent(text)
 
 

@@ -26,7 +26,7 @@ def sorted_strings(strings):
     return strings
 
 
-def decode_uri_component(text):
+def decode_uri_component(text: str) -> str:
     return urllib.parse.unquote(text, errors='strict')
 
 
