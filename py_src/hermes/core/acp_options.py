@@ -5,6 +5,10 @@ session's option groups (VS Code's pickers in the input area), and the choices k
 they are set again after `session/load`).
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import List, Optional
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 
@@ -15,12 +19,12 @@ GROUP_NAMES = {MODE: 'Mode', MODEL: 'Model'}
 METHODS = {MODE: 'set_mode', MODEL: 'set_model'}
 
 
-def _text(value):
+def _text(value: 'Json') -> 'Optional[str]':
     return value if json_type(value) == 'string' and value != '' else None
 
 
-def _items(entries, id_key):
-    items = []
+def _items(entries: 'Json', id_key: str) -> 'List[JsonObject]':
+    items = []  # type: List[JsonObject]
     if json_type(entries) != 'array':
         return items
     for entry in entries:
@@ -28,7 +32,7 @@ def _items(entries, id_key):
         if is_none(item_id):
             continue
         name = _text(get_key(entry, 'name'))
-        item = {'id': item_id, 'name': item_id if is_none(name) else name}
+        item = {'id': item_id, 'name': item_id if is_none(name) else name}  # type: JsonObject
         description = _text(get_key(entry, 'description'))
         if not is_none(description):
             item['description'] = description
@@ -36,11 +40,11 @@ def _items(entries, id_key):
     return items
 
 
-def offered_options(created):
+def offered_options(created: 'Json') -> 'JsonObject':
     """What a `session/new` answer offers: {'mode': {'items', 'current'}, 'model': {...}} (ACP `modes`
     {availableModes [{id, name, description}], currentModeId}, `models` {availableModels [{modelId, ...}],
     currentModelId}); an option the agent does not offer is left out."""
-    offered = {}
+    offered = {}  # type: JsonObject
     modes = get_key(created, 'modes')
     items = _items(get_key(modes, 'availableModes'), 'id')
     if len(items) > 0:
@@ -52,16 +56,16 @@ def offered_options(created):
     return offered
 
 
-def option_groups(offered):
+def option_groups(offered: 'Json') -> 'List[JsonObject]':
     """The option groups VS Code shows as pickers in a session's input area (chatSessionsProvider)."""
-    groups = []
+    groups = []  # type: List[JsonObject]
     if is_none(offered):
         return groups
     for option in OPTIONS:
         if option in offered:
-            items = []
+            items = []  # type: List[JsonObject]
             for item in offered[option]['items']:
-                shown = {'id': item['id'], 'name': item['name']}
+                shown = {'id': item['id'], 'name': item['name']}  # type: JsonObject
                 if 'description' in item:
                     shown['description'] = item['description']
                 if item['id'] == offered[option]['current']:
@@ -71,9 +75,9 @@ def option_groups(offered):
     return groups
 
 
-def chosen_values(acp):
+def chosen_values(acp: 'Json') -> 'JsonObject':
     """A session's chosen mode and model ({'mode': id, 'model': id}, only those chosen or reported)."""
-    values = {}
+    values = {}  # type: JsonObject
     for option in OPTIONS:
         value = _text(get_key(acp, option))
         if not is_none(value):
@@ -81,7 +85,7 @@ def chosen_values(acp):
     return values
 
 
-def option_update(update):
+def option_update(update: 'Json') -> 'Optional[List[Json]]':
     """(option, value) of one option change VS Code reports ({optionId, value: id | {id, …}}), or None when it is
     no option of ours or clears one."""
     option = get_key(update, 'optionId')
