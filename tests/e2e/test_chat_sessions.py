@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from chat_view import (RESPONSE, SESSION_ROW, open_plus_menu, open_session, reload_window, send, session_row,
-                       show_sessions, wait_for_first_window)
+from chat_view import (RESPONSE, SESSION_ROW, new_hermes_session, open_plus_menu, open_session, reload_window, send,
+                       session_row, show_sessions, wait_for_first_window)
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
 from vscode_server import attempts, holds_within, wait_until
 
@@ -61,7 +61,7 @@ def test_the_plus_menu_offers_hermes_agent(window, artifacts):
     entry = open_plus_menu(page)
     assert 'New Chat Window' in page.get_by_role('menu').first.inner_text()
     window.screenshot(artifacts / 'sessions-plus-menu.png')
-    open_plus_menu(page).click()
+    new_hermes_session(page)
     page.get_by_text('Ask Hermes: Hermes Agent itself answers').first.wait_for(state='visible')
 
 
