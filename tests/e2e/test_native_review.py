@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from chat_view import INPUT, RESPONSE
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
 from vscode_server import wait_until
 
@@ -28,8 +29,6 @@ GREET = 'GREETING = "hello"\n\n\ndef greet(name):\n    print(GREETING, name)\n'
 NOTES = 'one\n'
 TODO = '- write\n'
 PLAN = '1. build\n'
-INPUT = '.interactive-input-part .monaco-editor'
-RESPONSE = '.interactive-item-container.interactive-response'
 CHANGES_VIEW = '.pane:has(.pane-header[aria-label^="Changes"])'
 
 
