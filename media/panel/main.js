@@ -4,6 +4,7 @@
 // against it (tsc --checkJs): every postMessage, and one handler per kind the host posts. Messages to the host
 // are validated again there (py_src/hermes/ui/panel_protocol.py).
 import { StreamingMarkdown, renderMarkdown } from './render.js';
+import { CommandMenu } from './commands.js';
 
 const vscode = acquireVsCodeApi();
 const RESULT_PREVIEW = 2000;
@@ -21,6 +22,7 @@ const state = {
   receivedState: false,
   turnChanges: {}, // turn id → {files: [{path, label, added, removed}], added, removed}: pending changes by turn
   backends: null, // {choices: [{id, label, detail, available}], current, locked, usage}: who answers (null: only the built-in loop)
+  commands: [], // the slash commands of the conversation's ACP agent: [{name, description, hint}] ("/" lists them)
 };
 
 // ----------------------------------------------------------------------------------------- DOM
@@ -70,7 +72,9 @@ const input = el('textarea', {
 const sendButton = el('button', { id: 'send', type: 'button', class: 'primary-button', title: 'Send (Enter)', 'aria-label': 'Send' }, [icon('send')]);
 const stopButton = el('button', { id: 'stop', type: 'button', class: 'primary-button stop', title: 'Stop (Escape)', 'aria-label': 'Stop' }, [icon('debug-stop')]);
 const statusLine = el('div', { id: 'status', class: 'status', 'aria-live': 'polite' });
+const commandMenu = new CommandMenu(input, el, () => { autoSize(); saveDraft(); });
 const composer = el('div', { class: 'composer' }, [
+  commandMenu.list,
   el('div', { class: 'prompt-row' }, [input, sendButton, stopButton]),
   statusLine,
 ]);
@@ -115,7 +119,8 @@ function renderBackends() {
   usageLine.hidden = !usage;
   usageLine.textContent = usage;
   usageLine.title = usage ? `${agent.label} has used ${usage}` : '';
-  input.placeholder = agent ? `Ask ${agent.label}… (Enter to send, Shift+Enter for a new line)` : 'Ask Hermes… (Enter to send, Shift+Enter for a new line)';
+  const commands = agent && state.commands.length > 0 ? ', / for commands' : '';
+  input.placeholder = agent ? `Ask ${agent.label}… (Enter to send, Shift+Enter for a new line${commands})` : 'Ask Hermes… (Enter to send, Shift+Enter for a new line)';
 }
 
 function renderEmptyState() {
@@ -519,6 +524,7 @@ function send() {
   input.value = '';
   autoSize();
   saveDraft();
+  commandMenu.update();
 }
 
 function stop() {
@@ -530,12 +536,14 @@ function saveDraft() {
 }
 
 input.addEventListener('keydown', (event) => {
+  if (commandMenu.handleKey(event)) return; // the command list's keys: move, pick, close
   if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
     event.preventDefault();
     send();
   }
 });
-input.addEventListener('input', () => { autoSize(); saveDraft(); });
+input.addEventListener('input', () => { autoSize(); saveDraft(); commandMenu.update(); });
+input.addEventListener('blur', () => commandMenu.close(false));
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && state.running) {
     event.preventDefault();
@@ -709,6 +717,11 @@ const handlers = {
   },
   permission(message) {
     showQuestion(message);
+  },
+  commands(message) {
+    state.commands = Array.isArray(message.commands) ? message.commands : [];
+    commandMenu.setCommands(state.commands);
+    renderBackends();
   },
   backends(message) {
     state.backends = Array.isArray(message.choices) ? message : null;

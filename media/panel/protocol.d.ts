@@ -304,11 +304,24 @@ export interface PermissionChoice {
   allow: boolean;
 }
 
+/** The slash commands of the agent that answers the conversation (the list "/" opens in the input); [] for the built-in loop or an agent that sent none. Posted after 'backends' and whenever the agent sends another list. */
+export interface CommandsPost {
+  type: 'commands';
+  commands: Array<AgentCommand>;
+}
+
+/** One of the agent's slash commands (core/acp_commands.py): typed as the message (`/name input`) it reaches the agent as the prompt's text, which is how ACP runs commands. */
+export interface AgentCommand {
+  name: string;
+  description: string;
+  hint: string;
+}
+
 /** What the webview may send to the host (validated again there: ui/panel_protocol.py). */
 export type FromWebview = ReadyMessage | SendMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage;
 
 /** What the host posts to the webview. */
-export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost | BackendsPost | ThoughtDeltaPost | AgentToolPost | PlanPost | UsagePost | NoticePost | PermissionPost;
+export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost | BackendsPost | ThoughtDeltaPost | AgentToolPost | PlanPost | UsagePost | NoticePost | PermissionPost | CommandsPost;
 
 /** One handler per kind the host posts, each given its own message. */
 export type Handlers = { [K in ToWebview['type']]: (message: ToWebview & { type: K }) => void };

@@ -28,6 +28,10 @@ A prompt's first text block picks what the turn does (the first word, then argum
     error              answers the prompt with a JSON-RPC error -32603
     echo_secret        writes the MCP header values it was given to stderr, then answers with an error naming them
     unknown_method     sends the client a request for a method no client has, says the error that came back
+    /NAME ARGS…        a slash command, as ACP runs them (the prompt's text): "ran /NAME with \"ARGS\"" for one of
+                       its commands (session/new is followed by available_commands_update: /help /model /tools),
+                       "no such command: /NAME …" otherwise
+    more_commands      sends a longer command list (adds /compact) in the turn, says "commands changed"
     options            says the session's mode and model ("mode=… model=…": session/new reports modes and models,
                        session/set_mode and session/set_model change them)
 """
@@ -40,6 +44,11 @@ import sys
 MODE = sys.argv[1] if len(sys.argv) > 1 else 'normal'
 STATE = {'next_id': 1000, 'sessions': 0, 'servers': {}, 'backlog': [], 'mode': {}, 'model': {}}
 
+
+COMMANDS = [{'name': 'help', 'description': 'Help'},
+            {'name': 'model', 'description': 'Show or switch the model', 'input': {'hint': 'model name'}},
+            {'name': 'tools', 'description': 'List the tools'}]
+MORE_COMMANDS = COMMANDS + [{'name': 'compact', 'description': 'Compress the context'}]
 
 SETUP_ONLY = [{'id': 'hermes-setup', 'name': 'Configure Hermes provider', 'type': 'terminal', 'args': ['--setup'],
                'description': 'Open Hermes\' interactive model/provider setup in a terminal.'}]
@@ -105,6 +114,14 @@ def turn(request_id, params):
     text = next((block.get('text', '') for block in blocks if block.get('type') == 'text'), '')
     words = text.split(' ')
     command = words[0]
+    if command.startswith('/'):  # as ACP runs commands: the prompt's text, /name then its input
+        known = command[1:] in [entry['name'] for entry in COMMANDS + MORE_COMMANDS]
+        chunk(session_id, ('ran ' if known else 'no such command: ') + command + ' with ' + json.dumps(' '.join(words[1:])))
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'more_commands':
+        update(session_id, {'sessionUpdate': 'available_commands_update', 'availableCommands': MORE_COMMANDS})
+        chunk(session_id, 'commands changed')
+        return answer(request_id, {'stopReason': 'end_turn'})
     if command == 'options':
         chunk(session_id, 'mode=' + STATE['mode'].get(session_id, 'default') + ' model=' +
               STATE['model'].get(session_id, 'scripted-a'))
@@ -250,8 +267,8 @@ def handle(message):
             'models': {'currentModelId': 'scripted-a', 'availableModels': [
                 {'modelId': 'scripted-a', 'name': 'Scripted A'}, {'modelId': 'scripted-b', 'name': 'Scripted B',
                                                                   'description': 'the other one'}]}})
-        update(session_id, {'sessionUpdate': 'available_commands_update',
-                            'availableCommands': [{'name': 'help', 'description': 'Help'}]})
+        # as Hermes Agent 0.19.0 does: the commands come right after the answer, before the client's first prompt
+        update(session_id, {'sessionUpdate': 'available_commands_update', 'availableCommands': COMMANDS})
         return None
     if method == 'session/load':
         session_id = params['sessionId']

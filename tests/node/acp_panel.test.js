@@ -16,6 +16,9 @@ const { vscode, extension, chat, token, recorder } = require('./fake_chat');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
+const SCRIPTED_COMMANDS = [{ name: 'help', description: 'Help', hint: '' },
+  { name: 'model', description: 'Show or switch the model', hint: 'model name' },
+  { name: 'tools', description: 'List the tools', hint: '' }];
 const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
   'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
 
@@ -75,7 +78,10 @@ test('the panel offers the agents and shows the scripted agent\'s turn: text, th
     assert.equal(panel.of('backends').at(-1).locked, true);
     const [stored] = storedConversations(panel.context);
     // (with the mode and model the agent reported: the chat session's pickers show them)
-    assert.deepEqual(stored.acp, { agent: 'Scripted', sessionId: 'sess-1', mode: 'default', model: 'scripted-a' });
+    // (and the slash commands it sent after session/new: "/" in the panel's input lists them)
+    assert.deepEqual(stored.acp, { agent: 'Scripted', sessionId: 'sess-1', mode: 'default', model: 'scripted-a',
+      commands: SCRIPTED_COMMANDS });
+    assert.deepEqual(panel.of('commands').at(-1).commands, SCRIPTED_COMMANDS);
     // one store: the chat sessions list it, and a follow-up there continues the same agent session
     const controller = chat.controllers.get('hermes');
     const item = controller.items.all().find((i) => i.resource.path === '/' + stored.id);
@@ -83,7 +89,9 @@ test('the panel offers the agents and shows the scripted agent\'s turn: text, th
     const stream = recorder();
     await chat.content.get('hermes').participant.handler({ prompt: 'hello again', references: [], toolReferences: [] },
       { history: [], chatSessionContext: { chatSessionItem: { resource: item.resource }, isUntitled: false } }, stream, token);
-    assert.equal(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''), 'Hello, you said: hello again');
+    // the chat was not told the commands yet (the panel lists them on "/"): its first answer ends with them, once
+    assert.equal(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''),
+      'Hello, you said: hello again\n\nScripted commands: `/help`, `/model`, `/tools` — type one as your message.');
     const [after] = storedConversations(panel.context);
     assert.equal(after.acp.sessionId, 'sess-1'); // not a new session (the agent would have said sess-2)
     assert.deepEqual(after.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);

@@ -22,6 +22,7 @@ async function session(settings, prompt, state = {}, answers = undefined) {
   return { stream, result, ask: opened.ask, stop: opened.stop };
 }
 
+const COMMANDS_HINT = 'Scripted commands: `/help`, `/model`, `/tools` — type one as your message.';
 const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
   'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
 
@@ -30,8 +31,9 @@ test('an ACP turn is rendered natively: text, thinking, tool invocations that en
   try {
     const kinds = run.stream.parts.map(([kind]) => kind);
     assert.equal(run.result.metadata.hermes.stopReason, 'end_turn');
-    assert.deepEqual(run.stream.parts.filter(([kind]) => kind === 'markdown').map(([, text]) => text).join(''),
-      'Hello, you said: hello there');
+    // the answer, then once (the agent's commands came after session/new) the line that says its slash commands
+    assert.deepEqual(run.stream.parts.filter(([kind]) => kind === 'markdown').map(([, text]) => text),
+      ['Hello', ', you said: hello there', `\n\n${COMMANDS_HINT}`]);
     assert.deepEqual(run.stream.parts.find(([kind]) => kind === 'thinking'), ['thinking', 'thinking']);
     const tools = run.stream.parts.filter(([kind, part]) => kind === 'tool' && part.toolCallId === 'call-1').map(([, part]) => part);
     assert.deepEqual(tools.map((part) => [part.invocationMessage, part.isComplete, part.enablePartialUpdate]),
@@ -39,6 +41,27 @@ test('an ACP turn is rendered natively: text, thinking, tool invocations that en
     const [plan] = run.stream.parts.filter(([kind, part]) => kind === 'tool' && part.toolSpecificData.todoList).map(([, p]) => p);
     assert.deepEqual(plan.toolSpecificData.todoList, [{ id: '1', title: 'read', status: 3 }, { id: '2', title: 'answer', status: 2 }]);
     assert.ok(kinds.indexOf('thinking') < kinds.lastIndexOf('markdown'));
+  } finally {
+    await run.stop();
+  }
+});
+
+test('the agent\'s slash commands: said once at the end of a response, again when they change; a typed command reaches the agent as the prompt\'s text', async () => {
+  const run = await session(SCRIPTED, '/model  scripted-b');
+  const said = (stream) => stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t);
+  try {
+    // the scripted agent answers a command it knows as "ran /NAME with <the rest, exactly>"
+    assert.deepEqual(said(run.stream), ['ran /model with " scripted-b"', `\n\n${COMMANDS_HINT}`]);
+    const again = recorder();
+    await run.ask('/nope', again);
+    assert.deepEqual(said(again), ['no such command: /nope with ""']); // said once, not every turn
+    const changed = recorder();
+    await run.ask('more_commands', changed);
+    assert.deepEqual(said(changed), ['commands changed',
+      '\n\nScripted commands: `/help`, `/model`, `/tools`, `/compact` — type one as your message.']);
+    const after = recorder();
+    await run.ask('/compact', after);
+    assert.deepEqual(said(after), ['ran /compact with ""']);
   } finally {
     await run.stop();
   }
@@ -132,7 +155,7 @@ test('the agent\'s modes and models are the session\'s pickers; a choice reaches
   const run = await session(SCRIPTED, 'options');
   try {
     const said = (stream) => stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('');
-    assert.equal(said(run.stream), 'mode=default model=scripted-a');
+    assert.equal(said(run.stream), `mode=default model=scripted-a\n\n${COMMANDS_HINT}`);
     const { provider } = chat.content.get('hermes');
     const { optionGroups } = await provider.provideChatSessionProviderOptions({});
     assert.deepEqual(optionGroups.map((group) => [group.id, group.name, group.items.map((item) => item.id)]),

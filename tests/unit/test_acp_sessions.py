@@ -66,7 +66,11 @@ class FakeAgent:
         self.calls.append(('new', cwd, mcp_servers))
         if self.scripts.get('new_error'):
             raise self.scripts['new_error']
-        return {'sessionId': 'sess-' + str(self.sessions), **self.scripts.get('offered', {})}
+        session_id = 'sess-' + str(self.sessions)
+        for update in self.scripts.get('after_new', []):  # as Hermes sends its commands: before anyone watches
+            for callback in self.update_callbacks:
+                callback(session_id, update)
+        return {'sessionId': session_id, **self.scripts.get('offered', {})}
 
     async def set_mode(self, session_id, mode_id):
         self.calls.append(('set_mode', session_id, mode_id))
@@ -104,8 +108,10 @@ class FakeAgent:
                 raise step[1]
             elif step[0] == 'do':
                 step[1]()
-        for callback in self.update_callbacks:
-            callback(session_id, {'sessionUpdate': 'session_info_update', 'title': 'Titled by the agent'})
+        for update in [{'sessionUpdate': 'session_info_update', 'title': 'Titled by the agent'}] + \
+                self.scripts.get('after_turn', []):
+            for callback in self.update_callbacks:
+                callback(session_id, update)
         return {'stopReason': 'end_turn'}
 
     def cancel(self, session_id):

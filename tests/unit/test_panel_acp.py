@@ -114,8 +114,9 @@ def test_a_hermes_turn_is_posted_as_the_panels_cards_and_recorded_in_the_shared_
     controller, host = panel(world)
     send(controller, 'What does hello.py do?')
     assert of(host, 'backends')[0]['current'] == 'hermes'  # while the turn runs too (not the built-in loop)
-    assert host.types() == ['userMessage', 'turnStarted', 'backends', 'thoughtDelta', 'agentTool', 'agentTool',
-                            'plan', 'usage', 'agentTool', 'textDelta', 'agentTool', 'turnEnded', 'backends']
+    assert host.types() == ['userMessage', 'turnStarted', 'backends', 'commands', 'thoughtDelta', 'agentTool',
+                            'agentTool', 'plan', 'usage', 'agentTool', 'textDelta', 'agentTool', 'turnEnded',
+                            'backends', 'commands']
     tools = of(host, 'agentTool')
     assert [(t['tool']['id'], t['tool']['status'], t['tool']['complete']) for t in tools] == [
         ('tc-2', 'running', False), ('tc-2', 'ok', True), ('tc-3', 'running', False),

@@ -219,6 +219,21 @@ class BackendsPost(TypedDict):
     usage: Optional[AgentUsage]
 
 
+class AgentCommand(TypedDict):
+    """One of the agent's slash commands (core/acp_commands.py): typed as the message (`/name input`) it reaches the
+    agent as the prompt's text, which is how ACP runs commands."""
+    name: str  # without the "/"
+    description: str
+    hint: str  # what its input is ('' when it takes none or the agent did not say)
+
+
+class CommandsPost(TypedDict):
+    """The slash commands of the agent that answers the conversation (the list "/" opens in the input); [] for the
+    built-in loop or an agent that sent none. Posted after 'backends' and whenever the agent sends another list."""
+    type: Literal['commands']
+    commands: List[AgentCommand]
+
+
 class ThoughtDeltaPost(TypedDict):
     """The agent's thinking, streamed (a collapsed block)."""
     type: Literal['thoughtDelta']
@@ -314,5 +329,5 @@ class PermissionPost(TypedDict):
 
 ToWebview = Union[StatePost, UserMessagePost, TurnStartedPost, TextDeltaPost, ToolStartedPost, ToolStatePost,
                   ToolResultPost, TurnEndedPost, ErrorPost, ModelsPost, ChangesPost, BackendsPost, ThoughtDeltaPost,
-                  AgentToolPost, PlanPost, UsagePost, NoticePost, PermissionPost]
+                  AgentToolPost, PlanPost, UsagePost, NoticePost, PermissionPost, CommandsPost]
 # __pragma__('noskip')

@@ -158,6 +158,13 @@ def choice_of_agent(agent_name: str) -> str:
     return HERMES if agent_name == HERMES_NAME else agent_name
 
 
+def agent_of_choice(choice: str) -> 'Optional[str]':
+    """The agent name a front end's choice id stands for; None for the built-in loop."""
+    if choice == BUILTIN:
+        return None
+    return HERMES_NAME if choice == HERMES else choice
+
+
 def find_spec(name: str, hermes: 'Optional[Spec]', agents: 'List[Spec]') -> 'Optional[Spec]':
     """The spec of the agent a stored conversation used, or None when it is no longer configured."""
     if name == HERMES_NAME:

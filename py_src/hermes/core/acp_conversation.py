@@ -18,10 +18,12 @@ from hermes.core.conversations import Conversation
 # __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.acp_backends import AcpAgentError
 from hermes.core.acp_turn import TurnView, stop_reason_text, FILE_CHANGING_KINDS
+from hermes.core.acp_commands import commands_update, commands_hint
 from hermes.core.checkpoints import new_turn_id, last_turn, change_author
 from hermes.core.conversations import end_reply, remember_turn
 
@@ -35,12 +37,14 @@ class ConversationEvents:
     """What a turn tells the conversation besides the reply: the agent's title for it, its slash commands,
     its context use, its mode. `origin`: who stores it (the store's listeners ignore their own changes)."""
 
-    def __init__(self, conversation: 'Any', store: 'Any', origin: 'Any') -> None:
-        # `conversation`: a core/conversations.py Conversation; `acp_usage`, `acp_commands` and `acp_mode` are set
-        # here only (read back with getattr), so it is held as Any
+    def __init__(self, conversation: 'Any', store: 'Any', origin: 'Any',
+                 remember_commands: 'Optional[Callable[[List[JsonObject]], None]]' = None) -> None:
+        # `conversation`: a core/conversations.py Conversation; `acp_usage` and `acp_mode` are set here only (read
+        # back with getattr), so it is held as Any
         self.conversation = conversation
         self.store = store
         self.origin = origin
+        self.remember_commands = remember_commands  # the agent's latest list, for its next new conversation
 
     def on_title(self, title: str) -> None:
         self.conversation.title = title
@@ -50,15 +54,28 @@ class ConversationEvents:
         self.conversation.acp_usage = {'used': used, 'size': size}
 
     def on_commands(self, commands: 'List[JsonObject]') -> None:
-        self.conversation.acp_commands = commands
+        """The agent's latest list, kept with the conversation's agent session (stored with it: a reopened session
+        knows them). A list for a session the conversation no longer has is not kept."""
+        if not is_none(self.remember_commands):
+            self.remember_commands(commands)
+        acp = self.conversation.acp
+        if is_none(acp):
+            return
+        if dump_json(get_key(acp, 'commands', [])) == dump_json(commands):
+            return
+        acp['commands'] = commands
+        self.store.put(self.conversation, self.origin)
 
     def on_mode(self, mode_id: str) -> None:
         self.conversation.acp_mode = mode_id
 
     def late_updates(self) -> 'Callable[[Json], None]':
         """`on_update(update)` for the session's updates outside a turn: Hermes names the conversation after
-        the prompt's answer."""
+        the prompt's answer; an agent may send new commands at any time."""
         def on_update(update: 'Json') -> None:
+            commands = commands_update(update)
+            if not is_none(commands):
+                self.on_commands(commands)
             if get_key(update, 'sessionUpdate') == 'session_info_update':
                 title = get_key(update, 'title')
                 if json_type(title) == 'string' and title.strip() != '':
@@ -127,6 +144,14 @@ class AcpConversations:
         self.make_watch = make_watch
         self.change_log = change_log
 
+    def commands_hint(self, conversation: 'Conversation', agent_name: str, origin: 'Any') -> 'Optional[str]':
+        """The line a chat session adds at the end of a response when the agent's commands arrived or changed since
+        the chat last said them (once per list: marked in the stored conversation), else None."""
+        hint = commands_hint(agent_name, conversation.acp)
+        if not is_none(hint):
+            self.store.put(conversation, origin)
+        return hint
+
     def begin(self, conversation: 'Conversation', text: str, agent_name: str, origin: 'Any',
               user: 'Optional[JsonObject]' = None) -> 'JsonObject':
         """The prompt (a new user message, or `user` again for a retry) and a running reply, stored.
@@ -153,7 +178,9 @@ class AcpConversations:
         `view.on_notice`; the reply ends (done, stopped, error) and is stored."""
         user = begun['user']
         reply = begun['reply']
-        events = ConversationEvents(conversation, self.store, origin)
+        remember = getattr(self.service, 'remember_commands', None)
+        events = ConversationEvents(conversation, self.store, origin,
+                                    None if is_none(remember) else lambda commands: remember(spec['name'], commands))
         watch = self.make_watch()
         shown = ConversationView(view, watch, events)
         author = change_author(conversation.id, get_key(user, 'turn'))

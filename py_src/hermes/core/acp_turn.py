@@ -23,6 +23,7 @@ from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key, is_object
 from hermes.core.conversations import append_text, truncate
+from hermes.core.acp_commands import commands_of
 
 PLAN_STATUSES = ['pending', 'in_progress', 'completed']
 FILE_CHANGING_KINDS = ['edit', 'delete', 'move']
@@ -50,7 +51,7 @@ class TurnView:
         return None
 
     def on_commands(self, commands: 'List[JsonObject]') -> None:
-        """commands: [{'name', 'description'}]."""
+        """commands: [{'name', 'description', 'hint'}] (core/acp_commands.py), the agent's whole list each time."""
         return None
 
     def on_title(self, title: str) -> None:
@@ -305,18 +306,6 @@ class AcpTurn:
             if part['kind'] == 'tool' and (part['status'] == 'running' or part['status'] == 'waiting'):
                 part['status'] = 'cancelled' if cancelled else 'ok'
                 self.view.on_tool(tool_view(part))
-
-
-def commands_of(value: 'Json') -> 'List[JsonObject]':
-    commands = []  # type: List[JsonObject]
-    if json_type(value) != 'array':
-        return commands
-    for entry in value:
-        name = get_key(entry, 'name')
-        description = get_key(entry, 'description')
-        if json_type(name) == 'string' and name != '':
-            commands.append({'name': name, 'description': description if json_type(description) == 'string' else ''})
-    return commands
 
 
 def stop_reason_text(stop_reason: 'Json') -> 'Optional[str]':

@@ -8,7 +8,8 @@ A conversation's data:
      lastRequestEnded, messages: [...], history: [...]}
 where a message is {role: 'user', text, turn?} or {role: 'assistant', status, error, parts: [{kind: 'text',
 text} | {kind: 'tool', id, name, arguments, status, result, paths?} | {kind: 'thought', text} | {kind: 'plan',
-entries: [{title, status}]}]}; `acp`: {agent, sessionId} when an ACP agent answers it; an assistant status is running | done |
+entries: [{title, status}]}]}; `acp`: {agent, sessionId, mode?, model?, commands?, commandsShown?} when an ACP
+agent answers it (core/acp_options.py, core/acp_commands.py); an assistant status is running | done |
 stopped | error, a tool's running | waiting | ok | error | cancelled. `history` is the LLM's view of the
 earlier turns (OpenAI chat messages) handed to the loop. Times are milliseconds since 1970.
 
@@ -26,6 +27,7 @@ from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key, is_object, object_keys, copy_object
 from hermes.core.tools import result_text
 from hermes.core.output_text import cap_chars
+from hermes.core.acp_commands import restore_commands
 
 STORE_VERSION = 1
 MAX_CONVERSATIONS = 50
@@ -138,6 +140,7 @@ def _restore_acp(value: 'Json') -> 'Optional[JsonObject]':
         chosen = get_key(value, option)
         if json_type(chosen) == 'string' and chosen != '':
             restored[option] = chosen
+    restore_commands(value, restored)  # the agent's slash commands, and which of them the chat was told about
     return restored
 
 

@@ -19,6 +19,7 @@ from hermes.core.values import json_type, get_key
 from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, find_spec, mcp_server_entry,
                                     describe_failure, HERMES_NAME, AcpAgentError, lacks_provider, no_provider_failure,
                                     backend_choices, default_choice)
+from hermes.core.acp_commands import commands_update, commands_of
 from hermes.core.acp_options import offered_options, option_groups, chosen_values, OPTIONS, MODE
 from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
                                   permission_summary)
@@ -27,6 +28,7 @@ from hermes.host.approval import restricted_mode
 from hermes.host.workspace import workspace_folders
 
 OFFERED_KEY = 'hermes.acp.offeredOptions'
+COMMANDS_KEY = 'hermes.acp.commands'
 PERMISSION_DEADLINE_MS = 50000
 """An unanswered permission request is answered "deny" by us after this (Hermes denies by itself at 60 s)."""
 DENIED_IN_TIME = ('No answer within 50 seconds: Hermes denied the request (it would have timed out at 60 s). '
@@ -92,6 +94,9 @@ class AcpService:
         remembered = None if is_none(memory) else memory.js_get(OFFERED_KEY)
         self.offered = remembered if json_type(remembered) == 'object' else {}  # agent name → offered_options(...)
         self.offered_listeners = []
+        remembered = None if is_none(memory) else memory.js_get(COMMANDS_KEY)
+        # agent name → the slash commands it sent last (a new conversation's panel lists them before its first turn)
+        self.agent_commands = remembered if json_type(remembered) == 'object' else {}
         self.chosen_listeners = []  # callback(conversation): its mode/model known anew (after session/new or load)
         self.choice_sends = {}  # 's:' + session id → the last of its mode/model calls still under way
         self.make_agent = make_agent
@@ -101,6 +106,9 @@ class AcpService:
         self.trusted = (lambda: not restricted_mode()) if is_none(trusted) else trusted
         self.agents = {}  # spec_key → {'agent', 'starting', 'sessions': [session ids opened in this process]}
         self.session_listeners = {}  # 's:' + session id → callback(update) for updates between turns (a title)
+        # 's:' + session id → the agent's latest slash commands for it (core/acp_commands.py): they often come right
+        # after session/new or during session/load, before anyone watches the session; the next turn hands them on
+        self.session_commands = {}
         self.hinted = []  # conversation ids that were told once how to get Hermes Agent
         self.permission_deadline_ms = PERMISSION_DEADLINE_MS
 
@@ -197,8 +205,31 @@ class AcpService:
             del self.agents[key]
             entry['agent'].dispose()
 
+    def _note_commands(self, session_id, update):
+        """Keep the commands of an `available_commands_update` for the session (the latest list wins)."""
+        commands = commands_update(update)
+        if not is_none(commands):
+            self.session_commands['s:' + str(session_id)] = commands
+
+    def remember_commands(self, agent_name, commands):
+        """The agent's latest commands, kept across reloads (globalState) for conversations it has not answered yet."""
+        if dump_json(get_key(self.agent_commands, agent_name)) == dump_json(commands):
+            return
+        self.agent_commands[agent_name] = commands
+        if not is_none(self.memory):
+            self.memory.js_update(COMMANDS_KEY, self.agent_commands)
+
+    def known_commands(self, agent_name):
+        """The commands the agent sent last in any session ([] when none is known)."""
+        return commands_of(get_key(self.agent_commands, agent_name))
+
+    def commands_for(self, session_id):
+        """The latest commands the agent sent for the session in this window, or None."""
+        return get_key(self.session_commands, 's:' + str(session_id))
+
     def _between_turns(self, session_id, update):
         key = 's:' + str(session_id)
+        self._note_commands(session_id, update)
         if key in self.session_listeners:
             self.session_listeners[key](update)
 
@@ -234,7 +265,8 @@ class AcpService:
             if not is_none(entry) and session_id in entry['sessions']:
                 return session_id
             try:
-                await agent.load_session(session_id, cwd, servers, lambda update: None)
+                # (the replay is not shown: the conversation has the turns; commands the agent sends are kept)
+                await agent.load_session(session_id, cwd, servers, lambda update: self._note_commands(session_id, update))
                 if not is_none(entry):
                     entry['sessions'].append(session_id)
                 await self._apply_chosen(spec, agent, session_id, conversation.acp, None)
@@ -393,6 +425,9 @@ class AcpService:
         await self.choices_sent(session_id)  # a mode or model chosen just before the prompt applies to it
         if not is_none(between_turns):
             self.watch_session(session_id, between_turns)
+        known = self.commands_for(session_id)
+        if not is_none(known):  # sent before this turn (after session/new, during load, in an earlier turn)
+            view.on_commands(known)
         set_author = getattr(self.client_side, 'set_change_author', None)
         if not is_none(author) and not is_none(set_author):
             set_author(session_id, author)  # fs/write_text_file of agents that use it: this turn's changes
@@ -402,8 +437,12 @@ class AcpService:
             return await self.answer_permission(turn, params, view, ask, save, cancellation)
         self.client_side.set_permission_prompter(session_id, prompter)
         unsubscribe = cancellation.on_cancel(lambda: agent.cancel(session_id))
+
+        def on_update(update):
+            self._note_commands(session_id, update)  # the latest list also for the next turns' views
+            turn.apply(update)
         try:
-            result = await agent.prompt(session_id, blocks, turn.apply)
+            result = await agent.prompt(session_id, blocks, on_update)
         except JsError as error:
             turn.finish(None)
             if cancellation.cancelled:

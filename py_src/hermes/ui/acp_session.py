@@ -12,7 +12,8 @@ from hermes.core.cancellation import Cancellation
 from hermes.core.chat_messages import prop
 from hermes.core.acp_turn import AcpTurn, content_text
 from hermes.core.acp_options import chosen_values, option_update
-from hermes.core.acp_backends import SETUP_COMMAND, SETUP_TITLE
+from hermes.core.acp_backends import SETUP_COMMAND, SETUP_TITLE, agent_of_choice
+from hermes.core.acp_commands import commands_of
 from hermes.core.acp_conversation import AcpConversations, no_answer_text
 from hermes.core.checkpoints import change_author
 from hermes.host.acp_service import AcpService, setup_terminal
@@ -106,6 +107,17 @@ class AcpSessionRunner:
     def choices(self):
         return self.service.choices()
 
+    def commands(self, conversation, choice):
+        """The slash commands a front end lists for `conversation`: its agent session's, else those its agent (or,
+        for a conversation no agent answered yet, the agent of the front end's `choice`) sent last; [] for the
+        built-in loop."""
+        acp = conversation.acp
+        agent_name = acp['agent'] if not is_none(acp) else agent_of_choice(choice)
+        if is_none(agent_name) or (is_none(acp) and len(conversation.messages) > 0):
+            return []
+        commands = commands_of(get_key(acp, 'commands'))
+        return commands if len(commands) > 0 else self.service.known_commands(agent_name)
+
     async def respond(self, spec, conversation, request, stream, token):
         blocks, text = prompt_blocks(request)
         if text.strip() == '':
@@ -135,6 +147,9 @@ class AcpSessionRunner:
             return {'metadata': {'hermes': {'stopped': 'error', 'acp': spec['name']}}}
         if ended['empty'] and not shown.text_shown:
             stream.markdown(no_answer_text(spec['name']))
+        hint = self.turns.commands_hint(conversation, spec['name'], SESSION_ORIGIN)
+        if not is_none(hint):  # the agent's commands arrived or changed: said once, at the end of this response
+            stream.markdown('\n\n' + hint)
         return {'metadata': {'hermes': {'stopped': 'cancelled' if ended['cancelled'] else 'done', 'acp': spec['name'],
                                         'stopReason': ended['stopReason']}}}
 

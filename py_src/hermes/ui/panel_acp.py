@@ -9,6 +9,8 @@ Host → webview (besides the loop's textDelta / turnStarted / turnEnded):
     {type: 'plan', entries}                 the whole to-do list each time: [{title, status}]
     {type: 'usage', used, size}             the agent's context use
     {type: 'notice', text}                  a line in the reply (Markdown)
+    {type: 'commands', commands}            the agent's slash commands ([{name, description, hint}]): "/" in the
+                                            input lists them (also posted with 'backends', by the controller)
     {type: 'permission', id, title, detail, command, diffs: [{path, shown, preview}], choices: [{id, label,
      kind, allow}]}                          a question in the card of the waiting tool `id`
 Webview → host: {type: 'permissionAnswer', id, option} · {type: 'openPermissionDiff', id}.
@@ -76,6 +78,10 @@ class PanelAcpView(TurnView):
 
     def on_notice(self, text):
         self._post({'type': 'notice', 'text': text})
+
+    def on_commands(self, commands):
+        """The agent's latest slash commands: the list "/" opens in the input."""
+        self._post({'type': 'commands', 'commands': commands})
 
 
 class PanelQuestions:

@@ -246,6 +246,7 @@ class PanelController:
         state['type'] = 'backends'
         state['usage'] = getattr(self.conversation, 'acp_usage', None)
         self.post(state)
+        self.post({'type': 'commands', 'commands': self.acp.commands(self.conversation, state['current'])})
 
     def select_backend(self, choice):
         """The user picked who answers the next new conversation; refused (logged) for a choice not offered, or
