@@ -1,0 +1,129 @@
+"""An ACP agent's slash commands in a real VS Code (code-server), with our scripted agent (tests/acp_agent/agent.py,
+in `hermes.acp.agents`): it sends `available_commands_update` (/help, /model ‹model name›, /tools) right after
+`session/new`, as Hermes Agent 0.19.0 does, and answers a prompt "/NAME input" with "ran /NAME with "input"".
+
+- the side panel: after the agent's first turn, "/" in the input lists its commands with their descriptions,
+  filtered as the name is typed; arrow keys move, Enter puts "/name " into the input, Escape closes the list; the
+  command then sent reaches the agent as typed;
+- the "+" Hermes Agent session: the first response ends with one line naming the commands, the next does not; a
+  command VS Code does not know (`/model scripted-b`) and one our session contributes (`/help`) both reach the
+  agent as the prompt's text.
+
+The tests run in order on one window.
+"""
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from chat_view import RESPONSE, last_response, new_hermes_session, send, wait_for_first_window
+from vscode_server import wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+AGENT = str(ROOT / 'tests' / 'acp_agent' / 'agent.py')
+HINT = 'Scripted commands: /help, /model, /tools — type one as your message.'
+
+
+@pytest.fixture(scope='module')
+def server(tmp_path_factory):
+    workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-commands-ws')
+    settings = {'hermes.mcp.port': 0, 'hermes.agent.backend': 'Scripted',
+                'hermes.acp.agents': [{'name': 'Scripted', 'command': sys.executable, 'args': [AGENT]}],
+                'workbench.colorTheme': 'Default Dark Modern'}
+    with running_code_server(tmp_path_factory, workspace, 'acp-commands', settings=settings) as running:
+        yield running
+
+
+@pytest.fixture(scope='module')
+def window(browser, server):
+    with open_window(browser, server, 'acp-commands') as bench:
+        wait_for_first_window(server, bench)
+        yield bench
+
+
+def panel(page):
+    return page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
+
+
+def wait_idle(view):
+    view.locator('#prompt:not([disabled])').wait_for()
+    view.locator('#send').wait_for(state='visible')
+
+
+def rows(view):
+    return view.locator('#command-list .command-row')
+
+
+def test_slash_in_the_panel_lists_the_agents_commands_to_pick_with_the_keyboard(window, artifacts):
+    window.run_command('Hermes: Open Chat Panel')
+    view = panel(window.page)
+    prompt = view.locator('#prompt')
+    prompt.wait_for(state='visible')
+    wait_until(lambda: view.locator('#backend-select').input_value() == 'Scripted', 60, what='the Agent choice')
+    prompt.click()
+    prompt.fill('hello there')
+    prompt.press('Enter')
+    view.locator('.message.assistant').last.get_by_text('you said: hello there').wait_for()
+    wait_idle(view)
+    assert view.locator('.message.assistant').last.locator('.markdown').all_inner_texts() == [
+        'Hello', ', you said: hello there']  # the panel's reply has no hint: its "/" lists them
+    assert 'for commands' in prompt.get_attribute('placeholder')
+
+    prompt.click()
+    prompt.press('/')
+    view.locator('#command-list').wait_for(state='visible')
+    assert rows(view).locator('.command-name').all_inner_texts() == ['/help', '/model', '/tools']
+    assert rows(view).nth(1).locator('.command-description').inner_text() == 'Show or switch the model'
+    assert rows(view).nth(1).locator('.command-hint').inner_text() == 'model name'
+    assert prompt.get_attribute('aria-expanded') == 'true'
+    assert prompt.get_attribute('aria-activedescendant') == 'command-0'
+    prompt.press('ArrowDown')
+    assert rows(view).nth(1).get_attribute('aria-selected') == 'true'
+    assert prompt.get_attribute('aria-activedescendant') == 'command-1'
+    window.screenshot(artifacts / 'panel-slash-commands.png')
+    prompt.press('ArrowUp')
+    prompt.press('ArrowUp')  # wraps to the last
+    assert rows(view).nth(2).get_attribute('aria-selected') == 'true'
+
+    prompt.press('Escape')  # closes the list, keeps the text, and does not stop anything
+    view.locator('#command-list').wait_for(state='hidden')
+    assert prompt.input_value() == '/' and prompt.get_attribute('aria-expanded') == 'false'
+
+    prompt.type('mo')  # filtered as the name is typed
+    view.locator('#command-list').wait_for(state='visible')
+    assert rows(view).locator('.command-name').all_inner_texts() == ['/model']
+    prompt.press('Enter')  # picks: "/model " in the input, nothing sent yet
+    view.locator('#command-list').wait_for(state='hidden')
+    assert prompt.input_value() == '/model '
+    assert view.locator('.message.assistant').count() == 1
+    prompt.type('scripted-b')
+    prompt.press('Enter')
+    view.locator('.message.assistant').last.get_by_text('ran /model with "scripted-b"').wait_for()
+    wait_idle(view)
+
+    prompt.type('/zzz')  # nothing fits: no list
+    assert not view.locator('#command-list').is_visible()
+    prompt.fill('')
+
+
+def test_a_session_says_the_commands_once_and_sends_a_typed_command_as_text(window, artifacts):
+    page = window.page
+    new_hermes_session(page)
+    send(page, 'hello there')
+    first = last_response(page)
+    first.get_by_text('you said: hello there').first.wait_for(state='visible')
+    first.get_by_text('type one as your message').wait_for(state='visible')
+    assert HINT in first.inner_text().replace('`', '')
+    window.screenshot(artifacts / 'session-commands-hint.png')
+
+    responses = page.locator(RESPONSE).count()
+    send(page, '/model scripted-b')  # not a command VS Code knows: the session's participant gets it as text
+    wait_until(lambda: page.locator(RESPONSE).count() == responses + 1, 60, what='the second response')
+    second = last_response(page)
+    second.get_by_text('ran /model with "scripted-b"').wait_for(state='visible')
+    assert 'type one as your message' not in second.inner_text()  # said once, not every turn
+
+    send(page, '/help me')  # a command our session contributes: VS Code hands it over as request.command
+    wait_until(lambda: page.locator(RESPONSE).count() == responses + 2, 60, what='the third response')
+    last_response(page).get_by_text('ran /help with "me"').wait_for(state='visible')
