@@ -49,9 +49,9 @@ def generated_contributions():
 
 def enabled_api_proposals():
     _import_paths()
-    from hermes.core.chat_sessions import API_PROPOSAL
+    from hermes.core.chat_sessions import API_PROPOSAL, COMMANDS_PROPOSAL
     from hermes.core.edit_scopes import API_PROPOSAL as EDITS_PROPOSAL
-    return [API_PROPOSAL, EDITS_PROPOSAL]
+    return [API_PROPOSAL, EDITS_PROPOSAL, COMMANDS_PROPOSAL]
 
 
 def render(package):

@@ -5,9 +5,10 @@ in `hermes.acp.agents`): it sends `available_commands_update` (/help, /model ‹
 - the side panel: after the agent's first turn, "/" in the input lists its commands with their descriptions,
   filtered as the name is typed; arrow keys move, Enter puts "/name " into the input, Escape closes the list; the
   command then sent reaches the agent as typed;
-- the "+" Hermes Agent session: the first response ends with one line naming the commands, the next does not; a
-  command VS Code does not know (`/model scripted-b`) and one our session contributes (`/help`) both reach the
-  agent as the prompt's text.
+- the "+" Hermes Agent session: "/" in its input offers the agent's commands in VS Code's own completion
+  (chatSessionCustomizationProvider, ui/session_commands.py) beside the session's own, filtered as typed; the picked
+  `/model scripted-b`, a command typed whole and one our session contributes (`/help`) all reach the agent as the
+  prompt's text. (Where VS Code cannot list them, the chat says them once instead: tests/node/acp_sessions.test.js.)
 
 The tests run in order on one window.
 """
@@ -17,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
-from chat_view import RESPONSE, last_response, new_hermes_session, send, wait_for_first_window
+from chat_view import INPUT, RESPONSE, last_response, new_hermes_session, send, wait_for_first_window
 from vscode_server import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = str(ROOT / 'tests' / 'acp_agent' / 'agent.py')
-HINT = 'Scripted commands: /help, /model, /tools — type one as your message.'
+SUGGEST_ROWS = '.suggest-widget.visible .monaco-list-row'
 
 
 @pytest.fixture(scope='module')
@@ -107,23 +108,41 @@ def test_slash_in_the_panel_lists_the_agents_commands_to_pick_with_the_keyboard(
     prompt.fill('')
 
 
-def test_a_session_says_the_commands_once_and_sends_a_typed_command_as_text(window, artifacts):
+def suggestions(page):
+    """The rows of the "/" completion under the session's input, each as its label and description."""
+    return [text.replace('\n', ' ') for text in page.locator(SUGGEST_ROWS).all_inner_texts()]
+
+
+def test_slash_in_a_session_offers_the_agents_commands_and_sends_them_as_text(window, artifacts):
     page = window.page
     new_hermes_session(page)
     send(page, 'hello there')
     first = last_response(page)
     first.get_by_text('you said: hello there').first.wait_for(state='visible')
-    first.get_by_text('type one as your message').wait_for(state='visible')
-    assert HINT in first.inner_text().replace('`', '')
-    window.screenshot(artifacts / 'session-commands-hint.png')
+    assert 'type one as your message' not in first.inner_text()  # VS Code offers them: the chat need not say them
 
+    box = page.locator(INPUT).last
+    box.click()
+    page.keyboard.type('/')
+    wait_until(lambda: '/model Show or switch the model ‹model name›' in suggestions(page), 60,
+               what='the agent\'s commands in the "/" completion')
+    offered = suggestions(page)
+    assert '/tools List the tools' in offered
+    assert len([row for row in offered if row.startswith('/help')]) == 1  # the session's own /help, not twice
+    window.screenshot(artifacts / 'session-slash-commands.png')
+    page.keyboard.type('mo')
+    wait_until(lambda: suggestions(page)[:1] == ['/model Show or switch the model ‹model name›'], 30,
+               what='the list filtered to /model')
     responses = page.locator(RESPONSE).count()
-    send(page, '/model scripted-b')  # not a command VS Code knows: the session's participant gets it as text
+    page.keyboard.press('Tab')  # takes "/model " into the input
+    page.keyboard.type('scripted-b')
+    page.keyboard.press('Enter')
     wait_until(lambda: page.locator(RESPONSE).count() == responses + 1, 60, what='the second response')
-    second = last_response(page)
-    second.get_by_text('ran /model with "scripted-b"').wait_for(state='visible')
-    assert 'type one as your message' not in second.inner_text()  # said once, not every turn
+    last_response(page).get_by_text('ran /model with "scripted-b"').wait_for(state='visible')
 
-    send(page, '/help me')  # a command our session contributes: VS Code hands it over as request.command
+    send(page, '/tools  as typed')  # typed whole, without the completion: the prompt's text exactly
     wait_until(lambda: page.locator(RESPONSE).count() == responses + 2, 60, what='the third response')
+    last_response(page).get_by_text('ran /tools with " as typed"').wait_for(state='visible')
+    send(page, '/help me')  # a command the session contributes: VS Code hands it over as request.command
+    wait_until(lambda: page.locator(RESPONSE).count() == responses + 3, 60, what='the fourth response')
     last_response(page).get_by_text('ran /help with "me"').wait_for(state='visible')

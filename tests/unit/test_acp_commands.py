@@ -192,3 +192,64 @@ def test_the_agents_last_commands_are_remembered_across_a_reload():
     later = make_world({'turns': []}, memory=memory)
     assert later['service'].known_commands(HERMES_NAME) == commands_of([HELP])
     assert later['service'].known_commands('Another agent') == []
+
+
+# ------------------------------------------------------------------------------------------- VS Code's "/" completion
+
+class CustomizationTypes:
+    Prompt = 'prompt-type'
+
+
+def offered(monkeypatch, world):
+    """register_session_commands on a VS Code that has the chatSessionCustomizationProvider proposal: returns what
+    it registered ({'type', 'metadata', 'provider'}) and how often it told VS Code the lists changed."""
+    from hermes.ui.session_commands import register_session_commands
+    registered = {}
+    fired = []
+
+    def register(session_type, metadata, provider):
+        registered.update({'type': session_type, 'metadata': metadata, 'provider': provider})
+        provider['onDidChange'](lambda *ignored: fired.append(True))
+        return vscode.Disposable(lambda: None)
+    monkeypatch.setattr(vscode.chat, 'registerChatSessionCustomizationProvider', register, raising=False)
+    monkeypatch.setattr(vscode, 'ChatSessionCustomizationType', CustomizationTypes, raising=False)
+    runner = world['sessions'].acp
+    runner.commands_offered = register_session_commands(world['context'], runner, world['sessions'], world['store'],
+                                                        world['log'])
+    return registered, fired
+
+
+def listed(registered, resource):
+    return [(item['name'], item['description'], item['type'], item['uri'].scheme, item['source'], item['userInvocable'])
+            for item in registered['provider']['provideChatSessionCustomizations'](vscode.Uri.parse(resource))]
+
+
+def test_where_vscode_can_list_them_the_sessions_slash_completion_offers_the_agents_commands(monkeypatch):
+    world = make_world({'turns': [[chunk('one')], [commands_update_of(HELP, MODEL), chunk('two')]],
+                        'after_new': [commands_update_of(HELP, MODEL, COMPACT)]})
+    registered, fired = offered(monkeypatch, world)
+    assert world['sessions'].acp.commands_offered is True
+    assert registered['type'] == 'hermes' and registered['metadata']['supportedTypes'] == ['prompt-type']
+    assert listed(registered, 'hermes:/untitled-1') == []  # nothing known before the agent ran
+    stream, _ = ask(world, 'first')
+    assert stream.text() == 'one'  # VS Code offers them: the chat does not say them
+    assert fired == [True]  # VS Code is told once that this session's list changed
+    [conversation] = [c for c in world['store'].conversations if c.acp]
+    resource = 'hermes:/' + conversation.id
+    # /help is the session's own command (VS Code lists it already and it reaches the agent the same way)
+    assert listed(registered, resource) == [
+        ('model', 'Show or switch the model ‹model name›', 'prompt-type', 'agent-builtin', 'builtin', True),
+        ('compact', 'Compress the context', 'prompt-type', 'agent-builtin', 'builtin', True)]
+    ask(world, 'second', resource=resource)  # the agent drops /compact: VS Code is told to ask again
+    assert fired == [True, True] and [name for name, *rest in listed(registered, resource)] == ['model']
+    # a new session, before its first turn: what the agent new sessions use sent last
+    assert [name for name, *rest in listed(registered, 'hermes:/untitled-2')] == ['model']
+
+
+def test_without_the_proposal_nothing_is_registered_and_the_chat_says_them():
+    from hermes.ui.session_commands import register_session_commands
+    world = make_world({'turns': [[chunk('one')]], 'after_new': [commands_update_of(HELP)]})
+    assert register_session_commands(world['context'], world['sessions'].acp, world['sessions'], world['store'],
+                                     world['log']) is False
+    stream, _ = ask(world, 'first')
+    assert stream.text() == 'one\n\nHermes Agent commands: `/help` — type one as your message.'

@@ -94,7 +94,8 @@ def test_the_contribution_keeps_at_hermes_working():
     assert entry['type'] == SESSION_TYPE == 'hermes' and entry['canDelegate'] is True
     assert entry['name'] != PARTICIPANT_NAME  # else the delegate agent takes @hermes
     package = json.loads((ROOT / 'package.json').read_text())
-    assert package['enabledApiProposals'] == ['chatSessionsProvider', 'chatParticipantAdditions']
+    assert package['enabledApiProposals'] == ['chatSessionsProvider', 'chatParticipantAdditions',
+                                              'chatSessionCustomizationProvider']
     assert [participant['id'] for participant in package['contributes']['chatParticipants']] == [PARTICIPANT_ID]
     assert package['contributes']['chatSessions'] == [entry]
 

@@ -23,8 +23,10 @@ SESSION_DISPLAY_NAME = 'Hermes Agent'
 API_PROPOSAL = 'chatSessionsProvider'
 # Every proposal the session uses (package.json `enabledApiProposals`): VS Code started with --enable-proposed-api lets
 # an extension use only the proposals it declares. chatParticipantAdditions: thinking, tool invocation parts, the
-# in-chat permission question (questionCarousel). code-server allows every proposal to every extension.
-API_PROPOSALS = [API_PROPOSAL, 'chatParticipantAdditions']
+# in-chat permission question (questionCarousel). chatSessionCustomizationProvider: an ACP agent's own slash commands
+# in the session's "/" completion (ui/session_commands.py). code-server allows every proposal to every extension.
+COMMANDS_PROPOSAL = 'chatSessionCustomizationProvider'
+API_PROPOSALS = [API_PROPOSAL, 'chatParticipantAdditions', COMMANDS_PROPOSAL]
 EXTENSION_ID = 'hermes-agent.hermes-agent'
 ENABLE_HINT = ('Hermes chat sessions ("Hermes Agent" in the Chat view\'s "+" menu) need VS Code\'s chatSessionsProvider '
                'API proposal, which this VS Code has not enabled for Hermes. To turn them on, run "Preferences: '
@@ -56,7 +58,9 @@ def session_contribution() -> 'List[JsonObject]':
                           '\'hermes-agent[acp]\'`), otherwise your own model (settings `hermes.llm.*`). Either can '
                           'read, edit and run things in this window; what changes things asks you first.',
         'inputPlaceholder': 'Ask Hermes, or type / for commands',
-        'capabilities': {'supportsFileAttachments': True},
+        # supportsPromptAttachments: VS Code's "/" completion lists a session's prompt customizations (an ACP agent's
+        # own commands, ui/session_commands.py) only for a session that accepts prompts
+        'capabilities': {'supportsFileAttachments': True, 'supportsPromptAttachments': True},
         'commands': [{'name': command['name'], 'description': command['description']} for command in COMMANDS],
     }]
 

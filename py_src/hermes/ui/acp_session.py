@@ -59,6 +59,9 @@ class AcpSessionRunner:
         self.turns = AcpConversations(service, store, log, lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, texts),
                                       change_log)
         self.native = None  # ui/native_edits.py NativeEdits (set by the chat sessions): writes in VS Code's chat editing
+        # True when VS Code's own "/" completion offers the agent's commands (ui/session_commands.py); else the chat
+        # says them once in a response
+        self.commands_offered = False
 
     def backend_for(self, conversation, wanted=None):
         return self.service.backend_for(conversation, wanted)
@@ -147,11 +150,19 @@ class AcpSessionRunner:
             return {'metadata': {'hermes': {'stopped': 'error', 'acp': spec['name']}}}
         if ended['empty'] and not shown.text_shown:
             stream.markdown(no_answer_text(spec['name']))
-        hint = self.turns.commands_hint(conversation, spec['name'], SESSION_ORIGIN)
+        hint = None if self.commands_offered else self.turns.commands_hint(conversation, spec['name'], SESSION_ORIGIN)
         if not is_none(hint):  # the agent's commands arrived or changed: said once, at the end of this response
             stream.markdown('\n\n' + hint)
         return {'metadata': {'hermes': {'stopped': 'cancelled' if ended['cancelled'] else 'done', 'acp': spec['name'],
                                         'stopReason': ended['stopReason']}}}
+
+    def session_commands(self, conversation):
+        """The commands a chat session's "/" offers: its agent session's, else those its agent sent last; for a
+        session no agent answered yet, those of the agent new sessions use."""
+        if is_none(conversation.acp) and len(conversation.messages) == 0:
+            backend = self.service.choose_for_listing()
+            return [] if is_none(backend) else self.service.known_commands(backend['spec']['name'])
+        return self.commands(conversation, None)
 
     # ---------------------------------------------------------------- the agent's own sessions
 

@@ -35,6 +35,7 @@ from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, conversation_id
 from hermes.host.llm_service import llm_settings
 from hermes.host.chat_host import path_uri
 from hermes.core.change_view import session_changes, turn_changes
+from hermes.ui.session_commands import register_session_commands
 from hermes.ui.native_edits import follow_actions
 from hermes.ui.chat_participant import ChatParticipant, hermes_model
 from hermes.ui.acp_session import AcpSessionRunner
@@ -395,6 +396,8 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
     if not is_none(acp):
         add_option_pickers(context, provider, acp, sessions, log)
     context.subscriptions.push(vscode.chat.registerChatSessionContentProvider(SESSION_TYPE, provider, participant))
+    if not is_none(acp):
+        acp.commands_offered = register_session_commands(context, acp, sessions, store, log)
     refresh_list()
     log.info('Chat sessions: "Hermes Agent" is in the Chat view\'s "+" menu (' + str(len(store.conversations)) +
              ' stored conversations)')
