@@ -1,13 +1,15 @@
 // Drives a chat session of the bundle (fake vscode.chat, tests/node/fake_chat.js) whose agent is a real ACP agent,
 // and prints what the user would have seen as JSON: used by tests/integration/test_acp_agents.py.
-//   node tests/node/acp_session_turn.js '<json: {settings, folders, warningAnswer, prompts: [text…], watchDisk, entries}>'
+//   node tests/node/acp_session_turn.js '<json: {settings, folders, warningAnswer, prompts: [text…], watchDisk, entries,
+//                                               choices: {promptIndex: [{optionId, value}…]}}>'
 // → {turns: [{parts, result}], asked: [[dialog text, buttons]], log: [output channel lines],
 //    changed: [{path, insertions, deletions}] (the session item's changed files), entries: {path: change log entry}}
 // `watchDisk`: the fake's file watchers hear the folders' real disk changes (fs.watch), as VS Code's do.
+// `choices`: what the user picks under the input (mode, model) before the prompt of that index.
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { vscode, recorder, openSession } = require('./fake_chat');
+const { vscode, chat, recorder, openSession } = require('./fake_chat');
 
 function watchDisk(folders) {
   const watchers = folders.map((folder) => fs.watch(folder, { recursive: true }, (event, name) => {
@@ -35,7 +37,12 @@ async function main() {
   const unwatch = plan.watchDisk ? watchDisk(plan.folders) : () => {};
   const out = { turns: [] };
   try {
-    for (const prompt of plan.prompts) {
+    for (const [index, prompt] of plan.prompts.entries()) {
+      const choices = (plan.choices || {})[index];
+      if (choices) {
+        const [item] = session.controller.items.all();
+        chat.content.get('hermes').provider.provideHandleOptionsChange(item.resource, choices, {});
+      }
       const stream = recorder();
       const result = await session.ask(prompt, stream);
       out.turns.push({ parts: JSON.parse(JSON.stringify(stream.parts)), result: JSON.parse(JSON.stringify(result || {})) });

@@ -53,6 +53,7 @@ class FakeAgent:
         self.sessions = 0
         self.fail_start = None
         self.auth_methods = scripts.get('auth_methods', [{'id': 'custom', 'name': 'custom runtime credentials'}])
+        self.capabilities = scripts.get('capabilities', {'loadSession': True})  # Hermes 0.19.0 loads sessions
 
     async def start(self):
         self.calls.append(('start',))
@@ -86,7 +87,7 @@ class FakeAgent:
             raise self.scripts['load_error']
         for update in self.scripts.get('replay', [chunk('replayed')]):
             on_update(update)
-        return {}
+        return self.scripts.get('loaded', {})
 
     async def list_sessions(self, cwd):
         self.calls.append(('list', cwd))
@@ -610,7 +611,10 @@ def test_a_choice_in_a_running_session_is_set_on_the_agent_and_survives_a_reload
                                                            option_change('model', 'custom:m2'),
                                                            option_change('subagent', 'x')])) is True
     agent = world['made'][0]
-    assert agent.calls[-2:] == [('set_mode', 'sess-1', 'accept_edits'), ('set_model', 'sess-1', 'custom:m2')]
+    # the model change hands this window's MCP server again (Hermes 0.19.0 drops it when it changes models)
+    assert agent.calls[-3:] == [('set_mode', 'sess-1', 'accept_edits'), ('set_model', 'sess-1', 'custom:m2'),
+                                ('load', 'sess-1', CWD, agent.calls[1][2])]
+    assert agent.calls[1][0] == 'new' and agent.calls[1][2][0]['name'] == 'vscode'
     assert runner.option_values(conversation) == {'mode': 'accept_edits', 'model': 'custom:m2'}
     data = world['store'].to_data()
     world['context'].dispose_all()
@@ -621,8 +625,44 @@ def test_a_choice_in_a_running_session_is_set_on_the_agent_and_survives_a_reload
     [restored] = later['store'].conversations
     assert later['sessions'].acp.option_values(restored) == {'mode': 'accept_edits', 'model': 'custom:m2'}
     ask(later, 'again', 'hermes:/' + restored.id)
-    assert [call[0] for call in later['made'][0].calls] == ['start', 'load', 'set_mode', 'set_model', 'prompt']
+    assert [call[0] for call in later['made'][0].calls] == ['start', 'load', 'set_mode', 'set_model', 'load',
+                                                            'prompt']
     assert later['made'][0].calls[2:4] == [('set_mode', 'sess-1', 'accept_edits'), ('set_model', 'sess-1', 'custom:m2')]
+
+
+def test_a_reopened_session_is_set_only_the_choices_its_agent_does_not_report():
+    """After a reload, session/load's answer says what the agent still has: a choice it reports as current is not
+    set again (a needless session/set_model makes Hermes 0.19.0 build its agent anew)."""
+    world = make_world({'turns': [[chunk('one')]], 'offered': OFFERED})
+    ask(world, 'first')
+    [conversation] = world['store'].conversations
+    asyncio.run(world['sessions'].acp.options_changed(conversation, [option_change('mode', 'accept_edits')]))
+    data = world['store'].to_data()
+    world['context'].dispose_all()
+    reported = {'modes': dict(OFFERED['modes'], currentModeId='dont_ask'), 'models': OFFERED['models']}
+    later = make_world({'turns': [[chunk('after reload')]], 'loaded': reported})
+    later['store'] = ConversationStore.restore(data, lambda: 'x', lambda: 2000)
+    later['sessions'] = SessionParticipant(later['store'], later['chat'], later['log'],
+                                           AcpSessionRunner(later['service'], later['store'], later['log']))
+    [restored] = later['store'].conversations
+    ask(later, 'again', 'hermes:/' + restored.id)
+    # the mode it lost is set again; the model it still has (custom:m1) is not
+    assert [call[0] for call in later['made'][0].calls] == ['start', 'load', 'set_mode', 'prompt']
+    assert later['made'][0].calls[2] == ('set_mode', 'sess-1', 'accept_edits')
+
+
+def test_a_model_change_hands_the_mcp_servers_again_only_to_agents_that_load_sessions():
+    for capabilities, expected in [({'loadSession': True}, ['set_model', 'load']), ({}, ['set_model'])]:
+        world = make_world({'turns': [[chunk('one')]], 'offered': OFFERED, 'capabilities': capabilities,
+                            'replay': [chunk('replayed, never shown')]})
+        stream, _ = ask(world, 'first')
+        [conversation] = world['store'].conversations
+        agent = world['made'][0]
+        before = len(agent.calls)
+        asyncio.run(world['sessions'].acp.options_changed(conversation, [option_change('model', 'custom:m2')]))
+        assert [call[0] for call in agent.calls[before:]] == expected
+        assert stream.text() == 'one' and len(conversation.messages) == 2  # the replay is not recorded
+        world['context'].dispose_all()
 
 
 def test_choices_made_before_the_first_prompt_are_set_right_after_session_new():

@@ -266,10 +266,11 @@ class AcpService:
                 return session_id
             try:
                 # (the replay is not shown: the conversation has the turns; commands the agent sends are kept)
-                await agent.load_session(session_id, cwd, servers, lambda update: self._note_commands(session_id, update))
+                loaded = await agent.load_session(session_id, cwd, servers,
+                                                  lambda update: self._note_commands(session_id, update))
                 if not is_none(entry):
                     entry['sessions'].append(session_id)
-                await self._apply_chosen(spec, agent, session_id, conversation.acp, None)
+                await self._apply_chosen(spec, agent, session_id, conversation.acp, offered_options(loaded))
                 self._tell_chosen(conversation)
                 return session_id
             except JsError as error:
@@ -326,9 +327,10 @@ class AcpService:
         return option_groups(get_key(self.offered, backend['spec']['name']))
 
     async def _apply_chosen(self, spec, agent, session_id, acp, offered):
-        """Set the session's chosen mode and model on the agent (session/set_mode, session/set_model): after
-        session/new those chosen before it that differ from what it reported (the rest: what it reported), after
-        session/load all of them (the agent forgets them with its process)."""
+        """Set the session's chosen mode and model on the agent (session/set_mode, session/set_model): those that
+        differ from what its session/new or session/load answer reported (`offered`); the rest are taken as
+        reported. A value is never set again when it is already current: see _set_option for what a model change
+        costs."""
         for option in OPTIONS:
             current = None if is_none(offered) or not (option in offered) else offered[option]['current']
             wanted = get_key(acp, option)
@@ -347,8 +349,14 @@ class AcpService:
     async def _set_option(self, agent, session_id, option, value):
         if option == MODE:
             await agent.set_mode(session_id, value)
-        else:
-            await agent.set_model(session_id, value)
+            return
+        await agent.set_model(session_id, value)
+        # Hermes Agent 0.19.0 answers session/set_model by building the session's agent anew from its config
+        # file, which drops the MCP servers the client handed it: the next turn would have none of this window's
+        # tools. Handing them again is what session/load does (its replay is not shown: the turns are recorded).
+        if get_key(agent.capabilities, 'loadSession') is True:
+            await agent.load_session(session_id, self.cwd(), await self.mcp_servers(),
+                                     lambda update: self._note_commands(session_id, update))
 
     def choose(self, conversation, option, value):
         """The user chose `value` for `option` ('mode' | 'model') in a session's input area: kept in

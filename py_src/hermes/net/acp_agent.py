@@ -172,10 +172,12 @@ class AcpAgent:
         return result
 
     async def load_session(self, session_id, cwd, mcp_servers, on_update):
-        """`session/load`: the agent replays the session as updates (to `on_update`) before it answers."""
+        """`session/load`: the agent replays the session as updates (to `on_update`) before it answers. A listener
+        the session had (a load into a session already open, e.g. to hand MCP servers again) gets it back."""
         servers = self._servers(mcp_servers)
         connection = self._connection()
         key = acp.session_key(session_id)
+        previous = self.listeners[key] if key in self.listeners else None
         self.listeners[key] = on_update
         try:
             result = await connection.request(
@@ -183,7 +185,10 @@ class AcpAgent:
                 self._option('load_timeout_ms', acp.LOAD_TIMEOUT_MS))
         finally:
             if key in self.listeners and self.listeners[key] is on_update:
-                del self.listeners[key]
+                if is_none(previous):
+                    del self.listeners[key]
+                else:
+                    self.listeners[key] = previous
         return {} if is_none(result) else result
 
     async def resume_session(self, session_id, cwd, mcp_servers):
