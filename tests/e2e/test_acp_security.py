@@ -78,9 +78,6 @@ def window(browser, trusted_server):
         yield bench
 
 
-@pytest.mark.skip(reason='Failed ' + 'in a fresh-clone .ci/run on a quiet machine (2026-12-02, main ac1cd2d) ' + 'as the first test of the e2e layer: the "+" menu entry '
-                  'detached under the click for 90 s (new_hermes_session now reopens it; not yet proven in a full run). '
-                  'Covered meanwhile under CPython and on the bundle (tests/unit/test_acp_sessions.py, tests/node).')
 def test_only_the_users_agent_runs_with_no_token_in_its_argv_or_environment(window, trusted_server, markers):
     page = window.page
     new_hermes_session(page)
@@ -97,8 +94,6 @@ def test_only_the_users_agent_runs_with_no_token_in_its_argv_or_environment(wind
     assert token not in Path(f'/proc/{run["pid"]}/environ').read_bytes()
 
 
-@pytest.mark.skip(reason='Runs in the session the test above opens (skipped with it); the redaction is covered by '
-                  'tests/unit/test_acp*.py and tests/node/acp_agent.test.js.')
 def test_an_agent_that_echoes_the_token_shows_an_error_without_it(window, trusted_server, markers, artifacts):
     page = window.page
     send(page, 'echo_secret')  # the agent writes the MCP header values to stderr and returns them in its error
