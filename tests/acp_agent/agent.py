@@ -116,7 +116,8 @@ def turn(request_id, params):
     command = words[0]
     if command.startswith('/'):  # as ACP runs commands: the prompt's text, /name then its input
         known = command[1:] in [entry['name'] for entry in COMMANDS + MORE_COMMANDS]
-        chunk(session_id, ('ran ' if known else 'no such command: ') + command + ' with ' + json.dumps(' '.join(words[1:])))
+        said = ('ran ' if known else 'no such command: ') + command
+        chunk(session_id, said + ' with ' + json.dumps(' '.join(words[1:])))
         return answer(request_id, {'stopReason': 'end_turn'})
     if command == 'more_commands':
         update(session_id, {'sessionUpdate': 'available_commands_update', 'availableCommands': MORE_COMMANDS})
