@@ -5,7 +5,8 @@
 // returned (a tool's result is sent then; the views have heard of it). With `pause-at`, the last turn stops half
 // way through its journal line (`journal`), or records, is acknowledged and then stops half way through writing
 // the snapshot (`snapshot`) or just before renaming it (`rename`); it prints "paused N" and waits there for the kill.
-// Without it, turns follow each other with a few ms between them, so the snapshot's timer fires among them.
+// Without it, turns follow each other with a few ms between them, and the log's timers are cut to 20 ms at most
+// (the snapshot waits for a quiet second in the product: SNAPSHOT_QUIET_MS), so snapshots run among the turns.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -46,7 +47,8 @@ if (pauseAt === 'journal') {
   };
 }
 const store = t.host_change_store.ChangeStore(path.join(folder, 'changes.json'), (m) => say('report ' + m));
-const log = t.host_change_log.ChangeLog(null, store, null, null, null, () => true, null);  // real timers
+const timers = { after: (callback, ms) => setTimeout(callback, Math.min(ms, 20)), cancel: (handle) => clearTimeout(handle) };
+const log = t.host_change_log.ChangeLog(null, store, null, null, null, () => true, timers);
 const author = t.js_json.parse_json(JSON.stringify({ client: 'writer', session: 's', turn: null }));
 const text = (n) => `shared ${n}\n` + 'x'.repeat(50000) + '\n';  // big enough that a write takes a while
 (async () => {

@@ -57,12 +57,37 @@ function tree() {
   return walk(undefined);
 }
 
+// The window's log tells its listeners of a burst of changes once, after a delay (host/change_log.py
+// ANNOUNCE_DELAY_MS): after the tools' results. Waits for the condition, not for a time.
+async function until(condition) {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+test('the views hear of a burst of writes once, after the tools returned, with every file of it', async () => {
+  const { folder, registry, changes } = setup();
+  const heard = [];
+  changes.on_change((paths) => heard.push([...paths]));
+  const status = vscode.__state.statusItems.find((item) => item.id === 'hermes.changes');
+  await write(registry, 'Claude Code', 'a.py', 'one\nTWO\nthree\nfour\n');
+  await write(registry, 'Claude Code', 'b.py', 'alpha\n');
+  await write(registry, 'Claude Code', 'a.py', 'one\nTWO\nthree\nFOUR\n');
+  assert.deepEqual(heard, [], 'nothing heard while the writes ran');
+  assert.equal(status.visible, false);
+  assert.equal(fs.readFileSync(path.join(folder, 'a.py'), 'utf8'), 'one\nTWO\nthree\nFOUR\n');
+  await until(() => heard.length > 0);
+  assert.deepEqual(heard, [[path.join(folder, 'a.py'), path.join(folder, 'b.py')]], 'once, each file once');
+  assert.equal(status.text, '$(diff) 2 files to review', 'the latest state');
+  assert.deepEqual(tree(), [['Claude Code', '+2 \u22123 \u00b7 2 files', [['Edits', '+2 \u22123', [
+    ['a.py', '+2 \u22122', []], ['b.py', '+0 \u22121', []]]]]]]);
+});
+
 test('a recorded write is marked in the editor, listed in the view, and kept or undone hunk by hunk', async () => {
-  const { folder, registry } = setup();
+  const { folder, registry, changes } = setup();
   const a = path.join(folder, 'a.py');
   await write(registry, 'Claude Code', 'a.py', 'one\nTWO\nthree\nfour\nfive\n');
   await write(registry, 'Claude Code', 'b.py', 'alpha\n');
   const status = vscode.__state.statusItems.find((item) => item.id === 'hermes.changes');
+  changes.announce_now();
   assert.equal(status.visible, true);
   assert.equal(status.text, '$(diff) 2 files to review');
   assert.deepEqual(tree(), [['Claude Code', '+2 \u22122 \u00b7 2 files', [['Edits', '+2 \u22122', [
@@ -81,6 +106,7 @@ test('a recorded write is marked in the editor, listed in the view, and kept or 
   // Keep the first hunk, Undo the second, from the lenses' own arguments.
   await vscode.commands.executeCommand(lenses[0].command.command, ...lenses[0].command.arguments);
   await vscode.commands.executeCommand(lenses[4].command.command, ...lenses[4].command.arguments);
+  changes.announce_now();
   assert.equal(fs.readFileSync(a, 'utf8'), 'one\nTWO\nthree\nfour\n');
   assert.deepEqual(editor.decorations.get(added), []);
   assert.equal(status.text, '$(diff) 1 file to review');
@@ -89,6 +115,7 @@ test('a recorded write is marked in the editor, listed in the view, and kept or 
   const provider = vscode.__state.treeViews.get('hermes.changes').options.treeDataProvider;
   const [group] = provider.getChildren(undefined);
   await vscode.commands.executeCommand('hermes.changes.undoAll', group);
+  changes.announce_now();
   assert.equal(fs.readFileSync(path.join(folder, 'b.py'), 'utf8'), 'alpha\nbeta\n');
   assert.equal(status.visible, false);
   assert.deepEqual(tree(), []);

@@ -9,7 +9,8 @@ import pytest
 
 import vscode
 from hermes.host import change_log as change_log_module
-from hermes.host.change_log import ChangeLog, ChangeConflict, MAX_FILE_CHARS
+from hermes.host.change_log import (ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_DELAY_MS, SNAPSHOT_QUIET_MS,
+                                    SNAPSHOT_MAX_WAIT_MS)
 from hermes.host.change_store import ChangeStore, FORMAT
 from hermes.js.modules_cpython import _NodeFs, _node_error
 
@@ -56,6 +57,10 @@ class FakeTimers:
         fired, self.pending = self.pending, []
         for callback, _ in fired:
             callback()
+
+    def fire(self, handle):
+        self.pending.remove(handle)
+        handle[0]()
 
 
 class Clock:
@@ -309,6 +314,85 @@ def test_on_change_tells_listeners_until_disposed():
     subscription.dispose()
     log.keep('/ws/a.py')
     assert heard == [['/ws/a.py']]
+
+
+def announcing_log(tmp_path, files, clock=None):
+    """The window's log: stored, its listeners told after ANNOUNCE_DELAY_MS (host/services.py)."""
+    return ChangeLog(files, ChangeStore(str(tmp_path / 'changes.json'), lambda text: None), settings_of({}), None,
+                     clock or Clock(), lambda path: path.startswith('/ws/'), FakeTimers(),
+                     announce_delay_ms=ANNOUNCE_DELAY_MS)
+
+
+def announcements(log):
+    return [handle for handle in log._timers.pending if handle[1] == ANNOUNCE_DELAY_MS]
+
+
+def test_a_burst_of_writes_is_heard_once_after_the_delay_with_each_file_once_and_all_in_the_journal(tmp_path):
+    files = FakeFiles()
+    files.texts['/ws/a.py'] = 'a\nb\n'
+    log = announcing_log(tmp_path, files)
+    heard = []
+    log.on_change(lambda paths: heard.append((list(paths), len(journal_lines(tmp_path)), log.summary()['files'])))
+    for text in ['A\nb\n', 'A\nB\n', 'A\nB\nc\n']:
+        write(log, files, '/ws/a.py', text, CLAUDE)
+    write(log, files, '/ws/b.py', 'new\n', PANEL)
+    log.keep('/ws/b.py')
+    assert heard == [], 'no listener runs inside the writes (the tool has not replied yet)'
+    assert len(journal_lines(tmp_path)) == 5, 'yet every change is in the journal already'
+    assert len(announcements(log)) == 1, 'one announcement for the burst'
+    log._timers.fire(announcements(log)[0])
+    assert heard == [(['/ws/a.py', '/ws/b.py'], 5, 1)], 'once, each path once, the latest state'
+    log.announce_now()
+    assert len(heard) == 1, 'nothing new: nothing told'
+    write(log, files, '/ws/c.py', 'c\n', PANEL)
+    log.announce_now()  # (tests and flushes may tell at once)
+    assert heard[1][0] == ['/ws/c.py'] and announcements(log) == []
+
+
+def test_a_listener_that_fails_does_not_keep_the_others_from_hearing(tmp_path):
+    files = FakeFiles()
+    log = announcing_log(tmp_path, files)
+    heard = []
+
+    def broken(paths):
+        raise ValueError('a view that throws')
+    log.on_change(broken)
+    log.on_change(heard.append)
+    write(log, files, '/ws/a.py', 'x\n')
+    log.announce_now()
+    assert heard == [['/ws/a.py']]
+
+
+def test_disposing_the_log_drops_an_announcement_still_waiting(tmp_path):
+    files = FakeFiles()
+    log = announcing_log(tmp_path, files)
+    heard = []
+    log.on_change(heard.append)
+    write(log, files, '/ws/a.py', 'x\n')
+    log.dispose()
+    assert announcements(log) == [] and heard == []
+    assert json.loads((tmp_path / 'changes.json').read_text())['files'][0]['path'] == '/ws/a.py'
+
+
+def test_the_snapshot_waits_for_a_quiet_moment_and_at_most_the_longest_wait(tmp_path):
+    files = FakeFiles()
+    clock = Clock()
+    log = announcing_log(tmp_path, files, clock)
+
+    def saves():
+        return [handle for handle in log._timers.pending if handle[1] != ANNOUNCE_DELAY_MS]
+    start = clock.now
+    for step in range(12):  # a change every 400 ms: never a quiet second
+        write(log, files, '/ws/a.py', 'x%d\n' % step)
+        assert len(saves()) == 1, 'one snapshot waiting, moved on by each change'
+        assert saves()[0][1] == min(SNAPSHOT_QUIET_MS, start + SNAPSHOT_MAX_WAIT_MS - clock.now)
+        clock.now += 400
+    assert saves()[0][1] == 600 and not (tmp_path / 'changes.json').exists()
+    log._timers.fire(saves()[0])
+    assert json.loads((tmp_path / 'changes.json').read_text())['journal_seq'] == 12
+    assert not (tmp_path / 'changes.journal').exists()
+    write(log, files, '/ws/a.py', 'later\n')  # the next burst waits a whole quiet moment again
+    assert saves()[0][1] == SNAPSHOT_QUIET_MS
 
 
 def test_unknown_ids_and_paths_change_nothing():

@@ -12,7 +12,7 @@ from hermes.host.configuration import ConfigurationService
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.disk import Disk
-from hermes.host.change_log import ChangeLog
+from hermes.host.change_log import ChangeLog, ANNOUNCE_DELAY_MS
 from hermes.host.change_files import EditorFiles
 from hermes.host.change_store import ChangeStore, change_store_path
 from hermes.host.settings import setting
@@ -32,7 +32,9 @@ def register_services(context, disk=None):
 
 
 def register_change_log(context):
-    """The workspace's change log (host/change_log.py), loaded from its storage and saved on dispose."""
+    """The workspace's change log (host/change_log.py), loaded from its storage and saved on dispose. Its listeners
+    (the review UI, sessions, the panel, hermes://changes) hear a burst of changes once, ANNOUNCE_DELAY_MS after it
+    began: after the tool's reply."""
     reported = []
 
     def report(text):
@@ -40,6 +42,7 @@ def register_change_log(context):
             return
         reported.append(text)
         vscode.window.showWarningMessage(text)
-    log = ChangeLog(EditorFiles(), ChangeStore(change_store_path(context), report), setting, report)
+    log = ChangeLog(EditorFiles(), ChangeStore(change_store_path(context), report), setting, report,
+                    announce_delay_ms=ANNOUNCE_DELAY_MS)
     context.subscriptions.push(log)
     return log
