@@ -79,6 +79,25 @@ test('the views hear of a burst of writes once, after the tools returned, with e
   assert.equal(status.text, '$(diff) 2 files to review', 'the latest state');
   assert.deepEqual(tree(), [['Claude Code', '+2 \u22123 \u00b7 2 files', [['Edits', '+2 \u22123', [
     ['a.py', '+2 \u22122', []], ['b.py', '+0 \u22121', []]]]]]]);
+
+  // What VS Code is told next: only what changed. The same two files with the same counts: no status, badge or
+  // tree push (each is workbench work an agent's next write waits behind); a file written and kept before the
+  // views heard: nothing at all.
+  const pushes = [];
+  const [show, hide] = [status.show, status.hide];
+  status.show = function () { pushes.push('status'); return show.call(this); };
+  status.hide = function () { pushes.push('status'); return hide.call(this); };
+  const provider = vscode.__state.treeViews.get('hermes.changes').options.treeDataProvider;
+  provider.onDidChangeTreeData(() => pushes.push('tree'));
+  const badge = vscode.__state.treeViews.get('hermes.changes').badge;
+  await write(registry, 'Claude Code', 'a.py', 'one\nTWo\nthree\nFOUR\n');
+  await write(registry, 'Claude Code', 'c.py', 'new\n');
+  await vscode.commands.executeCommand('hermes.changes.keepFile', path.join(folder, 'c.py'));
+  changes.announce_now();
+  assert.equal(heard.length, 2);
+  assert.deepEqual(pushes, []);
+  assert.equal(vscode.__state.treeViews.get('hermes.changes').badge, badge);
+  assert.equal(status.text, '$(diff) 2 files to review');
 });
 
 test('a recorded write is marked in the editor, listed in the view, and kept or undone hunk by hunk', async () => {

@@ -267,6 +267,82 @@ def test_the_view_lists_changes_and_the_status_bar_counts_files(ui, changes):
     assert status.visible is False and view.badge is None and view.items() == []
 
 
+class HeldTimers:
+    """The log's timers, held until the test fires them (the window's log tells its views after a delay)."""
+
+    def __init__(self):
+        self.pending = []
+
+    def after(self, callback, delay_ms):
+        self.pending.append(callback)
+        return callback
+
+    def cancel(self, handle):
+        if handle in self.pending:
+            self.pending.remove(handle)
+
+
+class Pushes:
+    """What the review UI told VS Code: setContext calls, tree and lens refreshes, status item shows and hides,
+    badges set."""
+
+    def __init__(self, ui):
+        self.counts = {}
+        ui['view']['tree'].changed.event(lambda data: self.count('tree'))
+        ui['review'].lens_changed.event(lambda data: self.count('lenses'))
+        [status] = [item for item in vscode.window.status_bar_items if item.id == 'hermes.changes']
+        show, hide = status.show, status.hide
+        status.show = lambda: (self.count('status'), show())
+        status.hide = lambda: (self.count('status'), hide())
+        self.status = status
+        self.view = vscode.window.tree_views[VIEW_ID]
+        self.badge = self.view.badge
+        self.executed = len(vscode.commands.executed)
+
+    def count(self, what):
+        self.counts[what] = self.counts.get(what, 0) + 1
+
+    def take(self):
+        """The pushes since the last take, as {what: how many}."""
+        for command, arguments in vscode.commands.executed[self.executed:]:
+            if command == 'setContext':
+                self.count('context ' + arguments[0])
+        self.executed = len(vscode.commands.executed)
+        if self.view.badge is not self.badge:
+            self.count('badge')
+            self.badge = self.view.badge
+        counts, self.counts = self.counts, {}
+        return counts
+
+
+def test_the_views_tell_vscode_only_what_changed_since_they_last_heard(context, tmp_path):
+    """Each push is work for the workbench that an agent's next write waits behind (measured in code-server:
+    15-50 ms a write): a burst that changes nothing the user sees costs VS Code nothing, a second write to a file
+    already listed re-draws its tree and lenses only."""
+    timers = HeldTimers()
+    log = Workspace(DiskFiles(), None, lambda key: None, None, None, lambda path: True, timers,
+                    announce_delay_ms=200)
+    a = str(tmp_path / 'a.py')
+    with open(a, 'w') as handle:
+        handle.write('one\ntwo\nthree\n')
+    ui = {'review': register_change_review(context, log), 'view': register_changes_view(context, log)}
+    pushes = Pushes(ui)
+    log.edit(a, 'one\ntwo\nthree\n', 'ONE\ntwo\nthree\n', CLAUDE)
+    log.keep(a)
+    assert len(timers.pending) == 1 and pushes.take() == {}, 'nothing told inside the burst'
+    timers.pending[0]()
+    assert pushes.take() == {}, 'written and kept before the views heard: nothing to show, nothing told'
+    log.edit(a, 'ONE\ntwo\nthree\n', 'ONE\nTWO\nthree\n', CLAUDE)
+    log.announce_now()
+    assert pushes.take() == {'tree': 1, 'lenses': 1, 'status': 1, 'badge': 1, 'context hermes.changes.paths': 1}
+    assert pushes.status.text == '$(diff) 1 file to review'
+    log.edit(a, 'ONE\nTWO\nthree\n', 'ONE\nTWO\nTHREE\n', CLAUDE)
+    log.announce_now()
+    assert pushes.take() == {'tree': 1, 'lenses': 1}, 'the same one file: its counts and hunks moved, nothing else'
+    log.announce_now()
+    assert pushes.take() == {}
+
+
 def test_keep_all_and_undo_all_for_a_turn_from_the_view(ui, changes):
     changes.edit(changes.a, 'one\ntwo\nthree\nfour\n', 'one\nTWO\nthree\nfour\n', HERMES_T1)
     changes.edit(changes.b, 'alpha\nbeta\n', 'alpha\n', HERMES_T2)

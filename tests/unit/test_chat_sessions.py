@@ -12,6 +12,7 @@ from hermes.core.tools import ToolRegistry
 from hermes.core.chat_sessions import session_contribution, SESSION_TYPE, STATUS_NEEDS_INPUT, STATUS_COMPLETED
 from hermes.core.chat_prompts import PARTICIPANT_ID, PARTICIPANT_NAME
 from hermes.core.conversations import ConversationStore
+from hermes.host.change_log import ChangeLog
 from hermes.extension import activate
 from hermes.ui.chat_sessions import register_chat_sessions, SessionParticipant
 from panel_fakes import Log
@@ -334,3 +335,30 @@ def test_a_turn_that_changed_files_ends_with_open_changes_and_restore(context, t
     assert [(change.uri.fsPath, change.insertions, change.deletions) for change in listed.changes] == \
         [(str(tmp_path / 'notes.txt'), 1, 1)]
     assert listed.changes[0].originalUri.scheme == 'hermes-before'
+
+
+def test_the_session_list_is_redrawn_only_when_a_sessions_changed_files_move(context, tmp_path):
+    """VS Code redraws every item of the list on each replace: an external client's write, or one to a file already
+    listed with the same counts, must not cost it that."""
+    store = ConversationStore(lambda: 'id-' + str(len(store.conversations) + 1), lambda: 1000)
+    log = ChangeLog(None, None, lambda key: True if key == 'changes.trackExternal' else None, None, None,
+                    lambda path: True)
+    sessions, runner, controller, store = make(context, tmp_path, store=store, changes=log)
+    conversation = store.create()
+    conversation.add({'role': 'user', 'text': 'Fix notes.txt', 'turn': 't1'})
+    store.put(conversation)
+    replaced = []
+    replace = controller.items.replace
+    controller.items.js_replace = lambda items: (replaced.append(len(items)), replace(items))
+    notes = str(tmp_path / 'notes.txt')
+    log.record(str(tmp_path / 'other.txt'), None, 'x\n', {'client': 'claude-code', 'session': 'mcp-1', 'turn': None})
+    assert replaced == [], 'another client\'s write: no session changed'
+    session = {'client': 'Hermes', 'session': conversation.id, 'turn': 't1'}
+    log.record(notes, 'The answer is 42.\n', 'The answer is 43.\n', session)
+    assert replaced == [1]
+    [listed] = controller.items.all()
+    assert [(change.insertions, change.deletions) for change in listed.changes] == [(1, 1)]
+    log.record(notes, 'The answer is 43.\n', 'The answer is 44.\n', session)
+    assert replaced == [1], 'the same file with the same counts: nothing to redraw'
+    log.keep(notes)
+    assert replaced == [1, 1] and controller.items.all()[0].changes == []

@@ -173,3 +173,31 @@ def test_a_disposed_view_gets_no_more_messages(context):
     assert vscode.window.webview_view_providers
     context.dispose_all()
     assert not vscode.window.webview_view_providers and OPEN_COMMAND not in vscode.commands.handlers
+
+
+def test_the_panel_is_posted_its_changes_only_when_its_conversations_changes_move(context, tmp_path):
+    """Another client's writes are no news for the panel's conversation: nothing is posted to the webview for them."""
+    from hermes.host.change_log import ChangeLog
+    log = Log()
+    changes = ChangeLog(None, None, lambda key: True if key == 'changes.trackExternal' else None, None, None,
+                        lambda path: True)
+    controller = register_panel(context, log, run_turn, list_models, register_conversation_store(context, log),
+                                None, changes)
+    provider, _ = vscode.window.webview_view_providers[VIEW_ID]
+    view = vscode.WebviewView()
+    provider['resolveWebviewView'](view, {}, None)
+    drain(view, {'type': 'ready'})  # the page loaded: it gets the state, its changes included
+    drain(view, {'type': 'send', 'text': 'Fix a.py'})  # a turn: the conversation is stored, with its id
+
+    def posted_changes():
+        return [message for message in view.webview.posted if message['type'] == 'changes']
+    before = len(posted_changes())
+    assert before >= 1 and posted_changes()[-1]['turns'] == {}
+    changes.record(str(tmp_path / 'other.py'), None, 'x\n', {'client': 'claude-code', 'session': 'mcp-1', 'turn': None})
+    assert len(posted_changes()) == before
+    mine = {'client': 'Hermes', 'session': controller.conversation.id, 'turn': 't1'}
+    changes.record(str(tmp_path / 'a.py'), 'a\n', 'A\n', mine)
+    assert len(posted_changes()) == before + 1
+    assert posted_changes()[-1]['turns']['t1']['files'][0]['label'] == 'a.py'
+    changes.record(str(tmp_path / 'other.py'), 'x\n', 'y\n', {'client': 'claude-code', 'session': 'mcp-1', 'turn': None})
+    assert len(posted_changes()) == before + 1

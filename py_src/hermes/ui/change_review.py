@@ -8,6 +8,7 @@ buttons run the commands of ui/change_commands.py, the same ones the Changes vie
 """
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
+from hermes.js.json import dump_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new, keys_of
 from hermes.js.promises import spawn
@@ -39,11 +40,14 @@ def entry_key(entry):
 
 class ChangeReview:
     """Draws the change log's pending hunks into visible editors and lists them as CodeLenses. `changes`:
-    the change log (host/change_log.py ChangeLog)."""
+    the change log (host/change_log.py ChangeLog). Each refresh tells VS Code only what changed since the last one
+    (marks of editors whose file has or had hunks, the lenses, the context keys): each push is work for the
+    workbench, and an agent's next write waits behind it."""
 
     def __init__(self, changes):
         self.changes = changes
         self.files = {}  # entry_key → changed_files() item
+        self.shown = {'files': None, 'paths': None, 'in_editor': None}  # what VS Code was last told (JSON text)
         self.lens_changed = new(vscode.EventEmitter)
         self.added_type = vscode.window.createTextEditorDecorationType({
             'isWholeLine': True,
@@ -66,21 +70,37 @@ class ChangeReview:
         return self.files[key] if key in self.files else None
 
     def refresh(self, *ignored):
+        """Called by the change log (its listener) and when the visible editors change."""
+        previous = self.files
         self.files = {}
         paths = []
-        for item in changed_files(self.changes.pending()):
+        items = changed_files(self.changes.pending())
+        for item in items:
             self.files[entry_key(item)] = item
             paths.append(vscode.Uri.file(item['path']).path)
         for editor in vscode.window.visibleTextEditors:
-            self.render(editor)
-        self.lens_changed.fire(None)
-        vscode.commands.executeCommand('setContext', CHANGED_PATHS_CONTEXT, paths)
+            key = uri_key(editor.document.uri)
+            if key in previous or key in self.files:  # an editor that never had marks has none to take away
+                self.render(editor)
+        if self._changed('files', items):
+            self.lens_changed.fire(None)
+        if self._changed('paths', paths):
+            vscode.commands.executeCommand('setContext', CHANGED_PATHS_CONTEXT, paths)
         self.update_context()
 
     def update_context(self, *ignored):
         editor = vscode.window.activeTextEditor
         has = not is_none(editor) and not is_none(self.file_for(editor.document))
-        vscode.commands.executeCommand('setContext', IN_EDITOR_CONTEXT, has)
+        if self._changed('in_editor', has):
+            vscode.commands.executeCommand('setContext', IN_EDITOR_CONTEXT, has)
+
+    def _changed(self, what, value):
+        """Whether `value` differs from what VS Code was last told about `what` (then it is remembered)."""
+        text = dump_json(value)
+        if get_key(self.shown, what) == text:
+            return False
+        self.shown[what] = text
+        return True
 
     def render(self, editor):
         item = self.file_for(editor.document)

@@ -4,6 +4,7 @@ diff; a group or turn has Keep All, Undo All and "Open Changes" (VS Code's multi
 and so does the view's title bar for everything. The tree is core/change_view.py `change_tree`."""
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
+from hermes.js.json import dump_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.change_view import change_tree, changed_files, counts_text, status_text, status_tooltip
@@ -29,9 +30,16 @@ class ChangesTree:
         self.turn_title = turn_title
         self.changed = new(vscode.EventEmitter)
         self.groups = []
+        self.shown = None  # the groups VS Code last drew (JSON text)
 
     def refresh(self, *ignored):
-        self.groups = change_tree(self.changes.pending(), self.session_title, self.turn_title)
+        """VS Code is told the tree changed only when it did (it then asks for every element again)."""
+        groups = change_tree(self.changes.pending(), self.session_title, self.turn_title)
+        text = dump_json(groups)
+        if text == self.shown:
+            return
+        self.groups = groups
+        self.shown = text
         self.changed.fire(None)
 
     def getChildren(self, element=None):
@@ -80,9 +88,13 @@ class ChangesStatus:
         self.item = vscode.window.createStatusBarItem('hermes.changes', vscode.StatusBarAlignment.Left, 50)
         self.item['name'] = 'Hermes: Changes to Review'  # `.name` would be renamed by Transcrypt
         self.item.command = FOCUS_COMMAND
+        self.shown = -1  # the count the item shows (-1: not set yet)
 
     def refresh(self, *ignored):
         count = len(changed_files(self.changes.pending()))
+        if count == self.shown:  # each change of the item is redrawn by the workbench
+            return
+        self.shown = count
         text = status_text(count)
         if is_none(text):
             self.item.hide()
@@ -105,10 +117,15 @@ def register_changes_view(context, changes, session_title=None, turn_title=None)
     view = vscode.window.createTreeView(VIEW_ID, {'treeDataProvider': provider, 'showCollapseAll': True})
     context.subscriptions.push(view)
 
+    badge = {'count': -1}
+
     def refresh(*ignored):
         tree.refresh()
         status.refresh()
         count = len(changed_files(changes.pending()))
+        if count == badge['count']:
+            return
+        badge['count'] = count
         # no badge is `undefined`: VS Code's badge setter reads `.value` of a null and activation fails
         view.badge = js_undefined if count == 0 else {'value': count, 'tooltip': status_tooltip(count)}
     context.subscriptions.push(changes.on_change(refresh))

@@ -22,6 +22,7 @@ from hermes.contracts.mcp import CallToolResult
 # __pragma__('noskip')
 from hermes.js.clock import local_time_text, now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
+from hermes.js.json import dump_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.js.promises import spawn
@@ -339,7 +340,15 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
             item.changes = changed_files(conversation, changes, view['changes'])
         return item
 
+    listed = {'changes': None}  # the sessions' changed files as the list last showed them (JSON text)
+
+    def sessions_changes():
+        pending = changes.pending()
+        return dump_json([session_changes(pending, conversation.id) for conversation in store.newest_first()])
+
     def refresh_list(*ignored):
+        if not is_none(changes):
+            listed['changes'] = sessions_changes()
         # `items` and `replace` are renamed by Transcrypt: a subscript and `js_replace` reach VS Code's
         controller['items'].js_replace([make_item(conversation) for conversation in store.newest_first()])
 
@@ -347,7 +356,12 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
     unsubscribe = store.on_change(refresh_list)
     context.subscriptions.push(new(vscode.Disposable, unsubscribe))
     if not is_none(changes):
-        context.subscriptions.push(changes.on_change(refresh_list))
+        def changes_changed(*ignored):
+            # The list again only when a session's changed files or counts moved: VS Code redraws every item of it,
+            # and most writes (an MCP client's, the same files again) change none of them.
+            if sessions_changes() != listed['changes']:
+                refresh_list()
+        context.subscriptions.push(changes.on_change(changes_changed))
 
     async def new_item(new_context, token):
         conversation = sessions.new_conversation()

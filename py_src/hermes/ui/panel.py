@@ -180,7 +180,7 @@ def register_panel(context, log, run_turn, list_models, store, make_cancel=None,
     unsubscribe = store.on_change(store_changed)
     context.subscriptions.push(new(vscode.Disposable, unsubscribe))
     if not is_none(changes):
-        context.subscriptions.push(changes.on_change(lambda *ignored: controller.post_changes()))
+        context.subscriptions.push(changes.on_change(lambda *ignored: controller.post_changes(True)))
     extension_uri = context.extensionUri
     root = vscode.Uri.joinPath(extension_uri, 'dist', 'webview')
 

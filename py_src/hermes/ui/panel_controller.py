@@ -22,6 +22,7 @@ from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
+from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, get_key
@@ -168,6 +169,7 @@ class PanelController:
         self.models = []
         self.models_error = None
         self.acp = acp  # ui/acp_session.py AcpSessionRunner (None: the built-in loop only, no choice shown)
+        self.changes_posted = None  # the last `changes` message posted (JSON text), for post_changes(True)
         self.backend_choice = None  # the user's choice for new conversations (None: hermes.agent.backend's)
         self.questions = PanelQuestions(self.post, log)
 
@@ -279,12 +281,18 @@ class PanelController:
             self.post(question)
         self.post_changes()
 
-    def post_changes(self) -> None:
+    def post_changes(self, only_news: bool = False) -> None:
         """The conversation's pending changes by turn (the change log's, through the host; None: no change log,
-        nothing to post)."""
+        nothing to post). `only_news`: not when the webview has them already (the change log's listener: most
+        changes are another conversation's or another client's)."""
         turns = self.host.turn_changes(self.conversation.id)
-        if not is_none(turns):
-            self.post({'type': 'changes', 'turns': turns})
+        if is_none(turns):
+            return
+        text = dump_json(turns)  # (a conversation shown anew is posted whole by post_state)
+        if only_news and text == self.changes_posted:
+            return
+        self.changes_posted = text
+        self.post({'type': 'changes', 'turns': turns})
 
     def post_models(self) -> None:
         self.post({'type': 'models', 'models': self.models, 'current': self.host.model(),
