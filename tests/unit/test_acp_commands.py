@@ -253,3 +253,18 @@ def test_without_the_proposal_nothing_is_registered_and_the_chat_says_them():
                                      world['log']) is False
     stream, _ = ask(world, 'first')
     assert stream.text() == 'one\n\nHermes Agent commands: `/help` — type one as your message.'
+
+
+def test_a_vscode_that_refuses_the_proposal_gets_the_commands_said_in_the_chat(monkeypatch):
+    from hermes.ui.session_commands import register_session_commands
+
+    class Refusing:
+        def __getattr__(self, name):
+            raise RuntimeError("Extension 'hermes-agent.hermes-agent' CANNOT use API proposal: "
+                               'chatSessionCustomizationProvider.')
+    world = make_world({'turns': [[chunk('one')]], 'after_new': [commands_update_of(HELP)]})
+    monkeypatch.setattr(vscode, 'chat', Refusing())
+    assert register_session_commands(world['context'], world['sessions'].acp, world['sessions'], world['store'],
+                                     world['log']) is False
+    assert ('info', 'Chat sessions: the agent\'s commands are said in the chat (Extension \'hermes-agent.hermes-agent\' '
+            'CANNOT use API proposal: chatSessionCustomizationProvider.)') in world['log'].lines

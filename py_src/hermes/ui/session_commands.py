@@ -36,8 +36,13 @@ def command_items(commands, kinds):
 def register_session_commands(context, acp, sessions, store, log):
     """Offer each session's agent commands to VS Code's "/" completion. Returns False where this VS Code has no
     way to (the chat then says them instead)."""
-    register = None if is_none(vscode.chat) else getattr(vscode.chat, 'registerChatSessionCustomizationProvider', None)
-    kinds = getattr(vscode, 'ChatSessionCustomizationType', None)
+    try:  # (VS Code's proposal getters throw for an extension the proposal is not enabled for)
+        register = None if is_none(vscode.chat) else getattr(vscode.chat, 'registerChatSessionCustomizationProvider',
+                                                              None)
+        kinds = getattr(vscode, 'ChatSessionCustomizationType', None)
+    except JsError as error:
+        log.info('Chat sessions: the agent\'s commands are said in the chat (' + error_message(error) + ')')
+        return False
     if is_none(register) or is_none(kinds):
         return False
     changed = new(vscode.EventEmitter)
