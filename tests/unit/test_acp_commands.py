@@ -231,6 +231,7 @@ def test_where_vscode_can_list_them_the_sessions_slash_completion_offers_the_age
     assert world['sessions'].acp.commands_offered is True
     assert registered['type'] == 'hermes' and registered['metadata']['supportedTypes'] == ['prompt-type']
     assert listed(registered, 'hermes:/untitled-1') == []  # nothing known before the agent ran
+    assert world['store'].conversations == []  # (asking made no conversation)
     stream, _ = ask(world, 'first')
     assert stream.text() == 'one'  # VS Code offers them: the chat does not say them
     assert fired == [True]  # VS Code is told once that this session's list changed

@@ -158,8 +158,8 @@ class AcpSessionRunner:
 
     def session_commands(self, conversation):
         """The commands a chat session's "/" offers: its agent session's, else those its agent sent last; for a
-        session no agent answered yet, those of the agent new sessions use."""
-        if is_none(conversation.acp) and len(conversation.messages) == 0:
+        session no agent answered yet (or None: one VS Code has not opened), those of the agent new sessions use."""
+        if is_none(conversation) or (is_none(conversation.acp) and len(conversation.messages) == 0):
             backend = self.service.choose_for_listing()
             return [] if is_none(backend) else self.service.known_commands(backend['spec']['name'])
         return self.commands(conversation, None)

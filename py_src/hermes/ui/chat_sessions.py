@@ -117,12 +117,18 @@ class SessionParticipant:
         self.new_conversations[conversation.id] = conversation
         return conversation
 
-    def conversation_for(self, resource):
+    def known_conversation(self, resource):
+        """The conversation of a session VS Code has shown before, or None (nothing is made)."""
         key = resource.toString()
         wanted = self.untitled[key] if key in self.untitled else conversation_id(resource.path)
         conversation = self.store.get(wanted)
         if is_none(conversation) and wanted in self.new_conversations:
             conversation = self.new_conversations[wanted]
+        return conversation
+
+    def conversation_for(self, resource):
+        key = resource.toString()
+        conversation = self.known_conversation(resource)
         if is_none(conversation):
             conversation = self.new_conversation()
             self.untitled[key] = conversation.id

@@ -16,6 +16,7 @@ from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.acp_commands import commands_key
+from hermes.core.values import get_key
 from hermes.core.chat_sessions import SESSION_TYPE, session_contribution
 
 BUILTIN_SCHEME = 'agent-builtin'  # VS Code: a customization without a file (it parses no prompt file for it)
@@ -51,7 +52,9 @@ def register_session_commands(context, acp, sessions, store, log):
 
     def provide(resource, token=None):
         try:
-            conversation = sessions.conversation_for(resource)
+            conversation = sessions.known_conversation(resource)  # (asking makes no conversation)
+            if is_none(conversation):
+                return command_items(acp.session_commands(None), kinds)
             commands = acp.session_commands(conversation)
             listed[conversation.id] = commands_key(commands)
             return command_items(commands, kinds)
@@ -60,11 +63,12 @@ def register_session_commands(context, acp, sessions, store, log):
             return []
 
     def store_changed(conversation, origin=None):
-        # VS Code caches the lists until told: tell it when a conversation's commands are no longer what it has
-        if is_none(conversation) or not (conversation.id in listed):
+        # VS Code caches the lists until told: tell it when a conversation's commands are no longer those it was
+        # given (or, for one it has not asked about, none)
+        if is_none(conversation):
             return
         key = commands_key(acp.session_commands(conversation))
-        if listed[conversation.id] != key:
+        if get_key(listed, conversation.id, '') != key:
             listed[conversation.id] = key  # (told once per change; VS Code asks again)
             changed.fire(None)
     unsubscribe = store.on_change(store_changed)
