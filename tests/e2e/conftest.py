@@ -123,13 +123,38 @@ def open_window(browser, server, name, url=None, on_page=None, **context_options
         context.close()
 
 
+def shown_text(box):
+    """What a Monaco editor `box` shows, its spaces and wrapped lines as single spaces (Monaco draws spaces as
+    no-break spaces and wraps a long line into several)."""
+    return ' '.join(box.inner_text().replace('\u00a0', ' ').split())
+
+
+def typed_into(page, box, text):
+    """Whether `text` shows in the input `box` (Monaco renders on the next frames): a cue to type again, the
+    verdict comes after."""
+    wanted = ' '.join(text.split())
+    for _ in range(20):
+        if wanted in shown_text(box):
+            return True
+        page.wait_for_timeout(250)
+    return False
+
+
 def type_and_send(page, box, text):
     """Replace what an input `box` (a Monaco editor, like the Chat view's) holds with `text`, as a user types
-    it, and press Enter."""
-    box.click()
-    page.keyboard.press('Control+a')
-    page.keyboard.press('Backspace')
-    page.keyboard.type(text)
+    it, and press Enter once the input shows it. Keys go where the focus is: a webview or a toast that takes it
+    between the click and the typing gets the text instead, so what was typed elsewhere is taken out again and
+    typed anew — never sent there."""
+    for _ in range(3):
+        box.click()
+        page.keyboard.press('Control+a')
+        page.keyboard.press('Backspace')
+        page.keyboard.type(text)
+        if typed_into(page, box, text):
+            break
+        page.keyboard.press('Control+a')
+        page.keyboard.press('Backspace')
+    assert ' '.join(text.split()) in shown_text(box), f'the input shows what was typed: {text!r}'
     page.keyboard.press('Enter')
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from chat_view import INPUT, RESPONSE
-from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
 from vscode_server import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,38 +71,13 @@ def status_item(page, text):
     return page.locator('.statusbar-item', has_text=text).first
 
 
-def shown_text(box):
-    return box.inner_text().replace('\u00a0', ' ')  # Monaco draws spaces as no-break spaces
-
-
-def typed_into(page, box, text):
-    """Whether `text` shows in the input `box` (Monaco renders on the next frames): a cue to type again, the
-    verdict comes after."""
-    for _ in range(20):
-        if text in shown_text(box):
-            return True
-        page.wait_for_timeout(250)
-    return False
-
-
 def ask(window, llm, prompt, path, content, answer):
     """One session turn: the model writes `content` to `path` with file_write, then answers `answer`."""
     llm.script(Reply(tool_events([('call_' + str(len(prompt)), 'file_write', {'path': path, 'content': content})])),
                Reply(text_events(answer)))
     page = window.page
     session = page.locator('.part.editor')
-    box = session.locator(INPUT).first
-    for _ in range(3):  # the side panel's webview can take the focus back as the Hermes sidebar is shown
-        box.click()
-        page.keyboard.press('Control+a')
-        page.keyboard.press('Backspace')
-        page.keyboard.type(prompt)
-        if typed_into(page, box, prompt):
-            break
-        page.keyboard.press('Control+a')  # typed elsewhere: take it out again, never send it there
-        page.keyboard.press('Backspace')
-    assert prompt in shown_text(box), 'the prompt is in the session\'s input'
-    page.keyboard.press('Enter')
+    type_and_send(page, session.locator(INPUT).first, prompt)
     session.locator(RESPONSE).last.get_by_text(answer).first.wait_for(state='visible')
     return session
 
