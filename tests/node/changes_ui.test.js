@@ -57,8 +57,8 @@ function tree() {
   return walk(undefined);
 }
 
-// The window's log tells its listeners of a burst of changes once, after a delay (host/change_log.py
-// ANNOUNCE_DELAY_MS): after the tools' results. Waits for the condition, not for a time.
+// The window's log tells its listeners of a burst of changes once the changes pause (host/change_log.py
+// ANNOUNCE_QUIET_MS): after the tools' results. Waits for the condition, not for a time.
 async function until(condition) {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 }

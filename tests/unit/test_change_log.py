@@ -9,8 +9,8 @@ import pytest
 
 import vscode
 from hermes.host import change_log as change_log_module
-from hermes.host.change_log import (ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_DELAY_MS, SNAPSHOT_QUIET_MS,
-                                    SNAPSHOT_MAX_WAIT_MS)
+from hermes.host.change_log import (ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_QUIET_MS, ANNOUNCE_LONGEST_MS,
+                                    SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS)
 from hermes.host.change_store import ChangeStore, FORMAT
 from hermes.js.modules_cpython import _NodeFs, _node_error
 
@@ -317,14 +317,18 @@ def test_on_change_tells_listeners_until_disposed():
 
 
 def announcing_log(tmp_path, files, clock=None):
-    """The window's log: stored, its listeners told after ANNOUNCE_DELAY_MS (host/services.py)."""
+    """The window's log: stored, its listeners told once changes pause (host/services.py)."""
     return ChangeLog(files, ChangeStore(str(tmp_path / 'changes.json'), lambda text: None), settings_of({}), None,
                      clock or Clock(), lambda path: path.startswith('/ws/'), FakeTimers(),
-                     announce_delay_ms=ANNOUNCE_DELAY_MS)
+                     announce_quiet_ms=ANNOUNCE_QUIET_MS)
 
 
 def announcements(log):
-    return [handle for handle in log._timers.pending if handle[1] == ANNOUNCE_DELAY_MS]
+    return [handle for handle in log._timers.pending if handle[0] == log._announcer._fire]
+
+
+def saves(log):
+    return [handle for handle in log._timers.pending if handle[0] == log._saver._fire]
 
 
 def test_a_burst_of_writes_is_heard_once_after_the_delay_with_each_file_once_and_all_in_the_journal(tmp_path):
@@ -379,20 +383,37 @@ def test_the_snapshot_waits_for_a_quiet_moment_and_at_most_the_longest_wait(tmp_
     clock = Clock()
     log = announcing_log(tmp_path, files, clock)
 
-    def saves():
-        return [handle for handle in log._timers.pending if handle[1] != ANNOUNCE_DELAY_MS]
     start = clock.now
     for step in range(12):  # a change every 400 ms: never a quiet second
         write(log, files, '/ws/a.py', 'x%d\n' % step)
-        assert len(saves()) == 1, 'one snapshot waiting, moved on by each change'
-        assert saves()[0][1] == min(SNAPSHOT_QUIET_MS, start + SNAPSHOT_MAX_WAIT_MS - clock.now)
+        assert len(saves(log)) == 1, 'one snapshot waiting, moved on by each change'
+        assert saves(log)[0][1] == min(SNAPSHOT_QUIET_MS, start + SNAPSHOT_MAX_WAIT_MS - clock.now)
         clock.now += 400
-    assert saves()[0][1] == 600 and not (tmp_path / 'changes.json').exists()
-    log._timers.fire(saves()[0])
+    assert saves(log)[0][1] == 600 and not (tmp_path / 'changes.json').exists()
+    log._timers.fire(saves(log)[0])
     assert json.loads((tmp_path / 'changes.json').read_text())['journal_seq'] == 12
     assert not (tmp_path / 'changes.journal').exists()
     write(log, files, '/ws/a.py', 'later\n')  # the next burst waits a whole quiet moment again
-    assert saves()[0][1] == SNAPSHOT_QUIET_MS
+    assert saves(log)[0][1] == SNAPSHOT_QUIET_MS
+
+
+def test_listeners_hear_when_the_changes_pause_and_at_least_every_longest_wait_while_they_do_not(tmp_path):
+    files = FakeFiles()
+    clock = Clock()
+    log = announcing_log(tmp_path, files, clock)
+    heard = []
+    log.on_change(lambda paths: heard.append(list(paths)))
+    start = clock.now
+    for step in range(7):  # a write every 150 ms: never a quiet moment
+        write(log, files, '/ws/f%d.py' % step, 'x\n')
+        [waiting] = announcements(log)
+        assert waiting[1] == min(ANNOUNCE_QUIET_MS, start + ANNOUNCE_LONGEST_MS - clock.now)
+        clock.now += 150
+    assert heard == [] and announcements(log)[0][1] == 100, 'the last write came 900 ms after the first'
+    log._timers.fire(announcements(log)[0])
+    assert heard == [['/ws/f%d.py' % step for step in range(7)]]
+    write(log, files, '/ws/g.py', 'x\n')
+    assert announcements(log)[0][1] == ANNOUNCE_QUIET_MS, 'a new burst: a whole quiet moment'
 
 
 def test_unknown_ids_and_paths_change_nothing():

@@ -321,7 +321,7 @@ def test_the_views_tell_vscode_only_what_changed_since_they_last_heard(context, 
     already listed re-draws its tree and lenses only."""
     timers = HeldTimers()
     log = Workspace(DiskFiles(), None, lambda key: None, None, None, lambda path: True, timers,
-                    announce_delay_ms=200)
+                    announce_quiet_ms=200)
     a = str(tmp_path / 'a.py')
     with open(a, 'w') as handle:
         handle.write('one\ntwo\nthree\n')

@@ -18,7 +18,7 @@ Bounds, and what happens beyond them:
 
 Stored by host/change_store.py: each change goes to its journal before anyone hears of it (so a change a tool
 reported, or a view showed, survives the extension host being killed), the whole log once changes pause
-(SNAPSHOT_QUIET_MS) and on dispose. Listeners hear of changes after the journal, coalesced (ANNOUNCE_DELAY_MS).
+(SNAPSHOT_QUIET_MS) and on dispose. Listeners hear of changes after the journal, coalesced (ANNOUNCE_QUIET_MS).
 """
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
@@ -33,6 +33,7 @@ from hermes.core.hunks import (split_lines, join_lines, diff_texts, assign_ids, 
 from hermes.core.change_report import agent_view
 from hermes.core.change_authors import author_of
 from hermes.core.edit_scopes import EditScopes
+from hermes.core.quiet_timer import QuietTimer
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
 from hermes.host.change_store import FORMAT
 
@@ -47,10 +48,12 @@ MAX_STORED_CHARS = 16000000
 SNAPSHOT_QUIET_MS = 1000
 SNAPSHOT_MAX_WAIT_MS = 5000
 # What the window's listeners (the editor's marks, the Changes view, the status bar, sessions' changed files, the
-# panel, hermes://changes) hear: a burst of changes once, this long after its first change, with every path it
-# touched. Drawing is VS Code's work in the workbench, not ours: pushed after each change it made an agent's next
-# write 15-50 ms slower in code-server (docs/ARCHITECTURE.md, "The change log").
-ANNOUNCE_DELAY_MS = 200
+# panel, hermes://changes) hear: a burst of changes once, with every path it touched, when the changes pause for
+# ANNOUNCE_QUIET_MS — and at least every ANNOUNCE_LONGEST_MS while an agent keeps writing. Drawing is VS Code's work in
+# the workbench, and an agent's next write waits behind it: pushed after each change it made writes 15-50 ms slower
+# in code-server (docs/ARCHITECTURE.md, "The change log").
+ANNOUNCE_QUIET_MS = 200
+ANNOUNCE_LONGEST_MS = 1000
 
 LINKS = ['renamed_from', 'renamed_to']  # the two entries of a move name each other
 
@@ -123,11 +126,11 @@ def in_workspace_strictly(path):
 class ChangeLog:
     """See the module's docstring. `files` reads and writes the files (host/change_files.py EditorFiles),
     `store` keeps the log (host/change_store.py ChangeStore), `settings(key)` reads `hermes.changes.*`,
-    `report(text)` tells the user about storage problems. `announce_delay_ms`: None tells listeners of each change at
-    once (tests, tools that build a log of their own); the window's log passes ANNOUNCE_DELAY_MS (`on_change`)."""
+    `report(text)` tells the user about storage problems. `announce_quiet_ms`: None tells listeners of each change at
+    once (tests, tools that build a log of their own); the window's log passes ANNOUNCE_QUIET_MS (`on_change`)."""
 
     def __init__(self, files, store=None, settings=None, report=None, clock=None, confined=None, timers=None,
-                 announce_delay_ms=None):
+                 announce_quiet_ms=None):
         self._files = files
         self._store = store
         self._settings = settings
@@ -140,11 +143,10 @@ class ChangeLog:
         self._listeners = []
         self._reads = {}  # client + '\n' + path → the sequence number of its last read
         self._sequence = 0  # counts records and reads: "read after the hunk was recorded" never ties on a clock
-        self._save_timer = None
-        self._unsaved_since = None  # when the first change not yet in a snapshot was made (SNAPSHOT_MAX_WAIT_MS)
+        self._saver = QuietTimer(self._timers, self._clock, SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS, self._snapshot)
         self._keep_timer = None
-        self._announce_delay_ms = announce_delay_ms
-        self._announce_timer = None
+        self._announcer = None if is_none(announce_quiet_ms) else \
+            QuietTimer(self._timers, self._clock, announce_quiet_ms, ANNOUNCE_LONGEST_MS, self.announce_now)
         self._unannounced = []  # paths changed since the listeners last heard, in order of first change
         self.dropped = 0  # files dropped to stay within MAX_STORED_CHARS since the log started
         self._history = []  # [{'path', 'action', 'client', 'session', 'turn', 'hunks', 'added', 'removed', 'time'}]
@@ -263,7 +265,7 @@ class ChangeLog:
 
     def on_change(self, listener):
         """Call `listener(paths)` after changes of the log (paths: the files concerned); returns a disposable. With
-        `announce_delay_ms`, a burst of changes is heard once, after the delay (so after the tool's reply: a
+        `announce_quiet_ms`, a burst of changes is heard once, when it pauses (so after the tool's reply: a
         listener never slows the write that caused it), with the paths of all of them; the state it reads then is
         the latest. Every change is in the journal before any listener hears of it."""
         self._listeners.append(listener)
@@ -673,7 +675,7 @@ class ChangeLog:
 
     def flush(self):
         """Save now (deactivate, tests)."""
-        self._cancel_save()
+        self._saver.cancel()
         if not is_none(self._store):
             self._snapshot()
 
@@ -682,30 +684,28 @@ class ChangeLog:
         if not is_none(self._keep_timer):
             self._timers.cancel(self._keep_timer)
             self._keep_timer = None
-        if not is_none(self._announce_timer):
-            self._timers.cancel(self._announce_timer)
-            self._announce_timer = None
+        if not is_none(self._announcer):
+            self._announcer.cancel()
         self._listeners = []
 
     def _changed(self, paths):
         if not is_none(self._store):
             self._journal(paths)  # before anyone hears of it: this line is what survives a kill
-            self._schedule_snapshot()
+            self._saver.poke()
         self._schedule_auto_keep()
         for path in paths:
             if path not in self._unannounced:
                 self._unannounced.append(path)
-        if is_none(self._announce_delay_ms):
+        if is_none(self._announcer):
             self.announce_now()
-        elif is_none(self._announce_timer):
-            self._announce_timer = self._timers.after(self.announce_now, self._announce_delay_ms)
+        else:
+            self._announcer.poke()
 
     def announce_now(self):
-        """Tell the listeners now of the changes they have not heard of (their paths, each once); the timer of
-        `announce_delay_ms` calls it, tests may too."""
-        if not is_none(self._announce_timer):
-            self._timers.cancel(self._announce_timer)
-            self._announce_timer = None
+        """Tell the listeners now of the changes they have not heard of (their paths, each once); the announcer's
+        timer calls it, tests may too."""
+        if not is_none(self._announcer):
+            self._announcer.cancel()
         paths = self._unannounced
         self._unannounced = []
         if len(paths) == 0:
@@ -715,28 +715,6 @@ class ChangeLog:
                 listener(paths)
             except JsError:
                 pass
-
-    def _schedule_snapshot(self):
-        """The snapshot after a quiet moment (SNAPSHOT_QUIET_MS), and at the latest SNAPSHOT_MAX_WAIT_MS after the
-        first change it will hold."""
-        now = self._clock()
-        if is_none(self._unsaved_since):
-            self._unsaved_since = now
-        delay = min(SNAPSHOT_QUIET_MS, self._unsaved_since + SNAPSHOT_MAX_WAIT_MS - now)
-        if not is_none(self._save_timer):
-            self._timers.cancel(self._save_timer)
-
-        def save():
-            self._save_timer = None
-            self._unsaved_since = None
-            self._snapshot()
-        self._save_timer = self._timers.after(save, max(0, delay))
-
-    def _cancel_save(self):
-        if not is_none(self._save_timer):
-            self._timers.cancel(self._save_timer)
-            self._save_timer = None
-        self._unsaved_since = None
 
     def _setting(self, key):
         if is_none(self._settings):

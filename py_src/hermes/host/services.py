@@ -12,7 +12,7 @@ from hermes.host.configuration import ConfigurationService
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.disk import Disk
-from hermes.host.change_log import ChangeLog, ANNOUNCE_DELAY_MS
+from hermes.host.change_log import ChangeLog, ANNOUNCE_QUIET_MS
 from hermes.host.change_files import EditorFiles
 from hermes.host.change_store import ChangeStore, change_store_path
 from hermes.host.settings import setting
@@ -33,8 +33,8 @@ def register_services(context, disk=None):
 
 def register_change_log(context):
     """The workspace's change log (host/change_log.py), loaded from its storage and saved on dispose. Its listeners
-    (the review UI, sessions, the panel, hermes://changes) hear a burst of changes once, ANNOUNCE_DELAY_MS after it
-    began: after the tool's reply."""
+    (the review UI, sessions, the panel, hermes://changes) hear a burst of changes once it pauses (ANNOUNCE_QUIET_MS):
+    after the tool's reply."""
     reported = []
 
     def report(text):
@@ -43,6 +43,6 @@ def register_change_log(context):
         reported.append(text)
         vscode.window.showWarningMessage(text)
     log = ChangeLog(EditorFiles(), ChangeStore(change_store_path(context), report), setting, report,
-                    announce_delay_ms=ANNOUNCE_DELAY_MS)
+                    announce_quiet_ms=ANNOUNCE_QUIET_MS)
     context.subscriptions.push(log)
     return log
