@@ -202,7 +202,7 @@ def test_pending_changes_survive_the_extension_host_killed_while_writing_the_cha
         kill_me = server.home / 'kill-me'
         probe = probe_runner(server.user_home)
         assert probe(TRAP.replace('KILL_ME', json.dumps(str(kill_me)))) == pid
-        # acknowledged: the tool's result came back; the snapshot that follows 300 ms later stops half way
+        # acknowledged: the tool's result came back; the snapshot that follows once the changes pause stops half way
         client.ok('editor_edit_file', {'path': 'c.py', 'edits': [{'old_text': 'two', 'new_text': 'TWO c.py'}]})
         wait_until(kill_me.exists, 60, what='the snapshot to stop half way')
     finally:
