@@ -193,3 +193,19 @@ test('without Hermes Agent the built-in loop answers and the session says once h
     process.env.PATH = saved;
   }
 });
+
+test('/explain in a session whose agent has no such command sends the task; the agent\'s own /help goes as typed', async () => {
+  const run = await session(SCRIPTED, 'hello there');
+  try {
+    const said = async (text, command) => {
+      const stream = recorder();
+      await run.ask(text, stream, command);
+      return stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('');
+    };
+    assert.equal(await said('this loop', 'explain'), 'unknown command: Explain');  // the task's first word
+    assert.match(await said('me', 'help'), /ran \/help with "me"/);
+    assert.match(await said('x', 'constructor'), /no such command: \/constructor with "x"/);  // no task looked up
+  } finally {
+    await run.stop();
+  }
+});

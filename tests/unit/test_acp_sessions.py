@@ -10,7 +10,8 @@ from hermes.core.acp_backends import HERMES_NAME, INSTALL_HINT
 from hermes.core.conversations import ConversationStore
 from hermes.core.chat_sessions import item_view
 from hermes.host.acp_service import AcpService
-from hermes.ui.acp_session import AcpSessionRunner, prompt_blocks
+from hermes.ui.acp_session import AcpSessionRunner, prompt_blocks, ACP_SUBJECT
+from hermes.core.chat_prompts import task_prompt
 from hermes.ui.acp_chat import register_diff_documents
 from hermes.ui.chat_sessions import SessionParticipant
 from test_acp_turn import PERMISSION, SHELL_PERMISSION, READ, WRITE, chunk
@@ -492,8 +493,17 @@ def test_prompt_blocks_carry_the_command_and_attached_files():
     reference.value = vscode.Uri.file('/work/ws/a.py')
     value.references = [reference]
     blocks, text = prompt_blocks(value)
-    assert text == '/explain explain this'
+    assert text == '/explain explain this'  # recorded as typed
+    # the agent has no /explain: it gets the task (what the built-in loop gets), then what was typed
+    assert blocks[0]['text'] == task_prompt('explain', ACP_SUBJECT) + '\n\nexplain this'
     assert blocks[1] == {'type': 'resource_link', 'uri': 'file:///work/ws/a.py', 'name': 'a.py'}
+    blocks, text = prompt_blocks(value, ['explain', 'model'])  # an agent's own /explain runs as typed
+    assert blocks[0]['text'] == text == '/explain explain this'
+    for command in ['help', 'constructor', '__proto__']:  # not one of the tasks: as typed, nothing looked up
+        blocks, text = prompt_blocks(request('x', command))
+        assert blocks[0]['text'] == text == '/' + command + ' x'
+    blocks, _ = prompt_blocks(request('', 'fix'))
+    assert blocks[0]['text'] == task_prompt('fix', ACP_SUBJECT)
 
 
 def test_files_hermes_writes_itself_go_to_the_change_log_with_their_before_texts(tmp_path):

@@ -10,6 +10,7 @@ from hermes.js.objects import is_none, new
 from hermes.core.values import json_type, get_key
 from hermes.core.cancellation import Cancellation
 from hermes.core.chat_messages import prop
+from hermes.core.chat_prompts import TASKS, task_prompt
 from hermes.core.acp_turn import AcpTurn, content_text
 from hermes.core.acp_options import chosen_values, option_update
 from hermes.core.acp_backends import SETUP_COMMAND, SETUP_TITLE, agent_of_choice
@@ -26,15 +27,28 @@ from hermes.ui.native_edits import open_turn
 SESSION_ORIGIN = 'session'
 
 
-def prompt_blocks(request):
-    """The request as ACP content blocks: its text (with the slash command the user typed), then the
-    files it attached as resource links."""
+# What /explain, /fix and /test are about, for an agent that reads the editor through this window's MCP tools
+ACP_SUBJECT = ('the code in question (the files attached below, else the text selected in the VS Code editor, else '
+               'the file open there; the vscode tools read them)')
+
+
+def prompt_blocks(request, agent_commands=None):
+    """The request as ACP content blocks, and its text as the user typed it (the slash command included). The
+    text block is that text, except for a command of the session's own (/explain, /fix, /test) the agent does
+    not have (`agent_commands`: the names it announced): the agent gets the task it stands for, as the built-in
+    loop does; an agent's own command goes as typed (ACP agents run "/name input"). Then the files it attached,
+    as resource links."""
     prompt = prop(request, 'prompt')
     command = prop(request, 'command')
     text = prompt if json_type(prompt) == 'string' else ''
+    sent = text
     if json_type(command) == 'string' and command != '':
-        text = '/' + command + (' ' + text if text.strip() != '' else '')
-    blocks = [{'type': 'text', 'text': text}]
+        typed = text
+        text = '/' + command + (' ' + typed if typed.strip() != '' else '')
+        sent = text
+        if json_type(get_key(TASKS, command)) == 'string' and not (command in (agent_commands or [])):
+            sent = task_prompt(command, ACP_SUBJECT) + ('\n\n' + typed.strip() if typed.strip() != '' else '')
+    blocks = [{'type': 'text', 'text': sent}]
     for reference in prop(request, 'references') or []:
         value = prop(reference, 'value')
         uri = value if not is_none(value) and not is_none(prop(value, 'scheme')) else prop(value, 'uri')
@@ -122,7 +136,7 @@ class AcpSessionRunner:
         return commands if len(commands) > 0 else self.service.known_commands(agent_name)
 
     async def respond(self, spec, conversation, request, stream, token):
-        blocks, text = prompt_blocks(request)
+        blocks, text = prompt_blocks(request, [command['name'] for command in self.session_commands(conversation)])
         if text.strip() == '':
             stream.markdown('Type a message for ' + spec['name'] + '.')
             return {}
