@@ -136,7 +136,7 @@ def test_an_external_clients_edits_are_marked_kept_and_undone_hunk_by_hunk(windo
     wait_until(lambda: (workspace / 'review' / 'greet.py').read_text() == TWO, 20, what='greet.py as it was')
     wait_until(lambda: view.locator('.monaco-list-row', has_text='greet.py').count() == 0, 15,
                what='greet.py gone from the Changes view')
-    assert status_item(page, 'to review').count() == 0
+    wait_until(lambda: status_item(page, 'to review').count() == 0, 15, what='nothing left to review')
 
 
 def test_pending_changes_survive_a_window_reload(window, agent, server, workspace):
