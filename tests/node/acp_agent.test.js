@@ -6,7 +6,7 @@ const nodeTest = require('node:test');
 const test = (name, fn) => nodeTest(name, { timeout: 120000 }, fn);
 const assert = require('node:assert/strict');
 const path = require('path');
-const { testing } = require('./harness');
+const { testing, until } = require('./harness');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
@@ -59,10 +59,6 @@ async function turn(agent, text, updates = []) {
 
 const texts = (updates, kind = 'agent_message_chunk') =>
   updates.filter((u) => u.sessionUpdate === kind).map((u) => u.content.text);
-
-async function until(condition) {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 async function rejection(promise) {
   try {

@@ -12,7 +12,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { vscode, extension, chat, token, recorder } = require('./fake_chat');
+const { vscode, extension, chat, token, recorder, listed } = require('./fake_chat');
+const { until } = require('./harness');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
@@ -21,10 +22,6 @@ const SCRIPTED_COMMANDS = [{ name: 'help', description: 'Help', hint: '' },
   { name: 'tools', description: 'List the tools', hint: '' }];
 const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
   'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
-
-async function until(condition) {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 async function openPanel(settings) {
   vscode.__reset();
@@ -84,8 +81,8 @@ test('the panel offers the agents and shows the scripted agent\'s turn: text, th
     assert.deepEqual(panel.of('commands').at(-1).commands, SCRIPTED_COMMANDS);
     // one store: the chat sessions list it, and a follow-up there continues the same agent session
     const controller = chat.controllers.get('hermes');
-    const item = controller.items.all().find((i) => i.resource.path === '/' + stored.id);
-    assert.ok(item, 'the panel\'s conversation is in the sessions list');
+    const inList = (items) => items.find((i) => i.resource.path === '/' + stored.id);
+    const item = inList(await listed(controller, inList));  // (else the test runner's timeout)
     const stream = recorder();
     await chat.content.get('hermes').participant.handler({ prompt: 'hello again', references: [], toolReferences: [] },
       { history: [], chatSessionContext: { chatSessionItem: { resource: item.resource }, isUntitled: false } }, stream, token);

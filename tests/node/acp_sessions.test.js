@@ -10,7 +10,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { vscode, chat, recorder, openSession } = require('./fake_chat');
+const { vscode, chat, recorder, openSession, listed } = require('./fake_chat');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
@@ -162,7 +162,7 @@ test('the agent\'s modes and models are the session\'s pickers; a choice reaches
       [['mode', 'Mode', ['default', 'accept_edits']], ['model', 'Model', ['scripted-a', 'scripted-b']]]);
     assert.deepEqual(optionGroups[1].items[1], { id: 'scripted-b', name: 'Scripted B', description: 'the other one' });
     assert.equal(optionGroups[0].items[0].default, true);
-    const [conversation] = [...chat.controllers.get('hermes').items.all()];
+    const [conversation] = await listed(chat.controllers.get('hermes'), (items) => items.length === 1);
     provider.provideHandleOptionsChange(conversation.resource, [{ optionId: 'mode', value: 'accept_edits' },
       { optionId: 'model', value: { id: 'scripted-b', name: 'Scripted B' } }], {});
     const content = await provider.provideChatSessionContent(conversation.resource, {});

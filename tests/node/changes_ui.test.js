@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { vscode, testing } = require('./harness');
+const { vscode, testing, until } = require('./harness');
 
 const mods = () => testing();
 const args = (value) => mods().js_json.parse_json(JSON.stringify(value));
@@ -59,10 +59,6 @@ function tree() {
 
 // The window's log tells its listeners of a burst of changes once the changes pause (host/change_log.py
 // ANNOUNCE_QUIET_MS): after the tools' results. Waits for the condition, not for a time.
-async function until(condition) {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
 test('the views hear of a burst of writes once, after the tools returned, with every file of it', async () => {
   const { folder, registry, changes } = setup();
   const heard = [];

@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const http = require('http');
 
-const { vscode, extension, chat, token, recorder } = require('./fake_chat');  // the fake vscode.chat, shared
+const { vscode, extension, chat, token, recorder, listed } = require('./fake_chat');  // the fake vscode.chat, shared
 
 // A streaming LLM: the first reply of a turn calls workspace_get_folders, the next one answers.
 function llmServer(seen) {
@@ -65,11 +65,10 @@ test('a new session answers with a tool call, is listed, survives a reload and o
       { prompt: 'Which folders are open?', references: [], toolReferences: [] }, { history: [], chatSessionContext: session }, stream, token);
     assert.equal(result.metadata.hermes.stopped, 'done');
     assert.deepEqual(stream.parts, [['progress', 'Get workspace folders…'], ['markdown', 'No folders are open.']]);
-    const [listed] = controller.items.all();
-    assert.equal(listed.label, 'Which folders are open?');
-    assert.equal(listed.status, 1); // Completed
-    assert.match(listed.description, /^tiny:1b · /);
-    assert.equal(listed.resource.toString(), item.resource.toString());
+    const [shown] = await listed(controller, (items) => items.length === 1 && items[0].status === 1);  // Completed
+    assert.equal(shown.label, 'Which folders are open?');
+    assert.match(shown.description, /^tiny:1b · /);
+    assert.equal(shown.resource.toString(), item.resource.toString());
 
     // Reload: a new activation reads the same store.
     await stop();

@@ -6,7 +6,7 @@ const os = require('os');
 const path = require('path');
 
 process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
-const { vscode, extension } = require('./harness');
+const { vscode, extension, until } = require('./harness');
 
 class MarkdownString { constructor(value) { this.value = value; } }
 class ChatResponseMarkdownPart { constructor(value) { this.value = value; } }
@@ -110,4 +110,11 @@ async function openSession(settings, state = {}, folders = []) {
   return { ask, api, controller, stop: async () => { await ext.deactivate(); context.disposeAll(); } };
 }
 
-module.exports = { vscode, extension, chat, token, recorder, openSession };
+// The sessions list as VS Code has it once `condition(items)` holds: the list is sent once a burst of changes pauses
+// (ui/chat_sessions.py LIST_QUIET_MS), not with each.
+async function listed(controller, condition) {
+  await until(() => condition(controller.items.all()));
+  return controller.items.all();
+}
+
+module.exports = { vscode, extension, chat, token, recorder, openSession, listed };

@@ -20,6 +20,11 @@ module.exports = {
     return api;
   },
   testing: () => require(path.join(root, 'build', 'testing.js')),
+  // Waits for `condition()` to hold (the test runner's timeout is the ceiling): for what the bundle does on a
+  // timer (the sessions list once a burst pauses, the change log's listeners) and across processes.
+  until: async (condition) => {
+    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+  },
   // Transcrypt's calling convention for keyword arguments, as the transpiled code itself uses it.
   kwargs: (object) => require(path.join(root, 'build', 'testing.js')).runtime.__kwargtrans__(object),
 };

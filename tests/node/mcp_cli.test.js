@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
 const { execFileSync } = require('child_process');
-const { testing, kwargs } = require('./harness');
+const { testing, kwargs, until } = require('./harness');
 
 const mod = () => {
   const modules = testing();
@@ -130,10 +130,6 @@ test('loading the CLI bundle under another script name does not run it', () => {
   const output = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60000 });
   assert.equal(output, 'loaded\n');
 });
-
-async function until(condition) {  // the test runner's timeout is the ceiling
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 // The client against the transpiled server itself (hermes.net.mcp_http), in one process: the SSE answer
 // to tools/call with its progress notification first, the GET stream carrying tools/list_changed, DELETE.

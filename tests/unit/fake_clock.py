@@ -1,4 +1,5 @@
-"""A clock for code that takes one (core/throttle.py): time moves only when the test says."""
+"""A clock for code that takes one (core/throttle.py), and timers for code that takes those (`after`/`cancel`:
+core/quiet_timer.py): time moves only when the test says."""
 
 
 class FakeClock:
@@ -20,6 +21,13 @@ class FakeClock:
 
     def clear_timer(self, handle):
         self.timers = [timer for timer in self.timers if timer is not handle]
+
+    after = set_timer  # the timers interface of core/quiet_timer.py
+    cancel = clear_timer
+
+    @property
+    def waiting(self):
+        return len(self.timers)
 
     def advance(self, ms):
         end = self.time + ms

@@ -11,10 +11,11 @@ from hermes.core.agent_loop import Sinks
 from hermes.core.tools import ToolRegistry
 from hermes.core.chat_sessions import session_contribution, SESSION_TYPE, STATUS_NEEDS_INPUT, STATUS_COMPLETED
 from hermes.core.chat_prompts import PARTICIPANT_ID, PARTICIPANT_NAME
-from hermes.core.conversations import ConversationStore
+from hermes.core.conversations import ConversationStore, end_reply
 from hermes.host.change_log import ChangeLog
 from hermes.extension import activate
-from hermes.ui.chat_sessions import register_chat_sessions, SessionParticipant
+from hermes.ui.chat_sessions import register_chat_sessions, SessionParticipant, LIST_QUIET_MS, LIST_LONGEST_MS
+from fake_clock import FakeClock
 from panel_fakes import Log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +40,7 @@ class FakeRunner:
         sinks.emit(lambda each: each.on_tool_call(call))
         if self.confirm:
             sinks.emit(lambda each: each.on_tool_confirmation(call, 'waiting'))
-            [item] = self.controller.items.all()
+            [item] = shown_items(self)
             self.status_while_waiting = item.status
             sinks.emit(lambda each: each.on_tool_confirmation(call, 'confirmed'))
         sinks.emit(lambda each: each.on_tool_result(call, {'content': [{'type': 'text', 'text': 'The answer is 42.'}], 'isError': False}))
@@ -64,14 +65,21 @@ def session_context(resource):
     return value
 
 
+def shown_items(runner):
+    """The list as VS Code has it once the store's changes paused (the list waits for that: LIST_QUIET_MS)."""
+    runner.clock.advance(LIST_QUIET_MS)
+    return runner.controller.items.all()
+
+
 def make(context, tmp_path, confirm=False, store=None, changes=None):
     vscode.workspace.open_folders([str(tmp_path)])
     (tmp_path / 'notes.txt').write_text('The answer is 42.\n')
     vscode.chat.enable_chat_sessions()
     store = store or ConversationStore(lambda: 'id-' + str(len(store.conversations) + 1), lambda: 1000)
     runner = FakeRunner(confirm=confirm)
+    runner.clock = FakeClock()
     sessions = register_chat_sessions(context, Log(), ToolRegistry(), runner, lambda model=None: 'm', store, None,
-                                      changes)
+                                      changes, None, runner.clock, runner.clock.now)
     runner.controller = vscode.chat.session_controllers[SESSION_TYPE]
     return sessions, runner, runner.controller, store
 
@@ -122,7 +130,7 @@ def test_a_new_session_answers_records_the_turn_and_lists_it(context, tmp_path):
     result, stream = ask(item.resource, 'What does notes.txt say?')
     assert stream.of('progress') == ['Reading notes.txt…'] and stream.text() == 'It says 42.'
     assert result['metadata']['hermes']['stopped'] == 'done'
-    [listed] = controller.items.all()
+    [listed] = shown_items(runner)
     assert listed.resource.toString() == item.resource.toString()
     assert listed.label == 'What does notes.txt say?' and listed.status == STATUS_COMPLETED
     assert listed.timing['created'] == 1000 and listed.timing['lastRequestEnded'] >= listed.timing['lastRequestStarted']
@@ -167,7 +175,7 @@ def test_a_tool_waiting_for_confirmation_shows_needs_input(context, tmp_path):
     item = new_session(controller, 'write it')
     ask(item.resource, 'write it')
     assert runner.status_while_waiting == STATUS_NEEDS_INPUT
-    [listed] = controller.items.all()
+    [listed] = shown_items(runner)
     assert listed.status == STATUS_COMPLETED
     assert [change.uri.fsPath for change in listed.changes] == [str(tmp_path / 'notes.txt')]
     assert [(change.insertions, change.deletions) for change in listed.changes] == [(0, 0)]  # no change log here
@@ -182,7 +190,7 @@ def test_a_side_panel_conversation_is_listed_and_continues_in_a_session(context,
     conversation.history = [{'role': 'user', 'content': 'from the panel'}, {'role': 'assistant', 'content': 'hello'}]
     store.put(conversation, 'panel')
     sessions, runner, controller, store = make(context, tmp_path, store=store)
-    [listed] = controller.items.all()
+    [listed] = shown_items(runner)
     assert listed.label == 'from the panel' and listed.resource.toString() == 'hermes:/panel-1'
     ask(listed.resource, 'and now here')
     assert runner.seen[0][0] == {'role': 'user', 'content': 'from the panel'}
@@ -194,10 +202,10 @@ def test_archiving_in_the_list_is_stored(context, tmp_path):
     sessions, runner, controller, store = make(context, tmp_path)
     item = new_session(controller, 'q')
     ask(item.resource, 'q')
-    [listed] = controller.items.all()
+    [listed] = shown_items(runner)
     controller.set_archived(listed, True)
     assert store.conversations[0].archived is True
-    [listed] = controller.items.all()
+    [listed] = shown_items(runner)
     assert listed.archived is True
 
 
@@ -296,7 +304,7 @@ def test_the_session_remembers_the_model_it_ran_on(context, tmp_path):
         asyncio.run(participant.requestHandler(value, session_context(item.resource), vscode.ChatResponseStream(),
                                                vscode.CancellationTokenSource().token))
         assert store.conversations[0].model == expected
-    [listed] = controller.items.all()
+    [listed] = shown_items(runner)
     assert listed.description.startswith('qwen2.5:7b · ')
 
 
@@ -331,7 +339,7 @@ def test_a_turn_that_changed_files_ends_with_open_changes_and_restore(context, t
         {'command': 'hermes.changes.showDiff', 'title': 'Open Changes',
          'arguments': [{'client': 'Hermes', 'session': conversation.id, 'turn': turn}]},
         {'command': 'hermes.restoreTurn', 'title': 'Restore to Before This Turn', 'arguments': [conversation.id, turn]}]
-    [listed] = controller.items.all()
+    [listed] = shown_items(runner)
     assert [(change.uri.fsPath, change.insertions, change.deletions) for change in listed.changes] == \
         [(str(tmp_path / 'notes.txt'), 1, 1)]
     assert listed.changes[0].originalUri.scheme == 'hermes-before'
@@ -347,18 +355,52 @@ def test_the_session_list_is_redrawn_only_when_a_sessions_changed_files_move(con
     conversation = store.create()
     conversation.add({'role': 'user', 'text': 'Fix notes.txt', 'turn': 't1'})
     store.put(conversation)
+    runner.clock.advance(LIST_QUIET_MS)
     replaced = []
     replace = controller.items.replace
     controller.items.js_replace = lambda items: (replaced.append(len(items)), replace(items))
     notes = str(tmp_path / 'notes.txt')
     log.record(str(tmp_path / 'other.txt'), None, 'x\n', {'client': 'claude-code', 'session': 'mcp-1', 'turn': None})
+    runner.clock.advance(LIST_LONGEST_MS)
     assert replaced == [], 'another client\'s write: no session changed'
     session = {'client': 'Hermes', 'session': conversation.id, 'turn': 't1'}
     log.record(notes, 'The answer is 42.\n', 'The answer is 43.\n', session)
+    [listed] = shown_items(runner)
     assert replaced == [1]
-    [listed] = controller.items.all()
     assert [(change.insertions, change.deletions) for change in listed.changes] == [(1, 1)]
     log.record(notes, 'The answer is 43.\n', 'The answer is 44.\n', session)
+    runner.clock.advance(LIST_LONGEST_MS)
     assert replaced == [1], 'the same file with the same counts: nothing to redraw'
     log.keep(notes)
-    assert replaced == [1, 1] and controller.items.all()[0].changes == []
+    assert shown_items(runner)[0].changes == [] and replaced == [1, 1]
+
+
+def test_a_turns_burst_of_changes_reaches_the_list_once_it_pauses_in_its_final_state(context, tmp_path):
+    """VS Code 1.139 can keep a stale item when one replace crosses its own refresh of the item from the live chat:
+    a turn's store and change-log events go out as one replace once they pause, with the finished turn's changes
+    (and at least every LIST_LONGEST_MS while a turn keeps streaming)."""
+    store = ConversationStore(lambda: 'id-' + str(len(store.conversations) + 1), lambda: 1000)
+    log = ChangeLog(None, None, None, None, None, lambda path: True)
+    sessions, runner, controller, store = make(context, tmp_path, store=store, changes=log)
+    replaced = []
+    replace = controller.items.replace
+    controller.items.js_replace = lambda items: (replaced.append([(item.status, len(item.changes)) for item in items]),
+                                                 replace(items))
+    conversation = store.create()
+    conversation.add({'role': 'user', 'text': 'Fix notes.txt', 'turn': 't1'})
+    conversation.add({'role': 'assistant', 'status': 'running', 'error': None, 'parts': []})
+    store.put(conversation)
+    runner.clock.advance(LIST_QUIET_MS - 1)
+    log.record(str(tmp_path / 'notes.txt'), 'The answer is 42.\n', 'The answer is 43.\n',
+               {'client': 'Hermes', 'session': conversation.id, 'turn': 't1'})
+    runner.clock.advance(LIST_QUIET_MS - 1)
+    end_reply(conversation.messages[-1], 'done')
+    store.put(conversation)
+    assert replaced == [], 'nothing yet: the burst goes on'
+    runner.clock.advance(LIST_QUIET_MS)
+    assert replaced == [[(STATUS_COMPLETED, 1)]], 'one replace, the finished turn with its changed file'
+
+    for step in range(10):  # a turn that streams without a pause still shows its progress now and then
+        store.put(conversation)
+        runner.clock.advance(LIST_QUIET_MS // 2)
+    assert len(replaced) - 1 == 10 * (LIST_QUIET_MS // 2) // LIST_LONGEST_MS

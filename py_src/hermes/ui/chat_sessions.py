@@ -2,8 +2,8 @@
 the sessions list, and a session's history and requests (the `chatSessionsProvider` API proposal).
 
 - The list: a ChatSessionItemController whose items are the conversation store's conversations
-  (core/chat_sessions.py `item_view`), refreshed whenever the store changes, so a conversation of the
-  side panel is listed too, and a running one shows InProgress / NeedsInput.
+  (core/chat_sessions.py `item_view`), refreshed once the store's changes pause (LIST_QUIET_MS), so a
+  conversation of the side panel is listed too, and a running one shows InProgress / NeedsInput.
 - Opening a session: its whole conversation as history (prompts, answers, tool calls as progress,
   the files they named as references).
 - A request: the same agent loop, tools, streaming, cancellation and confirmations as `@hermes`
@@ -33,7 +33,9 @@ from hermes.core.conversations import (append_text, add_tool, find_tool, finish_
                                        title_from)
 from hermes.core.checkpoints import new_turn_id, last_turn, change_author, CHANGE_CLIENT
 from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, conversation_id, item_view, history_plan
+from hermes.core.quiet_timer import QuietTimer
 from hermes.host.llm_service import llm_settings
+from hermes.host.change_log import SEAM_TIMERS
 from hermes.host.chat_host import path_uri
 from hermes.core.change_view import session_changes, turn_changes
 from hermes.ui.session_commands import register_session_commands
@@ -47,6 +49,14 @@ from hermes.ui.checkpoints import RESTORE_COMMAND
 RESTORE_TITLE = 'Restore to Before This Turn'
 
 SESSION_ORIGIN = 'session'
+
+# The list goes to VS Code once a burst of store and change-log events pauses for LIST_QUIET_MS (at least every
+# LIST_LONGEST_MS while a turn streams), not after each: VS Code redraws every item on each replace, and 1.139 can
+# keep a stale item when a replace crosses its own refresh of that item from the live chat (its main thread awaits
+# the session index between reading the item and setting it anew): sent right after one another, a turn's
+# in-progress item without changes and its finished one with them once left the row without its +/- for good.
+LIST_QUIET_MS = 200
+LIST_LONGEST_MS = 1000
 
 
 class TurnRecorder:
@@ -301,9 +311,11 @@ def add_option_pickers(context, provider, acp, sessions, log):
     provider['onDidChangeChatSessionOptions'] = chosen_changed.event
 
 
-def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None, changes=None, native=None):
+def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None, changes=None, native=None,
+                           timers=None, clock=None):
     """The session list, content and participant; None where the chat sessions proposal is off. `changes`: the
-    change log (host/change_log.py), whose pending changes each session lists with +/−."""
+    change log (host/change_log.py), whose pending changes each session lists with +/−. `timers` and `clock`
+    (after/cancel, milliseconds) time the list's refreshes; tests pass fakes."""
     if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
         return None  # a VS Code without chat
     if is_none(vscode.chat.createChatSessionItemController):
@@ -359,14 +371,20 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
         controller['items'].js_replace([make_item(conversation) for conversation in store.newest_first()])
 
     listing['refresh'] = refresh_list
-    unsubscribe = store.on_change(refresh_list)
+    soon = QuietTimer(SEAM_TIMERS if is_none(timers) else timers, now_ms if is_none(clock) else clock,
+                      LIST_QUIET_MS, LIST_LONGEST_MS, refresh_list)
+    context.subscriptions.push(new(vscode.Disposable, soon.cancel))
+
+    def refresh_soon(*ignored):
+        soon.poke()
+    unsubscribe = store.on_change(refresh_soon)
     context.subscriptions.push(new(vscode.Disposable, unsubscribe))
     if not is_none(changes):
         def changes_changed(*ignored):
             # The list again only when a session's changed files or counts moved: VS Code redraws every item of it,
             # and most writes (an MCP client's, the same files again) change none of them.
-            if sessions_changes() != listed['changes']:
-                refresh_list()
+            if soon.waiting or sessions_changes() != listed['changes']:
+                soon.poke()
         context.subscriptions.push(changes.on_change(changes_changed))
 
     async def new_item(new_context, token):
