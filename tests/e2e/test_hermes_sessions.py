@@ -5,7 +5,8 @@ VS Code's native chat session, in code-server, against the scripted OpenAI-compa
 only this window's `mcp__vscode__file_read` can give (the MCP server handed to Hermes in session/new); a permission
 prompt answered in the UI (an edit allowed: the file is written; a dangerous command denied: nothing ran); Stop in
 the middle of a turn; after a reload the Hermes session is listed, reopens with its history, and a follow-up continues
-the same Hermes session (Hermes sends the earlier turn to the model); and a Hermes without a model provider gives
+the same Hermes session (Hermes sends the earlier turn to the model); a second model picked under the input answers
+the next turn, which still has this window's tools; and a Hermes without a model provider gives
 the setup message with its button, not a JSON-RPC dump.
 
 The tests run in order on one window, each building on the one before.
@@ -32,6 +33,7 @@ from llm_server.server import ScriptedLlmServer
 QUESTION = 'What is the launch code in notes/proof.txt?'
 ANSWER = 'Hermes read the launch code through VS Code.'
 TITLE = 'Launch code lookup'
+OTHER_MODEL = 'other-model'  # the scripted server's second model, which Hermes offers beside its default
 
 
 def artifacts_dir():
@@ -40,7 +42,8 @@ def artifacts_dir():
 
 @pytest.fixture(scope='module')
 def llm():
-    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': [MODEL], 'title': TITLE,
+    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': [MODEL, OTHER_MODEL],
+                                'title': TITLE,
                                 'model_fields': {'max_model_len': 131072}}).start()
     yield server
     server.stop()
@@ -175,6 +178,30 @@ def test_the_mode_chosen_in_the_input_area_reaches_hermes(window, llm, hermes_wo
     last_response(page).get_by_text('Written without asking.').first.wait_for(state='visible')
     assert (hermes_workspace / 'accepted.txt').read_text() == 'no question'
     assert page.locator(QUESTION_BOX).count() == 0
+
+
+def test_a_model_picked_in_the_input_area_answers_and_keeps_this_windows_tools(window, llm, proof, artifacts):
+    """Hermes 0.19.0 rebuilds its agent on session/set_model without the MCP servers a client handed it; the session
+    hands them again, so the picked model's turn still reads through this window's file_read."""
+    page = window.page
+    picker = page.locator('.interactive-input-part a.chat-session-option-picker', has_text=MODEL).first
+    picker.wait_for(state='visible')
+    picker.click()
+    page.locator('.action-widget .monaco-list-row', has_text=OTHER_MODEL).first.click()
+    page.locator('.interactive-input-part a.chat-session-option-picker', has_text=OTHER_MODEL).first.wait_for(
+        state='visible')
+    window.screenshot(artifacts / 'hermes-session-model-picker.png')
+    before = len(chat_bodies(llm))
+    llm.script(Reply(tool_events([('call_read2', 'mcp__vscode__file_read', {'path': 'notes/proof.txt'})])),
+               Reply(text_events('Read again with the other model.')))
+    send(page, 'Read notes/proof.txt again')
+    last_response(page).get_by_text('Read again with the other model.').first.wait_for(state='visible',
+                                                                                      timeout=120000)
+    bodies = chat_bodies(llm)[before:]
+    assert [body['model'] for body in bodies] == [OTHER_MODEL, OTHER_MODEL]  # the pick reached Hermes
+    assert 'mcp__vscode__file_read' in [tool['function']['name'] for tool in bodies[0].get('tools', [])]
+    tool_results = [m for m in bodies[-1]['messages'] if m['role'] == 'tool']
+    assert proof in json.dumps(tool_results[-1]['content'])  # read through this window's server after the change
 
 
 def stored_messages(server):
