@@ -6,7 +6,8 @@ only this window's `mcp__vscode__file_read` can give (the MCP server handed to H
 prompt answered in the UI (an edit allowed: the file is written; a dangerous command denied: nothing ran); Stop in
 the middle of a turn; after a reload the Hermes session is listed, reopens with its history, and a follow-up continues
 the same Hermes session (Hermes sends the earlier turn to the model); a second model picked under the input answers
-the next turn, which still has this window's tools; and a Hermes without a model provider gives
+the next turn, which still has this window's tools; `/explain` (the session's command, not Hermes') sends Hermes the
+task it stands for; and a Hermes without a model provider gives
 the setup message with its button, not a JSON-RPC dump.
 
 The tests run in order on one window, each building on the one before.
@@ -202,6 +203,21 @@ def test_a_model_picked_in_the_input_area_answers_and_keeps_this_windows_tools(w
     assert 'mcp__vscode__file_read' in [tool['function']['name'] for tool in bodies[0].get('tools', [])]
     tool_results = [m for m in bodies[-1]['messages'] if m['role'] == 'tool']
     assert proof in json.dumps(tool_results[-1]['content'])  # read through this window's server after the change
+
+
+def test_explain_sends_hermes_the_task_it_stands_for(window, llm):
+    """/explain, /fix and /test are the session's commands, not Hermes' (it would not know '/explain'): Hermes gets
+    the task, about the attached files, else the editor's selection, else its file, and what was typed after it."""
+    page = window.page
+    before = len(chat_bodies(llm))
+    llm.script(Reply(text_events('It opens the vault.')))
+    send(page, '/explain what the launch code is for')
+    last_response(page).get_by_text('It opens the vault.').first.wait_for(state='visible', timeout=120000)
+    asked = [json.dumps([m['content'] for m in body['messages'] if m['role'] == 'user'][-1])
+             for body in chat_bodies(llm)[before:]]
+    assert any('Explain the code in question' in text and 'the text selected in the VS Code editor' in text and
+               'what the launch code is for' in text for text in asked), asked
+    assert not any('/explain' in text for text in asked), asked
 
 
 def stored_messages(server):
