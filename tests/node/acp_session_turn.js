@@ -9,7 +9,8 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { vscode, chat, recorder, openSession } = require('./fake_chat');
+const { vscode, chat, recorder, openSession, listed } = require('./fake_chat');
+const { testing } = require('./harness');
 
 function watchDisk(folders) {
   const watchers = folders.map((folder) => fs.watch(folder, { recursive: true }, (event, name) => {
@@ -31,6 +32,16 @@ async function entriesOf(changeLog, files, ms) {
   return Object.fromEntries(files.map((file) => [file, JSON.parse(JSON.stringify(changeLog.entry(file) || null))]));
 }
 
+// The session items once they show the change log's pending changes (the list goes to VS Code once a burst of
+// changes pauses: ui/chat_sessions.py LIST_QUIET_MS), what core/change_view.py session_changes says they should.
+async function settledItems(controller, changeLog) {
+  const sessionChanges = testing().core_change_view.session_changes;
+  const shown = (item) => JSON.stringify((item.changes || []).map((file) => [file.uri.fsPath, file.insertions, file.deletions]));
+  const due = (item) => JSON.stringify(changeLog ? sessionChanges(changeLog.pending(), item.resource.path.slice(1))
+    .map((change) => [change.path, change.added, change.removed]) : []);
+  return listed(controller, (items) => items.every((item) => shown(item) === due(item)));
+}
+
 async function main() {
   const plan = JSON.parse(process.argv[2]);
   const session = await openSession(plan.settings, { warningAnswer: plan.warningAnswer }, plan.folders || []);
@@ -40,15 +51,16 @@ async function main() {
     for (const [index, prompt] of plan.prompts.entries()) {
       const choices = (plan.choices || {})[index];
       if (choices) {
-        const [item] = session.controller.items.all();
+        const [item] = await listed(session.controller, (items) => items.length > 0);
         chat.content.get('hermes').provider.provideHandleOptionsChange(item.resource, choices, {});
       }
       const stream = recorder();
       const result = await session.ask(prompt, stream);
       out.turns.push({ parts: JSON.parse(JSON.stringify(stream.parts)), result: JSON.parse(JSON.stringify(result || {})) });
     }
-    out.entries = await entriesOf(session.api.mcp.registry.services.change_log_or_none, plan.entries || [], 30000);
-    out.changed = session.controller.items.all().flatMap((item) => (item.changes || []).map((file) => (
+    const changeLog = session.api.mcp.registry.services.change_log_or_none;
+    out.entries = await entriesOf(changeLog, plan.entries || [], 30000);
+    out.changed = (await settledItems(session.controller, changeLog)).flatMap((item) => (item.changes || []).map((file) => (
       { path: file.uri.fsPath, insertions: file.insertions, deletions: file.deletions })));
   } finally {
     unwatch();
