@@ -338,14 +338,14 @@ def bench_changes_real():
 
 
 def bench_acp():
+    from acp_agents import installed_hermes, write_hermes_config
     from llm_server.scenarios import Reply, text_events, tool_events
     from llm_server.server import ScriptedLlmServer
-    from tasks import client_dir
-    hermes = client_dir('hermes-agent') / 'bin' / 'hermes'
+    hermes = installed_hermes()
     heading('Hermes Agent in a chat session (ACP, warm process) vs `hermes chat -q` alone, same scripted model '
             '(a read_file tool call, then the answer)')
-    if not hermes.exists():
-        row('skipped', f'{hermes} is missing: run `inv setup`')
+    if hermes is None:
+        row('skipped', 'hermes-agent[acp] is not installed: run `inv setup`')
         return
     answer = 'The notes say: remember the milk. ' * 3
     scenario = {'replies': [Reply(tool_events([('call_read', 'read_file', {'path': 'notes.txt'})])),
@@ -353,10 +353,7 @@ def bench_acp():
                 'models': ['bench-model'], 'title': 'Bench', 'cycle': True, 'model_fields': {'max_model_len': 131072}}
     with tempfile.TemporaryDirectory() as folder, ScriptedLlmServer(scenario) as llm:
         home = Path(folder) / 'hermes-home'
-        home.mkdir()
-        (home / 'config.yaml').write_text(
-            f'model: {{provider: custom, base_url: {llm.endpoint}, default: bench-model, api_key: x, '
-            'context_length: 131072}\nsecurity: {tirith_enabled: false, allow_lazy_installs: false}\n')
+        write_hermes_config(home, llm.endpoint, model='bench-model')
         workspace = Path(folder) / 'ws'
         workspace.mkdir()
         (workspace / 'notes.txt').write_text('remember the milk\n')

