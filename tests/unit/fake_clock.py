@@ -1,5 +1,7 @@
 """A clock for code that takes one (core/throttle.py), and timers for code that takes those (`after`/`cancel`:
-core/quiet_timer.py): time moves only when the test says."""
+core/quiet_timer.py): time moves only when the test says. The one fake of time and timers for the unit tests:
+`FakeClock` when timers should fire as time passes, `HeldTimers` when a test looks at each timer's delay as it was
+set and chooses which one fires, whatever the time."""
 
 
 class FakeClock:
@@ -29,6 +31,10 @@ class FakeClock:
     def waiting(self):
         return len(self.timers)
 
+    def delays(self):
+        """How long each waiting timer has yet to wait, in the order they were set."""
+        return [timer[0] - self.time for timer in self.timers]
+
     def advance(self, ms):
         end = self.time + ms
         while True:
@@ -40,3 +46,34 @@ class FakeClock:
             self.time = timer[0]
             timer[2]()
         self.time = end
+
+
+class HeldTimers:
+    """Timers (`after`/`cancel`) that wait until the test fires them: `pending` holds [callback, delay_ms] in the
+    order set. The code under test may take its time from a FakeClock moved by hand (`clock.time += ms`): no timer
+    fires by itself."""
+
+    def __init__(self):
+        self.pending = []
+
+    def after(self, callback, delay_ms):
+        handle = [callback, delay_ms]
+        self.pending.append(handle)
+        return handle
+
+    def cancel(self, handle):
+        if handle in self.pending:
+            self.pending.remove(handle)
+
+    def fire(self, handle=None):
+        """Fire `handle`, or the one timer waiting (an error if there is not exactly one)."""
+        if handle is None:
+            [handle] = self.pending
+        self.pending.remove(handle)
+        handle[0]()
+
+    def fire_all(self):
+        """Fire every timer waiting now (not those they set)."""
+        fired, self.pending = self.pending, []
+        for callback, _ in fired:
+            callback()

@@ -8,6 +8,7 @@ import os
 import pytest
 
 import vscode
+from fake_clock import FakeClock, HeldTimers
 from hermes.host import change_log as change_log_module
 from hermes.host.change_log import (ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_QUIET_MS, ANNOUNCE_LONGEST_MS,
                                     SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS)
@@ -40,37 +41,6 @@ class FakeFiles:
             self.texts[path] = text
 
 
-class FakeTimers:
-    def __init__(self):
-        self.pending = []
-
-    def after(self, callback, delay_ms):
-        handle = [callback, delay_ms]
-        self.pending.append(handle)
-        return handle
-
-    def cancel(self, handle):
-        if handle in self.pending:
-            self.pending.remove(handle)
-
-    def fire_all(self):
-        fired, self.pending = self.pending, []
-        for callback, _ in fired:
-            callback()
-
-    def fire(self, handle):
-        self.pending.remove(handle)
-        handle[0]()
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000
-
-    def __call__(self):
-        return self.now
-
-
 def settings_of(values):
     defaults = {'changes.trackExternal': True, 'changes.autoKeep': 'never', 'changes.autoKeepSeconds': 300}
     defaults.update(values)
@@ -78,9 +48,11 @@ def settings_of(values):
 
 
 def make_log(files=None, store=None, settings=None, clock=None, reports=None, confined=None):
+    """A log whose time is `clock`'s (a FakeClock moved by hand: `clock.time += ms`) and whose timers wait until the
+    test fires them (`log._timers`)."""
     return ChangeLog(files or FakeFiles(), store, settings or settings_of({}),
-                     (reports.append if reports is not None else None), clock or Clock(),
-                     confined or (lambda path: path.startswith('/ws/')), FakeTimers())
+                     (reports.append if reports is not None else None), (clock or FakeClock()).now,
+                     confined or (lambda path: path.startswith('/ws/')), HeldTimers())
 
 
 def write(log, files, path, text, author=PANEL):
@@ -274,17 +246,17 @@ def test_auto_keep_when_the_next_turn_starts():
 def test_auto_keep_after_a_delay():
     files = FakeFiles()
     files.texts['/ws/a.py'] = 'a\nb\nc\n'
-    clock = Clock()
+    clock = FakeClock()
     log = make_log(files, settings=settings_of({'changes.autoKeep': 'afterDelay', 'changes.autoKeepSeconds': 60}),
                    clock=clock)
     write(log, files, '/ws/a.py', 'A\nb\nc\n')
-    clock.now += 30000
+    clock.time += 30000
     write(log, files, '/ws/a.py', 'A\nb\nC\n')
-    clock.now += 31000
+    clock.time += 31000
     assert log.keep_expired() == 1
     assert [h['after_lines'] for h in log.pending()[0]['hunks']] == [['C']]
     assert log._timers.pending, 'a timer is set while changes are pending'
-    clock.now += 60000
+    clock.time += 60000
     log._timers.fire_all()
     assert log.pending() == []
 
@@ -292,7 +264,7 @@ def test_auto_keep_after_a_delay():
 def test_an_edit_of_another_clients_pending_hunk_needs_a_read_first():
     files = FakeFiles()
     files.texts['/ws/a.py'] = 'a\nb\nc\n'
-    clock = Clock()
+    clock = FakeClock()
     log = make_log(files, clock=clock)
     write(log, files, '/ws/a.py', 'a\nB\nc\n', PANEL)
     refusal = log.edit_refusal(CLAUDE, '/ws/a.py', [[1, 1]])
@@ -319,7 +291,7 @@ def test_on_change_tells_listeners_until_disposed():
 def announcing_log(tmp_path, files, clock=None):
     """The window's log: stored, its listeners told once changes pause (host/services.py)."""
     return ChangeLog(files, ChangeStore(str(tmp_path / 'changes.json'), lambda text: None), settings_of({}), None,
-                     clock or Clock(), lambda path: path.startswith('/ws/'), FakeTimers(),
+                     (clock or FakeClock()).now, lambda path: path.startswith('/ws/'), HeldTimers(),
                      announce_quiet_ms=ANNOUNCE_QUIET_MS)
 
 
@@ -380,15 +352,15 @@ def test_disposing_the_log_drops_an_announcement_still_waiting(tmp_path):
 
 def test_the_snapshot_waits_for_a_quiet_moment_and_at_most_the_longest_wait(tmp_path):
     files = FakeFiles()
-    clock = Clock()
+    clock = FakeClock()
     log = announcing_log(tmp_path, files, clock)
 
-    start = clock.now
+    start = clock.time
     for step in range(12):  # a change every 400 ms: never a quiet second
         write(log, files, '/ws/a.py', 'x%d\n' % step)
         assert len(saves(log)) == 1, 'one snapshot waiting, moved on by each change'
-        assert saves(log)[0][1] == min(SNAPSHOT_QUIET_MS, start + SNAPSHOT_MAX_WAIT_MS - clock.now)
-        clock.now += 400
+        assert saves(log)[0][1] == min(SNAPSHOT_QUIET_MS, start + SNAPSHOT_MAX_WAIT_MS - clock.time)
+        clock.time += 400
     assert saves(log)[0][1] == 600 and not (tmp_path / 'changes.json').exists()
     log._timers.fire(saves(log)[0])
     assert json.loads((tmp_path / 'changes.json').read_text())['journal_seq'] == 12
@@ -399,16 +371,16 @@ def test_the_snapshot_waits_for_a_quiet_moment_and_at_most_the_longest_wait(tmp_
 
 def test_listeners_hear_when_the_changes_pause_and_at_least_every_longest_wait_while_they_do_not(tmp_path):
     files = FakeFiles()
-    clock = Clock()
+    clock = FakeClock()
     log = announcing_log(tmp_path, files, clock)
     heard = []
     log.on_change(lambda paths: heard.append(list(paths)))
-    start = clock.now
+    start = clock.time
     for step in range(7):  # a write every 150 ms: never a quiet moment
         write(log, files, '/ws/f%d.py' % step, 'x\n')
         [waiting] = announcements(log)
-        assert waiting[1] == min(ANNOUNCE_QUIET_MS, start + ANNOUNCE_LONGEST_MS - clock.now)
-        clock.now += 150
+        assert waiting[1] == min(ANNOUNCE_QUIET_MS, start + ANNOUNCE_LONGEST_MS - clock.time)
+        clock.time += 150
     assert heard == [] and announcements(log)[0][1] == 100, 'the last write came 900 ms after the first'
     log._timers.fire(announcements(log)[0])
     assert heard == [['/ws/f%d.py' % step for step in range(7)]]

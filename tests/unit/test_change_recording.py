@@ -7,6 +7,7 @@ import json
 import pytest
 
 import vscode
+from fake_clock import FakeClock
 from hermes.core.mcp_protocol import mcp_author
 from hermes.core.mcp_resources import CHANGES
 from hermes.host.mcp_features import register_mcp_features
@@ -25,14 +26,6 @@ CLAUDE = mcp_author({'name': 'claude-code', 'version': '2.1'})
 PANEL = {'client': 'Hermes panel', 'session': 'c1', 'turn': 't1'}
 
 
-class Timers:
-    def after(self, callback, delay_ms):
-        return None
-
-    def cancel(self, handle):
-        pass
-
-
 @pytest.fixture
 def ws(tmp_path):
     root = tmp_path / 'project'
@@ -45,7 +38,7 @@ def ws(tmp_path):
 @pytest.fixture
 def log():
     settings = {'changes.trackExternal': True, 'changes.autoKeep': 'never', 'changes.autoKeepSeconds': 300}
-    return ChangeLog(EditorFiles(), None, settings.get, None, None, None, Timers())
+    return ChangeLog(EditorFiles(), None, settings.get, None, None, None, FakeClock())  # its timers never fire
 
 
 def tool(log, name, arguments, author):

@@ -7,6 +7,7 @@ import inspect
 
 import pytest
 import vscode
+from fake_clock import HeldTimers
 
 from hermes.host.change_log import ChangeLog
 from hermes.core.change_view import (change_tree, changed_files, hunk_marks, matches, next_line, status_text,
@@ -267,21 +268,6 @@ def test_the_view_lists_changes_and_the_status_bar_counts_files(ui, changes):
     assert status.visible is False and view.badge is None and view.items() == []
 
 
-class HeldTimers:
-    """The log's timers, held until the test fires them (the window's log tells its views after a delay)."""
-
-    def __init__(self):
-        self.pending = []
-
-    def after(self, callback, delay_ms):
-        self.pending.append(callback)
-        return callback
-
-    def cancel(self, handle):
-        if handle in self.pending:
-            self.pending.remove(handle)
-
-
 class Pushes:
     """What the review UI told VS Code: setContext calls, tree and lens refreshes, status item shows and hides,
     badges set."""
@@ -330,7 +316,7 @@ def test_the_views_tell_vscode_only_what_changed_since_they_last_heard(context, 
     log.edit(a, 'one\ntwo\nthree\n', 'ONE\ntwo\nthree\n', CLAUDE)
     log.keep(a)
     assert len(timers.pending) == 1 and pushes.take() == {}, 'nothing told inside the burst'
-    timers.pending[0]()
+    timers.fire()
     assert pushes.take() == {}, 'written and kept before the views heard: nothing to show, nothing told'
     log.edit(a, 'ONE\ntwo\nthree\n', 'ONE\nTWO\nthree\n', CLAUDE)
     log.announce_now()

@@ -8,30 +8,12 @@ import os
 import pytest
 
 import vscode
+from fake_clock import FakeClock
 from hermes.host import disk_changes
 from hermes.host.change_log import ChangeLog
 from hermes.host.disk_changes import DiskChangeSpan, LATE_EVENTS_MS
 
 AGENT = {'client': 'e2e-agent', 'session': 's1', 'turn': 't1'}
-
-
-class FakeTimers:
-    def __init__(self):
-        self.pending = []
-
-    def after(self, callback, delay_ms):
-        handle = [callback, delay_ms]
-        self.pending.append(handle)
-        return handle
-
-    def cancel(self, handle):
-        if handle in self.pending:
-            self.pending.remove(handle)
-
-    def fire_all(self):
-        fired, self.pending = self.pending, []
-        for callback, _ in fired:
-            callback()
 
 
 class DiskFiles:
@@ -52,8 +34,8 @@ def world(tmp_path):
     folder.mkdir()
     vscode.workspace.open_folders([str(folder)])
     vscode.workspace.textDocuments.clear()
-    timers = FakeTimers()
-    log = ChangeLog(DiskFiles(), confined=lambda path: path.startswith(str(folder) + '/'), timers=FakeTimers())
+    timers = FakeClock()  # the span's; the log's own timers never fire here
+    log = ChangeLog(DiskFiles(), confined=lambda path: path.startswith(str(folder) + '/'), timers=FakeClock())
     return {'folder': folder, 'timers': timers, 'log': log}
 
 
@@ -115,12 +97,12 @@ def test_late_events_are_recorded_until_the_window_closes_then_the_watcher_is_go
     late = []
     span.on_late = late.append
     assert span.record(world['log'], span.end(), AGENT) == 0
-    assert [handle[1] for handle in world['timers'].pending] == [LATE_EVENTS_MS]
+    assert world['timers'].delays() == [LATE_EVENTS_MS]
     (folder / 'late.txt').write_text('written before the end, reported after it\n')
     changed(folder / 'late.txt', 'create')
     assert late == [[str(folder / 'late.txt')]]
     assert pending(world['log']) == [(str(folder / 'late.txt'), 'e2e-agent', True, 1, 0)]
-    world['timers'].fire_all()
+    world['timers'].advance(LATE_EVENTS_MS)
     assert vscode.workspace.file_watchers == []
     (folder / 'later.txt').write_text('after the window\n')
     changed(folder / 'later.txt', 'create')  # nobody listens
