@@ -28,15 +28,20 @@ class DiskFiles:
         raise AssertionError('not written in these tests')
 
 
-@pytest.fixture
-def world(tmp_path):
+def disk_world(tmp_path):
+    """A workspace folder on disk (the only one open, no documents), its change log, and the span's timers (a
+    FakeClock: they fire when the test advances it; the log's own never fire here)."""
     folder = tmp_path / 'ws'
     folder.mkdir()
     vscode.workspace.open_folders([str(folder)])
     vscode.workspace.textDocuments.clear()
-    timers = FakeClock()  # the span's; the log's own timers never fire here
     log = ChangeLog(DiskFiles(), confined=lambda path: path.startswith(str(folder) + '/'), timers=FakeClock())
-    return {'folder': folder, 'timers': timers, 'log': log}
+    return {'folder': folder, 'timers': FakeClock(), 'log': log}
+
+
+@pytest.fixture
+def world(tmp_path):
+    return disk_world(tmp_path)
 
 
 def changed(path, kind='change'):

@@ -3,23 +3,16 @@ command changed: recorded with their text before and after, ahead of a note read
 when a file changed; bounded (file size, total, count, binary files); a span keeps what it started with."""
 import pytest
 
-import vscode
 from hermes.host import workspace_texts
-from hermes.host.change_log import ChangeLog
 from hermes.host.disk_changes import DiskChangeSpan, list_workspace_files
 from hermes.host.workspace_texts import WorkspaceTexts
 
-from test_disk_changes import AGENT, DiskFiles, FakeTimers, changed, pending
+from test_disk_changes import AGENT, changed, disk_world, pending
 
 
 @pytest.fixture
 def world(tmp_path):
-    folder = tmp_path / 'ws'
-    folder.mkdir()
-    vscode.workspace.open_folders([str(folder)])
-    vscode.workspace.textDocuments.clear()
-    log = ChangeLog(DiskFiles(), confined=lambda path: path.startswith(str(folder) + '/'), timers=FakeTimers())
-    return {'folder': folder, 'timers': FakeTimers(), 'log': log}
+    return disk_world(tmp_path)
 
 
 class CountingRead:
