@@ -224,7 +224,9 @@ def test_hermes_answers_a_session_with_this_windows_mcp_server_and_the_turn_is_r
     [conversation] = world['store'].conversations
     assert conversation.acp == {'agent': HERMES_NAME, 'sessionId': 'sess-1'}
     assert conversation.title == 'Titled by the agent'  # session_info_update after the turn
-    assert item_view(conversation, lambda ms: 'now')['description'] == 'Hermes Agent · 8% of context · now'
+    view = item_view(conversation, lambda ms: 'at ' + str(ms))
+    assert view['description'] == 'Hermes Agent · 8% of context'  # the list shows the time itself (timing)
+    assert view['tooltip'] == 'Titled by the agent\nHermes Agent · 8% of context\nat ' + str(conversation.updated)
     assert conversation.messages[1]['status'] == 'done' and conversation.model == HERMES_NAME
     assert conversation.changes == [cwd + '/out.txt']
     assert result['metadata']['hermes']['stopReason'] == 'end_turn'

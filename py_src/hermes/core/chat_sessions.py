@@ -73,14 +73,16 @@ def conversation_id(path: 'Json') -> str:
 
 
 def item_view(conversation: 'Any', format_time: 'Callable[[float], str]') -> 'JsonObject':
-    """What a session item shows; `format_time(ms)` formats a time for the description."""
+    """What a session item shows; `format_time(ms)` formats the time of the last change for the tooltip (the list
+    shows `timing` itself, as "now" / "5 min ago": a time in the description too said it twice)."""
     description = conversation.model if json_type(conversation.model) == 'string' else ''
     usage = getattr(conversation, 'acp_usage', None)  # an ACP agent's last usage_update (context used / size)
     if not is_none(usage) and usage['size'] > 0:
         description = description + ' · ' + str(round(usage['used'] * 100 / usage['size'])) + '% of context'
+    tooltip = conversation.title + ('\n' + description if description != '' else '')
     when = conversation.updated if not is_none(conversation.updated) else conversation.created
     if not is_none(when):
-        description = (description + ' · ' if description != '' else '') + format_time(when)
+        tooltip = tooltip + '\n' + format_time(when)
     timing = {'created': conversation.created or 0}
     if not is_none(conversation.last_started):
         timing['lastRequestStarted'] = conversation.last_started
@@ -88,8 +90,7 @@ def item_view(conversation: 'Any', format_time: 'Callable[[float], str]') -> 'Js
         timing['lastRequestEnded'] = conversation.last_ended
     status = conversation.status()
     return {'label': conversation.title, 'description': description, 'status': get_key(STATUS_CODES, status, STATUS_COMPLETED),
-            'tooltip': conversation.title + ('\n' + description if description != '' else ''),
-            'timing': timing, 'changes': conversation.changes[:], 'archived': conversation.archived}
+            'tooltip': tooltip, 'timing': timing, 'changes': conversation.changes[:], 'archived': conversation.archived}
 
 
 def history_plan(conversation: 'Any', tool_titles: 'Optional[Dict[str, str]]' = None) -> 'List[JsonObject]':
