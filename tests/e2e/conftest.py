@@ -19,6 +19,13 @@ ROOT = Path(__file__).resolve().parents[2]
 # For every module of the layer (this file is loaded before them): tests/, whose helpers the layers share
 # (acp_agents.py, llm_server/), and the root (tasks.py).
 sys.path[:0] = [folder for folder in (str(ROOT / 'tests'), str(ROOT)) if folder not in sys.path]
+
+from llm_server.scenarios import Reply, text_events  # noqa: E402 (on the path above)
+from llm_server.server import ScriptedLlmServer  # noqa: E402
+
+# The model the built-in loop talks to in the `llm` fixture, with a 32K context (vLLM's max_model_len): Hermes'
+# own tools alone take about 9K tokens of prompt.
+BUILTIN_MODEL = 'qwen2.5:7b'
 ARTIFACTS = ROOT / 'tests' / 'artifacts'
 FIXTURE_WORKSPACE = ROOT / 'tests' / 'fixtures' / 'workspace'
 VIEWPORT = {'width': 1400, 'height': 900}
@@ -174,6 +181,15 @@ def evidence_on_failure(request):
         else:
             window.context.tracing.stop_chunk()
         window.context.tracing.start_chunk()
+
+
+@pytest.fixture(scope='module')
+def llm():
+    """The scripted OpenAI-compatible model (tests/llm_server) for the built-in loop, one per module; its replies are
+    scripted by each test. A module that needs other models or a title defines its own `llm`."""
+    with ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': [BUILTIN_MODEL],
+                            'model_fields': {'max_model_len': 32768}}) as server:
+        yield server
 
 
 @pytest.fixture(scope='session')

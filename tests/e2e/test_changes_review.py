@@ -8,22 +8,15 @@ side panel turn is restored to its checkpoint (files and conversation) and the r
 The tests run in order on one window, each building on the one before. Screenshots go to tests/artifacts/
 (changes-editor.png, changes-view.png, changes-session.png, changes-panel.png).
 """
-import sys
-from pathlib import Path
 
 import pytest
 from mcp.types import Implementation
 
 from chat_view import RESPONSE, reload_window, send, session_row, show_sessions, wait_for_first_window
-from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from conftest import BUILTIN_MODEL, copy_of_fixture_workspace, open_window, running_code_server
+from llm_server.scenarios import Reply, text_events, tool_events
 from mcp_session import McpSession
 from vscode_server import attempts, holds_within, wait_until
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / 'tests'))
-
-from llm_server.scenarios import Reply, text_events, tool_events
-from llm_server.server import ScriptedLlmServer
 
 ONE = 'def area(width, height):\n    return width * height\n\n\ndef perimeter(width, height):\n    return width + height\n'
 ONE_BY_AGENT = ('def area(width: float, height: float) -> float:\n    return width * height\n\n\n'
@@ -32,14 +25,6 @@ TWO = 'GREETING = "hello"\n\n\ndef greet(name):\n    print(GREETING, name)\n'
 TWO_BY_AGENT = 'GREETING = "Hello"\n\n\ndef greet(name):\n    print(f"{GREETING}, {name}!")\n'
 LENS = '.monaco-editor .codelens-decoration a'
 CHANGES_VIEW = '.pane:has(.pane-header[aria-label^="Changes"])'
-
-
-@pytest.fixture(scope='module')
-def llm():
-    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': ['qwen2.5:7b'],
-                                'model_fields': {'max_model_len': 32768}}).start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope='module')
@@ -53,8 +38,9 @@ def workspace(tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def server(tmp_path_factory, workspace, llm):
-    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b', 'hermes.tools.confirm': 'never',
-                'hermes.agent.backend': 'builtin', 'files.autoSave': 'off', 'workbench.colorTheme': 'Default Dark Modern'}
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': BUILTIN_MODEL,
+                'hermes.tools.confirm': 'never', 'hermes.agent.backend': 'builtin', 'files.autoSave': 'off',
+                'workbench.colorTheme': 'Default Dark Modern'}
     with running_code_server(tmp_path_factory, workspace, 'changes', settings=settings) as running:
         yield running
 

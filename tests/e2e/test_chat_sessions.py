@@ -10,21 +10,14 @@ and "Delete Conversation" in the row's context menu removes one, in the store on
 The tests in this module run in order on one window, each building on the one before.
 """
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from chat_view import (RESPONSE, SESSION_ROW, new_hermes_session, open_plus_menu, open_session, reload_window, send,
                        session_row, show_sessions, wait_for_first_window)
-from conftest import copy_of_fixture_workspace, open_window, running_code_server
-from vscode_server import attempts, holds_within, wait_until
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / 'tests'))
-
+from conftest import BUILTIN_MODEL, copy_of_fixture_workspace, open_window, running_code_server
 from llm_server.scenarios import Reply, text_events, tool_events
-from llm_server.server import ScriptedLlmServer
+from vscode_server import attempts, holds_within, wait_until
 
 QUESTION = 'What does hello.py do?'
 ANSWER = 'hello.py prints a greeting.'
@@ -32,17 +25,9 @@ PANEL_QUESTION = 'Hello from the side panel'
 
 
 @pytest.fixture(scope='module')
-def llm():
-    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': ['qwen2.5:7b'],
-                                'model_fields': {'max_model_len': 32768}}).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope='module')
 def sessions_server(tmp_path_factory, llm):
     workspace = copy_of_fixture_workspace(tmp_path_factory, 'sessions-ws')
-    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b', 'hermes.mcp.port': 0,
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': BUILTIN_MODEL, 'hermes.mcp.port': 0,
                 'hermes.agent.backend': 'builtin'}  # the built-in loop, even where Hermes Agent is installed
     with running_code_server(tmp_path_factory, workspace, 'sessions', settings=settings) as server:
         yield server

@@ -8,20 +8,14 @@ restored to its checkpoint from the session's history.
 The tests run in order on one window, each building on the one before. Screenshots go to tests/artifacts/
 (native-session.png, review-native.png, native-restore.png).
 """
-import sys
-from pathlib import Path
 
 import pytest
 
 from chat_view import INPUT, RESPONSE
-from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
-from vscode_server import wait_until
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / 'tests'))
-
+from conftest import (BUILTIN_MODEL, copy_of_fixture_workspace, open_window, running_code_server,
+                      type_and_send)
 from llm_server.scenarios import Reply, text_events, tool_events
-from llm_server.server import ScriptedLlmServer
+from vscode_server import wait_until
 
 SHAPES = 'def area(width, height):\n    return width * height\n\n\ndef perimeter(width, height):\n    return width + height\n'
 FIXED = SHAPES.replace('width + height', '2 * (width + height)')
@@ -30,14 +24,6 @@ NOTES = 'one\n'
 TODO = '- write\n'
 PLAN = '1. build\n'
 CHANGES_VIEW = '.pane:has(.pane-header[aria-label^="Changes"])'
-
-
-@pytest.fixture(scope='module')
-def llm():
-    server = ScriptedLlmServer({'replies': [Reply(text_events('Hello.'))], 'models': ['qwen2.5:7b'],
-                                'model_fields': {'max_model_len': 32768}}).start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope='module')
@@ -54,8 +40,9 @@ def workspace(tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def server(tmp_path_factory, workspace, llm):
-    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': 'qwen2.5:7b', 'hermes.tools.confirm': 'never',
-                'hermes.agent.backend': 'builtin', 'files.autoSave': 'off', 'workbench.colorTheme': 'Default Dark Modern'}
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': BUILTIN_MODEL,
+                'hermes.tools.confirm': 'never', 'hermes.agent.backend': 'builtin', 'files.autoSave': 'off',
+                'workbench.colorTheme': 'Default Dark Modern'}
     with running_code_server(tmp_path_factory, workspace, 'native', settings=settings) as running:
         yield running
 

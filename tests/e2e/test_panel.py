@@ -3,24 +3,21 @@
 an unreachable endpoint, Retry, insert at cursor, a window reload, and light/dark screenshots.
 
 The tests in this module run in order on one window (each builds on the conversation so far).
-The webview lives in nested iframes: `iframe.webview` → `iframe#active-frame`.
+The webview lives in nested iframes: `iframe.webview` → `iframe#active-frame` (chat_view.panel).
 """
 import json
 import socket
-import sys
 from pathlib import Path
 
 import pytest
 
+from chat_view import open_panel, panel, wait_idle
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from llm_server.server import ScriptedLlmServer
+from llm_server.scenarios import Reply, text_events, tool_events
 from vscode_server import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / 'tests'))
-
-from llm_server.server import ScriptedLlmServer
-from llm_server.scenarios import Reply, text_events, tool_events
-
 MODELS = ['llama3.2:3b', 'qwen2.5:7b', 'scripted-coder']
 CODE = 'def greet(name):\n    return f"Hello, {name}!"\n'
 STREAMED = ('Here is a **greeting** function, written for you step by step.\n\n'
@@ -120,17 +117,6 @@ def close_modal_editor(page):
     modal.wait_for(state='hidden')
 
 
-def panel(page):
-    return page.frame_locator('iframe.webview').frame_locator('iframe#active-frame')
-
-
-def open_panel(window):
-    window.run_command('Hermes: Open Chat Panel')
-    view = panel(window.page)
-    view.locator('#prompt').wait_for(state='visible')
-    return view
-
-
 def send(view, text):
     """Type and press Enter; returns once the user's message and the (new) reply are on the page."""
     users, replies = view.locator('.message.user').count(), view.locator('.message.assistant').count()
@@ -140,11 +126,6 @@ def send(view, text):
     prompt.press('Enter')
     wait_until(lambda: view.locator('.message.user').count() == users + 1 and
                view.locator('.message.assistant').count() == replies + 1, 10, what='the turn to start')
-
-
-def wait_idle(view, timeout=None):  # None: the layer's ceiling (conftest.CEILING_MS)
-    view.locator('#prompt:not([disabled])').wait_for(timeout=timeout)
-    view.locator('#send').wait_for(state='visible', timeout=timeout)
 
 
 def last_reply(view):
