@@ -14,41 +14,14 @@ import shlex
 import pytest
 
 from conftest import PROOF_FILE, ROOT, version_of
+from codex_config import API_KEY_VARIABLE, write_codex_config
 from coding_agents import complaints_about_us, offline_env, run_cli, spoken_revision
 from llm_server.agent_script import Say, ToolUse
 from llm_server.openai_responses import ResponsesServer, ToolSearch
 
 CLIENT = 'codex'
-MODEL = 'gpt-5.5'  # a model Codex knows (an unknown one gets a "model metadata not found" warning per turn)
 SEARCH = 'read a text file of the workspace'
 QUESTION = f'What does {PROOF_FILE} say?'
-# Offline: no update check, analytics, feedback, plugins (without `plugins = false` it reaches out to the internet).
-CONFIG = '''model = "{model}"
-model_provider = "scripted"
-approval_policy = "never"
-sandbox_mode = "read-only"
-check_for_update_on_startup = false
-suppress_unstable_features_warning = true
-
-[model_providers.scripted]
-name = "Scripted"
-base_url = "{base_url}/v1"
-wire_api = "responses"
-env_key = "SCRIPTED_MODEL_API_KEY"
-
-[analytics]
-enabled = false
-
-[feedback]
-enabled = false
-
-[features]
-plugins = false
-apps = false
-remote_plugin = false
-tool_suggest = false
-skill_mcp_dependency_install = false
-'''
 REVISIONS = {'2025-06-18': [], '2026-07-28': ['--enable', 'mcp_2026_07_28']}
 
 
@@ -63,12 +36,11 @@ def model():
 def codex(request, tmp_path_factory, model, our_cli, workspace, window):
     """(revision, env): a CODEX_HOME of its own with the scripted provider and our server, added per revision."""
     home = tmp_path_factory.mktemp('codex-home')
-    (home / '.codex').mkdir()
     (home / 'tmp').mkdir()
-    (home / '.codex' / 'config.toml').write_text(CONFIG.format(model=MODEL, base_url=model.base_url))
+    write_codex_config(home / '.codex', model.base_url)
     # TMPDIR away from CODEX_HOME: Codex refuses (with a warning) to put its helper links under the temp folder.
-    env = offline_env(home, CODEX_HOME=str(home / '.codex'), SCRIPTED_MODEL_API_KEY='scripted',
-                      TMPDIR=str(home / 'tmp'))
+    env = offline_env(home, CODEX_HOME=str(home / '.codex'), TMPDIR=str(home / 'tmp'))
+    env[API_KEY_VARIABLE] = 'scripted'
     if request.param == '2025-06-18':
         export, command = [shlex.split(line) for line in our_cli('config', '--client', 'codex').splitlines()]
         assert export[0] == 'export' and command[0] == 'codex'

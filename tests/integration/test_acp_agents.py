@@ -26,6 +26,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 
+from codex_config import API_KEY_VARIABLE, write_codex_config
 from llm_server.agent_script import Say, ToolUse
 from llm_server.anthropic_messages import AnthropicServer
 from llm_server.gemini_api import GeminiServer
@@ -39,32 +40,6 @@ QUESTION = f'What does {PROOF_FILE} say?'
 GEMINI_SETTINGS = {'security': {'auth': {'selectedType': 'gemini-api-key'}, 'folderTrust': {'enabled': False}},
                    'general': {'disableAutoUpdate': True, 'disableUpdateNag': True},
                    'privacy': {'usageStatisticsEnabled': False}, 'telemetry': {'enabled': False}}
-CODEX_CONFIG = '''model = "gpt-5.5"
-model_provider = "scripted"
-approval_policy = "never"
-sandbox_mode = "read-only"
-check_for_update_on_startup = false
-suppress_unstable_features_warning = true
-
-[model_providers.scripted]
-name = "Scripted"
-base_url = "{base_url}/v1"
-wire_api = "responses"
-env_key = "SCRIPTED_MODEL_API_KEY"
-
-[analytics]
-enabled = false
-
-[feedback]
-enabled = false
-
-[features]
-plugins = false
-apps = false
-remote_plugin = false
-tool_suggest = false
-skill_mcp_dependency_install = false
-'''
 
 
 def gemini_env(home, model):
@@ -74,9 +49,8 @@ def gemini_env(home, model):
 
 
 def codex_env(home, model):
-    (home / '.codex').mkdir()
-    (home / '.codex' / 'config.toml').write_text(CODEX_CONFIG.format(base_url=model.base_url))
-    return {'CODEX_HOME': str(home / '.codex'), 'SCRIPTED_MODEL_API_KEY': 'scripted-codex-key'}
+    write_codex_config(home / '.codex', model.base_url)
+    return {'CODEX_HOME': str(home / '.codex'), API_KEY_VARIABLE: 'scripted-codex-key'}
 
 
 def claude_env(home, model):
