@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # (acp_agents.py, llm_server/), and the root (tasks.py).
 sys.path[:0] = [folder for folder in (str(ROOT / 'tests'), str(ROOT)) if folder not in sys.path]
 
-from llm_server.scenarios import Reply, text_events  # noqa: E402 (on the path above)
-from llm_server.server import ScriptedLlmServer  # noqa: E402
+from llm_server.scenarios import Reply, text_events
+from llm_server.server import ScriptedLlmServer
 
 # The model the built-in loop talks to in the `llm` fixture, with a 32K context (vLLM's max_model_len): Hermes'
 # own tools alone take about 9K tokens of prompt.
