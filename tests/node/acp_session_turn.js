@@ -39,7 +39,7 @@ async function settledItems(controller, changeLog) {
   const shown = (item) => JSON.stringify((item.changes || []).map((file) => [file.uri.fsPath, file.insertions, file.deletions]));
   const due = (item) => JSON.stringify(changeLog ? sessionChanges(changeLog.pending(), item.resource.path.slice(1))
     .map((change) => [change.path, change.added, change.removed]) : []);
-  return listed(controller, (items) => items.every((item) => shown(item) === due(item)));
+  return listed(controller, (items) => items.length > 0 && items.every((item) => shown(item) === due(item)));
 }
 
 async function main() {
