@@ -5,7 +5,10 @@
 // Prints JSON lines: {"ready": …} once every client has its session (and subscriptions), {"minute": …} each minute
 // (that minute's calls, errors, notifications, reads, call latencies), {"done": …} at the end. An error is anything a
 // client would see as one: an HTTP status other than the expected, a JSON-RPC error, a tool result with isError, a
-// refused connection, a GET stream that ends before the soak does.
+// refused connection, a GET stream that ends before the soak does. {"done": …} also lists the first errors of
+// requests that failed on their connection (when, whether the pooled connection was reused and how long it had been
+// idle), and each minute gives this process's event loop delay: a reset on a connection idle as long as the server's
+// keep-alive time is a different cause from a reset under a stalled client.
 'use strict';
 const http = require('http');
 
@@ -14,12 +17,19 @@ const [clients, subscribed, seconds] = [Number(process.argv[4]), Number(process.
 const RESOURCES = ['hermes://editor/selection', 'hermes://editor/active', 'hermes://editor/tabs', 'hermes://diagnostics'];
 const CALL_EVERY_MS = 1000;
 const target = new URL(url);
+// No `timeout`: such an agent keeps idle connections for ever, whatever the server's `Keep-Alive: timeout=N` says
+// (Node 20 and 24 apply that hint only below an agent timeout they have): the plainest Node client there is.
 const agent = new http.Agent({ keepAlive: true, maxSockets: clients * 3 });
+agent.on('free', (socket) => { socket.freedAt = Date.now(); });
+const lag = require('perf_hooks').monitorEventLoopDelay({ resolution: 20 });
+lag.enable();
+const failures = [];  // the first 60 errors of requests that failed on their connection
 
 let minute = freshMinute();
 const totals = { calls: 0, errors: 0, notifications: 0, reads: 0, errorKinds: {} };
 function freshMinute() { return { calls: 0, errors: 0, notifications: 0, reads: 0, latencies: [] }; }
-function error(kind) {
+function error(kind, detail) {
+  if (detail && failures.length < 60) failures.push({ at: Date.now(), kind, ...detail });
   minute.errors++;
   totals.errors++;
   totals.errorKinds[kind] = (totals.errorKinds[kind] || 0) + 1;
@@ -41,7 +51,12 @@ function post(body, session) {
       res.on('data', (chunk) => { text += chunk; });
       res.on('end', () => resolve({ status: res.statusCode, text, session: res.headers['mcp-session-id'] }));
     });
-    request.on('error', reject);
+    const detail = {};
+    request.on('socket', (socket) => {
+      detail.reused = request.reusedSocket;
+      detail.idleMs = socket.freedAt ? Date.now() - socket.freedAt : null;
+    });
+    request.on('error', (failure) => reject(Object.assign(failure, { detail })));
     request.end(JSON.stringify(body));
   });
 }
@@ -108,7 +123,7 @@ async function request_read(session, id, uri) {
     minute.reads++;
     totals.reads++;
   } catch (failure) {
-    error(failure.kind || `resources/read: ${failure.message}`);
+    error(failure.kind || `resources/read: ${failure.message}`, failure.detail);
   }
 }
 
@@ -140,7 +155,7 @@ async function run(client, until) {
       const result = await request(client.session, client.nextId(), 'tools/call', { name: 'workspace_get_folders', arguments: {} });
       if (result.isError) error('tools/call: isError');
     } catch (failure) {
-      error(failure.kind || `tools/call: ${failure.message}`);
+      error(failure.kind || `tools/call: ${failure.message}`, failure.detail);
     }
     minute.calls++;
     totals.calls++;
@@ -167,13 +182,15 @@ async function main() {
     number++;
     const { latencies, ...counts } = minute;
     minute = freshMinute();
-    process.stdout.write(JSON.stringify({ minute: { number, ...counts, call_ms: summary(latencies) } }) + '\n');
+    const loop = { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 };
+    lag.reset();
+    process.stdout.write(JSON.stringify({ minute: { number, ...counts, call_ms: summary(latencies), loop } }) + '\n');
   }, 60000);
   const streams = await Promise.all(runs);
   clearInterval(ticker);
   await sleep(1000);  // reads answering the last notifications
   for (const stream of streams) if (stream) stream.destroy();
-  process.stdout.write(JSON.stringify({ done: totals }) + '\n');
+  process.stdout.write(JSON.stringify({ done: totals, failures }) + '\n');
   agent.destroy();
 }
 
