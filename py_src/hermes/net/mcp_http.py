@@ -31,6 +31,13 @@ DRAIN_LIMIT_BYTES = 64 * 1024 * 1024
 DRAIN_TIMEOUT_MS = 10000
 HEADERS_TIMEOUT_MS = 10000  # a client that never finishes its headers (slow loris) is cut
 REQUEST_TIMEOUT_MS = 30000  # ... or never finishes its body
+# How long an idle keep-alive connection is kept (and announced: `Keep-Alive: timeout=120`). The side that closes an
+# idle connection should be the client: a server closing one races the client sending on it, and the client sees
+# ECONNRESET or "socket hang up" (with Node's 5 s default, `inv soak` saw 11-26 per run on connections idle 5.9-6.1 s).
+# Longer than common clients keep idle connections (httpx 5 s, undici by this header, Go 90 s, curl 118 s); Node's
+# Agent without a `timeout` keeps them for ever and can still meet the close, after 2 minutes idle. Idle connections
+# cost a socket each; the header and body limits above still cut connections that never finish a request.
+KEEP_ALIVE_TIMEOUT_MS = 120000
 MAX_SESSIONS = 100
 PORT_ATTEMPTS = 20
 # A window reload starts the new extension host while the old one still holds the port (it lets go in its
@@ -109,7 +116,7 @@ class McpHttpServer:
         self.server = http.createServer({'headersTimeout': self.headers_timeout_ms,
                                          'requestTimeout': self.request_timeout_ms,
                                          'connectionsCheckingInterval': min(1000, self.headers_timeout_ms),
-                                         'keepAliveTimeout': 5000}, self._on_request)
+                                         'keepAliveTimeout': KEEP_ALIVE_TIMEOUT_MS}, self._on_request)
         last_error = None
         attempts = 1 if preferred_port == 0 else PORT_ATTEMPTS
         for attempt in range(attempts):
