@@ -3,6 +3,7 @@
 port."""
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
+from hermes.js.promises import spawn
 from hermes.version import NAME, VERSION
 from hermes.host.log import register_log
 from hermes.host.live_values import register_live_values
@@ -12,6 +13,7 @@ from hermes.host.mcp_features import register_mcp_features
 from hermes.host.services import register_services
 from hermes.host.conversation_store import register_conversation_store
 from hermes.host.acp_agents import register_acp_agents
+from hermes.host.doors import register_doors
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
@@ -22,8 +24,9 @@ from hermes.ui.acp_session import register_acp_sessions
 from hermes.ui.panel_agent import register_agent_panel
 from hermes.ui.conversation_commands import register_conversation_commands
 from hermes.ui.change_ui import register_change_ui
+from hermes.ui.door_status import register_door_status
 
-_active = {'service': None, 'agents': None}
+_active = {'service': None, 'agents': None, 'doors': None}
 
 
 async def activate(context):
@@ -32,7 +35,8 @@ async def activate(context):
     register_live_values(context)
     status_bar = register_status_bar(context)
     services = register_services(context)
-    registry = build_registry(Approver(log), services)
+    approver = Approver(log)
+    registry = build_registry(approver, services)
     features = register_mcp_features(context, services.terminals, services.change_log_or_none)
     service = register_mcp_service(context, log, registry, status_bar, features)
     _active['service'] = service
@@ -47,16 +51,25 @@ async def activate(context):
     panel = register_agent_panel(context, log, llm, conversations, services.changes, acp)
     register_change_ui(context, log, services.changes, conversations)
     register_conversation_commands(context, log, conversations, panel)
+    doors = register_doors(context, log, services.proposals if hasattr(services, "proposals") else None, approver,
+                           services.change_log_or_none)
+    _active['doors'] = doors
+    register_door_status(context, doors)
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
     service.begin()  # not awaited: activation ends here, the MCP server is announced when it listens
-    return {'version': VERSION, 'mcp': service, 'llm': llm, 'acp': agents}
+    spawn(doors.start())  # likewise the doors for terminal CLIs
+    return {'version': VERSION, 'mcp': service, 'llm': llm, 'acp': agents, 'doors': doors}
 
 
 async def deactivate():
     service = _active['service']
     agents = _active['agents']
+    doors = _active['doors']
     _active['service'] = None
     _active['agents'] = None
+    _active['doors'] = None
+    if doors is not None:
+        await doors.stop()  # the lock and discovery files go first: no CLI dials a window that is closing
     if agents is not None:
         await agents.stop_all()  # every ACP agent process has exited before the window goes
     if service is not None:

@@ -139,6 +139,13 @@ function makeContext() {
     extensionUri: Uri.file(require('path').resolve(__dirname, '..', '..')),
     globalStorageUri: Uri.file(storage),
     storageUri: Uri.file(path.join(storage, 'workspace')),  // undefined in a window without a folder
+    // What the extension puts into its terminals' environment (the doors of terminal CLIs)
+    environmentVariableCollection: {
+      values: new Map(), persistent: true, description: undefined,
+      replace(name, value) { this.values.set(name, value); }, delete(name) { this.values.delete(name); },
+      get(name) { return this.values.has(name) ? { value: this.values.get(name), type: 1 } : undefined; },
+      clear() { this.values.clear(); },
+    },
     disposeAll() { for (const d of subscriptions.reverse()) d.dispose(); subscriptions.length = 0; },
   };
 }

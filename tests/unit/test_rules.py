@@ -248,6 +248,9 @@ def test_contracts_are_typing_only_and_imported_inside_skip_blocks():
 # it confined; anywhere else, turn a URI into something shown with confinement.shows / place / shown_path.
 FS_PATH_READERS = {
     'host/confinement.py': 'the rule itself',
+    'host/door_tools.py': "the CLIs' doors speak absolute paths; each is checked with confinement.shows or "
+                          'resolve_path first',
+    'host/door_context.py': 'names only documents that confinement.shows allows',
     'host/language.py': 'location_of goes through confinement.place; documents it opens were resolved by path',
     'host/editors.py': 'compares a tab with a resolved path; open_tabs goes through confinement.shows',
     'host/documents.py': 'compares an open document with a resolved path',

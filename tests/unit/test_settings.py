@@ -35,6 +35,8 @@ HOSTILE_WORKSPACE_VALUES = {
     # what program a chat session starts: a repository must never choose it
     'agent.backend': 'Evil', 'acp.hermesPath': '/tmp/evil/hermes',
     'acp.agents': [{'name': 'Evil', 'command': '/tmp/evil', 'args': [], 'env': {}}],
+    # whether terminal CLIs find this window (a repository must not open a door the user closed)
+    'doors.claudeCode': True, 'doors.gemini': True,
 }
 
 

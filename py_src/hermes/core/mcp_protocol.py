@@ -77,6 +77,7 @@ class McpSession:
         self.client_capabilities = None  # type: Json
         self.log_level = DEFAULT_LOG_LEVEL
         self.closed = False
+        self.on_ready = None  # type: Optional[Callable[[], None]]  # called once the client confirmed initialize
         # 'string:<id>' / 'number:<id>' → ToolCall; ids 1 and '1' differ
         self._in_flight = {}  # type: Dict[str, ToolCall]
         self._unsubscribe = None  # type: Optional[Callable[[], None]]
@@ -258,6 +259,8 @@ class McpSession:
     def _handle_notification(self, method: str, params: 'Json') -> None:
         if method == 'notifications/initialized':
             self.ready = True
+            if not is_none(self.on_ready):
+                self.on_ready()
         elif method == 'notifications/cancelled':
             self._cancel(get_key(params, 'requestId'), get_key(params, 'reason'))
         # Anything else (roots/list_changed, progress for requests we never sent) needs no action.

@@ -110,6 +110,19 @@ SETTINGS = [  # type: List[JsonObject]
     # The change log's settings are the user's own (application): a repository must not switch off the review
     # of what agents change in it, nor have it kept behind the user's back.
     {
+        'key': 'doors.claudeCode', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 4,
+        'markdownDescription': "Let Claude Code find this window by itself: a lock file in `~/.claude/ide` and a "
+                               "WebSocket on `127.0.0.1` with a token of this window. `claude` started in a VS Code "
+                               "terminal connects at once (elsewhere: `/ide`); its proposed edits are reviewed here, "
+                               "hunk by hunk, and what it writes by itself becomes its pending change.",
+    },
+    {
+        'key': 'doors.gemini', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 5,
+        'markdownDescription': "Let Gemini CLI and Qwen Code find this window by themselves (their IDE mode: a "
+                               "discovery file in the temporary folder and MCP on `127.0.0.1` with a token of this "
+                               "window). Their proposed edits are reviewed here, hunk by hunk.",
+    },
+    {
         'key': 'changes.trackExternal', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 40,
         'markdownDescription': 'Record the edits MCP clients outside VS Code (Claude Code, Hermes Agent, Cursor…) make '
                                'through Hermes, so you can keep or undo them hunk by hunk like the chat\'s edits.',

@@ -126,6 +126,7 @@ class DiskChangeSpan:
         self.before = {}  # 'k:' + path → the text before the span (None: the file did not exist)
         self.saved = {}  # 'k:' + path → True: saved through the editor during the span
         self.on_late = None  # called with [path] when a late event's file was recorded
+        self.on_seen = None  # called with each changed path as the watcher reports it (a door's watch: host/door_watch.py)
         self.watcher = None
         self.subscriptions = []
         self._late_timer = None
@@ -173,6 +174,8 @@ class DiskChangeSpan:
             self.overflow += 1
             return
         self.paths.append(path)
+        if not is_none(self.on_seen):
+            self.on_seen(path)
         if not is_none(self._recording):  # a late event: the span has ended and recorded already
             if self._record_one(self._recording[0], path, self._recording[1]) and not is_none(self.on_late):
                 self.on_late([path])

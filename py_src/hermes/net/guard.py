@@ -64,6 +64,13 @@ def origin_refusal(origin_header):
     return Refusal(403, 'Forbidden: Origin ' + origin_header + ' is not allowed')
 
 
+def no_browser_refusal(origin_header):
+    """A door only CLIs use (net/ide_socket.py, the Gemini CLI door) refuses every request a browser sends."""
+    if is_none(origin_header):
+        return None
+    return Refusal(403, 'Forbidden: browsers may not use this endpoint (Origin ' + origin_header + ')')
+
+
 def same_secret(given, expected):
     """Compare in time independent of where the strings differ (no early exit)."""
     if len(given) != len(expected):

@@ -16,7 +16,7 @@ from hermes.js.objects import is_none, is_array
 from hermes.js.promises import make_promise, sleep_ms
 from hermes.js.text import utf8_text
 from hermes.js.timers import clear_timer, set_timer
-from hermes.net.guard import host_refusal, origin_refusal, auth_refusal, split_target, Refusal
+from hermes.net.guard import no_browser_refusal, host_refusal, origin_refusal, auth_refusal, split_target, Refusal
 from hermes.net.sse import SseStream, KEEPALIVE_MS, MAX_UNSENT_BYTES, sse_headers
 from hermes.core.mcp_protocol import SUPPORTED_PROTOCOL_VERSIONS
 from hermes.core.mcp_stateless import MODERN_PROTOCOL_VERSIONS, http_status_of, modern_version
@@ -88,8 +88,11 @@ class McpHttpServer:
     2026-07-28 requests (None: handshake-era only); `health()` returns the /health body."""
 
     def __init__(self, create_protocol, health, token=None, log=None, max_body_bytes=MAX_BODY_BYTES,
-                 headers_timeout_ms=HEADERS_TIMEOUT_MS, request_timeout_ms=REQUEST_TIMEOUT_MS, stateless=None):
+                 headers_timeout_ms=HEADERS_TIMEOUT_MS, request_timeout_ms=REQUEST_TIMEOUT_MS, stateless=None,
+                 browsers=True):
         self.create_protocol = create_protocol
+        # False: any request with an Origin is refused (a door that only CLIs use: net/ide_socket.py's rule too)
+        self.browsers = browsers
         self.stateless = stateless
         self.headers_timeout_ms = headers_timeout_ms
         self.request_timeout_ms = request_timeout_ms
@@ -183,7 +186,7 @@ class McpHttpServer:
         refusal = None if known else host_refusal(host, self.port)
         if is_none(refusal):
             self._host_accepted = host  # a client sends the same Host every time: checked once
-            refusal = origin_refusal(headers['origin'])
+            refusal = origin_refusal(headers['origin']) if self.browsers else no_browser_refusal(headers['origin'])
         if refusal:
             return self._refuse(response, refusal)
         # HEAD is answered like the GET it stands for (status and headers), without opening a stream or a

@@ -46,6 +46,26 @@ class Memento:
         return list(self.values)
 
 
+class EnvironmentVariableCollection:
+    """What an extension puts into its terminals' environment (`replace` and `delete` as JS names them)."""
+
+    def __init__(self):
+        self.values = {}
+        self.persistent = True
+        self.description = None
+
+    def js_replace(self, name, value):
+        self.values[name] = value
+
+    def get(self, name):
+        return {'value': self.values[name], 'type': 1} if name in self.values else None
+
+    def __getitem__(self, name):  # `collection['delete'](name)`: `delete` is a JS keyword
+        if name == 'delete':
+            return lambda key: self.values.pop(key, None)
+        raise KeyError(name)
+
+
 class Subscriptions(list):
     def push(self, *items):
         self.extend(items)
@@ -67,6 +87,7 @@ class ExtensionContext:
         self.extension = type('Extension', (), {})()
         self.extension.packageJSON = {'version': version, 'name': 'hermes-agent'}
         self.extension.id = 'hermes-agent.hermes-agent'
+        self.environmentVariableCollection = EnvironmentVariableCollection()
 
     def dispose_all(self):
         for disposable in reversed(self.subscriptions):

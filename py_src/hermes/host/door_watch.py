@@ -1,0 +1,86 @@
+"""Edits a terminal CLI makes without asking — in auto-accept mode, or through its shell commands — reach the disk
+directly, never a door. While a CLI is connected through a door, a file that changes on disk behind the editor becomes
+that CLI's pending change in the change log, whenever its text before is known (host/disk_changes.py: an open
+document, the window's WorkspaceTexts, the start's listing for a new file). What cannot be attributed exactly — a file
+whose before-text is unknown (too large, not a text file) — is listed by the span but not recorded, and counted here.
+
+One span at a time: it runs while any CLI is connected, and is recorded and begun anew once the disk is quiet for
+QUIET_MS (at the latest LONGEST_MS after the first change), or at once when the CLI names a file it just wrote
+(Claude Code asks for its diagnostics right after a write of its own). A file saved through the editor in the
+meantime is the user's (or a tool's, which records its own writes): skipped.
+
+Who wrote it: with several CLIs connected, the one that connected or called a tool last (a guess: the disk does not
+say; docs/DOORS.md).
+"""
+# __pragma__('tconv')
+from hermes.js.clock import now_ms
+from hermes.js.objects import is_none
+from hermes.core.quiet_timer import QuietTimer
+
+QUIET_MS = 1000
+LONGEST_MS = 3000
+MAX_UNKNOWN = 20
+
+
+class DoorWatch:
+    """`make_span()` starts a DiskChangeSpan (host/disk_changes.py); `change_log` records; `timers`: after/cancel."""
+
+    def __init__(self, change_log, make_span, timers, clock=None, log=None):
+        self.change_log = change_log
+        self.make_span = make_span
+        self.timers = timers
+        self.log = log
+        self.authors = []  # the connected CLIs' authors, the latest active last
+        self.recorded = 0
+        self.unknown = []  # changed files whose before-text was unknown (the newest MAX_UNKNOWN): not recorded
+        self._span = None
+        self._timer = QuietTimer(timers, now_ms if is_none(clock) else clock, QUIET_MS, LONGEST_MS, self.flush)
+
+    def attach(self, author):
+        """A CLI connected (or called a tool): it is now the likeliest writer."""
+        authors = [known for known in self.authors if known['session'] != author['session']]
+        authors.append(author)
+        self.authors = authors
+        if is_none(self._span):
+            self._begin()
+
+    def detach(self, author):
+        self.flush()
+        self.authors = [known for known in self.authors if known['session'] != author['session']]
+        if len(self.authors) == 0:
+            self._end_span()
+
+    def wrote(self, path):
+        """The CLI says it wrote `path`: record what changed now rather than after the quiet wait."""
+        if not is_none(self._span):
+            self.flush()
+
+    def flush(self):
+        span = self._span
+        if is_none(span) or len(self.authors) == 0:
+            return 0
+        paths = span.end()
+        count = span.record(self.change_log, paths, self.authors[len(self.authors) - 1])
+        self.recorded += count
+        for path in paths:
+            if ('k:' + path) not in span.saved and not span.before_of(path)['known']:
+                unknown = [known for known in self.unknown if known != path]
+                unknown.append(path)
+                self.unknown = unknown[max(0, len(unknown) - MAX_UNKNOWN):]
+        self._begin()
+        return count
+
+    def dispose(self):
+        self.authors = []
+        self._end_span()
+
+    def _begin(self):
+        span = self.make_span()
+        span.on_seen = lambda path: self._timer.poke()
+        self._span = span
+
+    def _end_span(self):
+        if not is_none(self._span):
+            self._span.stop()
+            self._span = None
+

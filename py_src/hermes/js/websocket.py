@@ -1,0 +1,23 @@
+"""WebSockets, from the npm package `ws` (bundled by esbuild): the framing, masking, ping/pong and close handshake are
+its work, never ours. The one door that speaks WebSocket is Claude Code's (net/ide_socket.py)."""
+# __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, Callable, List
+from hermes.js.websocket_cpython import require
+# __pragma__('noskip')
+from hermes.js.objects import new
+
+# A proposed file travels inside one message (openDiff's new_file_contents): room for the change log's largest file
+# (host/change_log.py MAX_FILE_CHARS, 1,000,000 characters, up to 4 bytes each in UTF-8) and its JSON escaping.
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+
+
+def websocket_server(choose_protocol: 'Callable[[List[str]], Any]') -> 'Any':
+    """A `ws` WebSocketServer that owns no port (`noServer`): the caller's HTTP server hands it the upgrades it
+    accepted (`server.handleUpgrade(request, socket, head, on_connection)`). `choose_protocol(offered)` picks the
+    subprotocol to answer with, or False."""
+    def handle_protocols(offered, request):
+        return choose_protocol(Array.js_from(offered))
+    return new(require('ws').WebSocketServer, {'noServer': True, 'maxPayload': MAX_MESSAGE_BYTES,
+                                               'clientTracking': False, 'perMessageDeflate': False,
+                                               'handleProtocols': handle_protocols})
