@@ -18,6 +18,7 @@ from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
+from hermes.js.process import environment_variable
 from hermes.js.promises import spawn
 from hermes.js.timers import set_timer, clear_timer
 from hermes.version import VERSION
@@ -38,6 +39,7 @@ from hermes.host.workspace import workspace_folders
 from hermes.host.workspace_texts import WorkspaceTexts
 
 SERVER_INFO = {'name': 'hermes-vscode-ide', 'title': 'Hermes for VS Code (IDE door)', 'version': VERSION}
+CONTAINER_MARK = 'VSCODE_REMOTE_CONTAINERS_SESSION'  # what tells Gemini CLI in a container that its IDE is in there too
 CLAUDE = 'claudeCode'
 GEMINI = 'gemini'
 CLIENT_NAMES = {'claude-code': 'Claude Code', 'gemini-cli-companion-mcp-client': 'Gemini CLI',
@@ -205,7 +207,9 @@ class DoorService:
         else:
             collection.js_replace('GEMINI_CLI_IDE_SERVER_PORT', str(port))
             collection.js_replace('GEMINI_CLI_IDE_WORKSPACE_PATH',
-                               node('path').delimiter.join([folder['path'] for folder in workspace_folders()]))
+                                  node('path').delimiter.join([folder['path'] for folder in workspace_folders()]))
+            if gemini_would_dial_the_host():
+                collection.js_replace(CONTAINER_MARK, 'hermes')
 
     def _environment_on_all(self):
         for kind in [CLAUDE, GEMINI]:
@@ -215,7 +219,7 @@ class DoorService:
     def _environment_off(self, kind):
         collection = self.vscode_context.environmentVariableCollection
         names = ['CLAUDE_CODE_SSE_PORT', 'ENABLE_IDE_INTEGRATION'] if kind == CLAUDE else \
-            ['GEMINI_CLI_IDE_SERVER_PORT', 'GEMINI_CLI_IDE_WORKSPACE_PATH']
+            ['GEMINI_CLI_IDE_SERVER_PORT', 'GEMINI_CLI_IDE_WORKSPACE_PATH', CONTAINER_MARK]
         for name in names:
             collection['delete'](name)  # subscript: `delete` is a JS keyword Transcrypt leaves as it is
 
@@ -315,6 +319,17 @@ class DoorService:
         if len(self.servers) > 0:
             return self.stop()
         return None
+
+
+def gemini_would_dial_the_host():
+    """Gemini CLI in a container dials `host.docker.internal` for its IDE, unless it sees SSH or a dev container:
+    it assumes the editor runs outside. This extension host is inside the same container as the terminal (code-server
+    in a container, a dev container's workspace extension), so its terminals say so."""
+    fs = node('fs')
+    in_container = fs.existsSync('/.dockerenv') or fs.existsSync('/run/.containerenv')
+    told = not is_none(environment_variable('SSH_CONNECTION')) or not is_none(environment_variable(CONTAINER_MARK)) \
+        or not is_none(environment_variable('REMOTE_CONTAINERS'))
+    return in_container and not told
 
 
 def ide_display_name():
