@@ -120,7 +120,10 @@ def start_gemini(setup):
     result = tmux('new-session', '-d', '-s', setup['session'], '-x', '200', '-y', '50', '-c', str(setup['workspace']),
                   command + '; sleep 600')
     assert result.returncode == 0, result.stderr
-    screen = lambda: tmux('capture-pane', '-pt', setup['session']).stdout
+
+    def screen():
+        return tmux('capture-pane', '-pt', setup['session']).stdout
+
     wait_for(lambda: any('connected through the IDE door' in line for line in setup['window'].log),
              'Gemini CLI never connected to the door', screen)
     wait_for(lambda: 'Do you want to continue?' in screen() or 'Type your message' in screen(), 'no prompt', screen)
