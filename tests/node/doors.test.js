@@ -14,6 +14,7 @@ const home = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
 process.env.HOME = home;
 process.env.CLAUDE_CONFIG_DIR = path.join(home, 'claude-config');
 process.env.TMPDIR = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-tmp-'));
+process.env.QWEN_HOME = path.join(home, 'qwen-home');
 const { vscode, extension, activateAndServe, until } = require('./harness');
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-ws-'));
@@ -38,7 +39,7 @@ async function start(settings = {}) {
   const context = vscode.__makeContext();
   const ext = extension();
   const api = await activateAndServe(ext, context);
-  await until(() => Object.keys(api.doors.servers).length === 2);
+  await until(() => Object.keys(api.doors.servers).length === 3);
   return { ext, context, api, doors: api.doors };
 }
 
@@ -224,8 +225,24 @@ test('Gemini CLI door: its discovery file, Bearer token and no browsers, openDif
     params: { name: 'closeDiff', arguments: { filePath: target } } }, session)).text);
   assert.deepEqual(JSON.parse(closed.result.content[0].text), { content: 'held text' });
   stream.destroy();
+  // Qwen Code: the same protocol on a server and token of its own, its lock where Qwen Code looks
+  const qwenPort = doors.servers.qwen.port;
+  const qwenLock = path.join(process.env.QWEN_HOME, 'ide', `${qwenPort}.lock`);
+  const qwen = JSON.parse(fs.readFileSync(qwenLock, 'utf8'));
+  assert.equal(fs.statSync(qwenLock).mode & 0o777, 0o600);
+  assert.deepEqual([qwen.port, qwen.workspacePath, qwen.ppid], [qwenPort, workspace, process.pid]);
+  assert.notEqual(qwen.authToken, info.authToken);
+  assert.equal((await post(qwenPort, info.authToken, initialize)).status, 401, "Gemini's token does not open Qwen's door");
+  assert.equal(context.environmentVariableCollection.values.get('QWEN_CODE_IDE_SERVER_PORT'), String(qwenPort));
+  const qwenSession = (await post(qwenPort, qwen.authToken, initialize)).headers['mcp-session-id'];
+  await post(qwenPort, qwen.authToken, { jsonrpc: '2.0', method: 'notifications/initialized' }, qwenSession);
+  await post(qwenPort, qwen.authToken, { jsonrpc: '2.0', id: 5, method: 'tools/call',
+    params: { name: 'openDiff', arguments: { filePath: target, newContent: 'q\n' } } }, qwenSession);
+  await until(() => proposals.calls.length === 2);
+  assert.equal(proposals.calls[1].author.client, 'Qwen Code');
   await ext.deactivate();
   assert.ok(!fs.existsSync(file), 'the discovery file goes with the window');
+  assert.ok(!fs.existsSync(qwenLock), "Qwen Code's lock too");
   context.disposeAll();
 });
 

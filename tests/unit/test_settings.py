@@ -36,7 +36,7 @@ HOSTILE_WORKSPACE_VALUES = {
     'agent.backend': 'Evil', 'acp.hermesPath': '/tmp/evil/hermes',
     'acp.agents': [{'name': 'Evil', 'command': '/tmp/evil', 'args': [], 'env': {}}],
     # whether terminal CLIs find this window (a repository must not open a door the user closed)
-    'doors.claudeCode': True, 'doors.gemini': True,
+    'doors.claudeCode': True, 'doors.gemini': True, 'doors.qwen': True,
 }
 
 

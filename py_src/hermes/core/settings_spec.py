@@ -118,9 +118,15 @@ SETTINGS = [  # type: List[JsonObject]
     },
     {
         'key': 'doors.gemini', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 5,
-        'markdownDescription': "Let Gemini CLI and Qwen Code find this window by themselves (their IDE mode: a "
-                               "discovery file in the temporary folder and MCP on `127.0.0.1` with a token of this "
-                               "window). Their proposed edits are reviewed here, hunk by hunk.",
+        'markdownDescription': "Let Gemini CLI find this window by itself (its IDE mode: a discovery file in the "
+                               "temporary folder and MCP on `127.0.0.1` with a token of this window). Its proposed "
+                               "edits are reviewed here, hunk by hunk.",
+    },
+    {
+        'key': 'doors.qwen', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 6,
+        'markdownDescription': "Let Qwen Code find this window by itself (its IDE mode: a lock file in "
+                               "`~/.qwen/ide` and MCP on `127.0.0.1` with a token of this window). Its proposed "
+                               "edits are reviewed here, hunk by hunk.",
     },
     {
         'key': 'changes.trackExternal', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 40,

@@ -26,9 +26,7 @@ from hermes.core.mcp_protocol import McpSession
 from hermes.core.values import get_key
 from hermes.net.ide_socket import IdeSocketServer
 from hermes.net.mcp_http import McpHttpServer
-from hermes.net.door_files import (claude_ide_dir, claude_lock, claude_lock_path, gemini_discovery,
-                                   gemini_discovery_path, gemini_ide_dir, is_claude_lock, is_gemini_discovery,
-                                   remove_own, remove_stale, write_private)
+from hermes.net.door_files import door_file, door_variables, remove_own, remove_stale_doors, write_private
 from hermes.host.change_log import SEAM_TIMERS
 from hermes.host.disk_changes import DiskChangeSpan
 from hermes.host.door_context import CONTEXT_QUIET_MS, EditorContext, mention_of
@@ -42,21 +40,10 @@ SERVER_INFO = {'name': 'hermes-vscode-ide', 'title': 'Hermes for VS Code (IDE do
 CONTAINER_MARK = 'VSCODE_REMOTE_CONTAINERS_SESSION'  # what tells Gemini CLI in a container that its IDE is in there too
 CLAUDE = 'claudeCode'
 GEMINI = 'gemini'
-CLIENT_NAMES = {'claude-code': 'Claude Code', 'gemini-cli-companion-mcp-client': 'Gemini CLI',
-                'gemini-cli': 'Gemini CLI', 'qwen-code': 'Qwen Code'}
-
-
-def display_name_of(client_info, fallback):
-    """'Claude Code', 'Gemini CLI', 'Qwen Code': what the change log and the status bar call a CLI."""
-    name = get_key(client_info, 'name')
-    if is_none(name):
-        return fallback
-    for known in CLIENT_NAMES.keys():
-        if name == known:
-            return CLIENT_NAMES[known]
-    if 'qwen' in name.lower():
-        return 'Qwen Code'
-    return fallback
+QWEN = 'qwen'
+KINDS = [CLAUDE, GEMINI, QWEN]
+SETTINGS = {CLAUDE: 'doors.claudeCode', GEMINI: 'doors.gemini', QWEN: 'doors.qwen'}
+CLI_NAMES = {CLAUDE: 'Claude Code', GEMINI: 'Gemini CLI', QWEN: 'Qwen Code'}
 
 
 def fresh_token():
@@ -66,17 +53,14 @@ def fresh_token():
 class DoorConnection:
     """One connected CLI, as the door's tools see it (host/door_tools.py)."""
 
-    def __init__(self, doors, kind, number, fallback_name):
+    def __init__(self, doors, kind, number, client):
         self.doors = doors
         self.kind = kind
         self.session = kind + '-' + str(number)
-        self.fallback_name = fallback_name
+        # By its door, not by what it says: Gemini CLI and Qwen Code both call themselves `streamable-http-client`
+        self.client = client
         self.protocol = None
         self.connected_at = now_ms()
-
-    @property
-    def client(self):
-        return display_name_of(None if is_none(self.protocol) else self.protocol.client_info, self.fallback_name)
 
     @property
     def version(self):
@@ -130,97 +114,73 @@ class DoorService:
     # ---------------------------------------------------------------------------------- lifecycle
 
     async def start(self):
-        if setting('doors.claudeCode') and not (CLAUDE in self.servers):
-            await self._start_door(CLAUDE)
-        if setting('doors.gemini') and not (GEMINI in self.servers):
-            await self._start_door(GEMINI)
+        for kind in KINDS:
+            if setting(SETTINGS[kind]) and not (kind in self.servers):
+                await self._start_door(kind)
         self._changed()
 
     async def stop(self, only=None):
-        for kind in [CLAUDE, GEMINI]:
+        for kind in KINDS:
             if kind in self.servers and (is_none(only) or only == kind):
                 door = self.servers[kind]
                 del self.servers[kind]
                 remove_own(door['file'])
-                self._environment_off(kind)
+                self._environment_off(door)
                 await door['server'].stop()
-                self.log.info('IDE door for ' + _door_name(kind) + ' closed')
+                self.log.info('IDE door for ' + CLI_NAMES[kind] + ' closed')
         self._changed()
 
     async def apply_settings(self):
         """The doors follow `hermes.doors.*` without a reload."""
-        if not setting('doors.claudeCode'):
-            await self.stop(CLAUDE)
-        if not setting('doors.gemini'):
-            await self.stop(GEMINI)
+        for kind in KINDS:
+            if not setting(SETTINGS[kind]):
+                await self.stop(kind)
         await self.start()
 
     async def _start_door(self, kind):
         token = fresh_token()
         try:
+            remove_stale_doors(kind)
             if kind == CLAUDE:
-                remove_stale(claude_ide_dir(), is_claude_lock)
-                server = IdeSocketServer(lambda send, connection: self._protocol(CLAUDE, send), token, self.log)
-                port = await server.start(0)
-            else:
-                remove_stale(gemini_ide_dir(), is_gemini_discovery)
-                server = McpHttpServer(lambda send: self._protocol(GEMINI, send), self._health, token, self.log,
+                server = IdeSocketServer(lambda send, connection: self._protocol(kind, send), token, self.log)
+            else:  # Gemini CLI and Qwen Code: the MCP server's own transport, a server (and token) each
+                server = McpHttpServer(lambda send: self._protocol(kind, send), self._health, token, self.log,
                                        browsers=False)
-                port = await server.start(0)
+            port = await server.start(0)
         except JsError as error:
-            self.log.error('Could not open the IDE door for ' + _door_name(kind), error)
+            self.log.error('Could not open the IDE door for ' + CLI_NAMES[kind], error)
             return
-        door = {'server': server, 'port': port, 'token': token, 'file': None}
+        door = {'kind': kind, 'server': server, 'port': port, 'token': token, 'file': None, 'variables': {}}
         self.servers[kind] = door
-        try:
-            door['file'] = self._write_file(kind, door)
-        except JsError as error:
-            self.log.warn('IDE door for ' + _door_name(kind) + ': could not write its discovery file (' +
-                          error_message(error) + '); terminals of this window still find it')
-        self._environment_on(kind, port)
-        self.log.info('IDE door for ' + _door_name(kind) + ' listening on 127.0.0.1:' + str(port))
+        self._announce(door)
+        self.log.info('IDE door for ' + CLI_NAMES[kind] + ' listening on 127.0.0.1:' + str(port))
 
-    def _write_file(self, kind, door):
+    def _announce(self, door):
+        """Write the door's file and tell the terminals where it is (again when the workspace folders change)."""
         folders = [folder['path'] for folder in workspace_folders()]
-        name = ide_display_name()
-        if kind == CLAUDE:
-            return write_private(claude_lock_path(door['port']), claude_lock(folders, name, door['token']))
-        return write_private(gemini_discovery_path(door['port']),
-                             gemini_discovery(door['port'], folders, name, door['token']))
+        found = door_file(door['kind'], door['port'], folders, ide_display_name(), door['token'])
+        try:
+            door['file'] = write_private(found[0], found[1])
+        except JsError as error:
+            self.log.warn('IDE door for ' + CLI_NAMES[door['kind']] + ': could not write ' + found[0] + ' (' +
+                          error_message(error) + '); terminals of this window still find it')
+        variables = door_variables(door['kind'], door['port'], folders)
+        if door['kind'] == GEMINI and gemini_would_dial_the_host():
+            variables[CONTAINER_MARK] = 'hermes'
+        collection = self.vscode_context.environmentVariableCollection
+        for name in variables.keys():
+            collection.js_replace(name, variables[name])
+        door['variables'] = variables
 
     def folders_changed(self):
-        """The lock and discovery files name the workspace folders: written again when they change."""
-        for kind in [CLAUDE, GEMINI]:
+        """The files and the terminals' variables name the workspace folders: written again when they change."""
+        for kind in KINDS:
             if kind in self.servers:
-                door = self.servers[kind]
-                try:
-                    door['file'] = self._write_file(kind, door)
-                except JsError as error:
-                    self.log.warn('IDE door: could not update its file: ' + error_message(error))
-        self._environment_on_all()
+                self._announce(self.servers[kind])
 
-    def _environment_on(self, kind, port):
+    def _environment_off(self, door):
         collection = self.vscode_context.environmentVariableCollection
-        if kind == CLAUDE:
-            collection.js_replace('CLAUDE_CODE_SSE_PORT', str(port))
-            collection.js_replace('ENABLE_IDE_INTEGRATION', 'true')
-        else:
-            collection.js_replace('GEMINI_CLI_IDE_SERVER_PORT', str(port))
-            collection.js_replace('GEMINI_CLI_IDE_WORKSPACE_PATH',
-                                  node('path').delimiter.join([folder['path'] for folder in workspace_folders()]))
-            if gemini_would_dial_the_host():
-                collection.js_replace(CONTAINER_MARK, 'hermes')
-
-    def _environment_on_all(self):
-        for kind in [CLAUDE, GEMINI]:
-            if kind in self.servers:
-                self._environment_on(kind, self.servers[kind]['port'])
-
-    def _environment_off(self, kind):
-        collection = self.vscode_context.environmentVariableCollection
-        names = ['CLAUDE_CODE_SSE_PORT', 'ENABLE_IDE_INTEGRATION'] if kind == CLAUDE else \
-            ['GEMINI_CLI_IDE_SERVER_PORT', 'GEMINI_CLI_IDE_WORKSPACE_PATH', CONTAINER_MARK]
-        for name in names:
+        for name in door['variables'].keys():
             collection['delete'](name)  # subscript: `delete` is a JS keyword Transcrypt leaves as it is
 
     def _health(self):
@@ -230,7 +190,7 @@ class DoorService:
 
     def _protocol(self, kind, send):
         self._count += 1
-        connection = DoorConnection(self, kind, self._count, 'Claude Code' if kind == CLAUDE else 'Gemini CLI')
+        connection = DoorConnection(self, kind, self._count, CLI_NAMES[kind])
         tools = DoorTools(connection, self.proposals, self.approver)
         registry = tools.claude_registry() if kind == CLAUDE else tools.gemini_registry()
         session = McpSession(SERVER_INFO, registry, send=send, log=self.log,
@@ -265,7 +225,7 @@ class DoorService:
 
     def describe(self):
         """Each connected CLI with its door, for the status bar's tooltip."""
-        return [{'client': connection.client, 'version': connection.version, 'door': _door_name(connection.kind),
+        return [{'client': connection.client, 'version': connection.version, 'door': CLI_NAMES[connection.kind],
                  'port': self.servers[connection.kind]['port'] if connection.kind in self.servers else None}
                 for connection in self.connections if connection.protocol.ready]
 
@@ -289,7 +249,7 @@ class DoorService:
                 connection.notify('selection_changed', {'text': selection['text'], 'filePath': selection['filePath'],
                                                         'fileUrl': selection['fileUrl'],
                                                         'selection': selection['selection']})
-            elif connection.kind == GEMINI:
+            elif connection.kind != CLAUDE:  # Gemini CLI, Qwen Code
                 if is_none(gemini):
                     gemini = self.editor_context.gemini_context(editor)
                 connection.notify('ide/contextUpdate', gemini)
@@ -337,10 +297,6 @@ def ide_display_name():
     folders = workspace_folders()
     where = folders[0]['name'] if len(folders) > 0 else 'no folder'
     return vscode.env.appName + ' · Hermes (' + where + ')'
-
-
-def _door_name(kind):
-    return 'Claude Code' if kind == CLAUDE else 'Gemini CLI'
 
 
 def register_doors(context, log, proposals, approver, change_log):

@@ -3,9 +3,13 @@
 - Claude Code: `<config>/ide/<port>.lock`, where `<config>` is `$CLAUDE_CONFIG_DIR` or `~/.claude`, holding
   `{pid, workspaceFolders, ideName, transport: "ws", authToken}`. The CLI lists the locks whose `pid` is alive and
   whose folders contain its working directory, and deletes those whose `pid` is dead.
-- Gemini CLI and Qwen Code: `<tmp>/gemini/ide/gemini-ide-server-<pid>-<port>.json` holding
+- Gemini CLI: `<tmp>/gemini/ide/gemini-ide-server-<pid>-<port>.json` holding
   `{port, workspacePath, authToken, ideInfo: {name, displayName}}` (`workspacePath`: the folders joined by the
   platform's path delimiter), by Gemini CLI's IDE companion spec.
+- Qwen Code (a fork of Gemini CLI whose door moved): `<qwen home>/ide/<port>.lock`, where `<qwen home>` is
+  `$QWEN_HOME` or `~/.qwen`, holding the same fields plus `ppid` (the CLI deletes a lock whose `ppid` is dead).
+
+What each door also puts into VS Code's terminals is `door_variables(kind, port, folders)`.
 
 Both hold a token, so both are written 0600 (folders 0700), atomically (a reader never sees half a file), and removed
 when the door closes. The `pid` is the extension host's own: when it dies (a crash, a kill) the CLIs and the next
@@ -31,6 +35,50 @@ def claude_ide_dir():
 
 def gemini_ide_dir():
     return node('path').join(node('os').tmpdir(), 'gemini', 'ide')
+
+
+def qwen_ide_dir():
+    home = environment_variable('QWEN_HOME')
+    base = home if not is_none(home) and home != '' else node('path').join(node('os').homedir(), '.qwen')
+    return node('path').join(base, 'ide')
+
+
+def qwen_lock_path(port):
+    return node('path').join(qwen_ide_dir(), str(port) + CLAUDE_LOCK_SUFFIX)
+
+
+def qwen_lock(port, folders, display_name, token):
+    info = gemini_discovery(port, folders, display_name, token)
+    info['ppid'] = current_pid()
+    return info
+
+
+def door_file(kind, port, folders, display_name, token):
+    """[path, contents] of the file the CLI of `kind` ('claudeCode', 'gemini', 'qwen') reads."""
+    if kind == 'claudeCode':
+        return [claude_lock_path(port), claude_lock(folders, display_name, token)]
+    if kind == 'qwen':
+        return [qwen_lock_path(port), qwen_lock(port, folders, display_name, token)]
+    return [gemini_discovery_path(port), gemini_discovery(port, folders, display_name, token)]
+
+
+def remove_stale_doors(kind):
+    """What crashed windows left where the CLI of `kind` looks."""
+    if kind == 'claudeCode':
+        return remove_stale(claude_ide_dir(), is_claude_lock)
+    if kind == 'qwen':
+        return remove_stale(qwen_ide_dir(), is_claude_lock)
+    return remove_stale(gemini_ide_dir(), is_gemini_discovery)
+
+
+def door_variables(kind, port, folders):
+    """{name: value} for VS Code's terminals: how the CLI of `kind` started there finds the door at once."""
+    joined = node('path').delimiter.join(folders)
+    if kind == 'claudeCode':
+        return {'CLAUDE_CODE_SSE_PORT': str(port), 'ENABLE_IDE_INTEGRATION': 'true'}
+    if kind == 'qwen':
+        return {'QWEN_CODE_IDE_SERVER_PORT': str(port), 'QWEN_CODE_IDE_WORKSPACE_PATH': joined}
+    return {'GEMINI_CLI_IDE_SERVER_PORT': str(port), 'GEMINI_CLI_IDE_WORKSPACE_PATH': joined}
 
 
 def claude_lock_path(port):
