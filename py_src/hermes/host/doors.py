@@ -46,6 +46,14 @@ SETTINGS = {CLAUDE: 'doors.claudeCode', GEMINI: 'doors.gemini', QWEN: 'doors.qwe
 CLI_NAMES = {CLAUDE: 'Claude Code', GEMINI: 'Gemini CLI', QWEN: 'Qwen Code'}
 
 
+def cli_name(kind):
+    return get_key(CLI_NAMES, kind, kind)
+
+
+def setting_of(kind):
+    return get_key(SETTINGS, kind)
+
+
 def fresh_token():
     return node('crypto').randomBytes(32).toString('hex')
 
@@ -115,7 +123,7 @@ class DoorService:
 
     async def start(self):
         for kind in KINDS:
-            if setting(SETTINGS[kind]) and not (kind in self.servers):
+            if setting(setting_of(kind)) and not (kind in self.servers):
                 await self._start_door(kind)
         self._changed()
 
@@ -127,13 +135,13 @@ class DoorService:
                 remove_own(door['file'])
                 self._environment_off(door)
                 await door['server'].stop()
-                self.log.info('IDE door for ' + CLI_NAMES[kind] + ' closed')
+                self.log.info('IDE door for ' + cli_name(kind) + ' closed')
         self._changed()
 
     async def apply_settings(self):
         """The doors follow `hermes.doors.*` without a reload."""
         for kind in KINDS:
-            if not setting(SETTINGS[kind]):
+            if not setting(setting_of(kind)):
                 await self.stop(kind)
         await self.start()
 
@@ -148,12 +156,12 @@ class DoorService:
                                        browsers=False)
             port = await server.start(0)
         except JsError as error:
-            self.log.error('Could not open the IDE door for ' + CLI_NAMES[kind], error)
+            self.log.error('Could not open the IDE door for ' + cli_name(kind), error)
             return
         door = {'kind': kind, 'server': server, 'port': port, 'token': token, 'file': None, 'variables': {}}
         self.servers[kind] = door
         self._announce(door)
-        self.log.info('IDE door for ' + CLI_NAMES[kind] + ' listening on 127.0.0.1:' + str(port))
+        self.log.info('IDE door for ' + cli_name(kind) + ' listening on 127.0.0.1:' + str(port))
 
     def _announce(self, door):
         """Write the door's file and tell the terminals where it is (again when the workspace folders change)."""
@@ -162,7 +170,7 @@ class DoorService:
         try:
             door['file'] = write_private(found[0], found[1])
         except JsError as error:
-            self.log.warn('IDE door for ' + CLI_NAMES[door['kind']] + ': could not write ' + found[0] + ' (' +
+            self.log.warn('IDE door for ' + cli_name(door['kind']) + ': could not write ' + found[0] + ' (' +
                           error_message(error) + '); terminals of this window still find it')
         variables = door_variables(door['kind'], door['port'], folders)
         if door['kind'] == GEMINI and gemini_would_dial_the_host():
@@ -190,7 +198,7 @@ class DoorService:
 
     def _protocol(self, kind, send):
         self._count += 1
-        connection = DoorConnection(self, kind, self._count, CLI_NAMES[kind])
+        connection = DoorConnection(self, kind, self._count, cli_name(kind))
         tools = DoorTools(connection, self.proposals, self.approver)
         registry = tools.claude_registry() if kind == CLAUDE else tools.gemini_registry()
         session = McpSession(SERVER_INFO, registry, send=send, log=self.log,
@@ -225,7 +233,7 @@ class DoorService:
 
     def describe(self):
         """Each connected CLI with its door, for the status bar's tooltip."""
-        return [{'client': connection.client, 'version': connection.version, 'door': CLI_NAMES[connection.kind],
+        return [{'client': connection.client, 'version': connection.version, 'door': cli_name(connection.kind),
                  'port': self.servers[connection.kind]['port'] if connection.kind in self.servers else None}
                 for connection in self.connections if connection.protocol.ready]
 
