@@ -111,12 +111,13 @@ def setup(tmp_path):
     window.stop()
 
 
-def start_gemini(setup):
+def start_gemini(setup, flags=()):
     """The CLI as a VS Code terminal starts it: the variables the extension put into the terminals' environment."""
     terminal = dict(setup['window'].ports['environment'], TERM_PROGRAM='vscode', TERM='xterm-256color',
                     HOME=str(setup['home']), TMPDIR=str(setup['tmp']), PATH=str(Path(NODE).parent) + ':/usr/bin:/bin',
                     GEMINI_API_KEY='scripted', GOOGLE_GEMINI_BASE_URL=setup['model'].base_url, NO_COLOR='1')
-    command = 'env -i ' + ' '.join(f"{key}='{value}'" for key, value in terminal.items()) + f" '{GEMINI}'"
+    command = 'env -i ' + ' '.join(f"{key}='{value}'" for key, value in terminal.items()) + f" '{GEMINI}' " + \
+        ' '.join(flags)
     result = tmux('new-session', '-d', '-s', setup['session'], '-x', '200', '-y', '50', '-c', str(setup['workspace']),
                   command + '; sleep 600')
     assert result.returncode == 0, result.stderr
@@ -168,3 +169,30 @@ def test_a_rejected_proposal_leaves_the_file_as_it_was(setup):
              'the CLI never reacted to the rejection', screen)
     time.sleep(1)
     assert target.read_text() == 'a = 1\n'
+
+
+def pending_of(window, path):
+    window.process.stdin.write(json.dumps({'pending': True}) + '\n')
+    window.process.stdin.flush()
+    found = window.next_where(lambda line: 'pending' in line)['pending']
+    return [item for item in found if item['path'] == path]
+
+
+def test_an_edit_it_makes_without_asking_becomes_its_pending_change(setup):
+    """`--approval-mode auto_edit`: the CLI writes the file itself (no openDiff); while it is connected the door's
+    disk watch records the change as the CLI's, hunk by hunk, ready to keep or undo."""
+    target = setup['workspace'] / 'app.py'
+    setup['model'].script([ToolUse('write_file', {'file_path': str(target), 'content': 'a = 1\nb = 2\n'})],
+                          Say('Written.'))
+    screen = start_gemini(setup, ['--approval-mode', 'auto_edit'])
+    ask(setup, 'add b')
+    wait_for(lambda: target.read_text() == 'a = 1\nb = 2\n', 'the CLI did not write the file', screen)
+    deadline = time.monotonic() + WAIT_S
+    found = []
+    while time.monotonic() < deadline and not found:
+        found = pending_of(setup['window'], str(target))
+        time.sleep(0.5)
+    assert len(found) == 1, 'the write never became a pending change'
+    assert found[0]['client'] == 'Gemini CLI'
+    assert (found[0]['added'], found[0]['removed']) == (1, 0)
+    assert not any('propose' in line for line in list(setup['window'].lines.queue)), 'nothing was proposed'

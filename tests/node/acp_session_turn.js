@@ -10,17 +10,7 @@
 const fs = require('fs');
 const path = require('path');
 const { vscode, chat, recorder, openSession, listed } = require('./fake_chat');
-const { testing } = require('./harness');
-
-function watchDisk(folders) {
-  const watchers = folders.map((folder) => fs.watch(folder, { recursive: true }, (event, name) => {
-    if (!name) return;
-    const file = path.join(folder, name);
-    const kind = !fs.existsSync(file) ? 'delete' : event === 'rename' ? 'create' : 'change';
-    for (const watcher of vscode.__state.fileWatchers) watcher.emitters[kind].fire(vscode.Uri.file(file));
-  }));
-  return () => watchers.forEach((watcher) => watcher.close());
-}
+const { testing, watchDisk } = require('./harness');
 
 // The change log's entry for each of `files`, once all are there (a write the watcher reports late is recorded
 // then), or what there is after `ms`.

@@ -25,6 +25,18 @@ module.exports = {
   until: async (condition) => {
     while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
   },
+  // The fake's file watchers hear the folders' real disk changes (fs.watch), as VS Code's do: returns a stop function.
+  watchDisk: (folders) => {
+    const fs = require('fs');
+    const vscode = require(fakeVscode);
+    const watchers = folders.map((folder) => fs.watch(folder, { recursive: true }, (event, name) => {
+      if (!name) return;
+      const file = path.join(folder, name);
+      const kind = !fs.existsSync(file) ? 'delete' : event === 'rename' ? 'create' : 'change';
+      for (const watcher of vscode.__state.fileWatchers) watcher.emitters[kind].fire(vscode.Uri.file(file));
+    }));
+    return () => watchers.forEach((watcher) => watcher.close());
+  },
   // Transcrypt's calling convention for keyword arguments, as the transpiled code itself uses it.
   kwargs: (object) => require(path.join(root, 'build', 'testing.js')).runtime.__kwargtrans__(object),
 };

@@ -4,9 +4,10 @@
 // stdout, one JSON line each: {"claude": port, "gemini": port} once both doors listen; {"propose": {path, text,
 // author, title}} for each proposal the review gets; {"log": line} for the window's log.
 // stdin, one JSON line each: {"review": {"outcome": "accepted", "replace": [old, new]}} (the user's own edit of the
-// proposal) or {"review": {"outcome": "rejected"}} — how the next proposals end.
+// proposal) or {"review": {"outcome": "rejected"}} — how the next proposals end; {"pending": true} — the change log's
+// pending changes, answered as {"pending": [...]}. The fake's file watchers hear the folder's real disk changes.
 'use strict';
-const { vscode, extension, activateAndServe, until } = require('./harness');
+const { vscode, extension, activateAndServe, until, watchDisk } = require('./harness');
 
 const say = (value) => process.stdout.write(JSON.stringify(value) + '\n');
 
@@ -17,6 +18,7 @@ async function main() {
   const ext = extension();
   const api = await activateAndServe(ext, context);
   await until(() => Object.keys(api.doors.servers).length === 3);
+  watchDisk(process.argv.slice(2));
   let review = { outcome: 'accepted' };
   api.doors.proposals = {
     propose(path, text, author, title) {
@@ -32,7 +34,11 @@ async function main() {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   process.stdin.on('data', (chunk) => {
-    for (const line of chunk.toString().split('\n').filter(Boolean)) review = JSON.parse(line).review || review;
+    for (const line of chunk.toString().split('\n').filter(Boolean)) {
+      const command = JSON.parse(line);
+      review = command.review || review;
+      if (command.pending) say({ pending: JSON.parse(JSON.stringify(api.doors.watch.change_log.pending())) });
+    }
   });
   const lines = vscode.__state.channels[0].lines;
   setInterval(() => { while (lines.length) say({ log: lines.shift() }); }, 100);
