@@ -263,3 +263,60 @@ test('a stale lock of a dead window is removed; switching a door off in the sett
   await ext.deactivate();
   context.disposeAll();
 });
+
+test("the editor's selection reaches both CLIs: Claude Code's selection_changed, Gemini CLI's ide/contextUpdate", async () => {
+  const { ext, context, doors } = await start();
+  doors.proposals = new FakeProposals(() => ({ outcome: 'rejected' }));
+  const lock = JSON.parse(fs.readFileSync(path.join(lockDir(), `${doors.servers.claudeCode.port}.lock`), 'utf8'));
+  const { socket } = await dial(doors.servers.claudeCode.port, { 'x-claude-code-ide-authorization': lock.authToken });
+  const claude = rpc(socket);
+  await claude.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'claude-code', version: '2' } });
+  claude.notify('notifications/initialized');
+  const port = doors.servers.gemini.port;
+  const info = JSON.parse(fs.readFileSync(path.join(geminiDir(), `gemini-ide-server-${process.pid}-${port}.json`), 'utf8'));
+  const session = (await post(port, info.authToken, { jsonrpc: '2.0', id: 1, method: 'initialize', params: {
+    protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'streamable-http-client', version: '0.61.0' } } })).headers['mcp-session-id'];
+  await post(port, info.authToken, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+  const stream = await new Promise((resolve) => http.get({ host: '127.0.0.1', port, path: '/mcp', headers: {
+    Authorization: 'Bearer ' + info.authToken, Accept: 'text/event-stream', 'Mcp-Session-Id': session } }, resolve));
+  let events = '';
+  stream.on('data', (chunk) => { events += chunk; });
+  await until(() => doors.describe().length === 2);
+  const target = path.join(workspace, 'notes.md');
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(target));
+  const first = new vscode.Position(0, 0);
+  const end = new vscode.Position(0, 3);
+  const editor = { document, selection: { start: first, end, active: end, anchor: first, isEmpty: false }, selections: [] };
+  vscode.__state.activeTextEditor = editor;
+  vscode.__editorEvents.selection.fire({ textEditor: editor });
+  await until(() => claude.notifications.some((message) => message.method === 'selection_changed'));
+  const selection = claude.notifications.find((message) => message.method === 'selection_changed').params;
+  assert.deepEqual([selection.text, selection.filePath, selection.selection.start, selection.selection.end],
+    ['one', target, { line: 0, character: 0 }, { line: 0, character: 3 }]);
+  await until(() => events.includes('ide/contextUpdate'));
+  const update = events.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)))
+    .find((message) => message.method === 'ide/contextUpdate').params;
+  assert.equal(update.workspaceState.isTrusted, true);
+  assert.deepEqual(update.workspaceState.openFiles.map((file) => [file.path, file.isActive, file.selectedText, file.cursor]),
+    [[target, true, 'one', { line: 1, character: 4 }]]);
+  // "Send Selection to the Agent in the Terminal": an at_mentioned to Claude Code
+  await vscode.commands.executeCommand('hermes.doors.sendSelection');
+  await until(() => claude.notifications.some((message) => message.method === 'at_mentioned'));
+  assert.deepEqual(claude.notifications.find((message) => message.method === 'at_mentioned').params,
+    { filePath: target, lineStart: 0, lineEnd: 0 });
+  // a file outside the workspace is nobody's business: nothing is sent about it
+  const before = claude.notifications.length;
+  const outside = path.join(os.tmpdir(), `hermes-outside-${process.pid}.txt`);
+  fs.writeFileSync(outside, 'secret\n');
+  const hidden = await vscode.workspace.openTextDocument(vscode.Uri.file(outside));
+  const secret = { document: hidden, selection: { start: first, end, active: end, anchor: first, isEmpty: false }, selections: [] };
+  vscode.__state.activeTextEditor = secret;
+  vscode.__editorEvents.selection.fire({ textEditor: secret });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.ok(!claude.notifications.slice(before).some((message) => JSON.stringify(message).includes('secret')));
+  assert.ok(!events.includes('secret'));
+  stream.destroy();
+  socket.close();
+  await ext.deactivate();
+  context.disposeAll();
+});
