@@ -6,7 +6,9 @@ The CLI runs inside tmux inside VS Code's terminal (tmux inherits the terminal's
 into it and read its screen through tmux's socket, as a user would at the keyboard. It talks to a scripted model
 server (tests/llm_server)."""
 import json
+import os
 import shlex
+import signal
 import subprocess
 import time
 
@@ -26,6 +28,17 @@ SOCKET = 'hermes-doors-e2e'
 
 def tmux(*args):
     return subprocess.run(['tmux', '-L', SOCKET] + list(args), capture_output=True, text=True, timeout=30)
+
+
+def end_session(session):
+    """The CLI and everything it started are gone (a killed tmux session alone leaves a CLI that ignores SIGHUP)."""
+    pane = tmux('display-message', '-p', '-t', session, '#{pane_pid}').stdout.strip()
+    if pane.isdigit():
+        try:
+            os.killpg(os.getpgid(int(pane)), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    tmux('kill-session', '-t', session)
 
 
 def screen_of(session):
@@ -59,7 +72,7 @@ def terminal_cli(workbench, code_server):
         return lambda: screen_of(session)
     yield start
     for session in started:
-        tmux('kill-session', '-t', session)
+        end_session(session)
 
 
 def test_gemini_cli_started_in_a_vscode_terminal_connects_by_itself(code_server, workbench, workspace, terminal_cli,

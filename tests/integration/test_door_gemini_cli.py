@@ -13,6 +13,7 @@ In a container the CLI dials `host.docker.internal` unless the terminal says the
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -81,6 +82,17 @@ def tmux(*args):
     return subprocess.run(['tmux'] + list(args), capture_output=True, text=True, timeout=30)
 
 
+def end_session(session):
+    """The CLI and everything it started are gone (a killed tmux session alone leaves a CLI that ignores SIGHUP)."""
+    pane = tmux('display-message', '-p', '-t', session, '#{pane_pid}').stdout.strip()
+    if pane.isdigit():
+        try:
+            os.killpg(os.getpgid(int(pane)), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    tmux('kill-session', '-t', session)
+
+
 def wait_for(condition, what, screen=None):
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
@@ -106,7 +118,7 @@ def setup(tmp_path):
     session = 'hermes-gemini-' + str(os.getpid())
     yield {'workspace': workspace, 'home': home, 'tmp': temporary, 'window': window, 'model': model,
            'session': session}
-    tmux('kill-session', '-t', session)
+    end_session(session)
     model.stop()
     window.stop()
 
