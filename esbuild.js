@@ -139,10 +139,26 @@ function pointMapAtSources(mapFile) {
   fs.writeFileSync(mapFile, JSON.stringify(map));
 }
 
+// The WebSocket library (npm `ws`) the Claude Code door loads when its first CLI connects (py_src/hermes/js/websocket.py
+// requires it by this path, so it stays out of dist/extension.js and of every window's start-up): a file of its own
+// beside each bundle that may load it.
+const VENDOR_WS = './vendor/ws.js';
+
+async function buildVendor(folder) {
+  await esbuild.build({
+    stdin: { contents: "module.exports = require('ws');", resolveDir: root, loader: 'js' },
+    bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: production, logLevel: 'warning',
+    outfile: path.join(folder, VENDOR_WS),
+  });
+}
+
 async function main() {
   const started = Date.now();
+  await buildVendor(path.join(root, 'dist'));
+  await buildVendor(path.join(root, 'build'));
   const extension = await build({
     ...common,
+    external: [...common.external, VENDOR_WS],
     entryPoints: [path.join(transpiled, 'extension.js')],
     outfile: path.join(root, 'dist', 'extension.js'),
     minify: production,
@@ -166,6 +182,7 @@ async function main() {
   }
   await build({
     ...common,
+    external: [...common.external, VENDOR_WS],
     entryPoints: [testingEntry()],
     outfile: path.join(root, 'build', 'testing.js'),
   });

@@ -98,6 +98,8 @@ test('Claude Code door: a 0600 lock file naming this window, the terminals told 
   const plain = await new Promise((resolve) => http.get(`http://127.0.0.1:${port}/`, (res) => resolve(res.statusCode)));
   assert.equal(plain, 426);
   assert.equal(doors.connections.length, 0, 'a refused upgrade made no connection');
+  assert.ok(!Object.keys(require.cache).some((file) => file.endsWith(path.join('vendor', 'ws.js'))),
+    'the WebSocket library is not loaded until a CLI gets in');
   const [channel] = vscode.__state.channels;
   assert.ok(!channel.lines.join('\n').includes(lock.authToken), 'the token is never logged');
   await ext.deactivate();

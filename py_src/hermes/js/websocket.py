@@ -1,5 +1,7 @@
-"""WebSockets, from the npm package `ws` (bundled by esbuild): the framing, masking, ping/pong and close handshake are
-its work, never ours. The one door that speaks WebSocket is Claude Code's (net/ide_socket.py)."""
+"""WebSockets, from the npm package `ws`: the framing, masking, ping/pong and close handshake are its work, never ours.
+The one door that speaks WebSocket is Claude Code's (net/ide_socket.py), and it asks for a server only when its first
+CLI connects: `ws` is a file of its own beside the bundle (esbuild.js VENDOR_WS), so a window nobody connects to never
+loads it (49 kB minified, every window's start-up otherwise)."""
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import Any, Callable, List
@@ -18,6 +20,6 @@ def websocket_server(choose_protocol: 'Callable[[List[str]], Any]') -> 'Any':
     subprotocol to answer with, or False."""
     def handle_protocols(offered, request):
         return choose_protocol(Array.js_from(offered))
-    return new(require('ws').WebSocketServer, {'noServer': True, 'maxPayload': MAX_MESSAGE_BYTES,
+    return new(require('./vendor/ws.js').WebSocketServer, {'noServer': True, 'maxPayload': MAX_MESSAGE_BYTES,
                                                'clientTracking': False, 'perMessageDeflate': False,
                                                'handleProtocols': handle_protocols})

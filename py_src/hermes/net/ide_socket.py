@@ -82,7 +82,6 @@ class IdeSocketServer:
         self._count = 0
 
     async def start(self, port=0):
-        self._sockets = websocket_server(choose_subprotocol)
         self._server = node('http').createServer(to_js_callback(self._on_request))
         self._server.on('upgrade', to_js_callback(self._on_upgrade))
         self.port = await listen(self._server, port)
@@ -112,6 +111,8 @@ class IdeSocketServer:
                        '\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ' +
                        str(len(refusal.message)) + '\r\n\r\n' + refusal.message)
             return
+        if is_none(self._sockets):  # the first CLI that gets in loads `ws` (js/websocket.py)
+            self._sockets = websocket_server(choose_subprotocol)
         self._sockets.handleUpgrade(request, socket, head,
                                     to_js_callback(lambda ws: self._on_connection(ws, request)))
 
