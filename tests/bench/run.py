@@ -18,6 +18,8 @@
    by an MCP client, tracked against untracked (tests/bench/changes_real_bench.py).
 9. Hermes Agent in a chat session (ACP, tests/bench/acp_turn.js): Enter → first streamed chunk and → end of a tool
    turn, against the same turn by `hermes chat -q` alone with the same scripted model.
+10. The doors of terminal CLIs: an ordinary save with a CLI connected (the door's disk watch on) against none
+   (tests/bench/doors_bench.py).
 Apart (`inv soak`, minutes long): 100 MCP clients, 50 subscribed, on one window for 5 minutes while the user types
 (tests/bench/soak_bench.py): errors, the extension host's RSS and keystroke → paint, minute by minute.
 No assertions on time: numbers are printed, each of issue 17's targets with its ratio and met / NOT met.
@@ -337,6 +339,13 @@ def bench_changes_real():
         run(heading, row, target, *found)
 
 
+def bench_doors():
+    found = code_server_and_vsix('Doors of terminal CLIs in a real VS Code')
+    if found is not None:
+        from doors_bench import bench_doors as run
+        run(heading, row, target, *found, ROOT)
+
+
 def bench_acp():
     from acp_agents import installed_hermes, write_hermes_config
     from llm_server.scenarios import Reply, text_events, tool_events
@@ -414,6 +423,7 @@ def bench_soak():
 
 SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm,
             'files': bench_files, 'typing': bench_typing, 'changes': bench_changes, 'changes_real': bench_changes_real,
+            'doors': bench_doors,
             'acp': bench_acp}
 APART = {'soak': bench_soak}  # minutes long: run by name (`inv soak`), not by `inv bench`
 

@@ -59,6 +59,12 @@ class DoorWatch:
         span = self._span
         if is_none(span) or len(self.authors) == 0:
             return 0
+        if _all_saved_in_the_editor(span):
+            # only the user's (or a tool's) saves: nothing to record, and no new span (a new one lists the workspace
+            # again, which an editor that saves often would pay for every few seconds)
+            span.paths = []
+            span.saved = {}
+            return 0
         paths = span.end()
         count = span.record(self.change_log, paths, self.authors[len(self.authors) - 1])
         self.recorded += count
@@ -84,3 +90,9 @@ class DoorWatch:
             self._span.stop()
             self._span = None
 
+
+def _all_saved_in_the_editor(span):
+    for path in span.paths:
+        if not (('k:' + path) in span.saved):
+            return False
+    return True
