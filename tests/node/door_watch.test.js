@@ -61,9 +61,10 @@ function writeAsClaudeCode(file, text) {
   vscode.__fileChanged(file, 'change');
 }
 
-test('an edit Claude Code writes itself is its pending change, announced by getDiagnostics; its temporary file is not', async () => {
+test('an edit Claude Code writes itself is its pending change, announced by getDiagnostics; its temporary file is not', async (t) => {
   fs.writeFileSync(notes, 'one\ntwo\nthree\n');
   const { doors, call, done } = await connectedCli();
+  t.after(done);  // also when an assertion fails: no window left open
   const changeLog = doors.watch.change_log;
   await call('tools/call', { name: 'getDiagnostics', arguments: { uri: vscode.Uri.file(notes).toString() } });
   writeAsClaudeCode(notes, 'one\ntwo (mine)\nTHREE\n');
@@ -71,16 +72,60 @@ test('an edit Claude Code writes itself is its pending change, announced by getD
   // recorded at once, not after the watch's quiet wait: the CLI said its write was done
   const pending = changeLog.pending().map((item) => [item.path, item.client, item.added, item.removed]);
   assert.deepEqual(pending, [[notes, 'Claude Code', 2, 2]]);
-  await done();
 });
 
-test('a file Claude Code announced is recorded even when the watcher reports its write late', async () => {
+test('a file Claude Code announced is recorded even when the watcher reports its write late', async (t) => {
   fs.writeFileSync(notes, 'alpha\nbeta\n');
   const { doors, call, done } = await connectedCli();
+  t.after(done);  // also when an assertion fails: no window left open
   const changeLog = doors.watch.change_log;
   await call('tools/call', { name: 'getDiagnostics', arguments: { uri: vscode.Uri.file(notes).toString() } });
   fs.writeFileSync(notes, 'alpha\nBETA\n');  // no watcher event yet
   await call('tools/call', { name: 'getDiagnostics', arguments: {} });
   assert.deepEqual(changeLog.pending().map((item) => [item.path, item.added, item.removed]), [[notes, 1, 1]]);
-  await done();
+});
+
+test('the next edit right after one was recorded: its temporary file is not recorded by the span that just ended', async (t) => {
+  const other = path.join(workspace, 'other.md');
+  fs.writeFileSync(notes, 'one\ntwo\n');
+  fs.writeFileSync(other, 'a\nb\n');
+  const { doors, call, done } = await connectedCli();
+  t.after(done);  // also when an assertion fails: no window left open
+  const changeLog = doors.watch.change_log;
+  const watchers = vscode.__state.fileWatchers.length;  // the running span's (and the window's own)
+  const diagnostics = (file) => call('tools/call', { name: 'getDiagnostics', arguments: file ? { uri: vscode.Uri.file(file).toString() } : {} });
+  await diagnostics(notes);
+  writeAsClaudeCode(notes, 'one\nTWO\n');
+  await diagnostics();  // the span ends here; it goes on hearing late reports of writes made before
+  await diagnostics(other);  // the model's next Edit, at once
+  const temporary = `${other}.tmp.4242.d8057c0356d2`;
+  fs.writeFileSync(temporary, 'a\nB\n');
+  vscode.__fileChanged(temporary, 'create');  // heard while it exists
+  fs.renameSync(temporary, other);
+  vscode.__fileChanged(temporary, 'delete');
+  vscode.__fileChanged(other, 'change');
+  await diagnostics();
+  assert.ok(!changeLog.pending().some((item) => item.path === temporary), 'not at once');
+  // the spans that ended have closed their late windows (their watchers are gone): nothing more will be recorded
+  await until(() => vscode.__state.fileWatchers.length === watchers);
+  const pending = changeLog.pending().map((item) => [path.basename(item.path), item.added, item.removed]);
+  assert.deepEqual(pending, [['notes.md', 1, 1], ['other.md', 1, 1]]);
+});
+
+test('a new file written before the span ended and reported late is still recorded, once the late window closes', async (t) => {
+  const made = path.join(workspace, 'made-by-a-command.txt');
+  fs.rmSync(made, { force: true });
+  fs.writeFileSync(notes, 'one\n');
+  const { doors, call, done } = await connectedCli();
+  t.after(done);  // also when an assertion fails: no window left open
+  const changeLog = doors.watch.change_log;
+  const watchers = vscode.__state.fileWatchers.length;
+  await call('tools/call', { name: 'getDiagnostics', arguments: { uri: vscode.Uri.file(notes).toString() } });
+  writeAsClaudeCode(notes, 'ONE\n');
+  fs.writeFileSync(made, 'made\n');  // the CLI's shell command, reported after the span ended
+  await call('tools/call', { name: 'getDiagnostics', arguments: {} });
+  vscode.__fileChanged(made, 'create');
+  await until(() => vscode.__state.fileWatchers.length === watchers);
+  const pending = changeLog.pending().map((item) => [path.basename(item.path), item.client, !!item.created]);
+  assert.deepEqual(pending, [['notes.md', 'Claude Code', false], ['made-by-a-command.txt', 'Claude Code', true]]);
 });

@@ -91,6 +91,7 @@ class DoorWatch:
 
     def _begin(self):
         span = self.make_span()
+        span.new_files_late_at_close = True  # a CLI's atomic-write temporary is no file it created (disk_changes.py)
         span.on_seen = lambda path: self._timer.poke()
         self._span = span
 
