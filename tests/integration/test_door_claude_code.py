@@ -32,9 +32,12 @@ Checked by experiment (Claude Code 2.1.328, the bundle's door, this test):
 - a `selection_changed` the door sends when the user selects text (after the CLI is connected) reaches the model's
   next request as "The user selected the lines 2 to 2 from <file>:\n<text>", and the CLI shows "⧉ Selected 1 lines
   from <file> in <ideName>";
+- in acceptEdits mode (shift+tab) it writes without openDiff; the door's disk watch makes each file its pending
+  change (two edits in a row: both, and none of its temporaries);
 - without `CLAUDE_CODE_SSE_PORT` (lock file only, `TERM_PROGRAM=vscode`, the lock's pid not an ancestor of the CLI)
   it did not connect within 20 s.
-Timings (2 cores, shared): the whole module ~2-7 s; the CLI connects within ~0.5 s of its start.
+Timings (2 cores, shared with other work): the whole module 7-10 s (the CLI connects within ~0.5 s of its start; the
+acceptEdits test waits ~1.5 s for the disk watch's late window).
 """
 import json
 import os
@@ -180,6 +183,8 @@ def setup(tmp_path_factory):
     (workspace / 'todo.txt').write_text('alpha\nbeta\n')
     (workspace / 'draft.txt').write_text('first\nsecond\n')
     (workspace / 'plan.txt').write_text('start\nfinish\n')
+    (workspace / 'first.txt').write_text('red\n')
+    (workspace / 'second.txt').write_text('green\n')
     home = base / 'home'
     config = home / '.claude'
     config.mkdir(parents=True)
@@ -384,3 +389,32 @@ def test_yes_in_the_terminal_writes_the_proposal_and_the_door_watch_records_it(s
     pending = until(lambda: [item for items in door.all('pending') for item in items
                              if item['path'] == str(plan)], 'the pending change of plan.txt', setup['seen'])
     assert (pending[-1]['client'], pending[-1]['added'], pending[-1]['removed']) == ('Claude Code', 1, 1)
+
+
+def test_in_accept_edits_mode_what_it_writes_itself_becomes_its_pending_change(setup):
+    """Two edits in a row written without asking: no openDiff, each file Claude Code's pending change in the change
+    log (the door's disk watch), its atomic-write temporaries never (tests/node/door_watch.test.js)."""
+    door, model, terminal, workspace = setup['door'], setup['model'], setup['terminal'], setup['workspace']
+    first, second = workspace / 'first.txt', workspace / 'second.txt'  # there before the CLI came
+    until(lambda: door.find('connected'), 'the CLI to connect', setup['seen'])
+    ready_for_a_prompt(setup)
+    terminal.answer('BTab', 'manual mode on')  # shift+tab: the next permission mode
+    until(lambda: 'accept edits on' in terminal.screen(), 'accept edits mode', setup['seen'])
+    proposals = len(door.all('propose'))
+    model.script([ToolUse('Read', {'file_path': str(first)}, 'toolu_read_first'),
+                  ToolUse('Read', {'file_path': str(second)}, 'toolu_read_second')],
+                 ToolUse('Edit', {'file_path': str(first), 'old_string': 'red', 'new_string': 'RED'}, 'toolu_first'),
+                 ToolUse('Edit', {'file_path': str(second), 'old_string': 'green', 'new_string': 'GREEN'},
+                         'toolu_second'),
+                 Say('Both edited.'))
+    terminal.type('Shout both colours')
+    until(lambda: 'Both edited.' in terminal.screen(), 'the answer on screen', setup['seen'])
+    assert (first.read_text(), second.read_text()) == ('RED\n', 'GREEN\n')
+    assert len(door.all('propose')) == proposals, 'no proposal: the CLI wrote by itself'
+    door.command({'settled': True})
+    settled = until(lambda: door.all('settled'), 'the disk watch to settle', setup['seen'])[-1]
+    mine = {Path(item['path']).name: (item['client'], item['added'], item['removed']) for item in settled
+            if Path(item['path']).parent == workspace}
+    assert mine['first.txt'] == ('Claude Code', 1, 1) and mine['second.txt'] == ('Claude Code', 1, 1)
+    assert not [name for pending in door.all('pending') for name in map(lambda item: item['path'], pending)
+                if '.tmp.' in name]

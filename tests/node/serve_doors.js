@@ -15,6 +15,7 @@
 //   {"answer": {"outcome": "rejected"}}
 //   {"answer": {"outcome": "hold"}}           decide nothing: the proposal ends when the CLI cancels or closes it
 //   {"select": {"file", "line", "from", "to"}}  the user selects text in an editor of that file
+//   {"settled": true}   answered {"settled": [pending]} once no ended span of the disk watch is still listening
 // VS Code's file watcher is stood in for by fs.watch on the workspace folders, so the door's disk watch sees what a
 // CLI writes by itself, as in VS Code. SIGTERM deactivates (the lock file goes) and exits.
 'use strict';
@@ -108,6 +109,7 @@ async function main() {
   const changeLog = doors.watch.change_log;
   if (changeLog) changeLog.on_change(() => say({ pending: changeLog.pending().map((item) => ({
     path: item.path, client: item.client, added: item.added, removed: item.removed })) }));
+  const ownWatchers = vscode.__state.fileWatchers.length;  // the window's, before any CLI (no span runs yet)
   const review = new ScriptedReview();
   doors.proposals = review;
   const door = doors.servers.claudeCode;
@@ -136,6 +138,10 @@ async function main() {
     for (const line of chunk.toString().split('\n').filter(Boolean)) {
       const command = JSON.parse(line);
       if (command.answer) review.answer = command.answer;
+      if (command.settled) {  // the running span's watcher stays; those of spans in their late window go
+        until(() => vscode.__state.fileWatchers.length <= ownWatchers + 1).then(() => say({ settled:
+          changeLog.pending().map((item) => ({ path: item.path, client: item.client, added: item.added, removed: item.removed })) }));
+      }
       if (command.select) {
         const { file, line: at, from, to } = command.select;
         vscode.__state.activeTextEditor = editorSelecting(file, at, from, to);
