@@ -23,9 +23,12 @@ class FakeSpan:
             self.saved['k:' + path] = True
         self.on_seen(path)
 
-    def end(self):
+    def end(self, named=None):
         self.ended = True
-        return self.paths[:]
+        return self.paths + [path for path in named or [] if path not in self.paths]
+
+    def note(self, path):
+        pass
 
     def record(self, change_log, paths, author):
         self.recorded = (paths, author)
@@ -90,12 +93,22 @@ def test_the_users_own_saves_are_not_recorded_and_cost_no_new_span():
     assert len(spans) == 1 and spans[0].paths == [] and spans[0].saved == {}
 
 
-def test_a_change_whose_before_text_is_unknown_is_listed_not_recorded():
+def test_an_announced_write_is_recorded_when_done_and_an_unknown_before_text_only_listed():
     spans, clock = [], FakeClock()
     watch = watch_with(spans, clock, unknown=['/ws/big.bin'])
     watch.attach(CLAUDE)
+    watch.about_to_write('/ws/big.bin')  # Claude Code's getDiagnostics {uri} before a write of its own
     spans[0].seen('/ws/big.bin')
-    watch.wrote('/ws/big.bin')  # Claude Code's getDiagnostics after a write of its own: recorded at once
+    watch.writes_done()  # its getDiagnostics {} after: recorded at once
     assert spans[0].recorded == (['/ws/big.bin'], CLAUDE)
     assert watch.recorded == 0
     assert watch.unknown == ['/ws/big.bin']
+
+
+def test_a_file_announced_but_not_yet_reported_by_the_watcher_is_recorded_too():
+    spans, clock = [], FakeClock()
+    watch = watch_with(spans, clock)
+    watch.attach(CLAUDE)
+    watch.about_to_write('/ws/late.py')
+    watch.writes_done()
+    assert spans[0].recorded == (['/ws/late.py'], CLAUDE)

@@ -131,6 +131,12 @@ class DiskChangeSpan:
         self.subscriptions = []
         self._late_timer = None
         self._recording = None  # (change_log, author) once `record` ran: late files are recorded the same way
+        # A door's watch (host/door_watch.py) sets this: a *new* file reported late is recorded when the late window
+        # closes, if it is still there. A CLI's next edit can come within the window, and its atomic write's
+        # temporary file (Claude Code: `<name>.tmp.<pid>.<hex>`, renamed over the file at once) is new and gone by
+        # then; recorded at once, it became a file the CLI created. (The next span sees the real file's change.)
+        self.new_files_late_at_close = False
+        self._late_new = []
         self.started = now_ms()
         self.known = open_texts()
         self.listing = list_workspace_files(folder_paths() if is_none(folders) else folders)
@@ -177,6 +183,9 @@ class DiskChangeSpan:
         if not is_none(self.on_seen):
             self.on_seen(path)
         if not is_none(self._recording):  # a late event: the span has ended and recorded already
+            if self.new_files_late_at_close and self._is_new(path):
+                self._late_new.append(path)
+                return
             if self._record_one(self._recording[0], path, self._recording[1]) and not is_none(self.on_late):
                 self.on_late([path])
 
@@ -202,6 +211,7 @@ class DiskChangeSpan:
         if not is_none(self._late_timer) and not is_none(self.timers):
             self.timers.cancel(self._late_timer)
         self._late_timer = None
+        self._record_late_new()
         for subscription in self.subscriptions:
             subscription.dispose()
         self.subscriptions = []
@@ -245,6 +255,21 @@ class DiskChangeSpan:
             if path.startswith(folder + separator):
                 return True
         return False
+
+    def _is_new(self, path):
+        before = self.before_of(path)
+        return before['known'] and is_none(before['text'])
+
+    def _record_late_new(self):
+        """The new files reported late that are still there (`new_files_late_at_close`)."""
+        paths = self._late_new
+        self._late_new = []
+        if is_none(self._recording):
+            return
+        recorded = [path for path in paths if node('fs').existsSync(path) and
+                    self._record_one(self._recording[0], path, self._recording[1])]
+        if len(recorded) > 0 and not is_none(self.on_late):
+            self.on_late(recorded)
 
     def _record_one(self, change_log, path, author):
         key = 'k:' + path

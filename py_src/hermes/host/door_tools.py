@@ -165,7 +165,9 @@ class DoorTools:
             path = _path_of_uri(uri_text)
             if is_none(path) or not in_workspace(path):
                 return json_text([])
-            self.door.wrote(path)  # Claude Code asks after each write it made by itself (docs/DOORS.md)
+            self.door.about_to_write(path)  # Claude Code asks just before it writes the file (host/door_watch.py)
+        else:
+            self.door.writes_done()  # and for every file's right after the write
         by_file = {}
         order = []
         for item in collect(path):

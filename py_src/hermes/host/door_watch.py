@@ -5,9 +5,13 @@ document, the window's WorkspaceTexts, the start's listing for a new file). What
 whose before-text is unknown (too large, not a text file) — is listed by the span but not recorded, and counted here.
 
 One span at a time: it runs while any CLI is connected, and is recorded and begun anew once the disk is quiet for
-QUIET_MS (at the latest LONGEST_MS after the first change), or at once when the CLI names a file it just wrote
-(Claude Code asks for its diagnostics right after a write of its own). A file saved through the editor in the
-meantime is the user's (or a tool's, which records its own writes): skipped.
+QUIET_MS (at the latest LONGEST_MS after the first change), or at once when the CLI says its write is done. Claude
+Code (2.1.328, traced) asks for a file's diagnostics (`getDiagnostics {uri}`, its baseline) just *before* it writes
+the file — atomically, through `<name>.tmp.<pid>.<hex>` renamed over it — and for every file's (`getDiagnostics {}`)
+right after: the first names the file (`about_to_write`: its text now is its before-text, and it is recorded even
+if the watcher reports it late), the second ends the span (`writes_done`). Ending the span at the first, before the
+write, recorded the temporary file as a file the CLI created. A file saved through the editor in the meantime is
+the user's (or a tool's, which records its own writes): skipped.
 
 Who wrote it: with several CLIs connected, the one that connected or called a tool last (a guess: the disk does not
 say; docs/DOORS.md).
@@ -33,6 +37,7 @@ class DoorWatch:
         self.authors = []  # the connected CLIs' authors, the latest active last
         self.recorded = 0
         self.unknown = []  # changed files whose before-text was unknown (the newest MAX_UNKNOWN): not recorded
+        self.named = []  # files a CLI said it is about to write, since the span began
         self._span = None
         self._timer = QuietTimer(timers, now_ms if is_none(clock) else clock, QUIET_MS, LONGEST_MS, self.flush)
 
@@ -50,22 +55,32 @@ class DoorWatch:
         if len(self.authors) == 0:
             self._end_span()
 
-    def wrote(self, path):
-        """The CLI says it wrote `path`: record what changed now rather than after the quiet wait."""
-        if not is_none(self._span):
+    def about_to_write(self, path):
+        """A CLI names `path` as a file it is about to write: remember its text now (unless the span knows it from
+        its start) and record the file at the next flush even if the watcher has not reported it yet."""
+        if is_none(self._span):
+            return
+        self._span.note(path)
+        if not (path in self.named):
+            self.named.append(path)
+
+    def writes_done(self):
+        """A CLI says the writes it announced are done: record them now rather than after the quiet wait."""
+        if not is_none(self._span) and len(self.named) > 0:
             self.flush()
 
     def flush(self):
         span = self._span
         if is_none(span) or len(self.authors) == 0:
             return 0
-        if _all_saved_in_the_editor(span):
+        if len(self.named) == 0 and _all_saved_in_the_editor(span):
             # only the user's (or a tool's) saves: nothing to record, and no new span (a new one lists the workspace
             # again, which an editor that saves often would pay for every few seconds)
             span.paths = []
             span.saved = {}
             return 0
-        paths = span.end()
+        paths = span.end(self.named)
+        self.named = []
         count = span.record(self.change_log, paths, self.authors[len(self.authors) - 1])
         self.recorded += count
         for path in paths:
@@ -82,6 +97,7 @@ class DoorWatch:
 
     def _begin(self):
         span = self.make_span()
+        span.new_files_late_at_close = True  # a CLI's atomic-write temporary is no file it created (disk_changes.py)
         span.on_seen = lambda path: self._timer.poke()
         self._span = span
 

@@ -86,8 +86,11 @@ class DoorConnection:
     def latest_selection(self):
         return self.doors.editor_context.latest
 
-    def wrote(self, path):
-        self.doors.watch.wrote(path)
+    def about_to_write(self, path):
+        self.doors.watch.about_to_write(path)
+
+    def writes_done(self):
+        self.doors.watch.writes_done()
 
     def close(self):
         """The feature hook (core/mcp_protocol.py add_feature): the session ended, the CLI is gone."""
