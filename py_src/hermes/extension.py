@@ -3,7 +3,6 @@
 port."""
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
-from hermes.js.promises import spawn
 from hermes.version import NAME, VERSION
 from hermes.host.log import register_log
 from hermes.host.live_values import register_live_values
@@ -14,6 +13,7 @@ from hermes.host.services import register_services
 from hermes.host.conversation_store import register_conversation_store
 from hermes.host.acp_agents import register_acp_agents
 from hermes.host.doors import register_doors
+from hermes.host.proposals import register_proposals
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
@@ -25,6 +25,7 @@ from hermes.ui.panel_agent import register_agent_panel
 from hermes.ui.conversation_commands import register_conversation_commands
 from hermes.ui.change_ui import register_change_ui
 from hermes.ui.door_status import register_door_status
+from hermes.ui.proposal_ui import register_proposal_ui
 
 _active = {'service': None, 'agents': None, 'doors': None}
 
@@ -51,14 +52,15 @@ async def activate(context):
     panel = register_agent_panel(context, log, llm, conversations, services.changes, acp)
     register_change_ui(context, log, services.changes, conversations)
     register_conversation_commands(context, log, conversations, panel)
-    doors = register_doors(context, log, services.proposals if hasattr(services, "proposals") else None, approver,
-                           services.change_log_or_none)
+    proposals = register_proposals(context, log, services.change_log_or_none, services.reviews)
+    register_proposal_ui(context, proposals)
+    doors = register_doors(context, log, proposals, approver, services.change_log_or_none)
     _active['doors'] = doors
     register_door_status(context, doors)
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
     service.begin()  # not awaited: activation ends here, the MCP server is announced when it listens
-    spawn(doors.start())  # likewise the doors for terminal CLIs
-    return {'version': VERSION, 'mcp': service, 'llm': llm, 'acp': agents, 'doors': doors}
+    doors.start()  # likewise the doors for terminal CLIs (not awaited)
+    return {'version': VERSION, 'mcp': service, 'llm': llm, 'acp': agents, 'doors': doors, 'proposals': proposals}
 
 
 async def deactivate():

@@ -148,6 +148,7 @@ class ChangeLog:
         self._announcer = None if is_none(announce_quiet_ms) else \
             QuietTimer(self._timers, self._clock, announce_quiet_ms, ANNOUNCE_LONGEST_MS, self.announce_now)
         self._unannounced = []  # paths changed since the listeners last heard, in order of first change
+        self._held = {}  # 'k:' + path → until when `sync` leaves the file's entry alone (hold_sync)
         self.dropped = 0  # files dropped to stay within MAX_STORED_CHARS since the log started
         self._history = []  # [{'path', 'action', 'client', 'session', 'turn', 'hunks', 'added', 'removed', 'time'}]
         self._unjournaled = []  # history items not yet in a journal line
@@ -568,7 +569,7 @@ class ChangeLog:
         become part of the base; returns the entry. Views call it before decorating a changed document."""
         path = _path_of(path)
         entry = self.entry(path)
-        if is_none(entry) or entry['too_large']:
+        if is_none(entry) or entry['too_large'] or self._held_until(path) > self._clock():
             return entry
         current = await self._files.read(path)
         if current == entry['text']:
@@ -579,6 +580,16 @@ class ChangeLog:
         self._rediff(path, entry, base, current, entry['hunks'])
         self._changed([path])
         return self.entry(path)
+
+    def hold_sync(self, path, ms):
+        """For `ms`, the file's text passing through other states is not the user's edit (a review hands the file
+        to the CLI that proposed it: the disk goes back to the text the CLI read, then the CLI writes the answer):
+        `sync` leaves the entry as it is meanwhile."""
+        self._held['k:' + path] = self._clock() + ms
+
+    def _held_until(self, path):
+        key = 'k:' + path
+        return self._held[key] if key in self._held else 0
 
     # -------------------------------------------------------------------------------------- autoKeep
 

@@ -146,6 +146,7 @@ class DoorTools:
         decision = await self.proposals.propose(path, get_key(args, 'new_file_contents'), self._next_author(),
                                                 title, call)
         if decision['outcome'] == 'accepted':
+            self.door.accepted(path, decision['text'])
             return {'content': [{'type': 'text', 'text': FILE_SAVED}, {'type': 'text', 'text': decision['text']}]}
         return {'content': [{'type': 'text', 'text': DIFF_REJECTED}, {'type': 'text', 'text': title}]}
 
@@ -260,6 +261,7 @@ class DoorTools:
             self.door.notify('ide/diffRejected', {'filePath': requested})
             raise error
         if outcome['outcome'] == 'accepted':
+            self.door.accepted(proposal_path(requested), outcome['text'])
             self.door.notify('ide/diffAccepted', {'filePath': requested, 'content': outcome['text']})
         elif outcome['outcome'] == 'rejected':
             self.door.notify('ide/diffRejected', {'filePath': requested})

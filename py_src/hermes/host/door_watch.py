@@ -18,6 +18,7 @@ say; docs/DOORS.md).
 """
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
+from hermes.js.errors import JsError
 from hermes.js.objects import is_none
 from hermes.core.quiet_timer import QuietTimer
 
@@ -38,6 +39,7 @@ class DoorWatch:
         self.recorded = 0
         self.unknown = []  # changed files whose before-text was unknown (the newest MAX_UNKNOWN): not recorded
         self.named = []  # files a CLI said it is about to write, since the span began
+        self.expected = {}  # 'k:' + path → the text a CLI will write because the user accepted it in the review
         self._span = None
         self._timer = QuietTimer(timers, now_ms if is_none(clock) else clock, QUIET_MS, LONGEST_MS, self.flush)
 
@@ -64,6 +66,23 @@ class DoorWatch:
         if not (path in self.named):
             self.named.append(path)
 
+    def expect(self, path, text):
+        """The user accepted `text` for `path` in Hermes' review and the CLI will write it: that write is reviewed
+        already, not a change made without asking (its undecided hunks stay in the change log as they are)."""
+        self.expected['k:' + path] = text
+
+    def _written_as_accepted(self, span, path):
+        key = 'k:' + path
+        if not (key in self.expected):
+            return False
+        try:
+            written = span.read(path) == self.expected[key]
+        except JsError:
+            return False
+        if written:
+            del self.expected[key]
+        return written
+
     def writes_done(self):
         """A CLI says the writes it announced are done: record them now rather than after the quiet wait."""
         if not is_none(self._span) and len(self.named) > 0:
@@ -79,7 +98,7 @@ class DoorWatch:
             span.paths = []
             span.saved = {}
             return 0
-        paths = span.end(self.named)
+        paths = [path for path in span.end(self.named) if not self._written_as_accepted(span, path)]
         self.named = []
         count = span.record(self.change_log, paths, self.authors[len(self.authors) - 1])
         self.recorded += count

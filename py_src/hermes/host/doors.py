@@ -92,6 +92,10 @@ class DoorConnection:
     def writes_done(self):
         self.doors.watch.writes_done()
 
+    def accepted(self, path, text):
+        """The user accepted `text` for `path`: the CLI's write of it is not a change made without asking."""
+        self.doors.watch.expect(path, text)
+
     def close(self):
         """The feature hook (core/mcp_protocol.py add_feature): the session ended, the CLI is gone."""
         self.doors.disconnected(self)
@@ -120,17 +124,43 @@ class DoorService:
         self.listeners = []
         self._count = 0
         self._context_timer = None
-        self._restarting = None
+        self._busy = None  # the change of the doors under way (start, stop, settings): the next one waits for it
+        self.closed = False  # stopped for good: the window is closing
 
     # ---------------------------------------------------------------------------------- lifecycle
 
-    async def start(self):
+    def start(self):
+        """Open the doors the settings ask for. Each change of the doors waits for the one before (a deactivate while
+        the first start is still opening a door closes what that start opens)."""
+        return self._in_turn(self._open_all)
+
+    def stop(self, only=None):
+        """Close every door (or the one of kind `only`); with every door, for good (the window is closing)."""
+        if is_none(only):
+            self.closed = True
+        return self._in_turn(lambda: self._close(only))
+
+    def apply_settings(self):
+        """The doors follow `hermes.doors.*` without a reload."""
+        return self._in_turn(self._follow_settings)
+
+    def _in_turn(self, change):
+        previous = self._busy
+
+        async def run():
+            if not is_none(previous):
+                await previous
+            await change()
+        self._busy = spawn(run())
+        return self._busy
+
+    async def _open_all(self):
         for kind in KINDS:
-            if setting(setting_of(kind)) and not (kind in self.servers):
+            if not self.closed and setting(setting_of(kind)) and not (kind in self.servers):
                 await self._start_door(kind)
         self._changed()
 
-    async def stop(self, only=None):
+    async def _close(self, only):
         for kind in KINDS:
             if kind in self.servers and (is_none(only) or only == kind):
                 door = self.servers[kind]
@@ -141,16 +171,15 @@ class DoorService:
                 self.log.info('IDE door for ' + cli_name(kind) + ' closed')
         self._changed()
 
-    async def apply_settings(self):
-        """The doors follow `hermes.doors.*` without a reload."""
+    async def _follow_settings(self):
         for kind in KINDS:
             if not setting(setting_of(kind)):
-                await self.stop(kind)
-        await self.start()
+                await self._close(kind)
+        await self._open_all()
 
     async def _start_door(self, kind):
-        token = fresh_token()
         try:
+            token = fresh_token()
             remove_stale_doors(kind)
             if kind == CLAUDE:
                 server = IdeSocketServer(lambda send, connection: self._protocol(kind, send), token, self.log)
@@ -158,6 +187,9 @@ class DoorService:
                 server = McpHttpServer(lambda send: self._protocol(kind, send), self._health, token, self.log,
                                        browsers=False)
             port = await server.start(0)
+            if self.closed:  # the window closed while the port opened
+                await server.stop()
+                return
         except JsError as error:
             self.log.error('Could not open the IDE door for ' + cli_name(kind), error)
             return
@@ -287,6 +319,7 @@ class DoorService:
     def dispose(self):
         """VS Code disposes without awaiting: the doors start closing at once (a JS promise)."""
         self.watch.dispose()
+        self.closed = True  # a start still under way closes what it opens
         if len(self.servers) > 0:
             return self.stop()
         return None
@@ -314,7 +347,7 @@ def register_doors(context, log, proposals, approver, change_log):
     """The doors open in the background once activation is done (`start` is not awaited)."""
     doors = DoorService(context, log, proposals, approver, change_log)
     context.subscriptions.push(doors)
-    on_settings_changed(context, 'doors', lambda: spawn(doors.apply_settings()))
+    on_settings_changed(context, 'doors', doors.apply_settings)
     context.subscriptions.push(vscode.window.onDidChangeTextEditorSelection(to_js_callback(doors.editor_changed)))
     context.subscriptions.push(vscode.window.onDidChangeActiveTextEditor(to_js_callback(doors.editor_changed)))
     context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(

@@ -1,0 +1,289 @@
+"""A terminal CLI's proposed edit (its door's `openDiff`: host/door_tools.py), reviewed by Hermes hunk by hunk.
+
+A proposal is the whole new text of one file. It goes into the file's own editor as one unsaved edit — the disk is not
+written during the review: the CLI checks a file was not changed since it read it, and writes the answer itself — and
+into the change log as the CLI's pending change ({'client': 'Claude Code', 'session': <connection>, 'turn':
+<proposal>}), so the editor's Keep/Undo marks, the Changes view, `changes_list` and `hermes://changes` show it like any
+agent's change. The user keeps or undoes hunks, types in the buffer, then:
+- **Accept** (the lens at the top of the file, the editor title, the palette): the answer is whatever the buffer
+  holds; hunks not decided yet stay the CLI's pending changes once it has written the file;
+- **Reject**, or closing the file's editor, or the CLI closing its tab (Claude Code's `close_tab`, when the user
+  answered in its terminal instead): the proposal's hunks are undone, the buffer is the text before;
+- when every hunk of the proposal has been kept or undone, it ends by itself: accepted if anything differs from the
+  text before, rejected otherwise;
+- the CLI cancelling the call or going away (`cancel_where`), or the window closing: cancelled, as rejected.
+After an answer the buffer is made clean again: at once after a rejection; after an acceptance once the CLI has written
+the accepted text (up to WRITE_WAIT_MS), by reloading the editor from the disk, which then holds the same text.
+
+A new file or a deletion has no hunks worth reviewing one by one: it is shown whole in VS Code's diff editor
+(host/diff_review.py) and, accepted, recorded as the CLI's change once the CLI has written it. A second proposal for a
+file whose review is still open replaces it (the first ends rejected).
+"""
+# __pragma__('tconv')
+from hermes.js.errors import error_message, JsError
+from hermes.js.modules import node, vscode
+from hermes.js.objects import is_none
+from hermes.js.promises import make_promise, sleep_ms, spawn
+from hermes.core.hunks import changed_span
+from hermes.core.tools import ToolError
+from hermes.host.change_files import EditorFiles
+from hermes.host.change_log import in_workspace_strictly, matches
+from hermes.host.documents import open_document_for, load_document, replace_text
+from hermes.host.files import read_text, stat
+from hermes.host.paths import display_path
+
+WRITE_WAIT_MS = 10000  # how long an accepted proposal waits for the CLI to write the file before the editor reloads
+WRITE_POLL_MS = 100
+WHOLE_FILE_TIMEOUT_MS = 3600000  # a new file's or a deletion's review waits for the user as long as the CLI does
+PENDING_CONTEXT = 'hermes.proposalInEditor'
+
+
+class _NoCancellation:
+    def on_cancel(self, callback):
+        return lambda: None
+
+
+class Proposals:
+    """See the module's docstring. `changes`: the change log; `files`: host/change_files.py EditorFiles;
+    `reviews`: host/diff_review.py DiffReviews (whole files); `log`: the window's log."""
+
+    def __init__(self, changes, files, reviews, log=None):
+        self.changes = changes
+        self.files = files
+        self.reviews = reviews
+        self.log = log
+        self.open = []  # the proposals under review in an editor: {'path', 'title', 'author', 'before', 'resolve', ...}
+        self.listeners = []  # called when proposals open or end (the lenses, the editor title's context)
+        self._unsubscribe = None if is_none(changes) else changes.on_change(lambda paths: self._log_changed(paths))
+
+    # --------------------------------------------------------------------------------- the door's side
+
+    async def propose(self, path, text, author, title, cancellation=None):
+        if not in_workspace_strictly(path):
+            raise ToolError('Hermes refused this change: "' + path + '" is outside the workspace of this VS Code '
+                            'window. Only files inside its folders can be changed through the IDE.')
+        found = await stat(path)
+        if not is_none(found) and found['kind'] != 'file':
+            raise ToolError('Hermes refused this change: "' + display_path(path) + '" is not a file.')
+        cancellation = _NoCancellation() if is_none(cancellation) else cancellation
+        before = await self.files.read(path)
+        disk_before = await _disk_text(path)  # what the CLI read: the disk must hold it again when it gets the answer
+        for other in self.open[:]:
+            if other['path'] == path:
+                await self._end(other, 'rejected')
+        if is_none(before) or is_none(text):
+            return await self._whole_file(path, before, text, author, title, cancellation)
+        if before == text:
+            return {'outcome': 'accepted', 'text': text}
+        return await self._in_editor(path, before, disk_before, text, author, title, cancellation)
+
+    def close(self, path=None, title=None, outcome='rejected'):
+        """The CLI closed the review (`close_tab` by its title, `closeDiff` by path): it ends, writing nothing.
+        Returns the text the buffer held (Gemini CLI's `closeDiff` answers it), or None."""
+        held = None
+        for entry in self.open[:]:
+            if (not is_none(path) and entry['path'] == path) or (not is_none(title) and entry['title'] == title):
+                document = open_document_for(entry['path'])
+                held = None if is_none(document) else document.getText()
+                spawn(self._end(entry, outcome))
+        return held
+
+    def cancel_where(self, wanted, outcome='cancelled'):
+        """Every open proposal of `wanted` ({'client'?, 'session'?}) ends; returns how many."""
+        ended = 0
+        for entry in self.open[:]:
+            if matches(entry['author'], wanted):
+                spawn(self._end(entry, outcome))
+                ended += 1
+        return ended
+
+    def pending(self):
+        return [{'path': entry['path'], 'title': entry['title'], 'author': entry['author']} for entry in self.open]
+
+    # --------------------------------------------------------------------------------- the user's side
+
+    def find(self, path):
+        for entry in self.open:
+            if entry['path'] == path:
+                return entry
+        return None
+
+    async def accept(self, path):
+        entry = self.find(path)
+        if is_none(entry):
+            return False
+        await self._end(entry, 'accepted')
+        return True
+
+    async def reject(self, path):
+        entry = self.find(path)
+        if is_none(entry):
+            return False
+        await self._end(entry, 'rejected')
+        return True
+
+    def editor_closed(self, path):
+        """The user closed the last editor of a file under review: rejected."""
+        entry = self.find(path)
+        if not is_none(entry):
+            spawn(self._end(entry, 'rejected'))
+
+    def on_change(self, listener):
+        self.listeners.append(listener)
+
+    def dispose(self):
+        if not is_none(self._unsubscribe):
+            self._unsubscribe.dispose()
+            self._unsubscribe = None
+        for entry in self.open[:]:
+            spawn(self._end(entry, 'cancelled'))
+
+    # --------------------------------------------------------------------------------- in the file's editor
+
+    async def _in_editor(self, path, before, disk_before, text, author, title, cancellation):
+        shown = display_path(path)
+        document = await load_document(path, shown)
+        await vscode.window.showTextDocument(document, {'preview': False})
+        was_dirty = document.isDirty
+        await replace_text(document, [changed_span(document.getText(), text)], shown)
+        self.changes.record(path, before, text, author)
+        entry = {'path': path, 'title': title, 'author': author, 'before': before, 'disk_before': disk_before,
+                 'was_dirty': was_dirty,
+                 'resolve': None, 'ended': False, 'unsubscribe': None}
+        decision = make_promise(lambda resolve, reject: self._hold(entry, resolve))
+        entry['unsubscribe'] = cancellation.on_cancel(lambda *ignored: spawn(self._end(entry, 'cancelled')))
+        self._changed()
+        return await decision
+
+    def _hold(self, entry, resolve):
+        entry['resolve'] = resolve
+        self.open.append(entry)
+
+    def _log_changed(self, paths):
+        """Every hunk of a proposal kept or undone: it ends by itself."""
+        for entry in self.open[:]:
+            if entry['path'] in paths and not entry['ended'] and not self._has_hunks(entry):
+                document = open_document_for(entry['path'])
+                changed = not is_none(document) and document.getText() != entry['before']
+                spawn(self._end(entry, 'accepted' if changed else 'rejected'))
+
+    def _has_hunks(self, entry):
+        found = self.changes.entry(entry['path'])
+        if is_none(found):
+            return False
+        for hunk in found['hunks']:
+            if matches(hunk['author'], entry['author']):
+                return True
+        return False
+
+    async def _end(self, entry, outcome):
+        if entry['ended']:
+            return
+        entry['ended'] = True
+        self.open = [other for other in self.open if other is not entry]
+        if not is_none(entry['unsubscribe']):
+            entry['unsubscribe']()
+        path = entry['path']
+        document = open_document_for(path)
+        answer = {'outcome': outcome}
+        try:
+            if outcome == 'accepted':
+                answer['text'] = entry['before'] if is_none(document) else document.getText()
+                await self._hand_over(path, entry['disk_before'])
+            else:
+                await self.changes.undo_all(entry['author'], True)
+                spawn(self._clean_when_disk_holds(path, entry['before'], 0, entry['was_dirty']))
+        except JsError as error:
+            self._warn('ending the review of ' + display_path(path) + ': ' + error_message(error))
+        self._changed()
+        entry['resolve'](answer)
+        if outcome == 'accepted' and not entry['was_dirty']:
+            spawn(self._clean_when_disk_holds(path, answer['text'], WRITE_WAIT_MS, False))
+
+    async def _hand_over(self, path, disk_before):
+        """VS Code saves a changed buffer a second later by default (`files.autoSave: afterDelay`), so the review's
+        state may be on the disk already. The CLI checks the file still holds what it read before it writes the answer
+        (Claude Code 2.1.328 refused an accepted proposal otherwise: "File content has changed since it was last
+        read"): the disk gets that text back first, and the change log does not take the passing states for the
+        user's edits."""
+        if is_none(disk_before) or await _disk_text(path) == disk_before:
+            return
+        self.changes.hold_sync(path, WRITE_WAIT_MS)
+        node('fs').writeFileSync(path, disk_before, 'utf8')  # the disk only: the editor follows it as VS Code reloads
+
+    async def _clean_when_disk_holds(self, path, text, wait_ms, was_dirty):
+        """Reload the file's editor from the disk once the disk holds the editor's `text`: clean, same text."""
+        if was_dirty:
+            return  # the user's unsaved edits from before the proposal stay theirs
+        waited = 0
+        while True:
+            document = open_document_for(path)
+            if is_none(document) or not document.isDirty or document.getText() != text:
+                return
+            disk = await _disk_text(path)
+            if disk == text:
+                await _revert(document)
+                return
+            if waited >= wait_ms:
+                self._warn(display_path(path) + ': the CLI did not write the accepted text within ' +
+                           str(round(wait_ms / 1000)) + ' s; it stays unsaved in the editor')
+                return
+            await sleep_ms(WRITE_POLL_MS)
+            waited += WRITE_POLL_MS
+
+    # --------------------------------------------------------------------------------- a whole file
+
+    async def _whole_file(self, path, before, text, author, title, cancellation):
+        exists = not is_none(before)
+        decision = await self.reviews.review(path, exists, '' if is_none(text) else text,
+                                             title + (' (delete the file)' if is_none(text) else ''),
+                                             WHOLE_FILE_TIMEOUT_MS, cancellation)
+        if decision != 'accepted':
+            return {'outcome': 'cancelled' if decision == 'cancelled' else 'rejected'}
+        spawn(self._record_when_written(path, before, text, author))
+        return {'outcome': 'accepted', 'text': '' if is_none(text) else text}
+
+    async def _record_when_written(self, path, before, text, author):
+        waited = 0
+        while waited < WRITE_WAIT_MS:
+            if await _disk_text(path) == text:
+                self.changes.record(path, before, text, author)
+                return
+            await sleep_ms(WRITE_POLL_MS)
+            waited += WRITE_POLL_MS
+
+    def _changed(self):
+        for listener in self.listeners:
+            listener()
+
+    def _warn(self, text):
+        if not is_none(self.log):
+            self.log.warn('Proposals: ' + text)
+
+
+async def _disk_text(path):
+    """The file's text on disk (None: no file)."""
+    found = await stat(path)
+    if is_none(found) or found['kind'] != 'file':
+        return None
+    try:
+        read = await read_text(path)
+    except JsError:
+        return None  # too large or binary: never the text a proposal holds
+    return read['text']
+
+
+async def _revert(document):
+    """Reload `document` from the disk (VS Code's "Revert File" for that file)."""
+    try:
+        await vscode.window.showTextDocument(document, {'preview': False, 'preserveFocus': True})
+        await vscode.commands.executeCommand('workbench.action.files.revert', document.uri)
+    except JsError:
+        return
+
+
+def register_proposals(context, log, changes, reviews):
+    """The window's review of proposals (a door's `openDiff`), ended with the window."""
+    proposals = Proposals(changes, EditorFiles(), reviews, log)
+    context.subscriptions.push(proposals)
+    return proposals

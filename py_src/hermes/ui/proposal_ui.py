@@ -1,0 +1,99 @@
+"""What the user sees of a terminal CLI's proposal under review (host/proposals.py): a lens at the top of the file
+("Claude Code proposes changes: decide each one below, then · Accept · Reject"), ✓ / ✗ in the editor title,
+the commands "Accept/Reject the Agent's Proposed Changes", and the end of the review when the file's editor closes.
+The hunks' own Keep/Undo marks are the change log's (ui/change_review.py)."""
+# __pragma__('tconv')
+from hermes.js.errors import to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, new
+from hermes.js.promises import spawn
+from hermes.host.proposals import PENDING_CONTEXT
+
+ACCEPT_COMMAND = 'hermes.proposal.accept'
+REJECT_COMMAND = 'hermes.proposal.reject'
+
+
+def path_of(argument):
+    """The file a command means: its argument (a path from a lens, a URI from the editor title), else the active
+    editor's."""
+    if not is_none(argument):
+        if not is_none(argument.fsPath):
+            return argument.fsPath
+        return str(argument)
+    editor = vscode.window.activeTextEditor
+    if is_none(editor) or editor.document.uri.scheme != 'file':
+        return None
+    return editor.document.uri.fsPath
+
+
+class ProposalUi:
+    def __init__(self, proposals):
+        self.proposals = proposals
+        self.lenses_changed = new(vscode.EventEmitter)
+
+    def refresh(self):
+        self.lenses_changed.fire(None)
+        self.update_context()
+
+    def update_context(self, *ignored):
+        path = path_of(None)
+        under_review = not is_none(path) and not is_none(self.proposals.find(path))
+        vscode.commands.executeCommand('setContext', PENDING_CONTEXT, under_review)
+
+    def provide_lenses(self, document, token=None):
+        if document.uri.scheme != 'file':
+            return []
+        entry = self.proposals.find(document.uri.fsPath)
+        if is_none(entry):
+            return []
+        top = new(vscode.Range, 0, 0, 0, 0)
+        path = entry['path']
+        return [new(vscode.CodeLens, top, {'title': '$(hubot) ' + entry['author']['client'] + ' proposes changes: '
+                                                    'decide each one below, then', 'command': ''}),
+                new(vscode.CodeLens, top, {'title': '$(check) Accept', 'command': ACCEPT_COMMAND, 'arguments': [path],
+                                           'tooltip': 'Answer the agent with this file as it is now'}),
+                new(vscode.CodeLens, top, {'title': '$(close) Reject', 'command': REJECT_COMMAND, 'arguments': [path],
+                                           'tooltip': 'Undo the proposal: the agent writes nothing'})]
+
+    def tabs_changed(self, event):
+        for tab in event.closed:
+            uri = None if is_none(tab.input) else tab.input.uri
+            if is_none(uri) or uri.scheme != 'file' or is_none(self.proposals.find(uri.fsPath)):
+                continue
+            if not _still_shown(uri):
+                self.proposals.editor_closed(uri.fsPath)
+
+    def answer(self, accept, argument=None):
+        path = path_of(argument)
+        if is_none(path) or is_none(self.proposals.find(path)):
+            vscode.window.showInformationMessage('Hermes: no proposed change of an agent is waiting in this editor.')
+            return False
+        spawn(self.proposals.accept(path) if accept else self.proposals.reject(path))
+        return True
+
+    def dispose(self):
+        self.lenses_changed.dispose()
+
+
+def _still_shown(uri):
+    for group in vscode.window.tabGroups.all:
+        for tab in group.tabs:
+            shown = None if is_none(tab.input) else tab.input.uri
+            if not is_none(shown) and shown.toString() == uri.toString():
+                return True
+    return False
+
+
+def register_proposal_ui(context, proposals):
+    ui = ProposalUi(proposals)
+    context.subscriptions.push(ui)
+    proposals.on_change(ui.refresh)
+    provider = {'provideCodeLenses': to_js_callback(ui.provide_lenses), 'onDidChangeCodeLenses': ui.lenses_changed.event}
+    context.subscriptions.push(vscode.languages.registerCodeLensProvider({'scheme': 'file'}, provider))
+    context.subscriptions.push(vscode.window.onDidChangeActiveTextEditor(to_js_callback(ui.update_context)))
+    context.subscriptions.push(vscode.window.tabGroups.onDidChangeTabs(to_js_callback(ui.tabs_changed)))
+    context.subscriptions.push(vscode.commands.registerCommand(
+        ACCEPT_COMMAND, to_js_callback(lambda *args: ui.answer(True, args[0] if len(args) > 0 else None))))
+    context.subscriptions.push(vscode.commands.registerCommand(
+        REJECT_COMMAND, to_js_callback(lambda *args: ui.answer(False, args[0] if len(args) > 0 else None))))
+    return ui
