@@ -1,17 +1,31 @@
 """Hermes in VS Code as stable VS Code runs a marketplace extension: no API proposals (code-server's copy with
-the switch that grants them to every extension off, vscode_server.stable_api_code_server). Hermes activates
-without an error, says once what needs the proposals and how to turn them on, and the rest works."""
+the switches that grant them to every extension off, vscode_server.stable_api_code_server). Hermes activates
+without an error, says once what needs the proposals and how to turn them on, and the rest works: the MCP server,
+@hermes with its edits in Hermes' own review only (VS Code's Keep there would go unheard: issue 36's lost work)."""
 import re
 from pathlib import Path
 
 import pytest
 
-from conftest import READ_WINDOW_LOG, open_window, running_code_server
+from chat_view import INPUT, RESPONSE
+from conftest import (BUILTIN_MODEL, READ_WINDOW_LOG, copy_of_fixture_workspace, open_window, running_code_server,
+                      type_and_send)
+from llm_server.scenarios import Reply, text_events, tool_events
 from vscode_server import package_probe_extension, probe_runner, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION_ID = 'hermes-agent.hermes-agent'
 HINT = 'need VS Code\'s chatSessionsProvider API proposal'
+SHAPES = 'def perimeter(width, height):\n    return width + height\n'
+FIXED = SHAPES.replace('width + height', '2 * (width + height)')
+
+
+@pytest.fixture(scope='module')
+def workspace(tmp_path_factory):
+    folder = copy_of_fixture_workspace(tmp_path_factory, 'stable-ws')
+    (folder / 'review').mkdir()
+    (folder / 'review' / 'shapes.py').write_text(SHAPES)
+    return folder
 
 
 @pytest.fixture(scope='module')
@@ -22,8 +36,9 @@ def probe_vsix(tmp_path_factory):
 
 
 @pytest.fixture(scope='module')
-def stable(tmp_path_factory, workspace, browser, probe_vsix):
-    settings = {'hermes.tools.confirm': 'never'}
+def stable(tmp_path_factory, workspace, browser, probe_vsix, llm):
+    settings = {'hermes.llm.endpoint': llm.endpoint, 'hermes.llm.model': BUILTIN_MODEL, 'hermes.mcp.port': 0,
+                'hermes.tools.confirm': 'never', 'hermes.agent.backend': 'builtin', 'files.autoSave': 'off'}
     with running_code_server(tmp_path_factory, workspace, 'stable', settings=settings, extensions=(probe_vsix,),
                              proposals=False) as server:
         with open_window(browser, server, 'stable') as bench:
@@ -74,3 +89,25 @@ def test_the_mcp_server_and_its_status_work_without_proposals(stable, artifacts)
     assert re.search(r'http://127\.0\.0\.1:\d+/mcp · \d+ clients? · \d+ tools · auth: token', text)
     bench.screenshot(artifacts / 'stable-vscode.png')
 
+
+
+def test_an_at_hermes_edit_is_reviewed_in_hermes_only_and_its_keep_holds(stable, llm, workspace, artifacts):
+    """Without onDidPerformAction Hermes would never hear a Keep in VS Code's Keep/Undo bar, and its Undo All
+    would revert the kept edit later: the edit is not offered there, Hermes' review has it, and once kept there
+    Hermes' Undo All leaves it."""
+    page = stable['bench'].page
+    stable['probe']("await vscode.commands.executeCommand('notifications.clearAll')")  # a toast covers the chat
+    llm.script(Reply(tool_events([('call_fix', 'file_write', {'path': 'review/shapes.py', 'content': FIXED})])),
+               Reply(text_events('The perimeter is fixed.')))
+    type_and_send(page, page.locator(INPUT).first, '@hermes fix the perimeter in review/shapes.py')
+    page.locator(RESPONSE).last.get_by_text('The perimeter is fixed.').first.wait_for(state='visible')
+    assert (workspace / 'review' / 'shapes.py').read_text() == FIXED
+    page.locator('.statusbar-item', has_text='1 file to review').first.wait_for(state='visible')
+    stable['bench'].screenshot(artifacts / 'stable-at-hermes-edit.png')
+    assert page.locator('.chat-editing-session a[aria-label^="Keep All Edits"]').count() == 0
+    assert page.locator('.chat-editing-session .working-set-title', has_text='changed').count() == 0
+    stable['bench'].run_command('Hermes: Keep All Changes')
+    wait_until(lambda: page.locator('.statusbar-item', has_text='to review').count() == 0, 30,
+               what='nothing left to review')
+    stable['bench'].run_command('Hermes: Undo All Changes')  # nothing pending: no question, no undo
+    assert (workspace / 'review' / 'shapes.py').read_text() == FIXED
