@@ -80,6 +80,8 @@ def test_hermes_activates_without_an_error_and_says_once_how_to_enable_the_propo
     assert len(hints) == 1, hints
     assert '"enable-proposed-api": ["' + EXTENSION_ID + '"]' in hints[0]
     assert [line for line in log.splitlines() if '[error]' in line] == []
+    text = stable['bench'].notification_text(HINT)  # the first start of this install shows it too
+    assert 'enable-proposed-api' in text
 
 
 def test_the_mcp_server_and_its_status_work_without_proposals(stable, artifacts):
