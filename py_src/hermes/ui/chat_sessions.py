@@ -316,9 +316,9 @@ def tell_proposals_off(context, log, detail):
     """Each activation's log line, and once per install an information message: a stable VS Code user who never
     opens Hermes' log still learns what needs the proposals and how to turn them on, without a message each start."""
     log.info(ENABLE_HINT + detail)
-    if context.globalState.get(PROPOSALS_HINT_SHOWN) is True:
+    if context.globalState.js_get(PROPOSALS_HINT_SHOWN) is True:  # js_: Transcrypt maps get/update on objects
         return
-    context.globalState.update(PROPOSALS_HINT_SHOWN, True)
+    context.globalState.js_update(PROPOSALS_HINT_SHOWN, True)
     vscode.window.showInformationMessage('Hermes: ' + ENABLE_HINT)
 
 
