@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from chat_view import INPUT, RESPONSE
+from chat_view import INPUT, RESPONSE, open_panel, wait_idle
 from conftest import (BUILTIN_MODEL, READ_WINDOW_LOG, copy_of_fixture_workspace, open_window, running_code_server,
                       type_and_send)
 from llm_server.scenarios import Reply, text_events, tool_events
@@ -113,3 +113,31 @@ def test_an_at_hermes_edit_is_reviewed_in_hermes_only_and_its_keep_holds(stable,
                what='nothing left to review')
     stable['bench'].run_command('Hermes: Undo All Changes')  # nothing pending: no question, no undo
     assert (workspace / 'review' / 'shapes.py').read_text() == FIXED
+
+
+def test_a_panel_turn_writes_and_hermes_undo_all_puts_the_file_back(stable, llm, workspace, artifacts):
+    """The side panel and the change review need no proposal: a panel turn's write is pending in Hermes and its
+    Undo All (after the question it asks) restores the file."""
+    bench = stable['bench']
+    page = bench.page
+    before = (workspace / 'review' / 'shapes.py').read_text()
+    llm.script(Reply(tool_events([('call_panel', 'file_write', {'path': 'review/shapes.py',
+                                                                'content': before.replace('2 *', '2.0 *')})])),
+               Reply(text_events('Floats now.')))
+    view = open_panel(bench)
+    prompt = view.locator('#prompt')
+    prompt.click()
+    prompt.fill('Use floats in review/shapes.py')
+    prompt.press('Enter')
+    view.locator('.message.assistant').last.get_by_text('Floats now.').first.wait_for(state='visible')
+    wait_idle(view)
+    assert '2.0 *' in (workspace / 'review' / 'shapes.py').read_text()
+    page.locator('.statusbar-item', has_text='1 file to review').first.wait_for(state='visible')
+    bench.screenshot(artifacts / 'stable-panel.png')
+    bench.run_command('Hermes: Undo All Changes')
+    dialog = page.locator('.monaco-dialog-box')
+    dialog.wait_for(state='visible')
+    dialog.locator('a.monaco-button', has_text='Undo All').first.click()
+    wait_until(lambda: (workspace / 'review' / 'shapes.py').read_text() == before, 30, what='shapes.py as before')
+    wait_until(lambda: page.locator('.statusbar-item', has_text='to review').count() == 0, 30,
+               what='nothing left to review')
