@@ -251,15 +251,41 @@ def _build(production):
     return {'transpile_s': transpiled - started, 'bundle_s': done - transpiled}
 
 
-@task
-def package(c):
+MARKETPLACE_VSIX = DIST / f"{PACKAGE['name']}-{PACKAGE['version']}-marketplace.vsix"
+PACKAGED_FILES = ['README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'media', 'dist/extension.js',
+                  'dist/mcp-server.js', 'dist/webview']
+
+
+@task(help={'target': '"marketplace": a .vsix for stable VS Code from the marketplace (no API proposals, '
+                      'scripts/marketplace_manifest.py) as dist/hermes-agent-<version>-marketplace.vsix'})
+def package(c, target=''):
     """Build for production and package dist/hermes-agent-<version>.vsix with @vscode/vsce."""
     vsce = ROOT / 'node_modules' / '@vscode' / 'vsce' / 'vsce'
+    if target not in ('', 'marketplace'):
+        fail(f'Unknown package target {target!r}: only "marketplace".')
     with BuildLock():
         _build(production=True)
+        if target == 'marketplace':
+            return _package_marketplace(vsce)
         run([node_bin(), vsce, 'package', '--no-dependencies', '-o', VSIX])
     print(f'✓ packaged {VSIX}')
     return VSIX
+
+
+def _package_marketplace(vsce):
+    """vsce packages the folder it runs in: a staging copy with the marketplace package.json (package.json in the
+    repository stays as it is)."""
+    stage = DIST / 'marketplace-stage'
+    shutil.rmtree(stage, ignore_errors=True)
+    for name in PACKAGED_FILES:
+        source, target = ROOT / name, stage / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, target)
+    run([sys.executable, ROOT / 'scripts' / 'marketplace_manifest.py', stage / 'package.json'])
+    run([node_bin(), vsce, 'package', '--no-dependencies', '-o', MARKETPLACE_VSIX], cwd=stage)
+    shutil.rmtree(stage)
+    print(f'✓ packaged {MARKETPLACE_VSIX}')
+    return MARKETPLACE_VSIX
 
 
 # ---------------------------------------------------------------------------------------- run

@@ -65,12 +65,13 @@ def copy_of_fixture_workspace(tmp_path_factory, name):
 
 
 @contextmanager
-def running_code_server(tmp_path_factory, workspace, name, settings=None, extensions=(), workspace_trust=False):
+def running_code_server(tmp_path_factory, workspace, name, settings=None, extensions=(), workspace_trust=False,
+                        proposals=True):
     """code-server on `workspace` with our .vsix (and `extensions`, test-only .vsix files) and `settings` at
-    user level (`workspace_trust`: vscode_server.CodeServer's); stopped when the block ends."""
+    user level (`workspace_trust`, `proposals`: vscode_server.CodeServer's); stopped when the block ends."""
     server = CodeServer(required_env('HERMES_CODE_SERVER'), required_env('HERMES_VSIX'),
                         tmp_path_factory.mktemp(f'code-server-{name}'), workspace, settings=settings,
-                        workspace_trust=workspace_trust)
+                        workspace_trust=workspace_trust, proposals=proposals)
     server.install(*extensions)
     server.start()
     try:

@@ -27,6 +27,49 @@ BASE_SETTINGS = {
 
 PROBE_DIR = Path(__file__).resolve().parent / 'probe_extension'
 
+# code-server grants every API proposal to every extension, twice: its workbench hard-codes ExtensionsProposedApi's
+# `_envEnablesProposedApiForAll` to true (so an extension keeps its declared enabledApiProposals), and its extension
+# host's isProposedApiEnabled returns true whatever the extension declared. Stable VS Code allows an extension's
+# proposals only with --enable-proposed-api or argv.json's enable-proposed-api. `stable_api_code_server` makes a
+# copy of code-server (hard links) with both switched back: the extension gets no proposal, as a marketplace
+# install in stable VS Code does.
+WORKBENCH_JS = Path('lib/vscode/out/vs/code/browser/workbench/workbench.js')
+EXTENSION_HOST_JS = Path('lib/vscode/out/vs/workbench/api/node/extensionHostProcess.js')
+PROPOSALS_FOR_ALL = re.compile(re.escape('this._envEnablesProposedApiForAll=!0'))
+ALWAYS_ENABLED = re.compile(r'function ([A-Za-z0-9_$]+)\((\w),(\w)\)\{return!0\}(?=function [A-Za-z0-9_$]+\(\w,\w\)'
+                            r'\{if\(!\1\(\w,\w\)\)throw new Error\(`Extension \'\$\{\w\.identifier\.value\}\' CANNOT use API)')
+STABLE_API_COPY = 'code-server-stable-api'
+
+
+def _patched(path, pattern, replacement):
+    """Write `path` anew (it is a hard link to the original) with `pattern`, found once, replaced."""
+    text = path.read_text()
+    if len(pattern.findall(text)) != 1:
+        raise RuntimeError(f'code-server\'s {path.name} no longer holds {pattern.pattern!r} once')
+    path.unlink()
+    path.write_text(pattern.sub(replacement, text))
+
+
+def stable_api_code_server(code_server):
+    """The entry script of code-server's copy without proposals for all (made once, next to the package in the
+    cache; the original is left as it is). `code_server`: the original's entry script (HERMES_CODE_SERVER)."""
+    entry = Path(code_server).resolve()  # .../code-server/out/node/entry.js
+    package = entry.parents[2]
+    copy = package.parent / STABLE_API_COPY
+    if not copy.exists():
+        building = package.parent / f'{STABLE_API_COPY}.{os.getpid()}'
+        subprocess.run(['cp', '-al', str(package), str(building)], check=True)
+        _patched(building / WORKBENCH_JS, PROPOSALS_FOR_ALL, 'this._envEnablesProposedApiForAll=!1')
+        _patched(building / EXTENSION_HOST_JS, ALWAYS_ENABLED,  # VS Code's own isProposedApiEnabled
+                 lambda match: f'function {match.group(1)}({match.group(2)},{match.group(3)}){{return!!'
+                               f'{match.group(2)}.enabledApiProposals&&{match.group(2)}.enabledApiProposals'
+                               f'.includes({match.group(3)})}}')
+        try:
+            building.rename(copy)
+        except OSError:  # another run made it first
+            subprocess.run(['rm', '-rf', str(building)], check=True)
+    return str(copy / entry.relative_to(package))
+
 
 def package_probe_extension(target, node, vsce):
     """The test-only probe extension (probe_extension/) as a .vsix at `target`."""
@@ -100,11 +143,13 @@ def holds_within(predicate, seconds, interval=0.2):
 class CodeServer:
     """One code-server process with its own user-data and extensions folders under `home`."""
 
-    def __init__(self, code_server, vsix, home, workspace, settings=None, workspace_trust=False):
+    def __init__(self, code_server, vsix, home, workspace, settings=None, workspace_trust=False, proposals=True):
         """`workspace_trust`: VS Code's workspace trust on (with settings that turn it on too): a folder not trusted
-        opens in Restricted Mode."""
+        opens in Restricted Mode. `proposals` False: no API proposals for the extension, as in stable VS Code."""
         self.workspace_trust = workspace_trust
         self.code_server, self.vsix = str(code_server), str(vsix)
+        if not proposals:
+            self.code_server = stable_api_code_server(code_server)
         self.home, self.workspace = Path(home), Path(workspace)
         self.user_data = self.home / 'user-data'
         self.extensions = self.home / 'extensions'

@@ -9,7 +9,8 @@ import vscode
 
 from hermes.core.agent_loop import Sinks
 from hermes.core.tools import ToolRegistry
-from hermes.core.chat_sessions import session_contribution, SESSION_TYPE, STATUS_NEEDS_INPUT, STATUS_COMPLETED
+from hermes.core.chat_sessions import (session_contribution, SESSION_TYPE, STATUS_NEEDS_INPUT, STATUS_COMPLETED,
+                                       ENABLE_HINT, PROPOSALS_HINT_SHOWN)
 from hermes.core.chat_prompts import PARTICIPANT_ID, PARTICIPANT_NAME
 from hermes.core.conversations import ConversationStore, end_reply
 from hermes.host.change_log import ChangeLog
@@ -121,6 +122,15 @@ def test_without_the_proposal_activation_succeeds_and_the_log_says_once_how_to_t
     assert "CANNOT use API proposal" in hints[0]
     assert list(vscode.chat.participants) == [PARTICIPANT_ID]  # @hermes still works; no session participant
     assert vscode.chat.session_content_providers == {}
+    assert vscode.window.messages == [('info', 'Hermes: ' + ENABLE_HINT, [])]
+
+
+def test_without_the_proposal_the_information_message_comes_once_per_install(context):
+    vscode.workspace.settings['hermes.mcp.enabled'] = False
+    context.globalState.update(PROPOSALS_HINT_SHOWN, True)  # an earlier start showed it
+    asyncio.run(activate(context))
+    assert [line for line in vscode.window.output_channels[0].lines if 'chatSessionsProvider' in line] != []
+    assert [message for message in vscode.window.messages if ENABLE_HINT in message[1]] == []
 
 
 def test_a_new_session_answers_records_the_turn_and_lists_it(context, tmp_path):

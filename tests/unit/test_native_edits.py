@@ -9,7 +9,7 @@ import vscode
 from hermes.core.edit_scopes import EditScopes, scope_key
 from hermes.core.tools import ToolError
 from hermes.ui import native_edits as native_module
-from hermes.ui.native_edits import NativeEdits, ACCEPT_FILE_COMMAND, DISCARD_FILE_COMMAND
+from hermes.ui.native_edits import NativeEdits, ACCEPT_FILE_COMMAND, DISCARD_FILE_COMMAND, follow_actions
 
 from test_change_log import FakeFiles, make_log
 
@@ -62,7 +62,27 @@ def setup():
         commands.append((command, uri.fsPath))
     native = NativeEdits(log, None, run_command)
     log.on_change(native.log_changed)  # as register_native_edits subscribes it
+    follow_actions(vscode.ExtensionContext(), native, HearingParticipant())  # chatParticipantAdditions on
     return files, log, native, commands
+
+
+class HearingParticipant:
+    """A chat participant with the proposal enabled: it tells of Keep/Undo in VS Code's editing session."""
+
+    def __init__(self):
+        self.listeners = []
+
+    def onDidPerformAction(self, listener):
+        self.listeners.append(listener)
+        return vscode.Disposable(lambda: None)
+
+
+class StableParticipant:
+    """A chat participant in stable VS Code (chatParticipantAdditions off): the proposal's getter throws."""
+
+    @property
+    def onDidPerformAction(self):
+        raise RuntimeError('Extension \'hermes\' CANNOT use API proposal: chatParticipantAdditions.')
 
 
 def tool_write(files, log, path, text, author=TURN):
@@ -123,6 +143,23 @@ def test_no_scope_without_external_edit_in_the_stream(existing):
     files, log, native, commands = setup()
     native.open(PlainStream(), TURN)
     assert log.edit_scopes.find(TURN) is None
+
+
+def test_without_the_proposal_a_turns_writes_never_join_vs_codes_keep_undo(existing):
+    """Stable VS Code gives the stream externalEdit but no onDidPerformAction: a Keep in VS Code's bar would go
+    unheard, the edit stay pending in Hermes and Hermes' Undo All revert it. So the write stays Hermes' own."""
+    files = FakeFiles()
+    log = make_log(files)
+    native = NativeEdits(log, None, None)
+    follow_actions(vscode.ExtensionContext(), native, StableParticipant())
+    files.texts[PATH] = 'a\n'
+    stream = Stream()
+    native.open(stream, TURN)
+    assert log.edit_scopes.find(TURN) is None
+    run(tool_write(files, log, PATH, 'b\n'))
+    assert stream.edited == []
+    assert native.tracked(PATH) == []
+    assert [item['path'] for item in log.pending()] == [PATH], 'Hermes\' own review has the edit'
 
 
 def test_a_write_that_fails_fails_with_its_own_error(existing):

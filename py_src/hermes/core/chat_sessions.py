@@ -33,6 +33,8 @@ ENABLE_HINT = ('Hermes chat sessions ("Hermes Agent" in the Chat view\'s "+" men
                'Configure Runtime Arguments", add "enable-proposed-api": ["' + EXTENSION_ID + '"] to argv.json, and '
                'restart VS Code (or start it with --enable-proposed-api ' + EXTENSION_ID + '). Everything else works '
                'without it.')
+# globalState: the information message with ENABLE_HINT was shown (once per install, the log says it each start)
+PROPOSALS_HINT_SHOWN = 'hermes.proposalsHintShown'
 
 # vscode.ChatSessionStatus
 STATUS_FAILED = 0

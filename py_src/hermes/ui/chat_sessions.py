@@ -11,7 +11,8 @@ the sessions list, and a session's history and requests (the `chatSessionsProvid
   conversation (so the side panel can continue it) while it runs.
 
 Where the proposal is not enabled (VS Code stable without --enable-proposed-api), its first call
-throws: the log says once how to turn sessions on, and nothing else changes.
+throws: the log says how to turn sessions on, an information message says it the first time only (remembered in
+globalState), and nothing else changes.
 """
 # __pragma__('tconv')
 # __pragma__('skip')
@@ -32,7 +33,7 @@ from hermes.core.chat_messages import prop
 from hermes.core.conversations import (append_text, add_tool, find_tool, finish_tool, end_reply, remember_turn,
                                        title_from)
 from hermes.core.checkpoints import new_turn_id, last_turn, change_author, CHANGE_CLIENT
-from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, conversation_id, item_view, history_plan
+from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, PROPOSALS_HINT_SHOWN, conversation_id, item_view, history_plan
 from hermes.core.quiet_timer import QuietTimer
 from hermes.host.llm_service import llm_settings
 from hermes.host.change_log import SEAM_TIMERS
@@ -311,6 +312,16 @@ def add_option_pickers(context, provider, acp, sessions, log):
     provider['onDidChangeChatSessionOptions'] = chosen_changed.event
 
 
+def tell_proposals_off(context, log, detail):
+    """Each activation's log line, and once per install an information message: a stable VS Code user who never
+    opens Hermes' log still learns what needs the proposals and how to turn them on, without a message each start."""
+    log.info(ENABLE_HINT + detail)
+    if context.globalState.js_get(PROPOSALS_HINT_SHOWN) is True:  # js_: Transcrypt maps get/update on objects
+        return
+    context.globalState.js_update(PROPOSALS_HINT_SHOWN, True)
+    vscode.window.showInformationMessage('Hermes: ' + ENABLE_HINT)
+
+
 def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None, changes=None, native=None,
                            timers=None, clock=None):
     """The session list, content and participant; None where the chat sessions proposal is off. `changes`: the
@@ -319,7 +330,7 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
     if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
         return None  # a VS Code without chat
     if is_none(vscode.chat.createChatSessionItemController):
-        log.info(ENABLE_HINT)
+        tell_proposals_off(context, log, '')
         return None
     listing = {'refresh': None}
 
@@ -334,7 +345,7 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
     try:
         controller = vscode.chat.createChatSessionItemController(SESSION_TYPE, to_js_callback(refresh))
     except JsError as error:
-        log.info(ENABLE_HINT + ' (' + error_message(error) + ')')
+        tell_proposals_off(context, log, ' (' + error_message(error) + ')')
         return None
     context.subscriptions.push(controller)
     chat = ChatParticipant(registry, llm, describe_model, log, None, None, native)

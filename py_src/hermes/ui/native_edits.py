@@ -51,10 +51,15 @@ class NativeEdits:
         self.log = log
         self.run_command = run_command
         self.files = {}  # 'p:' + path → {'path', 'authors': [author]}: files VS Code tracks, and whose turns
+        # Whether a participant hears VS Code's Keep (onDidPerformAction, set by follow_actions). Without it a Keep
+        # in VS Code's bar would stay pending in Hermes and Hermes' Undo All would later revert the kept edit, so
+        # no turn's writes join VS Code's editing session: Hermes' own review alone has them.
+        self.hears_keep = False
 
     def open(self, stream, author):
-        """Open `author`'s turn for `stream` (a no-op without externalEdit); returns a function that closes it."""
-        if is_none(self.changes) or not can_edit_natively(stream):
+        """Open `author`'s turn for `stream` (a no-op without externalEdit, or when no participant hears VS Code's
+        Keep); returns a function that closes it."""
+        if is_none(self.changes) or not self.hears_keep or not can_edit_natively(stream):
             return lambda: None
 
         async def run(paths, write):
@@ -225,7 +230,8 @@ def register_native_edits(context, changes, log):
 
 def follow_actions(context, native, participant):
     """Keep/Undo in VS Code's editing session reach `native` through the participant's onDidPerformAction
-    (absent where chatParticipantAdditions is off: then VS Code's Keep is not mirrored, its Undo still is)."""
+    (absent where chatParticipantAdditions is off: then `native` never opens a turn in VS Code's editing session,
+    as a Keep there would go unheard)."""
     if is_none(native) or is_none(participant):
         return
 
@@ -240,6 +246,7 @@ def follow_actions(context, native, participant):
         return
     if json_type(event) == 'function':
         context.subscriptions.push(event(to_js_callback(on_action)))
+        native.hears_keep = True
 
 
 def open_turn(native, stream, author):
