@@ -110,20 +110,20 @@ SETTINGS = [  # type: List[JsonObject]
     # The change log's settings are the user's own (application): a repository must not switch off the review
     # of what agents change in it, nor have it kept behind the user's back.
     {
-        'key': 'doors.claudeCode', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 4,
+        'key': 'doors.claudeCode', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 60,
         'markdownDescription': "Let Claude Code find this window by itself: a lock file in `~/.claude/ide` and a "
                                "WebSocket on `127.0.0.1` with a token of this window. `claude` started in a VS Code "
                                "terminal connects at once (elsewhere: `/ide`); its proposed edits are reviewed here, "
                                "hunk by hunk, and what it writes by itself becomes its pending change.",
     },
     {
-        'key': 'doors.gemini', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 5,
+        'key': 'doors.gemini', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 61,
         'markdownDescription': "Let Gemini CLI find this window by itself (its IDE mode: a discovery file in the "
                                "temporary folder and MCP on `127.0.0.1` with a token of this window). Its proposed "
                                "edits are reviewed here, hunk by hunk.",
     },
     {
-        'key': 'doors.qwen', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 6,
+        'key': 'doors.qwen', 'type': 'boolean', 'default': True, 'scope': 'application', 'order': 62,
         'markdownDescription': "Let Qwen Code find this window by itself (its IDE mode: a lock file in "
                                "`~/.qwen/ide` and MCP on `127.0.0.1` with a token of this window). Its proposed "
                                "edits are reviewed here, hunk by hunk.",
