@@ -13,6 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from terminal_env import without_ci_marks
+
 CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
                  '--disable-sync', '--no-first-run', '--disable-quic']
 BASE_SETTINGS = {
@@ -177,7 +179,7 @@ class CodeServer:
              '--disable-update-check'] + ([] if self.workspace_trust else ['--disable-workspace-trust']) +
             ['--extensions-dir', str(self.extensions), '--user-data-dir', str(self.user_data), str(self.workspace)],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-            env=dict(os.environ, HOME=str(self.user_home)))
+            env=dict(without_ci_marks(os.environ), HOME=str(self.user_home)))
         wait_until(self._listening, 30, what='code-server to listen')
         return self
 

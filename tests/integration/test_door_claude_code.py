@@ -55,6 +55,7 @@ sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 from llm_server.agent_script import Say, ToolUse
 from llm_server.anthropic_messages import AnthropicServer
 from door_cli import NODE, Door, Terminal, until
+from terminal_env import as_a_users_terminal
 
 CLIENT = 'claude-code'
 API_KEY = 'sk-ant-scripted-door-0123456789abcdef'
@@ -98,10 +99,8 @@ def setup(tmp_path_factory):
     # The window and the CLI share the user's config folder: the lock file is where the CLI looks.
     door = Door(workspace, dict(os.environ, HOME=str(home), CLAUDE_CONFIG_DIR=str(config), TMPDIR=str(base / 'tmp')))
     model = AnthropicServer([Say('(nothing scripted yet)')]).start()
-    clean = {key: value for key, value in os.environ.items()
-             if not re.match(r'(ANTHROPIC|OPENAI|CODEX|GEMINI|GOOGLE|CLAUDE)_|HTTPS?_PROXY|ALL_PROXY|TMUX', key, re.I)}
     # What a VS Code terminal of this window holds (the extension's environmentVariableCollection), and offline.
-    cli_env = dict(clean, HOME=str(home), CLAUDE_CONFIG_DIR=str(config), TERM_PROGRAM='vscode',
+    cli_env = dict(as_a_users_terminal(os.environ), HOME=str(home), CLAUDE_CONFIG_DIR=str(config), TERM_PROGRAM='vscode',
                    CLAUDE_CODE_SSE_PORT=str(door.port), ANTHROPIC_BASE_URL=model.base_url, ANTHROPIC_API_KEY=API_KEY,
                    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC='1', DISABLE_AUTOUPDATER='1', DISABLE_TELEMETRY='1',
                    DISABLE_ERROR_REPORTING='1', TERM='xterm-256color',

@@ -17,7 +17,6 @@ Checked by experiment, and asserted below:
   default approval mode sends the edit to `openDiff` and writes what the review kept."""
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -27,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / 'tests'), str(ROOT)]
 
 from door_cli import NODE, Door, Terminal, until
+from terminal_env import as_a_users_terminal
 from llm_server.agent_script import Say, ToolUse
 from llm_server.gemini_api import GeminiServer
 from llm_server.scenarios import Reply, text_events, tool_events
@@ -67,9 +67,7 @@ def window(tmp_path):
 
 def start(window, command, more_env, session):
     """The CLI as a VS Code terminal of this window starts it: the variables the extension put into the terminals."""
-    clean = {key: value for key, value in os.environ.items()
-             if not re.match(r'(ANTHROPIC|OPENAI|CODEX|GEMINI|GOOGLE|CLAUDE|QWEN)_|HTTPS?_PROXY|ALL_PROXY|TMUX', key)}
-    env = dict(clean, **window['door'].environment, TERM_PROGRAM='vscode', TERM='xterm-256color', NO_COLOR='1',
+    env = dict(as_a_users_terminal(os.environ), **window['door'].environment, TERM_PROGRAM='vscode', TERM='xterm-256color', NO_COLOR='1',
                HOME=str(window['home']), TMPDIR=str(window['tmp']),
                PATH=str(os.path.dirname(NODE)) + os.pathsep + os.environ.get('PATH', ''), **more_env)
     terminal = Terminal(window['base'] / 'tmux.sock', window['workspace'], command, env, session)
