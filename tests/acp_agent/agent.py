@@ -34,6 +34,7 @@ A prompt's first text block picks what the turn does (the first word, then argum
     more_commands      sends a longer command list (adds /compact) in the turn, says "commands changed"
     options            says the session's mode and model ("mode=… model=…": session/new reports modes and models,
                        session/set_mode and session/set_model change them)
+A later text block that starts "[Note from the editor]" is said first, as "editor note: …".
 """
 import json
 import os
@@ -114,6 +115,9 @@ def turn(request_id, params):
     text = next((block.get('text', '') for block in blocks if block.get('type') == 'text'), '')
     words = text.split(' ')
     command = words[0]
+    for block in blocks[1:]:  # what the editor adds after the user's text (Hermes' note of undone changes)
+        if block.get('type') == 'text' and block.get('text', '').startswith('[Note from the editor]'):
+            chunk(session_id, 'editor note: ' + block['text'] + '\n')
     if command.startswith('/'):  # as ACP runs commands: the prompt's text, /name then its input
         known = command[1:] in [entry['name'] for entry in COMMANDS + MORE_COMMANDS]
         said = ('ran ' if known else 'no such command: ') + command

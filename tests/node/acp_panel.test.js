@@ -177,3 +177,29 @@ test('without Hermes Agent the panel offers it as not available; chosen anyway, 
     process.env.PATH = saved;
   }
 });
+
+test('the agent hears with its next prompt which of its changes the user undid, once', async () => {
+  const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-undo-note-')));
+  const notes = path.join(folder, 'notes.md');
+  fs.writeFileSync(notes, 'one\n');
+  const panel = await openPanel({ ...SCRIPTED, 'hermes.tools.confirm': 'never' });
+  vscode.__openFolders([folder]);
+  try {
+    const said = () => panel.of('textDelta').map((m) => m.text).join('');
+    await panel.send({ type: 'send', text: `write ${notes} two` });
+    assert.equal(fs.readFileSync(notes, 'utf8'), 'two', said());
+    await panel.send({ type: 'send', text: 'hello first' });
+    assert.doesNotMatch(said(), /editor note/); // nothing undone yet: no note
+    await vscode.commands.executeCommand('hermes.changes.undoFile', notes);
+    assert.equal(fs.readFileSync(notes, 'utf8'), 'one\n');
+    await panel.send({ type: 'send', text: 'hello second' });
+    assert.match(said(), new RegExp('editor note: \\[Note from the editor\\] Since your previous turn the user undid ' +
+      'some of your changes: ' + notes.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + ' \\(1 change\\)\\. Those files are as ' +
+      'the user left them'));
+    const before = said().length;
+    await panel.send({ type: 'send', text: 'hello third' });
+    assert.doesNotMatch(said().slice(before), /editor note/); // told once
+  } finally {
+    await panel.stop();
+  }
+});

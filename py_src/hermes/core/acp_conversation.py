@@ -25,6 +25,7 @@ from hermes.core.acp_backends import AcpAgentError
 from hermes.core.acp_turn import TurnView, stop_reason_text, FILE_CHANGING_KINDS
 from hermes.core.acp_commands import commands_update, commands_hint
 from hermes.core.checkpoints import new_turn_id, last_turn, change_author
+from hermes.core.change_report import undo_note
 from hermes.core.conversations import end_reply, remember_turn
 
 
@@ -155,7 +156,8 @@ class AcpConversations:
     def begin(self, conversation: 'Conversation', text: str, agent_name: str, origin: 'Any',
               user: 'Optional[JsonObject]' = None) -> 'JsonObject':
         """The prompt (a new user message, or `user` again for a retry) and a running reply, stored.
-        Returns {'user', 'reply'}."""
+        Returns {'user', 'reply', 'since' (when the previous turn started, or None)}."""
+        since = conversation.last_started
         if is_none(user):
             user = {'role': 'user', 'text': text, 'turn': new_turn_id(last_turn(conversation.messages))}
             conversation.add(user)
@@ -167,7 +169,20 @@ class AcpConversations:
         conversation.last_started = now_ms()
         conversation.last_ended = None
         self.store.put(conversation, origin)
-        return {'user': user, 'reply': reply}
+        return {'user': user, 'reply': reply, 'since': since}
+
+    def _with_undo_note(self, conversation: 'Conversation', begun: 'JsonObject',
+                        blocks: 'List[JsonObject]') -> 'List[JsonObject]':
+        """`blocks` followed by a note of the agent's changes the user undid since its previous turn, if any (after
+        the user's text: agents recognise a slash command by the prompt's first text)."""
+        if is_none(self.change_log):
+            return blocks
+        note = undo_note(self.change_log.history(), conversation.id, get_key(begun, 'since'))
+        if is_none(note):
+            return blocks
+        noted = [block for block in blocks]  # type: List[JsonObject]
+        noted.append({'type': 'text', 'text': note})
+        return noted
 
     async def run(self, spec: 'JsonObject', conversation: 'Conversation', begun: 'JsonObject',
                   blocks: 'List[JsonObject]', view: 'TurnView', cancellation: 'Cancellation', ask: 'Any',
@@ -184,6 +199,7 @@ class AcpConversations:
         watch = self.make_watch()
         shown = ConversationView(view, watch, events)
         author = change_author(conversation.id, get_key(user, 'turn'))
+        blocks = self._with_undo_note(conversation, begun, blocks)
         # run_turn's {'turn', 'stopReason', 'notices'}: set unless `failure` is
         outcome = None  # type: Any
         failure = None  # type: Optional[AcpAgentError]

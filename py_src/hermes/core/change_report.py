@@ -107,3 +107,36 @@ def _author_text(item: 'Any') -> str:
     if not is_none(item['turn']):
         text = text + ', turn ' + item['turn']
     return text
+
+
+MAX_UNDO_NOTE_FILES = 10
+
+
+def undo_note(history: 'List[Any]', session: str, since: 'Any') -> 'Any':
+    """What an ACP agent is told with its next prompt when changes it made in this conversation (`session`) were
+    undone in the editor since `since` (ms, the start of its previous turn; None: never): its protocol has no
+    message for it, and an agent that does not know would redo the change or edit text that is not there. A text
+    for a prompt's first block, or None when nothing was undone. From ChangeLog.history() items."""
+    if is_none(since):
+        return None
+    counts = {}  # type: JsonObject
+    paths = []  # type: List[str]
+    for item in history:
+        if item['action'] != 'undone' or get_key(item, 'session') != session or item['time'] < since:
+            continue
+        key = 'p:' + item['path']
+        if not (key in counts):
+            paths.append(item['path'])
+            counts[key] = 0
+        counts[key] = counts[key] + item['hunks']
+    if len(paths) == 0:
+        return None
+    named = []
+    for path in paths[:MAX_UNDO_NOTE_FILES]:
+        count = counts['p:' + path]
+        named.append(path + ' (' + str(count) + (' change)' if count == 1 else ' changes)'))
+    more = len(paths) - MAX_UNDO_NOTE_FILES
+    return ('[Note from the editor] Since your previous turn the user undid some of your changes: ' +
+            ', '.join(named) + (' and ' + str(more) + ' more files' if more > 0 else '') +
+            '. Those files are as the user left them: read them again before you edit them, and do not redo what '
+            'was undone unless asked.')
