@@ -159,3 +159,23 @@ test('the multi-file diff gets the text before each file, and a turn filter leav
   assert.equal(await vscode.commands.executeCommand('hermes.changes.showDiff', args({ client: 'Hermes', session: 'conv-1', turn: 't1' })), 1);
   assert.equal(vscode.__state.diffs[1][0], 'vscode.diff', 'one file: the plain diff editor');
 });
+
+test('changes seen but not under review exactly are said in the view: its message, Show Notes, Dismiss', async () => {
+  const { folder, changes } = setup();
+  const view = vscode.__state.treeViews.get('hermes.changes');
+  assert.equal(view.message, undefined);
+  assert.equal(vscode.__state.contextKeys['hermes.changes.hasNotes'], false);
+  changes.notes.add('unknown-before', path.join(folder, 'data.bin'), 'Claude Code');
+  changes.notes.add('guessed', path.join(folder, 'a.py'), 'Claude Code', 'Gemini CLI');
+  assert.equal(view.message, '2 changes not under review exactly: a.py: changed on disk while Claude Code and ' +
+    'Gemini CLI were connected; listed as Claude Code\'s (the one active last), which may be wrong; data.bin: ' +
+    'changed by Claude Code; its text before is unknown, so it cannot be reviewed or undone here.');
+  assert.equal(vscode.__state.contextKeys['hermes.changes.hasNotes'], true);
+  vscode.__state.quickPickAnswer = (items) => items[1];
+  assert.equal(await vscode.commands.executeCommand('hermes.changes.showNotes'), path.join(folder, 'data.bin'));
+  assert.deepEqual(vscode.__state.quickPicks.map((pick) => pick.label), ['a.py', 'data.bin']);
+  assert.deepEqual(vscode.__state.opened, [path.join(folder, 'data.bin')]);
+  await vscode.commands.executeCommand('hermes.changes.dismissNotes');
+  assert.equal(view.message, undefined);
+  assert.equal(vscode.__state.contextKeys['hermes.changes.hasNotes'], false);
+});

@@ -36,6 +36,7 @@ function reset() {
   state.tabGroups = [];
   state.clipboard = '';
   state.quickPickAnswer = undefined;
+  state.opened = [];  // vscode.open's files (fsPath)
   state.mcpProviders = new Map();
   state.channels = [];
   state.statusItems = [];
@@ -554,6 +555,7 @@ module.exports = {
   const execute = commands.executeCommand;
   commands.executeCommand = async (id, ...args) => {
     if (id === 'setContext') { state.contextKeys[args[0]] = args[1]; return undefined; }
+    if (id === 'vscode.open') { state.opened.push(args[0].fsPath); return undefined; }
     if (id === 'vscode.changes' || (id === 'vscode.diff' && !state.commands.has(id))) { state.diffs.push([id, ...args]); return undefined; }
     return execute(id, ...args);
   };

@@ -167,6 +167,9 @@ class FakeChangeLog:
     def entry(self, path):
         return None
 
+    def history(self):
+        return []
+
 
 def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD, change_log=None, memory=None):
     vscode.workspace.open_folders([cwd])

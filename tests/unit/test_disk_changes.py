@@ -80,6 +80,9 @@ def test_a_file_replaced_by_a_new_one_that_the_watcher_calls_created_is_listed_n
     assert paths == [str(folder / 'kept.txt')]
     assert span.record(world['log'], paths, AGENT) == 0
     assert world['log'].pending() == []  # recorded as created, Undo would delete the user's file
+    # and the Changes view says so (core/change_notes.py)
+    assert [(note['kind'], note['path'], note['client']) for note in world['log'].notes.items] == \
+        [('unknown-before', str(folder / 'kept.txt'), 'e2e-agent')]
 
 
 def test_what_the_writer_said_before_writing_comes_first(world):
@@ -135,7 +138,11 @@ def test_past_the_bound_files_are_counted_not_listed(world, monkeypatch):
     for name in ['a', 'b', 'c', 'd']:
         (folder / name).write_text(name)
         changed(folder / name, 'create')
-    assert span.end() == [str(folder / 'a'), str(folder / 'b')] and span.overflow == 2
+    paths = span.end()
+    assert paths == [str(folder / 'a'), str(folder / 'b')] and span.overflow == 2
+    span.record(world['log'], paths, AGENT)
+    assert [(note['kind'], note['path'], note['detail']) for note in world['log'].notes.items] == \
+        [('too-many', str(folder / 'b'), '2')]
 
 
 def test_an_incomplete_listing_proves_no_file_new(world, monkeypatch):

@@ -1,6 +1,7 @@
 """host/door_watch.py: what a connected CLI writes on disk becomes its pending change, once the disk is quiet; the
 user's own saves cost no new span; the last CLI to connect is the writer; nothing is watched with no CLI connected."""
 from fake_clock import FakeClock
+from hermes.core.change_notes import ChangeNotes
 from hermes.host.door_watch import DoorWatch, QUIET_MS, LONGEST_MS
 
 CLAUDE = {'client': 'Claude Code', 'session': 'claudeCode-1', 'turn': None}
@@ -41,8 +42,13 @@ class FakeSpan:
         self.stopped = True
 
 
-def watch_with(spans, clock, unknown=()):
-    return DoorWatch('the change log', lambda: FakeSpan(spans, unknown), clock, clock.now)
+class FakeChangeLog:
+    def __init__(self):
+        self.notes = ChangeNotes()
+
+
+def watch_with(spans, clock, unknown=(), change_log=None):
+    return DoorWatch(change_log or FakeChangeLog(), lambda: FakeSpan(spans, unknown), clock, clock.now)
 
 
 def test_nothing_is_watched_until_a_cli_connects_and_the_last_one_to_leave_ends_it():
@@ -72,6 +78,23 @@ def test_a_change_on_disk_is_recorded_as_the_latest_clis_once_the_disk_is_quiet(
     assert len(spans) == 2, 'a new span begins after a record'
 
 
+def test_a_change_listed_under_one_of_several_clis_connected_is_noted_as_a_guess():
+    spans, clock, change_log = [], FakeClock(), FakeChangeLog()
+    watch = watch_with(spans, clock, unknown=['/ws/big.bin'], change_log=change_log)
+    watch.attach(CLAUDE)
+    spans[0].seen('/ws/alone.py')
+    clock.advance(QUIET_MS)
+    assert change_log.notes.items == [], 'one CLI connected: its change, no guess'
+    watch.attach(GEMINI)
+    watch.attach(dict(CLAUDE, session='claudeCode-3'))
+    spans[1].seen('/ws/a.py')
+    spans[1].seen('/ws/big.bin')  # not recorded (the span notes why): no guess about it
+    spans[1].seen('/ws/mine.py', saved=True)
+    clock.advance(QUIET_MS)
+    assert [(note['kind'], note['path'], note['client'], note['detail']) for note in change_log.notes.items] == \
+        [('guessed', '/ws/a.py', 'Claude Code', 'Gemini CLI')]
+
+
 def test_a_stream_of_changes_is_recorded_at_the_latest_after_the_longest_wait():
     spans, clock = [], FakeClock()
     watch = watch_with(spans, clock)
@@ -93,7 +116,7 @@ def test_the_users_own_saves_are_not_recorded_and_cost_no_new_span():
     assert len(spans) == 1 and spans[0].paths == [] and spans[0].saved == {}
 
 
-def test_an_announced_write_is_recorded_when_done_and_an_unknown_before_text_only_listed():
+def test_an_announced_write_is_recorded_when_done_and_an_unknown_before_text_left_to_the_span():
     spans, clock = [], FakeClock()
     watch = watch_with(spans, clock, unknown=['/ws/big.bin'])
     watch.attach(CLAUDE)
@@ -102,7 +125,6 @@ def test_an_announced_write_is_recorded_when_done_and_an_unknown_before_text_onl
     watch.writes_done()  # its getDiagnostics {} after: recorded at once
     assert spans[0].recorded == (['/ws/big.bin'], CLAUDE)
     assert watch.recorded == 0
-    assert watch.unknown == ['/ws/big.bin']
 
 
 def test_a_file_announced_but_not_yet_reported_by_the_watcher_is_recorded_too():

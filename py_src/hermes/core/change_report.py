@@ -4,7 +4,7 @@ model's context: at most MAX_FILES file items, MAX_HUNK_LINES lines per side of 
 (each cut says so)."""
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Any, List
+from typing import Any, List, Optional
 from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
 from hermes.js.objects import is_none
@@ -112,12 +112,12 @@ def _author_text(item: 'Any') -> str:
 MAX_UNDO_NOTE_FILES = 10
 
 
-def undo_note(history: 'List[Any]', session: str, since: 'Any') -> 'Any':
+def undo_note(history: 'List[Any]', session: 'Optional[str]', since: 'Any') -> 'Optional[str]':
     """What an ACP agent is told with its next prompt when changes it made in this conversation (`session`) were
     undone in the editor since `since` (ms, the start of its previous turn; None: never): its protocol has no
     message for it, and an agent that does not know would redo the change or edit text that is not there. A text
     for a prompt's first block, or None when nothing was undone. From ChangeLog.history() items."""
-    if is_none(since):
+    if is_none(since) or is_none(session):
         return None
     counts = {}  # type: JsonObject
     paths = []  # type: List[str]
@@ -133,7 +133,7 @@ def undo_note(history: 'List[Any]', session: str, since: 'Any') -> 'Any':
         return None
     named = []
     for path in paths[:MAX_UNDO_NOTE_FILES]:
-        count = counts['p:' + path]
+        count = get_key(counts, 'p:' + path)
         named.append(path + ' (' + str(count) + (' change)' if count == 1 else ' changes)'))
     more = len(paths) - MAX_UNDO_NOTE_FILES
     return ('[Note from the editor] Since your previous turn the user undid some of your changes: ' +

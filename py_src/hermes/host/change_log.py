@@ -32,6 +32,7 @@ from hermes.core.hunks import (split_lines, join_lines, diff_texts, assign_ids, 
                                revert_in_text, rebase, hunk_view)
 from hermes.core.change_report import agent_view
 from hermes.core.change_authors import author_of
+from hermes.core.change_notes import ChangeNotes
 from hermes.core.edit_scopes import EditScopes
 from hermes.core.quiet_timer import QuietTimer
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
@@ -155,6 +156,7 @@ class ChangeLog:
         self._journal_seq = 0  # the last journal line written (host/change_store.py)
         # turns whose writes VS Code's chat editing session tracks too (core/edit_scopes.py, ui/native_edits.py)
         self.edit_scopes = EditScopes()
+        self.notes = ChangeNotes()  # changes seen but not under review exactly (the Changes view shows them)
         self._restore()
 
     # ------------------------------------------------------------------------------------------ reading

@@ -42,6 +42,8 @@ from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.host.paths import folder_paths
+from hermes.core.change_authors import author_of
+from hermes.core.change_notes import TOO_MANY, UNKNOWN_BEFORE
 
 IGNORED_DIRS = ['.git', 'node_modules', '__pycache__']
 IGNORED_PARTS = ['/.git/', '/node_modules/', '/__pycache__/']
@@ -229,6 +231,9 @@ class DiskChangeSpan:
         for path in paths:
             if self._record_one(change_log, path, author):
                 count += 1
+        notes = getattr(change_log, 'notes', None)
+        if self.overflow > 0 and len(paths) > 0 and not is_none(notes):
+            notes.add(TOO_MANY, paths[len(paths) - 1], author_of(author)['client'], str(self.overflow))
         return count
 
     def before_of(self, path):
@@ -277,6 +282,9 @@ class DiskChangeSpan:
             return False  # went through the editor: its writer records it (a tool) or it is the user's
         before = self.before_of(path)
         if not before['known']:
+            notes = getattr(change_log, 'notes', None)
+            if not is_none(notes):
+                notes.add(UNKNOWN_BEFORE, path, author_of(author)['client'])
             return False
         try:
             fs = node('fs')

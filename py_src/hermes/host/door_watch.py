@@ -1,8 +1,9 @@
 """Edits a terminal CLI makes without asking — in auto-accept mode, or through its shell commands — reach the disk
 directly, never a door. While a CLI is connected through a door, a file that changes on disk behind the editor becomes
 that CLI's pending change in the change log, whenever its text before is known (host/disk_changes.py: an open
-document, the window's WorkspaceTexts, the start's listing for a new file). What cannot be attributed exactly — a file
-whose before-text is unknown (too large, not a text file) — is listed by the span but not recorded, and counted here.
+document, the window's WorkspaceTexts, the start's listing for a new file). What cannot be reviewed exactly is said in
+the Changes view (core/change_notes.py): a file whose before-text is unknown (too large, not a text file: the span
+notes it), a change listed under one of several CLIs connected at once (noted here).
 
 One span at a time: it runs while any CLI is connected, and is recorded and begun anew once the disk is quiet for
 QUIET_MS (at the latest LONGEST_MS after the first change), or at once when the CLI says its write is done. Claude
@@ -20,11 +21,11 @@ say; docs/DOORS.md).
 from hermes.js.clock import now_ms
 from hermes.js.errors import JsError
 from hermes.js.objects import is_none
+from hermes.core.change_notes import GUESSED
 from hermes.core.quiet_timer import QuietTimer
 
 QUIET_MS = 1000
 LONGEST_MS = 3000
-MAX_UNKNOWN = 20
 
 
 class DoorWatch:
@@ -37,7 +38,6 @@ class DoorWatch:
         self.log = log
         self.authors = []  # the connected CLIs' authors, the latest active last
         self.recorded = 0
-        self.unknown = []  # changed files whose before-text was unknown (the newest MAX_UNKNOWN): not recorded
         self.named = []  # files a CLI said it is about to write, since the span began
         self.expected = {}  # 'k:' + path → the text a CLI will write because the user accepted it in the review
         self._span = None
@@ -100,15 +100,29 @@ class DoorWatch:
             return 0
         paths = [path for path in span.end(self.named) if not self._written_as_accepted(span, path)]
         self.named = []
-        count = span.record(self.change_log, paths, self.authors[len(self.authors) - 1])
+        writer = self.authors[len(self.authors) - 1]
+        count = span.record(self.change_log, paths, writer)
         self.recorded += count
-        for path in paths:
-            if ('k:' + path) not in span.saved and not span.before_of(path)['known']:
-                unknown = [known for known in self.unknown if known != path]
-                unknown.append(path)
-                self.unknown = unknown[max(0, len(unknown) - MAX_UNKNOWN):]
+        if len(self.authors) > 1 and count > 0:
+            self._note_guess(span, paths, writer)
         self._begin()
         return count
+
+    def _note_guess(self, span, paths, writer):
+        """Several CLIs are connected: the changes were listed as the last active one's, which the disk cannot
+        confirm — say so in the Changes view."""
+        notes = getattr(self.change_log, 'notes', None)
+        if is_none(notes):
+            return
+        others = []
+        for author in self.authors:
+            if author['client'] != writer['client'] and not (author['client'] in others):
+                others.append(author['client'])
+        if len(others) == 0:
+            return  # two terminals of the same CLI: the name listed is right either way
+        for path in paths:
+            if not (('k:' + path) in span.saved) and span.before_of(path)['known']:
+                notes.add(GUESSED, path, writer['client'], ' and '.join(others))
 
     def dispose(self):
         self.authors = []

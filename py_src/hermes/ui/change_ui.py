@@ -9,6 +9,7 @@ from hermes.ui.change_review import register_change_review
 from hermes.ui.change_commands import register_change_commands
 from hermes.ui.change_diff import register_before_texts
 from hermes.ui.changes_view import register_changes_view
+from hermes.ui.change_notes_view import register_change_notes_view
 from hermes.ui.checkpoints import register_checkpoints
 
 
@@ -30,5 +31,6 @@ def register_change_ui(context, log, changes, conversations):
     commands = register_change_commands(context, changes, review, log)
     register_before_texts(context, changes)
     view = register_changes_view(context, changes, session_title, turn_title)
+    register_change_notes_view(context, changes.notes, view['view'])
     checkpoints = register_checkpoints(context, changes, conversations, EditorFiles(), log)
     return {'review': review, 'commands': commands, 'view': view, 'checkpoints': checkpoints}
