@@ -26,6 +26,8 @@ GEMINI_SETTINGS = {'security': {'auth': {'selectedType': 'gemini-api-key'}, 'fol
 SOCKET = 'hermes-doors-e2e'
 PLAN = 'notes/plan.md'
 CLAUDE_FILE = 'notes/claude.md'
+SHELL_FILE = 'notes/shell.txt'  # a command of Gemini CLI's rewrites it: its text before is known (small, in the workspace)
+BIG_FILE = 'notes/big.log'  # and appends to this one: past the bound of the texts Hermes keeps, its text before is unknown
 
 
 def tmux(*args):
@@ -86,6 +88,8 @@ def test_gemini_cli_started_in_a_vscode_terminal_connects_by_itself(code_server,
     # written before the CLI connects: while it is connected, whatever changes on disk behind the editor is its change
     (workspace / PLAN).write_text('# Plan\n\none\ntwo\nthree\nfour\nfive\nsix\nseven\n')
     (workspace / CLAUDE_FILE).write_text('alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\n')
+    (workspace / SHELL_FILE).write_text('before the command\n')
+    (workspace / BIG_FILE).write_text('a log line of sixty-four characters, repeated to pass the bound\n' * 5000)
     gemini = client_dir('gemini-cli') / 'node_modules' / '.bin' / 'gemini'
     # only the model's address and key are added: the door comes from what VS Code put into the terminal
     screen = terminal_cli('gemini', f'cd {shlex.quote(str(workspace))} && env GEMINI_API_KEY=scripted '
@@ -166,6 +170,55 @@ def test_gemini_clis_edit_is_reviewed_hunk_by_hunk_and_it_writes_exactly_what_wa
     decided = [item for item in listed.get('history', []) if item['path'].endswith('plan.md')]
     assert {(item['client'], item['action']) for item in decided} >= {('Gemini CLI', 'kept'), ('Gemini CLI', 'undone')}
     assert not [item for item in listed['pending'] if item['path'].endswith('plan.md')], 'nothing left to review'
+
+
+def test_what_a_shell_command_of_gemini_cli_changes_is_its_pending_change_or_a_note_in_the_changes_view(
+        code_server, workbench, workspace, gemini_model, window):
+    """A command the CLI runs writes the disk itself, no door sees it: the file whose text before Hermes knows becomes
+    Gemini CLI's pending change; the one past the bound of the texts Hermes keeps cannot be reviewed exactly, and the
+    Changes view says so."""
+    from mcp_session import McpSession
+    command = (f"printf 'after the command\\n' > {SHELL_FILE} && echo 'one more line' >> {BIG_FILE}")
+    gemini_model.script([ToolUse('run_shell_command', {'command': command, 'description': 'update two files'})],
+                        Say('Ran it.'))
+    tmux('send-keys', '-t', 'gemini', 'run the update')
+    time.sleep(0.5)
+    tmux('send-keys', '-t', 'gemini', 'Enter')
+    try:
+        # its default approval mode asks before a command runs: the first choice allows it once
+        wait_until(lambda: 'Allow execution' in screen_of('gemini') or (workspace / SHELL_FILE).read_text() !=
+                   'before the command\n', 90, what='Gemini CLI to ask before it runs the command')
+        for _ in range(20):
+            if 'Allow execution' not in screen_of('gemini'):
+                break
+            tmux('send-keys', '-t', 'gemini', 'Enter')
+            time.sleep(1)
+        wait_until(lambda: (workspace / SHELL_FILE).read_text() == 'after the command\n', 60, what='the command to run')
+    finally:
+        record('gemini-cli', 'in a VS Code terminal (door): a shell command', screen_of('gemini'))
+
+    def pending():
+        client = McpSession(window['url'], window['token'])
+        try:
+            return client.ok('changes_list', {})[1]['pending']
+        finally:
+            client.close()
+    wait_until(lambda: [item for item in pending() if item['path'].endswith('shell.txt')], 30,
+               what="shell.txt among Gemini CLI's pending changes")
+    [changed] = [item for item in pending() if item['path'].endswith('shell.txt')]
+    assert changed['client'] == 'Gemini CLI'
+    assert not [item for item in pending() if item['path'].endswith('big.log')], 'its text before is unknown'
+    page = workbench.page
+    for _ in range(5):
+        if page.get_by_text('its text before is unknown').first.is_visible():
+            break
+        page.keyboard.press('Escape')
+        workbench.run_command('Focus on Changes View')
+        time.sleep(2)
+    note = page.get_by_text('big.log: changed by Gemini CLI; its text before is unknown').first
+    note.wait_for(state='visible')
+    page.locator('.monaco-list-row', has_text='shell.txt').first.wait_for(state='visible')
+    workbench.screenshot('tests/artifacts/clients/door-changes-view-notes.png')
 
 
 CLAUDE_KEY = 'sk-ant-scripted-door-0123456789abcdef'
