@@ -3,7 +3,11 @@
 CLI's own writes become its pending changes; an ordinary save by the user must not pay for that. Measured in the
 extension host (through the probe extension): one edit + save of a 10 kB file, back to back, with a Gemini CLI
 connected to the door (a client speaking its protocol: initialize over the door's MCP endpoint with the discovery
-file's token) against none; rounds alternate so the machine's load falls on both sides; medians."""
+file's token) against none; rounds alternate so the machine's load falls on both sides; medians.
+
+And the time from a CLI's `openDiff` to the proposal shown under Hermes' review (the file's editor active with the
+proposed text in it), against VS Code's own `vscode.diff` of the same file and proposal (what the vendors' companions
+open): both started and observed inside the extension host, alternating, medians."""
 import json
 import statistics
 import tempfile
@@ -30,6 +34,44 @@ return times;
 """
 
 
+DIFFS = 12  # per side
+OPEN_DIFF = """
+const [url, token, session, file, proposed] = %(args)s;
+const started = performance.now();
+const answer = await fetch(url, {method: 'POST', body: JSON.stringify({jsonrpc: '2.0', id: %(id)d, method: 'tools/call',
+  params: {name: 'openDiff', arguments: {filePath: file, newContent: proposed}}}),
+  headers: {'Authorization': 'Bearer ' + token, 'Mcp-Session-Id': session, 'Content-Type': 'application/json',
+            'Accept': 'application/json, text/event-stream'}});
+await answer.text();
+while (!(vscode.window.activeTextEditor && vscode.window.activeTextEditor.document.uri.fsPath === file &&
+         vscode.window.activeTextEditor.document.getText() === proposed)) {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+}
+const shown = performance.now() - started;
+await fetch(url, {method: 'POST', body: JSON.stringify({jsonrpc: '2.0', id: %(id)d + 1, method: 'tools/call',
+  params: {name: 'closeDiff', arguments: {filePath: file}}}),
+  headers: {'Authorization': 'Bearer ' + token, 'Mcp-Session-Id': session, 'Content-Type': 'application/json',
+            'Accept': 'application/json, text/event-stream'}}).then((r) => r.text());
+const document = vscode.window.activeTextEditor.document;
+while (document.getText() === proposed || document.isDirty) {
+  await new Promise((resolve) => setTimeout(resolve, 5));
+}
+await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+return shown;
+"""
+VSCODE_DIFF = """
+const [file, proposal] = %(args)s;
+const started = performance.now();
+await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(file), vscode.Uri.file(proposal), 'proposed');
+while (!(vscode.window.activeTextEditor && vscode.window.activeTextEditor.document.uri.fsPath === proposal)) {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+}
+const shown = performance.now() - started;
+await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+return shown;
+"""
+
+
 def connect_like_gemini(httpx, discovery):
     """A session on the Gemini CLI door as the CLI opens one; returns (client, session id)."""
     url = f"http://127.0.0.1:{discovery['port']}/mcp"
@@ -41,6 +83,31 @@ def connect_like_gemini(httpx, discovery):
     client.post(url, json={'jsonrpc': '2.0', 'method': 'notifications/initialized'},
                 headers={'Mcp-Session-Id': session})
     return client, url, session
+
+
+def measure_diffs(httpx, probe, discovery, workspace):
+    """{'hermes': [ms], 'vscode.diff': [ms]}: openDiff through the Gemini door against vscode.diff, alternating."""
+    proposed_file = workspace / 'proposed.py'
+    text = ''.join(f'def function_{i}():\n    return {i}\n\n' for i in range(70))
+    proposed_file.write_text(text)
+    proposal = text.replace('return 3\n', 'return 30\n').replace('return 40\n', 'return 400\n')
+    proposal_file = workspace.parent / 'proposal.py'
+    proposal_file.write_text(proposal)
+    client, url, session = connect_like_gemini(httpx, discovery)
+    diffs = {'hermes': [], 'vscode.diff': []}
+    try:
+        for number in range(DIFFS + 1):
+            open_diff = OPEN_DIFF % {'args': json.dumps([url, discovery['authToken'], session, str(proposed_file),
+                                                         proposal]), 'id': 100 + 2 * number}
+            hermes = probe(open_diff, timeout=60)
+            own = probe(VSCODE_DIFF % {'args': json.dumps([str(proposed_file), str(proposal_file)])}, timeout=60)
+            if number > 0:  # the first of each: warm-up
+                diffs['hermes'].append(hermes)
+                diffs['vscode.diff'].append(own)
+    finally:
+        client.delete(url, headers={'Mcp-Session-Id': session})
+        client.close()
+    return diffs
 
 
 def bench_doors(heading, row, target, code_server, vsix, root):
@@ -86,9 +153,13 @@ def bench_doors(heading, row, target, code_server, vsix, root):
                             client.delete(url, headers={'Mcp-Session-Id': session_id})
                             client.close()
                             time.sleep(0.5)
+                diffs = measure_diffs(httpx, probe, discovery, workspace)
                 browser.close()
         finally:
             server.stop()
     on, off = statistics.median(times[True]), statistics.median(times[False])
     target('edit + save, a CLI connected (disk watch on)', f'{on:.1f} ms (none connected {off:.1f} ms)',
            'no CLI connected', on / off, 1.05)
+    hermes, vscode_diff = statistics.median(diffs['hermes']), statistics.median(diffs['vscode.diff'])
+    target("a CLI's openDiff → shown under Hermes' review", f'{hermes:.1f} ms (vscode.diff {vscode_diff:.1f} ms)',
+           "VS Code's own vscode.diff", hermes / vscode_diff, 1.5)
