@@ -567,6 +567,12 @@ module.exports = {
       return uri;
     };
   }
+  if (!exported.ProgressLocation) exported.ProgressLocation = { SourceControl: 1, Window: 10, Notification: 15 };
+  if (!window.withProgress) {
+    // a notification's task: run at once; its token never cancelled (nobody clicks Cancel in the fake)
+    window.withProgress = (options, task) => Promise.resolve(task({ report() {} },
+      { isCancellationRequested: false, onCancellationRequested: () => new Disposable() }));
+  }
   if (!exported.ThemeIcon) exported.ThemeIcon = ThemeIcon;
   if (!exported.MarkdownString) exported.MarkdownString = MarkdownString;
   if (!exported.Selection) exported.Selection = Selection;

@@ -106,3 +106,57 @@ test('a proposal outside the workspace is refused before anything is shown', asy
   await ext.deactivate();
   context.disposeAll();
 });
+
+test('several proposals at once, one per file: each ends by itself; a new one for the same file ends the first; the CLI\'s closeDiff ends one', async () => {
+  const { ext, context, api, target, changes } = await start();
+  const second = path.join(path.dirname(target), 'other.md');
+  fs.writeFileSync(second, BEFORE);
+  const first = api.proposals.propose(target, PROPOSED, AUTHOR, 'tab 1', null);
+  const other = api.proposals.propose(second, PROPOSED, { ...AUTHOR, turn: 'proposal-2' }, 'tab 2', null);
+  await until(() => api.proposals.pending().length === 2);
+  await vscode.commands.executeCommand('hermes.proposal.accept', second);
+  assert.deepEqual({ ...(await other) }, { outcome: 'accepted', text: PROPOSED });
+  assert.deepEqual(api.proposals.pending().map((entry) => entry.path), [target], 'the other file is still under review');
+  const again = api.proposals.propose(target, 'ONE\n', { ...AUTHOR, turn: 'proposal-3' }, 'tab 3', null);
+  assert.deepEqual({ ...(await first) }, { outcome: 'rejected' }, 'a new proposal for the file ends the one before');
+  await until(() => api.proposals.pending().length === 1 && documentOf(target).getText() === 'ONE\n');
+  // Gemini CLI's closeDiff: the review ends writing nothing, and the CLI hears what the buffer held
+  assert.equal(api.proposals.close(target, null, 'rejected'), 'ONE\n');
+  assert.deepEqual({ ...(await again) }, { outcome: 'rejected' });
+  await until(() => documentOf(target).getText() === BEFORE);
+  assert.deepEqual(changes.pending().filter((entry) => entry.path === target), [], 'nothing of it left to review');
+  await ext.deactivate();
+  context.disposeAll();
+});
+
+test('the user closing the file\'s tab rejects its proposal', async () => {
+  const { ext, context, api, target } = await start();
+  const decision = api.proposals.propose(target, PROPOSED, AUTHOR, 'tab', null);
+  await until(() => api.proposals.pending().length === 1);
+  await vscode.window.tabGroups.close({ input: { uri: vscode.Uri.file(target) } });
+  assert.deepEqual({ ...(await decision) }, { outcome: 'rejected' });
+  await until(() => documentOf(target).getText() === BEFORE);
+  await ext.deactivate();
+  context.disposeAll();
+});
+
+test('a new file is reviewed whole in the diff editor: accepted, it becomes the CLI\'s created file once written; a deletion rejected leaves the file', async () => {
+  const { ext, context, api, target, changes } = await start();
+  const made = path.join(path.dirname(target), 'made.md');
+  const created = api.proposals.propose(made, 'new\n', AUTHOR, 'new file', null);
+  await until(() => vscode.__state.contextKeys['hermes.diffPending'] === true);
+  assert.deepEqual(api.proposals.pending(), [], 'no buffer holds a file that does not exist yet');
+  await vscode.commands.executeCommand('hermes.diff.accept');
+  assert.deepEqual({ ...(await created) }, { outcome: 'accepted', text: 'new\n' });
+  fs.writeFileSync(made, 'new\n');  // the CLI writes what it was answered
+  await until(() => changes.pending().some((entry) => entry.path === made), 5000);
+  const [entry] = changes.pending().filter((item) => item.path === made);
+  assert.deepEqual([entry.client, entry.created], ['Claude Code', true]);
+  const deletion = api.proposals.propose(target, null, AUTHOR, 'delete', null);
+  await until(() => vscode.__state.contextKeys['hermes.diffPending'] === true);
+  await vscode.commands.executeCommand('hermes.diff.reject');
+  assert.deepEqual({ ...(await deletion) }, { outcome: 'rejected' });
+  assert.equal(fs.readFileSync(target, 'utf8'), BEFORE);
+  await ext.deactivate();
+  context.disposeAll();
+});

@@ -28,6 +28,8 @@ from hermes.core.checkpoints import new_turn_id, last_turn, change_author
 from hermes.core.change_report import undo_note
 from hermes.core.conversations import end_reply, remember_turn
 
+MAX_TOLD = 500  # the decisions an agent was told of, the newest (the change log keeps at most 200 decisions)
+
 
 def no_answer_text(agent_name: str) -> str:
     """What a turn that ended without a word or a step says."""
@@ -144,6 +146,7 @@ class AcpConversations:
         self.log = log
         self.make_watch = make_watch
         self.change_log = change_log
+        self._told = []  # type: List[Any]  # the change log's decisions an agent was told of (undo_note)
 
     def commands_hint(self, conversation: 'Conversation', agent_name: str, origin: 'Any') -> 'Optional[str]':
         """The line a chat session adds at the end of a response when the agent's commands arrived or changed since
@@ -177,9 +180,15 @@ class AcpConversations:
         the user's text: agents recognise a slash command by the prompt's first text)."""
         if is_none(self.change_log):
             return blocks
-        note = undo_note(self.change_log.history(), conversation.id, get_key(begun, 'since'))
+        # each decision once: a fast user can undo and send in the same millisecond the previous turn started
+        fresh = [item for item in self.change_log.history() if not (item in self._told)]
+        note = undo_note(fresh, conversation.id, get_key(begun, 'since'))
         if is_none(note):
             return blocks
+        for item in fresh:
+            if get_key(item, 'session') == conversation.id:
+                self._told.append(item)
+        self._told = self._told[max(0, len(self._told) - MAX_TOLD):]
         noted = [block for block in blocks]  # type: List[JsonObject]
         noted.append({'type': 'text', 'text': note})
         return noted

@@ -66,11 +66,11 @@ class Proposals:
         if not is_none(found) and found['kind'] != 'file':
             raise ToolError('Hermes refused this change: "' + display_path(path) + '" is not a file.')
         cancellation = _NoCancellation() if is_none(cancellation) else cancellation
-        before = await self.files.read(path)
-        disk_before = await _disk_text(path)  # what the CLI read: the disk must hold it again when it gets the answer
-        for other in self.open[:]:
+        for other in self.open[:]:  # first: the text before is the file's, not the earlier proposal in its buffer
             if other['path'] == path:
                 await self._end(other, 'rejected')
+        before = await self.files.read(path)
+        disk_before = await _disk_text(path)  # what the CLI read: the disk must hold it again when it gets the answer
         if is_none(before) or is_none(text):
             return await self._whole_file(path, before, text, author, title, cancellation)
         if before == text:
