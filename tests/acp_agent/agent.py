@@ -10,7 +10,10 @@ a message on stderr) · hang_init (never answers initialize) · wrong_version (a
 no_provider (as Hermes 0.19.0 without a model: initialize offers only the `hermes-setup` auth method, session/new
 fails with -32603 "No LLM provider configured", session/load of an earlier session works and every prompt ends
 with stopReason "refusal" and no word) ·
-ignore_term (also ignores SIGTERM: only SIGKILL ends it).
+ignore_term (also ignores SIGTERM: only SIGKILL ends it) ·
+config (session/new also offers config options — a select "model" of category model, which replaces the deprecated
+models, a grouped select "thought_level", a boolean "auto_approve", and one malformed entry — set with
+session/set_config_option, whose answer carries them all anew).
 
 A prompt's first text block picks what the turn does (the first word, then arguments):
     hello …            chunks, a thought, a tool call and its update, a plan, usage; end_turn
@@ -33,7 +36,9 @@ A prompt's first text block picks what the turn does (the first word, then argum
                        "no such command: /NAME …" otherwise
     more_commands      sends a longer command list (adds /compact) in the turn, says "commands changed"
     options            says the session's mode and model ("mode=… model=…": session/new reports modes and models,
-                       session/set_mode and session/set_model change them)
+                       session/set_mode and session/set_model change them), and in config mode its config options
+                       (" config model=… thought_level=… auto_approve=…")
+    think_hard         sends config_option_update: thought_level becomes "high" (the agent changed it)
 A later text block that starts "[Note from the editor]" is said first, as "editor note: …".
 """
 import json
@@ -43,7 +48,23 @@ import subprocess
 import sys
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else 'normal'
-STATE = {'next_id': 1000, 'sessions': 0, 'servers': {}, 'backlog': [], 'mode': {}, 'model': {}}
+STATE = {'next_id': 1000, 'sessions': 0, 'servers': {}, 'backlog': [], 'mode': {}, 'model': {}, 'config': {}}
+CONFIG_DEFAULTS = {'model': 'scripted-a', 'thought_level': 'medium', 'auto_approve': False}
+
+
+def config_options(session_id):
+    values = STATE['config'].setdefault(session_id, dict(CONFIG_DEFAULTS))
+    return [{'id': 'model', 'name': 'Model', 'category': 'model', 'type': 'select', 'currentValue': values['model'],
+             'options': [{'value': 'scripted-a', 'name': 'Scripted A'},
+                         {'value': 'scripted-b', 'name': 'Scripted B', 'description': 'the other one'}]},
+            {'id': 'thought_level', 'name': 'Thinking', 'category': 'thought_level', 'type': 'select',
+             'currentValue': values['thought_level'],
+             'options': [{'group': 'effort', 'name': 'Effort', 'options': [
+                 {'value': 'low', 'name': 'Low'}, {'value': 'medium', 'name': 'Medium'},
+                 {'value': 'high', 'name': 'High', 'description': 'slower'}]}]},
+            {'id': 'auto_approve', 'name': 'Approve edits by itself', 'type': 'boolean',
+             'currentValue': values['auto_approve']},
+            {'name': 'no id: left out by the client', 'type': 'select', 'options': []}]
 
 
 COMMANDS = [{'name': 'help', 'description': 'Help'},
@@ -128,8 +149,17 @@ def turn(request_id, params):
         chunk(session_id, 'commands changed')
         return answer(request_id, {'stopReason': 'end_turn'})
     if command == 'options':
-        chunk(session_id, 'mode=' + STATE['mode'].get(session_id, 'default') + ' model=' +
-              STATE['model'].get(session_id, 'scripted-a'))
+        said = 'mode=' + STATE['mode'].get(session_id, 'default') + ' model=' + STATE['model'].get(session_id,
+                                                                                                    'scripted-a')
+        if MODE == 'config':
+            values = STATE['config'].setdefault(session_id, dict(CONFIG_DEFAULTS))
+            said += ' config ' + ' '.join(key + '=' + json.dumps(values[key]).strip('"') for key in CONFIG_DEFAULTS)
+        chunk(session_id, said)
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'think_hard':
+        STATE['config'].setdefault(session_id, dict(CONFIG_DEFAULTS))['thought_level'] = 'high'
+        update(session_id, {'sessionUpdate': 'config_option_update', 'configOptions': config_options(session_id)})
+        chunk(session_id, 'thinking harder')
         return answer(request_id, {'stopReason': 'end_turn'})
     if command == 'hello':
         chunk(session_id, 'Hello')
@@ -271,7 +301,8 @@ def handle(message):
                                                            {'id': 'accept_edits', 'name': 'Accept edits'}]},
             'models': {'currentModelId': 'scripted-a', 'availableModels': [
                 {'modelId': 'scripted-a', 'name': 'Scripted A'}, {'modelId': 'scripted-b', 'name': 'Scripted B',
-                                                                  'description': 'the other one'}]}})
+                                                                  'description': 'the other one'}]},
+            **({'configOptions': config_options(session_id)} if MODE == 'config' else {})})
         # as Hermes Agent 0.19.0 does: the commands come right after the answer, before the client's first prompt
         update(session_id, {'sessionUpdate': 'available_commands_update', 'availableCommands': COMMANDS})
         return None
@@ -279,7 +310,7 @@ def handle(message):
         session_id = params['sessionId']
         update(session_id, {'sessionUpdate': 'user_message_chunk', 'content': {'type': 'text', 'text': 'earlier'}})
         chunk(session_id, 'earlier answer')
-        return answer(request_id, None)
+        return answer(request_id, {'configOptions': config_options(session_id)} if MODE == 'config' else None)
     if method == 'session/resume':
         return answer(request_id, {})
     if method == 'session/list':
@@ -296,6 +327,16 @@ def handle(message):
         option = 'mode' if method == 'session/set_mode' else 'model'
         STATE[option][params['sessionId']] = params.get('modeId' if option == 'mode' else 'modelId')
         return answer(request_id, {})
+    if method == 'session/set_config_option':
+        session_id, config_id, value = params.get('sessionId'), params.get('configId'), params.get('value')
+        values = STATE['config'].setdefault(session_id, dict(CONFIG_DEFAULTS))
+        allowed = {'model': ['scripted-a', 'scripted-b'], 'thought_level': ['low', 'medium', 'high'],
+                   'auto_approve': [True, False]}
+        if MODE != 'config' or config_id not in allowed or value not in allowed[config_id] or \
+                type(value) is not type(allowed[config_id][0]):
+            return fail(request_id, -32602, f'Invalid params: no value {value!r} for the option {config_id!r}')
+        values[config_id] = value
+        return answer(request_id, {'configOptions': config_options(session_id)})
     if method == 'session/prompt':
         if MODE == 'no_provider':
             return answer(request_id, {'stopReason': 'refusal'})

@@ -175,6 +175,36 @@ test('the agent\'s modes and models are the session\'s pickers; a choice reaches
   }
 });
 
+test('an agent\'s config options are the session\'s pickers (the model one replacing the deprecated picker); a choice and the agent\'s own change are kept', async () => {
+  const run = await session({ 'hermes.agent.backend': 'Scripted',
+    'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT, 'config'] }] }, 'options');
+  try {
+    const said = (stream) => stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('');
+    assert.match(said(run.stream), /^mode=default model=scripted-a config model=scripted-a thought_level=medium auto_approve=false/);
+    const { provider } = chat.content.get('hermes');
+    const { optionGroups } = await provider.provideChatSessionProviderOptions({});
+    assert.deepEqual(optionGroups.map((group) => [group.id, group.name, group.items.map((item) => item.id)]),
+      [['mode', 'Mode', ['default', 'accept_edits']], ['config:model', 'Model', ['scripted-a', 'scripted-b']],
+        ['config:thought_level', 'Thinking', ['low', 'medium', 'high']],
+        ['config:auto_approve', 'Approve edits by itself', ['true', 'false']]]);
+    const [conversation] = await listed(chat.controllers.get('hermes'), (items) => items.length === 1);
+    await provider.provideHandleOptionsChange(conversation.resource, [{ optionId: 'config:thought_level', value: 'low' },
+      { optionId: 'config:auto_approve', value: { id: 'true', name: 'On' } }], {});
+    const content = await provider.provideChatSessionContent(conversation.resource, {});
+    assert.equal(content.options['config:thought_level'], 'low');
+    assert.equal(content.options['config:auto_approve'], 'true');
+    const again = recorder();
+    await run.ask('options', again);
+    assert.equal(said(again), 'mode=default model=scripted-a config model=scripted-a thought_level=low auto_approve=true');
+    // the agent changes an option itself (config_option_update): the session shows it
+    await run.ask('think_hard', recorder());
+    const after = await provider.provideChatSessionContent(conversation.resource, {});
+    assert.equal(after.options['config:thought_level'], 'high');
+  } finally {
+    await run.stop();
+  }
+});
+
 test('without Hermes Agent the built-in loop answers and the session says once how to get it', async () => {
   const saved = process.env.PATH;
   process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'empty-path-'));  // no hermes anywhere

@@ -1,8 +1,18 @@
-"""What an ACP agent session lets the user choose — its modes (Hermes: ask before edits / accept edits / don't ask)
-and its models — free of VS Code: read from the agent's `session/new` answer (never hard-coded), offered as the chat
-session's option groups (VS Code's pickers in the input area), and the choices kept in `conversation.acp`
-('mode', 'model') so a session shows and keeps them after a reload (Hermes does not remember them across processes:
-they are set again after `session/load`).
+"""What an ACP agent session lets the user choose, free of VS Code: read from the agent's `session/new` (or
+`session/load`) answer — never hard-coded — offered as the chat session's option groups (VS Code's pickers in the
+input area), and the choices kept in `conversation.acp` under the option's id so a session shows and keeps them after
+a reload (agents do not remember them across processes: they are set again after `session/load`).
+
+Two generations of the protocol:
+- **Config options** (stable since 2026-02; `configOptions` [{id, name, description?, category?, type: 'select',
+  currentValue, options: [{value, name, description?}] or groups [{group, name, options}]} or {type: 'boolean',
+  currentValue}], set with `session/set_config_option {sessionId, configId, value}`, whose answer and the
+  `config_option_update` session update carry every option anew). Each is the option `config:<id>`; a boolean one
+  is a picker of On / Off.
+- **Modes and models** (`modes` {availableModes, currentModeId}, the unstable `models` {availableModels,
+  currentModelId}; `session/set_mode`, `session/set_model`): deprecated in favour of config options, kept as the
+  fallback for agents that offer only them (Hermes Agent 0.19.0: ask before edits / accept edits / don't ask). An
+  agent that offers a config option of category `mode` (or `model`) gets no legacy picker for it.
 """
 # __pragma__('tconv')
 # __pragma__('skip')
@@ -10,17 +20,103 @@ from typing import List, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
 from hermes.js.objects import is_none
-from hermes.core.values import json_type, get_key
+from hermes.core.values import copyable_keys, json_type, get_key
 
 MODE = 'mode'
 MODEL = 'model'
 OPTIONS = [MODE, MODEL]
 GROUP_NAMES = {MODE: 'Mode', MODEL: 'Model'}
 METHODS = {MODE: 'set_mode', MODEL: 'set_model'}
+CONFIG = 'config:'  # the prefix of a config option's id among a session's options
+BOOLEAN = 'boolean'
+SELECT = 'select'
+MAX_CONFIG_OPTIONS = 20  # an agent's options beyond this are not shown (a picker each in the input area)
+MAX_CONFIG_VALUES = 200
+MAX_NAME_CHARS = 80
 
 
 def _text(value: 'Json') -> 'Optional[str]':
     return value if json_type(value) == 'string' and value != '' else None
+
+
+def _name(value: 'Json', fallback: str) -> str:
+    """A name an agent gave, bounded and on one line (it is shown in a picker)."""
+    text = _text(value)
+    if is_none(text):
+        return fallback
+    text = ' '.join(text.split())
+    return text if len(text) <= MAX_NAME_CHARS else text[:MAX_NAME_CHARS - 1] + '…'
+
+
+def is_option(option: 'Json') -> bool:
+    """Whether `option` names an option of a session: 'mode', 'model' or a config option ('config:<id>')."""
+    return json_type(option) == 'string' and (option in OPTIONS or (option.startswith(CONFIG) and
+                                                                    len(option) > len(CONFIG)))
+
+
+def _config_values(entries: 'Json', group: 'Optional[str]', items: 'List[JsonObject]') -> None:
+    """A select option's values (flat, or in groups of {group, name, options}) appended to `items`."""
+    if json_type(entries) != 'array':
+        return
+    for entry in entries:
+        if len(items) >= MAX_CONFIG_VALUES:
+            return
+        if json_type(get_key(entry, 'options')) == 'array':
+            _config_values(get_key(entry, 'options'), _name(get_key(entry, 'name'), ''), items)
+            continue
+        value = _text(get_key(entry, 'value'))
+        if is_none(value):
+            continue
+        item = {'id': value, 'name': _name(get_key(entry, 'name'), value)}  # type: JsonObject
+        description = _text(get_key(entry, 'description'))
+        if not is_none(group) and group != '':
+            description = group if is_none(description) else group + ' · ' + description
+        if not is_none(description):
+            item['description'] = description
+        items.append(item)
+
+
+def config_options(entries: 'Json') -> 'JsonObject':
+    """`configOptions` as offered options: {'config:<id>': {'items', 'current', 'name', 'kind', 'category'}}, in the
+    agent's order; malformed entries (no id, an unknown type, a select without values) are left out."""
+    offered = {}  # type: JsonObject
+    if json_type(entries) != 'array':
+        return offered
+    for entry in entries:
+        config_id = _text(get_key(entry, 'id'))
+        kind = get_key(entry, 'type')
+        if is_none(config_id) or len(copyable_keys(offered)) >= MAX_CONFIG_OPTIONS or (CONFIG + config_id) in offered:
+            continue
+        current = get_key(entry, 'currentValue')
+        items = []  # type: List[JsonObject]
+        if kind == BOOLEAN:
+            items = [{'id': 'true', 'name': 'On'}, {'id': 'false', 'name': 'Off'}]
+            current = None if json_type(current) != 'boolean' else ('true' if current else 'false')
+        elif kind == SELECT:
+            _config_values(get_key(entry, 'options'), None, items)
+            current = _text(current)
+        if len(items) == 0:
+            continue
+        option = {'items': items, 'current': current, 'name': _name(get_key(entry, 'name'), config_id),
+                  'kind': kind, 'category': _text(get_key(entry, 'category'))}  # type: JsonObject
+        offered[CONFIG + config_id] = option
+    return offered
+
+
+def offers_value(offer: 'Json', value: 'Json') -> bool:
+    """Whether an offered option (`offered[option]`) has the item `value`."""
+    for item in get_key(offer, 'items', []):
+        if item['id'] == value:
+            return True
+    return False
+
+
+def wire_value(offered: 'Json', option: str, value: str) -> 'Json':
+    """The value `session/set_config_option` carries for `option`'s picker item `value` (a boolean's 'true' →
+    true)."""
+    if get_key(get_key(offered, option), 'kind') == BOOLEAN:
+        return value == 'true'
+    return value
 
 
 def _items(entries: 'Json', id_key: str) -> 'List[JsonObject]':
@@ -53,7 +149,32 @@ def offered_options(created: 'Json') -> 'JsonObject':
     items = _items(get_key(models, 'availableModels'), 'modelId')
     if len(items) > 0:
         offered[MODEL] = {'items': items, 'current': _text(get_key(models, 'currentModelId'))}
+    configs = config_options(get_key(created, 'configOptions'))
+    for option in copyable_keys(configs):
+        category = configs[option]['category']
+        if category == MODE or category == MODEL:  # the config option replaces the deprecated picker
+            if category in offered:
+                del offered[category]
+    for option in copyable_keys(configs):
+        offered[option] = configs[option]
     return offered
+
+
+def with_config_update(offered: 'Json', entries: 'Json') -> 'JsonObject':
+    """`offered` after an agent sent every config option anew (a `session/set_config_option` answer, a
+    `config_option_update`): its legacy options kept unless a config option replaces them."""
+    updated = {}  # type: JsonObject
+    configs = config_options(entries)
+    replaced = []  # type: List[str]
+    for option in copyable_keys(configs):
+        replaced.append(configs[option]['category'])
+    if json_type(offered) == 'object':
+        for option in OPTIONS:
+            if option in offered and not (option in replaced):
+                updated[option] = offered[option]
+    for option in copyable_keys(configs):
+        updated[option] = configs[option]
+    return updated
 
 
 def option_groups(offered: 'Json') -> 'List[JsonObject]':
@@ -61,26 +182,43 @@ def option_groups(offered: 'Json') -> 'List[JsonObject]':
     groups = []  # type: List[JsonObject]
     if is_none(offered):
         return groups
-    for option in OPTIONS:
-        if option in offered:
-            items = []  # type: List[JsonObject]
-            for item in offered[option]['items']:
-                shown = {'id': item['id'], 'name': item['name']}  # type: JsonObject
-                if 'description' in item:
-                    shown['description'] = item['description']
-                if item['id'] == offered[option]['current']:
-                    shown['default'] = True
-                items.append(shown)
-            groups.append({'id': option, 'name': get_key(GROUP_NAMES, option), 'items': items})
+    for option in copyable_keys(offered):
+        if not is_option(option):
+            continue
+        items = []  # type: List[JsonObject]
+        for item in offered[option]['items']:
+            shown = {'id': item['id'], 'name': item['name']}  # type: JsonObject
+            if 'description' in item:
+                shown['description'] = item['description']
+            if item['id'] == offered[option]['current']:
+                shown['default'] = True
+            items.append(shown)
+        name = get_key(offered[option], 'name')
+        groups.append({'id': option, 'name': get_key(GROUP_NAMES, option) if is_none(name) else name,
+                       'items': items})
     return groups
 
 
-def chosen_values(acp: 'Json') -> 'JsonObject':
-    """A session's chosen mode and model ({'mode': id, 'model': id}, only those chosen or reported)."""
+def current_values(offered: 'Json') -> 'JsonObject':
+    """The value each offered option has now, as the agent reported it ({option: item id})."""
     values = {}  # type: JsonObject
-    for option in OPTIONS:
+    if json_type(offered) != 'object':
+        return values
+    for option in copyable_keys(offered):
+        if is_option(option) and not is_none(get_key(offered[option], 'current')):
+            values[option] = offered[option]['current']
+    return values
+
+
+def chosen_values(acp: 'Json') -> 'JsonObject':
+    """A session's chosen options ({'mode': id, 'model': id, 'config:<id>': value}, only those chosen or
+    reported)."""
+    values = {}  # type: JsonObject
+    if json_type(acp) != 'object':
+        return values
+    for option in copyable_keys(acp):
         value = _text(get_key(acp, option))
-        if not is_none(value):
+        if is_option(option) and not is_none(value):
             values[option] = value
     return values
 
@@ -92,6 +230,6 @@ def option_update(update: 'Json') -> 'Optional[List[Json]]':
     value = get_key(update, 'value')
     if json_type(value) == 'object':
         value = get_key(value, 'id')
-    if not (option in OPTIONS) or is_none(_text(value)):
+    if not is_option(option) or is_none(_text(value)):
         return None
     return [option, value]

@@ -15,12 +15,13 @@ from hermes.js.objects import is_none
 from hermes.js.process import environment_variable
 from hermes.js.promises import first_of, deferred, spawn
 from hermes.js.timers import set_timer, clear_timer
-from hermes.core.values import json_type, get_key
+from hermes.core.values import copyable_keys, json_type, get_key
 from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, find_spec, mcp_server_entry,
                                     describe_failure, HERMES_NAME, AcpAgentError, lacks_provider, no_provider_failure,
                                     backend_choices, default_choice)
 from hermes.core.acp_commands import commands_update, commands_of
-from hermes.core.acp_options import offered_options, option_groups, chosen_values, OPTIONS, MODE
+from hermes.core.acp_options import (offered_options, option_groups, chosen_values, current_values, offers_value,
+                                     with_config_update, wire_value, CONFIG, OPTIONS, MODE)
 from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
                                   permission_summary)
 from hermes.host.settings import setting
@@ -327,12 +328,17 @@ class AcpService:
         return option_groups(get_key(self.offered, backend['spec']['name']))
 
     async def _apply_chosen(self, spec, agent, session_id, acp, offered):
-        """Set the session's chosen mode and model on the agent (session/set_mode, session/set_model): those that
-        differ from what its session/new or session/load answer reported (`offered`); the rest are taken as
-        reported. A value is never set again when it is already current: see _set_option for what a model change
-        costs."""
-        for option in OPTIONS:
-            current = None if is_none(offered) or not (option in offered) else offered[option]['current']
+        """Set the session's chosen options on the agent (session/set_config_option, or the deprecated
+        session/set_mode and session/set_model): those that differ from what its session/new or session/load answer
+        reported (`offered`); the rest are taken as reported. A value is never set again when it is already current:
+        see _set_option for what a model change costs. A chosen value the agent no longer offers is dropped."""
+        options = [option for option in OPTIONS]
+        for option in copyable_keys(offered):
+            if option.startswith(CONFIG):
+                options.append(option)
+        for option in options:
+            offer = get_key(offered, option)
+            current = None if is_none(offer) else offer['current']
             wanted = get_key(acp, option)
             if is_none(wanted):
                 if not is_none(current):
@@ -340,16 +346,25 @@ class AcpService:
                 continue
             if wanted == current:
                 continue
+            if option.startswith(CONFIG) and not offers_value(offer, wanted):
+                self.log.warn('ACP: ' + spec['name'] + ' no longer offers ' + wanted + ' for ' + option + '; it '
+                              'keeps ' + str(current))
+                acp[option] = current
+                continue
             try:
-                await self._set_option(agent, session_id, option, wanted)
+                answered = await self._set_option(agent, session_id, option, wanted, offered)
+                self._config_answered(spec['name'], answered)
             except JsError as error:
                 self.log.warn('ACP: ' + spec['name'] + ' refused the ' + option + ' ' + wanted + ': ' +
                               error_message(error))
 
-    async def _set_option(self, agent, session_id, option, value):
+    async def _set_option(self, agent, session_id, option, value, offered):
+        """One option set on the agent; returns its answer (a config option's: every config option anew)."""
+        if option.startswith(CONFIG):
+            return await agent.set_config_option(session_id, option[len(CONFIG):], wire_value(offered, option, value))
         if option == MODE:
             await agent.set_mode(session_id, value)
-            return
+            return None
         await agent.set_model(session_id, value)
         # Hermes Agent 0.19.0 answers session/set_model by building the session's agent anew from its config
         # file, which drops the MCP servers the client handed it: the next turn would have none of this window's
@@ -357,9 +372,26 @@ class AcpService:
         if get_key(agent.capabilities, 'loadSession') is True:
             await agent.load_session(session_id, self.cwd(), await self.mcp_servers(),
                                      lambda update: self._note_commands(session_id, update))
+        return None
+
+    def _config_answered(self, agent_name, answered, conversation=None):
+        """An agent sent its config options anew (a set_config_option answer, a config_option_update): the pickers
+        offer them, and `conversation` (when known) takes the values the agent reports."""
+        entries = get_key(answered, 'configOptions')
+        if json_type(entries) != 'array':
+            return
+        offered = with_config_update(get_key(self.offered, agent_name), entries)
+        self._remember_offered(agent_name, offered)
+        if is_none(conversation) or is_none(conversation.acp):
+            return
+        values = current_values(offered)
+        for option in copyable_keys(values):
+            if option.startswith(CONFIG):
+                conversation.acp[option] = values[option]
+        self._tell_chosen(conversation)
 
     def choose(self, conversation, option, value):
-        """The user chose `value` for `option` ('mode' | 'model') in a session's input area: kept in
+        """The user chose `value` for `option` ('mode', 'model', 'config:<id>') in a session's input area: kept in
         `conversation.acp` at once. Returns the agent and session to tell now (its session is open in the warm
         process: `send_choice`), or None (it is set when the session opens: the next turn). A conversation no agent
         answered yet is given to the agent new sessions use."""
@@ -376,7 +408,8 @@ class AcpService:
         entry = get_key(self.agents, spec_key(spec))
         if is_none(entry) or not entry['agent'].alive or not (session_id in entry['sessions']):
             return None
-        return {'agent': entry['agent'], 'sessionId': session_id}
+        return {'agent': entry['agent'], 'sessionId': session_id, 'agentName': spec['name'],
+                'conversation': conversation}
 
     def send_choice(self, target, option, value):
         """Tell the agent a choice (`target`: what `choose` returned). The session's choices go out one after the
@@ -390,7 +423,9 @@ class AcpService:
             try:
                 if not is_none(previous):
                     await previous
-                await self._set_option(target['agent'], target['sessionId'], option, value)
+                offered = get_key(self.offered, target['agentName'])
+                answered = await self._set_option(target['agent'], target['sessionId'], option, value, offered)
+                self._config_answered(target['agentName'], answered, target['conversation'])
             finally:
                 done['resolve'](None)
                 if get_key(self.choice_sends, key) is done['promise']:
@@ -448,6 +483,8 @@ class AcpService:
 
         def on_update(update):
             self._note_commands(session_id, update)  # the latest list also for the next turns' views
+            if get_key(update, 'sessionUpdate') == 'config_option_update':  # the agent changed an option itself
+                self._config_answered(spec['name'], update, conversation)
             turn.apply(update)
         try:
             result = await agent.prompt(session_id, blocks, on_update)

@@ -272,6 +272,12 @@ class AcpAgent:
         return await self._connection().request('session/set_model', {'sessionId': session_id, 'modelId': model_id},
                                                 self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
 
+    async def set_config_option(self, session_id, config_id, value):
+        """`session/set_config_option` → {'configOptions': every option anew}."""
+        return await self._connection().request('session/set_config_option',
+                                                {'sessionId': session_id, 'configId': config_id, 'value': value},
+                                                self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
+
     # -- what the agent sends ------------------------------------------------------------------------------
 
     def _on_notification(self, method, params):

@@ -1,0 +1,66 @@
+"""core/acp_options.py: an agent's config options (and the deprecated modes and models) as pickers, malformed offers
+left out, the values the wire carries. Every call here is also a parity vector (`inv parity`)."""
+from hermes.core.acp_options import (chosen_values, config_options, current_values, is_option, offered_options,
+                                     offers_value, option_groups, option_update, wire_value, with_config_update,
+                                     MAX_CONFIG_OPTIONS, MAX_NAME_CHARS)
+
+MODES = {'currentModeId': 'default', 'availableModes': [{'id': 'default', 'name': 'Ask'}, {'id': 'plan', 'name': 'Plan'}]}
+MODELS = {'currentModelId': 'a', 'availableModels': [{'modelId': 'a', 'name': 'A'}]}
+MODEL = {'id': 'model', 'name': 'Model', 'category': 'model', 'type': 'select', 'currentValue': 'b',
+         'options': [{'value': 'a', 'name': 'A'}, {'value': 'b', 'name': 'B', 'description': 'bigger'}]}
+THINKING = {'id': 'effort', 'name': 'Thinking', 'category': 'thought_level', 'type': 'select', 'currentValue': 'low',
+            'options': [{'group': 'g', 'name': 'Effort', 'options': [{'value': 'low', 'name': 'Low'},
+                                                                   {'value': 'high', 'name': 'High', 'description': 'slow'}]}]}
+AUTO = {'id': 'auto', 'name': 'Approve edits', 'type': 'boolean', 'currentValue': False}
+
+
+def test_config_options_become_pickers_in_the_agents_order_and_replace_the_deprecated_model():
+    offered = offered_options({'modes': MODES, 'models': MODELS, 'configOptions': [MODEL, THINKING, AUTO]})
+    assert list(offered) == ['mode', 'config:model', 'config:effort', 'config:auto']
+    groups = option_groups(offered)
+    assert [(group['id'], group['name'], [item['id'] for item in group['items']]) for group in groups] == [
+        ('mode', 'Mode', ['default', 'plan']), ('config:model', 'Model', ['a', 'b']),
+        ('config:effort', 'Thinking', ['low', 'high']), ('config:auto', 'Approve edits', ['true', 'false'])]
+    assert groups[1]['items'][1] == {'id': 'b', 'name': 'B', 'description': 'bigger', 'default': True}
+    assert groups[2]['items'][1] == {'id': 'high', 'name': 'High', 'description': 'Effort · slow'}
+    assert groups[3]['items'][1] == {'id': 'false', 'name': 'Off', 'default': True}
+    assert current_values(offered) == {'mode': 'default', 'config:model': 'b', 'config:effort': 'low',
+                                       'config:auto': 'false'}
+
+
+def test_malformed_config_options_are_left_out_and_names_bounded():
+    entries = [{'type': 'select', 'options': [{'value': 'x'}]},  # no id
+               {'id': 'odd', 'type': 'slider', 'currentValue': 3},  # a type nobody knows
+               {'id': 'empty', 'type': 'select', 'options': []},  # nothing to choose
+               {'id': 'flag', 'type': 'boolean', 'currentValue': 'yes'},  # a boolean that is not one: no current
+               {'id': 'long', 'name': 'n\n' * 100, 'type': 'select', 'options': [{'value': 'v', 'name': 7}]},
+               'not an object', MODEL, dict(MODEL, name='again')]  # the same id twice: the first counts
+    offered = config_options(entries)
+    assert list(offered) == ['config:flag', 'config:long', 'config:model']
+    assert offered['config:flag']['current'] is None
+    assert len(offered['config:long']['name']) == MAX_NAME_CHARS and '\n' not in offered['config:long']['name']
+    assert offered['config:long']['items'] == [{'id': 'v', 'name': 'v'}]
+    assert offered['config:model']['name'] == 'Model'
+    many = [{'id': 'o%d' % n, 'type': 'boolean', 'currentValue': True} for n in range(MAX_CONFIG_OPTIONS + 3)]
+    assert len(config_options(many)) == MAX_CONFIG_OPTIONS
+    assert config_options(None) == {} and config_options({'id': 'x'}) == {}
+
+
+def test_an_update_carries_every_config_option_anew_and_keeps_the_legacy_ones_not_replaced():
+    offered = offered_options({'modes': MODES, 'models': MODELS})
+    updated = with_config_update(offered, [dict(THINKING, currentValue='high')])
+    assert list(updated) == ['mode', 'model', 'config:effort'] and updated['config:effort']['current'] == 'high'
+    assert list(with_config_update(updated, [MODEL])) == ['mode', 'config:model']
+    assert list(with_config_update(None, [AUTO])) == ['config:auto']
+
+
+def test_values_on_the_wire_and_in_the_stored_conversation():
+    offered = offered_options({'configOptions': [MODEL, AUTO]})
+    assert wire_value(offered, 'config:auto', 'true') is True and wire_value(offered, 'config:auto', 'false') is False
+    assert wire_value(offered, 'config:model', 'a') == 'a'
+    assert offers_value(offered['config:model'], 'b') and not offers_value(offered['config:model'], 'c')
+    assert is_option('config:model') and is_option('mode') and not is_option('config:') and not is_option('sessionId')
+    assert chosen_values({'agent': 'X', 'sessionId': 's', 'mode': 'plan', 'config:auto': 'true', 'config:x': ''}) == \
+        {'mode': 'plan', 'config:auto': 'true'}
+    assert option_update({'optionId': 'config:effort', 'value': {'id': 'high', 'name': 'High'}}) == ['config:effort', 'high']
+    assert option_update({'optionId': 'sessionId', 'value': 'x'}) is None
