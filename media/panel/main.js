@@ -93,7 +93,8 @@ function currentAgent() {
 
 function usageText(usage) {
   if (!usage || !(usage.size > 0)) return '';
-  return `${Math.round((usage.used * 100) / usage.size)}% of context`;
+  const context = `${Math.round((usage.used * 100) / usage.size)}% of context`;
+  return usage.cost ? `${context} · ${usage.cost}` : context;
 }
 
 function renderBackends() {
@@ -705,7 +706,7 @@ const handlers = {
   },
   usage(message) {
     if (!state.backends) return;
-    state.backends.usage = { used: message.used, size: message.size };
+    state.backends.usage = { used: message.used, size: message.size, cost: message.cost };
     renderBackends();
   },
   notice(message) {

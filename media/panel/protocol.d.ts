@@ -215,6 +215,7 @@ export interface BackendChoice {
 export interface AgentUsage {
   used: number;
   size: number;
+  cost: string | null;
 }
 
 /** The agent's thinking, streamed (a collapsed block). */
@@ -272,6 +273,7 @@ export interface UsagePost {
   type: 'usage';
   used: number;
   size: number;
+  cost: string | null;
 }
 
 /** A line in the running reply (Markdown): a lost session, a permission denied for lack of an answer, how to get Hermes Agent, an agent that gave no answer. */

@@ -170,7 +170,8 @@ def turn(request_id, params):
         update(session_id, {'sessionUpdate': 'plan', 'entries': [
             {'content': 'read', 'priority': 'high', 'status': 'completed'},
             {'content': 'answer', 'priority': 'medium', 'status': 'in_progress'}]})
-        update(session_id, {'sessionUpdate': 'usage_update', 'size': 1000, 'used': 10})
+        update(session_id, {'sessionUpdate': 'usage_update', 'size': 1000, 'used': 10,
+                            'cost': {'amount': 0.0123, 'currency': 'USD'}})
         chunk(session_id, ', you said: ' + text)
         return answer(request_id, {'stopReason': 'end_turn'})
     if command == 'permission':

@@ -70,7 +70,7 @@ test('the panel offers the agents and shows the scripted agent\'s turn: text, th
     assert.ok(calls[0].paths[0].endsWith('/notes.md'));
     assert.deepEqual(panel.of('plan').map((m) => m.entries),
       [[{ title: 'read', status: 'completed' }, { title: 'answer', status: 'in_progress' }]]);
-    assert.deepEqual(panel.of('usage').map((m) => [m.used, m.size]), [[10, 1000]]);
+    assert.deepEqual(panel.of('usage').map((m) => [m.used, m.size, m.cost]), [[10, 1000, '$0.01']]);
     assert.equal(panel.of('turnEnded')[0].status, 'done');
     assert.equal(panel.of('backends').at(-1).locked, true);
     const [stored] = storedConversations(panel.context);

@@ -7,7 +7,7 @@ import asyncio
 import vscode
 
 from hermes.core.acp_backends import HERMES_NAME, INSTALL_HINT
-from hermes.core.conversations import ConversationStore
+from hermes.core.conversations import Conversation, ConversationStore
 from hermes.core.chat_sessions import item_view
 from hermes.host.acp_service import AcpService
 from hermes.ui.acp_session import AcpSessionRunner, prompt_blocks, ACP_SUBJECT
@@ -692,3 +692,12 @@ def test_choices_made_before_the_first_prompt_are_set_right_after_session_new():
     assert agent.calls[2] == ('set_mode', 'sess-1', 'dont_ask')
     [conversation] = world['store'].conversations
     assert conversation.acp['mode'] == 'dont_ask' and conversation.acp['model'] == 'custom:m1'
+
+
+def test_a_session_item_says_what_the_session_cost_when_the_agent_says():
+    conversation = Conversation(conversation_id='conv-cost', created=1000)
+    conversation.model = 'Claude'
+    conversation.acp_usage = {'used': 50, 'size': 1000, 'cost': '€0.42'}
+    assert item_view(conversation, str)['description'] == 'Claude · 5% of context · €0.42'
+    conversation.acp_usage = {'used': 50, 'size': 1000, 'cost': None}
+    assert item_view(conversation, str)['description'] == 'Claude · 5% of context'

@@ -3,7 +3,7 @@
 against the scripted model)."""
 import copy
 
-from hermes.core.acp_turn import (AcpTurn, TurnView, permission_choices, deny_choice, permission_summary,
+from hermes.core.acp_turn import (AcpTurn, TurnView, cost_text, permission_choices, deny_choice, permission_summary,
                                   resolve_path, stop_reason_text)
 from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, mcp_server_entry,
                                     describe_failure, INSTALL_HINT, RESTRICTED_HINT, HERMES_NAME)
@@ -60,8 +60,8 @@ class Recorder(TurnView):
     def on_plan(self, entries):
         self.events.append(('plan', [(entry['title'], entry['status']) for entry in entries]))
 
-    def on_usage(self, used, size):
-        self.events.append(('usage', used, size))
+    def on_usage(self, used, size, cost=None):
+        self.events.append(('usage', used, size) + ((cost,) if cost is not None else ()))
 
     def on_commands(self, commands):
         self.events.append(('commands', [command['name'] for command in commands]))
@@ -253,3 +253,21 @@ def test_failures_are_words_not_json_rpc_dumps():
         'Hermes Agent could not be started: spawn hermes ENOENT.')
     assert 'stopped unexpectedly' in describe_failure('exited', None, 'code 1', HERMES_NAME)['message']
     assert describe_failure('agent', -32000, 'boom', 'X')['message'] == 'X reported an error: boom (code -32000)'
+
+
+def test_a_usage_update_with_cost_says_what_the_session_cost_in_its_currency():
+    reply, view, turn = new_turn()
+    turn.apply({'sessionUpdate': 'usage_update', 'used': 5, 'size': 100, 'cost': {'amount': 0.4251, 'currency': 'usd'}})
+    assert view.events[-1] == ('usage', 5, 100, '$0.43') and turn.usage['cost'] == '$0.43'
+
+
+def test_cost_text_reads_amounts_in_any_currency_and_refuses_what_is_no_amount():
+    assert cost_text({'amount': 1.5, 'currency': 'EUR'}) == '€1.50'
+    assert cost_text({'amount': 3, 'currency': 'CHF'}) == '3.00 CHF'
+    assert cost_text({'amount': 0.00123, 'currency': 'USD'}) == '$0.0012'  # a cheap turn is not "$0.00"
+    assert cost_text({'amount': 0.125, 'currency': 'GBP'}) == '£0.13'  # half up, as in the bundle
+    assert cost_text({'amount': 0, 'currency': 'JPY'}) == '¥0.00'
+    for bad in [None, {}, {'amount': -1, 'currency': 'USD'}, {'amount': 1e12, 'currency': 'USD'},
+                {'amount': '1', 'currency': 'USD'}, {'amount': 1, 'currency': 'US'}, {'amount': 1, 'currency': 'U$D'},
+                {'amount': 1, 'currency': 7}]:
+        assert cost_text(bad) is None, bad

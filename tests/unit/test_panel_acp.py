@@ -125,7 +125,7 @@ def test_a_hermes_turn_is_posted_as_the_panels_cards_and_recorded_in_the_shared_
     assert tools[0]['tool']['kind'] == 'read' and tools[0]['tool']['title'] == 'read: hello.py'
     assert of(host, 'plan') == [{'type': 'plan', 'entries': [{'title': 'Read hello.py', 'status': 'completed'},
                                                              {'title': 'Answer', 'status': 'in_progress'}]}]
-    assert of(host, 'usage') == [{'type': 'usage', 'used': 80, 'size': 1000}]
+    assert of(host, 'usage') == [{'type': 'usage', 'used': 80, 'size': 1000, 'cost': None}]
     assert of(host, 'thoughtDelta') == [{'type': 'thoughtDelta', 'text': 'thinking it over'}]
     assert of(host, 'textDelta') == [{'type': 'textDelta', 'text': 'It prints hi.'}]
     [conversation] = world['store'].conversations
@@ -136,7 +136,7 @@ def test_a_hermes_turn_is_posted_as_the_panels_cards_and_recorded_in_the_shared_
                                                                                   'text']
     assert of(host, 'turnEnded')[0]['status'] == 'done'
     assert of(host, 'backends')[-1]['locked'] is True and of(host, 'backends')[-1]['current'] == 'hermes'
-    assert of(host, 'backends')[-1]['usage'] == {'used': 80, 'size': 1000}
+    assert of(host, 'backends')[-1]['usage'] == {'used': 80, 'size': 1000, 'cost': None}
     # the chat sessions list the same conversation (one store), with the agent's context use
     assert item_view(conversation, str)['description'].startswith('Hermes Agent · 8% of context')
 

@@ -207,6 +207,7 @@ class BackendChoice(TypedDict):
 class AgentUsage(TypedDict):
     used: int
     size: int
+    cost: Optional[str]  # what the agent says the session cost so far ('$0.42'), or None
 
 
 class BackendsPost(TypedDict):
@@ -294,6 +295,7 @@ class UsagePost(TypedDict):
     type: Literal['usage']
     used: int
     size: int
+    cost: Optional[str]
 
 
 class NoticePost(TypedDict):

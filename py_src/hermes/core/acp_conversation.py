@@ -53,8 +53,8 @@ class ConversationEvents:
         self.conversation.title = title
         self.store.put(self.conversation, self.origin)
 
-    def on_usage(self, used: 'Json', size: 'Json') -> None:
-        self.conversation.acp_usage = {'used': used, 'size': size}
+    def on_usage(self, used: 'Json', size: 'Json', cost: 'Optional[str]' = None) -> None:
+        self.conversation.acp_usage = {'used': used, 'size': size, 'cost': cost}
 
     def on_commands(self, commands: 'List[JsonObject]') -> None:
         """The agent's latest list, kept with the conversation's agent session (stored with it: a reopened session
@@ -113,9 +113,9 @@ class ConversationView(TurnView):
     def on_plan(self, entries: 'List[JsonObject]') -> None:
         self.inner.on_plan(entries)
 
-    def on_usage(self, used: 'Json', size: 'Json') -> None:
-        self.events.on_usage(used, size)
-        self.inner.on_usage(used, size)
+    def on_usage(self, used: 'Json', size: 'Json', cost: 'Optional[str]' = None) -> None:
+        self.events.on_usage(used, size, cost)
+        self.inner.on_usage(used, size, cost)
 
     def on_commands(self, commands: 'List[JsonObject]') -> None:
         self.events.on_commands(commands)

@@ -29,6 +29,35 @@ PLAN_STATUSES = ['pending', 'in_progress', 'completed']
 FILE_CHANGING_KINDS = ['edit', 'delete', 'move']
 
 
+
+CURRENCY_SIGNS = {'USD': '$', 'EUR': '€', 'GBP': '£', 'JPY': '¥'}
+MAX_COST = 1e9
+
+
+def cost_text(cost: 'Json') -> 'Optional[str]':
+    """A `usage_update.cost` ({amount, currency: ISO 4217}) as people read it — '$0.42', '€1.50', '0.42 CHF' — or
+    None when the agent said none or something that is no amount of money (negative, huge, not a number, a currency
+    that is not three letters)."""
+    amount = get_key(cost, 'amount')
+    currency = get_key(cost, 'currency')
+    if not (json_type(amount) in ['integer', 'number']) or json_type(currency) != 'string':
+        return None
+    currency = currency.upper()
+    if not (amount >= 0 and amount < MAX_COST) or len(currency) != 3:
+        return None
+    for letter in currency:
+        if not ('A' <= letter and letter <= 'Z'):
+            return None
+    digits = 4 if amount < 0.01 and amount > 0 else 2
+    scale = 10 ** digits
+    number = str(int(amount * scale + 0.5) / scale)  # half up in both worlds (Python's round() rounds half to even)
+    if not ('.' in number):
+        number = number + '.'
+    while len(number.split('.')[1]) < digits:
+        number = number + '0'
+    sign = get_key(CURRENCY_SIGNS, currency)
+    return sign + number if not is_none(sign) else number + ' ' + currency
+
 class TurnView:
     """What a front end shows of a turn; every method may be left as is (a no-op)."""
 
@@ -47,7 +76,8 @@ class TurnView:
         """entries: [{'title', 'status': pending | in_progress | completed}] (the whole list each time)."""
         return None
 
-    def on_usage(self, used: 'Json', size: 'Json') -> None:
+    def on_usage(self, used: 'Json', size: 'Json', cost: 'Optional[str]' = None) -> None:
+        """The agent's context use; `cost`: what the session cost so far (cost_text), when the agent says."""
         return None
 
     def on_commands(self, commands: 'List[JsonObject]') -> None:
@@ -149,8 +179,9 @@ class AcpTurn:
             used = get_key(update, 'used')
             size = get_key(update, 'size')
             if json_type(used) in ['integer', 'number'] and json_type(size) in ['integer', 'number']:
-                self.usage = {'used': used, 'size': size}
-                self.view.on_usage(used, size)
+                cost = cost_text(get_key(update, 'cost'))
+                self.usage = {'used': used, 'size': size, 'cost': cost}
+                self.view.on_usage(used, size, cost)
         elif kind == 'available_commands_update':
             self.commands = commands_of(get_key(update, 'availableCommands'))
             self.view.on_commands(self.commands)

@@ -78,9 +78,11 @@ def item_view(conversation: 'Any', format_time: 'Callable[[float], str]') -> 'Js
     """What a session item shows; `format_time(ms)` formats the time of the last change for the tooltip (the list
     shows `timing` itself, as "now" / "5 min ago": a time in the description too said it twice)."""
     description = conversation.model if json_type(conversation.model) == 'string' else ''
-    usage = getattr(conversation, 'acp_usage', None)  # an ACP agent's last usage_update (context used / size)
+    usage = getattr(conversation, 'acp_usage', None)  # an ACP agent's last usage_update (context used / size, cost)
     if not is_none(usage) and usage['size'] > 0:
         description = description + ' · ' + str(round(usage['used'] * 100 / usage['size'])) + '% of context'
+    if not is_none(usage) and not is_none(get_key(usage, 'cost')):
+        description = description + ' · ' + usage['cost']
     tooltip = conversation.title + ('\n' + description if description != '' else '')
     when = conversation.updated if not is_none(conversation.updated) else conversation.created
     if not is_none(when):

@@ -99,9 +99,9 @@ class ChatStreamView(TurnView):
             from hermes.core.chat_sessions import plan_markdown
             self.stream.markdown('\n\n' + plan_markdown(entries) + '\n')
 
-    def on_usage(self, used, size):
+    def on_usage(self, used, size, cost=None):
         if not is_none(self.session_events):
-            self.session_events.on_usage(used, size)
+            self.session_events.on_usage(used, size, cost)
 
     def on_commands(self, commands):
         if not is_none(self.session_events):

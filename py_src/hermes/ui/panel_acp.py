@@ -7,7 +7,7 @@ Host → webview (besides the loop's textDelta / turnStarted / turnEnded):
     {type: 'agentTool', tool}               a tool call, created or updated by id: {id, title, kind, status,
                                             complete, input, output, paths, diffs: [{path, preview}]}
     {type: 'plan', entries}                 the whole to-do list each time: [{title, status}]
-    {type: 'usage', used, size}             the agent's context use
+    {type: 'usage', used, size, cost}       the agent's context use; what the session cost (text), or null
     {type: 'notice', text}                  a line in the reply (Markdown)
     {type: 'commands', commands}            the agent's slash commands ([{name, description, hint}]): "/" in the
                                             input lists them (also posted with 'backends', by the controller)
@@ -73,8 +73,8 @@ class PanelAcpView(TurnView):
     def on_plan(self, entries):
         self._post({'type': 'plan', 'entries': entries})
 
-    def on_usage(self, used, size):
-        self._post({'type': 'usage', 'used': used, 'size': size})
+    def on_usage(self, used, size, cost=None):
+        self._post({'type': 'usage', 'used': used, 'size': size, 'cost': cost})
 
     def on_notice(self, text):
         self._post({'type': 'notice', 'text': text})
