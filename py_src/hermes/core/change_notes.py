@@ -10,7 +10,6 @@ Notes" lists them, "Dismiss" clears them. In memory only: they are about this wi
 from typing import Any, Callable, List
 from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
-from hermes.js.clock import now_ms
 from hermes.js.errors import JsError
 
 MAX_NOTES = 50
@@ -30,7 +29,7 @@ class ChangeNotes:
         """Note `path` (the newest MAX_NOTES are kept, one per path and kind). `client`: who changed it (as listed);
         `detail`: for GUESSED, who else was connected; for TOO_MANY, how many more files changed."""
         kept = [item for item in self.items if not (item['path'] == path and item['kind'] == kind)]
-        kept.append({'kind': kind, 'path': path, 'client': client, 'detail': detail, 'time': now_ms()})
+        kept.append({'kind': kind, 'path': path, 'client': client, 'detail': detail})
         self.items = kept[max(0, len(kept) - MAX_NOTES):]
         self._changed()
 
