@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from vscode_server import CHROMIUM_ARGS, CodeServer, Workbench
-
 ROOT = Path(__file__).resolve().parents[2]
 # For every module of the layer (this file is loaded before them): tests/, whose helpers the layers share
-# (acp_agents.py, llm_server/), and the root (tasks.py).
+# (acp_agents.py, llm_server/, terminal_env.py), and the root (tasks.py).
 sys.path[:0] = [folder for folder in (str(ROOT / 'tests'), str(ROOT)) if folder not in sys.path]
+
+from vscode_server import CHROMIUM_ARGS, CodeServer, Workbench
 
 from llm_server.scenarios import Reply, text_events
 from llm_server.server import ScriptedLlmServer

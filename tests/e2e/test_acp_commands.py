@@ -10,6 +10,10 @@ in `hermes.acp.agents`): it sends `available_commands_update` (/help, /model ‹
   `/model scripted-b`, a command typed whole and one our session contributes (`/help`) all reach the agent as the
   prompt's text. (Where VS Code cannot list them, the chat says them once instead: tests/node/acp_sessions.test.js.)
 
+The agent runs in its `config` mode (ACP config options: a model, a thinking level, a boolean): they are pickers
+under the session's input, and one chosen there reaches the agent's next turn; the panel's header says the context
+used and what the session cost.
+
 The tests run in order on one window.
 """
 import pytest
@@ -27,7 +31,7 @@ SUGGEST_ROWS = '.suggest-widget.visible .monaco-list-row'
 def server(tmp_path_factory):
     workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-commands-ws')
     settings = {'hermes.mcp.port': 0, 'hermes.agent.backend': 'Scripted',
-                'hermes.acp.agents': [scripted_agent()],
+                'hermes.acp.agents': [dict(scripted_agent(), args=scripted_agent()['args'] + ['config'])],
                 'workbench.colorTheme': 'Default Dark Modern'}
     with running_code_server(tmp_path_factory, workspace, 'acp-commands', settings=settings) as running:
         yield running
@@ -56,6 +60,7 @@ def test_slash_in_the_panel_lists_the_agents_commands_to_pick_with_the_keyboard(
     assert view.locator('.message.assistant').last.locator('.markdown').all_inner_texts() == [
         'Hello', ', you said: hello there']  # the panel's reply has no hint: its "/" lists them
     assert 'for commands' in prompt.get_attribute('placeholder')
+    assert view.locator('#usage').inner_text() == '1% of context · $0.01'  # the agent's usage_update, with its cost
 
     prompt.click()
     prompt.press('/')
@@ -132,3 +137,21 @@ def test_slash_in_a_session_offers_the_agents_commands_and_sends_them_as_text(wi
     send(page, '/help me')  # a command the session contributes: VS Code hands it over as request.command
     wait_until(lambda: page.locator(RESPONSE).count() == responses + 3, 60, what='the fourth response')
     last_response(page).get_by_text('ran /help with "me"').wait_for(state='visible')
+
+
+PICKER = '.interactive-input-part a.chat-session-option-picker'
+
+
+def test_the_agents_config_options_are_pickers_and_a_choice_reaches_its_next_turn(window, artifacts):
+    page = window.page
+    thinking = page.locator(PICKER, has_text='Medium').first
+    thinking.wait_for(state='visible')  # the session of the test before: its agent reported its options
+    assert page.locator(PICKER, has_text='Scripted A').count() == 1  # the config option of category model…
+    assert page.locator(PICKER, has_text='Ask').count() == 1  # … beside the deprecated modes (no config mode)
+    thinking.click()
+    page.locator('.action-widget .monaco-list-row', has_text='High').first.click()
+    page.locator(PICKER, has_text='High').first.wait_for(state='visible')
+    window.screenshot(artifacts / 'session-config-options.png')
+    assert page.locator(PICKER, has_text='Approve edits by itself: Off').count() == 1  # a boolean says what it is
+    send(page, 'options')
+    last_response(page).get_by_text('thought_level=high').wait_for(state='visible')

@@ -23,7 +23,7 @@ def test_config_options_become_pickers_in_the_agents_order_and_replace_the_depre
         ('config:effort', 'Thinking', ['low', 'high']), ('config:auto', 'Approve edits', ['true', 'false'])]
     assert groups[1]['items'][1] == {'id': 'b', 'name': 'B', 'description': 'bigger', 'default': True}
     assert groups[2]['items'][1] == {'id': 'high', 'name': 'High', 'description': 'Effort · slow'}
-    assert groups[3]['items'][1] == {'id': 'false', 'name': 'Off', 'default': True}
+    assert groups[3]['items'][1] == {'id': 'false', 'name': 'Approve edits: Off', 'default': True}
     assert current_values(offered) == {'mode': 'default', 'config:model': 'b', 'config:effort': 'low',
                                        'config:auto': 'false'}
 

@@ -8,7 +8,7 @@ Two generations of the protocol:
   currentValue, options: [{value, name, description?}] or groups [{group, name, options}]} or {type: 'boolean',
   currentValue}], set with `session/set_config_option {sessionId, configId, value}`, whose answer and the
   `config_option_update` session update carry every option anew). Each is the option `config:<id>`; a boolean one
-  is a picker of On / Off.
+  is a picker of "<name>: On" / "<name>: Off".
 - **Modes and models** (`modes` {availableModes, currentModeId}, the unstable `models` {availableModels,
   currentModelId}; `session/set_mode`, `session/set_model`): deprecated in favour of config options, kept as the
   fallback for agents that offer only them (Hermes Agent 0.19.0: ask before edits / accept edits / don't ask). An
@@ -89,15 +89,16 @@ def config_options(entries: 'Json') -> 'JsonObject':
             continue
         current = get_key(entry, 'currentValue')
         items = []  # type: List[JsonObject]
-        if kind == BOOLEAN:
-            items = [{'id': 'true', 'name': 'On'}, {'id': 'false', 'name': 'Off'}]
+        name = _name(get_key(entry, 'name'), config_id)
+        if kind == BOOLEAN:  # a picker's label is its item's name alone: "On" would not say what is on
+            items = [{'id': 'true', 'name': name + ': On'}, {'id': 'false', 'name': name + ': Off'}]
             current = None if json_type(current) != 'boolean' else ('true' if current else 'false')
         elif kind == SELECT:
             _config_values(get_key(entry, 'options'), None, items)
             current = _text(current)
         if len(items) == 0:
             continue
-        option = {'items': items, 'current': current, 'name': _name(get_key(entry, 'name'), config_id),
+        option = {'items': items, 'current': current, 'name': name,
                   'kind': kind, 'category': _text(get_key(entry, 'category'))}  # type: JsonObject
         offered[CONFIG + config_id] = option
     return offered
