@@ -18,6 +18,7 @@ from hermes.js.objects import is_none, new
 from hermes.core.values import json_type, get_key
 from hermes.core.acp_turn import TurnView, deny_choice
 from hermes.core.chat_sessions import status_ending
+from hermes.core.untrusted_markdown import code_block, inline_code, plain_text, MAX_BLOCK_CHARS
 from hermes.host.chat_host import path_uri
 
 DIFF_SCHEME = 'hermes-acp-diff'
@@ -176,15 +177,15 @@ def register_diff_documents(context, log=None):
 
 def question_markdown(agent_name, question):
     """What the question in the chat says (VS Code 1.139 shows a question's message instead of its title): who asks
-    what, then the command in a code block, or the files it changes."""
-    text = agent_name + ' asks: ' + question['title']
+    what, then the command in a code block, or the files it changes — the agent's words as text only
+    (core/untrusted_markdown.py): a command cannot end its block and hide the rest of itself."""
+    text = plain_text(agent_name) + ' asks: ' + plain_text(question['title'])
     if not is_none(question['command']):
-        fence = '````' if '```' in question['command'] else '```'
-        return text + '\n\n' + fence + 'sh\n' + question['command'] + '\n' + fence
+        return text + '\n\n' + code_block(question['command'], 'sh')
     if len(question['diffs']) > 0:
-        return text + '\n\nChanges ' + ', '.join(['`' + diff['shown'] + '`' for diff in question['diffs']])
+        return text + '\n\nChanges ' + ', '.join([inline_code(diff['shown']) for diff in question['diffs']])
     if question['detail'] != '':
-        return text + '\n\n' + question['detail']
+        return text + '\n\n' + plain_text(question['detail'], MAX_BLOCK_CHARS)
     return text
 
 
