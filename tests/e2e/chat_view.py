@@ -130,3 +130,19 @@ def wait_idle(view):
     """Until the panel's turn has ended: the input enabled again, Send back in the place of Stop."""
     view.locator('#prompt:not([disabled])').wait_for()
     view.locator('#send').wait_for(state='visible')
+
+
+QUESTION_BOX = '.chat-question-carousel-widget-container .chat-question-carousel-container:not(.chat-question-carousel-used)'
+
+
+def permission_question(page, text):
+    """The permission question asked in the chat (VS Code's question carousel) whose text has `text`."""
+    box = page.locator(QUESTION_BOX, has_text=text).last
+    box.wait_for(state='visible')
+    return box
+
+
+def answer(page, option):
+    """Pick `option` in the open question: a single question is sent as soon as an option is clicked."""
+    page.locator(QUESTION_BOX).locator('.chat-question-list-item', has_text=option).first.click()
+    wait_until(lambda: page.locator(QUESTION_BOX).count() == 0, 60, what='the question to be answered')

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from chat_view import (RESPONSE, SESSION_ROW, last_response, new_hermes_session, open_session, reload_window, send,
-                       show_sessions, wait_for_first_window)
+from chat_view import (QUESTION_BOX, RESPONSE, SESSION_ROW, answer, last_response, new_hermes_session, open_session,
+                       permission_question, reload_window, send, show_sessions, wait_for_first_window)
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
 from acp_agents import MODEL, hermes_home_in, hermes_program, write_hermes_config
 from hermes_acp import HermesAcp
@@ -81,22 +81,6 @@ def window(browser, hermes_server):
 
 
 # VS Code 1.139 asks a turn's question above the chat input; once answered it turns into a summary ("used").
-QUESTION_BOX = '.chat-question-carousel-widget-container .chat-question-carousel-container:not(.chat-question-carousel-used)'
-
-
-def permission_question(page, text):
-    """The permission question asked in the chat (VS Code's question carousel) whose text has `text`."""
-    box = page.locator(QUESTION_BOX, has_text=text).last
-    box.wait_for(state='visible')
-    return box
-
-
-def answer(page, option):
-    """Pick `option` in the open question: a single question is sent as soon as an option is clicked."""
-    page.locator(QUESTION_BOX).locator('.chat-question-list-item', has_text=option).first.click()
-    wait_until(lambda: page.locator(QUESTION_BOX).count() == 0, 60, what='the question to be answered')
-
-
 def chat_bodies(llm):
     return [request['body'] for request in llm.chat_requests() if request['body'].get('stream') is True]
 

@@ -59,8 +59,9 @@ class ChatStreamView(TurnView):
         if self.rich:
             part = new(vscode.ChatToolInvocationPart, tool['kind'], tool['id'])
             part.enablePartialUpdate = True
-            part.invocationMessage = new(vscode.MarkdownString, tool['title'])
-            part.pastTenseMessage = new(vscode.MarkdownString, tool['title'] + status_ending(tool['status']))
+            title = plain_text(tool['title'])  # the agent's words: text, never links or images of its choosing
+            part.invocationMessage = new(vscode.MarkdownString, title)
+            part.pastTenseMessage = new(vscode.MarkdownString, title + status_ending(tool['status']))
             part.isComplete = tool['complete']
             part.isError = tool['status'] == 'error'
             part.isConfirmed = tool['status'] != 'waiting'
