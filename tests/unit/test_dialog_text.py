@@ -1,7 +1,7 @@
 """core/dialog_text.py: what a confirmation dialog shows cannot hide or reorder characters."""
 import pytest
 
-from hermes.core.dialog_text import escape_invisible
+from hermes.core.dialog_text import agent_title, escape_invisible, MAX_TITLE_CHARS
 
 
 @pytest.mark.parametrize('text, shown', [
@@ -15,3 +15,12 @@ def test_escape_invisible(text, shown):
 
 def test_newlines_kept_when_asked():
     assert escape_invisible('a\n\u202eb', True) == 'a\n\\u{202E}b'
+
+
+def test_an_agents_title_is_one_bounded_line_without_invisible_characters():
+    hostile = '\x1b[2J\u202eevil\u202c title\n\twith\u200b breaks ' + 'x' * 300000
+    title = agent_title(hostile)
+    assert len(title) == MAX_TITLE_CHARS and title.endswith('…')
+    assert title.startswith('[2J evil title with breaks xxx')  # escapes, bidi and zero-width gone, one line
+    assert agent_title('  Fix the build  ') == 'Fix the build'
+    assert agent_title('\u200b \n') is None and agent_title(42) is None and agent_title(None) is None

@@ -6,6 +6,7 @@ net/acp_connection.py and net/acp_agent.py run the protocol; host/acp_client_sid
 from typing import List, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
+from hermes.core.dialog_text import agent_title
 from hermes.core.values import json_type, get_key, has_key, describe, object_keys
 from hermes.js.errors import error_message
 from hermes.js.json import dump_json
@@ -302,7 +303,7 @@ def listed_sessions(result: 'Json') -> 'List[JsonObject]':
         session_id = get_key(item, 'sessionId')
         if json_type(session_id) != 'string':
             continue
-        found.append({'sessionId': session_id, 'title': _text_or_none(get_key(item, 'title')),
+        found.append({'sessionId': session_id, 'title': agent_title(get_key(item, 'title')),
                       'updatedAt': _text_or_none(get_key(item, 'updatedAt')), 'cwd': _text_or_none(get_key(item, 'cwd'))})
     return found
 

@@ -26,6 +26,7 @@ from hermes.core.acp_turn import TurnView, stop_reason_text, FILE_CHANGING_KINDS
 from hermes.core.acp_commands import commands_update, commands_hint
 from hermes.core.checkpoints import new_turn_id, last_turn, change_author
 from hermes.core.change_report import undo_note
+from hermes.core.dialog_text import agent_title
 from hermes.core.conversations import end_reply, remember_turn
 
 MAX_TOLD = 500  # the decisions an agent was told of, the newest (the change log keeps at most 200 decisions)
@@ -80,9 +81,9 @@ class ConversationEvents:
             if not is_none(commands):
                 self.on_commands(commands)
             if get_key(update, 'sessionUpdate') == 'session_info_update':
-                title = get_key(update, 'title')
-                if json_type(title) == 'string' and title.strip() != '':
-                    self.on_title(title.strip())
+                title = agent_title(get_key(update, 'title'))
+                if not is_none(title):
+                    self.on_title(title)
         return on_update
 
 

@@ -21,6 +21,7 @@ from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
+from hermes.core.dialog_text import agent_title
 from hermes.core.values import json_type, get_key, is_object
 from hermes.core.conversations import append_text, truncate
 from hermes.core.acp_commands import commands_of
@@ -186,10 +187,10 @@ class AcpTurn:
             self.commands = commands_of(get_key(update, 'availableCommands'))
             self.view.on_commands(self.commands)
         elif kind == 'session_info_update':
-            title = get_key(update, 'title')
-            if json_type(title) == 'string' and title.strip() != '':
-                self.title = title.strip()
-                self.view.on_title(self.title)
+            title = agent_title(get_key(update, 'title'))
+            if not is_none(title):
+                self.title = title
+                self.view.on_title(title)
         elif kind == 'current_mode_update':
             mode = get_key(update, 'currentModeId')
             if json_type(mode) == 'string':

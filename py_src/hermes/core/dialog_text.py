@@ -2,6 +2,10 @@
 shown (control characters, bidi overrides and isolates, zero-width and line-separator characters) are
 written out as \\u{XXXX}, so the user reads exactly what the tool will receive."""
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, List, Optional
+# __pragma__('noskip')
+from hermes.core.values import json_type
 
 HEX = '0123456789ABCDEF'
 # [first, last] code point ranges that are shown escaped
@@ -37,3 +41,21 @@ def escape_invisible(text: str, keep_newlines: bool = False) -> str:
         else:
             parts.append(char)
     return ''.join(parts)
+
+
+MAX_TITLE_CHARS = 200
+
+
+def agent_title(value: 'Any') -> 'Optional[str]':
+    """A title an agent gave (its session's, from `session_info_update` or `session/list`) as it may be stored and
+    shown: one line, without invisible or reordering characters (dropped: a title has no use for them), at most
+    MAX_TITLE_CHARS characters; None for no text."""
+    if json_type(value) != 'string':
+        return None
+    kept = []  # type: List[str]
+    for char in value:
+        kept.append(' ' if _invisible(ord(char)) else char)
+    title = ' '.join(''.join(kept).split())
+    if title == '':
+        return None
+    return title if len(title) <= MAX_TITLE_CHARS else title[:MAX_TITLE_CHARS - 1] + '…'
