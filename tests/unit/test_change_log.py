@@ -634,3 +634,20 @@ def test_a_read_after_a_reload_counts_as_after_the_stored_hunks(tmp_path):
     assert again.edit_refusal(CLAUDE, '/ws/a.py', None) is not None
     again.note_read('Claude Code', '/ws/a.py')
     assert again.edit_refusal(CLAUDE, '/ws/a.py', None) is None
+
+
+def test_undo_confines_the_path_again_when_it_writes():
+    """A folder on the way became a link to elsewhere after the change was recorded: Undo of the recorded deletion
+    writes nothing there (the confinement is asked at the write, not only when recording)."""
+    files = FakeFiles()
+    linked = set()
+    log = make_log(files, confined=lambda path: path.startswith('/ws/') and not any(path.startswith(link)
+                                                                                    for link in linked))
+    files.texts['/ws/docs/notes.md'] = 'mine\n'
+    log.record('/ws/docs/notes.md', 'mine\n', None, PANEL)  # an agent deleted it
+    files.texts.pop('/ws/docs/notes.md')
+    linked.add('/ws/docs/')  # …and its shell made docs/ a link to a folder outside the workspace
+    with pytest.raises(ValueError, match='it now leads outside the workspace'):
+        run(log.undo('/ws/docs/notes.md'))
+    assert files.writes == [] and '/ws/docs/notes.md' not in files.texts
+    assert log.pending()[0]['deleted'] is True  # still pending: nothing was undone

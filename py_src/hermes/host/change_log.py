@@ -453,6 +453,15 @@ class ChangeLog:
         _carry_links(entry, made)
         self._entries[' ' + path] = made
 
+    async def write_confined(self, path, text):
+        """Every write of the log goes through here: the path is confined again at this moment, not only when it was
+        recorded or loaded — a folder on the way may have become a link to elsewhere since (an agent's shell, a
+        checkout), and Undo of a recorded deletion would then create the file wherever the link points."""
+        if not self._confined(path):
+            raise ValueError('Hermes did not write ' + display_path(path) + ': it now leads outside the workspace '
+                             '(a folder on its way became a link since the change was recorded). Nothing was changed.')
+        await self._files.write(path, text)
+
     async def undo(self, path, hunk_id=None, force=False):
         """Undo one hunk (or every hunk of the file): its before-text goes back into the file through the
         editor (Ctrl+Z takes the undo back), wherever the user's edits elsewhere moved it. Raises ChangeConflict
@@ -480,12 +489,12 @@ class ChangeLog:
                 partner_now = await self._files.read(partner)
                 if partner_now != partner_entry['text'] and not force:
                     raise ChangeConflict(partner, [hunk['id'] for hunk in partner_entry['hunks']])
-            await self._files.write(path, entry['base'])
+            await self.write_confined(path, entry['base'])
             self._remember(path, 'undone', chosen)
             self._forget(path)
             touched = [path]
             if not is_none(partner_entry):
-                await self._files.write(partner, partner_entry['base'])
+                await self.write_confined(partner, partner_entry['base'])
                 self._remember(partner, 'undone', partner_entry['hunks'])
                 self._forget(partner)
                 touched.append(partner)
@@ -497,7 +506,7 @@ class ChangeLog:
             raise ChangeConflict(path, result['conflicts'])
         if len(result['undone']) == 0:
             return []
-        await self._files.write(path, join_lines(result['lines']))
+        await self.write_confined(path, join_lines(result['lines']))
         self._remember(path, 'undone', [hunk for hunk in chosen if hunk['id'] in result['undone']])
         entry = self.entry(path)  # the write may have been recorded meanwhile
         if is_none(entry):

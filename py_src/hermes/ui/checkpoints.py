@@ -132,7 +132,7 @@ class Checkpoints:
         for item in undo['files']:
             try:
                 now = await self.files.read(item['path'])
-                await self.files.write(item['path'], item['text'])
+                await self.changes.write_confined(item['path'], item['text'])  # confined again now
                 self.changes.record(item['path'], now, item['text'], item['author'])
             except JsError as error:
                 vscode.window.showErrorMessage('Hermes: could not put back ' + item['path'] + ': ' + error_message(error))
