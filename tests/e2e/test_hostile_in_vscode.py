@@ -459,3 +459,30 @@ def test_the_dialog_shows_a_long_argument_whole_and_escaped(world, artifacts):
     assert '42 \u2502 access = "user" \\u{202E} # }nimda" = ssecca{ \\u{2066}\\u{001B}[2J' in asked
     assert result['isError'] is True and 'The user declined to run file_write' in result['content'][0]['text']
     assert not target.exists()
+
+
+def test_undo_writes_nothing_through_a_folder_that_became_a_link_outside(world):
+    """An agent deleted a file (recorded as its change), then its shell swapped the file's folder for a link to a
+    folder outside the workspace: the user's Undo refuses to write there, says why, and the change stays pending."""
+    folder = world['workspace'] / 'undo-link' / 'docs'
+    folder.mkdir(parents=True)
+    target = folder / 'notes.md'
+    target.write_text('mine\n')
+    recorded = world['probe'](f"""
+        const api = vscode.extensions.getExtension('hermes-agent.hermes-agent').exports;
+        const log = api.doors.watch.change_log;
+        return !!log.record({json.dumps(str(target))}, 'mine\\n', null, {{client: 'Hostile agent'}});""")
+    assert recorded is True
+    target.unlink()
+    folder.rmdir()
+    (world['outside'] / 'link-target').mkdir()
+    os.symlink(world['outside'] / 'link-target', folder)
+    world['probe']("vscode.commands.executeCommand('hermes.changes.undoFile', " + json.dumps(str(target)) +
+                   "); return true;")
+    page = world['bench'].page
+    page.locator('.notification-toast', has_text='it now leads outside the workspace').first.wait_for()
+    assert not (world['outside'] / 'link-target' / 'notes.md').exists()
+    pending = world['probe'](f"""
+        const api = vscode.extensions.getExtension('hermes-agent.hermes-agent').exports;
+        return api.doors.watch.change_log.pending().map((entry) => entry.path);""")
+    assert str(target) in pending
