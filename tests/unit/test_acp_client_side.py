@@ -241,7 +241,7 @@ def test_the_window_forgets_agents_that_ended(context):
     assert kept == [fresh]
 
 
-def test_an_agents_terminal_dialog_shows_the_command_and_the_shell_it_starts_in(side):
+def test_an_agents_terminal_dialog_shows_the_command_and_the_shell_it_starts_in(side, ws):
     """terminal/create asks as terminal_run does, with what will run: the command line and the new terminal's
     program (the default profile, which a workspace's settings can name)."""
     vscode.workspace.settings['terminal.integrated.defaultProfile.linux'] = 'evil'
@@ -251,3 +251,27 @@ def test_an_agents_terminal_dialog_shows_the_command_and_the_shell_it_starts_in(
     detail = vscode.window.messages[-1][2][0]['detail']
     assert "1 \u2502 command: rm -rf /" in detail
     assert 'terminal profile "evil": /bin/sh -c x' in detail
+    assert 'in a new terminal in ' + str(ws) in detail  # where it runs (without a cwd: the first folder, named)
+
+
+def test_allowing_an_agents_command_for_the_session_covers_that_folder_only(side, ws):
+    """"Allow for This Session" on terminal/create covers the same command in the same folder; in another folder
+    the user is asked again (the dialog names the folder)."""
+    (ws / 'other').mkdir()
+    vscode.window.message_answers.append('Allow for This Session')
+    vscode.window.message_answers.append(None)  # the second question: nobody answers → declined
+
+    async def create(cwd):
+        try:
+            return await side.terminal_create({'sessionId': 's', 'command': 'make', 'args': ['clean'], 'cwd': cwd})
+        except RequestError as error:
+            return error
+    first = run(create(str(ws)))
+    asked = len(vscode.window.messages)
+    again = run(create(str(ws)))
+    assert len(vscode.window.messages) == asked, 'the same command in the same folder: not asked again'
+    elsewhere = run(create(str(ws / 'other')))
+    assert len(vscode.window.messages) == asked + 1 and isinstance(elsewhere, RequestError)
+    assert 'in a new terminal in ' + str(ws / 'other') in vscode.window.messages[-1][2][0]['detail']
+    assert not isinstance(first, RequestError) or 'integration' in str(first)
+    assert not isinstance(again, RequestError) or 'integration' in str(again)

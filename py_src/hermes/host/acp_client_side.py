@@ -22,7 +22,7 @@ from hermes.js.objects import is_none
 from hermes.js.promises import deferred
 from hermes.host.documents import open_document_for
 from hermes.host.files import read_text
-from hermes.host.paths import resolve_path
+from hermes.host.paths import folder_paths, resolve_path
 
 # How long a new terminal's shell may take to report shell integration before terminal/create gives up.
 INTEGRATION_WAIT_MS = 10000
@@ -42,6 +42,12 @@ def _confined(path_text):
         return resolve_path(path_text)
     except ToolError as error:
         raise RequestError(INVALID_PARAMS, error_message(error))
+
+
+def _default_folder():
+    """Where a terminal without a cwd starts: the first workspace folder (None in a window without one)."""
+    folders = folder_paths()
+    return folders[0] if len(folders) > 0 else None
 
 
 def select_lines(text, line, limit):
@@ -160,7 +166,9 @@ class AcpClientSide:
         if json_type(args) != 'array' or len([arg for arg in args if json_type(arg) != 'string']) > 0:
             raise RequestError(INVALID_PARAMS, 'Invalid params: "args" must be a list of strings')
         cwd = get_key(params, 'cwd')
-        folder = None if is_none(cwd) else _confined(cwd)
+        # where it runs is what the user is asked about: without a cwd, the first workspace folder, named (VS Code's
+        # own default could come from a workspace setting)
+        folder = _default_folder() if is_none(cwd) else _confined(cwd)
         line = command_line(command, args, get_key(params, 'env'))
         limit = get_key(params, 'outputByteLimit')
         call = ToolCall()
@@ -168,7 +176,10 @@ class AcpClientSide:
         call.services = self.registry.services  # the gate's preview reads them (terminal_run: the shell that starts)
         tool = self.registry.get('terminal_run')
         if not is_none(self.registry.approver) and not is_none(tool):
-            refusal = await self.registry.approver.approve(tool, {'command': line}, call)
+            # the folder is part of what is asked, and of what "Allow for This Session" covers: the same command in
+            # another folder asks again
+            where = folder if not is_none(folder) else '(no folder is open: VS Code\'s default)'
+            refusal = await self.registry.approver.approve(tool, {'command': line, 'cwd': where}, call)
             if not is_none(refusal):
                 raise RequestError(INTERNAL_ERROR, refusal)
         record = self.terminals.create('Agent: ' + command, folder, None, True)

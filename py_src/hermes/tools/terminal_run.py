@@ -15,6 +15,9 @@ async def what_runs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     """For the dialog: the command, and where it runs — a new terminal starts the default profile's program,
     which a workspace's settings can name."""
     command = 'command: ' + get_key(args, 'command')
+    folder = get_key(args, 'cwd')  # an ACP agent's terminal/create: a new terminal in this folder (not a tool input)
+    if not is_none(folder):
+        return command + '\nin a new terminal in ' + folder + ': ' + call.services.terminals.shell_to_start()
     ref = get_key(args, 'terminal')
     if not is_none(ref):
         record = call.services.terminals.lookup(ref)
