@@ -13,6 +13,7 @@ from hermes.contracts.json import Json, JsonObject
 Spec = Dict[str, Any]
 # __pragma__('noskip')
 from hermes.js.objects import is_none
+from hermes.core.strip_chars import rstrip_chars
 from hermes.core.values import json_type, get_key, is_object, copyable_keys
 
 HERMES_NAME = 'Hermes Agent'
@@ -235,3 +236,25 @@ def describe_failure(kind: str, code: 'Json', message: 'Json', agent_name: str, 
                 'setup': False}
     return {'message': agent_name + ' reported an error: ' + (text if text != '' else 'unknown error') +
                        ('' if is_none(code) else ' (code ' + str(code) + ')'), 'setup': False}
+
+
+def path_outside(path_value: 'Json', separator: str, folders: 'List[str]', sep: str = '/') -> 'Optional[str]':
+    """PATH for an agent process: only absolute entries outside the workspace `folders` (an empty or relative
+    entry means the process's working folder — the workspace — and a folder inside it is the repository's to fill:
+    either would let a repository choose the program that runs as the agent, or the programs the agent runs).
+    None when `path_value` is no text."""
+    if json_type(path_value) != 'string':
+        return None
+    kept = []  # type: List[str]
+    for entry in path_value.split(separator):
+        absolute = entry.startswith('/') or (len(entry) > 2 and entry[1] == ':' and (entry[2] == '\\' or
+                                                                                    entry[2] == '/'))
+        if not absolute or entry in kept:
+            continue
+        inside = False
+        for folder in folders:
+            if entry == folder or entry.startswith(rstrip_chars(folder, sep) + sep):
+                inside = True
+        if not inside:
+            kept.append(entry)
+    return separator.join(kept)

@@ -15,10 +15,11 @@ from hermes.js.objects import is_none
 from hermes.js.process import environment_variable
 from hermes.js.promises import first_of, deferred, spawn
 from hermes.js.timers import set_timer, clear_timer
-from hermes.core.values import copyable_keys, json_type, get_key
+from hermes.core.values import copy_object, copyable_keys, is_object, json_type, get_key
+from hermes.host.paths import folder_paths
 from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, find_spec, mcp_server_entry,
                                     describe_failure, HERMES_NAME, AcpAgentError, lacks_provider, no_provider_failure,
-                                    backend_choices, default_choice)
+                                    backend_choices, default_choice, path_outside)
 from hermes.core.acp_commands import commands_update, commands_of
 from hermes.core.acp_options import (offered_options, option_groups, chosen_values, current_values, offers_value,
                                      with_config_update, wire_value, CONFIG, OPTIONS, MODE)
@@ -55,6 +56,20 @@ def find_program(name, extra_folders=None):
         except JsError:
             continue
     return None
+
+
+def agent_environment(configured):
+    """What an agent process gets besides VS Code's environment: the user's `env` of its entry, and — unless that
+    names PATH itself — a PATH without empty, relative or workspace entries (core/acp_backends.py path_outside):
+    the program is looked up in the child's PATH, from the workspace as its working folder."""
+    environment = copy_object(configured) if is_object(configured) else {}
+    if not ('PATH' in environment):
+        windows = environment_variable('OS') == 'Windows_NT'
+        safe = path_outside(environment_variable('PATH'), ';' if windows else ':', folder_paths(),
+                            '\\' if windows else '/')
+        if not is_none(safe):
+            environment['PATH'] = safe
+    return environment
 
 
 def _user_bin_folders():
@@ -171,8 +186,8 @@ class AcpService:
             if not is_none(entry['starting']):
                 await entry['starting']
             return entry['agent']
-        run_spec = {'name': spec['name'], 'command': spec['command'], 'args': spec['args'], 'env': spec['env'],
-                    'cwd': self.cwd()}
+        run_spec = {'name': spec['name'], 'command': spec['command'], 'args': spec['args'],
+                    'env': agent_environment(spec['env']), 'cwd': self.cwd()}
         agent = self.make_agent(run_spec)
         entry = {'agent': agent, 'starting': None, 'sessions': []}
         self.agents[key] = entry
