@@ -64,6 +64,12 @@ class ChangeStore:
             return None
         fs = node('fs')
         remove_leftover_temporaries(self.file_path)  # a snapshot cut short by a kill: the file itself is whole
+        # The journal first, then the snapshot: in a window reload the old extension host may still be saving
+        # (snapshot written, then the journal removed). Read the other way round, the old snapshot and no journal
+        # were read in between, and a change was lost (seen in code-server, test_change_log_in_vscode). This way
+        # a journal read is replayed onto either snapshot (lines it includes are skipped by journal_seq), and a
+        # journal already gone means the snapshot read after it includes it.
+        lines = self._journal_lines()
         data = None
         try:
             if fs.existsSync(self.file_path):
@@ -75,7 +81,6 @@ class ChangeStore:
         except JsError as error:
             self._corrupt(self.file_path, error_message(error))
             data = None
-        lines = self._journal_lines()
         if is_none(lines):
             return data
         merged = replay(data, lines)
