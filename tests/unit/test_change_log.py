@@ -651,3 +651,27 @@ def test_undo_confines_the_path_again_when_it_writes():
         run(log.undo('/ws/docs/notes.md'))
     assert files.writes == [] and '/ws/docs/notes.md' not in files.texts
     assert log.pending()[0]['deleted'] is True  # still pending: nothing was undone
+
+
+def test_a_reload_while_the_old_window_still_saves_loses_nothing(tmp_path, monkeypatch):
+    """In a window reload the old extension host may save (snapshot written, journal removed) while the new one
+    loads: here it saves right after the new one's first read of the store. The new one still has every change
+    (it read the old snapshot, then no journal, when it read the snapshot first)."""
+    from hermes.js import modules_cpython
+    files = FakeFiles()
+    old = stored_log(tmp_path / 'changes.json', files)
+    write(old, files, '/ws/a.py', 'A\n', CLAUDE)
+    old.flush()  # a snapshot with a.py
+    write(old, files, '/ws/b.py', 'B\n', CLAUDE)  # b.py only in the journal
+    read = modules_cpython._NodeFs.readFileSync
+    saved = []
+
+    def old_window_saves_after_the_first_read(path, encoding=None):
+        text = read(path, encoding)
+        if not saved and str(path).startswith(str(tmp_path / 'changes')):
+            saved.append(path)
+            old.flush()  # the old host's deactivate, between the new host's two reads
+        return text
+    monkeypatch.setattr(modules_cpython._NodeFs, 'readFileSync', staticmethod(old_window_saves_after_the_first_read))
+    new = stored_log(tmp_path / 'changes.json', files)
+    assert saved and sorted(item['path'] for item in new.pending()) == ['/ws/a.py', '/ws/b.py']
