@@ -31,12 +31,12 @@ class FakeSpan:
     def note(self, path):
         pass
 
-    def record(self, change_log, paths, author):
+    def record(self, change_log, paths, author, recorded=None):
         self.recorded = (paths, author)
-        return len([path for path in paths if path not in self.unknown and ('k:' + path) not in self.saved])
-
-    def before_of(self, path):
-        return {'known': path not in self.unknown, 'text': ''}
+        written = [path for path in paths if path not in self.unknown and ('k:' + path) not in self.saved]
+        if recorded is not None:
+            recorded.extend(written)
+        return len(written)
 
     def stop(self):
         self.stopped = True

@@ -221,9 +221,10 @@ class DiskChangeSpan:
             self.watcher.dispose()
             self.watcher = None
 
-    def record(self, change_log, paths, author):
-        """Each changed file whose before-text is known goes to the change log as `author`'s; returns how many.
-        Files the watcher reports later (within LATE_EVENTS_MS of `end`) are recorded the same way."""
+    def record(self, change_log, paths, author, recorded=None):
+        """Each changed file whose before-text is known goes to the change log as `author`'s; returns how many
+        (and appends their paths to the list `recorded`, when given). Files the watcher reports later (within
+        LATE_EVENTS_MS of `end`) are recorded the same way."""
         if is_none(change_log):
             return 0
         self._recording = [change_log, author]
@@ -231,6 +232,8 @@ class DiskChangeSpan:
         for path in paths:
             if self._record_one(change_log, path, author):
                 count += 1
+                if not is_none(recorded):
+                    recorded.append(path)
         notes = getattr(change_log, 'notes', None)
         if self.overflow > 0 and len(paths) > 0 and not is_none(notes):
             notes.add(TOO_MANY, paths[len(paths) - 1], author_of(author)['client'], str(self.overflow))

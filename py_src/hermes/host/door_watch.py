@@ -101,16 +101,17 @@ class DoorWatch:
         paths = [path for path in span.end(self.named) if not self._written_as_accepted(span, path)]
         self.named = []
         writer = self.authors[len(self.authors) - 1]
-        count = span.record(self.change_log, paths, writer)
+        recorded = []
+        count = span.record(self.change_log, paths, writer, recorded)
         self.recorded += count
         if len(self.authors) > 1 and count > 0:
-            self._note_guess(span, paths, writer)
+            self._note_guess(recorded, writer)
         self._begin()
         return count
 
-    def _note_guess(self, span, paths, writer):
-        """Several CLIs are connected: the changes were listed as the last active one's, which the disk cannot
-        confirm — say so in the Changes view."""
+    def _note_guess(self, recorded, writer):
+        """Several CLIs are connected: the changes `recorded` were listed as the last active one's, which the disk
+        cannot confirm — say so in the Changes view."""
         notes = getattr(self.change_log, 'notes', None)
         if is_none(notes):
             return
@@ -120,9 +121,8 @@ class DoorWatch:
                 others.append(author['client'])
         if len(others) == 0:
             return  # two terminals of the same CLI: the name listed is right either way
-        for path in paths:
-            if not (('k:' + path) in span.saved) and span.before_of(path)['known']:
-                notes.add(GUESSED, path, writer['client'], ' and '.join(others))
+        for path in recorded:
+            notes.add(GUESSED, path, writer['client'], ' and '.join(others))
 
     def dispose(self):
         self.authors = []

@@ -7,7 +7,7 @@ from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.change_notes import note_text, notes_message
-from hermes.host.files import relative_to_folder
+from hermes.host.paths import display_path
 
 # __pragma__('skip')
 js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
@@ -18,18 +18,12 @@ DISMISS_NOTES_COMMAND = 'hermes.changes.dismissNotes'
 HAS_NOTES_CONTEXT = 'hermes.changes.hasNotes'
 
 
-def shown_path(path):
-    """The path as the workspace names it (the absolute path outside the workspace folders)."""
-    relative = relative_to_folder(path)
-    return path if is_none(relative) or relative == '' else relative
-
-
 def register_change_notes_view(context, notes, view):
     """`notes`: the change log's ChangeNotes; `view`: the Changes TreeView (its `message` shows them)."""
     def show_message():
         items = notes.items
         # no message is `undefined`: an empty string still takes the view's first line
-        view.message = js_undefined if len(items) == 0 else notes_message(items, shown_path)
+        view.message = js_undefined if len(items) == 0 else notes_message(items, display_path)
         vscode.commands.executeCommand('setContext', HAS_NOTES_CONTEXT, len(items) > 0)
 
     async def show_notes(*ignored):
@@ -38,7 +32,7 @@ def register_change_notes_view(context, notes, view):
             vscode.window.showInformationMessage('Hermes: every change agents made is under review; nothing to note.')
             return None
         items.reverse()
-        picks = [{'label': shown_path(item['path']), 'detail': note_text(item, shown_path), 'path': item['path']}
+        picks = [{'label': display_path(item['path']), 'detail': note_text(item, display_path), 'path': item['path']}
                  for item in items]
         picked = await vscode.window.showQuickPick(picks, {'placeHolder': 'Changes not under review exactly (newest '
                                                            'first): choose one to open its file',
