@@ -150,20 +150,13 @@ def offered_options(created: 'Json') -> 'JsonObject':
     items = _items(get_key(models, 'availableModels'), 'modelId')
     if len(items) > 0:
         offered[MODEL] = {'items': items, 'current': _text(get_key(models, 'currentModelId'))}
-    configs = config_options(get_key(created, 'configOptions'))
-    for option in copyable_keys(configs):
-        category = configs[option]['category']
-        if category == MODE or category == MODEL:  # the config option replaces the deprecated picker
-            if category in offered:
-                del offered[category]
-    for option in copyable_keys(configs):
-        offered[option] = configs[option]
-    return offered
+    return with_config_update(offered, get_key(created, 'configOptions'))
 
 
 def with_config_update(offered: 'Json', entries: 'Json') -> 'JsonObject':
-    """`offered` after an agent sent every config option anew (a `session/set_config_option` answer, a
-    `config_option_update`): its legacy options kept unless a config option replaces them."""
+    """`offered` with the config options `entries` (all of them: `session/new`, a `session/set_config_option`
+    answer, a `config_option_update`): its legacy options kept unless a config option of their category replaces
+    them (the deprecated picker goes)."""
     updated = {}  # type: JsonObject
     configs = config_options(entries)
     replaced = []  # type: List[str]
