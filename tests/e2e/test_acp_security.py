@@ -9,11 +9,15 @@
   VS Code wrote, not in the stored conversation;
 - Restricted Mode (an untrusted folder) starts no agent: the session says why and the built-in loop answers;
 - a permission question shows the agent's command whole, even one that closes a code fence to hide a payload after
-  it, and its title as text (a command link in it is no link).
+  it, and its title as text (a command link in it is no link);
+- a program named without a path is never found in the workspace (an empty PATH element is the working directory),
+  and the agent process starts outside the workspace (so `npx` cannot prefer the repository's node_modules).
 
 The agent is our scripted one (tests/acp_agent/agent.py): it appends {pid, argv} to ACP_AGENT_MARKER as it starts.
 """
 import json
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -156,3 +160,40 @@ def test_a_permission_question_shows_a_fence_closing_command_whole_and_its_title
     last_response(page).get_by_text('Permission: List [files](command:workbench.action.reload)').first.wait_for()
     answer(page, 'Deny')
     last_response(page).get_by_text('"optionId": "deny"').first.wait_for(state='visible')
+
+
+def test_a_repository_cannot_choose_the_agents_program_through_path_or_npx(tmp_path_factory, browser, artifacts):
+    """The repository brings `scripted-acp` at its root (an empty PATH element finds it when the agent starts in the
+    workspace; the user's PATH for the agent has one) and `hostile-agent` in node_modules/.bin (npx prefers it there); the user's `scripted-acp`, in a folder
+    of their PATH, asks npx for `hostile-agent` before it runs the scripted agent. None of the repository's runs."""
+    workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-launch-ws')
+    folder = tmp_path_factory.mktemp('acp-launch')
+    marker, hostile, user_bin = folder / 'started.jsonl', folder / 'hostile-ran', folder / 'user-bin'
+    for program, text in [(workspace / 'scripted-acp', 'root'), (workspace / 'node_modules' / '.bin' / 'hostile-agent',
+                                                                 'npx')]:
+        program.parent.mkdir(parents=True, exist_ok=True)
+        program.write_text(f'#!/bin/sh\necho {text} >> {hostile}\n')
+        program.chmod(0o755)
+    (workspace / 'package.json').write_text('{"name": "repository"}')
+    user_bin.mkdir()
+    (user_bin / 'scripted-acp').write_text(f'#!/bin/sh\n{shutil.which("npx")} --offline --no hostile-agent '
+                                           f'>/dev/null 2>&1\nexec {sys.executable} {AGENT}\n')
+    (user_bin / 'scripted-acp').chmod(0o755)
+    # (the PATH the agent gets, as its entry may set it: code-server gives the extension host its login shell's)
+    settings = {'hermes.mcp.port': 0, 'hermes.agent.backend': 'Scripted', 'hermes.acp.agents': [
+        {'name': 'Scripted', 'command': 'scripted-acp',
+         'env': {'ACP_AGENT_MARKER': str(marker), 'PATH': f':{user_bin}:{os.environ["PATH"]}'}}]}
+    with running_code_server(tmp_path_factory, workspace, 'acp-launch', settings=settings) as server:
+        with open_window(browser, server, 'acp-launch') as bench:
+            wait_for_first_window(server, bench)
+            page = bench.page
+            new_hermes_session(page)
+            send(page, 'shell pwd > where.txt')
+            last_response(page).get_by_text('shell exit 0').first.wait_for(state='visible')
+            bench.screenshot(artifacts / 'acp-launch-outside-workspace.png')
+            assert (workspace / 'where.txt').read_text().strip() == str(workspace)  # the session works in it
+            assert not hostile.exists(), 'the repository\'s program ran: ' + hostile.read_text()
+            [run] = started(marker)
+            assert not Path(run['cwd']).resolve().is_relative_to(workspace.resolve())
+            assert Path(f'/proc/{run["pid"]}/cwd').resolve() == Path(run['cwd']).resolve()
+            server.wait_for_log(r'ACP: Scripted started \(' + str(user_bin / 'scripted-acp'))
