@@ -11,13 +11,15 @@
 - a permission question shows the agent's command whole, even one that closes a code fence to hide a payload after
   it, and its title as text (a command link in it is no link);
 - a program named without a path is never found in the workspace (an empty PATH element is the working directory),
-  and the agent process starts outside the workspace (so `npx` cannot prefer the repository's node_modules).
+  and the agent process starts outside the workspace (so `npx` cannot prefer the repository's node_modules);
+- an agent that ignores SIGTERM, and the child it started, end when the extension host dies by a signal.
 
 The agent is our scripted one (tests/acp_agent/agent.py): it appends {pid, argv} to ACP_AGENT_MARKER as it starts.
 """
 import json
 import os
 import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -197,3 +199,41 @@ def test_a_repository_cannot_choose_the_agents_program_through_path_or_npx(tmp_p
             assert not Path(run['cwd']).resolve().is_relative_to(workspace.resolve())
             assert Path(f'/proc/{run["pid"]}/cwd').resolve() == Path(run['cwd']).resolve()
             server.wait_for_log(r'ACP: Scripted started \(' + str(user_bin / 'scripted-acp'))
+
+
+def parent_of(pid):
+    return int(Path(f'/proc/{pid}/stat').read_text().rsplit(') ', 1)[1].split()[1])
+
+
+def ended(pid):
+    """Gone, or a zombie nobody reaped yet (it runs nothing)."""
+    try:
+        return Path(f'/proc/{pid}/stat').read_text().rsplit(') ', 1)[1][0] == 'Z'
+    except FileNotFoundError:
+        return True
+
+
+def test_an_agent_and_what_it_started_end_with_an_extension_host_killed_by_a_signal(tmp_path_factory, browser):
+    """The extension host dies by SIGTERM: no deactivate, no Node `exit` hook. The agent ignores SIGTERM and has
+    started a child; both are gone afterwards (the agent's group watchdog, js/line_process.py)."""
+    workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-killed-ws')
+    marker = tmp_path_factory.mktemp('acp-killed') / 'started.jsonl'
+    entry = scripted_agent('Stubborn', env={'ACP_AGENT_MARKER': str(marker)})
+    entry['args'].append('ignore_term')
+    settings = {'hermes.mcp.port': 0, 'hermes.agent.backend': 'Stubborn', 'hermes.acp.agents': [entry]}
+    with running_code_server(tmp_path_factory, workspace, 'acp-killed', settings=settings) as server:
+        with open_window(browser, server, 'acp-killed') as bench:
+            wait_for_first_window(server, bench)
+            page = bench.page
+            new_hermes_session(page)
+            send(page, 'child')
+            shown = last_response(page).get_by_text('child ', exact=False).first
+            shown.wait_for(state='visible')
+            child = int(shown.inner_text().split('child ')[1].split()[0])
+            [run] = started(marker)
+            host = parent_of(run['pid'])
+            assert 'extensionHost' in Path(f'/proc/{host}/cmdline').read_text(errors='replace') or \
+                'bootstrap-fork' in Path(f'/proc/{host}/cmdline').read_text(errors='replace'), host
+            assert not ended(run['pid']) and not ended(child)
+            os.kill(host, signal.SIGTERM)
+            wait_until(lambda: ended(run['pid']) and ended(child), 60, what='the agent and its child to end')
