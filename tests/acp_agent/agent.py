@@ -22,6 +22,7 @@ A prompt's first text block picks what the turn does (the first word, then argum
     hostile_permission the same for a command that closes a fixed code fence and hides a payload after it, under a
                        title with a command link (the client must show both as text)
     read PATH [LINE LIMIT] / write PATH TEXT…   fs/read_text_file / fs/write_text_file, says what came back
+    hostile_title       a session_info_update with a 300,000-character title with escapes and a bidi override
     terminal CMD ARGS…  terminal/create → wait_for_exit → output → release, says the output and exit
     wait_cancel        streams one chunk, then waits for session/cancel and ends 'cancelled'
     ignore_cancel      streams one chunk, then never answers (not even after session/cancel)
@@ -164,6 +165,12 @@ def turn(request_id, params):
         STATE['config'].setdefault(session_id, dict(CONFIG_DEFAULTS))['thought_level'] = 'high'
         update(session_id, {'sessionUpdate': 'config_option_update', 'configOptions': config_options(session_id)})
         chunk(session_id, 'thinking harder')
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'hostile_title':
+        # a title past any bound, with terminal escapes, a bidi override and line breaks in it
+        title = 'Hostile \x1b]0;pwned\x07title \u202egnp.exe\u202c\n' + 'x' * 300000
+        update(session_id, {'sessionUpdate': 'session_info_update', 'title': title})
+        chunk(session_id, 'titled')
         return answer(request_id, {'stopReason': 'end_turn'})
     if command == 'hello':
         chunk(session_id, 'Hello')

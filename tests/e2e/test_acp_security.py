@@ -116,6 +116,26 @@ def test_an_agent_that_echoes_the_token_shows_an_error_without_it(window, truste
     assert len(started(markers['user'])) == 1  # the same warm agent answered
 
 
+
+def test_an_agents_title_is_stored_and_shown_bounded_and_without_invisible_characters(window, trusted_server):
+    """A 300,000-character title with terminal escapes, a bidi override and a line break: one line of at most 200
+    characters without them, in the stored conversation (what the sessions list and the panel show)."""
+    page = window.page
+    new_hermes_session(page)
+    send(page, 'hostile_title')
+    last_response(page).get_by_text('titled').first.wait_for(state='visible')
+    pattern = 'User/workspaceStorage/*/hermes-agent.hermes-agent/conversations.json'
+
+    def stored_titles():
+        return [conversation.get('title', '') for path in trusted_server.user_data.glob(pattern)
+                for conversation in json.loads(path.read_text() or '{}').get('conversations', [])
+                if conversation.get('title', '').startswith('Hostile')]
+    wait_until(lambda: stored_titles(), 30, what='the agent\'s title in the stored conversation')
+    [title] = stored_titles()
+    assert len(title) <= 200 and 'title' in title, title
+    assert not [c for c in title if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 or 0x202a <= ord(c) <= 0x202e], repr(title)
+
+
 @pytest.fixture(scope='module')
 def llm():
     server = ScriptedLlmServer({'replies': [Reply(text_events('The built-in loop answers here.'))],
