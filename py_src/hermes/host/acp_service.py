@@ -41,7 +41,7 @@ DENIED_IN_TIME = ('No answer within 50 seconds: Hermes denied the request (it wo
 def find_program(name, extra_folders=None):
     """The absolute path of `name` on PATH (or in `extra_folders`), or None: PATH entries that are empty, relative
     or inside the workspace are not searched (host/agent_launch.py)."""
-    folders = folder_paths()
+    folders = [folder['path'] for folder in workspace_folders()]  # (read fresh: asked when a front end lists agents)
     entries = safe_path_entries(environment_variable('PATH'), folders)
     for folder in safe_path_entries(':'.join(extra_folders or []), folders):
         entries.append(folder)
