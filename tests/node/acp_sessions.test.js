@@ -14,6 +14,7 @@ const { vscode, chat, recorder, openSession, listed } = require('./fake_chat');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
+const NPX = require('child_process').execFileSync('sh', ['-c', 'command -v npx'], { encoding: 'utf8' }).trim();
 
 async function session(settings, prompt, state = {}, answers = undefined) {
   const opened = await openSession(settings, state);
@@ -237,5 +238,41 @@ test('/explain in a session whose agent has no such command sends the task; the 
     assert.match(await said('x', 'constructor'), /no such command: \/constructor with "x"/);  // no task looked up
   } finally {
     await run.stop();
+  }
+});
+
+test('an agent named without a path is found outside the workspace and runs outside it, whatever PATH and npx say', async () => {
+  // The repository brings a program of the agent's name at its root (reached through an empty PATH element: the
+  // working directory) and in node_modules/.bin (npx prefers it there); the user's own is in a folder of their PATH.
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-launch-'));
+  const workspace = path.join(root, 'repo');
+  const userBin = path.join(root, 'user-bin');
+  const marker = path.join(root, 'started.jsonl');
+  const hostile = path.join(root, 'hostile-ran');
+  const write = (file, text) => { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, text, { mode: 0o755 }); };
+  write(path.join(workspace, 'scripted-acp'), `#!/bin/sh\necho root >> ${hostile}\n`);
+  write(path.join(workspace, 'node_modules', '.bin', 'hostile-agent'), `#!/bin/sh\necho npx >> ${hostile}\n`);
+  fs.writeFileSync(path.join(workspace, 'package.json'), '{"name": "repo"}');
+  // the user's agent asks npx for a package only the repository has, then runs the scripted agent
+  write(path.join(userBin, 'scripted-acp'),
+    `#!/bin/sh\n${NPX} --offline --no hostile-agent >/dev/null 2>&1\nexec ${PYTHON} ${AGENT}\n`);
+  const savedPath = process.env.PATH;
+  process.env.PATH = `:${userBin}:${savedPath}`;
+  let opened;
+  try {
+    opened = await openSession({ 'hermes.agent.backend': 'Scripted', 'hermes.acp.agents': [
+      { name: 'Scripted', command: 'scripted-acp', env: { ACP_AGENT_MARKER: marker } }] }, {}, [workspace]);
+    await opened.ask('shell pwd > where.txt', recorder());
+  } finally {
+    process.env.PATH = savedPath;
+  }
+  try {
+    assert.equal(fs.readFileSync(path.join(workspace, 'where.txt'), 'utf8').trim(), workspace); // the session's cwd
+    assert.ok(!fs.existsSync(hostile), 'the repository\'s program ran: ' + (fs.existsSync(hostile) && fs.readFileSync(hostile, 'utf8')));
+    const [started] = fs.readFileSync(marker, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    assert.ok(!started.cwd.startsWith(workspace), 'the agent process started in ' + started.cwd);
+    assert.ok(started.path.split(':').every((entry) => entry.startsWith('/') && !entry.startsWith(workspace)), started.path);
+  } finally {
+    await opened.stop();
   }
 });

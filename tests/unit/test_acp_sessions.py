@@ -184,11 +184,11 @@ def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD, chan
         made.append(agent)
         return agent
     found = {'hermes': '/usr/bin/hermes'} if programs is None else programs
+    context = vscode.ExtensionContext()
     service = AcpService(log, make_agent, client_side, FakeMcp(), find=lambda name, extra: found.get(name),
-                         trusted=lambda: trusted, memory=memory)
+                         trusted=lambda: trusted, memory=memory, storage=context.globalStorageUri.fsPath)
     store = ConversationStore(lambda: 'c' + str(len(store.conversations) + 1), lambda: 1000)
     chat = Chat()
-    context = vscode.ExtensionContext()
     sessions = SessionParticipant(store, chat, log, AcpSessionRunner(service, store, log,
                                                                      register_diff_documents(context, log),
                                                                      change_log))
@@ -211,7 +211,8 @@ def test_hermes_answers_a_session_with_this_windows_mcp_server_and_the_turn_is_r
     world = make_world({'turns': [[usage, READ, WRITE, chunk('hello.py prints hi.')]]}, cwd=cwd)
     stream, result = ask(world, 'What does hello.py do?')
     [agent] = world['made']
-    assert agent.spec['command'] == '/usr/bin/hermes' and agent.spec['args'] == ['acp'] and agent.spec['cwd'] == cwd
+    assert agent.spec['command'] == '/usr/bin/hermes' and agent.spec['args'] == ['acp']
+    assert agent.spec['cwd'] == world['context'].globalStorageUri.fsPath + '/agent-home'  # the process: not in cwd
     new = [call for call in agent.calls if call[0] == 'new'][0]
     assert new[1] == cwd
     assert new[2] == [{'type': 'http', 'name': 'vscode', 'url': 'http://127.0.0.1:4321/mcp',

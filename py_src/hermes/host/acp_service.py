@@ -19,7 +19,7 @@ from hermes.core.values import copy_object, copyable_keys, is_object, json_type,
 from hermes.host.paths import folder_paths
 from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, find_spec, mcp_server_entry,
                                     describe_failure, HERMES_NAME, AcpAgentError, lacks_provider, no_provider_failure,
-                                    backend_choices, default_choice, path_outside)
+                                    backend_choices, default_choice, path_outside, RESTRICTED_HINT)
 from hermes.core.acp_commands import commands_update, commands_of
 from hermes.core.acp_options import (offered_options, option_groups, chosen_values, current_values, offers_value,
                                      with_config_update, wire_value, CONFIG, OPTIONS, MODE)
@@ -28,6 +28,7 @@ from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, sele
 from hermes.host.settings import setting
 from hermes.host.approval import restricted_mode
 from hermes.host.workspace import workspace_folders
+from hermes.host.agent_launch import safe_path_entries, search_program, launch_spec, agent_home
 
 OFFERED_KEY = 'hermes.acp.offeredOptions'
 COMMANDS_KEY = 'hermes.acp.commands'
@@ -38,24 +39,13 @@ DENIED_IN_TIME = ('No answer within 50 seconds: Hermes denied the request (it wo
 
 
 def find_program(name, extra_folders=None):
-    """The absolute path of `name` on PATH (or in `extra_folders`), or None."""
-    path = node('path')
-    fs = node('fs')
-    folders = []
-    found_path = environment_variable('PATH')
-    if json_type(found_path) == 'string':
-        separator = ';' if environment_variable('OS') == 'Windows_NT' else ':'
-        folders = [folder for folder in found_path.split(separator) if folder != '']
-    for folder in extra_folders or []:
-        folders.append(folder)
-    for folder in folders:
-        candidate = path.join(folder, name)
-        try:
-            if fs.existsSync(candidate) and fs.statSync(candidate).isFile():
-                return candidate
-        except JsError:
-            continue
-    return None
+    """The absolute path of `name` on PATH (or in `extra_folders`), or None: PATH entries that are empty, relative
+    or inside the workspace are not searched (host/agent_launch.py)."""
+    folders = [folder['path'] for folder in workspace_folders()]  # (read fresh: asked when a front end lists agents)
+    entries = safe_path_entries(environment_variable('PATH'), folders)
+    for folder in safe_path_entries(':'.join(extra_folders or []), folders):
+        entries.append(folder)
+    return search_program(name, entries, folders)
 
 
 def agent_environment(configured):
@@ -89,7 +79,9 @@ def _kind_of(error):
 
 
 def failure_of(error, agent_name):
-    """An AcpError (or anything thrown) as an AcpAgentError the user can read."""
+    """An AcpError (or anything thrown) as an AcpAgentError the user can read (one already is as it is)."""
+    if isinstance(error, AcpAgentError):
+        return error
     kind = getattr(error, 'kind', None)
     code = getattr(error, 'code', None)
     data = getattr(error, 'data', None)
@@ -104,8 +96,9 @@ class AcpService:
     host/acp_client_side.py object every agent shares (permission prompts per session id);
     `mcp` the McpService whose url and token go to the agent."""
 
-    def __init__(self, log, make_agent, client_side, mcp, find=None, trusted=None, memory=None):
+    def __init__(self, log, make_agent, client_side, mcp, find=None, trusted=None, memory=None, storage=None):
         self.log = log
+        self.storage = storage  # the extension's global storage folder: the agents' working directory is in it
         self.memory = memory  # a Memento (context.globalState): the options each agent offered, across reloads
         remembered = None if is_none(memory) else memory.js_get(OFFERED_KEY)
         self.offered = remembered if json_type(remembered) == 'object' else {}  # agent name → offered_options(...)
@@ -179,16 +172,18 @@ class AcpService:
     # ------------------------------------------------------------------ agent processes
 
     async def agent(self, spec):
-        """The warm agent for `spec`, started (and initialized) if it is not running."""
+        """The warm agent for `spec`, started (and initialized) if it is not running. The one way to an agent
+        process (a turn, a reopened session, a listing): Restricted Mode gets none."""
+        if not self.trusted():
+            raise AcpAgentError(RESTRICTED_HINT)
         key = spec_key(spec)
         entry = self.agents[key] if key in self.agents else None
         if not is_none(entry) and not is_none(entry['agent']) and entry['agent'].alive:
             if not is_none(entry['starting']):
                 await entry['starting']
             return entry['agent']
-        run_spec = {'name': spec['name'], 'command': spec['command'], 'args': spec['args'],
-                    'env': agent_environment(spec['env']), 'cwd': self.cwd()}
-        agent = self.make_agent(run_spec)
+        launched = launch_spec(spec, agent_environment(spec['env']), self.agent_home(), folder_paths())
+        agent = self.make_agent(launched)
         entry = {'agent': agent, 'starting': None, 'sessions': []}
         self.agents[key] = entry
 
@@ -209,7 +204,7 @@ class AcpService:
             raise error
         entry['starting'] = None
         info = getattr(agent, 'agent_info', None)
-        self.log.info('ACP: ' + spec['name'] + ' started (' + spec['command'] + ' ' + ' '.join(spec['args']) + ')' +
+        self.log.info('ACP: ' + spec['name'] + ' started (' + launched['command'] + ' ' + ' '.join(spec['args']) + ')' +
                       ('' if is_none(info) else ': ' + dump_json(info)))
         return agent
 
@@ -254,7 +249,15 @@ class AcpService:
         after the prompt's answer)."""
         self.session_listeners['s:' + session_id] = callback
 
+    def agent_home(self):
+        """Where agent processes start: a private folder outside the workspace (host/agent_launch.py says why)."""
+        storage = self.storage
+        if is_none(storage):  # (tests that build a service without an extension context)
+            storage = node('path').join(environment_variable('HOME'), '.hermes')
+        return agent_home(storage)
+
     def cwd(self):
+        """The workspace folder the agent's sessions work in (session/new's `cwd`; not its process's)."""
         folders = workspace_folders()
         return folders[0]['path'] if len(folders) > 0 else environment_variable('HOME')
 

@@ -1,6 +1,7 @@
 """A long-running child process that speaks a line protocol over its stdin and stdout (an ACP agent):
 started in a process group of its own, stdout cut into lines with a bound on a line's size, stderr as text,
-its end reported once, and the whole group ended by its pid — also when this process exits."""
+its end reported once, and the whole group ended by its pid — also when this process exits, and when it dies
+without running its exit hook (a signal): a watchdog per group ends it then."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError, error_message
 from hermes.js.modules import node
@@ -9,6 +10,14 @@ from hermes.js.objects import is_none, or_none
 # How long to wait for the end of stdout and stderr after the process exited: a grandchild that inherited them can
 # keep the pipes open for ever, and what the agent wrote before it exited is normally read within a tick.
 DRAIN_AFTER_EXIT_MS = 500
+
+# The watchdog of a process group (POSIX): a small shell in a session of its own that reads one line from a pipe only
+# this process holds. When this process dies by a signal, Node's `exit` hook below never runs (nor deactivate) and
+# the agent — in its own group, so no signal sent to ours reaches it — would live on with what it started; the pipe
+# closes then, `read` sees the end, and the watchdog ends the group (SIGTERM, then SIGKILL for an agent that ignores
+# it). When the group ends normally we write "done" first, so a reused process group id is never signalled.
+WATCHDOG_SCRIPT = ('read line; [ "$line" = done ] && exit 0; kill -s TERM -- -"$1" 2>/dev/null; sleep 2; '
+                   'kill -s KILL -- -"$1" 2>/dev/null')
 
 # The process groups still running, ended with SIGKILL if this process exits before they did (a crash of the
 # extension host, a reload that skips deactivate). One hook for all of them.
@@ -30,6 +39,27 @@ def _remember(pid):
 def _forget(pid):
     if pid in _live['pids']:
         _live['pids'].remove(pid)
+
+
+def _watch(pid):
+    """Start the watchdog of the process group `pid`; returns a function that dismisses it (the group ended)."""
+    if process.platform == 'win32':
+        return lambda: None
+    try:
+        watchdog = node('child_process').spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'hermes-watchdog', str(pid)], {
+            'stdio': ['pipe', 'ignore', 'ignore'], 'detached': True, 'windowsHide': True})
+    except JsError:
+        return lambda: None
+    watchdog.on('error', lambda error: None)  # no /bin/sh: the exit hook alone, as before
+    watchdog.stdin.on('error', lambda error: None)
+    watchdog.unref()  # it never keeps this process alive
+    if not is_none(watchdog.stdin.unref):
+        watchdog.stdin.unref()
+
+    def dismiss():
+        if not watchdog.stdin.destroyed:
+            watchdog.stdin.end('done\n')
+    return dismiss
 
 
 def _signal_group(pid, signal):
@@ -64,7 +94,7 @@ def open_line_process(command, args, options, handlers):
     env = Object.assign({}, process.env, options['env'] if not is_none(options['env']) else {})
     state = {'pending': [], 'size': 0, 'overflowed': False, 'exited': False, 'stdout_ended': False,
              'stderr_ended': False, 'finished': False, 'code': None, 'signal': None, 'error': None, 'pid': None,
-             'drain_timer': None}
+             'drain_timer': None, 'dismiss_watchdog': None}
 
     def call(handler, *values):
         try:
@@ -80,6 +110,8 @@ def open_line_process(command, args, options, handlers):
             clearTimeout(state['drain_timer'])
         if not is_none(state['pid']):
             _forget(state['pid'])
+        if not is_none(state['dismiss_watchdog']):
+            state['dismiss_watchdog']()
         call(handlers['on_exit'], state['code'], state['signal'], state['error'])
 
     def overflow():
@@ -169,6 +201,7 @@ def open_line_process(command, args, options, handlers):
     state['pid'] = or_none(child.pid)
     if not is_none(state['pid']):
         _remember(state['pid'])
+        state['dismiss_watchdog'] = _watch(state['pid'])
     child.stdin.on('error', lambda error: None)  # EPIPE after the agent died: its exit says what happened
     child.stdout.on('data', on_stdout)
     child.stdout.on('end', on_stream_end('stdout_ended'))

@@ -190,7 +190,17 @@ class _NodeFs:
 
     @staticmethod
     def mkdirSync(path, options=None):
-        os.makedirs(path, exist_ok=bool(options and options.get('recursive')))
+        os.makedirs(path, mode=(options or {}).get('mode', 0o777), exist_ok=bool(options and options.get('recursive')))
+
+    class constants:
+        X_OK = os.X_OK
+
+    @staticmethod
+    def accessSync(path, mode=0):
+        if not os.access(path, mode):
+            error = PermissionError(f"EACCES: permission denied, access '{path}'")
+            error.code = 'EACCES'
+            raise error
 
     @staticmethod
     def statSync(path):

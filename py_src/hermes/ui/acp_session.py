@@ -266,7 +266,7 @@ def register_acp_sessions(context, log, mcp, agents, client_side, store, change_
     (`agents`: host/acp_agents.py AcpAgents), `hermes.acp.setup`, the diff documents; what the agents change on
     disk goes to `change_log` (host/change_log.py). Returns the runner."""
     service = AcpService(log, lambda spec: agents.create(spec, client_side), client_side, mcp,
-                         memory=context.globalState)
+                         memory=context.globalState, storage=context.globalStorageUri.fsPath)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(service.dispose)))
     register_acp_commands(context, service)
     return AcpSessionRunner(service, store, log, register_diff_documents(context, log), change_log)
