@@ -14,7 +14,10 @@ The TypeScript compiler reads the declarations (scripts/vscode_stub_ast.js); thi
 | an interface of properties only (an options bag) | its Protocol, and also `XDict`, a TypedDict: a parameter typed `X` takes `X \\| XDict`, so a dict literal (a JS object literal once transpiled) is checked key by key |
 | `enum X { A = 1 }` | `class X(IntEnum)` |
 | `type X<T> = …` | `X: TypeAlias = …` |
-| `string` `number` `boolean` `any` `unknown` `void` `undefined`/`null` `never` | `str` `float` `bool` `Any` `object` `None` (`object` as a callback's return) `None` `NoReturn` |
+| `string` `boolean` `any` `void` `undefined`/`null` `never` | `str` `bool` `Any` `None` (`object` as the result of a callback the extension writes) `None` `NoReturn` |
+| `number` | `float` where the extension passes it, `int` where VS Code gives it (a line, a column, a count) |
+| `unknown` | `Any` (TypeScript narrows it first; Python code reads it by duck typing, `is_none` for what is missing) |
+| a number enum where the extension passes it | `E \\| int` (TypeScript takes any number; `None` members have no Python name) |
 | `T[]`, `readonly T[]`, `[A, B]` | `Sequence[T]` as a parameter, `Array[T]` (a list with JS's `push`) otherwise; `Tuple[A, B]` |
 | `Thenable<T>`, `Promise<T>` | `Awaitable[T]` (what `await` takes; a coroutine is one) |
 | `(a: A) => R` | `Callable[[A], R]` (optional parameters of a function type cannot be said in Python: all are listed) |
@@ -47,10 +50,11 @@ PROPOSED_FALLBACK = {
     'chatSessionsProvider': {
         'chat': ['createChatSessionItemController', 'registerChatSessionContentProvider'],
         '': ['ChatSessionChangedFile', 'ChatSessionStatus', 'ChatSessionItem', 'ChatSessionItemController',
-             'ChatSessionContentProvider', 'ChatSession'],
+             'ChatSessionContentProvider', 'ChatSession', 'ChatRequestTurn2', 'ChatResponseTurn2'],
     },
     'chatParticipantAdditions': {
-        '': ['ChatToolInvocationPart', 'ChatQuestion', 'ChatResponseMultiDiffPart', 'ChatResultFeedback'],
+        '': ['ChatToolInvocationPart', 'ChatQuestion', 'ChatQuestionType', 'ChatResponseMultiDiffPart',
+             'ChatResultFeedback'],
     },
     'chatSessionCustomizationProvider': {
         'chat': ['registerChatSessionCustomizationProvider'],
@@ -67,7 +71,9 @@ JS_ALIASED = {'and', 'arguments', 'clear', 'conjugate', 'del', 'from', 'get', 'g
 # Renamed with no `js_` way back (and Python keywords): reachable by subscript only.
 UNREACHABLE = {'case', 'default', 'enumerate', 'false', 'new', 'switch', 'fromkeys', 'true'}
 
-KEYWORD_TYPES = {'string': 'str', 'number': 'float', 'boolean': 'bool', 'any': 'Any', 'unknown': 'object',
+# unknown: TypeScript narrows it (instanceof, typeof) before use; Python code reads such a value by duck typing (a missing
+# member is undefined: `is_none`), which the checker cannot follow, so Any.
+KEYWORD_TYPES = {'string': 'str', 'number': 'float', 'boolean': 'bool', 'any': 'Any', 'unknown': 'Any',
                  'undefined': 'None', 'null': 'None', 'never': 'NoReturn', 'object': 'object', 'bigint': 'int',
                  'symbol': 'Any'}  # symbol: Python has none
 # Global TypeScript/JS types the API mentions, and what they are to Python code.
@@ -140,6 +146,7 @@ class Stub:
         self.typevar_lines = []
         self.data = {}  # interface name → True when it is properties only (an options bag)
         self.any_notes = set()
+        self.synthesized = {}  # name → lines of a class an intersection made (intersection)
 
     def _add(self, decl):
         name = decl.get('name')
@@ -168,11 +175,13 @@ class Stub:
         return members
 
     def is_data(self, name):
-        """An interface whose members are all properties: VS Code takes an object literal for it."""
+        """An interface of properties (and optional callbacks: InputBoxOptions.validateInput): VS Code takes an object
+        literal for it."""
         if name not in self.data:
             decl = self.decls.get(name)
             self.data[name] = bool(decl and decl['kind'] == 'interface' and
-                                   all(member['kind'] == 'prop' for member in self.all_members(decl)) and
+                                   all(member['kind'] == 'prop' or (member['kind'] == 'method' and member.get('opt'))
+                                       for member in self.all_members(decl)) and
                                    all(self.decls.get(base['n'], {}).get('kind') == 'interface'
                                        for base in decl.get('bases', [])))
         return self.data[name]
@@ -248,6 +257,8 @@ class Stub:
     def typevar(self, scope, param, tvars, variance=''):
         bound = param['bound']
         bound_text = self.type(bound, tvars={}, inp=False) if bound else None
+        if bound and bound['k'] == 'ref' and self.is_data(bound['n']):
+            bound_text += ' | Mapping[str, Any]'  # `showQuickPick<T extends QuickPickItem>(items: T[])`: dict items
         if bound_text and any(ch in bound_text for ch in ('_T', '_K', '_V')) and '_T' in bound_text:
             bound_text = None
         key = (scope, param['name'], bound_text, variance)
@@ -275,6 +286,8 @@ class Stub:
         if kind == 'kw':
             if t['n'] == 'void':
                 return 'object' if fn_return and inp else 'None'
+            if t['n'] == 'number':  # what the extension passes may be a float; what VS Code gives is a line, a count…
+                return 'float' if inp else 'int'
             return KEYWORD_TYPES[t['n']]
         if kind == 'lit':
             return f'Literal[{t["v"]!r}]'
@@ -297,8 +310,7 @@ class Stub:
                 parts = [part for part in parts if part != 'None'] + ['None']
             return ' | '.join(parts) if len(parts) > 1 else parts[0]
         if kind == 'inter':
-            self.any_notes.add('an intersection (`A & B`): Python has none')
-            return 'Any'
+            return self.intersection(t, tvars, inp)
         if kind == 'obj':
             self.any_notes.add('an anonymous object type (`{ a: T }`): a TypedDict would refuse objects, a Protocol dicts')
             return 'Any'
@@ -313,6 +325,35 @@ class Stub:
             return self.ref(t, tvars, inp)
         self.any_notes.add('keyof, typeof, indexed access, mapped, conditional and template literal types')
         return 'Any'
+
+    def intersection(self, t, tvars, inp):
+        """`A & { k: V }` (an interface with more members): a class of its own, declared after the others: a
+        TypedDict of A's fields and the literal's where the extension passes one (`showQuickPick(items,
+        {canPickMany: True})` picks its overload by it), else a Protocol extending A with the literal's members."""
+        refs = [part for part in t['ts'] if part['k'] == 'ref' and self.decls.get(part['n'], {}).get('kind') == 'interface'
+                and not part['args']]
+        literals = [part for part in t['ts'] if part['k'] == 'obj']
+        if len(refs) + len(literals) != len(t['ts']) or not refs:
+            self.any_notes.add('an intersection (`A & B`) of other than interfaces and object literals')
+            return 'Any'
+        extra = [m for literal in literals for m in literal['members']]
+        name = '_' + '_'.join(part['n'] for part in refs) + '_' + '_'.join(str(m.get('name')) for m in extra) + \
+            ('Dict' if inp else '')
+        if name not in self.synthesized:
+            if inp and all(self.is_data(part['n']) for part in refs) and all(m['kind'] == 'prop' for m in extra):
+                fields = {m['name']: m for part in refs for m in self.all_members(self.decls[part['n']])
+                          if m['kind'] == 'prop'}
+                fields.update({m['name']: m for m in extra})
+                self.synthesized[name] = None  # (recursion guard)
+                self.synthesized[name] = self.typed_dict({'name': name[:-4], 'members': list(fields.values())}, tvars, 0)
+            elif inp:
+                return 'Any'
+            else:
+                self.synthesized[name] = None
+                body = self.members(extra, tvars, 'interface', 4) or ['    ...']
+                bases = ', '.join(part['n'] for part in refs)
+                self.synthesized[name] = [f'class {name}({bases}, Protocol):'] + body
+        return name
 
     def ref(self, t, tvars, inp):
         name, args = t['n'], t['args']
@@ -342,11 +383,15 @@ class Stub:
                 for param in decl['tps'][len(arg_texts):]:
                     arg_texts.append(self.type(param['default'], tvars, False) if param['default'] else 'Any')
             text = name + (f'[{", ".join(arg_texts)}]' if arg_texts else '')
+            if inp and decl['kind'] == 'enum':  # a TS number enum takes any number (`None` members: no Python name)
+                text += ' | int'
             if inp and decl['kind'] == 'interface':
                 if self.is_data(name):
                     text += f' | {name}Dict' + (f'[{", ".join(arg_texts)}]' if arg_texts else '')
                 elif self.index_of(decl) is not None:
                     text += ' | Mapping[str, Any]'
+                else:  # an object literal of functions (`{provideTextDocumentContent: …}`): a dict of them
+                    text += ' | Mapping[str, Callable[..., Any]]'
             return text
         if name in GLOBALS:
             mapped = GLOBALS[name]
@@ -366,7 +411,9 @@ class Stub:
         return tvars
 
     def signature(self, member, tvars, self_arg, ret=True):
-        """`(self, a: A, b: B = ..., *rest: C) -> R` of a method, function or constructor."""
+        """`(self, a: A, b: B = ..., *rest: C) -> R` of a method, function or constructor. A constructor is called
+        through the seam's `new(cls, *args)`, which infers its arguments without the parameters' types as context:
+        a dict literal there is a `dict[str, …]`, so an options bag also takes a Mapping."""
         local = self.type_params(member.get('tps'), 'fn', tvars)
         # A type variable no parameter mentions (`executeCommand<T>(…): Thenable<T>`): Python callers cannot name it
         # the way TypeScript's `f<T>()` does, so it is Any.
@@ -382,6 +429,8 @@ class Stub:
                 name += '_'
             used.add(name)
             text = self.type(param['type'], local, inp=True)
+            if not ret and 'Dict' in text and 'Mapping[str, Any]' not in text:
+                text += ' | Mapping[str, Any]'
             if param['rest']:
                 if param['type']['k'] == 'array':
                     text = self.type(param['type']['el'], local, inp=True)
@@ -390,8 +439,9 @@ class Stub:
                 else:
                     text = 'Any'
                 parts.append(f'*{name}: {text}')
-            else:
-                parts.append(f'{name}: {text}' + (' = ...' if param['opt'] else ''))
+            else:  # an optional parameter takes `undefined` too (js_undefined, None under CPython)
+                optional = param['opt'] and text not in ('Any', 'None') and not text.endswith('| None')
+                parts.append(f'{name}: {text}' + (' | None = ...' if optional else ' = ...' if param['opt'] else ''))
         result = f'({", ".join(parts)})'
         if ret:
             result += ' -> ' + self.type(member['ret'], local, inp=False)
@@ -409,6 +459,7 @@ class Stub:
                 names.setdefault(member['name'], []).append(member)
         settable = {m['name'] for m in members if m['kind'] == 'setter'}
         subscripted = []
+        assigned = []
         done = set()
         for member in members:
             mkind = member['kind']
@@ -444,11 +495,16 @@ class Stub:
             if python is None:
                 lines.append(pad + f'# {name}: not a Python name after Transcrypt; by subscript: x[{name!r}]')
             if mkind == 'prop':
-                text = self.type(member['type'], tvars, inp=kind == 'interface' and self._data_context, prop=True)
+                text = self.type(member['type'], tvars, inp=False, prop=True)
                 if member.get('opt') and text != 'Any' and not text.endswith('| None') and text != 'None':
                     text += ' | None'
+                writable = not member.get('ro') or name in settable
+                # what the extension may assign: an options bag as a dict, an interface of functions as a dict of them
+                written = self.type(member['type'], tvars, inp=True) + (' | None' if member.get('opt') else '')
                 if python is None or python != name:
                     subscripted.append((name, text))
+                    if writable:
+                        assigned.append((name, written))
                 if python is None:
                     continue
                 if kind == 'namespace' or member.get('static'):
@@ -458,6 +514,9 @@ class Stub:
                         lines.append(pad + f'{python}: ClassVar[{text}]')
                 elif member.get('ro') and name not in settable:
                     lines += [pad + '@property', pad + f'def {python}(self) -> {text}: ...']
+                elif written.replace(' | None | None', ' | None') != text and ('Dict' in written or 'Mapping' in written):
+                    lines += [pad + '@property', pad + f'def {python}(self) -> {text}: ...',
+                              pad + f'@{python}.setter', pad + f'def {python}(self, value: {written}) -> None: ...']
                 else:
                     lines.append(pad + f'{python}: {text}')
             elif mkind in ('method', 'function'):
@@ -494,9 +553,11 @@ class Stub:
                 if len(subscripted) > 1:
                     lines.append(pad + '@overload')
                 lines.append(pad + f'def __getitem__(self, key: Literal[{name!r}]) -> {text}: ...')
+            for name, text in assigned:
+                if len(assigned) > 1:
+                    lines.append(pad + '@overload')
+                lines.append(pad + f'def __setitem__(self, key: Literal[{name!r}], value: {text}) -> None: ...')
         return lines
-
-    _data_context = False
 
     def distinct(self, overloads, tvars):
         """Overloads whose parameters differ in Python (two that differ only in anonymous object types, both Any,
@@ -560,9 +621,7 @@ class Stub:
             for base in decl.get('bases', []):
                 if self.decls.get(base['n'], {}).get('kind') == 'class':
                     members = members + [m for m in self.decls[base['n']]['members'] if m['kind'] != 'ctor']
-        self._data_context = protocol and self.is_data(name)
         body = self.members(members, tvars, kind, indent + 4)
-        self._data_context = False
         bases = self.bases(decl, tvars, protocol)
         lines = [pad + f'class {name}' + (f'({", ".join(bases)})' if bases else '') + ':'] + (body or [pad + '    ...'])
         if protocol and self.is_data(name):
@@ -580,10 +639,10 @@ class Stub:
             bases.append(f'Generic[{", ".join(params)}]')
         lines = [pad + f'class {decl["name"]}Dict({", ".join(bases)}):']
         for member in decl['members']:
-            if member['kind'] != 'prop' or member.get('name') is None or not member['name'].isidentifier() or \
-                    keyword.iskeyword(member['name']):
+            if member['kind'] not in ('prop', 'method') or member.get('name') is None or \
+                    not member['name'].isidentifier() or keyword.iskeyword(member['name']):
                 continue
-            text = self.type(member['type'], tvars, inp=True)
+            text = self.type(member['type'], tvars, inp=True) if member['kind'] == 'prop' else 'Callable[..., Any]'
             lines.append(pad + f'    {member["name"]}: ' + (f'NotRequired[{text}]' if member.get('opt') else text))
         if len(lines) == 1:
             lines.append(pad + '    ...')
@@ -614,6 +673,8 @@ class Stub:
                     {'kind': 'prop', 'name': member, 'type': {'k': 'kw', 'n': 'any'}, 'static': True}
                     for member in fallback_members[name]])
             body += [''] + self.declaration(decl) + ['']
+        for lines in self.synthesized.values():
+            body += [''] + lines + ['']
         notes = ''.join(f'#   {note}\n' for note in sorted(self.any_notes))
         return (HEADER.format(sources=sources) + '# Any, for want of a Python equivalent, stands for:\n' + notes +
                 PRELUDE + '\n' + '\n'.join(self.typevar_lines) + '\n' + '\n'.join(body) +

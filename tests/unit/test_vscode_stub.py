@@ -40,7 +40,8 @@ def test_declarations_become_python_as_transcrypt_reaches_them(tmp_path):
     assert 'def js_get(self, section: str) -> Any: ...' in stub
     # An optional method is a hook the implementer may leave out.
     assert 'def provide(self) -> Thenable[Sequence[str]]: ...' in stub and 'resolve' not in stub
-    assert 'def __init__(self, line: float, character: float = ...) -> None: ...' in stub
+    assert 'def __init__(self, line: float, character: float | None = ...) -> None: ...' in stub
+    assert '    @property\n    def line(self) -> int: ...\n' in stub  # a number VS Code gives: an int
     assert "# with: not a Python name after Transcrypt; by subscript: x['with']" in stub
     assert 'class Kind(IntEnum):\n    A = 1\n    B = 2\n' in stub
     assert ('class window:\n    @staticmethod\n    def show(options: Options | OptionsDict, *items: str) -> '

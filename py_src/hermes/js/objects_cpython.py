@@ -1,4 +1,8 @@
 """CPython twins of hermes/js/objects.py (never transpiled)."""
+from typing import Callable, TypeVar, TypeVarTuple, Unpack
+
+T = TypeVar('T')
+Ts = TypeVarTuple('Ts')
 
 
 def typeof(value: object) -> str:
@@ -19,7 +23,7 @@ def is_undefined(value):
     return False
 
 
-def new(cls, *args):
+def new(cls: Callable[[Unpack[Ts]], T], *args: Unpack[Ts]) -> T:
     return cls(*args)
 
 
