@@ -40,7 +40,7 @@ def plain_object(value: 'Any') -> 'Any':
 
 
 
-def call_method(obj, method_name, *args):
+def call_method(obj: 'Any', method_name: str, *args: 'Any') -> 'Any':
     """`obj[method_name](...args)`: a method called by its name on an object from either world, with `this` kept
     (a JS object's method taken out by getattr loses it). (A parameter called `name` would be `py_name` in JS.)"""
     return __pragma__('js', '{}', 'obj [method_name] (...args)')
