@@ -8,7 +8,7 @@ The TypeScript compiler reads the declarations (scripts/vscode_stub_ast.js); thi
 
 | TypeScript | Python |
 |---|---|
-| `namespace window { function f(); const x }` | `class window:` with static methods and class variables (`vscode.window.f()`) |
+| `namespace window { function f(); const x }` | `class _window:` with methods and read-only properties, and `window: _window` (`vscode.window.f()`, `vscode.workspace['name']`) |
 | `class X<T> { constructor(); static s; p; m() }` | `class X(Generic[T])`: `__init__`, static methods and class variables, attributes, methods |
 | `interface X<T> extends Y` | `class X(Y, Protocol[T])`; a `(…)` call signature is `__call__`, `[key: string]: V` is `__getitem__` |
 | an interface of properties only (an options bag) | its Protocol, and also `XDict`, a TypedDict: a parameter typed `X` takes `X \\| XDict`, so a dict literal (a JS object literal once transpiled) is checked key by key |
@@ -507,7 +507,7 @@ class Stub:
                         assigned.append((name, written))
                 if python is None:
                     continue
-                if kind == 'namespace' or member.get('static'):
+                if member.get('static'):
                     if any(tv in text for tv in tvars.values()):
                         lines.append(pad + f'{python}: Any  # a class variable cannot be generic')
                     else:
@@ -521,7 +521,7 @@ class Stub:
                     lines.append(pad + f'{python}: {text}')
             elif mkind in ('method', 'function'):
                 overloads = self.distinct([m for m in names[name] if m['kind'] in ('method', 'function')], tvars)
-                static = kind == 'namespace' or member.get('static')
+                static = member.get('static')
                 if python is None:
                     subscripted.append((name, 'Callable[..., Any]'))
                     continue
@@ -534,10 +534,14 @@ class Stub:
                     lines.append(pad + f'def {python}{signature}: ...')
                     if python != name and overload is overloads[-1]:
                         subscripted.append((name, 'Callable[..., Any]'))
-            elif mkind == 'var':
+            elif mkind == 'var':  # a namespace's `const` (read only) or `let`
                 text = self.type(member['type'], tvars, inp=False)
-                if python:
-                    lines.append(pad + f'{python}: ClassVar[{text}]')
+                if python != name:
+                    subscripted.append((name, text))
+                if python and member.get('const'):
+                    lines += [pad + '@property', pad + f'def {python}(self) -> {text}: ...']
+                elif python:
+                    lines.append(pad + f'{python}: {text}')
             elif mkind in ('class', 'interface', 'enum', 'alias', 'namespace'):
                 lines += self.declaration(member, indent)
         index = None
@@ -596,7 +600,7 @@ class Stub:
         name = decl['name']
         if kind == 'namespace':
             body = self.members(decl['members'], {}, 'namespace', indent + 4)
-            return [pad + f'class {name}:'] + (body or [pad + '    ...'])
+            return [pad + f'class _{name}:'] + (body or [pad + '    ...']) + ['', pad + f'{name}: _{name}']
         if kind == 'enum':
             lines = [pad + f'class {name}(IntEnum):']
             value = 0

@@ -44,5 +44,5 @@ def test_declarations_become_python_as_transcrypt_reaches_them(tmp_path):
     assert '    @property\n    def line(self) -> int: ...\n' in stub  # a number VS Code gives: an int
     assert "# with: not a Python name after Transcrypt; by subscript: x['with']" in stub
     assert 'class Kind(IntEnum):\n    A = 1\n    B = 2\n' in stub
-    assert ('class window:\n    @staticmethod\n    def show(options: Options | OptionsDict, *items: str) -> '
-            'Thenable[str | None]: ...') in stub
+    assert ('class _window:\n    def show(self, options: Options | OptionsDict, *items: str) -> '
+            'Thenable[str | None]: ...\n\nwindow: _window\n') in stub
