@@ -390,7 +390,8 @@ class Stub:
                     text += f' | {name}Dict' + (f'[{", ".join(arg_texts)}]' if arg_texts else '')
                 elif self.index_of(decl) is not None:
                     text += ' | Mapping[str, Any]'
-                else:  # an object literal of functions (`{provideTextDocumentContent: …}`): a dict of them
+                elif all(m['kind'] == 'method' for m in self.all_members(decl) if not is_hook(m)):
+                    # an interface of methods (a provider) as an object literal of functions: a dict of them
                     text += ' | Mapping[str, Callable[..., Any]]'
             return text
         if name in GLOBALS:

@@ -189,7 +189,7 @@ class TextEditorSelectionChangeEvent(Protocol):
     def kind(self) -> TextEditorSelectionChangeKind | None: ...
 
 class TextEditorSelectionChangeEventDict(TypedDict):
-    textEditor: TextEditor | Mapping[str, Callable[..., Any]]
+    textEditor: TextEditor
     selections: Sequence[Selection]
     kind: TextEditorSelectionChangeKind | int | None
 
@@ -201,7 +201,7 @@ class TextEditorVisibleRangesChangeEvent(Protocol):
     def visibleRanges(self) -> Sequence[Range]: ...
 
 class TextEditorVisibleRangesChangeEventDict(TypedDict):
-    textEditor: TextEditor | Mapping[str, Callable[..., Any]]
+    textEditor: TextEditor
     visibleRanges: Sequence[Range]
 
 
@@ -212,7 +212,7 @@ class TextEditorOptionsChangeEvent(Protocol):
     def options(self) -> TextEditorOptions: ...
 
 class TextEditorOptionsChangeEventDict(TypedDict):
-    textEditor: TextEditor | Mapping[str, Callable[..., Any]]
+    textEditor: TextEditor
     options: TextEditorOptions | TextEditorOptionsDict
 
 
@@ -223,7 +223,7 @@ class TextEditorViewColumnChangeEvent(Protocol):
     def viewColumn(self) -> ViewColumn: ...
 
 class TextEditorViewColumnChangeEventDict(TypedDict):
-    textEditor: TextEditor | Mapping[str, Callable[..., Any]]
+    textEditor: TextEditor
     viewColumn: ViewColumn | int
 
 
@@ -305,7 +305,7 @@ class NotebookEditorSelectionChangeEvent(Protocol):
     def selections(self) -> Sequence[NotebookRange]: ...
 
 class NotebookEditorSelectionChangeEventDict(TypedDict):
-    notebookEditor: NotebookEditor | Mapping[str, Callable[..., Any]]
+    notebookEditor: NotebookEditor
     selections: Sequence[NotebookRange]
 
 
@@ -316,7 +316,7 @@ class NotebookEditorVisibleRangesChangeEvent(Protocol):
     def visibleRanges(self) -> Sequence[NotebookRange]: ...
 
 class NotebookEditorVisibleRangesChangeEventDict(TypedDict):
-    notebookEditor: NotebookEditor | Mapping[str, Callable[..., Any]]
+    notebookEditor: NotebookEditor
     visibleRanges: Sequence[NotebookRange]
 
 
@@ -522,7 +522,7 @@ class TextEditor(Protocol):
     def viewColumn(self) -> ViewColumn | None: ...
     def edit(self, callback: Callable[[TextEditorEdit], object], options: Any = ...) -> Thenable[bool]: ...
     def insertSnippet(self, snippet: SnippetString, location: Position | Range | Sequence[Position] | Sequence[Range] | None = ..., options: Any = ...) -> Thenable[bool]: ...
-    def setDecorations(self, decorationType: TextEditorDecorationType | Mapping[str, Callable[..., Any]], rangesOrOptions: Sequence[Range] | Sequence[DecorationOptions | DecorationOptionsDict]) -> None: ...
+    def setDecorations(self, decorationType: TextEditorDecorationType, rangesOrOptions: Sequence[Range] | Sequence[DecorationOptions | DecorationOptionsDict]) -> None: ...
     def revealRange(self, range: Range, revealType: TextEditorRevealType | int | None = ...) -> None: ...
     def show(self, column: ViewColumn | int | None = ...) -> None: ...
     def hide(self) -> None: ...
@@ -573,14 +573,11 @@ class Uri:
 
 class CancellationToken(Protocol):
     isCancellationRequested: bool
-    @property
-    def onCancellationRequested(self) -> Event[Any]: ...
-    @onCancellationRequested.setter
-    def onCancellationRequested(self, value: Event[Any] | Mapping[str, Callable[..., Any]]) -> None: ...
+    onCancellationRequested: Event[Any]
 
 class CancellationTokenDict(TypedDict):
     isCancellationRequested: bool
-    onCancellationRequested: Event[Any] | Mapping[str, Callable[..., Any]]
+    onCancellationRequested: Event[Any]
 
 
 class CancellationTokenSource:
@@ -609,10 +606,7 @@ class Event(Protocol[_T_co]):
 
 
 class EventEmitter(Generic[_T]):
-    @property
-    def event(self) -> Event[_T]: ...
-    @event.setter
-    def event(self, value: Event[_T] | Mapping[str, Callable[..., Any]]) -> None: ...
+    event: Event[_T]
     def fire(self, data: _T) -> None: ...
     def dispose(self) -> None: ...
 
@@ -869,7 +863,7 @@ class CodeAction:
 
 
 class CodeActionProvider(Protocol[_T_co2]):
-    def provideCodeActions(self, document: TextDocument | Mapping[str, Callable[..., Any]], range: Range | Selection, context: CodeActionContext | CodeActionContextDict, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[Command | _T_co2]]: ...
+    def provideCodeActions(self, document: TextDocument, range: Range | Selection, context: CodeActionContext | CodeActionContextDict, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[Command | _T_co2]]: ...
 
 
 class CodeActionProviderMetadata(Protocol):
@@ -895,7 +889,7 @@ class CodeLens:
 
 
 class CodeLensProvider(Protocol[_T_co3]):
-    def provideCodeLenses(self, document: TextDocument | Mapping[str, Callable[..., Any]], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[_T_co3]]: ...
+    def provideCodeLenses(self, document: TextDocument, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[_T_co3]]: ...
 
 
 DefinitionLink: TypeAlias = LocationLink | LocationLinkDict
@@ -905,22 +899,22 @@ Definition: TypeAlias = Location | Sequence[Location]
 
 
 class DefinitionProvider(Protocol):
-    def provideDefinition(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Definition | Sequence[DefinitionLink]]: ...
+    def provideDefinition(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Definition | Sequence[DefinitionLink]]: ...
 
 
 class ImplementationProvider(Protocol):
-    def provideImplementation(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Definition | Sequence[DefinitionLink]]: ...
+    def provideImplementation(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Definition | Sequence[DefinitionLink]]: ...
 
 
 class TypeDefinitionProvider(Protocol):
-    def provideTypeDefinition(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Definition | Sequence[DefinitionLink]]: ...
+    def provideTypeDefinition(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Definition | Sequence[DefinitionLink]]: ...
 
 
 Declaration: TypeAlias = Location | Sequence[Location] | Sequence[LocationLink | LocationLinkDict]
 
 
 class DeclarationProvider(Protocol):
-    def provideDeclaration(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Declaration]: ...
+    def provideDeclaration(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Declaration]: ...
 
 
 class MarkdownString:
@@ -945,7 +939,7 @@ class Hover:
 
 
 class HoverProvider(Protocol):
-    def provideHover(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Hover]: ...
+    def provideHover(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Hover]: ...
 
 
 class EvaluatableExpression:
@@ -957,7 +951,7 @@ class EvaluatableExpression:
 
 
 class EvaluatableExpressionProvider(Protocol):
-    def provideEvaluatableExpression(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[EvaluatableExpression]: ...
+    def provideEvaluatableExpression(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[EvaluatableExpression]: ...
 
 
 class InlineValueText:
@@ -1001,11 +995,8 @@ class InlineValueContextDict(TypedDict):
 
 
 class InlineValuesProvider(Protocol):
-    @property
-    def onDidChangeInlineValues(self) -> Event[None] | None: ...
-    @onDidChangeInlineValues.setter
-    def onDidChangeInlineValues(self, value: Event[None] | Mapping[str, Callable[..., Any]] | None | None) -> None: ...
-    def provideInlineValues(self, document: TextDocument | Mapping[str, Callable[..., Any]], viewPort: Range, context: InlineValueContext | InlineValueContextDict, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[InlineValue]]: ...
+    onDidChangeInlineValues: Event[None] | None
+    def provideInlineValues(self, document: TextDocument, viewPort: Range, context: InlineValueContext | InlineValueContextDict, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[InlineValue]]: ...
 
 
 class DocumentHighlightKind(IntEnum):
@@ -1021,7 +1012,7 @@ class DocumentHighlight:
 
 
 class DocumentHighlightProvider(Protocol):
-    def provideDocumentHighlights(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[DocumentHighlight]]: ...
+    def provideDocumentHighlights(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[DocumentHighlight]]: ...
 
 
 class SymbolKind(IntEnum):
@@ -1085,7 +1076,7 @@ class DocumentSymbol:
 
 
 class DocumentSymbolProvider(Protocol):
-    def provideDocumentSymbols(self, document: TextDocument | Mapping[str, Callable[..., Any]], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[SymbolInformation] | Sequence[DocumentSymbol]]: ...
+    def provideDocumentSymbols(self, document: TextDocument, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[SymbolInformation] | Sequence[DocumentSymbol]]: ...
 
 
 class DocumentSymbolProviderMetadata(Protocol):
@@ -1108,7 +1099,7 @@ class ReferenceContextDict(TypedDict):
 
 
 class ReferenceProvider(Protocol):
-    def provideReferences(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, context: ReferenceContext | ReferenceContextDict, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[Location]]: ...
+    def provideReferences(self, document: TextDocument, position: Position, context: ReferenceContext | ReferenceContextDict, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[Location]]: ...
 
 
 class TextEdit:
@@ -1214,7 +1205,7 @@ class SnippetString:
 
 
 class RenameProvider(Protocol):
-    def provideRenameEdits(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, newName: str, token: CancellationToken | CancellationTokenDict) -> ProviderResult[WorkspaceEdit]: ...
+    def provideRenameEdits(self, document: TextDocument, position: Position, newName: str, token: CancellationToken | CancellationTokenDict) -> ProviderResult[WorkspaceEdit]: ...
 
 
 class SemanticTokensLegend:
@@ -1261,11 +1252,11 @@ class SemanticTokensEdit:
 
 
 class DocumentSemanticTokensProvider(Protocol):
-    def provideDocumentSemanticTokens(self, document: TextDocument | Mapping[str, Callable[..., Any]], token: CancellationToken | CancellationTokenDict) -> ProviderResult[SemanticTokens]: ...
+    def provideDocumentSemanticTokens(self, document: TextDocument, token: CancellationToken | CancellationTokenDict) -> ProviderResult[SemanticTokens]: ...
 
 
 class DocumentRangeSemanticTokensProvider(Protocol):
-    def provideDocumentRangeSemanticTokens(self, document: TextDocument | Mapping[str, Callable[..., Any]], range: Range, token: CancellationToken | CancellationTokenDict) -> ProviderResult[SemanticTokens]: ...
+    def provideDocumentRangeSemanticTokens(self, document: TextDocument, range: Range, token: CancellationToken | CancellationTokenDict) -> ProviderResult[SemanticTokens]: ...
 
 
 class FormattingOptions(Protocol):
@@ -1275,15 +1266,15 @@ class FormattingOptions(Protocol):
 
 
 class DocumentFormattingEditProvider(Protocol):
-    def provideDocumentFormattingEdits(self, document: TextDocument | Mapping[str, Callable[..., Any]], options: FormattingOptions | Mapping[str, Any], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[TextEdit]]: ...
+    def provideDocumentFormattingEdits(self, document: TextDocument, options: FormattingOptions | Mapping[str, Any], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[TextEdit]]: ...
 
 
 class DocumentRangeFormattingEditProvider(Protocol):
-    def provideDocumentRangeFormattingEdits(self, document: TextDocument | Mapping[str, Callable[..., Any]], range: Range, options: FormattingOptions | Mapping[str, Any], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[TextEdit]]: ...
+    def provideDocumentRangeFormattingEdits(self, document: TextDocument, range: Range, options: FormattingOptions | Mapping[str, Any], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[TextEdit]]: ...
 
 
 class OnTypeFormattingEditProvider(Protocol):
-    def provideOnTypeFormattingEdits(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, ch: str, options: FormattingOptions | Mapping[str, Any], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[TextEdit]]: ...
+    def provideOnTypeFormattingEdits(self, document: TextDocument, position: Position, ch: str, options: FormattingOptions | Mapping[str, Any], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[TextEdit]]: ...
 
 
 class ParameterInformation:
@@ -1330,7 +1321,7 @@ class SignatureHelpContextDict(TypedDict):
 
 
 class SignatureHelpProvider(Protocol):
-    def provideSignatureHelp(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict, context: SignatureHelpContext | SignatureHelpContextDict) -> ProviderResult[SignatureHelp]: ...
+    def provideSignatureHelp(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict, context: SignatureHelpContext | SignatureHelpContextDict) -> ProviderResult[SignatureHelp]: ...
 
 
 class SignatureHelpProviderMetadata(Protocol):
@@ -1440,11 +1431,11 @@ class CompletionContextDict(TypedDict):
 
 
 class CompletionItemProvider(Protocol[_T2]):
-    def provideCompletionItems(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict, context: CompletionContext | CompletionContextDict) -> ProviderResult[Sequence[_T2] | CompletionList[_T2]]: ...
+    def provideCompletionItems(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict, context: CompletionContext | CompletionContextDict) -> ProviderResult[Sequence[_T2] | CompletionList[_T2]]: ...
 
 
 class InlineCompletionItemProvider(Protocol):
-    def provideInlineCompletionItems(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, context: InlineCompletionContext | InlineCompletionContextDict, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[InlineCompletionItem] | InlineCompletionList]: ...
+    def provideInlineCompletionItems(self, document: TextDocument, position: Position, context: InlineCompletionContext | InlineCompletionContextDict, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[InlineCompletionItem] | InlineCompletionList]: ...
 
 
 class InlineCompletionList:
@@ -1500,7 +1491,7 @@ class DocumentLink:
 
 
 class DocumentLinkProvider(Protocol[_T_co5]):
-    def provideDocumentLinks(self, document: TextDocument | Mapping[str, Callable[..., Any]], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[_T_co5]]: ...
+    def provideDocumentLinks(self, document: TextDocument, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[_T_co5]]: ...
 
 
 class Color:
@@ -1529,7 +1520,7 @@ class ColorPresentation:
 
 
 class DocumentColorProvider(Protocol):
-    def provideDocumentColors(self, document: TextDocument | Mapping[str, Callable[..., Any]], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[ColorInformation]]: ...
+    def provideDocumentColors(self, document: TextDocument, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[ColorInformation]]: ...
     def provideColorPresentations(self, color: Color, context: Any, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[ColorPresentation]]: ...
 
 
@@ -1561,7 +1552,7 @@ class InlayHint:
 
 
 class InlayHintsProvider(Protocol[_T_co6]):
-    def provideInlayHints(self, document: TextDocument | Mapping[str, Callable[..., Any]], range: Range, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[_T_co6]]: ...
+    def provideInlayHints(self, document: TextDocument, range: Range, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[_T_co6]]: ...
 
 
 class FoldingRange:
@@ -1585,7 +1576,7 @@ class FoldingContextDict(TypedDict):
 
 
 class FoldingRangeProvider(Protocol):
-    def provideFoldingRanges(self, document: TextDocument | Mapping[str, Callable[..., Any]], context: FoldingContext | FoldingContextDict, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[FoldingRange]]: ...
+    def provideFoldingRanges(self, document: TextDocument, context: FoldingContext | FoldingContextDict, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[FoldingRange]]: ...
 
 
 class SelectionRange:
@@ -1595,7 +1586,7 @@ class SelectionRange:
 
 
 class SelectionRangeProvider(Protocol):
-    def provideSelectionRanges(self, document: TextDocument | Mapping[str, Callable[..., Any]], positions: Sequence[Position], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[SelectionRange]]: ...
+    def provideSelectionRanges(self, document: TextDocument, positions: Sequence[Position], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[SelectionRange]]: ...
 
 
 class CallHierarchyItem:
@@ -1626,7 +1617,7 @@ class CallHierarchyOutgoingCall:
 
 
 class CallHierarchyProvider(Protocol):
-    def prepareCallHierarchy(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[CallHierarchyItem | Sequence[CallHierarchyItem]]: ...
+    def prepareCallHierarchy(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[CallHierarchyItem | Sequence[CallHierarchyItem]]: ...
     def provideCallHierarchyIncomingCalls(self, item: CallHierarchyItem, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[CallHierarchyIncomingCall]]: ...
     def provideCallHierarchyOutgoingCalls(self, item: CallHierarchyItem, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[CallHierarchyOutgoingCall]]: ...
 
@@ -1645,7 +1636,7 @@ class TypeHierarchyItem:
 
 
 class TypeHierarchyProvider(Protocol):
-    def prepareTypeHierarchy(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[TypeHierarchyItem | Sequence[TypeHierarchyItem]]: ...
+    def prepareTypeHierarchy(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[TypeHierarchyItem | Sequence[TypeHierarchyItem]]: ...
     def provideTypeHierarchySupertypes(self, item: TypeHierarchyItem, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[TypeHierarchyItem]]: ...
     def provideTypeHierarchySubtypes(self, item: TypeHierarchyItem, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[TypeHierarchyItem]]: ...
 
@@ -1659,7 +1650,7 @@ class LinkedEditingRanges:
 
 
 class LinkedEditingRangeProvider(Protocol):
-    def provideLinkedEditingRanges(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[LinkedEditingRanges]: ...
+    def provideLinkedEditingRanges(self, document: TextDocument, position: Position, token: CancellationToken | CancellationTokenDict) -> ProviderResult[LinkedEditingRanges]: ...
 
 
 class DocumentDropOrPasteEditKind:
@@ -1683,7 +1674,7 @@ class DocumentDropEdit:
 
 
 class DocumentDropEditProvider(Protocol[_T_co7]):
-    def provideDocumentDropEdits(self, document: TextDocument | Mapping[str, Callable[..., Any]], position: Position, dataTransfer: DataTransfer, token: CancellationToken | CancellationTokenDict) -> ProviderResult[_T_co7 | Sequence[_T_co7]]: ...
+    def provideDocumentDropEdits(self, document: TextDocument, position: Position, dataTransfer: DataTransfer, token: CancellationToken | CancellationTokenDict) -> ProviderResult[_T_co7 | Sequence[_T_co7]]: ...
 
 
 class DocumentDropEditProviderMetadata(Protocol):
@@ -2111,13 +2102,10 @@ class TerminalEditorLocationOptionsDict(TypedDict):
 
 
 class TerminalSplitLocationOptions(Protocol):
-    @property
-    def parentTerminal(self) -> Terminal: ...
-    @parentTerminal.setter
-    def parentTerminal(self, value: Terminal | Mapping[str, Callable[..., Any]]) -> None: ...
+    parentTerminal: Terminal
 
 class TerminalSplitLocationOptionsDict(TypedDict):
-    parentTerminal: Terminal | Mapping[str, Callable[..., Any]]
+    parentTerminal: Terminal
 
 
 class TerminalState(Protocol):
@@ -2175,8 +2163,8 @@ class TerminalShellIntegrationChangeEvent(Protocol):
     def shellIntegration(self) -> TerminalShellIntegration: ...
 
 class TerminalShellIntegrationChangeEventDict(TypedDict):
-    terminal: Terminal | Mapping[str, Callable[..., Any]]
-    shellIntegration: TerminalShellIntegration | Mapping[str, Callable[..., Any]]
+    terminal: Terminal
+    shellIntegration: TerminalShellIntegration
 
 
 class TerminalShellExecutionStartEvent(Protocol):
@@ -2188,9 +2176,9 @@ class TerminalShellExecutionStartEvent(Protocol):
     def execution(self) -> TerminalShellExecution: ...
 
 class TerminalShellExecutionStartEventDict(TypedDict):
-    terminal: Terminal | Mapping[str, Callable[..., Any]]
-    shellIntegration: TerminalShellIntegration | Mapping[str, Callable[..., Any]]
-    execution: TerminalShellExecution | Mapping[str, Callable[..., Any]]
+    terminal: Terminal
+    shellIntegration: TerminalShellIntegration
+    execution: TerminalShellExecution
 
 
 class TerminalShellExecutionEndEvent(Protocol):
@@ -2204,22 +2192,19 @@ class TerminalShellExecutionEndEvent(Protocol):
     def exitCode(self) -> int | None: ...
 
 class TerminalShellExecutionEndEventDict(TypedDict):
-    terminal: Terminal | Mapping[str, Callable[..., Any]]
-    shellIntegration: TerminalShellIntegration | Mapping[str, Callable[..., Any]]
-    execution: TerminalShellExecution | Mapping[str, Callable[..., Any]]
+    terminal: Terminal
+    shellIntegration: TerminalShellIntegration
+    execution: TerminalShellExecution
     exitCode: float | None
 
 
 class TerminalLinkContext(Protocol):
     line: str
-    @property
-    def terminal(self) -> Terminal: ...
-    @terminal.setter
-    def terminal(self, value: Terminal | Mapping[str, Callable[..., Any]]) -> None: ...
+    terminal: Terminal
 
 class TerminalLinkContextDict(TypedDict):
     line: str
-    terminal: Terminal | Mapping[str, Callable[..., Any]]
+    terminal: Terminal
 
 
 class TerminalLinkProvider(Protocol[_T3]):
@@ -2349,10 +2334,7 @@ class SecretStorage(Protocol):
     def js_get(self, key: str) -> Thenable[str | None]: ...
     def store(self, key: str, value: str) -> Thenable[None]: ...
     def delete(self, key: str) -> Thenable[None]: ...
-    @property
-    def onDidChange(self) -> Event[SecretStorageChangeEvent]: ...
-    @onDidChange.setter
-    def onDidChange(self, value: Event[SecretStorageChangeEvent] | Mapping[str, Callable[..., Any]]) -> None: ...
+    onDidChange: Event[SecretStorageChangeEvent]
     def __getitem__(self, key: Literal['get']) -> Callable[..., Any]: ...
 
 
@@ -2508,7 +2490,7 @@ class ShellExecution:
 
 
 class CustomExecution:
-    def __init__(self, callback: Callable[[TaskDefinition], Thenable[Pseudoterminal | Mapping[str, Callable[..., Any]]]]) -> None: ...
+    def __init__(self, callback: Callable[[TaskDefinition], Thenable[Pseudoterminal]]) -> None: ...
 
 
 class TaskScope(IntEnum):
@@ -2568,7 +2550,7 @@ class TaskStartEvent(Protocol):
     def execution(self) -> TaskExecution: ...
 
 class TaskStartEventDict(TypedDict):
-    execution: TaskExecution | Mapping[str, Callable[..., Any]]
+    execution: TaskExecution
 
 
 class TaskEndEvent(Protocol):
@@ -2576,7 +2558,7 @@ class TaskEndEvent(Protocol):
     def execution(self) -> TaskExecution: ...
 
 class TaskEndEventDict(TypedDict):
-    execution: TaskExecution | Mapping[str, Callable[..., Any]]
+    execution: TaskExecution
 
 
 class TaskProcessStartEvent(Protocol):
@@ -2586,7 +2568,7 @@ class TaskProcessStartEvent(Protocol):
     def processId(self) -> int: ...
 
 class TaskProcessStartEventDict(TypedDict):
-    execution: TaskExecution | Mapping[str, Callable[..., Any]]
+    execution: TaskExecution
     processId: float
 
 
@@ -2597,7 +2579,7 @@ class TaskProcessEndEvent(Protocol):
     def exitCode(self) -> int | None: ...
 
 class TaskProcessEndEventDict(TypedDict):
-    execution: TaskExecution | Mapping[str, Callable[..., Any]]
+    execution: TaskExecution
     exitCode: float | None
 
 
@@ -2804,11 +2786,11 @@ class WebviewPanelOnDidChangeViewStateEvent(Protocol):
     def webviewPanel(self) -> WebviewPanel: ...
 
 class WebviewPanelOnDidChangeViewStateEventDict(TypedDict):
-    webviewPanel: WebviewPanel | Mapping[str, Callable[..., Any]]
+    webviewPanel: WebviewPanel
 
 
 class WebviewPanelSerializer(Protocol[_T_contra]):
-    def deserializeWebviewPanel(self, webviewPanel: WebviewPanel | Mapping[str, Callable[..., Any]], state: _T_contra) -> Thenable[None]: ...
+    def deserializeWebviewPanel(self, webviewPanel: WebviewPanel, state: _T_contra) -> Thenable[None]: ...
 
 
 class WebviewView(Protocol):
@@ -2840,11 +2822,11 @@ class WebviewViewResolveContextDict(TypedDict, Generic[_T_co]):
 
 
 class WebviewViewProvider(Protocol):
-    def resolveWebviewView(self, webviewView: WebviewView | Mapping[str, Callable[..., Any]], context: WebviewViewResolveContext[Any] | WebviewViewResolveContextDict[Any], token: CancellationToken | CancellationTokenDict) -> Thenable[None] | None: ...
+    def resolveWebviewView(self, webviewView: WebviewView, context: WebviewViewResolveContext[Any] | WebviewViewResolveContextDict[Any], token: CancellationToken | CancellationTokenDict) -> Thenable[None] | None: ...
 
 
 class CustomTextEditorProvider(Protocol):
-    def resolveCustomTextEditor(self, document: TextDocument | Mapping[str, Callable[..., Any]], webviewPanel: WebviewPanel | Mapping[str, Callable[..., Any]], token: CancellationToken | CancellationTokenDict) -> Thenable[None] | None: ...
+    def resolveCustomTextEditor(self, document: TextDocument, webviewPanel: WebviewPanel, token: CancellationToken | CancellationTokenDict) -> Thenable[None] | None: ...
 
 
 class CustomDocument(Protocol):
@@ -2897,7 +2879,7 @@ class CustomDocumentOpenContextDict(TypedDict):
 
 class CustomReadonlyEditorProvider(Protocol[_T5]):
     def openCustomDocument(self, uri: Uri, openContext: CustomDocumentOpenContext | CustomDocumentOpenContextDict, token: CancellationToken | CancellationTokenDict) -> Thenable[_T5] | _T5: ...
-    def resolveCustomEditor(self, document: _T5, webviewPanel: WebviewPanel | Mapping[str, Callable[..., Any]], token: CancellationToken | CancellationTokenDict) -> Thenable[None] | None: ...
+    def resolveCustomEditor(self, document: _T5, webviewPanel: WebviewPanel, token: CancellationToken | CancellationTokenDict) -> Thenable[None] | None: ...
 
 
 class CustomEditorProvider(CustomReadonlyEditorProvider[_T5], Protocol[_T5]):
@@ -3046,12 +3028,12 @@ class _window:
     @property
     def onDidChangeWindowState(self) -> Event[WindowState]: ...
     @overload
-    def showTextDocument(self, document: TextDocument | Mapping[str, Callable[..., Any]], column: ViewColumn | int | None = ..., preserveFocus: bool | None = ...) -> Thenable[TextEditor]: ...
+    def showTextDocument(self, document: TextDocument, column: ViewColumn | int | None = ..., preserveFocus: bool | None = ...) -> Thenable[TextEditor]: ...
     @overload
-    def showTextDocument(self, document: TextDocument | Mapping[str, Callable[..., Any]], options: TextDocumentShowOptions | TextDocumentShowOptionsDict | None = ...) -> Thenable[TextEditor]: ...
+    def showTextDocument(self, document: TextDocument, options: TextDocumentShowOptions | TextDocumentShowOptionsDict | None = ...) -> Thenable[TextEditor]: ...
     @overload
     def showTextDocument(self, uri: Uri, options: TextDocumentShowOptions | TextDocumentShowOptionsDict | None = ...) -> Thenable[TextEditor]: ...
-    def showNotebookDocument(self, document: NotebookDocument | Mapping[str, Callable[..., Any]], options: NotebookDocumentShowOptions | NotebookDocumentShowOptionsDict | None = ...) -> Thenable[NotebookEditor]: ...
+    def showNotebookDocument(self, document: NotebookDocument, options: NotebookDocumentShowOptions | NotebookDocumentShowOptionsDict | None = ...) -> Thenable[NotebookEditor]: ...
     def createTextEditorDecorationType(self, options: DecorationRenderOptions | DecorationRenderOptionsDict) -> TextEditorDecorationType: ...
     @overload
     def showInformationMessage(self, message: str, *items: _Tf2) -> Thenable[_Tf2 | None]: ...
@@ -3119,7 +3101,7 @@ class _window:
     def registerUriHandler(self, handler: UriHandler | Mapping[str, Callable[..., Any]]) -> Disposable: ...
     def registerWebviewPanelSerializer(self, viewType: str, serializer: WebviewPanelSerializer[Any] | Mapping[str, Callable[..., Any]]) -> Disposable: ...
     def registerWebviewViewProvider(self, viewId: str, provider: WebviewViewProvider | Mapping[str, Callable[..., Any]], options: Any = ...) -> Disposable: ...
-    def registerCustomEditorProvider(self, viewType: str, provider: CustomTextEditorProvider | Mapping[str, Callable[..., Any]] | CustomReadonlyEditorProvider[CustomDocument] | Mapping[str, Callable[..., Any]] | CustomEditorProvider[CustomDocument] | Mapping[str, Callable[..., Any]], options: Any = ...) -> Disposable: ...
+    def registerCustomEditorProvider(self, viewType: str, provider: CustomTextEditorProvider | Mapping[str, Callable[..., Any]] | CustomReadonlyEditorProvider[CustomDocument] | Mapping[str, Callable[..., Any]] | CustomEditorProvider[CustomDocument], options: Any = ...) -> Disposable: ...
     def registerTerminalLinkProvider(self, provider: TerminalLinkProvider[TerminalLink] | Mapping[str, Callable[..., Any]]) -> Disposable: ...
     def registerTerminalProfileProvider(self, id: str, provider: TerminalProfileProvider | Mapping[str, Callable[..., Any]]) -> Disposable: ...
     def registerFileDecorationProvider(self, provider: FileDecorationProvider | Mapping[str, Callable[..., Any]]) -> Disposable: ...
@@ -3350,10 +3332,7 @@ class TerminalOptionsDict(TypedDict):
 
 class ExtensionTerminalOptions(Protocol):
     js_name: str
-    @property
-    def pty(self) -> Pseudoterminal: ...
-    @pty.setter
-    def pty(self, value: Pseudoterminal | Mapping[str, Callable[..., Any]]) -> None: ...
+    pty: Pseudoterminal
     iconPath: IconPath | None
     color: ThemeColor | None
     @property
@@ -3367,7 +3346,7 @@ class ExtensionTerminalOptions(Protocol):
 
 class ExtensionTerminalOptionsDict(TypedDict):
     name: str
-    pty: Pseudoterminal | Mapping[str, Callable[..., Any]]
+    pty: Pseudoterminal
     iconPath: NotRequired[IconPath]
     color: NotRequired[ThemeColor]
     location: NotRequired[TerminalLocation | int | TerminalEditorLocationOptions | TerminalEditorLocationOptionsDict | TerminalSplitLocationOptions | TerminalSplitLocationOptionsDict]
@@ -3376,10 +3355,7 @@ class ExtensionTerminalOptionsDict(TypedDict):
 
 
 class Pseudoterminal(Protocol):
-    @property
-    def onDidWrite(self) -> Event[str]: ...
-    @onDidWrite.setter
-    def onDidWrite(self, value: Event[str] | Mapping[str, Callable[..., Any]]) -> None: ...
+    onDidWrite: Event[str]
     def open(self, initialDimensions: TerminalDimensions | TerminalDimensionsDict | None) -> None: ...
     def close(self) -> None: ...
 
@@ -3502,10 +3478,7 @@ class QuickInput(Protocol):
     ignoreFocusOut: bool
     def show(self) -> None: ...
     def hide(self) -> None: ...
-    @property
-    def onDidHide(self) -> Event[None]: ...
-    @onDidHide.setter
-    def onDidHide(self, value: Event[None] | Mapping[str, Callable[..., Any]]) -> None: ...
+    onDidHide: Event[None]
     def dispose(self) -> None: ...
 
 
@@ -3618,7 +3591,7 @@ class TextDocumentChangeEvent(Protocol):
     def reason(self) -> TextDocumentChangeReason | None: ...
 
 class TextDocumentChangeEventDict(TypedDict):
-    document: TextDocument | Mapping[str, Callable[..., Any]]
+    document: TextDocument
     contentChanges: Sequence[TextDocumentContentChangeEvent | TextDocumentContentChangeEventDict]
     reason: TextDocumentChangeReason | int | None
 
@@ -3797,7 +3770,7 @@ class _workspace:
     @property
     def onDidChangeConfiguration(self) -> Event[ConfigurationChangeEvent]: ...
     def registerTaskProvider(self, type: str, provider: TaskProvider[Task] | Mapping[str, Callable[..., Any]]) -> Disposable: ...
-    def registerFileSystemProvider(self, scheme: str, provider: FileSystemProvider | Mapping[str, Callable[..., Any]], options: Any = ...) -> Disposable: ...
+    def registerFileSystemProvider(self, scheme: str, provider: FileSystemProvider, options: Any = ...) -> Disposable: ...
     @property
     def isTrusted(self) -> bool: ...
     @property
@@ -3824,8 +3797,8 @@ class ConfigurationChangeEvent(Protocol):
 
 class _languages:
     def getLanguages(self) -> Thenable[Sequence[str]]: ...
-    def setTextDocumentLanguage(self, document: TextDocument | Mapping[str, Callable[..., Any]], languageId: str) -> Thenable[TextDocument]: ...
-    def match(self, selector: DocumentSelector, document: TextDocument | Mapping[str, Callable[..., Any]]) -> int: ...
+    def setTextDocumentLanguage(self, document: TextDocument, languageId: str) -> Thenable[TextDocument]: ...
+    def match(self, selector: DocumentSelector, document: TextDocument) -> int: ...
     @property
     def onDidChangeDiagnostics(self) -> Event[DiagnosticChangeEvent]: ...
     @overload
@@ -3844,7 +3817,7 @@ class _languages:
     def registerDeclarationProvider(self, selector: DocumentSelector, provider: DeclarationProvider | Mapping[str, Callable[..., Any]]) -> Disposable: ...
     def registerHoverProvider(self, selector: DocumentSelector, provider: HoverProvider | Mapping[str, Callable[..., Any]]) -> Disposable: ...
     def registerEvaluatableExpressionProvider(self, selector: DocumentSelector, provider: EvaluatableExpressionProvider | Mapping[str, Callable[..., Any]]) -> Disposable: ...
-    def registerInlineValuesProvider(self, selector: DocumentSelector, provider: InlineValuesProvider | Mapping[str, Callable[..., Any]]) -> Disposable: ...
+    def registerInlineValuesProvider(self, selector: DocumentSelector, provider: InlineValuesProvider) -> Disposable: ...
     def registerDocumentHighlightProvider(self, selector: DocumentSelector, provider: DocumentHighlightProvider | Mapping[str, Callable[..., Any]]) -> Disposable: ...
     def registerDocumentSymbolProvider(self, selector: DocumentSelector, provider: DocumentSymbolProvider | Mapping[str, Callable[..., Any]], metaData: DocumentSymbolProviderMetadata | DocumentSymbolProviderMetadataDict | None = ...) -> Disposable: ...
     def registerWorkspaceSymbolProvider(self, provider: WorkspaceSymbolProvider[SymbolInformation] | Mapping[str, Callable[..., Any]]) -> Disposable: ...
@@ -3896,7 +3869,7 @@ class NotebookEditor(Protocol):
 class NotebookRendererMessaging(Protocol):
     @property
     def onDidReceiveMessage(self) -> Event[Any]: ...
-    def postMessage(self, message: Any, editor: NotebookEditor | Mapping[str, Callable[..., Any]] | None = ...) -> Thenable[bool]: ...
+    def postMessage(self, message: Any, editor: NotebookEditor | None = ...) -> Thenable[bool]: ...
 
 
 class NotebookCellKind(IntEnum):
@@ -3922,9 +3895,9 @@ class NotebookCell(Protocol):
 
 class NotebookCellDict(TypedDict):
     index: float
-    notebook: NotebookDocument | Mapping[str, Callable[..., Any]]
+    notebook: NotebookDocument
     kind: NotebookCellKind | int
-    document: TextDocument | Mapping[str, Callable[..., Any]]
+    document: TextDocument
     metadata: Any
     outputs: Sequence[NotebookCellOutput]
     executionSummary: NotebookCellExecutionSummary | NotebookCellExecutionSummaryDict | None
@@ -3966,7 +3939,7 @@ class NotebookDocumentCellChange(Protocol):
 
 class NotebookDocumentCellChangeDict(TypedDict):
     cell: NotebookCell | NotebookCellDict
-    document: TextDocument | Mapping[str, Callable[..., Any]] | None
+    document: TextDocument | None
     metadata: Any
     outputs: Sequence[NotebookCellOutput] | None
     executionSummary: NotebookCellExecutionSummary | NotebookCellExecutionSummaryDict | None
@@ -3997,7 +3970,7 @@ class NotebookDocumentChangeEvent(Protocol):
     def cellChanges(self) -> Sequence[NotebookDocumentCellChange]: ...
 
 class NotebookDocumentChangeEventDict(TypedDict):
-    notebook: NotebookDocument | Mapping[str, Callable[..., Any]]
+    notebook: NotebookDocument
     metadata: Any
     contentChanges: Sequence[NotebookDocumentContentChange | NotebookDocumentContentChangeDict]
     cellChanges: Sequence[NotebookDocumentCellChange | NotebookDocumentCellChangeDict]
@@ -4117,11 +4090,11 @@ class NotebookController(Protocol):
     detail: str | None
     supportsExecutionOrder: bool | None
     def createNotebookCellExecution(self, cell: NotebookCell | NotebookCellDict) -> NotebookCellExecution: ...
-    executeHandler: Callable[[Sequence[NotebookCell | NotebookCellDict], NotebookDocument | Mapping[str, Callable[..., Any]], NotebookController | Mapping[str, Callable[..., Any]]], Thenable[None] | None]
-    interruptHandler: Callable[[NotebookDocument | Mapping[str, Callable[..., Any]]], Thenable[None] | None] | None
+    executeHandler: Callable[[Sequence[NotebookCell | NotebookCellDict], NotebookDocument, NotebookController], Thenable[None] | None]
+    interruptHandler: Callable[[NotebookDocument], Thenable[None] | None] | None
     @property
     def onDidChangeSelectedNotebooks(self) -> Event[Any]: ...
-    def updateNotebookAffinity(self, notebook: NotebookDocument | Mapping[str, Callable[..., Any]], affinity: NotebookControllerAffinity | int) -> None: ...
+    def updateNotebookAffinity(self, notebook: NotebookDocument, affinity: NotebookControllerAffinity | int) -> None: ...
     def dispose(self) -> None: ...
 
 
@@ -4344,7 +4317,7 @@ class DebugSessionCustomEvent(Protocol):
     def body(self) -> Any: ...
 
 class DebugSessionCustomEventDict(TypedDict):
-    session: DebugSession | Mapping[str, Callable[..., Any]]
+    session: DebugSession
     event: str
     body: Any
 
@@ -4402,14 +4375,14 @@ class DebugAdapter(Protocol):
 
 
 class DebugAdapterInlineImplementation:
-    def __init__(self, implementation: DebugAdapter | Mapping[str, Callable[..., Any]]) -> None: ...
+    def __init__(self, implementation: DebugAdapter) -> None: ...
 
 
 DebugAdapterDescriptor: TypeAlias = DebugAdapterExecutable | DebugAdapterServer | DebugAdapterNamedPipeServer | DebugAdapterInlineImplementation
 
 
 class DebugAdapterDescriptorFactory(Protocol):
-    def createDebugAdapterDescriptor(self, session: DebugSession | Mapping[str, Callable[..., Any]], executable: DebugAdapterExecutable | None) -> ProviderResult[DebugAdapterDescriptor]: ...
+    def createDebugAdapterDescriptor(self, session: DebugSession, executable: DebugAdapterExecutable | None) -> ProviderResult[DebugAdapterDescriptor]: ...
 
 
 class DebugAdapterTracker(Protocol):
@@ -4425,7 +4398,7 @@ class DebugAdapterTrackerDict(TypedDict):
 
 
 class DebugAdapterTrackerFactory(Protocol):
-    def createDebugAdapterTracker(self, session: DebugSession | Mapping[str, Callable[..., Any]]) -> ProviderResult[DebugAdapterTracker]: ...
+    def createDebugAdapterTracker(self, session: DebugSession) -> ProviderResult[DebugAdapterTracker]: ...
 
 
 class DebugConsole(Protocol):
@@ -4479,10 +4452,7 @@ class DebugConsoleMode(IntEnum):
 
 
 class DebugSessionOptions(Protocol):
-    @property
-    def parentSession(self) -> DebugSession | None: ...
-    @parentSession.setter
-    def parentSession(self, value: DebugSession | Mapping[str, Callable[..., Any]] | None) -> None: ...
+    parentSession: DebugSession | None
     lifecycleManagedByParent: bool | None
     consoleMode: DebugConsoleMode | None
     noDebug: bool | None
@@ -4491,13 +4461,10 @@ class DebugSessionOptions(Protocol):
     suppressDebugToolbar: bool | None
     suppressDebugStatusbar: bool | None
     suppressDebugView: bool | None
-    @property
-    def testRun(self) -> TestRun | None: ...
-    @testRun.setter
-    def testRun(self, value: TestRun | Mapping[str, Callable[..., Any]] | None) -> None: ...
+    testRun: TestRun | None
 
 class DebugSessionOptionsDict(TypedDict):
-    parentSession: NotRequired[DebugSession | Mapping[str, Callable[..., Any]]]
+    parentSession: NotRequired[DebugSession]
     lifecycleManagedByParent: NotRequired[bool]
     consoleMode: NotRequired[DebugConsoleMode | int]
     noDebug: NotRequired[bool]
@@ -4506,7 +4473,7 @@ class DebugSessionOptionsDict(TypedDict):
     suppressDebugToolbar: NotRequired[bool]
     suppressDebugStatusbar: NotRequired[bool]
     suppressDebugView: NotRequired[bool]
-    testRun: NotRequired[TestRun | Mapping[str, Callable[..., Any]]]
+    testRun: NotRequired[TestRun]
 
 
 class DebugConfigurationProviderTriggerKind(IntEnum):
@@ -4551,11 +4518,11 @@ class _debug:
     def registerDebugConfigurationProvider(self, debugType: str, provider: DebugConfigurationProvider | DebugConfigurationProviderDict, triggerKind: DebugConfigurationProviderTriggerKind | int | None = ...) -> Disposable: ...
     def registerDebugAdapterDescriptorFactory(self, debugType: str, factory: DebugAdapterDescriptorFactory | Mapping[str, Callable[..., Any]]) -> Disposable: ...
     def registerDebugAdapterTrackerFactory(self, debugType: str, factory: DebugAdapterTrackerFactory | Mapping[str, Callable[..., Any]]) -> Disposable: ...
-    def startDebugging(self, folder: WorkspaceFolder | WorkspaceFolderDict | None, nameOrConfiguration: str | DebugConfiguration | Mapping[str, Any], parentSessionOrOptions: DebugSession | Mapping[str, Callable[..., Any]] | DebugSessionOptions | DebugSessionOptionsDict | None = ...) -> Thenable[bool]: ...
-    def stopDebugging(self, session: DebugSession | Mapping[str, Callable[..., Any]] | None = ...) -> Thenable[None]: ...
+    def startDebugging(self, folder: WorkspaceFolder | WorkspaceFolderDict | None, nameOrConfiguration: str | DebugConfiguration | Mapping[str, Any], parentSessionOrOptions: DebugSession | DebugSessionOptions | DebugSessionOptionsDict | None = ...) -> Thenable[bool]: ...
+    def stopDebugging(self, session: DebugSession | None = ...) -> Thenable[None]: ...
     def addBreakpoints(self, breakpoints: Sequence[Breakpoint]) -> None: ...
     def removeBreakpoints(self, breakpoints: Sequence[Breakpoint]) -> None: ...
-    def asDebugSourceUri(self, source: DebugProtocolSource | DebugProtocolSourceDict, session: DebugSession | Mapping[str, Callable[..., Any]] | None = ...) -> Uri: ...
+    def asDebugSourceUri(self, source: DebugProtocolSource | DebugProtocolSourceDict, session: DebugSession | None = ...) -> Uri: ...
 
 debug: _debug
 
@@ -4658,14 +4625,11 @@ class CommentDict(TypedDict):
 
 
 class CommentReply(Protocol):
-    @property
-    def thread(self) -> CommentThread: ...
-    @thread.setter
-    def thread(self, value: CommentThread | Mapping[str, Callable[..., Any]]) -> None: ...
+    thread: CommentThread
     text: str
 
 class CommentReplyDict(TypedDict):
-    thread: CommentThread | Mapping[str, Callable[..., Any]]
+    thread: CommentThread
     text: str
 
 
@@ -4679,7 +4643,7 @@ class CommentingRangesDict(TypedDict):
 
 
 class CommentingRangeProvider(Protocol):
-    def provideCommentingRanges(self, document: TextDocument | Mapping[str, Callable[..., Any]], token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[Range] | CommentingRanges]: ...
+    def provideCommentingRanges(self, document: TextDocument, token: CancellationToken | CancellationTokenDict) -> ProviderResult[Sequence[Range] | CommentingRanges]: ...
 
 
 class CommentOptions(Protocol):
@@ -4846,7 +4810,7 @@ class _authentication:
     def getAccounts(self, providerId: str) -> Thenable[Sequence[AuthenticationSessionAccountInformation]]: ...
     @property
     def onDidChangeSessions(self) -> Event[AuthenticationSessionsChangeEvent]: ...
-    def registerAuthenticationProvider(self, id: str, label: str, provider: AuthenticationProvider | Mapping[str, Callable[..., Any]], options: AuthenticationProviderOptions | AuthenticationProviderOptionsDict | None = ...) -> Disposable: ...
+    def registerAuthenticationProvider(self, id: str, label: str, provider: AuthenticationProvider, options: AuthenticationProviderOptions | AuthenticationProviderOptionsDict | None = ...) -> Disposable: ...
 
 authentication: _authentication
 
@@ -4889,16 +4853,13 @@ class TestRunProfile(Protocol):
     @property
     def kind(self) -> TestRunProfileKind: ...
     isDefault: bool
-    @property
-    def onDidChangeDefault(self) -> Event[bool]: ...
-    @onDidChangeDefault.setter
-    def onDidChangeDefault(self, value: Event[bool] | Mapping[str, Callable[..., Any]]) -> None: ...
+    onDidChangeDefault: Event[bool]
     supportsContinuousRun: bool
     tag: TestTag | None
     configureHandler: Callable[[], None] | None
     runHandler: Callable[[TestRunRequest, CancellationToken | CancellationTokenDict], Thenable[None] | None]
-    loadDetailedCoverage: Callable[[TestRun | Mapping[str, Callable[..., Any]], FileCoverage, CancellationToken | CancellationTokenDict], Thenable[Sequence[FileCoverageDetail]]] | None
-    loadDetailedCoverageForTest: Callable[[TestRun | Mapping[str, Callable[..., Any]], FileCoverage, TestItem | TestItemDict, CancellationToken | CancellationTokenDict], Thenable[Sequence[FileCoverageDetail]]] | None
+    loadDetailedCoverage: Callable[[TestRun, FileCoverage, CancellationToken | CancellationTokenDict], Thenable[Sequence[FileCoverageDetail]]] | None
+    loadDetailedCoverageForTest: Callable[[TestRun, FileCoverage, TestItem | TestItemDict, CancellationToken | CancellationTokenDict], Thenable[Sequence[FileCoverageDetail]]] | None
     def dispose(self) -> None: ...
 
 
@@ -4929,7 +4890,7 @@ class TestRunRequest:
     def continuous(self) -> bool | None: ...
     @property
     def preserveFocus(self) -> bool: ...
-    def __init__(self, include: Sequence[TestItem | TestItemDict] | Mapping[str, Any] | None = ..., exclude: Sequence[TestItem | TestItemDict] | Mapping[str, Any] | None = ..., profile: TestRunProfile | Mapping[str, Callable[..., Any]] | None = ..., continuous: bool | None = ..., preserveFocus: bool | None = ...) -> None: ...
+    def __init__(self, include: Sequence[TestItem | TestItemDict] | Mapping[str, Any] | None = ..., exclude: Sequence[TestItem | TestItemDict] | Mapping[str, Any] | None = ..., profile: TestRunProfile | None = ..., continuous: bool | None = ..., preserveFocus: bool | None = ...) -> None: ...
 
 
 class TestRun(Protocol):
@@ -4948,10 +4909,7 @@ class TestRun(Protocol):
     def appendOutput(self, output: str, location: Location | None = ..., test: TestItem | TestItemDict | None = ...) -> None: ...
     def addCoverage(self, fileCoverage: FileCoverage) -> None: ...
     def end(self) -> None: ...
-    @property
-    def onDidDispose(self) -> Event[None]: ...
-    @onDidDispose.setter
-    def onDidDispose(self, value: Event[None] | Mapping[str, Callable[..., Any]]) -> None: ...
+    onDidDispose: Event[None]
     def __getitem__(self, key: Literal['name']) -> str | None: ...
 
 
@@ -4990,7 +4948,7 @@ class TestItem(Protocol):
 class TestItemDict(TypedDict):
     id: str
     uri: Uri | None
-    children: TestItemCollection | Mapping[str, Callable[..., Any]]
+    children: TestItemCollection
     parent: TestItem | TestItemDict | None
     tags: Sequence[TestTag]
     canResolveChildren: bool
@@ -5343,10 +5301,7 @@ class ChatParticipant(Protocol):
     def followupProvider(self) -> ChatFollowupProvider | None: ...
     @followupProvider.setter
     def followupProvider(self, value: ChatFollowupProvider | Mapping[str, Callable[..., Any]] | None) -> None: ...
-    @property
-    def onDidReceiveFeedback(self) -> Event[ChatResultFeedback]: ...
-    @onDidReceiveFeedback.setter
-    def onDidReceiveFeedback(self, value: Event[ChatResultFeedback] | Mapping[str, Callable[..., Any]]) -> None: ...
+    onDidReceiveFeedback: Event[ChatResultFeedback]
     def dispose(self) -> None: ...
 
 
@@ -5387,7 +5342,7 @@ class ChatRequestDict(TypedDict):
     references: Sequence[ChatPromptReference | ChatPromptReferenceDict]
     toolReferences: Sequence[ChatLanguageModelToolReference | ChatLanguageModelToolReferenceDict]
     toolInvocationToken: ChatParticipantToolToken
-    model: LanguageModelChat | Mapping[str, Callable[..., Any]]
+    model: LanguageModelChat
 
 
 class ChatResponseStream(Protocol):
@@ -5680,11 +5635,8 @@ lm: _lm
 
 
 class LanguageModelAccessInformation(Protocol):
-    @property
-    def onDidChange(self) -> Event[None]: ...
-    @onDidChange.setter
-    def onDidChange(self, value: Event[None] | Mapping[str, Callable[..., Any]]) -> None: ...
-    def canSendRequest(self, chat: LanguageModelChat | Mapping[str, Callable[..., Any]]) -> bool | None: ...
+    onDidChange: Event[None]
+    def canSendRequest(self, chat: LanguageModelChat) -> bool | None: ...
 
 
 class LanguageModelChatTool(Protocol):
@@ -5741,15 +5693,12 @@ ChatParticipantToolToken: TypeAlias = NoReturn
 class LanguageModelToolInvocationOptions(Protocol[_T]):
     toolInvocationToken: ChatParticipantToolToken | None
     input: _T
-    @property
-    def tokenizationOptions(self) -> LanguageModelToolTokenizationOptions | None: ...
-    @tokenizationOptions.setter
-    def tokenizationOptions(self, value: LanguageModelToolTokenizationOptions | Mapping[str, Callable[..., Any]] | None) -> None: ...
+    tokenizationOptions: LanguageModelToolTokenizationOptions | None
 
 class LanguageModelToolInvocationOptionsDict(TypedDict, Generic[_T]):
     toolInvocationToken: ChatParticipantToolToken | None
     input: _T
-    tokenizationOptions: NotRequired[LanguageModelToolTokenizationOptions | Mapping[str, Callable[..., Any]]]
+    tokenizationOptions: NotRequired[LanguageModelToolTokenizationOptions]
 
 
 class LanguageModelToolTokenizationOptions(Protocol):

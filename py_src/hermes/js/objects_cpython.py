@@ -1,8 +1,10 @@
 """CPython twins of hermes/js/objects.py (never transpiled)."""
+# __pragma__('skip')
 from typing import Callable, TypeVar, TypeVarTuple, Unpack
 
 T = TypeVar('T')
 Ts = TypeVarTuple('Ts')
+# __pragma__('noskip')
 
 
 def typeof(value: object) -> str:

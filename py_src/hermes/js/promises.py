@@ -36,7 +36,7 @@ def first_of(awaitables: 'List[Awaitable[Any]]') -> 'Awaitable[Any]':
     return Promise.race(awaitables)
 
 
-def wait_all(awaitables: 'List[Awaitable[Any]]') -> 'Awaitable[List[Any]]':
+def wait_all(awaitables: 'Sequence[Awaitable[Any]]') -> 'Awaitable[List[Any]]':
     return Promise.all(awaitables)
 
 
@@ -62,7 +62,7 @@ def for_each_async(iterable: 'Any', callback: 'Callable[[Any], Any]', on_end: 'C
 
 
 # __pragma__('skip')
-from typing import Any, Awaitable, Callable, Dict, List, TypeVar
+from typing import Any, Awaitable, Callable, Dict, List, Sequence, TypeVar
 T = TypeVar('T')
 from hermes.js.promises_cpython import (
     make_promise, sleep_ms, next_turn, deferred, first_of, wait_all, spawn, for_each_async,
