@@ -18,7 +18,7 @@ The TypeScript compiler reads the declarations (scripts/vscode_stub_ast.js); thi
 | `number` | `float` where the extension passes it, `int` where VS Code gives it (a line, a column, a count) |
 | `unknown` | `Any` (TypeScript narrows it first; Python code reads it by duck typing, `is_none` for what is missing) |
 | a number enum where the extension passes it | `E \\| int` (TypeScript takes any number; `None` members have no Python name) |
-| `T[]`, `readonly T[]`, `[A, B]` | `Sequence[T]` as a parameter, `Array[T]` (a list with JS's `push`) otherwise; `Tuple[A, B]` |
+| `T[]`, `readonly T[]`, `[A, B]` | `Array[T]` (a list with JS's `push`) where VS Code gives a `T[]`, `Sequence[T]` where the extension passes one or it is read only; `Tuple[A, B]` |
 | `Thenable<T>`, `Promise<T>` | `Awaitable[T]` (what `await` takes; a coroutine is one) |
 | `(a: A) => R` | `Callable[[A], R]` (optional parameters of a function type cannot be said in Python: all are listed) |
 | `p?: T` (optional property) | `p: T \\| None`; an optional method or an optional `Event` property (a hook an implementer may leave out) is left out, so a class that implements the interface need not have it |
@@ -202,7 +202,9 @@ class Stub:
         busy = busy + ((decl['name'], name),)
         signs = set()
 
-        def walk(t, sign):
+        def walk(t, sign, bare_beside=False):
+            # bare_beside: `T | T[]`, where the checker's own test (Proto[Sub] against Proto[object]) finds T[]
+            # inside the bare T, so it does not make T invariant
             if isinstance(t, list):
                 for item in t:
                     walk(item, sign)
@@ -215,6 +217,14 @@ class Stub:
                 walk([p['type'] for p in t['params']], -sign)
                 walk(t['ret'], sign)
                 return
+            if t.get('k') == 'union':
+                bare = any(part.get('k') == 'ref' and part.get('n') == name for part in t['ts'])
+                for part in t['ts']:
+                    walk(part, sign, bare)
+                return
+            invariant_array = (t.get('k') == 'array' and not t.get('ro')) or (t.get('k') == 'ref' and t.get('n') == 'Array')
+            if invariant_array and sign == 1 and not bare_beside:  # given as an Array (a list): invariant
+                walk(t.get('el') or t.get('args'), -1)
             if t.get('k') == 'ref' and t.get('args'):
                 other = self.decls.get(t['n'])
                 for index, arg in enumerate(t['args']):
@@ -295,7 +305,7 @@ class Stub:
             return 'Self'
         if kind == 'array':
             element = self.type(t['el'], tvars, inp)
-            return f'Array[{element}]' if prop and not inp and not t['ro'] else f'Sequence[{element}]'
+            return f'Array[{element}]' if not inp and not t['ro'] else f'Sequence[{element}]'
         if kind == 'tuple':
             return 'Tuple[' + ', '.join(self.type(e, tvars, inp) for e in t['els']) + ']' if t['els'] else 'Tuple[()]'
         if kind == 'union':

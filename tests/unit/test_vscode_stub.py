@@ -39,7 +39,7 @@ def test_declarations_become_python_as_transcrypt_reaches_them(tmp_path):
     # `get` is `js_get` (Transcrypt renames `.get`); a type variable only the result mentions is Any.
     assert 'def js_get(self, section: str) -> Any: ...' in stub
     # An optional method is a hook the implementer may leave out.
-    assert 'def provide(self) -> Thenable[Sequence[str]]: ...' in stub and 'resolve' not in stub
+    assert 'def provide(self) -> Thenable[Array[str]]: ...' in stub and 'resolve' not in stub
     assert 'def __init__(self, line: float, character: float | None = ...) -> None: ...' in stub
     assert '    @property\n    def line(self) -> int: ...\n' in stub  # a number VS Code gives: an int
     assert "# with: not a Python name after Transcrypt; by subscript: x['with']" in stub
