@@ -216,6 +216,21 @@ def generate_contributions():
         print(result.stdout.strip() + ' (commit them)', flush=True)
 
 
+def generate_vscode_stub():
+    """typings/vscode.pyi, the type checker's `vscode`, from the pinned @types/vscode (scripts/vscode_stub.py); a stale
+    stub fails tests/unit/test_vscode_stub.py. Without node_modules/@types/vscode the committed stub stays."""
+    if not (ROOT / 'node_modules' / '@types' / 'vscode' / 'index.d.ts').exists():
+        print('typings/vscode.pyi: node_modules/@types/vscode is absent (`inv setup`), the committed stub stays',
+              flush=True)
+        return
+    result = subprocess.run([sys.executable, ROOT / 'scripts' / 'vscode_stub.py'], cwd=ROOT, capture_output=True,
+                            text=True)
+    if result.returncode != 0:
+        fail('Generating typings/vscode.pyi failed:\n' + (result.stderr or result.stdout)[-3000:])
+    if 'regenerated' in result.stdout:
+        print(result.stdout.strip() + ' (commit it)', flush=True)
+
+
 class BuildLock:
     """One build at a time in this checkout (parallel `inv` runs would clobber build/transcrypt)."""
 
@@ -240,6 +255,7 @@ def build(c, production=False):
 def _build(production):
     started = time.perf_counter()
     generate_contributions()
+    generate_vscode_stub()
     transpile()
     transpiled = time.perf_counter()
     cmd = [node_bin(), ROOT / 'esbuild.js'] + (['--production'] if production else [])

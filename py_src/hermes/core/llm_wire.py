@@ -30,7 +30,7 @@ class LlmError(Exception):
     so what arrived is kept."""
 
     def __init__(self, message: str, kind: 'LlmErrorKind' = 'server', status: 'Optional[int]' = None,
-                 partial: 'Optional[JsonObject]' = None) -> None:
+                 partial: 'Optional[LlmTurn]' = None) -> None:
         super().__init__(message)
         self.message = message
         self.kind = kind

@@ -6,11 +6,15 @@ from hermes.js.objects import is_none, keys_of
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type, copyable_keys
 from hermes.host.paths import resolve_path
+# __pragma__('skip')
+from typing import Any, List
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 
 URI_KEY = '$uri'
 
 
-def convert_argument(value):
+def convert_argument(value: 'Json') -> 'Any':
     """JSON → command argument: {"$uri": "src/a.ts"} (or "file:///…", "untitled:x") becomes a vscode.Uri
     (plain paths go through the workspace path rules); everything else is passed as it is."""
     kind = json_type(value)
@@ -30,13 +34,13 @@ def convert_argument(value):
                 return vscode.Uri.file(resolve_path(uri.fsPath))
             return uri
         return vscode.Uri.file(resolve_path(target))
-    converted = {}
+    converted = {}  # type: JsonObject
     for key in copyable_keys(value):
         converted[key] = convert_argument(value[key])
     return converted
 
 
-async def execute(command, args):
+async def execute(command: str, args: 'List[Json]') -> 'Any':
     converted = [convert_argument(item) for item in args]
     try:
         return await vscode.commands.executeCommand(command, *converted)
@@ -44,5 +48,5 @@ async def execute(command, args):
         raise ToolError('The command "' + command + '" failed: ' + error_message(error))
 
 
-async def all_commands():
+async def all_commands() -> 'List[str]':
     return await vscode.commands.getCommands(True)

@@ -9,20 +9,23 @@ from hermes.core.tools import ToolError
 from hermes.host.settings import setting
 from hermes.host.workspace import workspace_folders
 from hermes.host.live_values import remembered
+# __pragma__('skip')
+from typing import List, Optional
+# __pragma__('noskip')
 
 
-def folder_paths():
+def folder_paths() -> 'List[str]':
     """The workspace folders' paths (a fresh list: callers may change it)."""
     return list(remembered('folders', lambda: [folder['path'] for folder in workspace_folders()]))
 
 
-def real_path(path, depth=0):
+def real_path(path: str, depth: int = 0) -> str:
     """The path with symlinks resolved; for a path that doesn't exist yet, its nearest existing parent's
     real path plus the rest (so a file about to be created is judged by its real folder). A dangling
     symlink on the way is followed to where it points: writing through it would create its target."""
     node_path = node('path')
     fs = node('fs')
-    missing = []
+    missing = []  # type: List[str]
     current = path
     while True:
         try:
@@ -45,7 +48,7 @@ def real_path(path, depth=0):
     return real
 
 
-def _link_target(path):
+def _link_target(path: str) -> 'Optional[str]':
     """Where a (dangling) symlink at `path` points, or None when `path` is no symlink."""
     fs = node('fs')
     try:
@@ -56,18 +59,18 @@ def _link_target(path):
     return None
 
 
-def is_inside(path, folder):
+def is_inside(path: str, folder: str) -> bool:
     sep = node('path').sep
     return path == folder or path.startswith(folder if folder.endswith(sep) else folder + sep)
 
 
-def outside_allowed():
+def outside_allowed() -> bool:
     """Whether the user's own setting `hermes.tools.allowOutsideWorkspace` allows outside paths."""
     # (kept until any setting changes: a profile showed its read at 5% of a small file_read)
     return remembered('setting:tools.allowOutsideWorkspace', lambda: setting('tools.allowOutsideWorkspace'))
 
 
-def in_workspace(path):
+def in_workspace(path: str) -> bool:
     """Whether `path`, judged by where its symlinks really point, is inside a workspace folder (always
     true when the user allowed outside paths)."""
     if outside_allowed():
@@ -83,19 +86,19 @@ def in_workspace(path):
     return False
 
 
-def real_folder(folder):
+def real_folder(folder: str) -> str:
     """A workspace folder's real path; remembered only when the folder is its own real path. That is
     safe: a real path found inside it proves the folder is still a real folder (a canonical path has
     no symlinks on the way), so no symlink changed since can make a path pass (the path itself is
     resolved on every call)."""
-    def compute():
+    def compute() -> 'Optional[str]':
         real = real_path(folder)
         return real if real == folder else None
     known = remembered('real:' + folder, compute)
     return real_path(folder) if is_none(known) else known
 
 
-def resolve_path(path_text):
+def resolve_path(path_text: 'Optional[str]') -> str:
     """The absolute path a tool argument names, or a ToolError the model can act on."""
     node_path = node('path')
     folders = folder_paths()
@@ -115,7 +118,7 @@ def resolve_path(path_text):
                     '"hermes.tools.allowOutsideWorkspace".')
 
 
-def is_confined(path):
+def is_confined(path: str) -> bool:
     """Whether a tool may name `path` (inside the workspace, or the user allows outside paths): what the
     resources and listings apply before they show a path, since an outside path alone tells a remote model
     about the user's home folder and other projects."""
@@ -126,7 +129,7 @@ def is_confined(path):
         return False
 
 
-def base_folder_for(path_text, folders):
+def base_folder_for(path_text: str, folders: 'List[str]') -> str:
     """Multi-root: "api/src/x.ts" resolves in the folder named "api" when there is one; else the first."""
     node_path = node('path')
     first = path_text.replace('\\', '/').split('/')[0]
@@ -136,7 +139,7 @@ def base_folder_for(path_text, folders):
     return folders[0]
 
 
-def display_path(path, folders=None):
+def display_path(path: str, folders: 'Optional[List[str]]' = None) -> str:
     """Workspace-relative when inside a folder (what the model and the user read), else absolute.
     (`folders`: folder_paths() when the caller already has them, e.g. for thousands of paths.)"""
     node_path = node('path')
@@ -149,7 +152,7 @@ def display_path(path, folders=None):
     return path
 
 
-def plainly_under(path, folder, sep):
+def plainly_under(path: str, folder: str, sep: str) -> bool:
     """Whether `path` is `folder` + '/' + a relative path that path.relative would give back unchanged:
     POSIX paths without '.', '..' or empty parts (dot-files are left to path.relative too)."""
     return (sep == '/' and len(path) > len(folder) + 1 and path[len(folder)] == '/' and not folder.endswith('/') and

@@ -5,15 +5,20 @@ from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.paths import is_confined
+# __pragma__('skip')
+from typing import TYPE_CHECKING, List, Optional
+if TYPE_CHECKING:  # the type checker's vscode (typings/vscode.pyi); the test shim has no such names
+    from vscode import Disposable, TextEditor
+# __pragma__('noskip')
 
 MAX_RECENT = 100
 
 
 class RecentFiles:
-    def __init__(self):
-        self.paths = []
+    def __init__(self) -> None:
+        self.paths = []  # type: List[str]
 
-    def used(self, path):
+    def used(self, path: str) -> None:
         if not is_confined(path):
             return
         kept = [path]
@@ -22,11 +27,11 @@ class RecentFiles:
                 kept.append(other)
         self.paths = kept
 
-    def editor_shown(self, editor):
+    def editor_shown(self, editor: 'Optional[TextEditor]') -> None:
         if not is_none(editor) and not is_none(editor.document) and editor.document.uri.scheme == 'file':
             self.used(editor.document.uri.fsPath)
 
-    def listen(self):
+    def listen(self) -> 'Disposable':
         """Start with the visible editors (the active one most recent); returns the disposable."""
         visible = vscode.window.visibleTextEditors
         for editor in visible if not is_none(visible) else []:

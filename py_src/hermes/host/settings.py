@@ -11,9 +11,15 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.schema import validate
 from hermes.core.settings_spec import declaration, is_protected
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
+from hermes.contracts.json import Json
+if TYPE_CHECKING:  # the type checker's vscode (typings/vscode.pyi); the test shim has no such names
+    from vscode import ConfigurationChangeEvent, ExtensionContext
+# __pragma__('noskip')
 
 
-def _raw_value(key):
+def _raw_value(key: str) -> 'Json':
     config = vscode.workspace.getConfiguration('hermes')
     if not is_protected(key):
         return config.js_get(key)
@@ -21,7 +27,7 @@ def _raw_value(key):
     return None if is_none(found) else found.globalValue
 
 
-def setting(key):
+def setting(key: str) -> 'Json':
     entry = declaration(key)
     value = _raw_value(key)
     if is_none(value) or len(validate(value, entry, 'hermes.' + key)) > 0:
@@ -29,9 +35,9 @@ def setting(key):
     return value
 
 
-def on_settings_changed(context, section, callback):
+def on_settings_changed(context: 'ExtensionContext', section: str, callback: 'Callable[[], Any]') -> None:
     """Call `callback()` when anything under `hermes.<section>` changes (no reload needed)."""
-    def listener(event):
+    def listener(event: 'ConfigurationChangeEvent') -> None:
         if event.affectsConfiguration('hermes.' + section):
             callback()
     context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(listener))

@@ -15,12 +15,30 @@ from hermes.js.errors import JsError
 from hermes.js.modules import node
 from hermes.js.objects import is_none
 
+# __pragma__('skip')
+from typing import Any, Callable, Dict, Optional, TypedDict
+
+
+class Stat(TypedDict):
+    size: int
+    mtime: float
+    ctime: float
+    file: bool
+
+
+class Entry(TypedDict):
+    size: int
+    mtime: float
+    ctime: float
+    text: str
+# __pragma__('noskip')
+
 MAX_FILES = 2000
 MAX_FILE_BYTES = 262144
 MAX_TOTAL_BYTES = 8000000
 
 
-def _stat_of(path):
+def _stat_of(path: str) -> 'Optional[Stat]':
     """{'size', 'mtime', 'ctime', 'file': bool} or None when the path cannot be stat'ed. A symbolic link is no
     file here (lstat): its target may lie outside the workspace, whose text is none of the span's business."""
     try:
@@ -30,23 +48,24 @@ def _stat_of(path):
     return {'size': found.size, 'mtime': found.mtimeMs, 'ctime': found.ctimeMs, 'file': found.isFile()}
 
 
-def _read(path):
+def _read(path: str) -> str:
     return node('fs').readFileSync(path, 'utf8')
 
 
 class WorkspaceTexts:
     """See the module's docstring. `stat(path)` and `read(path)` are the disk (tests hand fakes)."""
 
-    def __init__(self, stat=None, read=None):
+    def __init__(self, stat: 'Optional[Callable[[str], Optional[Stat]]]' = None,
+                 read: 'Optional[Callable[[str], str]]' = None) -> None:
         self.stat = _stat_of if is_none(stat) else stat
         self.read = _read if is_none(read) else read
-        self.entries = {}  # 'k:' + path → {'size', 'mtime', 'ctime', 'text'} (never changed once made)
+        self.entries = {}  # type: Dict[str, Entry]  # 'k:' + path → its entry (never changed once made)
         self.total = 0
 
-    def refresh(self, listing):
+    def refresh(self, listing: 'Dict[str, Any]') -> 'Dict[str, Entry]':
         """Bring the texts up to date with the files of `listing` (host/disk_changes.py list_workspace_files) and
         return them: a dict 'k:' + path → entry that later refreshes leave unchanged (a span keeps it)."""
-        fresh = {}
+        fresh = {}  # type: Dict[str, Entry]
         total = 0
         count = 0
         for key in listing['paths'].keys():

@@ -7,22 +7,23 @@ def now_ms() -> float:
     return Date.now()
 
 
-def monotonic_ms():
+def monotonic_ms() -> float:
     """A clock for measuring durations, with sub-millisecond resolution."""
     return performance.now()
 
 
-def parse_http_date(text):
+def parse_http_date(text: str) -> 'Optional[float]':
     """An HTTP date (a Retry-After value) as epoch milliseconds, or None."""
     value = Date.parse(text)
     return None if value != value else value  # NaN (a bare `isNaN` compiles to `py_isNaN`)
 
 
-def local_time_text(ms):
+def local_time_text(ms: float) -> str:
     """A time (epoch milliseconds) as the user's locale writes it."""
     return new(Date, ms).toLocaleString()
 
 
 # __pragma__('skip')
+from typing import Optional
 from hermes.js.clock_cpython import Date, monotonic_ms, parse_http_date, local_time_text
 # __pragma__('noskip')

@@ -5,6 +5,13 @@ import time
 
 
 class Date:
+    """JS's Date, as much of it as clock.py uses."""
+    def __init__(self, ms: float = 0.0) -> None:
+        self.ms = ms
+
+    def toLocaleString(self) -> str:
+        return time.strftime('%c', time.localtime(self.ms / 1000))
+
     @staticmethod
     def now():
         return time.time() * 1000.0

@@ -8,7 +8,14 @@ from hermes.js.objects import is_none, new
 # __pragma__('ecom')
 #?JsError = object
 # __pragma__('skip')
-JsError = Exception
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    class JsError(Exception):
+        """What the checker knows of a caught error: a Python exception or a JS one, whose members it cannot see
+        (Node's system errors carry `code`: 'ENOENT', 'EADDRINUSE', …)."""
+        code = None  # type: Any
+else:
+    JsError = Exception
 # __pragma__('noskip')
 
 
@@ -63,5 +70,5 @@ def raise_js(error: 'Any') -> 'NoReturn':
 # __pragma__('skip')
 from typing import Any, Callable, NoReturn
 from hermes.js.objects import typeof
-from hermes.js.errors_cpython import JsError, Error, to_js_callback, is_js_error, raise_js
+from hermes.js.errors_cpython import Error, to_js_callback, is_js_error, raise_js
 # __pragma__('noskip')

@@ -5,7 +5,7 @@ from hermes.js.errors import error_message
 from hermes.js.objects import is_none, new, or_none, plain_object
 
 
-def fetch_url(url, options):
+def fetch_url(url: str, options: 'Dict[str, Any]') -> 'Awaitable[Any]':
     """Node's global fetch; `options` is a dict of method, headers, body, signal."""
     init = plain_object(options)
     if not is_none(options['headers']):
@@ -13,31 +13,31 @@ def fetch_url(url, options):
     return fetch(url, init)
 
 
-def timeout_signal(delay_ms):
+def timeout_signal(delay_ms: float) -> 'Any':
     return AbortSignal.timeout(delay_ms)
 
 
-def abort_controller():
+def abort_controller() -> 'Any':
     return new(AbortController)
 
 
-def either_signal(first, second):
+def either_signal(first: 'Any', second: 'Any') -> 'Any':
     """A signal that aborts when `first` or `second` does (a timeout, or a caller that gives up)."""
     return AbortSignal.any([first, second])
 
 
-def response_header(response, header_name):
+def response_header(response: 'Any', header_name: str) -> 'Optional[str]':
     return or_none(response.headers.js_get(header_name))
 
 
-def body_reader(response):
+def body_reader(response: 'Any') -> 'Dict[str, Any]':
     """A reader of a fetch response body as text chunks (see read_text_chunk)."""
     if is_none(response.body):
         return {'reader': None, 'decoder': None}
     return {'reader': response.body.getReader(), 'decoder': new(TextDecoder, 'utf-8')}
 
 
-async def read_text_chunk(reader):
+async def read_text_chunk(reader: 'Dict[str, Any]') -> 'Optional[str]':
     """The next decoded piece of the body, or None at its end (rejects when the fetch is aborted)."""
     if is_none(reader['reader']):
         return None
@@ -48,13 +48,13 @@ async def read_text_chunk(reader):
     return reader['decoder'].decode(result.value, {'stream': True})
 
 
-def cancel_body(reader):
+def cancel_body(reader: 'Dict[str, Any]') -> None:
     """Stop reading a body early (the connection is released); never throws."""
     if not is_none(reader['reader']):
         reader['reader'].cancel().then(None, lambda error: None)
 
 
-def network_error_code(error):
+def network_error_code(error: 'Any') -> 'Optional[str]':
     """Why a fetch failed: 'ECONNREFUSED', 'ENOTFOUND', 'TimeoutError', 'AbortError', ... or None."""
     if is_none(error) or typeof(error) != 'object':
         return None
@@ -65,7 +65,7 @@ def network_error_code(error):
     return kind if typeof(kind) == 'string' else None
 
 
-def network_error_detail(error):
+def network_error_detail(error: 'Any') -> str:
     """The most specific message of a failed fetch ('bad port' rather than 'fetch failed')."""
     if not is_none(error) and typeof(error) == 'object' and not is_none(error.cause):
         return error_message(error.cause)
@@ -73,6 +73,7 @@ def network_error_detail(error):
 
 
 # __pragma__('skip')
+from typing import Any, Awaitable, Dict, Optional
 from hermes.js.fetch_cpython import (
     fetch_url, timeout_signal, abort_controller, response_header, body_reader, read_text_chunk, cancel_body,
     network_error_code, network_error_detail,

@@ -80,7 +80,8 @@ def _signal_group(pid, signal):
             pass  # already gone
 
 
-def open_line_process(command, args, options, handlers):
+def open_line_process(command: str, args: 'List[str]', options: 'Dict[str, Any]',
+                      handlers: 'Dict[str, Callable[..., Any]]') -> 'Dict[str, Any]':
     """Start `command args` (no shell) with stdin, stdout and stderr piped.
     `options`: cwd, env (variables added to this process's environment), max_line_bytes (a longer line on
     stdout is not delivered: on_overflow(limit) is called once and no line follows).
@@ -214,6 +215,7 @@ def open_line_process(command, args, options, handlers):
 
 
 # __pragma__('skip')
+from typing import Any, Callable, Dict, List
 from hermes.js.objects import typeof
 from hermes.js.line_process_cpython import open_line_process
 # __pragma__('noskip')

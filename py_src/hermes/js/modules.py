@@ -5,6 +5,9 @@
 # stand-ins for Node built-ins.
 from hermes.js.modules_cpython import require
 from typing import Any, Dict
+# The type checker's `vscode`: typings/vscode.pyi (generated from @types/vscode by scripts/vscode_stub.py). Under
+# CPython the import gives the test shim (tests/shim/vscode), the same module `require('vscode')` gives below.
+import vscode
 # __pragma__('noskip')
 
 vscode = require('vscode')

@@ -16,8 +16,9 @@ def or_none(value: 'Any') -> 'Any':
     return None if is_none(value) else value
 
 
-def new(cls: 'Any', *args: 'Any') -> 'Any':
-    """`new cls(...args)`: Transcrypt's `__new__` is compile-time only, so it is wrapped once here."""
+def new(cls: 'Callable[[Unpack[Ts]], T]', *args: 'Unpack[Ts]') -> 'T':
+    """`new cls(...args)`: Transcrypt's `__new__` is compile-time only, so it is wrapped once here. Typed as the
+    constructor it calls: `new(vscode.Range, a, b)` is checked against the stub's `Range.__init__` overloads."""
     return __pragma__('js', '{}', 'new cls(...args)')
 
 
@@ -39,7 +40,7 @@ def plain_object(value: 'Any') -> 'Any':
 
 
 
-def call_method(obj, method_name, *args):
+def call_method(obj: 'Any', method_name: str, *args: 'Any') -> 'Any':
     """`obj[method_name](...args)`: a method called by its name on an object from either world, with `this` kept
     (a JS object's method taken out by getattr loses it). (A parameter called `name` would be `py_name` in JS.)"""
     return __pragma__('js', '{}', 'obj [method_name] (...args)')
@@ -48,7 +49,9 @@ def call_method(obj, method_name, *args):
 # __pragma__('skip')
 # CPython: `typeof` (a JS operator: modules that test types import it from here inside a skip block)
 # and twins of the functions above.
-from typing import TYPE_CHECKING, Any, List
+from typing import TYPE_CHECKING, Any, Callable, List, TypeVar, TypeVarTuple, Unpack
+T = TypeVar('T')
+Ts = TypeVarTuple('Ts')
 if TYPE_CHECKING:  # the checker narrows Optional values through is_none (typing.TypeIs from Python 3.13)
     from typing_extensions import TypeIs
 from hermes.js.objects_cpython import typeof, is_undefined, new, is_array, keys_of, plain_object, call_method

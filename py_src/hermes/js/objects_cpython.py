@@ -1,4 +1,10 @@
 """CPython twins of hermes/js/objects.py (never transpiled)."""
+# __pragma__('skip')
+from typing import Callable, TypeVar, TypeVarTuple, Unpack
+
+T = TypeVar('T')
+Ts = TypeVarTuple('Ts')
+# __pragma__('noskip')
 
 
 def typeof(value: object) -> str:
@@ -19,7 +25,7 @@ def is_undefined(value):
     return False
 
 
-def new(cls, *args):
+def new(cls: Callable[[Unpack[Ts]], T], *args: Unpack[Ts]) -> T:
     return cls(*args)
 
 

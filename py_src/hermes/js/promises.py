@@ -4,17 +4,17 @@ from hermes.js.errors import error_message
 from hermes.js.objects import new
 
 
-def make_promise(executor):
+def make_promise(executor: 'Callable[[Callable[..., Any], Callable[..., Any]], Any]') -> 'Awaitable[Any]':
     """`new Promise(executor)`; executor(resolve, reject)."""
     return new(Promise, executor)
 
 
-def sleep_ms(delay_ms):
+def sleep_ms(delay_ms: float) -> 'Awaitable[Any]':
     """An awaitable that resolves after `delay_ms`."""
     return make_promise(lambda resolve, reject: setTimeout(resolve, delay_ms))
 
 
-def next_turn():
+def next_turn() -> 'Awaitable[Any]':
     """An awaitable that resolves on the event loop's next turn, after the I/O already waiting (`setImmediate`):
     no timer's 1 ms minimum."""
     return make_promise(lambda resolve, reject: setImmediate(resolve))
@@ -36,11 +36,11 @@ def first_of(awaitables: 'List[Awaitable[Any]]') -> 'Awaitable[Any]':
     return Promise.race(awaitables)
 
 
-def wait_all(awaitables):
+def wait_all(awaitables: 'Sequence[Awaitable[Any]]') -> 'Awaitable[List[Any]]':
     return Promise.all(awaitables)
 
 
-def spawn(awaitable):
+def spawn(awaitable: 'Awaitable[T]') -> 'Awaitable[T]':
     """Let a coroutine run on its own (it must handle its own errors; leftovers go to stderr)."""
     awaitable.then(None, _report_background_error)
     return awaitable
@@ -50,7 +50,7 @@ def _report_background_error(error):
     process.stderr.write('hermes: ' + error_message(error) + '\n')
 
 
-def for_each_async(iterable, callback, on_end):
+def for_each_async(iterable: 'Any', callback: 'Callable[[Any], Any]', on_end: 'Callable[[Any], Any]') -> None:
     """Consume an AsyncIterable (a terminal execution's `read()`) on its own: `callback(item)` for each
     item, then `on_end(error)` once (None when the stream simply ended). It starts at once.
     (`async for` does not exist in Transcrypt.)"""
@@ -62,7 +62,8 @@ def for_each_async(iterable, callback, on_end):
 
 
 # __pragma__('skip')
-from typing import Any, Awaitable, Dict, List
+from typing import Any, Awaitable, Callable, Dict, List, Sequence, TypeVar
+T = TypeVar('T')
 from hermes.js.promises_cpython import (
     make_promise, sleep_ms, next_turn, deferred, first_of, wait_all, spawn, for_each_async,
 )

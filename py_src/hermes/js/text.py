@@ -51,7 +51,7 @@ def utf8_base64(text: str) -> str:
     return __pragma__('js', '{}', 'Buffer.from(text, "utf8").toString("base64")')
 
 
-def utf8_bytes(text):
+def utf8_bytes(text: str) -> bytes:
     """str → UTF-8 bytes (a Uint8Array in JS: what vscode.workspace.fs.writeFile takes).
     The way back is `utf8_text([data])`."""
     return new(TextEncoder).encode(text)

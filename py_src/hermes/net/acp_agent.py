@@ -13,6 +13,12 @@ from hermes.js.objects import is_none, call_method
 from hermes.js.promises import sleep_ms
 from hermes.js.timers import clear_timer, set_timer
 from hermes.net.acp_connection import AcpConnection
+# __pragma__('skip')
+from typing import Any, Awaitable, Callable, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+
+OnUpdate = Callable[[Json], None]
+# __pragma__('noskip')
 
 # Part of this module's API (a bare re-import is not exported by Transcrypt).
 AcpError = _AcpError
@@ -21,7 +27,7 @@ RequestError = _RequestError
 LIST_PAGES_LIMIT = 100  # session/list pages followed at most (an agent that repeats its cursor ends the loop too)
 
 
-def _spec_problem(spec):
+def _spec_problem(spec: 'Json') -> 'Optional[str]':
     """What is wrong with an agent spec ({'name', 'command', 'args', 'env', 'cwd'}), or None."""
     if json_type(spec) != 'object':
         return 'the agent settings are not an object'
@@ -44,32 +50,32 @@ class AcpAgent:
     'initialize_timeout_ms', 'request_timeout_ms', 'cancel_grace_ms', 'max_message_bytes' (core/acp.py has the
     defaults). `client_side` answers the agent's requests; `log` has debug/info/warn/error (or is None)."""
 
-    def __init__(self, spec, client_side, log):
+    def __init__(self, spec: 'JsonObject', client_side: 'Any', log: 'Any') -> None:
         self.spec = spec
         self.client_side = client_side
         self.log = log
         name = get_key(spec, 'name')
         self.name = name if json_type(name) == 'string' and name != '' else 'The agent'
-        self.connection = None
-        self.initialize_result = None
-        self.capabilities = {}
-        self.auth_methods = []
-        self.agent_info = None
-        self.listeners = {}        # session key → on_update of the turn (or load) running in it
-        self.turn_requests = {}    # session key → id of its session/prompt request
-        self.permissions = {}      # session key → ids of its permission requests still waiting for an answer
-        self.cancel_timers = {}    # session key → timer that gives up on a cancelled turn
-        self.exit_callbacks = []
-        self.update_callbacks = []
+        self.connection = None  # type: Optional[AcpConnection]
+        self.initialize_result = None  # type: Json
+        self.capabilities = {}  # type: JsonObject
+        self.auth_methods = []  # type: List[Json]
+        self.agent_info = None  # type: Json
+        self.listeners = {}  # type: Dict[str, OnUpdate]  # session key → on_update of the turn (or load) running in it
+        self.turn_requests = {}  # type: Dict[str, int]  # session key → id of its session/prompt request
+        self.permissions = {}  # type: Dict[str, List[Json]]  # session key → ids of its permission requests waiting
+        self.cancel_timers = {}  # type: Dict[str, Any]  # session key → timer that gives up on a cancelled turn
+        self.exit_callbacks = []  # type: List[Callable[[str], None]]
+        self.update_callbacks = []  # type: List[Callable[[str, Json], None]]
         self.disposed = False
 
     # -- life ----------------------------------------------------------------------------------------------
 
-    def _option(self, key, fallback):
+    def _option(self, key: str, fallback: int) -> int:
         value = get_key(self.spec, key)
         return value if json_type(value) == 'integer' and value > 0 else fallback
 
-    async def start(self):
+    async def start(self) -> 'Json':
         """Spawn the agent and `initialize` it. Returns the initialize result; afterwards `.capabilities`
         (agentCapabilities), `.auth_methods`, `.agent_info` are set."""
         if not is_none(self.connection):
@@ -78,24 +84,26 @@ class AcpAgent:
         if not is_none(problem):
             raise AcpError('spawn', 'Could not start ' + self.name + ': ' + problem + '.')
         env = get_key(self.spec, 'env', {})
-        self.connection = AcpConnection(self.name, self.log, {
+        connection = AcpConnection(self.name, self.log, {
             'on_request': self._on_request, 'on_notification': self._on_notification, 'on_close': self._on_close})
-        self.connection.add_secrets(acp.secrets_of([], env))
+        self.connection = connection
+        connection.add_secrets(acp.secrets_of([], env))
         if self.disposed:
             raise AcpError('exited', self.name + ' was stopped.')
-        self.connection.open(self.spec['command'], get_key(self.spec, 'args', []), get_key(self.spec, 'cwd'), env,
+        connection.open(self.spec['command'], get_key(self.spec, 'args', []), get_key(self.spec, 'cwd'), env,
                              self._option('max_message_bytes', acp.MAX_MESSAGE_BYTES))
         try:
-            result = await self.connection.request('initialize', acp.initialize_params(),
+            result = await connection.request('initialize', acp.initialize_params(),
                                                    self._option('initialize_timeout_ms', acp.INITIALIZE_TIMEOUT_MS))
         except JsError as error:
-            if getattr(error, 'kind', None) == 'timeout':
-                self.connection.fail(error)  # an agent that does not start is no use: end it
+            if getattr(error, 'kind', None) == 'timeout':  # only an AcpError has a kind
+                timed_out = error  # type: Any
+                connection.fail(timed_out)  # an agent that does not start is no use: end it
             raise error
         problem = acp.version_problem(self.name, result)
         if not is_none(problem):
             failure = AcpError('protocol', problem)
-            self.connection.fail(failure)
+            connection.fail(failure)
             raise failure
         self.initialize_result = result
         capabilities = get_key(result, 'agentCapabilities')
@@ -106,20 +114,20 @@ class AcpAgent:
         return result
 
     @property
-    def alive(self):
+    def alive(self) -> bool:
         return not self.disposed and not is_none(self.connection) and self.connection.alive
 
-    def on_exit(self, callback):
+    def on_exit(self, callback: 'Callable[[str], None]') -> None:
         """`callback(text)` once when the agent ends without dispose(): it exited or crashed, broke the protocol,
         or never answered initialize. Pending calls reject with the AcpError carrying the same text."""
         self.exit_callbacks.append(callback)
 
-    def on_session_update(self, callback):
+    def on_session_update(self, callback: 'Callable[[str, Json], None]') -> None:
         """`callback(session_id, update)` for each `session/update` no running prompt or load collects (the
         commands and title an agent sends between turns)."""
         self.update_callbacks.append(callback)
 
-    def dispose(self):
+    def dispose(self) -> None:
         """Stop the agent: stdin closed, then SIGTERM and SIGKILL to its process group; pending calls reject
         with AcpError('exited'). `closed()` says when the process is gone."""
         if self.disposed:
@@ -131,13 +139,13 @@ class AcpAgent:
         if not is_none(self.connection):
             self.connection.close()
 
-    def closed(self):
+    def closed(self) -> 'Awaitable[Any]':
         """An awaitable that resolves when the agent's process has exited (at once if it never ran)."""
         if is_none(self.connection):
             return sleep_ms(0)
         return self.connection.wait_exit()
 
-    def _on_close(self, error, expected):
+    def _on_close(self, error: AcpError, expected: bool) -> None:
         for key in self.cancel_timers.keys():
             clear_timer(self.cancel_timers[key])
         self.cancel_timers = {}
@@ -151,17 +159,17 @@ class AcpAgent:
 
     # -- requests ------------------------------------------------------------------------------------------
 
-    def _connection(self):
+    def _connection(self) -> AcpConnection:
         if is_none(self.connection):
             raise AcpError('exited', self.name + ' is not running (start() was not called).')
         return self.connection
 
-    def _servers(self, mcp_servers):
+    def _servers(self, mcp_servers: 'Json') -> 'List[Json]':
         servers = mcp_servers if json_type(mcp_servers) == 'array' else []
         self._connection().add_secrets(acp.secrets_of(servers, {}))
         return servers
 
-    async def new_session(self, cwd, mcp_servers):
+    async def new_session(self, cwd: str, mcp_servers: 'Json') -> 'Json':
         """`session/new` → {'sessionId', 'modes'?, 'models'?, 'configOptions'?}. The MCP servers (with their
         headers: the token) reach the agent only here, over its stdin."""
         servers = self._servers(mcp_servers)
@@ -171,7 +179,7 @@ class AcpAgent:
             raise AcpError('protocol', self.name + ' answered session/new without a session id.')
         return result
 
-    async def load_session(self, session_id, cwd, mcp_servers, on_update):
+    async def load_session(self, session_id: str, cwd: str, mcp_servers: 'Json', on_update: 'OnUpdate') -> 'Json':
         """`session/load`: the agent replays the session as updates (to `on_update`) before it answers. A listener
         the session had (a load into a session already open, e.g. to hand MCP servers again) gets it back."""
         servers = self._servers(mcp_servers)
@@ -191,20 +199,20 @@ class AcpAgent:
                     self.listeners[key] = previous
         return {} if is_none(result) else result
 
-    async def resume_session(self, session_id, cwd, mcp_servers):
+    async def resume_session(self, session_id: str, cwd: str, mcp_servers: 'Json') -> 'Json':
         servers = self._servers(mcp_servers)
         result = await self._connection().request(
             'session/resume', {'sessionId': session_id, 'cwd': cwd, 'mcpServers': servers},
             self._option('load_timeout_ms', acp.LOAD_TIMEOUT_MS))
         return {} if is_none(result) else result
 
-    async def list_sessions(self, cwd):
+    async def list_sessions(self, cwd: str) -> 'List[JsonObject]':
         """Every page of `session/list` for `cwd`: [{'sessionId', 'title', 'updatedAt', 'cwd'}]."""
-        sessions = []
-        cursors = []
-        cursor = None
+        sessions = []  # type: List[JsonObject]
+        cursors = []  # type: List[str]
+        cursor = None  # type: Optional[str]
         for page in range(LIST_PAGES_LIMIT):
-            params = {'cwd': cwd}
+            params = {'cwd': cwd}  # type: JsonObject
             if not is_none(cursor):
                 params['cursor'] = cursor
             result = await self._connection().request('session/list', params,
@@ -216,7 +224,7 @@ class AcpAgent:
             cursors.append(cursor)
         return sessions
 
-    async def prompt(self, session_id, blocks, on_update):
+    async def prompt(self, session_id: str, blocks: 'List[Json]', on_update: 'OnUpdate') -> 'Json':
         """`session/prompt` → {'stopReason': …}. `on_update(update)` is called, in order and synchronously, for
         each session/update of this session until the answer."""
         connection = self._connection()
@@ -238,7 +246,7 @@ class AcpAgent:
                 del self.cancel_timers[key]
         return {} if is_none(result) else result
 
-    def cancel(self, session_id):
+    def cancel(self, session_id: str) -> None:
         """`session/cancel`: the agent should end the turn with stopReason 'cancelled'. Permission requests of
         the session still waiting are answered 'cancelled' now (the protocol asks the client to). A turn that has
         not ended `cancel_grace_ms` later rejects with AcpError('timeout')."""
@@ -256,7 +264,7 @@ class AcpAgent:
             grace = self._option('cancel_grace_ms', acp.CANCEL_GRACE_MS)
             self.cancel_timers[key] = set_timer(lambda: self._give_up(key, request_id, grace), grace)
 
-    def _give_up(self, key, request_id, grace):
+    def _give_up(self, key: str, request_id: int, grace: int) -> None:
         if key in self.cancel_timers:
             del self.cancel_timers[key]
         if not is_none(self.connection):
@@ -264,11 +272,11 @@ class AcpAgent:
                 'timeout', self.name + ' did not end the turn within ' + acp.seconds_text(grace) +
                 ' of being asked to stop.'))
 
-    async def set_mode(self, session_id, mode_id):
+    async def set_mode(self, session_id: str, mode_id: str) -> 'Json':
         return await self._connection().request('session/set_mode', {'sessionId': session_id, 'modeId': mode_id},
                                                 self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
 
-    async def set_model(self, session_id, model_id):
+    async def set_model(self, session_id: str, model_id: str) -> 'Json':
         return await self._connection().request('session/set_model', {'sessionId': session_id, 'modelId': model_id},
                                                 self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
 
@@ -280,7 +288,7 @@ class AcpAgent:
 
     # -- what the agent sends ------------------------------------------------------------------------------
 
-    def _on_notification(self, method, params):
+    def _on_notification(self, method: str, params: 'Json') -> None:
         if method != 'session/update':
             return  # unknown notifications are ignored, as the protocol allows
         session_id = acp.update_session_id(params)
@@ -300,7 +308,7 @@ class AcpAgent:
             except JsError as problem:
                 self._log_error('on_session_update', problem)
 
-    async def _on_request(self, method, params, request_id):
+    async def _on_request(self, method: str, params: 'Json', request_id: 'Json') -> 'Json':
         if method not in acp.CLIENT_METHODS:
             raise RequestError(acp.METHOD_NOT_FOUND, 'Method not found: ' + method)
         name = acp.CLIENT_METHODS[method]
@@ -319,7 +327,7 @@ class AcpAgent:
             if key in self.permissions and request_id in self.permissions[key]:
                 self.permissions[key].remove(request_id)
 
-    def _log_error(self, what, problem):
+    def _log_error(self, what: str, problem: 'Any') -> None:
         if not is_none(self.log):
             self.log.error(self.name + ': ' + what + ' failed: ' + error_message(problem))
 

@@ -8,17 +8,21 @@ from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.js.process import current_pid, signal_process
+# __pragma__('skip')
+from typing import Any, List, Optional
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 
 
-def discovery_dir():
+def discovery_dir() -> str:
     return node('path').join(node('os').homedir(), '.hermes', 'ide')
 
 
-def discovery_path(port):
+def discovery_path(port: int) -> str:
     return node('path').join(discovery_dir(), str(port) + '.json')
 
 
-def write_discovery(port, info):
+def write_discovery(port: int, info: 'JsonObject') -> str:
     fs = node('fs')
     folder = discovery_dir()
     fs.mkdirSync(folder, {'recursive': True, 'mode': 448})  # 0o700
@@ -31,7 +35,7 @@ def write_discovery(port, info):
     return path
 
 
-def remove_discovery(port, pid=None):
+def remove_discovery(port: int, pid: 'Optional[int]' = None) -> None:
     """Remove our file; `pid` guards against deleting a file another window wrote since."""
     path = discovery_path(port)
     info = read_discovery_file(path)
@@ -45,14 +49,14 @@ def remove_discovery(port, pid=None):
         pass
 
 
-def read_discovery_file(path):
+def read_discovery_file(path: str) -> 'Any':
     try:
         return parse_json(node('fs').readFileSync(path, 'utf8'))
     except JsError:
         return None
 
 
-def list_discovery():
+def list_discovery() -> 'List[JsonObject]':
     """Every live window's discovery info, newest first; the files of windows that died are removed."""
     fs = node('fs')
     folder = discovery_dir()
@@ -60,7 +64,7 @@ def list_discovery():
         names = fs.readdirSync(folder)
     except JsError:
         return []
-    found = []
+    found = []  # type: List[JsonObject]
     for name in names:
         if not name.endswith('.json'):
             continue
@@ -76,7 +80,7 @@ def list_discovery():
     return found
 
 
-def remove_stale_discovery(own_port):
+def remove_stale_discovery(own_port: int) -> None:
     fs = node('fs')
     folder = discovery_dir()
     try:
@@ -92,14 +96,14 @@ def remove_stale_discovery(own_port):
             _remove_quietly(path)
 
 
-def _remove_quietly(path):
+def _remove_quietly(path: str) -> None:
     try:
         node('fs').unlinkSync(path)
     except JsError:
         pass  # another reader removed it first
 
 
-def process_alive(pid):
+def process_alive(pid: 'Any') -> bool:
     if is_none(pid) or not isinstance(pid, int):
         return False
     try:

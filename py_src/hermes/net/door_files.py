@@ -22,38 +22,42 @@ from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.js.process import current_pid, environment_variable
 from hermes.net.discovery import process_alive
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 
 CLAUDE_LOCK_SUFFIX = '.lock'
 GEMINI_PREFIX = 'gemini-ide-server-'
 
 
-def claude_ide_dir():
+def claude_ide_dir() -> str:
     config = environment_variable('CLAUDE_CONFIG_DIR')
     base = config if not is_none(config) and config != '' else node('path').join(node('os').homedir(), '.claude')
     return node('path').join(base, 'ide')
 
 
-def gemini_ide_dir():
+def gemini_ide_dir() -> str:
     return node('path').join(node('os').tmpdir(), 'gemini', 'ide')
 
 
-def qwen_ide_dir():
+def qwen_ide_dir() -> str:
     home = environment_variable('QWEN_HOME')
     base = home if not is_none(home) and home != '' else node('path').join(node('os').homedir(), '.qwen')
     return node('path').join(base, 'ide')
 
 
-def qwen_lock_path(port):
+def qwen_lock_path(port: int) -> str:
     return node('path').join(qwen_ide_dir(), str(port) + CLAUDE_LOCK_SUFFIX)
 
 
-def qwen_lock(port, folders, display_name, token):
+def qwen_lock(port: int, folders: 'List[str]', display_name: str, token: str) -> 'JsonObject':
     info = gemini_discovery(port, folders, display_name, token)
     info['ppid'] = current_pid()
     return info
 
 
-def door_file(kind, port, folders, display_name, token):
+def door_file(kind: str, port: int, folders: 'List[str]', display_name: str, token: str) -> 'List[Any]':
     """[path, contents] of the file the CLI of `kind` ('claudeCode', 'gemini', 'qwen') reads."""
     if kind == 'claudeCode':
         return [claude_lock_path(port), claude_lock(folders, display_name, token)]
@@ -62,7 +66,7 @@ def door_file(kind, port, folders, display_name, token):
     return [gemini_discovery_path(port), gemini_discovery(port, folders, display_name, token)]
 
 
-def remove_stale_doors(kind):
+def remove_stale_doors(kind: str) -> int:
     """What crashed windows left where the CLI of `kind` looks."""
     if kind == 'claudeCode':
         return remove_stale(claude_ide_dir(), is_claude_lock)
@@ -71,7 +75,7 @@ def remove_stale_doors(kind):
     return remove_stale(gemini_ide_dir(), is_gemini_discovery)
 
 
-def door_variables(kind, port, folders):
+def door_variables(kind: str, port: int, folders: 'List[str]') -> 'Dict[str, str]':
     """{name: value} for VS Code's terminals: how the CLI of `kind` started there finds the door at once."""
     joined = node('path').delimiter.join(folders)
     if kind == 'claudeCode':
@@ -81,25 +85,25 @@ def door_variables(kind, port, folders):
     return {'GEMINI_CLI_IDE_SERVER_PORT': str(port), 'GEMINI_CLI_IDE_WORKSPACE_PATH': joined}
 
 
-def claude_lock_path(port):
+def claude_lock_path(port: int) -> str:
     return node('path').join(claude_ide_dir(), str(port) + CLAUDE_LOCK_SUFFIX)
 
 
-def gemini_discovery_path(port):
+def gemini_discovery_path(port: int) -> str:
     return node('path').join(gemini_ide_dir(), GEMINI_PREFIX + str(current_pid()) + '-' + str(port) + '.json')
 
 
-def claude_lock(folders, ide_name, token):
+def claude_lock(folders: 'List[str]', ide_name: str, token: str) -> 'JsonObject':
     return {'pid': current_pid(), 'workspaceFolders': folders, 'ideName': ide_name, 'transport': 'ws',
             'runningInWindows': False, 'authToken': token}
 
 
-def gemini_discovery(port, folders, display_name, token):
+def gemini_discovery(port: int, folders: 'List[str]', display_name: str, token: str) -> 'JsonObject':
     return {'port': port, 'workspacePath': node('path').delimiter.join(folders), 'authToken': token,
             'ideInfo': {'name': 'vscode', 'displayName': display_name}, 'pid': current_pid()}
 
 
-def write_private(path, info):
+def write_private(path: str, info: 'JsonObject') -> str:
     """Write `info` as JSON, readable by this user alone, replacing any file there at once."""
     fs = node('fs')
     folder = node('path').dirname(path)
@@ -111,7 +115,7 @@ def write_private(path, info):
     return path
 
 
-def remove_own(path):
+def remove_own(path: str) -> None:
     """Remove `path` if it is this process's file (a later window on the same port may have replaced it)."""
     info = read_or_none(path)
     if is_none(info) or info.get('pid') != current_pid():
@@ -122,7 +126,7 @@ def remove_own(path):
         pass
 
 
-def read_or_none(path):
+def read_or_none(path: str) -> 'Optional[JsonObject]':
     try:
         found = parse_json(node('fs').readFileSync(path, 'utf8'))
     except JsError:
@@ -132,7 +136,7 @@ def read_or_none(path):
     return found if isinstance(found, dict) else None
 
 
-def remove_stale(folder, matches):
+def remove_stale(folder: str, matches: 'Callable[[str], bool]') -> int:
     """Remove the files in `folder` whose name `matches` and whose `pid` is dead (what a crashed window left)."""
     fs = node('fs')
     try:
@@ -155,9 +159,9 @@ def remove_stale(folder, matches):
     return removed
 
 
-def is_claude_lock(name):
+def is_claude_lock(name: str) -> bool:
     return name.endswith(CLAUDE_LOCK_SUFFIX)
 
 
-def is_gemini_discovery(name):
+def is_gemini_discovery(name: str) -> bool:
     return name.startswith(GEMINI_PREFIX) and name.endswith('.json')

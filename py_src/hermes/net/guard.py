@@ -8,6 +8,9 @@ process without the token. A request with no Origin comes from a non-browser cli
 from hermes.js.errors import JsError
 from hermes.js.objects import is_none
 from hermes.js.text import decode_uri_component
+# __pragma__('skip')
+from typing import Dict, Optional, Tuple
+# __pragma__('noskip')
 
 LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]', '::1']
 TRUSTED_ORIGIN_SCHEMES = ['vscode-webview', 'vscode-file', 'vscode']
@@ -16,13 +19,13 @@ TRUSTED_ORIGIN_SCHEMES = ['vscode-webview', 'vscode-file', 'vscode']
 class Refusal:
     """Why a request was refused: the HTTP status and a message for the client."""
 
-    def __init__(self, status, message, headers=None):
+    def __init__(self, status: int, message: str, headers: 'Optional[Dict[str, str]]' = None) -> None:
         self.status = status
         self.message = message
         self.headers = headers or {}
 
 
-def split_host(value):
+def split_host(value: str) -> 'Tuple[str, str]':
     """'127.0.0.1:19999' → ('127.0.0.1', '19999'); '[::1]:80' → ('[::1]', '80'); 'x' → ('x', '')."""
     value = value.strip().lower()
     if value.startswith('['):
@@ -37,7 +40,7 @@ def split_host(value):
     return value[:colon], value[colon + 1:]
 
 
-def host_refusal(host_header, port):
+def host_refusal(host_header: 'Optional[str]', port: 'Optional[int]') -> 'Optional[Refusal]':
     """DNS-rebinding defence: the Host must name loopback (and our port, when it names one)."""
     if is_none(host_header) or host_header == '':
         return Refusal(403, 'Forbidden: missing Host header')
@@ -47,7 +50,7 @@ def host_refusal(host_header, port):
     return None
 
 
-def origin_refusal(origin_header):
+def origin_refusal(origin_header: 'Optional[str]') -> 'Optional[Refusal]':
     """A browser page may only reach us from loopback or from VS Code itself."""
     if is_none(origin_header):
         return None
@@ -64,14 +67,14 @@ def origin_refusal(origin_header):
     return Refusal(403, 'Forbidden: Origin ' + origin_header + ' is not allowed')
 
 
-def no_browser_refusal(origin_header):
+def no_browser_refusal(origin_header: 'Optional[str]') -> 'Optional[Refusal]':
     """A door only CLIs use (net/ide_socket.py, the Gemini CLI door) refuses every request a browser sends."""
     if is_none(origin_header):
         return None
     return Refusal(403, 'Forbidden: browsers may not use this endpoint (Origin ' + origin_header + ')')
 
 
-def same_secret(given, expected):
+def same_secret(given: str, expected: str) -> bool:
     """Compare in time independent of where the strings differ (no early exit)."""
     if len(given) != len(expected):
         return False
@@ -81,7 +84,7 @@ def same_secret(given, expected):
     return difference == 0
 
 
-def auth_refusal(authorization_header, token):
+def auth_refusal(authorization_header: 'Optional[str]', token: 'Optional[str]') -> 'Optional[Refusal]':
     """With a token configured, every MCP route needs `Authorization: Bearer <token>`."""
     if is_none(token) or token == '':
         return None
@@ -94,12 +97,12 @@ def auth_refusal(authorization_header, token):
     return None
 
 
-def split_target(target):
+def split_target(target: str) -> 'Tuple[str, Dict[str, str]]':
     """'/mcp?sessionId=a%20b' → ('/mcp', {'sessionId': 'a b'}). Repeated keys: the first wins."""
     question = target.find('?')
     if question < 0:
         return target, {}
-    query = {}
+    query = {}  # type: Dict[str, str]
     for pair in target[question + 1:].split('&'):
         if pair == '':
             continue
@@ -112,7 +115,7 @@ def split_target(target):
     return target[:question], query
 
 
-def _unescape(text):
+def _unescape(text: str) -> str:
     try:
         return decode_uri_component(text.replace('+', ' '))
     except JsError:  # a malformed escape (URIError in JS) is kept as typed

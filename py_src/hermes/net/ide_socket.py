@@ -20,13 +20,17 @@ from hermes.core.jsonrpc import PARSE_ERROR, error_response
 from hermes.core.values import get_key
 from hermes.net.guard import Refusal, host_refusal, no_browser_refusal, same_secret
 from hermes.net.mcp_http import listen, close_server
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional, Union
+from hermes.contracts.json import Json
+# __pragma__('noskip')
 
 TOKEN_HEADER = 'x-claude-code-ide-authorization'
 SUBPROTOCOL = 'mcp'
 REASONS = {'s400': 'Bad Request', 's401': 'Unauthorized', 's403': 'Forbidden', 's404': 'Not Found'}
 
 
-def upgrade_refusal(path, headers, port, token):
+def upgrade_refusal(path: str, headers: 'Any', port: 'Optional[int]', token: str) -> 'Optional[Refusal]':
     """Why a WebSocket upgrade is refused (a Refusal), or None to accept it. `headers`: Node's, lower-case names."""
     refusal = host_refusal(headers['host'], port)
     if not is_none(refusal):
@@ -42,7 +46,7 @@ def upgrade_refusal(path, headers, port, token):
     return None
 
 
-def choose_subprotocol(offered):
+def choose_subprotocol(offered: 'List[str]') -> 'Union[str, bool]':
     """Answer `mcp` when the client offers it; a client that offers none is served too (False: no header)."""
     return SUBPROTOCOL if SUBPROTOCOL in offered else False
 
@@ -50,18 +54,18 @@ def choose_subprotocol(offered):
 class SocketConnection:
     """One connected CLI: its id (the change log's session), what it says it is, and how to reach it."""
 
-    def __init__(self, number, user_agent, socket):
+    def __init__(self, number: int, user_agent: str, socket: 'Any') -> None:
         self.id = 'ws-' + str(number)
         self.user_agent = user_agent
         self._socket = socket
-        self.protocol = None
+        self.protocol = None  # type: Any  # the McpSession create_protocol made for it
         self.open = True
 
-    def send(self, message):
+    def send(self, message: 'Json') -> None:
         if self.open:
             self._socket.send(dump_json(message))
 
-    def close(self, code=1000, reason=''):
+    def close(self, code: int = 1000, reason: str = '') -> None:
         if self.open:
             self._socket.close(code, reason)
 
@@ -70,24 +74,25 @@ class IdeSocketServer:
     """`create_protocol(send, connection)` makes the connection's McpSession; `on_change(connections)` hears of every
     connection that opens or closes."""
 
-    def __init__(self, create_protocol, token, log=None, on_change=None):
+    def __init__(self, create_protocol: 'Callable[[Callable[..., None], SocketConnection], Any]', token: str,
+                 log: 'Any' = None, on_change: 'Optional[Callable[[List[SocketConnection]], None]]' = None) -> None:
         self.create_protocol = create_protocol
         self.token = token
         self.log = log
         self.on_change = on_change
-        self.connections = []
-        self.port = None
-        self._server = None
-        self._sockets = None
+        self.connections = []  # type: List[SocketConnection]
+        self.port = None  # type: Optional[int]
+        self._server = None  # type: Any
+        self._sockets = None  # type: Any
         self._count = 0
 
-    async def start(self, port=0):
+    async def start(self, port: int = 0) -> int:
         self._server = node('http').createServer(to_js_callback(self._on_request))
         self._server.on('upgrade', to_js_callback(self._on_upgrade))
         self.port = await listen(self._server, port)
         return self.port
 
-    async def stop(self):
+    async def stop(self) -> None:
         for connection in self.connections[:]:
             connection.close(1001, 'VS Code window closing')
             self._closed(connection)
@@ -98,11 +103,11 @@ class IdeSocketServer:
         server.closeAllConnections()
         await close_server(server)
 
-    def _on_request(self, request, response):
+    def _on_request(self, request: 'Any', response: 'Any') -> None:
         response.writeHead(426, {'Content-Type': 'text/plain', 'Connection': 'close', 'Upgrade': 'websocket'})
         response.end('Upgrade Required: this is a WebSocket endpoint for Claude Code\n')
 
-    def _on_upgrade(self, request, socket, head):
+    def _on_upgrade(self, request: 'Any', socket: 'Any', head: 'Any') -> None:
         refusal = upgrade_refusal(request.url, request.headers, self.port, self.token)
         if not is_none(refusal):
             self._warn('refused a connection: ' + refusal.message)
@@ -116,7 +121,7 @@ class IdeSocketServer:
         self._sockets.handleUpgrade(request, socket, head,
                                     to_js_callback(lambda ws: self._on_connection(ws, request)))
 
-    def _on_connection(self, ws, request):
+    def _on_connection(self, ws: 'Any', request: 'Any') -> None:
         self._count += 1
         agent = request.headers['user-agent']
         connection = SocketConnection(self._count, '' if is_none(agent) else agent, ws)
@@ -128,7 +133,7 @@ class IdeSocketServer:
         ws.on('error', to_js_callback(lambda error: self._warn('connection error: ' + error_message(error))))
         self._changed()
 
-    async def _on_message(self, connection, data):
+    async def _on_message(self, connection: SocketConnection, data: 'Any') -> None:
         """Each message is handled at once, not after the previous one: openDiff waits for the user, and the CLI
         goes on calling other tools (close_tab, getDiagnostics) meanwhile."""
         try:
@@ -144,7 +149,7 @@ class IdeSocketServer:
         if not is_none(reply):
             connection.send(reply)
 
-    def _closed(self, connection):
+    def _closed(self, connection: SocketConnection) -> None:
         if not connection.open:
             return
         connection.open = False
@@ -152,10 +157,10 @@ class IdeSocketServer:
         connection.protocol.close()
         self._changed()
 
-    def _changed(self):
+    def _changed(self) -> None:
         if not is_none(self.on_change):
             self.on_change(self.connections[:])
 
-    def _warn(self, text):
+    def _warn(self, text: str) -> None:
         if not is_none(self.log):
             self.log.warn('Claude Code door: ' + text)

@@ -30,6 +30,31 @@ from hermes.core.values import json_type, is_object, get_key, object_keys, copya
 from hermes.core.llm_wire import LlmError, StreamAccumulator, error_text_of_body
 from hermes.core.cancellation import Cancellation, CANCELLED
 from hermes.core.settings_spec import default_of
+# __pragma__('skip')
+from typing import Any, Awaitable, Callable, Dict, List, Optional, TypedDict
+from hermes.contracts.chat import LlmTurn
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.mcp import SseEvent
+
+OnDelta = Callable[[str], None]
+
+
+class _Abort(TypedDict):
+    reason: Optional[str]  # why the request was aborted: 'cancelled', 'timeout', 'idle', 'drain'
+
+
+class _Request(TypedDict):
+    """An open request (LlmClient._open)."""
+    response: Any
+    abort: Callable[[str], None]
+    state: _Abort
+    finish: Callable[[], None]
+
+
+class _CachedInfo(TypedDict):
+    model: str
+    info: Optional[JsonObject]
+# __pragma__('noskip')
 
 DEFAULT_ENDPOINT = default_of('llm.endpoint')
 OPTIONS = {
@@ -59,7 +84,7 @@ REASONS = {
 # ------------------------------------------------------------------------------------ pure helpers
 
 
-def normalize_endpoint(endpoint):
+def normalize_endpoint(endpoint: 'Optional[str]') -> str:
     text = (endpoint or DEFAULT_ENDPOINT).strip()
     while text.endswith('/'):
         text = text[:len(text) - 1]
@@ -69,18 +94,19 @@ def normalize_endpoint(endpoint):
     return text
 
 
-def server_root(endpoint):
+def server_root(endpoint: str) -> str:
     """'http://127.0.0.1:11434/v1' → 'http://127.0.0.1:11434' (where Ollama's own API lives)."""
     text = normalize_endpoint(endpoint)
     return text[:len(text) - 3] if text.endswith('/v1') else text
 
 
-def is_ollama_like(endpoint):
+def is_ollama_like(endpoint: str) -> bool:
     text = normalize_endpoint(endpoint).lower()
     return text.find(':11434') >= 0 or text.find('ollama') >= 0
 
 
-def unreachable_message(endpoint, code=None, detail=None, ollama=None):
+def unreachable_message(endpoint: str, code: 'Optional[str]' = None, detail: 'Optional[str]' = None,
+                        ollama: 'Optional[bool]' = None) -> str:
     if ollama is True or (is_none(ollama) and is_ollama_like(endpoint)):
         return "Can't reach the LLM at " + endpoint + ' — is Ollama running (`ollama serve`)?'
     reason = REASONS[code] if not is_none(code) and code in REASONS else None
@@ -90,7 +116,7 @@ def unreachable_message(endpoint, code=None, detail=None, ollama=None):
             'setting hermes.llm.endpoint right?')
 
 
-def auth_message(endpoint, status, server_text, has_key):
+def auth_message(endpoint: str, status: int, server_text: 'Optional[str]', has_key: bool) -> str:
     detail = str(status) + (': ' + server_text if not is_none(server_text) else '')
     if not has_key:
         return ('The LLM at ' + endpoint + ' needs an API key (' + detail + '). Set it with the command ' +
@@ -99,7 +125,7 @@ def auth_message(endpoint, status, server_text, has_key):
             'the command ' + SET_KEY_COMMAND + '.')
 
 
-def model_not_found_message(endpoint, model, models, ollama=False):
+def model_not_found_message(endpoint: str, model: str, models: 'Optional[List[str]]', ollama: bool = False) -> str:
     if is_none(models):
         return ('The model \'' + model + '\' was not found at ' + endpoint + '. Check the setting hermes.llm.model.')
     if len(models) == 0:
@@ -115,7 +141,8 @@ def model_not_found_message(endpoint, model, models, ollama=False):
     return text + '.'
 
 
-def retry_delay_ms(retry_after, retry_after_ms, attempt, base_ms, now=None):
+def retry_delay_ms(retry_after: 'Optional[str]', retry_after_ms: 'Optional[str]', attempt: int, base_ms: float,
+                   now: 'Optional[float]' = None) -> float:
     """How long to wait before attempt number `attempt + 1`: Retry-After (seconds or an HTTP date)
     when the server sent one, else exponential backoff."""
     if not is_none(retry_after_ms):
@@ -136,7 +163,7 @@ def retry_delay_ms(retry_after, retry_after_ms, attempt, base_ms, now=None):
     return min(delay, 8000)
 
 
-def _number(text):
+def _number(text: 'Json') -> 'Optional[float]':
     stripped = str(text).strip()
     if stripped == '':
         return None
@@ -149,19 +176,19 @@ def _number(text):
         return None
 
 
-def mentions_tools(text):
+def mentions_tools(text: 'Optional[str]') -> bool:
     lower = (text or '').lower()
     return lower.find('tool') >= 0 or lower.find('function call') >= 0 or lower.find('jinja') >= 0
 
 
-def mentions_missing_model(text):
+def mentions_missing_model(text: 'Optional[str]') -> bool:
     lower = (text or '').lower()
     return lower.find('model') >= 0 and (lower.find('not found') >= 0 or lower.find('does not exist') >= 0 or
                                          lower.find('no such') >= 0 or lower.find('unknown model') >= 0 or
                                          lower.find('not exist') >= 0 or lower.find('try pulling') >= 0)
 
 
-def seconds_text(ms):
+def seconds_text(ms: float) -> str:
     """'60', '1.5', '0.2': the same text in both worlds (CPython would print 2.0 where JS says 2)."""
     tenths = round(ms / 100)
     if tenths % 10 == 0 or tenths >= 100:
@@ -173,20 +200,21 @@ def seconds_text(ms):
 
 
 class LlmClient:
-    def __init__(self, endpoint=None, api_key=None, extra_headers=None, options=None):
+    def __init__(self, endpoint: 'Optional[str]' = None, api_key: 'Optional[str]' = None, extra_headers: 'Json' = None,
+                 options: 'Json' = None) -> None:
         self.endpoint = normalize_endpoint(endpoint)
         self.api_key = None if is_none(api_key) or api_key == '' else api_key
         self.extra_headers = extra_headers if is_object(extra_headers) else {}
-        self.options = {}
+        self.options = {}  # type: Dict[str, Any]  # OPTIONS, each overridden by `options`
         for key in OPTIONS.keys():
             value = get_key(options, key) if is_object(options) else None
             self.options[key] = OPTIONS[key] if is_none(value) else value
         ollama = self.options['ollama']
         self.ollama = is_ollama_like(self.endpoint) if is_none(ollama) else ollama is True
-        self._info_cache = []  # [{'model', 'info'}]: model names are not looked up as dict keys
+        self._info_cache = []  # type: List[_CachedInfo]  # model names are not looked up as dict keys
         self._sends_usage = True
 
-    def headers(self, accept='application/json'):
+    def headers(self, accept: str = 'application/json') -> 'Dict[str, str]':
         headers = {'Accept': accept}
         if not is_none(self.api_key):
             headers['Authorization'] = 'Bearer ' + self.api_key
@@ -200,7 +228,8 @@ class LlmClient:
 
     # -------------------------------------------------------------------------------- chat
 
-    async def stream_chat(self, body, on_delta=None, cancellation=None):
+    async def stream_chat(self, body: 'JsonObject', on_delta: 'Optional[OnDelta]' = None,
+                          cancellation: 'Optional[Cancellation]' = None) -> 'LlmTurn':
         """One streamed completion → {'content', 'tool_calls', 'finish_reason', 'usage', 'model'}."""
         cancellation = Cancellation() if is_none(cancellation) else cancellation
         url = self.endpoint + '/chat/completions'
@@ -243,14 +272,15 @@ class LlmClient:
                                              cancellation)
             raise error
 
-    async def _status_error(self, status, status_text, server_text, model, cancellation):
+    async def _status_error(self, status: int, status_text: 'Optional[str]', server_text: 'Optional[str]', model: 'Json',
+                            cancellation: Cancellation) -> LlmError:
         detail = str(status) + (' ' + status_text if not is_none(status_text) and status_text != '' else '')
         if not is_none(server_text):
             detail += ': ' + server_text
         if status == 401 or status == 403:
             return LlmError(auth_message(self.endpoint, status, server_text, not is_none(self.api_key)), 'auth', status)
         if status == 404 or ((status == 400 or status == 422) and mentions_missing_model(server_text)):
-            models = None
+            models = None  # type: Optional[List[str]]
             try:
                 models = await self.list_models(cancellation)
             except LlmError:
@@ -269,7 +299,7 @@ class LlmClient:
             return LlmError('The LLM at ' + self.endpoint + ' failed (' + detail + ').', 'server', status)
         return LlmError('The LLM at ' + self.endpoint + ' rejected the request (' + detail + ').', 'bad_request', status)
 
-    async def _read_stream(self, request, on_delta, cancellation):
+    async def _read_stream(self, request: '_Request', on_delta: 'Optional[OnDelta]', cancellation: Cancellation) -> 'LlmTurn':
         response = request['response']
         content_type = (response_header(response, 'content-type') or '').lower()
         if not content_type.startswith('text/event-stream'):
@@ -300,7 +330,8 @@ class LlmClient:
                            'what arrived is kept.', 'stream_cut', None, accumulator.turn())
         return accumulator.turn()
 
-    def _deliver(self, events, accumulator, on_delta, reader):
+    def _deliver(self, events: 'List[SseEvent]', accumulator: StreamAccumulator, on_delta: 'Optional[OnDelta]',
+                 reader: 'Dict[str, Any]') -> bool:
         """Feed parsed events; True once the stream said [DONE]."""
         for event in events:
             try:
@@ -319,7 +350,7 @@ class LlmClient:
                 return True
         return False
 
-    async def _drain(self, request, reader):
+    async def _drain(self, request: '_Request', reader: 'Dict[str, Any]') -> None:
         """After [DONE], the body up to its end (a server that follows the OpenAI wire format ends it right
         there): Node's fetch keeps a connection for the next request only when the body was read to its end, and
         closes it when the body is cancelled, which made every request of a run pay a new connection (and a TLS
@@ -339,7 +370,7 @@ class LlmClient:
         finally:
             clear_timer(timer)
 
-    async def _next_chunk(self, request, reader, accumulator):
+    async def _next_chunk(self, request: '_Request', reader: 'Dict[str, Any]', accumulator: StreamAccumulator) -> 'Optional[str]':
         """The next piece of the body, within the idle timeout; LlmError when the stream breaks."""
         timer = set_timer(lambda: request['abort']('idle'), self.options['idle_timeout_ms'])
         try:
@@ -360,7 +391,8 @@ class LlmClient:
         clear_timer(timer)
         return chunk
 
-    async def _read_whole(self, request, on_delta, cancellation, content_type):
+    async def _read_whole(self, request: '_Request', on_delta: 'Optional[OnDelta]', cancellation: Cancellation,
+                          content_type: str) -> 'LlmTurn':
         """A server that ignored `stream: true` and sent one JSON chat.completion."""
         text = await self._read_text(request, cancellation)
         try:
@@ -378,9 +410,9 @@ class LlmClient:
 
     # -------------------------------------------------------------------------------- models
 
-    async def list_models(self, cancellation=None):
+    async def list_models(self, cancellation: 'Optional[Cancellation]' = None) -> 'List[str]':
         """The model ids the server offers (GET /models), sorted."""
-        names = []
+        names = []  # type: List[str]
         for item in await self._model_entries(cancellation, self.options['connect_timeout_ms']):
             name = get_key(item, 'id', get_key(item, 'name'))
             if json_type(name) == 'string':
@@ -388,7 +420,7 @@ class LlmClient:
         names.sort()
         return names
 
-    async def _model_entries(self, cancellation, timeout_ms):
+    async def _model_entries(self, cancellation: 'Optional[Cancellation]', timeout_ms: int) -> 'List[Json]':
         cancellation = Cancellation() if is_none(cancellation) else cancellation
         request = await self._open('GET', self.endpoint + '/models', self.headers(), None, cancellation, timeout_ms)
         response = request['response']
@@ -406,7 +438,7 @@ class LlmClient:
         items = get_key(value, 'data', get_key(value, 'models', []))
         return items if json_type(items) == 'array' else []
 
-    async def model_info(self, model):
+    async def model_info(self, model: 'Json') -> 'Optional[JsonObject]':
         """{'context_length', 'model_context_length', 'supports_tools'} or None when the server does
         not tell. Ollama-like endpoints: POST <root>/api/show; others: the model's entry in GET
         /models, where vLLM (`max_model_len`) and some gateways (`context_length`, `context_window`)
@@ -416,7 +448,7 @@ class LlmClient:
         for known in self._info_cache:
             if known['model'] == model:
                 return known['info']
-        info = None
+        info = None  # type: Optional[JsonObject]
         try:
             if self.ollama:
                 headers = self.headers()
@@ -437,19 +469,20 @@ class LlmClient:
 
     # -------------------------------------------------------------------------------- HTTP
 
-    async def _open(self, method, url, headers, body, cancellation, timeout_ms):
+    async def _open(self, method: str, url: str, headers: 'Dict[str, str]', body: 'Optional[str]',
+                    cancellation: Cancellation, timeout_ms: int) -> '_Request':
         """fetch() with an AbortController shared by the cancellation, the connect timeout and
         (later) the idle timeout. Returns {'response', 'abort', 'state', 'finish'}."""
         controller = abort_controller()
-        state = {'reason': None}
+        state = {'reason': None}  # type: _Abort
 
-        def abort(reason):
+        def abort(reason: str) -> None:
             if is_none(state['reason']):
                 state['reason'] = reason
                 controller.abort()
         unsubscribe = cancellation.on_cancel(lambda: abort('cancelled'))
         timer = set_timer(lambda: abort('timeout'), timeout_ms)
-        options = {'method': method, 'headers': headers, 'signal': controller.signal}
+        options = {'method': method, 'headers': headers, 'signal': controller.signal}  # type: Dict[str, Any]
         if not is_none(body):
             options['body'] = body
         # A connection whose body has just been read to its end goes back to fetch's pool a moment after the
@@ -471,14 +504,14 @@ class LlmClient:
                            'unreachable')
         clear_timer(timer)
 
-        def finish():
+        def finish() -> None:
             unsubscribe()
         return {'response': response, 'abort': abort, 'state': state, 'finish': finish}
 
-    async def _read_text(self, request, cancellation):
+    async def _read_text(self, request: '_Request', cancellation: Cancellation) -> str:
         reader = body_reader(request['response'])
         accumulator = StreamAccumulator()
-        parts = []
+        parts = []  # type: List[str]
         try:
             while True:
                 chunk = await self._next_chunk(request, reader, accumulator)
@@ -490,7 +523,7 @@ class LlmClient:
         return ''.join(parts)
 
 
-def ollama_model_info(show):
+def ollama_model_info(show: 'Json') -> 'Optional[JsonObject]':
     """Context length and tool support from an Ollama /api/show answer."""
     if not is_object(show):
         return None
@@ -522,7 +555,7 @@ def ollama_model_info(show):
     return {'context_length': context, 'model_context_length': model_context, 'supports_tools': supports_tools}
 
 
-def listed_model_info(entry):
+def listed_model_info(entry: 'Json') -> 'Optional[JsonObject]':
     """Context size from a /models entry (vLLM's max_model_len, or context_length / context_window)."""
     for key in ['max_model_len', 'context_length', 'context_window', 'max_context_length']:
         value = get_key(entry, key)
@@ -531,8 +564,8 @@ def listed_model_info(entry):
     return None
 
 
-def _without(body, key):
-    copy = {}
+def _without(body: 'JsonObject', key: str) -> 'JsonObject':
+    copy = {}  # type: JsonObject
     for name in copyable_keys(body):
         if name != key:
             copy[name] = body[name]

@@ -18,6 +18,12 @@ from hermes.core.sse_parser import SseParser
 from hermes.core.mcp_headers import mirrored_headers
 from hermes.core.values import get_key, is_object
 from hermes.version import VERSION
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+
+Deliver = Callable[[Json], None]
+# __pragma__('noskip')
 
 LATEST_PROTOCOL_VERSION = '2025-11-25'
 CLIENT_INFO = {'name': 'hermes-mcp-cli', 'version': VERSION}
@@ -51,21 +57,21 @@ class McpClientError(Exception):
     """`kind`: 'network' (no answer), 'http' (an error status), 'protocol' (an answer we can't use) or
     'rpc' (a JSON-RPC error response; `code` is its code)."""
 
-    def __init__(self, text, kind='http', status=None, code=None):
+    def __init__(self, text: str, kind: str = 'http', status: 'Optional[int]' = None, code: 'Json' = None) -> None:
         super().__init__(text)
         self.text = text
         self.kind = kind
         self.status = status
         self.code = code
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.text
 
 
 # ------------------------------------------------------------------------------------ pure helpers
 
 
-def base_url_of(url):
+def base_url_of(url: str) -> str:
     """'http://127.0.0.1:19999/mcp' → 'http://127.0.0.1:19999' (where /health lives)."""
     scheme_end = url.find('://')
     start = 0 if scheme_end < 0 else scheme_end + 3
@@ -73,7 +79,7 @@ def base_url_of(url):
     return url if path_start < 0 else url[:path_start]
 
 
-def port_of(url):
+def port_of(url: str) -> 'Optional[int]':
     """The port named in an http URL (80 when none is given); None when it is not a number."""
     authority = base_url_of(url)
     scheme_end = authority.find('://')
@@ -93,7 +99,8 @@ def port_of(url):
     return int(digits)
 
 
-def unreachable_message(url, code, detail=None, timeout_ms=None):
+def unreachable_message(url: str, code: 'Optional[str]', detail: 'Optional[str]' = None,
+                        timeout_ms: 'Optional[int]' = None) -> str:
     """The words for a fetch that got no HTTP answer at all."""
     if code == 'TimeoutError' and not is_none(timeout_ms):
         return ('The Hermes MCP server at ' + url + ' did not answer within ' + str(timeout_ms) +
@@ -104,7 +111,7 @@ def unreachable_message(url, code, detail=None, timeout_ms=None):
     return "Can't reach the Hermes MCP server at " + url + ' (' + reason + '). Is VS Code open with Hermes running?'
 
 
-def http_error_message(status, status_text, body_text):
+def http_error_message(status: int, status_text: 'Optional[str]', body_text: 'Optional[str]') -> str:
     """'401 Unauthorized: the bearer token is wrong', from the status and the server's JSON-RPC error."""
     if is_none(status_text) or status_text == '':
         status_text = STATUS_TEXTS[status] if status in STATUS_TEXTS else 'HTTP error'
@@ -120,7 +127,7 @@ def http_error_message(status, status_text, body_text):
     return heading + ': ' + explanation
 
 
-def server_explanation(body_text):
+def server_explanation(body_text: 'Optional[str]') -> 'Optional[str]':
     """The message in a JSON-RPC error body, else the (short) body text itself, else None."""
     if is_none(body_text):
         return None
@@ -141,7 +148,7 @@ def server_explanation(body_text):
     return text if len(text) <= 300 else text[:300] + '…'
 
 
-def rpc_error_of(body_text):
+def rpc_error_of(body_text: str) -> 'Optional[JsonObject]':
     """The JSON-RPC error response in a refusal's body when it answers a request (it has an id), else None."""
     try:
         body = parse_json(body_text)
@@ -152,14 +159,14 @@ def rpc_error_of(body_text):
     return None
 
 
-def is_initialize(message):
+def is_initialize(message: 'Json') -> bool:
     for item in (message if isinstance(message, list) else [message]):
         if is_object(item) and get_key(item, 'method') == 'initialize':
             return True
     return False
 
 
-def as_messages(value):
+def as_messages(value: 'Json') -> 'List[Json]':
     return value if isinstance(value, list) else [value]
 
 
@@ -167,17 +174,17 @@ def as_messages(value):
 
 
 class McpHttpClient:
-    def __init__(self, url, token=None, timeout_ms=None):
+    def __init__(self, url: str, token: 'Optional[str]' = None, timeout_ms: 'Optional[int]' = None) -> None:
         self.url = url
         self.token = None if is_none(token) or token == '' else token
         self.timeout_ms = timeout_ms  # per request, including reading the reply; None: no limit
-        self.session_id = None
-        self.protocol_version = None
-        self.server_info = None
+        self.session_id = None  # type: Optional[str]
+        self.protocol_version = None  # type: Optional[str]
+        self.server_info = None  # type: Json
         self.next_id = 1
-        self._listener = None
+        self._listener = None  # type: Any  # the AbortController of the GET stream
 
-    def headers(self, accept):
+    def headers(self, accept: str) -> 'Dict[str, str]':
         headers = {'Accept': accept}
         if not is_none(self.token):
             headers['Authorization'] = 'Bearer ' + self.token
@@ -187,7 +194,7 @@ class McpHttpClient:
             headers['MCP-Protocol-Version'] = self.protocol_version
         return headers
 
-    async def post(self, message, on_message=None, abort=None):
+    async def post(self, message: 'Json', on_message: 'Optional[Deliver]' = None, abort: 'Any' = None) -> 'List[Json]':
         """POST one message (or batch); the messages that came back, each also passed to
         `on_message` as soon as it arrives (progress notifications stream before the result).
         `abort` (an AbortController) ends the request and the reading of its reply when aborted."""
@@ -202,9 +209,9 @@ class McpHttpClient:
             for key in mirrored.keys():
                 headers[key] = mirrored[key]
         response = await self._fetch('POST', headers, dump_json(message), abort)
-        received = []
+        received = []  # type: List[Json]
 
-        def deliver(item):
+        def deliver(item: 'Json') -> None:
             received.append(item)
             if initializing:
                 self._note_initialize_result(item)
@@ -226,11 +233,11 @@ class McpHttpClient:
         await self._read_messages(response, deliver)
         return received
 
-    async def request(self, method, params=None):
+    async def request(self, method: str, params: 'Json' = None) -> 'Json':
         """Send a request and return its result; an error response raises McpClientError('rpc')."""
         request_id = self.next_id
         self.next_id += 1
-        message = {'jsonrpc': '2.0', 'id': request_id, 'method': method}
+        message = {'jsonrpc': '2.0', 'id': request_id, 'method': method}  # type: JsonObject
         if not is_none(params):
             message['params'] = params
         for reply in await self.post(message):
@@ -243,13 +250,14 @@ class McpHttpClient:
                 return get_key(reply, 'result')
         raise McpClientError('The server sent no response to ' + method, 'protocol')
 
-    async def notify(self, method, params=None):
-        message = {'jsonrpc': '2.0', 'method': method}
+    async def notify(self, method: str, params: 'Json' = None) -> None:
+        message = {'jsonrpc': '2.0', 'method': method}  # type: JsonObject
         if not is_none(params):
             message['params'] = params
         await self.post(message)
 
-    async def initialize(self, client_info=None, protocol_version=LATEST_PROTOCOL_VERSION):
+    async def initialize(self, client_info: 'Optional[JsonObject]' = None,
+                         protocol_version: str = LATEST_PROTOCOL_VERSION) -> 'Json':
         """The handshake: initialize, then notifications/initialized. Returns the initialize result."""
         result = await self.request('initialize', {
             'protocolVersion': protocol_version,
@@ -259,7 +267,7 @@ class McpHttpClient:
         await self.notify('notifications/initialized')
         return result
 
-    async def listen(self, on_message):
+    async def listen(self, on_message: 'Deliver') -> None:
         """The GET stream for server-initiated messages, until it ends or `close()`; raises
         McpClientError when the server refuses it (405: it has none)."""
         if is_none(self.session_id):
@@ -287,7 +295,7 @@ class McpHttpClient:
             if self._listener is controller:
                 self._listener = None
 
-    async def close(self):
+    async def close(self) -> None:
         """End the session (DELETE) and any GET stream. Never raises: the server may be gone."""
         if not is_none(self._listener):
             self._listener.abort()
@@ -305,8 +313,8 @@ class McpHttpClient:
 
     # ------------------------------------------------------------------------------- internals
 
-    async def _fetch(self, method, headers, body, abort=None):
-        options = {'method': method, 'headers': headers, 'body': body}
+    async def _fetch(self, method: str, headers: 'Dict[str, str]', body: str, abort: 'Any' = None) -> 'Any':
+        options = {'method': method, 'headers': headers, 'body': body}  # type: Dict[str, Any]
         if not is_none(self.timeout_ms):
             options['signal'] = timeout_signal(self.timeout_ms)
         if not is_none(abort):
@@ -318,9 +326,9 @@ class McpHttpClient:
             raise McpClientError(unreachable_message(self.url, network_error_code(error), network_error_detail(error),
                                                      self.timeout_ms), 'network')
 
-    async def _read_all(self, response):
+    async def _read_all(self, response: 'Any') -> str:
         reader = body_reader(response)
-        parts = []
+        parts = []  # type: List[str]
         try:
             while True:
                 chunk = await read_text_chunk(reader)
@@ -331,7 +339,7 @@ class McpHttpClient:
             raise self._broken(error)
         return ''.join(parts)
 
-    async def _read_messages(self, response, deliver):
+    async def _read_messages(self, response: 'Any', deliver: 'Deliver') -> None:
         """Every JSON-RPC message in a response body, JSON or SSE, in order."""
         if response.status == 202 or response.status == 204:
             await self._read_all(response)
@@ -354,7 +362,7 @@ class McpHttpClient:
         for item in as_messages(value):
             deliver(item)
 
-    async def _read_events(self, response, deliver):
+    async def _read_events(self, response: 'Any', deliver: 'Deliver') -> None:
         reader = body_reader(response)
         parser = SseParser()
         while True:
@@ -377,7 +385,7 @@ class McpHttpClient:
                     deliver(item)
         parser.finish()
 
-    def _broken(self, error):
+    def _broken(self, error: 'Any') -> McpClientError:
         code = network_error_code(error)
         if code == 'TimeoutError' and not is_none(self.timeout_ms):
             return McpClientError(unreachable_message(self.url, code, None, self.timeout_ms), 'network')
@@ -385,7 +393,7 @@ class McpHttpClient:
         return McpClientError('The connection to the Hermes MCP server at ' + self.url + ' broke (' + reason +
                               '). Did the VS Code window close or reload?', 'network')
 
-    def _note_initialize_result(self, item):
+    def _note_initialize_result(self, item: 'Json') -> None:
         result = get_key(item, 'result')
         if is_object(result):
             version = get_key(result, 'protocolVersion')
@@ -394,7 +402,7 @@ class McpHttpClient:
             self.server_info = get_key(result, 'serverInfo')
 
 
-async def get_health(base_url, timeout_ms=5000):
+async def get_health(base_url: str, timeout_ms: int = 5000) -> 'JsonObject':
     """GET <base>/health: the server's status dict (no secrets; no token needed)."""
     url = base_url + '/health'
     try:

@@ -23,6 +23,26 @@ from hermes.core.mcp_stateless import MODERN_PROTOCOL_VERSIONS, http_status_of, 
 from hermes.core.cancellation import Cancellation
 from hermes.core.jsonrpc import classify
 from hermes.core.values import json_type, get_key
+# __pragma__('skip')
+from typing import Any, Awaitable, Callable, Dict, List, Optional, TypedDict
+from hermes.contracts.json import Json, JsonObject
+from hermes.core.mcp_protocol import McpSession
+from hermes.core.mcp_stateless import McpStatelessServer
+
+Route = Callable[..., bool]  # HttpSession.route(message, related_request_id=None): where a server→client message goes
+ProtocolFactory = Callable[[Route], McpSession]
+
+
+class _DrainState(TypedDict):
+    drained: int
+    timer: Any
+
+
+class _BodyState(TypedDict):
+    chunks: List[Any]
+    size: int
+    done: bool
+# __pragma__('noskip')
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 # After a 413 the rest of the body is read and dropped (so the client, still sending, can read the answer
@@ -54,16 +74,16 @@ HTTP_ERROR = -32000  # the code the official SDKs use for transport-level refusa
 class HttpSession:
     """One client: its protocol session plus the HTTP streams its messages travel on."""
 
-    def __init__(self, session_id, kind, protocol_factory):
+    def __init__(self, session_id: str, kind: str, protocol_factory: 'ProtocolFactory') -> None:
         self.id = session_id
         self.kind = kind  # 'streamable' or 'legacy'
-        self.stream = None  # the GET stream (streamable) or the event stream (legacy)
-        self.request_streams = {}  # stream_key of a request id → the LazyStream answering that POST
+        self.stream = None  # type: Optional[SseStream]  # the GET stream (streamable) or the event stream (legacy)
+        self.request_streams = {}  # type: Dict[str, LazyStream]  # stream_key of a request id → the LazyStream answering that POST
         self.headers = {'Mcp-Session-Id': session_id}  # sent with every answer (made once, only read)
         self.last_used = now_ms()
         self.protocol = protocol_factory(self.route)
 
-    def route(self, message, related_request_id=None):
+    def route(self, message: 'Json', related_request_id: 'Json' = None) -> bool:
         """Where a server→client message goes: its request's stream, else the session's stream."""
         text = dump_json(message)
         if not is_none(related_request_id):
@@ -74,7 +94,7 @@ class HttpSession:
             return self.stream.send(text)
         return False
 
-    def close(self):
+    def close(self) -> None:
         self.protocol.close()
         if not is_none(self.stream):
             self.stream.close()
@@ -87,9 +107,10 @@ class McpHttpServer:
     """`create_protocol(send)` makes a core McpSession; `stateless` is the McpStatelessServer for
     2026-07-28 requests (None: handshake-era only); `health()` returns the /health body."""
 
-    def __init__(self, create_protocol, health, token=None, log=None, max_body_bytes=MAX_BODY_BYTES,
-                 headers_timeout_ms=HEADERS_TIMEOUT_MS, request_timeout_ms=REQUEST_TIMEOUT_MS, stateless=None,
-                 browsers=True):
+    def __init__(self, create_protocol: 'ProtocolFactory', health: 'Callable[[], JsonObject]',
+                 token: 'Optional[str]' = None, log: 'Any' = None, max_body_bytes: int = MAX_BODY_BYTES,
+                 headers_timeout_ms: int = HEADERS_TIMEOUT_MS, request_timeout_ms: int = REQUEST_TIMEOUT_MS,
+                 stateless: 'Optional[McpStatelessServer]' = None, browsers: bool = True) -> None:
         self.create_protocol = create_protocol
         # False: any request with an Origin is refused (a door that only CLIs use: net/ide_socket.py's rule too)
         self.browsers = browsers
@@ -100,16 +121,16 @@ class McpHttpServer:
         self.token = token
         self.log = log
         self.max_body_bytes = max_body_bytes
-        self.sessions = {}
-        self._accept_seen = [None, False]  # [Accept header, lists both media types] (_accepts_json_and_sse)
-        self._host_accepted = None  # the last Host header host_refusal accepted (for this port)
-        self.server = None
-        self.port = None
-        self.on_sessions_changed = None  # called with the session count whenever it changes
+        self.sessions = {}  # type: Dict[str, HttpSession]
+        self._accept_seen = [None, False]  # type: List[Any]  # [Accept header, lists both media types] (_accepts_json_and_sse)
+        self._host_accepted = None  # type: Optional[str]  # the last Host header host_refusal accepted (for this port)
+        self.server = None  # type: Any
+        self.port = None  # type: Optional[int]
+        self.on_sessions_changed = None  # type: Optional[Callable[[int], None]]  # called with the session count whenever it changes
 
     # ------------------------------------------------------------------------- lifecycle
 
-    async def start(self, preferred_port, reclaim_port=None):
+    async def start(self, preferred_port: int, reclaim_port: 'Optional[int]' = None) -> int:
         """Listen on 127.0.0.1, on `preferred_port` or the next free one (several windows). `reclaim_port`: the port
         this window served on before a reload; while taken (by the extension host going away) it is waited for
         up to RECLAIM_MS before the scan moves on."""
@@ -134,7 +155,7 @@ class McpHttpServer:
         raise Exception('Ports ' + str(preferred_port) + '-' + str(preferred_port + attempts - 1) +
                         ' on 127.0.0.1 are all in use (' + error_message(last_error) + ')')
 
-    async def _listen_or_reclaim(self, port, reclaim):
+    async def _listen_or_reclaim(self, port: int, reclaim: bool) -> int:
         waited = 0
         while True:
             try:
@@ -145,7 +166,7 @@ class McpHttpServer:
             await sleep_ms(RECLAIM_POLL_MS)
             waited += RECLAIM_POLL_MS
 
-    async def stop(self):
+    async def stop(self) -> None:
         for session_id in list(self.sessions.keys()):
             self._end_session(session_id)
         if not is_none(self.stateless):
@@ -156,12 +177,12 @@ class McpHttpServer:
         self.server = None
         await close_server(server)
 
-    def session_count(self):
+    def session_count(self) -> int:
         return len(self.sessions.keys())
 
     # ------------------------------------------------------------------------- routing
 
-    async def _on_request(self, request, response):
+    async def _on_request(self, request: 'Any', response: 'Any') -> None:
         debug = not is_none(self.log) and self.log.debug_enabled()  # the line below costs nothing when off
         started = now_ms() if debug else 0
         try:
@@ -176,7 +197,7 @@ class McpHttpServer:
             self.log.debug(request.method + ' ' + request.url.split('?')[0] + ' → ' + str(response.statusCode) +
                            ' (' + str(round(now_ms() - started)) + ' ms)')
 
-    async def _route(self, request, response):
+    async def _route(self, request: 'Any', response: 'Any') -> None:
         headers = request.headers
         target = split_target(request.url)
         path = target[0]
@@ -227,7 +248,7 @@ class McpHttpServer:
 
     # ------------------------------------------------------------------------- Streamable HTTP
 
-    async def _post_streamable(self, request, response):
+    async def _post_streamable(self, request: 'Any', response: 'Any') -> None:
         headers = request.headers
         if not self._accepts_json_and_sse(headers['accept']):
             return self._send_error(response, 406, 'Not Acceptable: the Accept header must list both '
@@ -239,17 +260,18 @@ class McpHttpServer:
         session_id = headers['mcp-session-id']
         posted = PostedBody(message)
         if not is_none(self.stateless) and is_modern_request(headers['mcp-protocol-version'], session_id, message):
-            return await self._post_stateless(request, response, message, posted.kind)
+            return await self._post_stateless(self.stateless, request, response, message, posted.kind)
         if is_none(session_id):
             if not posted.initialize:
                 return self._send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required '
                                                        '(send initialize first to get one)')
             session = self._new_session('streamable')
         else:
-            session = self.sessions[session_id] if session_id in self.sessions else None
-            if is_none(session) or session.kind != 'streamable':
+            found = self.sessions[session_id] if session_id in self.sessions else None
+            if is_none(found) or found.kind != 'streamable':
                 return self._send_error(response, 404, 'Session not found: ' + session_id +
                                         ' (it ended or never existed; initialize a new one)')
+            session = found
             version = headers['mcp-protocol-version']
             if not is_none(version) and version not in SUPPORTED_PROTOCOL_VERSIONS:
                 return self._send_error(response, 400, 'Bad Request: unsupported MCP-Protocol-Version ' + version +
@@ -277,7 +299,8 @@ class McpHttpServer:
             return self._send_empty(response, 202, session_header)
         return self._send_json(response, 200, reply, session_header)
 
-    def _finish_on_stream(self, stream, reply, response, session_header):
+    def _finish_on_stream(self, stream: 'LazyStream', reply: 'Json', response: 'Any',
+                          session_header: 'Dict[str, str]') -> None:
         """Requests that may report progress or logs get SSE from their first notification on, the
         result last; one that sent nothing first is answered as plain JSON (no stream, no keep-alive
         timer)."""
@@ -290,22 +313,23 @@ class McpHttpServer:
 
     # ------------------------------------------------------------------------- 2026-07-28 (stateless)
 
-    def _speaks_modern(self, version_header):
+    def _speaks_modern(self, version_header: 'Optional[str]') -> bool:
         return not is_none(self.stateless) and version_header in MODERN_PROTOCOL_VERSIONS
 
-    async def _post_stateless(self, request, response, message, kind):
+    async def _post_stateless(self, stateless: 'McpStatelessServer', request: 'Any', response: 'Any', message: 'Json',
+                              kind: 'Optional[str]') -> None:
         """One request, one response: JSON unless the request sends something before its result
         (progress, log lines, a subscription's notifications), then SSE from that first message on.
         A client that closes the connection first cancels the request."""
         if kind != 'request':
-            reply = await self.stateless.handle(message, None, None, None, kind)
+            reply = await stateless.handle(message, None, None, None, kind)
             if is_none(reply):
                 return self._send_empty(response, 202)  # a notification: nothing to answer
             return self._send_json(response, 400, reply)
         cancellation = Cancellation()
         response.on('close', lambda: _cancel_unless_answered(response, cancellation))
         stream = LazyStream(response)
-        reply = await self.stateless.handle(message, stream.send, cancellation, request.headers, kind)
+        reply = await stateless.handle(message, stream.send, cancellation, request.headers, kind)
         if stream.opened():
             stream.finish(reply)
         elif is_none(reply):
@@ -315,7 +339,7 @@ class McpHttpServer:
             self._send_json(response, http_status_of(reply), reply)
         return None
 
-    def _open_session_stream(self, request, response):
+    def _open_session_stream(self, request: 'Any', response: 'Any') -> None:
         """GET /mcp with a session: the stream for server→client messages not tied to a request."""
         headers = request.headers
         session_id = headers['mcp-session-id']
@@ -337,7 +361,7 @@ class McpHttpServer:
         session.stream.on_dropped = self._dropped_reporter('the GET stream of session ' + session.id)
         return None
 
-    def _delete_session(self, request, response):
+    def _delete_session(self, request: 'Any', response: 'Any') -> None:
         session_id = request.headers['mcp-session-id']
         if is_none(session_id):
             return self._send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required')
@@ -348,7 +372,7 @@ class McpHttpServer:
 
     # ------------------------------------------------------------------------- legacy HTTP+SSE (2024-11-05)
 
-    def _open_legacy_stream(self, request, response):
+    def _open_legacy_stream(self, request: 'Any', response: 'Any') -> None:
         if request.method == 'HEAD':
             return self._send_empty(response, 200, sse_headers())
         session = self._new_session('legacy')
@@ -358,7 +382,7 @@ class McpHttpServer:
         session.stream.send(LEGACY_MESSAGES_PATH + '?sessionId=' + session.id, 'endpoint')
         return None
 
-    async def _post_legacy(self, request, response, session_id):
+    async def _post_legacy(self, request: 'Any', response: 'Any', session_id: 'Optional[str]') -> None:
         if is_none(session_id):
             return self._send_error(response, 400, 'Bad Request: the sessionId query parameter is required')
         session = self.sessions[session_id] if session_id in self.sessions else None
@@ -378,7 +402,7 @@ class McpHttpServer:
 
     # ------------------------------------------------------------------------- sessions
 
-    def _new_session(self, kind):
+    def _new_session(self, kind: str) -> HttpSession:
         if len(self.sessions.keys()) >= MAX_SESSIONS:
             self._evict_idle_session()
         session = HttpSession(node('crypto').randomUUID(), kind, self.create_protocol)
@@ -386,9 +410,9 @@ class McpHttpServer:
         self._sessions_changed()
         return session
 
-    def _evict_idle_session(self):
+    def _evict_idle_session(self) -> None:
         """At the cap, the least recently used session without an open stream makes room."""
-        oldest = None
+        oldest = None  # type: Optional[HttpSession]
         for session_id in self.sessions.keys():
             session = self.sessions[session_id]
             idle = is_none(session.stream) or not session.stream.open
@@ -397,20 +421,20 @@ class McpHttpServer:
         if not is_none(oldest):
             self._end_session(oldest.id)
 
-    def _end_session(self, session_id):
+    def _end_session(self, session_id: str) -> None:
         if session_id in self.sessions:
             session = self.sessions[session_id]
             del self.sessions[session_id]
             session.close()
             self._sessions_changed()
 
-    def _sessions_changed(self):
+    def _sessions_changed(self) -> None:
         if not is_none(self.on_sessions_changed):
             self.on_sessions_changed(self.session_count())
 
     # ------------------------------------------------------------------------- bodies and replies
 
-    async def _read_message(self, request, response):
+    async def _read_message(self, request: 'Any', response: 'Any') -> 'List[Any]':
         """[True, parsed JSON body], or [False, None] after answering 413/415/400 for a body we won't take.
         The body's objects stay plain JS objects (no dict wrapping per object, on every request): the
         protocol reads messages through core/values.py, and a tool gets its arguments copied into a dict
@@ -435,21 +459,22 @@ class McpHttpServer:
             self._send_error(response, 400, 'Parse error: ' + error_message(error), -32700)
             return [False, None]
 
-    def _refuse(self, response, refusal):
+    def _refuse(self, response: 'Any', refusal: Refusal) -> None:
         self._send_error(response, refusal.status, refusal.message, HTTP_ERROR, False, refusal.headers)
 
-    def _send_method_not_allowed(self, response, allowed):
+    def _send_method_not_allowed(self, response: 'Any', allowed: str) -> None:
         self._send_error(response, 405, 'Method Not Allowed (allowed: ' + allowed + ')', HTTP_ERROR, False,
                          {'Allow': allowed})
 
-    def _send_error(self, response, status, message, code=HTTP_ERROR, close=False, headers=None):
+    def _send_error(self, response: 'Any', status: int, message: str, code: int = HTTP_ERROR, close: bool = False,
+                    headers: 'Optional[Dict[str, str]]' = None) -> None:
         body = {'jsonrpc': '2.0', 'id': None, 'error': {'code': code, 'message': message}}
         extra = {} if is_none(headers) else headers
         if close:
             extra['Connection'] = 'close'
         self._send_json(response, status, body, extra)
 
-    def _accepts_json_and_sse(self, accept_header):
+    def _accepts_json_and_sse(self, accept_header: 'Optional[str]') -> bool:
         """Does Accept list both application/json and text/event-stream? A client sends the same header
         on every POST, so the answer for the last one is kept."""
         if accept_header != self._accept_seen[0]:
@@ -457,7 +482,7 @@ class McpHttpServer:
                                  accepts(accept_header, 'text/event-stream')]
         return self._accept_seen[1]
 
-    def _send_json(self, response, status, body, headers=None):
+    def _send_json(self, response: 'Any', status: int, body: 'Json', headers: 'Optional[Dict[str, str]]' = None) -> None:
         """The body with its length (not chunked: one write, no terminating chunk)."""
         text = dump_json(body)
         # A flat [name, value, ...] list, which Node takes as it is (a dict would be built, then walked).
@@ -470,22 +495,22 @@ class McpHttpServer:
         response.writeHead(status, all_headers)
         response.end(text)
 
-    def _send_text(self, response, status, text):
+    def _send_text(self, response: 'Any', status: int, text: str) -> None:
         response.writeHead(status, {'Content-Type': 'text/plain; charset=utf-8'})
         response.end(text)
 
-    def _send_empty(self, response, status, headers=None):
+    def _send_empty(self, response: 'Any', status: int, headers: 'Optional[Dict[str, str]]' = None) -> None:
         response.writeHead(status, {} if is_none(headers) else headers)
         response.end()
 
-    def _dropped_reporter(self, what):
-        def report(unsent):
+    def _dropped_reporter(self, what: str) -> 'Callable[[int], None]':
+        def report(unsent: int) -> None:
             if not is_none(self.log):
                 self.log.warn('MCP: closed ' + what + ': its client stopped reading (' + str(unsent) +
                               ' bytes unsent, the limit is ' + str(MAX_UNSENT_BYTES) + ')')
         return report
 
-    def _log_error(self, message, error):
+    def _log_error(self, message: str, error: 'Any') -> None:
         if not is_none(self.log):
             self.log.error(message, error)
 
@@ -493,7 +518,7 @@ class McpHttpServer:
 # ----------------------------------------------------------------------------- helpers
 
 
-def accepts(accept_header, media_type, wildcards=True):
+def accepts(accept_header: 'Optional[str]', media_type: str, wildcards: bool = True) -> bool:
     """Does an Accept header admit `media_type` (exactly, or with `wildcards` by type/* or */*)?"""
     if is_none(accept_header):
         return False
@@ -505,7 +530,7 @@ def accepts(accept_header, media_type, wildcards=True):
     return False
 
 
-def is_modern_request(version_header, session_id, message):
+def is_modern_request(version_header: 'Optional[str]', session_id: 'Optional[str]', message: 'Json') -> bool:
     """Does this POST speak 2026-07-28? Its MCP-Protocol-Version header says so, or, without one,
     its `_meta`. A session id, a handshake-era version, a batch or `initialize` mean the old way.
     An unknown version (no session) goes the modern way too: that path names the versions we speak."""
@@ -520,9 +545,9 @@ def is_modern_request(version_header, session_id, message):
     return not is_none(modern_version(message))
 
 
-def _own_request_streams(session, request_ids, stream):
+def _own_request_streams(session: HttpSession, request_ids: 'List[Json]', stream: 'LazyStream') -> 'List[str]':
     """Route what the session sends for these requests to `stream`; returns the keys taken."""
-    keys = []
+    keys = []  # type: List[str]
     for request_id in request_ids:
         key = stream_key(request_id)
         session.request_streams[key] = stream
@@ -530,13 +555,13 @@ def _own_request_streams(session, request_ids, stream):
     return keys
 
 
-def _release_request_streams(session, keys, stream):
+def _release_request_streams(session: HttpSession, keys: 'List[str]', stream: 'LazyStream') -> None:
     for key in keys:
         if key in session.request_streams and session.request_streams[key] is stream:
             del session.request_streams[key]
 
 
-def _cancel_unless_answered(response, cancellation):
+def _cancel_unless_answered(response: 'Any', cancellation: Cancellation) -> None:
     if not response.writableEnded:
         cancellation.cancel('the client closed the connection')
 
@@ -546,39 +571,41 @@ class LazyStream:
     before its result is answered as plain JSON instead. `numbered`: event ids (2026-07-28 streams have
     none: that revision has no resumption)."""
 
-    def __init__(self, response, headers=None, numbered=False):
+    def __init__(self, response: 'Any', headers: 'Optional[Dict[str, str]]' = None, numbered: bool = False) -> None:
         self.response = response
         self.headers = {} if is_none(headers) else headers
         self.numbered = numbered
-        self.stream = None
+        self.stream = None  # type: Optional[SseStream]
 
-    def opened(self):
+    def opened(self) -> bool:
         return not is_none(self.stream)
 
-    def send(self, message):
-        return self.send_text(dump_json(message))
+    def send(self, message: 'Json') -> None:
+        self.send_text(dump_json(message))
 
-    def send_text(self, text):
+    def send_text(self, text: str) -> bool:
         """One event (JSON text); False when the client has gone."""
-        self._open()
-        return self.stream.send(text)
+        return self._open().send(text)
 
-    def close(self):
+    def close(self) -> None:
         """The session ends first: the response ends as an empty stream, the late reply goes nowhere."""
         if not self.response.headersSent:
             self._open()
         if not is_none(self.stream):
             self.stream.close()
 
-    def _open(self):
-        if is_none(self.stream):
-            self.stream = SseStream(self.response, self.headers, None, KEEPALIVE_MS, False, self.numbered)
+    def _open(self) -> 'SseStream':
+        stream = self.stream
+        if is_none(stream):
+            stream = SseStream(self.response, self.headers, None, KEEPALIVE_MS, False, self.numbered)
+            self.stream = stream
+        return stream
 
-    def finish(self, reply):
+    def finish(self, reply: 'Json') -> None:
         if is_none(reply):
-            self.stream.close()
+            self._open().close()
         else:
-            self.stream.finish(dump_json(reply))
+            self._open().finish(dump_json(reply))
 
 
 class PostedBody:
@@ -589,8 +616,8 @@ class PostedBody:
     - `wants_stream`: a tools/call request, which may send progress and logs before its result;
     - `initialize`: an `initialize` message is among them."""
 
-    def __init__(self, message):
-        self.request_ids = []
+    def __init__(self, message: 'Json') -> None:
+        self.request_ids = []  # type: List[Json]
         self.needs_reply = False
         self.wants_stream = False
         self.initialize = False
@@ -601,7 +628,7 @@ class PostedBody:
             for item in message:
                 self._read(item)
 
-    def _read(self, item):
+    def _read(self, item: 'Json') -> str:
         kind = classify(item)
         method = get_key(item, 'method')
         if kind == 'request' or kind == 'invalid':
@@ -615,27 +642,27 @@ class PostedBody:
         return kind
 
 
-def stream_key(request_id):
+def stream_key(request_id: 'Json') -> str:
     """The key of a request's stream in HttpSession.request_streams: ids 1 and '1' differ."""
     return ('s:' if json_type(request_id) == 'string' else 'n:') + str(request_id)
 
 
-def is_initialize(message):
+def is_initialize(message: 'Json') -> bool:
     for item in (message if is_array(message) else [message]):
         if get_key(item, 'method') == 'initialize':
             return True
     return False
 
 
-def is_error_reply(reply):
+def is_error_reply(reply: 'Json') -> bool:
     return isinstance(reply, dict) and 'error' in reply
 
 
-def body_too_large(limit):
+def body_too_large(limit: int) -> str:
     return 'Payload Too Large: request bodies are limited to ' + str(limit) + ' bytes'
 
 
-def refuse_body(request, response, limit):
+def refuse_body(request: 'Any', response: 'Any', limit: int) -> None:
     """413 for a body over `limit`, sent at once (complete, with its length) while the client may still
     be sending. Closing now would reset the connection and the client would lose the answer, so the rest
     of the body is read and dropped — at most DRAIN_LIMIT_BYTES for DRAIN_TIMEOUT_MS — and the response
@@ -647,20 +674,20 @@ def refuse_body(request, response, limit):
     if request.complete:
         response.end()
         return
-    state = {'drained': 0, 'timer': None}
+    state = {'drained': 0, 'timer': None}  # type: _DrainState
 
-    def cut():
+    def cut() -> None:
         request.socket.destroy()
 
-    def on_data(chunk):
+    def on_data(chunk: 'Any') -> None:
         state['drained'] = state['drained'] + chunk.length
         if state['drained'] > DRAIN_LIMIT_BYTES:
             cut()
 
-    def on_end():
+    def on_end() -> None:
         response.end()
 
-    def on_close():
+    def on_close() -> None:
         clear_timer(state['timer'])
 
     state['timer'] = set_timer(cut, DRAIN_TIMEOUT_MS)
@@ -670,14 +697,14 @@ def refuse_body(request, response, limit):
     request.resume()
 
 
-def listen(server, port):
+def listen(server: 'Any', port: int) -> 'Awaitable[int]':
     """server.listen as a promise: resolves with the bound port, rejects with the listen error."""
-    def executor(resolve, reject):
-        def on_error(error):
+    def executor(resolve: 'Callable[..., None]', reject: 'Callable[..., None]') -> None:
+        def on_error(error: 'Any') -> None:
             server.removeListener('listening', on_listening)
             reject(error)
 
-        def on_listening():
+        def on_listening() -> None:
             server.removeListener('error', on_error)
             resolve(server.address().port)
 
@@ -687,27 +714,27 @@ def listen(server, port):
     return make_promise(executor)
 
 
-def close_server(server):
-    def executor(resolve, reject):
+def close_server(server: 'Any') -> 'Awaitable[Any]':
+    def executor(resolve: 'Callable[..., None]', reject: 'Callable[..., None]') -> None:
         server.close(lambda error: resolve(None))
         server.closeAllConnections()
     return make_promise(executor)
 
 
-def read_body(request, limit):
+def read_body(request: 'Any', limit: int) -> 'Awaitable[Optional[str]]':
     """The request body as text; None once it passes `limit` bytes (the rest is drained unkept) or the
     request fails. (Closures, not a class: this runs for every POST, and each method call of a
     transpiled object goes through a binding wrapper.)"""
-    def executor(resolve, reject):
-        state = {'chunks': [], 'size': 0, 'done': False}
+    def executor(resolve: 'Callable[..., None]', reject: 'Callable[..., None]') -> None:
+        state = {'chunks': [], 'size': 0, 'done': False}  # type: _BodyState
 
-        def finish(value):
+        def finish(value: 'Optional[str]') -> None:
             if not state['done']:
                 state['done'] = True
                 state['chunks'] = []
                 resolve(value)
 
-        def on_data(chunk):
+        def on_data(chunk: 'Any') -> None:
             if state['done']:
                 return
             state['size'] = state['size'] + chunk.length
