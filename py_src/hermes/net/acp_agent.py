@@ -280,7 +280,7 @@ class AcpAgent:
         return await self._connection().request('session/set_model', {'sessionId': session_id, 'modelId': model_id},
                                                 self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
 
-    async def set_config_option(self, session_id, config_id, value):
+    async def set_config_option(self, session_id: str, config_id: str, value: 'Json') -> 'Json':
         """`session/set_config_option` → {'configOptions': every option anew}."""
         return await self._connection().request('session/set_config_option',
                                                 {'sessionId': session_id, 'configId': config_id, 'value': value},
