@@ -24,6 +24,7 @@ A prompt's first text block picks what the turn does (the first word, then argum
     read PATH [LINE LIMIT] / write PATH TEXT…   fs/read_text_file / fs/write_text_file, says what came back
     hostile_title       a session_info_update with a 300,000-character title with escapes and a bidi override
     terminal CMD ARGS…  terminal/create → wait_for_exit → output → release, says the output and exit
+    terminal_in DIR CMD ARGS…  the same with cwd DIR (relative to the session's cwd)
     wait_cancel        streams one chunk, then waits for session/cancel and ends 'cancelled'
     ignore_cancel      streams one chunk, then never answers (not even after session/cancel)
     exit_mid_turn      streams one chunk, writes "fatal: boom" on stderr, exits 7
@@ -205,7 +206,7 @@ def turn(request_id, params):
         outcome = reply.get('result', {}).get('outcome', {}) if 'result' in reply else {'error': reply.get('error')}
         chunk(session_id, 'permission: ' + json.dumps(outcome, sort_keys=True))
         return answer(request_id, {'stopReason': 'end_turn'})
-    if command in ('read', 'write', 'terminal', 'unknown_method'):
+    if command in ('read', 'write', 'terminal', 'terminal_in', 'unknown_method'):
         if command == 'read':
             params = {'sessionId': session_id, 'path': words[1]}
             if len(words) > 3:
@@ -218,7 +219,11 @@ def turn(request_id, params):
         elif command == 'unknown_method':
             reply = ask_client('fs/delete_everything', {'sessionId': session_id})
         else:
-            created = ask_client('terminal/create', {'sessionId': session_id, 'command': words[1], 'args': words[2:]})
+            request = {'sessionId': session_id, 'command': words[1], 'args': words[2:]}
+            if command == 'terminal_in':
+                request = {'sessionId': session_id, 'command': words[2], 'args': words[3:],
+                           'cwd': os.path.join(STATE['cwd'].get(session_id) or '.', words[1])}
+            created = ask_client('terminal/create', request)
             if 'error' in created:
                 reply = created
             else:

@@ -10,6 +10,8 @@
 - Restricted Mode (an untrusted folder) starts no agent: the session says why and the built-in loop answers;
 - a permission question shows the agent's command whole, even one that closes a code fence to hide a payload after
   it, and its title as text (a command link in it is no link);
+- a terminal the agent creates (terminal/create) is asked about with the folder it runs in, and "Allow for session"
+  covers that command in that folder only;
 - a program named without a path is never found in the workspace (an empty PATH element is the working directory),
   and the agent process starts outside the workspace (so `npx` cannot prefer the repository's node_modules);
 - an agent that ignores SIGTERM, and the child it started, end when the extension host dies by a signal.
@@ -26,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from acp_agents import SCRIPTED_AGENT, scripted_agent
-from chat_view import QUESTION_BOX, answer, last_response, new_hermes_session, send, wait_for_first_window
+from chat_view import QUESTION_BOX, RESPONSE, answer, last_response, new_hermes_session, send, wait_for_first_window
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
 from llm_server.scenarios import Reply, text_events
 from llm_server.server import ScriptedLlmServer
@@ -163,6 +165,39 @@ def test_restricted_mode_starts_no_agent(tmp_path_factory, browser, markers, llm
             bench.screenshot(artifacts / 'acp-restricted-mode.png')
             assert started(markers['restricted']) == []
             assert 'ACP: Scripted started' not in server.extension_log_text()
+
+
+def test_an_agents_terminal_is_asked_about_with_its_folder_and_allowed_for_that_folder_only(window, trusted_server,
+                                                                                        artifacts):
+    page = window.page
+    workspace = trusted_server.workspace
+    for name in ('build', 'elsewhere'):
+        (workspace / name).mkdir(exist_ok=True)
+    new_hermes_session(page)
+    # (no hyphen in the words: Monaco wraps the input at one, and the typed text would not read back whole)
+    send(page, 'terminal_in build echo made_in_build')
+    dialog = page.locator('.monaco-dialog-box', has_text='echo made_in_build')  # the gate's modal question
+    dialog.wait_for(state='visible')
+    assert 'in a new terminal in ' + str(workspace / 'build') in dialog.inner_text(), dialog.inner_text()
+    window.screenshot(artifacts / 'acp-terminal-folder-question.png')
+    dialog.get_by_role('button', name='Allow for This Session', exact=True).click()
+    dialog.wait_for(state='hidden')
+    last_response(page).get_by_text('"exitCode": 0').first.wait_for(state='visible')
+    assert 'made_in_build' in last_response(page).inner_text()
+
+    responses = page.locator(RESPONSE).count()
+    send(page, 'terminal_in build echo made_in_build')  # the same command in the same folder: not asked again
+    wait_until(lambda: page.locator(RESPONSE).count() > responses, 60, what='the second turn\'s response')
+    last_response(page).get_by_text('"exitCode": 0').first.wait_for(state='visible')
+    assert page.locator('.monaco-dialog-box').count() == 0
+
+    send(page, 'terminal_in elsewhere echo made_in_build')  # the same command in another folder: asked again
+    dialog = page.locator('.monaco-dialog-box', has_text='in a new terminal in ' + str(workspace / 'elsewhere'))
+    dialog.wait_for(state='visible')
+    dialog.get_by_role('button', name='Cancel', exact=True).click()
+    dialog.wait_for(state='hidden')
+    last_response(page).get_by_text('terminal_in: {"error"').first.wait_for(state='visible')
+    assert '"exitCode"' not in last_response(page).inner_text()  # nothing ran there
 
 
 def test_a_permission_question_shows_a_fence_closing_command_whole_and_its_title_as_text(window, artifacts):
