@@ -469,7 +469,7 @@ function showBanner(message, options = {}) {
   if (options.apiKey) {
     actions.push(el('button', { type: 'button', class: 'secondary-button', 'data-action': 'api-key', text: 'Set API Key' }));
   }
-  if (options.setup) { // an agent without a model provider: `hermes acp --setup` in a terminal
+  if (options.setup) { // an agent that needs a sign-in (Hermes without a model provider: `hermes acp --setup`)
     actions.push(el('button', { type: 'button', class: 'secondary-button', 'data-action': 'setup', text: options.setup }));
   }
   const dismiss = iconButton('', 'close', 'Dismiss');

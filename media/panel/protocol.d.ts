@@ -53,7 +53,7 @@ export interface OpenPermissionDiffMessage {
   id: string;
 }
 
-/** The setup button: `hermes acp --setup` in a terminal (an agent without a model provider). */
+/** The sign-in button (Hermes Agent: "Set up Hermes Agent", `hermes acp --setup`): the agent's sign-in, then the failed turn again. */
 export interface SetupAgentMessage {
   type: 'setupAgent';
 }
@@ -157,7 +157,7 @@ export interface TurnEndedPost {
   message: AssistantMessage;
 }
 
-/** A banner; `retry` says which action it offers ('turn', 'models', or none); `setup`: the title of the button that runs `hermes acp --setup` (an agent without a model provider), or None. */
+/** A banner; `retry` says which action it offers ('turn', 'models', or none); `setup`: the title of the sign-in button (an agent that needs a sign-in; Hermes Agent without a model provider), or None. */
 export interface ErrorPost {
   type: 'error';
   message: string;

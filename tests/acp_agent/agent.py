@@ -12,6 +12,10 @@ no_provider (as Hermes 0.19.0 without a model: initialize offers only the `herme
 fails with -32603 "No LLM provider configured", session/load of an earlier session works and every prompt ends
 with stopReason "refusal" and no word) ·
 ignore_term (also ignores SIGTERM: only SIGKILL ends it) ·
+auth_terminal (needs a sign-in: initialize offers the terminal method `login` (args `--login`, env
+ACP_INTERACTIVE_LOGIN=1) and `logout`; session/new fails with -32000 until `agent.py auth_terminal --login` has run
+in its working folder — it asks for a key on the terminal, writes `scripted-login` there and exits 0; logout removes
+it) · auth_agent (the same with the agent method `oauth`: `authenticate` signs in for this process) ·
 config (session/new also offers config options — a select "model" of category model, which replaces the deprecated
 models, a grouped select "thought_level", a boolean "auto_approve", and one malformed entry — set with
 session/set_config_option, whose answer carries them all anew).
@@ -312,15 +316,29 @@ def handle(message):
         return answer(request_id, {
             'protocolVersion': version,
             'agentCapabilities': {'loadSession': True, 'promptCapabilities': {'image': False},
-                                  'sessionCapabilities': {'list': {}, 'resume': {}}},
-            'authMethods': SETUP_ONLY if MODE == 'no_provider' else [{'id': 'scripted', 'name': 'Scripted',
-                                                                       'description': None}],
+                                  'sessionCapabilities': {'list': {}, 'resume': {}},
+                                  **({'auth': {'logout': {}}} if MODE in AUTH_MODES else {})},
+            'authMethods': auth_methods(params),
             'agentInfo': {'name': 'scripted-acp-agent', 'version': '1.0.0'},
             'echo': {'clientCapabilities': params.get('clientCapabilities'),
                      'protocolVersion': params.get('protocolVersion')}})
+    if method == 'authenticate':
+        if MODE != 'auth_agent' or params.get('methodId') != 'oauth':
+            return fail(request_id, -32602, 'Invalid params: no such auth method ' + repr(params.get('methodId')))
+        STATE['signed_in'] = True
+        return answer(request_id, {})
+    if method == 'logout':
+        if MODE not in AUTH_MODES:
+            return fail(request_id, -32601, 'Method not found: logout')
+        STATE['signed_in'] = False
+        if os.path.exists(LOGIN_FILE):
+            os.remove(LOGIN_FILE)
+        return answer(request_id, {})
     if method == 'session/new':
         if MODE == 'no_provider':
             return fail(request_id, -32603, 'No LLM provider configured')
+        if MODE in AUTH_MODES and not signed_in():
+            return fail(request_id, -32000, 'Authentication required')
         STATE['sessions'] += 1
         session_id = 'sess-' + str(STATE['sessions'])
         STATE['servers'][session_id] = params.get('mcpServers') or []
@@ -374,7 +392,45 @@ def handle(message):
     return fail(request_id, -32601, 'Method not found: ' + method)
 
 
+AUTH_MODES = ('auth_terminal', 'auth_agent')
+LOGIN_FILE = 'scripted-login'  # in the working folder (the client's private agent folder)
+
+
+def auth_methods(params):
+    if MODE == 'no_provider':
+        return SETUP_ONLY
+    if MODE == 'auth_agent':
+        return [{'id': 'oauth', 'name': 'Sign in with the browser', 'description': 'The provider\'s page'}]
+    if MODE == 'auth_terminal':  # offered only to a client that runs terminal methods, as the protocol says
+        terminal = ((params.get('clientCapabilities') or {}).get('auth') or {}).get('terminal') is True
+        return [{'id': 'login', 'name': 'Log in with a key', 'type': 'terminal', 'args': ['--login'],
+                 'env': {'ACP_INTERACTIVE_LOGIN': '1'}}] if terminal else []
+    return [{'id': 'scripted', 'name': 'Scripted', 'description': None}]
+
+
+def signed_in():
+    return STATE.get('signed_in') or (MODE == 'auth_terminal' and os.path.exists(LOGIN_FILE))
+
+
+def interactive_login():
+    """`agent.py auth_terminal --login`, in a terminal: asks for a key, keeps the sign-in, exits 0 (1 without a key
+    or outside the interactive login)."""
+    if os.environ.get('ACP_INTERACTIVE_LOGIN') != '1':
+        print('not started as an interactive login')
+        sys.exit(1)
+    key = input('Scripted agent key: ').strip()
+    if key == '':
+        print('no key given')
+        sys.exit(1)
+    with open(LOGIN_FILE, 'w') as kept:
+        kept.write(key + '\n')
+    print('Logged in.')
+    sys.exit(0)
+
+
 def main():
+    if '--login' in sys.argv:
+        interactive_login()
     if os.environ.get('ACP_AGENT_MARKER'):  # who started: the e2e security tests check the program that ran
         with open(os.environ['ACP_AGENT_MARKER'], 'a') as marker:
             marker.write(json.dumps({'pid': os.getpid(), 'argv': sys.argv, 'cwd': os.getcwd(),

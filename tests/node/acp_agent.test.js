@@ -73,7 +73,7 @@ test('start: initialize with protocol version 1 and our capabilities; dispose en
   const agent = acp().AcpAgent(spec(), clientSide(), makeLog());
   const result = await agent.start();
   assert.deepEqual(JSON.parse(JSON.stringify(result.echo)), {
-    protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
+    protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true } } });
   assert.equal(agent.capabilities.loadSession, true);
   assert.equal(agent.agent_info.name, 'scripted-acp-agent');
   assert.equal(agent.alive, true);

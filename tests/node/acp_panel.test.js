@@ -3,8 +3,8 @@
 // tests/acp_agent/agent.py (in hermes.acp.agents, or as Hermes Agent through hermes.acp.hermesPath) answering over
 // real stdio. What the webview is posted for a turn (text, thinking, tool calls that end, the plan, usage), a
 // permission card answered exactly, Stop → session/cancel, the conversation continued in a chat session in the same
-// agent session (one store), and a Hermes without a provider: the banner with the setup button, which runs
-// `hermes acp --setup` in a terminal.
+// agent session (one store), and a Hermes without a provider: the banner with the setup button, which runs its
+// terminal sign-in method (`hermes acp --setup`) as a terminal's process and asks again once it exits with 0.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -132,7 +132,7 @@ test('Stop in the panel sends session/cancel and the agent ends the turn cancell
   }
 });
 
-test('Hermes without a provider in the panel: a readable banner and the setup button, which runs hermes acp --setup', async () => {
+test('Hermes without a provider in the panel: a readable banner and the setup button, which runs hermes acp --setup and asks again', async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-bin-'));
   const program = path.join(folder, 'hermes');
   fs.writeFileSync(program, `#!/bin/sh\nexec ${PYTHON} ${AGENT} no_provider\n`, { mode: 0o755 });
@@ -144,9 +144,17 @@ test('Hermes without a provider in the panel: a readable banner and the setup bu
     assert.match(error.message, /^Hermes Agent has no model provider configured yet/);
     assert.doesNotMatch(error.message, /-32603/);
     assert.equal(error.setup, 'Set up Hermes Agent');
-    await panel.send({ type: 'setupAgent' });
-    const terminal = vscode.__state.terminals.find((t) => t.name === 'Hermes Agent setup');
-    assert.deepEqual(terminal.sent, [[`${program} acp --setup`, true]]);
+    const setup = panel.send({ type: 'setupAgent' });
+    await until(() => vscode.__state.terminals.some((t) => t.name === 'Sign in: Hermes Agent'));
+    const terminal = vscode.__state.terminals.find((t) => t.name === 'Sign in: Hermes Agent');
+    const options = terminal.creationOptions;  // the program itself, no shell: nothing of the args is interpreted
+    assert.deepEqual([options.shellPath, options.shellArgs], [program, ['acp', '--setup']]);
+    assert.deepEqual(terminal.sent, []);
+    terminal.exitStatus = { code: 0, reason: 4 };  // the user chose a provider: the setup exits 0
+    vscode.__state.terminalEvents.close.fire(terminal);
+    await setup;
+    // signed in: the turn ran again (this scripted Hermes still has no provider, so it says so again)
+    await until(() => panel.of('error').length === 2);
   } finally {
     await panel.stop();
   }

@@ -124,7 +124,25 @@ test('Hermes without a provider: a readable message and the setup button, not a 
     assert.match(said, /^Hermes Agent has no model provider configured yet/);
     assert.doesNotMatch(said, /-32603/);
     assert.deepEqual(run.stream.parts.filter(([kind]) => kind === 'button'),
-      [['button', { command: 'hermes.acp.setup', title: 'Set up Hermes Agent' }]]);
+      [['button', { command: 'hermes.acp.signIn', title: 'Set up Hermes Agent', arguments: ['Hermes Agent'] }]]);
+  } finally {
+    await run.stop();
+  }
+});
+
+test('an agent that needs a sign-in: the button names it, the sign-in is authenticate, and the next turn answers', async () => {
+  const run = await session({ 'hermes.agent.backend': 'Scripted',
+    'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT, 'auth_agent'] }] }, 'hello');
+  try {
+    const said = run.stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('');
+    assert.match(said, /^Scripted needs you to sign in\. Use the button below/);
+    const [button] = run.stream.parts.filter(([kind]) => kind === 'button').map(([, b]) => b);
+    assert.deepEqual(button, { command: 'hermes.acp.signIn', title: 'Sign in to Scripted', arguments: ['Scripted'] });
+    assert.equal(await vscode.commands.executeCommand(button.command, ...button.arguments), true);
+    assert.ok(vscode.__state.messages.some(([, text]) => text === 'Hermes: signed in to Scripted.'));
+    const stream = recorder();
+    await run.ask('hello again', stream);
+    assert.match(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''), /you said: hello again/);
   } finally {
     await run.stop();
   }
@@ -146,7 +164,7 @@ test('a continued session whose Hermes lost its provider: the setup message and 
     assert.match(said, /^Hermes Agent has no model provider configured yet/);
     assert.doesNotMatch(said, /refused/);
     assert.deepEqual(stream.parts.filter(([kind]) => kind === 'button'),
-      [['button', { command: 'hermes.acp.setup', title: 'Set up Hermes Agent' }]]);
+      [['button', { command: 'hermes.acp.signIn', title: 'Set up Hermes Agent', arguments: ['Hermes Agent'] }]]);
   } finally {
     await run.stop();
   }

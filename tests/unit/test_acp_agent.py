@@ -119,7 +119,7 @@ def test_start_initializes_with_version_1_and_our_capabilities():
         return agent, result
     agent, result = run(scenario())
     assert result['echo'] == {'protocolVersion': 1, 'clientCapabilities': {
-        'fs': {'readTextFile': True, 'writeTextFile': True}, 'terminal': True}}
+        'fs': {'readTextFile': True, 'writeTextFile': True}, 'terminal': True, 'auth': {'terminal': True}}}
     assert agent.capabilities['loadSession'] is True
     assert agent.auth_methods == [{'id': 'scripted', 'name': 'Scripted', 'description': None}]
     assert agent.agent_info == {'name': 'scripted-acp-agent', 'version': '1.0.0'}

@@ -82,6 +82,16 @@ class FakeAgent:
         self.calls.append(('set_model', session_id, model_id))
         return {}
 
+    async def authenticate(self, method_id):
+        self.calls.append(('authenticate', method_id))
+        if self.scripts.get('auth_error'):
+            raise self.scripts['auth_error']
+        return {}
+
+    async def logout(self):
+        self.calls.append(('logout',))
+        return {}
+
     async def load_session(self, session_id, cwd, mcp_servers, on_update):
         self.calls.append(('load', session_id, cwd, mcp_servers))
         if self.scripts.get('load_error'):
@@ -448,7 +458,8 @@ def test_no_provider_is_a_readable_message_with_a_setup_button():
         'details': 'No LLM provider configured. Run `hermes model` to select a provider.'})})
     stream, result = ask(world, 'hi')
     assert 'has no model provider configured yet' in stream.text() and '-32603' not in stream.text()
-    assert stream.of('button') == [{'command': 'hermes.acp.setup', 'title': 'Set up Hermes Agent'}]
+    assert stream.of('button') == [{'command': 'hermes.acp.signIn', 'title': 'Set up Hermes Agent',
+                                    'arguments': ['Hermes Agent']}]
     assert world['store'].conversations[0].messages[1]['status'] == 'error'
 
 
@@ -464,7 +475,8 @@ def test_a_reopened_session_whose_hermes_lost_its_provider_gets_the_setup_messag
     stream, result = ask(world, 'second', 'hermes:/' + conversation.id)
     assert stream.text().startswith('Hermes Agent has no model provider configured yet. Choose one with `hermes model`')
     assert 'refused' not in stream.text()
-    assert stream.of('button') == [{'command': 'hermes.acp.setup', 'title': 'Set up Hermes Agent'}]
+    assert stream.of('button') == [{'command': 'hermes.acp.signIn', 'title': 'Set up Hermes Agent',
+                                    'arguments': ['Hermes Agent']}]
     second = world['made'][1]
     assert [call[0] for call in second.calls] == ['start', 'dispose']  # no load, no prompt; stopped for the next turn
     assert conversation.acp['sessionId'] == 'sess-1' and conversation.messages[-1]['status'] == 'error'

@@ -252,7 +252,8 @@ def test_failures_are_words_not_json_rpc_dumps():
     assert describe_failure('spawn', None, 'spawn hermes ENOENT', HERMES_NAME)['message'].startswith(
         'Hermes Agent could not be started: spawn hermes ENOENT.')
     assert 'stopped unexpectedly' in describe_failure('exited', None, 'code 1', HERMES_NAME)['message']
-    assert describe_failure('agent', -32000, 'boom', 'X')['message'] == 'X reported an error: boom (code -32000)'
+    assert describe_failure('agent', -32099, 'boom', 'X')['message'] == 'X reported an error: boom (code -32099)'
+    assert describe_failure('agent', -32000, 'boom', 'X')['setup'] is True  # auth_required: the sign-in button
 
 
 def test_a_usage_update_with_cost_says_what_the_session_cost_in_its_currency():

@@ -41,8 +41,9 @@ class StoreHost(Host):
     async def show_diffs(self, diffs, agent_name):
         self.diffs_shown.append((agent_name, [diff['path'] for diff in diffs]))
 
-    async def setup_agent(self):
-        self.actions.append(('setup_agent',))
+    async def setup_agent(self, agent_name):
+        self.actions.append(('setup_agent', agent_name))
+        return getattr(self, 'signs_in', False)
 
 
 def panel(world, loop=None, stored=None):
@@ -279,7 +280,7 @@ def test_hermes_without_a_provider_is_a_readable_banner_with_the_setup_button():
     assert (error['setup'], error['retry']) == ('Set up Hermes Agent', 'turn')
     assert world['store'].conversations[0].messages[1]['status'] == 'error'
     asyncio.run(controller.handle({'type': 'setupAgent'}))
-    assert ('setup_agent',) in host.actions
+    assert ('setup_agent', 'Hermes Agent') in host.actions
 
 
 def test_retry_after_a_failed_agent_turn_asks_the_same_agent_again():

@@ -90,7 +90,8 @@ class OpenPermissionDiffMessage(TypedDict):
 
 
 class SetupAgentMessage(TypedDict):
-    """The setup button: `hermes acp --setup` in a terminal (an agent without a model provider)."""
+    """The sign-in button (Hermes Agent: "Set up Hermes Agent", `hermes acp --setup`): the agent's sign-in, then the
+    failed turn again."""
     type: Literal['setupAgent']
 
 
@@ -155,8 +156,8 @@ class TurnEndedPost(TypedDict):
 
 
 class ErrorPost(TypedDict):
-    """A banner; `retry` says which action it offers ('turn', 'models', or none); `setup`: the title of the button
-    that runs `hermes acp --setup` (an agent without a model provider), or None."""
+    """A banner; `retry` says which action it offers ('turn', 'models', or none); `setup`: the title of the sign-in
+    button (an agent that needs a sign-in; Hermes Agent without a model provider), or None."""
     type: Literal['error']
     message: str
     retry: Union[Literal['turn', 'models'], Literal[False]]

@@ -26,6 +26,7 @@ STDERR_LOG_CHARS = 1024 * 1024
 INITIALIZE_TIMEOUT_MS = 60000   # npx-started agents may fetch a package first
 REQUEST_TIMEOUT_MS = 120000     # session/new with an unreachable MCP server takes ~9 s in Hermes 0.19.0
 LOAD_TIMEOUT_MS = 600000        # session/load replays the whole history before it answers
+SIGN_IN_TIMEOUT_MS = 600000     # authenticate may wait for the user in a browser (an OAuth flow)
 CANCEL_GRACE_MS = 10000         # after session/cancel, how long a turn may take to end before we stop waiting
 
 # The agent's requests to the client, and the method of the client side that answers each.
@@ -79,10 +80,12 @@ class RequestError(Exception):
 
 
 def initialize_params() -> 'JsonObject':
-    """What we tell the agent in `initialize`: the version we speak, and that we serve files and terminals."""
+    """What we tell the agent in `initialize`: the version we speak, that we serve files and terminals, and that
+    we run terminal sign-in methods (core/acp_sign_in.py)."""
     return {
         'protocolVersion': PROTOCOL_VERSION,
-        'clientCapabilities': {'fs': {'readTextFile': True, 'writeTextFile': True}, 'terminal': True},
+        'clientCapabilities': {'fs': {'readTextFile': True, 'writeTextFile': True}, 'terminal': True,
+                               'auth': {'terminal': True}},
         'clientInfo': {'name': 'hermes-vscode', 'title': 'Hermes for VS Code', 'version': VERSION},
     }
 

@@ -24,9 +24,12 @@ MCP_SERVER_NAME = 'vscode'
 """Hermes names our tools mcp__vscode__<tool> (the key users give us in its config.yaml, too)."""
 
 INSTALL_COMMAND = "pip install 'hermes-agent[acp]'"
-SETUP_COMMAND_ARGS = ['acp', '--setup']
+SIGN_IN_COMMAND = 'hermes.acp.signIn'
+"""The command behind the sign-in button in every front end (argument: the agent's name; none: Hermes Agent) and
+"Hermes: Sign In to an Agent" (host/acp_sign_in.py)."""
+SIGN_OUT_COMMAND = 'hermes.acp.signOut'
 SETUP_COMMAND = 'hermes.acp.setup'
-"""The command behind the setup button (runs `hermes acp --setup` in a terminal), in every front end."""
+"""The setup button of earlier versions (in stored chat answers): signing in to Hermes Agent."""
 SETUP_TITLE = 'Set up Hermes Agent'
 INSTALL_HINT = ('This session runs Hermes\' built-in tool loop over `hermes.llm.endpoint`. To run **Hermes Agent** '
                 'itself here (its memory, skills, providers and sessions, with this window\'s tools), install it: '
@@ -37,6 +40,8 @@ RESTRICTED_HINT = ('This workspace is in Restricted Mode, so Hermes starts no ag
 NO_PROVIDER_CODE = -32603
 NO_PROVIDER_TEXT = 'No LLM provider configured'
 SETUP_AUTH_METHOD = 'hermes-setup'
+AUTH_REQUIRED_CODE = -32000
+"""ACP's `auth_required`: the agent needs a sign-in (core/acp_sign_in.py) before this request."""
 """The auth method Hermes offers for `hermes acp --setup`; without a provider it is the only one it offers."""
 
 
@@ -213,7 +218,8 @@ def lacks_provider(agent_name: str, auth_methods: 'Json') -> bool:
 
 
 def describe_failure(kind: str, code: 'Json', message: 'Json', agent_name: str, data: 'Json' = None) -> 'JsonObject':
-    """An AcpError as what the user reads: {'message', 'setup': True when `hermes acp --setup` is the fix}.
+    """An AcpError as what the user reads: {'message', 'setup': True when signing in is the fix (Hermes: `hermes acp
+    --setup`; any agent answering `auth_required`)}.
     Never the raw JSON-RPC dump; the MCP token never reaches here (it only travels in session/new). Hermes
     0.19.0 says "Internal error" with the reason in `data.details`."""
     text = message if json_type(message) == 'string' else ''
@@ -222,6 +228,10 @@ def describe_failure(kind: str, code: 'Json', message: 'Json', agent_name: str, 
         text = (text + ': ' if text != '' else '') + details
     if code == NO_PROVIDER_CODE and NO_PROVIDER_TEXT.lower() in text.lower():
         return no_provider_failure(agent_name)
+    if code == AUTH_REQUIRED_CODE:
+        # (the agent's own words add nothing here: it is ACP's auth_required, whatever it says)
+        return {'message': agent_name + ' needs you to sign in. Use the button below (or "Hermes: Sign In to an '
+                           'Agent"), then ask again.', 'setup': True}
     if kind == 'spawn':
         return {'message': agent_name + ' could not be started: ' + text + '. Check the command in your settings '
                            '(`hermes.acp.hermesPath` / `hermes.acp.agents`).', 'setup': False}

@@ -588,27 +588,4 @@ class AcpService:
                 self.log.warn('ACP: stopping an agent failed: ' + error_message(error))
 
 
-def setup_terminal(spec):
-    """Run `hermes acp --setup` (the interactive provider picker) in a VS Code terminal."""
-    command = spec['command'] if not is_none(spec) else 'hermes'
-    terminal = vscode.window.createTerminal({'name': 'Hermes Agent setup'})
-    terminal.show()
-    terminal.sendText(_quoted(command) + ' acp --setup' if not command.endswith('hermes-acp') else
-                      _quoted(command) + ' --setup')
-    return terminal
-
-
-SAFE_CHARACTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-'
-
-
-def _quoted(text):
-    plain = True
-    for character in text:
-        if not (character in SAFE_CHARACTERS):
-            plain = False
-    if plain and text != '':
-        return text
-    return "'" + "'\\''".join(text.split("'")) + "'"
-
-
 HERMES_AGENT_NAME = HERMES_NAME

@@ -280,6 +280,16 @@ class AcpAgent:
         return await self._connection().request('session/set_model', {'sessionId': session_id, 'modelId': model_id},
                                                 self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
 
+    async def authenticate(self, method_id: str) -> 'Json':
+        """`authenticate {methodId}` for an agent sign-in method (never a terminal one: core/acp_sign_in.py)."""
+        return await self._connection().request('authenticate', {'methodId': method_id},
+                                                self._option('sign_in_timeout_ms', acp.SIGN_IN_TIMEOUT_MS))
+
+    async def logout(self) -> 'Json':
+        """`logout {}` (only for an agent whose capabilities offer it)."""
+        return await self._connection().request('logout', {},
+                                                self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
+
     async def set_config_option(self, session_id: str, config_id: str, value: 'Json') -> 'Json':
         """`session/set_config_option` → {'configOptions': every option anew}."""
         return await self._connection().request('session/set_config_option',

@@ -13,11 +13,14 @@ from hermes.core.chat_messages import prop
 from hermes.core.chat_prompts import TASKS, task_prompt
 from hermes.core.acp_turn import AcpTurn, content_text
 from hermes.core.acp_options import chosen_values, option_update
-from hermes.core.acp_backends import SETUP_COMMAND, SETUP_TITLE, agent_of_choice
+from hermes.core.acp_backends import (SETUP_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, HERMES_NAME, agent_of_choice,
+                                      find_spec)
+from hermes.core.acp_sign_in import sign_in_title
 from hermes.core.acp_commands import commands_of
 from hermes.core.acp_conversation import AcpConversations, no_answer_text
 from hermes.core.checkpoints import change_author
-from hermes.host.acp_service import AcpService, setup_terminal
+from hermes.host.acp_service import AcpService
+from hermes.host.acp_sign_in import AgentSignIn
 from hermes.host.change_log import SEAM_TIMERS
 from hermes.host.disk_changes import DiskChangeSpan
 from hermes.host.workspace_texts import WorkspaceTexts
@@ -160,7 +163,8 @@ class AcpSessionRunner:
         if not is_none(failure):
             stream.markdown(('\n\n' if shown.text_shown else '') + failure['message'])
             if failure['setup']:
-                stream.button({'command': SETUP_COMMAND, 'title': SETUP_TITLE})
+                stream.button({'command': SIGN_IN_COMMAND, 'title': sign_in_title(spec['name']),
+                               'arguments': [spec['name']]})
             return {'metadata': {'hermes': {'stopped': 'error', 'acp': spec['name']}}}
         if ended['empty'] and not shown.text_shown:
             stream.markdown(no_answer_text(spec['name']))
@@ -253,12 +257,45 @@ class AcpSessionRunner:
         return True
 
 
-def register_acp_commands(context, service):
-    """`hermes.acp.setup`: run `hermes acp --setup` in a terminal (the button under "no provider")."""
-    def run_setup(*ignored):
-        setup_terminal(service.hermes())
-        return True
-    context.subscriptions.push(vscode.commands.registerCommand(SETUP_COMMAND, to_js_callback(run_setup)))
+def register_acp_commands(context, service, log):
+    """"Hermes: Sign In to an Agent" / "Sign Out of an Agent" (argument: the agent's name, as the sign-in button under
+    a failure passes it; none: a pick of the agents), and the setup button of earlier versions (Hermes Agent)."""
+    sign_in = AgentSignIn(service, log)
+
+    async def chosen_spec(name, verb):
+        hermes = service.hermes()
+        agents = service.agents_configured()
+        if json_type(name) == 'string':
+            spec = find_spec(name, hermes, agents)
+            if is_none(spec):
+                vscode.window.showWarningMessage('Hermes: no agent named ' + name + ' is configured.')
+            return spec
+        specs = [] if is_none(hermes) else [hermes]
+        for spec in agents:
+            specs.append(spec)
+        if len(specs) == 0:
+            vscode.window.showWarningMessage('Hermes: no ACP agent is configured (Hermes Agent is not installed and '
+                                             '`hermes.acp.agents` is empty).')
+            return None
+        if len(specs) == 1:
+            return specs[0]
+        picked = await vscode.window.showQuickPick([spec['name'] for spec in specs],
+                                                   {'placeHolder': verb + ' which agent?'})
+        return None if is_none(picked) else find_spec(picked, hermes, agents)
+
+    async def run_sign_in(name=None, *ignored):
+        spec = await chosen_spec(name, 'Sign in to')
+        return False if is_none(spec) else await sign_in.sign_in(spec)
+
+    async def run_sign_out(name=None, *ignored):
+        spec = await chosen_spec(name, 'Sign out of')
+        return False if is_none(spec) else await sign_in.sign_out(spec)
+
+    async def run_setup(*ignored):
+        return await run_sign_in(HERMES_NAME)
+    for command, handler in [[SIGN_IN_COMMAND, run_sign_in], [SIGN_OUT_COMMAND, run_sign_out],
+                             [SETUP_COMMAND, run_setup]]:
+        context.subscriptions.push(vscode.commands.registerCommand(command, to_js_callback(handler)))
 
 
 def register_acp_sessions(context, log, mcp, agents, client_side, store, change_log=None):
@@ -268,5 +305,5 @@ def register_acp_sessions(context, log, mcp, agents, client_side, store, change_
     service = AcpService(log, lambda spec: agents.create(spec, client_side), client_side, mcp,
                          memory=context.globalState, storage=context.globalStorageUri.fsPath)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(service.dispose)))
-    register_acp_commands(context, service)
+    register_acp_commands(context, service, log)
     return AcpSessionRunner(service, store, log, register_diff_documents(context, log), change_log)

@@ -13,7 +13,7 @@ from hermes.js.objects import is_none, new
 from hermes.host.settings import setting
 from hermes.core.change_view import turn_changes
 from hermes.core.checkpoints import CHANGE_CLIENT
-from hermes.core.acp_backends import SETUP_COMMAND
+from hermes.core.acp_backends import SIGN_IN_COMMAND
 from hermes.ui.panel_controller import PanelController, PANEL_ORIGIN
 from hermes.ui.checkpoints import RESTORE_COMMAND
 from hermes.ui.change_commands import KEEP_ALL_COMMAND, UNDO_ALL_COMMAND, SHOW_COMMAND
@@ -86,9 +86,10 @@ class PanelHost:
             except JsError as error:
                 self.log.warn('Panel: could not show the diff: ' + error_message(error))
 
-    async def setup_agent(self):
-        """The setup button: `hermes acp --setup` in a terminal (the same command as a chat session's button)."""
-        await vscode.commands.executeCommand(SETUP_COMMAND)
+    async def setup_agent(self, agent_name):
+        """The sign-in button (Hermes: "Set up Hermes Agent", `hermes acp --setup`): the same command as a chat
+        session's button. True when the user signed in."""
+        return await vscode.commands.executeCommand(SIGN_IN_COMMAND, agent_name)
 
     def turn_changes(self, conversation_id):
         if is_none(self.changes):

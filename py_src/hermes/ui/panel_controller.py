@@ -32,7 +32,8 @@ from hermes.core.tools import WAITING, CONFIRMED
 from hermes.core.checkpoints import new_turn_id, last_turn, change_author, turn_of
 from hermes.core.conversations import (Conversation, append_text, add_tool, find_tool, finish_tool, end_reply,
                                        remember_turn)
-from hermes.core.acp_backends import BUILTIN, SETUP_TITLE, choice_of_agent
+from hermes.core.acp_backends import BUILTIN, HERMES_NAME, choice_of_agent
+from hermes.core.acp_sign_in import sign_in_title
 from hermes.core.acp_conversation import no_answer_text
 from hermes.ui.panel_acp import PanelAcpView, PanelQuestions
 TURN_ACTIONS = ['restoreTurn', 'keepTurn', 'undoTurn', 'showTurnChanges']  # PanelHost.turn_action runs them
@@ -224,7 +225,9 @@ class PanelController:
         elif kind == 'openPermissionDiff':
             await self.host.show_diffs(self.questions.diffs_of(message['id']), self.conversation.model or 'Agent')
         elif kind == 'setupAgent':
-            await self.host.setup_agent()
+            agent = get_key(self.conversation.acp, 'agent')
+            if await self.host.setup_agent(agent if json_type(agent) == 'string' else HERMES_NAME):
+                await self.retry()  # signed in: the turn that needed it runs again (when the last reply failed)
         return True
 
     # ------------------------------------------------------------------ who answers
@@ -454,7 +457,7 @@ class PanelController:
         failure = ended['failure']
         if not is_none(failure):
             self.post({'type': 'error', 'message': failure['message'], 'retry': 'turn', 'settings': False,
-                       'apiKey': False, 'setup': SETUP_TITLE if failure['setup'] else None})
+                       'apiKey': False, 'setup': sign_in_title(spec['name']) if failure['setup'] else None})
         elif ended['empty']:
             self.post({'type': 'notice', 'text': no_answer_text(spec['name'])})
         self.post({'type': 'turnEnded', 'status': begun['reply']['status'], 'message': begun['reply']})
