@@ -51,7 +51,7 @@ async def activate(context):
     register_native_chat(context, log, registry, llm, conversations, acp, services.changes)
     panel = register_agent_panel(context, log, llm, conversations, services.changes, acp)
     register_change_ui(context, log, services.changes, conversations)
-    register_conversation_commands(context, log, conversations, panel)
+    register_conversation_commands(context, log, conversations, panel, acp.service)
     proposals = register_proposals(context, log, services.change_log_or_none, services.reviews)
     register_proposal_ui(context, proposals)
     doors = register_doors(context, log, proposals, approver, services.change_log_or_none)

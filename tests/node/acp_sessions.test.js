@@ -130,6 +130,21 @@ test('Hermes without a provider: a readable message and the setup button, not a 
   }
 });
 
+test('deleting a conversation closes and deletes its session through the agent (which offers both)', async () => {
+  const opened = await openSession(SCRIPTED);
+  try {
+    await opened.ask('hello', recorder());
+    const [item] = await listed(opened.controller, (items) => items.length === 1);
+    assert.equal(await vscode.commands.executeCommand('hermes.deleteConversation', item), true);
+    const stream = recorder();
+    await opened.ask('forgotten', stream);  // (the deleted conversation's resource: a fresh conversation, sess-2)
+    assert.match(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''),
+      /closed=sess-1 deleted=sess-1/);
+  } finally {
+    await opened.stop();
+  }
+});
+
 test('an agent that needs a sign-in: the button names it, the sign-in is authenticate, and the next turn answers', async () => {
   const run = await session({ 'hermes.agent.backend': 'Scripted',
     'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT, 'auth_agent'] }] }, 'hello');

@@ -88,6 +88,16 @@ class FakeAgent:
             raise self.scripts['auth_error']
         return {}
 
+    async def close_session(self, session_id):
+        self.calls.append(('close', session_id))
+        return {}
+
+    async def delete_session(self, session_id):
+        self.calls.append(('delete', session_id))
+        if self.scripts.get('delete_error'):
+            raise self.scripts['delete_error']
+        return {}
+
     async def logout(self):
         self.calls.append(('logout',))
         return {}
@@ -728,3 +738,34 @@ def test_a_session_item_says_what_the_session_cost_when_the_agent_says():
     assert item_view(conversation, str)['description'] == 'Claude · 5% of context · €0.42'
     conversation.acp_usage = {'used': 50, 'size': 1000, 'cost': None}
     assert item_view(conversation, str)['description'] == 'Claude · 5% of context'
+
+
+ENDS = {'loadSession': True, 'sessionCapabilities': {'close': {}, 'delete': {}}}
+
+
+def test_a_deleted_conversations_session_is_closed_and_deleted_where_the_agent_offers_it():
+    world = make_world({'turns': [[chunk('one')]], 'capabilities': ENDS})
+    ask(world, 'first')
+    done = asyncio.run(world['service'].end_session('Hermes Agent', 'sess-1'))
+    assert done == ['closed', 'deleted']
+    assert [c for c in world['made'][0].calls if c[0] in ('close', 'delete')] == [('close', 'sess-1'), ('delete', 'sess-1')]
+    # a session not open in this process is only deleted
+    assert asyncio.run(world['service'].end_session('Hermes Agent', 'old-1')) == ['deleted']
+
+
+def test_an_agent_that_offers_neither_is_asked_nothing():
+    world = make_world({'turns': [[chunk('one')]]})
+    ask(world, 'first')
+    assert asyncio.run(world['service'].end_session('Hermes Agent', 'sess-1')) == []
+    assert [c for c in world['made'][0].calls if c[0] in ('close', 'delete')] == []
+
+
+def test_a_failure_to_end_a_session_is_logged_not_raised():
+    world = make_world({'turns': [], 'capabilities': ENDS, 'delete_error': FakeError('agent', 'gone', -32603)})
+    assert asyncio.run(world['service'].end_session('Hermes Agent', 'old-1')) == []
+    assert any('ending Hermes Agent\'s session old-1 failed' in text for _, text in world['log'].lines)
+
+
+def test_restricted_mode_ends_no_session_through_an_agent():
+    world = make_world({'turns': [], 'capabilities': ENDS}, trusted=False)
+    assert asyncio.run(world['service'].end_session('Hermes Agent', 'sess-1')) == [] and world['made'] == []

@@ -208,6 +208,32 @@ class AcpService:
                       ('' if is_none(info) else ': ' + dump_json(info)))
         return agent
 
+    async def end_session(self, agent_name, session_id):
+        """A deleted conversation's agent session, ended through its agent: `session/close` when this process has it
+        open, then `session/delete` so the agent's own session list (shown beside ours) forgets it — each only where
+        the agent offers it. Returns what was done (['closed', 'deleted'], [] for nothing); never raises."""
+        spec = self.spec_named(agent_name)
+        if is_none(spec) or json_type(session_id) != 'string' or session_id == '' or not self.trusted():
+            return []
+        done = []
+        try:
+            agent = await self.agent(spec)
+            offered = get_key(getattr(agent, 'capabilities', None), 'sessionCapabilities')
+            key = spec_key(spec)
+            entry = self.agents[key] if key in self.agents else None
+            if json_type(get_key(offered, 'close')) == 'object' and not is_none(entry) and \
+                    session_id in entry['sessions']:
+                await agent.close_session(session_id)
+                done.append('closed')
+            if not is_none(entry) and session_id in entry['sessions']:
+                entry['sessions'].remove(session_id)
+            if json_type(get_key(offered, 'delete')) == 'object':
+                await agent.delete_session(session_id)
+                done.append('deleted')
+        except JsError as error:
+            self.log.warn('ACP: ending ' + agent_name + '\'s session ' + session_id + ' failed: ' + error_message(error))
+        return done
+
     def forget_agent(self, spec):
         """Stop the warm agent for `spec` (the next turn starts a new process)."""
         key = spec_key(spec)

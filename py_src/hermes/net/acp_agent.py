@@ -290,6 +290,20 @@ class AcpAgent:
         return await self._connection().request('logout', {},
                                                 self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
 
+    async def close_session(self, session_id: str) -> 'Json':
+        """`session/close`: the agent stops the session's work and frees it (only where sessionCapabilities.close)."""
+        key = acp.session_key(session_id)
+        if key in self.listeners:
+            del self.listeners[key]
+        return await self._connection().request('session/close', {'sessionId': session_id},
+                                                self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
+
+    async def delete_session(self, session_id: str) -> 'Json':
+        """`session/delete`: the agent forgets the session (its session/list no longer has it; only where
+        sessionCapabilities.delete)."""
+        return await self._connection().request('session/delete', {'sessionId': session_id},
+                                                self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
+
     async def set_config_option(self, session_id: str, config_id: str, value: 'Json') -> 'Json':
         """`session/set_config_option` → {'configOptions': every option anew}."""
         return await self._connection().request('session/set_config_option',

@@ -39,7 +39,8 @@ async def _chosen(store, argument, place_holder):
     return None if is_none(picked) else store.get(picked['id'])
 
 
-def register_conversation_commands(context, log, store, panel):
+def register_conversation_commands(context, log, store, panel, agents=None):
+    """`agents`: host/acp_service.py AcpService (a deleted conversation's agent session is ended through its agent)."""
     async def continue_in_panel(argument=None):
         conversation = await _chosen(store, argument, 'Which conversation should the side panel continue?')
         if is_none(conversation):
@@ -64,6 +65,11 @@ def register_conversation_commands(context, log, store, panel):
         if panel.conversation is conversation:
             panel.new_chat()
         log.info('Conversations: deleted "' + conversation.title + '"')
+        session = conversation.acp
+        if not is_none(agents) and not is_none(session) and session['sessionId'] != '':
+            done = await agents.end_session(session['agent'], session['sessionId'])
+            if len(done) > 0:
+                log.info('Conversations: ' + session['agent'] + ' ' + ' and '.join(done) + ' its session')
         return True
 
     context.subscriptions.push(vscode.commands.registerCommand(CONTINUE_COMMAND, to_js_callback(continue_in_panel)))
