@@ -1,8 +1,8 @@
 """The package.json of the marketplace .vsix (`inv package --target marketplace`): what stable VS Code runs from
 the marketplace, where an extension gets no API proposal. Left out: `enabledApiProposals` and the contributions
 that need them (the `chatSessions` type, the proposed `chat/chatSessions` menu), which stable VS Code would refuse
-with errors in its log. Declared: `extensionKind` ["workspace"], since Hermes' tools act on the workspace's files,
-terminals and processes, so it runs where they are (the remote side of a remote window).
+with errors in its log. `extensionKind` ["workspace"] comes from package.json as in every build (README, "Remote
+windows").
 
     python scripts/marketplace_manifest.py OUT   # write the marketplace package.json to OUT
 """
@@ -16,7 +16,7 @@ NEEDS_PROPOSALS = {'contributes': ['chatSessions'], 'menus': ['chat/chatSessions
 
 
 def marketplace_manifest(package):
-    """A copy of `package` (package.json as a dict) without what needs API proposals, with extensionKind."""
+    """A copy of `package` (package.json as a dict) without what needs API proposals."""
     manifest = copy.deepcopy(package)
     manifest.pop('enabledApiProposals', None)
     contributes = manifest.get('contributes', {})
@@ -24,7 +24,6 @@ def marketplace_manifest(package):
         contributes.pop(key, None)
     for key in NEEDS_PROPOSALS['menus']:
         contributes.get('menus', {}).pop(key, None)
-    manifest['extensionKind'] = ['workspace']
     return manifest
 
 

@@ -24,6 +24,15 @@ def test_other_hosts_are_refused_with_403(host, reason):
     assert (refusal.status, refusal.message) == (403, reason)
 
 
+def test_the_forwarded_authority_is_accepted_exactly_and_nothing_else():
+    forwarded = ['127.0.0.1:48663']  # what VS Code's asExternalUri gave (code-server's proxy, a forwarded port)
+    assert host_refusal('127.0.0.1:48663', PORT, forwarded) is None
+    assert host_refusal('127.0.0.1:48663', PORT) is not None  # not without the setting
+    for other in ['127.0.0.1:48664', 'evil.example.com:48663', '127.0.0.1:48663.evil.com']:
+        assert host_refusal(other, PORT, forwarded).message == 'Forbidden: Host ' + other + ' is not this local server'
+    assert host_refusal('Box.Example:8080', PORT, ['box.example:8080']) is None
+
+
 @pytest.mark.parametrize('origin', [None, 'http://127.0.0.1:3000', 'http://localhost', 'https://localhost:8443',
                                     'http://[::1]:5000', 'vscode-webview://abc123', 'vscode-file://vscode-app'])
 def test_loopback_and_vscode_origins_are_allowed(origin):

@@ -46,6 +46,14 @@ SETTINGS = [  # type: List[JsonObject]
         'markdownDescription': 'How MCP clients authenticate.',
     },
     {
+        'key': 'mcp.forwardedAddress', 'type': 'boolean', 'default': False, 'scope': 'application', 'order': 4,
+        'markdownDescription': "Also serve MCP clients that reach this window through the address VS Code forwards "
+                               "to its server (`vscode.env.asExternalUri`): for an agent on your own machine when the "
+                               "window is remote (Remote-SSH, WSL, dev containers, Codespaces, code-server). The token "
+                               "is still required; **Copy MCP Config** offers the forwarded URL. Off: only "
+                               "`127.0.0.1` on the window's side.",
+    },
+    {
         'key': 'tools.confirm', 'type': 'string', 'default': 'destructive', 'enum': ['destructive', 'always', 'never'],
         'scope': 'application', 'order': 10,
         'enumDescriptions': [

@@ -34,6 +34,7 @@ class McpService:
         self.server = None
         self.port = None
         self.token = None
+        self.forwarded_url = None  # the address VS Code forwards here, with hermes.mcp.forwardedAddress
         self.error = None
         self.restart_requested = False
         self.restarting = False
@@ -87,11 +88,34 @@ class McpService:
         write_discovery(self.port, self.discovery_info())
         self.log.info('MCP server listening on ' + self.url + ' (auth: ' + auth + ', ' +
                       str(len(self.registry.names())) + ' tools)')
+        await self._forward(server)
         if auth == 'none':
             self.log.warn('MCP authentication is off: any local process can drive this window')
             vscode.window.showWarningMessage('Hermes: MCP authentication is off ("hermes.mcp.auth": "none"). '
                                              'Any program on this machine can drive this window.')
         self._changed()
+
+    async def _forward(self, server):
+        """With `hermes.mcp.forwardedAddress`: the address VS Code forwards to this server (asExternalUri — a
+        forwarded port in Remote-SSH/WSL/containers/Codespaces, a proxy path in code-server) is served too, its Host
+        accepted exactly (the token is still required). Nothing to forward (a local window): said once in the log."""
+        self.forwarded_url = None
+        if not setting('mcp.forwardedAddress'):
+            return
+        try:
+            external = await vscode.env.asExternalUri(vscode.Uri.parse(self.url))
+        except JsError as error:
+            self.log.warn('MCP server: VS Code did not give a forwarded address: ' + error_message(error))
+            return
+        authority = str(external.authority).lower()
+        if authority == '127.0.0.1:' + str(self.port) or authority == 'localhost:' + str(self.port):
+            self.log.info('MCP server: VS Code forwards nothing for this window (it is local); '
+                          'hermes.mcp.forwardedAddress changes nothing here')
+            return
+        server.forwarded_hosts = [authority]
+        self.forwarded_url = external.toString(True)
+        self.log.info('MCP server also reachable at ' + self.forwarded_url + ' (forwarded by VS Code; '
+                      'hermes.mcp.forwardedAddress)')
 
     async def stop(self):
         if not is_none(self.ready):
@@ -105,6 +129,7 @@ class McpService:
         await server.stop()
         self.log.info('MCP server on port ' + str(port) + ' stopped')
         self.port = None
+        self.forwarded_url = None
         self._changed()
 
     async def restart(self):
@@ -171,7 +196,8 @@ class McpService:
         clients = self.client_count()
         return ('Hermes MCP server: ' + self.url + ' · ' + str(clients) + (' client' if clients == 1 else ' clients') +
                 ' · ' + str(len(self.registry.names())) + ' tools · auth: ' +
-                ('off' if is_none(self.token) else 'token'))
+                ('off' if is_none(self.token) else 'token') +
+                ('' if is_none(self.forwarded_url) else ' · forwarded: ' + self.forwarded_url))
 
     def show_status(self):
         if not is_none(self.error):

@@ -9,7 +9,7 @@ from hermes.js.errors import JsError
 from hermes.js.objects import is_none
 from hermes.js.text import decode_uri_component
 # __pragma__('skip')
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 # __pragma__('noskip')
 
 LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]', '::1']
@@ -40,10 +40,14 @@ def split_host(value: str) -> 'Tuple[str, str]':
     return value[:colon], value[colon + 1:]
 
 
-def host_refusal(host_header: 'Optional[str]', port: 'Optional[int]') -> 'Optional[Refusal]':
-    """DNS-rebinding defence: the Host must name loopback (and our port, when it names one)."""
+def host_refusal(host_header: 'Optional[str]', port: 'Optional[int]',
+                 forwarded: 'Optional[List[str]]' = None) -> 'Optional[Refusal]':
+    """DNS-rebinding defence: the Host must name loopback (and our port, when it names one), or be exactly one of
+    the `forwarded` authorities (the address VS Code forwards to this server, when the user allowed it)."""
     if is_none(host_header) or host_header == '':
         return Refusal(403, 'Forbidden: missing Host header')
+    if not is_none(forwarded) and host_header.strip().lower() in forwarded:
+        return None
     name, host_port = split_host(host_header)
     if name not in LOOPBACK_NAMES or (host_port != '' and host_port != str(port)):
         return Refusal(403, 'Forbidden: Host ' + host_header + ' is not this local server')

@@ -126,6 +126,7 @@ class McpHttpServer:
         self._host_accepted = None  # type: Optional[str]  # the last Host header host_refusal accepted (for this port)
         self.server = None  # type: Any
         self.port = None  # type: Optional[int]
+        self.forwarded_hosts = []  # type: List[str]  # authorities VS Code forwards here (host/mcp_service.py)
         self.on_sessions_changed = None  # type: Optional[Callable[[int], None]]  # called with the session count whenever it changes
 
     # ------------------------------------------------------------------------- lifecycle
@@ -204,7 +205,7 @@ class McpHttpServer:
         query = target[1]
         host = headers['host']
         known = not is_none(host) and host == self._host_accepted
-        refusal = None if known else host_refusal(host, self.port)
+        refusal = None if known else host_refusal(host, self.port, self.forwarded_hosts)
         if is_none(refusal):
             self._host_accepted = host  # a client sends the same Host every time: checked once
             refusal = origin_refusal(headers['origin']) if self.browsers else no_browser_refusal(headers['origin'])

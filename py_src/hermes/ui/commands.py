@@ -46,8 +46,16 @@ def register_mcp_commands(context, log, service):
             if is_none(picked):
                 return None
             client = picked['client']
-        text = all_snippets(service.url, service.token) if client == 'all' else snippet_for(client, service.url,
-                                                                                             service.token)
+        url = service.url
+        if not is_none(service.forwarded_url):  # hermes.mcp.forwardedAddress: the client may be on the other side
+            where = await vscode.window.showQuickPick([
+                {'label': 'On the machine this window runs on', 'description': service.url, 'url': service.url},
+                {'label': 'On your own machine (the address VS Code forwards)', 'description': service.forwarded_url,
+                 'url': service.forwarded_url}], {'placeHolder': 'Where does the MCP client run?'})
+            if is_none(where):
+                return None
+            url = where['url']
+        text = all_snippets(url, service.token) if client == 'all' else snippet_for(client, url, service.token)
         await vscode.env.clipboard.writeText(text)
         vscode.window.showInformationMessage('Hermes: MCP config copied to the clipboard (it contains the '
                                              'access token; keep it private).')
