@@ -23,6 +23,7 @@ from hermes.ui.native_chat import register_native_chat
 from hermes.ui.acp_session import register_acp_sessions
 from hermes.ui.panel_agent import register_agent_panel
 from hermes.ui.conversation_commands import register_conversation_commands
+from hermes.ui.cost_status import register_cost_status
 from hermes.ui.change_ui import register_change_ui
 from hermes.ui.door_status import register_door_status
 from hermes.ui.proposal_ui import register_proposal_ui
@@ -48,6 +49,7 @@ async def activate(context):
     agents = register_acp_agents(context, log, registry, services.terminals)
     _active['agents'] = agents
     acp = register_acp_sessions(context, log, service, agents, agents.client_side, conversations, services.changes)
+    register_cost_status(context, acp.turns)
     register_native_chat(context, log, registry, llm, conversations, acp, services.changes)
     panel = register_agent_panel(context, log, llm, conversations, services.changes, acp)
     register_change_ui(context, log, services.changes, conversations)

@@ -61,6 +61,11 @@ def test_slash_in_the_panel_lists_the_agents_commands_to_pick_with_the_keyboard(
         'Hello', ', you said: hello there']  # the panel's reply has no hint: its "/" lists them
     assert 'for commands' in prompt.get_attribute('placeholder')
     assert view.locator('#usage').inner_text() == '1% of context · $0.01'  # the agent's usage_update, with its cost
+    # the status bar's total of what agent sessions cost today (this one: the agent's $0.0123, in cents)
+    today = window.page.locator('.statusbar-item', has_text='today')
+    today.first.wait_for(state='visible')
+    assert '$0.01 today' in today.first.inner_text()
+    window.screenshot(artifacts / 'acp-cost-today.png')
 
     prompt.click()
     prompt.press('/')

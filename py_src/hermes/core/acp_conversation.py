@@ -142,12 +142,22 @@ class AcpConversations:
 
     def __init__(self, service: 'Any', store: 'Any', log: 'Any', make_watch: 'Callable[[], Any]',
                  change_log: 'Any' = None) -> None:
+        self.costs = None  # type: Any  # ui/cost_status.py CostStatus: record(agent, session_id, cost), when shown
         self.service = service
         self.store = store
         self.log = log
         self.make_watch = make_watch
         self.change_log = change_log
         self._told = []  # type: List[Any]  # the change log's decisions an agent was told of (undo_note)
+
+    def _record_cost(self, agent_name: str, conversation: 'Conversation', cost: 'Json') -> None:
+        session_id = get_key(conversation.acp, 'sessionId')
+        if is_none(self.costs) or is_none(cost) or json_type(session_id) != 'string':
+            return
+        try:
+            self.costs.record(agent_name, session_id, cost)
+        except JsError as error:
+            self.log.warn('ACP: counting the session\'s cost failed: ' + error_message(error))
 
     def commands_hint(self, conversation: 'Conversation', agent_name: str, origin: 'Any') -> 'Optional[str]':
         """The line a chat session adds at the end of a response when the agent's commands arrived or changed since
@@ -243,6 +253,7 @@ class AcpConversations:
             self.log.warn('ACP: ' + failure.message)
             return {'failure': {'message': failure.message, 'setup': failure.setup is True}, 'stopReason': None,
                     'cancelled': False, 'empty': False, 'changed': changed}
+        self._record_cost(spec['name'], conversation, outcome['turn'].cost)
         for notice in outcome['notices']:
             shown.on_notice(notice)
         stop_reason = outcome['stopReason']

@@ -152,6 +152,7 @@ class AcpTurn:
         self.title = None  # type: Optional[str]
         self.mode = None  # type: Optional[str]
         self.usage = None  # type: Optional[JsonObject]
+        self.cost = None  # type: Json  # the session's cumulative cost as the agent last said it (raw)
         self.changed = []  # type: List[str]  # absolute paths the agent's edit/delete/move calls and diffs named
         self.permissions = 0
         self.text_shown = False
@@ -181,6 +182,8 @@ class AcpTurn:
             size = get_key(update, 'size')
             if json_type(used) in ['integer', 'number'] and json_type(size) in ['integer', 'number']:
                 cost = cost_text(get_key(update, 'cost'))
+                if not is_none(cost):
+                    self.cost = get_key(update, 'cost')
                 self.usage = {'used': used, 'size': size, 'cost': cost}
                 self.view.on_usage(used, size, cost)
         elif kind == 'available_commands_update':

@@ -18,6 +18,15 @@ def parse_http_date(text: str) -> 'Optional[float]':
     return None if value != value else value  # NaN (a bare `isNaN` compiles to `py_isNaN`)
 
 
+def local_day_text(ms: float) -> str:
+    """The user's local date of a time (epoch milliseconds) as YYYY-MM-DD."""
+    date = new(Date, ms)
+    month = date.getMonth() + 1
+    day = date.getDate()
+    return str(date.getFullYear()) + '-' + ('0' if month < 10 else '') + str(month) + '-' + \
+        ('0' if day < 10 else '') + str(day)
+
+
 def local_time_text(ms: float) -> str:
     """A time (epoch milliseconds) as the user's locale writes it."""
     return new(Date, ms).toLocaleString()

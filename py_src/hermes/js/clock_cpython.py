@@ -9,6 +9,18 @@ class Date:
     def __init__(self, ms: float = 0.0) -> None:
         self.ms = ms
 
+    def _local(self):
+        return datetime.datetime.fromtimestamp(self.ms / 1000.0)
+
+    def getFullYear(self) -> int:
+        return self._local().year
+
+    def getMonth(self) -> int:  # 0-based, as in JS
+        return self._local().month - 1
+
+    def getDate(self) -> int:
+        return self._local().day
+
     def toLocaleString(self) -> str:
         return time.strftime('%c', time.localtime(self.ms / 1000))
 
