@@ -119,6 +119,7 @@ function renderBackends() {
   const usage = agent && backends ? usageText(backends.usage) : '';
   usageLine.hidden = !usage;
   usageLine.textContent = usage;
+  usageLine.title = usage; // (its line ends in an ellipsis in a very narrow sidebar)
   usageLine.title = usage ? `${agent.label} has used ${usage}` : '';
   const commands = agent && state.commands.length > 0 ? ', / for commands' : '';
   input.placeholder = agent ? `Ask ${agent.label}… (Enter to send, Shift+Enter for a new line${commands})` : 'Ask Hermes… (Enter to send, Shift+Enter for a new line)';
