@@ -130,6 +130,20 @@ test('Hermes without a provider: a readable message and the setup button, not a 
   }
 });
 
+test('a multi-root window: the first folder is the session\'s cwd, the others its additional directories', async () => {
+  const first = fs.mkdtempSync(path.join(os.tmpdir(), 'root-a-'));
+  const second = fs.mkdtempSync(path.join(os.tmpdir(), 'root-b-'));
+  const opened = await openSession(SCRIPTED, {}, [first, second]);
+  try {
+    const stream = recorder();
+    await opened.ask('roots', stream);
+    assert.equal(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('').split('\n\n')[0],
+      `cwd=${first} additional=${JSON.stringify([second])}`);
+  } finally {
+    await opened.stop();
+  }
+});
+
 test('deleting a conversation closes and deletes its session through the agent (which offers both)', async () => {
   const opened = await openSession(SCRIPTED);
   try {

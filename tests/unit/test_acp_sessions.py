@@ -63,9 +63,10 @@ class FakeAgent:
         self.alive = True
         self.agent_info = {'name': 'fake', 'version': '1'}
 
-    async def new_session(self, cwd, mcp_servers):
+    async def new_session(self, cwd, mcp_servers, additional=None):
         self.sessions += 1
         self.calls.append(('new', cwd, mcp_servers))
+        self.additional = additional
         if self.scripts.get('new_error'):
             raise self.scripts['new_error']
         session_id = 'sess-' + str(self.sessions)
@@ -102,7 +103,7 @@ class FakeAgent:
         self.calls.append(('logout',))
         return {}
 
-    async def load_session(self, session_id, cwd, mcp_servers, on_update):
+    async def load_session(self, session_id, cwd, mcp_servers, on_update, additional=None):
         self.calls.append(('load', session_id, cwd, mcp_servers))
         if self.scripts.get('load_error'):
             raise self.scripts['load_error']

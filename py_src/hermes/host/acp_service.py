@@ -287,6 +287,10 @@ class AcpService:
         folders = workspace_folders()
         return folders[0]['path'] if len(folders) > 0 else environment_variable('HOME')
 
+    def other_folders(self):
+        """A multi-root window's folders after the first (the sessions' additional roots, where the agent offers them)."""
+        return [folder['path'] for folder in workspace_folders()[1:]]
+
     async def mcp_servers(self):
         """This window's MCP server for the agent (waits for it to listen); none when it is off."""
         if is_none(self.mcp):
@@ -312,7 +316,8 @@ class AcpService:
             try:
                 # (the replay is not shown: the conversation has the turns; commands the agent sends are kept)
                 loaded = await agent.load_session(session_id, cwd, servers,
-                                                  lambda update: self._note_commands(session_id, update))
+                                                  lambda update: self._note_commands(session_id, update),
+                                                  self.other_folders())
                 if not is_none(entry):
                     entry['sessions'].append(session_id)
                 await self._apply_chosen(spec, agent, session_id, conversation.acp, offered_options(loaded))
@@ -323,7 +328,7 @@ class AcpService:
                     raise error
                 notices.append(spec['name'] + ' no longer has this conversation\'s session (' + error_message(error) +
                                '); it continues in a new session without the earlier turns.')
-        created = await agent.new_session(cwd, servers)
+        created = await agent.new_session(cwd, servers, self.other_folders())
         session_id = created['sessionId']
         wanted = chosen_values(conversation.acp)  # chosen in the input area before the session existed
         conversation.acp = {'agent': spec['name'], 'sessionId': session_id}

@@ -169,17 +169,27 @@ class AcpAgent:
         self._connection().add_secrets(acp.secrets_of(servers, {}))
         return servers
 
-    async def new_session(self, cwd: str, mcp_servers: 'Json') -> 'Json':
+    def _with_roots(self, params: 'JsonObject', additional: 'Optional[List[str]]') -> 'JsonObject':
+        """`additionalDirectories` (a multi-root window's other folders) where the agent offers them
+        (sessionCapabilities.additionalDirectories); otherwise the agent sees the first folder only, as before."""
+        offered = get_key(get_key(self.capabilities, 'sessionCapabilities'), 'additionalDirectories')
+        if not is_none(additional) and len(additional) > 0 and json_type(offered) == 'object':
+            params['additionalDirectories'] = additional
+        return params
+
+    async def new_session(self, cwd: str, mcp_servers: 'Json', additional: 'Optional[List[str]]' = None) -> 'Json':
         """`session/new` → {'sessionId', 'modes'?, 'models'?, 'configOptions'?}. The MCP servers (with their
         headers: the token) reach the agent only here, over its stdin."""
         servers = self._servers(mcp_servers)
-        result = await self._connection().request('session/new', {'cwd': cwd, 'mcpServers': servers},
+        result = await self._connection().request('session/new', self._with_roots({'cwd': cwd, 'mcpServers': servers},
+                                                                                  additional),
                                                   self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
         if json_type(get_key(result, 'sessionId')) != 'string':
             raise AcpError('protocol', self.name + ' answered session/new without a session id.')
         return result
 
-    async def load_session(self, session_id: str, cwd: str, mcp_servers: 'Json', on_update: 'OnUpdate') -> 'Json':
+    async def load_session(self, session_id: str, cwd: str, mcp_servers: 'Json', on_update: 'OnUpdate',
+                           additional: 'Optional[List[str]]' = None) -> 'Json':
         """`session/load`: the agent replays the session as updates (to `on_update`) before it answers. A listener
         the session had (a load into a session already open, e.g. to hand MCP servers again) gets it back."""
         servers = self._servers(mcp_servers)
@@ -189,7 +199,8 @@ class AcpAgent:
         self.listeners[key] = on_update
         try:
             result = await connection.request(
-                'session/load', {'sessionId': session_id, 'cwd': cwd, 'mcpServers': servers},
+                'session/load', self._with_roots({'sessionId': session_id, 'cwd': cwd, 'mcpServers': servers},
+                                                 additional),
                 self._option('load_timeout_ms', acp.LOAD_TIMEOUT_MS))
         finally:
             if key in self.listeners and self.listeners[key] is on_update:
