@@ -24,6 +24,7 @@ from hermes.ui.acp_session import register_acp_sessions
 from hermes.ui.panel_agent import register_agent_panel
 from hermes.ui.conversation_commands import register_conversation_commands
 from hermes.ui.cost_status import register_cost_status
+from hermes.ui.walkthrough import register_walkthrough
 from hermes.ui.change_ui import register_change_ui
 from hermes.ui.door_status import register_door_status
 from hermes.ui.proposal_ui import register_proposal_ui
@@ -59,6 +60,7 @@ async def activate(context):
     doors = register_doors(context, log, proposals, approver, services.change_log_or_none)
     _active['doors'] = doors
     register_door_status(context, doors)
+    register_walkthrough(context, conversations, doors, service)
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
     service.begin()  # not awaited: activation ends here, the MCP server is announced when it listens
     doors.start()  # likewise the doors for terminal CLIs (not awaited)

@@ -39,6 +39,7 @@ class McpService:
         self.restart_requested = False
         self.restarting = False
         self.listeners = []  # called after every start/stop, e.g. to refresh VS Code's MCP list
+        self.client_listeners = []  # called with the client count when a client connects or leaves
         self.ready = None  # the first start, begun by begin(): settles once the port listens (or failed)
         self.ignored = IgnoredArguments(log)  # one memory for every session: a client's extra arguments logged once
 
@@ -70,7 +71,7 @@ class McpService:
         self.token = None if auth == 'none' else await mcp_token(self.context)
         server = McpHttpServer(self.create_protocol, self.health, self.token, self.log,
                                stateless=self.create_stateless())
-        server.on_sessions_changed = lambda count: self.show_status()
+        server.on_sessions_changed = lambda count: self._clients_changed()
         preferred = int(setting('mcp.port'))  # transcrypt-ok[int-text]: a number setting
         last_port = self.context.workspaceState.js_get(LAST_PORT_KEY)
         try:
@@ -198,6 +199,12 @@ class McpService:
                 ' · ' + str(len(self.registry.names())) + ' tools · auth: ' +
                 ('off' if is_none(self.token) else 'token') +
                 ('' if is_none(self.forwarded_url) else ' · forwarded: ' + self.forwarded_url))
+
+    def _clients_changed(self):
+        self.show_status()
+        count = self.client_count()
+        for listener in self.client_listeners:
+            listener(count)
 
     def show_status(self):
         if not is_none(self.error):
