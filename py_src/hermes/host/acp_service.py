@@ -29,6 +29,9 @@ from hermes.host.settings import setting
 from hermes.host.approval import restricted_mode
 from hermes.host.workspace import workspace_folders
 from hermes.host.agent_launch import safe_path_entries, search_program, launch_spec, agent_home
+# __pragma__('skip')
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 
 OFFERED_KEY = 'hermes.acp.offeredOptions'
 COMMANDS_KEY = 'hermes.acp.commands'
@@ -48,7 +51,7 @@ def find_program(name, extra_folders=None):
     return search_program(name, entries, folders)
 
 
-def agent_environment(configured):
+def agent_environment(configured: 'Json') -> 'JsonObject':
     """What an agent process gets besides VS Code's environment: the user's `env` of its entry, and — unless that
     names PATH itself — a PATH without empty, relative or workspace entries (core/acp_backends.py path_outside):
     the program is looked up in the child's PATH, from the workspace as its working folder."""

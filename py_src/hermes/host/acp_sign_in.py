@@ -18,16 +18,21 @@ from hermes.core.acp_sign_in import (sign_in_methods, terminal_invocation, pick_
 from hermes.host.agent_launch import launch_spec
 from hermes.host.acp_service import agent_environment
 from hermes.host.paths import folder_paths
+# __pragma__('skip')
+from typing import Any, List, Optional
+from hermes.contracts.json import JsonObject
+Spec = JsonObject
+# __pragma__('noskip')
 
 
 class AgentSignIn:
     """`service`: host/acp_service.py AcpService (its warm agents, their home folder); `log`: the output channel."""
 
-    def __init__(self, service, log):
+    def __init__(self, service: 'Any', log: 'Any') -> None:
         self.service = service
         self.log = log
 
-    async def sign_in(self, spec):
+    async def sign_in(self, spec: 'Spec') -> bool:
         """Offer `spec`'s sign-in methods and run the one chosen. True when it succeeded (the next turn may retry)."""
         try:
             agent = await self.service.agent(spec)
@@ -55,7 +60,7 @@ class AgentSignIn:
         vscode.window.showInformationMessage('Hermes: signed in to ' + spec['name'] + '.')
         return True
 
-    async def _choose(self, spec, methods):
+    async def _choose(self, spec: 'Spec', methods: 'List[JsonObject]') -> 'Optional[JsonObject]':
         if len(methods) == 1:
             return methods[0]
         setup = method_by_id(methods, SETUP_AUTH_METHOD)  # Hermes' provider setup is what its button means
@@ -65,13 +70,13 @@ class AgentSignIn:
             'placeHolder': 'Sign in to ' + spec['name'] + ' with…', 'ignoreFocusOut': True})
         return None if is_none(picked) else method_by_id(methods, get_key(picked, 'method'))
 
-    async def _in_terminal(self, spec, method):
+    async def _in_terminal(self, spec: 'Spec', method: 'JsonObject') -> bool:
         launched = launch_spec(spec, agent_environment(spec['env']), self.service.agent_home(), folder_paths())
         run = terminal_invocation(launched, method)
         ended = deferred()
-        terminal = None
+        terminal = None  # type: Any
 
-        def closed(which):
+        def closed(which: 'Any') -> None:
             if which is terminal:
                 status = which.exitStatus
                 ended['resolve'](None if is_none(status) else status.code)
@@ -94,7 +99,7 @@ class AgentSignIn:
         vscode.window.showInformationMessage('Hermes: signed in to ' + spec['name'] + '.')
         return True
 
-    async def sign_out(self, spec):
+    async def sign_out(self, spec: 'Spec') -> bool:
         """`logout` on `spec`'s agent when it offers it; True when it signed out."""
         try:
             agent = await self.service.agent(spec)

@@ -18,20 +18,24 @@ from hermes.js.process import environment_variable
 from hermes.core.values import get_key
 from hermes.core.acp_backends import AcpAgentError
 from hermes.host.paths import real_path, is_inside, real_folder
+# __pragma__('skip')
+from typing import Any, List, Optional
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 
 HOME_FOLDER = 'agent-home'
 """The agents' working directory, inside the extension's global storage (mode 0700)."""
 
 
-def _windows():
+def _windows() -> bool:
     return environment_variable('OS') == 'Windows_NT'
 
 
-def _separator():
+def _separator() -> str:
     return ';' if _windows() else ':'
 
 
-def in_any_folder(path, folders):
+def in_any_folder(path: str, folders: 'List[str]') -> bool:
     """Whether `path`, by its real path, is inside one of `folders` (workspace folders) — by their real paths."""
     try:
         real = real_path(path)
@@ -43,13 +47,13 @@ def in_any_folder(path, folders):
     return False
 
 
-def safe_path_entries(path_value, folders):
+def safe_path_entries(path_value: 'Optional[str]', folders: 'List[str]') -> 'List[str]':
     """The entries of a PATH value a lookup may use: absolute, and outside every workspace folder (an empty entry
     means the working directory, a relative one is read against it)."""
     if is_none(path_value) or path_value == '':
         return []
     node_path = node('path')
-    kept = []
+    kept = []  # type: List[str]
     for entry in path_value.split(_separator()):
         if entry == '' or not node_path.isAbsolute(entry) or in_any_folder(entry, folders) or entry in kept:
             continue
@@ -57,7 +61,7 @@ def safe_path_entries(path_value, folders):
     return kept
 
 
-def _executable(candidate):
+def _executable(candidate: str) -> bool:
     fs = node('fs')
     try:
         if not fs.statSync(candidate).isFile():
@@ -68,7 +72,7 @@ def _executable(candidate):
         return False
 
 
-def _names_for(name):
+def _names_for(name: str) -> 'List[str]':
     if not _windows():
         return [name]
     names = [name]
@@ -79,7 +83,7 @@ def _names_for(name):
     return names
 
 
-def search_program(name, entries, folders):
+def search_program(name: str, entries: 'List[str]', folders: 'List[str]') -> 'Optional[str]':
     """The absolute path of the executable file `name` in `entries` (safe_path_entries), not inside a workspace
     folder by its real path (a link in a safe folder may point into the repository), or None."""
     node_path = node('path')
@@ -91,7 +95,7 @@ def search_program(name, entries, folders):
     return None
 
 
-def program_for(command, entries, folders):
+def program_for(command: str, entries: 'List[str]', folders: 'List[str]') -> str:
     """The program `command` (from the user's settings) names: an absolute path as it is; a bare name found by
     search_program; a relative path with a folder in it refused (it would be read against the working directory).
     Raises AcpAgentError with what the user reads."""
@@ -109,14 +113,14 @@ def program_for(command, entries, folders):
     return found
 
 
-def agent_home(storage_path):
+def agent_home(storage_path: str) -> str:
     """The agents' working directory under `storage_path` (the extension's global storage), made if missing."""
     folder = node('path').join(storage_path, HOME_FOLDER)
     node('fs').mkdirSync(folder, {'recursive': True, 'mode': 0o700})
     return folder
 
 
-def launch_spec(spec, env, home, folders):
+def launch_spec(spec: 'JsonObject', env: 'JsonObject', home: str, folders: 'List[str]') -> 'JsonObject':
     """The spec AcpAgent starts for `spec` ({'name', 'command', 'args'} from the user's settings) with `env` (the
     agent's environment additions, PATH already without empty, relative or workspace entries): the program resolved
     by program_for against the PATH the agent gets (or ours), `cwd` the private `home`."""
