@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-import tasks  # noqa: E402
+import tasks  # (after the path: tasks.py lives at the root)
 
 FILES = ['extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js',
          'extension/media/icon.png']
