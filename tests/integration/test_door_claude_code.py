@@ -171,9 +171,11 @@ def test_a_selection_in_the_editor_reaches_the_model(setup):
     until(lambda: model.turns, 'the model request', setup['seen'])
     said = texts_of(model.turns[0]['messages'])
     assert f"The user selected the lines 2 to 2 from {workspace / 'todo.txt'}:\nbeta\n" in said, said[-3000:]
-    # the CLI shows it too, naming the window as the lock file does
+    # the CLI shows it with the prompt it sent, naming the window as the lock file does — waited for, not read once:
+    # the CLI redraws its screen when it likes (a fresh-clone run on a loaded machine read it before it was drawn)
     ide_name = json.loads(Path(door.lock).read_text())['ideName']
-    assert f'Selected 1 lines from todo.txt in {ide_name}' in terminal.screen()
+    until(lambda: f'Selected 1 lines from todo.txt in {ide_name}' in terminal.screen(), 'the selection on screen',
+          setup['seen'])
     until(lambda: 'Noted.' in terminal.screen(), 'the answer on screen', setup['seen'])
     ready_for_a_prompt(setup)
 
@@ -255,7 +257,7 @@ def propose_and_hold(setup, name, old, new):
     until(lambda: f'Do you want to make this edit to {name}?' in terminal.screen(), 'the question in the terminal',
           setup['seen'])
     ide_name = json.loads(Path(door.lock).read_text())['ideName']
-    assert f'Opened changes in {ide_name}' in terminal.screen()
+    until(lambda: f'Opened changes in {ide_name}' in terminal.screen(), 'the CLI naming the window', setup['seen'])
     return proposal['title'], f'Do you want to make this edit to {name}?'
 
 
