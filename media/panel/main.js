@@ -288,7 +288,7 @@ function agentToolCard(tool) {
     el('div', { class: 'tool-note' }),
   ]);
   card.dataset.toolId = tool.id || '';
-  if (String(tool.id).startsWith('permission-')) card.classList.add('permission-card');
+  if (String(tool.id).startsWith('permission-') || String(tool.id).startsWith('question-')) card.classList.add('permission-card');
   updateAgentToolCard(card, tool);
   return card;
 }
@@ -350,6 +350,79 @@ function showQuestion(message) {
   card.querySelector('.tool-question').replaceChildren(...children);
   card.classList.add('asking');
   scrollToEnd(true);
+}
+
+// An agent's form question (ACP elicitation), in the card of its waiting part. Every text in it is the agent's: set
+// as textContent only (never HTML, never a link). The host checks the answers against the form before sending them,
+// and posts the card again with the reasons while they are wrong.
+/** @param {import('./protocol').ElicitationField} field @param {string} value @param {string} inputId */
+function formInput(field, value, inputId) {
+  if (field.kind === 'unsupported') {
+    return el('div', { class: 'form-note', text: `Hermes cannot answer a field of type "${field.type}".` });
+  }
+  if (field.options) {
+    const select = el('select', { id: inputId, class: 'form-input', 'data-name': field.name });
+    select.appendChild(el('option', { value: '', text: field.required ? 'Choose…' : '(no answer)' }));
+    for (const option of field.options) select.appendChild(el('option', { value: option.value, text: option.label }));
+    select.value = value;
+    return select;
+  }
+  const input = el('input', { id: inputId, type: 'text', class: 'form-input', 'data-name': field.name, value });
+  if (field.kind === 'number' || field.kind === 'integer') input.inputMode = field.kind === 'integer' ? 'numeric' : 'decimal';
+  if (field.format === 'email') input.inputMode = 'email';
+  if (field.format) input.placeholder = { email: 'name@example.com', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DDTHH:MM' }[field.format] || '';
+  return input;
+}
+
+/** @param {import('./protocol').ElicitationPost} message */
+function showForm(message) {
+  if (!state.current) return;
+  let card = state.current.tools.get(message.id);
+  if (!card) {
+    card = agentToolCard({ id: message.id, title: message.title, kind: 'other', status: 'waiting', input: '', output: '', paths: [], diffs: [] });
+    state.current.tools.set(message.id, card);
+    state.current.body.appendChild(card);
+  }
+  const children = [el('div', { class: 'question-title' }, [icon('comment-discussion'), el('span', { text: `${message.agent} asks:` })])];
+  if (message.message) children.push(el('div', { class: 'question-detail form-message', text: message.message }));
+  if (message.title) children.push(el('div', { class: 'form-title', text: message.title }));
+  const rows = message.fields.map((field, index) => {
+    const inputId = `${message.id}-field-${index}`;
+    const value = Object.prototype.hasOwnProperty.call(message.values, field.name) ? message.values[field.name] : '';
+    return el('div', { class: 'form-field' }, [
+      el('label', { class: 'form-label', for: inputId, text: field.label + (field.required ? ' *' : '') }),
+      field.description ? el('div', { class: 'form-description', text: field.description }) : null,
+      formInput(field, value, inputId),
+    ]);
+  });
+  children.push(el('div', { class: 'elicitation-form', 'data-id': message.id }, rows));
+  if (message.problems.length) {
+    children.push(el('ul', { class: 'form-problems', role: 'alert' }, message.problems.map((problem) => el('li', { text: problem }))));
+  }
+  children.push(el('div', { class: 'question-actions' }, [
+    el('button', { type: 'button', class: 'answer-button allow', 'data-action': 'form-accept', 'data-id': message.id, text: 'Submit' }),
+    el('button', { type: 'button', class: 'answer-button', 'data-action': 'form-decline', 'data-id': message.id, text: 'Decline' }),
+    el('button', { type: 'button', class: 'answer-button', 'data-action': 'form-cancel', 'data-id': message.id, text: 'Cancel' }),
+  ]));
+  card.querySelector('.tool-question').replaceChildren(...children);
+  card.classList.add('asking');
+  scrollToEnd(true);
+}
+
+/** @param {HTMLElement} target */
+function answerForm(target) {
+  const card = target.closest('.tool-question');
+  /** @type {{ [name: string]: string }} */
+  const values = {};
+  if (card) {
+    for (const input of card.querySelectorAll('.form-input')) {
+      const field = /** @type {HTMLInputElement | HTMLSelectElement} */ (input);
+      if (field.dataset.name !== undefined) values[field.dataset.name] = field.value;
+    }
+  }
+  const actions = { 'form-accept': 'accept', 'form-decline': 'decline', 'form-cancel': 'cancel' };
+  const action = actions[/** @type {'form-accept' | 'form-decline' | 'form-cancel'} */ (target.dataset.action)];
+  vscode.postMessage({ type: 'elicitationAnswer', id: target.dataset.id || '', action, values: action === 'accept' ? JSON.stringify(values) : '{}' });
 }
 
 function planElement(entries) {
@@ -587,6 +660,8 @@ document.addEventListener('click', (event) => {
   } else if (action === 'permission') {
     for (const button of target.parentElement.querySelectorAll('button')) button.disabled = true; // answered once
     vscode.postMessage({ type: 'permissionAnswer', id: target.dataset.id, option: target.dataset.option });
+  } else if (action === 'form-accept' || action === 'form-decline' || action === 'form-cancel') {
+    answerForm(target);
   } else if (action === 'permission-diff') {
     vscode.postMessage({ type: 'openPermissionDiff', id: target.dataset.id });
   } else if (action === 'dismiss') {
@@ -719,6 +794,9 @@ const handlers = {
   },
   permission(message) {
     showQuestion(message);
+  },
+  elicitation(message) {
+    showForm(message);
   },
   commands(message) {
     state.commands = Array.isArray(message.commands) ? message.commands : [];

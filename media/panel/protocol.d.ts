@@ -58,6 +58,14 @@ export interface SetupAgentMessage {
   type: 'setupAgent';
 }
 
+/** The user's answer to an ACP agent's form question: `action` accept | decline | cancel, and for accept the form's values as a JSON object text ({field name: text typed, choice picked, or true/false}); the host checks them against the question's schema (core/elicitation.py check_answers) and sends nothing while they are wrong. */
+export interface ElicitationAnswerMessage {
+  type: 'elicitationAnswer';
+  id: string;
+  action: string;
+  values: string;
+}
+
 /** Everything, on 'ready' and New chat; `current` is the reply still running (the view was re-created). */
 export interface StatePost {
   type: 'state';
@@ -319,11 +327,40 @@ export interface AgentCommand {
   hint: string;
 }
 
+/** An agent's form question, asked in the card of its waiting part `id`; `values`: what the inputs start with (the schema's defaults, or the user's last try); `problems`: why the last try was refused ([] at first). */
+export interface ElicitationPost {
+  type: 'elicitation';
+  id: string;
+  agent: string;
+  title: string;
+  message: string;
+  fields: Array<ElicitationField>;
+  values: { [key: string]: string };
+  problems: Array<string>;
+}
+
+/** One field of a form question (core/elicitation.py read_question): every text the agent's, cleaned. */
+export interface ElicitationField {
+  name: string;
+  kind: string;
+  type: string;
+  label: string;
+  description: string;
+  required: boolean;
+  options: Array<ElicitationOption> | null;
+  format: string | null;
+}
+
+export interface ElicitationOption {
+  value: string;
+  label: string;
+}
+
 /** What the webview may send to the host (validated again there: ui/panel_protocol.py). */
-export type FromWebview = ReadyMessage | SendMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage;
+export type FromWebview = ReadyMessage | SendMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage | ElicitationAnswerMessage;
 
 /** What the host posts to the webview. */
-export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost | BackendsPost | ThoughtDeltaPost | AgentToolPost | PlanPost | UsagePost | NoticePost | PermissionPost | CommandsPost;
+export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost | BackendsPost | ThoughtDeltaPost | AgentToolPost | PlanPost | UsagePost | NoticePost | PermissionPost | CommandsPost | ElicitationPost;
 
 /** One handler per kind the host posts, each given its own message. */
 export type Handlers = { [K in ToWebview['type']]: (message: ToWebview & { type: K }) => void };

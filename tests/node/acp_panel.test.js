@@ -211,3 +211,70 @@ test('the agent hears with its next prompt which of its changes the user undid, 
     await panel.stop();
   }
 });
+
+test('an agent\'s form question is a card in the panel, checked before anything is sent; the answer goes back exactly', async () => {
+  const panel = await openPanel(SCRIPTED);
+  try {
+    const turn = panel.send({ type: 'send', text: 'elicit_form' });
+    await until(() => panel.of('elicitation').length > 0);
+    const [card] = panel.of('elicitation');
+    assert.equal(card.message, 'How should I approach this refactoring?');
+    assert.deepEqual(card.fields.map((f) => [f.name, f.kind, f.label, f.required]), [
+      ['strategy', 'choice', 'Strategy', true], ['count', 'integer', 'Files at most', true],
+      ['dry_run', 'boolean', 'Dry run first', false], ['note', 'string', 'Note', false],
+      ['email', 'string', 'Email for the report', false]]);
+    assert.deepEqual(card.values, { strategy: '', count: '3', dry_run: 'true', note: '', email: '' });
+    await panel.send({ type: 'elicitationAnswer', id: card.id, action: 'accept',
+      values: JSON.stringify({ strategy: 'balanced', count: '12', email: 'nobody' }) });
+    const again = panel.of('elicitation').at(-1);
+    assert.deepEqual(again.problems, ['Files at most: must be at most 10', 'Email for the report: must be an email address']);
+    await panel.send({ type: 'elicitationAnswer', id: card.id, action: 'accept',
+      values: JSON.stringify({ strategy: 'balanced', count: '4', dry_run: 'false', note: '', email: 'me@example.com' }) });
+    await turn;
+    assert.equal(panel.of('textDelta').map((m) => m.text).join(''),
+      'elicit: {"action": "accept", "content": {"count": 4, "dry_run": false, "email": "me@example.com", "strategy": "balanced"}}');
+    const answered = panel.of('agentTool').map((m) => m.tool).filter((t) => t.id === card.id).at(-1);
+    assert.deepEqual([answered.status, answered.output], ['ok', 'Answered.']);
+  } finally {
+    await panel.stop();
+  }
+});
+
+test('hostile field labels reach the panel bounded and without control or bidi characters; decline goes back', async () => {
+  const panel = await openPanel(SCRIPTED);
+  try {
+    const turn = panel.send({ type: 'send', text: 'elicit_hostile' });
+    await until(() => panel.of('elicitation').length > 0);
+    const [card] = panel.of('elicitation');
+    const [field] = card.fields;
+    assert.equal(field.label.length, 200);
+    assert.ok(field.label.startsWith('Pick [here](command:workbench.action.reload) <img src=x onerror=alert(1)> gnp.exe [2J y'));
+    assert.doesNotMatch(card.message + field.label + field.description, /[\u0000-\u001f\u200b\u202a-\u202e]/);
+    assert.equal(field.description, '<b>bold</b> [link](https://evil.example) zero-width');
+    assert.deepEqual(field.options.map((o) => o.label), ['[ok](command:workbench.action.quit)', '<script>alert(1)</script>']);
+    await panel.send({ type: 'elicitationAnswer', id: card.id, action: 'decline', values: '{}' });
+    await turn;
+    assert.equal(panel.of('textDelta').map((m) => m.text).join(''), 'elicit: {"action": "decline"}');
+  } finally {
+    await panel.stop();
+  }
+});
+
+test('a URL question opens the address only after the modal naming its host; a dismissed one cancels', async () => {
+  const panel = await openPanel(SCRIPTED);
+  try {
+    vscode.__state.warningAnswer = 'Open login.example.com';
+    await panel.send({ type: 'send', text: 'elicit_url' });
+    const [level, title, items] = vscode.__state.messages.at(-1);
+    assert.deepEqual([level, title], ['warning', 'Scripted asks you to open a web page on login.example.com']);
+    assert.deepEqual(items, [{ modal: true, detail: 'Please sign in to continue.\n\nHost: login.example.com\n\n' +
+      'Address: https://login.example.com/connect?e=url-1' }, 'Open login.example.com', 'Decline']);
+    assert.deepEqual(vscode.__state.external, ['https://login.example.com/connect?e=url-1']);
+    vscode.__state.warningAnswer = undefined; // Escape
+    await panel.send({ type: 'send', text: 'elicit_url https://login.example.com/again' });
+    assert.deepEqual(vscode.__state.external, ['https://login.example.com/connect?e=url-1']); // not opened
+    assert.equal(panel.of('textDelta').map((m) => m.text).join(''), 'elicit: {"action": "accept"}elicit: {"action": "cancel"}');
+  } finally {
+    await panel.stop();
+  }
+});

@@ -46,6 +46,7 @@ function reset() {
   state.workspaceSettings = {};
   state.warningAnswer = undefined;
   state.webviewViews = new Map();
+  state.external = [];  // every address env.openExternal was asked to open (the user's browser would get it)
 }
 reset();
 
@@ -118,6 +119,7 @@ function setSetting(key, value) {
 const env = {
   appName: 'Visual Studio Code (fake)',
   clipboard: { writeText(text) { state.clipboard = text; return Promise.resolve(); }, readText() { return Promise.resolve(state.clipboard); } },
+  openExternal(uri) { state.external.push(uri.toString()); return Promise.resolve(true); },
 };
 
 const lm = {

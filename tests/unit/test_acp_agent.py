@@ -41,12 +41,20 @@ class ClientSide:
         self.calls = []
         self.permission = {'outcome': {'outcome': 'selected', 'optionId': 'allow_once'}}
         self.permission_waits = None  # an asyncio.Event the permission answer waits for
+        self.question = {'action': 'accept', 'content': {'strategy': 'balanced', 'count': 2}}
+        self.question_waits = None
 
     async def request_permission(self, session_id, params):
         self.calls.append(('request_permission', session_id, params['toolCall']['toolCallId']))
         if self.permission_waits is not None:
             await self.permission_waits.wait()
         return self.permission
+
+    async def create_elicitation(self, session_id, question):
+        self.calls.append(('create_elicitation', session_id, question['mode'], question.get('url')))
+        if self.question_waits is not None:
+            await self.question_waits.wait()
+        return self.question
 
     async def read_text_file(self, params):
         self.calls.append(('read_text_file', params))
@@ -119,7 +127,8 @@ def test_start_initializes_with_version_1_and_our_capabilities():
         return agent, result
     agent, result = run(scenario())
     assert result['echo'] == {'protocolVersion': 1, 'clientCapabilities': {
-        'fs': {'readTextFile': True, 'writeTextFile': True}, 'terminal': True, 'auth': {'terminal': True}}}
+        'fs': {'readTextFile': True, 'writeTextFile': True}, 'terminal': True, 'auth': {'terminal': True},
+        'elicitation': {'form': {}, 'url': {}}}}  # both modes present and non-null: both advertised
     assert agent.capabilities['loadSession'] is True
     assert agent.auth_methods == [{'id': 'scripted', 'name': 'Scripted', 'description': None}]
     assert agent.agent_info == {'name': 'scripted-acp-agent', 'version': '1.0.0'}
@@ -556,3 +565,68 @@ def test_secrets_are_header_values_and_credential_variables_not_every_value():
     assert sorted(found) == sorted(['Bearer ' + TOKEN, TOKEN, 'ghp_0123456789', 'sk-0123456789'])
     assert redact('home /tmp/hermes-home, key sk-0123456789, ' + TOKEN, found) == \
         'home /tmp/hermes-home, key [redacted], [redacted]'
+
+
+def test_a_form_question_reaches_the_client_side_for_its_session_and_the_answer_goes_back_exactly():
+    async def scenario():
+        side = ClientSide()
+        agent = await started(client_side=side)
+        session, result, updates = await turn(agent, 'elicit_form')
+        agent.dispose()
+        return session['sessionId'], side.calls, texts(updates)
+    session_id, calls, said = run(scenario())
+    assert calls == [('create_elicitation', session_id, 'form', None)]
+    assert said == ['elicit: {"action": "accept", "content": {"count": 2, "strategy": "balanced"}}']
+
+
+def test_a_question_scoped_to_our_prompt_request_goes_to_that_turns_session():
+    async def scenario():
+        side = ClientSide()
+        side.question = {'action': 'decline'}
+        agent = await started(client_side=side)
+        session, _r, updates = await turn(agent, 'elicit_request')
+        agent.dispose()
+        return session['sessionId'], side.calls, texts(updates)
+    session_id, calls, said = run(scenario())
+    assert calls == [('create_elicitation', session_id, 'form', None)]
+    assert said == ['elicit: {"action": "decline"}']
+
+
+def test_a_url_carrying_the_mcp_token_and_an_unknown_mode_are_invalid_params_never_asked():
+    async def scenario():
+        side = ClientSide()
+        agent = await started(client_side=side)
+        session = await agent.new_session('/tmp', [{'type': 'http', 'name': 'vscode', 'url': 'http://127.0.0.1:1/mcp',
+                                                    'headers': [{'name': 'Authorization', 'value': 'Bearer ' + TOKEN}]}])
+        said = []
+        for text in ['elicit_secret', 'elicit_mode']:
+            updates = []
+            await agent.prompt(session['sessionId'], [{'type': 'text', 'text': text}], updates.append)
+            said.extend(texts(updates))
+        agent.dispose()
+        return side.calls, said
+    calls, said = run(scenario())
+    assert calls == []
+    assert said[0].startswith('elicit: {"error": {"code": -32602, "message": "Invalid params: the URL carries a credential')
+    assert TOKEN not in said[0]
+    assert said[1] == ('elicit: {"error": {"code": -32602, "message": "Invalid params: elicitation mode \\"voice\\" is '
+                       'not supported (this client advertises \\"form\\" and \\"url\\")"}}')
+
+
+def test_cancel_answers_a_waiting_question_cancel():
+    async def scenario():
+        side = ClientSide()
+        side.question_waits = asyncio.Event()  # the user never answers
+        agent = await started(client_side=side)
+        session = await agent.new_session('/tmp', [])
+        updates = []
+        running = asyncio.ensure_future(agent.prompt(session['sessionId'], [{'type': 'text', 'text': 'elicit_form'}],
+                                                     updates.append))
+        await until(lambda: side.calls)
+        agent.cancel(session['sessionId'])
+        result = await running
+        side.question_waits.set()  # the late answer is dropped
+        await asyncio.sleep(0.05)
+        agent.dispose()
+        return result, texts(updates)
+    assert run(scenario()) == ({'stopReason': 'end_turn'}, ['elicit: {"action": "cancel"}'])

@@ -7,6 +7,7 @@ import asyncio
 import vscode
 
 from hermes.core.acp_backends import HERMES_NAME, INSTALL_HINT
+from hermes.core.elicitation import read_question
 from hermes.core.conversations import Conversation, ConversationStore
 from hermes.core.chat_sessions import item_view
 from hermes.host.acp_service import AcpService
@@ -30,6 +31,7 @@ class FakeError(Exception):
 class FakeClientSide:
     def __init__(self):
         self.prompters = {}
+        self.questioners = {}
         self.authors = {}
 
     def set_change_author(self, session_id, author):
@@ -37,6 +39,9 @@ class FakeClientSide:
 
     def set_permission_prompter(self, session_id, prompter):
         self.prompters[session_id] = prompter
+
+    def set_question_prompter(self, session_id, prompter):
+        self.questioners[session_id] = prompter
 
 
 class FakeAgent:
@@ -123,6 +128,9 @@ class FakeAgent:
             elif step[0] == 'permission':
                 prompter = self.client_side.prompters[session_id]
                 self.outcomes.append(await prompter(step[1]))
+            elif step[0] == 'question':  # as net/acp_agent.py hands an elicitation on: read, then asked
+                questioner = self.client_side.questioners[session_id]
+                self.outcomes.append(await questioner(read_question(dict(step[1], sessionId=session_id))))
             elif step[0] == 'wait':
                 await step[1].wait()
                 if self.cancelled:
@@ -770,3 +778,115 @@ def test_a_failure_to_end_a_session_is_logged_not_raised():
 def test_restricted_mode_ends_no_session_through_an_agent():
     world = make_world({'turns': [], 'capabilities': ENDS}, trusted=False)
     assert asyncio.run(world['service'].end_session('Hermes Agent', 'sess-1')) == [] and world['made'] == []
+
+
+# ---------------------------------------------------------------- an agent's questions (ACP elicitation)
+
+FORM_QUESTION = {'mode': 'form', 'message': 'How should I approach this [refactoring](command:workbench.action.reload)?',
+                 'requestedSchema': {'type': 'object', 'properties': {
+                     'strategy': {'type': 'string', 'title': 'Strategy <b>now</b>', 'description': '# careful',
+                                  'oneOf': [{'const': 'conservative', 'title': 'Conservative'},
+                                            {'const': 'balanced', 'title': 'Balanced'}]},
+                     'count': {'type': 'integer', 'title': 'Files at most', 'minimum': 1, 'maximum': 10, 'default': 3}},
+                     'required': ['strategy', 'count']}}
+URL_QUESTION = {'mode': 'url', 'message': 'Please sign in.', 'elicitationId': 'url-1',
+                'url': 'https://login.example.com/connect?e=url-1'}
+
+
+def test_a_form_question_is_a_question_carousel_one_question_per_field_and_the_checked_answers_go_back():
+    world = make_world({'turns': [[('question', FORM_QUESTION), chunk('thanks')]]})
+    stream = vscode.ChatResponseStream()
+    stream.carousel_answers.append({'field-0': {'selectedValue': 'balanced'}, 'field-1': {'freeformValue': '7'}})
+    ask_in(world, 'refactor', stream)
+    assert world['made'][0].outcomes == [{'action': 'accept', 'content': {'strategy': 'balanced', 'count': 7}}]
+    [carousel] = stream.of('question')
+    strategy, count = carousel['questions']
+    assert (strategy['id'], strategy['type'], strategy['title']) == ('field-0', vscode.ChatQuestionType.SingleSelect,
+                                                                     'Strategy <b>now</b>')
+    # the agent's words render as text: no HTML, no heading, no link
+    assert strategy['message'] == 'Strategy \\<b\\>now\\</b\\> (required)\n\n\\# careful'
+    assert strategy['options'] == [{'id': 'conservative', 'label': 'Conservative', 'value': 'conservative'},
+                                   {'id': 'balanced', 'label': 'Balanced', 'value': 'balanced'}]
+    assert (count['type'], count['defaultValue']) == (vscode.ChatQuestionType.Text, '3')
+    assert 'Hermes Agent asks: How should I approach this \\[refactoring\\](command:workbench.action.reload)?' in \
+        stream.text()
+    [conversation] = world['store'].conversations
+    [part] = [part for part in conversation.messages[1]['parts'] if part.get('id', '').startswith('question-')]
+    assert (part['status'], part['result']) == ('ok', 'Answered.')
+
+
+def test_answers_that_do_not_fit_the_form_are_not_sent_and_the_carousel_comes_back_with_the_reasons():
+    world = make_world({'turns': [[('question', FORM_QUESTION), chunk('thanks')]]})
+    stream = vscode.ChatResponseStream()
+    stream.carousel_answers.extend([{'field-0': {'selectedValue': 'balanced'}, 'field-1': {'freeformValue': '99'}},
+                                    {'field-0': {'selectedValue': 'balanced'}, 'field-1': {'freeformValue': '4'}}])
+    ask_in(world, 'refactor', stream)
+    assert world['made'][0].outcomes == [{'action': 'accept', 'content': {'strategy': 'balanced', 'count': 4}}]
+    first, second = stream.of('question')
+    assert 'Not sent: Files at most: must be at most 10' in stream.text()
+    assert second['questions'][1]['defaultValue'] == '99' and second['questions'][0]['defaultValue'] == 'balanced'
+
+
+def test_a_skipped_form_declines_and_an_unanswered_one_is_cancelled_at_the_permission_deadline():
+    world = make_world({'turns': [[('question', FORM_QUESTION), chunk('ok')], [('question', FORM_QUESTION), chunk('ok')]]})
+    stream = vscode.ChatResponseStream()
+    stream.carousel_answers.append(None)  # Skip
+    ask_in(world, 'refactor', stream)
+    world['service'].permission_deadline_ms = 30
+
+    async def never():
+        await asyncio.Event().wait()
+    later = vscode.ChatResponseStream()
+    later.carousel_answers.append(never())
+    ask_in(world, 'again', later)
+    assert world['made'][0].outcomes == [{'action': 'decline'}, {'action': 'cancel'}]
+    assert 'No answer within 50 seconds: the question was cancelled.' in later.text()
+
+
+def test_a_url_question_opens_the_address_only_after_the_modal_naming_its_host_is_agreed_to():
+    world = make_world({'turns': [[('question', URL_QUESTION), chunk('ok')], [('question', URL_QUESTION), chunk('ok')],
+                                  [('question', URL_QUESTION), chunk('ok')]]})
+    vscode.window.message_answers.extend(['Open login.example.com', 'Decline', None])
+    for prompt in ['sign in', 'again', 'once more']:
+        ask_in(world, prompt, vscode.ChatResponseStream())
+    assert world['made'][0].outcomes == [{'action': 'accept'}, {'action': 'decline'}, {'action': 'cancel'}]
+    assert vscode.env.opened == ['https://login.example.com/connect?e=url-1']  # once: only when agreed to
+    level, text, items = vscode.window.messages[0]
+    assert (level, text) == ('warning', 'Hermes Agent asks you to open a web page on login.example.com')
+    assert items == [{'modal': True, 'detail': 'Please sign in.\n\nHost: login.example.com\n\n'
+                                               'Address: https://login.example.com/connect?e=url-1'},
+                     'Open login.example.com', 'Decline']
+
+
+def test_a_url_agreed_to_after_its_question_expired_is_not_opened():
+    world = make_world({'turns': [[('question', URL_QUESTION), chunk('ok')]]})
+    service = world['service']
+    service.permission_deadline_ms = 30
+    release = asyncio.Event()
+
+    async def late_click(*ignored):  # the modal is answered after the deadline
+        await asyncio.sleep(0.1)
+        release.set()
+        return 'Open login.example.com'
+    vscode.window.showWarningMessage = late_click
+    answers = []
+
+    async def scenario():
+        await world['sessions'].handle(request('sign in'), session_context(vscode.Uri.parse('hermes:/untitled-1')),
+                                       vscode.ChatResponseStream(), None)
+        await release.wait()
+        await asyncio.sleep(0.05)
+        answers.extend(world['made'][0].outcomes)
+    asyncio.run(scenario())
+    assert answers == [{'action': 'cancel'}]
+    assert vscode.env.opened == []
+
+
+def test_without_a_question_carousel_a_form_is_asked_with_quick_picks_and_input_boxes():
+    world = make_world({'turns': [[('question', FORM_QUESTION), chunk('ok')]]})
+    vscode.window.quick_pick_answers.append(lambda items: 'Conservative')
+    vscode.window.input_box_answers.append('2')
+    ask_in(world, 'refactor', ModalStream())
+    assert world['made'][0].outcomes == [{'action': 'accept', 'content': {'strategy': 'conservative', 'count': 2}}]
+    assert vscode.window.quick_picks == [['Conservative', 'Balanced']]
+    assert vscode.window.input_boxes[0]['value'] == '3'  # the schema's default

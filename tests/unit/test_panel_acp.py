@@ -13,7 +13,7 @@ import hermes.host.acp_service as acp_service
 from hermes.core.acp_backends import INSTALL_HINT
 from hermes.core.chat_sessions import item_view
 from hermes.ui.panel_controller import PanelController
-from test_acp_sessions import FakeError, make_world, ask
+from test_acp_sessions import FakeError, make_world, ask, FORM_QUESTION
 from test_acp_turn import PERMISSION, READ, WRITE, SHELL_PERMISSION, chunk
 from test_panel_controller import Host, scripted
 
@@ -295,3 +295,86 @@ def test_retry_after_a_failed_agent_turn_asks_the_same_agent_again():
     assert [m['role'] for m in conversation.messages] == ['user', 'assistant']
     assert conversation.messages[1]['status'] == 'done' and of(host, 'textDelta')[-1]['text'] == 'better now'
     assert [call[2][0]['text'] for call in world['made'][-1].calls if call[0] == 'prompt'][-1] == 'hi'
+
+
+# ---------------------------------------------------------------- an agent's form question (ACP elicitation)
+
+
+def test_a_form_question_is_a_card_with_its_fields_checked_before_anything_is_sent():
+    world = make_world({'turns': [[('question', FORM_QUESTION), chunk('thanks')]]})
+    controller, host = panel(world)
+
+    async def scenario():
+        task = asyncio.ensure_future(controller.handle({'type': 'send', 'text': 'refactor'}))
+        await _until(lambda: of(host, 'elicitation'))
+        [card] = of(host, 'elicitation')
+        waiting = [t['tool'] for t in of(host, 'agentTool') if t['tool']['id'] == card['id']]
+        assert waiting[-1]['status'] == 'waiting'
+        await controller.handle({'type': 'elicitationAnswer', 'id': card['id'], 'action': 'accept',
+                                 'values': '{"strategy": "reckless", "count": "0"}'})
+        assert world['made'][0].outcomes == []  # nothing sent: the card came back with the reasons
+        await controller.handle({'type': 'elicitationAnswer', 'id': card['id'], 'action': 'accept', 'values': '[1]'})
+        await controller.handle({'type': 'elicitationAnswer', 'id': card['id'], 'action': 'maybe', 'values': '{}'})
+        await controller.handle({'type': 'elicitationAnswer', 'id': card['id'], 'action': 'accept',
+                                 'values': '{"strategy": "balanced", "count": "5", "__proto__": "x"}'})
+        await task
+        return card
+    card = asyncio.run(scenario())
+    first, again = of(host, 'elicitation')
+    assert (first['agent'], first['message']) == ('Hermes Agent', FORM_QUESTION['message'])
+    assert [(f['name'], f['kind'], f['label'], f['required']) for f in first['fields']] == [
+        ('strategy', 'choice', 'Strategy <b>now</b>', True), ('count', 'integer', 'Files at most', True)]
+    assert first['values'] == {'strategy': '', 'count': '3'} and first['problems'] == []
+    assert again['problems'] == ['Strategy <b>now</b>: must be one of the choices offered',
+                                 'Files at most: must be at least 1']
+    assert again['values'] == {'strategy': 'reckless', 'count': '0'}  # the user's try, to correct
+    assert world['made'][0].outcomes == [{'action': 'accept', 'content': {'strategy': 'balanced', 'count': 5}}]
+    assert ('warn', 'Panel: refused form answers that are no JSON object of texts') in world['log'].lines
+    assert ('warn', 'Panel: refused a form answer "maybe"') in world['log'].lines
+    answered = [t['tool'] for t in of(host, 'agentTool') if t['tool']['id'] == card['id']][-1]
+    assert (answered['status'], answered['output']) == ('ok', 'Answered.')
+    assert controller.questions.waiting == []
+
+
+def test_decline_and_cancel_on_a_form_card_map_exactly():
+    world = make_world({'turns': [[('question', FORM_QUESTION), chunk('a')], [('question', FORM_QUESTION), chunk('b')]]})
+    controller, host = panel(world)
+
+    async def answer_with(text, action):
+        task = asyncio.ensure_future(controller.handle({'type': 'send', 'text': text}))
+        await _until(lambda: len(of(host, 'elicitation')) > len(world['made'][0].outcomes) if world['made'] else False)
+        card = of(host, 'elicitation')[-1]
+        await controller.handle({'type': 'elicitationAnswer', 'id': card['id'], 'action': action, 'values': '{}'})
+        await task
+
+    async def scenario():
+        await answer_with('one', 'decline')
+        await answer_with('two', 'cancel')
+    asyncio.run(scenario())
+    assert world['made'][0].outcomes == [{'action': 'decline'}, {'action': 'cancel'}]
+
+
+def test_an_unanswered_form_is_cancelled_at_the_deadline(monkeypatch):
+    monkeypatch.setattr(acp_service, 'PERMISSION_DEADLINE_MS', 20)
+    world = make_world({'turns': [[('question', FORM_QUESTION), chunk('went on')]]})
+    controller, host = panel(world)
+    send(controller, 'refactor')
+    assert world['made'][0].outcomes == [{'action': 'cancel'}]
+    assert {'type': 'notice', 'text': acp_service.QUESTION_EXPIRED} in host.posted
+    assert controller.questions.waiting == []  # the card's buttons are gone with it
+
+
+def test_stop_cancels_a_waiting_form():
+    scripts = {'turns': [[('question', FORM_QUESTION), chunk('stopped')]]}
+    world = make_world(scripts)
+    controller, host = panel(world)
+
+    async def scenario():
+        scripts['release'] = asyncio.Event()
+        task = asyncio.ensure_future(controller.handle({'type': 'send', 'text': 'refactor'}))
+        await _until(lambda: of(host, 'elicitation'))
+        await controller.handle({'type': 'stop'})
+        await task
+    asyncio.run(scenario())
+    assert world['made'][0].outcomes == [{'action': 'cancel'}]
+    assert {'type': 'notice', 'text': acp_service.QUESTION_STOPPED} in host.posted

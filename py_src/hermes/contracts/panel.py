@@ -32,6 +32,10 @@ CODE = Limit(1000000)  # a code block of a reply
 MODEL = Limit(256)  # a model name
 TURN_ID = Limit(64)  # a turn's checkpoint id (core/checkpoints.py new_turn_id)
 AGENT_ID = Limit(1024)  # an id an ACP agent chose (a permission card's tool call, an option)
+ACTION = Limit(16)  # accept | decline | cancel (the host checks)
+# a form's answers as JSON text: at most 30 fields of 10,000 characters each (core/elicitation.py), with room for
+# their names and JSON's escapes
+FORM_VALUES = Limit(700000)
 
 # ------------------------------------------------------------------------- webview → host
 
@@ -89,6 +93,16 @@ class OpenPermissionDiffMessage(TypedDict):
     id: Annotated[str, AGENT_ID]
 
 
+class ElicitationAnswerMessage(TypedDict):
+    """The user's answer to an ACP agent's form question: `action` accept | decline | cancel, and for accept the
+    form's values as a JSON object text ({field name: text typed, choice picked, or true/false}); the host checks
+    them against the question's schema (core/elicitation.py check_answers) and sends nothing while they are wrong."""
+    type: Literal['elicitationAnswer']
+    id: Annotated[str, AGENT_ID]
+    action: Annotated[str, ACTION]
+    values: Annotated[str, FORM_VALUES]
+
+
 class SetupAgentMessage(TypedDict):
     """The sign-in button (Hermes Agent: "Set up Hermes Agent", `hermes acp --setup`): the agent's sign-in, then the
     failed turn again."""
@@ -96,7 +110,8 @@ class SetupAgentMessage(TypedDict):
 
 
 FromWebview = Union[ReadyMessage, SendMessage, BareMessage, CodeMessage, SelectModelMessage, TurnMessage,
-                    SelectBackendMessage, PermissionAnswerMessage, OpenPermissionDiffMessage, SetupAgentMessage]
+                    SelectBackendMessage, PermissionAnswerMessage, OpenPermissionDiffMessage, SetupAgentMessage,
+                    ElicitationAnswerMessage]
 
 # ------------------------------------------------------------------------- host → webview
 
@@ -330,7 +345,38 @@ class PermissionPost(TypedDict):
     choices: List[PermissionChoice]
 
 
+class ElicitationOption(TypedDict):
+    value: str  # sent back exactly
+    label: str
+
+
+class ElicitationField(TypedDict):
+    """One field of a form question (core/elicitation.py read_question): every text the agent's, cleaned."""
+    name: str
+    kind: str  # string | number | integer | boolean | choice | unsupported
+    type: str  # the schema's type (named for an unsupported field)
+    label: str
+    description: str
+    required: bool
+    options: Optional[List[ElicitationOption]]  # a choice's, or Yes/No for a boolean
+    format: Optional[str]  # email | uri | date | date-time
+
+
+class ElicitationPost(TypedDict):
+    """An agent's form question, asked in the card of its waiting part `id`; `values`: what the inputs start with
+    (the schema's defaults, or the user's last try); `problems`: why the last try was refused ([] at first)."""
+    type: Literal['elicitation']
+    id: str
+    agent: str
+    title: str
+    message: str
+    fields: List[ElicitationField]
+    values: Dict[str, str]
+    problems: List[str]
+
+
 ToWebview = Union[StatePost, UserMessagePost, TurnStartedPost, TextDeltaPost, ToolStartedPost, ToolStatePost,
                   ToolResultPost, TurnEndedPost, ErrorPost, ModelsPost, ChangesPost, BackendsPost, ThoughtDeltaPost,
-                  AgentToolPost, PlanPost, UsagePost, NoticePost, PermissionPost, CommandsPost]
+                  AgentToolPost, PlanPost, UsagePost, NoticePost, PermissionPost, CommandsPost,
+                  ElicitationPost]
 # __pragma__('noskip')

@@ -39,6 +39,7 @@ CLIENT_METHODS = {
     'terminal/wait_for_exit': 'terminal_wait_for_exit',
     'terminal/kill': 'terminal_kill',
     'terminal/release': 'terminal_release',
+    'elicitation/create': 'create_elicitation',
 }
 
 METHOD_NOT_FOUND = -32601
@@ -81,11 +82,12 @@ class RequestError(Exception):
 
 def initialize_params() -> 'JsonObject':
     """What we tell the agent in `initialize`: the version we speak, that we serve files and terminals, and that
-    we run terminal sign-in methods (core/acp_sign_in.py)."""
+    we run terminal sign-in methods (core/acp_sign_in.py) and ask the user its questions — forms and URLs
+    (`elicitation`: each mode only when present and non-null, so both are named; core/elicitation.py)."""
     return {
         'protocolVersion': PROTOCOL_VERSION,
         'clientCapabilities': {'fs': {'readTextFile': True, 'writeTextFile': True}, 'terminal': True,
-                               'auth': {'terminal': True}},
+                               'auth': {'terminal': True}, 'elicitation': {'form': {}, 'url': {}}},
         'clientInfo': {'name': 'hermes-vscode', 'title': 'Hermes for VS Code', 'version': VERSION},
     }
 
@@ -283,6 +285,10 @@ def update_session_id(params: 'Json') -> 'Optional[str]':
 
 def is_permission_request(method: 'Json') -> bool:
     return method == 'session/request_permission'
+
+
+def is_elicitation_request(method: 'Json') -> bool:
+    return method == 'elicitation/create'
 
 
 def cancelled_permission() -> 'JsonObject':

@@ -206,9 +206,10 @@ class AcpConversations:
 
     async def run(self, spec: 'JsonObject', conversation: 'Conversation', begun: 'JsonObject',
                   blocks: 'List[JsonObject]', view: 'TurnView', cancellation: 'Cancellation', ask: 'Any',
-                  origin: 'Any') -> 'JsonObject':
+                  origin: 'Any', elicit: 'Any' = None) -> 'JsonObject':
         """One prompt (`blocks`: ACP content blocks) in the conversation's agent session; `begun`: what `begin`
-        returned. Returns {'failure': None | {'message', 'setup'}, 'stopReason', 'cancelled', 'empty' (no word,
+        returned; `ask` asks a permission question, `elicit` an agent's form question (host/acp_service.py
+        run_turn). Returns {'failure': None | {'message', 'setup'}, 'stopReason', 'cancelled', 'empty' (no word,
         no step), 'changed' (paths)}. Notices (a lost session, a turn denied, a stop reason) go to
         `view.on_notice`; the reply ends (done, stopped, error) and is stored."""
         user = begun['user']
@@ -228,7 +229,7 @@ class AcpConversations:
             self.store.put(conversation, origin)
         try:
             outcome = await self.service.run_turn(spec, conversation, reply, blocks, shown, cancellation, ask, save,
-                                                  events.late_updates(), author)
+                                                  events.late_updates(), author, elicit)
         except AcpAgentError as error:
             failure = error
         except JsError as error:

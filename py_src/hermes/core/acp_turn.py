@@ -12,7 +12,8 @@ What an agent sends (ACP v1) and what it becomes:
 Quirks absorbed (Hermes Agent 0.19.0): `read_file`, `write_file` and `patch` calls never get a closing
 tool_call_update, so `finish()` ends every tool still running (ok when the turn ended normally, cancelled
 when it was cancelled); permission requests carry ids of their own (`edit-approval-N`), so a request is a
-part of its own that waits for the user and ends with the answer.
+part of its own that waits for the user and ends with the answer. So is an agent's question (elicitation/create,
+core/elicitation.py): a part "Question: …" that waits, then says Answered, Declined or Cancelled.
 """
 # __pragma__('tconv')
 # __pragma__('skip')
@@ -155,6 +156,7 @@ class AcpTurn:
         self.cost = None  # type: Json  # the session's cumulative cost as the agent last said it (raw)
         self.changed = []  # type: List[str]  # absolute paths the agent's edit/delete/move calls and diffs named
         self.permissions = 0
+        self.questions = 0
         self.text_shown = False
 
     # ------------------------------------------------------------------ session/update
@@ -328,6 +330,25 @@ class AcpTurn:
 
     def permission_answered(self, part: 'JsonObject', answer_text: str, allowed: bool) -> None:
         part['status'] = 'ok' if allowed else 'error'
+        part['result'] = answer_text
+        self.view.on_tool(tool_view(part))
+
+    def question_waiting(self, question: 'JsonObject') -> 'JsonObject':
+        """An agent's question (core/elicitation.py read_question) arrived: a part that waits for the user
+        (NeedsInput), titled with its message's first line. Returns it."""
+        self.questions += 1
+        first_line = question['message'].split('\n')[0]
+        title = first_line if len(first_line) <= 120 else first_line[:119] + '…'
+        part = {'kind': 'tool', 'id': 'question-' + str(self.questions), 'arguments': {}, 'status': 'waiting',
+                'result': '', 'toolKind': 'other', 'paths': [], 'diffs': [],
+                'name': ('Question: ' if question['mode'] == 'form' else 'Open a web page: ') +
+                (title if title != '' else 'the agent asks')}
+        self.reply['parts'].append(part)
+        self.view.on_tool(tool_view(part))
+        return part
+
+    def question_answered(self, part: 'JsonObject', answer_text: str, accepted: bool) -> None:
+        part['status'] = 'ok' if accepted else 'error'
         part['result'] = answer_text
         self.view.on_tool(tool_view(part))
 

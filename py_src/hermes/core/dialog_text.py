@@ -43,6 +43,15 @@ def escape_invisible(text: str, keep_newlines: bool = False) -> str:
     return ''.join(parts)
 
 
+def drop_invisible(text: str, keep_newlines: bool = False) -> str:
+    """`text` with every invisible or reordering character replaced by a space (newlines kept if asked): for
+    an agent's words shown as a label, where writing them out would only be noise."""
+    kept = []  # type: List[str]
+    for char in text:
+        kept.append(char if keep_newlines and char == '\n' else ' ' if _invisible(ord(char)) else char)
+    return ''.join(kept)
+
+
 MAX_TITLE_CHARS = 200
 
 

@@ -4,6 +4,9 @@ confinement and consent an MCP client gets.
 
 - `session/request_permission` goes to the prompter the front end set for that session
   (`set_permission_prompter(session_id, async fn(params) → outcome)`); with none, the answer is 'cancelled'.
+- `elicitation/create` (a question: a form, or a URL to open; read and checked by net/acp_agent.py with
+  core/elicitation.py) goes to the session's question prompter (`set_question_prompter(session_id,
+  async fn(question) → result)`); with none, the answer is `{"action": "cancel"}`.
 - `fs/read_text_file`: the editor's text when the file is open (unsaved changes included), else the disk;
   confined to the workspace (host/paths.py resolve_path); `line` (1-based) and `limit` select lines.
 - `fs/write_text_file`: the `file_write` tool through the window's registry — its gate (the same dialog, the same
@@ -14,6 +17,7 @@ confinement and consent an MCP client gets.
 """
 # __pragma__('tconv')
 from hermes.core.acp import RequestError, INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND
+from hermes.core.elicitation import cancelled as cancelled_question
 from hermes.core.git_args import quote_args
 from hermes.core.tools import ToolCall, ToolError
 from hermes.core.values import get_key, json_type
@@ -92,6 +96,7 @@ class AcpClientSide:
         self.terminals = terminals
         self.log = log
         self.prompters = {}   # 's:' + session id → async fn(params) → outcome
+        self.questioners = {}  # 's:' + session id → async fn(question) → elicitation result
         self.authors = {}     # 's:' + session id → the change log's author of the session's writes
         self.running = {}     # 't:' + terminal id → {'record', 'entry', 'limit'}
         self.next_terminal = 1
@@ -105,6 +110,23 @@ class AcpClientSide:
                 del self.prompters[key]
         else:
             self.prompters[key] = prompter
+
+    def set_question_prompter(self, session_id, prompter):
+        key = 's:' + str(session_id)
+        if is_none(prompter):
+            if key in self.questioners:
+                del self.questioners[key]
+        else:
+            self.questioners[key] = prompter
+
+    async def create_elicitation(self, session_id, question):
+        """An agent's question (core/elicitation.py read_question's shape), asked in the session's running turn."""
+        key = 's:' + str(session_id)
+        if key not in self.questioners:
+            if not is_none(self.log):
+                self.log.warn('ACP: a question for a session with no running turn was answered cancel')
+            return cancelled_question()
+        return await self.questioners[key](question)
 
     def set_change_author(self, session_id, author):
         """Who the change log names for this session's writes ({'client', 'session', 'turn'})."""

@@ -1,10 +1,11 @@
 """ACP agents for the front ends (chat sessions, side panel): which agent answers, one warm agent
 process per agent spec (reused between turns and sessions, started again after a crash), the agent
 session behind a conversation (new, or loaded again after a reload), this window's MCP server handed
-over in session/new and session/load, and one prompt turn with its permission requests.
+over in session/new and session/load, and one prompt turn with its permission requests and questions.
 
-The front ends talk to `AcpService.run_turn(...)` with a TurnView (core/acp_turn.py) and an `ask`
-function for permission requests; they never see the protocol. The agent process and the protocol are
+The front ends talk to `AcpService.run_turn(...)` with a TurnView (core/acp_turn.py), an `ask` function for
+permission requests and an `elicit` function for an agent's form questions (core/elicitation.py; a URL question is
+asked here, host/url_consent.py, the same in every front end); they never see the protocol. The agent process and the protocol are
 net/acp_agent.py (AcpAgent); what an agent may ask of us is host/acp_client_side.py.
 """
 # __pragma__('tconv')
@@ -25,7 +26,9 @@ from hermes.core.acp_options import (offered_options, option_groups, chosen_valu
                                      with_config_update, wire_value, CONFIG, OPTIONS, MODE)
 from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
                                   permission_summary)
+from hermes.core.elicitation import accepted, declined, cancelled, check_answers, answer_text
 from hermes.host.settings import setting
+from hermes.host.url_consent import ask_to_open
 from hermes.host.approval import restricted_mode
 from hermes.host.workspace import workspace_folders
 from hermes.host.agent_launch import safe_path_entries, search_program, launch_spec, agent_home
@@ -39,6 +42,8 @@ PERMISSION_DEADLINE_MS = 50000
 """An unanswered permission request is answered "deny" by us after this (Hermes denies by itself at 60 s)."""
 DENIED_IN_TIME = ('No answer within 50 seconds: Hermes denied the request (it would have timed out at 60 s). '
                   'Ask again to retry.')
+QUESTION_EXPIRED = 'No answer within 50 seconds: the question was cancelled. Ask the agent again to retry.'
+QUESTION_STOPPED = 'The turn was stopped: its question was cancelled.'
 
 
 def find_program(name, extra_folders=None):
@@ -122,7 +127,8 @@ class AcpService:
         # after session/new or during session/load, before anyone watches the session; the next turn hands them on
         self.session_commands = {}
         self.hinted = []  # conversation ids that were told once how to get Hermes Agent
-        self.permission_deadline_ms = PERMISSION_DEADLINE_MS
+        self.permission_deadline_ms = PERMISSION_DEADLINE_MS  # also an agent's question's (elicitation)
+        self.url_consent = ask_to_open  # async (agent name, question, still_waiting) → result or None
 
     # ------------------------------------------------------------------ who answers
 
@@ -492,13 +498,15 @@ class AcpService:
     # ------------------------------------------------------------------ a turn
 
     async def run_turn(self, spec, conversation, reply, blocks, view, cancellation, ask, save, between_turns=None,
-                       author=None):
+                       author=None, elicit=None):
         """One prompt: `blocks` (ACP content blocks) to the conversation's agent session; updates go to
         an AcpTurn on `reply` and `view`. `ask(question)` asks the user a permission question
         ({'title', 'detail', 'diffs', 'command', 'choices'}) and returns the chosen choice id or None;
         `save()` stores the conversation (the list shows NeedsInput); `between_turns(update)` hears the
         session's updates outside a turn (Hermes sends the title after the answer); `author`: the change log's
-        author of the turn's writes through fs/write_text_file. Returns {'stopReason', 'turn',
+        author of the turn's writes through fs/write_text_file; `elicit(question)` asks a form question
+        (core/elicitation.py read_question) and returns {'action': 'accept', 'content'} | {'action': 'decline'}
+        | None (dismissed). Returns {'stopReason', 'turn',
         'notices'}; raises AcpAgentError when the agent cannot run."""
         notices = []
         cwd = self.cwd()
@@ -531,6 +539,12 @@ class AcpService:
         async def prompter(params):
             return await self.answer_permission(turn, params, view, ask, save, cancellation)
         self.client_side.set_permission_prompter(session_id, prompter)
+
+        async def questioner(question):
+            return await self.answer_question(turn, question, view, elicit, save, cancellation, spec['name'])
+        set_questioner = getattr(self.client_side, 'set_question_prompter', None)
+        if not is_none(set_questioner):
+            set_questioner(session_id, questioner)
         unsubscribe = cancellation.on_cancel(lambda: agent.cancel(session_id))
 
         def on_update(update):
@@ -548,6 +562,8 @@ class AcpService:
         finally:
             unsubscribe()
             self.client_side.set_permission_prompter(session_id, None)
+            if not is_none(set_questioner):
+                set_questioner(session_id, None)
         stop_reason = get_key(result, 'stopReason', 'end_turn')
         turn.finish(stop_reason)
         return {'stopReason': stop_reason, 'turn': turn, 'notices': notices}
@@ -593,6 +609,61 @@ class AcpService:
         turn.permission_answered(part, picked['label'], picked['allow'])
         save()
         return selected_outcome(picked['id'])
+
+    async def answer_question(self, turn, question, view, elicit, save, cancellation, agent_name):
+        """An agent's question (elicitation/create, read by core/elicitation.py): a form asked by the front end's
+        `elicit`, a URL by the consent dialog (host/url_consent.py). The answer maps exactly: the user's checked
+        values → accept with content (checked here again), Decline → decline, dismissed → cancel; no answer within
+        the permission deadline → cancel, with a note; a stopped turn → cancel (net/acp_agent.py answers at once)."""
+        if cancellation.cancelled:
+            return cancelled()
+        part = turn.question_waiting(question)
+        save()
+        question['part'] = part['id']  # the waiting part the front end showed (a panel card asks in its place)
+        question['agent'] = agent_name
+        state = {'settled': False, 'timed_out': False}
+        deadline = deferred()
+
+        def expire():
+            state['timed_out'] = True
+            deadline['resolve'](None)
+        timer = set_timer(expire, self.permission_deadline_ms)
+        try:
+            if question['mode'] == 'url':
+                asking = self.url_consent(agent_name, question, lambda: not state['settled'])
+            elif is_none(elicit):
+                asking = deadline['promise']  # a front end that cannot ask forms: its deadline answers
+            else:
+                asking = elicit(question)
+            answer = await first_of([asking, deadline['promise'], cancellation.wait()])
+        except JsError as error:
+            self.log.warn('ACP: asking a question failed: ' + error_message(error))
+            answer = None
+        finally:
+            state['settled'] = True
+            clear_timer(timer)
+        action = get_key(answer, 'action')
+        result = cancelled()
+        note = None
+        if cancellation.cancelled:
+            note = QUESTION_STOPPED
+        elif action == 'decline':
+            result = declined()
+        elif action == 'accept' and question['mode'] == 'url':
+            result = accepted()
+        elif action == 'accept':
+            checked = check_answers(question, get_key(answer, 'content'))
+            if len(checked['problems']) > 0:  # a front end let through what the form refuses: nothing is sent
+                self.log.warn('ACP: refused answers the form does not accept: ' + '; '.join(checked['problems']))
+            else:
+                result = accepted(checked['content'])
+        elif state['timed_out']:
+            note = QUESTION_EXPIRED
+        turn.question_answered(part, answer_text(result), result['action'] == 'accept')
+        if not is_none(note):
+            view.on_notice(note)
+        save()
+        return result
 
     async def replay_session(self, spec, session_id, on_update):
         """Load an agent session into its warm process, its replay (the earlier turns) to `on_update`."""

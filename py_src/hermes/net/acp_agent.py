@@ -1,12 +1,13 @@
 """An ACP agent process (Hermes Agent, or any agent the user configured) seen as a Python object: start it,
 open, load, resume and list its sessions, run prompts whose updates stream to a callback, cancel, and stop it.
 
-The agent's own requests (permissions, files, terminals) go to `client_side` (host/acp_client_side.py in VS
+The agent's own requests (permissions, questions, files, terminals) go to `client_side` (host/acp_client_side.py in VS
 Code, fakes in tests). Transport and failure handling are net/acp_connection.py's; the protocol's facts and
 texts core/acp.py's. Every failure reaches the caller as an AcpError (core/acp.py, also exported here)."""
 # __pragma__('tconv')
 from hermes.core import acp
 from hermes.core.acp import AcpError as _AcpError, RequestError as _RequestError
+from hermes.core.elicitation import ElicitationProblem, read_question, carries_secret, cancelled as cancelled_question
 from hermes.core.values import get_key, json_type, object_keys
 from hermes.js.errors import JsError, error_message
 from hermes.js.objects import is_none, call_method
@@ -63,7 +64,9 @@ class AcpAgent:
         self.agent_info = None  # type: Json
         self.listeners = {}  # type: Dict[str, OnUpdate]  # session key → on_update of the turn (or load) running in it
         self.turn_requests = {}  # type: Dict[str, int]  # session key → id of its session/prompt request
-        self.permissions = {}  # type: Dict[str, List[Json]]  # session key → ids of its permission requests waiting
+        # session key → its questions waiting (permission requests, elicitations): [request id, the answer a
+        # cancelled turn gives it]
+        self.permissions = {}  # type: Dict[str, List[List[Json]]]
         self.cancel_timers = {}  # type: Dict[str, Any]  # session key → timer that gives up on a cancelled turn
         self.exit_callbacks = []  # type: List[Callable[[str], None]]
         self.update_callbacks = []  # type: List[Callable[[str, Json], None]]
@@ -258,8 +261,9 @@ class AcpAgent:
         return {} if is_none(result) else result
 
     def cancel(self, session_id: str) -> None:
-        """`session/cancel`: the agent should end the turn with stopReason 'cancelled'. Permission requests of
-        the session still waiting are answered 'cancelled' now (the protocol asks the client to). A turn that has
+        """`session/cancel`: the agent should end the turn with stopReason 'cancelled'. Permission requests and
+        questions (elicitations) of the session still waiting are answered 'cancelled' / 'cancel' now (the protocol
+        asks the client to). A turn that has
         not ended `cancel_grace_ms` later rejects with AcpError('timeout')."""
         if is_none(self.connection) or not is_none(self.connection.error):
             return
@@ -268,8 +272,8 @@ class AcpAgent:
         if key in self.permissions:
             waiting = self.permissions[key]
             del self.permissions[key]
-            for request_id in waiting:
-                self.connection.respond(request_id, acp.cancelled_permission())
+            for entry in waiting:
+                self.connection.respond(entry[0], entry[1])
         if key in self.turn_requests and key not in self.cancel_timers:
             request_id = self.turn_requests[key]
             grace = self._option('cancel_grace_ms', acp.CANCEL_GRACE_MS)
@@ -349,18 +353,51 @@ class AcpAgent:
         name = acp.CLIENT_METHODS[method]
         if is_none(self.client_side) or is_none(getattr(self.client_side, name, None)):
             raise RequestError(acp.METHOD_NOT_FOUND, 'Method not found: ' + method)
+        if acp.is_elicitation_request(method):
+            return await self._elicit(name, params, request_id)
         if not acp.is_permission_request(method):
             return await call_method(self.client_side, name, params)
         session_id = acp.update_session_id(params)
+        return await self._ask(session_id, request_id, acp.cancelled_permission(),
+                               lambda: call_method(self.client_side, name, session_id, params))
+
+    async def _ask(self, session_id: 'Json', request_id: 'Json', if_cancelled: 'Json',
+                   asking: 'Callable[[], Awaitable[Any]]') -> 'Json':
+        """A question to the user for a session's turn, kept so that cancel() answers it `if_cancelled` at once."""
         key = acp.session_key(session_id)
         if key not in self.permissions:
             self.permissions[key] = []
-        self.permissions[key].append(request_id)
+        entry = [request_id, if_cancelled]
+        self.permissions[key].append(entry)
         try:
-            return await call_method(self.client_side, name, session_id, params)
+            return await asking()
         finally:
-            if key in self.permissions and request_id in self.permissions[key]:
-                self.permissions[key].remove(request_id)
+            if key in self.permissions and entry in self.permissions[key]:
+                self.permissions[key].remove(entry)
+
+    async def _elicit(self, name: str, params: 'Json', request_id: 'Json') -> 'Json':
+        """`elicitation/create` (core/elicitation.py has the wire): read and checked here, where the secrets handed
+        to the agent and the requests we sent are known; asked by the client side in the turn of its session (a
+        request-scoped one: the turn whose session/prompt it names; none running: answered cancel)."""
+        try:
+            question = read_question(params)
+        except ElicitationProblem as problem:
+            raise RequestError(acp.INVALID_PARAMS, problem.message)
+        if question['mode'] == 'url' and carries_secret(question['url'], self._connection().secrets):
+            raise RequestError(acp.INVALID_PARAMS, 'Invalid params: the URL carries a credential this client handed '
+                               'the agent (its MCP token or a key); it is not shown or opened.')
+        session_id = question['sessionId']
+        if is_none(session_id) and json_type(question['requestId']) == 'integer':  # our request ids are integers
+            for key in self.turn_requests.keys():
+                if self.turn_requests[key] == question['requestId']:
+                    session_id = key[2:]  # acp.session_key's prefix
+        if is_none(session_id):
+            if not is_none(self.log):
+                self.log.warn(self.name + ': a question outside any running turn was answered cancel')
+            return cancelled_question()
+        question['sessionId'] = session_id
+        return await self._ask(session_id, request_id, cancelled_question(),
+                               lambda: call_method(self.client_side, name, session_id, question))
 
     def _log_error(self, what: str, problem: 'Any') -> None:
         if not is_none(self.log):

@@ -9,6 +9,10 @@ TurnView that renders it natively into a ChatResponseStream, and the permission 
   the one response part a turn can await) with every option the agent offers as a single choice, and a "Show
   Changes" button above it when it carries diffs; where this VS Code has no question carousel, a modal question
   with the same options (plus "Show Changes": the diff opens in an editor, then the question comes back);
+- an agent's form question (elicitation, core/elicitation.py) → the same question carousel, one question per field
+  (a choice or yes/no as a single choice, the rest as text), its answers checked against the form before anything
+  is sent (the carousel comes back with the reasons); Skip declines; where there is no carousel, quick picks and
+  input boxes;
 - where this VS Code lacks a part (the proposal off, the test shim): progress lines and Markdown instead.
 """
 # __pragma__('tconv')
@@ -19,6 +23,7 @@ from hermes.core.values import json_type, get_key
 from hermes.core.acp_turn import TurnView, deny_choice
 from hermes.core.chat_sessions import status_ending
 from hermes.core.untrusted_markdown import code_block, inline_code, plain_text, MAX_BLOCK_CHARS
+from hermes.core.elicitation import check_answers, default_answers, accepted, declined
 from hermes.host.chat_host import path_uri
 
 DIFF_SCHEME = 'hermes-acp-diff'
@@ -252,3 +257,114 @@ def modal_asker(agent_name, documents, log):
                     return choice['id']
             return None
     return ask
+
+
+def field_markdown(field):
+    """A form field's question text: its label and description, the agent's words as text only."""
+    text = plain_text(field['label']) + (' (required)' if field['required'] else '')
+    if field['kind'] == 'unsupported':
+        text = text + ' — Hermes cannot answer a field of type ' + inline_code(field['type'])
+    if field['description'] != '':
+        text = text + '\n\n' + plain_text(field['description'], MAX_BLOCK_CHARS)
+    return text
+
+
+def field_questions(question, values):
+    """The question carousel for a form: one ChatQuestion per field, ids by position (the agent chose the names)."""
+    asked = []
+    index = 0
+    for field in question['fields']:
+        details = {'message': new(vscode.MarkdownString, field_markdown(field))}
+        value = values[field['name']] if field['name'] in values else ''
+        if not is_none(field['options']):
+            details['options'] = [{'id': option['value'], 'label': option['label'], 'value': option['value']}
+                                  for option in field['options']]
+            details['allowFreeformInput'] = False
+            if value != '':
+                details['defaultValue'] = value
+            kind = vscode.ChatQuestionType.SingleSelect
+        else:
+            details['defaultValue'] = value
+            kind = vscode.ChatQuestionType.Text
+        asked.append(new(vscode.ChatQuestion, 'field-' + str(index), kind, field['label'], details))
+        index += 1
+    return asked
+
+
+def carousel_values(question, answers):
+    """The carousel's answers as {field name: text}: a single choice's selected value, a text's typed value."""
+    values = {}
+    index = 0
+    for field in question['fields']:
+        answer = get_key(answers, 'field-' + str(index))
+        index += 1
+        if json_type(answer) == 'string':
+            values[field['name']] = answer
+            continue
+        for key in ['selectedValue', 'freeformValue', 'value']:
+            value = get_key(answer, key)
+            if json_type(value) == 'string' and not (field['name'] in values):
+                values[field['name']] = value
+    return values
+
+
+def chat_elicitor(stream, agent_name, log):
+    """`elicit(question)` for AcpService.run_turn: an agent's form question in the chat (the question carousel),
+    asked again with the reasons while the answers do not fit the form. Returns {'action': 'accept', 'content'},
+    {'action': 'decline'} (skipped) or None. Where this VS Code has no carousel: input_elicitor."""
+    if is_none(getattr(stream, 'questionCarousel', None)) or is_none(getattr(vscode, 'ChatQuestion', None)):
+        return input_elicitor(agent_name, log)
+
+    async def elicit(question):
+        intro = plain_text(agent_name) + ' asks: ' + plain_text(question['message'], MAX_BLOCK_CHARS)
+        stream.markdown('\n\n' + intro + '\n\n')
+        values = default_answers(question)
+        while True:
+            answers = await stream.questionCarousel(field_questions(question, values), True)
+            if is_none(answers):
+                return declined()
+            given = carousel_values(question, answers)
+            checked = check_answers(question, given)
+            if len(checked['problems']) == 0:
+                return accepted(checked['content'])
+            for key in given.keys():
+                values[key] = given[key]
+            stream.markdown('\n\nNot sent: ' + '; '.join([plain_text(problem) for problem in checked['problems']]) +
+                            '\n\n')
+    return elicit
+
+
+def input_elicitor(agent_name, log):
+    """`elicit(question)` where the chat has no question carousel: a quick pick per choice, an input box per text
+    (Escape cancels the question), a modal with the reasons while the answers do not fit the form."""
+    async def elicit(question):
+        values = default_answers(question)
+        while True:
+            for field in question['fields']:
+                title = agent_name + ' asks: ' + field['label'] + (' (required)' if field['required'] else '')
+                if not is_none(field['options']):
+                    labels = [option['label'] for option in field['options']]
+                    picked = await vscode.window.showQuickPick(labels, {'title': title, 'ignoreFocusOut': True,
+                                                                        'placeHolder': field['description']})
+                    if json_type(picked) != 'string':
+                        return None
+                    for option in field['options']:
+                        if option['label'] == picked:
+                            values[field['name']] = option['value']
+                else:
+                    typed = await vscode.window.showInputBox({'title': title, 'prompt': field['description'],
+                                                              'value': values[field['name']], 'ignoreFocusOut': True})
+                    if json_type(typed) != 'string':
+                        return None
+                    values[field['name']] = typed
+            checked = check_answers(question, values)
+            if len(checked['problems']) == 0:
+                return accepted(checked['content'])
+            again = await vscode.window.showWarningMessage(agent_name + ': the answers do not fit the question',
+                                                           {'modal': True, 'detail': '\n'.join(checked['problems'])},
+                                                           'Answer Again', 'Decline')
+            if again == 'Decline':
+                return declined()
+            if again != 'Answer Again':
+                return None
+    return elicit

@@ -24,7 +24,7 @@ from hermes.host.acp_sign_in import AgentSignIn
 from hermes.host.change_log import SEAM_TIMERS
 from hermes.host.disk_changes import DiskChangeSpan
 from hermes.host.workspace_texts import WorkspaceTexts
-from hermes.ui.acp_chat import ChatStreamView, chat_asker, register_diff_documents
+from hermes.ui.acp_chat import ChatStreamView, chat_asker, chat_elicitor, register_diff_documents
 from hermes.ui.native_edits import open_turn
 
 SESSION_ORIGIN = 'session'
@@ -154,7 +154,8 @@ class AcpSessionRunner:
         close_edits = open_turn(self.native, stream, change_author(conversation.id, get_key(begun['user'], 'turn')))
         try:
             ended = await self.turns.run(spec, conversation, begun, blocks, shown, cancellation,
-                                         chat_asker(stream, spec['name'], self.documents, self.log), SESSION_ORIGIN)
+                                         chat_asker(stream, spec['name'], self.documents, self.log), SESSION_ORIGIN,
+                                         chat_elicitor(stream, spec['name'], self.log))
         finally:
             close_edits()
             if not is_none(subscription):

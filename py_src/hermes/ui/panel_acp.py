@@ -13,16 +13,24 @@ Host → webview (besides the loop's textDelta / turnStarted / turnEnded):
                                             input lists them (also posted with 'backends', by the controller)
     {type: 'permission', id, title, detail, command, diffs: [{path, shown, preview}], choices: [{id, label,
      kind, allow}]}                          a question in the card of the waiting tool `id`
-Webview → host: {type: 'permissionAnswer', id, option} · {type: 'openPermissionDiff', id}.
+    {type: 'elicitation', id, agent, title, message, fields, values, problems}
+                                            an agent's form question (core/elicitation.py) in the card of its
+                                            waiting part `id`: posted again with `problems` while the answers are
+                                            wrong
+Webview → host: {type: 'permissionAnswer', id, option} · {type: 'openPermissionDiff', id} ·
+{type: 'elicitationAnswer', id, action: accept | decline | cancel, values: JSON text of {name: value}}.
 
 The turn itself runs in core/acp_conversation.py (the same as a chat session's); the answer goes back to the
 agent exactly (the option's id), and a question nobody answers is denied by host/acp_service.py before the agent
 gives up (50 s), with a note: its card then shows the note instead of the buttons.
 """
 # __pragma__('tconv')
+from hermes.js.errors import JsError
+from hermes.js.json import parse_json
 from hermes.js.objects import is_none
 from hermes.js.promises import deferred
-from hermes.core.values import json_type
+from hermes.core.values import json_type, copyable_keys
+from hermes.core.elicitation import check_answers, default_answers, accepted, declined
 from hermes.core.acp_turn import TurnView
 from hermes.core.diff_preview import diff_preview
 
@@ -34,6 +42,34 @@ def tool_post(tool):
             'diffs': [{'path': diff['path'], 'preview': diff_preview(diff['oldText'], diff['newText'])}
                       for diff in tool['diffs']]}
     return post
+
+
+def form_post(question, values, problems):
+    """A form question as the webview's card: its fields (the agent's words already cleaned: the webview sets them
+    as text), what the inputs hold, and why the last answers were refused."""
+    return {'type': 'elicitation', 'id': question['part'], 'agent': question['agent'], 'title': question['title'],
+            'message': question['message'],
+            'fields': [{'name': field['name'], 'kind': field['kind'], 'type': field['type'], 'label': field['label'],
+                        'description': field['description'], 'required': field['required'],
+                        'options': field['options'], 'format': field['format']} for field in question['fields']],
+            'values': values, 'problems': problems}
+
+
+def form_values(text, question):
+    """The webview's answers (a JSON object's text) as {field name: string}, only the form's fields; None when the
+    text is no such object."""
+    try:
+        parsed = parse_json(text)
+    except JsError:
+        return None
+    if json_type(parsed) != 'object':
+        return None
+    names = [field['name'] for field in question['fields']]
+    values = {}
+    for key in copyable_keys(parsed):
+        if key in names and json_type(parsed[key]) == 'string':
+            values[key] = parsed[key]
+    return values
 
 
 def question_post(question):
@@ -85,8 +121,9 @@ class PanelAcpView(TurnView):
 
 
 class PanelQuestions:
-    """The permission questions waiting in the panel: `ask(question)` posts a card and waits for the user's
-    answer (the option id), which `answer(id, option)` gives; `drop(id)` ends a question unanswered (None)."""
+    """The questions waiting in the panel: `ask(question)` posts a permission card and waits for the user's
+    answer (the option id), which `answer(id, option)` gives; `elicit(question)` posts a form and waits for
+    `answer_form(id, action, values)`; `drop(id)` ends a question unanswered (None)."""
 
     def __init__(self, post, log):
         self.post = post
@@ -118,6 +155,47 @@ class PanelQuestions:
             return False
         self.waiting.remove(entry)
         entry['settle'](option)
+        return True
+
+    async def elicit(self, question):
+        """An agent's form question (core/elicitation.py): {'action': 'accept', 'content'} once the user's answers
+        pass the form's checks, {'action': 'decline'}, or None (cancelled, dropped)."""
+        held = deferred()
+        post = form_post(question, default_answers(question), [])
+        self.waiting.append({'id': post['id'], 'post': post, 'choices': [], 'diffs': [], 'question': question,
+                             'settle': held['resolve']})
+        self.post(post)
+        return await held['promise']
+
+    def answer_form(self, part_id, action, values_text):
+        """The user's Submit, Decline or Cancel on a form card. Answers the form refuses are not sent: the card
+        comes back with the reasons and the user's values. False (logged) when nothing was settled."""
+        entry = self._find(part_id)
+        if is_none(entry) or not ('question' in entry):
+            self.log.warn('Panel: an answer to a question that no longer waits (' + part_id[:80] + ')')
+            return False
+        if action == 'decline' or action == 'cancel':
+            self.waiting.remove(entry)
+            entry['settle'](declined() if action == 'decline' else None)
+            return True
+        if action != 'accept':
+            self.log.warn('Panel: refused a form answer "' + action[:20] + '"')
+            return False
+        question = entry['question']
+        values = form_values(values_text, question)
+        if is_none(values):
+            self.log.warn('Panel: refused form answers that are no JSON object of texts')
+            return False
+        checked = check_answers(question, values)
+        if len(checked['problems']) > 0:
+            shown = default_answers(question)
+            for key in values.keys():
+                shown[key] = values[key]
+            entry['post'] = form_post(question, shown, checked['problems'])
+            self.post(entry['post'])
+            return False
+        self.waiting.remove(entry)
+        entry['settle'](accepted(checked['content']))
         return True
 
     def drop(self, part_id):

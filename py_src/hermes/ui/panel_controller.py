@@ -222,6 +222,8 @@ class PanelController:
             self.select_backend(message['backend'])
         elif kind == 'permissionAnswer':
             self.questions.answer(message['id'], message['option'])
+        elif kind == 'elicitationAnswer':
+            self.questions.answer_form(message['id'], message['action'], message['values'])
         elif kind == 'openPermissionDiff':
             await self.host.show_diffs(self.questions.diffs_of(message['id']), self.conversation.model or 'Agent')
         elif kind == 'setupAgent':
@@ -444,7 +446,7 @@ class PanelController:
         try:
             ended = await turns.run(spec, conversation, begun, [{'type': 'text', 'text': text}],
                                     PanelAcpView(self, turn, self.questions), turn.cancel, self.questions.ask,
-                                    PANEL_ORIGIN)
+                                    PANEL_ORIGIN, self.questions.elicit)
         except JsError as error:
             ended = {'failure': {'message': spec['name'] + ' failed: ' + error_message(error), 'setup': False}}
             end_reply(begun['reply'], 'error', ended['failure']['message'])

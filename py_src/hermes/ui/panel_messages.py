@@ -24,4 +24,5 @@ MESSAGES = [
     ['permissionAnswer', [['id', 'string', 1024, False], ['option', 'string', 1024, False]]],
     ['openPermissionDiff', [['id', 'string', 1024, False]]],
     ['setupAgent', []],
+    ['elicitationAnswer', [['id', 'string', 1024, False], ['action', 'string', 16, False], ['values', 'string', 700000, False]]],
 ]

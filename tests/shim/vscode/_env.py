@@ -19,3 +19,9 @@ class _Env:
         self.appName = 'Visual Studio Code (shim)'
         self.clipboard = _Clipboard()
         self.appRoot = None
+        self.opened = []  # every URI openExternal was asked to open (as its text)
+
+    def openExternal(self, uri):
+        """Opens nothing: records the address (the user's browser would get it) and says it was opened."""
+        self.opened.append(uri.toString())
+        return resolved(True)

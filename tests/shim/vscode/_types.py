@@ -44,8 +44,10 @@ class Uri:
         return Uri('file', os.path.abspath(path))
 
     @staticmethod
-    def parse(value):
+    def parse(value, strict=False):
         parts = urllib.parse.urlsplit(value)
+        if parts.scheme in ('http', 'https'):  # a web address keeps its host
+            return _QueryUri(parts.scheme, '//' + parts.netloc + parts.path, parts.query, parts.fragment)
         return Uri(parts.scheme, parts.path, parts.query, parts.fragment)
 
     @staticmethod

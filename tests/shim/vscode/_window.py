@@ -284,6 +284,8 @@ class _Window:
         self.message_answers = []  # queued answers for show*Message calls with items
         self.quick_picks = []
         self.quick_pick_answers = []  # functions choosing from the offered items
+        self.input_boxes = []  # the options of every showInputBox
+        self.input_box_answers = []  # what the user types in each (None: Escape)
         self.webview_view_providers = {}
         self.status_messages = []
         # editors and tabs
@@ -335,6 +337,10 @@ class _Window:
 
     def showErrorMessage(self, text, *items):
         return self._message('error', text, items)
+
+    def showInputBox(self, options=None):
+        self.input_boxes.append(options)
+        return resolved(self.input_box_answers.pop(0) if self.input_box_answers else None)
 
     def showQuickPick(self, items, options=None):
         self.quick_picks.append(list(items))
