@@ -88,6 +88,10 @@ def gemini(window):
         terminal, seen = start(window, command, {'GEMINI_API_KEY': 'scripted',
                                                  'GOOGLE_GEMINI_BASE_URL': model.base_url}, 'gemini')
         terminals.append(terminal)
+        # a prompt typed before the CLI's IDE connection is up is answered without the IDE (its own diff in the
+        # terminal): a fresh-clone run on a loaded machine did so. What a user sees first: connected, initialized.
+        until(lambda: window['door'].find('connected'), 'Gemini CLI to connect to the door', seen)
+        until(lambda: 'Initializing' not in terminal.screen(), 'Gemini CLI to finish initializing', seen)
         return terminal, seen
     yield model, run
     for terminal in terminals:
@@ -149,6 +153,8 @@ def test_qwen_code_sends_its_edit_to_the_review(window):
     try:
         lock = json.loads((window['home'] / '.qwen' / 'ide' / f"{window['door'].ports['qwen']}.lock").read_text())
         assert lock['workspacePath'] == str(window['workspace'])
+        until(lambda: window['door'].find('connected'), 'Qwen Code to connect to the door', seen)
+        until(lambda: 'Initializing' not in terminal.screen(), 'Qwen Code to finish initializing', seen)
         terminal.type('set a to 2')
         proposal = until(lambda: window['door'].find('propose'), 'the proposal', seen)
         assert (proposal['text'], proposal['author']['client']) == ('a = 2\n', 'Qwen Code')
