@@ -270,8 +270,6 @@ def _build(production):
 
 
 MARKETPLACE_VSIX = DIST / f"{PACKAGE['name']}-{PACKAGE['version']}-marketplace.vsix"
-PACKAGED_FILES = ['README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'media', 'dist/extension.js',
-                  'dist/mcp-server.js', 'dist/webview']
 
 
 @task(help={'target': '"marketplace": a .vsix for stable VS Code from the marketplace (no API proposals, '
@@ -292,18 +290,26 @@ def package(c, target=''):
 
 def _package_marketplace(vsce):
     """vsce packages the folder it runs in: a staging copy with the marketplace package.json (package.json in the
-    repository stays as it is)."""
+    repository stays as it is). The copy holds exactly what `vsce ls` lists here, so .vscodeignore stays the one
+    list of what ships (a hand-kept list left dist/vendor/ws.js, the Claude Code door's WebSocket, out of this
+    package)."""
     stage = DIST / 'marketplace-stage'
     shutil.rmtree(stage, ignore_errors=True)
-    for name in PACKAGED_FILES:
-        source, target = ROOT / name, stage / name
+    for name in _vsce_ls(vsce) + ['.vscodeignore']:
+        target = stage / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        (shutil.copytree if source.is_dir() else shutil.copy2)(source, target)
+        shutil.copy2(ROOT / name, target)
     run([sys.executable, ROOT / 'scripts' / 'marketplace_manifest.py', stage / 'package.json'])
     run([node_bin(), vsce, 'package', '--no-dependencies', '-o', MARKETPLACE_VSIX], cwd=stage)
     shutil.rmtree(stage)
     print(f'✓ packaged {MARKETPLACE_VSIX}')
     return MARKETPLACE_VSIX
+
+
+def _vsce_ls(vsce):
+    """The files `vsce package` would take from the repository (vsce's own listing: .vscodeignore applied)."""
+    listed = run([node_bin(), vsce, 'ls', '--no-dependencies'], capture_output=True, text=True)
+    return [line.strip() for line in listed.stdout.splitlines() if line.strip()]
 
 
 MARKETPLACE_FIELDS = ['name', 'displayName', 'publisher', 'version', 'description', 'icon', 'categories', 'keywords',
@@ -339,6 +345,10 @@ def release(c):
     page needs, and dist/SHA256SUMS."""
     built = [(package(c), False), (package(c, target='marketplace'), True)]
     problems = [problem for vsix, marketplace in built for problem in release_problems(vsix, marketplace)]
+    files = [set(packaged_manifest(vsix)[1]) for vsix, _ in built]
+    if files[0] != files[1]:
+        problems.append(f'the packages carry different files: only in the full one {sorted(files[0] - files[1])}, '
+                        f'only in the marketplace one {sorted(files[1] - files[0])}')
     if problems:
         fail('Release: ' + '; '.join(problems))
     sums = ''.join(f'{hashlib.sha256(vsix.read_bytes()).hexdigest()}  {vsix.name}\n' for vsix, _ in built)
