@@ -9,6 +9,10 @@ from hermes.core.completions import McpCompletions
 from hermes.host.recent_files import RecentFiles
 from hermes.host.resource_provider import HostResources
 from hermes.host.resource_events import ResourceEvents
+# __pragma__('skip')
+from hermes.core.mcp_protocol import McpSession
+from hermes.core.mcp_stateless import McpStatelessServer
+# __pragma__('noskip')
 
 
 class McpFeatures:
@@ -17,13 +21,13 @@ class McpFeatures:
         self.provider = provider
         self.catalog = ResourceCatalog(provider)
 
-    def add_to(self, session):
+    def add_to(self, session: 'McpSession') -> None:
         """A handshake-era session (core/mcp_protocol.py): subscriptions are its own."""
         session.add_feature(McpResources(session, self.catalog, self.hub))
         session.add_feature(McpPrompts(self.provider))
         session.add_feature(McpCompletions(self.provider))
 
-    def add_to_stateless(self, server):
+    def add_to_stateless(self, server: 'McpStatelessServer') -> None:
         """The 2026-07-28 server (core/mcp_stateless.py): list/read/prompts/completions per request,
         change events through `subscriptions/listen`."""
         server.add_feature(McpResources(None, self.catalog, self.hub))
