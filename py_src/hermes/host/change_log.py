@@ -38,7 +38,7 @@ from hermes.core.quiet_timer import QuietTimer
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
 from hermes.host.change_store import FORMAT
 # __pragma__('skip')
-from typing import Any, List, Optional
+from typing import Any, Callable, List, Optional
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 
@@ -96,10 +96,10 @@ SEAM_TIMERS = _SeamTimers()
 
 
 class _Subscription:
-    def __init__(self, on_dispose):
+    def __init__(self, on_dispose: 'Optional[Callable[[], None]]') -> None:
         self._on_dispose = on_dispose
 
-    def dispose(self):
+    def dispose(self) -> None:
         if not is_none(self._on_dispose):
             self._on_dispose()
             self._on_dispose = None
@@ -270,14 +270,14 @@ class ChangeLog:
         while len(self._history) > MAX_HISTORY:
             self._history.pop(0)
 
-    def on_change(self, listener):
+    def on_change(self, listener: 'Callable[[List[str]], Any]') -> '_Subscription':
         """Call `listener(paths)` after changes of the log (paths: the files concerned); returns a disposable. With
         `announce_quiet_ms`, a burst of changes is heard once, when it pauses (so after the tool's reply: a
         listener never slows the write that caused it), with the paths of all of them; the state it reads then is
         the latest. Every change is in the journal before any listener hears of it."""
         self._listeners.append(listener)
 
-        def remove():
+        def remove() -> None:
             self._listeners = [item for item in self._listeners if item is not listener]
         return _Subscription(remove)
 
