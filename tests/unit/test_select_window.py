@@ -133,3 +133,23 @@ def test_a_url_gets_no_token_unless_a_discovery_file_names_that_very_address(url
 @pytest.mark.parametrize('url', ['http://127.0.0.1:20002/mcp', 'HTTP://127.0.0.1:20002/other', 'http://127.0.0.1:20002'])
 def test_the_address_a_discovery_file_names_gets_its_token(url):
     assert select_window(WINDOWS, '/tmp', options(url=url))['token'] == 'tok20002'
+
+
+def test_a_discovery_file_without_an_url_is_no_window_to_talk_to():
+    # A live pid's file in ~/.hermes/ide/ that names no URL (cut short, or another writer's) cannot be talked to:
+    # chosen, it printed client config with "None" for the URL and crashed `health` and `stdio`.
+    broken = {'port': 20009, 'pid': 7, 'token': 5, 'workspaceFolders': ['/home/u/web']}
+    chosen = select_window([broken] + WINDOWS, '/home/u/web/src', options())
+    assert chosen['url'] == NEWEST['url']
+    assert chosen['count'] == 3
+    with pytest.raises(NoWindowError) as caught:
+        select_window([broken], '/home/u/web', options())
+    assert str(caught.value) == NO_WINDOW
+
+
+def test_a_token_or_numbers_of_the_wrong_type_are_left_out():
+    odd = dict(window(20005, ['/home/u/odd']), token=12345, port='20005', pid='x')
+    chosen = select_window([odd], '/home/u/odd', options())
+    assert chosen['url'] == 'http://127.0.0.1:20005/mcp'
+    assert chosen['token'] is None  # a header value must be text; the user is told to pass --token
+    assert chosen['port'] is None and chosen['pid'] is None

@@ -2,6 +2,10 @@
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 from hermes.core.client_config import CLIENTS
+# __pragma__('skip')
+from typing import List
+from hermes.contracts.cli import CliOptions
+# __pragma__('noskip')
 
 COMMANDS = ['health', 'config', 'stdio']
 CLIENT_CHOICES = [entry[0] for entry in CLIENTS]
@@ -34,21 +38,21 @@ Options:
 class UsageError(Exception):
     """A command line we can't run: print the text, then the usage, and exit with code 2."""
 
-    def __init__(self, text):
+    def __init__(self, text: str) -> None:
         super().__init__(text)
         self.text = text
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.text
 
 
-def parse_args(argv):
+def parse_args(argv: 'List[str]') -> 'CliOptions':
     """['health', '--port', '19999'] → {'command': 'health', 'port': 19999, 'url': None, ...}.
 
     Flags take `--flag value` or `--flag=value`, before or after the command. `help` (or -h/--help)
     sets 'help'. Raises UsageError for anything else."""
     options = {'command': None, 'url': None, 'token': None, 'port': None, 'client': 'all', 'json': False,
-               'help': False}
+               'help': False}  # type: CliOptions
     index = 0
     count = len(argv)
     while index < count:
@@ -63,7 +67,10 @@ def parse_args(argv):
             if flag in SWITCHES:
                 if equals >= 0:
                     raise UsageError('--' + flag + ' takes no value')
-                options[flag] = True
+                if flag == 'json':
+                    options['json'] = True
+                else:
+                    options['help'] = True
                 continue
             if flag not in VALUE_FLAGS:
                 raise UsageError('unknown option ' + arg)
@@ -74,7 +81,7 @@ def parse_args(argv):
                     raise UsageError('--' + flag + ' needs a value')
                 value = argv[index]
                 index += 1
-            options[flag] = _check_value(flag, value)
+            _set_value(options, flag, value)
             continue
         if arg.startswith('-') and arg != '-':
             raise UsageError('unknown option ' + arg)
@@ -99,18 +106,21 @@ def parse_args(argv):
     return options
 
 
-def _check_value(flag, value):
+def _set_value(options: 'CliOptions', flag: str, value: str) -> None:
+    """options[flag] = the checked value of a VALUE_FLAGS flag."""
     if value == '':
         raise UsageError('--' + flag + ' needs a value')
     if flag == 'port':
         if not value.isdigit() or len(value) > 5 or int(value) < 1 or int(value) > 65535:
             raise UsageError('--port must be a number from 1 to 65535, not ' + value)
-        return int(value)
-    if flag == 'client':
+        options['port'] = int(value)
+    elif flag == 'client':
         if value not in CLIENT_CHOICES:
             raise UsageError('--client must be one of ' + ', '.join(CLIENT_CHOICES) + ', not ' + value)
-        return value
-    if flag == 'url':
+        options['client'] = value
+    elif flag == 'url':
         if not (value.startswith('http://') or value.startswith('https://')):
             raise UsageError('--url must be an http:// or https:// URL, such as http://127.0.0.1:19999/mcp')
-    return value
+        options['url'] = value
+    else:
+        options['token'] = value

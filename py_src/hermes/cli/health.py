@@ -8,24 +8,31 @@ from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.core.values import get_key, is_object
 from hermes.net.mcp_client import McpHttpClient, McpClientError, get_health, base_url_of
+# __pragma__('skip')
+from typing import Awaitable, Callable, List, Optional
+from hermes.contracts.cli import Check, ChosenWindow, HealthClient, HealthReport
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 
 PINGS = 5
 TIMEOUT_MS = 5000
 CHECK_NAMES = ['window', '/health', 'auth', 'initialize', 'tools/list', 'ping']
 
 
-def make_client(url, token):
+def make_client(url: str, token: 'Optional[str]') -> 'HealthClient':
     return McpHttpClient(url, token, TIMEOUT_MS)
 
 
-async def diagnose(window, client_factory=None, fetch_health=None, clock=None):
+async def diagnose(window: 'ChosenWindow', client_factory: 'Optional[Callable[[str, Optional[str]], HealthClient]]' = None,
+                   fetch_health: 'Optional[Callable[[str, int], Awaitable[JsonObject]]]' = None,
+                   clock: 'Optional[Callable[[], float]]' = None) -> 'HealthReport':
     """The report for `window` (from select_window): {'ok', 'window', 'checks': [{name, ok, detail}], ...}.
     Checks after a failure that leaves them meaningless are reported as skipped (ok None)."""
     client_factory = make_client if is_none(client_factory) else client_factory
     fetch_health = get_health if is_none(fetch_health) else fetch_health
     clock = monotonic_ms if is_none(clock) else clock
     report = {'ok': False, 'window': public_window(window), 'checks': [], 'health': None, 'server': None,
-              'protocolVersion': None, 'tools': None, 'pingMs': None}
+              'protocolVersion': None, 'tools': None, 'pingMs': None}  # type: HealthReport
     checks = report['checks']
     checks.append(_check('window', True, describe_window(window)))
 
@@ -45,7 +52,8 @@ async def diagnose(window, client_factory=None, fetch_health=None, clock=None):
     return _finish(report)
 
 
-async def _handshake_and_measure(client, window, health, report, clock):
+async def _handshake_and_measure(client: 'HealthClient', window: 'ChosenWindow', health: 'JsonObject',
+                                 report: 'HealthReport', clock: 'Callable[[], float]') -> None:
     checks = report['checks']
     try:
         result = await client.initialize()
@@ -73,7 +81,7 @@ async def _handshake_and_measure(client, window, health, report, clock):
     report['tools'] = len(tools)
     checks.append(_check('tools/list', True, plural(len(tools), 'tool', 'tools')))
 
-    times = []
+    times = []  # type: List[float]
     try:
         for attempt in range(PINGS):
             started = clock()
@@ -86,9 +94,9 @@ async def _handshake_and_measure(client, window, health, report, clock):
     checks.append(_check('ping', True, format_ms(report['pingMs']) + ' round trip (median of ' + str(PINGS) + ')'))
 
 
-async def list_all_tools(client):
-    tools = []
-    cursor = None
+async def list_all_tools(client: 'HealthClient') -> 'List[Json]':
+    tools = []  # type: List[Json]
+    cursor = None  # type: Json
     for page in range(100):  # a server that keeps sending cursors must not loop forever
         result = await client.request('tools/list', None if is_none(cursor) else {'cursor': cursor})
         page_tools = get_key(result, 'tools')
@@ -102,7 +110,7 @@ async def list_all_tools(client):
     return tools
 
 
-def _finish(report):
+def _finish(report: 'HealthReport') -> 'HealthReport':
     for name in CHECK_NAMES:
         if not _has_check(report['checks'], name):
             report['checks'].append(_check(name, None, 'skipped'))
@@ -111,30 +119,30 @@ def _finish(report):
     return report
 
 
-def _has_check(checks, name):
+def _has_check(checks: 'List[Check]', name: str) -> bool:
     for check in checks:
         if check['name'] == name:
             return True
     return False
 
 
-def public_window(window):
+def public_window(window: 'ChosenWindow') -> 'JsonObject':
     """The window as reported: everything but the token."""
-    shown = {}
+    shown = {}  # type: JsonObject
     for key in ['url', 'port', 'pid', 'workspaceFolders', 'reason', 'count']:
         shown[key] = get_key(window, key)
     shown['tokenSent'] = not is_none(get_key(window, 'token'))
     return shown
 
 
-def _check(name, ok, detail):
+def _check(name: str, ok: 'Optional[bool]', detail: str) -> 'Check':
     return {'name': name, 'ok': ok, 'detail': detail}
 
 
 # ------------------------------------------------------------------------------------ wording
 
 
-def describe_window(window):
+def describe_window(window: 'ChosenWindow') -> str:
     parts = [str(window['url'])]
     if not is_none(get_key(window, 'pid')):
         parts.append('pid ' + str(window['pid']))
@@ -149,7 +157,7 @@ def describe_window(window):
     return text
 
 
-def describe_health(health):
+def describe_health(health: 'JsonObject') -> str:
     parts = [str(get_key(health, 'name', 'server')) + ' ' + str(get_key(health, 'version', '?'))]
     if not is_none(get_key(health, 'tools')):
         parts.append(plural(health['tools'], 'tool', 'tools'))
@@ -160,13 +168,13 @@ def describe_health(health):
     return ' · '.join(parts)
 
 
-def auth_summary(window, health):
+def auth_summary(window: 'ChosenWindow', health: 'JsonObject') -> str:
     if get_key(health, 'auth') == 'none':
         return 'not required ("hermes.mcp.auth" is "none")'
     return 'bearer token accepted'
 
 
-def auth_advice(error, window):
+def auth_advice(error: 'McpClientError', window: 'ChosenWindow') -> str:
     """What to do about a 401/403, in one line."""
     text = error_message(error)
     port = get_key(window, 'port')
@@ -180,17 +188,17 @@ def auth_advice(error, window):
             ' (used automatically when you leave out --token), or run "Hermes: Copy MCP Config" in VS Code.')
 
 
-def _server_name(server):
+def _server_name(server: 'Json') -> str:
     if not is_object(server):
         return '?'
     return str(get_key(server, 'name', '?')) + ' ' + str(get_key(server, 'version', ''))
 
 
-def plural(count, one, many):
+def plural(count: int, one: str, many: str) -> str:
     return str(count) + ' ' + (one if count == 1 else many)
 
 
-def median(values):
+def median(values: 'List[float]') -> 'Optional[float]':
     ordered = sorted(values)
     if len(ordered) == 0:
         return None
@@ -200,7 +208,7 @@ def median(values):
     return (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def format_ms(value):
+def format_ms(value: 'Optional[float]') -> str:
     if is_none(value):
         return '?'
     if value < 10:
@@ -208,13 +216,13 @@ def format_ms(value):
     return str(round(value)) + ' ms'
 
 
-def pad(text, width):
+def pad(text: str, width: int) -> str:
     while len(text) < width:
         text = text + ' '
     return text
 
 
-def format_report(report):
+def format_report(report: 'HealthReport') -> str:
     lines = ['Hermes MCP server health']
     for check in report['checks']:
         mark = '✓' if check['ok'] is True else ('✗' if check['ok'] is False else '-')
@@ -225,5 +233,5 @@ def format_report(report):
     return '\n'.join(lines) + '\n'
 
 
-def report_json(report):
+def report_json(report: 'HealthReport') -> str:
     return dump_json(report, 2) + '\n'

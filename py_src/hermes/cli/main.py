@@ -12,19 +12,23 @@ from hermes.cli.select_window import select_window, NoWindowError
 from hermes.cli.health import diagnose, format_report, report_json
 from hermes.cli.config import config_text
 from hermes.cli.stdio_bridge import StdioBridge
+# __pragma__('skip')
+from typing import List
+from hermes.contracts.cli import Check, ChosenWindow, CliOptions, HealthReport
+# __pragma__('noskip')
 
 PROGRAM = 'mcp-server.js'
 
 
-def find_window(options):
+def find_window(options: 'CliOptions') -> 'ChosenWindow':
     return select_window(list_discovery(), current_directory(), options)
 
 
-def log(text):
+def log(text: str) -> None:
     write_stderr('hermes ' + PROGRAM + ': ' + text + '\n')
 
 
-async def run(argv):
+async def run(argv: 'List[str]') -> int:
     """The whole command; returns the exit code."""
     try:
         options = parse_args(argv)
@@ -50,28 +54,28 @@ async def run(argv):
     return 0
 
 
-def print_health(report, as_json):
+def print_health(report: 'HealthReport', as_json: bool) -> int:
     write_stdout(report_json(report) if as_json else format_report(report))
     return 0 if report['ok'] else 1
 
 
-def no_window_report(text):
-    checks = [{'name': 'window', 'ok': False, 'detail': text}]
+def no_window_report(text: str) -> 'HealthReport':
+    checks = [{'name': 'window', 'ok': False, 'detail': text}]  # type: List[Check]
     for name in ['/health', 'auth', 'initialize', 'tools/list', 'ping']:
         checks.append({'name': name, 'ok': None, 'detail': 'skipped'})
     return {'ok': False, 'window': None, 'checks': checks, 'health': None, 'server': None,
             'protocolVersion': None, 'tools': None, 'pingMs': None}
 
 
-async def run_stdio(options):
-    def connect():
+async def run_stdio(options: 'CliOptions') -> int:
+    def connect() -> McpHttpClient:
         window = find_window(options)
         log('bridging stdio to ' + window['url'] + ' (' + window['reason'] + ')')
         return McpHttpClient(window['url'], window['token'])
 
     bridge = StdioBridge(connect, write_stdout, log)
 
-    async def stop():
+    async def stop() -> None:
         await bridge.close()
         exit_process(0)
 

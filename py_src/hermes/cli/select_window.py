@@ -9,6 +9,11 @@ deepest such folder); else the newest window."""
 from hermes.js.objects import is_none
 from hermes.core.values import get_key, json_type
 from hermes.net.mcp_client import port_of
+# __pragma__('skip')
+from typing import List, Optional
+from hermes.contracts.cli import ChosenWindow, CliOptions
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 
 NO_WINDOW = ('No running VS Code window with Hermes was found (no live discovery file in ~/.hermes/ide/). '
              'Open VS Code with the Hermes extension installed; if it is open, check that the '
@@ -16,26 +21,27 @@ NO_WINDOW = ('No running VS Code window with Hermes was found (no live discovery
 
 
 class NoWindowError(Exception):
-    def __init__(self, text):
+    def __init__(self, text: str) -> None:
         super().__init__(text)
         self.text = text
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.text
 
 
-def select_window(windows, cwd, options):
-    """`windows`: live discovery dicts, newest first. Returns a dict with url, token, port, pid,
+def select_window(windows: 'List[JsonObject]', cwd: str, options: 'CliOptions') -> 'ChosenWindow':
+    """`windows`: live discovery dicts, newest first (one that names no URL is passed over). Returns a dict with url, token, port, pid,
     workspaceFolders, reason (a phrase saying why this window) and count (how many were found).
     Raises NoWindowError with a message for the user."""
-    url = get_key(options, 'url')
-    token = get_key(options, 'token')
-    port = get_key(options, 'port')
+    url = options['url']
+    token = options['token']
+    port = options['port']
+    windows = [window for window in windows if json_type(get_key(window, 'url')) == 'string']
     if not is_none(url):
         match = _by_origin(windows, url)
         chosen = _describe(match, 'given with --url', len(windows)) if not is_none(match) else {
             'url': url, 'token': None, 'port': port_of(url), 'pid': None, 'workspaceFolders': [],
-            'reason': 'given with --url', 'count': len(windows)}
+            'reason': 'given with --url', 'count': len(windows)}  # type: ChosenWindow
         chosen['url'] = url
         if not is_none(token):
             chosen['token'] = token
@@ -47,7 +53,7 @@ def select_window(windows, cwd, options):
         return _with_token(_describe(match, 'chosen with --port', len(windows)), token)
     if len(windows) == 0:
         raise NoWindowError(NO_WINDOW)
-    best = None
+    best = None  # type: Optional[JsonObject]
     best_length = -1
     for window in windows:
         for folder in _folders(window):
@@ -60,7 +66,7 @@ def select_window(windows, cwd, options):
                                  len(windows)), token)
 
 
-def contains_path(folder, path):
+def contains_path(folder: 'Optional[str]', path: 'Optional[str]') -> bool:
     """Is `path` the folder or inside it? Separator-aware: /a/b holds /a/b/c but not /a/bc."""
     if is_none(folder) or is_none(path) or folder == '':
         return False
@@ -75,28 +81,28 @@ def contains_path(folder, path):
     return path.startswith(prefix)
 
 
-def _normalize(path):
+def _normalize(path: str) -> str:
     return path.replace('\\', '/') if _is_windows_path(path) else path
 
 
-def _is_windows_path(path):
+def _is_windows_path(path: str) -> bool:
     return len(path) >= 2 and path[1] == ':' or path.startswith('\\\\')
 
 
-def _trim(path):
+def _trim(path: str) -> str:
     while len(path) > 1 and path.endswith('/') and not path.endswith(':/'):
         path = path[:len(path) - 1]
     return path
 
 
-def _folders(window):
+def _folders(window: 'JsonObject') -> 'List[str]':
     folders = get_key(window, 'workspaceFolders')
     if not isinstance(folders, list):
         return []
     return [folder for folder in folders if isinstance(folder, str)]
 
 
-def _by_port(windows, port):
+def _by_port(windows: 'List[JsonObject]', port: 'Optional[int]') -> 'Optional[JsonObject]':
     if is_none(port):
         return None
     for window in windows:
@@ -105,7 +111,7 @@ def _by_port(windows, port):
     return None
 
 
-def origin_of(url):
+def origin_of(url: 'Json') -> 'Optional[str]':
     """'scheme://host:port' of a URL, lower-case (the port written out: 80/443 when absent); None when it is
     no http(s) URL."""
     if json_type(url) != 'string':
@@ -133,7 +139,7 @@ def origin_of(url):
     return scheme + '://' + host + ':' + port
 
 
-def _by_origin(windows, url):
+def _by_origin(windows: 'List[JsonObject]', url: str) -> 'Optional[JsonObject]':
     """The window whose discovery file names the same scheme, host and port as `url`, or None."""
     wanted = origin_of(url)
     if is_none(wanted):
@@ -144,25 +150,32 @@ def _by_origin(windows, url):
     return None
 
 
-def _describe(window, reason, count):
+def _describe(window: 'JsonObject', reason: str, count: int) -> 'ChosenWindow':
+    """`window`: a discovery file's JSON that names its URL; a field of another type than the file's writer
+    (net/discovery.py) gives is left out (a number for the token would be sent as the header's text)."""
     return {
-        'url': get_key(window, 'url'),
-        'token': get_key(window, 'token'),
-        'port': get_key(window, 'port'),
-        'pid': get_key(window, 'pid'),
+        'url': window['url'],
+        'token': _of_type(window, 'token', 'string'),
+        'port': _of_type(window, 'port', 'integer'),
+        'pid': _of_type(window, 'pid', 'integer'),
         'workspaceFolders': _folders(window),
         'reason': reason,
         'count': count,
     }
 
 
-def _with_token(chosen, token):
+def _of_type(window: 'JsonObject', key: str, kind: str) -> 'Json':
+    value = get_key(window, key)
+    return value if json_type(value) == kind else None
+
+
+def _with_token(chosen: 'ChosenWindow', token: 'Optional[str]') -> 'ChosenWindow':
     if not is_none(token):
         chosen['token'] = token
     return chosen
 
 
-def _listing(windows):
+def _listing(windows: 'List[JsonObject]') -> str:
     if len(windows) == 0:
         return ' ' + NO_WINDOW
     ports = [str(get_key(window, 'port')) + ' (' + (', '.join(_folders(window)) or 'no folder') + ')'

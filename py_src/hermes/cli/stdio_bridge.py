@@ -23,6 +23,11 @@ from hermes.js.fetch import abort_controller
 from hermes.js.promises import spawn, wait_all
 from hermes.core.mcp_headers import mirrored_headers
 from hermes.core.values import get_key, is_object, has_key
+from hermes.net.mcp_client import McpHttpClient
+# __pragma__('skip')
+from typing import Any, Awaitable, Callable, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 
 HTTP_ERROR = -32000
 PARSE_ERROR = -32700
@@ -30,25 +35,27 @@ INVALID_REQUEST = -32600
 
 
 class StdioBridge:
-    def __init__(self, connect, write, log):
+    def __init__(self, connect: 'Callable[[], McpHttpClient]', write: 'Callable[[str], None]',
+                 log: 'Callable[[str], None]') -> None:
         """connect() → an McpHttpClient for the selected window (raises with a message when there
         is none); write(text) puts text on stdout; log(text) reports on stderr."""
         self.connect = connect
         self.write = write
         self.log = log
-        self.client = None
-        self.queue = []
+        self.client = None  # type: Optional[McpHttpClient]
+        self.queue = []  # type: List[str]
         self.pumping = False
-        self.pump_task = None
-        self.in_flight = {}
-        self.abortable = {}  # 'id:' + the JSON of a 2026-07-28 request's id → the AbortController of its POST
+        self.pump_task = None  # type: Optional[Awaitable[None]]
+        self.in_flight = {}  # type: Dict[str, Awaitable[None]]
+        # 'id:' + the JSON of a 2026-07-28 request's id → the AbortController of its POST
+        self.abortable = {}  # type: Dict[str, Any]
         self.next_key = 1
         self.listening = False
         self.closed = False
 
     # ------------------------------------------------------------------------- input
 
-    def receive(self, line):
+    def receive(self, line: str) -> None:
         """One line from stdin (without its line break)."""
         if self.closed:
             return
@@ -57,7 +64,7 @@ class StdioBridge:
             self.pumping = True
             self.pump_task = spawn(self._pump())
 
-    async def finish(self):
+    async def finish(self) -> None:
         """stdin ended: let queued and running messages finish, then end the session."""
         if self.pumping and not is_none(self.pump_task):
             await self.pump_task
@@ -66,21 +73,21 @@ class StdioBridge:
             await wait_all(running)
         await self.close()
 
-    async def close(self):
+    async def close(self) -> None:
         self.closed = True
         if not is_none(self.client):
             client = self.client
             self.client = None
             await client.close()
 
-    async def _pump(self):
+    async def _pump(self) -> None:
         try:
             while len(self.queue) > 0:
                 await self._take(self.queue.pop(0))
         finally:
             self.pumping = False
 
-    async def _take(self, line):
+    async def _take(self, line: str) -> None:
         if line.strip() == '':
             return
         try:
@@ -102,7 +109,7 @@ class StdioBridge:
             abort = self._abortable(message)
             self.in_flight[key] = spawn(self._forward_tracked(key, message, abort))
 
-    async def _forward_tracked(self, key, message, abort):
+    async def _forward_tracked(self, key: str, message: 'Json', abort: 'Any') -> None:
         try:
             await self._forward(message, abort)
         finally:
@@ -111,7 +118,7 @@ class StdioBridge:
 
     # ------------------------------------------------------------------------- forwarding
 
-    def _cancelled_here(self, message):
+    def _cancelled_here(self, message: 'Json') -> bool:
         """True for a `notifications/cancelled` that is the bridge's to carry out: it names a 2026-07-28 request
         in flight (its POST is aborted), or there is no session that could hear it."""
         if not is_cancellation(message):
@@ -122,7 +129,7 @@ class StdioBridge:
             return True
         return is_none(self.client) or is_none(self.client.session_id)
 
-    def _abortable(self, message):
+    def _abortable(self, message: 'Json') -> 'Any':
         """An AbortController for a lone 2026-07-28 request, kept under its id until its POST ends; else None."""
         if not is_request(message) or is_none(mirrored_headers(message)):
             return None
@@ -130,20 +137,21 @@ class StdioBridge:
         self.abortable['id:' + dump_json(message['id'])] = abort
         return abort
 
-    async def _forward(self, message, abort=None):
+    async def _forward(self, message: 'Json', abort: 'Any' = None) -> None:
         pending = request_ids(message)
-        answered = []
+        answered = []  # type: List[str]
 
-        def deliver(reply):
+        def deliver(reply: 'Json') -> None:
             for item in (reply if isinstance(reply, list) else [reply]):
                 if is_object(item) and has_key(item, 'id') and not has_key(item, 'method'):
                     answered.append(dump_json(item['id']))
             self._send(reply)
 
         try:
-            if is_initialize(message) or is_none(self.client):
-                await self._reconnect()
-            await self.client.post(message, deliver, abort)
+            client = self.client
+            if is_initialize(message) or is_none(client):
+                client = self._reconnect()
+            await client.post(message, deliver, abort)
         except JsError as error:
             if not is_none(abort) and abort.signal.aborted:
                 self.log(describe(message) + ' ' + dump_json(pending[0]) + ': cancelled by the client')
@@ -162,21 +170,22 @@ class StdioBridge:
         if is_initialized_notification(message):
             self._start_listening()
 
-    async def _reconnect(self):
+    def _reconnect(self) -> 'McpHttpClient':
         if not is_none(self.client):
             old = self.client
             self.client = None
             self.listening = False
             spawn(old.close())
         self.client = self.connect()
+        return self.client
 
-    def _start_listening(self):
+    def _start_listening(self) -> None:
         if self.listening or is_none(self.client) or is_none(self.client.session_id):
             return
         self.listening = True
         spawn(self._listen(self.client))
 
-    async def _listen(self, client):
+    async def _listen(self, client: 'McpHttpClient') -> None:
         try:
             await client.listen(self._send)
         except JsError as error:
@@ -185,53 +194,53 @@ class StdioBridge:
         if client is self.client:
             self.listening = False
 
-    def _send(self, message):
+    def _send(self, message: 'Json') -> None:
         self.write(dump_json(message) + '\n')  # one line: JSON text never holds a raw line break
 
 
 # ----------------------------------------------------------------------------- pure helpers
 
 
-def error_reply(request_id, code, message):
+def error_reply(request_id: 'Json', code: int, message: str) -> 'JsonObject':
     return {'jsonrpc': '2.0', 'id': request_id, 'error': {'code': code, 'message': message}}
 
 
-def items_of(message):
+def items_of(message: 'Json') -> 'List[Json]':
     return message if isinstance(message, list) else [message]
 
 
-def is_request(item):
+def is_request(item: 'Json') -> bool:
     return is_object(item) and isinstance(get_key(item, 'method'), str) and has_key(item, 'id') and \
         not is_none(get_key(item, 'id'))
 
 
-def request_ids(message):
+def request_ids(message: 'Json') -> 'List[Json]':
     return [item['id'] for item in items_of(message) if is_request(item)]
 
 
-def is_initialize(message):
+def is_initialize(message: 'Json') -> bool:
     for item in items_of(message):
         if is_object(item) and get_key(item, 'method') == 'initialize':
             return True
     return False
 
 
-def is_cancellation(message):
+def is_cancellation(message: 'Json') -> bool:
     return is_object(message) and get_key(message, 'method') == 'notifications/cancelled'
 
 
-def is_initialized_notification(message):
+def is_initialized_notification(message: 'Json') -> bool:
     return is_object(message) and get_key(message, 'method') == 'notifications/initialized'
 
 
-def must_wait(message):
+def must_wait(message: 'Json') -> bool:
     """Forwarded in order (the next line waits): anything but a lone request other than initialize."""
     if isinstance(message, list):
         return True
     return not is_request(message) or is_initialize(message)
 
 
-def describe(message):
+def describe(message: 'Json') -> str:
     if is_object(message) and isinstance(get_key(message, 'method'), str):
         return message['method']
     if is_object(message) and has_key(message, 'id'):

@@ -61,7 +61,7 @@ class McpSession:
     """One client's view of the server: negotiated version, log level, in-flight tool calls."""
 
     def __init__(self, server_info: 'JsonObject', registry: 'ToolRegistry',
-                 send: 'Optional[Callable[[JsonObject, RequestId], None]]' = None, log: 'Any' = None,
+                 send: 'Optional[Callable[[JsonObject, RequestId], Any]]' = None, log: 'Any' = None,
                  instructions: 'Optional[str]' = None, ignored: 'Optional[IgnoredArguments]' = None) -> None:
         self.server_info = server_info
         self.registry = registry

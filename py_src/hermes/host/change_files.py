@@ -14,10 +14,13 @@ from hermes.core.hunks import changed_span
 from hermes.host.documents import open_document_for, replace_text, save_document
 from hermes.host.files import stat, read_text, write_text, delete_path
 from hermes.host.paths import display_path
+# __pragma__('skip')
+from typing import Optional
+# __pragma__('noskip')
 
 
 class EditorFiles:
-    async def read(self, path):
+    async def read(self, path: str) -> 'Optional[str]':
         """The file's current text, or None when there is no file."""
         document = open_document_for(path)
         if not is_none(document) and document.isDirty:
@@ -28,7 +31,7 @@ class EditorFiles:
         found = await read_text(path)
         return found['text']
 
-    async def write(self, path, text):
+    async def write(self, path: str, text: 'Optional[str]') -> None:
         """Make the file hold `text` (None: delete it), undoably. An open editor gets the text as one edit and is
         saved unless it held unsaved changes before (those stay the user's to save)."""
         shown = display_path(path)

@@ -37,6 +37,10 @@ from hermes.core.edit_scopes import EditScopes
 from hermes.core.quiet_timer import QuietTimer
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
 from hermes.host.change_store import FORMAT
+# __pragma__('skip')
+from typing import Any, Callable, List, Optional
+from hermes.contracts.services import CallContext
+# __pragma__('noskip')
 
 MAX_FILE_CHARS = 1000000
 MAX_HISTORY = 200  # decisions remembered (kept / undone), newest last
@@ -92,10 +96,10 @@ SEAM_TIMERS = _SeamTimers()
 
 
 class _Subscription:
-    def __init__(self, on_dispose):
+    def __init__(self, on_dispose: 'Optional[Callable[[], None]]') -> None:
         self._on_dispose = on_dispose
 
-    def dispose(self):
+    def dispose(self) -> None:
         if not is_none(self._on_dispose):
             self._on_dispose()
             self._on_dispose = None
@@ -266,14 +270,14 @@ class ChangeLog:
         while len(self._history) > MAX_HISTORY:
             self._history.pop(0)
 
-    def on_change(self, listener):
+    def on_change(self, listener: 'Callable[[List[str]], Any]') -> '_Subscription':
         """Call `listener(paths)` after changes of the log (paths: the files concerned); returns a disposable. With
         `announce_quiet_ms`, a burst of changes is heard once, when it pauses (so after the tool's reply: a
         listener never slows the write that caused it), with the paths of all of them; the state it reads then is
         the latest. Every change is in the journal before any listener hears of it."""
         self._listeners.append(listener)
 
-        def remove():
+        def remove() -> None:
             self._listeners = [item for item in self._listeners if item is not listener]
         return _Subscription(remove)
 
@@ -824,27 +828,27 @@ def _uri_text(path):
 
 # ------------------------------------------------------------------------ the write path's one hook
 
-def change_log_of(call):
+def change_log_of(call: 'Optional[CallContext]') -> 'Optional[Any]':
     """The change log a tool call records into (None: no call, or a registry built without one)."""
     if is_none(call):
         return None
     return call.services.change_log_or_none
 
 
-def check_write(call, path, line_ranges):
+def check_write(call: 'Optional[CallContext]', path: str, line_ranges: 'Optional[List[List[int]]]') -> None:
     """Raise the ToolError the agent reads when its write would touch a pending hunk it has not re-read
     (ChangeLog.edit_refusal); nothing to check without a change log."""
     log = change_log_of(call)
-    if is_none(log):
+    if is_none(call) or is_none(log):
         return
     refusal = log.edit_refusal(call.author, path, line_ranges)
     if not is_none(refusal):
         raise ToolError(refusal)
 
 
-def note_write(call, path, before, after):
+def note_write(call: 'Optional[CallContext]', path: str, before: 'Optional[str]', after: 'Optional[str]') -> None:
     """Record a write the call made (the host's write functions call it after writing)."""
     log = change_log_of(call)
-    if not is_none(log):
+    if not is_none(call) and not is_none(log):
         log.record(path, before, after, call.author)
 

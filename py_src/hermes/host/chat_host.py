@@ -9,6 +9,13 @@ from hermes.core.values import json_type
 from hermes.core.chat_messages import prop
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.confinement import shown_path
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, List, Optional
+from hermes.contracts.json import JsonObject
+if TYPE_CHECKING:
+    from vscode import (LanguageModelChatMessage, LanguageModelTextPart, LanguageModelToolCallPart,
+                        LanguageModelToolResult, LanguageModelToolResultPart, MarkdownString, Uri)
+# __pragma__('noskip')
 
 # vscode.LanguageModelChatMessageRole
 ROLE_USER = 1
@@ -19,31 +26,31 @@ class VsCodeParts:
     """core/chat_messages.py's factory over the real classes."""
     system = False  # LanguageModelChatMessageRole.System is a proposed API: system text goes as User
 
-    def text(self, value):
+    def text(self, value: str) -> 'LanguageModelTextPart':
         return new(vscode.LanguageModelTextPart, value)
 
-    def tool_call(self, call_id, name, value):
+    def tool_call(self, call_id: str, name: str, value: 'Any') -> 'LanguageModelToolCallPart':
         return new(vscode.LanguageModelToolCallPart, call_id, name, value)
 
-    def tool_result(self, call_id, texts):
+    def tool_result(self, call_id: str, texts: 'List[str]') -> 'LanguageModelToolResultPart':
         return new(vscode.LanguageModelToolResultPart, call_id, [self.text(text) for text in texts])
 
-    def message(self, role, parts, name):
+    def message(self, role: int, parts: 'List[Any]', name: 'Optional[str]') -> 'LanguageModelChatMessage':
         if is_none(name):
             return new(vscode.LanguageModelChatMessage, role, parts)
         return new(vscode.LanguageModelChatMessage, role, parts, name)
 
 
-def tool_result(text):
+def tool_result(text: str) -> 'LanguageModelToolResult':
     """A `vscode.LanguageModelToolResult` holding one text part."""
     return new(vscode.LanguageModelToolResult, [new(vscode.LanguageModelTextPart, text)])
 
 
-def markdown(text):
+def markdown(text: str) -> 'MarkdownString':
     return new(vscode.MarkdownString, text)
 
 
-def path_uri(path_text):
+def path_uri(path_text: 'Optional[str]') -> 'Optional[Uri]':
     """The URI of an existing workspace file or folder a tool argument names, or None (outside the
     workspace, missing, or not a path at all)."""
     try:
@@ -57,10 +64,10 @@ def path_uri(path_text):
 
 # ------------------------------------------------------------------------------------ references
 
-async def read_references(references):
+async def read_references(references: 'Any') -> 'List[JsonObject]':
     """`request.references` → [{'label', 'text', 'language'}] (text None when it can't be read).
     A reference is a Uri (#file), a Location (#selection, a symbol), or a string."""
-    result = []
+    result = []  # type: List[JsonObject]
     for reference in references or []:
         try:
             item = await _read_reference(reference)
@@ -71,7 +78,7 @@ async def read_references(references):
     return result
 
 
-async def _read_reference(reference):
+async def _read_reference(reference: 'Any') -> 'Optional[JsonObject]':
     value = prop(reference, 'value')
     description = prop(reference, 'modelDescription')
     if json_type(value) == 'string':

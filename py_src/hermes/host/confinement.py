@@ -15,6 +15,16 @@ from hermes.js.errors import JsError
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.host.paths import is_confined, display_path, outside_allowed, in_workspace, is_inside
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Dict, List, Optional, TypedDict
+if TYPE_CHECKING:
+    from vscode import Uri
+
+
+class Place(TypedDict):
+    path: str  # shown_path, or OUTSIDE
+    uri: Optional[str]  # None when withheld
+# __pragma__('noskip')
 
 OUTSIDE = 'a file outside the workspace'
 # Schemes whose URIs name a path on this machine: judged by that path.
@@ -23,7 +33,7 @@ PATH_SCHEMES = ['file', 'vscode-userdata', 'vscode-remote', 'git', 'vscode-noteb
 OPEN_SCHEMES = ['untitled']
 
 
-def shows(uri):
+def shows(uri: 'Optional[Uri]') -> bool:
     """Whether the location and the text behind `uri` (a vscode.Uri) may be shown."""
     if is_none(uri):
         return False
@@ -35,27 +45,27 @@ def shows(uri):
     return outside_allowed()
 
 
-def shown_path(uri):
+def shown_path(uri: 'Uri') -> str:
     """What a shown location is called: workspace-relative for a file, the URI for anything else. Only for a
     `uri` that `shows`."""
     return display_path(uri.fsPath) if uri.scheme == 'file' else uri.toString()
 
 
-def place(uri):
+def place(uri: 'Optional[Uri]') -> 'Place':
     """{'path', 'uri'} of a location as it may be shown: the file's path and URI, or `OUTSIDE` and None."""
-    if shows(uri):
+    if not is_none(uri) and shows(uri):
         return {'path': shown_path(uri), 'uri': uri.toString()}
     return {'path': OUTSIDE, 'uri': None}
 
 
-def is_public(uri):
+def is_public(uri: 'Optional[Uri]') -> bool:
     """A file of VS Code's own installation (the TypeScript library's .d.ts files a hover of `console.log`
     comes from): public text, not the user's, though its path is outside the workspace."""
     root = vscode.env.appRoot
     return not is_none(uri) and uri.scheme == 'file' and not is_none(root) and is_inside(uri.fsPath, root)
 
 
-def confined_paths(paths):
+def confined_paths(paths: 'List[str]') -> 'List[str]':
     """The absolute paths among `paths` whose real place is inside the workspace (all of them when the user
     allows outside paths): search and completions list what VS Code found, and it follows symlinks. A folder
     is resolved once for all the files in it; a file is resolved itself only when it is a symlink."""
@@ -63,7 +73,7 @@ def confined_paths(paths):
         return paths
     fs = node('fs')
     node_path = node('path')
-    verdicts = {}
+    verdicts = {}  # type: Dict[str, bool]
     kept = []
     for path in paths:
         folder = node_path.dirname(path)

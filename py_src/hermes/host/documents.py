@@ -6,9 +6,16 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolError
 from hermes.host.change_log import change_log_of, check_write, note_write
+# __pragma__('skip')
+from typing import TYPE_CHECKING, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import CallContext
+if TYPE_CHECKING:
+    from vscode import Position, Range, TextDocument, TextDocumentShowOptionsDict, TextEditor
+# __pragma__('noskip')
 
 
-def open_document_for(path):
+def open_document_for(path: str) -> 'Optional[TextDocument]':
     """The open TextDocument of the file at `path`, or None (then the editor holds no unsaved text)."""
     for document in vscode.workspace.textDocuments:
         if document.uri.scheme == 'file' and document.uri.fsPath == path:
@@ -16,7 +23,7 @@ def open_document_for(path):
     return None
 
 
-async def load_document(path, shown):
+async def load_document(path: str, shown: str) -> 'TextDocument':
     """The file's TextDocument: the open one (with its unsaved changes), else loaded from disk."""
     document = open_document_for(path)
     if not is_none(document):
@@ -27,18 +34,19 @@ async def load_document(path, shown):
         raise ToolError('Cannot open "' + shown + '" as text: ' + error_message(error))
 
 
-def document_range(document, start_offset, end_offset):
+def document_range(document: 'TextDocument', start_offset: int, end_offset: int) -> 'Range':
     return new(vscode.Range, document.positionAt(start_offset), document.positionAt(end_offset))
 
 
-async def replace_text(document, planned, shown, call=None):
+async def replace_text(document: 'TextDocument', planned: 'List[JsonObject]', shown: str,
+                       call: 'Optional[CallContext]' = None) -> None:
     """Apply [{'start', 'end', 'text'}] (offsets into the document's current text) as one undoable edit. With the
     tool `call` that asks for it, the edit is checked against and recorded in the change log (host/change_log.py):
     every editor edit a tool makes passes here."""
-    path = document.uri.fsPath if document.uri.scheme == 'file' else None
-    recording = not is_none(path) and not is_none(change_log_of(call))
+    # the path the change log records this edit under; None when nothing records it
+    path = document.uri.fsPath if document.uri.scheme == 'file' and not is_none(change_log_of(call)) else None
     before = None
-    if recording:
+    if not is_none(path):
         check_write(call, path, [[document.positionAt(item['start']).line, document.positionAt(item['end']).line]
                                  for item in planned])
         before = document.getText()
@@ -48,17 +56,17 @@ async def replace_text(document, planned, shown, call=None):
     if not await vscode.workspace.applyEdit(edit):
         raise ToolError('VS Code did not apply the edit to "' + shown + '" (the document may be read-only or '
                         'changed meanwhile).')
-    if recording:
+    if not is_none(path):
         note_write(call, path, before, document.getText())
 
 
-async def save_document(document, shown):
+async def save_document(document: 'TextDocument', shown: str) -> None:
     if not await document.save():
         raise ToolError('The edit was applied to "' + shown + '" but saving it failed; it stays unsaved in the '
                         'editor.')
 
 
-def active_editor():
+def active_editor() -> 'Optional[TextEditor]':
     """The active text editor, else the first visible one, else None."""
     editor = vscode.window.activeTextEditor
     if not is_none(editor):
@@ -69,25 +77,26 @@ def active_editor():
     return None
 
 
-def clamp(value, low, high):
+def clamp(value: int, low: int, high: int) -> int:
     return max(low, min(value, high))
 
 
-def position_at(document, line, column):
+def position_at(document: 'TextDocument', line: int, column: 'Optional[int]') -> 'Position':
     """A Position for 1-based line/column, clamped into the document."""
     line_index = clamp(line - 1, 0, max(document.lineCount - 1, 0))
     length = len(document.lineAt(line_index).text)
     return new(vscode.Position, line_index, clamp((1 if is_none(column) else column) - 1, 0, length))
 
 
-async def show_document(path, shown, line=None, column=None, end_line=None, end_column=None, preview=None,
-                        keep_focus=False):
+async def show_document(path: str, shown: str, line: 'Optional[int]' = None, column: 'Optional[int]' = None,
+                        end_line: 'Optional[int]' = None, end_column: 'Optional[int]' = None,
+                        preview: 'Optional[bool]' = None, keep_focus: bool = False) -> 'TextEditor':
     """Open the file in an editor and focus it (unless keep_focus); with `line`, select/reveal that place."""
     document = await load_document(path, shown)
-    options = {'preserveFocus': keep_focus}
+    options = {'preserveFocus': keep_focus}  # type: TextDocumentShowOptionsDict
     if not is_none(preview):
         options['preview'] = preview
-    target = None
+    target = None  # type: Optional[Range]
     if not is_none(line):
         start = position_at(document, line, column)
         if is_none(end_line):

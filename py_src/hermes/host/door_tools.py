@@ -25,6 +25,12 @@ from hermes.host.diagnostics import collect
 from hermes.host.documents import open_document_for, show_document
 from hermes.host.paths import resolve_path, display_path, in_workspace
 from hermes.host.workspace import workspace_folders
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Optional
+from hermes.contracts.json import JsonObject
+if TYPE_CHECKING:
+    from vscode import TextEditor
+# __pragma__('noskip')
 
 FILE_SAVED = 'FILE_SAVED'
 DIFF_REJECTED = 'DIFF_REJECTED'
@@ -46,7 +52,7 @@ def json_text(value):
     return text_result(dump_json(value))
 
 
-def selection_of(editor):
+def selection_of(editor: 'Optional[TextEditor]') -> 'Optional[JsonObject]':
     """What Claude Code calls a selection: {success, text, filePath, fileUrl, selection: {start, end, isEmpty}}
     (0-based lines and characters), or None for an editor that shows nothing we may name."""
     if is_none(editor) or not shows(editor.document.uri) or editor.document.uri.scheme != 'file':

@@ -35,6 +35,10 @@ from hermes.host.door_watch import DoorWatch
 from hermes.host.settings import setting, on_settings_changed
 from hermes.host.workspace import workspace_folders
 from hermes.host.workspace_texts import WorkspaceTexts
+# __pragma__('skip')
+from typing import Any, Callable, List
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 
 SERVER_INFO = {'name': 'hermes-vscode-ide', 'title': 'Hermes for VS Code (IDE door)', 'version': VERSION}
 CONTAINER_MARK = 'VSCODE_REMOTE_CONTAINERS_SESSION'  # what tells Gemini CLI in a container that its IDE is in there too
@@ -259,14 +263,14 @@ class DoorService:
         self.log.info(connection.client + ' disconnected from the IDE door')
         self._changed()
 
-    def on_change(self, listener):
+    def on_change(self, listener: 'Callable[[], Any]') -> None:
         self.listeners.append(listener)
 
     def _changed(self):
         for listener in self.listeners:
             listener()
 
-    def describe(self):
+    def describe(self) -> 'List[JsonObject]':
         """Each connected CLI with its door, for the status bar's tooltip."""
         return [{'client': connection.client, 'version': connection.version, 'door': cli_name(connection.kind),
                  'port': self.servers[connection.kind]['port'] if connection.kind in self.servers else None}
@@ -297,7 +301,7 @@ class DoorService:
                     gemini = self.editor_context.gemini_context(editor)
                 connection.notify('ide/contextUpdate', gemini)
 
-    def send_selection(self):
+    def send_selection(self) -> int:
         """"Send Selection to the Agent in the Terminal": an `at_mentioned` to every connected Claude Code."""
         mention = mention_of(vscode.window.activeTextEditor)
         if is_none(mention):

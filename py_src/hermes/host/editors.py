@@ -5,9 +5,15 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.documents import show_document
 from hermes.host.confinement import shows, OUTSIDE
+# __pragma__('skip')
+from typing import TYPE_CHECKING, List, Optional
+from hermes.contracts.json import JsonObject
+if TYPE_CHECKING:
+    from vscode import Tab, Uri
+# __pragma__('noskip')
 
 
-def tab_resource(tab):
+def tab_resource(tab: 'Tab') -> 'Optional[Uri]':
     """The file a tab shows (text, diff's modified side, notebook, custom editor), or None."""
     tab_input = tab.input
     if is_none(tab_input):
@@ -19,8 +25,8 @@ def tab_resource(tab):
     return None
 
 
-def open_tabs():
-    tabs = []
+def open_tabs() -> 'List[JsonObject]':
+    tabs = []  # type: List[JsonObject]
     for group in vscode.window.tabGroups.all:
         for tab in group.tabs:
             uri = tab_resource(tab)
@@ -38,9 +44,9 @@ def open_tabs():
     return tabs
 
 
-def tabs_showing(path):
+def tabs_showing(path: str) -> 'List[Tab]':
     """The editor tabs (in every group) that show the file at `path`, diff views of it included."""
-    found = []
+    found = []  # type: List[Tab]
     for group in vscode.window.tabGroups.all:
         for tab in group.tabs:
             uri = tab_resource(tab)
@@ -52,18 +58,18 @@ def tabs_showing(path):
 class EditorTabs:
     """The window's editor tabs as the tools see them (`call.services.tabs`), so a test can hand a tool a fake."""
 
-    def described(self):
+    def described(self) -> 'List[JsonObject]':
         """Every open tab as a dict (`open_tabs`)."""
         return open_tabs()
 
-    def showing(self, path):
+    def showing(self, path: str) -> 'List[Tab]':
         """The tabs that show the file at `path` (absolute), in every group, diff views included."""
         return tabs_showing(path)
 
-    async def open_in_background(self, path, shown):
+    async def open_in_background(self, path: str, shown: str) -> None:
         """Open the file in a tab without taking the focus (language services check only open files)."""
         await show_document(path, shown, None, None, None, None, False, True)
 
-    async def close(self, tabs):
+    async def close(self, tabs: 'List[Tab]') -> None:
         """Close `tabs` (from `showing`)."""
         await vscode.window.tabGroups.close(tabs)

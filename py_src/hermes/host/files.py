@@ -16,6 +16,12 @@ from hermes.host.disk import file_system_for, FILE, DIRECTORY, SYMLINK
 from hermes.host.live_values import remembered
 from hermes.host.change_log import change_log_of, check_write, note_write
 from hermes.core.edit_scopes import in_edit_scope
+# __pragma__('skip')
+from typing import Optional
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import CallContext
+from hermes.host.disk import Disk
+# __pragma__('noskip')
 
 MAX_READ_BYTES = 32 * 1024 * 1024
 BINARY_SNIFF_CHARS = 8000
@@ -38,7 +44,7 @@ def is_not_found(error):
     return error_code(error) == 'FileNotFound' or error_message(error).find('ENOENT') != -1
 
 
-async def stat(path, disk=None):
+async def stat(path: str, disk: 'Optional[Disk]' = None) -> 'Optional[JsonObject]':
     """{'kind': 'file'|'directory'|'other', 'symlink', 'size', 'mtime'}, or None when nothing is there. `disk`
     (host/disk.py Disk, here and below): how local files are read; None is the product's choice."""
     try:
@@ -53,7 +59,7 @@ async def stat(path, disk=None):
     return {'kind': name, 'symlink': (kind & SYMLINK) != 0, 'size': info['size'], 'mtime': info['mtime']}
 
 
-async def read_text(path, max_bytes=None, disk=None):
+async def read_text(path: str, max_bytes: 'Optional[int]' = None, disk: 'Optional[Disk]' = None) -> 'JsonObject':
     """The text of a file on disk (UTF-8). A ServiceProblem for a missing file ('not-found'), a folder ('folder'),
     one too large ('too-large'); a ToolError for a binary file. (The facts only: the tools add what to do next,
     tools/file_parts.py.)"""
@@ -88,7 +94,8 @@ async def ensure_parent_folder(path, disk=None):
         raise ToolError('Cannot create "' + display_path(path) + '": "' + display_path(parent) + '" is a file.')
 
 
-async def write_text(path, text, must_not_exist=False, call=None, disk=None):
+async def write_text(path: str, text: str, must_not_exist: bool = False, call: 'Optional[CallContext]' = None,
+                     disk: 'Optional[Disk]' = None) -> str:
     """Create or replace a file's whole content, undoably. An open editor gets the new text and is
     saved; one holding unsaved changes is left alone (ServiceProblem 'unsaved') so the user's work is never lost; an
     existing file when `must_not_exist` is ServiceProblem 'exists'.
@@ -162,7 +169,8 @@ def unsaved_documents_under(path):
     return found
 
 
-async def delete_path(path, recursive, call=None, disk=None):
+async def delete_path(path: str, recursive: bool, call: 'Optional[CallContext]' = None,
+                      disk: 'Optional[Disk]' = None) -> str:
     """Delete a file or folder: to the OS trash when the file system supports it, else through a
     WorkspaceEdit (undoable with Edit › Undo in this window). With the tool `call`, a file's deletion is checked
     against and recorded in the change log. Returns 'trash' or 'undoable'."""

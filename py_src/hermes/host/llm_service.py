@@ -12,12 +12,22 @@ the endpoint it was set for (API_KEY_ENDPOINT_SECRET): the key is only ever sent
 """
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Optional
+from typing import TYPE_CHECKING, Dict, List, Optional, TypedDict
 from hermes.contracts.chat import History
 from hermes.contracts.json import Json
-from hermes.contracts.loop import Outcome
+from hermes.contracts.loop import LoopOptions, Outcome
 from hermes.core.agent_loop import SinkArgument
 from hermes.core.cancellation import Cancellation
+from hermes.core.tools import ToolRegistry
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, SecretStorageChangeEvent
+
+
+class LlmSettings(TypedDict):
+    endpoint: str  # normalized (net/llm_client.py normalize_endpoint)
+    model: str
+    extra_headers: Json  # `hermes.llm.extraHeaders`: an object of header names and values
 # __pragma__('noskip')
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
@@ -30,7 +40,7 @@ API_KEY_SECRET = 'hermes.llm.apiKey'
 API_KEY_ENDPOINT_SECRET = 'hermes.llm.apiKeyEndpoint'
 
 
-def llm_settings():
+def llm_settings() -> 'LlmSettings':
     """Where the LLM is and how to reach it (the API key aside)."""
     return {
         'endpoint': normalize_endpoint(setting('llm.endpoint')),
@@ -39,7 +49,7 @@ def llm_settings():
     }
 
 
-def loop_options(model=None):
+def loop_options(model: 'Optional[str]' = None) -> 'LoopOptions':
     """The AgentLoop options for a run on `model` (default: `hermes.llm.model`): the one place where
     settings become loop options, for every front end (panel, @hermes, chat sessions, the language model
     provider). `hermes.llm.contextLength` 0 means what the server reports."""
@@ -52,27 +62,28 @@ def loop_options(model=None):
     }
 
 
-def options_key(options):
+def options_key(options: 'LoopOptions') -> str:
     """Loops are kept while their options stay the same (so what 'auto' tool calling learned sticks)."""
     return dump_json(options)
 
 
 class LlmService:
-    def __init__(self, context, log, registry, client_options=None):
+    def __init__(self, context: 'ExtensionContext', log: 'Optional[Log]', registry: 'ToolRegistry',
+                 client_options: 'Json' = None) -> None:
         self.context = context
         self.log = log
         self.registry = registry
         self.client_options = client_options
-        self._api_key = None
-        self._key_endpoint = None
+        self._api_key = None  # type: Optional[str]
+        self._key_endpoint = None  # type: Optional[str]
         self._key_loaded = False
-        self._client = None
-        self._client_key = None
-        self._loops = {}
+        self._client = None  # type: Optional[LlmClient]
+        self._client_key = None  # type: Optional[str]
+        self._loops = {}  # type: Dict[str, AgentLoop]
 
     # ---------------------------------------------------------------------------- the API key
 
-    async def api_key(self):
+    async def api_key(self) -> 'Optional[str]':
         """The stored key when the current endpoint is the one it was set for; else None (not sent)."""
         secrets = self.context.secrets
         endpoint = llm_settings()['endpoint']
@@ -94,7 +105,7 @@ class LlmService:
             return None
         return self._api_key
 
-    async def set_api_key(self, value):
+    async def set_api_key(self, value: 'Optional[str]') -> None:
         """Store (or, with '' / None, remove) the API key, bound to the current endpoint; the next request
         uses it."""
         if is_none(value) or value == '':
@@ -105,7 +116,7 @@ class LlmService:
             await self.context.secrets.store(API_KEY_ENDPOINT_SECRET, llm_settings()['endpoint'])
         self.forget_api_key()
 
-    def forget_api_key(self):
+    def forget_api_key(self) -> None:
         """The secret changed elsewhere (another window): read it again on the next request."""
         self._key_loaded = False
         self._api_key = None
@@ -113,7 +124,7 @@ class LlmService:
 
     # ---------------------------------------------------------------------------- client and loop
 
-    async def client(self):
+    async def client(self) -> LlmClient:
         current = llm_settings()
         key = await self.api_key()
         signature = current['endpoint'] + '\n' + (key or '') + '\n' + dump_json(current['extra_headers'])
@@ -123,7 +134,7 @@ class LlmService:
             self._loops = {}
         return self._client
 
-    async def loop(self, model=None):
+    async def loop(self, model: 'Optional[str]' = None) -> AgentLoop:
         """The agent loop for `model` (default: the configured one) on the current settings; one loop per
         model, kept while its options stay the same."""
         client = await self.client()
@@ -145,21 +156,21 @@ class LlmService:
             self.log.warn('LLM run failed: ' + str(outcome['error']))
         return outcome
 
-    async def list_models(self, cancellation=None):
+    async def list_models(self, cancellation: 'Optional[Cancellation]' = None) -> 'List[str]':
         client = await self.client()
         return await client.list_models(cancellation)
 
-    def describe(self):
+    def describe(self) -> str:
         current = llm_settings()
         return current['model'] + ' at ' + current['endpoint']
 
 
-def register_llm_service(context, log, registry):
+def register_llm_service(context: 'ExtensionContext', log: 'Optional[Log]', registry: 'ToolRegistry') -> LlmService:
     service = LlmService(context, log, registry)
     on_change = context.secrets.onDidChange
     if not is_none(on_change):
-        def changed(event):
-            if is_none(event) or event['key'] == API_KEY_SECRET:
+        def changed(event: 'Optional[SecretStorageChangeEvent]') -> None:
+            if is_none(event) or event.key == API_KEY_SECRET:
                 service.forget_api_key()
         context.subscriptions.push(on_change(changed))
     return service

@@ -9,21 +9,30 @@ from hermes.core.completions import McpCompletions
 from hermes.host.recent_files import RecentFiles
 from hermes.host.resource_provider import HostResources
 from hermes.host.resource_events import ResourceEvents
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Optional
+from hermes.core.mcp_protocol import McpSession
+from hermes.core.mcp_stateless import McpStatelessServer
+from hermes.host.change_log import ChangeLog
+from hermes.host.terminals import TerminalService
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 
 class McpFeatures:
-    def __init__(self, hub, provider):
+    def __init__(self, hub: 'ResourceHub', provider: 'HostResources') -> None:
         self.hub = hub  # the event source a protocol revision's subscriptions listen to
         self.provider = provider
         self.catalog = ResourceCatalog(provider)
 
-    def add_to(self, session):
+    def add_to(self, session: 'McpSession') -> None:
         """A handshake-era session (core/mcp_protocol.py): subscriptions are its own."""
         session.add_feature(McpResources(session, self.catalog, self.hub))
         session.add_feature(McpPrompts(self.provider))
         session.add_feature(McpCompletions(self.provider))
 
-    def add_to_stateless(self, server):
+    def add_to_stateless(self, server: 'McpStatelessServer') -> None:
         """The 2026-07-28 server (core/mcp_stateless.py): list/read/prompts/completions per request,
         change events through `subscriptions/listen`."""
         server.add_feature(McpResources(None, self.catalog, self.hub))
@@ -31,11 +40,12 @@ class McpFeatures:
         server.add_feature(McpCompletions(self.provider))
         server.add_event_source(ListenEvents(self.catalog, self.hub))
 
-    def dispose(self):
+    def dispose(self) -> None:
         self.hub.dispose()
 
 
-def register_mcp_features(context, terminals, change_log=None):
+def register_mcp_features(context: 'ExtensionContext', terminals: 'TerminalService',
+                          change_log: 'Optional[ChangeLog]' = None) -> McpFeatures:
     """`terminals`: the window's TerminalService (host/services.py), for the `hermes://terminal/{id}`
     resources and their change events; `change_log`: the window's ChangeLog, for `hermes://changes` and its
     change events."""

@@ -17,6 +17,25 @@ from hermes.net.discovery import write_discovery, remove_discovery
 from hermes.host.settings import setting, on_settings_changed
 from hermes.host.secrets import mcp_token
 from hermes.host.workspace import workspace_folders
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional, Protocol
+from hermes.contracts.json import JsonObject
+from hermes.core.tools import ToolRegistry
+from hermes.host.log import Log
+from hermes.host.mcp_features import McpFeatures
+from hermes.net.mcp_http import Route
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+
+
+class StatusShown(Protocol):
+    """Where the server's state is shown (ui/status_bar.py StatusBar)."""
+    def show_serving(self, port: int, clients: int, auth_off: bool, description: str) -> None: ...
+
+    def show_off(self, tooltip: str) -> None: ...
+
+    def show_error(self, tooltip: str) -> None: ...
+# __pragma__('noskip')
 
 LAST_PORT_KEY = 'hermes.mcp.lastPort'  # workspaceState: the port this window served on (net/mcp_http.py RECLAIM_MS)
 SERVER_INFO = {'name': 'hermes-vscode', 'title': 'Hermes for VS Code', 'version': VERSION}
@@ -24,44 +43,59 @@ INSTRUCTIONS = ('These tools drive the VS Code window the user is working in. Pa
                 'workspace folders (see workspace_get_folders).')
 
 
+def url_of(port: int) -> str:
+    """The MCP endpoint of the server on `port`."""
+    return 'http://127.0.0.1:' + str(port) + '/mcp'
+
+
 class McpService:
-    def __init__(self, context, log, registry, status_bar, features=None):
+    def __init__(self, context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry', status_bar: 'StatusShown',
+                 features: 'Optional[McpFeatures]' = None) -> None:
         self.context = context
         self.features = features  # host/mcp_features.py: resources, prompts, completions
         self.log = log
         self.registry = registry
         self.status_bar = status_bar
-        self.server = None
-        self.port = None
-        self.token = None
-        self.forwarded_url = None  # the address VS Code forwards here, with hermes.mcp.forwardedAddress
-        self.error = None
+        self.server = None  # type: Optional[McpHttpServer]
+        self.port = None  # type: Optional[int]
+        self.token = None  # type: Optional[str]
+        # the address VS Code forwards here, with hermes.mcp.forwardedAddress
+        self.forwarded_url = None  # type: Optional[str]
+        self.error = None  # type: Optional[str]
         self.restart_requested = False
         self.restarting = False
-        self.listeners = []  # called after every start/stop, e.g. to refresh VS Code's MCP list
-        self.client_listeners = []  # called with the client count when a client connects or leaves
-        self.ready = None  # the first start, begun by begin(): settles once the port listens (or failed)
+        # called after every start/stop, e.g. to refresh VS Code's MCP list
+        self.listeners = []  # type: List[Callable[[], Any]]
+        # called with the client count when a client connects or leaves
+        self.client_listeners = []  # type: List[Callable[[int], Any]]
+        # the first start, begun by begin(): settles once the port listens (or failed)
+        self.ready = None  # type: Optional[Awaitable[None]]
         self.ignored = IgnoredArguments(log)  # one memory for every session: a client's extra arguments logged once
 
     @property
-    def url(self):
-        return None if is_none(self.port) else 'http://127.0.0.1:' + str(self.port) + '/mcp'
+    def url(self) -> 'Optional[str]':
+        return None if is_none(self.port) else url_of(self.port)
 
     @property
-    def running(self):
+    def running(self) -> bool:
         return not is_none(self.server)
 
-    def on_change(self, listener):
+    def on_change(self, listener: 'Callable[[], Any]') -> None:
         self.listeners.append(listener)
 
-    def begin(self):
+    def begin(self) -> 'Awaitable[None]':
         """Start in the background so activation does not wait for secret storage and the port (secrets
         are a round trip to the window, ~150 ms in code-server); the discovery file appears once the port
         listens. `ready` settles then; whatever needs the server awaits it."""
         self.ready = spawn(self.start())
         return self.ready
 
-    async def start(self):
+    async def started(self) -> None:
+        """Once the first start has settled (at once before `begin`)."""
+        if not is_none(self.ready):
+            await self.ready
+
+    async def start(self) -> None:
         self.error = None
         if not setting('mcp.enabled'):
             self.log.info('MCP server disabled (hermes.mcp.enabled is false)')
@@ -75,7 +109,7 @@ class McpService:
         preferred = int(setting('mcp.port'))  # transcrypt-ok[int-text]: a number setting
         last_port = self.context.workspaceState.js_get(LAST_PORT_KEY)
         try:
-            self.port = await server.start(preferred, last_port if json_type(last_port) == 'number' else None)
+            port = await server.start(preferred, last_port if json_type(last_port) == 'number' else None)
         except JsError as error:
             self.error = error_message(error)
             self.log.error('Could not start the MCP server', error)
@@ -83,20 +117,21 @@ class McpService:
             vscode.window.showErrorMessage('Hermes: could not start the MCP server: ' + self.error +
                                            '. Set another "hermes.mcp.port" to try again.')
             return
+        self.port = port
         self.server = server
         if preferred != 0:  # remembered across reloads: the next extension host of this window waits for it
-            self.context.workspaceState.js_update(LAST_PORT_KEY, self.port)
-        write_discovery(self.port, self.discovery_info())
-        self.log.info('MCP server listening on ' + self.url + ' (auth: ' + auth + ', ' +
+            self.context.workspaceState.js_update(LAST_PORT_KEY, port)
+        write_discovery(port, self.discovery_info())
+        self.log.info('MCP server listening on ' + url_of(port) + ' (auth: ' + auth + ', ' +
                       str(len(self.registry.names())) + ' tools)')
-        await self._forward(server)
+        await self._forward(server, port)
         if auth == 'none':
             self.log.warn('MCP authentication is off: any local process can drive this window')
             vscode.window.showWarningMessage('Hermes: MCP authentication is off ("hermes.mcp.auth": "none"). '
                                              'Any program on this machine can drive this window.')
         self._changed()
 
-    async def _forward(self, server):
+    async def _forward(self, server: McpHttpServer, port: int) -> None:
         """With `hermes.mcp.forwardedAddress`: the address VS Code forwards to this server (asExternalUri — a
         forwarded port in Remote-SSH/WSL/containers/Codespaces, a proxy path in code-server) is served too, its Host
         accepted exactly (the token is still required). Nothing to forward (a local window): said once in the log."""
@@ -104,12 +139,12 @@ class McpService:
         if not setting('mcp.forwardedAddress'):
             return
         try:
-            external = await vscode.env.asExternalUri(vscode.Uri.parse(self.url))
+            external = await vscode.env.asExternalUri(vscode.Uri.parse(url_of(port)))
         except JsError as error:
             self.log.warn('MCP server: VS Code did not give a forwarded address: ' + error_message(error))
             return
         authority = str(external.authority).lower()
-        if authority == '127.0.0.1:' + str(self.port) or authority == 'localhost:' + str(self.port):
+        if authority == '127.0.0.1:' + str(port) or authority == 'localhost:' + str(port):
             self.log.info('MCP server: VS Code forwards nothing for this window (it is local); '
                           'hermes.mcp.forwardedAddress changes nothing here')
             return
@@ -118,22 +153,22 @@ class McpService:
         self.log.info('MCP server also reachable at ' + self.forwarded_url + ' (forwarded by VS Code; '
                       'hermes.mcp.forwardedAddress)')
 
-    async def stop(self):
-        if not is_none(self.ready):
-            await self.ready  # a deactivate during the first start stops what that start opened
+    async def stop(self) -> None:
+        await self.started()  # a deactivate during the first start stops what that start opened
         if is_none(self.server):
             return
         server = self.server
         port = self.port
         self.server = None
-        remove_discovery(port, current_pid())
+        if not is_none(port):
+            remove_discovery(port, current_pid())
         await server.stop()
         self.log.info('MCP server on port ' + str(port) + ' stopped')
         self.port = None
         self.forwarded_url = None
         self._changed()
 
-    async def restart(self):
+    async def restart(self) -> None:
         """Coalesces bursts of settings changes into one restart at a time."""
         self.restart_requested = True
         if self.restarting:
@@ -147,21 +182,21 @@ class McpService:
         finally:
             self.restarting = False
 
-    def create_protocol(self, send):
+    def create_protocol(self, send: 'Route') -> McpSession:
         session = McpSession(SERVER_INFO, self.registry, send=send, log=self.log, instructions=INSTRUCTIONS,
                              ignored=self.ignored)
         if not is_none(self.features):
             self.features.add_to(session)
         return session
 
-    def create_stateless(self):
+    def create_stateless(self) -> McpStatelessServer:
         """The one 2026-07-28 server for every client of this window (no sessions to make)."""
         server = McpStatelessServer(SERVER_INFO, self.registry, self.log, INSTRUCTIONS, self.ignored)
         if not is_none(self.features):
             self.features.add_to_stateless(server)
         return server
 
-    def health(self):
+    def health(self) -> 'JsonObject':
         return {
             'status': 'ok',
             'name': SERVER_INFO['name'],
@@ -172,7 +207,7 @@ class McpService:
             'protocolVersions': ALL_PROTOCOL_VERSIONS,
         }
 
-    def discovery_info(self):
+    def discovery_info(self) -> 'JsonObject':
         return {
             'url': self.url,
             'port': self.port,
@@ -186,47 +221,49 @@ class McpService:
             'startedAt': now_ms(),
         }
 
-    def client_count(self):
+    def client_count(self) -> int:
         return 0 if is_none(self.server) else self.server.session_count()
 
-    def describe(self):
+    def describe(self) -> str:
         if not is_none(self.error):
             return 'Hermes MCP server is not running: ' + self.error
-        if not self.running:
+        port = self.port
+        if not self.running or is_none(port):
             return 'Hermes MCP server is off (enable it with the "hermes.mcp.enabled" setting).'
         clients = self.client_count()
-        return ('Hermes MCP server: ' + self.url + ' · ' + str(clients) + (' client' if clients == 1 else ' clients') +
+        return ('Hermes MCP server: ' + url_of(port) + ' · ' + str(clients) + (' client' if clients == 1 else ' clients') +
                 ' · ' + str(len(self.registry.names())) + ' tools · auth: ' +
                 ('off' if is_none(self.token) else 'token') +
                 ('' if is_none(self.forwarded_url) else ' · forwarded: ' + self.forwarded_url))
 
-    def _clients_changed(self):
+    def _clients_changed(self) -> None:
         self.show_status()
         count = self.client_count()
         for listener in self.client_listeners:
             listener(count)
 
-    def show_status(self):
+    def show_status(self) -> None:
         if not is_none(self.error):
             self.status_bar.show_error('Hermes: MCP server failed: ' + self.error)
-        elif not self.running:
+        elif not self.running or is_none(self.port):
             self.status_bar.show_off('Hermes: MCP server off')
         else:
             self.status_bar.show_serving(self.port, self.client_count(), is_none(self.token), self.describe())
 
-    def _changed(self):
+    def _changed(self) -> None:
         self.show_status()
         for listener in self.listeners:
             listener()
 
-    def dispose(self):
+    def dispose(self) -> 'Optional[Awaitable[None]]':
         """VS Code disposes subscriptions without awaiting; stopping starts at once (a JS promise)."""
         if not is_none(self.server):
             return self.stop()
         return None
 
 
-def register_mcp_service(context, log, registry, status_bar, features=None):
+def register_mcp_service(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry', status_bar: 'StatusShown',
+                         features: 'Optional[McpFeatures]' = None) -> McpService:
     """The service, stopped: call `service.begin()` once the commands exist."""
     service = McpService(context, log, registry, status_bar, features)
     context.subscriptions.push(service)

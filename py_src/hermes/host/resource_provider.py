@@ -14,12 +14,18 @@ from hermes.host.editor_state import (active_editor, selection, tabs, diagnostic
 MAX_COMPLETION_FILES = 5000
 
 # __pragma__('skip')
+from typing import TYPE_CHECKING, Optional
+from hermes.host.recent_files import RecentFiles
+from hermes.host.terminals import TerminalService
+if TYPE_CHECKING:
+    from hermes.host.change_log import ChangeLog
 js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
 # __pragma__('noskip')
 
 
 class HostResources:
-    def __init__(self, recent_files, terminal_service, change_log=None):
+    def __init__(self, recent_files: 'RecentFiles', terminal_service: 'TerminalService',
+                 change_log: 'Optional[ChangeLog]' = None) -> None:
         self.recent = recent_files
         self.terminal_service = terminal_service  # the window's TerminalService (host/terminals.py)
         self.change_log = change_log  # the window's ChangeLog (host/change_log.py); None: nothing is recorded

@@ -13,11 +13,14 @@ from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.js.process import current_pid
 from hermes.net.discovery import process_alive
+# __pragma__('skip')
+from typing import Any, Callable, Optional
+# __pragma__('noskip')
 
 PRIVATE_MODE = 384  # 0o600: what a user writes with Hermes is theirs alone
 
 
-def write_file_atomically(file_path, text):
+def write_file_atomically(file_path: str, text: str) -> None:
     """Replace `file_path` with `text` (its folder is made when missing). Raises the JS error of a failed
     write (ENOSPC, EACCES, EROFS, …) after removing the temporary file: the old file is untouched."""
     fs = node('fs')
@@ -26,7 +29,7 @@ def write_file_atomically(file_path, text):
     fs.mkdirSync(folder, {'recursive': True})
     # <target>.<our pid>-<random>.tmp: the pid tells the next writer whether we are gone (remove_leftover_temporaries)
     temporary = file_path + '.' + str(current_pid()) + '-' + node('crypto').randomUUID()[:8] + '.tmp'
-    descriptor = None
+    descriptor = None  # type: Optional[int]
     try:
         descriptor = fs.openSync(temporary, 'w', PRIVATE_MODE)
         fs.writeFileSync(descriptor, text, 'utf8')
@@ -42,7 +45,7 @@ def write_file_atomically(file_path, text):
     _flush_folder(folder)
 
 
-def move_aside(file_path):
+def move_aside(file_path: str) -> str:
     """Rename a stored file that cannot be read to `<name>.corrupt-<time>.json` beside it (kept for the user, out
     of the way of a fresh start). Returns what happened, for the message that reports it."""
     name = file_path[:len(file_path) - len('.json')] if file_path.endswith('.json') else file_path
@@ -54,7 +57,7 @@ def move_aside(file_path):
         return 'could not move it aside (' + error_message(error) + ')'
 
 
-def remove_leftover_temporaries(file_path):
+def remove_leftover_temporaries(file_path: str) -> int:
     """Remove the temporary files of `file_path` whose writer is gone (killed in the middle of a write).
     Another live window's temporary file is left alone: it is about to be renamed."""
     fs = node('fs')
@@ -78,11 +81,11 @@ def remove_leftover_temporaries(file_path):
     return removed
 
 
-def _digits(text):
+def _digits(text: str) -> bool:
     return 0 < len(text) <= 9 and len([char for char in text if '0123456789'.find(char) < 0]) == 0
 
 
-def _flush_folder(folder):
+def _flush_folder(folder: str) -> None:
     """The rename is in the folder's own data: flush it too (not possible everywhere: then skipped)."""
     fs = node('fs')
     try:
@@ -93,7 +96,7 @@ def _flush_folder(folder):
     _quietly(lambda: fs.closeSync(descriptor))
 
 
-def _quietly(action):
+def _quietly(action: 'Callable[[], Any]') -> bool:
     try:
         action()
         return True

@@ -21,6 +21,9 @@ from hermes.core.output_text import strip_ansi, cap_tail
 from hermes.core.strip_chars import rstrip_chars
 from hermes.host.change_log import change_log_of, SEAM_TIMERS
 from hermes.host.disk_changes import DiskChangeSpan
+# __pragma__('skip')
+from typing import Any, Callable
+# __pragma__('noskip')
 
 MAX_EXECUTIONS = 20
 """Executions kept per terminal (the oldest are dropped first)."""
@@ -152,11 +155,11 @@ class TerminalService:
         self._integration_waiters = []
         self._listeners = []  # called with (record, 'opened' | 'closed' | 'output')
 
-    def on_change(self, listener):
+    def on_change(self, listener: 'Callable[[Any, str], Any]') -> 'Callable[[], None]':
         """Hear of terminals opening and closing and of new output; returns the unsubscribe function."""
         self._listeners.append(listener)
 
-        def unsubscribe():
+        def unsubscribe() -> None:
             self._listeners = [item for item in self._listeners if item is not listener]
         return unsubscribe
 

@@ -8,13 +8,17 @@ from hermes.js.objects import is_none
 from hermes.host.editors import open_tabs
 from hermes.host.paths import display_path, folder_paths
 from hermes.host.confinement import shows, shown_path
+# __pragma__('skip')
+from typing import List
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 
 MAX_ERRORS = 50
 ERROR_SEVERITY = 0  # vscode.DiagnosticSeverity.Error
 
 
-def gather_workspace_context():
-    context = {}
+def gather_workspace_context() -> 'JsonObject':
+    context = {}  # type: JsonObject
     for part in [_folders, _active_file, _tabs, _errors, _git_branch]:
         try:
             part(context)
@@ -23,20 +27,20 @@ def gather_workspace_context():
     return context
 
 
-def _folders(context):
+def _folders(context: 'JsonObject') -> None:
     folders = folder_paths()
     if len(folders) > 0:
         context['folders'] = folders
 
 
-def _active_file(context):
+def _active_file(context: 'JsonObject') -> None:
     editor = vscode.window.activeTextEditor
     if is_none(editor) or is_none(editor.document):
         return
     document = editor.document
     if not shows(document.uri):  # the model is remote: what is not a workspace file stays out (confinement.py)
         return
-    active = {'path': shown_path(document.uri), 'language': document.languageId}
+    active = {'path': shown_path(document.uri), 'language': document.languageId}  # type: JsonObject
     selection = editor.selection
     if not is_none(selection):
         active['line'] = selection.active.line + 1
@@ -46,8 +50,8 @@ def _active_file(context):
     context['activeFile'] = active
 
 
-def _tabs(context):
-    paths = []
+def _tabs(context: 'JsonObject') -> None:
+    paths = []  # type: List[str]
     for tab in open_tabs():
         path = tab['path']
         shown = tab['label'] if is_none(path) else display_path(path)
@@ -57,8 +61,8 @@ def _tabs(context):
         context['openTabs'] = paths
 
 
-def _errors(context):
-    errors = []
+def _errors(context: 'JsonObject') -> None:
+    errors = []  # type: List[JsonObject]
     for entry in vscode.languages.getDiagnostics():
         uri = entry[0]
         if not shows(uri):
@@ -75,7 +79,7 @@ def _errors(context):
         context['errors'] = errors
 
 
-def _git_branch(context):
+def _git_branch(context: 'JsonObject') -> None:
     extension = vscode.extensions.getExtension('vscode.git')
     if is_none(extension) or not extension.isActive:
         return

@@ -32,7 +32,7 @@ from hermes.core.cancellation import Cancellation, CANCELLED
 from hermes.core.settings_spec import default_of
 # __pragma__('skip')
 from typing import Any, Awaitable, Callable, Dict, List, Optional, TypedDict
-from hermes.contracts.chat import LlmTurn
+from hermes.contracts.chat import LlmTurn, ModelInfo
 from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.mcp import SseEvent
 
@@ -53,7 +53,7 @@ class _Request(TypedDict):
 
 class _CachedInfo(TypedDict):
     model: str
-    info: Optional[JsonObject]
+    info: Optional[ModelInfo]
 # __pragma__('noskip')
 
 DEFAULT_ENDPOINT = default_of('llm.endpoint')
@@ -438,7 +438,7 @@ class LlmClient:
         items = get_key(value, 'data', get_key(value, 'models', []))
         return items if json_type(items) == 'array' else []
 
-    async def model_info(self, model: 'Json') -> 'Optional[JsonObject]':
+    async def model_info(self, model: 'Json') -> 'Optional[ModelInfo]':
         """{'context_length', 'model_context_length', 'supports_tools'} or None when the server does
         not tell. Ollama-like endpoints: POST <root>/api/show; others: the model's entry in GET
         /models, where vLLM (`max_model_len`) and some gateways (`context_length`, `context_window`)
@@ -448,7 +448,7 @@ class LlmClient:
         for known in self._info_cache:
             if known['model'] == model:
                 return known['info']
-        info = None  # type: Optional[JsonObject]
+        info = None  # type: Optional[ModelInfo]
         try:
             if self.ollama:
                 headers = self.headers()
@@ -523,7 +523,7 @@ class LlmClient:
         return ''.join(parts)
 
 
-def ollama_model_info(show: 'Json') -> 'Optional[JsonObject]':
+def ollama_model_info(show: 'Json') -> 'Optional[ModelInfo]':
     """Context length and tool support from an Ollama /api/show answer."""
     if not is_object(show):
         return None
@@ -555,7 +555,7 @@ def ollama_model_info(show: 'Json') -> 'Optional[JsonObject]':
     return {'context_length': context, 'model_context_length': model_context, 'supports_tools': supports_tools}
 
 
-def listed_model_info(entry: 'Json') -> 'Optional[JsonObject]':
+def listed_model_info(entry: 'Json') -> 'Optional[ModelInfo]':
     """Context size from a /models entry (vLLM's max_model_len, or context_length / context_window)."""
     for key in ['max_model_len', 'context_length', 'context_window', 'max_context_length']:
         value = get_key(entry, key)

@@ -10,6 +10,10 @@ from hermes.core.change_notes import note_text, notes_message
 from hermes.host.paths import display_path
 
 # __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Optional
+from hermes.core.change_notes import ChangeNotes
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, TreeView
 js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
 # __pragma__('noskip')
 
@@ -18,15 +22,15 @@ DISMISS_NOTES_COMMAND = 'hermes.changes.dismissNotes'
 HAS_NOTES_CONTEXT = 'hermes.changes.hasNotes'
 
 
-def register_change_notes_view(context, notes, view):
+def register_change_notes_view(context: 'ExtensionContext', notes: 'ChangeNotes', view: 'TreeView[Any]') -> None:
     """`notes`: the change log's ChangeNotes; `view`: the Changes TreeView (its `message` shows them)."""
-    def show_message():
+    def show_message() -> None:
         items = notes.items
         # no message is `undefined`: an empty string still takes the view's first line
         view.message = js_undefined if len(items) == 0 else notes_message(items, display_path)
         vscode.commands.executeCommand('setContext', HAS_NOTES_CONTEXT, len(items) > 0)
 
-    async def show_notes(*ignored):
+    async def show_notes(*ignored: 'Any') -> 'Optional[str]':
         items = notes.items[:]
         if len(items) == 0:
             vscode.window.showInformationMessage('Hermes: every change agents made is under review; nothing to note.')

@@ -5,20 +5,27 @@ from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.core.client_config import CLIENTS, snippet_for, all_snippets
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, Optional
+from hermes.host.log import Log
+from hermes.host.mcp_service import McpService
+if TYPE_CHECKING:
+    from vscode import Disposable, ExtensionContext
+# __pragma__('noskip')
 
 COPY_CONFIG_ACTION = 'Copy MCP Config'
 SHOW_LOG_ACTION = 'Show Log'
 
 
-def register_command(context, command_id, handler):
+def register_command(context: 'ExtensionContext', command_id: str, handler: 'Callable[..., Any]') -> 'Disposable':
     disposable = vscode.commands.registerCommand(command_id, to_js_callback(handler))
     context.subscriptions.push(disposable)
     return disposable
 
 
-def register_mcp_commands(context, log, service):
-    async def show_status():
-        await service.ready
+def register_mcp_commands(context: 'ExtensionContext', log: 'Log', service: 'McpService') -> None:
+    async def show_status() -> str:
+        await service.started()
         text = service.describe()
         log.info(text)
         actions = [COPY_CONFIG_ACTION, SHOW_LOG_ACTION] if service.running else [SHOW_LOG_ACTION]
@@ -32,10 +39,11 @@ def register_mcp_commands(context, log, service):
             log.show()
         return text
 
-    async def copy_config(client=None):
+    async def copy_config(client: 'Optional[str]' = None) -> 'Optional[str]':
         """Copy a client snippet; `client` (a name in core/client_config.py CLIENTS, or 'all') skips the picker."""
-        await service.ready
-        if not service.running:
+        await service.started()
+        url = service.url
+        if not service.running or is_none(url):
             vscode.window.showErrorMessage(service.describe())
             return None
         if is_none(client):
@@ -46,10 +54,9 @@ def register_mcp_commands(context, log, service):
             if is_none(picked):
                 return None
             client = picked['client']
-        url = service.url
         if not is_none(service.forwarded_url):  # hermes.mcp.forwardedAddress: the client may be on the other side
             where = await vscode.window.showQuickPick([
-                {'label': 'On the machine this window runs on', 'description': service.url, 'url': service.url},
+                {'label': 'On the machine this window runs on', 'description': url, 'url': url},
                 {'label': 'On your own machine (the address VS Code forwards)', 'description': service.forwarded_url,
                  'url': service.forwarded_url}], {'placeHolder': 'Where does the MCP client run?'})
             if is_none(where):

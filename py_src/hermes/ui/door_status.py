@@ -6,17 +6,24 @@ companions installed too, the CLI's picker decides, and this says which one it c
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, List
+from hermes.contracts.json import JsonObject
+from hermes.host.doors import DoorService
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, StatusBarItem
+# __pragma__('noskip')
 
 SEND_SELECTION_COMMAND = 'hermes.doors.sendSelection'
 SHOW_STATUS_COMMAND = 'hermes.doors.showStatus'
 
 
-def connections_text(connected):
+def connections_text(connected: 'List[JsonObject]') -> str:
     """'Claude Code 2.1.328 (Claude Code door, port 40123)' lines, or a sentence saying none is."""
     if len(connected) == 0:
         return ('No terminal agent is connected to this window. Start `claude` or `gemini` (IDE mode) in a VS Code '
                 'terminal, or run /ide in one started elsewhere.')
-    lines = []
+    lines = []  # type: List[str]
     for item in connected:
         version = '' if item['version'] == '' else ' ' + item['version']
         port = '' if is_none(item['port']) else ', 127.0.0.1:' + str(item['port'])
@@ -25,16 +32,16 @@ def connections_text(connected):
 
 
 class DoorStatus:
-    def __init__(self, doors, item):
+    def __init__(self, doors: 'DoorService', item: 'StatusBarItem') -> None:
         self.doors = doors
         self.item = item
 
-    def refresh(self):
+    def refresh(self) -> None:
         connected = self.doors.describe()
         if len(connected) == 0:
             self.item.hide()
             return
-        names = []
+        names = []  # type: List[str]
         for entry in connected:
             if not (entry['client'] in names):
                 names.append(entry['client'])
@@ -42,11 +49,11 @@ class DoorStatus:
         self.item.tooltip = connections_text(connected)
         self.item.show()
 
-    def show(self):
+    def show(self) -> None:
         vscode.window.showInformationMessage(connections_text(self.doors.describe()))
 
 
-def register_door_status(context, doors):
+def register_door_status(context: 'ExtensionContext', doors: 'DoorService') -> DoorStatus:
     item = vscode.window.createStatusBarItem('hermes.doors', vscode.StatusBarAlignment.Right, 99)
     item['name'] = 'Hermes: terminal agents'  # subscript: `.name` would be renamed by Transcrypt
     item.command = SHOW_STATUS_COMMAND

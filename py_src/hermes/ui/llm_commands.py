@@ -4,17 +4,25 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.llm_service import register_llm_service
 from hermes.ui.commands import register_command
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Optional
+from hermes.core.tools import ToolRegistry
+from hermes.host.llm_service import LlmService
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 
-def register_llm(context, log, registry):
+def register_llm(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry') -> LlmService:
     """The LLM service (client + shared agent loop) and its commands; returns the service."""
     llm = register_llm_service(context, log, registry)
     register_llm_commands(context, llm)
     return llm
 
 
-def register_llm_commands(context, llm):
-    async def set_api_key(value=None):
+def register_llm_commands(context: 'ExtensionContext', llm: 'LlmService') -> None:
+    async def set_api_key(value: 'Optional[str]' = None) -> bool:
         """Ask for the key (masked); an empty answer removes it. `value` skips the prompt (tests, scripts)."""
         if is_none(value):
             value = await vscode.window.showInputBox({

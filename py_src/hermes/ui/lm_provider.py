@@ -245,7 +245,7 @@ def register_lm_provider(context, log, llm):
     on_secret = context.secrets.onDidChange
     if not is_none(on_secret):
         def secret_changed(event):
-            if is_none(event) or event['key'] == API_KEY_SECRET:
+            if is_none(event) or event.key == API_KEY_SECRET:
                 refresh()
         context.subscriptions.push(on_secret(secret_changed))
     provider = {

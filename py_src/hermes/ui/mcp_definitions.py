@@ -4,21 +4,28 @@ from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.client_config import auth_headers
+# __pragma__('skip')
+from typing import TYPE_CHECKING, List, Optional
+from hermes.host.mcp_service import McpService
+if TYPE_CHECKING:
+    from vscode import CancellationToken, Disposable, EventEmitter, ExtensionContext, McpHttpServerDefinition
+# __pragma__('noskip')
 
 PROVIDER_ID = 'hermes.mcpServers'
 
 
-def register_mcp_definitions(context, service):
+def register_mcp_definitions(context: 'ExtensionContext', service: 'McpService') -> 'Optional[Disposable]':
     if is_none(vscode.lm) or is_none(vscode.lm.registerMcpServerDefinitionProvider):
         return None  # an older VS Code without the API: nothing to offer
-    changed = new(vscode.EventEmitter)
+    changed = new(vscode.EventEmitter)  # type: EventEmitter[None]
     context.subscriptions.push(changed)
     service.on_change(lambda: changed.fire(None))
 
-    def provide(token):
-        if not service.running:
+    def provide(token: 'CancellationToken') -> 'List[McpHttpServerDefinition]':
+        url = service.url
+        if not service.running or is_none(url):
             return []
-        return [new(vscode.McpHttpServerDefinition, 'Hermes (this window)', vscode.Uri.parse(service.url),
+        return [new(vscode.McpHttpServerDefinition, 'Hermes (this window)', vscode.Uri.parse(url),
                     auth_headers(service.token))]
 
     provider = {'onDidChangeMcpServerDefinitions': changed.event, 'provideMcpServerDefinitions': to_js_callback(provide)}

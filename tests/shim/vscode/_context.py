@@ -1,6 +1,7 @@
 """The ExtensionContext VS Code hands to activate(): subscriptions, secrets, mementos, storage."""
 import os
 import tempfile
+from types import SimpleNamespace
 
 from vscode._events import EventEmitter, resolved
 from vscode._types import Uri
@@ -19,11 +20,12 @@ class SecretStorage:
 
     def store(self, key, value):
         self.values[key] = value
-        self._changed.fire({'key': key})
+        self._changed.fire(SimpleNamespace(key=key))  # a SecretStorageChangeEvent: an object with `key`
         return resolved(None)
 
     def delete(self, key):
         self.values.pop(key, None)
+        self._changed.fire(SimpleNamespace(key=key))
         return resolved(None)
 
 
