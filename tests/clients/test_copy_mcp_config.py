@@ -1,7 +1,7 @@
 """"Hermes: Copy MCP Config" in the real VS Code: every snippet it puts on the clipboard is the one
 `node dist/mcp-server.js config` prints, and reads the way its client reads it (YAML for Hermes Agent, shell
 command lines for Claude Code, Codex and Gemini CLI, TOML for Codex's config.toml, JSON for Gemini CLI's
-settings.json, VS Code and Cursor)."""
+settings.json, VS Code's .vscode/mcp.json, the portable .mcp.json of VS Code 1.140+ and Cursor)."""
 import json
 import shlex
 import tomllib
@@ -38,7 +38,7 @@ def parsed(client, text):
 
 
 @pytest.mark.parametrize('client', ['hermes', 'claude', 'codex', 'codex-toml', 'gemini', 'gemini-json', 'vscode',
-                                    'cursor'])
+                                    'vscode-portable', 'cursor'])
 def test_copied_snippet_reads_as_its_client_reads_it(client, probe, our_cli, window):
     copied = probe(f"""await vscode.commands.executeCommand('hermes.copyMcpConfig', '{client}');
                        return await vscode.env.clipboard.readText();""", timeout=20)

@@ -7,6 +7,7 @@
   address asExternalUri gave: a real MCP client (the official Python SDK) initializes and calls a tool through
   code-server's proxy with the token, and without the token it is refused;
 - Copy MCP Config offers the forwarded URL beside the local one.
+Copy MCP Config's offer to write VS Code's own MCP file is tested here too (the same window, before the setting).
 """
 import json
 import urllib.request
@@ -58,6 +59,40 @@ def discovery(server):
     return server.discovery_for(server.workspace)
 
 
+def test_copy_mcp_config_for_vscode_writes_the_file_this_vscode_reads_and_never_overwrites_one(remote, artifacts):
+    """The VS Code entry's notification offers to write the file this VS Code version reads (`.vscode/mcp.json`
+    before 1.140, `.mcp.json` from it); a second copy finds it there and opens it unchanged."""
+    server, probe, bench = remote['server'], remote['probe'], remote['bench']
+    version = probe('return vscode.version;')
+    newer = [int(part) for part in version.split('.')[:2]] >= [1, 140]
+    relative = '.mcp.json' if newer else '.vscode/mcp.json'
+    client = 'vscode-portable' if newer else 'vscode'
+    target = server.workspace / relative
+    assert not target.exists()
+    copied = probe(f"return await vscode.commands.executeCommand('hermes.copyMcpConfig', '{client}');")
+    toast = bench.page.locator('.notification-toast', has_text='MCP config copied').first
+    toast.wait_for(state='visible')
+    bench.screenshot(artifacts / 'mcp-config-write-offer.png')
+    toast.locator('.monaco-button', has_text='Write ' + relative).first.click()
+    wait_until(target.exists, 30, what=f'{relative} written')
+    written = json.loads(target.read_text())
+    assert written == json.loads(copied)
+    entry = written['mcpServers' if newer else 'servers']['vscode']
+    found = discovery(server)
+    assert entry['url'] == f'http://127.0.0.1:{found["port"]}/mcp'
+    assert entry['headers'] == {'Authorization': 'Bearer ' + found['token']}
+    bench.notification_text('keep it out of version control')
+
+    target.write_text('{"servers": {"mine": {"url": "http://example.invalid"}}} // kept\n')
+    probe(f"return await vscode.commands.executeCommand('hermes.copyMcpConfig', '{client}');")
+    toast = bench.page.locator('.notification-toast', has_text='MCP config copied').first
+    toast.wait_for(state='visible')
+    toast.locator('.monaco-button', has_text='Write ' + relative).first.click()
+    bench.notification_text('already exists and was left as it is')
+    assert target.read_text() == '{"servers": {"mine": {"url": "http://example.invalid"}}} // kept\n'
+    target.unlink()
+
+
 def test_a_forwarded_request_is_refused_by_default(remote):
     found = discovery(remote['server'])
     status, text = through_code_server(remote['server'], f'/proxy/{found["port"]}/mcp', found['token'])
@@ -92,3 +127,4 @@ def test_with_the_setting_a_real_client_works_through_the_forwarded_address(remo
     copied = probe('return await globalThis.copied;')
     assert forwarded in copied and found['token'] in copied
     probe("await vscode.workspace.getConfiguration('hermes').update('mcp.forwardedAddress', undefined, 1); return null")
+

@@ -6,7 +6,7 @@ import asyncio
 
 import vscode
 
-from hermes.core.acp_backends import HERMES_NAME, INSTALL_HINT
+from hermes.core.acp_backends import HERMES_NAME, INSTALL_HINT, NO_MODEL_TEXT
 from hermes.core.elicitation import read_question
 from hermes.core.conversations import Conversation, ConversationStore
 from hermes.core.chat_sessions import item_view
@@ -464,6 +464,27 @@ def test_without_hermes_the_built_in_loop_answers_and_says_once_how_to_get_it():
     [conversation] = world['store'].conversations
     second, _ = ask(world, 'again', 'hermes:/' + conversation.id)
     assert INSTALL_HINT not in second.text() and world['made'] == []
+
+
+class UnreachableChat(Chat):
+    """The built-in loop with nothing listening at hermes.llm.endpoint (what ChatParticipant.respond returns)."""
+
+    async def respond(self, request_value, history, stream, token, listener=None):
+        self.answered.append(request_value.prompt)
+        return {'metadata': {'hermes': {'stopped': 'error', 'errorKind': 'unreachable'}},
+                'errorDetails': {'message': "Can't reach the LLM at http://127.0.0.1:11434/v1 — is Ollama running?"}}
+
+
+def test_a_newcomer_without_hermes_nor_a_model_gets_one_next_step_not_two_errors():
+    world = make_world({'turns': []}, programs={})
+    world['sessions'].chat = UnreachableChat()
+    stream, result = ask(world, 'hi')
+    assert stream.text() == '> ' + INSTALL_HINT + '\n\n' + NO_MODEL_TEXT
+    assert 'errorDetails' not in result and result['metadata']['hermes']['errorKind'] == 'unreachable'
+    [conversation] = world['store'].conversations
+    assert conversation.messages[1]['status'] == 'error'  # the stored reply keeps what failed
+    again, later = ask(world, 'hi again', 'hermes:/' + conversation.id)  # hint said once: the loop's error is it
+    assert again.text() == '' and later['errorDetails']['message'].startswith("Can't reach the LLM")
 
 
 def test_restricted_mode_starts_no_agent():

@@ -28,8 +28,8 @@ Options:
   --url URL        the server's MCP endpoint, e.g. http://127.0.0.1:19999/mcp (skips discovery)
   --token TOKEN    the bearer token (default: from the discovery file of that port)
   --port PORT      pick the window serving on this port
-  --client NAME    config only: hermes, claude, codex, codex-toml, gemini, gemini-json, vscode, cursor
-                   or all (default: all)
+  --client NAME    config only: hermes, claude, codex, codex-toml, gemini, gemini-json, vscode,
+                   vscode-portable, cursor or all (default: all)
   --json           health and config: print JSON instead of text
   -h, --help       show this help
 """

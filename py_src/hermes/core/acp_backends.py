@@ -35,6 +35,10 @@ INSTALL_HINT = ('This session runs Hermes\' built-in tool loop over `hermes.llm.
                 'itself here (its memory, skills, providers and sessions, with this window\'s tools), install it: '
                 '`' + INSTALL_COMMAND + '`, then choose a model with `hermes model` (or `hermes acp --setup`), '
                 'and start a new Hermes Agent session.')
+NO_MODEL_TEXT = ('Nothing answered: no model is reachable at `hermes.llm.endpoint` either. Next step: install Hermes '
+                 'Agent as above (`' + INSTALL_COMMAND + '`), choose its model with `hermes model`, and start a new '
+                 'Hermes Agent session.')
+"""Said instead of the built-in loop's "can't reach the LLM" error after INSTALL_HINT: one next step, not two."""
 RESTRICTED_HINT = ('This workspace is in Restricted Mode, so Hermes starts no agent program here. Trust the '
                    'workspace to use Hermes Agent; until then the built-in tool loop answers.')
 NO_PROVIDER_CODE = -32603

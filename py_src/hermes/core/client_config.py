@@ -2,7 +2,7 @@
 Shared by the "Hermes: Copy MCP Config" command and `node dist/mcp-server.js config`."""
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Dict, Optional, TypeGuard
+from typing import Dict, List, Optional, TypeGuard
 from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
 from hermes.js.json import dump_json
@@ -21,9 +21,46 @@ CLIENTS = [
     ['codex-toml', 'Codex (~/.codex/config.toml)'],
     ['gemini', 'Gemini CLI (gemini mcp add)'],
     ['gemini-json', 'Gemini CLI (~/.gemini/settings.json)'],
-    ['vscode', 'VS Code (.vscode/mcp.json)'],
+    ['vscode-portable', 'VS Code 1.140+ and Copilot (.mcp.json)'],
+    ['vscode', 'VS Code before 1.140 (.vscode/mcp.json)'],
     ['cursor', 'Cursor (~/.cursor/mcp.json)'],
 ]
+
+# VS Code 1.140 reads the portable Copilot format (`mcpServers`) from `.mcp.json` at the workspace root, and its
+# Copilot harness sessions read only that one directly (servers of `.vscode/mcp.json` reach them by forwarding);
+# older VS Code reads `.vscode/mcp.json` (`servers`) only.
+PORTABLE_SINCE = [1, 140]
+PORTABLE_FILE = '.mcp.json'
+OLDER_FILE = '.vscode/mcp.json'
+
+
+def version_numbers(version: str) -> 'List[int]':
+    """[major, minor] of a VS Code version ('1.140.0', '1.141.0-insider'); [0, 0] when it is none."""
+    parts = version.split('.')
+    numbers = []
+    for part in parts[:2]:
+        if not part.isdigit() or len(part) > 6:
+            return [0, 0]
+        numbers.append(int(part))
+    return numbers if len(numbers) == 2 else [0, 0]
+
+
+def vscode_client(version: str) -> str:
+    """The client name (CLIENTS) of the VS Code that runs Hermes, by its version: which file it reads."""
+    numbers = version_numbers(version)
+    newer = numbers[0] > PORTABLE_SINCE[0] or (numbers[0] == PORTABLE_SINCE[0] and numbers[1] >= PORTABLE_SINCE[1])
+    return 'vscode-portable' if newer else 'vscode'
+
+
+def vscode_config_file(version: str) -> str:
+    """The workspace file (relative to the workspace folder) Copy MCP Config offers to write for this VS Code."""
+    return PORTABLE_FILE if vscode_client(version) == 'vscode-portable' else OLDER_FILE
+
+
+def clients_for(version: str) -> 'List[List[str]]':
+    """CLIENTS for the picker of a VS Code at `version`: of the two VS Code entries only the one it reads."""
+    other = 'vscode' if vscode_client(version) == 'vscode-portable' else 'vscode-portable'
+    return [entry for entry in CLIENTS if entry[0] != other]
 
 
 def has_token(token: 'Optional[str]') -> 'TypeGuard[str]':
@@ -92,6 +129,11 @@ def vscode_snippet(url: str, token: 'Optional[str]') -> str:
     return json_servers('servers', {'type': 'http', 'url': url}, token)
 
 
+def vscode_portable_snippet(url: str, token: 'Optional[str]') -> str:
+    """`.mcp.json`: the portable Copilot format; `tools` names what the harness may call (all of ours)."""
+    return json_servers('mcpServers', {'type': 'http', 'url': url, 'tools': ['*']}, token)
+
+
 def cursor_snippet(url: str, token: 'Optional[str]') -> str:
     return json_servers('mcpServers', {'url': url}, token)
 
@@ -111,6 +153,8 @@ def snippet_for(client: str, url: str, token: 'Optional[str]') -> str:
         return gemini_json_snippet(url, token)
     if client == 'vscode':
         return vscode_snippet(url, token)
+    if client == 'vscode-portable':
+        return vscode_portable_snippet(url, token)
     if client == 'cursor':
         return cursor_snippet(url, token)
     raise ValueError('unknown client ' + client + '; expected one of ' + ', '.join([entry[0] for entry in CLIENTS]))

@@ -35,6 +35,7 @@ from hermes.core.conversations import (append_text, add_tool, find_tool, finish_
 from hermes.core.checkpoints import new_turn_id, last_turn, change_author, CHANGE_CLIENT
 from hermes.core.chat_sessions import SESSION_TYPE, ENABLE_HINT, PROPOSALS_HINT_SHOWN, conversation_id, item_view, history_plan
 from hermes.core.quiet_timer import QuietTimer
+from hermes.core.acp_backends import NO_MODEL_TEXT
 from hermes.host.llm_service import llm_settings
 from hermes.host.change_log import SEAM_TIMERS
 from hermes.host.chat_host import path_uri
@@ -108,6 +109,11 @@ class TurnRecorder:
 
     def on_done(self, outcome: 'Outcome') -> None:
         return None
+
+
+def unreachable(result):
+    """The built-in loop's turn failed because no LLM answered at its endpoint (core/chat_prompts.py turn_metadata)."""
+    return get_key(get_key(get_key(result, 'metadata'), 'hermes'), 'errorKind') == 'unreachable'
 
 
 class SessionParticipant:
@@ -193,6 +199,11 @@ class SessionParticipant:
             self._offer_review(stream, conversation, turn_id)
         finally:
             self._finish(conversation, text, reply, history, result)
+        if not is_none(notice) and unreachable(result):
+            # A newcomer with no model at all: the install hint above is the one next step; the loop's error (start
+            # the LLM at hermes.llm.endpoint) would be a second, different one. The stored reply keeps the error.
+            stream.markdown(NO_MODEL_TEXT)
+            return {'metadata': result['metadata']}
         return result
 
     def _offer_review(self, stream, conversation, turn_id):

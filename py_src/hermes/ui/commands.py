@@ -4,7 +4,9 @@ VS Code as a real Error and the registration is disposed on deactivate."""
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
-from hermes.core.client_config import CLIENTS, snippet_for, all_snippets
+from hermes.js.promises import spawn
+from hermes.core.client_config import clients_for, snippet_for, all_snippets
+from hermes.ui.mcp_config_file import COPIED, offer_workspace_file
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Optional
 from hermes.host.log import Log
@@ -47,7 +49,7 @@ def register_mcp_commands(context: 'ExtensionContext', log: 'Log', service: 'Mcp
             vscode.window.showErrorMessage(service.describe())
             return None
         if is_none(client):
-            picks = [{'label': entry[1], 'client': entry[0]} for entry in CLIENTS]
+            picks = [{'label': entry[1], 'client': entry[0]} for entry in clients_for(vscode.version)]
             picks.append({'label': 'All of the above', 'client': 'all'})
             picked = await vscode.window.showQuickPick(picks, {'placeHolder': 'Which MCP client should connect '
                                                                               'to this window?'})
@@ -64,8 +66,10 @@ def register_mcp_commands(context: 'ExtensionContext', log: 'Log', service: 'Mcp
             url = where['url']
         text = all_snippets(url, service.token) if client == 'all' else snippet_for(client, url, service.token)
         await vscode.env.clipboard.writeText(text)
-        vscode.window.showInformationMessage('Hermes: MCP config copied to the clipboard (it contains the '
-                                             'access token; keep it private).')
+        if client == 'vscode' or client == 'vscode-portable':
+            spawn(offer_workspace_file(text))  # the command ends now; the offer waits for the user's click
+        else:
+            vscode.window.showInformationMessage(COPIED)
         return text
 
     register_command(context, 'hermes.showMcpStatus', show_status)
