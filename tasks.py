@@ -325,7 +325,7 @@ def packaged_manifest(vsix):
 
 def release_problems(vsix, marketplace):
     """What keeps a packaged .vsix from a marketplace page: missing manifest fields or files, proposals in the
-    marketplace build (empty: none)."""
+    marketplace build, what `ovsx publish` would refuse in the Open VSX build (empty: none)."""
     manifest, names = packaged_manifest(vsix)
     problems = [f'{vsix.name}: package.json has no "{field}"' for field in MARKETPLACE_FIELDS if not manifest.get(field)]
     carried = [name.lower() for name in names]  # (vsce writes readme.md, changelog.md, LICENSE.txt)
@@ -335,7 +335,15 @@ def release_problems(vsix, marketplace):
             problems.append(f'{vsix.name}: {needed} is missing')
     if marketplace and manifest.get('enabledApiProposals'):
         problems.append(f'{vsix.name}: declares enabledApiProposals (stable VS Code and vsce publish refuse them)')
+    if not marketplace:
+        problems += [f'{vsix.name}: ovsx: {line}' for line in ovsx_problems(vsix)]
     return problems
+
+
+def ovsx_problems(vsix):
+    """What the pinned `ovsx` checks before it uploads to Open VSX, run offline (scripts/ovsx_check.js)."""
+    checked = run([node_bin(), ROOT / 'scripts' / 'ovsx_check.js', vsix], check=False, capture_output=True, text=True)
+    return [line for line in checked.stdout.splitlines() if line.strip()] if checked.returncode else []
 
 
 @task

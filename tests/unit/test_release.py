@@ -1,5 +1,6 @@
 """`inv release`'s check of a packaged .vsix (tasks.py release_problems): every field a marketplace page needs, the
-files it shows (icon, readme, changelog, license), and no API proposals in the marketplace build."""
+files it shows (icon, readme, changelog, license), no API proposals in the marketplace build, and what the pinned
+`ovsx` checks before publishing the Open VSX build."""
 import json
 import sys
 import zipfile
@@ -35,3 +36,21 @@ def test_a_missing_field_or_file_is_named(tmp_path):
     del manifest['enabledApiProposals']
     problems = tasks.release_problems(vsix(tmp_path, manifest, FILES[1:]), marketplace=True)
     assert problems == ['x.vsix: package.json has no "galleryBanner"', 'x.vsix: extension/readme.md is missing']
+
+
+def test_what_ovsx_refuses_is_named_for_the_open_vsx_build(tmp_path):
+    manifest = json.loads((ROOT / 'package.json').read_text())
+    del manifest['publisher']
+    del manifest['license']
+    problems = tasks.release_problems(vsix(tmp_path, manifest, [name for name in FILES if 'LICENSE' not in name]),
+                                      marketplace=False)
+    assert problems == ['x.vsix: package.json has no "publisher"', 'x.vsix: package.json has no "license"',
+                        'x.vsix: extension/license.txt is missing',
+                        "x.vsix: ovsx: Missing required field 'publisher'.",
+                        'x.vsix: ovsx: no "license" in package.json and no LICENSE file (Open VSX requires one)']
+
+
+def test_ovsx_reads_a_file_that_is_no_vsix_as_a_problem(tmp_path):
+    broken = tmp_path / 'broken.vsix'
+    broken.write_text('not a zip')
+    assert tasks.ovsx_problems(broken) == ['End of Central Directory Record not found']
