@@ -322,3 +322,27 @@ test("the editor's selection reaches both CLIs: Claude Code's selection_changed,
   await ext.deactivate();
   context.disposeAll();
 });
+
+test('a workspace folder on another file system (a virtual or remote-only path) is named by no door', async () => {
+  const { ext, context, doors } = await start();
+  try {
+    const remoteOnly = vscode.Uri.parse('vscode-vfs://github/owner/remote-only');
+    vscode.__state.workspaceFolders.push({ uri: remoteOnly, name: 'remote-only', index: 1 });
+    doors.folders_changed();
+    const lock = JSON.parse(fs.readFileSync(path.join(lockDir(), `${doors.servers.claudeCode.port}.lock`), 'utf8'));
+    assert.deepEqual(lock.workspaceFolders, [workspace]);
+    const gemini = JSON.parse(fs.readFileSync(doors.servers.gemini.file, 'utf8'));
+    assert.equal(gemini.workspacePath, workspace);
+    const environment = context.environmentVariableCollection;
+    assert.equal(environment.values.get('GEMINI_CLI_IDE_WORKSPACE_PATH'), workspace);
+    const { socket } = await dial(doors.servers.claudeCode.port, { 'x-claude-code-ide-authorization': lock.authToken });
+    const client = rpc(socket);
+    await client.call('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-code', version: '2' } });
+    const folders = await client.call('tools/call', { name: 'getWorkspaceFolders', arguments: {} });
+    assert.deepEqual(JSON.parse(folders.result.content[0].text).folders.map((folder) => folder.path), [workspace]);
+    socket.close();
+  } finally {  // a failed assertion must not leave the doors listening (the run would hang, not fail)
+    await ext.deactivate();
+    context.disposeAll();
+  }
+});

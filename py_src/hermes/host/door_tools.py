@@ -24,7 +24,7 @@ from hermes.host.confinement import shows
 from hermes.host.diagnostics import collect
 from hermes.host.documents import open_document_for, show_document
 from hermes.host.paths import resolve_path, display_path, in_workspace
-from hermes.host.workspace import workspace_folders
+from hermes.host.workspace import disk_folders
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Optional
 from hermes.contracts.json import JsonObject
@@ -214,7 +214,7 @@ class DoorTools:
 
     async def workspace_folders(self, args, call):
         folders = [{'name': folder['name'], 'uri': vscode.Uri.file(folder['path']).toString(),
-                    'path': folder['path']} for folder in workspace_folders()]
+                    'path': folder['path']} for folder in disk_folders()]
         return json_text({'success': True, 'folders': folders,
                           'rootPath': folders[0]['path'] if len(folders) > 0 else None})
 

@@ -33,7 +33,7 @@ from hermes.host.door_context import CONTEXT_QUIET_MS, EditorContext, mention_of
 from hermes.host.door_tools import DoorTools
 from hermes.host.door_watch import DoorWatch
 from hermes.host.settings import setting, on_settings_changed
-from hermes.host.workspace import workspace_folders
+from hermes.host.workspace import disk_folders
 from hermes.host.workspace_texts import WorkspaceTexts
 # __pragma__('skip')
 from typing import Any, Callable, List
@@ -204,7 +204,7 @@ class DoorService:
 
     def _announce(self, door):
         """Write the door's file and tell the terminals where it is (again when the workspace folders change)."""
-        folders = [folder['path'] for folder in workspace_folders()]
+        folders = [folder['path'] for folder in disk_folders()]
         found = door_file(door['kind'], door['port'], folders, ide_display_name(), door['token'])
         try:
             door['file'] = write_private(found[0], found[1])
@@ -342,7 +342,7 @@ def gemini_would_dial_the_host():
 
 def ide_display_name():
     """How /ide and /status in the CLIs name this window: the editor and the workspace."""
-    folders = workspace_folders()
+    folders = disk_folders()
     where = folders[0]['name'] if len(folders) > 0 else 'no folder'
     return vscode.env.appName + ' · Hermes (' + where + ')'
 

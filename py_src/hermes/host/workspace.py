@@ -16,6 +16,13 @@ def workspace_folders() -> 'List[JsonObject]':
              'index': folder.index} for folder in folders]
 
 
+def disk_folders() -> 'List[JsonObject]':
+    """The workspace folders on this machine's disk (`file:`), where an agent in a terminal of this window can stand:
+    what the IDE doors name. A folder of another file system (a virtual workspace, another machine's) has a path
+    that names nothing here — or something else that a CLI standing there would take for this window."""
+    return [folder for folder in workspace_folders() if folder['uri'].startswith('file:')]
+
+
 def workspace_name() -> 'Optional[str]':
     name = vscode.workspace['name']
     return None if is_none(name) else name
