@@ -186,16 +186,17 @@ SETTINGS = [  # type: List[JsonObject]
         },
         'defaultSnippets': [
             {'label': 'Claude Code', 'body': [{'name': 'Claude Code', 'command': 'npx',
-                                               'args': ['-y', '@zed-industries/claude-agent-acp']}]},
-            {'label': 'Codex', 'body': [{'name': 'Codex', 'command': 'npx', 'args': ['-y', '@zed-industries/codex-acp']}]},
+                                               'args': ['-y', '@agentclientprotocol/claude-agent-acp']}]},
+            {'label': 'Codex', 'body': [{'name': 'Codex', 'command': 'npx',
+                                         'args': ['-y', '@agentclientprotocol/codex-acp']}]},
             {'label': 'Gemini CLI', 'body': [{'name': 'Gemini CLI', 'command': 'gemini',
                                               'args': ['--acp']}]},
             {'label': 'opencode', 'body': [{'name': 'opencode', 'command': 'opencode', 'args': ['acp']}]},
         ],
         'markdownDescription': 'Other ACP agents (Agent Client Protocol) Hermes can run in chat sessions: each a '
                                '`name`, a `command` (started without a shell), `args` and extra `env`. Presets: '
-                               'Claude Code (`npx -y @zed-industries/claude-agent-acp`), Codex '
-                               '(`npx -y @zed-industries/codex-acp`), Gemini CLI (`gemini --acp`), '
+                               'Claude Code (`npx -y @agentclientprotocol/claude-agent-acp`), Codex '
+                               '(`npx -y @agentclientprotocol/codex-acp`), Gemini CLI (`gemini --acp`), '
                                'opencode (`opencode acp`). Pick one with `#hermes.agent.backend#`. Only your user '
                                'settings count: a workspace can never choose what program starts.',
     },
