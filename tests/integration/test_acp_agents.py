@@ -159,3 +159,39 @@ def test_an_acp_agent_answers_through_this_windows_tools(client, tmp_path):
     assert any(f'ACP: {name} started' in line for line in out['log'])
     token_lines = [line for line in out['log'] if 'Bearer ' in line]
     assert token_lines == []
+
+
+def test_an_edit_by_the_claude_adapter_is_reviewed_kept_and_undone(tmp_path):
+    """Claude Code's own Read / Edit / Write tools behind `@agentclientprotocol/claude-agent-acp`, asked for and
+    allowed in the chat: both files are in the change log with their texts before and after, and the review's Undo
+    puts the edited file back while Keep leaves the new one."""
+    agent = AGENTS['claude-agent-acp']
+    program, args = command_of('claude-agent-acp', agent)
+    workspace = tmp_path / 'ws'
+    workspace.mkdir()
+    config, made = workspace / 'config.ini', workspace / 'made.txt'
+    config.write_text('[app]\ndebug = false\nport = 8080\n')
+    home = tmp_path / 'agent-home'
+    home.mkdir()
+    script = [ToolUse('Read', {'file_path': str(config)}, 'call_read'),
+              ToolUse('Edit', {'file_path': str(config), 'old_string': 'debug = false', 'new_string': 'debug = true'},
+                      'call_edit'),
+              ToolUse('Write', {'file_path': str(made), 'content': 'made\n'}, 'call_write'),
+              Say('Debug is on, and made.txt is there.')]
+    with agent['server'](script) as model:
+        env = dict(agent['env'](home, model), HOME=str(home))
+        name = agent['preset']
+        out = run_session({'settings': {'hermes.acp.agents': [{'name': name, 'command': program, 'args': args,
+                                                                'env': env}],
+                                        'hermes.agent.backend': name},
+                           'folders': [str(workspace)], 'warningAnswer': agent['asks'], 'watchDisk': True,
+                           'prompts': ['Turn debug on and make made.txt.'],
+                           'entries': [str(config), str(made)], 'review': [['undo', str(config)], ['keep', str(made)]]})
+    [turn] = out['turns']
+    assert turn['result']['metadata']['hermes']['stopped'] == 'done', turn['parts']
+    entry = out['entries'][str(config)]
+    assert (entry['base'], entry['text']) == ('[app]\ndebug = false\nport = 8080\n', '[app]\ndebug = true\nport = 8080\n')
+    assert (out['entries'][str(made)]['base'], out['entries'][str(made)]['text']) == (None, 'made\n')
+    assert len([text for text, buttons in out['asked'] if agent['asks'] in buttons]) >= 2, out['asked']
+    assert out['reviewed'] == {str(config): '[app]\ndebug = false\nport = 8080\n', str(made): 'made\n'}
+    assert config.read_text() == '[app]\ndebug = false\nport = 8080\n' and made.read_text() == 'made\n'

@@ -1,11 +1,13 @@
 // Drives a chat session of the bundle (fake vscode.chat, tests/node/fake_chat.js) whose agent is a real ACP agent,
 // and prints what the user would have seen as JSON: used by tests/integration/test_acp_agents.py.
 //   node tests/node/acp_session_turn.js '<json: {settings, folders, warningAnswer, prompts: [text…], watchDisk, entries,
-//                                               choices: {promptIndex: [{optionId, value}…]}}>'
+//                                               choices: {promptIndex: [{optionId, value}…]}, review}>'
 // → {turns: [{parts, result}], asked: [[dialog text, buttons]], log: [output channel lines],
 //    changed: [{path, insertions, deletions}] (the session item's changed files), entries: {path: change log entry}}
 // `watchDisk`: the fake's file watchers hear the folders' real disk changes (fs.watch), as VS Code's do.
 // `choices`: what the user picks under the input (mode, model) before the prompt of that index.
+// `review`: [['keep' | 'undo', path]…] done in the change log after the turns, as the editor's Keep / Undo would;
+// → `reviewed: {path: its text on disk after that step (null: no file)}`.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -50,6 +52,12 @@ async function main() {
     }
     const changeLog = session.api.mcp.registry.services.change_log_or_none;
     out.entries = await entriesOf(changeLog, plan.entries || [], 30000);
+    out.reviewed = {};
+    for (const [action, file] of plan.review || []) {
+      if (action === 'keep') changeLog.keep(file);
+      else await changeLog.undo(file);
+      out.reviewed[file] = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    }
     out.changed = (await settledItems(session.controller, changeLog)).flatMap((item) => (item.changes || []).map((file) => (
       { path: file.uri.fsPath, insertions: file.insertions, deletions: file.deletions })));
   } finally {
