@@ -67,6 +67,18 @@ def claude_env(home, model):
     return env
 
 
+def opencode_env(home, model):
+    """opencode's own Anthropic provider pointed at the scripted model; nothing fetched (models list, updates)."""
+    config = {'$schema': 'https://opencode.ai/config.json', 'autoupdate': False, 'share': 'disabled',
+              'model': 'anthropic/claude-sonnet-4-5',
+              'provider': {'anthropic': {'options': {'baseURL': model.base_url + '/v1',
+                                                     'apiKey': 'scripted-opencode-key'}}}}
+    return {'OPENCODE_CONFIG_CONTENT': json.dumps(config), 'OPENCODE_DISABLE_AUTOUPDATE': '1',
+            'OPENCODE_DISABLE_MODELS_FETCH': '1', 'OPENCODE_DISABLE_LSP_DOWNLOAD': '1',
+            'XDG_CONFIG_HOME': str(home / '.config'), 'XDG_DATA_HOME': str(home / '.local' / 'share'),
+            'XDG_CACHE_HOME': str(home / '.cache'), 'XDG_STATE_HOME': str(home / '.local' / 'state')}
+
+
 # client (clients.json) → the preset it proves, its program, its wire format, the tool name its model sees, and
 # the label of its "allow once" option when it asks before an MCP tool (None: it does not ask)
 AGENTS = {
@@ -78,6 +90,8 @@ AGENTS = {
     'claude-agent-acp': {'preset': 'Claude Code', 'program': 'claude-agent-acp', 'server': AnthropicServer,
                          'env': claude_env, 'call': lambda: ToolUse('mcp__vscode__file_read', {'path': PROOF_FILE}),
                          'asks': 'Yes'},
+    'opencode': {'preset': 'opencode', 'program': 'opencode', 'server': AnthropicServer, 'env': opencode_env,
+                 'call': lambda: ToolUse('vscode_file_read', {'path': PROOF_FILE}), 'asks': None},
 }
 
 
