@@ -26,6 +26,10 @@ A prompt's first text block picks what the turn does (the first word, then argum
     hostile_permission the same for a command that closes a fixed code fence and hides a payload after it, under a
                        title with a command link (the client must show both as text)
     read PATH [LINE LIMIT] / write PATH TEXT…   fs/read_text_file / fs/write_text_file, says what came back
+    approved_write PATH TEXT…  as Hermes Agent edits: asks permission with a diff of the file's whole new text (PATH
+                       relative to the session's cwd), then — if allowed — writes exactly that text with
+                       fs/write_text_file and says what came back; approved_other_write does the same but writes
+                       another text than it showed
     hostile_title       a session_info_update with a 300,000-character title with escapes and a bidi override
     terminal CMD ARGS…  terminal/create → wait_for_exit → output → release, says the output and exit
     terminal_in DIR CMD ARGS…  the same with cwd DIR (relative to the session's cwd)
@@ -247,6 +251,26 @@ def turn(request_id, params):
                         {'optionId': 'deny', 'name': 'Deny', 'kind': 'reject_once'}]})
         outcome = reply.get('result', {}).get('outcome', {}) if 'result' in reply else {'error': reply.get('error')}
         chunk(session_id, 'permission: ' + json.dumps(outcome, sort_keys=True))
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command in ('approved_write', 'approved_other_write'):
+        path = os.path.join(STATE['cwd'].get(session_id) or '.', words[1])
+        text = ' '.join(words[2:]) + '\n'
+        old = open(path).read() if os.path.exists(path) else None
+        reply = ask_client('session/request_permission', {
+            'sessionId': session_id,
+            'toolCall': {'toolCallId': 'edit-approval-2', 'title': 'Approve edit: ' + words[1], 'kind': 'edit',
+                         'content': [{'type': 'diff', 'path': path, 'oldText': old, 'newText': text}],
+                         'rawInput': {'tool': 'write_file', 'arguments': {'path': path}}},
+            'options': [{'optionId': 'allow_once', 'name': 'Allow edit', 'kind': 'allow_once'},
+                        {'optionId': 'deny', 'name': 'Deny', 'kind': 'reject_once'}]})
+        outcome = reply.get('result', {}).get('outcome', {})
+        if outcome.get('optionId') != 'allow_once':
+            chunk(session_id, 'approved_write: not allowed')
+            return answer(request_id, {'stopReason': 'end_turn'})
+        written = text if command == 'approved_write' else text.upper()
+        reply = ask_client('fs/write_text_file', {'sessionId': session_id, 'path': path, 'content': written})
+        chunk(session_id, command + ': ' + json.dumps(reply.get('result', {'error': reply.get('error')}),
+                                                      sort_keys=True))
         return answer(request_id, {'stopReason': 'end_turn'})
     if command in ('read', 'write', 'terminal', 'terminal_in', 'unknown_method'):
         if command == 'read':

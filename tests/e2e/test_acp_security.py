@@ -200,6 +200,37 @@ def test_an_agents_terminal_is_asked_about_with_its_folder_and_allowed_for_that_
     assert '"exitCode"' not in last_response(page).inner_text()  # nothing ran there
 
 
+def test_an_edit_allowed_in_the_agents_question_is_written_without_a_second_question(window, trusted_server,
+                                                                                     artifacts):
+    """One consent per action (core/acp_consent.py): the agent asks with the file's whole new text, the user allows
+    it in the chat, and the write that follows through fs/write_text_file asks nothing more; a write of another text
+    than the one shown gets the gate's own question."""
+    page = window.page
+    workspace = trusted_server.workspace
+    new_hermes_session(page)
+    send(page, 'approved_write consent.txt allowed once')
+    box = page.locator(QUESTION_BOX).last
+    box.wait_for(state='visible')
+    assert 'consent.txt' in box.inner_text(), box.inner_text()
+    window.screenshot(artifacts / 'acp-one-consent-question.png')
+    answer(page, 'Allow edit')
+    last_response(page).get_by_text('approved_write: {}').first.wait_for(state='visible')
+    assert page.locator('.monaco-dialog-box').count() == 0  # no second question
+    assert (workspace / 'consent.txt').read_text() == 'allowed once\n'
+
+    send(page, 'approved_other_write consent.txt shown text')
+    box = page.locator(QUESTION_BOX).last
+    box.wait_for(state='visible')
+    answer(page, 'Allow edit')
+    dialog = page.locator('.monaco-dialog-box', has_text='consent.txt')  # the gate asks: not what was shown
+    dialog.wait_for(state='visible')
+    window.screenshot(artifacts / 'acp-one-consent-other-text.png')
+    dialog.get_by_role('button', name='Cancel', exact=True).click()
+    dialog.wait_for(state='hidden')
+    last_response(page).get_by_text('approved_other_write: {"error"').first.wait_for(state='visible')
+    assert (workspace / 'consent.txt').read_text() == 'allowed once\n'
+
+
 def test_a_permission_question_shows_a_fence_closing_command_whole_and_its_title_as_text(window, artifacts):
     page = window.page
     new_hermes_session(page)

@@ -275,3 +275,78 @@ def test_allowing_an_agents_command_for_the_session_covers_that_folder_only(side
     assert 'in a new terminal in ' + str(ws / 'other') in vscode.window.messages[-1][2][0]['detail']
     assert not isinstance(first, RequestError) or 'integration' in str(first)
     assert not isinstance(again, RequestError) or 'integration' in str(again)
+
+
+def allowing(answer='allow_once'):
+    async def prompter(params):
+        return {'outcome': 'selected', 'optionId': answer}
+    return prompter
+
+
+def edit_question(path, old, new):
+    return {'sessionId': 'sess-1', 'options': [{'optionId': 'allow_once', 'kind': 'allow_once', 'name': 'Allow edit'},
+                                               {'optionId': 'deny', 'kind': 'reject_once', 'name': 'Deny'}],
+            'toolCall': {'toolCallId': 'edit-approval-1', 'kind': 'edit', 'title': 'Approve edit: ' + path,
+                         'content': [{'type': 'diff', 'path': path, 'oldText': old, 'newText': new}]}}
+
+
+def test_an_edit_allowed_in_the_agents_question_is_written_without_asking_again(ws, context):
+    terminals = register_terminals(context)
+    changes = ChangeLog(None)
+    registry = build_registry(Approver(), shim_services(terminals=terminals, changes=changes))
+    now = [1000]
+    side = AcpClientSide(registry, terminals, clock=lambda: now[0])
+    side.set_permission_prompter('sess-1', allowing())
+    target = str(ws / 'notes.md')
+    run(side.request_permission('sess-1', edit_question(target, 'one\ntwo\nthree\n', 'ONE\ntwo\nthree\n')))
+    asked = len(vscode.window.messages)
+    assert run(side.write_text_file({'sessionId': 'sess-1', 'path': target, 'content': 'ONE\ntwo\nthree\n'})) is None
+    assert len(vscode.window.messages) == asked  # no second question
+    assert (ws / 'notes.md').read_text() == 'ONE\ntwo\nthree\n'
+    assert [entry['path'] for entry in changes.pending()] == [target]  # still in the review
+    # the same write again, or another text, is asked about as before (here: declined)
+    vscode.window.message_answers.append(None)
+    code, text = error_of(side.write_text_file({'sessionId': 'sess-1', 'path': target, 'content': 'ONE\ntwo\nthree\n'}))
+    assert text.startswith('The user declined to run file_write.')
+    run(side.request_permission('sess-1', edit_question(target, 'x', 'allowed\n')))
+    vscode.window.message_answers.append(None)
+    code, text = error_of(side.write_text_file({'sessionId': 'sess-1', 'path': target, 'content': 'something else\n'}))
+    assert text.startswith('The user declined to run file_write.')
+    # a minute later the consent is gone
+    now[0] += 61000
+    vscode.window.message_answers.append(None)
+    code, text = error_of(side.write_text_file({'sessionId': 'sess-1', 'path': target, 'content': 'allowed\n'}))
+    assert text.startswith('The user declined to run file_write.')
+
+
+def test_a_denied_edit_or_another_sessions_consent_allows_nothing(ws, context):
+    terminals = register_terminals(context)
+    registry = build_registry(Approver(), shim_services(terminals=terminals))
+    side = AcpClientSide(registry, terminals)
+    target = str(ws / 'notes.md')
+    side.set_permission_prompter('sess-1', allowing('deny'))
+    run(side.request_permission('sess-1', edit_question(target, None, 'denied\n')))
+    side.set_permission_prompter('sess-2', allowing())
+    run(side.request_permission('sess-2', edit_question(target, None, 'other\n')))
+    for content, session in [('denied\n', 'sess-1'), ('other\n', 'sess-1')]:
+        vscode.window.message_answers.append(None)
+        code, text = error_of(side.write_text_file({'sessionId': session, 'path': target, 'content': content}))
+        assert text.startswith('The user declined to run file_write.')
+    assert (ws / 'notes.md').read_text() == 'one\ntwo\nthree\n'
+    side.set_permission_prompter('sess-2', None)  # sess-2's turn ended: its consent with it
+    vscode.window.message_answers.append(None)
+    code, text = error_of(side.write_text_file({'sessionId': 'sess-2', 'path': target, 'content': 'other\n'}))
+    assert text.startswith('The user declined to run file_write.')
+
+
+def test_a_command_allowed_in_the_agents_question_runs_without_asking_again(side, ws):
+    vscode.window.shell_commands['make test'] = ([MARK + 'ok\r\n'], 0)
+    side.set_permission_prompter('s', allowing())
+    run(side.request_permission('s', {'sessionId': 's', 'options': [{'optionId': 'allow_once', 'kind': 'allow_once'}],
+                                      'toolCall': {'kind': 'execute', 'rawInput': {'command': 'make test'}}}))
+    asked = len(vscode.window.messages)
+    created = run(side.terminal_create({'sessionId': 's', 'command': 'make test', 'cwd': str(ws)}))
+    assert created == {'terminalId': 'term-1'} and len(vscode.window.messages) == asked
+    vscode.window.message_answers.append(None)  # the same command again is asked about
+    code, text = error_of(side.terminal_create({'sessionId': 's', 'command': 'make test', 'cwd': str(ws)}))
+    assert text.startswith('The user declined to run terminal_run.')

@@ -14,13 +14,17 @@ confinement and consent an MCP client gets.
   host/files.py write_text with the text before and after, authored as the agent's session.
 - `terminal/*`: a VS Code terminal per command (host/terminals.py TerminalService, shell integration), asked
   about first as `terminal_run` is; output, wait, kill (Ctrl+C), release (the terminal closes).
+- One consent per action (core/acp_consent.py): a write or command the user has just allowed in the agent's own
+  permission question — exactly that text at that path, or exactly that command line — is not asked about again.
 """
 # __pragma__('tconv')
 from hermes.core.acp import RequestError, INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND
+from hermes.core.acp_consent import Consents, allowed_actions, chosen_allows
 from hermes.core.elicitation import cancelled as cancelled_question
 from hermes.core.git_args import quote_args
-from hermes.core.tools import ToolCall, ToolError
+from hermes.core.tools import CONFIRMED, ToolCall, ToolError
 from hermes.core.values import get_key, json_type
+from hermes.js.clock import now_ms
 from hermes.js.errors import JsError, error_message
 from hermes.js.objects import is_none
 from hermes.js.promises import deferred
@@ -89,12 +93,14 @@ def command_line(command, args, env):
 
 class AcpClientSide:
     """One per window, shared by every agent. `registry`: the window's ToolRegistry (its gate, services and change
-    log); `terminals`: the TerminalService."""
+    log); `terminals`: the TerminalService; `clock`: ms now (how long a consent lasts)."""
 
-    def __init__(self, registry, terminals, log=None):
+    def __init__(self, registry, terminals, log=None, clock=now_ms):
         self.registry = registry
         self.terminals = terminals
         self.log = log
+        self.clock = clock
+        self.consents = Consents()  # what the user allowed in an agent's question, until it is carried out
         self.prompters = {}   # 's:' + session id → async fn(params) → outcome
         self.questioners = {}  # 's:' + session id → async fn(question) → elicitation result
         self.authors = {}     # 's:' + session id → the change log's author of the session's writes
@@ -105,9 +111,10 @@ class AcpClientSide:
 
     def set_permission_prompter(self, session_id, prompter):
         key = 's:' + str(session_id)
-        if is_none(prompter):
+        if is_none(prompter):  # the turn ended: what it allowed and did not do is asked about again
             if key in self.prompters:
                 del self.prompters[key]
+            self.consents.forget(str(session_id))
         else:
             self.prompters[key] = prompter
 
@@ -139,9 +146,20 @@ class AcpClientSide:
                 self.log.warn('ACP: a permission request for a session with no running turn was answered cancelled')
             return {'outcome': {'outcome': 'cancelled'}}
         outcome = await self.prompters[key](params)
-        if json_type(get_key(outcome, 'outcome')) == 'object':
-            return outcome  # already {'outcome': {...}}
-        return {'outcome': outcome}
+        answer = outcome if json_type(get_key(outcome, 'outcome')) == 'object' else {'outcome': outcome}
+        if chosen_allows(params, answer['outcome']):
+            self._remember_consent(str(session_id), params)
+        return answer
+
+    def _remember_consent(self, session_id, params):
+        actions = allowed_actions(params)
+        writes = []
+        for write in actions['writes']:
+            try:
+                writes.append([_confined(write[0]), write[1]])
+            except RequestError:
+                pass  # a path outside the workspace: no write of it can follow anyway
+        self.consents.remember(session_id, writes, actions['commands'], self.clock())
 
     # -- files ---------------------------------------------------------------------------------------------
 
@@ -168,7 +186,10 @@ class AcpClientSide:
         path = _confined(_text_param(params, 'path'))
         content = _text_param(params, 'content')
         call = ToolCall()
-        call.author = self._author(get_key(params, 'sessionId'))
+        session_id = get_key(params, 'sessionId')
+        call.author = self._author(session_id)
+        if self.consents.take_write(str(session_id), path, content, self.clock()):
+            call.confirmation = CONFIRMED  # the user allowed exactly this in the agent's question
         result = await self.registry.call('file_write', {'path': path, 'content': content}, call)
         if result['isError']:
             raise RequestError(INTERNAL_ERROR, result['content'][0]['text'])
@@ -194,9 +215,14 @@ class AcpClientSide:
         line = command_line(command, args, get_key(params, 'env'))
         limit = get_key(params, 'outputByteLimit')
         call = ToolCall()
+        session_id = str(get_key(params, 'sessionId'))
         call.author = self._author(get_key(params, 'sessionId'))
         call.services = self.registry.services  # the gate's preview reads them (terminal_run: the shell that starts)
         tool = self.registry.get('terminal_run')
+        plain = len(args) == 0 and is_none(get_key(params, 'env'))
+        if self.consents.take_command(session_id, line, self.clock()) or \
+                (plain and self.consents.take_command(session_id, command, self.clock())):
+            call.confirmation = CONFIRMED  # the user allowed exactly this command line in the agent's question
         if not is_none(self.registry.approver) and not is_none(tool):
             # the folder is part of what is asked, and of what "Allow for This Session" covers: the same command in
             # another folder asks again
