@@ -210,6 +210,13 @@ def test_hermes_is_found_on_path_or_at_the_configured_path():
     assert hermes_spec('/opt/h/bin/hermes-acp', finder({}))['args'] == []
 
 
+def test_hermes_leaves_its_own_mcp_servers_out_when_this_window_hands_its_own():
+    handed = hermes_spec('', finder({'hermes': '/u/bin/hermes'}), hands_mcp=True)
+    assert handed['env'] == {'HERMES_ACP_SKIP_CONFIGURED_MCP': '1'}
+    assert hermes_spec('/opt/h/bin/hermes-acp', finder({}), True)['env'] == {'HERMES_ACP_SKIP_CONFIGURED_MCP': '1'}
+    assert hermes_spec('', finder({'hermes': '/u/bin/hermes'}))['env'] == {}  # the MCP server is off: its own count
+
+
 def test_configured_agents_keep_valid_unique_entries():
     specs = configured_agents([
         {'name': 'Claude Code', 'command': 'npx', 'args': ['-y', '@zed-industries/claude-code-acp', 3],

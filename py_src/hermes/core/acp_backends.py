@@ -54,21 +54,30 @@ def _basename(path: str) -> str:
     return path[cut + 1:] if cut >= 0 else path
 
 
-def hermes_spec(configured_path: 'Json', find_on_path: 'Callable[[str], Optional[str]]') -> 'Optional[Spec]':
+SKIP_CONFIGURED_MCP = 'HERMES_ACP_SKIP_CONFIGURED_MCP'
+"""Hermes Agent's switch to leave out the MCP servers of its own config.yaml in an ACP session: set when this window
+hands its own server in session/new, so a `vscode` entry a user pasted there earlier (another port, an old token)
+is not started beside it, and the session starts sooner."""
+
+
+def hermes_spec(configured_path: 'Json', find_on_path: 'Callable[[str], Optional[str]]',
+                hands_mcp: bool = False) -> 'Optional[Spec]':
     """The spec that runs Hermes Agent over ACP, or None when it is not installed. `configured_path`:
-    hermes.acp.hermesPath ('' to search); `find_on_path(name)`: the program's absolute path or None."""
+    hermes.acp.hermesPath ('' to search); `find_on_path(name)`: the program's absolute path or None; `hands_mcp`:
+    this window gives its MCP server to the sessions (SKIP_CONFIGURED_MCP)."""
+    env = {SKIP_CONFIGURED_MCP: '1'} if hands_mcp else None
     if json_type(configured_path) == 'string' and configured_path.strip() != '':
         path = configured_path.strip()
         name = _basename(path)
         if name == 'hermes-acp' or name == 'hermes-acp.exe':
-            return _spec(HERMES_NAME, path, [])
-        return _spec(HERMES_NAME, path, ['acp'])
+            return _spec(HERMES_NAME, path, [], env)
+        return _spec(HERMES_NAME, path, ['acp'], env)
     found = find_on_path('hermes')
     if not is_none(found):
-        return _spec(HERMES_NAME, found, ['acp'])
+        return _spec(HERMES_NAME, found, ['acp'], env)
     found = find_on_path('hermes-acp')
     if not is_none(found):
-        return _spec(HERMES_NAME, found, [])
+        return _spec(HERMES_NAME, found, [], env)
     return None
 
 

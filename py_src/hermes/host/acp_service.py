@@ -133,7 +133,8 @@ class AcpService:
     # ------------------------------------------------------------------ who answers
 
     def hermes(self):
-        return hermes_spec(setting('acp.hermesPath'), lambda name: self.find(name, _user_bin_folders()))
+        hands_mcp = not is_none(self.mcp) and setting('mcp.enabled') is True
+        return hermes_spec(setting('acp.hermesPath'), lambda name: self.find(name, _user_bin_folders()), hands_mcp)
 
     def agents_configured(self):
         return configured_agents(setting('acp.agents'))
