@@ -35,6 +35,9 @@ class CallContext(Protocol):
     @property
     def cancelled(self) -> bool: ...
 
+    @property
+    def confirmed(self) -> bool: ...
+
     async def confirm(self, tool_name: str, title: str, arguments: JsonObject,
                       key: Optional[str] = None) -> Optional[str]: ...
 
