@@ -81,7 +81,7 @@ def start_process(command: str, args: 'List[str]', options: 'Dict[str, Any]') ->
     return {'done': make_promise(executor), 'kill': kill}
 
 
-def stream_process_lines(command: str, args: 'List[str]', cwd: str, on_line: 'Callable[[str], None]',
+def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', on_line: 'Callable[[str], None]',
                          on_exit: 'Callable[[Optional[int], str], None]') -> 'Callable[[], None]':
     """Start `command args` (no shell) in `cwd`. `on_line(text)` gets each line of stdout as it
     arrives (without its newline), then `on_exit(code, stderr)` is called once; `code` is None when

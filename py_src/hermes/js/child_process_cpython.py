@@ -9,7 +9,7 @@ from typing import Any, Callable, Dict, List, Optional  # (typing only inside sk
 # __pragma__('noskip')
 
 
-def stream_process_lines(command: str, args: 'List[str]', cwd: str, on_line: 'Callable[[str], None]',
+def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', on_line: 'Callable[[str], None]',
                          on_exit: 'Callable[[Optional[int], str], None]') -> 'Callable[[], None]':
     """CPython twin of the seam's stream_process_lines: a reader thread hands lines to the event loop."""
     loop = asyncio.get_event_loop()
