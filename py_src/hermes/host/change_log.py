@@ -39,6 +39,7 @@ from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, d
 from hermes.host.change_store import FORMAT
 # __pragma__('skip')
 from typing import Any, Callable, List, Optional
+from hermes.contracts.json import JsonObject
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 
@@ -231,7 +232,7 @@ class ChangeLog:
             removed = removed + item['removed']
         return {'files': files, 'hunks': hunks, 'added': added, 'removed': removed}
 
-    def for_agents(self, wanted=None, include_lines=True):
+    def for_agents(self, wanted: 'Optional[JsonObject]' = None, include_lines: bool = True) -> 'JsonObject':
         """The log as agents read it (core/change_report.py agent_view), paths as the tools show them."""
         pending = self.pending(wanted)
         for item in pending:
@@ -239,9 +240,9 @@ class ChangeLog:
             for link in LINKS:
                 if has_key(item, link):
                     item[link] = display_path(item[link])
-        history = []
+        history = []  # type: List[JsonObject]
         for item in self.history(wanted):
-            shown = {}
+            shown = {}  # type: JsonObject
             for key in item.keys():
                 shown[key] = item[key]
             shown['path'] = display_path(item['path'])
