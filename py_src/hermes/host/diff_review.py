@@ -14,11 +14,16 @@ from hermes.js.promises import make_promise
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.tools import ToolError
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol
 from hermes.contracts.json import JsonObject
-from hermes.contracts.services import CallContext, ReviewDecision
+from hermes.contracts.services import ReviewDecision
 if TYPE_CHECKING:
     from vscode import ExtensionContext, TabChangeEvent, Uri
+
+
+class Cancellable(Protocol):
+    """What a review needs of its caller: a tool's call, or a door's request (host/proposals.py)."""
+    def on_cancel(self, callback: 'Callable[[], Any]') -> 'Callable[[], None]': ...
 # __pragma__('noskip')
 
 SCHEME = 'hermes-proposed'
@@ -41,7 +46,7 @@ class DiffReviews:
         return vscode.Uri.js_from({'scheme': SCHEME, 'path': path, 'query': query})
 
     async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: int,
-                     call: 'CallContext') -> 'ReviewDecision':
+                     call: 'Cancellable') -> 'ReviewDecision':
         """Show the diff and wait: 'accepted', 'rejected', 'timeout' or 'cancelled'."""
         self.counter += 1
         number = str(self.counter)
@@ -65,7 +70,7 @@ class DiffReviews:
         return await decision
 
     def _track(self, entry: 'JsonObject', resolve: 'Callable[[ReviewDecision], None]', timeout_ms: int,
-               call: 'CallContext') -> None:
+               call: 'Cancellable') -> None:
         entry['resolve'] = resolve
         self.pending.append(entry)
         self._update_context()
