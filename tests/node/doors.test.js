@@ -167,6 +167,40 @@ test('Claude Code door: initialize, the tools the CLI expects, openDiff answered
   context.disposeAll();
 });
 
+test('Claude Code door: openFile selects from startText to endText in the editor it opened (a vscode.Selection made with new)', async () => {
+  const { ext, context, doors } = await start();
+  const shown = [];
+  vscode.window.showTextDocument = async (document, options) => {
+    const at = new vscode.Position(0, 0);
+    const editor = { document, selection: new vscode.Selection(at, at), revealed: [], revealRange(range) { this.revealed.push(range); } };
+    shown.push({ editor, options });
+    vscode.__state.activeTextEditor = editor;
+    return editor;
+  };
+  const lock = JSON.parse(fs.readFileSync(path.join(lockDir(), `${doors.servers.claudeCode.port}.lock`), 'utf8'));
+  const { socket } = await dial(doors.servers.claudeCode.port, { 'x-claude-code-ide-authorization': lock.authToken });
+  const client = rpc(socket);
+  await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'claude-code', version: '2.1.328' } });
+  client.notify('notifications/initialized');
+  const target = path.join(workspace, 'notes.md');
+  const opened = await client.call('tools/call', { name: 'openFile', arguments: { filePath: target, startText: 'two', makeFrontmost: true } });
+  assert.notEqual(opened.result.isError, true, JSON.stringify(opened.result));
+  assert.equal(opened.result.content[0].text, 'Opened file: ' + target);
+  const { editor } = shown.at(-1);
+  assert.ok(editor.selection instanceof vscode.Selection);
+  assert.deepEqual([editor.selection.start.line, editor.selection.start.character, editor.selection.end.line, editor.selection.end.character], [1, 0, 1, 3]);
+  // in the background: the answer names the document's language and length, not the editor's (it has neither)
+  const background = await client.call('tools/call', { name: 'openFile', arguments: { filePath: target, makeFrontmost: false } });
+  const facts = JSON.parse(background.result.content[0].text);
+  assert.equal(facts.lineCount, 3);
+  assert.ok('languageId' in facts);
+  socket.close();
+  await until(() => doors.connections.length === 0);
+  delete vscode.window.showTextDocument;
+  await ext.deactivate();
+  context.disposeAll();
+});
+
 function post(port, token, body, session, extra = {}) {
   return new Promise((resolve, reject) => {
     const data = JSON.stringify(body);

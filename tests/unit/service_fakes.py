@@ -534,8 +534,8 @@ class FakeDebugging:
     def find_stopped(self, ref: Json) -> Any:
         return self.find(ref)
 
-    def summary(self) -> List[JsonObject]:
-        return [state.describe() for state in self.states]
+    def summary(self) -> str:
+        return ', '.join([str(state) for state in self.live()]) or '(none)'
 
     async def wait_for(self, check: Callable[[], bool], timeout_ms: int, call: CallContext) -> bool:
         return check()

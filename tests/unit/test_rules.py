@@ -29,8 +29,15 @@
    so a test builds the choice it wants instead of flipping a module's switch. No `global`; no function changes a
    module-level name (an item, an attribute, a mutating method). MODULE_STATE lists the few that must stay, each with
    why; the `_cpython.py` twins (CPython stand-ins for JS globals, never bundled) are not checked.
+13. Untyped reads at the boundary: `get_key` / `is_none` / `json_type` read values whose shape nobody promised —
+   what a transport received, a message of an agent, a CLI or the panel, a tool's arguments before the registry
+   checked them, the seam's JS values. BOUNDARY_READERS lists where such values enter; inside, typed records are
+   read by attribute or key. The calls other modules still make are recorded per module in
+   tests/unit/untyped_reads.json, a ratchet: a count may fall (the test then asks for the lower number), never rise,
+   and a module not listed makes none.
 """
 import ast
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -441,3 +448,104 @@ def fine(seen, table):
     assert [what for _, what in module_state(ast.parse(source))] == [
         'global _flag', "_switch['on'] changed", 'SEEN.append() called', 'files.backend changed',
         "CACHE['k'] changed"]
+
+
+# Rule 13: where values of unknown shape enter, each with what enters there.
+BOUNDARY_READERS = {
+    'js/': 'the seam: JS values (undefined, plain objects) as Python sees them',
+    'net/': 'the transports: HTTP, WebSocket and stdio messages, LLM streams, agent processes',
+    'core/values.py': 'the readers themselves',
+    'core/jsonrpc.py': 'JSON-RPC messages as received',
+    'core/mcp_protocol.py': "an MCP client's requests",
+    'core/mcp_stateless.py': "an MCP client's 2026-07-28 requests",
+    'core/mcp_headers.py': "the request metadata a client mirrors into headers",
+    'core/acp.py': "an ACP agent's answers and errors",
+    'core/acp_turn.py': "an ACP agent's session/update notifications",
+    'core/acp_options.py': "an ACP agent's session/new answer (its config options and modes)",
+    'core/acp_commands.py': "an ACP agent's available_commands_update",
+    'core/acp_sign_in.py': "an ACP agent's authMethods",
+    'core/elicitation.py': "an ACP agent's questions, read defensively",
+    'core/acp_consent.py': "an ACP agent's permission questions and the user's answers to them",
+    'host/acp_client_side.py': "the requests an ACP agent sends the client (fs/*, terminal/*)",
+    'core/llm_wire.py': "an LLM server's streamed chunks",
+    'core/tool_text.py': "a model's ```tool text",
+    'ui/panel_protocol.py': "the panel webview's messages (their one validator)",
+    'ui/panel_messages.py': 'generated from contracts/panel.py: the panel messages read field by field',
+    'core/tools.py': "the registry: a tool call's arguments before they are checked",
+    'core/schema.py': "tool arguments checked against their schema",
+}
+UNTYPED_READS = ('get_key', 'is_none', 'json_type')
+UNTYPED_READS_FILE = Path(__file__).resolve().parent / 'untyped_reads.json'
+
+
+def is_boundary_reader(relative):
+    return any(relative == entry or (entry.endswith('/') and relative.startswith(entry)) for entry in BOUNDARY_READERS)
+
+
+def untyped_reads(tree):
+    """{name: how many calls} of the untyped readers in a module."""
+    counts = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in UNTYPED_READS:
+            counts[node.func.id] = counts.get(node.func.id, 0) + 1
+    return counts
+
+
+def untyped_read_findings(relative, counts, allowed):
+    """What is wrong with a module's untyped reads against its recorded allowance ({} when none is recorded):
+    more than recorded (a new read inside), or fewer (record the lower number, so the count only falls)."""
+    if is_boundary_reader(relative):
+        return []
+    found = []
+    for name in UNTYPED_READS:
+        now, limit = counts.get(name, 0), allowed.get(name, 0)
+        if now > limit:
+            found.append(f'{relative}: {now} calls of {name}, {limit} recorded: read a typed record by attribute or '
+                         'key inside; untyped values are read where they enter (BOUNDARY_READERS)')
+        elif now < limit:
+            found.append(f'{relative}: {now} calls of {name} now, {limit} recorded: lower it in '
+                         f'{UNTYPED_READS_FILE.name}')
+    return found
+
+
+def test_untyped_reads_stay_where_untyped_values_enter():
+    """Rule 13 (a ratchet): outside BOUNDARY_READERS, a module calls get_key / is_none / json_type no more often than
+    tests/unit/untyped_reads.json records, and that record follows every drop."""
+    recorded = json.loads(UNTYPED_READS_FILE.read_text())['modules']
+    found = []
+    seen = set()
+    for path, tree in modules():
+        relative = str(path.relative_to(HERMES))
+        if path.name.endswith('_cpython.py'):
+            continue
+        seen.add(relative)
+        found.extend(untyped_read_findings(relative, untyped_reads(tree), recorded.get(relative, {})))
+    found.extend(f'{relative}: recorded in {UNTYPED_READS_FILE.name} but gone or a boundary reader now: remove it'
+                 for relative in sorted(recorded) if relative not in seen or is_boundary_reader(relative))
+    assert found == [], 'untyped reads (rule 13):\n' + '\n'.join(found)
+
+
+def test_the_untyped_reads_rule_fires_inside_and_follows_a_drop():
+    source = """
+from hermes.core.values import get_key, json_type
+from hermes.js.objects import is_none
+
+
+def read(entry, value):
+    if is_none(value) or json_type(value) != 'string':
+        return get_key(entry, 'hunks')
+    return entry['hunks']
+"""
+    counts = untyped_reads(ast.parse(source))
+    assert counts == {'get_key': 1, 'is_none': 1, 'json_type': 1}
+    inside = untyped_read_findings('host/change_log.py', counts, {'get_key': 1, 'is_none': 1})
+    assert len(inside) == 1 and inside[0].startswith('host/change_log.py: 1 calls of json_type, 0 recorded')
+    dropped = untyped_read_findings('host/change_log.py', counts, {'get_key': 2, 'is_none': 1, 'json_type': 1})
+    assert len(dropped) == 1 and 'lower it' in dropped[0]
+    assert untyped_read_findings('host/change_log.py', counts, {'get_key': 1, 'is_none': 1, 'json_type': 1}) == []
+    assert untyped_read_findings('net/mcp_http.py', counts, {}) == []  # a transport: where untyped values enter
+
+
+def test_every_boundary_reader_exists():
+    for entry in BOUNDARY_READERS:
+        assert (HERMES / entry).exists(), entry + ' is in BOUNDARY_READERS but not in py_src/hermes'

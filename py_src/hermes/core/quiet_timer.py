@@ -17,7 +17,7 @@ from hermes.js.objects import is_none
 
 class QuietTimer:
     def __init__(self, timers: 'Any', clock: 'Callable[[], float]', quiet_ms: float, longest_ms: float,
-                 action: 'Callable[[], None]') -> None:
+                 action: 'Callable[[], object]') -> None:
         self._timers = timers
         self._clock = clock
         self.quiet_ms = quiet_ms

@@ -133,7 +133,7 @@ class AcpService:
     # ------------------------------------------------------------------ who answers
 
     def hermes(self):
-        hands_mcp = not is_none(self.mcp) and setting('mcp.enabled') is True
+        hands_mcp = setting('mcp.enabled') is True and bool(self.mcp)  # (no MCP service: a test's window)
         return hermes_spec(setting('acp.hermesPath'), lambda name: self.find(name, _user_bin_folders()), hands_mcp)
 
     def agents_configured(self):

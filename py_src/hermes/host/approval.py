@@ -17,6 +17,12 @@ from hermes.js.errors import error_message, JsError
 from hermes.core.dialog_text import escape_invisible
 from hermes.core.values import json_type, object_keys, copyable_keys
 from hermes.host.settings import setting
+# __pragma__('skip')
+from typing import Any, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import CallContext
+from hermes.host.log import Log
+# __pragma__('noskip')
 
 ALLOW = 'Allow'
 ALLOW_SESSION = 'Allow for This Session'
@@ -32,26 +38,26 @@ RESTRICTED = ('This workspace is in Restricted Mode (not trusted), so Hermes doe
               'program. The user can trust the workspace (Manage Workspace Trust) to allow it.')
 
 
-def session_key(tool_name, arguments):
+def session_key(tool_name: str, arguments: 'Optional[JsonObject]') -> str:
     return tool_name + ' ' + dump_json(arguments)
 
 
-def restricted_mode():
+def restricted_mode() -> bool:
     """True when VS Code says the workspace is not trusted (an absent answer counts as trusted: old hosts)."""
     return getattr(vscode.workspace, 'isTrusted', True) == False  # undefined in JS is trusted
 
 
-def restriction(tool_name):
+def restriction(tool_name: str) -> 'Optional[str]':
     """The refusal for `tool_name` in Restricted Mode, or None."""
     return RESTRICTED if restricted_mode() and tool_name in RUNS_PROGRAMS else None
 
 
 class Approver:
-    def __init__(self, log=None):
+    def __init__(self, log: 'Optional[Log]' = None) -> None:
         self.log = log
-        self.allowed_for_session = []
+        self.allowed_for_session = []  # type: List[str]
 
-    def needs_approval(self, tool):
+    def needs_approval(self, tool: Any) -> bool:
         mode = setting('tools.confirm')
         if mode == 'never':
             return False
@@ -59,13 +65,13 @@ class Approver:
             return True
         return tool.destructive
 
-    def would_ask(self, tool, arguments=None):
+    def would_ask(self, tool: Any, arguments: 'Optional[JsonObject]' = None) -> bool:
         """Whether `approve` would ask the user about this call of `tool` now. A front end that has the user
         confirm in its own UI (VS Code's tool confirmation, ui/lm_tools.py) asks exactly when this is true
         and then marks the call CONFIRMED, so the user is asked once, not twice."""
         return self.needs_approval(tool) and not (session_key(tool.name, arguments) in self.allowed_for_session)
 
-    async def approve(self, tool, arguments, call):
+    async def approve(self, tool: Any, arguments: 'JsonObject', call: 'CallContext') -> 'Optional[str]':
         refusal = restriction(tool.name)
         if not is_none(refusal):
             return refusal
@@ -90,7 +96,8 @@ class Approver:
         what = tool.description.split('. ')[0]
         return await self._ask(tool.name, tool.title or tool.name, arguments, call, key, what, runs)
 
-    async def confirm(self, tool_name, title, arguments, call, key=None):
+    async def confirm(self, tool_name: str, title: str, arguments: 'JsonObject', call: 'CallContext',
+                      key: 'Optional[str]' = None) -> 'Optional[str]':
         """Ask for one action a handler is about to take (see the module-level `confirm`)."""
         key = session_key(tool_name, arguments) if is_none(key) else key
         if setting('tools.confirm') == 'never' or key in self.allowed_for_session:
@@ -100,7 +107,8 @@ class Approver:
         what = arguments['what'] if 'what' in arguments.keys() else title
         return await self._ask(tool_name, title, arguments, call, key, what)
 
-    async def _ask(self, tool_name, title, arguments, call, key, what, runs=None):
+    async def _ask(self, tool_name: str, title: str, arguments: 'JsonObject', call: 'CallContext', key: str, what: str,
+                   runs: 'Optional[str]' = None) -> 'Optional[str]':
         call.set_confirmation(WAITING)
         call.log('notice', WAITING_NOTICE + ' ' + tool_name)
         choice = await vscode.window.showWarningMessage(
@@ -123,7 +131,7 @@ class Approver:
                 'explain what you wanted to do instead.')
 
 
-def dialog_detail(tool_name, arguments, what, runs=None):
+def dialog_detail(tool_name: str, arguments: 'JsonObject', what: str, runs: 'Optional[str]' = None) -> str:
     """The dialog's body: what will happen, what will run (the tool's `preview`: the resolved command line,
     every line of it numbered, escaped and uncut), then the tool and ALL its arguments (the dialog scrolls;
     nothing is cut, so nothing that matters can hide after a cut), then what "for this session" covers."""
@@ -145,7 +153,7 @@ def dialog_detail(tool_name, arguments, what, runs=None):
     return '\n'.join(lines)
 
 
-def numbered_lines(name, text):
+def numbered_lines(name: str, text: str) -> 'List[str]':
     """A text argument of several lines (a file's content) shown as its lines, each after its number: one
     JSON string would wrap its \\n escapes into a wall nobody reads. Every shown line starts with a number,
     so no text inside can pass for a line of the dialog's own."""
@@ -160,15 +168,16 @@ def numbered_lines(name, text):
     return lines
 
 
-def _without(arguments, names):
-    rest = {}
+def _without(arguments: 'JsonObject', names: 'List[str]') -> 'JsonObject':
+    rest = {}  # type: JsonObject
     for name in copyable_keys(arguments):
         if not (name in names):
             rest[name] = arguments[name]
     return rest
 
 
-async def confirm(tool_name, title, arguments, call, key=None):
+async def confirm(tool_name: str, title: str, arguments: 'JsonObject', call: 'CallContext',
+                  key: 'Optional[str]' = None) -> 'Optional[str]':
     """For a tool that is only sometimes destructive (git_command: `git log` runs freely, `git commit`
     must ask): ask the user the way the gate does, with the gate the call came through (`call.gate`: its
     session allowances and log). Asks unless `hermes.tools.confirm` is "never", the user allowed `key`

@@ -38,8 +38,14 @@ from hermes.core.quiet_timer import QuietTimer
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
 from hermes.host.change_store import FORMAT
 # __pragma__('skip')
-from typing import Any, Callable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from hermes.contracts.json import JsonObject
 from hermes.contracts.services import CallContext
+from hermes.contracts.loop import ChangeAuthor
+from hermes.core.hunks import Hunk
+if TYPE_CHECKING:
+    from hermes.host.change_files import EditorFiles  # (it imports this module)
+    from hermes.host.change_store import ChangeStore
 # __pragma__('noskip')
 
 MAX_FILE_CHARS = 1000000
@@ -70,7 +76,7 @@ AUTO_KEEP_AFTER_DELAY = 'afterDelay'
 class ChangeConflict(Exception):
     """An undo the user must decide on: the user edited the hunk since the agent wrote it."""
 
-    def __init__(self, path, hunk_ids):
+    def __init__(self, path: str, hunk_ids: 'List[str]') -> None:
         text = ('You edited ' + str(len(hunk_ids)) + ' of these changes since the agent made them; undo them anyway '
                 '(your edits there are replaced)?')
         super().__init__(text)
@@ -78,17 +84,17 @@ class ChangeConflict(Exception):
         self.path = path
         self.hunk_ids = hunk_ids
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.text
 
 
 class _SeamTimers:
     """Timers as the log uses them (tests hand it a fake that fires when they say)."""
 
-    def after(self, callback, delay_ms):
+    def after(self, callback: 'Callable[[], None]', delay_ms: float) -> Any:
         return set_timer(callback, delay_ms)
 
-    def cancel(self, handle):
+    def cancel(self, handle: Any) -> None:
         clear_timer(handle)
 
 
@@ -105,7 +111,7 @@ class _Subscription:
             self._on_dispose = None
 
 
-def matches(author, wanted):
+def matches(author: 'JsonObject', wanted: 'Optional[JsonObject]') -> bool:
     """Whether `author` fits the filter `wanted` ({'client'?, 'session'?, 'turn'?}; None matches every author)."""
     if is_none(wanted):
         return True
@@ -116,7 +122,7 @@ def matches(author, wanted):
     return True
 
 
-def in_workspace_strictly(path):
+def in_workspace_strictly(path: str) -> bool:
     """Inside a workspace folder by real paths — the log's own rule (no setting widens it)."""
     try:
         real = real_path(path)
@@ -134,30 +140,35 @@ class ChangeLog:
     `report(text)` tells the user about storage problems. `announce_quiet_ms`: None tells listeners of each change at
     once (tests, tools that build a log of their own); the window's log passes ANNOUNCE_QUIET_MS (`on_change`)."""
 
-    def __init__(self, files, store=None, settings=None, report=None, clock=None, confined=None, timers=None,
-                 announce_quiet_ms=None):
+    def __init__(self, files: 'EditorFiles', store: 'Optional[ChangeStore]' = None,
+                 settings: 'Optional[Callable[[str], Any]]' = None, report: 'Optional[Callable[[str], Any]]' = None,
+                 clock: 'Optional[Callable[[], float]]' = None, confined: 'Optional[Callable[[str], bool]]' = None,
+                 timers: Any = None, announce_quiet_ms: 'Optional[float]' = None) -> None:
         self._files = files
         self._store = store
         self._settings = settings
         self._report = report
-        self._clock = now_ms if is_none(clock) else clock
-        self._confined = in_workspace_strictly if is_none(confined) else confined
-        self._timers = SEAM_TIMERS if is_none(timers) else timers
-        self._entries = {}  # ' ' + path → entry (the prefix keeps paths clear of the dict's own members)
-        self._order = []  # paths, oldest change first
-        self._listeners = []
-        self._reads = {}  # client + '\n' + path → the sequence number of its last read
+        self._clock = now_ms if is_none(clock) else clock  # type: Callable[[], float]
+        self._confined = in_workspace_strictly if is_none(confined) else confined  # type: Callable[[str], bool]
+        self._timers = SEAM_TIMERS if is_none(timers) else timers  # type: Any
+        # ' ' + path → entry (the prefix keeps paths clear of the dict's own members)
+        self._entries = {}  # type: Dict[str, JsonObject]
+        self._order = []  # type: List[str]  # paths, oldest change first
+        self._listeners = []  # type: List[Callable[[List[str]], Any]]
+        self._reads = {}  # type: Dict[str, int]  # client + '\n' + path → the sequence number of its last read
         self._sequence = 0  # counts records and reads: "read after the hunk was recorded" never ties on a clock
         self._saver = QuietTimer(self._timers, self._clock, SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS, self._snapshot)
-        self._keep_timer = None
+        self._keep_timer = None  # type: Any
         self._announcer = None if is_none(announce_quiet_ms) else \
             QuietTimer(self._timers, self._clock, announce_quiet_ms, ANNOUNCE_LONGEST_MS, self.announce_now)
-        self._unannounced = []  # paths changed since the listeners last heard, in order of first change
-        self._held = {}  # 'k:' + path → until when `sync` leaves the file's entry alone (hold_sync)
+        self._unannounced = []  # type: List[str]  # paths changed since the listeners last heard, first change first
+        # 'k:' + path → until when `sync` leaves the file's entry alone (hold_sync)
+        self._held = {}  # type: Dict[str, float]
         self.dropped = 0  # files dropped to stay within MAX_STORED_CHARS since the log started
-        self._history = []  # [{'path', 'action', 'client', 'session', 'turn', 'hunks', 'added', 'removed', 'time'}]
-        self._unjournaled = []  # history items not yet in a journal line
-        self._journal_seq = 0  # the last journal line written (host/change_store.py)
+        # [{'path', 'action', 'client', 'session', 'turn', 'hunks', 'added', 'removed', 'time'}]
+        self._history = []  # type: List[JsonObject]
+        self._unjournaled = []  # type: List[JsonObject]  # history items not yet in a journal line
+        self._journal_seq = 0  # type: int  # the last journal line written (host/change_store.py)
         # turns whose writes VS Code's chat editing session tracks too (core/edit_scopes.py, ui/native_edits.py)
         self.edit_scopes = EditScopes()
         self.notes = ChangeNotes()  # changes seen but not under review exactly (the Changes view shows them)
@@ -165,26 +176,33 @@ class ChangeLog:
 
     # ------------------------------------------------------------------------------------------ reading
 
-    def entry(self, path):
+    def entry(self, path: str) -> 'Optional[JsonObject]':
         """The stored entry of `path` (a dict; do not change it), or None."""
         key = ' ' + path
         return self._entries[key] if key in self._entries else None
 
-    def paths(self):
+    def _known(self, path: str) -> 'JsonObject':
+        """The entry of a path the log holds (one of `_order`: every such path has one)."""
+        key = ' ' + path
+        if key in self._entries:
+            return self._entries[key]
+        raise ValueError('The change log has no entry for ' + path)
+
+    def paths(self) -> 'List[str]':
         """The files with pending changes, oldest change first."""
         return self._order[:]
 
-    def pending(self, wanted=None):
+    def pending(self, wanted: 'Optional[JsonObject]' = None) -> 'List[JsonObject]':
         """Pending changes, one item per file and author (client, session, turn), files in the order they were
         first changed: [{'path', 'uri', 'author', 'client', 'session', 'turn', 'time', 'added', 'removed',
         'hunks': [{'id', 'start', 'base_start', 'before_lines', 'after_lines', 'added', 'removed'}],
         'created'?, 'deleted'?, 'too_large'?}]. `start` is the 0-based line in the file as the agent left it
         (decorate the editor from it; `sync` first if the user may have edited the file since). `wanted`
         filters by author ({'client'?, 'session'?, 'turn'?})."""
-        items = []
+        items = []  # type: List[JsonObject]
         for path in self._order:
-            entry = self.entry(path)
-            groups = []
+            entry = self._known(path)
+            groups = []  # type: List[JsonObject]
             for hunk in entry['hunks']:
                 if not matches(hunk['author'], wanted):
                     continue
@@ -215,7 +233,7 @@ class ChangeLog:
             items.extend(groups)
         return items
 
-    def summary(self, wanted=None):
+    def summary(self, wanted: 'Optional[JsonObject]' = None) -> 'JsonObject':
         """{'files', 'hunks', 'added', 'removed'} over the pending changes (for a status bar)."""
         files = 0
         hunks = 0
@@ -231,7 +249,7 @@ class ChangeLog:
             removed = removed + item['removed']
         return {'files': files, 'hunks': hunks, 'added': added, 'removed': removed}
 
-    def for_agents(self, wanted=None, include_lines=True):
+    def for_agents(self, wanted: 'Optional[JsonObject]' = None, include_lines: bool = True) -> 'JsonObject':
         """The log as agents read it (core/change_report.py agent_view), paths as the tools show them."""
         pending = self.pending(wanted)
         for item in pending:
@@ -239,22 +257,22 @@ class ChangeLog:
             for link in LINKS:
                 if has_key(item, link):
                     item[link] = display_path(item[link])
-        history = []
+        history = []  # type: List[JsonObject]
         for item in self.history(wanted):
-            shown = {}
+            shown = {}  # type: JsonObject
             for key in item.keys():
                 shown[key] = item[key]
             shown['path'] = display_path(item['path'])
             history.append(shown)
         return agent_view(pending, history, include_lines)
 
-    def history(self, wanted=None):
+    def history(self, wanted: 'Optional[JsonObject]' = None) -> 'List[JsonObject]':
         """What became of earlier changes, newest last (at most MAX_HISTORY): [{'path', 'action': 'kept' |
         'undone' | 'auto-kept', 'client', 'session', 'turn' (whose change it was), 'hunks' (how many), 'added',
         'removed', 'time'}], filtered by the changes' author like `pending`."""
         return [item for item in self._history if matches(item, wanted)]
 
-    def _remember(self, path, action, hunks):
+    def _remember(self, path: str, action: str, hunks: 'List[Hunk]') -> None:
         for group in _by_author(hunks):
             author = group[0]['author']
             added = 0
@@ -283,7 +301,8 @@ class ChangeLog:
 
     # ---------------------------------------------------------------------------------------- recording
 
-    def record(self, path, before, after, author):
+    def record(self, path: Any, before: 'Optional[str]', after: 'Optional[str]',
+               author: Any) -> 'Optional[JsonObject]':
         """Record that `author` changed the file at `path` (an absolute path or a file URI) from `before` to
         `after` (None: the file did not exist / was deleted). Returns the file's entry, or None when nothing is
         recorded: no change, a file outside the workspace, or an external client while
@@ -307,7 +326,8 @@ class ChangeLog:
         self._changed([path])
         return entry
 
-    def _merge(self, path, entry, before, after, author, now):
+    def _merge(self, path: str, entry: 'Optional[JsonObject]', before: 'Optional[str]', after: 'Optional[str]',
+               author: 'JsonObject', now: float) -> 'Optional[JsonObject]':
         if is_none(entry):
             base = before
             previous = []
@@ -332,7 +352,8 @@ class ChangeLog:
         self._put(path, made)
         return made
 
-    def record_rename(self, old_path, new_path, before, after, author):
+    def record_rename(self, old_path: Any, new_path: Any, before: 'Optional[str]', after: 'Optional[str]',
+                      author: Any) -> 'Optional[JsonObject]':
         """Record that `author` moved a file from `old_path` to `new_path` (`before`: its text there, `after`: its
         text at the new path). Recorded as the old file deleted and the new one created, linked ('renamed_to' /
         'renamed_from' in `pending()`): keeping or undoing either one keeps or undoes the move (undo puts the old
@@ -342,38 +363,38 @@ class ChangeLog:
         deleted = self.record(old_path, before, None, author)
         created = self.record(new_path, None, after, author)
         if not is_none(deleted) and not is_none(created) and not is_none(self.entry(old_path)):
-            self.entry(old_path)['renamed_to'] = new_path
+            self._known(old_path)['renamed_to'] = new_path
             created['renamed_from'] = old_path
             self._changed([old_path, new_path])
         return created
 
-    def _large_entry(self, path, entry, author, now):
+    def _large_entry(self, path: str, entry: 'Optional[JsonObject]', author: 'JsonObject', now: float) -> 'JsonObject':
         made = {'path': path, 'uri': _uri_text(path), 'base': '', 'text': '', 'too_large': True,
                 'next_id': 2, 'hunks': [{'id': 'h1', 'start': 0, 'base_start': 0, 'before': [], 'after': [],
                                          'author': author, 'time': now, 'sequence': self._next_sequence()}]}
         self._put(path, made)
         return made
 
-    def _put(self, path, entry):
+    def _put(self, path: str, entry: 'JsonObject') -> None:
         key = ' ' + path
         if key not in self._entries:
             self._order.append(path)
         self._entries[key] = entry
         self._bound()
 
-    def _forget(self, path):
+    def _forget(self, path: str) -> None:
         key = ' ' + path
         if key in self._entries:
             self._entries.pop(key)
             self._order = [item for item in self._order if item != path]
 
-    def _bound(self):
+    def _bound(self) -> None:
         total = 0
         for path in self._order:
-            total = total + _size(self.entry(path))
+            total = total + _size(self._known(path))
         while total > MAX_STORED_CHARS and len(self._order) > 1:
             oldest = self._order[0]
-            total = total - _size(self.entry(oldest))
+            total = total - _size(self._known(oldest))
             self._forget(oldest)
             self.dropped = self.dropped + 1
             self._tell('Changes: the change log is full (' + str(MAX_STORED_CHARS) + ' characters); the oldest '
@@ -381,16 +402,16 @@ class ChangeLog:
 
     # -------------------------------------------------------------------------------- what agents read
 
-    def _next_sequence(self):
+    def _next_sequence(self) -> int:
         self._sequence = self._sequence + 1
         return self._sequence
 
-    def note_read(self, client, path):
+    def note_read(self, client: str, path: Any) -> None:
         """`client` read the whole current text of `path` (file_read, editor_get_content): its next edit of a
         pending hunk is allowed."""
         self._reads[client + '\n' + _path_of(path)] = self._next_sequence()
 
-    def edit_refusal(self, author, path, line_ranges):
+    def edit_refusal(self, author: Any, path: Any, line_ranges: 'Optional[List[List[int]]]') -> 'Optional[str]':
         """Why `author` may not write these lines of `path` now, or None. A pending hunk recorded by another
         client that the edit touches must first be re-read: a file_read / editor_get_content of the file by
         the same client after the hunk was recorded (the user may be reviewing it, and the agent has not seen
@@ -414,7 +435,7 @@ class ChangeLog:
 
     # ------------------------------------------------------------------------------- keeping, undoing
 
-    def keep(self, path, hunk_id=None):
+    def keep(self, path: Any, hunk_id: 'Optional[str]' = None) -> 'List[str]':
         """Accept one hunk (or every hunk of the file): it stays in the file and leaves the log. Returns the ids
         kept ([] when there was nothing to keep)."""
         path = _path_of(path)
@@ -428,13 +449,13 @@ class ChangeLog:
         self._changed([path])
         return [hunk['id'] for hunk in chosen]
 
-    def _keep_hunks(self, path, entry, chosen, action):
+    def _keep_hunks(self, path: str, entry: 'JsonObject', chosen: 'List[Hunk]', action: str) -> None:
         self._remember(path, action, chosen)
         if len(chosen) == len(entry['hunks']) or entry['too_large']:
             self._forget(path)
             partner = _partner_of(entry)
             if not is_none(partner) and not is_none(self.entry(partner)):  # a move is kept as a whole
-                self._remember(partner, action, self.entry(partner)['hunks'])
+                self._remember(partner, action, self._known(partner)['hunks'])
                 self._forget(partner)
             return
         lines = split_lines(_or_empty(entry['base']))
@@ -446,7 +467,8 @@ class ChangeLog:
         left = [hunk for hunk in entry['hunks'] if hunk['id'] not in kept_ids]
         self._rediff(path, entry, base, entry['text'], left)
 
-    def _rediff(self, path, entry, base, text, previous):
+    def _rediff(self, path: str, entry: 'JsonObject', base: 'Optional[str]', text: 'Optional[str]',
+                previous: 'List[Hunk]') -> None:
         ided = assign_ids(diff_texts(base, text), previous, entry['next_id'], {'author': author_of(None),
                                                                                'time': self._clock()})
         if len(ided['hunks']) == 0:
@@ -457,7 +479,7 @@ class ChangeLog:
         _carry_links(entry, made)
         self._entries[' ' + path] = made
 
-    async def write_confined(self, path, text):
+    async def write_confined(self, path: str, text: 'Optional[str]') -> None:
         """Every write of the log goes through here: the path is confined again at this moment, not only when it was
         recorded or loaded — a folder on the way may have become a link to elsewhere since (an agent's shell, a
         checkout), and Undo of a recorded deletion would then create the file wherever the link points."""
@@ -466,7 +488,7 @@ class ChangeLog:
                              '(a folder on its way became a link since the change was recorded). Nothing was changed.')
         await self._files.write(path, text)
 
-    async def undo(self, path, hunk_id=None, force=False):
+    async def undo(self, path: Any, hunk_id: 'Optional[str]' = None, force: bool = False) -> 'List[str]':
         """Undo one hunk (or every hunk of the file): its before-text goes back into the file through the
         editor (Ctrl+Z takes the undo back), wherever the user's edits elsewhere moved it. Raises ChangeConflict
         (nothing written) when the user edited one of these hunks since, unless `force`; a ValueError for a
@@ -489,7 +511,7 @@ class ChangeLog:
                 raise ChangeConflict(path, [hunk['id'] for hunk in chosen])
             partner = _partner_of(entry)
             partner_entry = None if is_none(partner) else self.entry(partner)
-            if not is_none(partner_entry):  # a move: both ends go back, or neither
+            if not is_none(partner) and not is_none(partner_entry):  # a move: both ends go back, or neither
                 partner_now = await self._files.read(partner)
                 if partner_now != partner_entry['text'] and not force:
                     raise ChangeConflict(partner, [hunk['id'] for hunk in partner_entry['hunks']])
@@ -497,7 +519,7 @@ class ChangeLog:
             self._remember(path, 'undone', chosen)
             self._forget(path)
             touched = [path]
-            if not is_none(partner_entry):
+            if not is_none(partner) and not is_none(partner_entry):
                 await self.write_confined(partner, partner_entry['base'])
                 self._remember(partner, 'undone', partner_entry['hunks'])
                 self._forget(partner)
@@ -521,22 +543,22 @@ class ChangeLog:
         for hunk in sorted(undone, key=lambda hunk: -hunk['start']):
             text = revert_in_text(text, hunk)
         left = [hunk for hunk in entry['hunks'] if hunk['id'] not in result['undone']]
-        new_text = join_lines(text)
+        new_text = join_lines(text)  # type: Optional[str]
         if is_none(entry['text']) and new_text == '':
             new_text = None
         self._rediff(path, entry, entry['base'], new_text, left)
         self._changed([path])
         return result['undone']
 
-    def keep_all(self, wanted=None, action='kept'):
+    def keep_all(self, wanted: 'Optional[JsonObject]' = None, action: str = 'kept') -> int:
         """Keep every pending hunk whose author fits `wanted` ({'client'?, 'session'?, 'turn'?}); returns
         the number of hunks kept."""
         return self._keep_where(lambda hunk: matches(hunk['author'], wanted), action)
 
-    def _keep_where(self, chosen_if, action):
+    def _keep_where(self, chosen_if: 'Callable[[Hunk], bool]', action: str) -> int:
         """Keep every pending hunk `chosen_if(hunk)` accepts; the number kept."""
         kept = 0
-        touched = []
+        touched = []  # type: List[str]
         for path in self._order[:]:
             found = self._chosen(path, chosen_if)
             if not is_none(found):
@@ -547,7 +569,7 @@ class ChangeLog:
             self._changed(touched)
         return kept
 
-    def _chosen(self, path, chosen_if):
+    def _chosen(self, path: str, chosen_if: 'Callable[[Hunk], bool]') -> 'Optional[JsonObject]':
         """{'entry', 'hunks': those of its hunks `chosen_if(hunk)` accepts}, or None: no entry (any more: kept or
         undone with the other end of its move) or no such hunk. Asked file by file, as keeping or undoing one file
         may change another's entry."""
@@ -557,12 +579,12 @@ class ChangeLog:
         chosen = [hunk for hunk in entry['hunks'] if chosen_if(hunk)]
         return None if len(chosen) == 0 else {'entry': entry, 'hunks': chosen}
 
-    async def undo_all(self, wanted=None, force=False):
+    async def undo_all(self, wanted: 'Optional[JsonObject]' = None, force: bool = False) -> 'JsonObject':
         """Undo every pending hunk whose author fits `wanted`, file by file. Returns {'undone': count,
         'conflicts': [{'path', 'hunk_ids'}]} — files with a conflict are left as they are (ask, then call again
         with force, or undo them one by one)."""
         undone = 0
-        conflicts = []
+        conflicts = []  # type: List[JsonObject]
         for path in self._order[:]:
             found = self._chosen(path, lambda hunk: matches(hunk['author'], wanted))
             if is_none(found):
@@ -579,7 +601,7 @@ class ChangeLog:
                 conflicts.append({'path': path, 'hunk_ids': conflict.hunk_ids})
         return {'undone': undone, 'conflicts': conflicts}
 
-    async def sync(self, path):
+    async def sync(self, path: Any) -> 'Optional[JsonObject]':
         """Bring the entry up to the file's current text (the user edited it): edits outside pending hunks
         become part of the base; returns the entry. Views call it before decorating a changed document."""
         path = _path_of(path)
@@ -596,29 +618,29 @@ class ChangeLog:
         self._changed([path])
         return self.entry(path)
 
-    def hold_sync(self, path, ms):
+    def hold_sync(self, path: str, ms: float) -> None:
         """For `ms`, the file's text passing through other states is not the user's edit (a review hands the file
         to the CLI that proposed it: the disk goes back to the text the CLI read, then the CLI writes the answer):
         `sync` leaves the entry as it is meanwhile."""
         self._held['k:' + path] = self._clock() + ms
 
-    def _held_until(self, path):
+    def _held_until(self, path: str) -> float:
         key = 'k:' + path
         return self._held[key] if key in self._held else 0
 
     # -------------------------------------------------------------------------------------- autoKeep
 
-    def start_turn(self, author):
+    def start_turn(self, author: Any) -> None:
         """A front end starts a new turn for this client and session: with `hermes.changes.autoKeep` set to
         'nextTurn', the pending changes of their earlier turns are kept."""
         self._auto_keep_for(author_of(author))
 
-    def _auto_keep_for(self, author):
+    def _auto_keep_for(self, author: 'ChangeAuthor') -> None:
         if self._setting('changes.autoKeep') != AUTO_KEEP_NEXT_TURN or is_none(author['turn']):
             return
-        earlier = []
+        earlier = []  # type: List[str]
         for path in self._order:
-            for hunk in self.entry(path)['hunks']:
+            for hunk in self._known(path)['hunks']:
                 other = hunk['author']
                 if other['client'] == author['client'] and other['session'] == author['session'] and \
                         other['turn'] != author['turn'] and not is_none(other['turn']):
@@ -627,7 +649,7 @@ class ChangeLog:
         for turn in earlier:
             self.keep_all({'client': author['client'], 'session': author['session'], 'turn': turn}, 'auto-kept')
 
-    def keep_expired(self):
+    def keep_expired(self) -> int:
         """With `hermes.changes.autoKeep` 'afterDelay': keep every hunk older than
         `hermes.changes.autoKeepSeconds`. Returns the number kept (the log calls it on a timer)."""
         if self._setting('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
@@ -635,13 +657,13 @@ class ChangeLog:
         limit = self._clock() - self._setting('changes.autoKeepSeconds') * 1000
         return self._keep_where(lambda hunk: hunk['time'] <= limit, 'auto-kept')
 
-    def _schedule_auto_keep(self):
+    def _schedule_auto_keep(self) -> None:
         if not is_none(self._keep_timer) or self._setting('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
             return
         if len(self._order) == 0:
             return
 
-        def fire():
+        def fire() -> None:
             self._keep_timer = None
             self.keep_expired()
             self._schedule_auto_keep()
@@ -649,7 +671,7 @@ class ChangeLog:
 
     # ----------------------------------------------------------------------------------- persistence
 
-    def _restore(self):
+    def _restore(self) -> None:
         if is_none(self._store):
             return
         data = self._store.load()
@@ -676,15 +698,17 @@ class ChangeLog:
         if outside:
             self._snapshot()  # the stored copy of those texts goes at once
 
-    def to_data(self):
+    def to_data(self) -> 'JsonObject':
         return {'format': FORMAT, 'files': [self.entry(path) for path in self._order], 'history': self._history,
                 'journal_seq': self._journal_seq}
 
-    def _journal(self, paths):
+    def _journal(self, paths: 'List[str]') -> None:
         """The store's journal gets this change before anyone hears of it (host/change_store.py): the entries of
         `paths` (those still in the log), the files in order, the decisions since the last line."""
+        if is_none(self._store):  # (the log calls it only with a store)
+            return
         self._journal_seq = self._journal_seq + 1
-        files = []
+        files = []  # type: List[JsonObject]
         for path in paths:
             entry = self.entry(path)
             if not is_none(entry):
@@ -695,17 +719,19 @@ class ChangeLog:
                                  'history': self._unjournaled}):
             self._unjournaled = []
 
-    def _snapshot(self):
+    def _snapshot(self) -> None:
+        if is_none(self._store):
+            return
         if self._store.save_now(self.to_data()):
             self._unjournaled = []  # in the snapshot now
 
-    def flush(self):
+    def flush(self) -> None:
         """Save now (deactivate, tests)."""
         self._saver.cancel()
         if not is_none(self._store):
             self._snapshot()
 
-    def dispose(self):
+    def dispose(self) -> None:
         self.flush()
         if not is_none(self._keep_timer):
             self._timers.cancel(self._keep_timer)
@@ -714,7 +740,7 @@ class ChangeLog:
             self._announcer.cancel()
         self._listeners = []
 
-    def _changed(self, paths):
+    def _changed(self, paths: 'List[str]') -> None:
         if not is_none(self._store):
             self._journal(paths)  # before anyone hears of it: this line is what survives a kill
             self._saver.poke()
@@ -727,7 +753,7 @@ class ChangeLog:
         else:
             self._announcer.poke()
 
-    def announce_now(self):
+    def announce_now(self) -> None:
         """Tell the listeners now of the changes they have not heard of (their paths, each once); the announcer's
         timer calls it, tests may too."""
         if not is_none(self._announcer):
@@ -742,21 +768,21 @@ class ChangeLog:
             except JsError:
                 pass
 
-    def _setting(self, key):
+    def _setting(self, key: str) -> Any:
         if is_none(self._settings):
             return None
         return self._settings(key)
 
-    def _tell(self, text):
+    def _tell(self, text: str) -> None:
         if not is_none(self._report):
             self._report(text)
 
 
-def author_is_external(author):
+def author_is_external(author: Any) -> bool:
     return get_key(author, 'external') is True
 
 
-def _carry_links(entry, made):
+def _carry_links(entry: 'Optional[JsonObject]', made: 'JsonObject') -> None:
     """A move's links survive every rewrite of the entry."""
     if is_none(entry):
         return
@@ -765,7 +791,7 @@ def _carry_links(entry, made):
             made[link] = entry[link]
 
 
-def _partner_of(entry):
+def _partner_of(entry: 'JsonObject') -> 'Optional[str]':
     """The other end of a move, or None."""
     for link in LINKS:
         if has_key(entry, link):
@@ -773,9 +799,9 @@ def _partner_of(entry):
     return None
 
 
-def _by_author(hunks):
+def _by_author(hunks: 'List[Hunk]') -> 'List[List[Hunk]]':
     """`hunks` grouped by author, in order of first appearance."""
-    groups = []
+    groups = []  # type: List[List[Hunk]]
     for hunk in hunks:
         found = None
         for group in groups:
@@ -788,11 +814,11 @@ def _by_author(hunks):
     return groups
 
 
-def _same_author(one, other):
+def _same_author(one: 'JsonObject', other: 'JsonObject') -> bool:
     return one['client'] == other['client'] and one['session'] == other['session'] and one['turn'] == other['turn']
 
 
-def _overlaps(hunk, line_ranges):
+def _overlaps(hunk: 'Hunk', line_ranges: 'List[List[int]]') -> bool:
     start = hunk['start']
     end = start + max(1, len(hunk['after']))  # a deletion still guards the line where it happened
     for pair in line_ranges:
@@ -801,19 +827,19 @@ def _overlaps(hunk, line_ranges):
     return False
 
 
-def _too_large(text):
+def _too_large(text: 'Optional[str]') -> bool:
     return not is_none(text) and len(text) > MAX_FILE_CHARS
 
 
-def _or_empty(text):
+def _or_empty(text: 'Optional[str]') -> str:
     return '' if is_none(text) else text
 
 
-def _size(entry):
+def _size(entry: 'JsonObject') -> int:
     return len(_or_empty(entry['base'])) + len(_or_empty(entry['text']))
 
 
-def _path_of(path_or_uri):
+def _path_of(path_or_uri: 'Any') -> str:
     """A file URI (a vscode.Uri or its text) as its path; a path as it is."""
     if json_type(path_or_uri) == 'string':
         if path_or_uri.startswith('file:'):
@@ -822,7 +848,7 @@ def _path_of(path_or_uri):
     return path_or_uri.fsPath
 
 
-def _uri_text(path):
+def _uri_text(path: str) -> str:
     return vscode.Uri.file(path).toString()
 
 

@@ -32,13 +32,19 @@ from hermes.js.objects import is_none
 from hermes.core.values import is_object, get_key, json_type
 from hermes.core.hunks import split_lines
 from hermes.host.safe_write import move_aside, remove_leftover_temporaries, write_file_atomically, PRIVATE_MODE
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 FILE_NAME = 'changes.json'
 JOURNAL_SUFFIX = '.journal'
 FORMAT = 1
 
 
-def change_store_path(context):
+def change_store_path(context: 'ExtensionContext') -> 'Optional[str]':
     """This workspace's `changes.json`, or None without a workspace (nothing is stored then)."""
     folder = context.storageUri
     if is_none(folder):
@@ -50,14 +56,15 @@ class ChangeStore:
     """`load()` once, `append(line)` at every change, `save_now(data)` now and then. `report(text)` is told about
     a corrupt file and about failed writes (once, until writing works again)."""
 
-    def __init__(self, file_path, report):
+    def __init__(self, file_path: 'Optional[str]', report: 'Callable[[str], Any]') -> None:
         self.file_path = file_path
         self.journal_path = None if is_none(file_path) else _journal_of(file_path)
         self._report = report
         self.failing = False  # the last write failed: the next must be the whole log (a journal line was lost)
-        self._bases = {}  # ' ' + path → the base its last journal line carried (a later line may leave it out)
+        # ' ' + path → the base its last journal line carried (a later line may leave it out)
+        self._bases = {}  # type: Dict[str, Optional[str]]
 
-    def load(self):
+    def load(self) -> 'Optional[JsonObject]':
         """The stored {'format', 'files', 'history', 'journal_seq'} with the journal replayed, or None (nothing
         stored, or a corrupt snapshot moved aside and no journal)."""
         if is_none(self.file_path):
@@ -87,19 +94,22 @@ class ChangeStore:
         self.save_now(merged)  # compact now: the next line must not follow a torn one
         return merged
 
-    def _journal_lines(self):
+    def _journal_lines(self) -> 'Optional[List[JsonObject]]':
         """The journal's lines (None: no journal). A torn last line (a kill in the middle of an append) is dropped
         silently; a bad line elsewhere moves the journal aside, keeping the lines before it."""
+        journal_path = self.journal_path
+        if is_none(journal_path):  # (no store file, no journal: load() does not ask then)
+            return None
         fs = node('fs')
-        if not fs.existsSync(self.journal_path):
+        if not fs.existsSync(journal_path):
             return None
         try:
-            text = fs.readFileSync(self.journal_path, 'utf8')
+            text = fs.readFileSync(journal_path, 'utf8')
         except JsError as error:
-            self._corrupt(self.journal_path, error_message(error))
+            self._corrupt(journal_path, error_message(error))
             return []
         parts = text.split('\n')
-        lines = []
+        lines = []  # type: List[JsonObject]
         for index in range(len(parts)):
             part = parts[index]
             if part.strip() == '':
@@ -114,11 +124,11 @@ class ChangeStore:
                 lines.append(line)
                 continue
             if not last:
-                self._corrupt(self.journal_path, 'line ' + str(index + 1) + ': ' + (problem or 'cut short'))
+                self._corrupt(journal_path, 'line ' + str(index + 1) + ': ' + (problem or 'cut short'))
             break
         return lines
 
-    def _corrupt(self, path, problem):
+    def _corrupt(self, path: str, problem: str) -> None:
         if path == self.journal_path:
             self._report('Changes: the change log\'s journal ' + path + ' could not be read (' + problem + '); ' +
                          move_aside(path) + ' and kept the changes before that point. Later pending changes are no '
@@ -128,13 +138,13 @@ class ChangeStore:
                      move_aside(path) + ' and started an empty log. Pending changes from before are no longer '
                      'listed.')
 
-    def append(self, line):
+    def append(self, line: 'JsonObject') -> bool:
         """Add one change to the journal (before it is announced). True when the kernel has it. After a failed
         write (`failing`) call save_now instead: a journal line is lost and the lines after it would not be whole."""
         if is_none(self.file_path):
             return True
         fs = node('fs')
-        slim = []
+        slim = []  # type: List[JsonObject]
         for entry in line['files']:
             key = ' ' + entry['path']
             slim.append(slim_entry(entry, key in self._bases and self._bases[key] == entry['base']))
@@ -152,7 +162,7 @@ class ChangeStore:
         self._worked()
         return True
 
-    def save_now(self, data):
+    def save_now(self, data: 'JsonObject') -> bool:
         """Write the whole log safely (host/safe_write.py), then drop the journal lines it includes; True when
         it was written."""
         if is_none(self.file_path):
@@ -170,28 +180,29 @@ class ChangeStore:
         self._worked()
         return True
 
-    def _failed(self, error):
+    def _failed(self, error: Any) -> None:
         if not self.failing:
             self.failing = True
-            self._report('Changes: could not save the change log to ' + self.file_path + ': ' + error_message(error) +
-                         '. Pending changes are kept for this window; what was saved before is unchanged.')
+            self._report('Changes: could not save the change log to ' + str(self.file_path) + ': ' +
+                         error_message(error) + '. Pending changes are kept for this window; what was saved before is '
+                         'unchanged.')
 
-    def _worked(self):
+    def _worked(self) -> None:
         self.failing = False
 
 
-def _journal_of(file_path):
+def _journal_of(file_path: str) -> str:
     return file_path[:len(file_path) - len('.json')] + JOURNAL_SUFFIX if file_path.endswith('.json') else \
         file_path + JOURNAL_SUFFIX
 
 
-def replay(data, lines):
+def replay(data: 'Optional[JsonObject]', lines: 'List[JsonObject]') -> 'JsonObject':
     """The snapshot `data` (None: none) with the journal `lines` after its `journal_seq` applied: each line
     replaces the entries it carries, sets the order of the files (dropping those no longer in it) and adds its
     decisions to the history."""
-    entries = {}
-    order = []
-    history = []
+    entries = {}  # type: Dict[str, JsonObject]
+    order = []  # type: List[str]
+    history = []  # type: List[JsonObject]
     last = 0
     if not is_none(data):
         for entry in data['files']:
@@ -213,11 +224,11 @@ def replay(data, lines):
     return {'format': FORMAT, 'files': files, 'history': history, 'journal_seq': last}
 
 
-def slim_entry(entry, same_base):
+def slim_entry(entry: 'JsonObject', same_base: bool) -> 'JsonObject':
     """An entry as a journal line carries it, at about half the size: a hunk's lines are left out (they are the
     base's and the text's lines at its place: `full_entry` takes them back from there), and so is the base when
     the file's previous line carried the same one (a file edited again and again)."""
-    slim = {}
+    slim = {}  # type: JsonObject
     for key in entry.keys():
         if key != 'hunks' and not (key == 'base' and same_base):
             slim[key] = entry[key]
@@ -225,7 +236,7 @@ def slim_entry(entry, same_base):
         slim['same_base'] = True
     slim['hunks'] = []
     for hunk in entry['hunks']:
-        short = {}
+        short = {}  # type: JsonObject
         for key in hunk.keys():
             if key != 'before' and key != 'after':
                 short[key] = hunk[key]
@@ -235,10 +246,10 @@ def slim_entry(entry, same_base):
     return slim
 
 
-def full_entry(slim, previous):
+def full_entry(slim: 'JsonObject', previous: 'Optional[JsonObject]') -> 'JsonObject':
     """The entry a journal line's `slim_entry` stands for; `previous`: the file's entry before that line (its base,
     when the line left it out)."""
-    entry = {}
+    entry = {}  # type: JsonObject
     for key in slim.keys():
         if key != 'same_base' and key != 'hunks':
             entry[key] = slim[key]
@@ -248,7 +259,7 @@ def full_entry(slim, previous):
     text_lines = split_lines('' if is_none(entry['text']) else entry['text'])
     entry['hunks'] = []
     for short in slim['hunks']:
-        hunk = {}
+        hunk = {}  # type: JsonObject
         for key in short.keys():
             if key != 'removed' and key != 'added':
                 hunk[key] = short[key]
@@ -258,14 +269,14 @@ def full_entry(slim, previous):
     return entry
 
 
-def _entry_problem(entry):
+def _entry_problem(entry: Any) -> 'Optional[str]':
     if not is_object(entry) or json_type(get_key(entry, 'path')) != 'string' or \
             json_type(get_key(entry, 'hunks')) != 'array':
         return 'a file entry without a path or hunks'
     return None
 
 
-def _shape_problem(data):
+def _shape_problem(data: Any) -> 'Optional[str]':
     """Why `data` is not a stored change log, or None."""
     if not is_object(data):
         return 'not a JSON object'
@@ -281,7 +292,7 @@ def _shape_problem(data):
     return None
 
 
-def _line_problem(line):
+def _line_problem(line: Any) -> 'Optional[str]':
     """Why `line` is not a journal line, or None."""
     if not is_object(line) or json_type(get_key(line, 'seq')) != 'integer':
         return 'not a journal line'

@@ -12,20 +12,25 @@ from hermes.host.change_log import change_log_of, check_write, note_write
 TARGET_NAMES = CONFIGURATION_TARGETS
 
 # __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.services import CallContext
+if TYPE_CHECKING:
+    from vscode import ConfigurationTarget, Uri
 js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
 # __pragma__('noskip')
 
 
-def or_null(value):
+def or_null(value: Any) -> Any:
     return None if is_none(value) else value
 
 
-def folder_scope():
+def folder_scope() -> 'Optional[Uri]':
     folders = vscode.workspace.workspaceFolders
     return None if is_none(folders) or len(folders) == 0 else folders[0].uri
 
 
-def read_setting(key):
+def read_setting(key: str) -> 'JsonObject':
     """The effective value of `key` ('editor.tabSize', or a section like 'editor') and where it is set, whole (how
     much of a large section a model is shown is the tools' decision: tools/workspace_parts.py)."""
     scope = folder_scope()
@@ -33,7 +38,7 @@ def read_setting(key):
         vscode.workspace.getConfiguration()
     value = config.js_get(key)
     info = config.inspect(key)
-    result = {'key': key, 'value': or_null(value)}
+    result = {'key': key, 'value': or_null(value)}  # type: JsonObject
     if not is_none(info):
         result['defaultValue'] = or_null(info.defaultValue)
         result['userValue'] = or_null(info.globalValue)
@@ -43,7 +48,7 @@ def read_setting(key):
     return result
 
 
-def target_for(name):
+def target_for(name: str) -> 'ConfigurationTarget':
     targets = vscode.ConfigurationTarget
     if name == 'user':
         return targets.Global
@@ -56,7 +61,7 @@ def target_for(name):
     return targets.WorkspaceFolder
 
 
-async def write_setting(key, value, target_name):
+async def write_setting(key: str, value: 'Json', target_name: str) -> 'JsonObject':
     """Set `key` to `value` (None removes it at that level); returns the setting as read back."""
     target = target_for(target_name)
     scope = folder_scope() if target_name == 'workspace_folder' else None
@@ -73,11 +78,12 @@ class ConfigurationService:
     """Any extension's settings as the tools read and change them (`call.services.configuration`), so a test
     can hand a tool a fake."""
 
-    def read(self, key):
+    def read(self, key: str) -> 'JsonObject':
         """The effective value of `key` and where it is set (`read_setting`)."""
         return read_setting(key)
 
-    async def write(self, key, value, target_name=None, call=None):
+    async def write(self, key: str, value: 'Json', target_name: 'Optional[str]' = None,
+                    call: 'Optional[CallContext]' = None) -> 'JsonObject':
         """Set `key` to `value` (None removes it) at `target_name` (TARGET_NAMES; None: this folder's settings
         when a folder is open, else the user's); returns the setting as read back. With the tool `call`, the
         change to the workspace's settings file is recorded in the change log (the user's own settings are
@@ -85,7 +91,7 @@ class ConfigurationService:
         if is_none(target_name):
             target_name = 'user' if is_none(vscode.workspace.workspaceFolders) else 'workspace'
         settings_file = settings_file_of(target_name) if not is_none(change_log_of(call)) else None
-        before = None
+        before = None  # type: Optional[str]
         if not is_none(settings_file):
             check_write(call, settings_file, None)
             before = _text_or_none(settings_file)
@@ -95,7 +101,7 @@ class ConfigurationService:
         return result
 
 
-def settings_file_of(target_name):
+def settings_file_of(target_name: str) -> 'Optional[str]':
     """The file VS Code writes a workspace or folder setting to (a `.code-workspace` file for a multi-root
     workspace's own settings), or None (the user's settings, or no folder)."""
     folders = vscode.workspace.workspaceFolders
@@ -109,7 +115,7 @@ def settings_file_of(target_name):
     return node('path').join(folders[0].uri.fsPath, '.vscode', 'settings.json')
 
 
-def _text_or_none(path):
+def _text_or_none(path: str) -> 'Optional[str]':
     """A settings file's text, or None when there is none (or it cannot be read as text)."""
     try:
         return node('fs').readFileSync(path, 'utf8')

@@ -17,12 +17,18 @@ from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.core.conversations import ConversationStore
 from hermes.host.safe_write import move_aside, remove_leftover_temporaries, write_file_atomically
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 FILE_NAME = 'conversations.json'
 NO_FOLDER_FILE_NAME = 'conversations-no-folder.json'
 
 
-def store_path(context):
+def store_path(context: 'ExtensionContext') -> str:
     """Where this workspace's conversations live."""
     path = node('path')
     folder = context.storageUri
@@ -31,14 +37,14 @@ def store_path(context):
     return path.join(context.globalStorageUri.fsPath, NO_FOLDER_FILE_NAME)
 
 
-def new_conversation_id():
+def new_conversation_id() -> str:
     return node('crypto').randomUUID()
 
 
-def load_store(file_path, log):
+def load_store(file_path: str, log: 'Log') -> 'ConversationStore':
     """The store in `file_path` (a fresh one when there is none, or it is corrupt: moved aside)."""
     fs = node('fs')
-    data = None
+    data = None  # type: Any
     remove_leftover_temporaries(file_path)  # a write cut short by a crash: the file itself is whole
     try:
         if fs.existsSync(file_path):
@@ -51,7 +57,7 @@ def load_store(file_path, log):
         return ConversationStore(new_conversation_id, now_ms)
 
 
-def save_store(store, file_path, log):
+def save_store(store: 'ConversationStore', file_path: str, log: 'Log') -> bool:
     """Write the store (host/safe_write.py: a crash never leaves half a file). False when it failed: logged,
     and the file on disk is the last store saved."""
     try:
@@ -66,12 +72,12 @@ class SaveReporter:
     """Tells the user once that conversations cannot be saved (not at every keystroke of a streaming
     reply), and again only if saving fails anew after it had worked."""
 
-    def __init__(self, file_path, log):
+    def __init__(self, file_path: str, log: 'Log') -> None:
         self.file_path = file_path
         self.log = log
         self.failing = False
 
-    def saved(self, ok):
+    def saved(self, ok: bool) -> None:
         if ok and self.failing:
             self.failing = False
             self.log.info('Conversations: saving to ' + self.file_path + ' works again.')
@@ -83,7 +89,7 @@ class SaveReporter:
                 'unchanged, and saving resumes once the folder is writable.')
 
 
-def register_conversation_store(context, log):
+def register_conversation_store(context: 'ExtensionContext', log: 'Log') -> 'ConversationStore':
     """The workspace's store, saved after every change."""
     file_path = store_path(context)
     store = load_store(file_path, log)

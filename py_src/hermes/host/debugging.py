@@ -18,25 +18,33 @@ from hermes.core.service_problems import ServiceProblem
 from hermes.core.values import json_type, get_key
 from hermes.host.paths import display_path, is_confined
 from hermes.host.confinement import OUTSIDE
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.services import CallContext
+if TYPE_CHECKING:
+    from vscode import DebugSession, ExtensionContext, SourceBreakpoint, WorkspaceFolder
+# __pragma__('noskip')
 
 
 class SessionState:
-    def __init__(self, session, order):
+    def __init__(self, session: 'DebugSession', order: int) -> None:
         self.session = session
         self.order = order
         self.stopped = False
-        self.thread_id = None
-        self.reason = None
-        self.description = None
+        self.thread_id = None  # type: Optional[int]
+        self.reason = None  # type: Optional[str]
+        self.description = None  # type: Optional[str]
         self.stop_seq = 0
         self.terminated = False
 
-    def label(self):
+    def label(self) -> str:
         return self.session['name']
 
-    def describe(self):
+    def describe(self) -> 'JsonObject':
         state = 'terminated' if self.terminated else ('paused' if self.stopped else 'running')
-        result = {'id': self.session.id, 'name': self.label(), 'type': self.session['type'], 'state': state}
+        result = {'id': self.session.id, 'name': self.label(), 'type': self.session['type'],  # type: JsonObject
+                  'state': state}
         if self.stopped:
             result['reason'] = self.reason
             result['threadId'] = self.thread_id
@@ -47,13 +55,13 @@ class SessionState:
 
 
 class DebugService:
-    def __init__(self):
-        self.states = []
+    def __init__(self) -> None:
+        self.states = []  # type: List[SessionState]
         self.order = 0
         self.seq = 0  # counts every stop and end, so a waiter can ask "anything since N?"
-        self._waiters = []
+        self._waiters = []  # type: List[JsonObject]
 
-    def listen(self):
+    def listen(self) -> 'List[Any]':
         debug = vscode.debug
         factory = {'createDebugAdapterTracker': to_js_callback(self._tracker_for)}
         disposables = [
@@ -65,20 +73,20 @@ class DebugService:
 
     # ---------------------------------------------------------------- events
 
-    def _tracker_for(self, session):
+    def _tracker_for(self, session: 'DebugSession') -> 'JsonObject':
         state = self.state_for(session)
 
-        def on_message(message):
+        def on_message(message: Any) -> None:
             self._adapter_message(state, message)
 
-        def on_request(message):
+        def on_request(message: Any) -> None:
             if get_key(message, 'type') == 'request' and get_key(message, 'command') in ['continue', 'next', 'stepIn', 'stepOut',
                                                                        'stepBack', 'reverseContinue', 'goto']:
                 state.stopped = False
 
         return {'onDidSendMessage': to_js_callback(on_message), 'onWillReceiveMessage': to_js_callback(on_request)}
 
-    def _adapter_message(self, state, message):
+    def _adapter_message(self, state: 'SessionState', message: Any) -> None:
         if get_key(message, 'type') != 'event':
             return
         event = get_key(message, 'event')
@@ -98,14 +106,14 @@ class DebugService:
         elif event == 'terminated':  # the adapter is done; VS Code's own end event follows later
             self._ended(state)
 
-    def _started(self, session):
+    def _started(self, session: 'DebugSession') -> None:
         self.state_for(session)
         self._notify()
 
-    def _terminated(self, session):
+    def _terminated(self, session: 'DebugSession') -> None:
         self._ended(self.state_for(session))
 
-    def _ended(self, state):
+    def _ended(self, state: 'SessionState') -> None:
         if state.terminated:
             return
         state.terminated = True
@@ -113,7 +121,7 @@ class DebugService:
         self.seq = self.seq + 1
         self._notify()
 
-    def _notify(self):
+    def _notify(self) -> None:
         waiters = self._waiters[:]
         for waiter in waiters:
             if waiter['check']():
@@ -121,7 +129,7 @@ class DebugService:
 
     # ---------------------------------------------------------------- lookup
 
-    def state_for(self, session):
+    def state_for(self, session: 'DebugSession') -> 'SessionState':
         for state in self.states:
             if state.session is session or state.session.id == session.id:
                 return state
@@ -132,10 +140,10 @@ class DebugService:
             self.states = [item for item in self.states if not item.terminated]
         return state
 
-    def live(self):
+    def live(self) -> 'List[SessionState]':
         return [state for state in self.states if not state.terminated]
 
-    def find(self, ref):
+    def find(self, ref: 'Json') -> 'SessionState':
         """The session a tool means: by id or name when given, else the live session that stopped last,
         else the active one."""
         live = self.live()
@@ -154,13 +162,13 @@ class DebugService:
             return self.state_for(active)
         return live[len(live) - 1]
 
-    def find_stopped(self, ref):
+    def find_stopped(self, ref: 'Json') -> 'SessionState':
         state = self.find(ref)
         if not state.stopped:
             raise ServiceProblem('not-paused', 'Debug session "' + state.label() + '" is running, not paused.')
         return state
 
-    def summary(self):
+    def summary(self) -> str:
         live = self.live()
         if len(live) == 0:
             return '(none)'
@@ -168,13 +176,13 @@ class DebugService:
 
     # ---------------------------------------------------------------- waiting
 
-    async def wait_for(self, check, timeout_ms, call):
+    async def wait_for(self, check: 'Callable[[], bool]', timeout_ms: int, call: 'CallContext') -> bool:
         """Wait until `check()` is true (re-checked after every stop, start and end), the timeout, or
         cancellation; returns whether check() held."""
         if check():
             return True
         waiter = deferred()
-        entry = {'check': check, 'resolve': waiter['resolve']}
+        entry = {'check': check, 'resolve': waiter['resolve']}  # type: JsonObject
         self._waiters.append(entry)
         timer = set_timer(lambda: waiter['resolve'](False), timeout_ms)
         unsubscribe = call.on_cancel(lambda: waiter['resolve'](False))
@@ -186,7 +194,7 @@ class DebugService:
 
     # ---------------------------------------------------------------- starting and stopping
 
-    def workspace_folder(self, name=None):
+    def workspace_folder(self, name: 'Optional[str]' = None) -> 'Optional[WorkspaceFolder]':
         """The workspace folder called `name` (the first one when None); None when no folder is open."""
         folders = vscode.workspace.workspaceFolders
         if is_none(folders) or len(folders) == 0:
@@ -198,7 +206,7 @@ class DebugService:
                 return folder
         raise ToolError('No workspace folder named "' + name + '".')
 
-    def launch_names(self, folder):
+    def launch_names(self, folder: 'Optional[WorkspaceFolder]') -> 'List[str]':
         """The names of the configurations in `folder`'s launch.json (and the user's)."""
         scope = None if is_none(folder) else folder.uri
         configurations = vscode.workspace.getConfiguration('launch', scope).js_get('configurations')
@@ -206,7 +214,7 @@ class DebugService:
             return []
         return [get_key(item, 'name') for item in configurations if json_type(get_key(item, 'name')) == 'string']
 
-    def launch_configuration(self, folder, name):
+    def launch_configuration(self, folder: 'Optional[WorkspaceFolder]', name: str) -> 'Optional[JsonObject]':
         """The launch configuration (or compound) called `name` in `folder`'s launch.json (and the user's), as
         written there; None when there is none."""
         scope = None if is_none(folder) else folder.uri
@@ -219,11 +227,11 @@ class DebugService:
                         return item
         return None
 
-    async def start(self, folder, target):
+    async def start(self, folder: 'Optional[WorkspaceFolder]', target: 'Json') -> bool:
         """Start a launch configuration (its name, or an inline one); False when VS Code could not."""
         return await vscode.debug.startDebugging(folder, target)
 
-    async def stop(self, session=None):
+    async def stop(self, session: 'Optional[DebugSession]' = None) -> None:
         """Stop `session` with its children, or every session."""
         if is_none(session):
             await vscode.debug.stopDebugging()
@@ -232,28 +240,30 @@ class DebugService:
 
     # ---------------------------------------------------------------- breakpoints
 
-    def source_line(self, frame):
+    def source_line(self, frame: 'JsonObject') -> 'Optional[str]':
         """The text of a frame's current line (`describe_frame`), read from disk, or None."""
         return source_line(frame)
 
-    def breakpoints_in(self, path):
+    def breakpoints_in(self, path: str) -> 'List[JsonObject]':
         """The source breakpoints in the file at `path`: [{'line' (1-based), 'enabled', 'condition'?}]."""
-        found = []
+        found = []  # type: List[JsonObject]
         for breakpoint in _source_breakpoints(path):
-            entry = {'line': breakpoint.location.range.start.line + 1, 'enabled': breakpoint.enabled}
+            entry = {'line': breakpoint.location.range.start.line + 1,  # type: JsonObject
+                     'enabled': breakpoint.enabled}
             if not is_none(breakpoint.condition):
                 entry['condition'] = breakpoint.condition
             found.append(entry)
         return found
 
-    def set_breakpoints(self, path, lines, condition=None, replace=True):
+    def set_breakpoints(self, path: str, lines: 'List[int]', condition: 'Optional[str]' = None,
+                        replace: bool = True) -> 'List[JsonObject]':
         """Add enabled breakpoints at the 1-based `lines` of `path` (after removing the file's others when
         `replace`); returns the file's breakpoints now."""
         existing = _source_breakpoints(path)
         if replace and len(existing) > 0:
             vscode.debug.removeBreakpoints(existing)
         uri = vscode.Uri.file(path)
-        added = []
+        added = []  # type: List[SourceBreakpoint]
         for line in lines:
             location = new(vscode.Location, uri, new(vscode.Position, line - 1, 0))
             if is_none(condition):
@@ -266,13 +276,13 @@ class DebugService:
 
     # ---------------------------------------------------------------- DAP requests
 
-    async def request(self, state, command, args):
+    async def request(self, state: 'SessionState', command: str, args: 'JsonObject') -> Any:
         try:
             return await state.session.customRequest(command, args)
         except JsError as error:
             raise ToolError('The debugger refused "' + command + '": ' + _message(error))
 
-    async def thread_id(self, state, requested=None):
+    async def thread_id(self, state: 'SessionState', requested: 'Optional[int]' = None) -> int:
         if not is_none(requested):
             return requested
         if not is_none(state.thread_id):
@@ -282,19 +292,20 @@ class DebugService:
             raise ToolError('Debug session "' + state.label() + '" has no threads.')
         return get_key(threads[0], 'id')
 
-    async def stack(self, state, thread_id, levels):
+    async def stack(self, state: 'SessionState', thread_id: int, levels: int) -> 'Tuple[List[JsonObject], int]':
         response = await self.request(state, 'stackTrace', {'threadId': thread_id, 'startFrame': 0, 'levels': levels})
         frames = [describe_frame(frame) for frame in get_key(response, 'stackFrames', [])]
         total = get_key(response, 'totalFrames')
         return frames, (len(frames) if json_type(total) != 'integer' else total)
 
-    async def variables(self, state, reference, limit, depth):
+    async def variables(self, state: 'SessionState', reference: int, limit: int, depth: int) -> 'List[JsonObject]':
         """The variables under `reference`, expanding structured ones `depth` more levels."""
         response = await self.request(state, 'variables', {'variablesReference': reference})
         items = get_key(response, 'variables', [])
-        result = []
+        result = []  # type: List[JsonObject]
         for item in items[:limit]:
-            entry = {'name': get_key(item, 'name'), 'value': get_key(item, 'value'), 'type': get_key(item, 'type')}
+            entry = {'name': get_key(item, 'name'), 'value': get_key(item, 'value'),  # type: JsonObject
+                     'type': get_key(item, 'type')}
             child = get_key(item, 'variablesReference')
             if depth > 0 and json_type(child) == 'integer' and child > 0:
                 entry['children'] = await self.variables(state, child, limit, depth - 1)
@@ -304,29 +315,30 @@ class DebugService:
         return result
 
 
-def _source_breakpoints(path):
-    found = []
-    for breakpoint in vscode.debug.breakpoints:
+def _source_breakpoints(path: str) -> 'List[Any]':
+    found = []  # type: List[Any]
+    breakpoints = vscode.debug.breakpoints  # type: Sequence[Any]  # (a SourceBreakpoint has a location)
+    for breakpoint in breakpoints:
         location = breakpoint.location
         if not is_none(location) and location.uri.fsPath == path:
             found.append(breakpoint)
     return found
 
 
-def _latest_stopped(states):
-    best = None
+def _latest_stopped(states: 'List[SessionState]') -> 'Optional[SessionState]':
+    best = None  # type: Optional[SessionState]
     for state in states:
         if state.stopped and (is_none(best) or state.stop_seq > best.stop_seq):
             best = state
     return best
 
 
-def _message(error):
-    message = error.message if not is_none(error) else None
+def _message(error: Any) -> str:
+    message = error.message if not is_none(error) else None  # type: Any
     return message if json_type(message) == 'string' else str(error)
 
 
-def source_file(path):
+def source_file(path: Any) -> Any:
     """A DAP source path as a file path. In code-server the JavaScript debugger reports sources as
     `vscode-remote://host:port/abs/path` URIs (VS Code runs "remotely" from the browser's view)."""
     if json_type(path) != 'string' or '://' not in path:
@@ -335,7 +347,7 @@ def source_file(path):
     return uri.fsPath if uri.scheme in ['file', 'vscode-remote'] else path
 
 
-def describe_frame(frame):
+def describe_frame(frame: Any) -> 'JsonObject':
     """A stack frame as a dict; one in a file outside the workspace says only "a file outside the workspace"
     (host/confinement.py: its place and its lines are withheld)."""
     source = get_key(frame, 'source')
@@ -348,7 +360,7 @@ def describe_frame(frame):
             'line': get_key(frame, 'line'), 'column': get_key(frame, 'column')}
 
 
-def source_line(frame):
+def source_line(frame: 'JsonObject') -> 'Optional[str]':
     """The text of the frame's current line, read from disk, or None."""
     path = frame['file']
     line = frame['line']
@@ -361,7 +373,7 @@ def source_line(frame):
     return lines[line - 1].rstrip() if line > 0 and line <= len(lines) else None
 
 
-def register_debugging(context):
+def register_debugging(context: 'ExtensionContext') -> 'DebugService':
     """The window's debug service, tracking sessions (stops, ends) from now on (host/services.py builds it
     once)."""
     service = DebugService()

@@ -8,15 +8,22 @@ from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, get_key
 from hermes.core.editor_terms import SEVERITIES
 from hermes.host.confinement import place
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import CallContext
+if TYPE_CHECKING:
+    from vscode import Diagnostic, Uri
+# __pragma__('noskip')
 
 QUIET_MS = 1000
 
 
-def severity_rank(name):
+def severity_rank(name: str) -> int:
     return SEVERITIES.index(name)
 
 
-def code_text(code):
+def code_text(code: Any) -> 'Optional[str]':
     """A diagnostic's code: a number, a string, or {value, target}."""
     if is_none(code):
         return None
@@ -27,7 +34,7 @@ def code_text(code):
     return None if is_none(value) else str(value)
 
 
-def describe(uri, diagnostic):
+def describe(uri: 'Uri', diagnostic: 'Diagnostic') -> 'JsonObject':
     """A problem as a dict; one in a file the workspace does not hold says only `OUTSIDE` and has 'withheld'
     (its message is that file's business too)."""
     start, end = diagnostic.range.start, diagnostic.range.end
@@ -48,14 +55,14 @@ def describe(uri, diagnostic):
     }
 
 
-def collect(path=None, min_severity='hint'):
+def collect(path: 'Optional[str]' = None, min_severity: str = 'hint') -> 'List[JsonObject]':
     """Diagnostics of one file (absolute path) or of every file, at `min_severity` or worse, sorted
     by file and position."""
     limit = severity_rank(min_severity)
-    found = []
+    found = []  # type: List[JsonObject]
     if not is_none(path):
         uri = vscode.Uri.file(path)
-        pairs = [[uri, vscode.languages.getDiagnostics(uri)]]
+        pairs = [[uri, vscode.languages.getDiagnostics(uri)]]  # type: List[Any]
     else:
         pairs = vscode.languages.getDiagnostics()
     for pair in pairs:
@@ -66,21 +73,21 @@ def collect(path=None, min_severity='hint'):
     return found
 
 
-def padded(number):
+def padded(number: int) -> str:
     text = str(number)
     while len(text) < 9:
         text = '0' + text
     return text
 
 
-async def wait_for_change(path, timeout_ms, call=None):
+async def wait_for_change(path: str, timeout_ms: float, call: 'Optional[CallContext]' = None) -> bool:
     """Resolve when diagnostics of `path` change, or after `timeout_ms` (language services report a
     freshly opened file a moment later)."""
     target = vscode.Uri.file(path).toString()
-    holder = {}
+    holder = {}  # type: Dict[str, Any]
 
-    def executor(resolve, reject):
-        def done(changed):
+    def executor(resolve: 'Callable[[bool], None]', reject: 'Callable[[Any], None]') -> None:
+        def done(changed: bool) -> None:
             if not is_none(holder.get('timer')):
                 clear_timer(holder['timer'])
             if not is_none(holder.get('listener')):
@@ -89,7 +96,7 @@ async def wait_for_change(path, timeout_ms, call=None):
                 holder['unsubscribe']()
             resolve(changed)
 
-        def on_change(event):
+        def on_change(event: Any) -> None:
             for uri in event.uris:
                 if uri.toString() == target:
                     done(True)
@@ -102,7 +109,7 @@ async def wait_for_change(path, timeout_ms, call=None):
     return await make_promise(executor)
 
 
-async def wait_for_report(path, timeout_ms, call):
+async def wait_for_report(path: str, timeout_ms: float, call: 'CallContext') -> None:
     """Wait for a language service to report on `path`: until a change arrives and is followed by a
     quiet second (TypeScript reports syntax first, then semantics), or until `timeout_ms`."""
     deadline = now_ms() + timeout_ms

@@ -13,6 +13,18 @@ from hermes.js.objects import is_none, new
 from hermes.js.promises import make_promise
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.tools import ToolError
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import ReviewDecision
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, TabChangeEvent, Uri
+
+
+class Cancellable(Protocol):
+    """What a review needs of its caller: a tool's call, or a door's request (host/proposals.py)."""
+    def on_cancel(self, callback: 'Callable[[], Any]') -> 'Callable[[], None]': ...
+# __pragma__('noskip')
 
 SCHEME = 'hermes-proposed'
 ACCEPT_COMMAND = 'hermes.diff.accept'
@@ -21,19 +33,20 @@ PENDING_CONTEXT = 'hermes.diffPending'
 
 
 class DiffReviews:
-    def __init__(self):
-        self.pending = []
-        self.contents = {}  # 'k:' + uri → text (the prefix keeps URIs clear of dict members)
+    def __init__(self) -> None:
+        self.pending = []  # type: List[JsonObject]
+        self.contents = {}  # type: Dict[str, str]  # 'k:' + uri → text (the prefix keeps URIs clear of dict members)
         self.counter = 0
 
-    def provide(self, uri, token=None):
+    def provide(self, uri: 'Uri', token: Any = None) -> str:
         key = 'k:' + uri.toString()
         return self.contents[key] if key in self.contents else ''
 
-    def virtual_uri(self, path, query):
+    def virtual_uri(self, path: str, query: str) -> 'Uri':
         return vscode.Uri.js_from({'scheme': SCHEME, 'path': path, 'query': query})
 
-    async def review(self, path, exists, proposed, title, timeout_ms, call):
+    async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: int,
+                     call: 'Cancellable') -> 'ReviewDecision':
         """Show the diff and wait: 'accepted', 'rejected', 'timeout' or 'cancelled'."""
         self.counter += 1
         number = str(self.counter)
@@ -43,7 +56,7 @@ class DiffReviews:
         if not exists:
             self.contents['k:' + left.toString()] = ''
         entry = {'right': right.toString(), 'left': left.toString(), 'path': path, 'settled': False,
-                 'resolve': None, 'cleanup': []}
+                 'resolve': None, 'cleanup': []}  # type: JsonObject
         decision = make_promise(lambda resolve, reject: self._track(entry, resolve, timeout_ms, call))
         try:
             await vscode.commands.executeCommand('vscode.diff', left, right, title, {'preview': False})
@@ -56,7 +69,8 @@ class DiffReviews:
             self._notify(entry, title)
         return await decision
 
-    def _track(self, entry, resolve, timeout_ms, call):
+    def _track(self, entry: 'JsonObject', resolve: 'Callable[[ReviewDecision], None]', timeout_ms: int,
+               call: 'Cancellable') -> None:
         entry['resolve'] = resolve
         self.pending.append(entry)
         self._update_context()
@@ -64,16 +78,16 @@ class DiffReviews:
         entry['cleanup'].append(lambda: clear_timer(timer))
         entry['cleanup'].append(call.on_cancel(lambda: self.settle(entry, 'cancelled')))
 
-    def _notify(self, entry, title):
+    def _notify(self, entry: 'JsonObject', title: str) -> None:
         """A progress notification that lasts as long as the review; its Cancel button rejects."""
-        def task(progress, token):
+        def task(progress: Any, token: Any) -> Any:
             token.onCancellationRequested(lambda event: self.settle(entry, 'rejected'))
             return make_promise(lambda resolve, reject: entry['cleanup'].append(lambda: resolve(None)))
         vscode.window.withProgress({'location': vscode.ProgressLocation.Notification, 'cancellable': True,
                                     'title': title + ': accept (✓) or reject (✗) in the diff editor title bar'},
                                    to_js_callback(task))
 
-    def settle(self, entry, decision):
+    def settle(self, entry: 'JsonObject', decision: 'ReviewDecision') -> None:
         if entry['settled']:
             return
         entry['settled'] = True
@@ -87,20 +101,20 @@ class DiffReviews:
                 del self.contents[key]
         entry['resolve'](decision)
 
-    def _close_tabs(self, entry):
+    def _close_tabs(self, entry: 'JsonObject') -> None:
         for group in vscode.window.tabGroups.all:
             for tab in group.tabs:
                 modified = None if is_none(tab.input) else tab.input.modified
                 if not is_none(modified) and modified.toString() == entry['right']:
                     vscode.window.tabGroups.close(tab)
 
-    def _update_context(self):
+    def _update_context(self) -> None:
         vscode.commands.executeCommand('setContext', PENDING_CONTEXT, len(self.pending) > 0)
 
-    def find(self, uri=None):
+    def find(self, uri: Any = None) -> 'Optional[JsonObject]':
         """The review a command means: the one whose diff it was run on, else the active diff's, else
         the newest."""
-        wanted = None
+        wanted = None  # type: Optional[str]
         if not is_none(uri) and not is_none(uri.toString):
             wanted = uri.toString()
         else:
@@ -113,7 +127,7 @@ class DiffReviews:
                 return entry
         return self.pending[len(self.pending) - 1] if len(self.pending) > 0 else None
 
-    def answer(self, decision, uri=None):
+    def answer(self, decision: 'ReviewDecision', uri: Any = None) -> bool:
         entry = self.find(uri)
         if is_none(entry):
             vscode.window.showInformationMessage('Hermes: no proposed change is waiting for an answer.')
@@ -121,7 +135,7 @@ class DiffReviews:
         self.settle(entry, decision)
         return True
 
-    def on_tabs_changed(self, event):
+    def on_tabs_changed(self, event: 'TabChangeEvent') -> None:
         for tab in event.closed:
             modified = None if is_none(tab.input) else tab.input.modified
             if is_none(modified):
@@ -131,7 +145,7 @@ class DiffReviews:
                     self.settle(entry, 'rejected')
 
 
-def register_diff_review(context):
+def register_diff_review(context: 'ExtensionContext') -> 'DiffReviews':
     reviews = DiffReviews()
     provider = {'provideTextDocumentContent': to_js_callback(reviews.provide)}
     context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider))
@@ -142,17 +156,17 @@ def register_diff_review(context):
     return reviews
 
 
-def answer_command(reviews, decision):
+def answer_command(reviews: 'DiffReviews', decision: 'ReviewDecision') -> 'Callable[..., Any]':
     """A command handler: from the editor title VS Code passes the diff's URI (and more); from the
     palette nothing."""
-    def handler(*args):
+    def handler(*args: Any) -> bool:
         return reviews.answer(decision, args[0] if len(args) > 0 else None)
     return to_js_callback(handler)
 
 
-def ending(reviews):
+def ending(reviews: 'DiffReviews') -> 'Callable[[], None]':
     """On deactivate: every waiting review ends as cancelled."""
-    def dispose():
+    def dispose() -> None:
         for entry in reviews.pending[:]:
             reviews.settle(entry, 'cancelled')
     return dispose

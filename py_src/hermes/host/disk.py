@@ -11,6 +11,21 @@ message has ENOENT (Node) or whose code is FileNotFound (VS Code)."""
 from hermes.js.errors import JsError
 from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Awaitable, List, Optional, Protocol
+from hermes.contracts.json import JsonObject
+if TYPE_CHECKING:
+    from vscode import Uri
+
+
+class ReadingFileSystem(Protocol):
+    """What file_system_for hands back: Node's fs (NodeFileSystem) or vscode.workspace.fs, read the same way."""
+    def stat(self, uri: 'Uri') -> 'Awaitable[Any]': ...
+
+    def readDirectory(self, uri: 'Uri') -> 'Awaitable[List[Any]]': ...
+
+    def readFile(self, uri: 'Uri') -> 'Awaitable[Any]': ...
+# __pragma__('noskip')
 
 FILE = 1
 DIRECTORY = 2
@@ -26,26 +41,26 @@ class Disk:
     `vscode.workspace.fs` (the path of every other scheme), `Disk(small_trees=False)` to make ripgrep list.
     It also remembers where VS Code's ripgrep binary is, once found (host/search.py ripgrep_path)."""
 
-    def __init__(self, node_fs=True, small_trees=True):
+    def __init__(self, node_fs: bool = True, small_trees: bool = True) -> None:
         self.node_fs = node_fs
         self.small_trees = small_trees
-        self.ripgrep = None
+        self.ripgrep = None  # type: Optional[str]
 
 
-def uses_node_fs(disk):
+def uses_node_fs(disk: 'Optional[Disk]') -> bool:
     """Whether local folders are read directly (Node's fs, ripgrep) rather than through VS Code; `disk` None is
     the product's choice (yes)."""
     return is_none(disk) or disk.node_fs
 
 
-def file_system_for(uri, disk=None):
+def file_system_for(uri: 'Uri', disk: 'Optional[Disk]' = None) -> 'ReadingFileSystem':
     """What reads `uri`: Node's fs for a `file:` URI (unless `disk` says otherwise), else vscode.workspace.fs."""
     if uses_node_fs(disk) and uri.scheme == 'file':
         return NODE_FILE_SYSTEM
     return vscode.workspace.fs
 
 
-def _type_of(info):
+def _type_of(info: Any) -> int:
     if info.isFile():
         return FILE
     if info.isDirectory():
@@ -53,7 +68,7 @@ def _type_of(info):
     return 0
 
 
-def _followed_type(path):
+def _followed_type(path: str) -> int:
     """A symlink's type as VS Code reports it: its target's type plus SymbolicLink (Unknown when dangling)."""
     try:
         return _type_of(node('fs').statSync(path)) | SYMLINK
@@ -70,7 +85,7 @@ class NodeFileSystem:
     is a trip through libuv's thread pool, measured ~1 ms apiece on a busy 2-core machine), large
     folders and big files asynchronously."""
 
-    async def stat(self, uri):
+    async def stat(self, uri: 'Uri') -> 'JsonObject':
         path = uri.fsPath
         fs = node('fs')
         info = fs.lstatSync(path)  # one call for the common case: not a symlink
@@ -82,7 +97,7 @@ class NodeFileSystem:
             kind = _type_of(info)
         return {'type': kind, 'size': info.size, 'mtime': info.mtimeMs}
 
-    async def readDirectory(self, uri):
+    async def readDirectory(self, uri: 'Uri') -> 'List[Any]':
         path = uri.fsPath
         fs = node('fs')
         options = {'withFileTypes': True}
@@ -90,7 +105,7 @@ class NodeFileSystem:
             entries = fs.readdirSync(path, options)
         else:
             entries = await fs.promises.readdir(path, options)
-        result = []
+        result = []  # type: List[Any]
         for entry in entries:
             name = entry['name']  # subscript: `.name` would be renamed by Transcrypt
             if entry.isSymbolicLink():
@@ -104,7 +119,7 @@ class NodeFileSystem:
             result.append([name, kind])
         return result
 
-    async def readFile(self, uri):
+    async def readFile(self, uri: 'Uri') -> Any:
         fs = node('fs')
         if fs.statSync(uri.fsPath).size <= SMALL_FILE_BYTES:
             return fs.readFileSync(uri.fsPath)

@@ -44,6 +44,14 @@ from hermes.js.objects import is_none
 from hermes.host.paths import folder_paths
 from hermes.core.change_authors import author_of
 from hermes.core.change_notes import TOO_MANY, UNKNOWN_BEFORE
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import TextDocument, Uri
+    from hermes.host.workspace_texts import WorkspaceTexts
+# __pragma__('noskip')
 
 IGNORED_DIRS = ['.git', 'node_modules', '__pycache__']
 IGNORED_PARTS = ['/.git/', '/node_modules/', '/__pycache__/']
@@ -55,7 +63,7 @@ MTIME_SLACK_MS = 50  # the kernel stamps files from a coarse clock (a tick late)
 # carry a time a few ms before it
 
 
-def read_text_or_none(path):
+def read_text_or_none(path: str) -> 'Optional[str]':
     """The file's text, None when it does not exist; raises for a file too large or unreadable."""
     fs = node('fs')
     if not fs.existsSync(path):
@@ -65,13 +73,13 @@ def read_text_or_none(path):
     return fs.readFileSync(path, 'utf8')
 
 
-def list_workspace_files(folders, limit=None):
+def list_workspace_files(folders: 'List[str]', limit: 'Optional[int]' = None) -> 'JsonObject':
     """{'paths': {'p:' + path: True}, 'folders': [...], 'complete': bool}: the names of the files under `folders`
     (IGNORED_DIRS skipped, symlinked folders not followed), at most `limit`."""
     limit = MAX_LISTED if is_none(limit) else limit
     fs = node('fs')
     path_module = node('path')
-    listed = {}
+    listed = {}  # type: Dict[str, bool]
     count = 0
     pending = folders[:]
     complete = True
@@ -98,16 +106,16 @@ def list_workspace_files(folders, limit=None):
     return {'paths': listed, 'folders': folders, 'complete': complete}
 
 
-def open_texts():
+def open_texts() -> 'Dict[str, str]':
     """'k:' + path → the text of each file open in an editor without unsaved changes (the disk's text)."""
-    texts = {}
+    texts = {}  # type: Dict[str, str]
     for document in vscode.workspace.textDocuments:
         if document.uri.scheme == 'file' and not document.isDirty:
             texts['k:' + document.uri.fsPath] = document.getText()
     return texts
 
 
-def _ignored(path):
+def _ignored(path: str) -> bool:
     for part in IGNORED_PARTS:
         if part in path:
             return True
@@ -119,30 +127,37 @@ class DiskChangeSpan:
     (tests hand a fake); `timers`: after/cancel (host/change_log.py SEAM_TIMERS); `texts`: the window's
     WorkspaceTexts (host/workspace_texts.py) or None."""
 
-    def __init__(self, log=None, read=None, timers=None, folders=None, texts=None):
+    def __init__(self, log: 'Optional[Log]' = None, read: 'Optional[Callable[[str], Optional[str]]]' = None,
+                 timers: Any = None, folders: 'Optional[List[str]]' = None,
+                 texts: 'Optional[WorkspaceTexts]' = None) -> None:
         self.log = log
-        self.read = read_text_or_none if is_none(read) else read
+        self.read = read_text_or_none if is_none(read) else read  # type: Callable[[str], Optional[str]]
         self.timers = timers
-        self.paths = []
+        self.paths = []  # type: List[str]
         self.overflow = 0
-        self.before = {}  # 'k:' + path → the text before the span (None: the file did not exist)
-        self.saved = {}  # 'k:' + path → True: saved through the editor during the span
-        self.on_late = None  # called with [path] when a late event's file was recorded
-        self.on_seen = None  # called with each changed path as the watcher reports it (a door's watch: host/door_watch.py)
-        self.watcher = None
-        self.subscriptions = []
-        self._late_timer = None
-        self._recording = None  # (change_log, author) once `record` ran: late files are recorded the same way
+        # 'k:' + path → the text before the span (None: the file did not exist)
+        self.before = {}  # type: Dict[str, Optional[str]]
+        self.saved = {}  # type: Dict[str, bool]  # 'k:' + path → True: saved through the editor during the span
+        # called with [path] when a late event's file was recorded
+        self.on_late = None  # type: Optional[Callable[[List[str]], Any]]
+        # called with each changed path as the watcher reports it (a door's watch: host/door_watch.py)
+        self.on_seen = None  # type: Optional[Callable[[str], Any]]
+        self.watcher = None  # type: Any
+        self.subscriptions = []  # type: List[Any]
+        self._late_timer = None  # type: Any
+        # (change_log, author) once `record` ran: late files are recorded the same way
+        self._recording = None  # type: Optional[List[Any]]
         # A door's watch (host/door_watch.py) sets this: a *new* file reported late is recorded when the late window
         # closes, if it is still there. A CLI's next edit can come within the window, and its atomic write's
         # temporary file (Claude Code: `<name>.tmp.<pid>.<hex>`, renamed over the file at once) is new and gone by
         # then; recorded at once, it became a file the CLI created. (The next span sees the real file's change.)
         self.new_files_late_at_close = False
-        self._late_new = []
+        self._late_new = []  # type: List[str]
         self.started = now_ms()
         self.known = open_texts()
         self.listing = list_workspace_files(folder_paths() if is_none(folders) else folders)
-        self.texts = {} if is_none(texts) else texts.refresh(self.listing)  # 'k:' + path → {'text', …} at the start
+        # 'k:' + path → {'text', …} at the start
+        self.texts = {} if is_none(texts) else texts.refresh(self.listing)  # type: Dict[str, Any]
         try:
             self.watcher = vscode.workspace.createFileSystemWatcher('**/*')
         except JsError as error:
@@ -155,7 +170,7 @@ class DiskChangeSpan:
 
     # ------------------------------------------------------------------------------ while the span runs
 
-    def note(self, path, before=None, known=False):
+    def note(self, path: str, before: 'Optional[str]' = None, known: bool = False) -> None:
         """The writer named `path` as a file it changes: remember its text now (or `before`, when `known`)."""
         key = 'k:' + path
         if key in self.before:
@@ -168,11 +183,11 @@ class DiskChangeSpan:
         except JsError:
             return  # unreadable or too large: listed, not recorded
 
-    def _saved(self, document):
+    def _saved(self, document: 'TextDocument') -> None:
         if document.uri.scheme == 'file':
             self.saved['k:' + document.uri.fsPath] = True
 
-    def _seen(self, uri):
+    def _seen(self, uri: 'Uri') -> None:
         if uri.scheme != 'file':
             return
         path = uri.fsPath
@@ -193,7 +208,7 @@ class DiskChangeSpan:
 
     # ------------------------------------------------------------------------------------- the end
 
-    def end(self, named=None):
+    def end(self, named: 'Optional[List[str]]' = None) -> 'List[str]':
         """The changed paths (those the watcher saw, then those the writer named). The watcher goes on
         listening LATE_EVENTS_MS for writes it reports late (`record` records them as they come)."""
         paths = self.paths[:]
@@ -208,7 +223,7 @@ class DiskChangeSpan:
             self._late_timer = self.timers.after(self.stop, LATE_EVENTS_MS)
         return paths
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop watching (at once; `end` calls it LATE_EVENTS_MS later)."""
         if not is_none(self._late_timer) and not is_none(self.timers):
             self.timers.cancel(self._late_timer)
@@ -221,7 +236,8 @@ class DiskChangeSpan:
             self.watcher.dispose()
             self.watcher = None
 
-    def record(self, change_log, paths, author, recorded=None):
+    def record(self, change_log: Any, paths: 'List[str]', author: Any,
+               recorded: 'Optional[List[str]]' = None) -> int:
         """Each changed file whose before-text is known goes to the change log as `author`'s; returns how many
         (and appends their paths to the list `recorded`, when given). Files the watcher reports later (within
         LATE_EVENTS_MS of `end`) are recorded the same way."""
@@ -239,7 +255,7 @@ class DiskChangeSpan:
             notes.add(TOO_MANY, paths[len(paths) - 1], author_of(author)['client'], str(self.overflow))
         return count
 
-    def before_of(self, path):
+    def before_of(self, path: str) -> 'JsonObject':
         """{'known': bool, 'text': the text before the span (None: the file did not exist)}."""
         key = 'k:' + path
         # What was captured at the start first: a note is taken while the writer runs (a tool call is announced as
@@ -254,7 +270,7 @@ class DiskChangeSpan:
             return {'known': True, 'text': None}
         return {'known': False, 'text': None}
 
-    def _listed_absent(self, path):
+    def _listed_absent(self, path: str) -> bool:
         """Whether the start's listing proves `path` did not exist then."""
         if not self.listing['complete'] or ('p:' + path) in self.listing['paths']:
             return False
@@ -264,11 +280,11 @@ class DiskChangeSpan:
                 return True
         return False
 
-    def _is_new(self, path):
+    def _is_new(self, path: str) -> bool:
         before = self.before_of(path)
         return before['known'] and is_none(before['text'])
 
-    def _record_late_new(self):
+    def _record_late_new(self) -> None:
         """The new files reported late that are still there (`new_files_late_at_close`)."""
         paths = self._late_new
         self._late_new = []
@@ -279,7 +295,7 @@ class DiskChangeSpan:
         if len(recorded) > 0 and not is_none(self.on_late):
             self.on_late(recorded)
 
-    def _record_one(self, change_log, path, author):
+    def _record_one(self, change_log: Any, path: str, author: Any) -> bool:
         key = 'k:' + path
         if key in self.saved:
             return False  # went through the editor: its writer records it (a tool) or it is the user's
@@ -302,6 +318,6 @@ class DiskChangeSpan:
             self._warn('could not record the change of ' + path + ': ' + error_message(error))
             return False
 
-    def _warn(self, text):
+    def _warn(self, text: str) -> None:
         if not is_none(self.log):
             self.log.warn('Changes: ' + text)

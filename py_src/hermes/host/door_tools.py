@@ -16,7 +16,7 @@ answers name outside the workspace is withheld, as the MCP tools withhold it (ho
 from hermes.js.errors import JsError
 from hermes.js.json import dump_json
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
+from hermes.js.objects import is_none, new
 from hermes.js.promises import spawn
 from hermes.core.tools import Tool, ToolError, ToolRegistry, text_result
 from hermes.core.values import get_key
@@ -26,8 +26,11 @@ from hermes.host.documents import open_document_for, show_document
 from hermes.host.paths import resolve_path, display_path, in_workspace
 from hermes.host.workspace import disk_folders
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Optional
-from hermes.contracts.json import JsonObject
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.services import Approval, CallContext
+from hermes.host.proposals import Proposals
 if TYPE_CHECKING:
     from vscode import TextEditor
 # __pragma__('noskip')
@@ -36,18 +39,18 @@ FILE_SAVED = 'FILE_SAVED'
 DIFF_REJECTED = 'DIFF_REJECTED'
 
 
-def _path_schema(description):
+def _path_schema(description: str) -> 'JsonObject':
     return {'type': 'string', 'description': description}
 
 
-def _object(properties, required=None):
-    schema = {'type': 'object', 'properties': properties, 'additionalProperties': False}
+def _object(properties: 'JsonObject', required: 'Optional[List[str]]' = None) -> 'JsonObject':
+    schema = {'type': 'object', 'properties': properties, 'additionalProperties': False}  # type: JsonObject
     if not is_none(required):
         schema['required'] = required
     return schema
 
 
-def json_text(value):
+def json_text(value: 'Json') -> 'ToolReturn':
     """Claude Code's tools answer JSON inside one text item."""
     return text_result(dump_json(value))
 
@@ -65,7 +68,7 @@ def selection_of(editor: 'Optional[TextEditor]') -> 'Optional[JsonObject]':
                           'isEmpty': selection.isEmpty}}
 
 
-def proposal_path(path_text):
+def proposal_path(path_text: 'Optional[str]') -> str:
     """The absolute path a proposal names, confined; the CLI reads the refusal as its tool's error."""
     if is_none(path_text) or path_text == '':
         raise ToolError('The proposal names no file.')
@@ -81,7 +84,7 @@ class DoorTools:
     author), `notify(method, params)` (a notification to this CLI), `latest_selection()`; `proposals`: the review
     (host/proposals.py Proposals); `approver`: the window's gate (host/approval.py)."""
 
-    def __init__(self, door, proposals, approver):
+    def __init__(self, door: Any, proposals: 'Proposals', approver: 'Optional[Approval]') -> None:
         self.door = door
         self.proposals = proposals
         self.approver = approver
@@ -89,7 +92,7 @@ class DoorTools:
 
     # --------------------------------------------------------------------------------- Claude Code
 
-    def claude_registry(self):
+    def claude_registry(self) -> 'ToolRegistry':
         registry = ToolRegistry(self.approver)
         for tool in [
             Tool('openFile', 'Open a file in the editor and optionally select a range of text.',
@@ -126,7 +129,7 @@ class DoorTools:
             registry.add(tool)
         return registry
 
-    async def open_file(self, args, call):
+    async def open_file(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         path_text = get_key(args, 'filePath')
         try:
             path = resolve_path(path_text)
@@ -136,17 +139,18 @@ class DoorTools:
             if not is_none(refusal):
                 raise ToolError(refusal)
         shown = display_path(path)
-        document = await show_document(path, shown, None, None, None, None, get_key(args, 'preview'),
-                                       not get_key(args, 'makeFrontmost'))
+        editor = await show_document(path, shown, None, None, None, None, get_key(args, 'preview'),
+                                     not get_key(args, 'makeFrontmost'))
+        document = editor.document
         start_text = get_key(args, 'startText')
         if not is_none(start_text) and start_text != '':
-            _select_between(document, start_text, get_key(args, 'endText'), get_key(args, 'selectToEndOfLine'))
+            _select_between(editor, start_text, get_key(args, 'endText'), get_key(args, 'selectToEndOfLine'))
         if get_key(args, 'makeFrontmost'):
             return 'Opened file: ' + path
         return json_text({'success': True, 'filePath': path, 'languageId': document.languageId,
                           'lineCount': document.lineCount})
 
-    async def claude_open_diff(self, args, call):
+    async def claude_open_diff(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         path = proposal_path(get_key(args, 'new_file_path') or get_key(args, 'old_file_path'))
         title = get_key(args, 'tab_name') or ('Proposed changes: ' + display_path(path))
         decision = await self.proposals.propose(path, get_key(args, 'new_file_contents'), self._next_author(),
@@ -156,18 +160,18 @@ class DoorTools:
             return {'content': [{'type': 'text', 'text': FILE_SAVED}, {'type': 'text', 'text': decision['text']}]}
         return {'content': [{'type': 'text', 'text': DIFF_REJECTED}, {'type': 'text', 'text': title}]}
 
-    async def close_tab(self, args, call):
+    async def close_tab(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         title = get_key(args, 'tab_name')
         self.proposals.close(None, title)
         return 'TAB_CLOSED'
 
-    async def close_all_diffs(self, args, call):
+    async def close_all_diffs(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         ended = self.proposals.cancel_where({'client': self.door.client, 'session': self.door.session}, 'rejected')
         return 'CLOSED_' + str(ended) + '_DIFF_TABS'
 
-    async def get_diagnostics(self, args, call):
+    async def get_diagnostics(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         uri_text = get_key(args, 'uri')
-        path = None
+        path = None  # type: Optional[str]
         if not is_none(uri_text) and uri_text != '':
             path = _path_of_uri(uri_text)
             if is_none(path) or not in_workspace(path):
@@ -175,8 +179,8 @@ class DoorTools:
             self.door.about_to_write(path)  # Claude Code asks just before it writes the file (host/door_watch.py)
         else:
             self.door.writes_done()  # and for every file's right after the write
-        by_file = {}
-        order = []
+        by_file = {}  # type: Dict[str, JsonObject]
+        order = []  # type: List[str]
         for item in collect(path):
             key = 'k:' + item['path']
             if not shows(vscode.Uri.file(item['path'])):
@@ -191,16 +195,16 @@ class DoorTools:
                 'source': item['source']})
         return json_text([by_file[key] for key in order])
 
-    async def current_selection(self, args, call):
+    async def current_selection(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         found = selection_of(vscode.window.activeTextEditor)
         return json_text(found if not is_none(found) else {'success': False, 'message': 'No active editor found'})
 
-    async def latest_selection(self, args, call):
+    async def latest_selection(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         found = self.door.latest_selection()
         return json_text(found if not is_none(found) else {'success': False, 'message': 'No selection available'})
 
-    async def open_editors(self, args, call):
-        tabs = []
+    async def open_editors(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+        tabs = []  # type: List[JsonObject]
         for group in vscode.window.tabGroups.all:
             for tab in group.tabs:
                 uri = None if is_none(tab.input) else tab.input.uri
@@ -212,20 +216,20 @@ class DoorTools:
                              'isDirty': tab.isDirty})
         return json_text({'tabs': tabs})
 
-    async def workspace_folders(self, args, call):
+    async def workspace_folders(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         folders = [{'name': folder['name'], 'uri': vscode.Uri.file(folder['path']).toString(),
                     'path': folder['path']} for folder in disk_folders()]
         return json_text({'success': True, 'folders': folders,
                           'rootPath': folders[0]['path'] if len(folders) > 0 else None})
 
-    async def check_dirty(self, args, call):
+    async def check_dirty(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         found = self._open_document(get_key(args, 'filePath'))
         if is_none(found['document']):
             return json_text({'success': False, 'message': 'Document not open: ' + found['path']})
         return json_text({'success': True, 'filePath': found['path'], 'isDirty': found['document'].isDirty,
                           'isUntitled': found['document'].isUntitled})
 
-    async def save_document(self, args, call):
+    async def save_document(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         found = self._open_document(get_key(args, 'filePath'))
         if is_none(found['document']):
             return json_text({'success': False, 'message': 'Document not open: ' + found['path']})
@@ -233,13 +237,13 @@ class DoorTools:
         return json_text({'success': saved, 'filePath': found['path'], 'saved': saved,
                           'message': 'Document saved successfully' if saved else 'Document could not be saved'})
 
-    def _open_document(self, path_text):
+    def _open_document(self, path_text: str) -> 'JsonObject':
         path = resolve_path(path_text)  # a ToolError outside the workspace: answered as the tool's error
         return {'path': path, 'document': open_document_for(path)}
 
     # --------------------------------------------------------------------------------- Gemini CLI
 
-    def gemini_registry(self):
+    def gemini_registry(self) -> 'ToolRegistry':
         registry = ToolRegistry(self.approver)
         registry.add(Tool('openDiff', 'Show a proposed change to a file for review; the decision arrives later as '
                                       'ide/diffAccepted or ide/diffRejected.',
@@ -252,7 +256,7 @@ class DoorTools:
                           self.gemini_close_diff))
         return registry
 
-    async def gemini_open_diff(self, args, call):
+    async def gemini_open_diff(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         path = proposal_path(get_key(args, 'filePath'))
         requested = get_key(args, 'filePath')
         decision = self.proposals.propose(path, get_key(args, 'newContent'), self._next_author(),
@@ -260,7 +264,7 @@ class DoorTools:
         spawn(self._tell_gemini(requested, decision))
         return {'content': []}
 
-    async def _tell_gemini(self, requested, decision):
+    async def _tell_gemini(self, requested: str, decision: Any) -> None:
         try:
             outcome = await decision
         except JsError as error:
@@ -273,22 +277,22 @@ class DoorTools:
             self.door.notify('ide/diffRejected', {'filePath': requested})
         # 'cancelled': the CLI closed it (closeDiff) or went away; it is not told what it asked for itself
 
-    async def gemini_close_diff(self, args, call):
+    async def gemini_close_diff(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         path = proposal_path(get_key(args, 'filePath'))
         text = self.proposals.close(path, None, 'cancelled')
         return json_text({'content': text})
 
-    def _next_author(self):
+    def _next_author(self) -> 'JsonObject':
         self._count += 1
         return self.door.author('proposal-' + str(self._count))
 
 
-def _absolute(path_text):
+def _absolute(path_text: 'Optional[str]') -> str:
     from_uri = _path_of_uri(path_text) if not is_none(path_text) and path_text.startswith('file:') else None
     return from_uri if not is_none(from_uri) else str(path_text)
 
 
-def _path_of_uri(uri_text):
+def _path_of_uri(uri_text: str) -> 'Optional[str]':
     try:
         uri = vscode.Uri.parse(uri_text)
     except JsError:
@@ -296,8 +300,10 @@ def _path_of_uri(uri_text):
     return uri.fsPath if uri.scheme == 'file' else None  # (confined by the caller)
 
 
-def _select_between(document, start_text, end_text, to_end_of_line):
-    """Select from the first `start_text` to the next `end_text` (or the end of that line), as Claude Code asks."""
+def _select_between(editor: 'TextEditor', start_text: str, end_text: 'Optional[str]', to_end_of_line: bool) -> None:
+    """Select in `editor` from the first `start_text` to the next `end_text` (or the end of that line), as Claude Code
+    asks."""
+    document = editor.document
     text = document.getText()
     start = text.find(start_text)
     if start < 0:
@@ -307,11 +313,8 @@ def _select_between(document, start_text, end_text, to_end_of_line):
         found = text.find(end_text, end)
         if found >= 0:
             end = found + len(end_text)
-    editor = vscode.window.activeTextEditor
-    if is_none(editor) or editor.document != document:
-        return
     end_position = document.positionAt(end)
     if to_end_of_line:
         end_position = document.lineAt(end_position.line).range.end
-    editor.selection = vscode.Selection(document.positionAt(start), end_position)
+    editor.selection = new(vscode.Selection, document.positionAt(start), end_position)
     editor.revealRange(editor.selection)

@@ -23,6 +23,12 @@ from hermes.js.errors import JsError
 from hermes.js.objects import is_none
 from hermes.core.change_notes import GUESSED
 from hermes.core.quiet_timer import QuietTimer
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.host.disk_changes import DiskChangeSpan
+from hermes.host.log import Log
+# __pragma__('noskip')
 
 QUIET_MS = 1000
 LONGEST_MS = 3000
@@ -31,19 +37,21 @@ LONGEST_MS = 3000
 class DoorWatch:
     """`make_span()` starts a DiskChangeSpan (host/disk_changes.py); `change_log` records; `timers`: after/cancel."""
 
-    def __init__(self, change_log, make_span, timers, clock=None, log=None):
+    def __init__(self, change_log: Any, make_span: 'Callable[[], DiskChangeSpan]', timers: Any,
+                 clock: 'Optional[Callable[[], float]]' = None, log: 'Optional[Log]' = None) -> None:
         self.change_log = change_log
         self.make_span = make_span
         self.timers = timers
         self.log = log
-        self.authors = []  # the connected CLIs' authors, the latest active last
+        self.authors = []  # type: List[JsonObject]  # the connected CLIs' authors, the latest active last
         self.recorded = 0
-        self.named = []  # files a CLI said it is about to write, since the span began
-        self.expected = {}  # 'k:' + path → the text a CLI will write because the user accepted it in the review
-        self._span = None
+        self.named = []  # type: List[str]  # files a CLI said it is about to write, since the span began
+        # 'k:' + path → the text a CLI will write because the user accepted it in the review
+        self.expected = {}  # type: Dict[str, str]
+        self._span = None  # type: Optional[DiskChangeSpan]
         self._timer = QuietTimer(timers, now_ms if is_none(clock) else clock, QUIET_MS, LONGEST_MS, self.flush)
 
-    def attach(self, author):
+    def attach(self, author: 'JsonObject') -> None:
         """A CLI connected (or called a tool): it is now the likeliest writer."""
         authors = [known for known in self.authors if known['session'] != author['session']]
         authors.append(author)
@@ -51,13 +59,13 @@ class DoorWatch:
         if is_none(self._span):
             self._begin()
 
-    def detach(self, author):
+    def detach(self, author: 'JsonObject') -> None:
         self.flush()
         self.authors = [known for known in self.authors if known['session'] != author['session']]
         if len(self.authors) == 0:
             self._end_span()
 
-    def about_to_write(self, path):
+    def about_to_write(self, path: str) -> None:
         """A CLI names `path` as a file it is about to write: remember its text now (unless the span knows it from
         its start) and record the file at the next flush even if the watcher has not reported it yet."""
         if is_none(self._span):
@@ -66,12 +74,12 @@ class DoorWatch:
         if not (path in self.named):
             self.named.append(path)
 
-    def expect(self, path, text):
+    def expect(self, path: str, text: str) -> None:
         """The user accepted `text` for `path` in Hermes' review and the CLI will write it: that write is reviewed
         already, not a change made without asking (its undecided hunks stay in the change log as they are)."""
         self.expected['k:' + path] = text
 
-    def _written_as_accepted(self, span, path):
+    def _written_as_accepted(self, span: 'DiskChangeSpan', path: str) -> bool:
         key = 'k:' + path
         if not (key in self.expected):
             return False
@@ -83,12 +91,12 @@ class DoorWatch:
             del self.expected[key]
         return written
 
-    def writes_done(self):
+    def writes_done(self) -> None:
         """A CLI says the writes it announced are done: record them now rather than after the quiet wait."""
         if not is_none(self._span) and len(self.named) > 0:
             self.flush()
 
-    def flush(self):
+    def flush(self) -> int:
         span = self._span
         if is_none(span) or len(self.authors) == 0:
             return 0
@@ -101,7 +109,7 @@ class DoorWatch:
         paths = [path for path in span.end(self.named) if not self._written_as_accepted(span, path)]
         self.named = []
         writer = self.authors[len(self.authors) - 1]
-        recorded = []
+        recorded = []  # type: List[str]
         count = span.record(self.change_log, paths, writer, recorded)
         self.recorded += count
         if len(self.authors) > 1 and count > 0:
@@ -109,13 +117,13 @@ class DoorWatch:
         self._begin()
         return count
 
-    def _note_guess(self, recorded, writer):
+    def _note_guess(self, recorded: 'List[str]', writer: 'JsonObject') -> None:
         """Several CLIs are connected: the changes `recorded` were listed as the last active one's, which the disk
         cannot confirm — say so in the Changes view."""
         notes = getattr(self.change_log, 'notes', None)
         if is_none(notes):
             return
-        others = []
+        others = []  # type: List[str]
         for author in self.authors:
             if author['client'] != writer['client'] and not (author['client'] in others):
                 others.append(author['client'])
@@ -124,23 +132,23 @@ class DoorWatch:
         for path in recorded:
             notes.add(GUESSED, path, writer['client'], ' and '.join(others))
 
-    def dispose(self):
+    def dispose(self) -> None:
         self.authors = []
         self._end_span()
 
-    def _begin(self):
+    def _begin(self) -> None:
         span = self.make_span()
         span.new_files_late_at_close = True  # a CLI's atomic-write temporary is no file it created (disk_changes.py)
         span.on_seen = lambda path: self._timer.poke()
         self._span = span
 
-    def _end_span(self):
+    def _end_span(self) -> None:
         if not is_none(self._span):
             self._span.stop()
             self._span = None
 
 
-def _all_saved_in_the_editor(span):
+def _all_saved_in_the_editor(span: 'DiskChangeSpan') -> bool:
     for path in span.paths:
         if not (('k:' + path) in span.saved):
             return False

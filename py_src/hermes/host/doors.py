@@ -36,8 +36,14 @@ from hermes.host.settings import setting, on_settings_changed
 from hermes.host.workspace import disk_folders
 from hermes.host.workspace_texts import WorkspaceTexts
 # __pragma__('skip')
-from typing import Any, Callable, List
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 from hermes.contracts.json import JsonObject
+from hermes.contracts.services import Approval
+from hermes.host.change_log import ChangeLog
+from hermes.host.log import Log
+from hermes.host.proposals import Proposals
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
 # __pragma__('noskip')
 
 SERVER_INFO = {'name': 'hermes-vscode-ide', 'title': 'Hermes for VS Code (IDE door)', 'version': VERSION}
@@ -50,64 +56,64 @@ SETTINGS = {CLAUDE: 'doors.claudeCode', GEMINI: 'doors.gemini', QWEN: 'doors.qwe
 CLI_NAMES = {CLAUDE: 'Claude Code', GEMINI: 'Gemini CLI', QWEN: 'Qwen Code'}
 
 
-def cli_name(kind):
+def cli_name(kind: str) -> str:
     return get_key(CLI_NAMES, kind, kind)
 
 
-def setting_of(kind):
+def setting_of(kind: str) -> str:
     return get_key(SETTINGS, kind)
 
 
-def fresh_token():
+def fresh_token() -> str:
     return node('crypto').randomBytes(32).toString('hex')
 
 
 class DoorConnection:
     """One connected CLI, as the door's tools see it (host/door_tools.py)."""
 
-    def __init__(self, doors, kind, number, client):
+    def __init__(self, doors: 'DoorService', kind: str, number: int, client: str) -> None:
         self.doors = doors
         self.kind = kind
         self.session = kind + '-' + str(number)
         # By its door, not by what it says: Gemini CLI and Qwen Code both call themselves `streamable-http-client`
         self.client = client
-        self.protocol = None
+        self.protocol = None  # type: Any
         self.connected_at = now_ms()
 
     @property
-    def version(self):
+    def version(self) -> str:
         info = None if is_none(self.protocol) else self.protocol.client_info
         version = get_key(info, 'version')
         return '' if is_none(version) else str(version)
 
-    def author(self, turn=None):
+    def author(self, turn: 'Optional[str]' = None) -> 'JsonObject':
         return {'client': self.client, 'session': self.session, 'turn': turn}
 
-    def notify(self, method, params):
+    def notify(self, method: str, params: 'JsonObject') -> None:
         if not is_none(self.protocol) and not self.protocol.closed and self.protocol.ready:
             self.protocol.notify(method, params)
 
-    def latest_selection(self):
+    def latest_selection(self) -> 'Optional[JsonObject]':
         return self.doors.editor_context.latest
 
-    def about_to_write(self, path):
+    def about_to_write(self, path: str) -> None:
         self.doors.watch.about_to_write(path)
 
-    def writes_done(self):
+    def writes_done(self) -> None:
         self.doors.watch.writes_done()
 
-    def accepted(self, path, text):
+    def accepted(self, path: str, text: str) -> None:
         """The user accepted `text` for `path`: the CLI's write of it is not a change made without asking."""
         self.doors.watch.expect(path, text)
 
-    def close(self):
+    def close(self) -> None:
         """The feature hook (core/mcp_protocol.py add_feature): the session ended, the CLI is gone."""
         self.doors.disconnected(self)
 
-    def capabilities(self):
+    def capabilities(self) -> 'JsonObject':
         return {}
 
-    def handler(self, method):
+    def handler(self, method: str) -> None:
         return None
 
 
@@ -115,7 +121,8 @@ class DoorService:
     """See the module's docstring. `proposals`: host/proposals.py Proposals; `approver`: the window's gate;
     `change_log`: where a connected CLI's disk changes are recorded."""
 
-    def __init__(self, context, log, proposals, approver, change_log):
+    def __init__(self, context: 'ExtensionContext', log: 'Log', proposals: 'Proposals', approver: 'Optional[Approval]',
+                 change_log: 'Optional[ChangeLog]') -> None:
         self.vscode_context = context
         self.log = log
         self.proposals = proposals
@@ -123,48 +130,49 @@ class DoorService:
         self.editor_context = EditorContext(now_ms)
         self.watch = DoorWatch(change_log, self._make_span, SEAM_TIMERS, None, log)
         self.texts = WorkspaceTexts()
-        self.servers = {}  # kind → {'server', 'port', 'token', 'file'}
-        self.connections = []
-        self.listeners = []
+        self.servers = {}  # type: Dict[str, JsonObject]  # kind → {'server', 'port', 'token', 'file'}
+        self.connections = []  # type: List[DoorConnection]
+        self.listeners = []  # type: List[Callable[[], Any]]
         self._count = 0
-        self._context_timer = None
-        self._busy = None  # the change of the doors under way (start, stop, settings): the next one waits for it
+        self._context_timer = None  # type: Any
+        # the change of the doors under way (start, stop, settings): the next one waits for it
+        self._busy = None  # type: Any
         self.closed = False  # stopped for good: the window is closing
 
     # ---------------------------------------------------------------------------------- lifecycle
 
-    def start(self):
+    def start(self) -> Any:
         """Open the doors the settings ask for. Each change of the doors waits for the one before (a deactivate while
         the first start is still opening a door closes what that start opens)."""
         return self._in_turn(self._open_all)
 
-    def stop(self, only=None):
+    def stop(self, only: 'Optional[str]' = None) -> Any:
         """Close every door (or the one of kind `only`); with every door, for good (the window is closing)."""
         if is_none(only):
             self.closed = True
         return self._in_turn(lambda: self._close(only))
 
-    def apply_settings(self):
+    def apply_settings(self) -> Any:
         """The doors follow `hermes.doors.*` without a reload."""
         return self._in_turn(self._follow_settings)
 
-    def _in_turn(self, change):
+    def _in_turn(self, change: 'Callable[[], Any]') -> Any:
         previous = self._busy
 
-        async def run():
+        async def run() -> None:
             if not is_none(previous):
                 await previous
             await change()
         self._busy = spawn(run())
         return self._busy
 
-    async def _open_all(self):
+    async def _open_all(self) -> None:
         for kind in KINDS:
             if not self.closed and setting(setting_of(kind)) and not (kind in self.servers):
                 await self._start_door(kind)
         self._changed()
 
-    async def _close(self, only):
+    async def _close(self, only: 'Optional[str]') -> None:
         for kind in KINDS:
             if kind in self.servers and (is_none(only) or only == kind):
                 door = self.servers[kind]
@@ -175,18 +183,19 @@ class DoorService:
                 self.log.info('IDE door for ' + cli_name(kind) + ' closed')
         self._changed()
 
-    async def _follow_settings(self):
+    async def _follow_settings(self) -> None:
         for kind in KINDS:
             if not setting(setting_of(kind)):
                 await self._close(kind)
         await self._open_all()
 
-    async def _start_door(self, kind):
+    async def _start_door(self, kind: str) -> None:
         try:
             token = fresh_token()
             remove_stale_doors(kind)
             if kind == CLAUDE:
-                server = IdeSocketServer(lambda send, connection: self._protocol(kind, send), token, self.log)
+                server = IdeSocketServer(lambda send, connection: self._protocol(kind, send), token,  # type: Any
+                                         self.log)
             else:  # Gemini CLI and Qwen Code: the MCP server's own transport, a server (and token) each
                 server = McpHttpServer(lambda send: self._protocol(kind, send), self._health, token, self.log,
                                        browsers=False)
@@ -197,12 +206,13 @@ class DoorService:
         except JsError as error:
             self.log.error('Could not open the IDE door for ' + cli_name(kind), error)
             return
-        door = {'kind': kind, 'server': server, 'port': port, 'token': token, 'file': None, 'variables': {}}
+        door = {'kind': kind, 'server': server, 'port': port, 'token': token, 'file': None,  # type: JsonObject
+                'variables': {}}
         self.servers[kind] = door
         self._announce(door)
         self.log.info('IDE door for ' + cli_name(kind) + ' listening on 127.0.0.1:' + str(port))
 
-    def _announce(self, door):
+    def _announce(self, door: 'JsonObject') -> None:
         """Write the door's file and tell the terminals where it is (again when the workspace folders change)."""
         folders = [folder['path'] for folder in disk_folders()]
         found = door_file(door['kind'], door['port'], folders, ide_display_name(), door['token'])
@@ -219,23 +229,23 @@ class DoorService:
             collection.js_replace(name, variables[name])
         door['variables'] = variables
 
-    def folders_changed(self):
+    def folders_changed(self) -> None:
         """The files and the terminals' variables name the workspace folders: written again when they change."""
         for kind in KINDS:
             if kind in self.servers:
                 self._announce(self.servers[kind])
 
-    def _environment_off(self, door):
-        collection = self.vscode_context.environmentVariableCollection
+    def _environment_off(self, door: 'JsonObject') -> None:
+        collection = self.vscode_context.environmentVariableCollection  # type: Any  # (`delete` by subscript, below)
         for name in door['variables'].keys():
             collection['delete'](name)  # subscript: `delete` is a JS keyword Transcrypt leaves as it is
 
-    def _health(self):
+    def _health(self) -> 'JsonObject':
         return {'status': 'ok', 'name': SERVER_INFO['name'], 'version': VERSION}
 
     # ---------------------------------------------------------------------------------- connections
 
-    def _protocol(self, kind, send):
+    def _protocol(self, kind: str, send: 'Callable[..., Any]') -> 'McpSession':
         self._count += 1
         connection = DoorConnection(self, kind, self._count, cli_name(kind))
         tools = DoorTools(connection, self.proposals, self.approver)
@@ -248,13 +258,13 @@ class DoorService:
         self.connections.append(connection)
         return session
 
-    def _ready(self, connection):
+    def _ready(self, connection: 'DoorConnection') -> None:
         self.log.info(connection.client + ' ' + connection.version + ' connected through the IDE door')
         self.watch.attach(connection.author())
         self._changed()
         self._send_context_soon()
 
-    def disconnected(self, connection):
+    def disconnected(self, connection: 'DoorConnection') -> None:
         if not (connection in self.connections):
             return
         self.connections = [other for other in self.connections if other is not connection]
@@ -266,7 +276,7 @@ class DoorService:
     def on_change(self, listener: 'Callable[[], Any]') -> None:
         self.listeners.append(listener)
 
-    def _changed(self):
+    def _changed(self) -> None:
         for listener in self.listeners:
             listener()
 
@@ -278,19 +288,19 @@ class DoorService:
 
     # ---------------------------------------------------------------------------------- the editor's context
 
-    def editor_changed(self, *ignored):
+    def editor_changed(self, *ignored: Any) -> None:
         self._send_context_soon()
 
-    def _send_context_soon(self):
+    def _send_context_soon(self) -> None:
         if not is_none(self._context_timer):
             clear_timer(self._context_timer)
         self._context_timer = set_timer(self._send_context, CONTEXT_QUIET_MS)
 
-    def _send_context(self):
+    def _send_context(self) -> None:
         self._context_timer = None
         editor = vscode.window.activeTextEditor
         selection = self.editor_context.editor_changed(editor)
-        gemini = None
+        gemini = None  # type: Optional[JsonObject]
         for connection in self.connections:
             if connection.kind == CLAUDE and not is_none(selection):
                 connection.notify('selection_changed', {'text': selection['text'], 'filePath': selection['filePath'],
@@ -317,10 +327,10 @@ class DoorService:
                                                  'in a VS Code terminal (or run /ide in it).')
         return sent
 
-    def _make_span(self):
+    def _make_span(self) -> 'DiskChangeSpan':
         return DiskChangeSpan(self.log, None, SEAM_TIMERS, None, self.texts)
 
-    def dispose(self):
+    def dispose(self) -> Any:
         """VS Code disposes without awaiting: the doors start closing at once (a JS promise)."""
         self.watch.dispose()
         self.closed = True  # a start still under way closes what it opens
@@ -329,7 +339,7 @@ class DoorService:
         return None
 
 
-def gemini_would_dial_the_host():
+def gemini_would_dial_the_host() -> bool:
     """Gemini CLI in a container dials `host.docker.internal` for its IDE, unless it sees SSH or a dev container:
     it assumes the editor runs outside. This extension host is inside the same container as the terminal (code-server
     in a container, a dev container's workspace extension), so its terminals say so."""
@@ -340,14 +350,15 @@ def gemini_would_dial_the_host():
     return in_container and not told
 
 
-def ide_display_name():
+def ide_display_name() -> str:
     """How /ide and /status in the CLIs name this window: the editor and the workspace."""
     folders = disk_folders()
     where = folders[0]['name'] if len(folders) > 0 else 'no folder'
     return vscode.env.appName + ' · Hermes (' + where + ')'
 
 
-def register_doors(context, log, proposals, approver, change_log):
+def register_doors(context: 'ExtensionContext', log: 'Log', proposals: 'Proposals', approver: 'Optional[Approval]',
+                   change_log: 'Optional[ChangeLog]') -> 'DoorService':
     """The doors open in the background once activation is done (`start` is not awaited)."""
     doors = DoorService(context, log, proposals, approver, change_log)
     context.subscriptions.push(doors)

@@ -20,6 +20,13 @@ from hermes.host.git import run_git, read_only_concerns
 from hermes.core.git_status import parse_status
 from hermes.core.terminal_text import render_execution
 from hermes.host.workspace import workspace_folders, workspace_name
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import Terminals
+if TYPE_CHECKING:
+    from vscode import Selection, TextDocument
+# __pragma__('noskip')
 
 MAX_SELECTION_CHARS = 100000
 MAX_PROBLEMS = 500
@@ -28,36 +35,36 @@ TERMINAL_EXECUTIONS = 5  # the most recent commands shown in a terminal resource
 WITHHELD = 'The file is outside the workspace: its path and text are withheld.'
 
 
-def _document_path(document):
+def _document_path(document: 'TextDocument') -> str:
     return shown_path(document.uri)
 
 
-def _readable(document):
+def _readable(document: 'TextDocument') -> bool:
     """Whether the document's path and text may be shown (host/confinement.py)."""
     return shows(document.uri)
 
 
-def _range(selection):
+def _range(selection: 'Selection') -> 'JsonObject':
     return {'start': point(selection.start), 'end': point(selection.end)}
 
 
-def active_editor():
+def active_editor() -> 'Optional[JsonObject]':
     editor = current_editor()
     if is_none(editor):
         return None
     document = editor.document
-    selections = []
+    selections = []  # type: List[JsonObject]
     for selection in editor.selections:
         item = _range(selection)
         item['active'] = point(selection.active)
         item['isEmpty'] = selection.isEmpty
         selections.append(item)
-    visible = []
+    visible = []  # type: List[JsonObject]
     ranges = editor.visibleRanges
     for visible_range in ranges if not is_none(ranges) else []:
         visible.append({'startLine': visible_range.start.line + 1, 'endLine': visible_range.end.line + 1})
     inside = _readable(document)
-    result = {
+    result = {  # type: JsonObject
         'path': _document_path(document) if inside else None,
         'uri': document.uri.toString() if inside else None,
         'languageId': document.languageId,
@@ -73,7 +80,7 @@ def active_editor():
     return result
 
 
-def selection():
+def selection() -> 'Optional[JsonObject]':
     """{'text', 'path', 'languageId', 'range', 'ranges'} of the active editor (several selections'
     texts joined by newlines, in document order), or None without an editor."""
     editor = current_editor()
@@ -83,7 +90,7 @@ def selection():
     ordered = list(editor.selections)
     ordered.sort(key=lambda item: item.start.line * 1000000 + item.start.character)
     result = {'path': None, 'languageId': document.languageId,
-              'range': _range(editor.selection), 'ranges': [_range(item) for item in ordered]}
+              'range': _range(editor.selection), 'ranges': [_range(item) for item in ordered]}  # type: JsonObject
     if not _readable(document):
         result['text'] = ''
         result['withheld'] = WITHHELD
@@ -98,10 +105,10 @@ def selection():
     return result
 
 
-def tabs():
-    groups = []
+def tabs() -> 'JsonObject':
+    groups = []  # type: List[JsonObject]
     for group in vscode.window.tabGroups.all:
-        items = []
+        items = []  # type: List[JsonObject]
         for tab in group.tabs:
             uri = tab_resource(tab)
             inside = is_none(uri) or shows(uri)
@@ -115,11 +122,11 @@ def tabs():
     return {'groups': groups}
 
 
-def diagnostics():
+def diagnostics() -> 'JsonObject':
     """{'files': [{'path', 'errors', 'warnings', 'problems'}]}: files with errors first (most first),
     then by path; each file's problems by position."""
-    by_path = {}
-    order = []
+    by_path = {}  # type: Dict[str, JsonObject]
+    order = []  # type: List[str]
     problems = collect()
     shown = [problem for problem in problems if not ('withheld' in problem)]
     withheld = len(problems) - len(shown)
@@ -137,7 +144,7 @@ def diagnostics():
             entry['warnings'] = entry['warnings'] + 1
     files = [by_path[slot] for slot in order]
     files.sort(key=lambda item: ('0' if item['errors'] > 0 else '1') + item['path'])
-    result = {'files': files, 'total': len(problems)}
+    result = {'files': files, 'total': len(problems)}  # type: JsonObject
     if len(problems) > MAX_PROBLEMS:
         result['cut'] = len(problems) - MAX_PROBLEMS
     if withheld > 0:
@@ -145,14 +152,14 @@ def diagnostics():
     return result
 
 
-async def workspace():
-    folders = []
+async def workspace() -> 'JsonObject':
+    folders = []  # type: List[JsonObject]
     for folder in workspace_folders():
         folders.append({'name': folder['name'], 'path': folder['path'], 'git': await git_summary(folder['path'])})
     return {'name': workspace_name(), 'folders': folders}
 
 
-async def git_summary(folder):
+async def git_summary(folder: str) -> 'Optional[JsonObject]':
     """Branch, upstream and counts of changed files, or None when the folder is no git repository. A resource
     cannot ask the user, so when git_get_status would ask (the repository is outside the workspace, or its config
     names programs or outside files: host/git.py `read_only_concerns`), git status does not run at all and the
@@ -184,12 +191,12 @@ async def git_summary(folder):
             'ahead': status['ahead'], 'behind': status['behind'], 'changes': counts}
 
 
-def terminal_list(terminals):
+def terminal_list(terminals: 'Terminals') -> 'List[JsonObject]':
     """`terminals`: the window's TerminalService."""
     return [{'id': record.id, 'name': record.label()} for record in terminals.records]
 
 
-def terminal_output(terminals, terminal_id):
+def terminal_output(terminals: 'Terminals', terminal_id: Any) -> 'Optional[str]':
     """The last commands of a terminal with their output (ANSI codes stripped), or None when there
     is no such terminal."""
     for record in terminals.records:
@@ -202,7 +209,7 @@ USERS_TERMINAL = ('(a terminal the user opened: its commands and output are with
                   'user before showing them)')
 
 
-def _render_terminal(record):
+def _render_terminal(record: Any) -> str:
     if not record.owned:  # a resource cannot ask, and what the user ran and printed is the user's
         return USERS_TERMINAL
     executions = record.executions

@@ -17,9 +17,11 @@ from hermes.host.live_values import remembered
 from hermes.host.change_log import change_log_of, check_write, note_write
 from hermes.core.edit_scopes import in_edit_scope
 # __pragma__('skip')
-from typing import Optional
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional
 from hermes.contracts.json import JsonObject
-from hermes.contracts.services import CallContext
+from hermes.contracts.services import CallContext, DeleteOutcome, DirectoryEntry, FileKind, FileStat, FileText, WriteOutcome
+if TYPE_CHECKING:
+    from vscode import Uri
 from hermes.host.disk import Disk
 # __pragma__('noskip')
 
@@ -27,11 +29,11 @@ MAX_READ_BYTES = 32 * 1024 * 1024
 BINARY_SNIFF_CHARS = 8000
 
 
-def uri_of(path):
+def uri_of(path: str) -> 'Uri':
     return vscode.Uri.file(path)
 
 
-def error_code(error):
+def error_code(error: Any) -> 'Optional[str]':
     """`FileNotFound`, `FileExists`, `NoPermissions`… from a vscode.FileSystemError (else None)."""
     try:
         code = error.code
@@ -40,11 +42,11 @@ def error_code(error):
     return None if is_none(code) else code
 
 
-def is_not_found(error):
+def is_not_found(error: Any) -> bool:
     return error_code(error) == 'FileNotFound' or error_message(error).find('ENOENT') != -1
 
 
-async def stat(path: str, disk: 'Optional[Disk]' = None) -> 'Optional[JsonObject]':
+async def stat(path: str, disk: 'Optional[Disk]' = None) -> 'Optional[FileStat]':
     """{'kind': 'file'|'directory'|'other', 'symlink', 'size', 'mtime'}, or None when nothing is there. `disk`
     (host/disk.py Disk, here and below): how local files are read; None is the product's choice."""
     try:
@@ -55,11 +57,11 @@ async def stat(path: str, disk: 'Optional[Disk]' = None) -> 'Optional[JsonObject
             return None
         raise ToolError('Cannot read "' + display_path(path) + '": ' + error_message(error))
     kind = info['type']
-    name = 'file' if kind & FILE else ('directory' if kind & DIRECTORY else 'other')
+    name = 'file' if kind & FILE else ('directory' if kind & DIRECTORY else 'other')  # type: FileKind
     return {'kind': name, 'symlink': (kind & SYMLINK) != 0, 'size': info['size'], 'mtime': info['mtime']}
 
 
-async def read_text(path: str, max_bytes: 'Optional[int]' = None, disk: 'Optional[Disk]' = None) -> 'JsonObject':
+async def read_text(path: str, max_bytes: 'Optional[int]' = None, disk: 'Optional[Disk]' = None) -> 'FileText':
     """The text of a file on disk (UTF-8). A ServiceProblem for a missing file ('not-found'), a folder ('folder'),
     one too large ('too-large'); a ToolError for a binary file. (The facts only: the tools add what to do next,
     tools/file_parts.py.)"""
@@ -85,7 +87,7 @@ async def read_text(path: str, max_bytes: 'Optional[int]' = None, disk: 'Optiona
     return {'text': text, 'size': len(data)}
 
 
-async def ensure_parent_folder(path, disk=None):
+async def ensure_parent_folder(path: str, disk: 'Optional[Disk]' = None) -> None:
     parent = node('path').dirname(path)
     info = await stat(parent, disk)
     if is_none(info):
@@ -95,7 +97,7 @@ async def ensure_parent_folder(path, disk=None):
 
 
 async def write_text(path: str, text: str, must_not_exist: bool = False, call: 'Optional[CallContext]' = None,
-                     disk: 'Optional[Disk]' = None) -> str:
+                     disk: 'Optional[Disk]' = None) -> 'WriteOutcome':
     """Create or replace a file's whole content, undoably. An open editor gets the new text and is
     saved; one holding unsaved changes is left alone (ServiceProblem 'unsaved') so the user's work is never lost; an
     existing file when `must_not_exist` is ServiceProblem 'exists'.
@@ -113,14 +115,14 @@ async def write_text(path: str, text: str, must_not_exist: bool = False, call: '
     if not is_none(document) and not is_none(info):
         check_write(call, path, None)  # refused before VS Code's chat editing starts tracking the file
 
-        async def replace_in_editor():
+        async def replace_in_editor() -> 'WriteOutcome':
             await replace_text(document, [{'start': 0, 'end': len(document.getText()), 'text': text}], shown, call)
             await save_document(document, shown)
             return 'replaced'
         return await in_edit_scope(call, [path], replace_in_editor)
     recorded = await _text_before_write(call, path, info, disk)
 
-    async def write_file():
+    async def write_file() -> 'WriteOutcome':
         if is_none(info):
             await ensure_parent_folder(path, disk)
         edit = new(vscode.WorkspaceEdit)
@@ -133,7 +135,8 @@ async def write_text(path: str, text: str, must_not_exist: bool = False, call: '
     return await in_edit_scope(call, [path], write_file)
 
 
-async def _text_before_write(call, path, info, disk=None):
+async def _text_before_write(call: 'Optional[CallContext]', path: str, info: 'Optional[Mapping[str, object]]',
+                             disk: 'Optional[Disk]' = None) -> 'JsonObject':
     """{'record', 'before'}: whether the change log records a whole-file write of `path` (there is one, and the
     old content is text it can keep), and that text (None: no file). Refuses (ToolError) a write over a pending
     hunk the caller has not re-read."""
@@ -149,7 +152,7 @@ async def _text_before_write(call, path, info, disk=None):
     return {'record': True, 'before': found['text']}
 
 
-async def create_folder(path, disk=None):
+async def create_folder(path: str, disk: 'Optional[Disk]' = None) -> None:
     shown = display_path(path)
     info = await stat(path, disk)
     if not is_none(info):
@@ -157,9 +160,9 @@ async def create_folder(path, disk=None):
     await vscode.workspace.fs.createDirectory(uri_of(path))
 
 
-def unsaved_documents_under(path):
+def unsaved_documents_under(path: str) -> 'List[str]':
     sep = node('path').sep
-    found = []
+    found = []  # type: List[str]
     for document in vscode.workspace.textDocuments:
         if document.uri.scheme != 'file' or not document.isDirty:
             continue
@@ -170,7 +173,7 @@ def unsaved_documents_under(path):
 
 
 async def delete_path(path: str, recursive: bool, call: 'Optional[CallContext]' = None,
-                      disk: 'Optional[Disk]' = None) -> str:
+                      disk: 'Optional[Disk]' = None) -> 'DeleteOutcome':
     """Delete a file or folder: to the OS trash when the file system supports it, else through a
     WorkspaceEdit (undoable with Edit › Undo in this window). With the tool `call`, a file's deletion is checked
     against and recorded in the change log. Returns 'trash' or 'undoable'."""
@@ -194,12 +197,12 @@ async def delete_path(path: str, recursive: bool, call: 'Optional[CallContext]' 
     # The deletion is recorded in the change log, each text file of a folder on its own (Undo brings them back);
     # a folder of more than MAX_RECORDED_FILES files is left to the trash, or VS Code's Undo.
     if info['kind'] == 'file':
-        files = [path]
+        files = [path]  # type: List[str]
     elif is_none(change_log_of(call)):
         files = []
     else:
         files = await _files_under(path, MAX_RECORDED_FILES, disk)
-    befores = []
+    befores = []  # type: List[List[Any]]
     for file in files:
         recorded = await _text_before_write(call, file, {'kind': 'file'}, disk)
         if recorded['record']:
@@ -213,9 +216,9 @@ async def delete_path(path: str, recursive: bool, call: 'Optional[CallContext]' 
 MAX_RECORDED_FILES = 100
 
 
-async def _files_under(folder, limit, disk=None):
+async def _files_under(folder: str, limit: int, disk: 'Optional[Disk]' = None) -> 'List[str]':
     """The files under `folder` (symlinks not followed), or [] when there are more than `limit`."""
-    found = []
+    found = []  # type: List[str]
     waiting = [folder]
     while len(waiting) > 0:
         current = waiting.pop()
@@ -233,7 +236,7 @@ async def _files_under(folder, limit, disk=None):
     return found
 
 
-async def _delete(path, recursive, shown):
+async def _delete(path: str, recursive: bool, shown: str) -> 'DeleteOutcome':
     try:
         await vscode.workspace.fs.delete(uri_of(path), {'recursive': recursive, 'useTrash': True})
         return 'trash'
@@ -247,28 +250,28 @@ async def _delete(path, recursive, shown):
     return 'undoable'
 
 
-async def read_directory(path, disk=None):
+async def read_directory(path: str, disk: 'Optional[Disk]' = None) -> 'List[DirectoryEntry]':
     """[{'name', 'kind', 'symlink'}] of a folder, folders first, then by name."""
     uri = uri_of(path)
     entries = await file_system_for(uri, disk).readDirectory(uri)
-    result = []
+    result = []  # type: List[DirectoryEntry]
     for entry in entries:
         kind = entry[1]
-        name = 'directory' if kind & DIRECTORY else ('file' if kind & FILE else 'other')
+        name = 'directory' if kind & DIRECTORY else ('file' if kind & FILE else 'other')  # type: FileKind
         result.append({'name': entry[0], 'kind': name, 'symlink': (kind & SYMLINK) != 0})
     result.sort(key=lambda item: ('0' if item['kind'] == 'directory' else '1') + item['name'].lower())
     return result
 
 
-def exclude_patterns(sections):
+def exclude_patterns(sections: 'List[str]') -> 'JsonObject':
     """The glob keys set to `true` in `files.exclude` / `search.exclude` (the given sections), plus
     the `{"when": "$(basename).ts"}` sibling rules as (glob, when) pairs. (Shared: don't change it.)"""
     return remembered('excludes:' + ','.join(sections), lambda: _read_exclude_patterns(sections))
 
 
-def _read_exclude_patterns(sections):
-    plain = []
-    conditional = []
+def _read_exclude_patterns(sections: 'List[str]') -> 'JsonObject':
+    plain = []  # type: List[str]
+    conditional = []  # type: List[List[str]]
     for section in sections:
         value = vscode.workspace.getConfiguration().js_get(section)
         if is_none(value):
@@ -282,7 +285,7 @@ def _read_exclude_patterns(sections):
     return {'plain': plain, 'conditional': conditional}
 
 
-def exclude_rules(sections):
+def exclude_rules(sections: 'List[str]') -> 'ExcludeRules':
     """ExcludeRules for the settings `sections`, compiled once while they stay the same."""
     return remembered('rules:' + ','.join(sections), lambda: ExcludeRules(sections))
 
@@ -290,12 +293,12 @@ def exclude_rules(sections):
 class ExcludeRules:
     """files.exclude as VS Code applies it in the explorer, for paths relative to a workspace folder."""
 
-    def __init__(self, sections):
+    def __init__(self, sections: 'List[str]') -> None:
         patterns = exclude_patterns(sections)
         self.plain = GlobSet(patterns['plain'])
         self.conditional = [[GlobSet([pair[0]]), pair[1]] for pair in patterns['conditional']]
 
-    def excludes(self, relative_path, sibling_names):
+    def excludes(self, relative_path: str, sibling_names: 'List[str]') -> bool:
         if self.plain.matches(relative_path):
             return True
         base = node('path').basename(relative_path)
@@ -306,7 +309,7 @@ class ExcludeRules:
         return False
 
 
-def relative_to_folder(path, folders=None):
+def relative_to_folder(path: str, folders: 'Optional[List[str]]' = None) -> 'Optional[str]':
     """The path relative to the workspace folder holding it ('' for the folder itself), or None.
     (`folders`: folder_paths() when the caller already has them, e.g. for every entry of a listing.)"""
     node_path = node('path')

@@ -25,6 +25,11 @@ from hermes.core.tools import ToolError
 from hermes.core.git_args import classify
 from hermes.host.approval import confirm
 from hermes.host.paths import resolve_path, folder_paths, in_workspace
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import CallContext, ProcessResult
+# __pragma__('noskip')
 
 GIT_ENV = {'GIT_TERMINAL_PROMPT': '0', 'GIT_PAGER': 'cat', 'PAGER': 'cat', 'GIT_EDITOR': 'true',
            'GIT_SEQUENCE_EDITOR': 'true', 'GIT_OPTIONAL_LOCKS': '0', 'GIT_ASKPASS': '', 'SSH_ASKPASS': ''}
@@ -43,7 +48,7 @@ MAX_OUTPUT_BYTES = 8388608
 DEFAULT_TIMEOUT_MS = 30000
 
 
-def is_read_only(args):
+def is_read_only(args: 'List[str]') -> bool:
     """True when `git <args>` (args[0] is the subcommand) only reads, by its command line alone."""
     return classify(args)['read_only']
 
@@ -62,12 +67,12 @@ FILE_KEYS = ['path', 'file', 'worktree', 'attributesfile', 'excludesfile', 'hook
              'sslcainfo', 'sslcapath', 'cookiefile', 'aliasesfile', 'blob', 'smtpserver', 'sslcertpasswordprotected']
 
 
-def _neutralised_keys():
+def _neutralised_keys() -> 'List[str]':
     """The keys SAFE_CONFIG sets (so the repository's value of them never applies), lower-case."""
     return [entry.split('=')[0].lower() for entry in SAFE_CONFIG]
 
 
-def config_key_kind(key):
+def config_key_kind(key: str) -> 'Optional[str]':
     """'program' or 'file' when a repository's `key` names a program git may run or a file it may read that
     SAFE_CONFIG does not override; None when it names neither."""
     key = key.lower()
@@ -84,16 +89,16 @@ def config_key_kind(key):
     return None
 
 
-def is_unsafe_config_key(key):
+def is_unsafe_config_key(key: str) -> bool:
     """Repository config that names a program or a file our overrides cannot switch off (any value)."""
     return not is_none(config_key_kind(key))
 
 
-def unsafe_config_keys(listing, file_inside=None):
+def unsafe_config_keys(listing: str, file_inside: 'Optional[Callable[[str], bool]]' = None) -> 'List[str]':
     """Keys from `git config --list --show-scope -z` that the repository (not the user) set unsafely: every key
     naming a program; a key naming a file unless `file_inside(value)` says the file is inside the workspace
     (without `file_inside`, every such key)."""
-    keys = []
+    keys = []  # type: List[str]
     fields = listing.split('\x00')
     index = 0
     while index + 1 < len(fields):
@@ -111,13 +116,13 @@ def unsafe_config_keys(listing, file_inside=None):
     return keys
 
 
-def config_file_inside(bases):
+def config_file_inside(bases: 'List[str]') -> 'Callable[[str], bool]':
     """A `file_inside` for unsafe_config_keys: whether a config value naming a file stays in the workspace
     wherever git resolves it from (`bases`: the work tree, the folder git runs in, the git directory). `~` and
     `%(prefix)` lead out."""
     node_path = node('path')
 
-    def inside(value):
+    def inside(value: str) -> bool:
         if value == '' or value.startswith('~') or value.startswith('%('):
             return value == ''
         for base in bases:
@@ -127,7 +132,7 @@ def config_file_inside(bases):
     return inside
 
 
-def directory_of(path_text):
+def directory_of(path_text: 'Optional[str]') -> str:
     """The folder a git command runs in: the given workspace path (its folder, for a file) or the first
     workspace folder."""
     if is_none(path_text):
@@ -144,11 +149,12 @@ def directory_of(path_text):
     return node('path').dirname(path)
 
 
-async def run_git(args, cwd, call=None, timeout_ms=DEFAULT_TIMEOUT_MS, safe=True):
+async def run_git(args: 'List[str]', cwd: str, call: 'Optional[CallContext]' = None, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                  safe: bool = True) -> 'ProcessResult':
     """Run `git <args>` in `cwd`; the process result dict. Cancelling `call` stops git. `safe`: with
     SAFE_CONFIG and a scrubbed environment (every read-only call); False only for what the user allowed."""
     command = ['-c', 'color.ui=never', '-c', 'core.quotepath=off']
-    options = {'cwd': cwd, 'timeout_ms': timeout_ms, 'max_bytes': MAX_OUTPUT_BYTES, 'env': GIT_ENV}
+    options = {'cwd': cwd, 'timeout_ms': timeout_ms, 'max_bytes': MAX_OUTPUT_BYTES, 'env': GIT_ENV}  # type: Dict[str, Any]
     if safe:
         for entry in SAFE_CONFIG:
             command.extend(['-c', entry])
@@ -168,7 +174,7 @@ async def run_git(args, cwd, call=None, timeout_ms=DEFAULT_TIMEOUT_MS, safe=True
     return result
 
 
-async def git_output(args, cwd, call=None, safe=True):
+async def git_output(args: 'List[str]', cwd: str, call: 'Optional[CallContext]' = None, safe: bool = True) -> str:
     """stdout of a git command that must succeed; its stderr as a ToolError otherwise."""
     result = await run_git(args, cwd, call, DEFAULT_TIMEOUT_MS, safe)
     if result['code'] != 0:
@@ -177,14 +183,14 @@ async def git_output(args, cwd, call=None, safe=True):
     return result['stdout']
 
 
-async def repository_root(cwd, call=None):
+async def repository_root(cwd: str, call: 'Optional[CallContext]' = None) -> str:
     result = await run_git(['rev-parse', '--show-toplevel'], cwd, call)
     if result['code'] != 0:
         raise ToolError('"' + cwd + '" is not inside a git repository (' + result['stderr'].strip() + ').')
     return result['stdout'].strip()
 
 
-async def read_only_concerns(cwd, paths, call=None):
+async def read_only_concerns(cwd: str, paths: 'List[str]', call: 'Optional[CallContext]' = None) -> 'List[str]':
     """Why running a read-only git command in `cwd` without asking would not be safe ([] when it is):
     a repository outside the workspace, a path argument leading out, repository config naming programs."""
     located = await run_git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--path-format=absolute',
@@ -192,7 +198,7 @@ async def read_only_concerns(cwd, paths, call=None):
     if located['code'] != 0:
         return []  # not a repository (or a bare one found by walking up): git itself will refuse
     lines = located['stdout'].strip().split('\n')
-    concerns = []
+    concerns = []  # type: List[str]
     # the work tree, the git directory and the common one (.git/commondir can point at another project's)
     for place in lines:
         if not in_workspace(place):
@@ -216,7 +222,7 @@ async def read_only_concerns(cwd, paths, call=None):
     return concerns
 
 
-def _alternates(common_dir):
+def _alternates(common_dir: str) -> 'List[str]':
     """The object folders a repository borrows (objects/info/alternates, relative to its objects folder)."""
     node_path = node('path')
     fs = node('fs')
@@ -225,7 +231,7 @@ def _alternates(common_dir):
         text = fs.readFileSync(node_path.join(objects, 'info', 'alternates'), 'utf8')
     except JsError:
         return []
-    found = []
+    found = []  # type: List[str]
     for line in text.split('\n'):
         line = line.strip()
         if line != '' and not line.startswith('#'):
@@ -233,7 +239,7 @@ def _alternates(common_dir):
     return found
 
 
-def _path_target(path, cwd, root):
+def _path_target(path: str, cwd: str, root: str) -> 'Optional[List[str]]':
     """['cwd' | 'root', relative path] a path argument names (`rev:path` is relative to the root unless it
     starts with ./ or ../); None for pathspec magic (':(top)…', ':/…')."""
     if path.startswith(':'):
@@ -247,7 +253,8 @@ def _path_target(path, cwd, root):
     return ['root', rest]
 
 
-async def gate_read_only(tool_name, shown, arguments, cwd, paths, call):
+async def gate_read_only(tool_name: str, shown: str, arguments: 'JsonObject', cwd: str, paths: 'List[str]',
+                         call: 'CallContext') -> bool:
     """For a read-only git call: True when it may run at once (safely: `run_git(..., safe=True)`); else
     the user is asked, with the reasons in `arguments['why']`: a refusal is raised, a yes returns False
     (run it as git normally runs)."""

@@ -16,6 +16,12 @@ from hermes.core.tools import ToolError
 from hermes.core.values import get_key, json_type
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.confinement import place, shown_path
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
+from hermes.contracts.json import JsonObject
+if TYPE_CHECKING:
+    from vscode import Position, TextDocument, WorkspaceEdit
+# __pragma__('noskip')
 
 SYMBOL_KINDS = ['file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor',
                 'enum', 'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array',
@@ -23,11 +29,11 @@ SYMBOL_KINDS = ['file', 'module', 'namespace', 'package', 'class', 'method', 'pr
 # Not a regex: Transcrypt's `re` mistranslates `$` inside a character class ('[A-Za-z0-9_$]' matched '(').
 _IDENTIFIER_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$'
 
-def kind_name(kind):
+def kind_name(kind: Any) -> str:
     return SYMBOL_KINDS[kind] if json_type(kind) == 'integer' and kind >= 0 and kind < len(SYMBOL_KINDS) else 'symbol'
 
 
-async def open_document(path_text):
+async def open_document(path_text: str) -> 'Tuple[str, TextDocument]':
     """(absolute path, TextDocument) for a workspace file, or a ToolError."""
     path = resolve_path(path_text)
     try:
@@ -37,17 +43,17 @@ async def open_document(path_text):
     return path, document
 
 
-def is_identifier_char(char):
+def is_identifier_char(char: str) -> bool:
     return char in _IDENTIFIER_CHARS or ord(char) > 127
 
 
-def _is_word_at(text, index, word):
+def _is_word_at(text: str, index: int, word: str) -> bool:
     end = index + len(word)
     before_ok = index == 0 or not is_identifier_char(text[index - 1])
     return before_ok and (end >= len(text) or not is_identifier_char(text[end]))
 
 
-def find_word(text, word):
+def find_word(text: str, word: str) -> int:
     """The index of `word` as a whole identifier in `text`, or -1."""
     start = text.find(word)
     while start != -1:
@@ -57,7 +63,7 @@ def find_word(text, word):
     return -1
 
 
-def _declared(symbols, name):
+def _declared(symbols: 'List[Any]', name: str) -> 'Optional[Position]':
     """The selection start of the first document symbol called `name` (depth first), or None."""
     for symbol in symbols:
         if symbol['name'] == name:
@@ -75,7 +81,7 @@ def _declared(symbols, name):
     return None
 
 
-async def document_symbols(document):
+async def document_symbols(document: 'TextDocument') -> 'List[Any]':
     try:
         symbols = await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', document.uri)
     except JsError:
@@ -83,7 +89,7 @@ async def document_symbols(document):
     return [] if is_none(symbols) else symbols
 
 
-async def resolve_position(document, args):
+async def resolve_position(document: 'TextDocument', args: 'JsonObject') -> 'Position':
     """The vscode.Position the tool arguments name (tools/lsp_parts.py POSITION_PROPERTIES)."""
     line = get_key(args, 'line')
     column = get_key(args, 'column')
@@ -112,14 +118,14 @@ async def resolve_position(document, args):
     raise ToolError('"' + symbol + '" does not occur in ' + shown_path(document.uri) + '.')
 
 
-def location_of(item):
+def location_of(item: Any) -> 'JsonObject':
     """A Location or LocationLink as {path, uri, line, column, endLine, endColumn} (1-based). One outside the
     workspace is only "a file outside the workspace": no URI, no position, and so no preview (confinement.py)."""
     uri = item.targetUri if not is_none(item.targetUri) else item.uri
     selection = item.targetSelectionRange
     span = selection if not is_none(selection) else (item.targetRange if not is_none(item.targetRange) else item.range)
     where = place(uri)
-    result = {'path': where['path'], 'uri': where['uri'], 'line': None, 'column': None}
+    result = {'path': where['path'], 'uri': where['uri'], 'line': None, 'column': None}  # type: JsonObject
     if is_none(where['uri']):
         result['outside'] = True
         return result
@@ -132,9 +138,9 @@ def location_of(item):
     return result
 
 
-async def add_previews(locations, limit):
+async def add_previews(locations: 'List[JsonObject]', limit: int) -> None:
     """Give the first `limit` locations the text of their line ('text')."""
-    documents = []
+    documents = []  # type: List[TextDocument]
     for location in locations[:limit]:
         if is_none(location['line']):
             continue
@@ -152,13 +158,13 @@ async def add_previews(locations, limit):
             location['text'] = document.lineAt(location['line'] - 1).text.strip()
 
 
-def symbol_entries(symbols, depth, out):
+def symbol_entries(symbols: 'List[Any]', depth: int, out: 'List[JsonObject]') -> 'List[JsonObject]':
     """DocumentSymbol trees or SymbolInformation lists → flat entries with a depth (for indentation)."""
     for symbol in symbols:
         place = symbol.range
         if is_none(place) and not is_none(symbol.location):
             place = symbol.location.range
-        entry = {'name': symbol['name'], 'kind': kind_name(symbol.kind), 'depth': depth,
+        entry = {'name': symbol['name'], 'kind': kind_name(symbol.kind), 'depth': depth,  # type: JsonObject
                  'detail': symbol.detail or None,
                  'container': symbol.containerName or None}
         if not is_none(place):
@@ -170,8 +176,8 @@ def symbol_entries(symbols, depth, out):
     return out
 
 
-def hover_text(hovers):
-    parts = []
+def hover_text(hovers: Any) -> str:
+    parts = []  # type: List[str]
     for hover in hovers or []:
         for content in hover.contents or []:
             if json_type(content) == 'string':
@@ -183,7 +189,7 @@ def hover_text(hovers):
     return '\n\n'.join([part.strip() for part in parts if part.strip() != ''])
 
 
-def edit_entries(edit):
+def edit_entries(edit: 'WorkspaceEdit') -> 'List[List[Any]]':
     """A WorkspaceEdit's text edits as [(uri, [TextEdit])]."""
     return [[pair[0], pair[1]] for pair in edit.entries()]
 

@@ -11,6 +11,13 @@ from hermes.host.language import (open_document, resolve_position, location_of, 
 from hermes.host.diagnostics import collect, wait_for_report
 from hermes.host.change_log import change_log_of, check_write, note_write
 from hermes.host.confinement import shows, shown_path, is_public
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import CallContext, EditedFile, WorkspaceSymbol
+if TYPE_CHECKING:
+    from vscode import Position, TextDocument, WorkspaceEdit
+# __pragma__('noskip')
 
 HOVER_WITHHELD = ('The symbol here is defined in a file outside the workspace: what its hover would show comes from '
                   'that file, so it is withheld.')
@@ -19,25 +26,25 @@ HOVER_WITHHELD = ('The symbol here is defined in a file outside the workspace: w
 class LanguageService:
     """What the language extensions answer about a workspace file, the one edit they make, the problems."""
 
-    async def open(self, path_text):
+    async def open(self, path_text: str) -> 'Tuple[str, TextDocument]':
         """(absolute path, TextDocument) for a workspace file, or a ToolError."""
         return await open_document(path_text)
 
-    async def position(self, document, args):
+    async def position(self, document: 'TextDocument', args: 'JsonObject') -> 'Position':
         """The vscode.Position the tool arguments name (tools/lsp_parts.py POSITION_PROPERTIES), or a ToolError."""
         return await resolve_position(document, args)
 
-    async def definitions(self, document, position):
+    async def definitions(self, document: 'TextDocument', position: 'Position') -> 'List[JsonObject]':
         """Where the symbol at `position` is defined: location dicts (`location_of`)."""
         found = await vscode.commands.executeCommand('vscode.executeDefinitionProvider', document.uri, position)
         return [location_of(item) for item in (found or [])]
 
-    async def references(self, document, position):
+    async def references(self, document: 'TextDocument', position: 'Position') -> 'List[JsonObject]':
         """Every reference to the symbol at `position`, its declaration included: location dicts."""
         found = await vscode.commands.executeCommand('vscode.executeReferenceProvider', document.uri, position)
         return [location_of(item) for item in (found or [])]
 
-    async def hover(self, document, position):
+    async def hover(self, document: 'TextDocument', position: 'Position') -> str:
         """The hover text at `position` (Markdown), '' when there is none. A hover describes the symbol from where
         it is defined (a constant's value, its documentation): when that is a file outside the workspace (other
         than VS Code's own library files), the text is withheld (confinement.py)."""
@@ -51,11 +58,11 @@ class LanguageService:
                 return HOVER_WITHHELD
         return text
 
-    async def outline(self, document):
+    async def outline(self, document: 'TextDocument') -> 'List[JsonObject]':
         """The document's symbols as flat entries with a depth (`symbol_entries`)."""
         return symbol_entries(await document_symbols(document), 0, [])
 
-    async def workspace_symbols(self, query):
+    async def workspace_symbols(self, query: str) -> 'List[WorkspaceSymbol]':
         """The workspace symbols matching `query` (fuzzy): [{'name', 'kind', 'container', 'location'}]."""
         found = await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', query)
         # a symbol's name is text of the file it is in: only the workspace's own (confinement.py)
@@ -63,11 +70,11 @@ class LanguageService:
                  'location': location_of(symbol.location)}
                 for symbol in (found or []) if not is_none(symbol.location) and shows(symbol.location.uri)]
 
-    async def previews(self, locations, limit):
+    async def previews(self, locations: 'List[JsonObject]', limit: int) -> None:
         """Give the first `limit` location dicts the text of their line ('text')."""
         await add_previews(locations, limit)
 
-    async def rename_edit(self, document, position, new_name):
+    async def rename_edit(self, document: 'TextDocument', position: 'Position', new_name: str) -> Any:
         """The WorkspaceEdit renaming the symbol at `position` (not applied), or a ToolError."""
         try:
             edit = await vscode.commands.executeCommand('vscode.executeDocumentRenameProvider', document.uri,
@@ -79,13 +86,13 @@ class LanguageService:
                             'extension for this file type installed?).')
         return edit
 
-    def edited_files(self, edit):
+    def edited_files(self, edit: Any) -> 'List[EditedFile]':
         """The files a WorkspaceEdit changes, [{'path', 'edits'}]: `path` as shown, None for one outside the
         workspace (a rename must not reach there, nor say where that is: confinement.py)."""
         return [{'path': shown_path(entry[0]) if shows(entry[0]) else None, 'edits': len(entry[1])}
                 for entry in edit_entries(edit)]
 
-    async def apply(self, edit, save, call=None):
+    async def apply(self, edit: Any, save: bool, call: 'Optional[CallContext]' = None) -> bool:
         """Apply a WorkspaceEdit as one undoable edit, then save the files it changed when `save`; False when
         VS Code refused it (nothing changed). With the tool `call`, each file's change is checked against and
         recorded in the change log (host/change_log.py)."""
@@ -100,19 +107,19 @@ class LanguageService:
                 note_write(call, entry[0].fsPath, befores[entry[0].fsPath], document.getText())
         return True
 
-    def problems(self, path=None, min_severity='hint'):
+    def problems(self, path: 'Optional[str]' = None, min_severity: str = 'hint') -> 'List[JsonObject]':
         """The diagnostics of one file (absolute path) or of every file, at `min_severity` or worse (`collect`)."""
         return collect(path, min_severity)
 
-    async def wait_for_problems(self, path, timeout_ms, call):
+    async def wait_for_problems(self, path: str, timeout_ms: int, call: 'CallContext') -> None:
         """Wait until a language service has reported on `path` (a change and a quiet second) or `timeout_ms`."""
         await wait_for_report(path, timeout_ms, call)
 
 
-async def _texts_before(edit, call):
+async def _texts_before(edit: 'WorkspaceEdit', call: 'Optional[CallContext]') -> 'Dict[str, str]':
     """{path: text} of the files a WorkspaceEdit changes, when the call records into a change log (after
     checking that none of its edits touches a pending hunk the caller has not re-read); else {}."""
-    befores = {}
+    befores = {}  # type: Dict[str, str]
     if is_none(change_log_of(call)):
         return befores
     for entry in edit_entries(edit):

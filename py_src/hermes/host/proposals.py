@@ -31,6 +31,15 @@ from hermes.host.change_log import in_workspace_strictly, matches
 from hermes.host.documents import open_document_for, load_document, replace_text
 from hermes.host.files import read_text, stat
 from hermes.host.paths import display_path
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.host.change_log import ChangeLog
+from hermes.host.diff_review import Cancellable, DiffReviews
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, TextDocument
+# __pragma__('noskip')
 
 WRITE_WAIT_MS = 10000  # how long an accepted proposal waits for the CLI to write the file before the editor reloads
 WRITE_POLL_MS = 100
@@ -39,7 +48,7 @@ PENDING_CONTEXT = 'hermes.proposalInEditor'
 
 
 class _NoCancellation:
-    def on_cancel(self, callback):
+    def on_cancel(self, callback: 'Callable[[], Any]') -> 'Callable[[], None]':
         return lambda: None
 
 
@@ -47,18 +56,23 @@ class Proposals:
     """See the module's docstring. `changes`: the change log; `files`: host/change_files.py EditorFiles;
     `reviews`: host/diff_review.py DiffReviews (whole files); `log`: the window's log."""
 
-    def __init__(self, changes, files, reviews, log=None):
+    def __init__(self, changes: 'ChangeLog', files: 'EditorFiles', reviews: 'DiffReviews',
+                 log: 'Optional[Log]' = None) -> None:
         self.changes = changes
         self.files = files
         self.reviews = reviews
         self.log = log
-        self.open = []  # the proposals under review in an editor: {'path', 'title', 'author', 'before', 'resolve', ...}
-        self.listeners = []  # called when proposals open or end (the lenses, the editor title's context)
-        self._unsubscribe = None if is_none(changes) else changes.on_change(lambda paths: self._log_changed(paths))
+        # the proposals under review in an editor: {'path', 'title', 'author', 'before', 'resolve', ...}
+        self.open = []  # type: List[JsonObject]
+        # called when proposals open or end (the lenses, the editor title's context)
+        self.listeners = []  # type: List[Callable[[], Any]]
+        self._unsubscribe = None if is_none(changes) else \
+            changes.on_change(lambda paths: self._log_changed(paths))  # type: Any
 
     # --------------------------------------------------------------------------------- the door's side
 
-    async def propose(self, path, text, author, title, cancellation=None):
+    async def propose(self, path: str, text: 'Optional[str]', author: 'JsonObject', title: str,
+                      cancellation: 'Optional[Cancellable]' = None) -> 'JsonObject':
         if not in_workspace_strictly(path):
             raise ToolError('Hermes refused this change: "' + path + '" is outside the workspace of this VS Code '
                             'window. Only files inside its folders can be changed through the IDE.')
@@ -77,10 +91,11 @@ class Proposals:
             return {'outcome': 'accepted', 'text': text}
         return await self._in_editor(path, before, disk_before, text, author, title, cancellation)
 
-    def close(self, path=None, title=None, outcome='rejected'):
+    def close(self, path: 'Optional[str]' = None, title: 'Optional[str]' = None,
+              outcome: str = 'rejected') -> 'Optional[str]':
         """The CLI closed the review (`close_tab` by its title, `closeDiff` by path): it ends, writing nothing.
         Returns the text the buffer held (Gemini CLI's `closeDiff` answers it), or None."""
-        held = None
+        held = None  # type: Optional[str]
         for entry in self.open[:]:
             if (not is_none(path) and entry['path'] == path) or (not is_none(title) and entry['title'] == title):
                 document = open_document_for(entry['path'])
@@ -88,7 +103,7 @@ class Proposals:
                 spawn(self._end(entry, outcome))
         return held
 
-    def cancel_where(self, wanted, outcome='cancelled'):
+    def cancel_where(self, wanted: 'JsonObject', outcome: str = 'cancelled') -> int:
         """Every open proposal of `wanted` ({'client'?, 'session'?}) ends; returns how many."""
         ended = 0
         for entry in self.open[:]:
@@ -97,41 +112,41 @@ class Proposals:
                 ended += 1
         return ended
 
-    def pending(self):
+    def pending(self) -> 'List[JsonObject]':
         return [{'path': entry['path'], 'title': entry['title'], 'author': entry['author']} for entry in self.open]
 
     # --------------------------------------------------------------------------------- the user's side
 
-    def find(self, path):
+    def find(self, path: str) -> 'Optional[JsonObject]':
         for entry in self.open:
             if entry['path'] == path:
                 return entry
         return None
 
-    async def accept(self, path):
+    async def accept(self, path: str) -> bool:
         entry = self.find(path)
         if is_none(entry):
             return False
         await self._end(entry, 'accepted')
         return True
 
-    async def reject(self, path):
+    async def reject(self, path: str) -> bool:
         entry = self.find(path)
         if is_none(entry):
             return False
         await self._end(entry, 'rejected')
         return True
 
-    def editor_closed(self, path):
+    def editor_closed(self, path: str) -> None:
         """The user closed the last editor of a file under review: rejected."""
         entry = self.find(path)
         if not is_none(entry):
             spawn(self._end(entry, 'rejected'))
 
-    def on_change(self, listener):
+    def on_change(self, listener: 'Callable[[], Any]') -> None:
         self.listeners.append(listener)
 
-    def dispose(self):
+    def dispose(self) -> None:
         if not is_none(self._unsubscribe):
             self._unsubscribe.dispose()
             self._unsubscribe = None
@@ -140,7 +155,8 @@ class Proposals:
 
     # --------------------------------------------------------------------------------- in the file's editor
 
-    async def _in_editor(self, path, before, disk_before, text, author, title, cancellation):
+    async def _in_editor(self, path: str, before: str, disk_before: 'Optional[str]', text: str, author: 'JsonObject',
+                         title: str, cancellation: 'Cancellable') -> 'JsonObject':
         shown = display_path(path)
         document = await load_document(path, shown)
         await vscode.window.showTextDocument(document, {'preview': False})
@@ -149,17 +165,17 @@ class Proposals:
         self.changes.record(path, before, text, author)
         entry = {'path': path, 'title': title, 'author': author, 'before': before, 'disk_before': disk_before,
                  'was_dirty': was_dirty,
-                 'resolve': None, 'ended': False, 'unsubscribe': None}
+                 'resolve': None, 'ended': False, 'unsubscribe': None}  # type: JsonObject
         decision = make_promise(lambda resolve, reject: self._hold(entry, resolve))
         entry['unsubscribe'] = cancellation.on_cancel(lambda *ignored: spawn(self._end(entry, 'cancelled')))
         self._changed()
         return await decision
 
-    def _hold(self, entry, resolve):
+    def _hold(self, entry: 'JsonObject', resolve: 'Callable[[JsonObject], None]') -> None:
         entry['resolve'] = resolve
         self.open.append(entry)
 
-    def _log_changed(self, paths):
+    def _log_changed(self, paths: 'List[str]') -> None:
         """Every hunk of a proposal kept or undone: it ends by itself."""
         for entry in self.open[:]:
             if entry['path'] in paths and not entry['ended'] and not self._has_hunks(entry):
@@ -167,7 +183,7 @@ class Proposals:
                 changed = not is_none(document) and document.getText() != entry['before']
                 spawn(self._end(entry, 'accepted' if changed else 'rejected'))
 
-    def _has_hunks(self, entry):
+    def _has_hunks(self, entry: 'JsonObject') -> bool:
         found = self.changes.entry(entry['path'])
         if is_none(found):
             return False
@@ -176,7 +192,7 @@ class Proposals:
                 return True
         return False
 
-    async def _end(self, entry, outcome):
+    async def _end(self, entry: 'JsonObject', outcome: str) -> None:
         if entry['ended']:
             return
         entry['ended'] = True
@@ -185,7 +201,7 @@ class Proposals:
             entry['unsubscribe']()
         path = entry['path']
         document = open_document_for(path)
-        answer = {'outcome': outcome}
+        answer = {'outcome': outcome}  # type: JsonObject
         try:
             if outcome == 'accepted':
                 answer['text'] = entry['before'] if is_none(document) else document.getText()
@@ -200,7 +216,7 @@ class Proposals:
         if outcome == 'accepted' and not entry['was_dirty']:
             spawn(self._clean_when_disk_holds(path, answer['text'], WRITE_WAIT_MS, False))
 
-    async def _hand_over(self, path, disk_before):
+    async def _hand_over(self, path: str, disk_before: 'Optional[str]') -> None:
         """VS Code saves a changed buffer a second later by default (`files.autoSave: afterDelay`), so the review's
         state may be on the disk already. The CLI checks the file still holds what it read before it writes the answer
         (Claude Code 2.1.328 refused an accepted proposal otherwise: "File content has changed since it was last
@@ -211,7 +227,7 @@ class Proposals:
         self.changes.hold_sync(path, WRITE_WAIT_MS)
         node('fs').writeFileSync(path, disk_before, 'utf8')  # the disk only: the editor follows it as VS Code reloads
 
-    async def _clean_when_disk_holds(self, path, text, wait_ms, was_dirty):
+    async def _clean_when_disk_holds(self, path: str, text: 'Optional[str]', wait_ms: float, was_dirty: bool) -> None:
         """Reload the file's editor from the disk once the disk holds the editor's `text`: clean, same text."""
         if was_dirty:
             return  # the user's unsaved edits from before the proposal stay theirs
@@ -233,7 +249,8 @@ class Proposals:
 
     # --------------------------------------------------------------------------------- a whole file
 
-    async def _whole_file(self, path, before, text, author, title, cancellation):
+    async def _whole_file(self, path: str, before: 'Optional[str]', text: 'Optional[str]', author: 'JsonObject',
+                          title: str, cancellation: 'Cancellable') -> 'JsonObject':
         exists = not is_none(before)
         decision = await self.reviews.review(path, exists, '' if is_none(text) else text,
                                              title + (' (delete the file)' if is_none(text) else ''),
@@ -243,7 +260,8 @@ class Proposals:
         spawn(self._record_when_written(path, before, text, author))
         return {'outcome': 'accepted', 'text': '' if is_none(text) else text}
 
-    async def _record_when_written(self, path, before, text, author):
+    async def _record_when_written(self, path: str, before: 'Optional[str]', text: 'Optional[str]',
+                                   author: 'JsonObject') -> None:
         waited = 0
         while waited < WRITE_WAIT_MS:
             if await _disk_text(path) == text:
@@ -252,16 +270,16 @@ class Proposals:
             await sleep_ms(WRITE_POLL_MS)
             waited += WRITE_POLL_MS
 
-    def _changed(self):
+    def _changed(self) -> None:
         for listener in self.listeners:
             listener()
 
-    def _warn(self, text):
+    def _warn(self, text: str) -> None:
         if not is_none(self.log):
             self.log.warn('Proposals: ' + text)
 
 
-async def _disk_text(path):
+async def _disk_text(path: str) -> 'Optional[str]':
     """The file's text on disk (None: no file)."""
     found = await stat(path)
     if is_none(found) or found['kind'] != 'file':
@@ -273,7 +291,7 @@ async def _disk_text(path):
     return read['text']
 
 
-async def _revert(document):
+async def _revert(document: 'TextDocument') -> None:
     """Reload `document` from the disk (VS Code's "Revert File" for that file)."""
     try:
         await vscode.window.showTextDocument(document, {'preview': False, 'preserveFocus': True})
@@ -282,7 +300,8 @@ async def _revert(document):
         return
 
 
-def register_proposals(context, log, changes, reviews):
+def register_proposals(context: 'ExtensionContext', log: 'Log', changes: 'ChangeLog',
+                       reviews: 'DiffReviews') -> 'Proposals':
     """The window's review of proposals (a door's `openDiff`), ended with the window."""
     proposals = Proposals(changes, EditorFiles(), reviews, log)
     context.subscriptions.push(proposals)

@@ -14,7 +14,9 @@ from hermes.host.editor_state import (active_editor, selection, tabs, diagnostic
 MAX_COMPLETION_FILES = 5000
 
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import FileText
 from hermes.host.recent_files import RecentFiles
 from hermes.host.terminals import TerminalService
 if TYPE_CHECKING:
@@ -31,51 +33,51 @@ class HostResources:
         self.change_log = change_log  # the window's ChangeLog (host/change_log.py); None: nothing is recorded
 
     # resources
-    def active_editor(self):
+    def active_editor(self) -> 'Optional[JsonObject]':
         return active_editor()
 
-    def selection(self):
+    def selection(self) -> 'Optional[JsonObject]':
         return selection()
 
-    def tabs(self):
+    def tabs(self) -> 'JsonObject':
         return tabs()
 
-    def diagnostics(self):
+    def diagnostics(self) -> 'JsonObject':
         return diagnostics()
 
-    async def workspace(self):
+    async def workspace(self) -> 'JsonObject':
         return await workspace()
 
-    def terminals(self):
+    def terminals(self) -> 'List[JsonObject]':
         return terminal_list(self.terminal_service)
 
-    def changes(self):
+    def changes(self) -> 'JsonObject':
         """The change log as agents read it (core/change_report.py agent_view)."""
         if is_none(self.change_log):
             return agent_view([], [], False)
         return self.change_log.for_agents(None, True)
 
-    def terminal_output(self, terminal_id):
+    def terminal_output(self, terminal_id: Any) -> 'Optional[str]':
         return terminal_output(self.terminal_service, terminal_id)
 
     # files: the same confinement and limits as the file tools
-    def confine(self, path_text):
+    def confine(self, path_text: str) -> str:
         return resolve_path(path_text)
 
-    async def read_file(self, path):
+    async def read_file(self, path: str) -> 'FileText':
         return await read_text(resolve_path(path))
 
-    def file_uri(self, path):
+    def file_uri(self, path: str) -> str:
         return vscode.Uri.file(path).toString()
 
-    def display_path(self, path):
+    def display_path(self, path: str) -> str:
         return display_path(path)
 
     # completions
-    def recent_files(self):
+    def recent_files(self) -> 'List[str]':
         return list(self.recent.paths)
 
-    async def workspace_files(self):
+    async def workspace_files(self) -> 'List[str]':
         excluded = exclude_patterns(['files.exclude', 'search.exclude'])['plain']
         # undefined (not null, which switches files.exclude off) when there is nothing to exclude
         exclude = js_undefined if len(excluded) == 0 else '{' + ','.join(excluded) + '}'

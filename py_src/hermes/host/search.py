@@ -27,24 +27,30 @@ MAX_FOUND = 200000  # findFiles is asked for at most this many when .gitignore f
 MAX_LISTING_BYTES = 256 * 1024 * 1024  # `rg --files` output kept for one folder (~4M paths)
 
 # __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import CallContext, ContentMatches, FoundFiles
+from hermes.host.disk import Disk
+if TYPE_CHECKING:
+    from vscode import Uri
 js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
 # __pragma__('noskip')
 
 
-def ripgrep_candidates():
+def ripgrep_candidates() -> 'List[str]':
     node_path = node('path')
     root = vscode.env.appRoot
     if is_none(root):
         return []
     binary = 'rg.exe' if platform_id().startswith('win32') else 'rg'
-    candidates = []
+    candidates = []  # type: List[str]
     for folder in MODULE_FOLDERS:
         for package_dir in RIPGREP_PACKAGES:
             candidates.append(node_path.join(root, folder, package_dir.replace('{platform}', platform_id()), binary))
     return candidates
 
 
-def ripgrep_path(disk=None):
+def ripgrep_path(disk: 'Optional[Disk]' = None) -> str:
     """Where VS Code's ripgrep is (remembered by `disk`, host/disk.py Disk, when given); ToolError naming the places
     looked at when it is nowhere."""
     if not is_none(disk) and not is_none(disk.ripgrep):
@@ -60,7 +66,7 @@ def ripgrep_path(disk=None):
                     'in: ' + ', '.join(candidates or ['no vscode.env.appRoot']) + ').')
 
 
-def excluded_globs():
+def excluded_globs() -> 'List[str]':
     """files.exclude + search.exclude (as VS Code's search view applies them), and always .git."""
     patterns = list(exclude_patterns(['files.exclude', 'search.exclude'])['plain'])
     if '**/.git' not in patterns:
@@ -68,18 +74,19 @@ def excluded_globs():
     return patterns
 
 
-def run_lines(command, args, cwd, on_line, call):
+def run_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', on_line: 'Callable[[str], bool]',
+              call: 'CallContext') -> 'Awaitable[JsonObject]':
     """Run a program, feeding stdout lines to on_line; resolves to {'code', 'stderr'}. A cancelled
     call kills it. `on_line` may return True to stop early (the process is killed)."""
-    holder = {'kill': None, 'stopped': False}
+    holder = {'kill': None, 'stopped': False}  # type: Dict[str, Any]
 
-    def executor(resolve, reject):
-        def line(text):
+    def executor(resolve: 'Callable[[JsonObject], None]', reject: 'Callable[[Any], None]') -> None:
+        def line(text: str) -> None:
             if on_line(text) is True and not holder['stopped']:
                 holder['stopped'] = True
                 holder['kill']()
 
-        def exit_(code, stderr):
+        def exit_(code: 'Optional[int]', stderr: str) -> None:
             unsubscribe()
             resolve({'code': code, 'stderr': stderr, 'stopped': holder['stopped']})
         holder['kill'] = stream_process_lines(command, args, cwd, line, exit_)
@@ -90,15 +97,15 @@ def run_lines(command, args, cwd, on_line, call):
 class ContentSearch:
     """One `rg --json` run, its matches grouped by file, stopped at `max_results` matches."""
 
-    def __init__(self, max_results, call):
+    def __init__(self, max_results: int, call: 'CallContext') -> None:
         self.max_results = max_results
         self.call = call
-        self.files = []  # [{'path', 'lines': [{'line', 'text', 'match'}]}]
-        self.by_path = {}
+        self.files = []  # type: List[JsonObject]  # [{'path', 'lines': [{'line', 'text', 'match'}]}]
+        self.by_path = {}  # type: Dict[str, JsonObject]
         self.matches = 0
         self.truncated = False
 
-    def on_line(self, text):
+    def on_line(self, text: str) -> bool:
         if text == '' or self.truncated:
             return self.truncated
         try:
@@ -128,7 +135,7 @@ class ContentSearch:
         entry['lines'].append({'line': data['line_number'], 'text': line_text, 'match': kind == 'match'})
         return False
 
-    def file_entry(self, path):
+    def file_entry(self, path: str) -> 'JsonObject':
         key = 'f:' + path  # never look up a raw path in a dict (hidden members such as __class__)
         if key not in self.by_path:  # the 'f:' prefix keeps paths clear of dict members
             entry = {'path': path, 'lines': []}
@@ -137,7 +144,7 @@ class ContentSearch:
         return self.by_path[key]
 
 
-def content_args(query, options):
+def content_args(query: str, options: 'JsonObject') -> 'List[str]':
     args = ['--json', '--no-config', '--hidden', '--no-require-git', '--max-columns', str(MAX_PREVIEW_COLUMNS),
             '--max-columns-preview', '--max-filesize', '50M']
     if options['literal']:
@@ -165,7 +172,8 @@ def content_args(query, options):
     return args
 
 
-async def search_content(query, options, call, disk=None):
+async def search_content(query: str, options: 'JsonObject', call: 'CallContext',
+                         disk: 'Optional[Disk]' = None) -> 'ContentMatches':
     """{'files', 'matches', 'truncated'} for `query` under `options['paths']` (absolute). `disk` (here and below):
     host/disk.py Disk, the window's choice of how local folders are read; None is the product's."""
     rg = ripgrep_path(disk)
@@ -183,21 +191,22 @@ async def search_content(query, options, call, disk=None):
             'warnings': first_lines(result['stderr']) if result['code'] == 2 else None}
 
 
-def first_lines(text, count=5):
+def first_lines(text: 'Optional[str]', count: int = 5) -> str:
     lines = [line for line in (text or '').split('\n') if line.strip() != '']
     return '\n'.join(lines[:count]) or 'no error output'
 
 
-async def list_unignored(paths, cwd, call, disk=None):
+async def list_unignored(paths: 'List[str]', cwd: 'Optional[str]', call: 'CallContext',
+                         disk: 'Optional[Disk]' = None) -> 'Optional[Dict[str, bool]]':
     """Every file ripgrep would search under `paths` (absolute), honouring .gitignore/.ignore files;
     a set-like dict keyed 'f:<path>'. None when ripgrep is unavailable."""
     try:
         rg = ripgrep_path(disk)
     except ToolError:
         return None
-    seen = {}
+    seen = {}  # type: Dict[str, bool]
 
-    def on_line(text):
+    def on_line(text: str) -> bool:
         if text != '':
             seen['f:' + text] = True
         return False
@@ -209,12 +218,13 @@ async def list_unignored(paths, cwd, call, disk=None):
     return seen
 
 
-async def find_files(glob, base, max_results, use_ignore_files, call, disk=None):
+async def find_files(glob: str, base: 'Optional[str]', max_results: int, use_ignore_files: bool, call: 'CallContext',
+                     disk: 'Optional[Disk]' = None) -> 'FoundFiles':
     """Workspace files matching `glob` (relative to `base`, an absolute folder, or to every workspace
     folder when None), honouring files.exclude and search.exclude, and .gitignore unless told not to.
     {'paths': [absolute], 'truncated', 'ignore_files_applied'}."""
     if use_ignore_files and uses_node_fs(disk) and folders_are_local():
-        rg = None
+        rg = None  # type: Optional[str]
         try:
             rg = ripgrep_path(disk)
         except ToolError:
@@ -224,7 +234,7 @@ async def find_files(glob, base, max_results, use_ignore_files, call, disk=None)
     return await find_files_through_vscode(glob, base, max_results, use_ignore_files, call, disk)
 
 
-def folders_are_local():
+def folders_are_local() -> bool:
     """Every workspace folder is a file: folder, so ripgrep can list it directly."""
     for folder in workspace_folders():
         if not folder['uri'].startswith('file:'):
@@ -232,13 +242,14 @@ def folders_are_local():
     return True
 
 
-def anchored(glob):
+def anchored(glob: str) -> str:
     """A workspace glob as a ripgrep glob: VS Code's 'build' means the top-level build only, ripgrep's
     any 'build' (gitignore rules), so it is anchored with '/' as VS Code's own search does."""
     return glob if glob.startswith('**') or glob.startswith('/') else '/' + glob
 
 
-async def find_files_with_ripgrep(rg, glob, base, max_results, call, disk=None):
+async def find_files_with_ripgrep(rg: str, glob: str, base: 'Optional[str]', max_results: int, call: 'CallContext',
+                                  disk: 'Optional[Disk]' = None) -> 'FoundFiles':
     """The fast path for local folders: one `rg --files` per workspace folder (what findFiles' answer
     was filtered by anyway) with files.exclude and search.exclude as ripgrep globs, the pattern matched
     by core/globs.py. Measured in code-server on 30,000 files: 2× → ~1.1× the bare `rg --files`,
@@ -253,7 +264,7 @@ async def find_files_with_ripgrep(rg, glob, base, max_results, call, disk=None):
         args.extend(['--glob', '!' + anchored(glob)])
     args.append('--')
     wheres = ['.' if is_none(base) else node('path').relative(folder, base) or '.' for folder in folders]
-    runs = []
+    runs = []  # type: List[Awaitable[List[str]]]
     for index, folder in enumerate(folders):
         # no ripgrep start for a small tree (unless the window's Disk says ripgrep lists every tree)
         listed = list_small_tree(folder, wheres[index], excluded) if is_none(disk) or disk.small_trees else None
@@ -267,19 +278,19 @@ async def find_files_with_ripgrep(rg, glob, base, max_results, call, disk=None):
     if call.cancelled:
         raise ToolError('The search was cancelled.')
     sep = node('path').sep
-    found = []
+    found = []  # type: List[List[str]]
     for index, listing in enumerate(listings):
         # ripgrep prints normalised paths under where it looked: './a/b' for '.', 'src/a/b' for 'src'
         where = wheres[index]
         under_where = 2 if where == '.' else len(where) + 1
-        lines = []
+        lines = []  # type: List[str]
         for line in listing:  # (a hot loop: plain functions, no method calls)
             if line != '' and regex_matches(pattern, line[under_where:] if sep == '/' else
                                             line[under_where:].replace(sep, '/')):
                 lines.append(line)
         # one folder's lines share their start: sorted as they are, and only the paths returned are built
         found.append(sorted_strings(lines) if len(listings) == 1 else lines)
-    paths = []
+    paths = []  # type: List[str]
     for index, lines in enumerate(found):
         in_folder = 2 if wheres[index] == '.' else 0
         prefix = folders[index] + sep
@@ -292,11 +303,11 @@ async def find_files_with_ripgrep(rg, glob, base, max_results, call, disk=None):
     return {'paths': paths[:max_results], 'truncated': truncated, 'ignore_files_applied': True}
 
 
-async def as_awaitable(value):
+async def as_awaitable(value: 'List[str]') -> 'List[str]':
     return value
 
 
-async def list_folder(rg, args, folder, call):
+async def list_folder(rg: str, args: 'List[str]', folder: str, call: 'CallContext') -> 'List[str]':
     """The lines `rg --files` prints in `folder` (paths relative to it); ToolError when it fails."""
     process = start_process(rg, args, {'cwd': folder, 'timeout_ms': 0, 'max_bytes': MAX_LISTING_BYTES})
     unsubscribe = call.on_cancel(process['kill'])
@@ -307,7 +318,8 @@ async def list_folder(rg, args, folder, call):
     return result['stdout'].split('\n')  # (with a last empty line: callers skip empty lines)
 
 
-async def find_files_through_vscode(glob, base, max_results, use_ignore_files, call, disk=None):
+async def find_files_through_vscode(glob: str, base: 'Optional[str]', max_results: int, use_ignore_files: bool,
+                                    call: 'CallContext', disk: 'Optional[Disk]' = None) -> 'FoundFiles':
     """find_files through `vscode.workspace.findFiles` (any file system VS Code mounts).
 
     findFiles itself ignores .gitignore, so ripgrep lists the files it would search (concurrently)
@@ -320,9 +332,9 @@ async def find_files_through_vscode(glob, base, max_results, use_ignore_files, c
     # undefined (not null: that would switch files.exclude off too) when there is nothing to add
     exclude = js_undefined if len(search_excludes) == 0 else '{' + ','.join(search_excludes) + '}'
     limit = max_results + 1 if not use_ignore_files else max_results + max_results // 4 + 100
-    allowed = None
+    allowed = None  # type: Optional[Dict[str, bool]]
     try:
-        listing = list_unignored([base] if not is_none(base) else folder_paths(),
+        listing = list_unignored([base] if not is_none(base) else folder_paths(),  # type: Any  # (awaited when used)
                                  base if not is_none(base) else first_folder(), call, disk) if use_ignore_files else None
         uris = await vscode.workspace.findFiles(include, exclude, limit, source.token)
         if use_ignore_files:
@@ -345,11 +357,11 @@ async def find_files_through_vscode(glob, base, max_results, use_ignore_files, c
     return {'paths': paths[:max_results], 'truncated': truncated, 'ignore_files_applied': not is_none(allowed)}
 
 
-def kept_paths(uris, allowed):
+def kept_paths(uris: 'List[Uri]', allowed: 'Optional[Dict[str, bool]]') -> 'List[str]':
     """The file paths among `uris` that the ripgrep listing `allowed` has. Without one, those inside the
     workspace: findFiles follows symlinks (ripgrep's listing does not), so a linked folder would list the
     names of outside files (confinement.py)."""
-    paths = []
+    paths = []  # type: List[str]
     for uri in uris:
         if uri.scheme != 'file':
             continue
@@ -359,6 +371,6 @@ def kept_paths(uris, allowed):
     return paths if not is_none(allowed) else confined_paths(paths)
 
 
-def first_folder():
+def first_folder() -> 'Optional[str]':
     folders = folder_paths()
     return folders[0] if len(folders) > 0 else None

@@ -18,9 +18,14 @@ from hermes.host.change_store import ChangeStore, change_store_path
 from hermes.host.settings import setting
 from hermes.host.tool_services import (CommandService, DocumentService, FileService, GitService, PathService,
                                       SearchService, TaskService)
+# __pragma__('skip')
+from typing import TYPE_CHECKING, List, Optional
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 
-def register_services(context, disk=None):
+def register_services(context: 'ExtensionContext', disk: 'Optional[Disk]' = None) -> 'Services':
     """Start each service (its listeners' disposables go into `context.subscriptions`) and return them. `disk`: how
     local folders are read (host/disk.py Disk; the product's choice when None), shared by the file and search services
     (so ripgrep is looked for once)."""
@@ -31,13 +36,13 @@ def register_services(context, disk=None):
                     SearchService(disk))
 
 
-def register_change_log(context):
+def register_change_log(context: 'ExtensionContext') -> 'ChangeLog':
     """The workspace's change log (host/change_log.py), loaded from its storage and saved on dispose. Its listeners
     (the review UI, sessions, the panel, hermes://changes) hear a burst of changes once it pauses (ANNOUNCE_QUIET_MS):
     after the tool's reply."""
-    reported = []
+    reported = []  # type: List[str]
 
-    def report(text):
+    def report(text: str) -> None:
         if text in reported:  # each problem once per window
             return
         reported.append(text)

@@ -19,6 +19,10 @@ from hermes.js.objects import is_none
 from hermes.js.process import environment_variable
 from hermes.js.text import native_regex, regex_matches
 from hermes.core.globs import GlobSet
+# __pragma__('skip')
+from typing import Any, List, Optional
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 
 MAX_ENTRIES = 2000
 IGNORE_FILES = ['.rgignore', '.ignore', '.gitignore']  # ripgrep's precedence, highest first
@@ -28,7 +32,7 @@ class GiveUp(Exception):
     """Something ripgrep must answer."""
 
 
-def list_small_tree(folder, where, excluded):
+def list_small_tree(folder: str, where: str, excluded: 'List[str]') -> 'Optional[List[str]]':
     """The lines `rg --files` prints for `where` ('.' or a relative folder) run in `folder`, excluding
     the VS Code globs `excluded` (relative to `folder`); None when ripgrep must answer."""
     if node('path').sep != '/':
@@ -41,7 +45,7 @@ def list_small_tree(folder, where, excluded):
         return None
 
 
-def _list(folder, where, excluded):
+def _list(folder: str, where: str, excluded: 'List[str]') -> 'List[str]':
     for glob in excluded:
         if not _plain_glob(glob):
             raise GiveUp()
@@ -64,21 +68,22 @@ def _list(folder, where, excluded):
 
 
 class Walk:
-    def __init__(self, root, excluded, prefix):
+    def __init__(self, root: str, excluded: 'GlobSet', prefix: str) -> None:
         self.root = root
         self.prefix = prefix  # ripgrep prints './a/b' when asked for '.', 'src/a/b' when asked for 'src'
         self.excluded = excluded
-        self.lines = []
+        self.lines = []  # type: List[str]
         self.entries = 0
 
-    def folder_rules(self, relative, parent_chain, names=None):
+    def folder_rules(self, relative: str, parent_chain: 'List[JsonObject]',
+                     names: 'Optional[List[str]]' = None) -> 'List[JsonObject]':
         """The rules of this folder, then its parents' (deepest first):
         [{'base', 'rules': [.rgignore's, .ignore's, .gitignore's]}]. `names`: the folder's
         entries when already read (else each file is looked for)."""
         path = self.root if relative == '.' else self.root + '/' + relative
         if ('.git' in names) if not is_none(names) else _exists(path + '/.git'):
             _check_git_folder(path)
-        rules = []
+        rules = []  # type: List[List[JsonObject]]
         for name in IGNORE_FILES:
             present = (name in names) if not is_none(names) else _exists(path + '/' + name)
             rules.append(_read_rules(path + '/' + name) if present else [])
@@ -86,9 +91,9 @@ class Walk:
         chain.extend(parent_chain)
         return chain
 
-    def chain_to(self, where):
+    def chain_to(self, where: str) -> 'List[JsonObject]':
         """The rules of the folders above `where`, from the root down (deepest first)."""
-        chain = []
+        chain = []  # type: List[JsonObject]
         if where == '.':
             return chain
         parts = where.split('/')
@@ -97,7 +102,7 @@ class Walk:
             chain = self.folder_rules('/'.join(parts[:index + 1]), chain)
         return chain
 
-    def list(self, relative, parent_chain):
+    def list(self, relative: str, parent_chain: 'List[JsonObject]') -> None:
         fs = node('fs')
         path = self.root if relative == '.' else self.root + '/' + relative
         entries = fs.readdirSync(path, {'withFileTypes': True})
@@ -106,7 +111,7 @@ class Walk:
             raise GiveUp()
         names = [entry['name'] for entry in entries]  # subscript: `.name` would be renamed by Transcrypt
         chain = self.folder_rules(relative, parent_chain, names)
-        folders = []
+        folders = []  # type: List[str]
         for entry in entries:
             name = entry['name']
             if name.find('\ufffd') != -1:
@@ -125,7 +130,7 @@ class Walk:
             self.list(child, chain)
 
 
-def _ignored(chain, path, is_folder):
+def _ignored(chain: 'List[JsonObject]', path: str, is_folder: bool) -> bool:
     """ripgrep's verdict: per kind of ignore file (highest first), the deepest folder whose file has a
     matching line decides. (With --no-require-git a .gitignore applies inside a nested repository too.)"""
     for kind in range(len(IGNORE_FILES)):
@@ -138,7 +143,7 @@ def _ignored(chain, path, is_folder):
     return False
 
 
-def _verdict(rules, relative, is_folder):
+def _verdict(rules: 'List[JsonObject]', relative: str, is_folder: bool) -> 'Optional[bool]':
     """True (ignored), False (re-included by `!`) or None (no line matches): the last matching line wins."""
     index = len(rules) - 1
     while index >= 0:
@@ -149,11 +154,11 @@ def _verdict(rules, relative, is_folder):
     return None
 
 
-def _read_rules(path):
+def _read_rules(path: str) -> 'List[JsonObject]':
     text = node('fs').readFileSync(path, 'utf8')  # (a folder or an unreadable file: ripgrep answers)
     if text.startswith('\ufeff'):
         raise GiveUp()
-    rules = []
+    rules = []  # type: List[JsonObject]
     for raw in text.split('\n'):
         rule = parse_rule(raw)
         if not is_none(rule):
@@ -161,7 +166,7 @@ def _read_rules(path):
     return rules
 
 
-def parse_rule(line):
+def parse_rule(line: str) -> 'Optional[JsonObject]':
     """One .gitignore line as {'regex', 'negated', 'folders_only'}; None for blanks and comments;
     GiveUp for what only ripgrep reads exactly."""
     if line.startswith('#'):
@@ -189,10 +194,10 @@ def parse_rule(line):
     return {'regex': native_regex('^' + _glob_regex(line) + '$'), 'negated': negated, 'folders_only': folders_only}
 
 
-def _glob_regex(glob):
+def _glob_regex(glob: str) -> str:
     """A gitignore glob (already anchored) as a regex source: `*`/`?` stay within a name, `**` is a whole part."""
     parts = glob.split('/')
-    out = []
+    out = []  # type: List[str]
     last = len(parts) - 1
     for index in range(len(parts)):
         part = parts[index]
@@ -209,8 +214,8 @@ def _glob_regex(glob):
     return ''.join(out)
 
 
-def _name_regex(part):
-    out = []
+def _name_regex(part: str) -> str:
+    out = []  # type: List[str]
     index = 0
     while index < len(part):
         char = part[index]
@@ -240,7 +245,7 @@ def _name_regex(part):
     return ''.join(out)
 
 
-def _plain_glob(glob):
+def _plain_glob(glob: str) -> bool:
     """An exclude glob ripgrep's override and core/globs.py read alike (no braces, classes, escapes)."""
     for char in ['{', '}', '[', ']', '\\']:
         if glob.find(char) != -1:
@@ -248,11 +253,11 @@ def _plain_glob(glob):
     return not glob.endswith('/')
 
 
-def _exists(path):
+def _exists(path: str) -> bool:
     return node('fs').existsSync(path)
 
 
-def _check_git_folder(path):
+def _check_git_folder(path: str) -> None:
     """A folder holding `.git`: ripgrep also reads the repository's info/exclude (and follows a `.git`
     file to the repository it names); give up unless that adds nothing."""
     fs = node('fs')
@@ -272,7 +277,7 @@ def _check_git_folder(path):
             raise GiveUp()
 
 
-def _global_git_excludes_possible():
+def _global_git_excludes_possible() -> bool:
     """Whether git's global excludes file (core.excludesFile, or git/ignore in the config folder) may exist."""
     home = environment_variable('HOME')  # where ripgrep looks (not the password database)
     if is_none(home) or home == '':

@@ -9,11 +9,18 @@ from hermes.js.timers import clear_repeating, clear_timer, set_repeating, set_ti
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type, get_key, object_keys
 from hermes.core.git_args import quote_args
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import CallContext
+if TYPE_CHECKING:
+    from vscode import Task, TaskExecution
+# __pragma__('noskip')
 
 PROCESS_EVENT_GRACE_MS = 500
 
 
-def task_label(task):
+def task_label(task: 'Task') -> str:
     """How VS Code's "Run Task" list names it: 'build' for tasks.json, 'npm: build' for detected ones."""
     source = task.source
     if is_none(source) or source == 'Workspace':
@@ -21,7 +28,7 @@ def task_label(task):
     return source + ': ' + task['name']
 
 
-def describe(task):
+def describe(task: 'Task') -> 'JsonObject':
     group = task.group
     return {'label': task_label(task), 'name': task['name'], 'source': task.source,
             'type': None if is_none(task.definition) else task.definition['type'],
@@ -29,14 +36,14 @@ def describe(task):
             'detail': None if is_none(task.detail) else task.detail}
 
 
-async def fetch_tasks():
+async def fetch_tasks() -> 'List[Task]':
     try:
         return await vscode.tasks.fetchTasks()
     except JsError as error:
         raise ToolError('VS Code could not list the tasks: ' + error_message(error))
 
 
-def pick(tasks, wanted):
+def pick(tasks: 'List[Task]', wanted: str) -> 'Task':
     found = [task for task in tasks if task_label(task) == wanted]
     if len(found) == 0:
         found = [task for task in tasks if task['name'] == wanted]
@@ -53,19 +60,19 @@ def pick(tasks, wanted):
                     ', '.join([task_label(task) for task in found]) + '.')
 
 
-def same_execution(event_execution, execution, task):
+def same_execution(event_execution: 'TaskExecution', execution: 'TaskExecution', task: 'Task') -> bool:
     if event_execution is execution:
         return True
     other = event_execution.task
     return (not is_none(other) and other['name'] == task['name'] and other.source == task.source)
 
 
-async def run_task(task, timeout_ms, call):
+async def run_task(task: 'Task', timeout_ms: int, call: 'CallContext') -> 'JsonObject':
     """Start `task` and wait until it ends: {'exitCode', 'timedOut', 'cancelled', 'durationMs'}."""
     started = now_ms()
-    state = {'execution': None, 'done': False, 'events': [], 'resolve': None, 'cleanup': []}
+    state = {'execution': None, 'done': False, 'events': [], 'resolve': None, 'cleanup': []}  # type: Dict[str, Any]
 
-    def finish(result):
+    def finish(result: 'JsonObject') -> None:
         if state['done']:
             return
         state['done'] = True
@@ -74,7 +81,7 @@ async def run_task(task, timeout_ms, call):
         result['durationMs'] = round(now_ms() - started)
         state['resolve'](result)
 
-    def consider(kind, event):
+    def consider(kind: str, event: Any) -> None:
         if is_none(state['execution']):
             state['events'].append([kind, event])  # it ended before executeTask resolved
             return
@@ -87,14 +94,14 @@ async def run_task(task, timeout_ms, call):
                               PROCESS_EVENT_GRACE_MS)
             state['cleanup'].append(lambda: clear_timer(timer))
 
-    def stop(reason):
+    def stop(reason: str) -> None:
         if state['done']:
             return
         finish({'exitCode': None, 'timedOut': reason == 'timeout', 'cancelled': reason == 'cancelled'})
         if not is_none(state['execution']):
             state['execution'].terminate()  # its end event comes after: the outcome is already decided
 
-    def executor(resolve, reject):
+    def executor(resolve: 'Callable[[Any], None]', reject: 'Callable[[Any], None]') -> None:
         state['resolve'] = resolve
 
     finished = make_promise(executor)
@@ -120,11 +127,11 @@ async def run_task(task, timeout_ms, call):
     return await finished
 
 
-def or_null(value):
+def or_null(value: Any) -> Any:
     return None if is_none(value) else value
 
 
-def _text(value):
+def _text(value: Any) -> str:
     """A ShellExecution's command or argument: a string, or a ShellQuotedString {value, quoting}."""
     if is_none(value):
         return ''
@@ -134,10 +141,10 @@ def _text(value):
     return str(value) if is_none(inner) else str(inner)
 
 
-def command_line(task):
+def command_line(task: 'Task') -> str:
     """What running `task` starts, as the user should see it before saying yes: the shell command line or the
     process and its arguments, with the folder and environment the task sets."""
-    execution = task.execution
+    execution = task.execution  # type: Any  # (read by what it has: shell, process or custom)
     if is_none(execution):
         return 'VS Code does not say what this task runs (no execution: ' + task_label(task) + ')'
     if not is_none(execution.commandLine):
@@ -167,7 +174,7 @@ def command_line(task):
     return '\n'.join(lines)
 
 
-def _joined(first, rest):
+def _joined(first: 'List[str]', rest: 'List[Any]') -> 'List[str]':
     parts = list(first)
     parts.extend([_text(item) for item in rest])
     return parts

@@ -22,7 +22,12 @@ from hermes.core.strip_chars import rstrip_chars
 from hermes.host.change_log import change_log_of, SEAM_TIMERS
 from hermes.host.disk_changes import DiskChangeSpan
 # __pragma__('skip')
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.services import CallContext
+from hermes.contracts.terminals import ExecutionView, RunOutcome, RunResult, TerminalView
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, Terminal, TerminalOptionsDict, WorkspaceConfiguration
 # __pragma__('noskip')
 
 MAX_EXECUTIONS = 20
@@ -42,38 +47,38 @@ PROGRESS_INTERVAL_MS = 1000
 class Execution:
     """One command line run in a terminal, as far as shell integration reported it."""
 
-    def __init__(self, record, execution, command):
+    def __init__(self, record: 'TerminalRecord', execution: Any, command: str) -> None:
         self.record = record
         self.execution = execution
         self.command = command
         self.started = now_ms()
-        self.ended = None
-        self.exit_code = None
+        self.ended = None  # type: Optional[float]
+        self.exit_code = None  # type: Optional[int]
         self.done = False
         self.raw = ''
         self.dropped = 0
         self.stream_done = False
-        self._on_end = []
-        self._on_stream_end = []
+        self._on_end = []  # type: List[Callable[[], Any]]
+        self._on_stream_end = []  # type: List[Callable[[], Any]]
 
-    def append(self, chunk):
+    def append(self, chunk: str) -> None:
         self.raw = self.raw + chunk
         if len(self.raw) > MAX_RAW_CHARS * 2:
             cut = len(self.raw) - MAX_RAW_CHARS
             self.dropped = self.dropped + cut
             self.raw = self.raw[cut:]
 
-    def output(self):
+    def output(self) -> str:
         text = strip_ansi(self.raw)
         if self.dropped > 0:
             text = '… (' + str(self.dropped) + ' earlier characters of output were not kept)\n' + text
         return text
 
-    def last_line(self):
+    def last_line(self) -> str:
         lines = [line for line in strip_ansi(self.raw[-2000:]).split('\n') if line.strip() != '']
         return lines[len(lines) - 1][:120] if len(lines) > 0 else ''
 
-    def finish(self, exit_code):
+    def finish(self, exit_code: 'Optional[int]') -> None:
         if self.done:
             return
         self.done = True
@@ -82,32 +87,32 @@ class Execution:
         _run_all(self._on_end)
         self._on_end = []
 
-    def stream_finished(self, error=None):
+    def stream_finished(self, error: Any = None) -> None:
         self.stream_done = True
         _run_all(self._on_stream_end)
         self._on_stream_end = []
 
-    def when_ended(self, callback):
+    def when_ended(self, callback: 'Callable[[], Any]') -> None:
         if self.done:
             callback()
         else:
             self._on_end.append(callback)
 
-    def when_stream_ended(self, callback):
+    def when_stream_ended(self, callback: 'Callable[[], Any]') -> None:
         if self.stream_done:
             callback()
         else:
             self._on_stream_end.append(callback)
 
-    def duration_ms(self):
+    def duration_ms(self) -> float:
         return (now_ms() if is_none(self.ended) else self.ended) - self.started
 
-    def describe(self):
+    def describe(self) -> 'ExecutionView':
         return {'command': self.command, 'exitCode': self.exit_code, 'running': not self.done,
                 'durationMs': round(self.duration_ms()), 'output': self.output()}
 
 
-def _run_all(callbacks):
+def _run_all(callbacks: 'List[Callable[[], Any]]') -> None:
     for callback in callbacks:
         try:
             callback()
@@ -116,44 +121,46 @@ def _run_all(callbacks):
 
 
 class TerminalRecord:
-    def __init__(self, terminal_id, terminal, owned):
+    def __init__(self, terminal_id: int, terminal: 'Terminal', owned: bool) -> None:
         self.id = terminal_id
         self.terminal = terminal
         self.owned = owned  # created by Hermes (terminal_run reuses these)
-        self.executions = []
+        self.executions = []  # type: List[Execution]
 
-    def label(self):
+    def label(self) -> str:
         return self.terminal['name']
 
-    def running(self):
+    def running(self) -> 'Optional[Execution]':
         for entry in self.executions:
             if not entry.done:
                 return entry
         return None
 
-    def alive(self):
+    def alive(self) -> bool:
         return is_none(self.terminal.exitStatus)
 
-    def describe(self):
+    def describe(self) -> 'TerminalView':
         current = self.running()
         active = vscode.window.activeTerminal
+        status = self.terminal.exitStatus  # (None while it runs: `alive`)
         return {'id': self.id, 'name': self.label(), 'active': not is_none(active) and active is self.terminal,
                 'shellIntegration': not is_none(self.terminal.shellIntegration), 'createdByHermes': self.owned,
                 'running': None if is_none(current) else current.command,
-                'exitCode': None if self.alive() else or_none(self.terminal.exitStatus.code),
+                'exitCode': None if is_none(status) else or_none(status.code),
                 'executions': len(self.executions)}
 
 
 class TerminalService:
-    def __init__(self, new_terminal_wait_ms=NEW_TERMINAL_INTEGRATION_MS,
-                 existing_terminal_wait_ms=EXISTING_TERMINAL_INTEGRATION_MS):
+    def __init__(self, new_terminal_wait_ms: int = NEW_TERMINAL_INTEGRATION_MS,
+                 existing_terminal_wait_ms: int = EXISTING_TERMINAL_INTEGRATION_MS) -> None:
         # How long a shell may take to report shell integration (tests pass short waits).
         self.new_terminal_wait_ms = new_terminal_wait_ms
         self.existing_terminal_wait_ms = existing_terminal_wait_ms
-        self.records = []
+        self.records = []  # type: List[TerminalRecord]
         self.next_id = 1
-        self._integration_waiters = []
-        self._listeners = []  # called with (record, 'opened' | 'closed' | 'output')
+        self._integration_waiters = []  # type: List[JsonObject]
+        # called with (record, 'opened' | 'closed' | 'output')
+        self._listeners = []  # type: List[Callable[[Any, str], Any]]
 
     def on_change(self, listener: 'Callable[[Any, str], Any]') -> 'Callable[[], None]':
         """Hear of terminals opening and closing and of new output; returns the unsubscribe function."""
@@ -163,11 +170,11 @@ class TerminalService:
             self._listeners = [item for item in self._listeners if item is not listener]
         return unsubscribe
 
-    def _changed(self, record, what):
+    def _changed(self, record: 'TerminalRecord', what: str) -> None:
         for listener in self._listeners:
             listener(record, what)
 
-    def listen(self):
+    def listen(self) -> 'List[Any]':
         """Subscribe to VS Code's terminal events; returns the disposables."""
         window = vscode.window
         disposables = [
@@ -183,10 +190,10 @@ class TerminalService:
 
     # ---------------------------------------------------------------- events
 
-    def _opened(self, terminal):
+    def _opened(self, terminal: 'Terminal') -> None:
         self.record_for(terminal)
 
-    def _closed(self, terminal):
+    def _closed(self, terminal: 'Terminal') -> None:
         record = self.find_record(terminal)
         if is_none(record):
             return
@@ -196,13 +203,13 @@ class TerminalService:
         self._resolve_integration(terminal)
         self._changed(record, 'closed')
 
-    def _integration_changed(self, event):
+    def _integration_changed(self, event: Any) -> None:
         self._resolve_integration(event.terminal)
 
-    def _execution_started(self, event):
+    def _execution_started(self, event: Any) -> None:
         self.track(self.record_for(event.terminal), event.execution)
 
-    def _execution_ended(self, event):
+    def _execution_ended(self, event: Any) -> None:
         record = self.record_for(event.terminal)
         entry = self.find_execution(record, event.execution)
         if is_none(entry):  # started before we listened: no output, but the exit code is known
@@ -213,13 +220,13 @@ class TerminalService:
 
     # ---------------------------------------------------------------- records
 
-    def find_record(self, terminal):
+    def find_record(self, terminal: 'Terminal') -> 'Optional[TerminalRecord]':
         for record in self.records:
             if record.terminal is terminal:
                 return record
         return None
 
-    def record_for(self, terminal, owned=False):
+    def record_for(self, terminal: 'Terminal', owned: bool = False) -> 'TerminalRecord':
         record = self.find_record(terminal)
         if is_none(record):
             record = TerminalRecord(self.next_id, terminal, owned)
@@ -228,7 +235,7 @@ class TerminalService:
             self._changed(record, 'opened')
         return record
 
-    def lookup(self, ref):
+    def lookup(self, ref: 'Json') -> 'TerminalRecord':
         """The terminal a tool argument names: its id (a number), its name, or None for the active one. A
         ServiceProblem ('no-active', 'ambiguous', 'not-found') when there is none."""
         if is_none(ref):
@@ -250,24 +257,24 @@ class TerminalService:
         raise ServiceProblem('not-found', 'No terminal ' + (('"' + ref + '"') if json_type(ref) == 'string' else
                                                              str(ref)) + '. Open terminals: ' + self.summary() + '.')
 
-    def summary(self):
+    def summary(self) -> str:
         if len(self.records) == 0:
             return '(none)'
         return ', '.join([str(record.id) + ' "' + record.label() + '"' for record in self.records])
 
-    def find_execution(self, record, execution):
+    def find_execution(self, record: 'TerminalRecord', execution: Any) -> 'Optional[Execution]':
         for entry in record.executions:
             if entry.execution is execution:
                 return entry
         return None
 
-    def _add(self, record, entry):
+    def _add(self, record: 'TerminalRecord', entry: 'Execution') -> 'Execution':
         record.executions.append(entry)
         while len(record.executions) > MAX_EXECUTIONS:
             record.executions.pop(0)
         return entry
 
-    def track(self, record, execution, command=None):
+    def track(self, record: 'TerminalRecord', execution: Any, command: 'Optional[str]' = None) -> 'Execution':
         """Start capturing `execution` (once): its output, then its exit code."""
         entry = self.find_execution(record, execution)
         if not is_none(entry):
@@ -278,7 +285,7 @@ class TerminalService:
         except JsError:
             entry.stream_finished()
             return entry
-        def on_chunk(chunk):
+        def on_chunk(chunk: str) -> None:
             entry.append(chunk)
             self._changed(record, 'output')
         for_each_async(stream, on_chunk, entry.stream_finished)
@@ -286,15 +293,16 @@ class TerminalService:
 
     # ---------------------------------------------------------------- actions
 
-    def shell_to_start(self, shell=None):
+    def shell_to_start(self, shell: 'Optional[str]' = None) -> str:
         """What `create(…, shell)` starts, for the dialog: the shell named, or the default terminal profile
         (settings, which a workspace can set, name its program, arguments and environment)."""
         if not is_none(shell):
             return 'shell: ' + shell + ' (found on PATH)'
         return default_profile_text()
 
-    def create(self, name, cwd=None, shell=None, show=True):
-        options = {'name': name}
+    def create(self, name: str, cwd: 'Optional[str]' = None, shell: 'Optional[str]' = None,
+               show: bool = True) -> 'TerminalRecord':
+        options = {'name': name}  # type: TerminalOptionsDict
         if not is_none(cwd):
             options['cwd'] = cwd
         if not is_none(shell):
@@ -304,14 +312,15 @@ class TerminalService:
             terminal.show(True)
         return self.record_for(terminal, True)
 
-    async def wait_for_integration(self, terminal, timeout_ms, call=None):
+    async def wait_for_integration(self, terminal: 'Terminal', timeout_ms: int,
+                                   call: 'Optional[CallContext]' = None) -> Any:
         """The terminal's shell integration, waiting up to `timeout_ms` for it to activate; or None."""
         if not is_none(terminal.shellIntegration):
             return terminal.shellIntegration
         if not is_none(terminal.exitStatus):
             return None
         waiter = deferred()
-        entry = {'terminal': terminal, 'resolve': waiter['resolve']}
+        entry = {'terminal': terminal, 'resolve': waiter['resolve']}  # type: JsonObject
         self._integration_waiters.append(entry)
         timer = set_timer(lambda: waiter['resolve'](None), timeout_ms)
         unsubscribe = call.on_cancel(lambda: waiter['resolve'](None)) if not is_none(call) else None
@@ -322,12 +331,12 @@ class TerminalService:
         self._integration_waiters = [item for item in self._integration_waiters if item is not entry]
         return or_none(terminal.shellIntegration)
 
-    def _resolve_integration(self, terminal):
+    def _resolve_integration(self, terminal: 'Terminal') -> None:
         for entry in self._integration_waiters[:]:
             if entry['terminal'] is terminal:
                 entry['resolve'](None)
 
-    def terminal_for_run(self, ref):
+    def terminal_for_run(self, ref: 'Json') -> 'Tuple[TerminalRecord, bool]':
         """The named terminal, or an idle terminal Hermes created (a new one when all are busy)."""
         if not is_none(ref):
             record = self.lookup(ref)
@@ -341,7 +350,8 @@ class TerminalService:
                 return record, False
         return self.create('Hermes', None, None, True), True
 
-    async def run(self, record, command, timeout_ms, call, new_terminal=False):
+    async def run(self, record: 'TerminalRecord', command: str, timeout_ms: int, call: 'CallContext',
+                  new_terminal: bool = False) -> 'RunResult':
         """Run `command` with shell integration and wait for it. The result dict says what happened:
         ended (exit code and output), timed out (still running), cancelled (Ctrl+C sent), or that
         shell integration is unavailable (the text was sent blind)."""
@@ -372,13 +382,13 @@ class TerminalService:
                 span.record(change_log, span.end(), call.author)
         return {'outcome': outcome, 'entry': entry}
 
-    async def _wait(self, entry, timeout_ms, call):
+    async def _wait(self, entry: 'Execution', timeout_ms: int, call: 'CallContext') -> 'RunOutcome':
         waiter = deferred()
         entry.when_ended(lambda: waiter['resolve']('ended'))
         timer = set_timer(lambda: waiter['resolve']('timeout'), timeout_ms)
         unsubscribe = call.on_cancel(lambda: waiter['resolve']('cancelled'))
 
-        def report():
+        def report() -> None:
             seconds = round(entry.duration_ms() / 1000)
             line = entry.last_line()
             call.progress(seconds, None, 'Running `' + entry.command + '` (' + str(seconds) + ' s)' +
@@ -390,7 +400,7 @@ class TerminalService:
         unsubscribe()
         return outcome
 
-    async def _wait_stream(self, entry):
+    async def _wait_stream(self, entry: 'Execution') -> None:
         if entry.stream_done:
             return
         waiter = deferred()
@@ -399,7 +409,7 @@ class TerminalService:
         await waiter['promise']
         clear_timer(timer)
 
-    def send(self, record, text, enter):
+    def send(self, record: 'TerminalRecord', text: str, enter: bool) -> bool:
         """Type `text` (and Enter). A one-line command for an idle shell with shell integration goes
         through `executeCommand`, so its output is read from the first byte: VS Code starts an
         `execution.read()` stream a microtask late, and a fast command typed any other way can finish,
@@ -413,12 +423,12 @@ class TerminalService:
         record.terminal.sendText(text, enter)
         return False
 
-    def kill(self, record):
+    def kill(self, record: 'TerminalRecord') -> None:
         record.terminal.dispose()
         self._closed(record.terminal)
 
 
-def _command_text(execution):
+def _command_text(execution: Any) -> str:
     command_line = execution.commandLine
     if is_none(command_line):
         return ''
@@ -426,7 +436,7 @@ def _command_text(execution):
     return '' if is_none(value) else value
 
 
-def register_terminals(context):
+def register_terminals(context: 'ExtensionContext') -> 'TerminalService':
     """The window's terminal service, capturing executions from now on (host/services.py builds it once)."""
     service = TerminalService()
     for disposable in service.listen():
@@ -437,7 +447,7 @@ def register_terminals(context):
 PROFILE_OS = {'linux': 'linux', 'darwin': 'osx', 'win32': 'windows'}
 
 
-def default_profile_text():
+def default_profile_text() -> str:
     """The default terminal profile as VS Code resolves it from the settings: its name, program, arguments and
     environment; else the login shell VS Code falls back to ($SHELL)."""
     system = get_key(PROFILE_OS, platform_id()) or 'linux'
@@ -446,7 +456,7 @@ def default_profile_text():
     profiles = terminal.js_get('profiles.' + system)
     profile = get_key(profiles, name) if json_type(name) == 'string' and is_object(profiles) else None
     if is_object(profile):
-        parts = []
+        parts = []  # type: List[str]
         program = get_key(profile, 'path')
         if json_type(program) == 'array':
             parts.extend([str(item) for item in program])
@@ -470,7 +480,7 @@ def default_profile_text():
             ('' if is_none(name) else ' (the default profile "' + str(name) + '" is not defined)')) + _env_text(terminal, system)
 
 
-def _env_text(terminal, system):
+def _env_text(terminal: 'WorkspaceConfiguration', system: str) -> str:
     """terminal.integrated.env.<os>: variables every new terminal gets."""
     env = terminal.js_get('env.' + system)
     if not is_object(env):

@@ -17,135 +17,148 @@ from hermes.host.paths import display_path, folder_paths, is_confined, resolve_p
 from hermes.host.workspace import workspace_folders, workspace_name
 from hermes.host.commands import all_commands, execute
 from hermes.host.tasks import command_line, fetch_tasks, pick, run_task, task_label
+# __pragma__('skip')
+from typing import Any, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.services import (CallContext, ContentMatches, DeleteOutcome, DirectoryEntry, Document, Editor,
+                                       ExcludeRules, FileStat, FileText, FoundFiles, ProcessResult, WriteOutcome)
+# __pragma__('noskip')
 
 
 class GitService:
-    def directory_of(self, path_text):
+    def directory_of(self, path_text: 'Optional[str]') -> str:
         return directory_of(path_text)
 
-    async def run_git(self, args, cwd, call=None, timeout_ms=DEFAULT_TIMEOUT_MS, safe=True):
+    async def run_git(self, args: 'List[str]', cwd: str, call: 'Optional[CallContext]' = None,
+                      timeout_ms: int = DEFAULT_TIMEOUT_MS, safe: bool = True) -> 'ProcessResult':
         return await run_git(args, cwd, call, timeout_ms, safe)
 
-    async def git_output(self, args, cwd, call=None, safe=True):
+    async def git_output(self, args: 'List[str]', cwd: str, call: 'Optional[CallContext]' = None,
+                         safe: bool = True) -> str:
         return await git_output(args, cwd, call, safe)
 
-    async def repository_root(self, cwd, call=None):
+    async def repository_root(self, cwd: str, call: 'Optional[CallContext]' = None) -> str:
         return await repository_root(cwd, call)
 
-    async def gate_read_only(self, tool_name, shown, arguments, cwd, paths, call):
+    async def gate_read_only(self, tool_name: str, shown: str, arguments: 'JsonObject', cwd: str, paths: 'List[str]',
+                             call: 'CallContext') -> bool:
         return await gate_read_only(tool_name, shown, arguments, cwd, paths, call)
 
 
 class PathService:
-    def folder_paths(self):
+    def folder_paths(self) -> 'List[str]':
         return folder_paths()
 
-    def resolve_path(self, path_text):
+    def resolve_path(self, path_text: str) -> str:
         return resolve_path(path_text)
 
-    def is_confined(self, path):
+    def is_confined(self, path: str) -> bool:
         return is_confined(path)
 
-    def display_path(self, path, folders=None):
+    def display_path(self, path: str, folders: 'Optional[List[str]]' = None) -> str:
         return display_path(path, folders)
 
-    def workspace_folders(self):
+    def workspace_folders(self) -> 'List[JsonObject]':
         return workspace_folders()
 
-    def workspace_name(self):
+    def workspace_name(self) -> 'Optional[str]':
         return workspace_name()
 
-    def relative_to_folder(self, path, folders=None):
+    def relative_to_folder(self, path: str, folders: 'Optional[List[str]]' = None) -> 'Optional[str]':
         return relative_to_folder(path, folders)
 
 
 class FileService:
-    def __init__(self, disk=None):
+    def __init__(self, disk: 'Optional[Disk]' = None) -> None:
         self.disk = Disk() if is_none(disk) else disk  # the product's choice unless one is handed in
 
-    async def stat(self, path):
+    async def stat(self, path: str) -> 'Optional[FileStat]':
         return await stat(path, self.disk)
 
-    async def read_text(self, path, max_bytes=None):
+    async def read_text(self, path: str, max_bytes: 'Optional[int]' = None) -> 'FileText':
         return await read_text(path, max_bytes, self.disk)
 
-    async def write_text(self, path, text, must_not_exist=False, call=None):
+    async def write_text(self, path: str, text: str, must_not_exist: bool = False,
+                         call: 'Optional[CallContext]' = None) -> 'WriteOutcome':
         return await write_text(path, text, must_not_exist, call, self.disk)
 
-    async def create_folder(self, path):
+    async def create_folder(self, path: str) -> None:
         await create_folder(path, self.disk)
 
-    async def delete_path(self, path, recursive, call=None):
+    async def delete_path(self, path: str, recursive: bool, call: 'Optional[CallContext]' = None) -> 'DeleteOutcome':
         return await delete_path(path, recursive, call, self.disk)
 
-    async def read_directory(self, path):
+    async def read_directory(self, path: str) -> 'List[DirectoryEntry]':
         return await read_directory(path, self.disk)
 
-    def exclude_rules(self, sections):
+    def exclude_rules(self, sections: 'List[str]') -> 'ExcludeRules':
         return exclude_rules(sections)
 
 
 class DocumentService:
-    def open_document_for(self, path):
+    def open_document_for(self, path: str) -> 'Optional[Document]':
         return open_document_for(path)
 
-    async def load_document(self, path, shown):
+    async def load_document(self, path: str, shown: str) -> 'Document':
         return await load_document(path, shown)
 
-    async def replace_text(self, document, planned, shown, call=None):
+    async def replace_text(self, document: 'Document', planned: 'List[JsonObject]', shown: str,
+                           call: 'Optional[CallContext]' = None) -> None:
         await replace_text(document, planned, shown, call)
 
-    async def save_document(self, document, shown):
+    async def save_document(self, document: 'Document', shown: str) -> None:
         await save_document(document, shown)
 
-    def active_editor(self):
+    def active_editor(self) -> 'Optional[Editor]':
         return active_editor()
 
-    async def show_document(self, path, shown, line=None, column=None, end_line=None, end_column=None, preview=None,
-                            keep_focus=False):
+    async def show_document(self, path: str, shown: str, line: 'Optional[int]' = None, column: 'Optional[int]' = None,
+                            end_line: 'Optional[int]' = None, end_column: 'Optional[int]' = None,
+                            preview: 'Optional[bool]' = None, keep_focus: bool = False) -> 'Editor':
         return await show_document(path, shown, line, column, end_line, end_column, preview, keep_focus)
 
-    def shown_path_of(self, document):
+    def shown_path_of(self, document: 'Document') -> 'Optional[str]':
         """The document's shown path, or None when confinement withholds it (host/confinement.py)."""
         return shown_path(document.uri) if shows(document.uri) else None
 
-    def file_path_of(self, document):
+    def file_path_of(self, document: 'Document') -> 'Optional[str]':
         return document.uri.fsPath if document.uri.scheme == 'file' else None
 
 
 class SearchService:
-    def __init__(self, disk=None):
+    def __init__(self, disk: 'Optional[Disk]' = None) -> None:
         self.disk = Disk() if is_none(disk) else disk  # also remembers where ripgrep is, once found
 
-    async def search_content(self, query, options, call):
+    async def search_content(self, query: str, options: 'JsonObject', call: 'CallContext') -> 'ContentMatches':
         return await search_content(query, options, call, self.disk)
 
-    async def find_files(self, glob, base, max_results, use_ignore_files, call):
+    async def find_files(self, glob: str, base: 'Optional[str]', max_results: int, use_ignore_files: bool,
+                         call: 'CallContext') -> 'FoundFiles':
         return await find_files(glob, base, max_results, use_ignore_files, call, self.disk)
 
 
 class CommandService:
-    async def execute(self, command, args):
+    async def execute(self, command: str, args: 'List[Json]') -> Any:
         return await execute(command, args)
 
-    async def all_commands(self):
+    async def all_commands(self) -> 'List[str]':
         return await all_commands()
 
 
 class TaskService:
-    async def fetch_tasks(self):
+    async def fetch_tasks(self) -> 'List[Any]':
         return await fetch_tasks()
 
-    def pick(self, tasks, wanted):
+    def pick(self, tasks: 'List[Any]', wanted: str) -> Any:
         return pick(tasks, wanted)
 
-    def task_label(self, task):
+    def task_label(self, task: Any) -> str:
         return task_label(task)
 
-    def command_line(self, task):
+    def command_line(self, task: Any) -> str:
         return command_line(task)
 
-    async def run_task(self, task, timeout_ms, call):
+    async def run_task(self, task: Any, timeout_ms: int, call: 'CallContext') -> 'JsonObject':
         return await run_task(task, timeout_ms, call)
 
 

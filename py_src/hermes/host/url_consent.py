@@ -7,18 +7,22 @@ browser, where neither the agent nor a model can read the page."""
 # __pragma__('tconv')
 from hermes.js.modules import vscode
 from hermes.core.elicitation import accepted, declined, cancelled
+# __pragma__('skip')
+from typing import Callable, List, Optional
+from hermes.contracts.json import JsonObject
+# __pragma__('noskip')
 
 DECLINE = 'Decline'
 
 
-def open_label(host):
+def open_label(host: str) -> str:
     return 'Open ' + host
 
 
-def consent_detail(question):
+def consent_detail(question: 'JsonObject') -> str:
     """The dialog's text under its title: the agent's words, then the host and the whole address on lines of their
     own (a modal shows plain text: nothing in it is a link)."""
-    parts = []
+    parts = []  # type: List[str]
     if question['message'] != '':
         parts.append(question['message'])
     parts.append('Host: ' + question['host'])
@@ -28,7 +32,8 @@ def consent_detail(question):
     return '\n\n'.join(parts)
 
 
-async def ask_to_open(agent_name, question, still_waiting):
+async def ask_to_open(agent_name: str, question: 'JsonObject',
+                      still_waiting: 'Callable[[], bool]') -> 'Optional[JsonObject]':
     """The modal; `still_waiting()` is False once the question was answered otherwise (its deadline passed, the
     turn stopped): a late click then opens nothing. Returns the elicitation result, or None (dismissed)."""
     open_button = open_label(question['host'])

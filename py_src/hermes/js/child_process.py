@@ -15,7 +15,7 @@ def _dropped(key, patterns):
     return False
 
 
-def start_process(command, args, options):
+def start_process(command: str, args: 'List[str]', options: 'Dict[str, Any]') -> 'Dict[str, Any]':
     """Start `command` with `args` (no shell). `options`: cwd, timeout_ms (0: none), max_bytes (per
     stream, the rest is dropped), env (extra variables), drop_env (inherited variables to leave out). Returns {'done', 'kill'}: `done` resolves
     (never rejects) to {code, signal, stdout, stderr, timedOut, truncated, error}; a program that
@@ -29,7 +29,7 @@ def start_process(command, args, options):
     Object.assign(env, options['env'] if not is_none(options['env']) else {})
     state = {'out': [], 'err': [], 'sizes': [0, 0], 'truncated': False, 'timed_out': False,
              'finished': False, 'timer': None, 'child': None}
-    holder = {}
+    holder = {}  # type: Dict[str, Any]
 
     def finish(code, signal, error):
         if state['finished']:
@@ -81,7 +81,8 @@ def start_process(command, args, options):
     return {'done': make_promise(executor), 'kill': kill}
 
 
-def stream_process_lines(command, args, cwd, on_line, on_exit):
+def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', on_line: 'Callable[[str], None]',
+                         on_exit: 'Callable[[Optional[int], str], None]') -> 'Callable[[], None]':
     """Start `command args` (no shell) in `cwd`. `on_line(text)` gets each line of stdout as it
     arrives (without its newline), then `on_exit(code, stderr)` is called once; `code` is None when
     the program could not start or was killed. Returns `kill()`: no line is delivered after it.
@@ -146,5 +147,6 @@ def stream_process_lines(command, args, cwd, on_line, on_exit):
 
 
 # __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional
 from hermes.js.child_process_cpython import start_process, stream_process_lines
 # __pragma__('noskip')

@@ -4,12 +4,16 @@ import asyncio
 import os
 import subprocess
 import threading
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional  # (typing only inside skip blocks, as everywhere: tests/unit/test_rules.py)
+# __pragma__('noskip')
 
 
-def stream_process_lines(command, args, cwd, on_line, on_exit):
+def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', on_line: 'Callable[[str], None]',
+                         on_exit: 'Callable[[Optional[int], str], None]') -> 'Callable[[], None]':
     """CPython twin of the seam's stream_process_lines: a reader thread hands lines to the event loop."""
     loop = asyncio.get_event_loop()
-    state = {'done': False, 'killed': False, 'proc': None, 'error': ''}
+    state = {'done': False, 'killed': False, 'proc': None, 'error': ''}  # type: Dict[str, Any]
 
     def kill():
         if not state['killed'] and not state['done']:
@@ -59,7 +63,7 @@ def stream_process_lines(command, args, cwd, on_line, on_exit):
     return kill
 
 
-def start_process(command, args, options):
+def start_process(command: str, args: 'List[str]', options: 'Dict[str, Any]') -> 'Dict[str, Any]':
     """CPython twin of the seam's start_process (asyncio subprocess); same result dict."""
     state = {'proc': None, 'finished': False}
     limit = options.get('max_bytes') or 4194304

@@ -17,6 +17,15 @@ from hermes.ui.commands import register_command
 from hermes.ui.change_review import (KEEP_COMMAND, UNDO_COMMAND, KEEP_FILE_COMMAND, UNDO_FILE_COMMAND, NEXT_COMMAND,
                                      PREVIOUS_COMMAND, go_to_change)
 from hermes.ui.change_diff import open_changes
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.host.change_log import ChangeLog
+from hermes.host.log import Log
+from hermes.ui.change_review import ChangeReview
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 KEEP_ALL_COMMAND = 'hermes.changes.keepAll'
 UNDO_ALL_COMMAND = 'hermes.changes.undoAll'
@@ -29,12 +38,12 @@ CONFLICT_TEXT = ('You have edited these lines since the agent changed them. Undo
 class ReviewCommands:
     """`changes`: the change log; `review`: the editor marks (ui/change_review.py), for the hunk at the cursor."""
 
-    def __init__(self, changes, review, log):
+    def __init__(self, changes: 'ChangeLog', review: 'ChangeReview', log: 'Log') -> None:
         self.changes = changes
         self.review = review
         self.log = log
 
-    def _hunk_target(self, path, hunk_id):
+    def _hunk_target(self, path: Any, hunk_id: Any) -> 'Optional[JsonObject]':
         if json_type(path) == 'string' and not is_none(hunk_id):
             return {'path': path, 'id': hunk_id}
         editor = vscode.window.activeTextEditor
@@ -46,20 +55,20 @@ class ReviewCommands:
             return None
         return {'path': mark['path'], 'id': mark['hunk']['id']}
 
-    def keep(self, path=None, hunk_id=None):
+    def keep(self, path: Any = None, hunk_id: Any = None) -> bool:
         target = self._hunk_target(path, hunk_id)
         if is_none(target):
             return False
         self.changes.keep(target['path'], target['id'])
         return True
 
-    async def undo(self, path=None, hunk_id=None):
+    async def undo(self, path: Any = None, hunk_id: Any = None) -> bool:
         target = self._hunk_target(path, hunk_id)
         if is_none(target):
             return False
         return await self._undo(target['path'], target['id'])
 
-    async def _undo(self, path, hunk_id):
+    async def _undo(self, path: str, hunk_id: 'Optional[str]') -> bool:
         """Undo with the change log; on a conflict (the user edited the same lines) ask, and only then force."""
         try:
             await self.changes.undo(path, hunk_id)
@@ -74,7 +83,7 @@ class ReviewCommands:
         await self.changes.undo(path, hunk_id, True)
         return True
 
-    def _file_path(self, target):
+    def _file_path(self, target: Any) -> 'Optional[str]':
         if is_none(target):
             editor = vscode.window.activeTextEditor
             return None if is_none(editor) else editor.document.uri.fsPath
@@ -85,26 +94,26 @@ class ReviewCommands:
             return fs_path
         return get_key(prop(target, 'node'), 'path')  # a Changes view element
 
-    def keep_file(self, target=None):
+    def keep_file(self, target: Any = None) -> bool:
         path = self._file_path(target)
         if is_none(path):
             return False
         self.changes.keep(path)
         return True
 
-    async def undo_file(self, target=None):
+    async def undo_file(self, target: Any = None) -> bool:
         path = self._file_path(target)
         if is_none(path):
             return False
         return await self._undo(path, None)
 
-    def keep_all(self, element=None):
+    def keep_all(self, element: Any = None) -> bool:
         self.changes.keep_all(filter_of_element(element))
         return True
 
-    async def undo_all(self, element=None):
+    async def undo_all(self, element: Any = None) -> bool:
         change_filter = filter_of_element(element)
-        files = []
+        files = []  # type: List[str]
         for entry in self.changes.pending():
             if matches(entry, change_filter) and not (entry['path'] in files):
                 files.append(entry['path'])
@@ -130,17 +139,17 @@ class ReviewCommands:
             return False
         return True
 
-    async def show(self, element=None):
+    async def show(self, element: Any = None) -> int:
         return await open_changes(self.changes, filter_of_element(element))
 
 
-def is_conflict(error):
+def is_conflict(error: Any) -> bool:
     """The change log's ChangeConflict (host/change_log.py: the user edited a hunk being undone), told apart by
     the hunk ids it carries, the same way under CPython and in the bundle."""
     return json_type(prop(error, 'hunk_ids')) == 'array'
 
 
-def filter_of_element(element):
+def filter_of_element(element: Any) -> 'Optional[JsonObject]':
     """A Changes view element's filter ({'client', 'session'?, 'turn'?}), a filter itself, or None
     (everything: no argument, or one from elsewhere, such as the Uri a title bar passes)."""
     node = prop(element, 'node')
@@ -152,7 +161,8 @@ def filter_of_element(element):
     return None
 
 
-def register_change_commands(context, changes, review, log):
+def register_change_commands(context: 'ExtensionContext', changes: 'ChangeLog', review: 'ChangeReview',
+                             log: 'Log') -> 'ReviewCommands':
     commands = ReviewCommands(changes, review, log)
     register_command(context, KEEP_COMMAND, commands.keep)
     register_command(context, UNDO_COMMAND, commands.undo)

@@ -8,25 +8,32 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.values import is_object
 from hermes.core.change_view import matches, before_text, base_name, filter_label
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.host.change_log import ChangeLog
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, Uri
+# __pragma__('noskip')
 
 SCHEME = 'hermes-before'
 EMPTY_QUERY = 'empty'
 
 
-def before_uri(path, change_filter):
+def before_uri(path: str, change_filter: 'Optional[JsonObject]') -> 'Uri':
     """The before-text of `path` with the pending hunks in `change_filter` (None: all) undone."""
     query = dump_json({'filter': change_filter})
     return vscode.Uri.js_from({'scheme': SCHEME, 'path': vscode.Uri.file(path).path, 'query': query})
 
 
-def after_uri(path, deleted):
+def after_uri(path: str, deleted: 'List[str]') -> 'Uri':
     """The right side: the file, or an empty document where an agent deleted it."""
     if path in deleted:
         return vscode.Uri.js_from({'scheme': SCHEME, 'path': vscode.Uri.file(path).path, 'query': EMPTY_QUERY})
     return vscode.Uri.file(path)
 
 
-def filter_of(uri):
+def filter_of(uri: 'Uri') -> 'Optional[JsonObject]':
     try:
         data = parse_json(uri.query)
     except ValueError:
@@ -38,12 +45,12 @@ def filter_of(uri):
 class BeforeTexts:
     """The `hermes-before` documents; they change when the change log does."""
 
-    def __init__(self, changes):
+    def __init__(self, changes: 'ChangeLog') -> None:
         self.changes = changes
-        self.changed = new(vscode.EventEmitter)
-        self.open_uris = []
+        self.changed = new(vscode.EventEmitter)  # type: Any
+        self.open_uris = []  # type: List[str]
 
-    async def provide(self, uri, token=None):
+    async def provide(self, uri: 'Uri', token: Any = None) -> str:
         path = vscode.Uri.file(uri.path).fsPath
         if uri.query == EMPTY_QUERY:  # the right side of a deleted file
             return ''
@@ -52,17 +59,17 @@ class BeforeTexts:
             return await current_text(path)
         return before_text(entry, filter_of(uri))
 
-    def refresh(self, *ignored):
+    def refresh(self, *ignored: Any) -> None:
         for uri in vscode.workspace.textDocuments:
             if uri.uri.scheme == SCHEME:
                 self.changed.fire(uri.uri)
 
 
-def _flag(entry, key):
+def _flag(entry: 'JsonObject', key: str) -> bool:
     return key in entry and entry[key] is True
 
 
-async def current_text(path):
+async def current_text(path: str) -> str:
     """The file as the editor has it (unsaved edits included), or as on disk; '' when it is gone."""
     try:
         document = await vscode.workspace.openTextDocument(vscode.Uri.file(path))
@@ -71,11 +78,12 @@ async def current_text(path):
         return ''
 
 
-async def open_changes(changes, change_filter, title=None):
+async def open_changes(changes: 'ChangeLog', change_filter: 'Optional[JsonObject]',
+                       title: 'Optional[str]' = None) -> int:
     """Show the pending changes in `change_filter` (None: all): one file in a diff editor, several in the
     multi-file diff editor. Returns how many files were shown."""
-    paths = []
-    deleted = []
+    paths = []  # type: List[str]
+    deleted = []  # type: List[str]
     for entry in changes.pending():
         if matches(entry, change_filter) and not (entry['path'] in paths):
             paths.append(entry['path'])
@@ -95,7 +103,7 @@ async def open_changes(changes, change_filter, title=None):
     return len(paths)
 
 
-def register_before_texts(context, changes):
+def register_before_texts(context: 'ExtensionContext', changes: 'ChangeLog') -> 'BeforeTexts':
     texts = BeforeTexts(changes)
     context.subscriptions.push(texts.changed)
     provider = {'provideTextDocumentContent': to_js_callback(texts.provide), 'onDidChange': texts.changed.event}

@@ -15,6 +15,13 @@ from hermes.js.promises import spawn
 from hermes.js.timers import set_timer, clear_timer
 from hermes.core.values import json_type, get_key
 from hermes.core.change_view import changed_files, hunk_marks, hunk_hover, lens_title, next_line, KEEP, UNDO
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.host.change_log import ChangeLog
+if TYPE_CHECKING:
+    from vscode import CodeLens, ExtensionContext, TextDocument, TextDocumentChangeEvent, TextEditor, Uri
+# __pragma__('noskip')
 
 KEEP_COMMAND = 'hermes.changes.keep'
 UNDO_COMMAND = 'hermes.changes.undo'
@@ -26,11 +33,11 @@ IN_EDITOR_CONTEXT = 'hermes.changes.inEditor'  # the active editor has pending h
 CHANGED_PATHS_CONTEXT = 'hermes.changes.paths'  # uri.path of every file with pending hunks (`resourcePath in`)
 
 
-def uri_key(uri):
+def uri_key(uri: 'Uri') -> str:
     return 'u:' + uri.toString()
 
 
-def entry_key(entry):
+def entry_key(entry: 'JsonObject') -> str:
     """The key an editor's document finds its pending file by."""
     uri = entry['uri']
     if not is_none(uri):
@@ -44,11 +51,12 @@ class ChangeReview:
     (marks of editors whose file has or had hunks, the lenses, the context keys): each push is work for the
     workbench, and an agent's next write waits behind it."""
 
-    def __init__(self, changes):
+    def __init__(self, changes: 'ChangeLog') -> None:
         self.changes = changes
-        self.files = {}  # entry_key → changed_files() item
-        self.shown = {'files': None, 'paths': None, 'in_editor': None}  # what VS Code was last told (JSON text)
-        self.lens_changed = new(vscode.EventEmitter)
+        self.files = {}  # type: Dict[str, JsonObject]  # entry_key → changed_files() item
+        # what VS Code was last told (JSON text)
+        self.shown = {'files': None, 'paths': None, 'in_editor': None}  # type: Dict[str, Optional[str]]
+        self.lens_changed = new(vscode.EventEmitter)  # type: Any
         self.added_type = vscode.window.createTextEditorDecorationType({
             'isWholeLine': True,
             'backgroundColor': new(vscode.ThemeColor, 'diffEditor.insertedLineBackground'),
@@ -65,15 +73,15 @@ class ChangeReview:
                       'margin': '0 0 0 2em', 'textDecoration': 'line-through'},
         })
 
-    def file_for(self, document):
+    def file_for(self, document: 'TextDocument') -> 'Optional[JsonObject]':
         key = uri_key(document.uri)
         return self.files[key] if key in self.files else None
 
-    def refresh(self, *ignored):
+    def refresh(self, *ignored: Any) -> None:
         """Called by the change log (its listener) and when the visible editors change."""
         previous = self.files
         self.files = {}
-        paths = []
+        paths = []  # type: List[str]
         items = changed_files(self.changes.pending())
         for item in items:
             self.files[entry_key(item)] = item
@@ -88,13 +96,13 @@ class ChangeReview:
             vscode.commands.executeCommand('setContext', CHANGED_PATHS_CONTEXT, paths)
         self.update_context()
 
-    def update_context(self, *ignored):
+    def update_context(self, *ignored: Any) -> None:
         editor = vscode.window.activeTextEditor
         has = not is_none(editor) and not is_none(self.file_for(editor.document))
         if self._changed('in_editor', has):
             vscode.commands.executeCommand('setContext', IN_EDITOR_CONTEXT, has)
 
-    def _changed(self, what, value):
+    def _changed(self, what: str, value: Any) -> bool:
         """Whether `value` differs from what VS Code was last told about `what` (then it is remembered)."""
         text = dump_json(value)
         if get_key(self.shown, what) == text:
@@ -102,10 +110,10 @@ class ChangeReview:
         self.shown[what] = text
         return True
 
-    def render(self, editor):
+    def render(self, editor: 'TextEditor') -> None:
         item = self.file_for(editor.document)
-        added = []
-        removed = []
+        added = []  # type: List[Any]
+        removed = []  # type: List[Any]
         if not is_none(item):
             line_count = editor.document.lineCount
             for mark in item['hunks']:
@@ -121,11 +129,11 @@ class ChangeReview:
         editor.setDecorations(self.added_type, added)
         editor.setDecorations(self.removed_type, removed)
 
-    def hunk_starts(self, document):
+    def hunk_starts(self, document: 'TextDocument') -> 'List[int]':
         item = self.file_for(document)
         return [] if is_none(item) else [mark['hunk']['start'] for mark in item['hunks']]
 
-    def hunk_at(self, document, line):
+    def hunk_at(self, document: 'TextDocument', line: int) -> 'Optional[JsonObject]':
         """The pending hunk on `line` (or starting there, for a deletion): {'hunk', 'author', 'path'} or None."""
         item = self.file_for(document)
         if is_none(item):
@@ -137,11 +145,11 @@ class ChangeReview:
                 return mark
         return None
 
-    def provide_lenses(self, document, token=None):
+    def provide_lenses(self, document: 'TextDocument', token: Any = None) -> 'List[CodeLens]':
         item = self.file_for(document)
         if is_none(item):
             return []
-        lenses = []
+        lenses = []  # type: List[CodeLens]
         line_count = document.lineCount
         for mark in item['hunks']:
             hunk = mark['hunk']
@@ -158,13 +166,13 @@ class ChangeReview:
                                                        'tooltip': 'Changed by ' + mark['author']['client']}))
         return lenses
 
-    def dispose(self):
+    def dispose(self) -> None:
         self.added_type.dispose()
         self.removed_type.dispose()
         self.lens_changed.dispose()
 
 
-async def go_to_change(review, forward):
+async def go_to_change(review: 'ChangeReview', forward: bool) -> 'Optional[int]':
     """Move the cursor to the next (or previous) pending hunk of the active editor, wrapping around."""
     editor = vscode.window.activeTextEditor
     if is_none(editor):
@@ -186,12 +194,12 @@ class EditFollower:
     """When the user edits a file with pending changes, the change log rebases its hunks on the new text (`sync`)
     a moment after the last keystroke, so the marks move with the lines; one timer per file."""
 
-    def __init__(self, changes, review):
+    def __init__(self, changes: 'ChangeLog', review: 'ChangeReview') -> None:
         self.changes = changes
         self.review = review
-        self.timers = {}
+        self.timers = {}  # type: Dict[str, Any]
 
-    def changed(self, event):
+    def changed(self, event: 'TextDocumentChangeEvent') -> None:
         document = event.document
         if document.uri.scheme != 'file' or is_none(self.review.file_for(document)):
             return
@@ -201,18 +209,18 @@ class EditFollower:
             clear_timer(waiting)
         path = document.uri.fsPath
 
-        def sync():
+        def sync() -> None:
             del self.timers[key]
             spawn(self.changes.sync(path))
         self.timers[key] = set_timer(sync, SYNC_DELAY_MS)
 
-    def dispose(self):
+    def dispose(self) -> None:
         for timer in [get_key(self.timers, key) for key in keys_of(self.timers)]:
             clear_timer(timer)
         self.timers = {}
 
 
-def register_change_review(context, changes):
+def register_change_review(context: 'ExtensionContext', changes: 'ChangeLog') -> 'ChangeReview':
     """The marks, the lenses and their refresh; returns the ChangeReview (the commands use it)."""
     review = ChangeReview(changes)
     context.subscriptions.push(review)

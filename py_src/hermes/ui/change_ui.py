@@ -11,14 +11,24 @@ from hermes.ui.change_diff import register_before_texts
 from hermes.ui.changes_view import register_changes_view
 from hermes.ui.change_notes_view import register_change_notes_view
 from hermes.ui.checkpoints import register_checkpoints
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Optional
+from hermes.contracts.json import JsonObject
+from hermes.core.conversations import ConversationStore
+from hermes.host.change_log import ChangeLog
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 
-def register_change_ui(context, log, changes, conversations):
-    def session_title(session_id):
+def register_change_ui(context: 'ExtensionContext', log: 'Log', changes: 'ChangeLog',
+                       conversations: 'ConversationStore') -> 'JsonObject':
+    def session_title(session_id: str) -> 'Optional[str]':
         conversation = conversations.get(session_id)
         return None if is_none(conversation) else conversation.title
 
-    def turn_title(session_id, turn_id):
+    def turn_title(session_id: str, turn_id: str) -> 'Optional[str]':
         conversation = conversations.get(session_id)
         if is_none(conversation):
             return None

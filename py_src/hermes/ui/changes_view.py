@@ -11,6 +11,11 @@ from hermes.core.change_view import change_tree, changed_files, counts_text, sta
 from hermes.ui.change_diff import before_uri
 
 # __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.host.change_log import ChangeLog
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, TreeItem, TreeView
 js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
 # __pragma__('noskip')
 
@@ -24,15 +29,16 @@ class ChangesTree:
     """The TreeDataProvider. Elements: {'kind': 'group' | 'turn' | 'file', 'node': the change_tree node}.
     `session_title(id)` names a Hermes conversation, `turn_title(id, turn)` one of its turns (its prompt)."""
 
-    def __init__(self, changes, session_title=None, turn_title=None):
+    def __init__(self, changes: 'ChangeLog', session_title: 'Optional[Callable[[str], Optional[str]]]' = None,
+                 turn_title: 'Optional[Callable[[str, str], Optional[str]]]' = None) -> None:
         self.changes = changes
         self.session_title = session_title
         self.turn_title = turn_title
-        self.changed = new(vscode.EventEmitter)
-        self.groups = []
-        self.shown = None  # the groups VS Code last drew (JSON text)
+        self.changed = new(vscode.EventEmitter)  # type: Any
+        self.groups = []  # type: List[JsonObject]
+        self.shown = None  # type: Optional[str]  # the groups VS Code last drew (JSON text)
 
-    def refresh(self, *ignored):
+    def refresh(self, *ignored: Any) -> None:
         """VS Code is told the tree changed only when it did (it then asks for every element again)."""
         groups = change_tree(self.changes.pending(), self.session_title, self.turn_title)
         text = dump_json(groups)
@@ -42,7 +48,7 @@ class ChangesTree:
         self.shown = text
         self.changed.fire(None)
 
-    def getChildren(self, element=None):
+    def getChildren(self, element: 'Optional[JsonObject]' = None) -> 'List[JsonObject]':
         if is_none(element):
             return [{'kind': 'group', 'node': group} for group in self.groups]
         if element['kind'] == 'group':
@@ -51,7 +57,7 @@ class ChangesTree:
             return [{'kind': 'file', 'node': item} for item in element['node']['files']]
         return []
 
-    def getTreeItem(self, element):
+    def getTreeItem(self, element: 'JsonObject') -> 'TreeItem':
         node = element['node']
         kind = element['kind']
         if kind == 'file':
@@ -83,14 +89,14 @@ class ChangesTree:
 class ChangesStatus:
     """The status bar item: how many files have pending changes; hidden when none."""
 
-    def __init__(self, changes):
+    def __init__(self, changes: 'ChangeLog') -> None:
         self.changes = changes
         self.item = vscode.window.createStatusBarItem('hermes.changes', vscode.StatusBarAlignment.Left, 50)
         self.item['name'] = 'Hermes: Changes to Review'  # `.name` would be renamed by Transcrypt
         self.item.command = FOCUS_COMMAND
         self.shown = -1  # the count the item shows (-1: not set yet)
 
-    def refresh(self, *ignored):
+    def refresh(self, *ignored: Any) -> None:
         count = len(changed_files(self.changes.pending()))
         if count == self.shown:  # each change of the item is redrawn by the workbench
             return
@@ -103,23 +109,26 @@ class ChangesStatus:
         self.item.tooltip = status_tooltip(count)
         self.item.show()
 
-    def dispose(self):
+    def dispose(self) -> None:
         self.item.dispose()
 
 
-def register_changes_view(context, changes, session_title=None, turn_title=None):
+def register_changes_view(context: 'ExtensionContext', changes: 'ChangeLog',
+                          session_title: 'Optional[Callable[[str], Optional[str]]]' = None,
+                          turn_title: 'Optional[Callable[[str, str], Optional[str]]]' = None) -> 'JsonObject':
     tree = ChangesTree(changes, session_title, turn_title)
     status = ChangesStatus(changes)
     context.subscriptions.push(status)
     context.subscriptions.push(tree.changed)
     provider = {'getChildren': to_js_callback(tree.getChildren), 'getTreeItem': to_js_callback(tree.getTreeItem),
                 'onDidChangeTreeData': tree.changed.event}
-    view = vscode.window.createTreeView(VIEW_ID, {'treeDataProvider': provider, 'showCollapseAll': True})
+    view = vscode.window.createTreeView(VIEW_ID, {'treeDataProvider': provider,  # type: TreeView[JsonObject]
+                                                  'showCollapseAll': True})
     context.subscriptions.push(view)
 
     badge = {'count': -1}
 
-    def refresh(*ignored):
+    def refresh(*ignored: Any) -> None:
         tree.refresh()
         status.refresh()
         count = len(changed_files(changes.pending()))

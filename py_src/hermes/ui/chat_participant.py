@@ -11,8 +11,18 @@ LLM. The result's metadata keeps the turn for the next request and picks the fol
 # __pragma__('tconv')
 # __pragma__('skip')
 from hermes.contracts.events import EventSink
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional
+from hermes.contracts.chat import History
+from hermes.contracts.json import JsonObject
 from hermes.contracts.loop import ChangeAuthor, ConfirmationState, Outcome, ShownCall
+from hermes.core.tools import ToolRegistry
+from hermes.host.llm_service import LlmService
+from hermes.host.log import Log
+from hermes.ui.native_edits import NativeEdits
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, Uri
+    ReadRefs = Callable[[Any], Awaitable[List[JsonObject]]]  # #file references → their contents
+    ReferenceUri = Callable[[Optional[str]], Optional[Uri]]  # a path a tool named → its URI, or None
 from hermes.contracts.mcp import CallToolResult
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError, to_js_callback
@@ -37,15 +47,16 @@ class ChatStreamSink:
     """Loop events → a ChatResponseStream: text as Markdown, tool calls as progress, touched files as
     references. `reference_uri(path)` gives the URI of a path a tool named, or None."""
 
-    def __init__(self, stream, registry, reference_uri):
+    def __init__(self, stream: Any, registry: 'ToolRegistry', reference_uri: 'ReferenceUri') -> None:
         self.stream = stream
         self.registry = registry
         self.reference_uri = reference_uri
-        self.referenced = []
+        self.referenced = []  # type: List[str]
         self.text_shown = False
         self.needs_break = False
-        self.notices = []
-        self.author = None  # the change log's author of this turn's writes (ChatParticipant.respond sets it)
+        self.notices = []  # type: List[str]
+        # the change log's author of this turn's writes (ChatParticipant.respond sets it)
+        self.author = None  # type: Any
 
     def on_text(self, text: str) -> None:
         if json_type(text) != 'string' or text == '':
@@ -102,20 +113,25 @@ class ChatParticipant:
     #file references; `describe_model(model)` names the model for /help (model: the picked Hermes
     model, or None for `hermes.llm.model`)."""
 
-    def __init__(self, registry, llm, describe_model, log=None, read_refs=None, reference_uri=None, native=None):
+    def __init__(self, registry: 'ToolRegistry', llm: 'LlmService', describe_model: 'Callable[[Optional[str]], str]',
+                 log: 'Optional[Log]' = None, read_refs: 'Optional[ReadRefs]' = None,
+                 reference_uri: 'Optional[ReferenceUri]' = None,
+                 native: 'Optional[NativeEdits]' = None) -> None:
         self.registry = registry
         self.native = native  # ui/native_edits.py NativeEdits: the turn's writes in VS Code's own chat editing
         self.llm = llm
         self.describe_model = describe_model
         self.log = log
-        self.read_refs = read_references if is_none(read_refs) else read_refs
-        self.reference_uri = path_uri if is_none(reference_uri) else reference_uri
-        self.last_turn = None  # the id of this participant's last turn (core/checkpoints.py new_turn_id)
+        self.read_refs = read_references if is_none(read_refs) else read_refs  # type: ReadRefs
+        self.reference_uri = path_uri if is_none(reference_uri) else reference_uri  # type: ReferenceUri
+        # the id of this participant's last turn (core/checkpoints.py new_turn_id)
+        self.last_turn = None  # type: Optional[str]
 
-    async def handle(self, request, chat_context, stream, token):
+    async def handle(self, request: Any, chat_context: Any, stream: Any, token: Any) -> 'JsonObject':
         return await self.respond(request, history_from_turns(prop(chat_context, 'history')), stream, token)
 
-    async def respond(self, request, history, stream, token, listener=None):
+    async def respond(self, request: Any, history: 'History', stream: Any, token: Any,
+                      listener: Any = None) -> 'JsonObject':
         """Answer `request` after the earlier turns `history` (OpenAI messages, extended in place with
         this turn's). `listener`: another event sink that hears the run too (a chat session records it)."""
         command = prop(request, 'command')
@@ -132,7 +148,7 @@ class ChatParticipant:
         history.append({'role': 'user', 'content': text})
         start = len(history) - 1
         cancellation = Cancellation()
-        subscription = None
+        subscription = None  # type: Any
         if not is_none(token):
             if token.isCancellationRequested:
                 cancellation.cancel('The user cancelled the request.')
@@ -153,7 +169,8 @@ class ChatParticipant:
         error = get_key(outcome, 'error')
         if cancellation.cancelled:
             stopped = 'cancelled'
-        result = {'metadata': turn_metadata(history[start:], command, stopped,
+        result = {'metadata': turn_metadata(  # type: JsonObject
+                  history[start:], command, stopped,
                                             get_key(outcome, 'error_kind') if stopped == 'error' or
                                             stopped == 'max_iterations' else None)}
         if (stopped == 'error' or stopped == 'max_iterations') and json_type(error) == 'string':
@@ -164,11 +181,11 @@ class ChatParticipant:
             stream.markdown('*(The model gave no answer.)*')
         return result
 
-    def provide_followups(self, result, chat_context, token):
+    def provide_followups(self, result: Any, chat_context: Any, token: Any) -> 'List[JsonObject]':
         return followups(prop(result, 'metadata'))
 
 
-def hermes_model(model):
+def hermes_model(model: Any) -> 'Optional[str]':
     """The model id to run on when the picker's choice is a Hermes model; None to use the setting."""
     if is_none(model) or prop(model, 'vendor') != VENDOR:
         return None
@@ -176,9 +193,9 @@ def hermes_model(model):
     return model_id if json_type(model_id) == 'string' and model_id != '' else None
 
 
-def _tool_references(references, registry):
+def _tool_references(references: Any, registry: 'ToolRegistry') -> 'List[str]':
     """Hermes tools the user named with #hermes_… in the prompt."""
-    names = []
+    names = []  # type: List[str]
     for reference in references or []:
         name = registry_name(prop(reference, 'name'))
         if not is_none(name) and not is_none(registry.get(name)) and not (name in names):
@@ -186,12 +203,14 @@ def _tool_references(references, registry):
     return names
 
 
-def register_chat_participant(context, log, registry, llm, describe_model, native=None):
+def register_chat_participant(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry', llm: 'LlmService',
+                              describe_model: 'Callable[[Optional[str]], str]',
+                              native: 'Optional[NativeEdits]' = None) -> 'Optional[ChatParticipant]':
     if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
         return None  # a VS Code without chat
     participant_logic = ChatParticipant(registry, llm, describe_model, log, None, None, native)
 
-    async def handler(request, chat_context, stream, token):
+    async def handler(request: Any, chat_context: Any, stream: Any, token: Any) -> 'JsonObject':
         try:
             return await participant_logic.handle(request, chat_context, stream, token)
         except JsError as error:

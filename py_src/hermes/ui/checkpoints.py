@@ -17,6 +17,16 @@ from hermes.core.chat_messages import prop
 from hermes.core.checkpoints import (RESTORE_CHOICES, FILES, CONVERSATION, turns_from, cut_conversation,
                                      put_back, restore_summary, is_restore_choice, CHANGE_CLIENT)
 from hermes.ui.commands import register_command
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.core.conversations import ConversationStore
+from hermes.host.change_files import EditorFiles
+from hermes.host.change_log import ChangeLog
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 RESTORE_COMMAND = 'hermes.restoreTurn'
 UNDO_RESTORE_COMMAND = 'hermes.undoRestore'
@@ -29,14 +39,16 @@ class Checkpoints:
     """`changes`: the change log; `store`: the conversation store; `files`: reads and writes files undoably
     (host/change_files.py EditorFiles: `read(path)`, `write(path, text)`)."""
 
-    def __init__(self, changes, store, files, log=None):
+    def __init__(self, changes: 'ChangeLog', store: 'ConversationStore', files: 'EditorFiles',
+                 log: 'Optional[Log]' = None) -> None:
         self.changes = changes
         self.store = store
         self.files = files
         self.log = log
-        self.last = None  # what the last restore changed, for Undo Restore
+        self.last = None  # type: Optional[JsonObject]  # what the last restore changed, for Undo Restore
 
-    async def restore(self, conversation_id=None, turn_id=None, what=None):
+    async def restore(self, conversation_id: Any = None, turn_id: Any = None,
+                      what: Any = None) -> 'Optional[JsonObject]':
         if json_type(conversation_id) != 'string':  # from the Changes view: a turn element
             node = prop(conversation_id, 'node')
             change_filter = get_key(node, 'filter')
@@ -64,7 +76,7 @@ class Checkpoints:
             what = picked['what']
         # the conversation itself, not its id: cut to nothing, the store leaves it out of its list until it is
         # put back
-        undo = {'files': [], 'conversation': None, 'target': conversation}
+        undo = {'files': [], 'conversation': None, 'target': conversation}  # type: JsonObject
         restored_files = 0
         if what != CONVERSATION:
             restored = await self._restore_files(conversation_id, turns)
@@ -80,10 +92,10 @@ class Checkpoints:
         self._offer_undo(text)
         return {'what': what, 'files': restored_files, 'turns': len(turns)}
 
-    async def _restore_files(self, conversation_id, turns):
+    async def _restore_files(self, conversation_id: str, turns: 'List[str]') -> 'Optional[List[JsonObject]]':
         """Undo the pending changes of these turns; returns [{'path', 'text', 'author'}] (each file's text just
         before, for Undo Restore), or None when the user declined a conflict."""
-        saved = []
+        saved = []  # type: List[JsonObject]
         entries = [entry for entry in self.changes.pending() if get_key(entry['author'], 'session') == conversation_id
                    and get_key(entry['author'], 'turn') in turns]
         for entry in entries:
@@ -92,7 +104,7 @@ class Checkpoints:
                               'author': entry['author']})
         force = False
         for attempt in [1, 2]:
-            conflicts = []
+            conflicts = []  # type: List[Any]
             for turn in turns:
                 result = await self.changes.undo_all({'client': CHANGE_CLIENT, 'session': conversation_id,
                                                       'turn': turn}, force)
@@ -106,22 +118,22 @@ class Checkpoints:
             force = True
         return saved
 
-    async def _partial(self, saved):
+    async def _partial(self, saved: 'List[JsonObject]') -> 'List[JsonObject]':
         """The files the first round restored before the user declined the rest (Undo Restore puts them back)."""
-        changed = []
+        changed = []  # type: List[JsonObject]
         for item in saved:
             if await self.files.read(item['path']) != item['text']:
                 changed.append(item)
         return changed
 
-    def _offer_undo(self, text):
-        async def offer():
+    def _offer_undo(self, text: str) -> None:
+        async def offer() -> None:
             choice = await vscode.window.showInformationMessage(text, UNDO_RESTORE)
             if choice == UNDO_RESTORE:
                 await self.undo_restore()
         spawn(offer())
 
-    async def undo_restore(self):
+    async def undo_restore(self) -> bool:
         """Put back what the last restore changed: the files' texts (pending review again, by their turns'
         author) and the conversation's turns."""
         undo = self.last
@@ -142,7 +154,8 @@ class Checkpoints:
         return True
 
 
-def register_checkpoints(context, changes, store, files, log=None):
+def register_checkpoints(context: 'ExtensionContext', changes: 'ChangeLog', store: 'ConversationStore',
+                         files: 'EditorFiles', log: 'Optional[Log]' = None) -> 'Checkpoints':
     checkpoints = Checkpoints(changes, store, files, log)
     register_command(context, RESTORE_COMMAND, checkpoints.restore)
     register_command(context, UNDO_RESTORE_COMMAND, checkpoints.undo_restore)

@@ -11,12 +11,19 @@ from hermes.js.objects import is_none
 from hermes.core.values import json_type
 from hermes.core.chat_messages import prop
 from hermes.core.chat_sessions import SESSION_TYPE, conversation_id
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Optional
+from hermes.core.conversations import Conversation, ConversationStore
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 CONTINUE_COMMAND = 'hermes.continueInPanel'
 DELETE_COMMAND = 'hermes.deleteConversation'
 
 
-def _named(store, argument):
+def _named(store: 'ConversationStore', argument: Any) -> 'Optional[Conversation]':
     """The conversation a command argument names (a ChatSessionItem or a `hermes:` URI), or None."""
     resource = prop(argument, 'resource')
     uri = argument if is_none(resource) else resource
@@ -25,7 +32,7 @@ def _named(store, argument):
     return store.get(conversation_id(uri.path))
 
 
-async def _chosen(store, argument, place_holder):
+async def _chosen(store: 'ConversationStore', argument: Any, place_holder: str) -> 'Optional[Conversation]':
     conversation = _named(store, argument)
     if not is_none(conversation):
         return conversation
@@ -39,9 +46,10 @@ async def _chosen(store, argument, place_holder):
     return None if is_none(picked) else store.get(picked['id'])
 
 
-def register_conversation_commands(context, log, store, panel, agents=None):
+def register_conversation_commands(context: 'ExtensionContext', log: 'Log', store: 'ConversationStore', panel: Any,
+                                   agents: Any = None) -> None:
     """`agents`: host/acp_service.py AcpService (a deleted conversation's agent session is ended through its agent)."""
-    async def continue_in_panel(argument=None):
+    async def continue_in_panel(argument: Any = None) -> bool:
         conversation = await _chosen(store, argument, 'Which conversation should the side panel continue?')
         if is_none(conversation):
             return False
@@ -53,7 +61,7 @@ def register_conversation_commands(context, log, store, panel, agents=None):
         log.info('Panel: continuing "' + conversation.title + '"')
         return True
 
-    async def delete_conversation(argument=None):
+    async def delete_conversation(argument: Any = None) -> bool:
         conversation = await _chosen(store, argument, 'Which conversation should be deleted?')
         if is_none(conversation):
             return False

@@ -14,9 +14,15 @@ configured OpenAI-compatible endpoint.
 """
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable, List
 from hermes.contracts.events import EventSink
 from typing import Optional
+from hermes.contracts.chat import History
+from hermes.contracts.json import Json, JsonObject
+from hermes.host.llm_service import LlmService
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
 from hermes.contracts.loop import ChangeAuthor, ConfirmationState, Outcome, ShownCall
 from hermes.contracts.mcp import CallToolResult
 # __pragma__('noskip')
@@ -42,10 +48,11 @@ MODEL_OPTIONS = ['temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 
                  'frequency_penalty']
 
 
-def model_information(name, info, endpoint, configured, context_tokens=None):
+def model_information(name: str, info: Any, endpoint: str, configured: str,
+                      context_tokens: 'Optional[int]' = None) -> 'JsonObject':
     """A LanguageModelChatInformation (dict) for model `name`; `info` from the client's model_info;
     `context_tokens` (hermes.llm.contextLength, when set) overrides what the server reports."""
-    context = get_key(info, 'context_length') if is_object(info) else None
+    context = get_key(info, 'context_length') if is_object(info) else None  # type: Any
     if not is_none(context_tokens):
         context = context_tokens
     known = json_type(context) == 'integer' and context > 0
@@ -114,18 +121,18 @@ class TextSink:
 class HermesLanguageModel:
     """The provider's logic; `parts` is core/chat_messages.py's factory (VsCodeParts in VS Code)."""
 
-    def __init__(self, llm, parts, log=None):
+    def __init__(self, llm: 'LlmService', parts: Any, log: 'Optional[Log]' = None) -> None:
         self.llm = llm
         self.parts = parts
         self.log = log
-        self._models = None
+        self._models = None  # type: Optional[List[JsonObject]]
 
-    def forget(self):
+    def forget(self) -> None:
         self._models = None
 
     # -------------------------------------------------------------------------------- models
 
-    async def information(self, options=None, token=None):
+    async def information(self, options: Any = None, token: Any = None) -> 'List[JsonObject]':
         if is_none(self._models):
             self._models = await self._load_models()
             if not is_none(self.log):
@@ -135,7 +142,7 @@ class HermesLanguageModel:
                               ' given to VS Code')
         return self._models
 
-    async def _load_models(self):
+    async def _load_models(self) -> 'List[JsonObject]':
         current = llm_settings()
         configured = current['model']
         names = [configured]
@@ -152,9 +159,9 @@ class HermesLanguageModel:
                               error_message(error) + '); offering ' + configured)
         clear_timer(timer)
         client = await self.llm.client()
-        models = []
+        models = []  # type: List[JsonObject]
         for index in range(len(names)):
-            info = None
+            info = None  # type: Any
             if index < INFO_LIMIT:
                 try:
                     info = await client.model_info(names[index])
@@ -166,7 +173,7 @@ class HermesLanguageModel:
 
     # -------------------------------------------------------------------------------- requests
 
-    async def respond(self, model, messages, options, progress, token):
+    async def respond(self, model: Any, messages: Any, options: Any, progress: Any, token: Any) -> None:
         cancellation = Cancellation()
         subscription = None
         if not is_none(token):
@@ -186,14 +193,15 @@ class HermesLanguageModel:
                 subscription.dispose()
         return None
 
-    async def _with_tools(self, model_id, history, tools, options, progress, cancellation):
+    async def _with_tools(self, model_id: str, history: 'List[Any]', tools: 'List[JsonObject]', options: Any,
+                          progress: Any, cancellation: 'Cancellation') -> None:
         """VS Code runs the tools: one completion, its calls reported as parts."""
         tool_choice = 'required' if prop(options, 'toolMode') == TOOL_MODE_REQUIRED else 'auto'
         body = chat_request(model_id, history, tools, tool_choice, True, _model_options(prop(options, 'modelOptions')))
         client = await self.llm.client()
         parts = self.parts
 
-        def on_delta(delta):
+        def on_delta(delta: str) -> None:
             progress.report(parts.text(delta))
         try:
             turn = await client.stream_chat(body, on_delta, cancellation)
@@ -208,7 +216,8 @@ class HermesLanguageModel:
         for part in calls['parts']:
             progress.report(part)
 
-    async def _with_hermes(self, model_id, history, progress, cancellation):
+    async def _with_hermes(self, model_id: str, history: 'History', progress: Any,
+                           cancellation: 'Cancellation') -> None:
         """No tools offered: the Hermes loop answers with its own tools."""
         parts = self.parts
         outcome = await self.llm.run(history, TextSink(lambda text: progress.report(parts.text(text))), cancellation,
@@ -216,35 +225,36 @@ class HermesLanguageModel:
         if outcome['stopped'] == 'error' and not cancellation.cancelled:
             raise_js(js_error(outcome['error'] or 'The Hermes agent failed.'))
 
-    def token_count(self, model, text, token=None):
+    def token_count(self, model: Any, text: Any, token: Any = None) -> int:
         return estimate_request_tokens(text)
 
 
-def _model_options(options):
+def _model_options(options: Any) -> 'Optional[JsonObject]':
     """The OpenAI parameters a caller may pass in `modelOptions` (others are ignored)."""
     if not is_object(options):
         return None
-    extra = {}
+    extra = {}  # type: JsonObject
     for key in copyable_keys(options):
         if key in MODEL_OPTIONS:
             extra[key] = options[key]
     return extra
 
 
-def register_lm_provider(context, log, llm):
+def register_lm_provider(context: 'ExtensionContext', log: 'Log',
+                         llm: 'LlmService') -> 'Optional[HermesLanguageModel]':
     if is_none(vscode.lm) or is_none(vscode.lm.registerLanguageModelChatProvider):
         return None
     model = HermesLanguageModel(llm, VsCodeParts(), log)
-    changed = new(vscode.EventEmitter)
+    changed = new(vscode.EventEmitter)  # type: Any
     context.subscriptions.push(changed)
 
-    def refresh():
+    def refresh() -> None:
         model.forget()
         changed.fire(None)
     on_settings_changed(context, 'llm', refresh)
     on_secret = context.secrets.onDidChange
     if not is_none(on_secret):
-        def secret_changed(event):
+        def secret_changed(event: Any) -> None:
             if is_none(event) or event.key == API_KEY_SECRET:
                 refresh()
         context.subscriptions.push(on_secret(secret_changed))

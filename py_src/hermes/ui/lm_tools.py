@@ -23,6 +23,14 @@ from hermes.core.tools import ToolCall, CONFIRMED, result_text, marked_error
 from hermes.core.chat_messages import prop
 from hermes.core.lm_tools import lm_tool_name, describe_call, confirmation
 from hermes.host.chat_host import tool_result, markdown
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from hermes.contracts.json import Json, JsonObject
+from hermes.core.tools import ToolRegistry
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import Disposable, ExtensionContext, LanguageModelToolResult
+# __pragma__('noskip')
 
 MAX_PENDING = 64
 
@@ -30,22 +38,22 @@ MAX_PENDING = 64
 class LmToolBridge:
     """The registry's tools behind VS Code's tool API (testable without VS Code registering them)."""
 
-    def __init__(self, registry, log=None):
+    def __init__(self, registry: 'ToolRegistry', log: 'Optional[Log]' = None) -> None:
         self.registry = registry
         self.log = log
-        self.confirmed = []  # keys of calls VS Code was asked to confirm, waiting for `invoke`
+        self.confirmed = []  # type: List[str]  # keys of calls VS Code was asked to confirm, waiting for `invoke`
 
-    def _approver_would_ask(self, tool, arguments):
+    def _approver_would_ask(self, tool: Any, arguments: 'Optional[JsonObject]') -> bool:
         approver = self.registry.approver
         return not is_none(approver) and approver.would_ask(tool, arguments)
 
-    def prepare(self, tool_name, options):
+    def prepare(self, tool_name: str, options: Any) -> 'Optional[JsonObject]':
         """LanguageModelToolInvocationPrepareOptions → PreparedToolInvocation (a dict)."""
         tool = self.registry.get(tool_name)
         if is_none(tool):
             return None
         arguments = prop(options, 'input')
-        prepared = {'invocationMessage': describe_call(tool.name, arguments, tool.title)}
+        prepared = {'invocationMessage': describe_call(tool.name, arguments, tool.title)}  # type: JsonObject
         # A tool whose dialog shows what its arguments resolve to (a task's command line: Tool.preview) is not
         # confirmed here, where only the arguments would show: Hermes's own dialog asks, with what will run.
         if self._approver_would_ask(tool, arguments) and is_none(tool.preview):
@@ -56,7 +64,7 @@ class LmToolBridge:
                 self.confirmed.pop(0)
         return prepared
 
-    async def invoke(self, tool_name, options, token):
+    async def invoke(self, tool_name: str, options: Any, token: Any) -> 'LanguageModelToolResult':
         """Run the call; the CallToolResult as a LanguageModelToolResult (errors as text the model reads)."""
         call = ToolCall(None, self._logger(tool_name))
         call.author = {'client': 'VS Code agent', 'session': None, 'turn': None}  # VS Code's own chat calling our tools
@@ -74,32 +82,32 @@ class LmToolBridge:
                 subscription.dispose()
         return tool_result(marked_error(result_text(result), result['isError'] is True))
 
-    def _logger(self, tool_name):
-        def log(level, message):
+    def _logger(self, tool_name: str) -> 'Callable[[str, str], None]':
+        def log(level: str, message: str) -> None:
             if not is_none(self.log):
                 self.log.info(lm_tool_name(tool_name) + ': ' + str(message))
         return log
 
 
-def _key(tool_name, arguments):
+def _key(tool_name: str, arguments: 'Json') -> str:
     return tool_name + '\n' + dump_json(arguments if not is_none(arguments) else {})
 
 
-def register_lm_tools(context, log, registry):
+def register_lm_tools(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry') -> 'Optional[LmToolBridge]':
     """Register every registry tool with VS Code, and keep the registrations in step with the registry.
     Returns the bridge (None on a VS Code without the tool API)."""
     if is_none(vscode.lm) or is_none(vscode.lm.registerTool):
         return None
     bridge = LmToolBridge(registry, log)
-    registered = {}
+    registered = {}  # type: Dict[str, Disposable]
 
-    def register(tool_name):
+    def register(tool_name: str) -> None:
         name = lm_tool_name(tool_name)
 
-        def prepare_invocation(options, token):
+        def prepare_invocation(options: Any, token: Any) -> 'Optional[JsonObject]':
             return bridge.prepare(tool_name, options)
 
-        async def invoke(options, token):
+        async def invoke(options: Any, token: Any) -> 'LanguageModelToolResult':
             return await bridge.invoke(tool_name, options, token)
         try:
             registered[tool_name] = vscode.lm.registerTool(name, {
@@ -107,7 +115,7 @@ def register_lm_tools(context, log, registry):
         except JsError as error:  # not declared in package.json: run `inv build` to regenerate it
             log.warn('Could not register the language model tool ' + name + ': ' + error_message(error))
 
-    def sync():
+    def sync() -> None:
         names = registry.names()
         for tool_name in names:
             if not (tool_name in registered):
@@ -119,7 +127,7 @@ def register_lm_tools(context, log, registry):
     sync()
     unsubscribe = registry.on_change(sync)
 
-    def dispose():
+    def dispose() -> None:
         unsubscribe()
         for tool_name in list(registered.keys()):
             registered[tool_name].dispose()

@@ -27,6 +27,16 @@ from hermes.core.values import json_type, get_key
 from hermes.core.chat_messages import prop
 from hermes.core.edit_scopes import scope_key
 from hermes.host.files import stat
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from hermes.contracts.json import JsonObject
+from hermes.contracts.services import FileStat
+from hermes.core.edit_scopes import Write
+from hermes.host.change_log import ChangeLog
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 SESSION_ACTION = 'chatEditingSessionAction'  # a whole file kept or undone in VS Code's editing session
 HUNK_ACTION = 'chatEditingHunkAction'  # one hunk kept or undone
@@ -37,7 +47,7 @@ DISCARD_FILE_COMMAND = 'chatEditing.discardFile'
 REVERT_WAIT_MS = 5000  # how long a whole-file Undo in VS Code may take to reach this extension host's document
 
 
-def can_edit_natively(stream):
+def can_edit_natively(stream: Any) -> bool:
     """Whether VS Code lets this response stream carry external edits (chatParticipantAdditions enabled)."""
     return json_type(prop(stream, 'externalEdit')) == 'function'
 
@@ -46,27 +56,29 @@ class NativeEdits:
     """The turns whose writes VS Code's chat editing tracks, and the files it tracks for them. `changes`: the change
     log (host/change_log.py); `run_command(id, *args)`: VS Code's executeCommand (a test hands a recorder)."""
 
-    def __init__(self, changes, log=None, run_command=None):
+    def __init__(self, changes: 'ChangeLog', log: 'Optional[Log]' = None,
+                 run_command: 'Optional[Callable[..., Any]]' = None) -> None:
         self.changes = changes
         self.log = log
         self.run_command = run_command
-        self.files = {}  # 'p:' + path → {'path', 'authors': [author]}: files VS Code tracks, and whose turns
+        # 'p:' + path → {'path', 'authors': [author]}: files VS Code tracks, and whose turns
+        self.files = {}  # type: Dict[str, JsonObject]
         # Whether a participant hears VS Code's Keep (onDidPerformAction, set by follow_actions). Without it a Keep
         # in VS Code's bar would stay pending in Hermes and Hermes' Undo All would later revert the kept edit, so
         # no turn's writes join VS Code's editing session: Hermes' own review alone has them.
         self.hears_keep = False
 
-    def open(self, stream, author):
+    def open(self, stream: Any, author: 'JsonObject') -> 'Callable[[], None]':
         """Open `author`'s turn for `stream` (a no-op without externalEdit, or when no participant hears VS Code's
         Keep); returns a function that closes it."""
         if is_none(self.changes) or not self.hears_keep or not can_edit_natively(stream):
             return lambda: None
 
-        async def run(paths, write):
+        async def run(paths: 'List[str]', write: 'Write') -> Any:
             return await self._write(stream, author, paths, write)
         return self.changes.edit_scopes.open(author, run)
 
-    async def _write(self, stream, author, paths, write):
+    async def _write(self, stream: Any, author: 'JsonObject', paths: 'List[str]', write: 'Write') -> Any:
         """`write()` inside stream.externalEdit: VS Code snapshots `paths` before and after it. A file the write
         creates is left to Hermes' review alone: VS Code 1.139 neither Keeps nor Undoes an externally created file
         cleanly once it is gone (its Keep saves the file back, its Undo leaves it empty)."""
@@ -75,9 +87,9 @@ class NativeEdits:
                 return await write()
         for path in paths:
             self._note(path, author)
-        outcome = {'ran': False, 'value': None, 'error': None}
+        outcome = {'ran': False, 'value': None, 'error': None}  # type: Dict[str, Any]
 
-        async def inside():
+        async def inside() -> None:
             outcome['ran'] = True
             try:
                 outcome['value'] = await write()
@@ -96,7 +108,7 @@ class NativeEdits:
             raise outcome['error']
         return outcome['value']
 
-    def _note(self, path, author):
+    def _note(self, path: str, author: 'JsonObject') -> None:
         key = 'p:' + path
         if not (key in self.files):
             self.files[key] = {'path': path, 'authors': []}
@@ -104,15 +116,15 @@ class NativeEdits:
         if len([item for item in known if scope_key(item) == scope_key(author)]) == 0:
             known.append(author)
 
-    def tracked(self, path):
+    def tracked(self, path: str) -> 'List[JsonObject]':
         """The turns VS Code tracks `path` for ([] when it tracks none)."""
         key = 'p:' + path
         return self.files[key]['authors'] if key in self.files else []
 
-    def pending_hunks(self, path):
+    def pending_hunks(self, path: str) -> 'List[JsonObject]':
         """The change log's pending hunks of `path` by the tracked turns: [{'id', 'added', 'removed'}]."""
         keys = [scope_key(author) for author in self.tracked(path)]
-        found = []
+        found = []  # type: List[JsonObject]
         for item in self.changes.pending():
             if item['path'] == path and scope_key(item['author']) in keys:
                 for hunk in item['hunks']:
@@ -121,7 +133,7 @@ class NativeEdits:
 
     # ------------------------------------------------------------------------------------ VS Code → Hermes
 
-    async def on_action(self, event):
+    async def on_action(self, event: Any) -> 'Optional[int]':
         """A participant's onDidPerformAction: Keep/Undo in VS Code's editing session."""
         action = prop(event, 'action')
         kind = prop(action, 'kind')
@@ -144,7 +156,7 @@ class NativeEdits:
         await self.changes.sync(path)  # hunks undone in VS Code leave the log; the rest were kept there
         return self._keep_left(path)
 
-    def _keep_matching(self, path, added, removed, more_left):
+    def _keep_matching(self, path: str, added: Any, removed: Any, more_left: bool) -> int:
         if not more_left:
             return self._keep_left(path)
         same = [hunk for hunk in self.pending_hunks(path) if hunk['added'] == added and hunk['removed'] == removed]
@@ -153,13 +165,13 @@ class NativeEdits:
         self.changes.keep(path, same[0]['id'])
         return 1
 
-    def _keep_left(self, path):
+    def _keep_left(self, path: str) -> int:
         hunks = self.pending_hunks(path)
         for hunk in hunks:
             self.changes.keep(path, hunk['id'])
         return len(hunks)
 
-    async def _until_reverted(self, path):
+    async def _until_reverted(self, path: str) -> None:
         """VS Code tells of a whole-file Undo before it writes the text back: wait until this extension host's
         document no longer holds the agent's text (or REVERT_WAIT_MS)."""
         entry = self.changes.entry(path)
@@ -167,7 +179,7 @@ class NativeEdits:
             return
         changed = deferred()
 
-        def on_change(event):
+        def on_change(event: Any) -> None:
             if event.document.uri.scheme == 'file' and event.document.uri.fsPath == path:
                 changed['resolve'](True)
         subscription = vscode.workspace.onDidChangeTextDocument(to_js_callback(on_change))
@@ -178,7 +190,7 @@ class NativeEdits:
 
     # ------------------------------------------------------------------------------------ Hermes → VS Code
 
-    def log_changed(self, paths):
+    def log_changed(self, paths: 'Optional[List[str]]') -> None:
         """The change log's listener: a tracked file with no pending hunk of its turns left is kept in VS Code."""
         for path in paths or []:
             if len(self.tracked(path)) == 0 or len(self.pending_hunks(path)) > 0:
@@ -186,7 +198,7 @@ class NativeEdits:
             del self.files['p:' + path]
             spawn(self._accept_natively(path))
 
-    async def _accept_natively(self, path):
+    async def _accept_natively(self, path: str) -> None:
         """Close the file's review in VS Code: Keep when the file is there (the change log kept it, or an undo
         already put its text back), Undo when it is gone (an undone creation: VS Code's Keep would save its model
         and bring the file back)."""
@@ -199,26 +211,27 @@ class NativeEdits:
         except JsError as error:
             self._warn('VS Code\'s chat did not take the review of ' + path + ': ' + error_message(error))
 
-    def _warn(self, text):
+    def _warn(self, text: str) -> None:
         if not is_none(self.log):
             self.log.warn('Native edits: ' + text)
 
 
-async def _stat_or_none(path):
+async def _stat_or_none(path: str) -> 'Optional[FileStat]':
     try:
         return await stat(path)
     except JsError:
         return None
 
 
-def _current_text(path):
+def _current_text(path: str) -> 'Optional[str]':
     for document in vscode.workspace.textDocuments:
         if document.uri.scheme == 'file' and document.uri.fsPath == path:
             return document.getText()
     return None
 
 
-def register_native_edits(context, changes, log):
+def register_native_edits(context: 'ExtensionContext', changes: 'Optional[ChangeLog]',
+                          log: 'Log') -> 'Optional[NativeEdits]':
     """The native edits of the change log's turns (None without a change log): it follows the log; each chat
     participant whose turns it tracks is handed to `follow_actions`."""
     if is_none(changes):
@@ -228,14 +241,14 @@ def register_native_edits(context, changes, log):
     return native
 
 
-def follow_actions(context, native, participant):
+def follow_actions(context: 'ExtensionContext', native: 'Optional[NativeEdits]', participant: Any) -> None:
     """Keep/Undo in VS Code's editing session reach `native` through the participant's onDidPerformAction
     (absent where chatParticipantAdditions is off: then `native` never opens a turn in VS Code's editing session,
     as a Keep there would go unheard)."""
     if is_none(native) or is_none(participant):
         return
 
-    async def on_action(event):
+    async def on_action(event: Any) -> None:
         try:
             await native.on_action(event)
         except JsError as error:
@@ -249,7 +262,7 @@ def follow_actions(context, native, participant):
         native.hears_keep = True
 
 
-def open_turn(native, stream, author):
+def open_turn(native: 'Optional[NativeEdits]', stream: Any, author: 'JsonObject') -> 'Callable[[], None]':
     """The front ends' one call: open `author`'s turn on `stream` when there is a NativeEdits; returns the closer."""
     if is_none(native):
         return lambda: None

@@ -8,12 +8,18 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.js.promises import spawn
 from hermes.host.proposals import PENDING_CONTEXT
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, List, Optional
+from hermes.host.proposals import Proposals
+if TYPE_CHECKING:
+    from vscode import CodeLens, ExtensionContext, TabChangeEvent, TextDocument, Uri
+# __pragma__('noskip')
 
 ACCEPT_COMMAND = 'hermes.proposal.accept'
 REJECT_COMMAND = 'hermes.proposal.reject'
 
 
-def path_of(argument):
+def path_of(argument: Any) -> 'Optional[str]':
     """The file a command means: its argument (a path from a lens, a URI from the editor title), else the active
     editor's."""
     if not is_none(argument):
@@ -27,20 +33,20 @@ def path_of(argument):
 
 
 class ProposalUi:
-    def __init__(self, proposals):
+    def __init__(self, proposals: 'Proposals') -> None:
         self.proposals = proposals
-        self.lenses_changed = new(vscode.EventEmitter)
+        self.lenses_changed = new(vscode.EventEmitter)  # type: Any
 
-    def refresh(self):
+    def refresh(self) -> None:
         self.lenses_changed.fire(None)
         self.update_context()
 
-    def update_context(self, *ignored):
+    def update_context(self, *ignored: Any) -> None:
         path = path_of(None)
         under_review = not is_none(path) and not is_none(self.proposals.find(path))
         vscode.commands.executeCommand('setContext', PENDING_CONTEXT, under_review)
 
-    def provide_lenses(self, document, token=None):
+    def provide_lenses(self, document: 'TextDocument', token: Any = None) -> 'List[CodeLens]':
         if document.uri.scheme != 'file':
             return []
         entry = self.proposals.find(document.uri.fsPath)
@@ -55,7 +61,7 @@ class ProposalUi:
                 new(vscode.CodeLens, top, {'title': '$(close) Reject', 'command': REJECT_COMMAND, 'arguments': [path],
                                            'tooltip': 'Undo the proposal: the agent writes nothing'})]
 
-    def tabs_changed(self, event):
+    def tabs_changed(self, event: 'TabChangeEvent') -> None:
         for tab in event.closed:
             uri = None if is_none(tab.input) else tab.input.uri
             if is_none(uri) or uri.scheme != 'file' or is_none(self.proposals.find(uri.fsPath)):
@@ -63,7 +69,7 @@ class ProposalUi:
             if not _still_shown(uri):
                 self.proposals.editor_closed(uri.fsPath)
 
-    def answer(self, accept, argument=None):
+    def answer(self, accept: bool, argument: Any = None) -> bool:
         path = path_of(argument)
         if is_none(path) or is_none(self.proposals.find(path)):
             vscode.window.showInformationMessage('Hermes: no proposed change of an agent is waiting in this editor.')
@@ -71,11 +77,11 @@ class ProposalUi:
         spawn(self.proposals.accept(path) if accept else self.proposals.reject(path))
         return True
 
-    def dispose(self):
+    def dispose(self) -> None:
         self.lenses_changed.dispose()
 
 
-def _still_shown(uri):
+def _still_shown(uri: 'Uri') -> bool:
     for group in vscode.window.tabGroups.all:
         for tab in group.tabs:
             shown = None if is_none(tab.input) else tab.input.uri
@@ -84,7 +90,7 @@ def _still_shown(uri):
     return False
 
 
-def register_proposal_ui(context, proposals):
+def register_proposal_ui(context: 'ExtensionContext', proposals: 'Proposals') -> 'ProposalUi':
     ui = ProposalUi(proposals)
     context.subscriptions.push(ui)
     proposals.on_change(ui.refresh)

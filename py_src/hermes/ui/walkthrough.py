@@ -7,6 +7,14 @@ from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.values import get_key
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, List, Optional
+from hermes.core.conversations import Conversation, ConversationStore
+from hermes.host.doors import DoorService
+from hermes.host.mcp_service import McpService
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 TERMINAL_AGENT_CONTEXT = 'hermes.walkthrough.terminalAgentConnected'
 AGENT_ANSWERED_CONTEXT = 'hermes.walkthrough.agentAnswered'
@@ -14,16 +22,16 @@ MCP_CLIENT_CONTEXT = 'hermes.walkthrough.mcpClientConnected'
 
 
 class Walkthrough:
-    def __init__(self):
-        self.done = []  # the context keys set (each once: VS Code keeps a completed step completed)
+    def __init__(self) -> None:
+        self.done = []  # type: List[str]  # the context keys set (each once: VS Code keeps a completed step completed)
 
-    def mark(self, key):
+    def mark(self, key: str) -> None:
         if key in self.done:
             return
         self.done.append(key)
         vscode.commands.executeCommand('setContext', key, True)
 
-    def conversation_changed(self, conversation, origin=None):
+    def conversation_changed(self, conversation: 'Optional[Conversation]', origin: Any = None) -> None:
         if is_none(conversation):
             return
         for message in conversation.messages:
@@ -32,18 +40,19 @@ class Walkthrough:
                 return
 
 
-def register_walkthrough(context, conversations, doors, mcp):
+def register_walkthrough(context: 'ExtensionContext', conversations: 'ConversationStore', doors: 'DoorService',
+                         mcp: 'McpService') -> 'Walkthrough':
     """Listens to the conversation store, the doors and the MCP server for what completes each step."""
     walkthrough = Walkthrough()
     unsubscribe = conversations.on_change(walkthrough.conversation_changed)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(unsubscribe)))
 
-    def doors_changed(*ignored):
+    def doors_changed(*ignored: Any) -> None:
         if len(doors.describe()) > 0:
             walkthrough.mark(TERMINAL_AGENT_CONTEXT)
     doors.on_change(doors_changed)
 
-    def clients_changed(count):
+    def clients_changed(count: int) -> None:
         if count > 0:
             walkthrough.mark(MCP_CLIENT_CONTEXT)
     mcp.client_listeners.append(clients_changed)
