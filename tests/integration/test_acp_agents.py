@@ -223,3 +223,35 @@ def test_an_edit_by_the_claude_adapter_is_reviewed_kept_and_undone(tmp_path):
     assert len([text for text, buttons in out['asked'] if agent['asks'] in buttons]) >= 2, out['asked']
     assert out['reviewed'] == {str(config): '[app]\ndebug = false\nport = 8080\n', str(made): 'made\n'}
     assert config.read_text() == '[app]\ndebug = false\nport = 8080\n' and made.read_text() == 'made\n'
+
+
+@pytest.mark.parametrize('client, option, field', [
+    ('codex-acp', 'config:reasoning_effort', lambda request: request['reasoning']['effort']),
+    ('claude-agent-acp', 'config:effort', lambda request: request['output_config']['effort']),
+])
+def test_an_adapters_config_options_are_pickers_and_one_changed_reaches_its_next_model_request(client, option, field,
+                                                                                              tmp_path):
+    """The adapters' session config options (ACP `configOptions`) are the session's pickers; the reasoning effort
+    picked there between two turns is what the agent's next request to its model asks for."""
+    agent = AGENTS[client]
+    program, args = command_of(client, agent)
+    workspace = tmp_path / 'ws'
+    workspace.mkdir()
+    home = tmp_path / 'agent-home'
+    home.mkdir()
+    with agent['server']([Say('alpha4711'), Say('beta4711')]) as model:
+        env = dict(agent['env'](home, model), HOME=str(home))
+        name = agent['preset']
+        out = run_session({'settings': {'hermes.acp.agents': [{'name': name, 'command': program, 'args': args,
+                                                                'env': env}],
+                                        'hermes.agent.backend': name},
+                           'folders': [str(workspace)], 'prompts': ['one', 'two'],
+                           'choices': {'1': [{'optionId': option, 'value': 'high'}]}})
+        requests = [request for request in model.turns if 'alpha4711' not in json.dumps(request)]
+        after = [request for request in model.turns if 'alpha4711' in json.dumps(request)]  # the second turn's
+    groups = {group['id']: group['items'] for group in out['optionGroups']}
+    assert {'config:mode', 'config:model', option} <= set(groups), groups
+    assert 'high' in groups[option] and len(groups['config:model']) > 1
+    assert [turn['result']['metadata']['hermes']['stopped'] for turn in out['turns']] == ['done', 'done']
+    assert field(requests[0]) == 'medium', requests[0]  # the agent's default
+    assert after != [] and field(after[-1]) == 'high', after[-1]

@@ -3,7 +3,8 @@
 //   node tests/node/acp_session_turn.js '<json: {settings, folders, warningAnswer, prompts: [text…], watchDisk, entries,
 //                                               choices: {promptIndex: [{optionId, value}…]}, review}>'
 // → {turns: [{parts, result}], asked: [[dialog text, buttons]], log: [output channel lines],
-//    changed: [{path, insertions, deletions}] (the session item's changed files), entries: {path: change log entry}}
+//    changed: [{path, insertions, deletions}] (the session item's changed files), entries: {path: change log entry},
+//    optionGroups: [{id, name, items: [id…]}] (the pickers under the input after the turns)}
 // `watchDisk`: the fake's file watchers hear the folders' real disk changes (fs.watch), as VS Code's do.
 // `choices`: what the user picks under the input (mode, model) before the prompt of that index.
 // `review`: [['keep' | 'undo', path]…] done in the change log after the turns, as the editor's Keep / Undo would;
@@ -50,6 +51,9 @@ async function main() {
       const result = await session.ask(prompt, stream);
       out.turns.push({ parts: JSON.parse(JSON.stringify(stream.parts)), result: JSON.parse(JSON.stringify(result || {})) });
     }
+    const { optionGroups } = await chat.content.get('hermes').provider.provideChatSessionProviderOptions({});
+    out.optionGroups = (optionGroups || []).map((group) => ({ id: group.id, name: group.name,
+      items: group.items.map((item) => item.id) }));
     const changeLog = session.api.mcp.registry.services.change_log_or_none;
     out.entries = await entriesOf(changeLog, plan.entries || [], 30000);
     out.reviewed = {};
