@@ -447,6 +447,12 @@ function noticeElement(text) {
   return el('div', { class: 'message-notice', role: 'note' }, [icon('info'), holder]);
 }
 
+// What an ACP agent's turn used and cost, under its reply ("This turn: 1,234 tokens (…) · $0.25").
+/** @param {import('./protocol').TurnUsage} usage */
+function turnUsageElement(usage) {
+  return el('div', { class: 'turn-usage', role: 'note', 'aria-label': 'What this turn used' }, [icon('pulse'), el('span', { text: String(usage.text || '') })]);
+}
+
 function addAssistantMessage(message, live) {
   const { element, body } = messageElement('assistant');
   const entry = { element, body, text: null, tools: new Map(), thought: null, plan: null };
@@ -469,6 +475,7 @@ function addAssistantMessage(message, live) {
   }
   if (message.error) body.appendChild(el('div', { class: 'message-error', text: message.error }));
   if (message.status === 'stopped') body.appendChild(el('div', { class: 'message-note', text: 'Stopped.' }));
+  if (message.usage) body.appendChild(turnUsageElement(message.usage));
   if (live) {
     element.classList.add('streaming');
     element.setAttribute('aria-busy', 'true'); // screen readers read the reply once, not token by token
@@ -836,6 +843,7 @@ const handlers = {
         card.classList.remove('asking');
       }
       if (message.status === 'stopped') current.body.appendChild(el('div', { class: 'message-note', text: 'Stopped.' }));
+      if (message.message && message.message.usage) current.body.appendChild(turnUsageElement(message.message.usage));
       if (message.message) state.messages.push(message.message);
     }
     state.current = null;

@@ -87,6 +87,7 @@ export interface AssistantMessage {
   status: 'running' | 'done' | 'stopped' | 'error';
   error: string | null;
   parts: Array<TextPart | ToolPart | ThoughtPart | PlanPart>;
+  usage?: TurnUsage;
 }
 
 export interface TextPart {
@@ -119,6 +120,13 @@ export interface PlanPart {
 export interface PlanEntry {
   title: string;
   status: string;
+}
+
+/** What an ACP agent's turn used (the prompt's answer's tokens: {total, input, output, thought?, cachedRead?, cachedWrite?}) and cost (what the session's cost grew by: {amount, currency}), and the line that says it. */
+export interface TurnUsage {
+  tokens: { [key: string]: unknown } | null;
+  cost: { [key: string]: unknown } | null;
+  text: string;
 }
 
 /** The user's message as stored. */

@@ -32,9 +32,10 @@ test('an ACP turn is rendered natively: text, thinking, tool invocations that en
   try {
     const kinds = run.stream.parts.map(([kind]) => kind);
     assert.equal(run.result.metadata.hermes.stopReason, 'end_turn');
-    // the answer, then once (the agent's commands came after session/new) the line that says its slash commands
+    // the answer, the line under it with what the turn cost (the agent's usage_update), then once (the agent's
+    // commands came after session/new) the line that says its slash commands
     assert.deepEqual(run.stream.parts.filter(([kind]) => kind === 'markdown').map(([, text]) => text),
-      ['Hello', ', you said: hello there', `\n\n${COMMANDS_HINT}`]);
+      ['Hello', ', you said: hello there', '\n\n*This turn: $0.01*', `\n\n${COMMANDS_HINT}`]);
     assert.deepEqual(run.stream.parts.find(([kind]) => kind === 'thinking'), ['thinking', 'thinking']);
     const tools = run.stream.parts.filter(([kind, part]) => kind === 'tool' && part.toolCallId === 'call-1').map(([, part]) => part);
     assert.deepEqual(tools.map((part) => [part.invocationMessage, part.isComplete, part.enablePartialUpdate]),

@@ -122,9 +122,12 @@ class FakeAgent:
 
     async def prompt(self, session_id, blocks, on_update):
         self.calls.append(('prompt', session_id, blocks))
+        answer = {'stopReason': 'end_turn'}
         for step in self.scripts['turns'].pop(0):
             if isinstance(step, dict):
                 on_update(step)
+            elif step[0] == 'answer':  # more in the prompt's answer (its `usage`)
+                answer.update(step[1])
             elif step[0] == 'permission':
                 prompter = self.client_side.prompters[session_id]
                 self.outcomes.append(await prompter(step[1]))
@@ -143,7 +146,7 @@ class FakeAgent:
                 self.scripts.get('after_turn', []):
             for callback in self.update_callbacks:
                 callback(session_id, update)
-        return {'stopReason': 'end_turn'}
+        return answer
 
     def cancel(self, session_id):
         self.cancelled.append(session_id)

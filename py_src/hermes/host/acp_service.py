@@ -526,6 +526,7 @@ class AcpService:
         except JsError as error:
             raise failure_of(error, spec['name'])
         await self.choices_sent(session_id)  # a mode or model chosen just before the prompt applies to it
+        turn.cost_before = get_key(conversation.acp, 'cost')  # (a new session has none: its first cost is all its own)
         if not is_none(between_turns):
             self.watch_session(session_id, between_turns)
         known = self.commands_for(session_id)
@@ -565,6 +566,7 @@ class AcpService:
             if not is_none(set_questioner):
                 set_questioner(session_id, None)
         stop_reason = get_key(result, 'stopReason', 'end_turn')
+        turn.said_usage = get_key(result, 'usage')
         turn.finish(stop_reason)
         return {'stopReason': stop_reason, 'turn': turn, 'notices': notices}
 

@@ -18,6 +18,7 @@ from hermes.core.acp_backends import (SETUP_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_C
 from hermes.core.acp_sign_in import sign_in_title
 from hermes.core.acp_commands import commands_of
 from hermes.core.acp_conversation import AcpConversations, no_answer_text
+from hermes.core.chat_sessions import usage_markdown
 from hermes.core.checkpoints import change_author
 from hermes.host.acp_service import AcpService
 from hermes.host.acp_sign_in import AgentSignIn
@@ -169,6 +170,8 @@ class AcpSessionRunner:
             return {'metadata': {'hermes': {'stopped': 'error', 'acp': spec['name']}}}
         if ended['empty'] and not shown.text_shown:
             stream.markdown(no_answer_text(spec['name']))
+        if not is_none(ended['usage']):  # what the turn used and cost, a line under it
+            stream.markdown('\n\n' + usage_markdown(ended['usage']))
         hint = None if self.commands_offered else self.turns.commands_hint(conversation, spec['name'], SESSION_ORIGIN)
         if not is_none(hint):  # the agent's commands arrived or changed: said once, at the end of this response
             stream.markdown('\n\n' + hint)
