@@ -23,6 +23,7 @@ const state = {
   turnChanges: {}, // turn id → {files: [{path, label, added, removed}], added, removed}: pending changes by turn
   backends: null, // {choices: [{id, label, detail, available}], current, locked, usage}: who answers (null: only the built-in loop)
   commands: [], // the slash commands of the conversation's ACP agent: [{name, description, hint}] ("/" lists them)
+  attachments: /** @type {{name: string, mimeType: string, data: string}[]} */ ([]), // images for the next message
 };
 
 // ----------------------------------------------------------------------------------------- DOM
@@ -72,10 +73,17 @@ const input = el('textarea', {
 const sendButton = el('button', { id: 'send', type: 'button', class: 'primary-button', title: 'Send (Enter)', 'aria-label': 'Send' }, [icon('send')]);
 const stopButton = el('button', { id: 'stop', type: 'button', class: 'primary-button stop', title: 'Stop (Escape)', 'aria-label': 'Stop' }, [icon('debug-stop')]);
 const statusLine = el('div', { id: 'status', class: 'status', 'aria-live': 'polite' });
+// Images pasted, dropped or picked for the next message (an ACP agent's: the host sends those it reads)
+const attachButton = iconButton('attach-image', 'file-media', 'Attach an image (or paste one)');
+const imagePicker = el('input', { id: 'image-picker', type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp', multiple: true, hidden: true });
+const attachmentList = el('div', { id: 'attachments', class: 'attachments', role: 'list', 'aria-label': 'Attached images' });
+attachmentList.hidden = true;
+attachButton.hidden = true;
 const commandMenu = new CommandMenu(input, el, () => { autoSize(); saveDraft(); });
 const composer = el('div', { class: 'composer' }, [
   commandMenu.list,
-  el('div', { class: 'prompt-row' }, [input, sendButton, stopButton]),
+  attachmentList,
+  el('div', { class: 'prompt-row' }, [attachButton, imagePicker, input, sendButton, stopButton]),
   statusLine,
 ]);
 
@@ -116,6 +124,7 @@ function renderBackends() {
   }
   const agent = currentAgent();
   for (const part of [modelLabel, modelSelect, refreshButton]) part.hidden = Boolean(agent);
+  attachButton.hidden = !agent; // images go to ACP agents (the host sends them to one that reads them)
   const usage = agent && backends ? usageText(backends.usage) : '';
   usageLine.hidden = !usage;
   usageLine.textContent = usage;
@@ -599,10 +608,49 @@ function autoSize() {
   input.style.height = Math.min(input.scrollHeight, 200) + 'px';
 }
 
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+const MAX_IMAGES = 4;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+function renderAttachments() {
+  attachmentList.hidden = state.attachments.length === 0;
+  attachmentList.replaceChildren(...state.attachments.map((image, index) => el('div', { class: 'attachment', role: 'listitem' }, [
+    icon('file-media'),
+    el('span', { class: 'attachment-name', text: image.name, title: image.name }),
+    el('button', { type: 'button', class: 'icon-button', title: `Remove ${image.name}`, 'aria-label': `Remove ${image.name}`, 'data-action': 'remove-image', 'data-index': String(index) }, [icon('close')]),
+  ])));
+}
+
+/** @param {File[]} files */
+function attachImages(files) {
+  for (const file of files) {
+    if (!IMAGE_TYPES.includes(file.type)) { showBanner(`${file.name || 'That file'} is not a PNG, JPEG, GIF or WebP image.`, {}); continue; }
+    if (file.size > MAX_IMAGE_BYTES) { showBanner(`${file.name || 'The image'} is larger than 5 MB.`, {}); continue; }
+    if (state.attachments.length >= MAX_IMAGES) { showBanner(`At most ${MAX_IMAGES} images go with one message.`, {}); break; }
+    const image = { name: file.name || 'pasted image', mimeType: file.type, data: '' };
+    state.attachments.push(image);
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result || '');
+      image.data = url.slice(url.indexOf(',') + 1); // the base64 after "data:image/png;base64,"
+      renderAttachments();
+    };
+    reader.readAsDataURL(file);
+  }
+  renderAttachments();
+}
+
 function send() {
   const text = input.value;
   if (state.running || !text.trim()) return;
-  vscode.postMessage({ type: 'send', text });
+  const images = state.attachments.filter((image) => image.data);
+  if (images.length > 0) {
+    vscode.postMessage({ type: 'sendImages', text, images: JSON.stringify(images.map(({ mimeType, data, name }) => ({ mimeType, data, name }))) });
+  } else {
+    vscode.postMessage({ type: 'send', text });
+  }
+  state.attachments = [];
+  renderAttachments();
   input.value = '';
   autoSize();
   saveDraft();
@@ -633,6 +681,20 @@ document.addEventListener('keydown', (event) => {
   }
 });
 sendButton.addEventListener('click', send);
+attachButton.addEventListener('click', () => imagePicker.click());
+imagePicker.addEventListener('change', () => { attachImages(Array.from(imagePicker.files || [])); imagePicker.value = ''; });
+input.addEventListener('paste', (event) => {
+  const files = Array.from((event.clipboardData && event.clipboardData.files) || []).filter((file) => file.type.startsWith('image/'));
+  if (files.length === 0 || !currentAgent()) return;
+  event.preventDefault();
+  attachImages(files);
+});
+attachmentList.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('[data-action="remove-image"]') : null;
+  if (!(button instanceof HTMLElement)) return;
+  state.attachments.splice(Number(button.dataset.index), 1);
+  renderAttachments();
+});
 stopButton.addEventListener('click', stop);
 newChatButton.addEventListener('click', () => vscode.postMessage({ type: 'newChat' }));
 settingsButton.addEventListener('click', () => vscode.postMessage({ type: 'openSettings' }));

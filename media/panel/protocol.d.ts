@@ -12,6 +12,13 @@ export interface SendMessage {
   text: string;
 }
 
+/** A user message with images pasted or picked in the panel, for an ACP agent that reads images: `images` is the JSON text of [{mimeType, data (base64), name}]; the host checks each (core/prompt_content.py panel_images). */
+export interface SendImagesMessage {
+  type: 'sendImages';
+  text: string;
+  images: string;
+}
+
 /** Stop the reply; run the failed one again; a new conversation; list the models again; the LLM settings; ask for the API key. */
 export interface BareMessage {
   type: 'stop' | 'retry' | 'newChat' | 'refreshModels' | 'openSettings' | 'setApiKey';
@@ -365,7 +372,7 @@ export interface ElicitationOption {
 }
 
 /** What the webview may send to the host (validated again there: ui/panel_protocol.py). */
-export type FromWebview = ReadyMessage | SendMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage | ElicitationAnswerMessage;
+export type FromWebview = ReadyMessage | SendMessage | SendImagesMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage | ElicitationAnswerMessage;
 
 /** What the host posts to the webview. */
 export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost | BackendsPost | ThoughtDeltaPost | AgentToolPost | PlanPost | UsagePost | NoticePost | PermissionPost | CommandsPost | ElicitationPost;

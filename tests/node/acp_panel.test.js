@@ -120,6 +120,20 @@ test('each turn in the panel says what it used and cost: the answer\'s tokens, w
   }
 });
 
+test('images attached in the panel reach an agent that reads images; what is no image is said, not sent', async () => {
+  const panel = await openPanel({ 'hermes.agent.backend': 'Scripted',
+    'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT, '--rich'] }] });
+  try {
+    const images = JSON.stringify([{ mimeType: 'image/png', data: 'iVBORw0KGgoBAgM=', name: 'shot.png' },
+      { mimeType: 'image/png', data: 'not base64 <b>', name: 'bad.png' }]);
+    await panel.send({ type: 'sendImages', text: 'blocks', images });
+    assert.equal(panel.of('textDelta').map((m) => m.text).join(''), 'blocks: text(6 chars) image(image/png, 16 base64 chars)');
+    assert.deepEqual(panel.of('notice').map((m) => m.text), ['bad.png: not sent (a PNG, JPEG, GIF or WebP image of at most 5 MB is).']);
+  } finally {
+    await panel.stop();
+  }
+});
+
 test('a permission request is a card in the panel with every option; the answer goes back exactly', async () => {
   const panel = await openPanel(SCRIPTED);
   try {

@@ -27,6 +27,27 @@ const COMMANDS_HINT = 'Scripted commands: `/help`, `/model`, `/tools` — type o
 const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
   'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
 
+test('an image and a file attached in the chat reach an agent that reads them as image and resource blocks; one that does not gets a link and a note', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-attach-'));
+  fs.writeFileSync(path.join(folder, 'a.txt'), 'hello\n');
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+  const references = () => [{ id: 'img', value: { mimeType: 'image/png', data: async () => png } },
+    { id: 'file', value: vscode.Uri.file(path.join(folder, 'a.txt')) }];
+  for (const [args, said] of [
+    [[AGENT, '--rich'], 'blocks: text(6 chars) image(image/png, 16 base64 chars) resource(a.txt, "hello\\n")'],
+    [[AGENT], 'blocks: text(6 chars) resource_link(a.txt)\n\n> Scripted does not read images: the image was not sent.\n\n']]) {
+    const opened = await openSession({ 'hermes.agent.backend': 'Scripted',
+      'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args }] });
+    try {
+      const stream = recorder();
+      await opened.ask('blocks', stream, undefined, references());
+      assert.equal(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('').split('\n\nScripted commands')[0], said);
+    } finally {
+      await opened.stop();
+    }
+  }
+});
+
 test('an ACP turn is rendered natively: text, thinking, tool invocations that end, the plan as a to-do list', async () => {
   const run = await session(SCRIPTED, 'hello there');
   try {

@@ -36,6 +36,9 @@ ACTION = Limit(16)  # accept | decline | cancel (the host checks)
 # a form's answers as JSON text: at most 30 fields of 10,000 characters each (core/elicitation.py), with room for
 # their names and JSON's escapes
 FORM_VALUES = Limit(700000)
+# images attached in the panel as JSON text: at most 4 (core/prompt_content.py MAX_PANEL_IMAGES) of 7 MiB of base64
+# each (MAX_IMAGE_CHARS), with room for their types and names
+IMAGES = Limit(29364224 + 4096)
 
 # ------------------------------------------------------------------------- webview → host
 
@@ -49,6 +52,14 @@ class SendMessage(TypedDict):
     """A user message."""
     type: Literal['send']
     text: Annotated[str, TEXT]
+
+
+class SendImagesMessage(TypedDict):
+    """A user message with images pasted or picked in the panel, for an ACP agent that reads images: `images` is the
+    JSON text of [{mimeType, data (base64), name}]; the host checks each (core/prompt_content.py panel_images)."""
+    type: Literal['sendImages']
+    text: Annotated[str, TEXT]
+    images: Annotated[str, IMAGES]
 
 
 class BareMessage(TypedDict):
@@ -109,7 +120,7 @@ class SetupAgentMessage(TypedDict):
     type: Literal['setupAgent']
 
 
-FromWebview = Union[ReadyMessage, SendMessage, BareMessage, CodeMessage, SelectModelMessage, TurnMessage,
+FromWebview = Union[ReadyMessage, SendMessage, SendImagesMessage, BareMessage, CodeMessage, SelectModelMessage, TurnMessage,
                     SelectBackendMessage, PermissionAnswerMessage, OpenPermissionDiffMessage, SetupAgentMessage,
                     ElicitationAnswerMessage]
 

@@ -63,7 +63,9 @@ def session_contribution() -> 'List[JsonObject]':
         'inputPlaceholder': 'Ask Hermes, or type / for commands',
         # supportsPromptAttachments: VS Code's "/" completion lists a session's prompt customizations (an ACP agent's
         # own commands, ui/session_commands.py) only for a session that accepts prompts
-        'capabilities': {'supportsFileAttachments': True, 'supportsPromptAttachments': True},
+        # supportsImageAttachments: images go to an ACP agent that reads them (core/prompt_content.py)
+        'capabilities': {'supportsFileAttachments': True, 'supportsImageAttachments': True,
+                         'supportsPromptAttachments': True},
         'commands': [{'name': command['name'], 'description': command['description']} for command in COMMANDS],
     }]
 

@@ -26,6 +26,7 @@ from hermes.core.acp_options import (offered_options, option_groups, chosen_valu
                                      with_config_update, wire_value, CONFIG, OPTIONS, MODE)
 from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
                                   permission_summary)
+from hermes.core.prompt_content import fit_prompt
 from hermes.core.elicitation import accepted, declined, cancelled, check_answers, answer_text
 from hermes.host.settings import setting
 from hermes.host.url_consent import ask_to_open
@@ -532,6 +533,10 @@ class AcpService:
         known = self.commands_for(session_id)
         if not is_none(known):  # sent before this turn (after session/new, during load, in an earlier turn)
             view.on_commands(known)
+        fitted = fit_prompt(blocks, getattr(agent, 'capabilities', None), spec['name'])  # images, embedded files
+        blocks = fitted['blocks']
+        for note in fitted['notes']:
+            notices.append(note)
         set_author = getattr(self.client_side, 'set_change_author', None)
         if not is_none(author) and not is_none(set_author):
             set_author(session_id, author)  # fs/write_text_file of agents that use it: this turn's changes

@@ -7,11 +7,13 @@ files the agent changed noticed, and a failure said in words (with a button that
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
+from hermes.js.text import bytes_base64
 from hermes.core.values import json_type, get_key
 from hermes.core.cancellation import Cancellation
 from hermes.core.chat_messages import prop
 from hermes.core.chat_prompts import TASKS, task_prompt
 from hermes.core.acp_turn import AcpTurn, content_text
+from hermes.core.prompt_content import image_block, resource_block, selection_uri, link_name
 from hermes.core.acp_options import chosen_values, option_update
 from hermes.core.acp_backends import (SETUP_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, HERMES_NAME, agent_of_choice,
                                       find_spec)
@@ -61,6 +63,50 @@ def prompt_blocks(request, agent_commands=None):
         path = uri.path
         blocks.append({'type': 'resource_link', 'uri': uri.toString(), 'name': path[path.rfind('/') + 1:]})
     return blocks, text
+
+
+async def attached_blocks(request, log=None):
+    """What the request attaches, as ACP content blocks as rich as ACP allows (host/acp_service.py fits them to what
+    the agent reads, core/prompt_content.py): an image (VS Code's ChatReferenceBinaryData) as an `image` block; a
+    file as an embedded `resource` with its text (a link when it cannot be read as text); a selection (a Location)
+    as a `resource` with the selected text, its uri naming the lines. Other references (not files) are left out."""
+    blocks = []
+    for reference in prop(request, 'references') or []:
+        value = prop(reference, 'value')
+        if is_none(value):
+            continue
+        try:
+            block = await _reference_block(value)
+        except JsError as error:
+            block = None
+            if not is_none(log):
+                log.warn('ACP: an attachment could not be read: ' + error_message(error))
+        if not is_none(block):
+            blocks.append(block)
+    return blocks
+
+
+async def _reference_block(value):
+    mime_type = prop(value, 'mimeType')
+    if json_type(mime_type) == 'string' and not is_none(prop(value, 'data')):  # ChatReferenceBinaryData
+        if not mime_type.lower().startswith('image/'):
+            return None
+        data = await value.data()
+        source = prop(value, 'reference')
+        return image_block(mime_type, bytes_base64(data),
+                           source.toString() if not is_none(source) and not is_none(prop(source, 'scheme')) else None)
+    location = prop(value, 'range')
+    uri = value if not is_none(prop(value, 'scheme')) else prop(value, 'uri')
+    if is_none(uri) or prop(uri, 'scheme') != 'file':
+        return None
+    try:
+        document = await vscode.workspace.openTextDocument(uri)
+    except JsError:
+        return {'type': 'resource_link', 'uri': uri.toString(), 'name': link_name(uri.toString())}  # not text
+    if is_none(location):
+        return resource_block(uri.toString(), document.getText(), None)
+    return resource_block(selection_uri(uri.toString(), location.start.line + 1, location.end.line + 1),
+                          document.getText(location), None)
 
 
 class AcpSessionRunner:
@@ -144,6 +190,11 @@ class AcpSessionRunner:
         if text.strip() == '':
             stream.markdown('Type a message for ' + spec['name'] + '.')
             return {}
+        attached = await attached_blocks(request, self.log)
+        if len(attached) > 0:  # (replacing the links prompt_blocks made: the agent gets them back where it reads no more)
+            blocks = [block for block in blocks if block['type'] != 'resource_link']
+            for block in attached:
+                blocks.append(block)
         begun = self.turns.begin(conversation, text, spec['name'], SESSION_ORIGIN)
         cancellation = Cancellation()
         subscription = None

@@ -26,6 +26,7 @@ from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, get_key
+from hermes.core.prompt_content import panel_images
 from hermes.ui.panel_protocol import parse_webview_message, ProtocolError
 from hermes.core.cancellation import Cancellation
 from hermes.core.tools import WAITING, CONFIRMED
@@ -197,6 +198,8 @@ class PanelController:
             await self.refresh_models()
         elif kind == 'send':
             await self.send(message['text'])
+        elif kind == 'sendImages':
+            await self.send(message['text'], message['images'])
         elif kind == 'stop':
             self.stop()
         elif kind == 'retry':
@@ -319,7 +322,8 @@ class PanelController:
         self.post_models()
         return self.models
 
-    async def send(self, text: str) -> 'Optional[AssistantMessage]':
+    async def send(self, text: str, images: 'Optional[str]' = None) -> 'Optional[AssistantMessage]':
+        """`images`: the JSON text of the images the user attached (core/prompt_content.py panel_images), or None."""
         if self.running:
             self.log.warn('Panel: ignored a message sent while a reply is still running')
             return None
@@ -335,7 +339,11 @@ class PanelController:
                        'apiKey': False, 'setup': None})
             return None
         if backend['kind'] == 'acp':
-            return await self._run_acp(backend['spec'], text)
+            return await self._run_acp(backend['spec'], text, None, images)
+        if not is_none(images):
+            self.post({'type': 'error', 'message': 'Images go only to an ACP agent that reads them (choose one in '
+                       'Agent, in a new chat): the message was sent without them.', 'retry': False,
+                       'settings': False, 'apiKey': False, 'setup': None})
         turn_id = new_turn_id(last_turn(self.conversation.messages))
         user = {'role': 'user', 'text': text, 'turn': turn_id}  # type: UserMessage
         self.conversation.add(user)
@@ -428,7 +436,7 @@ class PanelController:
         self._finish(turn, result)
         return assistant
 
-    async def _run_acp(self, spec, text, user=None):
+    async def _run_acp(self, spec, text, user=None, images=None):
         """One turn of the conversation's ACP agent (core/acp_conversation.py, as a chat session runs it), shown
         through PanelAcpView; `user`: the prompt again (Retry)."""
         turns = self.acp.turns
@@ -443,8 +451,15 @@ class PanelController:
         self.save()
         self.post_backends()  # locked to this agent from now on
         conversation = self.conversation
+        blocks = [{'type': 'text', 'text': text}]
+        if not is_none(images):  # (the agent gets those it reads: host/acp_service.py fits them)
+            attached = panel_images(images)
+            for block in attached['images']:
+                blocks.append(block)
+            for problem in attached['problems']:
+                self.post({'type': 'notice', 'text': problem})
         try:
-            ended = await turns.run(spec, conversation, begun, [{'type': 'text', 'text': text}],
+            ended = await turns.run(spec, conversation, begun, blocks,
                                     PanelAcpView(self, turn, self.questions), turn.cancel, self.questions.ask,
                                     PANEL_ORIGIN, self.questions.elicit)
         except JsError as error:

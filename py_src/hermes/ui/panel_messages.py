@@ -7,6 +7,7 @@ dicts carry hidden members such as `__class__`)."""
 MESSAGES = [
     ['ready', []],
     ['send', [['text', 'string', 100000, False]]],
+    ['sendImages', [['text', 'string', 100000, False], ['images', 'string', 29368320, False]]],
     ['stop', []],
     ['retry', []],
     ['newChat', []],
