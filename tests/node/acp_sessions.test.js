@@ -10,7 +10,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { vscode, chat, recorder, openSession, listed } = require('./fake_chat');
+const { vscode, chat, token, recorder, openSession, listed } = require('./fake_chat');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
@@ -176,6 +176,30 @@ test('deleting a conversation closes and deletes its session through the agent (
     await opened.ask('forgotten', stream);  // (the deleted conversation's resource: a fresh conversation, sess-2)
     assert.match(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''),
       /closed=sess-1 deleted=sess-1/);
+  } finally {
+    await opened.stop();
+  }
+});
+
+test('Fork Conversation: a new session item with the history, answered in the session the agent forked (session/fork); a session the agent never had is a clear error', async () => {
+  const opened = await openSession(SCRIPTED);
+  try {
+    await opened.ask('hello', recorder());
+    const [item] = await listed(opened.controller, (items) => items.length === 1);
+    const forkId = await vscode.commands.executeCommand('hermes.forkConversation', item);
+    const items = await listed(opened.controller, (all) => all.length === 2);
+    const forked = items.find((each) => each.resource.path === '/' + forkId);
+    assert.equal(forked.label, 'Fork of session');  // (the session's first title)
+    const stream = recorder();
+    await chat.content.get('hermes').participant.handler({ prompt: 'forked', references: [], toolReferences: [] },
+      { history: [], chatSessionContext: { chatSessionItem: { resource: forked.resource }, isUntitled: false } }, stream, token);
+    assert.equal(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t)[0], 'sess-2 forked from sess-1');
+    // the agent's own sessions join the list (session/list); this process never had them: the fork is refused
+    await opened.controller.refreshHandler(token);
+    const ghost = (await listed(opened.controller, (all) => all.length > 2)).find((each) => each.label === 'Session 1.0');
+    assert.equal(await vscode.commands.executeCommand('hermes.forkConversation', ghost), null);
+    assert.ok(vscode.__state.messages.some(([, text]) => text === 'Hermes: Scripted could not fork the session old-1-0 ' +
+      '(does it still have it?) — Scripted: Resource not found: session old-1-0 (-32002)'));
   } finally {
     await opened.stop();
   }

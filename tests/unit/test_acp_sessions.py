@@ -108,6 +108,13 @@ class FakeAgent:
         self.calls.append(('logout',))
         return {}
 
+    async def fork_session(self, session_id, cwd, mcp_servers, additional=None):
+        self.calls.append(('fork', session_id, cwd, mcp_servers))
+        if self.scripts.get('fork_error'):
+            raise self.scripts['fork_error']
+        self.sessions += 1
+        return {'sessionId': 'sess-' + str(self.sessions)}
+
     async def load_session(self, session_id, cwd, mcp_servers, on_update, additional=None):
         self.calls.append(('load', session_id, cwd, mcp_servers))
         if self.scripts.get('load_error'):

@@ -244,6 +244,37 @@ class AcpService:
             self.log.warn('ACP: ending ' + agent_name + '\'s session ' + session_id + ' failed: ' + error_message(error))
         return done
 
+    async def fork_session(self, agent_name, session_id):
+        """`session/fork` of the agent session `session_id` (ACP, unstable: `sessionCapabilities.fork`): a new session
+        with its history, in this window's folder with its MCP server. Returns the new session id; raises
+        AcpAgentError saying why not (the agent is not configured, offers no fork, or has no such session)."""
+        spec = self.spec_named(agent_name)
+        if is_none(spec):
+            raise AcpAgentError('No agent named ' + agent_name + ' is configured: its conversation cannot be forked.')
+        if not self.trusted():
+            raise AcpAgentError('Hermes starts no agent in Restricted Mode: trust this workspace to fork a conversation.')
+        if json_type(session_id) != 'string' or session_id == '':
+            raise AcpAgentError('This conversation has no ' + agent_name + ' session yet: send a message first.')
+        try:
+            agent = await self.agent(spec)
+        except JsError as error:
+            raise failure_of(error, agent_name)
+        offered = get_key(getattr(agent, 'capabilities', None), 'sessionCapabilities')
+        if json_type(get_key(offered, 'fork')) != 'object':
+            raise AcpAgentError(agent_name + ' cannot fork a conversation (it offers no session/fork).')
+        try:
+            forked = await agent.fork_session(session_id, self.cwd(), await self.mcp_servers(), self.other_folders())
+        except JsError as error:
+            if _kind_of(error) == 'agent':  # the agent's answer (the connection masks secrets in it)
+                raise AcpAgentError(agent_name + ' could not fork the session ' + session_id + ' (does it still have '
+                                    'it?) — ' + error_message(error))
+            raise failure_of(error, agent_name)
+        key = spec_key(spec)
+        if key in self.agents:
+            self.agents[key]['sessions'].append(forked['sessionId'])
+        self._remember_offered(agent_name, offered_options(forked))
+        return forked['sessionId']
+
     def forget_agent(self, spec):
         """Stop the warm agent for `spec` (the next turn starts a new process)."""
         key = spec_key(spec)
