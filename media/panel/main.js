@@ -23,6 +23,7 @@ const state = {
   turnChanges: {}, // turn id → {files: [{path, label, added, removed}], added, removed}: pending changes by turn
   backends: null, // {choices: [{id, label, detail, available}], current, locked, usage}: who answers (null: only the built-in loop)
   commands: [], // the slash commands of the conversation's ACP agent: [{name, description, hint}] ("/" lists them)
+  options: /** @type {import('./protocol').OptionPicker[]} */ ([]), // the agent's options as pickers
   attachments: /** @type {{name: string, mimeType: string, data: string}[]} */ ([]), // images for the next message
 };
 
@@ -87,7 +88,11 @@ const composer = el('div', { class: 'composer' }, [
   statusLine,
 ]);
 
-document.getElementById('app').replaceChildren(toolbar, banners, transcript, composer);
+// The agent's options (mode, model, its config options): a select each, a checkbox for a yes/no one
+const optionBar = el('div', { id: 'agent-options', class: 'agent-options', role: 'group', 'aria-label': 'Agent options' });
+optionBar.hidden = true;
+
+document.getElementById('app').replaceChildren(toolbar, optionBar, banners, transcript, composer);
 transcript.appendChild(emptyState);
 
 // ----------------------------------------------------------------------------------------- rendering
@@ -133,6 +138,35 @@ function renderBackends() {
   const commands = agent && state.commands.length > 0 ? ', / for commands' : '';
   input.placeholder = agent ? `Ask ${agent.label}… (Enter to send, Shift+Enter for a new line${commands})` : 'Ask Hermes… (Enter to send, Shift+Enter for a new line)';
 }
+
+/** @param {import('./protocol').OptionPicker[]} options */
+function renderOptions(options) {
+  optionBar.hidden = options.length === 0;
+  optionBar.replaceChildren(...options.map((option) => {
+    const id = `option-${option.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    if (option.kind === 'boolean') {
+      const box = el('input', { id, type: 'checkbox', class: 'option-check', 'data-option': option.id });
+      box.checked = option.value === 'true';
+      box.disabled = state.running;
+      return el('label', { class: 'option-toggle', for: id, title: option.name }, [box, el('span', { text: option.name })]);
+    }
+    const select = el('select', { id, class: 'model-select option-select', 'data-option': option.id, 'aria-label': option.name, title: option.name });
+    select.replaceChildren(...option.items.map((item) => {
+      const choice = el('option', { value: item.id, text: item.name });
+      choice.selected = item.id === option.value;
+      return choice;
+    }));
+    select.disabled = state.running;
+    return el('span', { class: 'option-picker' }, [el('label', { class: 'model-label', for: id, text: option.name }), select]);
+  }));
+}
+
+optionBar.addEventListener('change', (event) => {
+  const target = event.target;
+  if (!(target instanceof HTMLInputElement || target instanceof HTMLSelectElement) || !target.dataset.option) return;
+  const value = target instanceof HTMLInputElement ? (target.checked ? 'true' : 'false') : target.value;
+  vscode.postMessage({ type: 'setOption', option: target.dataset.option, value });
+});
 
 function renderEmptyState() {
   const visible = state.messages.length === 0 && !state.current;
@@ -589,6 +623,7 @@ function setRunning(running) {
   const agent = currentAgent();
   statusLine.textContent = running ? `${agent ? agent.label : 'Hermes'} is working… (Escape to stop)` : '';
   backendSelect.disabled = running || !state.backends || Boolean(state.backends.locked);
+  renderOptions(state.options); // (not changed while a turn runs: the choice applies to the next)
   if (!running) focusPrompt();
 }
 
@@ -866,6 +901,10 @@ const handlers = {
   },
   elicitation(message) {
     showForm(message);
+  },
+  options(message) {
+    state.options = Array.isArray(message.options) ? message.options : [];
+    renderOptions(state.options);
   },
   commands(message) {
     state.commands = Array.isArray(message.commands) ? message.commands : [];

@@ -73,6 +73,13 @@ export interface ElicitationAnswerMessage {
   values: string;
 }
 
+/** A choice in one of the agent's pickers: an OptionPicker id and one of its item ids (the host checks both). */
+export interface SetOptionMessage {
+  type: 'setOption';
+  option: string;
+  value: string;
+}
+
 /** Everything, on 'ready' and New chat; `current` is the reply still running (the view was re-created). */
 export interface StatePost {
   type: 'state';
@@ -371,11 +378,31 @@ export interface ElicitationOption {
   label: string;
 }
 
+/** The conversation's agent options as pickers above the input ([] for none: the built-in loop, a conversation no agent answered yet); posted with 'backends' and again when the agent offers others or changes a value. */
+export interface OptionsPost {
+  type: 'options';
+  options: Array<OptionPicker>;
+}
+
+/** One of the agent's options (core/acp_options.py panel_options): a select, or a boolean (items 'true'/'false'). */
+export interface OptionPicker {
+  id: string;
+  name: string;
+  kind: 'select' | 'boolean';
+  items: Array<OptionItem>;
+  value: string | null;
+}
+
+export interface OptionItem {
+  id: string;
+  name: string;
+}
+
 /** What the webview may send to the host (validated again there: ui/panel_protocol.py). */
-export type FromWebview = ReadyMessage | SendMessage | SendImagesMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage | ElicitationAnswerMessage;
+export type FromWebview = ReadyMessage | SendMessage | SendImagesMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage | ElicitationAnswerMessage | SetOptionMessage;
 
 /** What the host posts to the webview. */
-export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost | BackendsPost | ThoughtDeltaPost | AgentToolPost | PlanPost | UsagePost | NoticePost | PermissionPost | CommandsPost | ElicitationPost;
+export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost | BackendsPost | ThoughtDeltaPost | AgentToolPost | PlanPost | UsagePost | NoticePost | PermissionPost | CommandsPost | ElicitationPost | OptionsPost;
 
 /** One handler per kind the host posts, each given its own message. */
 export type Handlers = { [K in ToWebview['type']]: (message: ToWebview & { type: K }) => void };

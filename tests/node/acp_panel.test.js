@@ -134,6 +134,27 @@ test('images attached in the panel reach an agent that reads images; what is no 
   }
 });
 
+test('the agent\'s config options are pickers in the panel: a choice reaches the agent, a change of its own moves them', async () => {
+  const panel = await openPanel({ 'hermes.agent.backend': 'Scripted',
+    'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT, 'config'] }] });
+  try {
+    await panel.send({ type: 'send', text: 'hello' });
+    const shown = () => panel.of('options').at(-1).options.map((o) => [o.id, o.kind, o.value]);
+    // (its modes too: no config option of category mode replaces the deprecated picker)
+    assert.deepEqual(shown(), [['mode', 'select', 'default'], ['config:model', 'select', 'scripted-a'],
+      ['config:thought_level', 'select', 'medium'], ['config:auto_approve', 'boolean', 'false']]);
+    await panel.send({ type: 'setOption', option: 'config:auto_approve', value: 'true' });
+    await panel.send({ type: 'setOption', option: 'config:model', value: 'scripted-b' });
+    await panel.send({ type: 'send', text: 'options' });
+    assert.match(panel.of('textDelta').map((m) => m.text).join(''), /config model=scripted-b thought_level=medium auto_approve=true/);
+    await panel.send({ type: 'send', text: 'think_hard' });  // config_option_update: the agent changed it itself
+    assert.deepEqual(shown(), [['mode', 'select', 'default'], ['config:model', 'select', 'scripted-b'],
+      ['config:thought_level', 'select', 'high'], ['config:auto_approve', 'boolean', 'true']]);
+  } finally {
+    await panel.stop();
+  }
+});
+
 test('a permission request is a card in the panel with every option; the answer goes back exactly', async () => {
   const panel = await openPanel(SCRIPTED);
   try {

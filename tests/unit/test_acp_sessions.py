@@ -88,6 +88,14 @@ class FakeAgent:
         self.calls.append(('set_model', session_id, model_id))
         return {}
 
+    async def set_config_option(self, session_id, config_id, value):
+        self.calls.append(('set_config', session_id, config_id, value))
+        entries = []
+        for entry in self.scripts.get('offered', {}).get('configOptions', []):
+            entries.append(dict(entry, currentValue=value) if entry.get('id') == config_id else entry)
+        self.scripts.setdefault('offered', {})['configOptions'] = entries
+        return {'configOptions': entries}
+
     async def authenticate(self, method_id):
         self.calls.append(('authenticate', method_id))
         if self.scripts.get('auth_error'):

@@ -98,6 +98,13 @@ class PermissionAnswerMessage(TypedDict):
     option: Annotated[str, AGENT_ID]
 
 
+class SetOptionMessage(TypedDict):
+    """A choice in one of the agent's pickers: an OptionPicker id and one of its item ids (the host checks both)."""
+    type: Literal['setOption']
+    option: Annotated[str, AGENT_ID]
+    value: Annotated[str, AGENT_ID]
+
+
 class OpenPermissionDiffMessage(TypedDict):
     """A permission card's diffs, each in a diff editor."""
     type: Literal['openPermissionDiff']
@@ -122,7 +129,7 @@ class SetupAgentMessage(TypedDict):
 
 FromWebview = Union[ReadyMessage, SendMessage, SendImagesMessage, BareMessage, CodeMessage, SelectModelMessage, TurnMessage,
                     SelectBackendMessage, PermissionAnswerMessage, OpenPermissionDiffMessage, SetupAgentMessage,
-                    ElicitationAnswerMessage]
+                    ElicitationAnswerMessage, SetOptionMessage]
 
 # ------------------------------------------------------------------------- host → webview
 
@@ -253,6 +260,27 @@ class AgentCommand(TypedDict):
     name: str  # without the "/"
     description: str
     hint: str  # what its input is ('' when it takes none or the agent did not say)
+
+
+class OptionItem(TypedDict):
+    id: str
+    name: str
+
+
+class OptionPicker(TypedDict):
+    """One of the agent's options (core/acp_options.py panel_options): a select, or a boolean (items 'true'/'false')."""
+    id: str
+    name: str
+    kind: Literal['select', 'boolean']
+    items: List[OptionItem]
+    value: Optional[str]
+
+
+class OptionsPost(TypedDict):
+    """The conversation's agent options as pickers above the input ([] for none: the built-in loop, a conversation no
+    agent answered yet); posted with 'backends' and again when the agent offers others or changes a value."""
+    type: Literal['options']
+    options: List[OptionPicker]
 
 
 class CommandsPost(TypedDict):
@@ -389,5 +417,5 @@ class ElicitationPost(TypedDict):
 ToWebview = Union[StatePost, UserMessagePost, TurnStartedPost, TextDeltaPost, ToolStartedPost, ToolStatePost,
                   ToolResultPost, TurnEndedPost, ErrorPost, ModelsPost, ChangesPost, BackendsPost, ThoughtDeltaPost,
                   AgentToolPost, PlanPost, UsagePost, NoticePost, PermissionPost, CommandsPost,
-                  ElicitationPost]
+                  ElicitationPost, OptionsPost]
 # __pragma__('noskip')

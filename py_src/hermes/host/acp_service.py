@@ -417,6 +417,10 @@ class AcpService:
             return []
         return option_groups(get_key(self.offered, backend['spec']['name']))
 
+    def offered_to(self, agent_name):
+        """What `agent_name` offers to choose, as its sessions last said (core/acp_options.py offered_options), or None."""
+        return get_key(self.offered, agent_name)
+
     async def _apply_chosen(self, spec, agent, session_id, acp, offered):
         """Set the session's chosen options on the agent (session/set_config_option, or the deprecated
         session/set_mode and session/set_model): those that differ from what its session/new or session/load answer

@@ -14,7 +14,7 @@ from hermes.core.chat_messages import prop
 from hermes.core.chat_prompts import TASKS, task_prompt
 from hermes.core.acp_turn import AcpTurn, content_text
 from hermes.core.prompt_content import image_block, resource_block, selection_uri, link_name
-from hermes.core.acp_options import chosen_values, option_update
+from hermes.core.acp_options import chosen_values, option_update, panel_options
 from hermes.core.acp_backends import (SETUP_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, HERMES_NAME, agent_of_choice,
                                       find_spec)
 from hermes.core.acp_sign_in import sign_in_title
@@ -143,6 +143,13 @@ class AcpSessionRunner:
 
     def on_chosen(self, callback):
         self.service.on_chosen(callback)
+
+    def panel_options(self, conversation):
+        """The side panel's pickers for `conversation`'s agent session (core/acp_options.py panel_options): none for a
+        conversation no agent answers yet."""
+        if is_none(conversation.acp):
+            return []
+        return panel_options(self.service.offered_to(conversation.acp['agent']), chosen_values(conversation.acp))
 
     def option_values(self, conversation):
         """The session's chosen mode and model, as VS Code's `ChatSession.options`."""

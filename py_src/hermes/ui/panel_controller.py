@@ -174,6 +174,10 @@ class PanelController:
         self.changes_posted = None  # the last `changes` message posted (JSON text), for post_changes(True)
         self.backend_choice = None  # the user's choice for new conversations (None: hermes.agent.backend's)
         self.questions = PanelQuestions(self.post, log)
+        if not is_none(acp) and not is_none(getattr(acp, 'on_chosen', None)):
+            # the agent's options, as pickers above the input: anew when the agent offers others or its values change
+            acp.on_chosen(lambda conversation: self.post_options() if conversation is self.conversation else None)
+            acp.on_offered(lambda: self.post_options())
 
     def post(self, message: 'ToWebview') -> None:
         self.host.post(message)
@@ -198,6 +202,8 @@ class PanelController:
             await self.refresh_models()
         elif kind == 'send':
             await self.send(message['text'])
+        elif kind == 'setOption':
+            await self.set_option(message['option'], message['value'])
         elif kind == 'sendImages':
             await self.send(message['text'], message['images'])
         elif kind == 'stop':
@@ -257,6 +263,29 @@ class PanelController:
         state['usage'] = getattr(self.conversation, 'acp_usage', None)
         self.post(state)
         self.post({'type': 'commands', 'commands': self.acp.commands(self.conversation, state['current'])})
+        self.post_options()
+
+    def post_options(self):
+        """The conversation's agent options (mode, model, config options) as the panel's pickers."""
+        if is_none(self.acp) or is_none(getattr(self.acp, 'panel_options', None)):
+            return
+        self.post({'type': 'options', 'options': self.acp.panel_options(self.conversation)})
+
+    async def set_option(self, option, value):
+        """A picker's choice: one the agent offers (else refused, logged), kept with the conversation and set on its
+        session (session/set_config_option, or the deprecated set_mode/set_model) as a chat session's input area does."""
+        offered = [picker for picker in self.acp.panel_options(self.conversation) if picker['id'] == option]
+        if len(offered) == 0 or not (value in [item['id'] for item in offered[0]['items']]):
+            self.log.warn('Panel: ignored a choice the agent does not offer ("' + option[:80] + '")')
+            self.post_options()
+            return False
+        try:
+            await self.acp.options_changed(self.conversation, [{'optionId': option, 'value': value}])
+        except JsError as error:
+            self.log.warn('Panel: setting the ' + option + ' failed: ' + error_message(error))
+        self.save()
+        self.post_options()
+        return True
 
     def select_backend(self, choice):
         """The user picked who answers the next new conversation; refused (logged) for a choice not offered, or

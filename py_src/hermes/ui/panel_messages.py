@@ -26,4 +26,5 @@ MESSAGES = [
     ['openPermissionDiff', [['id', 'string', 1024, False]]],
     ['setupAgent', []],
     ['elicitationAnswer', [['id', 'string', 1024, False], ['action', 'string', 16, False], ['values', 'string', 700000, False]]],
+    ['setOption', [['option', 'string', 1024, False], ['value', 'string', 1024, False]]],
 ]
