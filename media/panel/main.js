@@ -23,6 +23,8 @@ const state = {
   turnChanges: {}, // turn id → {files: [{path, label, added, removed}], added, removed}: pending changes by turn
   backends: null, // {choices: [{id, label, detail, available}], current, locked, usage}: who answers (null: only the built-in loop)
   commands: [], // the slash commands of the conversation's ACP agent: [{name, description, hint}] ("/" lists them)
+  options: /** @type {import('./protocol').OptionPicker[]} */ ([]), // the agent's options as pickers
+  attachments: /** @type {{name: string, mimeType: string, data: string}[]} */ ([]), // images for the next message
 };
 
 // ----------------------------------------------------------------------------------------- DOM
@@ -72,14 +74,25 @@ const input = el('textarea', {
 const sendButton = el('button', { id: 'send', type: 'button', class: 'primary-button', title: 'Send (Enter)', 'aria-label': 'Send' }, [icon('send')]);
 const stopButton = el('button', { id: 'stop', type: 'button', class: 'primary-button stop', title: 'Stop (Escape)', 'aria-label': 'Stop' }, [icon('debug-stop')]);
 const statusLine = el('div', { id: 'status', class: 'status', 'aria-live': 'polite' });
+// Images pasted, dropped or picked for the next message (an ACP agent's: the host sends those it reads)
+const attachButton = iconButton('attach-image', 'file-media', 'Attach an image (or paste one)');
+const imagePicker = el('input', { id: 'image-picker', type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp', multiple: true, hidden: true });
+const attachmentList = el('div', { id: 'attachments', class: 'attachments', role: 'list', 'aria-label': 'Attached images' });
+attachmentList.hidden = true;
+attachButton.hidden = true;
 const commandMenu = new CommandMenu(input, el, () => { autoSize(); saveDraft(); });
 const composer = el('div', { class: 'composer' }, [
   commandMenu.list,
-  el('div', { class: 'prompt-row' }, [input, sendButton, stopButton]),
+  attachmentList,
+  el('div', { class: 'prompt-row' }, [attachButton, imagePicker, input, sendButton, stopButton]),
   statusLine,
 ]);
 
-document.getElementById('app').replaceChildren(toolbar, banners, transcript, composer);
+// The agent's options (mode, model, its config options): a select each, a checkbox for a yes/no one
+const optionBar = el('div', { id: 'agent-options', class: 'agent-options', role: 'group', 'aria-label': 'Agent options' });
+optionBar.hidden = true;
+
+document.getElementById('app').replaceChildren(toolbar, optionBar, banners, transcript, composer);
 transcript.appendChild(emptyState);
 
 // ----------------------------------------------------------------------------------------- rendering
@@ -116,6 +129,7 @@ function renderBackends() {
   }
   const agent = currentAgent();
   for (const part of [modelLabel, modelSelect, refreshButton]) part.hidden = Boolean(agent);
+  attachButton.hidden = !agent; // images go to ACP agents (the host sends them to one that reads them)
   const usage = agent && backends ? usageText(backends.usage) : '';
   usageLine.hidden = !usage;
   usageLine.textContent = usage;
@@ -124,6 +138,35 @@ function renderBackends() {
   const commands = agent && state.commands.length > 0 ? ', / for commands' : '';
   input.placeholder = agent ? `Ask ${agent.label}… (Enter to send, Shift+Enter for a new line${commands})` : 'Ask Hermes… (Enter to send, Shift+Enter for a new line)';
 }
+
+/** @param {import('./protocol').OptionPicker[]} options */
+function renderOptions(options) {
+  optionBar.hidden = options.length === 0;
+  optionBar.replaceChildren(...options.map((option) => {
+    const id = `option-${option.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    if (option.kind === 'boolean') {
+      const box = el('input', { id, type: 'checkbox', class: 'option-check', 'data-option': option.id });
+      box.checked = option.value === 'true';
+      box.disabled = state.running;
+      return el('label', { class: 'option-toggle', for: id, title: option.name }, [box, el('span', { text: option.name })]);
+    }
+    const select = el('select', { id, class: 'model-select option-select', 'data-option': option.id, 'aria-label': option.name, title: option.name });
+    select.replaceChildren(...option.items.map((item) => {
+      const choice = el('option', { value: item.id, text: item.name });
+      choice.selected = item.id === option.value;
+      return choice;
+    }));
+    select.disabled = state.running;
+    return el('span', { class: 'option-picker' }, [el('label', { class: 'model-label', for: id, text: option.name }), select]);
+  }));
+}
+
+optionBar.addEventListener('change', (event) => {
+  const target = event.target;
+  if (!(target instanceof HTMLInputElement || target instanceof HTMLSelectElement) || !target.dataset.option) return;
+  const value = target instanceof HTMLInputElement ? (target.checked ? 'true' : 'false') : target.value;
+  vscode.postMessage({ type: 'setOption', option: target.dataset.option, value });
+});
 
 function renderEmptyState() {
   const visible = state.messages.length === 0 && !state.current;
@@ -447,6 +490,12 @@ function noticeElement(text) {
   return el('div', { class: 'message-notice', role: 'note' }, [icon('info'), holder]);
 }
 
+// What an ACP agent's turn used and cost, under its reply ("This turn: 1,234 tokens (…) · $0.25").
+/** @param {import('./protocol').TurnUsage} usage */
+function turnUsageElement(usage) {
+  return el('div', { class: 'turn-usage', role: 'note', 'aria-label': 'What this turn used' }, [icon('pulse'), el('span', { text: String(usage.text || '') })]);
+}
+
 function addAssistantMessage(message, live) {
   const { element, body } = messageElement('assistant');
   const entry = { element, body, text: null, tools: new Map(), thought: null, plan: null };
@@ -469,6 +518,7 @@ function addAssistantMessage(message, live) {
   }
   if (message.error) body.appendChild(el('div', { class: 'message-error', text: message.error }));
   if (message.status === 'stopped') body.appendChild(el('div', { class: 'message-note', text: 'Stopped.' }));
+  if (message.usage) body.appendChild(turnUsageElement(message.usage));
   if (live) {
     element.classList.add('streaming');
     element.setAttribute('aria-busy', 'true'); // screen readers read the reply once, not token by token
@@ -573,6 +623,7 @@ function setRunning(running) {
   const agent = currentAgent();
   statusLine.textContent = running ? `${agent ? agent.label : 'Hermes'} is working… (Escape to stop)` : '';
   backendSelect.disabled = running || !state.backends || Boolean(state.backends.locked);
+  renderOptions(state.options); // (not changed while a turn runs: the choice applies to the next)
   if (!running) focusPrompt();
 }
 
@@ -592,10 +643,49 @@ function autoSize() {
   input.style.height = Math.min(input.scrollHeight, 200) + 'px';
 }
 
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+const MAX_IMAGES = 4;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+function renderAttachments() {
+  attachmentList.hidden = state.attachments.length === 0;
+  attachmentList.replaceChildren(...state.attachments.map((image, index) => el('div', { class: 'attachment', role: 'listitem' }, [
+    icon('file-media'),
+    el('span', { class: 'attachment-name', text: image.name, title: image.name }),
+    el('button', { type: 'button', class: 'icon-button', title: `Remove ${image.name}`, 'aria-label': `Remove ${image.name}`, 'data-action': 'remove-image', 'data-index': String(index) }, [icon('close')]),
+  ])));
+}
+
+/** @param {File[]} files */
+function attachImages(files) {
+  for (const file of files) {
+    if (!IMAGE_TYPES.includes(file.type)) { showBanner(`${file.name || 'That file'} is not a PNG, JPEG, GIF or WebP image.`, {}); continue; }
+    if (file.size > MAX_IMAGE_BYTES) { showBanner(`${file.name || 'The image'} is larger than 5 MB.`, {}); continue; }
+    if (state.attachments.length >= MAX_IMAGES) { showBanner(`At most ${MAX_IMAGES} images go with one message.`, {}); break; }
+    const image = { name: file.name || 'pasted image', mimeType: file.type, data: '' };
+    state.attachments.push(image);
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result || '');
+      image.data = url.slice(url.indexOf(',') + 1); // the base64 after "data:image/png;base64,"
+      renderAttachments();
+    };
+    reader.readAsDataURL(file);
+  }
+  renderAttachments();
+}
+
 function send() {
   const text = input.value;
   if (state.running || !text.trim()) return;
-  vscode.postMessage({ type: 'send', text });
+  const images = state.attachments.filter((image) => image.data);
+  if (images.length > 0) {
+    vscode.postMessage({ type: 'sendImages', text, images: JSON.stringify(images.map(({ mimeType, data, name }) => ({ mimeType, data, name }))) });
+  } else {
+    vscode.postMessage({ type: 'send', text });
+  }
+  state.attachments = [];
+  renderAttachments();
   input.value = '';
   autoSize();
   saveDraft();
@@ -626,6 +716,20 @@ document.addEventListener('keydown', (event) => {
   }
 });
 sendButton.addEventListener('click', send);
+attachButton.addEventListener('click', () => imagePicker.click());
+imagePicker.addEventListener('change', () => { attachImages(Array.from(imagePicker.files || [])); imagePicker.value = ''; });
+input.addEventListener('paste', (event) => {
+  const files = Array.from((event.clipboardData && event.clipboardData.files) || []).filter((file) => file.type.startsWith('image/'));
+  if (files.length === 0 || !currentAgent()) return;
+  event.preventDefault();
+  attachImages(files);
+});
+attachmentList.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('[data-action="remove-image"]') : null;
+  if (!(button instanceof HTMLElement)) return;
+  state.attachments.splice(Number(button.dataset.index), 1);
+  renderAttachments();
+});
 stopButton.addEventListener('click', stop);
 newChatButton.addEventListener('click', () => vscode.postMessage({ type: 'newChat' }));
 settingsButton.addEventListener('click', () => vscode.postMessage({ type: 'openSettings' }));
@@ -798,6 +902,10 @@ const handlers = {
   elicitation(message) {
     showForm(message);
   },
+  options(message) {
+    state.options = Array.isArray(message.options) ? message.options : [];
+    renderOptions(state.options);
+  },
   commands(message) {
     state.commands = Array.isArray(message.commands) ? message.commands : [];
     commandMenu.setCommands(state.commands);
@@ -836,6 +944,7 @@ const handlers = {
         card.classList.remove('asking');
       }
       if (message.status === 'stopped') current.body.appendChild(el('div', { class: 'message-note', text: 'Stopped.' }));
+      if (message.message && message.message.usage) current.body.appendChild(turnUsageElement(message.message.usage));
       if (message.message) state.messages.push(message.message);
     }
     state.current = null;

@@ -12,6 +12,13 @@ export interface SendMessage {
   text: string;
 }
 
+/** A user message with images pasted or picked in the panel, for an ACP agent that reads images: `images` is the JSON text of [{mimeType, data (base64), name}]; the host checks each (core/prompt_content.py panel_images). */
+export interface SendImagesMessage {
+  type: 'sendImages';
+  text: string;
+  images: string;
+}
+
 /** Stop the reply; run the failed one again; a new conversation; list the models again; the LLM settings; ask for the API key. */
 export interface BareMessage {
   type: 'stop' | 'retry' | 'newChat' | 'refreshModels' | 'openSettings' | 'setApiKey';
@@ -66,6 +73,13 @@ export interface ElicitationAnswerMessage {
   values: string;
 }
 
+/** A choice in one of the agent's pickers: an OptionPicker id and one of its item ids (the host checks both). */
+export interface SetOptionMessage {
+  type: 'setOption';
+  option: string;
+  value: string;
+}
+
 /** Everything, on 'ready' and New chat; `current` is the reply still running (the view was re-created). */
 export interface StatePost {
   type: 'state';
@@ -87,6 +101,7 @@ export interface AssistantMessage {
   status: 'running' | 'done' | 'stopped' | 'error';
   error: string | null;
   parts: Array<TextPart | ToolPart | ThoughtPart | PlanPart>;
+  usage?: TurnUsage;
 }
 
 export interface TextPart {
@@ -119,6 +134,13 @@ export interface PlanPart {
 export interface PlanEntry {
   title: string;
   status: string;
+}
+
+/** What an ACP agent's turn used (the prompt's answer's tokens: {total, input, output, thought?, cachedRead?, cachedWrite?}) and cost (what the session's cost grew by: {amount, currency}), and the line that says it. */
+export interface TurnUsage {
+  tokens: { [key: string]: unknown } | null;
+  cost: { [key: string]: unknown } | null;
+  text: string;
 }
 
 /** The user's message as stored. */
@@ -356,11 +378,31 @@ export interface ElicitationOption {
   label: string;
 }
 
+/** The conversation's agent options as pickers above the input ([] for none: the built-in loop, a conversation no agent answered yet); posted with 'backends' and again when the agent offers others or changes a value. */
+export interface OptionsPost {
+  type: 'options';
+  options: Array<OptionPicker>;
+}
+
+/** One of the agent's options (core/acp_options.py panel_options): a select, or a boolean (items 'true'/'false'). */
+export interface OptionPicker {
+  id: string;
+  name: string;
+  kind: 'select' | 'boolean';
+  items: Array<OptionItem>;
+  value: string | null;
+}
+
+export interface OptionItem {
+  id: string;
+  name: string;
+}
+
 /** What the webview may send to the host (validated again there: ui/panel_protocol.py). */
-export type FromWebview = ReadyMessage | SendMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage | ElicitationAnswerMessage;
+export type FromWebview = ReadyMessage | SendMessage | SendImagesMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage | ElicitationAnswerMessage | SetOptionMessage;
 
 /** What the host posts to the webview. */
-export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost | BackendsPost | ThoughtDeltaPost | AgentToolPost | PlanPost | UsagePost | NoticePost | PermissionPost | CommandsPost | ElicitationPost;
+export type ToWebview = StatePost | UserMessagePost | TurnStartedPost | TextDeltaPost | ToolStartedPost | ToolStatePost | ToolResultPost | TurnEndedPost | ErrorPost | ModelsPost | ChangesPost | BackendsPost | ThoughtDeltaPost | AgentToolPost | PlanPost | UsagePost | NoticePost | PermissionPost | CommandsPost | ElicitationPost | OptionsPost;
 
 /** One handler per kind the host posts, each given its own message. */
 export type Handlers = { [K in ToWebview['type']]: (message: ToWebview & { type: K }) => void };

@@ -77,7 +77,10 @@ test('the panel offers the agents and shows the scripted agent\'s turn: text, th
     // (with the mode and model the agent reported: the chat session's pickers show them)
     // (and the slash commands it sent after session/new: "/" in the panel's input lists them)
     assert.deepEqual(stored.acp, { agent: 'Scripted', sessionId: 'sess-1', mode: 'default', model: 'scripted-a',
-      commands: SCRIPTED_COMMANDS });
+      commands: SCRIPTED_COMMANDS, cost: { amount: 0.0123, currency: 'USD' } });
+    // what the turn cost, under it (the agent sent no tokens in its answer)
+    assert.deepEqual(panel.of('turnEnded')[0].message.usage, { tokens: null, cost: { amount: 0.0123, currency: 'USD' },
+      text: 'This turn: $0.01' });
     assert.deepEqual(panel.of('commands').at(-1).commands, SCRIPTED_COMMANDS);
     // one store: the chat sessions list it, and a follow-up there continues the same agent session
     const controller = chat.controllers.get('hermes');
@@ -88,10 +91,65 @@ test('the panel offers the agents and shows the scripted agent\'s turn: text, th
       { history: [], chatSessionContext: { chatSessionItem: { resource: item.resource }, isUntitled: false } }, stream, token);
     // the chat was not told the commands yet (the panel lists them on "/"): its first answer ends with them, once
     assert.equal(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''),
-      'Hello, you said: hello again\n\nScripted commands: `/help`, `/model`, `/tools` — type one as your message.');
+      'Hello, you said: hello again\n\n*This turn: $0.00*' +  // (the session's cost did not grow)
+      '\n\nScripted commands: `/help`, `/model`, `/tools` — type one as your message.');
     const [after] = storedConversations(panel.context);
     assert.equal(after.acp.sessionId, 'sess-1'); // not a new session (the agent would have said sess-2)
     assert.deepEqual(after.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+  } finally {
+    await panel.stop();
+  }
+});
+
+test('each turn in the panel says what it used and cost: the answer\'s tokens, what the session\'s cost grew by', async () => {
+  const panel = await openPanel(SCRIPTED);
+  try {
+    await panel.send({ type: 'send', text: 'costly' });
+    await panel.send({ type: 'send', text: 'costly' });
+    await panel.send({ type: 'send', text: 'costly EUR' });  // another currency: no turn cost, nothing summed
+    assert.deepEqual(panel.of('turnEnded').map((m) => m.message.usage.text), [
+      'This turn: 1,234 tokens (1,000 in, 200 out, 34 thinking) · $0.25',
+      'This turn: 1,234 tokens (1,000 in, 200 out, 34 thinking) · $0.25',
+      'This turn: 1,234 tokens (1,000 in, 200 out, 34 thinking)']);
+    assert.deepEqual(panel.of('usage').map((m) => m.cost), ['$0.25', '$0.50', '€0.25']);  // the header: the session's
+    const [stored] = storedConversations(panel.context);
+    assert.deepEqual(stored.acp.cost, { amount: 0.25, currency: 'EUR' });
+    assert.deepEqual(stored.messages[3].usage.tokens, { total: 1234, input: 1000, output: 200, thought: 34 });
+  } finally {
+    await panel.stop();
+  }
+});
+
+test('images attached in the panel reach an agent that reads images; what is no image is said, not sent', async () => {
+  const panel = await openPanel({ 'hermes.agent.backend': 'Scripted',
+    'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT, '--rich'] }] });
+  try {
+    const images = JSON.stringify([{ mimeType: 'image/png', data: 'iVBORw0KGgoBAgM=', name: 'shot.png' },
+      { mimeType: 'image/png', data: 'not base64 <b>', name: 'bad.png' }]);
+    await panel.send({ type: 'sendImages', text: 'blocks', images });
+    assert.equal(panel.of('textDelta').map((m) => m.text).join(''), 'blocks: text(6 chars) image(image/png, 16 base64 chars)');
+    assert.deepEqual(panel.of('notice').map((m) => m.text), ['bad.png: not sent (a PNG, JPEG, GIF or WebP image of at most 5 MB is).']);
+  } finally {
+    await panel.stop();
+  }
+});
+
+test('the agent\'s config options are pickers in the panel: a choice reaches the agent, a change of its own moves them', async () => {
+  const panel = await openPanel({ 'hermes.agent.backend': 'Scripted',
+    'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT, 'config'] }] });
+  try {
+    await panel.send({ type: 'send', text: 'hello' });
+    const shown = () => panel.of('options').at(-1).options.map((o) => [o.id, o.kind, o.value]);
+    // (its modes too: no config option of category mode replaces the deprecated picker)
+    assert.deepEqual(shown(), [['mode', 'select', 'default'], ['config:model', 'select', 'scripted-a'],
+      ['config:thought_level', 'select', 'medium'], ['config:auto_approve', 'boolean', 'false']]);
+    await panel.send({ type: 'setOption', option: 'config:auto_approve', value: 'true' });
+    await panel.send({ type: 'setOption', option: 'config:model', value: 'scripted-b' });
+    await panel.send({ type: 'send', text: 'options' });
+    assert.match(panel.of('textDelta').map((m) => m.text).join(''), /config model=scripted-b thought_level=medium auto_approve=true/);
+    await panel.send({ type: 'send', text: 'think_hard' });  // config_option_update: the agent changed it itself
+    assert.deepEqual(shown(), [['mode', 'select', 'default'], ['config:model', 'select', 'scripted-b'],
+      ['config:thought_level', 'select', 'high'], ['config:auto_approve', 'boolean', 'true']]);
   } finally {
     await panel.stop();
   }

@@ -10,7 +10,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { vscode, chat, recorder, openSession, listed } = require('./fake_chat');
+const { vscode, chat, token, recorder, openSession, listed } = require('./fake_chat');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
@@ -27,14 +27,36 @@ const COMMANDS_HINT = 'Scripted commands: `/help`, `/model`, `/tools` — type o
 const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
   'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
 
+test('an image and a file attached in the chat reach an agent that reads them as image and resource blocks; one that does not gets a link and a note', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-attach-'));
+  fs.writeFileSync(path.join(folder, 'a.txt'), 'hello\n');
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+  const references = () => [{ id: 'img', value: { mimeType: 'image/png', data: async () => png } },
+    { id: 'file', value: vscode.Uri.file(path.join(folder, 'a.txt')) }];
+  for (const [args, said] of [
+    [[AGENT, '--rich'], 'blocks: text(6 chars) image(image/png, 16 base64 chars) resource(a.txt, "hello\\n")'],
+    [[AGENT], 'blocks: text(6 chars) resource_link(a.txt)\n\n> Scripted does not read images: the image was not sent.\n\n']]) {
+    const opened = await openSession({ 'hermes.agent.backend': 'Scripted',
+      'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args }] });
+    try {
+      const stream = recorder();
+      await opened.ask('blocks', stream, undefined, references());
+      assert.equal(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('').split('\n\nScripted commands')[0], said);
+    } finally {
+      await opened.stop();
+    }
+  }
+});
+
 test('an ACP turn is rendered natively: text, thinking, tool invocations that end, the plan as a to-do list', async () => {
   const run = await session(SCRIPTED, 'hello there');
   try {
     const kinds = run.stream.parts.map(([kind]) => kind);
     assert.equal(run.result.metadata.hermes.stopReason, 'end_turn');
-    // the answer, then once (the agent's commands came after session/new) the line that says its slash commands
+    // the answer, the line under it with what the turn cost (the agent's usage_update), then once (the agent's
+    // commands came after session/new) the line that says its slash commands
     assert.deepEqual(run.stream.parts.filter(([kind]) => kind === 'markdown').map(([, text]) => text),
-      ['Hello', ', you said: hello there', `\n\n${COMMANDS_HINT}`]);
+      ['Hello', ', you said: hello there', '\n\n*This turn: $0.01*', `\n\n${COMMANDS_HINT}`]);
     assert.deepEqual(run.stream.parts.find(([kind]) => kind === 'thinking'), ['thinking', 'thinking']);
     const tools = run.stream.parts.filter(([kind, part]) => kind === 'tool' && part.toolCallId === 'call-1').map(([, part]) => part);
     assert.deepEqual(tools.map((part) => [part.invocationMessage, part.isComplete, part.enablePartialUpdate]),
@@ -154,6 +176,30 @@ test('deleting a conversation closes and deletes its session through the agent (
     await opened.ask('forgotten', stream);  // (the deleted conversation's resource: a fresh conversation, sess-2)
     assert.match(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''),
       /closed=sess-1 deleted=sess-1/);
+  } finally {
+    await opened.stop();
+  }
+});
+
+test('Fork Conversation: a new session item with the history, answered in the session the agent forked (session/fork); a session the agent never had is a clear error', async () => {
+  const opened = await openSession(SCRIPTED);
+  try {
+    await opened.ask('hello', recorder());
+    const [item] = await listed(opened.controller, (items) => items.length === 1);
+    const forkId = await vscode.commands.executeCommand('hermes.forkConversation', item);
+    const items = await listed(opened.controller, (all) => all.length === 2);
+    const forked = items.find((each) => each.resource.path === '/' + forkId);
+    assert.equal(forked.label, 'Fork of session');  // (the session's first title)
+    const stream = recorder();
+    await chat.content.get('hermes').participant.handler({ prompt: 'forked', references: [], toolReferences: [] },
+      { history: [], chatSessionContext: { chatSessionItem: { resource: forked.resource }, isUntitled: false } }, stream, token);
+    assert.equal(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t)[0], 'sess-2 forked from sess-1');
+    // the agent's own sessions join the list (session/list); this process never had them: the fork is refused
+    await opened.controller.refreshHandler(token);
+    const ghost = (await listed(opened.controller, (all) => all.length > 2)).find((each) => each.label === 'Session 1.0');
+    assert.equal(await vscode.commands.executeCommand('hermes.forkConversation', ghost), null);
+    assert.ok(vscode.__state.messages.some(([, text]) => text === 'Hermes: Scripted could not fork the session old-1-0 ' +
+      '(does it still have it?) — Scripted: Resource not found: session old-1-0 (-32002)'));
   } finally {
     await opened.stop();
   }

@@ -105,7 +105,7 @@ async function openSession(settings, state = {}, folders = []) {
   const controller = chat.controllers.get('hermes');
   const item = await controller.newChatSessionItemHandler({ request: { prompt: 'session' } }, token);
   const handler = chat.content.get('hermes').participant.handler;
-  const ask = async (text, target, command) => handler({ prompt: text, command, references: [], toolReferences: [] },
+  const ask = async (text, target, command, references = []) => handler({ prompt: text, command, references, toolReferences: [] },
     { history: [], chatSessionContext: { chatSessionItem: { resource: item.resource }, isUntitled: false } }, target, token);
   return { ask, api, controller, stop: async () => { await ext.deactivate(); context.disposeAll(); } };
 }

@@ -64,3 +64,21 @@ def test_values_on_the_wire_and_in_the_stored_conversation():
         {'mode': 'plan', 'config:auto': 'true'}
     assert option_update({'optionId': 'config:effort', 'value': {'id': 'high', 'name': 'High'}}) == ['config:effort', 'high']
     assert option_update({'optionId': 'sessionId', 'value': 'x'}) is None
+
+
+def test_the_panels_pickers_are_the_offered_options_with_the_sessions_values():
+    from hermes.core.acp_options import panel_options
+    offered = offered_options({'modes': MODES, 'configOptions': [MODEL, THINKING, AUTO]})
+    assert panel_options(offered, {'config:effort': 'high', 'config:model': 'gone'}) == [
+        {'id': 'mode', 'name': 'Mode', 'kind': 'select', 'items': [{'id': 'default', 'name': 'Ask'},
+                                                                  {'id': 'plan', 'name': 'Plan'}], 'value': 'default'},
+        {'id': 'config:model', 'name': 'Model', 'kind': 'select', 'items': [{'id': 'a', 'name': 'A'},
+                                                                           {'id': 'b', 'name': 'B'}],
+         'value': 'b'},  # a value it no longer offers: its current one
+        {'id': 'config:effort', 'name': 'Thinking', 'kind': 'select', 'items': [{'id': 'low', 'name': 'Low'},
+                                                                               {'id': 'high', 'name': 'High'}],
+         'value': 'high'},
+        {'id': 'config:auto', 'name': 'Approve edits', 'kind': 'boolean',
+         'items': [{'id': 'true', 'name': 'Approve edits: On'}, {'id': 'false', 'name': 'Approve edits: Off'}],
+         'value': 'false'}]
+    assert panel_options(None, {}) == [] and panel_options('junk', None) == []

@@ -88,6 +88,14 @@ class FakeAgent:
         self.calls.append(('set_model', session_id, model_id))
         return {}
 
+    async def set_config_option(self, session_id, config_id, value):
+        self.calls.append(('set_config', session_id, config_id, value))
+        entries = []
+        for entry in self.scripts.get('offered', {}).get('configOptions', []):
+            entries.append(dict(entry, currentValue=value) if entry.get('id') == config_id else entry)
+        self.scripts.setdefault('offered', {})['configOptions'] = entries
+        return {'configOptions': entries}
+
     async def authenticate(self, method_id):
         self.calls.append(('authenticate', method_id))
         if self.scripts.get('auth_error'):
@@ -108,6 +116,13 @@ class FakeAgent:
         self.calls.append(('logout',))
         return {}
 
+    async def fork_session(self, session_id, cwd, mcp_servers, additional=None):
+        self.calls.append(('fork', session_id, cwd, mcp_servers))
+        if self.scripts.get('fork_error'):
+            raise self.scripts['fork_error']
+        self.sessions += 1
+        return {'sessionId': 'sess-' + str(self.sessions)}
+
     async def load_session(self, session_id, cwd, mcp_servers, on_update, additional=None):
         self.calls.append(('load', session_id, cwd, mcp_servers))
         if self.scripts.get('load_error'):
@@ -122,9 +137,12 @@ class FakeAgent:
 
     async def prompt(self, session_id, blocks, on_update):
         self.calls.append(('prompt', session_id, blocks))
+        answer = {'stopReason': 'end_turn'}
         for step in self.scripts['turns'].pop(0):
             if isinstance(step, dict):
                 on_update(step)
+            elif step[0] == 'answer':  # more in the prompt's answer (its `usage`)
+                answer.update(step[1])
             elif step[0] == 'permission':
                 prompter = self.client_side.prompters[session_id]
                 self.outcomes.append(await prompter(step[1]))
@@ -143,7 +161,7 @@ class FakeAgent:
                 self.scripts.get('after_turn', []):
             for callback in self.update_callbacks:
                 callback(session_id, update)
-        return {'stopReason': 'end_turn'}
+        return answer
 
     def cancel(self, session_id):
         self.cancelled.append(session_id)

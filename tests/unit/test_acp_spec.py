@@ -36,8 +36,11 @@ def test_the_client_sends_only_requests_and_notifications_the_spec_defines():
             'session/set_config_option'} <= sent, sent
     # `session/set_model`, the unstable model selector that config options replaced, is gone from both schemas: it
     # is sent only to an agent that offers the old `models` field (Hermes Agent 0.19.0 does)
-    assert sent - set(acp_spec.AGENT_REQUESTS) - set(acp_spec.AGENT_NOTIFICATIONS) == {'session/set_model'}
+    # `session/fork` is in the unstable schema only: sent only to an agent that offers `sessionCapabilities.fork`
+    assert sent - set(acp_spec.AGENT_REQUESTS) - set(acp_spec.AGENT_NOTIFICATIONS) == {'session/set_model',
+                                                                                        'session/fork'}
     assert 'session/set_model' not in acp_spec.UNSTABLE_AGENT_REQUESTS
+    assert 'session/fork' in acp_spec.UNSTABLE_AGENT_REQUESTS
 
 
 def test_every_kind_of_session_update_is_handled_or_deliberately_not_received():

@@ -3,7 +3,8 @@
 against the scripted model)."""
 import copy
 
-from hermes.core.acp_turn import (AcpTurn, TurnView, cost_text, permission_choices, deny_choice, permission_summary,
+from hermes.core.turn_usage import cost_text
+from hermes.core.acp_turn import (AcpTurn, TurnView, permission_choices, deny_choice, permission_summary,
                                   resolve_path, stop_reason_text)
 from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, mcp_server_entry,
                                     describe_failure, INSTALL_HINT, RESTRICTED_HINT, HERMES_NAME)

@@ -115,9 +115,10 @@ def test_a_hermes_turn_is_posted_as_the_panels_cards_and_recorded_in_the_shared_
     controller, host = panel(world)
     send(controller, 'What does hello.py do?')
     assert of(host, 'backends')[0]['current'] == 'hermes'  # while the turn runs too (not the built-in loop)
-    assert host.types() == ['userMessage', 'turnStarted', 'backends', 'commands', 'thoughtDelta', 'agentTool',
-                            'agentTool', 'plan', 'usage', 'agentTool', 'textDelta', 'agentTool', 'turnEnded',
-                            'backends', 'commands']
+    # ('options': the agent's pickers, with the backends and as its new session's values are known)
+    assert host.types() == ['userMessage', 'turnStarted', 'backends', 'commands', 'options', 'options', 'options',
+                            'thoughtDelta', 'agentTool', 'agentTool', 'plan', 'usage', 'agentTool', 'textDelta',
+                            'agentTool', 'turnEnded', 'backends', 'commands', 'options']
     tools = of(host, 'agentTool')
     assert [(t['tool']['id'], t['tool']['status'], t['tool']['complete']) for t in tools] == [
         ('tc-2', 'running', False), ('tc-2', 'ok', True), ('tc-3', 'running', False),

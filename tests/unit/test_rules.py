@@ -466,6 +466,8 @@ BOUNDARY_READERS = {
     'core/acp_sign_in.py': "an ACP agent's authMethods",
     'core/elicitation.py': "an ACP agent's questions, read defensively",
     'core/acp_consent.py': "an ACP agent's permission questions and the user's answers to them",
+    'core/turn_usage.py': "an ACP agent's usage and cost (PromptResponse.usage, usage_update.cost)",
+    'core/prompt_content.py': "VS Code's chat references and the panel's attachments, fitted to an agent's promptCapabilities",
     'host/acp_client_side.py': "the requests an ACP agent sends the client (fs/*, terminal/*)",
     'core/llm_wire.py': "an LLM server's streamed chunks",
     'core/tool_text.py': "a model's ```tool text",

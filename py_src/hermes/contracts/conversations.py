@@ -4,7 +4,7 @@ through host/conversation_store.py)."""
 from typing import List, Literal, NotRequired, Optional, TypedDict, Union
 
 from hermes.contracts.chat import ChatMessage
-from hermes.contracts.json import Json
+from hermes.contracts.json import Json, JsonObject
 
 ReplyStatus = Literal['running', 'done', 'stopped', 'error']
 ToolStatus = Literal['running', 'waiting', 'ok', 'error', 'cancelled']
@@ -51,11 +51,20 @@ class UserMessage(TypedDict):
     turn: NotRequired[str]  # the turn's checkpoint id (core/checkpoints.py); older conversations have none
 
 
+class TurnUsage(TypedDict):
+    """What an ACP agent's turn used (the prompt's answer's tokens: {total, input, output, thought?, cachedRead?,
+    cachedWrite?}) and cost (what the session's cost grew by: {amount, currency}), and the line that says it."""
+    tokens: Optional[JsonObject]
+    cost: Optional[JsonObject]
+    text: str
+
+
 class AssistantMessage(TypedDict):
     role: Literal['assistant']
     status: ReplyStatus
     error: Optional[str]
     parts: List[Part]
+    usage: NotRequired['TurnUsage']  # what an ACP agent's turn used and cost (core/turn_usage.py turn_usage)
 
 
 Message = Union[UserMessage, AssistantMessage]

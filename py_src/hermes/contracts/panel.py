@@ -36,6 +36,9 @@ ACTION = Limit(16)  # accept | decline | cancel (the host checks)
 # a form's answers as JSON text: at most 30 fields of 10,000 characters each (core/elicitation.py), with room for
 # their names and JSON's escapes
 FORM_VALUES = Limit(700000)
+# images attached in the panel as JSON text: at most 4 (core/prompt_content.py MAX_PANEL_IMAGES) of 7 MiB of base64
+# each (MAX_IMAGE_CHARS), with room for their types and names
+IMAGES = Limit(29364224 + 4096)
 
 # ------------------------------------------------------------------------- webview → host
 
@@ -49,6 +52,14 @@ class SendMessage(TypedDict):
     """A user message."""
     type: Literal['send']
     text: Annotated[str, TEXT]
+
+
+class SendImagesMessage(TypedDict):
+    """A user message with images pasted or picked in the panel, for an ACP agent that reads images: `images` is the
+    JSON text of [{mimeType, data (base64), name}]; the host checks each (core/prompt_content.py panel_images)."""
+    type: Literal['sendImages']
+    text: Annotated[str, TEXT]
+    images: Annotated[str, IMAGES]
 
 
 class BareMessage(TypedDict):
@@ -87,6 +98,13 @@ class PermissionAnswerMessage(TypedDict):
     option: Annotated[str, AGENT_ID]
 
 
+class SetOptionMessage(TypedDict):
+    """A choice in one of the agent's pickers: an OptionPicker id and one of its item ids (the host checks both)."""
+    type: Literal['setOption']
+    option: Annotated[str, AGENT_ID]
+    value: Annotated[str, AGENT_ID]
+
+
 class OpenPermissionDiffMessage(TypedDict):
     """A permission card's diffs, each in a diff editor."""
     type: Literal['openPermissionDiff']
@@ -109,9 +127,9 @@ class SetupAgentMessage(TypedDict):
     type: Literal['setupAgent']
 
 
-FromWebview = Union[ReadyMessage, SendMessage, BareMessage, CodeMessage, SelectModelMessage, TurnMessage,
+FromWebview = Union[ReadyMessage, SendMessage, SendImagesMessage, BareMessage, CodeMessage, SelectModelMessage, TurnMessage,
                     SelectBackendMessage, PermissionAnswerMessage, OpenPermissionDiffMessage, SetupAgentMessage,
-                    ElicitationAnswerMessage]
+                    ElicitationAnswerMessage, SetOptionMessage]
 
 # ------------------------------------------------------------------------- host → webview
 
@@ -242,6 +260,27 @@ class AgentCommand(TypedDict):
     name: str  # without the "/"
     description: str
     hint: str  # what its input is ('' when it takes none or the agent did not say)
+
+
+class OptionItem(TypedDict):
+    id: str
+    name: str
+
+
+class OptionPicker(TypedDict):
+    """One of the agent's options (core/acp_options.py panel_options): a select, or a boolean (items 'true'/'false')."""
+    id: str
+    name: str
+    kind: Literal['select', 'boolean']
+    items: List[OptionItem]
+    value: Optional[str]
+
+
+class OptionsPost(TypedDict):
+    """The conversation's agent options as pickers above the input ([] for none: the built-in loop, a conversation no
+    agent answered yet); posted with 'backends' and again when the agent offers others or changes a value."""
+    type: Literal['options']
+    options: List[OptionPicker]
 
 
 class CommandsPost(TypedDict):
@@ -378,5 +417,5 @@ class ElicitationPost(TypedDict):
 ToWebview = Union[StatePost, UserMessagePost, TurnStartedPost, TextDeltaPost, ToolStartedPost, ToolStatePost,
                   ToolResultPost, TurnEndedPost, ErrorPost, ModelsPost, ChangesPost, BackendsPost, ThoughtDeltaPost,
                   AgentToolPost, PlanPost, UsagePost, NoticePost, PermissionPost, CommandsPost,
-                  ElicitationPost]
+                  ElicitationPost, OptionsPost]
 # __pragma__('noskip')

@@ -28,6 +28,7 @@ from hermes.core.checkpoints import new_turn_id, last_turn, change_author
 from hermes.core.change_report import undo_note
 from hermes.core.dialog_text import agent_title
 from hermes.core.conversations import end_reply, remember_turn
+from hermes.core.turn_usage import turn_tokens, turn_cost, turn_usage, money_of
 
 MAX_TOLD = 500  # the decisions an agent was told of, the newest (the change log keeps at most 200 decisions)
 
@@ -210,7 +211,7 @@ class AcpConversations:
         """One prompt (`blocks`: ACP content blocks) in the conversation's agent session; `begun`: what `begin`
         returned; `ask` asks a permission question, `elicit` an agent's form question (host/acp_service.py
         run_turn). Returns {'failure': None | {'message', 'setup'}, 'stopReason', 'cancelled', 'empty' (no word,
-        no step), 'changed' (paths)}. Notices (a lost session, a turn denied, a stop reason) go to
+        no step), 'changed' (paths), 'usage' (core/turn_usage.py turn_usage, or None)}. Notices (a lost session, a turn denied, a stop reason) go to
         `view.on_notice`; the reply ends (done, stopped, error) and is stored."""
         user = begun['user']
         reply = begun['reply']
@@ -253,8 +254,11 @@ class AcpConversations:
             save()
             self.log.warn('ACP: ' + failure.message)
             return {'failure': {'message': failure.message, 'setup': failure.setup is True}, 'stopReason': None,
-                    'cancelled': False, 'empty': False, 'changed': changed}
+                    'cancelled': False, 'empty': False, 'changed': changed, 'usage': None}
         self._record_cost(spec['name'], conversation, outcome['turn'].cost)
+        usage = self._turn_usage(conversation, outcome['turn'])
+        if not is_none(usage):
+            reply['usage'] = usage
         for notice in outcome['notices']:
             shown.on_notice(notice)
         stop_reason = outcome['stopReason']
@@ -267,4 +271,14 @@ class AcpConversations:
         remember_turn(conversation, user['text'], reply)
         save()
         return {'failure': None, 'stopReason': stop_reason, 'cancelled': cancelled, 'empty': empty,
-                'changed': changed}
+                'changed': changed, 'usage': usage}
+
+    def _turn_usage(self, conversation: 'Conversation', turn: 'Any') -> 'Optional[JsonObject]':
+        """What the turn used (the prompt's answer's tokens) and cost (what the session's cost grew by), or None;
+        the session's cost as it now stands kept with its agent session (stored: the next turn, a reload, the list)."""
+        cost = None  # type: Optional[JsonObject]
+        if not is_none(turn.cost):
+            cost = turn_cost(turn.cost_before, turn.cost)
+            if not is_none(conversation.acp):
+                conversation.acp['cost'] = money_of(turn.cost)
+        return turn_usage(turn_tokens(turn.said_usage), cost)

@@ -227,3 +227,25 @@ def option_update(update: 'Json') -> 'Optional[List[Json]]':
     if not is_option(option) or is_none(_text(value)):
         return None
     return [option, value]
+
+
+def panel_options(offered: 'Json', chosen: 'Json') -> 'List[JsonObject]':
+    """The side panel's pickers for a session: [{'id', 'name', 'kind': 'select' | 'boolean', 'items': [{'id',
+    'name'}], 'value'}] — `offered`: what the agent offers (offered_options), `chosen`: the session's values
+    (chosen_values); a value the agent does not offer (or none) shows as its current one."""
+    pickers = []  # type: List[JsonObject]
+    if json_type(offered) != 'object':
+        return pickers
+    for option in copyable_keys(offered):
+        if not is_option(option):
+            continue
+        offer = offered[option]
+        value = get_key(chosen, option)
+        if not offers_value(offer, value):
+            value = get_key(offer, 'current')
+        kind = BOOLEAN if get_key(offer, 'kind') == BOOLEAN else SELECT
+        name = get_key(offer, 'name')
+        pickers.append({'id': option, 'name': get_key(GROUP_NAMES, option) if is_none(name) else name, 'kind': kind,
+                        'items': [{'id': item['id'], 'name': item['name']} for item in offer['items']],
+                        'value': value})
+    return pickers

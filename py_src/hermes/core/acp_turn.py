@@ -26,39 +26,12 @@ from hermes.core.dialog_text import agent_title
 from hermes.core.values import json_type, get_key, is_object
 from hermes.core.conversations import append_text, truncate
 from hermes.core.acp_commands import commands_of
+from hermes.core.turn_usage import cost_text
 
 PLAN_STATUSES = ['pending', 'in_progress', 'completed']
 FILE_CHANGING_KINDS = ['edit', 'delete', 'move']
 
 
-
-CURRENCY_SIGNS = {'USD': '$', 'EUR': '€', 'GBP': '£', 'JPY': '¥'}
-MAX_COST = 1e9
-
-
-def cost_text(cost: 'Json') -> 'Optional[str]':
-    """A `usage_update.cost` ({amount, currency: ISO 4217}) as people read it — '$0.42', '€1.50', '0.42 CHF' — or
-    None when the agent said none or something that is no amount of money (negative, huge, not a number, a currency
-    that is not three letters)."""
-    amount = get_key(cost, 'amount')
-    currency = get_key(cost, 'currency')
-    if not (json_type(amount) in ['integer', 'number']) or json_type(currency) != 'string':
-        return None
-    currency = currency.upper()
-    if not (amount >= 0 and amount < MAX_COST) or len(currency) != 3:
-        return None
-    for letter in currency:
-        if not ('A' <= letter and letter <= 'Z'):
-            return None
-    digits = 4 if amount < 0.01 and amount > 0 else 2
-    scale = 10 ** digits
-    number = str(int(amount * scale + 0.5) / scale)  # half up in both worlds (Python's round() rounds half to even)
-    if not ('.' in number):
-        number = number + '.'
-    while len(number.split('.')[1]) < digits:
-        number = number + '0'
-    sign = get_key(CURRENCY_SIGNS, currency)
-    return sign + number if not is_none(sign) else number + ' ' + currency
 
 class TurnView:
     """What a front end shows of a turn; every method may be left as is (a no-op)."""
@@ -154,6 +127,8 @@ class AcpTurn:
         self.mode = None  # type: Optional[str]
         self.usage = None  # type: Optional[JsonObject]
         self.cost = None  # type: Json  # the session's cumulative cost as the agent last said it (raw)
+        self.cost_before = None  # type: Json  # … as it was known before the turn (host/acp_service.py sets it)
+        self.said_usage = None  # type: Json  # the prompt's answer's `usage` (the turn's tokens), raw
         self.changed = []  # type: List[str]  # absolute paths the agent's edit/delete/move calls and diffs named
         self.permissions = 0
         self.questions = 0

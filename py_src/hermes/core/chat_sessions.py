@@ -16,6 +16,7 @@ from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.chat_prompts import COMMANDS
 from hermes.core.lm_tools import describe_call, touched_paths
+from hermes.core.turn_usage import cost_text, session_usage
 
 SESSION_TYPE = 'hermes'
 SESSION_NAME = 'hermes-agent'
@@ -62,7 +63,9 @@ def session_contribution() -> 'List[JsonObject]':
         'inputPlaceholder': 'Ask Hermes, or type / for commands',
         # supportsPromptAttachments: VS Code's "/" completion lists a session's prompt customizations (an ACP agent's
         # own commands, ui/session_commands.py) only for a session that accepts prompts
-        'capabilities': {'supportsFileAttachments': True, 'supportsPromptAttachments': True},
+        # supportsImageAttachments: images go to an ACP agent that reads them (core/prompt_content.py)
+        'capabilities': {'supportsFileAttachments': True, 'supportsImageAttachments': True,
+                         'supportsPromptAttachments': True},
         'commands': [{'name': command['name'], 'description': command['description']} for command in COMMANDS],
     }]
 
@@ -81,9 +84,15 @@ def item_view(conversation: 'Any', format_time: 'Callable[[float], str]') -> 'Js
     usage = getattr(conversation, 'acp_usage', None)  # an ACP agent's last usage_update (context used / size, cost)
     if not is_none(usage) and usage['size'] > 0:
         description = description + ' · ' + str(round(usage['used'] * 100 / usage['size'])) + '% of context'
+    stored_cost = get_key(getattr(conversation, 'acp', None), 'cost')  # the session's cost as last said (kept across reloads)
     if not is_none(usage) and not is_none(get_key(usage, 'cost')):
         description = description + ' · ' + usage['cost']
+    elif not is_none(cost_text(stored_cost)):
+        description = description + ' · ' + (cost_text(stored_cost) or '')
     tooltip = conversation.title + ('\n' + description if description != '' else '')
+    totals = session_usage(conversation.messages, stored_cost)
+    if not is_none(totals):
+        tooltip = tooltip + '\n' + totals['text']
     when = conversation.updated if not is_none(conversation.updated) else conversation.created
     if not is_none(when):
         tooltip = tooltip + '\n' + format_time(when)
@@ -149,6 +158,9 @@ def _response_parts(reply: 'Any', tool_titles: 'Optional[Dict[str, str]]') -> 'L
             if not (path in referenced):
                 referenced.append(path)
                 parts.append({'kind': 'reference', 'path': path})
+    usage = get_key(reply, 'usage')
+    if not is_none(usage):
+        parts.append({'kind': 'markdown', 'text': '\n\n' + usage_markdown(usage)})
     if reply['status'] == 'error':
         parts.append({'kind': 'markdown', 'text': '\n\n**The reply failed:** ' + (reply['error'] or 'unknown error')})
     elif reply['status'] == 'stopped':
@@ -156,6 +168,12 @@ def _response_parts(reply: 'Any', tool_titles: 'Optional[Dict[str, str]]') -> 'L
     elif len(parts) == 0:
         parts.append({'kind': 'markdown', 'text': '*(The model gave no answer.)*'})
     return parts
+
+
+def usage_markdown(usage: 'Any') -> str:
+    """The line under a turn that says what it used and cost (core/turn_usage.py: digits, our words, a currency's
+    sign or three letters — nothing the agent wrote), muted."""
+    return '*' + usage['text'] + '*'
 
 
 def status_ending(status: str) -> str:

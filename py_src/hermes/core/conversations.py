@@ -8,7 +8,7 @@ A conversation's data:
      lastRequestEnded, messages: [...], history: [...]}
 where a message is {role: 'user', text, turn?} or {role: 'assistant', status, error, parts: [{kind: 'text',
 text} | {kind: 'tool', id, name, arguments, status, result, paths?} | {kind: 'thought', text} | {kind: 'plan',
-entries: [{title, status}]}]}; `acp`: {agent, sessionId, mode?, model?, commands?, commandsShown?} when an ACP
+entries: [{title, status}]}], usage?}; `acp`: {agent, sessionId, mode?, model?, commands?, commandsShown?, cost?} when an ACP
 agent answers it (core/acp_options.py, core/acp_commands.py); an assistant status is running | done |
 stopped | error, a tool's running | waiting | ok | error | cancelled. `history` is the LLM's view of the
 earlier turns (OpenAI chat messages) handed to the loop. Times are milliseconds since 1970.
@@ -28,6 +28,7 @@ from hermes.core.values import json_type, get_key, is_object, object_keys, copy_
 from hermes.core.tools import result_text
 from hermes.core.output_text import cap_chars
 from hermes.core.acp_commands import restore_commands
+from hermes.core.turn_usage import restore_usage, money_of
 
 STORE_VERSION = 1
 MAX_CONVERSATIONS = 50
@@ -123,8 +124,12 @@ def _restore_message(message: 'Json') -> 'Optional[Message]':
         if status not in ['done', 'stopped', 'error']:
             status = 'stopped'  # a reply that was running when the window closed
         error = get_key(message, 'error')
-        return {'role': 'assistant', 'status': status, 'error': error if json_type(error) == 'string' else None,
-                'parts': parts}
+        reply = {'role': 'assistant', 'status': status, 'error': error if json_type(error) == 'string' else None,
+                 'parts': parts}  # type: AssistantMessage
+        usage = restore_usage(get_key(message, 'usage'))  # type: Any  # what an ACP agent's turn used and cost (TurnUsage)
+        if not is_none(usage):
+            reply['usage'] = usage
+        return reply
     return None
 
 
@@ -140,6 +145,9 @@ def _restore_acp(value: 'Json') -> 'Optional[JsonObject]':
         chosen = get_key(value, option)
         if json_type(chosen) == 'string' and chosen != '':
             restored[option] = chosen
+    cost = money_of(get_key(value, 'cost'))  # the session's cumulative cost, as the agent last said it
+    if not is_none(cost):
+        restored['cost'] = cost
     restore_commands(value, restored)  # the agent's slash commands, and which of them the chat was told about
     return restored
 

@@ -26,6 +26,7 @@ from hermes.core.acp_options import (offered_options, option_groups, chosen_valu
                                      with_config_update, wire_value, CONFIG, OPTIONS, MODE)
 from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
                                   permission_summary)
+from hermes.core.prompt_content import fit_prompt
 from hermes.core.elicitation import accepted, declined, cancelled, check_answers, answer_text
 from hermes.host.settings import setting
 from hermes.host.url_consent import ask_to_open
@@ -244,6 +245,37 @@ class AcpService:
             self.log.warn('ACP: ending ' + agent_name + '\'s session ' + session_id + ' failed: ' + error_message(error))
         return done
 
+    async def fork_session(self, agent_name, session_id):
+        """`session/fork` of the agent session `session_id` (ACP, unstable: `sessionCapabilities.fork`): a new session
+        with its history, in this window's folder with its MCP server. Returns the new session id; raises
+        AcpAgentError saying why not (the agent is not configured, offers no fork, or has no such session)."""
+        spec = self.spec_named(agent_name)
+        if is_none(spec):
+            raise AcpAgentError('No agent named ' + agent_name + ' is configured: its conversation cannot be forked.')
+        if not self.trusted():
+            raise AcpAgentError('Hermes starts no agent in Restricted Mode: trust this workspace to fork a conversation.')
+        if json_type(session_id) != 'string' or session_id == '':
+            raise AcpAgentError('This conversation has no ' + agent_name + ' session yet: send a message first.')
+        try:
+            agent = await self.agent(spec)
+        except JsError as error:
+            raise failure_of(error, agent_name)
+        offered = get_key(getattr(agent, 'capabilities', None), 'sessionCapabilities')
+        if json_type(get_key(offered, 'fork')) != 'object':
+            raise AcpAgentError(agent_name + ' cannot fork a conversation (it offers no session/fork).')
+        try:
+            forked = await agent.fork_session(session_id, self.cwd(), await self.mcp_servers(), self.other_folders())
+        except JsError as error:
+            if _kind_of(error) == 'agent':  # the agent's answer (the connection masks secrets in it)
+                raise AcpAgentError(agent_name + ' could not fork the session ' + session_id + ' (does it still have '
+                                    'it?) — ' + error_message(error))
+            raise failure_of(error, agent_name)
+        key = spec_key(spec)
+        if key in self.agents:
+            self.agents[key]['sessions'].append(forked['sessionId'])
+        self._remember_offered(agent_name, offered_options(forked))
+        return forked['sessionId']
+
     def forget_agent(self, spec):
         """Stop the warm agent for `spec` (the next turn starts a new process)."""
         key = spec_key(spec)
@@ -386,6 +418,10 @@ class AcpService:
             return []
         return option_groups(get_key(self.offered, backend['spec']['name']))
 
+    def offered_to(self, agent_name):
+        """What `agent_name` offers to choose, as its sessions last said (core/acp_options.py offered_options), or None."""
+        return get_key(self.offered, agent_name)
+
     async def _apply_chosen(self, spec, agent, session_id, acp, offered):
         """Set the session's chosen options on the agent (session/set_config_option, or the deprecated
         session/set_mode and session/set_model): those that differ from what its session/new or session/load answer
@@ -527,11 +563,16 @@ class AcpService:
         except JsError as error:
             raise failure_of(error, spec['name'])
         await self.choices_sent(session_id)  # a mode or model chosen just before the prompt applies to it
+        turn.cost_before = get_key(conversation.acp, 'cost')  # (a new session has none: its first cost is all its own)
         if not is_none(between_turns):
             self.watch_session(session_id, between_turns)
         known = self.commands_for(session_id)
         if not is_none(known):  # sent before this turn (after session/new, during load, in an earlier turn)
             view.on_commands(known)
+        fitted = fit_prompt(blocks, getattr(agent, 'capabilities', None), spec['name'])  # images, embedded files
+        blocks = fitted['blocks']
+        for note in fitted['notes']:
+            notices.append(note)
         set_author = getattr(self.client_side, 'set_change_author', None)
         if not is_none(author) and not is_none(set_author):
             set_author(session_id, author)  # fs/write_text_file of agents that use it: this turn's changes
@@ -566,6 +607,7 @@ class AcpService:
             if not is_none(set_questioner):
                 set_questioner(session_id, None)
         stop_reason = get_key(result, 'stopReason', 'end_turn')
+        turn.said_usage = get_key(result, 'usage')
         turn.finish(stop_reason)
         return {'stopReason': stop_reason, 'turn': turn, 'notices': notices}
 

@@ -51,6 +51,11 @@ def utf8_base64(text: str) -> str:
     return __pragma__('js', '{}', 'Buffer.from(text, "utf8").toString("base64")')
 
 
+def bytes_base64(data: 'Any') -> str:
+    """The Base64 of bytes (a Uint8Array or Buffer in JS: what ChatReferenceBinaryData.data() gives)."""
+    return Buffer.js_from(data.buffer, data.byteOffset, data.byteLength).toString('base64')
+
+
 def utf8_bytes(text: str) -> bytes:
     """str → UTF-8 bytes (a Uint8Array in JS: what vscode.workspace.fs.writeFile takes).
     The way back is `utf8_text([data])`."""
@@ -70,6 +75,6 @@ def utf8_text(chunks: 'List[Any]') -> str:
 from typing import Any, List, Optional
 from hermes.js.text_cpython import (
     native_regex, regex_matches, regex_replace_all, regex_count, sorted_strings, decode_uri_component,
-    base64_utf8, utf8_base64, utf8_bytes, utf8_text,
+    base64_utf8, utf8_base64, bytes_base64, utf8_bytes, utf8_text,
 )
 # __pragma__('noskip')

@@ -41,6 +41,10 @@ def utf8_base64(text):
     return base64.b64encode(text.encode('utf-8')).decode('ascii')
 
 
+def bytes_base64(data):
+    return base64.b64encode(bytes(data)).decode('ascii')
+
+
 def utf8_bytes(text):
     return text.encode('utf-8')
 

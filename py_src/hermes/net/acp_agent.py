@@ -191,6 +191,18 @@ class AcpAgent:
             raise AcpError('protocol', self.name + ' answered session/new without a session id.')
         return result
 
+    async def fork_session(self, session_id: str, cwd: str, mcp_servers: 'Json',
+                           additional: 'Optional[List[str]]' = None) -> 'Json':
+        """`session/fork` (unstable in ACP; only where sessionCapabilities.fork): a new session with the history of
+        `session_id` → {'sessionId', 'modes'?, 'configOptions'?}. The spec forks a whole session (no earlier turn)."""
+        servers = self._servers(mcp_servers)
+        result = await self._connection().request(
+            'session/fork', self._with_roots({'sessionId': session_id, 'cwd': cwd, 'mcpServers': servers}, additional),
+            self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
+        if json_type(get_key(result, 'sessionId')) != 'string' or get_key(result, 'sessionId') == '':
+            raise AcpError('protocol', self.name + ' answered session/fork without a session id.')
+        return result
+
     async def load_session(self, session_id: str, cwd: str, mcp_servers: 'Json', on_update: 'OnUpdate',
                            additional: 'Optional[List[str]]' = None) -> 'Json':
         """`session/load`: the agent replays the session as updates (to `on_update`) before it answers. A listener

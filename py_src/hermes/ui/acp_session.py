@@ -7,17 +7,20 @@ files the agent changed noticed, and a failure said in words (with a button that
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
+from hermes.js.text import bytes_base64
 from hermes.core.values import json_type, get_key
 from hermes.core.cancellation import Cancellation
 from hermes.core.chat_messages import prop
 from hermes.core.chat_prompts import TASKS, task_prompt
 from hermes.core.acp_turn import AcpTurn, content_text
-from hermes.core.acp_options import chosen_values, option_update
+from hermes.core.prompt_content import image_block, resource_block, selection_uri, link_name
+from hermes.core.acp_options import chosen_values, option_update, panel_options
 from hermes.core.acp_backends import (SETUP_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, HERMES_NAME, agent_of_choice,
                                       find_spec)
 from hermes.core.acp_sign_in import sign_in_title
 from hermes.core.acp_commands import commands_of
 from hermes.core.acp_conversation import AcpConversations, no_answer_text
+from hermes.core.chat_sessions import usage_markdown
 from hermes.core.checkpoints import change_author
 from hermes.host.acp_service import AcpService
 from hermes.host.acp_sign_in import AgentSignIn
@@ -62,6 +65,50 @@ def prompt_blocks(request, agent_commands=None):
     return blocks, text
 
 
+async def attached_blocks(request, log=None):
+    """What the request attaches, as ACP content blocks as rich as ACP allows (host/acp_service.py fits them to what
+    the agent reads, core/prompt_content.py): an image (VS Code's ChatReferenceBinaryData) as an `image` block; a
+    file as an embedded `resource` with its text (a link when it cannot be read as text); a selection (a Location)
+    as a `resource` with the selected text, its uri naming the lines. Other references (not files) are left out."""
+    blocks = []
+    for reference in prop(request, 'references') or []:
+        value = prop(reference, 'value')
+        if is_none(value):
+            continue
+        try:
+            block = await _reference_block(value)
+        except JsError as error:
+            block = None
+            if not is_none(log):
+                log.warn('ACP: an attachment could not be read: ' + error_message(error))
+        if not is_none(block):
+            blocks.append(block)
+    return blocks
+
+
+async def _reference_block(value):
+    mime_type = prop(value, 'mimeType')
+    if json_type(mime_type) == 'string' and not is_none(prop(value, 'data')):  # ChatReferenceBinaryData
+        if not mime_type.lower().startswith('image/'):
+            return None
+        data = await value.data()
+        source = prop(value, 'reference')
+        return image_block(mime_type, bytes_base64(data),
+                           source.toString() if not is_none(source) and not is_none(prop(source, 'scheme')) else None)
+    location = prop(value, 'range')
+    uri = value if not is_none(prop(value, 'scheme')) else prop(value, 'uri')
+    if is_none(uri) or prop(uri, 'scheme') != 'file':
+        return None
+    try:
+        document = await vscode.workspace.openTextDocument(uri)
+    except JsError:
+        return {'type': 'resource_link', 'uri': uri.toString(), 'name': link_name(uri.toString())}  # not text
+    if is_none(location):
+        return resource_block(uri.toString(), document.getText(), None)
+    return resource_block(selection_uri(uri.toString(), location.start.line + 1, location.end.line + 1),
+                          document.getText(location), None)
+
+
 class AcpSessionRunner:
     """A chat session's ACP turns (the shared part, core/acp_conversation.py `AcpConversations`, is `turns`: the
     side panel runs its turns through the same object) and the agent's own sessions in the list."""
@@ -96,6 +143,13 @@ class AcpSessionRunner:
 
     def on_chosen(self, callback):
         self.service.on_chosen(callback)
+
+    def panel_options(self, conversation):
+        """The side panel's pickers for `conversation`'s agent session (core/acp_options.py panel_options): none for a
+        conversation no agent answers yet."""
+        if is_none(conversation.acp):
+            return []
+        return panel_options(self.service.offered_to(conversation.acp['agent']), chosen_values(conversation.acp))
 
     def option_values(self, conversation):
         """The session's chosen mode and model, as VS Code's `ChatSession.options`."""
@@ -143,6 +197,11 @@ class AcpSessionRunner:
         if text.strip() == '':
             stream.markdown('Type a message for ' + spec['name'] + '.')
             return {}
+        attached = await attached_blocks(request, self.log)
+        if len(attached) > 0:  # (replacing the links prompt_blocks made: the agent gets them back where it reads no more)
+            blocks = [block for block in blocks if block['type'] != 'resource_link']
+            for block in attached:
+                blocks.append(block)
         begun = self.turns.begin(conversation, text, spec['name'], SESSION_ORIGIN)
         cancellation = Cancellation()
         subscription = None
@@ -169,6 +228,8 @@ class AcpSessionRunner:
             return {'metadata': {'hermes': {'stopped': 'error', 'acp': spec['name']}}}
         if ended['empty'] and not shown.text_shown:
             stream.markdown(no_answer_text(spec['name']))
+        if not is_none(ended['usage']):  # what the turn used and cost, a line under it
+            stream.markdown('\n\n' + usage_markdown(ended['usage']))
         hint = None if self.commands_offered else self.turns.commands_hint(conversation, spec['name'], SESSION_ORIGIN)
         if not is_none(hint):  # the agent's commands arrived or changed: said once, at the end of this response
             stream.markdown('\n\n' + hint)

@@ -26,6 +26,7 @@ from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, get_key
+from hermes.core.prompt_content import panel_images
 from hermes.ui.panel_protocol import parse_webview_message, ProtocolError
 from hermes.core.cancellation import Cancellation
 from hermes.core.tools import WAITING, CONFIRMED
@@ -173,6 +174,10 @@ class PanelController:
         self.changes_posted = None  # the last `changes` message posted (JSON text), for post_changes(True)
         self.backend_choice = None  # the user's choice for new conversations (None: hermes.agent.backend's)
         self.questions = PanelQuestions(self.post, log)
+        if not is_none(acp) and not is_none(getattr(acp, 'on_chosen', None)):
+            # the agent's options, as pickers above the input: anew when the agent offers others or its values change
+            acp.on_chosen(lambda conversation: self.post_options() if conversation is self.conversation else None)
+            acp.on_offered(lambda: self.post_options())
 
     def post(self, message: 'ToWebview') -> None:
         self.host.post(message)
@@ -197,6 +202,10 @@ class PanelController:
             await self.refresh_models()
         elif kind == 'send':
             await self.send(message['text'])
+        elif kind == 'setOption':
+            await self.set_option(message['option'], message['value'])
+        elif kind == 'sendImages':
+            await self.send(message['text'], message['images'])
         elif kind == 'stop':
             self.stop()
         elif kind == 'retry':
@@ -254,6 +263,29 @@ class PanelController:
         state['usage'] = getattr(self.conversation, 'acp_usage', None)
         self.post(state)
         self.post({'type': 'commands', 'commands': self.acp.commands(self.conversation, state['current'])})
+        self.post_options()
+
+    def post_options(self):
+        """The conversation's agent options (mode, model, config options) as the panel's pickers."""
+        if is_none(self.acp) or is_none(getattr(self.acp, 'panel_options', None)):
+            return
+        self.post({'type': 'options', 'options': self.acp.panel_options(self.conversation)})
+
+    async def set_option(self, option, value):
+        """A picker's choice: one the agent offers (else refused, logged), kept with the conversation and set on its
+        session (session/set_config_option, or the deprecated set_mode/set_model) as a chat session's input area does."""
+        offered = [picker for picker in self.acp.panel_options(self.conversation) if picker['id'] == option]
+        if len(offered) == 0 or not (value in [item['id'] for item in offered[0]['items']]):
+            self.log.warn('Panel: ignored a choice the agent does not offer ("' + option[:80] + '")')
+            self.post_options()
+            return False
+        try:
+            await self.acp.options_changed(self.conversation, [{'optionId': option, 'value': value}])
+        except JsError as error:
+            self.log.warn('Panel: setting the ' + option + ' failed: ' + error_message(error))
+        self.save()
+        self.post_options()
+        return True
 
     def select_backend(self, choice):
         """The user picked who answers the next new conversation; refused (logged) for a choice not offered, or
@@ -319,7 +351,8 @@ class PanelController:
         self.post_models()
         return self.models
 
-    async def send(self, text: str) -> 'Optional[AssistantMessage]':
+    async def send(self, text: str, images: 'Optional[str]' = None) -> 'Optional[AssistantMessage]':
+        """`images`: the JSON text of the images the user attached (core/prompt_content.py panel_images), or None."""
         if self.running:
             self.log.warn('Panel: ignored a message sent while a reply is still running')
             return None
@@ -335,7 +368,11 @@ class PanelController:
                        'apiKey': False, 'setup': None})
             return None
         if backend['kind'] == 'acp':
-            return await self._run_acp(backend['spec'], text)
+            return await self._run_acp(backend['spec'], text, None, images)
+        if not is_none(images):
+            self.post({'type': 'error', 'message': 'Images go only to an ACP agent that reads them (choose one in '
+                       'Agent, in a new chat): the message was sent without them.', 'retry': False,
+                       'settings': False, 'apiKey': False, 'setup': None})
         turn_id = new_turn_id(last_turn(self.conversation.messages))
         user = {'role': 'user', 'text': text, 'turn': turn_id}  # type: UserMessage
         self.conversation.add(user)
@@ -428,7 +465,7 @@ class PanelController:
         self._finish(turn, result)
         return assistant
 
-    async def _run_acp(self, spec, text, user=None):
+    async def _run_acp(self, spec, text, user=None, images=None):
         """One turn of the conversation's ACP agent (core/acp_conversation.py, as a chat session runs it), shown
         through PanelAcpView; `user`: the prompt again (Retry)."""
         turns = self.acp.turns
@@ -443,8 +480,15 @@ class PanelController:
         self.save()
         self.post_backends()  # locked to this agent from now on
         conversation = self.conversation
+        blocks = [{'type': 'text', 'text': text}]
+        if not is_none(images):  # (the agent gets those it reads: host/acp_service.py fits them)
+            attached = panel_images(images)
+            for block in attached['images']:
+                blocks.append(block)
+            for problem in attached['problems']:
+                self.post({'type': 'notice', 'text': problem})
         try:
-            ended = await turns.run(spec, conversation, begun, [{'type': 'text', 'text': text}],
+            ended = await turns.run(spec, conversation, begun, blocks,
                                     PanelAcpView(self, turn, self.questions), turn.cancel, self.questions.ask,
                                     PANEL_ORIGIN, self.questions.elicit)
         except JsError as error:

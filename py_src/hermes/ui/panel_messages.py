@@ -7,6 +7,7 @@ dicts carry hidden members such as `__class__`)."""
 MESSAGES = [
     ['ready', []],
     ['send', [['text', 'string', 100000, False]]],
+    ['sendImages', [['text', 'string', 100000, False], ['images', 'string', 29368320, False]]],
     ['stop', []],
     ['retry', []],
     ['newChat', []],
@@ -25,4 +26,5 @@ MESSAGES = [
     ['openPermissionDiff', [['id', 'string', 1024, False]]],
     ['setupAgent', []],
     ['elicitationAnswer', [['id', 'string', 1024, False], ['action', 'string', 16, False], ['values', 'string', 700000, False]]],
+    ['setOption', [['option', 'string', 1024, False], ['value', 'string', 1024, False]]],
 ]

@@ -1,0 +1,89 @@
+"""What an ACP agent's turns use and cost, and images sent to it, in a real VS Code (code-server), with our scripted
+agent (tests/acp_agent/agent.py run with --rich: it reads images and embedded files; `costly` grows the session's cost
+by $0.25 and answers with 1,234 tokens; `blocks` says the content blocks its prompt carried):
+
+- the side panel: a line under each turn says its tokens and what it cost; the header says the session's cost;
+- the side panel: an image picked with the attach button shows as a chip, goes with the next message as an `image`
+  block, and the chip is gone after the send;
+- a "+" Hermes Agent session: the same line under its turn, and the session item's tooltip sums the session.
+
+The tests run in order on one window.
+"""
+import base64
+
+import pytest
+
+from acp_agents import scripted_agent
+from chat_view import last_response, new_hermes_session, open_panel, send as send_in_chat, wait_for_first_window, wait_idle
+from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from vscode_server import wait_until
+
+TURN = 'This turn: 1,234 tokens (1,000 in, 200 out, 34 thinking) · $0.25'
+# a 1×1 PNG
+PNG = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==')
+
+
+@pytest.fixture(scope='module')
+def server(tmp_path_factory):
+    workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-usage-ws')
+    agent = scripted_agent()
+    agent['args'] = agent['args'] + ['--rich']
+    settings = {'hermes.mcp.port': 0, 'hermes.acp.agents': [agent], 'hermes.agent.backend': 'Scripted',
+                'workbench.colorTheme': 'Default Dark Modern'}
+    with running_code_server(tmp_path_factory, workspace, 'acp-usage', settings=settings) as running:
+        yield running
+
+
+@pytest.fixture(scope='module')
+def window(browser, server):
+    with open_window(browser, server, 'acp-usage') as bench:
+        wait_for_first_window(server, bench)
+        yield bench
+
+
+def send(view, text):
+    replies = view.locator('.message.assistant').count()
+    prompt = view.locator('#prompt')
+    prompt.click()
+    prompt.fill(text)
+    prompt.press('Enter')
+    wait_until(lambda: view.locator('.message.assistant').count() == replies + 1, 30, what='the turn to start')
+    wait_idle(view)
+
+
+def test_each_turn_in_the_panel_says_what_it_used_and_cost(window, artifacts):
+    view = open_panel(window)
+    wait_until(lambda: view.locator('#backend-select').input_value() == 'Scripted', 60, what='the scripted agent')
+    send(view, 'costly')
+    send(view, 'costly')
+    replies = view.locator('.message.assistant')
+    wait_until(lambda: replies.locator('.turn-usage').count() == 2, 30, what='the usage lines')
+    assert replies.locator('.turn-usage').all_inner_texts() == [TURN, TURN]
+    assert view.locator('#usage').inner_text() == '27% of context · $0.50'  # the header: the session's cost
+    window.screenshot(artifacts / 'acp-usage-panel.png')
+
+
+def test_an_image_attached_in_the_panel_reaches_the_agent_as_an_image_block(window, artifacts, tmp_path):
+    view = open_panel(window)
+    image = tmp_path / 'dot.png'
+    image.write_bytes(PNG)
+    view.locator('#attach-image').wait_for(state='visible')  # (an ACP agent answers: images can go)
+    view.locator('#image-picker').set_input_files(str(image))
+    chip = view.locator('#attachments .attachment')
+    chip.wait_for(state='visible')
+    assert chip.inner_text().strip() == 'dot.png'
+    window.screenshot(artifacts / 'acp-image-attached-panel.png')
+    send(view, 'blocks')
+    reply = view.locator('.message.assistant').last
+    expected = 'blocks: text(6 chars) image(image/png, ' + str(len(base64.b64encode(PNG))) + ' base64 chars)'
+    reply.get_by_text(expected).wait_for()
+    assert view.locator('#attachments .attachment').count() == 0
+    window.screenshot(artifacts / 'acp-image-sent-panel.png')
+
+
+def test_a_session_turn_says_what_it_used_and_cost_and_its_item_sums_the_session(window, artifacts):
+    page = window.page
+    new_hermes_session(page)
+    send_in_chat(page, 'costly')
+    last_response(page).get_by_text(TURN).first.wait_for(state='visible', timeout=60000)
+    window.screenshot(artifacts / 'acp-usage-session.png')
