@@ -36,6 +36,9 @@ A prompt's first text block picks what the turn does (the first word, then argum
                        relative to the session's cwd), then — if allowed — writes exactly that text with
                        fs/write_text_file and says what came back; approved_other_write does the same but writes
                        another text than it showed
+    background         as Hermes Agent (after 0.19.0) reports background work: `_hermes/process` running during the
+                       turn; 0.3 s after the turn ends, `_hermes/process` exited and a `_hermes/notification` whose
+                       text is the prompt its CLI would send next
     hostile_title       a session_info_update with a 300,000-character title with escapes and a bidi override
     terminal CMD ARGS…  terminal/create → wait_for_exit → output → release, says the output and exit
     terminal_in DIR CMD ARGS…  the same with cwd DIR (relative to the session's cwd)
@@ -79,6 +82,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 
 MODE = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith('--') else 'normal'
 RICH = '--rich' in sys.argv  # promptCapabilities image and embeddedContext (else neither, as Hermes 0.19.0 less images)
@@ -111,9 +115,13 @@ SETUP_ONLY = [{'id': 'hermes-setup', 'name': 'Configure Hermes provider', 'type'
                'description': 'Open Hermes\' interactive model/provider setup in a terminal.'}]
 
 
+SEND_LOCK = threading.Lock()  # the background command writes from a timer thread too
+
+
 def send(message):
-    sys.stdout.write(json.dumps(message) + '\n')
-    sys.stdout.flush()
+    with SEND_LOCK:
+        sys.stdout.write(json.dumps(message) + '\n')
+        sys.stdout.flush()
 
 
 def log(text):
@@ -292,6 +300,19 @@ def turn(request_id, params):
                         {'optionId': 'deny', 'name': 'Deny', 'kind': 'reject_once'}]})
         outcome = reply.get('result', {}).get('outcome', {}) if 'result' in reply else {'error': reply.get('error')}
         chunk(session_id, 'permission: ' + json.dumps(outcome, sort_keys=True))
+        return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'background':
+        process = {'sessionId': session_id, 'toolCallId': 'call_bg', 'processId': 'proc_1', 'command': 'sleep 1'}
+        send({'jsonrpc': '2.0', 'method': '_hermes/process', 'params': dict(process, status='running')})
+        chunk(session_id, 'started it')
+
+        def finished():
+            send({'jsonrpc': '2.0', 'method': '_hermes/process',
+                  'params': dict(process, status='exited', exitCode=0, reason='exited')})
+            send({'jsonrpc': '2.0', 'method': '_hermes/notification', 'params': {
+                'sessionId': session_id, 'kind': 'completion', 'title': 'Background process proc_1 finished',
+                'text': '[Background process proc_1 exited with code 0]', 'notificationIds': []}})
+        threading.Timer(0.3, finished).start()
         return answer(request_id, {'stopReason': 'end_turn'})
     if command in ('approved_write', 'approved_other_write'):
         path = os.path.join(STATE['cwd'].get(session_id) or '.', words[1])

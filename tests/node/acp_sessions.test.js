@@ -11,6 +11,7 @@ const os = require('os');
 const path = require('path');
 
 const { vscode, chat, token, recorder, openSession, listed } = require('./fake_chat');
+const { until } = require('./harness');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
@@ -367,5 +368,31 @@ test('an agent named without a path is found outside the workspace and runs outs
     assert.ok(started.path.split(':').every((entry) => entry.startsWith('/') && !entry.startsWith(workspace)), started.path);
   } finally {
     await opened.stop();
+  }
+});
+
+test("Hermes Agent's background work: a process it left running is a line in the turn; its notification afterwards offers the next prompt, put into the chat input only when the user asks", async () => {
+  const opened = [];
+  const run = await openSession(SCRIPTED);
+  vscode.__state.commands.set('workbench.action.chat.open', (options) => { opened.push(options); });
+  const shown = vscode.window.showInformationMessage;
+  vscode.window.showInformationMessage = (text, ...items) => {
+    vscode.__state.messages.push(['info', text, items]);
+    return Promise.resolve(text.startsWith('Hermes Agent: ') ? items[0] : undefined);
+  };
+  try {
+    const stream = recorder();
+    await run.ask('background', stream);
+    const said = stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join('');
+    assert.match(said, /> Running in the background: `sleep 1`/);
+    await until(() => opened.length === 1);
+    const offered = vscode.__state.messages.filter(([, text]) => text.startsWith('Hermes Agent: '));
+    assert.deepEqual(offered, [['info', 'Hermes Agent: Background process proc_1 finished', ['Ask Hermes Agent']]]);
+    assert.deepEqual(opened, [{ query: '[Background process proc_1 exited with code 0]', isPartialQuery: true }]);
+    const channel = vscode.__state.channels.flatMap((c) => c.lines).join('\n');
+    assert.match(channel, /Hermes Agent in the background: ended sleep 1/);  // the exit between turns: logged
+  } finally {
+    vscode.window.showInformationMessage = shown;
+    await run.stop();
   }
 });

@@ -466,6 +466,7 @@ BOUNDARY_READERS = {
     'core/acp_sign_in.py': "an ACP agent's authMethods",
     'core/elicitation.py': "an ACP agent's questions, read defensively",
     'core/acp_consent.py': "an ACP agent's permission questions and the user's answers to them",
+    'core/hermes_background.py': "Hermes Agent's background notifications (_hermes/process, _hermes/notification)",
     'core/turn_usage.py': "an ACP agent's usage and cost (PromptResponse.usage, usage_update.cost)",
     'core/prompt_content.py': "VS Code's chat references and the panel's attachments, fitted to an agent's promptCapabilities",
     'host/acp_client_side.py': "the requests an ACP agent sends the client (fs/*, terminal/*)",

@@ -26,6 +26,7 @@ from hermes.core.dialog_text import agent_title
 from hermes.core.values import json_type, get_key, is_object
 from hermes.core.conversations import append_text, truncate
 from hermes.core.acp_commands import commands_of
+from hermes.core.hermes_background import BACKGROUND_UPDATE
 from hermes.core.turn_usage import cost_text
 
 PLAN_STATUSES = ['pending', 'in_progress', 'completed']
@@ -171,6 +172,8 @@ class AcpTurn:
             if not is_none(title):
                 self.title = title
                 self.view.on_title(title)
+        elif kind == BACKGROUND_UPDATE:  # Hermes Agent's background work (core/hermes_background.py)
+            self.view.on_notice(get_key(update, 'text'))
         elif kind == 'current_mode_update':
             mode = get_key(update, 'currentModeId')
             if json_type(mode) == 'string':

@@ -27,6 +27,7 @@ from hermes.core.acp_options import (offered_options, option_groups, chosen_valu
 from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
                                   permission_summary)
 from hermes.core.prompt_content import fit_prompt
+from hermes.core.hermes_background import BACKGROUND_UPDATE
 from hermes.core.elicitation import accepted, declined, cancelled, check_answers, answer_text
 from hermes.host.settings import setting
 from hermes.host.url_consent import ask_to_open
@@ -40,6 +41,7 @@ from hermes.contracts.json import Json, JsonObject
 OFFERED_KEY = 'hermes.acp.offeredOptions'
 COMMANDS_KEY = 'hermes.acp.commands'
 PERMISSION_DEADLINE_MS = 50000
+ASK_HERMES_ACTION = 'Ask Hermes Agent'  # the button of a background notification: its prompt into the chat input
 """An unanswered permission request is answered "deny" by us after this (Hermes denies by itself at 60 s)."""
 DENIED_IN_TIME = ('No answer within 50 seconds: Hermes denied the request (it would have timed out at 60 s). '
                   'Ask again to retry.')
@@ -308,9 +310,27 @@ class AcpService:
 
     def _between_turns(self, session_id, update):
         key = 's:' + str(session_id)
+        if get_key(update, 'sessionUpdate') == BACKGROUND_UPDATE:
+            self._background_between_turns(update)
+            return
         self._note_commands(session_id, update)
         if key in self.session_listeners:
             self.session_listeners[key](update)
+
+    def _background_between_turns(self, update):
+        """Hermes Agent's background work while no turn runs (core/hermes_background.py): a process is logged; a
+        notification is a message whose button puts its suggested prompt into the chat input, for the user to send
+        (Hermes Agent's CLI would send it by itself; here the user decides)."""
+        if update['prompt'] is None:  # (our own record: core/hermes_background.py background_update)
+            self.log.info('ACP: Hermes Agent in the background: ' + update['plain'])
+            return
+        spawn(self._offer_prompt(update['plain'], update['prompt']))
+
+    async def _offer_prompt(self, title, prompt):
+        choice = await vscode.window.showInformationMessage('Hermes Agent: ' + title, ASK_HERMES_ACTION)
+        if choice == ASK_HERMES_ACTION:
+            await vscode.commands.executeCommand('workbench.action.chat.open', {'query': prompt,
+                                                                                 'isPartialQuery': True})
 
     def watch_session(self, session_id, callback):
         """`callback(update)` for the session's updates that arrive outside a turn (Hermes sends the title

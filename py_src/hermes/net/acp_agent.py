@@ -7,6 +7,7 @@ texts core/acp.py's. Every failure reaches the caller as an AcpError (core/acp.p
 # __pragma__('tconv')
 from hermes.core import acp
 from hermes.core.acp import AcpError as _AcpError, RequestError as _RequestError
+from hermes.core.hermes_background import METHODS as BACKGROUND_METHODS, background_update
 from hermes.core.elicitation import ElicitationProblem, read_question, carries_secret, cancelled as cancelled_question
 from hermes.core.values import get_key, json_type, object_keys
 from hermes.js.errors import JsError, error_message
@@ -340,10 +341,13 @@ class AcpAgent:
     # -- what the agent sends ------------------------------------------------------------------------------
 
     def _on_notification(self, method: str, params: 'Json') -> None:
-        if method != 'session/update':
+        if method in BACKGROUND_METHODS:  # Hermes Agent's background work, as one more kind of session update
+            update = background_update(method, params)  # type: Json
+        elif method == 'session/update':
+            update = get_key(params, 'update')
+        else:
             return  # unknown notifications are ignored, as the protocol allows
         session_id = acp.update_session_id(params)
-        update = get_key(params, 'update')
         if is_none(session_id) or json_type(update) != 'object':
             return
         key = acp.session_key(session_id)
