@@ -6,7 +6,7 @@ import pytest
 
 from hermes.core.change_model import (ChangeModel, ChangeConflict, MAX_FILE_CHARS, MAX_HISTORY, matches, by_author,
                                       pending_items, summary_of, decisions_of, merged_entry, large_entry, kept_base,
-                                      rediffed_entry, text_without, rebased_base, refusal_of, earlier_turns_of,
+                                      rediffed_entry, text_without, undo_plan_of, rebased_base, refusal_of, earlier_turns_of,
                                       dropped_text, carry_links, partner_of, overlaps, too_large, entry_size)
 
 PANEL = {'client': 'Hermes panel', 'session': 'c1', 'turn': 't1'}
@@ -49,6 +49,25 @@ def test_keeping_moves_hunks_into_the_base_and_undoing_reverts_them_in_the_text(
     assert created['base'] is None and text_without(created, ['h1']) == ''
     deleted = entry_of('old\n', None)
     assert text_without(deleted, ['h1']) == 'old\n' and text_without(deleted, []) is None
+
+
+def test_an_undo_plan_reverts_hunks_where_the_user_moved_them_and_names_conflicts():
+    entry = entry_of('one\ntwo\nthree\n', 'ONE\ntwo\nTHREE\n')
+    # the user added a line at the top since: the hunks moved down one line
+    plan = undo_plan_of(entry, entry['hunks'], 'zero\nONE\ntwo\nTHREE\n', False)
+    assert plan == {'file': False, 'conflicts': [], 'undone': ['h1', 'h2'], 'text': 'zero\none\ntwo\nthree\n'}
+    # the user edited the second hunk itself: a conflict, unless forced
+    edited = 'ONE\ntwo\nTHREE!\n'
+    assert undo_plan_of(entry, [entry['hunks'][1]], edited, False)['conflicts'] == ['h2']
+    assert undo_plan_of(entry, [entry['hunks'][1]], edited, True) == {
+        'file': False, 'conflicts': [], 'undone': ['h2'], 'text': 'ONE\ntwo\nthree\n'}
+    created = entry_of(None, 'new\n')
+    assert undo_plan_of(created, created['hunks'], 'new\n', False) == {
+        'file': True, 'conflicts': [], 'undone': ['h1'], 'text': None}
+    assert undo_plan_of(created, created['hunks'], 'new, edited\n', False)['conflicts'] == ['h1']
+    assert undo_plan_of(created, created['hunks'], 'new, edited\n', True)['conflicts'] == []
+    deleted = entry_of('old\n', None)
+    assert undo_plan_of(deleted, deleted['hunks'], None, False)['text'] == 'old\n'
 
 
 def test_authors_filter_group_and_decide_the_history():

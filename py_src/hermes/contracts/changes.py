@@ -35,6 +35,14 @@ class ChangeDecision(TypedDict):
     time: float
 
 
+class UndoPlan(TypedDict):
+    """What undoing some hunks of an entry does to the file (core/change_model.py undo_plan_of)."""
+    file: bool  # the file itself goes or comes back (all the hunks of a created or deleted file)
+    conflicts: List[str]  # the ids of hunks the user edited since (none when forced): nothing may be written
+    undone: List[str]  # the ids undone
+    text: Optional[str]  # the file's text after the undo (None: no file)
+
+
 class ChangeLogData(TypedDict):
     """The whole log as host/change_store.py saves it (changes.json)."""
     format: int

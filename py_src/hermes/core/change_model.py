@@ -9,13 +9,13 @@ them. The hunks themselves: core/hunks.py.
 from hermes.js.objects import is_none
 from hermes.core.values import get_key, has_key, json_type
 from hermes.core.hunks import (split_lines, join_lines, diff_texts, assign_ids, keep_in_base, revert_in_text, rebase,
-                               hunk_view)
+                               undo_lines, hunk_view)
 from hermes.core.change_authors import author_of
 # __pragma__('skip')
 from typing import Any, Callable, Dict, List, Optional
 from hermes.contracts.json import JsonObject
 from hermes.contracts.loop import ChangeAuthor
-from hermes.contracts.changes import ChangeDecision, ChangeEntry, ChangeHunk, ChangeLogData, JournalLine
+from hermes.contracts.changes import ChangeDecision, ChangeEntry, ChangeHunk, ChangeLogData, JournalLine, UndoPlan
 # __pragma__('noskip')
 
 MAX_FILE_CHARS = 1000000
@@ -400,6 +400,21 @@ def rediffed_entry(path: str, entry: 'ChangeEntry', base: 'Optional[str]', text:
             'next_id': ided['next_id'], 'too_large': False}  # type: ChangeEntry
     carry_links(entry, made)
     return made
+
+
+def undo_plan_of(entry: 'ChangeEntry', chosen: 'List[ChangeHunk]', current: 'Optional[str]',
+                 force: bool) -> 'UndoPlan':
+    """What undoing the hunks `chosen` of `entry` does when the file's text is `current` now. All the hunks of a
+    created or deleted file: the file goes or comes back (a conflict when the user changed it since). Else each hunk's
+    lines become its before-lines again wherever the user's edits moved it (core/hunks.py undo_lines); a hunk the user
+    edited is a conflict. With `force` nothing is a conflict: the user's edits there are replaced."""
+    if len(chosen) == len(entry['hunks']) and (is_none(entry['base']) or is_none(entry['text'])):
+        ids = [hunk['id'] for hunk in chosen]
+        return {'file': True, 'conflicts': ids if current != entry['text'] and not force else [], 'undone': ids,
+                'text': entry['base']}
+    result = undo_lines(split_lines(or_empty(entry['text'])), split_lines(or_empty(current)), chosen, force)
+    return {'file': False, 'conflicts': [] if force else result['conflicts'], 'undone': result['undone'],
+            'text': join_lines(result['lines'])}
 
 
 def text_without(entry: 'ChangeEntry', undone_ids: 'List[str]') -> 'Optional[str]':

@@ -1,7 +1,8 @@
 """The change log: every write an agent makes through Hermes, per file, as hunks the user can keep or undo
 (the model: core/change_model.py, its hunks: core/hunks.py; this module is its host: it reads and writes the files,
-makes their URIs, confines their real paths, keeps the log in the store and tells the listeners). The one source of truth the editor's marks, the Changes view, sessions' changed files, the
-`changes_list` tool and the `hermes://changes` resource read.
+makes their URIs, confines their real paths, keeps the log in the store and tells the listeners). The one source of
+truth the editor's marks, the Changes view, sessions' changed files, the `changes_list` tool and the
+`hermes://changes` resource read.
 
 A file's entry: `base` (the text before the pending changes; None: the agent created the file), `text` (the text
 the agent left; None: it deleted the file) and the pending `hunks`, each with its author ({'client', 'session',
@@ -29,13 +30,12 @@ from hermes.js.objects import is_none
 from hermes.js.timers import set_timer, clear_timer
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type
-from hermes.core.hunks import split_lines, join_lines, undo_lines
 from hermes.core.change_report import agent_view
 from hermes.core.change_authors import author_of
 from hermes.core.change_notes import ChangeNotes
 # (ChangeConflict and MAX_FILE_CHARS are named here for the modules and tests that import them from the log)
 from hermes.core.change_model import (ChangeModel, ChangeConflict, MAX_FILE_CHARS, LINKS, matches, author_is_external,
-                                      partner_of, too_large, or_empty, summary_of, too_large_to_undo_text)
+                                      partner_of, too_large, summary_of, too_large_to_undo_text, undo_plan_of)
 from hermes.core.edit_scopes import EditScopes
 from hermes.core.quiet_timer import QuietTimer
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
@@ -295,18 +295,17 @@ class ChangeLog:
         if entry['too_large']:
             raise ValueError(too_large_to_undo_text())
         current = await self._files.read(path)
-        whole = len(chosen) == len(entry['hunks'])
-        if whole and (is_none(entry['base']) or is_none(entry['text'])):
-            # created or deleted: the file itself goes or comes back
-            if current != entry['text'] and not force:
-                raise ChangeConflict(path, [hunk['id'] for hunk in chosen])
+        plan = undo_plan_of(entry, chosen, current, force)
+        if len(plan['conflicts']) > 0:
+            raise ChangeConflict(path, plan['conflicts'])
+        if plan['file']:  # created or deleted: the file itself goes or comes back
             partner = partner_of(entry)
             partner_entry = None if is_none(partner) else self.entry(partner)
             if not is_none(partner) and not is_none(partner_entry):  # a move: both ends go back, or neither
                 partner_now = await self._files.read(partner)
                 if partner_now != partner_entry['text'] and not force:
                     raise ChangeConflict(partner, [hunk['id'] for hunk in partner_entry['hunks']])
-            await self.write_confined(path, entry['base'])
+            await self.write_confined(path, plan['text'])
             self._model.remember(path, 'undone', chosen, self._clock())
             self._model.forget(path)
             touched = [path]
@@ -316,19 +315,15 @@ class ChangeLog:
                 self._model.forget(partner)
                 touched.append(partner)
             self._changed(touched)
-            return [hunk['id'] for hunk in chosen]
-        text_lines = split_lines(or_empty(entry['text']))
-        result = undo_lines(text_lines, split_lines(or_empty(current)), chosen, force)
-        if len(result['conflicts']) > 0 and not force:
-            raise ChangeConflict(path, result['conflicts'])
-        if len(result['undone']) == 0:
+            return plan['undone']
+        if len(plan['undone']) == 0:
             return []
-        await self.write_confined(path, join_lines(result['lines']))
-        self._model.remember(path, 'undone', [hunk for hunk in chosen if hunk['id'] in result['undone']],
+        await self.write_confined(path, plan['text'])
+        self._model.remember(path, 'undone', [hunk for hunk in chosen if hunk['id'] in plan['undone']],
                              self._clock())
-        self._model.undone_lines(path, result['undone'], self._clock())  # (the write may have been recorded meanwhile)
+        self._model.undone_lines(path, plan['undone'], self._clock())  # (the write may have been recorded meanwhile)
         self._changed([path])
-        return result['undone']
+        return plan['undone']
 
     def keep_all(self, wanted: 'Optional[JsonObject]' = None, action: str = 'kept') -> int:
         """Keep every pending hunk whose author fits `wanted` ({'client'?, 'session'?, 'turn'?}); returns
