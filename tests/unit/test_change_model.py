@@ -4,10 +4,11 @@ on the bundle; tests/unit/test_change_log.py drives the same model through the h
 timers)."""
 import pytest
 
-from hermes.core.change_model import (ChangeModel, ChangeConflict, MAX_FILE_CHARS, MAX_HISTORY, matches, by_author,
-                                      pending_items, summary_of, decisions_of, merged_entry, large_entry, kept_base,
-                                      rediffed_entry, text_without, undo_plan_of, rebased_base, refusal_of, earlier_turns_of,
-                                      dropped_text, carry_links, partner_of, overlaps, too_large, entry_size)
+from hermes.core.change_model import (ChangeModel, ChangeConflict, MAX_FILE_CHARS, MAX_HISTORY, MAX_STORED_CHARS,
+                                      matches, by_author, pending_items, summary_of, decisions_of, merged_entry,
+                                      large_entry, kept_base, rediffed_entry, text_without, undo_plan_of, rebased_base,
+                                      refusal_of, earlier_turns_of, dropped_text, carry_links, partner_of, overlaps,
+                                      too_large, entry_size)
 
 PANEL = {'client': 'Hermes panel', 'session': 'c1', 'turn': 't1'}
 CLAUDE = {'client': 'Claude Code', 'session': None, 'turn': None, 'external': True}
@@ -117,8 +118,7 @@ def test_the_re_read_rule():
 
 
 def test_the_model_keeps_state_order_history_and_the_stored_records():
-    told = []
-    model = ChangeModel(told.append)
+    model = ChangeModel()
     model.merge('/ws/a.py', 'ua', 'a\n', 'A\n', PANEL, 1)
     model.merge('/ws/b.py', 'ub', None, 'b\n', CLAUDE, 2)
     assert model.order == ['/ws/a.py', '/ws/b.py'] and model.entry('/ws/c.py') is None
@@ -132,15 +132,26 @@ def test_the_model_keeps_state_order_history_and_the_stored_records():
     assert line['seq'] == 1 and [f['path'] for f in line['files']] == ['/ws/b.py'] and len(line['history']) == 1
     data = model.to_data(1)
     assert data['journal_seq'] == 1 and data['files'][0]['path'] == '/ws/b.py'
-    again = ChangeModel(told.append)
+    again = ChangeModel()
     assert again.restore(data, lambda path: path != '/ws/b.py') is True  # outside now: left out
     assert again.order == [] and len(again.decisions) == 1
-    assert ChangeModel(told.append).restore(data, lambda path: True) is False
+    assert ChangeModel().restore(data, lambda path: True) is False
     for index in range(MAX_HISTORY + 5):
         model.remember('/ws/x.py', 'undone', entry['hunks'], index)
-    assert len(model.decisions) == MAX_HISTORY and told == []
+    assert len(model.decisions) == MAX_HISTORY and model.take_reports() == []
     with pytest.raises(ValueError):
         model.known('/ws/nothing.py')
+
+
+def test_past_the_bound_the_oldest_files_are_dropped_and_the_user_is_told():
+    assert ChangeModel().max_stored_chars == MAX_STORED_CHARS
+    model = ChangeModel(100)
+    for name in ['a', 'b', 'c']:
+        model.merge('/ws/' + name, 'u', None, name * 40, PANEL, 1)
+    assert model.order == ['/ws/b', '/ws/c'] and model.dropped == 1
+    [report] = model.take_reports()
+    assert 'the change log is full (100 characters)' in report and '(/ws/a)' in report
+    assert model.take_reports() == []
 
 
 def test_a_conflict_names_the_hunks():

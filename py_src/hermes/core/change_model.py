@@ -43,10 +43,11 @@ class ChangeConflict(Exception):
 class ChangeModel:
     """The log's state: the entries of the files with pending changes (oldest change first), the decisions
     remembered (`decisions`, and those not yet in a journal line: `unjournaled`), the clients' reads, and a sequence
-    that orders records and reads. `tell(text)` hears of files dropped to stay within MAX_STORED_CHARS."""
+    that orders records and reads. Files dropped to stay within MAX_STORED_CHARS wait in `reports` until the host
+    takes them (`take_reports`) to tell the user. `max_stored_chars`: the bound (0: MAX_STORED_CHARS)."""
 
-    def __init__(self, tell: 'Callable[[str], None]') -> None:
-        self._tell = tell
+    def __init__(self, max_stored_chars: int = 0) -> None:
+        self.max_stored_chars = max_stored_chars if max_stored_chars > 0 else MAX_STORED_CHARS
         # ' ' + path → entry (the prefix keeps paths clear of the dict's own members)
         self._entries = {}  # type: Dict[str, ChangeEntry]
         self.order = []  # type: List[str]  # paths, oldest change first
@@ -56,6 +57,7 @@ class ChangeModel:
         self.decisions = []  # type: List[ChangeDecision]
         self.unjournaled = []  # type: List[ChangeDecision]  # decisions not yet in a journal line
         self.journal_seq = 0  # the last journal line written (host/change_store.py)
+        self.reports = []  # type: List[str]  # what the user is to be told (files dropped), oldest first
 
     # ------------------------------------------------------------------------------------------ reading
 
@@ -134,12 +136,18 @@ class ChangeModel:
         total = 0
         for path in self.order:
             total = total + entry_size(self.known(path))
-        while total > MAX_STORED_CHARS and len(self.order) > 1:
+        while total > self.max_stored_chars and len(self.order) > 1:
             oldest = self.order[0]
             total = total - entry_size(self.known(oldest))
             self.forget(oldest)
             self.dropped = self.dropped + 1
-            self._tell(dropped_text(oldest, MAX_STORED_CHARS))
+            self.reports.append(dropped_text(oldest, self.max_stored_chars))
+
+    def take_reports(self) -> 'List[str]':
+        """What the user is to be told since the last call (and no longer kept here)."""
+        taken = self.reports
+        self.reports = []
+        return taken
 
     # ---------------------------------------------------------------------------------- what agents read
 
@@ -196,6 +204,10 @@ class ChangeModel:
         return earlier_turns_of([self.known(path) for path in self.order], author)
 
     # ----------------------------------------------------------------------------------- persistence
+
+    def journaled(self) -> None:
+        """The decisions so far are in a journal line or a snapshot now."""
+        self.unjournaled = []
 
     def to_data(self, format_version: int) -> 'ChangeLogData':
         return {'format': format_version, 'files': [self.known(path) for path in self.order],

@@ -125,7 +125,7 @@ class ChangeLog:
         self._clock = now_ms if is_none(clock) else clock  # type: Callable[[], float]
         self._confined = in_workspace_strictly if is_none(confined) else confined  # type: Callable[[str], bool]
         self._timers = SEAM_TIMERS if is_none(timers) else timers  # type: Any
-        self._model = ChangeModel(self._tell)
+        self._model = ChangeModel()
         self._listeners = []  # type: List[Callable[[List[str]], Any]]
         self._saver = QuietTimer(self._timers, self._clock, SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS, self._snapshot)
         self._keep_timer = None  # type: Any
@@ -223,6 +223,8 @@ class ChangeLog:
             made = self._model.record_large(path, _uri_text(path), author, now)  # type: Optional[ChangeEntry]
         else:
             made = self._model.merge(path, _uri_text(path), before, after, author, now)
+        for text in self._model.take_reports():  # files dropped to stay within the bound
+            self._tell(text)
         self._changed([path])
         return made
 
@@ -446,13 +448,13 @@ class ChangeLog:
         if self._store.failing:  # a line was lost: only the whole log is whole again
             self._snapshot()
         elif self._store.append(line):
-            self._model.unjournaled = []
+            self._model.journaled()
 
     def _snapshot(self) -> None:
         if is_none(self._store):
             return
         if self._store.save_now(self.to_data()):
-            self._model.unjournaled = []  # in the snapshot now
+            self._model.journaled()  # in the snapshot now
 
     def flush(self) -> None:
         """Save now (deactivate, tests)."""
