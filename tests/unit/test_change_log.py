@@ -9,7 +9,7 @@ import pytest
 
 import vscode
 from fake_clock import FakeClock, HeldTimers
-from hermes.host import change_log as change_log_module
+from hermes.core import change_model as change_model_module
 from hermes.host.change_log import (ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_QUIET_MS, ANNOUNCE_LONGEST_MS,
                                     SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS)
 from hermes.host.change_store import ChangeStore, FORMAT
@@ -573,7 +573,7 @@ def test_entries_outside_the_workspace_are_dropped_on_load(tmp_path):
 
 
 def test_the_log_is_bounded_dropping_the_oldest_files(monkeypatch):
-    monkeypatch.setattr(change_log_module, 'MAX_STORED_CHARS', 100)
+    monkeypatch.setattr(change_model_module, 'MAX_STORED_CHARS', 100)
     files = FakeFiles()
     reports = []
     log = make_log(files, reports=reports)

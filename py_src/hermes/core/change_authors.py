@@ -1,4 +1,4 @@
-"""Who made a change, as the change log names them (host/change_log.py keeps and compares these), and the one
+"""Who made a change, as the change log names them (core/change_model.py keeps and compares these), and the one
 note a reading tool leaves there: that its caller read a file whole (so its next edit of another agent's pending
 change is allowed). Pure: the log itself comes with the call (`call.services.change_log_or_none`)."""
 # __pragma__('tconv')

@@ -274,7 +274,7 @@ def matches(entry: 'Any', change_filter: 'Any') -> bool:
 
 def author_matches(author: 'Any', change_filter: 'Any') -> bool:
     """A key the filter names with a value must be equal; a missing or None one matches anything (the change log's
-    own rule, host/change_log.py `matches`, so a view shows exactly what Keep All / Undo All act on)."""
+    own rule, core/change_model.py `matches`, so a view shows exactly what Keep All / Undo All act on)."""
     if is_none(change_filter):
         return True
     author = author_of({'author': author})

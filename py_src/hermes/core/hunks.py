@@ -15,13 +15,13 @@ Vocabulary:
 Bounded work: the diff trims the common head and tail, then runs Myers' O(ND) algorithm on the middle with a
 budget of MAX_DIFF_WORK steps (about 1,000 changed lines in one region; its trace holds ~D² numbers). Beyond
 the budget the middle becomes ONE hunk (every line between the common head and tail): still exact for keep and
-undo, only coarser. The caller decides which files are too large to track at all (host/change_log.py).
+undo, only coarser. The caller decides which files are too large to track at all (core/change_model.py MAX_FILE_CHARS).
 """
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import Any, Dict, List, Optional
 from hermes.contracts.json import JsonObject
-Hunk = Dict[str, Any]  # {'id', 'start', 'base_start', 'before', 'after', …}: host/change_log.py's hunks
+Hunk = Dict[str, Any]  # {'id', 'start', 'base_start', 'before', 'after', …}: the change log's (core/change_model.py)
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 

@@ -33,8 +33,9 @@ from hermes.core.values import is_object, get_key, json_type
 from hermes.core.hunks import split_lines
 from hermes.host.safe_write import move_aside, remove_leftover_temporaries, write_file_atomically, PRIVATE_MODE
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Union
 from hermes.contracts.json import JsonObject
+from hermes.contracts.changes import ChangeLogData, JournalLine
 if TYPE_CHECKING:
     from vscode import ExtensionContext
 # __pragma__('noskip')
@@ -138,7 +139,7 @@ class ChangeStore:
                      move_aside(path) + ' and started an empty log. Pending changes from before are no longer '
                      'listed.')
 
-    def append(self, line: 'JsonObject') -> bool:
+    def append(self, line: 'JournalLine') -> bool:
         """Add one change to the journal (before it is announced). True when the kernel has it. After a failed
         write (`failing`) call save_now instead: a journal line is lost and the lines after it would not be whole."""
         if is_none(self.file_path):
@@ -162,7 +163,7 @@ class ChangeStore:
         self._worked()
         return True
 
-    def save_now(self, data: 'JsonObject') -> bool:
+    def save_now(self, data: 'Union[ChangeLogData, JsonObject]') -> bool:
         """Write the whole log safely (host/safe_write.py), then drop the journal lines it includes; True when
         it was written."""
         if is_none(self.file_path):
@@ -224,7 +225,7 @@ def replay(data: 'Optional[JsonObject]', lines: 'List[JsonObject]') -> 'JsonObje
     return {'format': FORMAT, 'files': files, 'history': history, 'journal_seq': last}
 
 
-def slim_entry(entry: 'JsonObject', same_base: bool) -> 'JsonObject':
+def slim_entry(entry: 'Mapping[str, Any]', same_base: bool) -> 'JsonObject':
     """An entry as a journal line carries it, at about half the size: a hunk's lines are left out (they are the
     base's and the text's lines at its place: `full_entry` takes them back from there), and so is the base when
     the file's previous line carried the same one (a file edited again and again)."""

@@ -27,7 +27,8 @@ from hermes.js.promises import make_promise, sleep_ms, spawn
 from hermes.core.hunks import changed_span
 from hermes.core.tools import ToolError
 from hermes.host.change_files import EditorFiles
-from hermes.host.change_log import in_workspace_strictly, matches
+from hermes.host.change_log import in_workspace_strictly
+from hermes.core.change_model import matches
 from hermes.host.documents import open_document_for, load_document, replace_text
 from hermes.host.files import read_text, stat
 from hermes.host.paths import display_path
