@@ -4,7 +4,7 @@ packaged extension), as an external MCP client (the official Python SDK) feels i
 The "changes" section measures the same writes on the bundle with a fake VS Code, whose writes take ~0.3 ms: its
 ratios are upper bounds. Here a write goes through the real editor and its save (~120 ms), so the ratio is the one a
 user's agent pays. One window, one client: `editor_edit_file` (one line in the middle replaced) and `file_write` (the
-whole file rewritten) on files of 1, 10 and 100 kB, with `hermes.changes.trackExternal` on and off. The setting is
+whole file rewritten) on files of 1 kB, 100 kB and 1 MB, with `hermes.changes.trackExternal` on and off. The setting is
 the user's (application scope) and code-server does not notice a settings.json changed on disk, so it is switched
 through VS Code's own settings editor, as tests/e2e/test_panel.py does; after each switch a probe write proves the
 log follows it, and every measured write is checked afterwards with `changes_list` (listed when on, absent when off).
@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-SIZES_KB = (1, 10, 100)
+SIZES_KB = (1, 100, 1024)  # issue 34: 1 kB, 100 kB and 1 MB
 ROUNDS = 5  # pairs of rounds (off, on)
 PER_ROUND = 4  # writes per tool and size in a round: ROUNDS × PER_ROUND = N per tool, size and mode
 CLIENT = 'bench-agent'

@@ -340,6 +340,20 @@ def bench_changes_real():
         run(heading, row, target, *found)
 
 
+def bench_large():
+    found = code_server_and_vsix('A large repository in a real VS Code')
+    if found is not None:
+        from large_repo_bench import bench_large as run
+        run(heading, row, target, *found, ROOT)
+
+
+def bench_review():
+    found = code_server_and_vsix('Review in a real VS Code: typing with pending hunks, the Changes view')
+    if found is not None:
+        from review_bench import bench_review as run
+        run(heading, row, target, *found, ROOT)
+
+
 def bench_doors():
     found = code_server_and_vsix('Doors of terminal CLIs in a real VS Code')
     if found is not None:
@@ -424,8 +438,8 @@ def bench_soak():
 
 
 SECTIONS = {'build': bench_build, 'mcp': bench_mcp, 'activation': bench_activation, 'webview': bench_webview, 'llm': bench_llm,
-            'files': bench_files, 'typing': bench_typing, 'changes': bench_changes, 'changes_real': bench_changes_real,
-            'doors': bench_doors,
+            'files': bench_files, 'large': bench_large, 'typing': bench_typing, 'changes': bench_changes, 'changes_real': bench_changes_real,
+            'review': bench_review, 'doors': bench_doors,
             'acp': bench_acp}
 APART = {'soak': bench_soak}  # minutes long: run by name (`inv soak`), not by `inv bench`
 
