@@ -150,8 +150,9 @@ def target(label, value, baseline_label, ratio, goal, at_most=True, met=None):
 def summary():
     heading('Targets (issues 17 and 34), this run')
     for section, label, ratio, value, goal, met in TARGETS:
-        figure = f'{ratio:.2f}×' if ratio is not None else value
-        print(f'  {"met    " if met else "NOT met"}  {section:<12} {label[:70]:<70} {figure:>8}  (target {goal})', flush=True)
+        figure = f'{ratio:.2f}×' if ratio is not None else value.split(' (')[0].split(';')[0]
+        print(f'  {"met    " if met else "NOT met"}  {section:<12} {label[:64]:<64} {figure[:24]:>10}  (target {goal})',
+              flush=True)
 
 
 def bench_mcp():
