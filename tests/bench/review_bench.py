@@ -7,8 +7,9 @@
    tests/bench/typing_bench.py's (a keydown stamp, the next frame after the editor's lines changed).
 2. The Changes view with 500 pending files (one hunk each): opened (its `.focus` command, from the extension host
    through the probe extension) and scrolled to the end and back with the mouse wheel, while a PerformanceObserver
-   in the workbench's page collects long tasks. Target: none over 50 ms. Baseline: VS Code's own Explorer opened
-   and scrolled over the same 500 files in the same window.
+   in the workbench's page collects long tasks (with where they ran: the workbench's own document, where the trees
+   are drawn, or a frame: the Changes view opens the Hermes Agent container, whose Chat view is a webview that starts
+   then). Target: none over 50 ms. Baseline: VS Code's own Explorer opened and scrolled over the same 500 files.
 With HERMES_BENCH_PROFILE=<folder>, the workbench page's CPU profile while each view opens and scrolls is written there
 (<view>.cpuprofile, through Playwright's CDP session), to see what a long task was.
 """
@@ -29,7 +30,8 @@ SETTINGS = {'hermes.tools.confirm': 'never', 'remote.autoForwardPorts': False, '
             'files.autoSave': 'off', 'hermes.changes.trackExternal': True}
 LONG_TASKS = """() => {
   window.__hermesLongTasks = [];
-  new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__hermesLongTasks.push(entry.duration); })
+  // entry.name: 'self' (the workbench's own document, where the views' trees are drawn) or a frame's (webviews)
+  new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__hermesLongTasks.push([entry.duration, entry.name]); })
     .observe({ type: 'longtask' });
 }"""
 
@@ -168,11 +170,15 @@ def bench_review(heading, row, target, code_server, vsix, root):
     p95 = lambda values: sorted(values)[int(len(values) * 0.95) - 1]
     row('  p95 none / pending', f'{p95(typing[False]):.1f} / {p95(typing[True]):.1f} ms')
     for name, (shown_ms, opening, scrolling) in views.items():
-        longest = max(opening + scrolling + [0])
-        summary = (f'shown in {shown_ms:.0f} ms; longest task {longest:.0f} ms (opening: {len(opening)} over 50 ms, '
-                   f'longest {max(opening + [0]):.0f}; scrolling: {len(scrolling)}, longest {max(scrolling + [0]):.0f})')
+        durations = lambda tasks: [task[0] for task in tasks]
+        longest = max(durations(opening + scrolling) + [0])
+        own = max([task[0] for task in opening + scrolling if task[1] == 'self'] + [0])
+        summary = (f'shown in {shown_ms:.0f} ms; longest task {longest:.0f} ms, in the workbench\'s own document '
+                   f'{own:.0f} ms (opening: {len(opening)} over 50 ms, longest {max(durations(opening) + [0]):.0f}; '
+                   f'scrolling: {len(scrolling)}, longest {max(durations(scrolling) + [0]):.0f}; where: '
+                   f'{sorted(set(task[1] for task in opening + scrolling))})')
         if name == 'Changes':
-            explorer = max(views['Explorer'][1] + views['Explorer'][2] + [0])
+            explorer = max(durations(views['Explorer'][1] + views['Explorer'][2]) + [0])
             target(f'Changes view, {VIEW_FILES} pending files', summary + f'; the Explorer: longest {explorer:.0f} ms',
                    None, None, 'no long task over 50 ms', met=longest <= 50)
         else:
