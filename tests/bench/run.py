@@ -19,8 +19,14 @@
 9. ACP agents in a chat session (tests/bench/acp_turn.js): Enter → first streamed chunk and → end of a tool turn,
    Hermes Agent (scripted model) and our scripted ACP agent, against a minimal ACP client (minimal_acp_client.js)
    sending the same prompts to its own process of the same agent; the first turn (the agent's start) apart.
-10. The doors of terminal CLIs: an ordinary save with a CLI connected (the door's disk watch on) against none
-   (tests/bench/doors_bench.py).
+10. The doors of terminal CLIs: an ordinary save with a CLI connected (the door's disk watch on) against none, and a
+   CLI's openDiff against vscode.diff (tests/bench/doors_bench.py).
+11. Review in code-server: keystroke → paint with 1,000 pending hunks against none, the Changes view with 500 pending
+   files and its long tasks (tests/bench/review_bench.py).
+12. A large repository in code-server, 100,000 files / 2 GB: activation, the search tools against ripgrep, the
+   extension host's event-loop delay during them, hermes://workspace and completions, its memory
+   (tests/bench/large_repo_bench.py).
+`python tests/bench/run.py SECTION…` (or `inv bench --sections a,b`) runs some; a summary of every target ends the run.
 Apart (`inv soak`, minutes long): 100 MCP clients, 50 subscribed, on one window for 5 minutes while the user types
 (tests/bench/soak_bench.py): errors, the extension host's RSS and keystroke → paint, minute by minute.
 No assertions on time: numbers are printed, each of issues 17's and 34's targets with its ratio and met / NOT met.
