@@ -361,7 +361,7 @@ def bench_changes_real():
     found = code_server_and_vsix('Change log in a real VS Code: a tracked write against an untracked one')
     if found is not None:
         from changes_real_bench import bench_changes_real as run
-        run(heading, row, target, *found)
+        run(heading, row, target, *found, ROOT)
 
 
 def bench_large():
