@@ -13,6 +13,7 @@ from hermes.host.editor_state import (active_editor, selection, tabs, diagnostic
                                       terminal_output)
 
 MAX_COMPLETION_FILES = 5000
+CONFINE_SLICE = 1000  # completion candidates checked per turn of the event loop
 
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Optional
@@ -84,8 +85,12 @@ class HostResources:
         # Each step in a turn of the event loop of its own: findFiles' answer lands at the end of VS Code's own work
         # on it, and checking 5,000 paths, then ranking them, added to that task (up to 146 ms in a workspace of
         # 100,000 files, tests/bench/large_repo_bench.py).
-        await next_turn()
-        # findFiles follows symlinks: only what is really inside is offered (confinement.py)
-        paths = confined_paths([uri.fsPath for uri in uris if uri.scheme == 'file'])
+        files = [uri.fsPath for uri in uris if uri.scheme == 'file']
+        paths = []
+        # findFiles follows symlinks: only what is really inside is offered (confinement.py), checked a slice per
+        # turn (an lstat each: 5,000 at once took 15-28 ms)
+        for start in range(0, len(files), CONFINE_SLICE):
+            await next_turn()
+            paths.extend(confined_paths(files[start:start + CONFINE_SLICE]))
         await next_turn()
         return paths
