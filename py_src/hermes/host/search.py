@@ -337,7 +337,7 @@ def merge_first(runs, count):
     return merged
 
 
-def as_awaitable(value):
+async def as_awaitable(value):
     return value
 
 
