@@ -157,7 +157,7 @@ def summary():
     heading('Targets (issues 17 and 34), this run')
     for section, label, ratio, value, goal, met in TARGETS:
         figure = f'{ratio:.2f}×' if ratio is not None else value.split(' (')[0].split(';')[0]
-        print(f'  {"met    " if met else "NOT met"}  {section:<12} {label[:64]:<64} {figure[:24]:>10}  (target {goal})',
+        print(f'  {"met    " if met else "NOT met"}  {section:<12} {label[:66]:<66} {figure[:24]:>10}  (target {goal})',
               flush=True)
 
 
@@ -404,7 +404,7 @@ def acp_rows(result, prompt, label, cold=True):
         row(f'{label}: first turn (starts the agent), → end', f"{ours[0]['end_ms']:.1f} ms (minimal client "
             f"{floor[0]['end_ms']:.1f} ms; warm {median(ours, 'end_ms'):.1f})", 'the minimal client\'s first turn',
             ours[0]['end_ms'] / floor[0]['end_ms'])
-    for key, what in (('first_ms', 'Enter → first streamed chunk'), ('end_ms', 'Enter → end of the turn')):
+    for key, what in (('first_ms', 'Enter → first chunk'), ('end_ms', 'Enter → end of the turn')):
         mine, theirs = median(ours, key), median(floor, key)
         target(f'{label}, warm: {what}', f'{mine:.2f} ms (minimal client {theirs:.2f} ms, {mine - theirs:+.2f} ms)',
                'the minimal ACP client', mine / theirs, 1.2)
@@ -429,8 +429,8 @@ def bench_acp():
         entry = scripted_agent()
         result = acp_compare(workspace, {'hermes.acp.agents': [entry], 'hermes.agent.backend': entry['name']},
                              {'command': entry['command'], 'args': entry['args']}, ['hello bench', 'read notes.txt'])
-        acp_rows(result, 'hello bench', 'scripted agent, `hello` (chunk, tool call, chunk)')
-        acp_rows(result, 'read notes.txt', 'scripted agent, `read` (fs/read_text_file)', cold=False)
+        acp_rows(result, 'hello bench', 'scripted agent `hello`')  # a chunk, a reported tool call, a chunk
+        acp_rows(result, 'read notes.txt', 'scripted agent `read`', cold=False)  # fs/read_text_file, served by the client
         hermes = installed_hermes()
         if hermes is None:
             row('Hermes Agent: skipped', 'hermes-agent[acp] is not installed: run `inv setup`')
@@ -446,7 +446,7 @@ def bench_acp():
             result = acp_compare(workspace, {'hermes.acp.hermesPath': str(hermes)},
                                  {'command': str(hermes), 'args': ['acp']}, [prompt],
                                  env=dict(os.environ, HERMES_HOME=str(home)))
-        acp_rows(result, prompt, 'Hermes Agent, a read_file tool turn')
+        acp_rows(result, prompt, 'Hermes Agent, read_file turn')
 
 
 # ------------------------------------------------------------------------------------------ soak (inv soak)
