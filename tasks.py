@@ -557,11 +557,11 @@ def test(c, stress=False):
     print('✓ all test layers passed')
 
 
-@task
-def bench(c):
-    """Benchmarks, printed with ratios against a baseline measured in the same run."""
+@task(help={'sections': 'some sections of tests/bench/run.py, comma-separated (e.g. acp,review; default: all)'})
+def bench(c, sections=''):
+    """Benchmarks, printed with ratios against a baseline measured in the same run, then every target met / NOT met."""
     package(c)
-    run([sys.executable, ROOT / 'tests' / 'bench' / 'run.py'],
+    run([sys.executable, ROOT / 'tests' / 'bench' / 'run.py', *[name for name in sections.split(',') if name]],
         env=dict(node_env(), HERMES_CODE_SERVER=str(CODE_SERVER)))
 
 

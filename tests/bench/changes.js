@@ -46,7 +46,7 @@ async function writes() {
     s._search));
   const author = args({ client: 'bench', session: null, turn: null });
   const results = {};
-  for (const kb of [1, 10, 100]) {
+  for (const kb of [1, 10, 100, 1024]) {  // issue 34: 1 kB, 100 kB and 1 MB
     const count = Math.round(kb * 1024 / 48);
     for (const [label, registry] of [['tracked', tracked], ['plain', plain]]) {
       fs.writeFileSync(path.join(folder, `${label}-${kb}.py`), lines(count, 'a'));

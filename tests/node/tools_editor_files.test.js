@@ -251,3 +251,12 @@ for (const backend of ['Node fs', 'workspace.fs']) {
     }
   });
 }
+
+test('a listing longer than a sort slice comes back in the order one whole sort gives (host/search.py sorted_first)', async () => {
+  const { sorted_first: sortedFirst, SORT_SLICE: slice } = testing().host_search;
+  const paths = Array.from({ length: 2 * slice + 123 }, (_, i) => `pkg${(i * 7919) % 97}/${'-/_.aZé'[i % 7]}mod${(i * 31) % 1000}.ts`);
+  const whole = [...paths].sort();
+  for (const count of [1, slice, slice + 1, 5001, paths.length, paths.length + 10]) {
+    assert.deepEqual(Array.from(await sortedFirst([...paths], count)), whole.slice(0, count));
+  }
+});

@@ -434,3 +434,12 @@ def test_sessions_may_close_after_the_hub_is_disposed(ws, window, client):
     window['features'].dispose()  # the window's subscriptions go first when VS Code shuts the extension down
     client.session.close()
     assert client.session.closed
+
+
+def test_path_candidates_checked_a_slice_at_a_time_are_the_same(ws, client, monkeypatch):
+    from hermes.host import resource_provider
+    values = lambda: client.result('completion/complete', {'ref': {'type': 'ref/prompt', 'name': 'explain'},
+                                                           'argument': {'name': 'path', 'value': ''}})['completion']
+    whole = values()
+    monkeypatch.setattr(resource_provider, 'CONFINE_SLICE', 1)  # each candidate in a turn of its own
+    assert values() == whole and whole['total'] == 3

@@ -5,6 +5,7 @@ so the three share the same path rules and the same recent-files list)."""
 from hermes.core.change_report import agent_view
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
+from hermes.js.promises import next_turn
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.confinement import confined_paths
 from hermes.host.files import read_text, exclude_patterns
@@ -12,6 +13,7 @@ from hermes.host.editor_state import (active_editor, selection, tabs, diagnostic
                                       terminal_output)
 
 MAX_COMPLETION_FILES = 5000
+CONFINE_SLICE = 1000  # completion candidates checked per turn of the event loop
 
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, List, Optional
@@ -82,5 +84,15 @@ class HostResources:
         # undefined (not null, which switches files.exclude off) when there is nothing to exclude
         exclude = js_undefined if len(excluded) == 0 else '{' + ','.join(excluded) + '}'
         uris = await vscode.workspace.findFiles('**/*', exclude, MAX_COMPLETION_FILES)
-        # findFiles follows symlinks: only what is really inside is offered (confinement.py)
-        return confined_paths([uri.fsPath for uri in uris if uri.scheme == 'file'])
+        # Each step in a turn of the event loop of its own: findFiles' answer lands at the end of VS Code's own work
+        # on it, and checking 5,000 paths, then ranking them, added to that task (up to 146 ms in a workspace of
+        # 100,000 files, tests/bench/large_repo_bench.py).
+        files = [uri.fsPath for uri in uris if uri.scheme == 'file']
+        paths = []
+        # findFiles follows symlinks: only what is really inside is offered (confinement.py), checked a slice per
+        # turn (an lstat each: 5,000 at once took 15-28 ms)
+        for start in range(0, len(files), CONFINE_SLICE):
+            await next_turn()
+            paths.extend(confined_paths(files[start:start + CONFINE_SLICE]))
+        await next_turn()
+        return paths
