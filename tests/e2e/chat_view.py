@@ -126,6 +126,19 @@ def open_panel(window):
     return view
 
 
+def send_in_panel(view, text, until_idle=False):
+    """Type `text` into the panel's input and send it: returns once its turn has started (a new assistant message),
+    or with `until_idle` once it has ended."""
+    replies = view.locator('.message.assistant').count()
+    prompt = view.locator('#prompt')
+    prompt.click()
+    prompt.fill(text)
+    prompt.press('Enter')
+    wait_until(lambda: view.locator('.message.assistant').count() == replies + 1, 30, what='the turn to start')
+    if until_idle:
+        wait_idle(view)
+
+
 def wait_idle(view):
     """Until the panel's turn has ended: the input enabled again, Send back in the place of Stop."""
     view.locator('#prompt:not([disabled])').wait_for()

@@ -13,6 +13,7 @@ The tests run in order on one window.
 import pytest
 
 from acp_agents import scripted_agent
+from chat_view import send_in_panel
 from chat_view import (last_response, new_hermes_session, open_panel, open_session, send as send_in_chat,
                        session_row, show_sessions, wait_for_first_window, wait_idle)
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
@@ -40,13 +41,7 @@ def window(browser, server):
 
 
 def send(view, text):
-    replies = view.locator('.message.assistant').count()
-    prompt = view.locator('#prompt')
-    prompt.click()
-    prompt.fill(text)
-    prompt.press('Enter')
-    wait_until(lambda: view.locator('.message.assistant').count() == replies + 1, 30, what='the turn to start')
-    wait_idle(view)
+    send_in_panel(view, text, until_idle=True)
 
 
 def test_the_agents_options_are_pickers_in_the_panel_and_a_choice_reaches_it(window, artifacts):

@@ -14,6 +14,7 @@ import base64
 import pytest
 
 from acp_agents import scripted_agent
+from chat_view import send_in_panel
 from chat_view import last_response, new_hermes_session, open_panel, send as send_in_chat, wait_for_first_window, wait_idle
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
 from vscode_server import wait_until
@@ -42,13 +43,7 @@ def window(browser, server):
 
 
 def send(view, text):
-    replies = view.locator('.message.assistant').count()
-    prompt = view.locator('#prompt')
-    prompt.click()
-    prompt.fill(text)
-    prompt.press('Enter')
-    wait_until(lambda: view.locator('.message.assistant').count() == replies + 1, 30, what='the turn to start')
-    wait_idle(view)
+    send_in_panel(view, text, until_idle=True)
 
 
 def test_each_turn_in_the_panel_says_what_it_used_and_cost(window, artifacts):

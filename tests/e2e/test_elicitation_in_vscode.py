@@ -17,6 +17,7 @@ The tests run in order on one window.
 import pytest
 
 from acp_agents import scripted_agent
+from chat_view import send_in_panel as send
 from chat_view import (QUESTION_BOX, last_response, new_hermes_session, open_panel, send as send_in_chat,
                        wait_for_first_window, wait_idle)
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
@@ -37,15 +38,6 @@ def window(browser, server):
     with open_window(browser, server, 'elicitation') as bench:
         wait_for_first_window(server, bench)
         yield bench
-
-
-def send(view, text):
-    replies = view.locator('.message.assistant').count()
-    prompt = view.locator('#prompt')
-    prompt.click()
-    prompt.fill(text)
-    prompt.press('Enter')
-    wait_until(lambda: view.locator('.message.assistant').count() == replies + 1, 30, what='the turn to start')
 
 
 def test_a_form_question_in_the_panel_is_checked_before_its_answers_reach_the_agent(window, artifacts):

@@ -16,6 +16,7 @@ import json
 import pytest
 
 from acp_agents import MODEL, hermes_home_in, hermes_program, scripted_agent, write_hermes_config
+from chat_view import send_in_panel as send
 from chat_view import INPUT, RESPONSE, SESSION_ROW, open_panel, panel, show_sessions, wait_idle
 from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
 from llm_server.scenarios import Reply, text_events, tool_events
@@ -62,15 +63,6 @@ def window(browser, server):
     with open_window(browser, server, 'panel-agents') as bench:
         server.wait_for_log(r'activated in')
         yield bench
-
-
-def send(view, text):
-    replies = view.locator('.message.assistant').count()
-    prompt = view.locator('#prompt')
-    prompt.click()
-    prompt.fill(text)
-    prompt.press('Enter')
-    wait_until(lambda: view.locator('.message.assistant').count() == replies + 1, 30, what='the turn to start')
 
 
 def stored_conversations(server):
