@@ -152,6 +152,13 @@ async function buildVendor(folder) {
   });
 }
 
+// {output file: {module: bytes in it}} from a metafile (the .js outputs; a module is its transpiled file's name).
+function modulesIn(metafile) {
+  return Object.fromEntries(Object.entries(metafile.outputs).filter(([file]) => file.endsWith('.js'))
+    .map(([file, { inputs }]) => [path.basename(file), Object.fromEntries(Object.entries(inputs)
+      .map(([input, { bytesInOutput }]) => [path.basename(input, '.js'), bytesInOutput]))]));
+}
+
 async function main() {
   const started = Date.now();
   await buildVendor(path.join(root, 'dist'));
@@ -164,10 +171,8 @@ async function main() {
     minify: production,
     metafile: true,
   });
-  // What dist/extension.js is made of (bytes each transpiled module takes in it), for `inv bench`.
-  fs.writeFileSync(path.join(root, 'build', 'extension-parts.json'), JSON.stringify(Object.fromEntries(
-    Object.entries(Object.entries(extension.metafile.outputs).find(([file]) => file.endsWith('extension.js'))[1].inputs)
-      .map(([input, { bytesInOutput }]) => [path.basename(input, '.js'), bytesInOutput]))));
+  // What each bundle is made of (bytes each transpiled module takes in it): scripts/bundle_report.py, `inv bench`.
+  fs.writeFileSync(path.join(root, 'build', 'bundle-parts.json'), JSON.stringify(modulesIn(extension.metafile)));
   if (fs.existsSync(path.join(transpiled, 'mcp_server_cli.js'))) {
     await build({
       ...common,

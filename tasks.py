@@ -549,6 +549,18 @@ def test(c, stress=False):
     print('✓ all test layers passed')
 
 
+@task(name='bundle-report')
+def bundle_report(c):
+    """Build for production, then print what dist/extension.js (and each part loaded on first use) is made of: the
+    bytes each feature's modules take in the minified output (scripts/bundle_report.py)."""
+    build(c, production=True)
+    size = (DIST / 'extension.js').stat().st_size
+    print(f'dist/extension.js: {size:,} bytes (budget 350,000)')
+    sys.path.insert(0, str(ROOT))
+    from scripts.bundle_report import report
+    report()
+
+
 @task
 def bench(c):
     """Benchmarks, printed with ratios against a baseline measured in the same run."""

@@ -89,12 +89,9 @@ def bench_build():
     size = extension.stat().st_size  # the target is in bytes (issue 17's "350 kB"); kB here are 1,024 bytes
     target('dist/extension.js, minified', f'{size:,} bytes ({size / 1024:.1f} kB)', '350,000 bytes',
            size / BUNDLE_TARGET_BYTES, 1.0)
-    parts = json.loads((ROOT / 'build' / 'extension-parts.json').read_text())  # written by esbuild.js
-    runtime_kb = parts.pop('org.transcrypt.__runtime__', 0) / 1024
-    largest = sorted(parts.items(), key=lambda item: -item[1])[:5]
-    row('  made of: Transcrypt runtime / our modules', f'{runtime_kb:.1f} kB / {sum(parts.values()) / 1024:.1f} kB '
-        f'({len(parts)} modules; largest: ' + ', '.join(f"{name.replace('hermes.', '')} {size / 1024:.1f}"
-                                                        for name, size in largest) + ')')
+    print('  made of (bytes in the minified output, by feature; build/bundle-parts.json from esbuild\'s metafile):')
+    from scripts.bundle_report import report
+    report()
     row('dist/extension.js, minified + gzip', f'{gz(extension) / 1024:.1f} kB', 'Transcrypt runtime alone',
         gz(extension) / runtime_gz)
     cli = ROOT / 'dist' / 'mcp-server.js'
