@@ -165,7 +165,7 @@ def setup(c):
 # ---------------------------------------------------------------------------------------- build
 
 # Main modules: each is transpiled (with everything it imports) and bundled into its own file.
-ENTRY_MODULES = ['extension.py', 'mcp_server_cli.py']
+ENTRY_MODULES = ['extension.py', 'lazy_parts.py', 'mcp_server_cli.py']  # lazy_parts: hermes/js/parts.py
 
 
 def transpile():
@@ -333,6 +333,12 @@ def release_problems(vsix, marketplace):
                    'extension/changelog.md', 'extension/license.txt', 'extension/dist/extension.js']:
         if needed.lower() not in carried:
             problems.append(f'{vsix.name}: {needed} is missing')
+    if 'extension/dist/extension.js' in names:  # the parts it loads on first use (esbuild.js) ride beside it
+        with zipfile.ZipFile(vsix) as archive:
+            bundle = archive.read('extension/dist/extension.js').decode('utf-8', 'replace')
+        for part in sorted(set(re.findall(r'require\(["\']\./(part-[\w.-]+\.js)["\']\)', bundle))):
+            if 'extension/dist/' + part not in names:
+                problems.append(f'{vsix.name}: extension/dist/{part} is missing (dist/extension.js loads it)')
     if marketplace and manifest.get('enabledApiProposals'):
         problems.append(f'{vsix.name}: declares enabledApiProposals (stable VS Code and vsce publish refuse them)')
     return problems

@@ -35,3 +35,15 @@ def test_a_missing_field_or_file_is_named(tmp_path):
     del manifest['enabledApiProposals']
     problems = tasks.release_problems(vsix(tmp_path, manifest, FILES[1:]), marketplace=True)
     assert problems == ['x.vsix: package.json has no "galleryBanner"', 'x.vsix: extension/readme.md is missing']
+
+
+def test_a_part_the_bundle_loads_on_first_use_must_ride_along(tmp_path):
+    manifest = json.loads((ROOT / 'package.json').read_text())
+    path = tmp_path / 'x.vsix'
+    with zipfile.ZipFile(path, 'w') as archive:
+        archive.writestr('extension/package.json', json.dumps(manifest))
+        for name in FILES:
+            archive.writestr(name, 'const parts = { "hermes.net.acp_agent": () => require("./part-net.acp_agent.js") };'
+                             if name.endswith('extension.js') else 'x')
+    assert tasks.release_problems(path, marketplace=False) == [
+        'x.vsix: extension/dist/part-net.acp_agent.js is missing (dist/extension.js loads it)']

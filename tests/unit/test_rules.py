@@ -29,6 +29,9 @@
    so a test builds the choice it wants instead of flipping a module's switch. No `global`; no function changes a
    module-level name (an item, an attribute, a mutating method). MODULE_STATE lists the few that must stay, each with
    why; the `_cpython.py` twins (CPython stand-ins for JS globals, never bundled) are not checked.
+13. Parts loaded on first use: a module hermes/lazy_parts.py imports is bundled as a file of its own
+   (dist/part-<module>.js, esbuild.js), so no other module imports it (but inside a skip block, for types), and
+   the code asks for it by name, `load_part('<module>')` (hermes/js/parts.py).
 """
 import ast
 import re
@@ -48,6 +51,7 @@ LAYERS = {
     'cli': {'core', 'net', 'cli'},  # dist/mcp-server.js: runs without VS Code
     'mcp_server_cli': {'cli'},
     'extension': {'core', 'net', 'host', 'tools', 'ui'},
+    'lazy_parts': {'core', 'net', 'host', 'tools', 'ui'},  # Transcrypt's entry for the parts loaded on first use
     'contracts': {'contracts'},  # typing only, read by the type checker (rule 8)
     'js': {'js'},  # the seam: the one layer that reaches JS globals and require (docs/TRANSCRYPT.md)
     'version': set(),
@@ -320,6 +324,8 @@ MODULE_STATE = {
                          "activate started (the LLM service, the ACP agents) must be reachable from there"),
     'hermes.js.line_process': ('_live', "the process groups still running, for one `process.on('exit')` hook: the exit "
                                "of the extension host is process-wide, so is the list of what to kill on it"),
+    'hermes.js.parts': ('_loaded', 'the loader the bundle\'s entry hands over and the parts it has required: a part is '
+                        'required once per extension host, like a module, and shares the main bundle\'s modules'),
     'hermes.js.modules': ('_node_modules', 'a memo of `require` (itself a process-wide cache): every `require` runs '
                           "VS Code's module interceptors, measured at 9% of a file_search's CPU"),
     'hermes.host.live_values': ('_state', 'a memo of `vscode.workspace` facts (settings, folders) that every path '
@@ -441,3 +447,20 @@ def fine(seen, table):
     assert [what for _, what in module_state(ast.parse(source))] == [
         'global _flag', "_switch['on'] changed", 'SEEN.append() called', 'files.backend changed',
         "CACHE['k'] changed"]
+
+
+def test_a_module_loaded_on_first_use_is_imported_by_lazy_parts_alone_and_asked_for_by_name():
+    lazy = {module for module, _ in hermes_imports(ast.parse((HERMES / 'lazy_parts.py').read_text()))}
+    assert lazy, 'hermes/lazy_parts.py names the modules loaded on first use'
+    wrong, asked = [], set()
+    for path, tree in modules():
+        text = path.read_text()
+        asked.update(re.findall(r"load_part\('([\w.]+)'\)", text))
+        if path.name == 'lazy_parts.py':
+            continue
+        skipped = skipped_lines(text)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in lazy and node.lineno not in skipped:
+                wrong.append(f'{path.relative_to(HERMES)} imports {node.module}')
+    assert wrong == [], 'these modules load on first use (load_part), an import would put them in the main bundle'
+    assert lazy - asked == set(), 'a part nobody asks for is dead code'

@@ -1,0 +1,8 @@
+"""Transcrypt's entry for the modules loaded on first use (hermes/js/parts.py): each import here is transpiled with
+its own imports, and esbuild.js bundles it as dist/part-<module>.js, without what dist/extension.js already holds (the
+part takes those from the main bundle: one runtime, one instance of every module). Nothing in the extension imports
+these modules; it asks `load_part('<module>')` where it first needs one."""
+# __pragma__('tconv')
+from hermes.net.acp_agent import AcpAgent  # an ACP agent's process and connection: windows that start an ACP agent
+
+LOADED_ON_FIRST_USE = [AcpAgent]
