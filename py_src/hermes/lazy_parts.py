@@ -4,5 +4,7 @@ part takes those from the main bundle: one runtime, one instance of every module
 these modules; it asks `load_part('<module>')` where it first needs one."""
 # __pragma__('tconv')
 from hermes.net.acp_agent import AcpAgent  # an ACP agent's process and connection: windows that start an ACP agent
+from hermes.net.llm_client import LlmClient  # the built-in loop's LLM client: the first request to the LLM
+from hermes.core.agent_loop import AgentLoop  # the built-in agent loop: its first run
 
-LOADED_ON_FIRST_USE = [AcpAgent]
+LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop]
