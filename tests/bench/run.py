@@ -90,6 +90,9 @@ def bench_build():
     size = extension.stat().st_size  # the target is in bytes (issue 17's "350 kB"); kB here are 1,024 bytes
     target('dist/extension.js, minified', f'{size:,} bytes ({size / 1024:.1f} kB)', '350,000 bytes',
            size / BUNDLE_TARGET_BYTES, 1.0)
+    parts = sorted((ROOT / 'dist').glob('part-*.js'))
+    row('parts loaded on first use (dist/part-*.js)', f'{sum(p.stat().st_size for p in parts):,} bytes in {len(parts)} '
+        f'files: ' + ', '.join(f'{p.name} {p.stat().st_size:,}' for p in parts))
     print('  made of (bytes in the minified output, by feature; build/bundle-parts.json from esbuild\'s metafile):')
     from scripts.bundle_report import report
     report()
