@@ -109,6 +109,149 @@ async function build(options) {
   return esbuild.build({ ...common, ...options, plugins: [runtimePlugin(usedMethods)] });
 }
 
+// ---- Parts loaded on first use (py_src/hermes/js/parts.py) ----
+// Each module hermes/lazy_parts.py imports becomes dist/part-<module>.js: the module and what only it needs. What the
+// main bundle holds is not bundled again: the part takes it from the main bundle (one runtime, one instance of every
+// module, so classes, isinstance and module state are the same on both sides). The main bundle's entry
+// (build/transcrypt/__main__.js, written here) exposes exactly the names the parts import from it and hands
+// hermes.js.parts the loader; a part is a function of that table.
+const PART_FILE = (module) => `./part-${module.replace(/^hermes\./, '')}.js`;
+const MAIN_ENTRY = path.join(transpiled, '__main__.js');
+
+function lazyModules() {
+  const entry = path.join(transpiled, 'lazy_parts.js');
+  if (!fs.existsSync(entry)) return [];
+  return [...fs.readFileSync(entry, 'utf8').matchAll(/from '\.\/(hermes\.[\w.]+)\.js'/g)].map((match) => match[1]);
+}
+
+// Resolves a part's imports of transpiled modules: one the main bundle holds is taken from the table the part is called
+// with (`__hermes_main`); any other is bundled into the part.
+function partPlugin(inMain) {
+  return {
+    name: 'hermes-part',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/[\w.]+\.js$/ }, (args) => {
+        const module = args.path.slice(2, -3);
+        if (args.namespace === 'hermes-main' || !inMain.has(module)) return undefined;
+        return { path: module, namespace: 'hermes-main' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'hermes-main' }, (args) => ({
+        contents: `module.exports = __hermes_main[${JSON.stringify(args.path)}];`, loader: 'js',
+      }));
+    },
+  };
+}
+
+// {module: Set of names | '*'}: what a part's probe (CommonJS, the main bundle's modules taken from `__hermes_main`, not
+// minified) uses of the main bundle: esbuild binds each such module to a variable (`var import_x = __toESM(require_x())`,
+// `var acp = …` for `import * as acp`) and reads `import_x.name`; a binding used otherwise needs the whole module.
+function importsOf(text, needs) {
+  const modules = {};
+  for (const [, require, module] of text.matchAll(/var (require_[\w$]+) = __commonJS\(\{\s*"hermes-main:([\w.]+)"/g)) {
+    modules[require] = module;
+  }
+  const bindings = {};
+  let calls = 0;
+  for (const [, name, require] of text.matchAll(/var ([\w$]+) = __toESM\((require_[\w$]+)\(\)\)/g)) {
+    if (!modules[require]) continue;  // a module of the part's own
+    bindings[name] = modules[require];
+    calls++;
+  }
+  const allCalls = [...text.matchAll(/\b(require_[\w$]+)\(\)/g)].filter(([, require]) => modules[require]).length;
+  if (allCalls !== calls) throw new Error('parts: a main module is reached other than by an import; review esbuild.js');
+  const names = Object.keys(bindings).map((name) => name.replace(/\$/g, '\\$')).join('|');
+  if (!names) return needs;
+  for (const [, name, member] of text.matchAll(new RegExp(`(?<!var |[\\w$.])(${names})(?![\\w$])(?:\\.([\\w$]+))?`, 'g'))) {
+    const module = bindings[name];
+    if (!member || needs.get(module) === '*') { needs.set(module, '*'); continue; }  // the namespace as a value
+    needs.set(module, (needs.get(module) || new Set()).add(member));
+  }
+  return needs;
+}
+
+function writeMainEntry(needs, lazy) {
+  const lines = ["import { provide_parts } from './hermes.js.parts.js';"];
+  const table = [];
+  let n = 0;
+  for (const [module, names] of [...needs].sort()) {
+    if (names === '*') {
+      lines.push(`import * as $${n} from './${module}.js';`);
+      table.push(`${JSON.stringify(module)}: $${n++}`);
+      continue;
+    }
+    const values = [];
+    for (const name of [...names].sort()) {
+      if (name === '__proto__') throw new Error(`parts: ${module} exports __proto__; review esbuild.js`);
+      lines.push(`import { ${name} as $${n} } from './${module}.js';`);
+      // The value, not a live binding: the main bundle's modules have all run when this table is made, and none
+      // rebinds a module-level name afterwards (tests/unit/test_rules.py, rule 12).
+      values.push(`${name}: $${n++}`);
+    }
+    table.push(`${JSON.stringify(module)}: { ${values.join(', ')} }`);
+  }
+  lines.push("export * from './extension.js';");
+  lines.push(`const main = { ${table.join(',\n  ')} };`);
+  lines.push(`const parts = { ${lazy.map((m) => `${JSON.stringify(m)}: () => require(${JSON.stringify(PART_FILE(m))})`)
+    .join(', ')} };`);
+  lines.push('provide_parts((module) => parts[module]()(main));');
+  fs.writeFileSync(MAIN_ENTRY, lines.join('\n') + '\n');
+}
+
+const PART_WRAPPER = {  // a part is a function of the main bundle's table (see above)
+  banner: '"use strict";\nmodule.exports = function (__hermes_main) {\nvar module = { exports: {} }, exports = module.exports;',
+  footer: 'return module.exports;\n};',
+};
+
+// dist/extension.js and its parts. The main bundle's modules decide what the parts import from it, and the names the
+// parts need may pull more modules into the main bundle: repeated until the main bundle's modules stay the same.
+async function buildMainAndParts(options) {
+  const lazy = lazyModules();
+  const probeOptions = { minify: false, write: false, sourcemap: false, outdir: undefined, outfile: 'probe.js' };
+  let needs = new Map();
+  let inMain = null;
+  let partProbes = [];
+  for (let round = 0; ; round++) {
+    writeMainEntry(needs, lazy);
+    const probe = await esbuild.build({ ...common, ...options, entryPoints: [MAIN_ENTRY], plugins: [runtimePlugin(null)],
+      ...probeOptions, metafile: true });
+    const modules = new Set(Object.keys(probe.metafile.inputs).map((input) => path.basename(input, '.js')));
+    if (inMain && modules.size === inMain.size && [...modules].every((m) => inMain.has(m))) {
+      // final: the runtime keeps the prototype methods the main bundle's code or a part's uses
+      const usedMethods = methodsUsedBy([probe.outputFiles[0].text, ...partProbes].join('\n'));
+      const main = await esbuild.build({ ...common, ...options, entryPoints: [MAIN_ENTRY],
+        plugins: [runtimePlugin(usedMethods)] });
+      const outputs = modulesIn(main.metafile);
+      const owner = {};
+      for (const module of lazy) {
+        const outfile = path.join(path.dirname(options.outfile), PART_FILE(module));
+        const part = await esbuild.build({ ...common, ...options, entryPoints: [path.join(transpiled, module + '.js')],
+          outfile, plugins: [partPlugin(inMain)], banner: { js: PART_WRAPPER.banner },
+          footer: { js: PART_WRAPPER.footer } });
+        Object.assign(outputs, modulesIn(part.metafile));
+        for (const input of Object.keys(outputs[path.basename(outfile)]).filter((i) => !i.startsWith('hermes-main:'))) {
+          if (owner[input]) throw new Error(`parts: ${input} is in ${owner[input]} and ${module}; import it in the main bundle`);
+          owner[input] = module;
+        }
+        // A relative require resolves beside the part's file: only the main bundle (js.websocket's vendor/ws.js) may.
+        const relative = fs.readFileSync(outfile, 'utf8').match(/require\(["']\.\.?\/[^"']*["']\)/);
+        if (relative) throw new Error(`parts: ${path.basename(outfile)} has ${relative[0]}; keep its module in the main bundle`);
+        pointMapAtSources(outfile + '.map');
+      }
+      return outputs;
+    }
+    if (round === 6) throw new Error('parts: the main bundle\'s modules do not settle; review esbuild.js');
+    inMain = modules;
+    needs = new Map();
+    partProbes = [];
+    for (const module of lazy) {
+      if (inMain.has(module)) throw new Error(`parts: ${module} is loaded on first use but the main bundle imports it`);
+      const partProbe = await esbuild.build({ ...common, entryPoints: [path.join(transpiled, module + '.js')],
+        plugins: [partPlugin(inMain)], ...probeOptions });
+      partProbes.push(partProbe.outputFiles[0].text);
+      importsOf(partProbe.outputFiles[0].text, needs);
+    }
+  }
+}
 
 function testingEntry() {
   const modules = fs.readdirSync(transpiled)
@@ -119,6 +262,12 @@ function testingEntry() {
     return `export * as ${name} from './${file}';`;
   });
   lines.push("export * as runtime from './org.transcrypt.__runtime__.js';");
+  // Everything is in this bundle: the parts too, handed to hermes.js.parts as they are.
+  lines.push("import { provide_parts } from './hermes.js.parts.js';");
+  const lazy = lazyModules();
+  lazy.forEach((module, n) => lines.push(`import * as $part${n} from './${module}.js';`));
+  lines.push(`const parts = { ${lazy.map((module, n) => `${JSON.stringify(module)}: $part${n}`).join(', ')} };`);
+  lines.push('provide_parts((module) => parts[module]);');
   const entry = path.join(transpiled, '__testing__.js');
   fs.writeFileSync(entry, lines.join('\n') + '\n');
   return entry;
@@ -152,22 +301,28 @@ async function buildVendor(folder) {
   });
 }
 
+// {output file: {module: bytes in it}} from a metafile (the .js outputs; a module is its transpiled file's name).
+function modulesIn(metafile) {
+  return Object.fromEntries(Object.entries(metafile.outputs).filter(([file]) => file.endsWith('.js'))
+    .map(([file, { inputs }]) => [path.basename(file), Object.fromEntries(Object.entries(inputs)
+      .map(([input, { bytesInOutput }]) => [path.basename(input, '.js'), bytesInOutput]))]));
+}
+
 async function main() {
   const started = Date.now();
   await buildVendor(path.join(root, 'dist'));
   await buildVendor(path.join(root, 'build'));
-  const extension = await build({
-    ...common,
-    external: [...common.external, VENDOR_WS],
-    entryPoints: [path.join(transpiled, 'extension.js')],
+  for (const old of fs.readdirSync(path.join(root, 'dist')).filter((file) => file.startsWith('part-'))) {
+    fs.rmSync(path.join(root, 'dist', old));  // no part of an earlier build survives
+  }
+  const outputs = await buildMainAndParts({
+    external: [...common.external, VENDOR_WS, './part-*'],
     outfile: path.join(root, 'dist', 'extension.js'),
     minify: production,
     metafile: true,
   });
-  // What dist/extension.js is made of (bytes each transpiled module takes in it), for `inv bench`.
-  fs.writeFileSync(path.join(root, 'build', 'extension-parts.json'), JSON.stringify(Object.fromEntries(
-    Object.entries(Object.entries(extension.metafile.outputs).find(([file]) => file.endsWith('extension.js'))[1].inputs)
-      .map(([input, { bytesInOutput }]) => [path.basename(input, '.js'), bytesInOutput]))));
+  // What each bundle is made of (bytes each transpiled module takes in it): scripts/bundle_report.py, `inv bench`.
+  fs.writeFileSync(path.join(root, 'build', 'bundle-parts.json'), JSON.stringify(outputs));
   if (fs.existsSync(path.join(transpiled, 'mcp_server_cli.js'))) {
     await build({
       ...common,

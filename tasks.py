@@ -165,7 +165,7 @@ def setup(c):
 # ---------------------------------------------------------------------------------------- build
 
 # Main modules: each is transpiled (with everything it imports) and bundled into its own file.
-ENTRY_MODULES = ['extension.py', 'mcp_server_cli.py']
+ENTRY_MODULES = ['extension.py', 'lazy_parts.py', 'mcp_server_cli.py']  # lazy_parts: hermes/js/parts.py
 
 
 def transpile():
@@ -333,6 +333,12 @@ def release_problems(vsix, marketplace):
                    'extension/changelog.md', 'extension/license.txt', 'extension/dist/extension.js']:
         if needed.lower() not in carried:
             problems.append(f'{vsix.name}: {needed} is missing')
+    if 'extension/dist/extension.js' in names:  # the parts it loads on first use (esbuild.js) ride beside it
+        with zipfile.ZipFile(vsix) as archive:
+            bundle = archive.read('extension/dist/extension.js').decode('utf-8', 'replace')
+        for part in sorted(set(re.findall(r'require\(["\']\./(part-[\w.-]+\.js)["\']\)', bundle))):
+            if 'extension/dist/' + part not in names:
+                problems.append(f'{vsix.name}: extension/dist/{part} is missing (dist/extension.js loads it)')
     if marketplace and manifest.get('enabledApiProposals'):
         problems.append(f'{vsix.name}: declares enabledApiProposals (stable VS Code and vsce publish refuse them)')
     if not marketplace:
@@ -555,6 +561,18 @@ def test(c, stress=False):
         e2e(c)
         clients(c, package_first=False)  # e2e has just packaged the .vsix
     print('✓ all test layers passed')
+
+
+@task(name='bundle-report')
+def bundle_report(c):
+    """Build for production, then print what dist/extension.js (and each part loaded on first use) is made of: the
+    bytes each feature's modules take in the minified output (scripts/bundle_report.py)."""
+    build(c, production=True)
+    size = (DIST / 'extension.js').stat().st_size
+    print(f'dist/extension.js: {size:,} bytes (budget 350,000)')
+    sys.path.insert(0, str(ROOT))
+    from scripts.bundle_report import report
+    report()
 
 
 @task(help={'sections': 'some sections of tests/bench/run.py, comma-separated (e.g. acp,review; default: all)'})

@@ -95,7 +95,7 @@ test('client helpers: Retry-After, seconds, endpoints, messages', () => {
   assert.equal(c.retry_delay_ms(null, null, 10, 500), 8000);
   assert.equal(c.retry_delay_ms('Wed, 21 Oct 2015 07:28:05 GMT', null, 0, 500, 1445412480000), 5000);
   assert.deepEqual([800, 2000, 60000, 1500].map(c.seconds_text), ['0.8', '2', '60', '1.5']);
-  assert.equal(c.normalize_endpoint('http://h:1/v1/chat/completions'), 'http://h:1/v1');
+  assert.equal(t().core_llm_wire.normalize_endpoint('http://h:1/v1/chat/completions'), 'http://h:1/v1');
   assert.equal(c.unreachable_message('http://127.0.0.1:11434/v1'),
     "Can't reach the LLM at http://127.0.0.1:11434/v1 — is Ollama running (`ollama serve`)?");
   const info = plain(c.ollama_model_info(json({ capabilities: ['completion'], model_info: { 'llama.context_length': 131072 },

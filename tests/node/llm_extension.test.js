@@ -23,14 +23,20 @@ async function activate() {
   return { context, ext, api, stop: async () => { await ext.deactivate(); context.disposeAll(); } };
 }
 
+// The built-in loop's client and loop are parts loaded on first use (dist/part-*.js); this file's first test sees them
+// load (the bundle stays in require.cache for the tests after it).
+const loaded = (part) => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', `part-${part}.js`)));
+
 test('hermes.setApiKey stores the key in SecretStorage, an empty answer removes it', async () => {
   const { context, api, stop } = await activate();
   try {
+    assert.ok(!loaded('net.llm_client') && !loaded('core.agent_loop'), 'activation loads neither the client nor the loop');
     vscode.__state.inputBoxAnswer = '  sk-node  ';
     assert.equal(await vscode.commands.executeCommand('hermes.setApiKey'), true);
     assert.equal(context.secrets.values.get('hermes.llm.apiKey'), 'sk-node');
     assert.equal(vscode.__state.inputBoxes[0].password, true);
     assert.equal((await api.llm.client()).api_key, 'sk-node');
+    assert.ok(loaded('net.llm_client') && !loaded('core.agent_loop'), 'the client loads with its first use, the loop not');
     vscode.__state.inputBoxAnswer = undefined; // dismissed
     assert.equal(await vscode.commands.executeCommand('hermes.setApiKey'), false);
     assert.equal(context.secrets.values.get('hermes.llm.apiKey'), 'sk-node');
@@ -74,6 +80,7 @@ test('the LLM service streams a reply from the configured endpoint with the key 
     const history = [{ role: 'user', content: 'Hi' }];
     const outcome = await api.llm.run(history, { on_text: (text) => texts.push(text) });
     assert.equal(outcome.stopped, 'done');
+    assert.ok(loaded('core.agent_loop'), 'the loop loaded with the first run');
     assert.equal(texts.join(''), 'Hello from node');
     assert.equal(history.length, 2);
     assert.equal(seen[0].url, '/v1/chat/completions');

@@ -15,8 +15,9 @@ from hermes.core.llm_wire import (LlmError, StreamAccumulator, chat_request, ope
 from hermes.core.system_prompt import build_system_prompt
 from hermes.core.tool_text import parse_tool_blocks, ToolBlockFilter, protocol_prompt, results_message
 from hermes.core.tools import Tool, ToolRegistry
+from hermes.core.llm_wire import normalize_endpoint
 from hermes.net.llm_client import (retry_delay_ms, unreachable_message, model_not_found_message, auth_message,
-                                   normalize_endpoint, server_root, is_ollama_like, ollama_model_info, seconds_text)
+                                   server_root, is_ollama_like, ollama_model_info, seconds_text)
 
 
 def run(coroutine):

@@ -54,3 +54,15 @@ def test_ovsx_reads_a_file_that_is_no_vsix_as_a_problem(tmp_path):
     broken = tmp_path / 'broken.vsix'
     broken.write_text('not a zip')
     assert tasks.ovsx_problems(broken) == ['End of Central Directory Record not found']
+
+
+def test_a_part_the_bundle_loads_on_first_use_must_ride_along(tmp_path):
+    manifest = json.loads((ROOT / 'package.json').read_text())
+    path = tmp_path / 'x.vsix'
+    with zipfile.ZipFile(path, 'w') as archive:
+        archive.writestr('extension/package.json', json.dumps(manifest))
+        for name in FILES:
+            archive.writestr(name, 'const parts = { "hermes.net.acp_agent": () => require("./part-net.acp_agent.js") };'
+                             if name.endswith('extension.js') else 'x')
+    assert tasks.release_problems(path, marketplace=False) == [
+        'x.vsix: extension/dist/part-net.acp_agent.js is missing (dist/extension.js loads it)']

@@ -35,6 +35,9 @@
    read by attribute or key. The calls other modules still make are recorded per module in
    tests/unit/untyped_reads.json, a ratchet: a count may fall (the test then asks for the lower number), never rise,
    and a module not listed makes none.
+14. Parts loaded on first use: a module hermes/lazy_parts.py imports is bundled as a file of its own
+   (dist/part-<module>.js, esbuild.js), so no other module imports it (but inside a skip block, for types), and
+   the code asks for it by name, `load_part('<module>')` (hermes/js/parts.py).
 """
 import ast
 import json
@@ -55,6 +58,7 @@ LAYERS = {
     'cli': {'core', 'net', 'cli'},  # dist/mcp-server.js: runs without VS Code
     'mcp_server_cli': {'cli'},
     'extension': {'core', 'net', 'host', 'tools', 'ui'},
+    'lazy_parts': {'core', 'net', 'host', 'tools', 'ui'},  # Transcrypt's entry for the parts loaded on first use
     'contracts': {'contracts'},  # typing only, read by the type checker (rule 8)
     'js': {'js'},  # the seam: the one layer that reaches JS globals and require (docs/TRANSCRYPT.md)
     'version': set(),
@@ -327,6 +331,8 @@ MODULE_STATE = {
                          "activate started (the LLM service, the ACP agents) must be reachable from there"),
     'hermes.js.line_process': ('_live', "the process groups still running, for one `process.on('exit')` hook: the exit "
                                "of the extension host is process-wide, so is the list of what to kill on it"),
+    'hermes.js.parts': ('_loaded', 'the loader the bundle\'s entry hands over and the parts it has required: a part is '
+                        'required once per extension host, like a module, and shares the main bundle\'s modules'),
     'hermes.js.modules': ('_node_modules', 'a memo of `require` (itself a process-wide cache): every `require` runs '
                           "VS Code's module interceptors, measured at 9% of a file_search's CPU"),
     'hermes.host.live_values': ('_state', 'a memo of `vscode.workspace` facts (settings, folders) that every path '
@@ -552,3 +558,20 @@ def read(entry, value):
 def test_every_boundary_reader_exists():
     for entry in BOUNDARY_READERS:
         assert (HERMES / entry).exists(), entry + ' is in BOUNDARY_READERS but not in py_src/hermes'
+
+
+def test_a_module_loaded_on_first_use_is_imported_by_lazy_parts_alone_and_asked_for_by_name():
+    lazy = {module for module, _ in hermes_imports(ast.parse((HERMES / 'lazy_parts.py').read_text()))}
+    assert lazy, 'hermes/lazy_parts.py names the modules loaded on first use'
+    wrong, asked = [], set()
+    for path, tree in modules():
+        text = path.read_text()
+        asked.update(re.findall(r"load_part\('([\w.]+)'\)", text))
+        if path.name == 'lazy_parts.py':
+            continue
+        skipped = skipped_lines(text)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in lazy and node.lineno not in skipped:
+                wrong.append(f'{path.relative_to(HERMES)} imports {node.module}')
+    assert wrong == [], 'these modules load on first use (load_part), an import would put them in the main bundle'
+    assert lazy - asked == set(), 'a part nobody asks for is dead code'

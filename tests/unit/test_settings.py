@@ -10,7 +10,7 @@ import pytest
 import vscode
 from hermes.core.settings_spec import SETTINGS, declaration, default_of, is_protected
 from hermes.core.tools import Tool, ToolRegistry
-from hermes.host import llm_service
+from hermes.core import agent_loop
 from hermes.host.conversation_store import register_conversation_store
 from hermes.core.cancellation import Cancellation
 from hermes.host.approval import Approver
@@ -113,7 +113,8 @@ def test_the_code_reads_hermes_settings_only_through_the_reader_and_only_declare
 # ------------------------------------------------------------------ loop options reach every front end
 
 class RecordingLoop:
-    """Stands in for AgentLoop in host/llm_service.py: records the options each run got."""
+    """Stands in for AgentLoop (core/agent_loop.py, which host/llm_service.py loads on first use): records the options
+    each run got."""
     runs = []
 
     def __init__(self, client, registry, options):
@@ -130,7 +131,7 @@ class RecordingLoop:
 @pytest.fixture
 def recorded(monkeypatch, context):
     RecordingLoop.runs = []
-    monkeypatch.setattr(llm_service, 'AgentLoop', RecordingLoop)
+    monkeypatch.setattr(agent_loop, 'AgentLoop', RecordingLoop)
     vscode.workspace.settings['hermes.llm.contextLength'] = 32768
     vscode.workspace.settings['hermes.llm.toolCalling'] = 'text'
     return LlmService(context, None, ToolRegistry())

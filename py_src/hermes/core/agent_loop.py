@@ -57,8 +57,8 @@ from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key, has_key
 from hermes.core.tools import ToolCall, error_result, result_text, marked_error
 from hermes.core.cancellation import Cancellation, CANCELLED
-from hermes.core.llm_wire import (LlmError, chat_request, openai_tools, assistant_message, tool_message,
-                                  tool_call_message, parse_arguments, add_usage)
+from hermes.core.llm_wire import (DEFAULT_CONTEXT_TOKENS, LlmError, chat_request, openai_tools, assistant_message,
+                                  tool_message, tool_call_message, parse_arguments, add_usage)
 from hermes.core.tool_text import (parse_tool_blocks, render_call_block, results_message, correction_message,
                                    ToolBlockFilter)
 from hermes.core.context_budget import fit_messages, estimate_tools_tokens, FOR_CONTEXT
@@ -75,7 +75,6 @@ DEFAULTS = {
     'max_tool_result_chars': 24000,
     'instructions': None,
 }
-DEFAULT_CONTEXT_TOKENS = 8192
 MODES = declaration('llm.toolCalling')['enum']
 CANCELLED_TEXT = 'Cancelled by the user before this tool finished.'
 GENERATED_ID_PREFIX = 'hermes_call_'

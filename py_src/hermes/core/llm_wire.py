@@ -19,6 +19,7 @@ from hermes.core.tools import Tool
 from hermes.js.json import dump_json, parse_json, parse_json_plain
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key, copyable_keys
+from hermes.core.settings_spec import default_of
 
 
 class LlmError(Exception):
@@ -42,6 +43,22 @@ class LlmError(Exception):
 
 
 # ------------------------------------------------------------------------------------------ requests
+
+DEFAULT_ENDPOINT = default_of('llm.endpoint')
+DEFAULT_CONTEXT_TOKENS = 8192  # a model's context when neither the server nor the options say
+
+
+def normalize_endpoint(endpoint: 'Optional[str]') -> str:
+    """'http://h:1/v1/chat/completions/' → 'http://h:1/v1' (None or empty: the setting's default). Here, not in
+    net/llm_client.py, since the settings read it at start-up and the client loads on first use (js/parts.py)."""
+    text = (endpoint or DEFAULT_ENDPOINT).strip()
+    while text.endswith('/'):
+        text = text[:len(text) - 1]
+    for suffix in ['/chat/completions', '/completions']:
+        if text.endswith(suffix):
+            text = text[:len(text) - len(suffix)]
+    return text
+
 
 def openai_tool(tool: 'Tool', compact: bool = False) -> 'JsonObject':
     """A registry Tool in the OpenAI function format. `compact`: the description's first sentence and

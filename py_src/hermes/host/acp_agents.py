@@ -5,8 +5,8 @@ them all and wait until each process is gone (none outlives the window); and the
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
+from hermes.js.parts import load_part
 from hermes.js.promises import wait_all
-from hermes.net.acp_agent import AcpAgent
 from hermes.host.acp_client_side import AcpClientSide
 
 
@@ -22,7 +22,8 @@ class AcpAgents:
         """A new, not yet started AcpAgent for `spec` ({'name', 'command', 'args', 'env', 'cwd'}) whose requests
         `client_side` answers. The caller starts it and disposes it; stop_all() disposes what is left."""
         self.running()  # forget the ones that ended (disposed, crashed, never started): their processes are gone
-        agent = AcpAgent(spec, client_side, self.log)
+        # net/acp_agent.py and what only it needs load with the first agent (hermes/lazy_parts.py)
+        agent = load_part('hermes.net.acp_agent').AcpAgent(spec, client_side, self.log)
         self.agents.append(agent)
         return agent
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Dict, List, Optional, TypedDict
 from hermes.contracts.chat import History
 from hermes.contracts.json import Json
 from hermes.contracts.loop import LoopOptions, Outcome
-from hermes.core.agent_loop import SinkArgument
+from hermes.core.agent_loop import AgentLoop, SinkArgument
+from hermes.net.llm_client import LlmClient
 from hermes.core.cancellation import Cancellation
 from hermes.core.tools import ToolRegistry
 from hermes.host.log import Log
@@ -31,8 +32,8 @@ class LlmSettings(TypedDict):
 # __pragma__('noskip')
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
-from hermes.core.agent_loop import AgentLoop
-from hermes.net.llm_client import LlmClient, normalize_endpoint
+from hermes.js.parts import load_part
+from hermes.core.llm_wire import normalize_endpoint
 from hermes.host.settings import setting
 from hermes.host.workspace_context import gather_workspace_context
 
@@ -124,24 +125,26 @@ class LlmService:
 
     # ---------------------------------------------------------------------------- client and loop
 
-    async def client(self) -> LlmClient:
+    async def client(self) -> 'LlmClient':
         current = llm_settings()
         key = await self.api_key()
         signature = current['endpoint'] + '\n' + (key or '') + '\n' + dump_json(current['extra_headers'])
         if is_none(self._client) or self._client_key != signature:
-            self._client = LlmClient(current['endpoint'], key, current['extra_headers'], self.client_options)
+            # the client (net/llm_client.py) and the loop (core/agent_loop.py) load with the first run (js/parts.py)
+            self._client = load_part('hermes.net.llm_client').LlmClient(current['endpoint'], key,
+                                                                        current['extra_headers'], self.client_options)
             self._client_key = signature
             self._loops = {}
         return self._client
 
-    async def loop(self, model: 'Optional[str]' = None) -> AgentLoop:
+    async def loop(self, model: 'Optional[str]' = None) -> 'AgentLoop':
         """The agent loop for `model` (default: the configured one) on the current settings; one loop per
         model, kept while its options stay the same."""
         client = await self.client()
         options = loop_options(model)
         key = options_key(options)
         if not (key in self._loops):
-            self._loops[key] = AgentLoop(client, self.registry, options)
+            self._loops[key] = load_part('hermes.core.agent_loop').AgentLoop(client, self.registry, options)
         return self._loops[key]
 
     async def run(self, history: 'History', sink: 'SinkArgument' = None, cancellation: 'Optional[Cancellation]' = None,

@@ -27,9 +27,8 @@ from hermes.js.promises import next_turn, sleep_ms
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.sse_parser import SseParser
 from hermes.core.values import json_type, is_object, get_key, object_keys, copyable_keys
-from hermes.core.llm_wire import LlmError, StreamAccumulator, error_text_of_body
+from hermes.core.llm_wire import LlmError, StreamAccumulator, error_text_of_body, normalize_endpoint
 from hermes.core.cancellation import Cancellation, CANCELLED
-from hermes.core.settings_spec import default_of
 # __pragma__('skip')
 from typing import Any, Awaitable, Callable, Dict, List, Optional, TypedDict
 from hermes.contracts.chat import LlmTurn, ModelInfo
@@ -56,7 +55,6 @@ class _CachedInfo(TypedDict):
     info: Optional[ModelInfo]
 # __pragma__('noskip')
 
-DEFAULT_ENDPOINT = default_of('llm.endpoint')
 OPTIONS = {
     'connect_timeout_ms': 60000,  # until the response headers (a local model may be loading)
     'idle_timeout_ms': 60000,  # between two pieces of the streamed body
@@ -82,16 +80,6 @@ REASONS = {
 
 
 # ------------------------------------------------------------------------------------ pure helpers
-
-
-def normalize_endpoint(endpoint: 'Optional[str]') -> str:
-    text = (endpoint or DEFAULT_ENDPOINT).strip()
-    while text.endswith('/'):
-        text = text[:len(text) - 1]
-    for suffix in ['/chat/completions', '/completions']:
-        if text.endswith(suffix):
-            text = text[:len(text) - len(suffix)]
-    return text
 
 
 def server_root(endpoint: str) -> str:

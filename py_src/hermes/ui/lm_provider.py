@@ -31,9 +31,8 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, is_object, get_key, copyable_keys
-from hermes.core.agent_loop import DEFAULT_CONTEXT_TOKENS
 from hermes.core.cancellation import Cancellation
-from hermes.core.llm_wire import LlmError, chat_request
+from hermes.core.llm_wire import DEFAULT_CONTEXT_TOKENS, LlmError, chat_request
 from hermes.core.chat_messages import prop, to_openai, openai_tools_from_vscode, tool_call_parts, estimate_request_tokens
 from hermes.core.chat_prompts import VENDOR, VENDOR_DISPLAY_NAME
 from hermes.host.llm_service import llm_settings, loop_options, API_KEY_SECRET

@@ -1,0 +1,10 @@
+"""Transcrypt's entry for the modules loaded on first use (hermes/js/parts.py): each import here is transpiled with
+its own imports, and esbuild.js bundles it as dist/part-<module>.js, without what dist/extension.js already holds (the
+part takes those from the main bundle: one runtime, one instance of every module). Nothing in the extension imports
+these modules; it asks `load_part('<module>')` where it first needs one."""
+# __pragma__('tconv')
+from hermes.net.acp_agent import AcpAgent  # an ACP agent's process and connection: windows that start an ACP agent
+from hermes.net.llm_client import LlmClient  # the built-in loop's LLM client: the first request to the LLM
+from hermes.core.agent_loop import AgentLoop  # the built-in agent loop: its first run
+
+LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop]
