@@ -295,6 +295,37 @@ def test_a_follow_up_continues_the_same_agent_session_in_the_same_warm_process()
     assert stream.text() == 'two' and len(world['store'].conversations[0].messages) == 4
 
 
+def test_a_new_sessions_id_is_stored_before_its_prompt_and_a_follow_up_stores_nothing_more_before_its_own():
+    """A window that dies during a turn reopens the agent's session: its id is stored before the prompt goes out.
+    A follow-up in the same session has nothing new to store then (a store write is an fsync, on every turn)."""
+    stored, at_prompt = [], []
+    world = make_world({'turns': [[('do', lambda: at_prompt.append(list(stored)))]] * 2})
+    world['store'].on_change(lambda conversation, origin: stored.append(dict(conversation.acp or {})))
+    ask(world, 'first')
+    [conversation] = world['store'].conversations
+    ask(world, 'second', 'hermes:/' + conversation.id)
+    first, second = at_prompt
+    assert [acp.get('sessionId') for acp in first] == ['', 'sess-1']  # the turn's start, then the session's id
+    # turn one's end, the title the agent sent after it, turn two's start — and nothing between that and the prompt
+    assert [acp.get('sessionId') for acp in second[len(first):]] == ['sess-1', 'sess-1', 'sess-1']
+
+
+def test_a_turn_of_another_agent_does_not_search_path_for_hermes():
+    """The conversation's agent is found by its name: Hermes Agent is looked up on PATH (a stat per entry) only
+    when it is the one named."""
+    vscode.workspace.settings['hermes.acp.agents'] = [{'name': 'Other', 'command': '/opt/other', 'args': ['acp']}]
+    world = make_world({'turns': [[chunk('one')], [chunk('two')]]}, backend='Other')
+    searched = []
+    find = world['service'].find
+    world['service'].find = lambda name, extra: searched.append(name) or find(name, extra)
+    ask(world, 'first')
+    [conversation] = world['store'].conversations
+    searched.clear()
+    stream, result = ask(world, 'second', 'hermes:/' + conversation.id)
+    assert stream.text() == 'two' and conversation.acp['agent'] == 'Other' and searched == []
+    assert world['service'].spec_named(HERMES_NAME)['command'] == '/usr/bin/hermes' and searched == ['hermes']
+
+
 def test_after_a_reload_the_session_is_loaded_into_the_new_process_without_showing_the_replay():
     world = make_world({'turns': [[chunk('one')], [chunk('two')]]})
     ask(world, 'first')

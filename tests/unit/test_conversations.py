@@ -162,6 +162,37 @@ def test_a_corrupt_file_is_moved_aside_with_a_warning_and_a_fresh_store_starts(c
     assert save_store(store, path, log) and json.load(open(path))['conversations'][0]['title'] == 'fresh'
 
 
+def test_a_save_of_what_the_file_already_holds_is_not_written_and_a_failed_one_is_written_next_time(context,
+                                                                                                    monkeypatch):
+    """A turn saves at its start, before its prompt and at its end; an unchanged store costs no second write (an
+    fsync of the file and its folder). A write that failed is not taken for written: the same store is written at
+    the next save."""
+    from hermes.host import conversation_store
+    writes, failing = [], [False]
+    real = conversation_store.write_file_atomically
+
+    def write(path, text):
+        if failing[0]:
+            raise OSError('ENOSPC: no space left on device')
+        writes.append(text)
+        real(path, text)
+    monkeypatch.setattr(conversation_store, 'write_file_atomically', write)
+    log = Log()
+    written = conversation_store.StoreFile(store_path(context), log)
+    store = store_with('once')
+    assert written.save(store) and written.save(store)
+    assert len(writes) == 1
+    failing[0] = True
+    [conversation] = store.conversations
+    conversation.add({'role': 'assistant', 'text': 'twice'})
+    assert not written.save(store)
+    assert len(writes) == 1 and log.lines[-1][1].startswith('Conversations: could not save to ')
+    failing[0] = False
+    assert written.save(store)
+    assert len(writes) == 2
+    assert [m['text'] for m in json.load(open(store_path(context)))['conversations'][0]['messages']] == ['once', 'twice']
+
+
 def test_a_window_without_a_folder_keeps_its_conversations_in_the_global_storage(context):
     context.storageUri = None
     assert store_path(context) == os.path.join(context.globalStorageUri.fsPath, 'conversations-no-folder.json')

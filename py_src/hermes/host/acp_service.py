@@ -149,7 +149,7 @@ class AcpService:
         if not is_none(conversation.acp):
             if not self.trusted():
                 return choose_backend('auto', None, [], False)
-            spec = find_spec(conversation.acp['agent'], self.hermes(), self.agents_configured())
+            spec = self.spec_named(conversation.acp['agent'])
             if not is_none(spec):
                 return {'kind': 'acp', 'spec': spec}
             return {'kind': 'missing', 'notice': conversation.acp['agent'] + ' answered this conversation, but it is '
@@ -173,7 +173,10 @@ class AcpService:
         return choice if choice['kind'] == 'acp' else None
 
     def spec_named(self, name):
-        return find_spec(name, self.hermes(), self.agents_configured())
+        """The spec of the agent called `name`, or None. Hermes Agent is looked up on PATH only when it is the one
+        named: a turn of another agent does not search PATH (a stat per entry, every turn)."""
+        hermes = self.hermes() if name == HERMES_NAME else None
+        return find_spec(name, hermes, self.agents_configured())
 
     def notice_once(self, conversation, notice):
         """The install hint is said once per conversation."""
@@ -568,6 +571,7 @@ class AcpService:
         notices = []
         cwd = self.cwd()
         turn = AcpTurn(reply, view, cwd)
+        stored_session = dump_json(conversation.acp)  # as the front end stored it when the turn began
         if is_none(conversation.acp):
             conversation.acp = {'agent': spec['name'], 'sessionId': ''}  # this agent answers it from now on
         try:
@@ -596,7 +600,8 @@ class AcpService:
         set_author = getattr(self.client_side, 'set_change_author', None)
         if not is_none(author) and not is_none(set_author):
             set_author(session_id, author)  # fs/write_text_file of agents that use it: this turn's changes
-        save()
+        if dump_json(conversation.acp) != stored_session:
+            save()  # a new or reloaded session's id: a window that dies during the turn reopens this session
 
         async def prompter(params):
             return await self.answer_permission(turn, params, view, ask, save, cancellation)

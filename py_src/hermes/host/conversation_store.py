@@ -1,6 +1,7 @@
 """The conversation store on disk: one JSON file per workspace (`conversations.json` in the
 workspace's extension storage; without a folder, in the global storage), read once at activation and
-written after every change (a turn's start, a confirmation, its end: a few writes per turn).
+written after every change (a turn's start, a confirmation, its end: a few writes per turn; a save of what the
+file already holds is skipped).
 
 A file that cannot be read as a store is moved aside (`conversations.corrupt-<time>.json`) with a
 warning, and a fresh store starts: activation never fails because of it.
@@ -18,7 +19,7 @@ from hermes.js.objects import is_none
 from hermes.core.conversations import ConversationStore
 from hermes.host.safe_write import move_aside, remove_leftover_temporaries, write_file_atomically
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 from hermes.host.log import Log
 if TYPE_CHECKING:
     from vscode import ExtensionContext
@@ -60,12 +61,32 @@ def load_store(file_path: str, log: 'Log') -> 'ConversationStore':
 def save_store(store: 'ConversationStore', file_path: str, log: 'Log') -> bool:
     """Write the store (host/safe_write.py: a crash never leaves half a file). False when it failed: logged,
     and the file on disk is the last store saved."""
-    try:
-        write_file_atomically(file_path, dump_json(store.to_data()))
+    return StoreFile(file_path, log).save(store)
+
+
+class StoreFile:
+    """The store's file as this window last wrote it. A save whose text is what the file already holds is not
+    written again: a turn saves the conversation at its start, before the prompt goes to the agent and at its end,
+    and often nothing changed in between — each write is an fsync of the folder and the file, milliseconds of a
+    turn (docs/DEVELOPING.md, ACP sessions). A failed write keeps nothing, so the next save writes."""
+
+    def __init__(self, file_path: str, log: 'Log') -> None:
+        self.file_path = file_path
+        self.log = log
+        self.written = None  # type: Optional[str]
+
+    def save(self, store: 'ConversationStore') -> bool:
+        text = dump_json(store.to_data())
+        if text == self.written:
+            return True
+        try:
+            write_file_atomically(self.file_path, text)
+        except JsError as error:
+            self.written = None
+            self.log.warn('Conversations: could not save to ' + self.file_path + ': ' + error_message(error))
+            return False
+        self.written = text
         return True
-    except JsError as error:
-        log.warn('Conversations: could not save to ' + file_path + ': ' + error_message(error))
-        return False
 
 
 class SaveReporter:
@@ -94,6 +115,7 @@ def register_conversation_store(context: 'ExtensionContext', log: 'Log') -> 'Con
     file_path = store_path(context)
     store = load_store(file_path, log)
     reporter = SaveReporter(file_path, log)
-    store.on_change(lambda conversation, origin: reporter.saved(save_store(store, file_path, log)))
+    written = StoreFile(file_path, log)
+    store.on_change(lambda conversation, origin: reporter.saved(written.save(store)))
     return store
 
