@@ -7,8 +7,8 @@ from hermes.version import NAME, VERSION
 from hermes.host.log import register_log
 from hermes.host.live_values import register_live_values
 from hermes.host.approval import Approver
-from hermes.host.mcp_service import register_mcp_service
-from hermes.host.mcp_features import register_mcp_features
+from hermes.host.mcp.service import register_mcp_service
+from hermes.host.mcp.features import register_mcp_features
 from hermes.host.services import register_services
 from hermes.host.conversation_store import register_conversation_store
 from hermes.host.acp_agents import register_acp_agents
@@ -17,7 +17,7 @@ from hermes.host.proposals import register_proposals
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
-from hermes.ui.mcp_definitions import register_mcp_definitions
+from hermes.ui.mcp.definitions import register_mcp_definitions
 from hermes.ui.llm_commands import register_llm
 from hermes.ui.native_chat import register_native_chat
 from hermes.ui.acp_session import register_acp_sessions

@@ -1,4 +1,4 @@
-// The transpiled MCP transport (hermes.net.mcp_http) against clients that never finish: a connection
+// The transpiled MCP transport (hermes.net.mcp.http) against clients that never finish: a connection
 // that sends nothing, headers sent byte by byte (slow loris), a body that stops half way. Each is cut by
 // the server's own timeouts (made short here), and a normal client is served all the while. And the other side of
 // those timeouts: a keep-alive connection idle between requests is kept, not cut.

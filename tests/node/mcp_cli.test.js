@@ -1,4 +1,4 @@
-// The CLI's pure parts (hermes.cli.*, hermes.net.mcp_client helpers) as transpiled, where JS differs
+// The CLI's pure parts (hermes.cli.*, hermes.net.mcp.client helpers) as transpiled, where JS differs
 // from CPython: loose ==, undefined, string methods, integer parsing, exceptions from Python code.
 'use strict';
 const test = require('node:test');
@@ -131,7 +131,7 @@ test('loading the CLI bundle under another script name does not run it', () => {
   assert.equal(output, 'loaded\n');
 });
 
-// The client against the transpiled server itself (hermes.net.mcp_http), in one process: the SSE answer
+// The client against the transpiled server itself (hermes.net.mcp.http), in one process: the SSE answer
 // to tools/call with its progress notification first, the GET stream carrying tools/list_changed, DELETE.
 test('McpHttpClient ↔ McpHttpServer: SSE replies, the GET stream, session end', async () => {
   const t = mod();

@@ -8,9 +8,9 @@ import pytest
 
 import vscode
 from fake_clock import FakeClock
-from hermes.core.mcp_protocol import mcp_author
-from hermes.core.mcp_resources import CHANGES
-from hermes.host.mcp_features import register_mcp_features
+from hermes.core.mcp.protocol import mcp_author
+from hermes.core.mcp.resources import CHANGES
+from hermes.host.mcp.features import register_mcp_features
 from hermes.host.terminals import register_terminals
 from hermes.core.tools import ToolCall
 from hermes.host import configuration

@@ -4,7 +4,7 @@ import asyncio
 import pytest
 
 from hermes.cli.health import diagnose, format_ms, format_report, median
-from hermes.net.mcp_client import McpClientError
+from hermes.net.mcp.client import McpClientError
 
 WINDOW = {'url': 'http://127.0.0.1:20001/mcp', 'token': 'tok', 'port': 20001, 'pid': 42,
           'workspaceFolders': ['/home/u/proj'], 'reason': 'its workspace holds the current directory', 'count': 1}

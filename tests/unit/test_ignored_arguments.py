@@ -3,8 +3,8 @@ never an error, and logged once per client and name; a known argument that is wr
 import asyncio
 
 from hermes.core.ignored_arguments import IgnoredArguments, MAX_NOTES
-from hermes.core.mcp_protocol import McpSession
-from hermes.core.mcp_stateless import McpStatelessServer
+from hermes.core.mcp.protocol import McpSession
+from hermes.core.mcp.stateless import McpStatelessServer
 from hermes.core.tools import Tool, ToolCall, ToolRegistry, declared_arguments
 from test_mcp_protocol import SERVER_INFO, Log, request, note
 from test_mcp_stateless import request as modern_request

@@ -1,11 +1,11 @@
-"""The Streamable HTTP MCP client (hermes.net.mcp_client) against a scripted fake `fetch`."""
+"""The Streamable HTTP MCP client (hermes.net.mcp.client) against a scripted fake `fetch`."""
 import asyncio
 import json
 
 import pytest
 
 import hermes.js.fetch_cpython as cpython
-from hermes.net.mcp_client import (McpClientError, McpHttpClient, base_url_of, get_health, http_error_message,
+from hermes.net.mcp.client import (McpClientError, McpHttpClient, base_url_of, get_health, http_error_message,
                                    port_of, server_explanation, unreachable_message)
 
 URL = 'http://127.0.0.1:19999/mcp'

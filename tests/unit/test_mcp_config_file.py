@@ -1,4 +1,4 @@
-"""Copy MCP Config for VS Code itself offers to write the file this VS Code reads (ui/mcp_config_file.py): it
+"""Copy MCP Config for VS Code itself offers to write the file this VS Code reads (ui/mcp/config_file.py): it
 writes one that is not there, and opens one that is without changing it."""
 import asyncio
 import json
@@ -6,7 +6,7 @@ import json
 import vscode
 
 from hermes.core.client_config import snippet_for
-from hermes.ui.mcp_config_file import offer_workspace_file, write_action
+from hermes.ui.mcp.config_file import offer_workspace_file, write_action
 
 URL = 'http://127.0.0.1:19999/mcp'
 

@@ -2,7 +2,7 @@ import asyncio
 
 import pytest
 
-from hermes.core.mcp_protocol import McpSession, SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION
+from hermes.core.mcp.protocol import McpSession, SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION
 from hermes.core.tools import Tool, ToolRegistry
 
 SERVER_INFO = {'name': 'hermes-vscode', 'version': '0.1.0'}
@@ -429,7 +429,7 @@ def test_tool_list_changes_are_announced_after_initialize_until_close(sent):
 # ---------------------------------------------------------------------------------------- features
 
 class EchoFeature:
-    """A pluggable part of MCP as core/mcp_resources.py is one: its capability, methods and close."""
+    """A pluggable part of MCP as core/mcp/resources.py is one: its capability, methods and close."""
 
     def __init__(self, session):
         self.session = session

@@ -6,13 +6,13 @@ import json
 import pytest
 
 import vscode
-from hermes.core.mcp_protocol import McpSession, LATEST_PROTOCOL_VERSION
-from hermes.core.mcp_resources import ResourceHub, parse_uri, resource_key, mime_type
-from hermes.core.mcp_prompts import PROMPTS
+from hermes.core.mcp.protocol import McpSession, LATEST_PROTOCOL_VERSION
+from hermes.core.mcp.resources import ResourceHub, parse_uri, resource_key, mime_type
+from hermes.core.mcp.prompts import PROMPTS
 from hermes.core.chat_prompts import COMMAND_PROMPTS, CHAT_SUBJECT, task_prompt
 from hermes.core.completions import rank_paths
 from hermes.core.tools import ToolRegistry
-from hermes.host.mcp_features import McpFeatures
+from hermes.host.mcp.features import McpFeatures
 from hermes.host.recent_files import RecentFiles
 from hermes.host.resource_provider import HostResources
 from hermes.host.resource_events import ResourceEvents
@@ -385,7 +385,7 @@ def test_completion_refuses_unknown_references(client):
 # ------------------------------------------------------------------------------------------ 2026-07-28
 
 class StatelessServer:
-    """What core/mcp_stateless.py offers features: add_feature, add_event_source."""
+    """What core/mcp/stateless.py offers features: add_feature, add_event_source."""
 
     def __init__(self):
         self.features = []

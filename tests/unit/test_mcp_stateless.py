@@ -4,10 +4,10 @@ import asyncio
 import pytest
 
 from hermes.core.cancellation import Cancellation
-from hermes.core.mcp_headers import encode_mirrored, decode_mirrored, mirrored_headers
-from hermes.core.mcp_stateless import McpStatelessServer, http_status_of, ALL_PROTOCOL_VERSIONS
+from hermes.core.mcp.headers import encode_mirrored, decode_mirrored, mirrored_headers
+from hermes.core.mcp.stateless import McpStatelessServer, http_status_of, ALL_PROTOCOL_VERSIONS
 from hermes.core.tools import Tool
-from hermes.net.mcp_http import is_modern_request
+from hermes.net.mcp.http import is_modern_request
 from test_mcp_protocol import SERVER_INFO, EMPTY_SCHEMA, Log, make_registry
 
 META = {'io.modelcontextprotocol/protocolVersion': '2026-07-28',

@@ -462,9 +462,9 @@ BOUNDARY_READERS = {
     'net/': 'the transports: HTTP, WebSocket and stdio messages, LLM streams, agent processes',
     'core/values.py': 'the readers themselves',
     'core/jsonrpc.py': 'JSON-RPC messages as received',
-    'core/mcp_protocol.py': "an MCP client's requests",
-    'core/mcp_stateless.py': "an MCP client's 2026-07-28 requests",
-    'core/mcp_headers.py': "the request metadata a client mirrors into headers",
+    'core/mcp/protocol.py': "an MCP client's requests",
+    'core/mcp/stateless.py': "an MCP client's 2026-07-28 requests",
+    'core/mcp/headers.py': "the request metadata a client mirrors into headers",
     'core/acp.py': "an ACP agent's answers and errors",
     'core/acp_turn.py': "an ACP agent's session/update notifications",
     'core/acp_options.py': "an ACP agent's session/new answer (its config options and modes)",
@@ -552,7 +552,7 @@ def read(entry, value):
     dropped = untyped_read_findings('host/change_log.py', counts, {'get_key': 2, 'is_none': 1, 'json_type': 1})
     assert len(dropped) == 1 and 'lower it' in dropped[0]
     assert untyped_read_findings('host/change_log.py', counts, {'get_key': 1, 'is_none': 1, 'json_type': 1}) == []
-    assert untyped_read_findings('net/mcp_http.py', counts, {}) == []  # a transport: where untyped values enter
+    assert untyped_read_findings('net/mcp/http.py', counts, {}) == []  # a transport: where untyped values enter
 
 
 def test_every_boundary_reader_exists():

@@ -4,7 +4,7 @@ stand in for the window's services here; the tools' own tests run them against t
 import asyncio
 from types import SimpleNamespace
 
-from hermes.core.mcp_resources import terminal_uri
+from hermes.core.mcp.resources import terminal_uri
 from hermes.core.tools import Services, ToolCall, ToolRegistry, Tool
 from hermes.host.resource_events import ResourceEvents
 from hermes.host.resource_provider import HostResources

@@ -4,7 +4,7 @@ import json
 
 from hermes.cli.select_window import NO_WINDOW, NoWindowError
 from hermes.cli.stdio_bridge import StdioBridge, must_wait
-from hermes.net.mcp_client import McpClientError
+from hermes.net.mcp.client import McpClientError
 
 INIT = {'jsonrpc': '2.0', 'id': 0, 'method': 'initialize', 'params': {'protocolVersion': '2025-06-18'}}
 INITIALIZED = {'jsonrpc': '2.0', 'method': 'notifications/initialized'}

@@ -11,7 +11,7 @@ PURE_OUTSIDE_CORE = [
     'hermes.cli.health',  # report formatting (the async checks are not replayed)
     'hermes.net.guard',  # Host / Origin / token decisions and request targets
     'hermes.net.llm_client',  # endpoint normalisation, Ollama model info, error and retry texts
-    'hermes.net.mcp_client',  # URLs, ports, HTTP error texts
+    'hermes.net.mcp.client',  # URLs, ports, HTTP error texts
     'hermes.cli.stdio_bridge',  # JSON-RPC message classification
     'hermes.host.git',  # git status / branch parsing, the read-only allowlist
     'hermes.host.language',  # words, identifiers, symbol and hover texts

@@ -7,7 +7,7 @@ from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.core.values import get_key, is_object
-from hermes.net.mcp_client import McpHttpClient, McpClientError, get_health, base_url_of
+from hermes.net.mcp.client import McpHttpClient, McpClientError, get_health, base_url_of
 # __pragma__('skip')
 from typing import Awaitable, Callable, List, Optional
 from hermes.contracts.cli import Check, ChosenWindow, HealthClient, HealthReport

@@ -6,7 +6,7 @@ from hermes.js.process import (
 )
 from hermes.js.promises import make_promise, spawn
 from hermes.net.discovery import list_discovery
-from hermes.net.mcp_client import McpHttpClient
+from hermes.net.mcp.client import McpHttpClient
 from hermes.cli.args import parse_args, UsageError, USAGE
 from hermes.cli.select_window import select_window, NoWindowError
 from hermes.cli.health import diagnose, format_report, report_json

@@ -8,7 +8,7 @@ deepest such folder); else the newest window."""
 # __pragma__('tconv')
 from hermes.js.objects import is_none
 from hermes.core.values import get_key, json_type
-from hermes.net.mcp_client import port_of
+from hermes.net.mcp.client import port_of
 # __pragma__('skip')
 from typing import List, Optional
 from hermes.contracts.cli import ChosenWindow, CliOptions

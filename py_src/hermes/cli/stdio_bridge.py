@@ -21,9 +21,9 @@ from hermes.js.json import dump_json, parse_json
 from hermes.js.objects import is_none
 from hermes.js.fetch import abort_controller
 from hermes.js.promises import spawn, wait_all
-from hermes.core.mcp_headers import mirrored_headers
+from hermes.core.mcp.headers import mirrored_headers
 from hermes.core.values import get_key, is_object, has_key
-from hermes.net.mcp_client import McpHttpClient
+from hermes.net.mcp.client import McpHttpClient
 # __pragma__('skip')
 from typing import Any, Awaitable, Callable, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject

@@ -45,7 +45,7 @@ class HealthReport(TypedDict):
 
 
 class HealthClient(Protocol):
-    """What `diagnose` asks of an MCP client (net/mcp_client.py McpHttpClient; the tests' fake)."""
+    """What `diagnose` asks of an MCP client (net/mcp/client.py McpHttpClient; the tests' fake)."""
     def initialize(self) -> Awaitable[Json]: ...
 
     def request(self, method: str, params: Json = None) -> Awaitable[Json]: ...

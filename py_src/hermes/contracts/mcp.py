@@ -1,4 +1,4 @@
-"""MCP shapes the tools and the protocol hand each other (core/tools.py, core/mcp_protocol.py)."""
+"""MCP shapes the tools and the protocol hand each other (core/tools.py, core/mcp/protocol.py)."""
 # __pragma__('skip')
 from typing import List, Literal, Optional, TypedDict, Union
 
@@ -80,7 +80,7 @@ ToolReturn = Union[str, CallToolResult, Json]
 
 
 class SseEvent(TypedDict):
-    """One server-sent event of an MCP stream (core/sse_parser.py, read by net/mcp_client.py)."""
+    """One server-sent event of an MCP stream (core/sse_parser.py, read by net/mcp/client.py)."""
     event: str  # 'message' when the stream named none
     data: str
     id: Optional[str]  # the stream's last event id so far

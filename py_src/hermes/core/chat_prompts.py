@@ -41,7 +41,7 @@ COMMANDS = [
     {'name': 'test', 'description': 'Write tests for the selected code, the active file, or a #file, and run them'},
 ]
 # The tasks behind /explain, /fix and /test; MCP clients get the same texts as the prompts `explain`, `fix`
-# and `write_tests` (core/mcp_prompts.py), each naming its own {subject}.
+# and `write_tests` (core/mcp/prompts.py), each naming its own {subject}.
 CHAT_SUBJECT = 'the code in question (the #file references below, else the selected text, else the active file)'
 TASKS = {
     'explain': ('Explain {subject}: what it does, how it works, and anything surprising. Read more of the workspace '

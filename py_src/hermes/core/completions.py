@@ -14,9 +14,9 @@ from hermes.core.method_table import Handler
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.jsonrpc import INVALID_PARAMS
-from hermes.core.mcp_protocol import ProtocolError
-from hermes.core.mcp_resources import FILE_TEMPLATE, TERMINAL_TEMPLATE
-from hermes.core.mcp_prompts import find_prompt
+from hermes.core.mcp.protocol import ProtocolError
+from hermes.core.mcp.resources import FILE_TEMPLATE, TERMINAL_TEMPLATE
+from hermes.core.mcp.prompts import find_prompt
 
 MAX_VALUES = 100  # the spec's limit per answer
 

@@ -1,6 +1,6 @@
 """JSON-RPC 2.0 messages as plain dicts: classify what came in, build what goes out.
 
-Nothing here knows about MCP or about transports; `hermes.core.mcp_protocol` uses it.
+Nothing here knows about MCP or about transports; `hermes.core.mcp.protocol` uses it.
 """
 # __pragma__('tconv')
 # __pragma__('skip')

@@ -4,7 +4,7 @@ expect — an interface they rely on: keep it exact.
 Claude Code (net/ide_socket.py): openFile, openDiff (blocks until the user decides: `FILE_SAVED` + the text the
 user kept, or `DIFF_REJECTED`), close_tab, closeAllDiffTabs, getDiagnostics, getCurrentSelection,
 getLatestSelection, getOpenEditors, getWorkspaceFolders, checkDocumentDirty, saveDocument.
-Gemini CLI / Qwen Code (net/mcp_http.py): openDiff (answered at once; the decision follows as the notification
+Gemini CLI / Qwen Code (net/mcp/http.py): openDiff (answered at once; the decision follows as the notification
 `ide/diffAccepted` / `ide/diffRejected`) and closeDiff.
 
 Every proposal is reviewed by Hermes (`proposals`, host/proposals.py): hunk by hunk in the file's own editor, recorded

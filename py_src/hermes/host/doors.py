@@ -22,10 +22,10 @@ from hermes.js.process import environment_variable
 from hermes.js.promises import spawn
 from hermes.js.timers import set_timer, clear_timer
 from hermes.version import VERSION
-from hermes.core.mcp_protocol import McpSession
+from hermes.core.mcp.protocol import McpSession
 from hermes.core.values import get_key
 from hermes.net.ide_socket import IdeSocketServer
-from hermes.net.mcp_http import McpHttpServer
+from hermes.net.mcp.http import McpHttpServer
 from hermes.net.door_files import door_file, door_variables, remove_own, remove_stale_doors, write_private
 from hermes.host.change_log import SEAM_TIMERS
 from hermes.host.disk_changes import DiskChangeSpan
@@ -107,7 +107,7 @@ class DoorConnection:
         self.doors.watch.expect(path, text)
 
     def close(self) -> None:
-        """The feature hook (core/mcp_protocol.py add_feature): the session ended, the CLI is gone."""
+        """The feature hook (core/mcp/protocol.py add_feature): the session ended, the CLI is gone."""
         self.doors.disconnected(self)
 
     def capabilities(self) -> 'JsonObject':

@@ -1,6 +1,6 @@
 """Snapshots of what the user sees in the window, as plain dicts: the active editor, its selection,
 the tabs by group, the problems by file, the workspace folders with their git state, a terminal's
-recent output. The MCP resources (core/mcp_resources.py) serve them.
+recent output. The MCP resources (core/mcp/resources.py) serve them.
 
 The text and the path of a file outside the workspace are withheld, as the tools refuse such paths
 (unless the user allowed it with `hermes.tools.allowOutsideWorkspace`): an outside path alone tells a

@@ -1,4 +1,4 @@
-"""VS Code's events → the resource hub's change events (core/mcp_resources.py `ResourceHub`).
+"""VS Code's events → the resource hub's change events (core/mcp/resources.py `ResourceHub`).
 
 The listeners only tell the hub which resource changed; the hub does nothing for resources nobody
 subscribed to and throttles the rest, so a keystroke costs a few function calls here, whatever the
@@ -7,7 +7,7 @@ number of clients."""
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
-from hermes.core.mcp_resources import (ACTIVE_EDITOR, SELECTION, TABS, DIAGNOSTICS, WORKSPACE, terminal_uri,
+from hermes.core.mcp.resources import (ACTIVE_EDITOR, SELECTION, TABS, DIAGNOSTICS, WORKSPACE, terminal_uri,
                                        file_key, Disposable, ResourceHub)
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, List
@@ -65,7 +65,7 @@ class ResourceEvents:
         """Subscribe to VS Code; returns the disposables."""
         window = vscode.window
         workspace = vscode.workspace
-        disposables = []  # type: List[Any]  # VS Code's Disposables and the terminals' (core/mcp_resources.py)
+        disposables = []  # type: List[Any]  # VS Code's Disposables and the terminals' (core/mcp/resources.py)
         disposables.extend([
             window.onDidChangeActiveTextEditor(to_js_callback(self.editor_changed)),
             window.onDidChangeTextEditorSelection(to_js_callback(self.editor_changed)),

@@ -1,5 +1,5 @@
-"""The host side of MCP resources, prompts and completions: what core/mcp_resources.py,
-core/mcp_prompts.py and core/completions.py ask the window for, answered from VS Code (one object,
+"""The host side of MCP resources, prompts and completions: what core/mcp/resources.py,
+core/mcp/prompts.py and core/completions.py ask the window for, answered from VS Code (one object,
 so the three share the same path rules and the same recent-files list)."""
 # __pragma__('tconv')
 from hermes.core.change_report import agent_view

@@ -1,6 +1,6 @@
 """The window's services, built once at activation and passed on, never fetched from a module: the
 registry hands them to every tool call (`call.services`, core/tools.py `Services`), the MCP resources get
-the terminals by constructor (host/mcp_features.py)."""
+the terminals by constructor (host/mcp/features.py)."""
 # __pragma__('tconv')
 from hermes.core.tools import Services
 from hermes.host.terminals import register_terminals

@@ -1,7 +1,7 @@
 """Claude Code's door: MCP (JSON-RPC 2.0) over a WebSocket on 127.0.0.1, the transport Claude Code's IDE integration
 dials (`ws://127.0.0.1:<port>/`, subprotocol `mcp`, the lock file's token in `x-claude-code-ide-authorization`).
 
-The framing is the npm package `ws` (js/websocket.py); the MCP lifecycle and methods are core/mcp_protocol.py's, as
+The framing is the npm package `ws` (js/websocket.py); the MCP lifecycle and methods are core/mcp/protocol.py's, as
 for every other transport: a connection is one `McpSession` made by `create_protocol(send, connection)`.
 
 Who may connect (`upgrade_refusal`, decided before `ws` sees the socket, so a refused client costs no work):
@@ -19,7 +19,7 @@ from hermes.js.websocket import websocket_server
 from hermes.core.jsonrpc import PARSE_ERROR, error_response
 from hermes.core.values import get_key
 from hermes.net.guard import Refusal, host_refusal, no_browser_refusal, same_secret
-from hermes.net.mcp_http import listen, close_server
+from hermes.net.mcp.http import listen, close_server
 # __pragma__('skip')
 from typing import Any, Callable, Dict, List, Optional, Union
 from hermes.contracts.json import Json

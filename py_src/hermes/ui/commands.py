@@ -6,11 +6,11 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.js.promises import spawn
 from hermes.core.client_config import clients_for, snippet_for, all_snippets
-from hermes.ui.mcp_config_file import COPIED, offer_workspace_file
+from hermes.ui.mcp.config_file import COPIED, offer_workspace_file
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Optional
 from hermes.host.log import Log
-from hermes.host.mcp_service import McpService
+from hermes.host.mcp.service import McpService
 if TYPE_CHECKING:
     from vscode import Disposable, ExtensionContext
 # __pragma__('noskip')

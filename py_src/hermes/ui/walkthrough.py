@@ -11,7 +11,7 @@ from hermes.core.values import get_key
 from typing import TYPE_CHECKING, Any, List, Optional
 from hermes.core.conversations import Conversation, ConversationStore
 from hermes.host.doors import DoorService
-from hermes.host.mcp_service import McpService
+from hermes.host.mcp.service import McpService
 if TYPE_CHECKING:
     from vscode import ExtensionContext
 # __pragma__('noskip')

@@ -9,10 +9,10 @@ from hermes.js.process import current_pid
 from hermes.js.promises import spawn
 from hermes.version import VERSION
 from hermes.core.values import json_type
-from hermes.core.mcp_protocol import McpSession
-from hermes.core.mcp_stateless import McpStatelessServer, ALL_PROTOCOL_VERSIONS
+from hermes.core.mcp.protocol import McpSession
+from hermes.core.mcp.stateless import McpStatelessServer, ALL_PROTOCOL_VERSIONS
 from hermes.core.ignored_arguments import IgnoredArguments
-from hermes.net.mcp_http import McpHttpServer
+from hermes.net.mcp.http import McpHttpServer
 from hermes.net.discovery import write_discovery, remove_discovery
 from hermes.host.settings import setting, on_settings_changed
 from hermes.host.secrets import mcp_token
@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional, Prot
 from hermes.contracts.json import JsonObject
 from hermes.core.tools import ToolRegistry
 from hermes.host.log import Log
-from hermes.host.mcp_features import McpFeatures
-from hermes.net.mcp_http import Route
+from hermes.host.mcp.features import McpFeatures
+from hermes.net.mcp.http import Route
 if TYPE_CHECKING:
     from vscode import ExtensionContext
 
@@ -37,7 +37,7 @@ class StatusShown(Protocol):
     def show_error(self, tooltip: str) -> None: ...
 # __pragma__('noskip')
 
-LAST_PORT_KEY = 'hermes.mcp.lastPort'  # workspaceState: the port this window served on (net/mcp_http.py RECLAIM_MS)
+LAST_PORT_KEY = 'hermes.mcp.lastPort'  # workspaceState: the port this window served on (net/mcp/http.py RECLAIM_MS)
 SERVER_INFO = {'name': 'hermes-vscode', 'title': 'Hermes for VS Code', 'version': VERSION}
 INSTRUCTIONS = ('These tools drive the VS Code window the user is working in. Paths are relative to the '
                 'workspace folders (see workspace_get_folders).')
@@ -52,7 +52,7 @@ class McpService:
     def __init__(self, context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry', status_bar: 'StatusShown',
                  features: 'Optional[McpFeatures]' = None) -> None:
         self.context = context
-        self.features = features  # host/mcp_features.py: resources, prompts, completions
+        self.features = features  # host/mcp/features.py: resources, prompts, completions
         self.log = log
         self.registry = registry
         self.status_bar = status_bar

@@ -15,7 +15,7 @@ from hermes.js.fetch import (
 from hermes.js.json import dump_json, parse_json
 from hermes.js.objects import is_none
 from hermes.core.sse_parser import SseParser
-from hermes.core.mcp_headers import mirrored_headers
+from hermes.core.mcp.headers import mirrored_headers
 from hermes.core.values import get_key, is_object
 from hermes.version import VERSION
 # __pragma__('skip')

@@ -20,7 +20,7 @@ Three parts, none of which touches VS Code (the host implements the `provider` a
 from typing import Any, Callable, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject
 from hermes.core.method_table import Handler
-from hermes.core.mcp_protocol import McpSession
+from hermes.core.mcp.protocol import McpSession
 from hermes.core.throttle import Clock
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
@@ -30,7 +30,7 @@ from hermes.js.text import decode_uri_component
 from hermes.core.values import json_type, get_key, copyable_keys
 from hermes.core.tools import ToolError
 from hermes.core.jsonrpc import INVALID_PARAMS
-from hermes.core.mcp_protocol import ProtocolError
+from hermes.core.mcp.protocol import ProtocolError
 from hermes.core.method_table import MethodTable
 from hermes.core.throttle import KeyedThrottle
 
@@ -361,7 +361,7 @@ class McpResources:
 
 
 class ListenEvents:
-    """The hub as an event source of 2026-07-28's `subscriptions/listen` (core/mcp_stateless.py):
+    """The hub as an event source of 2026-07-28's `subscriptions/listen` (core/mcp/stateless.py):
     `on_list_changed(kind, callback)` and `on_resource_updated(uri, callback)` return an unsubscribe
     function, or None for events this source does not have (other kinds, URIs it does not serve or
     refuses, such as files outside the workspace). Callbacks get no arguments."""

@@ -68,7 +68,7 @@ class McpSession:
         self.instructions = instructions
         self._send = send
         self._log = log
-        # Shared by the window's sessions (host/mcp_service.py), so each client's extra arguments are logged once.
+        # Shared by the window's sessions (host/mcp/service.py), so each client's extra arguments are logged once.
         self._ignored = IgnoredArguments(log) if is_none(ignored) else ignored
         self.negotiated_version = None  # type: Optional[str]
         self.initialized = False  # the initialize request was answered: other requests may follow
@@ -87,7 +87,7 @@ class McpSession:
                                      'logging/setLevel': self._set_level})
 
     def add_feature(self, feature: 'Any') -> None:
-        """Plug in an optional part of MCP (resources, prompts, completions: see core/mcp_resources.py).
+        """Plug in an optional part of MCP (resources, prompts, completions: see core/mcp/resources.py).
         A feature has `capabilities()` (a dict merged into the server capabilities), `handler(method)`
         (an async `handler(request_id, params)` or None when the method is not its own) and `close()`.
         It sends notifications through `session.notify`."""
@@ -350,7 +350,7 @@ def _id_key(request_id: 'Json') -> str:
 
 
 # ---------------------------------------------------------------------------- shared by both eras
-# (core/mcp_stateless.py serves 2026-07-28 with the same tool calls, progress, logs and own log)
+# (core/mcp/stateless.py serves 2026-07-28 with the same tool calls, progress, logs and own log)
 
 
 def progress_reporter(params: 'Json', emit: 'Callable[[JsonRpcNotification], None]') -> 'Optional[Reporter]':

@@ -17,8 +17,8 @@ from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.tools import ToolError
 from hermes.core.jsonrpc import INVALID_PARAMS
-from hermes.core.mcp_protocol import ProtocolError
-from hermes.core.mcp_resources import mime_type
+from hermes.core.mcp.protocol import ProtocolError
+from hermes.core.mcp.resources import mime_type
 from hermes.core.method_table import MethodTable
 from hermes.core.chat_prompts import task_prompt
 

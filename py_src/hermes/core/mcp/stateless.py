@@ -8,7 +8,7 @@ all clients; a transport calls `handle(message, send, cancellation, headers)` pe
   notifications of a `subscriptions/listen` stream) before the response;
 - `cancellation` (core/cancellation.py) is cancelled by the transport when the client gives up
   (on HTTP: closes the response stream); a cancelled request gets no response;
-- `headers` are the request metadata mirrored into HTTP headers (core/mcp_headers.py), None on
+- `headers` are the request metadata mirrored into HTTP headers (core/mcp/headers.py), None on
   transports that mirror nothing.
 Errors come back as JSON-RPC error responses; `http_status_of` says which status HTTP gives them.
 
@@ -39,8 +39,8 @@ from hermes.core.jsonrpc import (
 from hermes.core.tools import ToolCall
 from hermes.core.cancellation import Cancellation
 from hermes.core.method_table import MethodTable
-from hermes.core.mcp_headers import header_mismatch, mirrored_params
-from hermes.core.mcp_protocol import (
+from hermes.core.mcp.headers import header_mismatch, mirrored_params
+from hermes.core.mcp.protocol import (
     ProtocolError, LOG_LEVELS, SUPPORTED_PROTOCOL_VERSIONS,
     progress_reporter, log_message, log_outcome, describe, elapsed, client_name, mcp_author,
 )

@@ -6,7 +6,7 @@ from hermes.js.objects import is_none, new
 from hermes.core.client_config import auth_headers
 # __pragma__('skip')
 from typing import TYPE_CHECKING, List, Optional
-from hermes.host.mcp_service import McpService
+from hermes.host.mcp.service import McpService
 if TYPE_CHECKING:
     from vscode import CancellationToken, Disposable, EventEmitter, ExtensionContext, McpHttpServerDefinition
 # __pragma__('noskip')

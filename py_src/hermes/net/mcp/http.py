@@ -2,9 +2,9 @@
 
 The transport only moves messages: it checks who is asking (net/guard.py), picks the protocol era of
 each POST (`is_modern_request`), and routes what the protocol sends back to the right HTTP response
-or SSE stream. 2026-07-28 requests go to one stateless core (core/mcp_stateless.py) and are answered
+or SSE stream. 2026-07-28 requests go to one stateless core (core/mcp/stateless.py) and are answered
 on their own response (JSON, or SSE once the request has something to say before its result);
-handshake-era clients get one protocol session (core/mcp_protocol.py) each. Every refusal gets the
+handshake-era clients get one protocol session (core/mcp/protocol.py) each. Every refusal gets the
 status the spec names and a JSON-RPC error body saying why.
 """
 # __pragma__('tconv')
@@ -18,16 +18,16 @@ from hermes.js.text import utf8_text
 from hermes.js.timers import clear_timer, set_timer
 from hermes.net.guard import no_browser_refusal, host_refusal, origin_refusal, auth_refusal, split_target, Refusal
 from hermes.net.sse import SseStream, KEEPALIVE_MS, MAX_UNSENT_BYTES, sse_headers
-from hermes.core.mcp_protocol import SUPPORTED_PROTOCOL_VERSIONS
-from hermes.core.mcp_stateless import MODERN_PROTOCOL_VERSIONS, http_status_of, modern_version
+from hermes.core.mcp.protocol import SUPPORTED_PROTOCOL_VERSIONS
+from hermes.core.mcp.stateless import MODERN_PROTOCOL_VERSIONS, http_status_of, modern_version
 from hermes.core.cancellation import Cancellation
 from hermes.core.jsonrpc import classify
 from hermes.core.values import json_type, get_key
 # __pragma__('skip')
 from typing import Any, Awaitable, Callable, Dict, List, Optional, TypedDict
 from hermes.contracts.json import Json, JsonObject
-from hermes.core.mcp_protocol import McpSession
-from hermes.core.mcp_stateless import McpStatelessServer
+from hermes.core.mcp.protocol import McpSession
+from hermes.core.mcp.stateless import McpStatelessServer
 
 Route = Callable[..., bool]  # HttpSession.route(message, related_request_id=None): where a server→client message goes
 ProtocolFactory = Callable[[Route], McpSession]
@@ -126,7 +126,7 @@ class McpHttpServer:
         self._host_accepted = None  # type: Optional[str]  # the last Host header host_refusal accepted (for this port)
         self.server = None  # type: Any
         self.port = None  # type: Optional[int]
-        self.forwarded_hosts = []  # type: List[str]  # authorities VS Code forwards here (host/mcp_service.py)
+        self.forwarded_hosts = []  # type: List[str]  # authorities VS Code forwards here (host/mcp/service.py)
         self.on_sessions_changed = None  # type: Optional[Callable[[int], None]]  # called with the session count whenever it changes
 
     # ------------------------------------------------------------------------- lifecycle

@@ -3,16 +3,16 @@ One hub, one provider and one recent-files list for the window; each client sess
 features (its own subscriptions) on top of them."""
 # __pragma__('tconv')
 from hermes.js.objects import is_none
-from hermes.core.mcp_resources import ResourceHub, ResourceCatalog, McpResources, ListenEvents, CHANGES
-from hermes.core.mcp_prompts import McpPrompts
+from hermes.core.mcp.resources import ResourceHub, ResourceCatalog, McpResources, ListenEvents, CHANGES
+from hermes.core.mcp.prompts import McpPrompts
 from hermes.core.completions import McpCompletions
 from hermes.host.recent_files import RecentFiles
 from hermes.host.resource_provider import HostResources
 from hermes.host.resource_events import ResourceEvents
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Optional
-from hermes.core.mcp_protocol import McpSession
-from hermes.core.mcp_stateless import McpStatelessServer
+from hermes.core.mcp.protocol import McpSession
+from hermes.core.mcp.stateless import McpStatelessServer
 from hermes.host.change_log import ChangeLog
 from hermes.host.terminals import TerminalService
 if TYPE_CHECKING:
@@ -27,13 +27,13 @@ class McpFeatures:
         self.catalog = ResourceCatalog(provider)
 
     def add_to(self, session: 'McpSession') -> None:
-        """A handshake-era session (core/mcp_protocol.py): subscriptions are its own."""
+        """A handshake-era session (core/mcp/protocol.py): subscriptions are its own."""
         session.add_feature(McpResources(session, self.catalog, self.hub))
         session.add_feature(McpPrompts(self.provider))
         session.add_feature(McpCompletions(self.provider))
 
     def add_to_stateless(self, server: 'McpStatelessServer') -> None:
-        """The 2026-07-28 server (core/mcp_stateless.py): list/read/prompts/completions per request,
+        """The 2026-07-28 server (core/mcp/stateless.py): list/read/prompts/completions per request,
         change events through `subscriptions/listen`."""
         server.add_feature(McpResources(None, self.catalog, self.hub))
         server.add_feature(McpPrompts(self.provider))
