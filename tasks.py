@@ -563,6 +563,13 @@ def test(c, stress=False):
     print('✓ all test layers passed')
 
 
+@task
+def figures(c):
+    """The code's shape in figures: strict modules, annotated functions, untyped reads inside vs at the boundary,
+    the largest classes, the folders of each feature (scripts/code_figures.py; nothing is built or run)."""
+    run([sys.executable, ROOT / 'scripts' / 'code_figures.py'])
+
+
 @task(name='bundle-report')
 def bundle_report(c):
     """Build for production, then print what dist/extension.js (and each part loaded on first use) is made of: the
