@@ -4,7 +4,6 @@ from core/settings_spec.py). Stale copies fail here: run `inv build` and commit 
 
 A handler (and its preview) is typed with its own tool's TypedDict and reads every argument by key: the registry hands
 it each one its schema declares, the default filled in, None where the caller gave none (core/tools.py every_declared)."""
-import ast
 import importlib
 import inspect
 import subprocess
@@ -20,7 +19,6 @@ from hermes.core.settings_spec import SETTINGS
 from hermes.tools.catalog import TOOL_MODULES
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = ROOT / 'py_src' / 'hermes' / 'tools'
 sys.path.insert(0, str(ROOT / 'scripts'))
 gen_schema_types = importlib.import_module('gen_schema_types')
 
