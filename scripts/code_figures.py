@@ -48,7 +48,9 @@ def is_strict(relative, patterns):
 
 
 def annotated(function):
-    arguments = function.args.posonlyargs + function.args.args + function.args.kwonlyargs
+    """The function's return and every parameter but `self` / `cls` carry an annotation."""
+    given = function.args
+    arguments = given.posonlyargs + given.args + given.kwonlyargs + [item for item in [given.vararg, given.kwarg] if item]
     if arguments and arguments[0].arg in ('self', 'cls'):
         arguments = arguments[1:]
     return function.returns is not None and all(argument.annotation is not None for argument in arguments)
@@ -56,7 +58,8 @@ def annotated(function):
 
 def figures():
     patterns = strict_patterns()
-    found = {'modules': 0, 'strict': 0, 'functions': 0, 'annotated': 0, 'inside': 0, 'boundary': 0}
+    found = {'modules': 0, 'strict': 0, 'functions': 0, 'annotated': 0, 'inside': 0, 'boundary': 0,
+             'inside by reader': {name: 0 for name in UNTYPED_READS}, 'inside by layer': {}}
     classes, features = [], {name: set() for name, _ in FEATURES}
     for relative, tree in modules():
         found['modules'] += 1
@@ -68,7 +71,13 @@ def figures():
             elif isinstance(node, ast.ClassDef):
                 classes.append((node.end_lineno - node.lineno + 1, relative + ' ' + node.name))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in UNTYPED_READS:
-                found['boundary' if is_boundary_reader(relative) else 'inside'] += 1
+                if is_boundary_reader(relative):
+                    found['boundary'] += 1
+                    continue
+                layer = relative.split('/')[0]
+                found['inside'] += 1
+                found['inside by reader'][node.func.id] += 1
+                found['inside by layer'][layer] = found['inside by layer'].get(layer, 0) + 1
         for name, pattern in FEATURES:
             if re.search(pattern, relative):
                 features[name].add(str(Path(relative).parent))
@@ -81,7 +90,9 @@ def main():
     found = figures()
     print(f"strict modules: {found['strict']} of {found['modules']}")
     print(f"annotated functions: {found['annotated']} of {found['functions']}")
-    print(f"untyped reads ({', '.join(UNTYPED_READS)}): {found['boundary']} at the boundary, {found['inside']} inside")
+    print(f"untyped reads: {found['boundary']} at the boundary, {found['inside']} inside (" +
+          ', '.join(f'{name} {count}' for name, count in found['inside by reader'].items()) + '; ' +
+          ', '.join(f'{layer} {count}' for layer, count in sorted(found['inside by layer'].items())) + ')')
     print('largest classes: ' + ', '.join(f'{name} ({lines} lines)' for lines, name in found['largest classes']))
     for name, folders in found['folders per feature'].items():
         print(f'{name}: {len(folders)} folders ({", ".join(folders)})')

@@ -269,9 +269,10 @@ class FakeLanguage:
         self.asked.append(('open', path_text))
         return ROOT + '/' + path_text, 'the document'
 
-    async def position(self, document: Document, args: JsonObject) -> Position:
-        self.asked.append(('position', document, args['line']))
-        return FakePosition(args['line'] - 1, 0)
+    async def position(self, document: Document, line: Optional[int], column: Optional[int],
+                       symbol: Optional[str]) -> Position:
+        self.asked.append(('position', document, line))
+        return FakePosition(0 if line is None else line - 1, 0)
 
     async def definitions(self, document: Document, position: Position) -> List[JsonObject]:
         return [{'path': 'lib.ts', 'uri': 'file:///w/lib.ts', 'line': 7, 'column': 3}]
@@ -306,7 +307,7 @@ class FakeLanguage:
     def problems(self, path: Optional[str] = None, min_severity: str = 'hint') -> List[JsonObject]:
         return list(self.found_problems)
 
-    async def wait_for_problems(self, path: str, timeout_ms: int, call: CallContext) -> Any:
+    async def wait_for_problems(self, path: str, timeout_ms: float, call: CallContext) -> Any:
         self.asked.append(('wait', timeout_ms))
         if self.problems_after_wait is not None:
             self.found_problems = self.problems_after_wait
@@ -405,7 +406,7 @@ class FakeReviews:
         self.decision = decision  # type: ReviewDecision
         self.shown = []  # type: List[Tuple[str, str]]
 
-    async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: int,
+    async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: float,
                      call: CallContext) -> ReviewDecision:
         self.shown.append((path, proposed))
         return self.decision
@@ -450,7 +451,7 @@ class FakeTasks:
     def command_line(self, task: Any) -> str:
         return 'run ' + str(task)
 
-    async def run_task(self, task: Any, timeout_ms: int, call: CallContext) -> JsonObject:
+    async def run_task(self, task: Any, timeout_ms: float, call: CallContext) -> JsonObject:
         self.ran.append(str(task))
         return self.outcome
 

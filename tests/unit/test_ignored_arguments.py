@@ -16,6 +16,8 @@ READ_SCHEMA = {'type': 'object', 'additionalProperties': False, 'required': ['pa
                               'options': {'type': 'object', 'additionalProperties': False,
                                           'properties': {'depth': {'type': 'integer'}}}}}
 GEMINI_CALL = {'path': 'notes.md', 'wait_for_previous': True}
+# What the handler gets of it: every argument the tool declares (None where not given), and nothing else.
+AS_DECLARED = {'path': 'notes.md', 'start_line': None, 'end_line': None, 'options': None}
 GEMINI = {'name': 'gemini-cli-mcp-client', 'version': '0.61.0'}
 
 
@@ -37,7 +39,7 @@ def test_gemini_dependent_call_succeeds_and_the_tool_sees_only_what_it_declares(
     call = ToolCall()
     result = asyncio.run(registry_seeing(seen).call('file_read', dict(GEMINI_CALL), call))
     assert result == {'content': [{'type': 'text', 'text': 'read notes.md'}], 'isError': False}
-    assert seen == [{'path': 'notes.md'}]
+    assert seen == [AS_DECLARED]
     assert call.ignored == ['wait_for_previous']
 
 
@@ -99,7 +101,7 @@ def test_a_2025_06_18_session_serves_gemini_exact_call_and_logs_it_once():
         response = asyncio.run(session.handle(request(request_id, 'tools/call',
                                                       {'name': 'file_read', 'arguments': dict(GEMINI_CALL)})))
         assert response['result'] == {'content': [{'type': 'text', 'text': 'read notes.md'}], 'isError': False}
-    assert seen == [{'path': 'notes.md'}, {'path': 'notes.md'}]
+    assert seen == [AS_DECLARED, AS_DECLARED]
     assert [line for line in log.lines if line.startswith('debug ')] == [
         "debug mcp: gemini-cli-mcp-client 0.61.0 sends 'wait_for_previous', which file_read does not declare: "
         'left out of the call (said once per client and argument)']
@@ -112,7 +114,7 @@ def test_a_2026_07_28_request_is_served_alike():
     response = asyncio.run(server.handle(message))
     assert response['result']['content'] == [{'type': 'text', 'text': 'read notes.md'}]
     assert response['result']['isError'] is False
-    assert seen == [{'path': 'notes.md'}]
+    assert seen == [AS_DECLARED]
     assert [line for line in log.lines if line.startswith('debug ')] == [
         "debug mcp: pytest 1 sends 'wait_for_previous', which file_read does not declare: "
         'left out of the call (said once per client and argument)']

@@ -13,7 +13,8 @@
    `__init__.py` files have nothing to convert.
 6. The repository explains itself: nothing in it points at notes outside it (the team's shared folder).
 7. A tool argument's default lives in its schema (`'default': 60`, filled in by the registry): no handler
-   writes one in code (`get_key(args, 'x') or 60`, `get_key(args, 'x', 60)`, `get_key(args, 'x') != False`).
+   writes one in code (`args.get('x') or 60`, `args.get('x', 60)`, `args.get('x') != False`, or the same through
+   `get_key`).
 8. Contracts (hermes/contracts/: Protocols, TypedDicts, Literals) are typing only and never reach the bundle:
    they import nothing but `typing` and each other, and every import of them, like every `typing` import,
    sits inside a skip block (docs/ARCHITECTURE.md, "Contracts").
@@ -201,29 +202,57 @@ def test_no_noqa_for_a_linter_that_does_not_run():
 
 
 def _reads_an_argument(node):
-    """`get_key(args, …)` or `args[…]`."""
+    """`args.get(…)`, `args[…]`, or `get_key(args, …)`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == 'get':
+        return isinstance(node.func.value, ast.Name) and node.func.value.id == 'args'
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'get_key':
         return len(node.args) > 0 and isinstance(node.args[0], ast.Name) and node.args[0].id == 'args'
     return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == 'args'
 
 
+def _fallback_of(read):
+    """The fallback a read passes (`args.get(key, x)`, `get_key(args, key, x)`), or None."""
+    position = 1 if isinstance(read.func, ast.Attribute) else 2
+    return read.args[position] if len(read.args) > position else None
+
+
+def argument_defaults_in_code(tree, name):
+    found = []
+    for node in ast.walk(tree):
+        where = f'{name}:{getattr(node, "lineno", "?")}'
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _reads_an_argument(node.values[0]) \
+                and any(isinstance(value, ast.Constant) for value in node.values[1:]):
+            found.append(where + ' `… or <constant>`')
+        elif isinstance(node, ast.Call) and _reads_an_argument(node) \
+                and isinstance(_fallback_of(node), ast.Constant):  # (one that depends on the call is code's)
+            found.append(where + ' `args.get(key, default)`')
+        elif isinstance(node, ast.Compare) and _reads_an_argument(node.left) and any(
+                isinstance(comparator, ast.Constant) and comparator.value is False for comparator in node.comparators):
+            found.append(where + ' `… != False`')
+    return found
+
+
 def test_a_tool_writes_no_argument_default_in_code():
     found = []
     for path, tree in modules():
-        if layer_of(module_name(path)) != 'tools':
-            continue
-        for node in ast.walk(tree):
-            where = f'{path.name}:{getattr(node, "lineno", "?")}'
-            if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _reads_an_argument(node.values[0]) \
-                    and any(isinstance(value, ast.Constant) for value in node.values[1:]):
-                found.append(where + ' `… or <constant>`')
-            elif isinstance(node, ast.Call) and _reads_an_argument(node) and len(node.args) > 2 \
-                    and isinstance(node.args[2], ast.Constant):  # (one that depends on the call is code's)
-                found.append(where + ' `get_key(args, key, default)`')
-            elif isinstance(node, ast.Compare) and _reads_an_argument(node.left) and any(
-                    isinstance(comparator, ast.Constant) and comparator.value is False for comparator in node.comparators):
-                found.append(where + ' `… != False`')
+        if layer_of(module_name(path)) == 'tools':
+            found.extend(argument_defaults_in_code(tree, path.name))
     assert found == [], "declare the default in the tool's schema ('default': …) instead:\n" + '\n'.join(found)
+
+
+def test_the_argument_default_rule_fires_on_a_default_written_in_code():
+    source = """
+def handler(args, call, opened):
+    a = args.get('timeout_seconds', 60)
+    b = get_key(args, 'max_chars', 20000)
+    c = args.get('title') or 'Untitled'
+    d = args.get('save') != False
+    e = args.get('wait_seconds', 3 if opened else 0)
+    f = args.get('title') or args['path']
+"""
+    assert argument_defaults_in_code(ast.parse(source), 'tool.py') == [
+        'tool.py:3 `args.get(key, default)`', 'tool.py:4 `args.get(key, default)`', 'tool.py:5 `… or <constant>`',
+        'tool.py:6 `… != False`']
 
 
 def test_contracts_are_typing_only_and_imported_inside_skip_blocks():

@@ -2,7 +2,7 @@ import asyncio
 
 import pytest
 
-from hermes.core.tools import Tool, ToolCall, ToolError, ToolRegistry, to_call_result, with_defaults
+from hermes.core.tools import Tool, ToolCall, ToolError, ToolRegistry, every_declared, to_call_result, with_defaults
 
 PATH_SCHEMA = {'type': 'object', 'properties': {'path': {'type': 'string'}}, 'required': ['path'],
                'additionalProperties': False}
@@ -252,7 +252,8 @@ def test_a_default_lives_in_the_schema_the_handler_gets_it_and_the_model_reads_i
     given = {'path': 'a'}
     asyncio.run(registry.call('waits', given))
     asyncio.run(registry.call('waits', {'timeout_seconds': 5}))
-    assert seen == [{'path': 'a', 'timeout_seconds': 60, 'name': 'Hermes'}, {'timeout_seconds': 5, 'name': 'Hermes'}]
+    assert seen == [{'path': 'a', 'timeout_seconds': 60, 'name': 'Hermes'},
+                    {'timeout_seconds': 5, 'name': 'Hermes', 'path': None}]  # every declared argument, None if left out
     assert given == {'path': 'a'}  # the caller's arguments are not changed
     properties = registry.get('waits').to_mcp()['inputSchema']['properties']
     assert properties['timeout_seconds']['description'] == 'How long to wait. Default: 60.'
@@ -267,3 +268,13 @@ def test_defaults_fill_absent_arguments_and_a_proto_key_is_dropped():
     schema = {'type': 'object', 'properties': {'path': {'type': 'string'}, 'wait': {'type': 'boolean', 'default': True}}}
     assert with_defaults({'path': 'a'}, schema) == {'path': 'a', 'wait': True}
     assert with_defaults({'__proto__': {'path': '/etc/passwd'}}, schema) == {'wait': True}
+
+
+def test_every_declared_argument_is_there_none_when_left_out_and_a_proto_key_is_dropped():
+    schema = {'type': 'object', 'properties': {'path': {'type': 'string'}, 'line': {'type': 'integer'},
+                                               '__proto__': {'type': 'object'}}}
+    given = {'path': 'a', 'extra': 1}
+    assert every_declared(given, schema) == {'path': 'a', 'extra': 1, 'line': None}
+    assert given == {'path': 'a', 'extra': 1}  # a copy
+    assert every_declared({'__proto__': {'line': 7}}, schema) == {'path': None, 'line': None}
+    assert every_declared({'path': 'a'}, {'type': 'object'}) == {'path': 'a'}

@@ -83,10 +83,4 @@ class ConversationData(TypedDict):
     lastRequestEnded: Optional[float]
     messages: List[Message]
     history: List[ChatMessage]
-
-
-class StoreData(TypedDict):
-    version: int
-    panel: Optional[str]  # the id of the side panel's conversation
-    conversations: List[ConversationData]
 # __pragma__('noskip')

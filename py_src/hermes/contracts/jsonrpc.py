@@ -39,5 +39,4 @@ class JsonRpcError(TypedDict):
 
 
 JsonRpcResponse = Union[JsonRpcResult, JsonRpcError]
-JsonRpcMessage = Union[JsonRpcRequest, JsonRpcNotification, JsonRpcResult, JsonRpcError]
 # __pragma__('noskip')

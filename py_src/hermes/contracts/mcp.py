@@ -73,7 +73,8 @@ LogLevel = Literal['debug', 'info', 'notice', 'warning', 'error', 'critical', 'a
 'progress' for progress reports (contracts/loop.py ToolLogLevel)."""
 
 ToolArguments = JsonObject
-"""A tool's arguments after the registry validated them and filled in the schema's defaults."""
+"""A tool's arguments after the registry validated them and filled in the schema's defaults, as the registry and the
+gate see them; a handler gets its own tool's TypedDict (contracts/tool_args.py, generated from the schema)."""
 
 ToolReturn = Union[str, CallToolResult, Json]
 """What a handler may return: a str (one text item), a CallToolResult, or any JSON value (core/tools.py)."""

@@ -168,7 +168,7 @@ class Tasks(Protocol):
 
     def command_line(self, task: Any) -> str: ...
 
-    async def run_task(self, task: Any, timeout_ms: int, call: CallContext) -> JsonObject: ...
+    async def run_task(self, task: Any, timeout_ms: float, call: CallContext) -> JsonObject: ...
 
 # ------------------------------------------------------------------------------ git and search
 
@@ -319,7 +319,8 @@ class Language(Protocol):
 
     async def open(self, path_text: str) -> Tuple[str, Document]: ...
 
-    async def position(self, document: Document, args: JsonObject) -> Position: ...
+    async def position(self, document: Document, line: Optional[int], column: Optional[int],
+                       symbol: Optional[str]) -> Position: ...
 
     async def definitions(self, document: Document, position: Position) -> List[JsonObject]: ...
 
@@ -341,7 +342,7 @@ class Language(Protocol):
 
     def problems(self, path: Optional[str] = None, min_severity: str = 'hint') -> List[JsonObject]: ...
 
-    async def wait_for_problems(self, path: str, timeout_ms: int, call: CallContext) -> Any: ...
+    async def wait_for_problems(self, path: str, timeout_ms: float, call: CallContext) -> Any: ...
 
 
 class Tabs(Protocol):
@@ -380,7 +381,7 @@ ReviewDecision = Literal['accepted', 'rejected', 'timeout', 'cancelled']
 class Reviews(Protocol):
     """Proposed file changes shown as a diff for the user to accept or reject (host/diff_review.py)."""
 
-    async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: int,
+    async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: float,
                      call: CallContext) -> ReviewDecision: ...
 
 

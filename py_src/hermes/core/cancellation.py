@@ -60,9 +60,5 @@ class Cancellation:
         return await first_of([awaitable, self.wait()])
 
 
-def is_cancelled_marker(value: 'Any') -> bool:
-    return value is CANCELLED
-
-
 def _nothing() -> None:
     return None

@@ -19,7 +19,6 @@ from hermes.core.hunks import split_lines, join_lines, visible_line
 
 KEEP = 'Keep'
 UNDO = 'Undo'
-KEEP_ALL = 'Keep All'
 UNDO_ALL = 'Undo All'
 UNNAMED_CLIENT = 'an MCP client'
 PREVIEW_CHARS = 80

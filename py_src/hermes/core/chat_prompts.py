@@ -19,7 +19,7 @@ from hermes.js.json import dump_json, parse_json
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.chat_messages import prop
-from hermes.core.lm_tools import first_sentence, lm_tool_name
+from hermes.core.lm_tools import first_sentence
 from hermes.core.output_text import cap_chars, cut_note
 
 PARTICIPANT_ID = 'hermes.agent'
@@ -265,6 +265,3 @@ def response_text(parts: 'List[Any]') -> str:
             texts.append(text)
     return ''.join(texts)
 
-
-def tool_reference_names(tools: 'List[Tool]') -> 'List[str]':
-    return [lm_tool_name(tool.name) for tool in tools]

@@ -27,7 +27,6 @@ API_PROPOSAL = 'chatSessionsProvider'
 # in-chat permission question (questionCarousel). chatSessionCustomizationProvider: an ACP agent's own slash commands
 # in the session's "/" completion (ui/session_commands.py). code-server allows every proposal to every extension.
 COMMANDS_PROPOSAL = 'chatSessionCustomizationProvider'
-API_PROPOSALS = [API_PROPOSAL, 'chatParticipantAdditions', COMMANDS_PROPOSAL]
 EXTENSION_ID = 'hermes-agent.hermes-agent'
 ENABLE_HINT = ('Hermes chat sessions ("Hermes Agent" in the Chat view\'s "+" menu) need VS Code\'s chatSessionsProvider '
                'API proposal, which this VS Code has not enabled for Hermes. To turn them on, run "Preferences: '

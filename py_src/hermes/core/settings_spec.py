@@ -18,6 +18,7 @@ Adding a setting: one entry here (scope included), then `inv build` regenerates 
 # __pragma__('skip')
 from typing import Any, Dict, List
 from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.settings import SettingKey, SettingReader
 # __pragma__('noskip')
 
 PROTECTED_SCOPES = ['application', 'machine']
@@ -207,7 +208,7 @@ CONFIGURATION_TARGETS = ['user', 'workspace', 'workspace_folder']
 """Where workspace_set_config may write a setting (VS Code's ConfigurationTarget, by name)."""
 
 
-def declaration(key: str) -> 'JsonObject':
+def declaration(key: 'SettingKey') -> 'JsonObject':
     """The entry for `key` ('llm.model', without `hermes.`); an unknown key is a bug, so it raises."""
     for entry in SETTINGS:
         if entry['key'] == key:
@@ -215,11 +216,15 @@ def declaration(key: str) -> 'JsonObject':
     raise KeyError('hermes.' + key + ' is not a declared setting (core/settings_spec.py)')
 
 
-def default_of(key: str) -> 'Json':
+def _default(key: 'SettingKey') -> 'Json':
     return declaration(key)['default']
 
 
-def is_protected(key: str) -> bool:
+default_of = _default  # type: SettingReader
+"""The declared default of a setting, typed per key (contracts/settings.py, generated from SETTINGS)."""
+
+
+def is_protected(key: 'SettingKey') -> bool:
     """Only the user's own settings count for this key; a workspace's value is ignored."""
     return declaration(key)['scope'] in PROTECTED_SCOPES
 

@@ -13,7 +13,9 @@ from hermes.contracts.mcp import CallToolResult, ToolArguments, ToolReturn, Tool
 from hermes.contracts.services import (Approval, Changes, Commands, Configuration, Debugging, Documents, Files, Git,
                                       Language, Paths, Reviews, Search, Tabs, Tasks, Terminals)
 
-Handler = Callable[[ToolArguments, 'ToolCall'], Awaitable[ToolReturn]]
+# A handler's `args` is its own tool's TypedDict (contracts/tool_args.py, generated from the schema the registry checks
+# the arguments against); tests/unit/test_schema_types.py holds each handler to its tool's.
+Handler = Callable[[Any, 'ToolCall'], Awaitable[ToolReturn]]
 Listener = Callable[[], None]
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
@@ -32,7 +34,8 @@ class Tool:
 
     A default lives in the schema only (`'default': 60` on a top-level property): the registry hands the
     handler the arguments with every absent default filled in, and the property's description gets
-    "Default: 60." so the model reads it too.
+    "Default: 60." so the model reads it too. Every other property the schema declares is there too, None when the
+    caller left it out (`every_declared`): the handler's `args` is its tool's TypedDict (contracts/tool_args.py).
 
     The handler returns a str (one text item), a dict that already is a CallToolResult (it has
     'content'), or any other JSON value (JSON text; a dict is also sent as `structuredContent`).
@@ -439,7 +442,7 @@ class ToolRegistry:
             if not is_none(refusal):
                 return error_result(refusal)
         try:
-            return to_call_result(await tool.handler(arguments, call))
+            return to_call_result(await tool.handler(every_declared(arguments, tool.input_schema), call))
         except ToolError as error:
             return error_result(error_message(error) or "Tool '" + name + "' failed")
         except JsError as error:
@@ -484,6 +487,20 @@ def with_defaults(arguments: 'JsonObject', schema: 'JsonObject') -> 'JsonObject'
         declared = properties[key]
         if not has_key(result, key) and is_object(declared) and has_key(declared, 'default'):
             result[key] = declared['default']
+    return result
+
+
+def every_declared(arguments: 'JsonObject', schema: 'JsonObject') -> 'JsonObject':
+    """A copy of `arguments` with each top-level property of `schema` it lacks set to None: what a handler and a
+    preview get, so they read every argument their tool declares by key (contracts/tool_args.py, generated from the
+    schema), None where the caller gave none. The gate shows and remembers the call's own arguments."""
+    result = copy_object(arguments)
+    properties = get_key(schema, 'properties')
+    if not is_object(properties):
+        return result
+    for key in copyable_keys(properties):
+        if not has_key(result, key):
+            result[key] = None
     return result
 
 

@@ -12,7 +12,7 @@ In Restricted Mode (an untrusted workspace) tools that can run a program are ref
 from hermes.js.json import dump_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
-from hermes.core.tools import WAITING, CONFIRMED, DECLINED, ToolError
+from hermes.core.tools import WAITING, CONFIRMED, DECLINED, ToolError, every_declared
 from hermes.js.errors import error_message, JsError
 from hermes.core.dialog_text import escape_invisible
 from hermes.core.values import json_type, object_keys, copyable_keys
@@ -82,7 +82,7 @@ class Approver:
         runs = None
         if not is_none(tool.preview):
             try:
-                runs = await tool.preview(arguments, call)
+                runs = await tool.preview(every_declared(arguments, tool.input_schema), call)
             except ToolError as error:
                 return error_message(error)
             except JsError as error:  # what it would run is unknown: nothing is asked, nothing runs

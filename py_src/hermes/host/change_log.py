@@ -38,6 +38,7 @@ from hermes.core.change_model import (ChangeModel, ChangeConflict, MAX_FILE_CHAR
                                       partner_of, too_large, summary_of, too_large_to_undo_text, undo_plan_of)
 from hermes.core.edit_scopes import EditScopes
 from hermes.core.quiet_timer import QuietTimer
+from hermes.core.settings_spec import default_of
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
 from hermes.host.change_store import FORMAT
 # __pragma__('skip')
@@ -46,6 +47,7 @@ from hermes.contracts.json import JsonObject
 from hermes.contracts.services import CallContext
 from hermes.contracts.loop import ChangeAuthor
 from hermes.contracts.changes import ChangeDecision, ChangeEntry, ChangeHunk, ChangeLogData
+from hermes.contracts.settings import SettingReader
 if TYPE_CHECKING:
     from hermes.host.change_files import EditorFiles  # (it imports this module)
     from hermes.host.change_store import ChangeStore
@@ -66,7 +68,6 @@ SNAPSHOT_MAX_WAIT_MS = 5000
 ANNOUNCE_QUIET_MS = 200
 ANNOUNCE_LONGEST_MS = 1000
 
-AUTO_KEEP_NEVER = 'never'
 AUTO_KEEP_NEXT_TURN = 'nextTurn'
 AUTO_KEEP_AFTER_DELAY = 'afterDelay'
 
@@ -108,19 +109,19 @@ def in_workspace_strictly(path: str) -> bool:
 
 class ChangeLog:
     """See the module's docstring. `files` reads and writes the files (host/change_files.py EditorFiles),
-    `store` keeps the log (host/change_store.py ChangeStore), `settings(key)` reads `hermes.changes.*`,
+    `store` keeps the log (host/change_store.py ChangeStore), `settings(key)` reads `hermes.changes.*` (their defaults without one),
     `report(text)` tells the user about storage problems. `announce_quiet_ms`: None tells listeners of each change at
     once (tests, tools that build a log of their own); the window's log passes ANNOUNCE_QUIET_MS (`on_change`).
     What the entries become is the model's (core/change_model.py ChangeModel): this class brings it paths, URIs, times
     and the files' texts, writes what it decides, and stores and announces the result."""
 
     def __init__(self, files: 'EditorFiles', store: 'Optional[ChangeStore]' = None,
-                 settings: 'Optional[Callable[[str], Any]]' = None, report: 'Optional[Callable[[str], Any]]' = None,
+                 settings: 'Optional[SettingReader]' = None, report: 'Optional[Callable[[str], Any]]' = None,
                  clock: 'Optional[Callable[[], float]]' = None, confined: 'Optional[Callable[[str], bool]]' = None,
                  timers: Any = None, announce_quiet_ms: 'Optional[float]' = None) -> None:
         self._files = files
         self._store = store
-        self._settings = settings
+        self._settings = default_of if is_none(settings) else settings  # type: SettingReader
         self._report = report
         self._clock = now_ms if is_none(clock) else clock  # type: Callable[[], float]
         self._confined = in_workspace_strictly if is_none(confined) else confined  # type: Callable[[str], bool]
@@ -212,7 +213,7 @@ class ChangeLog:
         author = author_of(author)
         if before == after or (is_none(before) and is_none(after)):
             return self.entry(path)
-        if author_is_external(author) and self._setting('changes.trackExternal') is False:
+        if author_is_external(author) and self._settings('changes.trackExternal') is False:
             return None
         if not self._confined(path):
             return None
@@ -400,7 +401,7 @@ class ChangeLog:
         self._auto_keep_for(author_of(author))
 
     def _auto_keep_for(self, author: 'ChangeAuthor') -> None:
-        if self._setting('changes.autoKeep') != AUTO_KEEP_NEXT_TURN or is_none(author['turn']):
+        if self._settings('changes.autoKeep') != AUTO_KEEP_NEXT_TURN or is_none(author['turn']):
             return
         for turn in self._model.earlier_turns(author):
             self.keep_all({'client': author['client'], 'session': author['session'], 'turn': turn}, 'auto-kept')
@@ -408,13 +409,13 @@ class ChangeLog:
     def keep_expired(self) -> int:
         """With `hermes.changes.autoKeep` 'afterDelay': keep every hunk older than
         `hermes.changes.autoKeepSeconds`. Returns the number kept (the log calls it on a timer)."""
-        if self._setting('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
+        if self._settings('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
             return 0
-        limit = self._clock() - self._setting('changes.autoKeepSeconds') * 1000
+        limit = self._clock() - self._settings('changes.autoKeepSeconds') * 1000
         return self._keep_where(lambda hunk: hunk['time'] <= limit, 'auto-kept')
 
     def _schedule_auto_keep(self) -> None:
-        if not is_none(self._keep_timer) or self._setting('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
+        if not is_none(self._keep_timer) or self._settings('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
             return
         if len(self._model.order) == 0:
             return
@@ -423,7 +424,7 @@ class ChangeLog:
             self._keep_timer = None
             self.keep_expired()
             self._schedule_auto_keep()
-        self._keep_timer = self._timers.after(fire, max(1000, self._setting('changes.autoKeepSeconds') * 1000))
+        self._keep_timer = self._timers.after(fire, max(1000, self._settings('changes.autoKeepSeconds') * 1000))
 
     # ----------------------------------------------------------------------------------- persistence
 
@@ -498,11 +499,6 @@ class ChangeLog:
                 listener(paths)
             except JsError:
                 pass
-
-    def _setting(self, key: str) -> Any:
-        if is_none(self._settings):
-            return None
-        return self._settings(key)
 
     def _tell(self, text: str) -> None:
         if not is_none(self._report):

@@ -45,7 +45,7 @@ class DiffReviews:
     def virtual_uri(self, path: str, query: str) -> 'Uri':
         return vscode.Uri.js_from({'scheme': SCHEME, 'path': path, 'query': query})
 
-    async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: int,
+    async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: float,
                      call: 'Cancellable') -> 'ReviewDecision':
         """Show the diff and wait: 'accepted', 'rejected', 'timeout' or 'cancelled'."""
         self.counter += 1
@@ -69,7 +69,7 @@ class DiffReviews:
             self._notify(entry, title)
         return await decision
 
-    def _track(self, entry: 'JsonObject', resolve: 'Callable[[ReviewDecision], None]', timeout_ms: int,
+    def _track(self, entry: 'JsonObject', resolve: 'Callable[[ReviewDecision], None]', timeout_ms: float,
                call: 'Cancellable') -> None:
         entry['resolve'] = resolve
         self.pending.append(entry)

@@ -36,7 +36,7 @@ from hermes.host.settings import setting, on_settings_changed
 from hermes.host.workspace import disk_folders
 from hermes.host.workspace_texts import WorkspaceTexts
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Literal, Optional
 from hermes.contracts.json import JsonObject
 from hermes.contracts.services import Approval
 from hermes.host.change_log import ChangeLog
@@ -44,6 +44,7 @@ from hermes.host.log import Log
 from hermes.host.proposals import Proposals
 if TYPE_CHECKING:
     from vscode import ExtensionContext
+DoorSetting = Literal['doors.claudeCode', 'doors.gemini', 'doors.qwen']
 # __pragma__('noskip')
 
 SERVER_INFO = {'name': 'hermes-vscode-ide', 'title': 'Hermes for VS Code (IDE door)', 'version': VERSION}
@@ -52,7 +53,7 @@ CLAUDE = 'claudeCode'
 GEMINI = 'gemini'
 QWEN = 'qwen'
 KINDS = [CLAUDE, GEMINI, QWEN]
-SETTINGS = {CLAUDE: 'doors.claudeCode', GEMINI: 'doors.gemini', QWEN: 'doors.qwen'}
+SETTINGS = {CLAUDE: 'doors.claudeCode', GEMINI: 'doors.gemini', QWEN: 'doors.qwen'}  # type: Dict[str, DoorSetting]
 CLI_NAMES = {CLAUDE: 'Claude Code', GEMINI: 'Gemini CLI', QWEN: 'Qwen Code'}
 
 
@@ -60,7 +61,7 @@ def cli_name(kind: str) -> str:
     return get_key(CLI_NAMES, kind, kind)
 
 
-def setting_of(kind: str) -> str:
+def setting_of(kind: str) -> 'DoorSetting':
     return get_key(SETTINGS, kind)
 
 

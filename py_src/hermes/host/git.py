@@ -89,11 +89,6 @@ def config_key_kind(key: str) -> 'Optional[str]':
     return None
 
 
-def is_unsafe_config_key(key: str) -> bool:
-    """Repository config that names a program or a file our overrides cannot switch off (any value)."""
-    return not is_none(config_key_kind(key))
-
-
 def unsafe_config_keys(listing: str, file_inside: 'Optional[Callable[[str], bool]]' = None) -> 'List[str]':
     """Keys from `git config --list --show-scope -z` that the repository (not the user) set unsafely: every key
     naming a program; a key naming a file unless `file_inside(value)` says the file is inside the workspace

@@ -13,8 +13,8 @@ from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolError
-from hermes.core.values import get_key, json_type
-from hermes.host.paths import resolve_path, display_path
+from hermes.core.values import json_type
+from hermes.host.paths import resolve_path
 from hermes.host.confinement import place, shown_path
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, List, Optional, Tuple
@@ -89,25 +89,23 @@ async def document_symbols(document: 'TextDocument') -> 'List[Any]':
     return [] if is_none(symbols) else symbols
 
 
-async def resolve_position(document: 'TextDocument', args: 'JsonObject') -> 'Position':
-    """The vscode.Position the tool arguments name (tools/lsp_parts.py POSITION_PROPERTIES)."""
-    line = get_key(args, 'line')
-    column = get_key(args, 'column')
-    symbol = get_key(args, 'symbol')
-    if is_none(line) and is_none(symbol):
-        raise ToolError('Say where: give "line" (and "column"), or "symbol" (a name in the file).')
-    if not is_none(line):
+async def resolve_position(document: 'TextDocument', line: 'Optional[int]', column: 'Optional[int]',
+                           symbol: 'Optional[str]') -> 'Position':
+    """The vscode.Position the tool arguments name (tools/lsp_parts.py POSITION_PROPERTIES; None: not given)."""
+    if line is not None:
         if line > document.lineCount:
             raise ToolError('Line ' + str(line) + ' is past the end of the file (' + str(document.lineCount) + ' lines).')
         text = document.lineAt(line - 1).text
-        if not is_none(column):
+        if column is not None:
             return new(vscode.Position, line - 1, min(column - 1, len(text)))
-        if not is_none(symbol):
+        if symbol is not None:
             index = find_word(text, symbol)
             if index == -1:
                 raise ToolError('"' + symbol + '" does not occur on line ' + str(line) + ': ' + text.strip())
             return new(vscode.Position, line - 1, index)
         return new(vscode.Position, line - 1, len(text) - len(text.lstrip()))
+    if symbol is None:
+        raise ToolError('Say where: give "line" (and "column"), or "symbol" (a name in the file).')
     declared = _declared(await document_symbols(document), symbol)
     if not is_none(declared):
         return declared

@@ -30,9 +30,10 @@ class LanguageService:
         """(absolute path, TextDocument) for a workspace file, or a ToolError."""
         return await open_document(path_text)
 
-    async def position(self, document: 'TextDocument', args: 'JsonObject') -> 'Position':
+    async def position(self, document: 'TextDocument', line: 'Optional[int]', column: 'Optional[int]',
+                       symbol: 'Optional[str]') -> 'Position':
         """The vscode.Position the tool arguments name (tools/lsp_parts.py POSITION_PROPERTIES), or a ToolError."""
-        return await resolve_position(document, args)
+        return await resolve_position(document, line, column, symbol)
 
     async def definitions(self, document: 'TextDocument', position: 'Position') -> 'List[JsonObject]':
         """Where the symbol at `position` is defined: location dicts (`location_of`)."""
@@ -111,7 +112,7 @@ class LanguageService:
         """The diagnostics of one file (absolute path) or of every file, at `min_severity` or worse (`collect`)."""
         return collect(path, min_severity)
 
-    async def wait_for_problems(self, path: str, timeout_ms: int, call: 'CallContext') -> None:
+    async def wait_for_problems(self, path: str, timeout_ms: float, call: 'CallContext') -> None:
         """Wait until a language service has reported on `path` (a change and a quiet second) or `timeout_ms`."""
         await wait_for_report(path, timeout_ms, call)
 

@@ -1,4 +1,5 @@
-"""The one reader of `hermes.*` settings: `setting('llm.model')`, typed by core/settings_spec.py.
+"""The one reader of `hermes.*` settings: `setting('llm.model')`, typed by core/settings_spec.py (and, for the type
+checker, by contracts/settings.py, generated from it: `setting('mcp.port')` is an int there, an undeclared key an error).
 
 - A value that does not match the declared schema (wrong type, not in the enum, out of bounds) reads as
   the declared default, so callers never re-check types or repeat defaults.
@@ -14,12 +15,13 @@ from hermes.core.settings_spec import declaration, is_protected
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 from hermes.contracts.json import Json
+from hermes.contracts.settings import SettingKey, SettingReader
 if TYPE_CHECKING:  # the type checker's vscode (typings/vscode.pyi); the test shim has no such names
     from vscode import ConfigurationChangeEvent, ExtensionContext
 # __pragma__('noskip')
 
 
-def _raw_value(key: str) -> 'Json':
+def _raw_value(key: 'SettingKey') -> 'Json':
     config = vscode.workspace.getConfiguration('hermes')
     if not is_protected(key):
         return config.js_get(key)
@@ -27,12 +29,15 @@ def _raw_value(key: str) -> 'Json':
     return None if is_none(found) else found.globalValue
 
 
-def setting(key: str) -> 'Json':
+def _read(key: 'SettingKey') -> 'Json':
     entry = declaration(key)
     value = _raw_value(key)
     if is_none(value) or len(validate(value, entry, 'hermes.' + key)) > 0:
         return entry['default']
     return value
+
+
+setting = _read  # type: SettingReader
 
 
 def on_settings_changed(context: 'ExtensionContext', section: str, callback: 'Callable[[], Any]') -> None:

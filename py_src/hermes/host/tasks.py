@@ -67,7 +67,7 @@ def same_execution(event_execution: 'TaskExecution', execution: 'TaskExecution',
     return (not is_none(other) and other['name'] == task['name'] and other.source == task.source)
 
 
-async def run_task(task: 'Task', timeout_ms: int, call: 'CallContext') -> 'JsonObject':
+async def run_task(task: 'Task', timeout_ms: float, call: 'CallContext') -> 'JsonObject':
     """Start `task` and wait until it ends: {'exitCode', 'timedOut', 'cancelled', 'durationMs'}."""
     started = now_ms()
     state = {'execution': None, 'done': False, 'events': [], 'resolve': None, 'cleanup': []}  # type: Dict[str, Any]

@@ -158,7 +158,7 @@ class TaskService:
     def command_line(self, task: Any) -> str:
         return command_line(task)
 
-    async def run_task(self, task: Any, timeout_ms: int, call: 'CallContext') -> 'JsonObject':
+    async def run_task(self, task: Any, timeout_ms: float, call: 'CallContext') -> 'JsonObject':
         return await run_task(task, timeout_ms, call)
 
 

@@ -1,20 +1,20 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import ChangesListArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.core.change_report import view_text
 from hermes.core.output_text import text_and_data
 from hermes.core.change_authors import author_of
 
 
-async def list_changes(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
-    client = get_key(args, 'client')
-    if get_key(args, 'mine') is True:
+async def list_changes(args: 'ChangesListArgs', call: 'CallContext') -> 'ToolReturn':
+    client = args['client']
+    if args['mine'] is True:
         client = author_of(call.author)['client']  # the name the change log records this caller's writes under
-    wanted = {'client': client, 'session': get_key(args, 'session'), 'turn': get_key(args, 'turn')}
+    wanted = {'client': client, 'session': args['session'], 'turn': args['turn']}
     view = call.services.changes.for_agents(wanted, args['include_lines'])
     return text_and_data(view_text(view), view)
 

@@ -1,7 +1,8 @@
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import Any
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import CommandExecuteArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
@@ -13,7 +14,7 @@ from hermes.core.output_text import cap_chars
 MAX_RESULT_CHARS = 20000
 
 
-async def execute_command(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def execute_command(args: 'CommandExecuteArgs', call: 'CallContext') -> 'ToolReturn':
     result = await call.services.commands.execute(args['command'], args['args'])
     return describe_result(result, MAX_RESULT_CHARS)
 

@@ -1,10 +1,10 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import CommandListCommonArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 
 # [id, what it does (and its arguments, if any)]
 COMMON = [
@@ -51,14 +51,14 @@ COMMON = [
 ]
 
 
-async def list_common(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def list_common(args: 'CommandListCommonArgs', call: 'CallContext') -> 'ToolReturn':
     text_filter = args['filter'].lower()
     max_results = args['max_results']
     curated = [entry for entry in COMMON if text_filter == '' or entry[0].lower().find(text_filter) != -1 or
                entry[1].lower().find(text_filter) != -1]
     lines = ['Useful commands (run them with command_execute):']
     lines.extend([entry[0] + ' — ' + entry[1] for entry in curated] if len(curated) > 0 else ['(none match)'])
-    if get_key(args, 'include_all') is True:
+    if args['include_all'] is True:
         available = await call.services.commands.all_commands()
         known = [entry[0] for entry in COMMON]
         others = [command for command in available if command not in known and not command.startswith('_') and

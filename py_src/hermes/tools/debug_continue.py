@@ -1,13 +1,14 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import DebugContinueArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.tools.debug_parts import resume, wait_properties
 
 
-async def continue_running(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def continue_running(args: 'DebugContinueArgs', call: 'CallContext') -> 'ToolReturn':
     return await resume(args, 'continue', 'Continued', call)
 
 

@@ -1,6 +1,7 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import DebugEvaluateArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
@@ -10,10 +11,10 @@ from hermes.core.output_text import text_and_data, cap_head
 from hermes.tools.debug_parts import SESSION_REF, find_session, render_variables
 
 
-async def evaluate(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def evaluate(args: 'DebugEvaluateArgs', call: 'CallContext') -> 'ToolReturn':
     service = call.services.debugging
-    state = find_session(service, get_key(args, 'session'))
-    request = {'expression': get_key(args, 'expression'), 'context': args['context']}
+    state = find_session(service, args['session'])
+    request = {'expression': args['expression'], 'context': args['context']}
     where = 'globally (the session is not paused)'
     if state.stopped:
         index = args['frame']

@@ -1,9 +1,9 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import DebugGetVariablesArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
@@ -11,17 +11,17 @@ from hermes.tools.debug_parts import frame_text
 from hermes.tools.debug_parts import SESSION_REF, find_paused, render_variables
 
 
-async def get_variables(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def get_variables(args: 'DebugGetVariablesArgs', call: 'CallContext') -> 'ToolReturn':
     service = call.services.debugging
-    state = find_paused(service, get_key(args, 'session'))
-    thread = await service.thread_id(state, get_key(args, 'thread_id'))
+    state = find_paused(service, args['session'])
+    thread = await service.thread_id(state, args['thread_id'])
     index = args['frame']
     frames, total = await service.stack(state, thread, max(index + 1, args['max_frames']))
     if index >= len(frames):
         raise ToolError('Frame ' + str(index) + ' does not exist: the stack has ' + str(len(frames)) + ' frames.')
     limit = args['max_variables']
     depth = args['depth']
-    wanted = get_key(args, 'scope')
+    wanted = args['scope']
     lines = ['Session "' + state.label() + '" paused (' + str(state.reason) + '), thread ' + str(thread) + '.',
              'Stack (' + str(len(frames)) + ' of ' + str(total) + ' frames):']
     for position in range(len(frames)):
@@ -33,7 +33,7 @@ async def get_variables(args: 'ToolArguments', call: 'CallContext') -> 'ToolRetu
     result = []
     for scope in scopes:
         name = get_key(scope, 'name')
-        chosen = name == wanted if not is_none(wanted) else not get_key(scope, 'expensive')
+        chosen = name == wanted if wanted is not None else not get_key(scope, 'expensive')
         if not chosen:
             lines.append(name + ': (not expanded; pass scope="' + name + '" to see it)')
             result.append({'name': name, 'variables': None})

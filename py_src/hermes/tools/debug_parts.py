@@ -2,9 +2,10 @@
 (debug_continue, debug_step), and how variables are written out (debug_get_variables, debug_evaluate)."""
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Optional, Tuple, Union
 from hermes.contracts.json import JsonObject
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import DebugContinueArgs, DebugStepArgs
 from hermes.contracts.services import CallContext, Debugging
 # __pragma__('noskip')
 from hermes.js.objects import is_none
@@ -49,17 +50,18 @@ WAIT_ARGS = {
 
 def wait_properties(extra: 'Optional[JsonObject]' = None) -> 'JsonObject':
     """The schema properties of a tool that resumes and waits: `extra` first, then WAIT_ARGS."""
-    properties = {} if is_none(extra) else extra
+    properties = {} if extra is None else extra
     for key in ['session', 'thread_id', 'wait', 'timeout_seconds']:
         properties[key] = WAIT_ARGS[key]
     return properties
 
 
-async def resume(args: 'ToolArguments', command: str, verb: str, call: 'CallContext') -> 'ToolReturn':
+async def resume(args: 'Union[DebugContinueArgs, DebugStepArgs]', command: str, verb: str,
+                 call: 'CallContext') -> 'ToolReturn':
     """Send a DAP execution request (continue, next, stepIn, stepOut) and report where it paused next."""
     service = call.services.debugging
-    state = find_paused(service, get_key(args, 'session'))
-    thread = await service.thread_id(state, get_key(args, 'thread_id'))
+    state = find_paused(service, args['session'])
+    thread = await service.thread_id(state, args['thread_id'])
     last_stop = state.stop_seq
     await service.request(state, command, {'threadId': thread})
     if state.stop_seq == last_stop:  # (the next stop may already have arrived with the reply)

@@ -1,27 +1,27 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import DebugSetBreakpointsArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool, ToolError
-from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
 
 
-async def set_breakpoints(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
-    path = call.services.paths.resolve_path(get_key(args, 'path'))
+async def set_breakpoints(args: 'DebugSetBreakpointsArgs', call: 'CallContext') -> 'ToolReturn':
+    path = call.services.paths.resolve_path(args['path'])
     try:
         found = await call.services.files.read_text(path)  # (`(await x)[…]` loses its parentheses in Transcrypt)
     except ToolError:  # missing, a folder, binary or huge: no line to stop at
-        raise ToolError('Cannot read "' + get_key(args, 'path') + '": set breakpoints in an existing file.')
+        raise ToolError('Cannot read "' + args['path'] + '": set breakpoints in an existing file.')
     content = found['text']
     line_count = len(content.split('\n')) - (1 if content.endswith('\n') else 0)
-    lines = get_key(args, 'lines')
+    lines = args['lines']
     for line in lines:
         if line > line_count:
-            raise ToolError('Line ' + str(line) + ' is past the end of ' + get_key(args, 'path') + ' (' +
+            raise ToolError('Line ' + str(line) + ' is past the end of ' + args['path'] + ' (' +
                             str(line_count) + ' lines).')
-    now = call.services.debugging.set_breakpoints(path, lines, get_key(args, 'condition'), args['replace'])
+    now = call.services.debugging.set_breakpoints(path, lines, args['condition'], args['replace'])
     shown = call.services.paths.display_path(path)
     if len(now) == 0:
         return text_and_data('No breakpoints left in ' + shown + '.', {'path': shown, 'breakpoints': []})

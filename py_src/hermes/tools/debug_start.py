@@ -1,8 +1,9 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Any, List
+from typing import Any, List, Union
 from hermes.contracts.json import JsonObject
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import DebugStartArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
@@ -20,40 +21,42 @@ def _inline(configuration: 'JsonObject') -> 'JsonObject':
     return config
 
 
-async def what_runs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def what_runs(args: 'DebugStartArgs', call: 'CallContext') -> 'ToolReturn':
     """For the dialog: the launch configuration a name stands for, whole (its program, runtime, arguments,
     environment, pre-launch task: launch.json can make "Run it" start anything). An inline one is in the
     arguments already."""
-    name = get_key(args, 'name')
-    if is_none(name):
+    name = args['name']
+    if name is None:
         return None
     service = call.services.debugging
-    found = service.launch_configuration(service.workspace_folder(get_key(args, 'folder')), name)
+    found = service.launch_configuration(service.workspace_folder(args['folder']), name)
     if is_none(found):
         return None  # the handler says which names there are
     return 'launch configuration "' + name + '" (complete):\n' + dump_json(copy_object(found), 2)
 
 
-async def start_debugging(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
-    name = get_key(args, 'name')
-    configuration = get_key(args, 'configuration')
-    if is_none(name) == is_none(configuration):
+async def start_debugging(args: 'DebugStartArgs', call: 'CallContext') -> 'ToolReturn':
+    name = args['name']
+    configuration = args['configuration']
+    if (name is None) == (configuration is None):
         raise ToolError('Give exactly one of "name" (a launch configuration) or "configuration" (an inline one).')
     service = call.services.debugging
-    folder = service.workspace_folder(get_key(args, 'folder'))
-    if not is_none(name):
+    folder = service.workspace_folder(args['folder'])
+    if name is not None:
         names = service.launch_names(folder)
         if name not in names:
             raise ToolError('No launch configuration "' + name + '" in launch.json. Available: ' +
                             (', '.join(['"' + item + '"' for item in names]) or '(none)') +
                             '. Or pass an inline "configuration".')
-        target = name
-    else:
-        target = _inline(configuration)
+        target = name  # type: Union[str, JsonObject]
+        label = name
+    elif configuration is not None:  # (one of the two: checked above)
+        inline = _inline(configuration)
+        target = inline
+        label = inline['name']
     first_order = service.order
     first_seq = service.seq
     started = await service.start(folder, target)
-    label = name if not is_none(name) else target['name']
     if not started:
         raise ToolError('VS Code could not start debugging "' + label + '" (see its notification or the Debug '
                         'Console: a missing program, a wrong "type", or a build task that failed).')

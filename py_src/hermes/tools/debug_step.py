@@ -1,7 +1,8 @@
 # __pragma__('tconv')
 # __pragma__('skip')
 from hermes.contracts.json import JsonObject
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import DebugStepArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
@@ -10,7 +11,7 @@ from hermes.tools.debug_parts import resume, wait_properties
 COMMANDS = {'over': 'next', 'into': 'stepIn', 'out': 'stepOut'}
 
 
-async def step(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def step(args: 'DebugStepArgs', call: 'CallContext') -> 'ToolReturn':
     kind = args['kind']
     return await resume(args, COMMANDS[kind], 'Stepped ' + kind, call)  # transcrypt-ok[untrusted-key]: the schema's enum
 

@@ -1,12 +1,12 @@
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import Any
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import DebugStopArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.tools.debug_parts import SESSION_REF, find_session
 
 
@@ -16,13 +16,13 @@ def _root(session: 'Any') -> 'Any':
     return session
 
 
-async def stop_debugging(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def stop_debugging(args: 'DebugStopArgs', call: 'CallContext') -> 'ToolReturn':
     service = call.services.debugging
-    ref = get_key(args, 'session')
+    ref = args['session']
     live = service.live()
     if len(live) == 0:
         return 'No debug session is running.'
-    if is_none(ref):
+    if ref is None:
         targets = live
         await service.stop()
     else:

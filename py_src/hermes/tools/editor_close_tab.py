@@ -1,14 +1,14 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import EditorCloseTabArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.core.values import get_key
 
 
-async def close_tab(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def close_tab(args: 'EditorCloseTabArgs', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     path = paths.resolve_path(args['path'])
     shown = paths.display_path(path)
@@ -18,7 +18,7 @@ async def close_tab(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     documents = call.services.documents
     document = documents.open_document_for(path)
     if not is_none(document) and document.isDirty:
-        if get_key(args, 'save') is not True:
+        if args['save'] is not True:
             raise ToolError('"' + shown + '" has unsaved changes. Pass save: true to save them and close, or ask '
                             'the user what to do with them.')
         refusal = await call.confirm('editor_close_tab', 'Save ' + shown + ' and close it',

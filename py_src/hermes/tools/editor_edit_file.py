@@ -1,18 +1,17 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import EditorEditFileArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.core.text_edits import plan_edits, describe_change
 from hermes.core.text_window import count_lines
 from hermes.core.edit_scopes import in_edit_scope
 from hermes.tools.editor_parts import EDIT_SCHEMA
 
 
-async def edit_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def edit_file(args: 'EditorEditFileArgs', call: 'CallContext') -> 'ToolReturn':
     paths, documents = call.services.paths, call.services.documents
     path = paths.resolve_path(args['path'])
     shown = paths.display_path(path)
@@ -21,8 +20,8 @@ async def edit_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     text = document.getText()
     planned = plan_edits(text, args['edits'], shown)
     where = describe_change(text, planned)
-    save = get_key(args, 'save')
-    if is_none(save):
+    save = args['save']
+    if save is None:
         save = not had_unsaved  # never save the user's own unsaved work along with ours
     if save and not had_unsaved:
         # VS Code's chat editing may track this edit (it saves the file as it starts, so never a file holding

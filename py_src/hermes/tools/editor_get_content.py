@@ -1,22 +1,22 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import EditorGetContentArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.core.values import get_key
 from hermes.core.text_window import line_window, render_window
 from hermes.core.change_authors import note_read
 from hermes.tools.editor_parts import WITHHELD_EDITOR
 from hermes.tools.file_parts import read_file_text
 
 
-async def get_content(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def get_content(args: 'EditorGetContentArgs', call: 'CallContext') -> 'ToolReturn':
     documents = call.services.documents
     path = ''  # (read only when the call named a file)
-    path_text = get_key(args, 'path')
-    if is_none(path_text):
+    path_text = args['path']
+    if path_text is None:
         editor = documents.active_editor()
         if is_none(editor):
             raise ToolError('No editor is open. Pass a path, or open a file first (editor_open_file).')
@@ -40,7 +40,7 @@ async def get_content(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn
     read = path if is_none(document) else documents.file_path_of(document)  # a file's, not another document's
     if not is_none(read):
         note_read(call, read)  # see host/change_log.py edit_refusal
-    window = line_window(text, get_key(args, 'start_line'), get_key(args, 'end_line'))
+    window = line_window(text, args['start_line'], args['end_line'])
     return render_window(label, window, extra)
 
 

@@ -1,24 +1,24 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import EditorGetDiagnosticsArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.core.editor_terms import SEVERITIES
 
 MAX_ITEMS = 300
 
 
-async def get_diagnostics(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def get_diagnostics(args: 'EditorGetDiagnosticsArgs', call: 'CallContext') -> 'ToolReturn':
     severity = args['severity']
     path = None
     label = 'the workspace'
     withheld = 0
     language = call.services.language
-    path_text = get_key(args, 'path')
-    if not is_none(path_text):
+    path_text = args['path']
+    if path_text is not None:
         tabs = call.services.tabs
         paths = call.services.paths
         path = paths.resolve_path(path_text)
@@ -28,7 +28,9 @@ async def get_diagnostics(args: 'ToolArguments', call: 'CallContext') -> 'ToolRe
             # Language services (TypeScript's among them) only check files open in an editor tab: open
             # one without taking the focus, and close it again once the report is in.
             await tabs.open_in_background(path, label)
-        wait_seconds = get_key(args, 'wait_seconds', 3 if opened else 0)
+        wait_seconds = args['wait_seconds']
+        if wait_seconds is None:  # (a file just opened needs a moment for its language service to report)
+            wait_seconds = 3 if opened else 0
         if wait_seconds > 0 and len(language.problems(path)) == 0:
             await language.wait_for_problems(path, wait_seconds * 1000, call)
         found = language.problems(path, severity)  # before closing: a closed file's problems may be cleared

@@ -1,12 +1,13 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import EditorGetOpenTabsArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
 
 
-async def get_open_tabs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def get_open_tabs(args: 'EditorGetOpenTabsArgs', call: 'CallContext') -> 'ToolReturn':
     return {'tabs': call.services.tabs.described()}
 
 

@@ -2,7 +2,8 @@
 # __pragma__('skip')
 from typing import List
 from hermes.contracts.json import JsonObject
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import EditorGetSelectionArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
@@ -14,7 +15,7 @@ from hermes.tools.editor_parts import WITHHELD_EDITOR
 MAX_SELECTION_CHARS = 20000
 
 
-async def get_selection(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def get_selection(args: 'EditorGetSelectionArgs', call: 'CallContext') -> 'ToolReturn':
     documents = call.services.documents
     editor = documents.active_editor()
     if is_none(editor):

@@ -1,12 +1,12 @@
 # __pragma__('tconv')
 # __pragma__('skip')
 from hermes.contracts.json import JsonObject
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import EditorOpenDiffArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.core.values import get_key, has_key
 from hermes.core.text_edits import plan_edits, apply_planned
 from hermes.tools.editor_parts import EDIT_SCHEMA
 from hermes.tools.file_parts import read_file_text, write_file_text
@@ -22,7 +22,7 @@ async def current_text(path: str, call: 'CallContext') -> str:
     return on_disk['text']
 
 
-async def open_diff(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def open_diff(args: 'EditorOpenDiffArgs', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     path = paths.resolve_path(args['path'])
     shown = paths.display_path(path)
@@ -31,19 +31,19 @@ async def open_diff(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     exists = not is_none(info)
     if not is_none(info) and info['kind'] != 'file':
         raise ToolError('"' + shown + '" is a ' + info['kind'] + ', not a file.')
-    has_content, has_edits = has_key(args, 'new_content'), has_key(args, 'edits')
-    if has_content == has_edits:
+    new_content, edits = args['new_content'], args['edits']
+    if (new_content is None) == (edits is None):
         raise ToolError('Give exactly one of new_content (the whole proposed file) or edits (changes to it).')
     original = await current_text(path, call) if exists else ''
-    if has_content:
-        proposed = args['new_content']
-    else:
+    if new_content is not None:
+        proposed = new_content
+    elif edits is not None:  # (one of the two: checked above)
         if not exists:
             raise ToolError('"' + shown + '" does not exist; propose a new file with new_content.')
-        proposed = apply_planned(original, plan_edits(original, args['edits'], shown))
+        proposed = apply_planned(original, plan_edits(original, edits, shown))
     if proposed == original:
         raise ToolError('The proposed content is the same as the current content of "' + shown + '".')
-    title = get_key(args, 'title') or (shown + ' ↔ proposed by Hermes')
+    title = args['title'] or (shown + ' ↔ proposed by Hermes')
     timeout = args['timeout_seconds']
     call.log('notice', 'Waiting for the user to accept or reject the change to ' + shown)
     decision = await reviews.review(path, exists, proposed, title, timeout * 1000, call)

@@ -1,22 +1,22 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import EditorOpenFileArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.core.text_window import count_lines
 from hermes.core.editor_terms import point
 
 
-async def open_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def open_file(args: 'EditorOpenFileArgs', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     path = paths.resolve_path(args['path'])
     shown = paths.display_path(path)
-    line = get_key(args, 'line')
-    editor = await call.services.documents.show_document(path, shown, line, get_key(args, 'column'),
-                                                         get_key(args, 'end_line'), get_key(args, 'end_column'),
-                                                         get_key(args, 'preview'))
+    line = args['line']
+    editor = await call.services.documents.show_document(path, shown, line, args['column'],
+                                                         args['end_line'], args['end_column'],
+                                                         args['preview'])
     document = editor.document
     where = ''
     if line:

@@ -1,18 +1,18 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import FileCreateArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.tools.file_parts import write_file_text
 
 
-async def create_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def create_file(args: 'FileCreateArgs', call: 'CallContext') -> 'ToolReturn':
     paths, files = call.services.paths, call.services.files
     path = paths.resolve_path(args['path'])
     shown = paths.display_path(path)
-    if get_key(args, 'directory') is True:
+    if args['directory'] is True:
         if args['content'] != '':
             return {'content': [{'type': 'text', 'text': 'A folder has no content: drop content or directory.'}],
                     'isError': True}

@@ -1,16 +1,16 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import FileDeleteArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 
 
-async def delete_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def delete_file(args: 'FileDeleteArgs', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     path = paths.resolve_path(args['path'])
-    how = await call.services.files.delete_path(path, get_key(args, 'recursive') is True, call)
+    how = await call.services.files.delete_path(path, args['recursive'] is True, call)
     if how == 'trash':
         return 'Moved ' + paths.display_path(path) + ' to the trash.'
     return ('Deleted ' + paths.display_path(path) + ' (this file system has no trash; the deletion can be undone with '

@@ -1,7 +1,8 @@
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import List
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import FileListDirectoryArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.modules import node
@@ -51,7 +52,7 @@ class Listing:
                 await self.walk(child, level + 1)
 
 
-async def list_directory(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def list_directory(args: 'FileListDirectoryArgs', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     path = paths.resolve_path(args['path'])
     shown = paths.display_path(path)

@@ -1,22 +1,22 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import FileReadArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.core.text_window import line_window, render_window
 from hermes.core.change_authors import note_read
 from hermes.tools.file_parts import read_file_text
 
 
-async def read_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def read_file(args: 'FileReadArgs', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     path = paths.resolve_path(args['path'])
     content = await read_file_text(call.services.files, path)
     note_read(call, path)  # an edit of another agent's pending change needs a read first (host/change_log.py)
-    window = line_window(content['text'], get_key(args, 'start_line'), get_key(args, 'end_line'))
+    window = line_window(content['text'], args['start_line'], args['end_line'])
     document = call.services.documents.open_document_for(path)
     extra = None
     if not is_none(document) and document.isDirty:

@@ -1,26 +1,27 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import FileSearchArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.core.values import get_key
 from hermes.core.globs import climbs_out
 
 
-async def search_files(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def search_files(args: 'FileSearchArgs', call: 'CallContext') -> 'ToolReturn':
     pattern = args['pattern']
     if climbs_out(pattern):
         raise ToolError('The glob "' + pattern + '" reaches outside its folder (".." or an absolute path). Use a '
                         'pattern relative to the workspace, and the path argument to pick a folder inside it.')
     paths = call.services.paths
     base = None
-    if not is_none(get_key(args, 'path')):
-        base = paths.resolve_path(args['path'])
+    path_text = args['path']
+    if path_text is not None:
+        base = paths.resolve_path(path_text)
         info = await call.services.files.stat(base)
         if is_none(info) or info['kind'] != 'directory':
-            raise ToolError('"' + args['path'] + '" is not a folder.')
+            raise ToolError('"' + path_text + '" is not a folder.')
     max_results = args['max_results']
     found = await call.services.search.find_files(pattern, base, max_results, args['use_ignore_files'], call)
     folders = paths.folder_paths()

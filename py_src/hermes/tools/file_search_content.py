@@ -1,21 +1,21 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import List
+from typing import List, Union
 from hermes.contracts.json import JsonObject
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import FileSearchContentArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.core.values import get_key, json_type
 from hermes.core.globs import climbs_out
 
 
-def glob_list(args: 'ToolArguments', name: str) -> 'List[str]':
-    value = get_key(args, name)
-    if is_none(value):
+def glob_list(value: 'Union[str, List[str], None]', name: str) -> 'List[str]':
+    """The `include` or `exclude` argument (`name`) as a list of globs; none when absent."""
+    if value is None:
         return []
-    globs = [value] if json_type(value) == 'string' else value
+    globs = [value] if isinstance(value, str) else value
     for glob in globs:
         if climbs_out(glob):
             raise ToolError('The ' + name + ' glob "' + glob + '" reaches outside the workspace (".." or an absolute '
@@ -23,25 +23,26 @@ def glob_list(args: 'ToolArguments', name: str) -> 'List[str]':
     return globs
 
 
-async def search(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
-    include, exclude = glob_list(args, 'include'), glob_list(args, 'exclude')
+async def search(args: 'FileSearchContentArgs', call: 'CallContext') -> 'ToolReturn':
+    include, exclude = glob_list(args['include'], 'include'), glob_list(args['exclude'], 'exclude')
     paths_service = call.services.paths
     folders = paths_service.folder_paths()
     if len(folders) == 0:
         raise ToolError('No folder is open in VS Code, so there is nothing to search.')
     paths = folders
     where = ''
-    if not is_none(get_key(args, 'path')):
-        target = paths_service.resolve_path(args['path'])
+    path_text = args['path']
+    if path_text is not None:
+        target = paths_service.resolve_path(path_text)
         if is_none(await call.services.files.stat(target)):
-            raise ToolError('"' + args['path'] + '" does not exist.')
+            raise ToolError('"' + path_text + '" does not exist.')
         paths = [target]
         where = ' in ' + paths_service.display_path(target)
     options = {
         'paths': paths, 'cwd': folders[0], 'include': include, 'exclude': exclude,
         'literal': not args['regex'],
-        'case_sensitive': get_key(args, 'case_sensitive'),
-        'whole_word': get_key(args, 'whole_word') is True,
+        'case_sensitive': args['case_sensitive'],
+        'whole_word': args['whole_word'] is True,
         'context': args['context_lines'],
         'max_results': args['max_results'],
     }

@@ -1,13 +1,14 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import FileWriteArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.tools.file_parts import write_file_text
 
 
-async def write_file(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def write_file(args: 'FileWriteArgs', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     path = paths.resolve_path(args['path'])
     outcome = await write_file_text(call.services.files, path, args['content'], False, call)

@@ -1,20 +1,20 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import GitCommandArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_head
 from hermes.core.git_args import classify, quote_args
 
 
-async def run_command(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def run_command(args: 'GitCommandArgs', call: 'CallContext') -> 'ToolReturn':
     git = call.services.git
-    git_args = get_key(args, 'args')
-    cwd = git.directory_of(get_key(args, 'path'))
+    git_args = args['args']
+    cwd = git.directory_of(args['path'])
     verdict = classify(git_args)
     read_only = verdict['read_only']
     shown = 'git ' + quote_args(git_args)

@@ -1,18 +1,17 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import GitDiffArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
-from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_head
 from hermes.core.git_args import quote_args
 
 
-async def get_diff(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def get_diff(args: 'GitDiffArgs', call: 'CallContext') -> 'ToolReturn':
     git = call.services.git
-    path_text = get_key(args, 'path')
+    path_text = args['path']
     root = await git.repository_root(git.directory_of(path_text), call)
     command = ['diff', '--no-color', '--no-ext-diff']
     if args['staged']:
@@ -20,22 +19,22 @@ async def get_diff(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
     command.append('--unified=' + str(args['context_lines']))
     if args['stat']:
         command.append('--stat')
-    ref = get_key(args, 'ref')
-    if not is_none(ref):
+    ref = args['ref']
+    if ref is not None:
         if ref.startswith('-') or ref.strip() == '':
             raise ToolError('"ref" must be a commit, branch or range such as "HEAD~1" or "main...HEAD", not an option.')
         command.append(ref)
     command.append('--')
-    if not is_none(path_text):
+    if path_text is not None:
         command.append(call.services.paths.resolve_path(path_text))
     safe = await git.gate_read_only('git_diff', 'git ' + quote_args(command), {'path': path_text, 'ref': ref}, root,
-                                [] if is_none(ref) else [ref], call)
+                                [] if ref is None else [ref], call)
     diff = await git.git_output(command, root, call, safe)
     limit = args['max_chars']
-    what = ('staged changes' if args['staged'] else 'unstaged changes') if is_none(ref) else 'changes against ' + ref
+    what = ('staged changes' if args['staged'] else 'unstaged changes') if ref is None else 'changes against ' + ref
     if diff.strip() == '':
-        text = 'No ' + what + (' in ' + path_text if not is_none(path_text) else '') + '.'
-        if is_none(ref) and not args['staged']:
+        text = 'No ' + what + (' in ' + path_text if path_text is not None else '') + '.'
+        if ref is None and not args['staged']:
             text = text + ' (Untracked files are not diffed; see git_get_status. Staged changes: staged=true.)'
         return text_and_data(text, {'root': root, 'diff': ''})
     return text_and_data(cap_head(diff, limit), {'root': root, 'diff': cap_head(diff, limit)})

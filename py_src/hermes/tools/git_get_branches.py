@@ -1,10 +1,10 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import GitGetBranchesArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list
 from hermes.core.git_status import parse_branches, BRANCH_FORMAT
 from hermes.tools.git_parts import PATH_ARG
@@ -12,9 +12,9 @@ from hermes.tools.git_parts import PATH_ARG
 MAX_BRANCHES = 200
 
 
-async def get_branches(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def get_branches(args: 'GitGetBranchesArgs', call: 'CallContext') -> 'ToolReturn':
     git = call.services.git
-    root = await git.repository_root(git.directory_of(get_key(args, 'path')), call)
+    root = await git.repository_root(git.directory_of(args['path']), call)
     safe = await git.gate_read_only('git_get_branches', 'git branch', {'path': root}, root, [], call)
     refs = ['refs/heads']
     if args['include_remote']:

@@ -1,11 +1,11 @@
 # __pragma__('tconv')
 # __pragma__('skip')
 from hermes.contracts.json import JsonObject
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import GitGetStatusArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data, cap_list
 from hermes.core.git_status import parse_status, describe_change
 from hermes.tools.git_parts import PATH_ARG
@@ -13,9 +13,9 @@ from hermes.tools.git_parts import PATH_ARG
 MAX_FILES = 500
 
 
-async def get_status(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def get_status(args: 'GitGetStatusArgs', call: 'CallContext') -> 'ToolReturn':
     git = call.services.git
-    root = await git.repository_root(git.directory_of(get_key(args, 'path')), call)
+    root = await git.repository_root(git.directory_of(args['path']), call)
     safe = await git.gate_read_only('git_get_status', 'git status', {'path': root}, root, [], call)
     text = await git.git_output(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], root, call, safe)
     status = parse_status(text)

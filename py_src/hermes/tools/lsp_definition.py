@@ -1,20 +1,20 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import LspDefinitionArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
-from hermes.core.values import get_key
 from hermes.tools.lsp_parts import position_schema, plain_location, location_line
 
 
-async def find_definition(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def find_definition(args: 'LspDefinitionArgs', call: 'CallContext') -> 'ToolReturn':
     language = call.services.language
-    path, document = await language.open(get_key(args, 'path'))
-    position = await language.position(document, args)
+    path, document = await language.open(args['path'])
+    position = await language.position(document, args['line'], args['column'], args['symbol'])
     locations = await language.definitions(document, position)
-    where = get_key(args, 'path') + ':' + str(position.line + 1) + ':' + str(position.character + 1)
+    where = args['path'] + ':' + str(position.line + 1) + ':' + str(position.character + 1)
     if len(locations) == 0:
         return text_and_data('No definition found for the symbol at ' + where + ' (is a language extension for this '
                              'file type installed, and is the position on an identifier?).', {'definitions': []})

@@ -1,12 +1,12 @@
 # __pragma__('tconv')
 # __pragma__('skip')
 from hermes.contracts.json import JsonObject
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import LspDocumentSymbolsArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_list
-from hermes.core.values import get_key
 
 
 def symbol_line(entry: 'JsonObject') -> str:
@@ -16,9 +16,9 @@ def symbol_line(entry: 'JsonObject') -> str:
     return ''.join(['  ' for level in range(entry['depth'])]) + entry['kind'] + ' ' + entry['name'] + place + detail
 
 
-async def list_symbols(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def list_symbols(args: 'LspDocumentSymbolsArgs', call: 'CallContext') -> 'ToolReturn':
     language = call.services.language
-    path, document = await language.open(get_key(args, 'path'))
+    path, document = await language.open(args['path'])
     entries = await language.outline(document)
     shown_path = call.services.paths.display_path(path)
     if len(entries) == 0:

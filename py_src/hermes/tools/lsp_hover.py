@@ -1,20 +1,20 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import LspHoverArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_head
-from hermes.core.values import get_key
 from hermes.tools.lsp_parts import position_schema
 
 
-async def hover(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def hover(args: 'LspHoverArgs', call: 'CallContext') -> 'ToolReturn':
     language = call.services.language
-    path, document = await language.open(get_key(args, 'path'))
-    position = await language.position(document, args)
+    path, document = await language.open(args['path'])
+    position = await language.position(document, args['line'], args['column'], args['symbol'])
     text = await language.hover(document, position)
-    where = get_key(args, 'path') + ':' + str(position.line + 1) + ':' + str(position.character + 1)
+    where = args['path'] + ':' + str(position.line + 1) + ':' + str(position.character + 1)
     if text == '':
         return text_and_data('No hover information at ' + where + '.', {'hover': ''})
     return text_and_data(cap_head(text, 20000), {'hover': cap_head(text, 20000), 'line': position.line + 1,

@@ -23,11 +23,11 @@ def position_schema(extra: 'Optional[JsonObject]' = None, required: 'Optional[Li
     properties = {}  # type: JsonObject
     for key in ['path', 'line', 'column', 'symbol']:
         properties[key] = POSITION_PROPERTIES[key]
-    if not is_none(extra):
+    if extra is not None:
         for key in extra.keys():
             properties[key] = extra[key]
     names = ['path']
-    if not is_none(required):
+    if required is not None:
         names.extend(required)
     return {'type': 'object', 'properties': properties, 'required': names, 'additionalProperties': False}
 

@@ -2,21 +2,21 @@
 # __pragma__('skip')
 from typing import List
 from hermes.contracts.json import JsonObject
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import LspRenameArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
-from hermes.core.values import get_key
 from hermes.tools.lsp_parts import position_schema
 
 
-async def rename(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def rename(args: 'LspRenameArgs', call: 'CallContext') -> 'ToolReturn':
     language = call.services.language
-    path, document = await language.open(get_key(args, 'path'))
-    position = await language.position(document, args)
-    new_name = get_key(args, 'new_name')
+    path, document = await language.open(args['path'])
+    position = await language.position(document, args['line'], args['column'], args['symbol'])
+    new_name = args['new_name']
     edit = await language.rename_edit(document, position, new_name)
     files = []  # type: List[JsonObject]
     count = 0

@@ -1,16 +1,16 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import LspWorkspaceSymbolsArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
-from hermes.core.values import get_key
 from hermes.tools.lsp_parts import plain_location, location_line
 
 
-async def search_symbols(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
-    query = get_key(args, 'query')
+async def search_symbols(args: 'LspWorkspaceSymbolsArgs', call: 'CallContext') -> 'ToolReturn':
+    query = args['query']
     call.progress(0, None, 'Searching symbols')
     found = await call.services.language.workspace_symbols(query)
     limit = args['max_results']

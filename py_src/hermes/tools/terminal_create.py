@@ -1,9 +1,9 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import TerminalCreateArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.core.values import get_key
 from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
@@ -12,18 +12,19 @@ from hermes.core.output_text import text_and_data
 SHELLS = ['bash', 'zsh', 'fish', 'pwsh', 'sh']
 
 
-async def create_terminal(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def create_terminal(args: 'TerminalCreateArgs', call: 'CallContext') -> 'ToolReturn':
     cwd = None
-    if not is_none(get_key(args, 'cwd')):
-        cwd = call.services.paths.resolve_path(get_key(args, 'cwd'))
+    folder = args['cwd']
+    if folder is not None:
+        cwd = call.services.paths.resolve_path(folder)
         if not node('fs').existsSync(cwd):
-            raise ToolError('The folder "' + get_key(args, 'cwd') + '" does not exist.')
+            raise ToolError('The folder "' + folder + '" does not exist.')
     service = call.services.terminals
-    record = service.create(args['name'], cwd, get_key(args, 'shell'), args['show'])
+    record = service.create(args['name'], cwd, args['shell'], args['show'])
     integration = await service.wait_for_integration(record.terminal, service.new_terminal_wait_ms, call)
     data = record.describe()
     text = 'Created terminal ' + str(record.id) + ' "' + record.label() + '"'
-    if not is_none(cwd):
+    if cwd is not None:
         text = text + ' in ' + call.services.paths.display_path(cwd)
     if is_none(integration):
         text = (text + '. Shell integration did not activate, so terminal_run and terminal_read cannot '
@@ -33,9 +34,9 @@ async def create_terminal(args: 'ToolArguments', call: 'CallContext') -> 'ToolRe
     return text_and_data(text, data)
 
 
-async def what_runs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def what_runs(args: 'TerminalCreateArgs', call: 'CallContext') -> 'ToolReturn':
     """For the dialog: the shell that would start (a workspace's settings can name the default profile's program)."""
-    return call.services.terminals.shell_to_start(get_key(args, 'shell'))
+    return call.services.terminals.shell_to_start(args['shell'])
 
 
 TOOL = Tool(

@@ -1,16 +1,16 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import TerminalKillArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.core.values import get_key
 from hermes.core.tools import Tool
 from hermes.tools.terminal_parts import TERMINAL_REF, find_terminal
 
 
-async def kill_terminal(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def kill_terminal(args: 'TerminalKillArgs', call: 'CallContext') -> 'ToolReturn':
     service = call.services.terminals
-    record = find_terminal(service, get_key(args, 'terminal'))
+    record = find_terminal(service, args['terminal'])
     running = record.running()
     service.kill(record)
     text = 'Closed terminal ' + str(record.id) + ' "' + record.label() + '" and ended its shell'

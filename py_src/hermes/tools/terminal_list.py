@@ -1,13 +1,14 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import TerminalListArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data
 
 
-async def list_terminals(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def list_terminals(args: 'TerminalListArgs', call: 'CallContext') -> 'ToolReturn':
     entries = [record.describe() for record in call.services.terminals.records]
     if len(entries) == 0:
         return text_and_data('No terminals are open. Create one with terminal_create.', {'terminals': []})

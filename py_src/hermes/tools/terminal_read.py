@@ -1,18 +1,18 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import TerminalReadArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
-from hermes.core.values import get_key
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
 from hermes.core.terminal_text import render_execution
 from hermes.tools.terminal_parts import TERMINAL_REF, find_terminal
 
 
-async def read_terminal(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
-    record = find_terminal(call.services.terminals, get_key(args, 'terminal'))
+async def read_terminal(args: 'TerminalReadArgs', call: 'CallContext') -> 'ToolReturn':
+    record = find_terminal(call.services.terminals, args['terminal'])
     if not record.owned:
         # A terminal the user opened holds what the user ran and printed (tokens, other projects): ask first.
         refusal = await call.confirm('terminal_read', 'Read your terminal "' + record.label() + '"',

@@ -1,6 +1,7 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import TerminalRunArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.values import get_key
@@ -11,32 +12,32 @@ from hermes.core.service_problems import ServiceProblem, with_next_step
 from hermes.tools.terminal_parts import TERMINAL_REF, NEXT_STEP
 
 
-async def what_runs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def what_runs(args: 'TerminalRunArgs', call: 'CallContext') -> 'ToolReturn':
     """For the dialog: the command, and where it runs — a new terminal starts the default profile's program,
     which a workspace's settings can name."""
-    command = 'command: ' + get_key(args, 'command')
+    command = 'command: ' + args['command']
     folder = get_key(args, 'cwd')  # an ACP agent's terminal/create: a new terminal in this folder (not a tool input)
     if not is_none(folder):
         return command + '\nin a new terminal in ' + folder + ': ' + call.services.terminals.shell_to_start()
-    ref = get_key(args, 'terminal')
-    if not is_none(ref):
+    ref = args['terminal']
+    if ref is not None:
         record = call.services.terminals.lookup(ref)
         return command + '\nin terminal ' + str(record.id) + ' "' + record.label() + '"'
     return command + '\nin an idle terminal Hermes made, else a new one: ' + call.services.terminals.shell_to_start()
 
 
-async def run_command(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def run_command(args: 'TerminalRunArgs', call: 'CallContext') -> 'ToolReturn':
     service = call.services.terminals
     timeout_s = args['timeout_seconds']
     limit = args['max_chars']
     try:
-        record, is_new = service.terminal_for_run(get_key(args, 'terminal'))
+        record, is_new = service.terminal_for_run(args['terminal'])
         where = 'terminal ' + str(record.id) + ' "' + record.label() + '"'
-        result = await service.run(record, get_key(args, 'command'), timeout_s * 1000, call, is_new)
+        result = await service.run(record, args['command'], timeout_s * 1000, call, is_new)
     except ServiceProblem as problem:
         raise with_next_step(problem, NEXT_STEP)
     outcome = result['outcome']
-    data = {'terminal': record.id, 'command': get_key(args, 'command'), 'shellIntegration': outcome != 'no-integration',
+    data = {'terminal': record.id, 'command': args['command'], 'shellIntegration': outcome != 'no-integration',
             'exitCode': None, 'output': None, 'timedOut': outcome == 'timeout', 'cancelled': outcome == 'cancelled'}
     if outcome == 'no-integration':
         return text_and_data(
@@ -50,7 +51,7 @@ async def run_command(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn
     data['exitCode'] = entry.exit_code
     data['output'] = output
     data['durationMs'] = round(entry.duration_ms())
-    body = '$ ' + get_key(args, 'command') + '\n' + (output + '\n' if output != '' else '')
+    body = '$ ' + args['command'] + '\n' + (output + '\n' if output != '' else '')
     if outcome == 'ended':
         code = 'unknown' if is_none(entry.exit_code) else str(entry.exit_code)
         return text_and_data(body + '(exit code ' + code + ', ' + where + ')', data)

@@ -1,19 +1,19 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import TerminalSendArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.core.values import get_key
 from hermes.core.tools import Tool
 from hermes.tools.terminal_parts import TERMINAL_REF, find_terminal
 
 
-async def send_text(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def send_text(args: 'TerminalSendArgs', call: 'CallContext') -> 'ToolReturn':
     service = call.services.terminals
-    record = find_terminal(service, get_key(args, 'terminal'))
+    record = find_terminal(service, args['terminal'])
     enter = args['enter']
-    service.send(record, get_key(args, 'text'), enter)
-    return ('Sent ' + str(len(get_key(args, 'text'))) + ' characters' + (' and Enter' if enter else '') + ' to terminal ' +
+    service.send(record, args['text'], enter)
+    return ('Sent ' + str(len(args['text'])) + ' characters' + (' and Enter' if enter else '') + ' to terminal ' +
             str(record.id) + ' "' + record.label() + '". Its output is not returned: use terminal_read (needs '
             'shell integration), or terminal_run to run a command and get its output and exit code.')
 

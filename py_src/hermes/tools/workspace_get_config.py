@@ -1,6 +1,7 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import WorkspaceGetConfigArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
@@ -22,7 +23,7 @@ def is_safe_key(key: str) -> bool:
     return section in SAFE_SECTIONS or (section.startswith('[') and section.endswith(']'))
 
 
-async def get_config(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def get_config(args: 'WorkspaceGetConfigArgs', call: 'CallContext') -> 'ToolReturn':
     key = args['key']
     result = call.services.configuration.read(key)
     # a user-level value, or a whole section (which may carry user-level values inside it)

@@ -1,12 +1,13 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import WorkspaceGetFoldersArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
 
 
-async def get_folders(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def get_folders(args: 'WorkspaceGetFoldersArgs', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     return {'name': paths.workspace_name(), 'folders': paths.workspace_folders()}
 

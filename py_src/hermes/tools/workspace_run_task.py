@@ -1,6 +1,7 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import WorkspaceRunTaskArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.objects import is_none
@@ -9,7 +10,7 @@ from hermes.core.tools import Tool
 DEFAULT_TIMEOUT_SECONDS = 600
 
 
-async def run(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def run(args: 'WorkspaceRunTaskArgs', call: 'CallContext') -> 'ToolReturn':
     tasks = call.services.tasks
     task = tasks.pick(await tasks.fetch_tasks(), args['name'])
     label = tasks.task_label(task)
@@ -30,7 +31,7 @@ async def run(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
             'cancelled': outcome['cancelled'], 'durationMs': outcome['durationMs'], 'message': message}
 
 
-async def what_runs(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
+async def what_runs(args: 'WorkspaceRunTaskArgs', call: 'CallContext') -> 'ToolReturn':
     """For the dialog: the task's command line (tasks.json can make "build" run anything)."""
     tasks = call.services.tasks
     return tasks.command_line(tasks.pick(await tasks.fetch_tasks(), args['name']))

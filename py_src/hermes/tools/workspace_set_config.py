@@ -1,10 +1,10 @@
 # __pragma__('tconv')
 # __pragma__('skip')
-from hermes.contracts.mcp import ToolArguments, ToolReturn
+from hermes.contracts.mcp import ToolReturn
+from hermes.contracts.tool_args import WorkspaceSetConfigArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
-from hermes.core.values import get_key
 from hermes.core.settings_spec import CONFIGURATION_TARGETS
 from hermes.tools.workspace_parts import shown_setting
 
@@ -12,9 +12,9 @@ from hermes.tools.workspace_parts import shown_setting
 JSON_TYPES = ['string', 'number', 'boolean', 'object', 'array', 'null']
 
 
-async def set_config(args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
-    return shown_setting(await call.services.configuration.write(args['key'], get_key(args, 'value'),
-                                                                get_key(args, 'target'), call))
+async def set_config(args: 'WorkspaceSetConfigArgs', call: 'CallContext') -> 'ToolReturn':
+    return shown_setting(await call.services.configuration.write(args['key'], args['value'],
+                                                                args['target'], call))
 
 
 TOOL = Tool(

@@ -106,7 +106,7 @@ class McpService:
         server = McpHttpServer(self.create_protocol, self.health, self.token, self.log,
                                stateless=self.create_stateless())
         server.on_sessions_changed = lambda count: self._clients_changed()
-        preferred = int(setting('mcp.port'))  # transcrypt-ok[int-text]: a number setting
+        preferred = setting('mcp.port')
         last_port = self.context.workspaceState.js_get(LAST_PORT_KEY)
         try:
             port = await server.start(preferred, last_port if json_type(last_port) == 'number' else None)
