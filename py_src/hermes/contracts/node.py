@@ -96,6 +96,11 @@ class TimerHandle(Protocol):
     """A timer or an interval (js/timers.py): only handed back to clear it (JS: a Timeout; CPython: a TimerHandle)."""
 
 
+class Regex(Protocol):
+    """A native regex (js/text.py `native_regex`): only handed to the seam's regex functions (JS: a RegExp; CPython: a
+    compiled `re` pattern), so no code comes to rely on one engine's methods."""
+
+
 class AbortSignal(Protocol):
     """An AbortSignal, handed to fetch (`options['signal']`)."""
     @property

@@ -1,6 +1,7 @@
 """CPython twins of hermes/js/text.py (never transpiled)."""
 # __pragma__('skip')
-from typing import List, Optional, Pattern, Union
+from typing import List, Optional, Pattern, Union, cast
+from hermes.contracts.node import Regex
 # __pragma__('noskip')
 import base64
 import binascii
@@ -8,20 +9,24 @@ import re
 import urllib.parse
 
 
-def native_regex(source: str, flags: str = '') -> 'Pattern[str]':
+def native_regex(source: str, flags: str = '') -> Regex:
     return re.compile(source)
 
 
-def regex_matches(regex: 'Pattern[str]', text: str) -> bool:
-    return regex.search(text) is not None
+def _pattern(regex: Regex) -> 'Pattern[str]':
+    return cast('Pattern[str]', regex)  # (every Regex here came from native_regex above)
 
 
-def regex_replace_all(regex: 'Pattern[str]', text: str, replacement: str) -> str:
-    return regex.sub(lambda match: replacement, text)
+def regex_matches(regex: Regex, text: str) -> bool:
+    return _pattern(regex).search(text) is not None
 
 
-def regex_count(regex: 'Pattern[str]', text: str) -> int:
-    return len(regex.findall(text))
+def regex_replace_all(regex: Regex, text: str, replacement: str) -> str:
+    return _pattern(regex).sub(lambda match: replacement, text)
+
+
+def regex_count(regex: Regex, text: str) -> int:
+    return len(_pattern(regex).findall(text))
 
 
 def sorted_strings(strings: List[str]) -> List[str]:
