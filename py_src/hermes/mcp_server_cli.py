@@ -11,7 +11,7 @@ from hermes.cli.main import run
 SCRIPT_NAMES = ['mcp-server.js', 'mcp-server']
 
 
-async def main():
+async def main() -> None:
     try:
         code = await run(command_line())
     except JsError as error:

@@ -181,7 +181,7 @@ class _ProcessResultBase(TypedDict):
 
 
 class ProcessResult(_ProcessResultBase, total=False):
-    """A program's end (js/child_process.py run_program): its exit code or the signal that ended it, its output
+    """A program's end (js/child_process.py start_process): its exit code or the signal that ended it, its output
     (cut at the limit: `truncated`), whether the time ran out, or why it could not start (`error`)."""
     signal: Optional[str]
     timedOut: bool

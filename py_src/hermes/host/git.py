@@ -28,6 +28,7 @@ from hermes.host.paths import resolve_path, folder_paths, in_workspace
 # __pragma__('skip')
 from typing import Any, Callable, Dict, List, Optional
 from hermes.contracts.json import JsonObject
+from hermes.contracts.node import ProcessOptions
 from hermes.contracts.services import CallContext, ProcessResult
 # __pragma__('noskip')
 
@@ -149,7 +150,7 @@ async def run_git(args: 'List[str]', cwd: str, call: 'Optional[CallContext]' = N
     """Run `git <args>` in `cwd`; the process result dict. Cancelling `call` stops git. `safe`: with
     SAFE_CONFIG and a scrubbed environment (every read-only call); False only for what the user allowed."""
     command = ['-c', 'color.ui=never', '-c', 'core.quotepath=off']
-    options = {'cwd': cwd, 'timeout_ms': timeout_ms, 'max_bytes': MAX_OUTPUT_BYTES, 'env': GIT_ENV}  # type: Dict[str, Any]
+    options = {'cwd': cwd, 'timeout_ms': timeout_ms, 'max_bytes': MAX_OUTPUT_BYTES, 'env': GIT_ENV}  # type: ProcessOptions
     if safe:
         for entry in SAFE_CONFIG:
             command.extend(['-c', entry])

@@ -8,30 +8,30 @@ from hermes.js.promises import make_promise
 from hermes.js.text import utf8_text
 
 
-def _dropped(key, patterns):
+def _dropped(key: str, patterns: 'List[str]') -> bool:
     for pattern in patterns:
         if pattern == key or (pattern.endswith('*') and key.startswith(pattern[:len(pattern) - 1])):
             return True
     return False
 
 
-def start_process(command: str, args: 'List[str]', options: 'Dict[str, Any]') -> 'Dict[str, Any]':
+def start_process(command: str, args: 'List[str]', options: 'ProcessOptions') -> 'RunningProcess':
     """Start `command` with `args` (no shell). `options`: cwd, timeout_ms (0: none), max_bytes (per
     stream, the rest is dropped), env (extra variables), drop_env (inherited variables to leave out). Returns {'done', 'kill'}: `done` resolves
     (never rejects) to {code, signal, stdout, stderr, timedOut, truncated, error}; a program that
     cannot start gives code None and `error` ('spawn git ENOENT'). `kill()` sends SIGTERM."""
     limit = options['max_bytes'] if not is_none(options['max_bytes']) else 4194304
     dropped = options['drop_env'] if not is_none(options['drop_env']) else []
-    env = {}
+    env = {}  # type: Dict[str, str]
     for key in Object.js_keys(process.env):
         if not _dropped(key, dropped):
             env[key] = process.env[key]  # transcrypt-ok[proto-copy]: this process's own environment
     Object.assign(env, options['env'] if not is_none(options['env']) else {})
     state = {'out': [], 'err': [], 'sizes': [0, 0], 'truncated': False, 'timed_out': False,
-             'finished': False, 'timer': None, 'child': None}
-    holder = {}  # type: Dict[str, Any]
+             'finished': False, 'timer': None, 'child': None}  # type: Dict[str, Any]
+    holder = {}  # type: Dict[str, Callable[[ProcessResult], None]]
 
-    def finish(code, signal, error):
+    def finish(code: 'Optional[int]', signal: 'Optional[str]', error: 'Optional[str]') -> None:
         if state['finished']:
             return
         state['finished'] = True
@@ -41,8 +41,8 @@ def start_process(command: str, args: 'List[str]', options: 'Dict[str, Any]') ->
                            'stderr': utf8_text(state['err']), 'timedOut': state['timed_out'],
                            'truncated': state['truncated'], 'error': error})
 
-    def collector(index, chunks):
-        def on_data(chunk):
+    def collector(index: int, chunks: 'List[Any]') -> 'Callable[[Any], None]':
+        def on_data(chunk: 'Any') -> None:  # a Buffer
             room = limit - state['sizes'][index]
             if room <= 0:
                 state['truncated'] = True
@@ -54,19 +54,19 @@ def start_process(command: str, args: 'List[str]', options: 'Dict[str, Any]') ->
             chunks.append(chunk)
         return on_data
 
-    def on_timeout():
+    def on_timeout() -> None:
         state['timed_out'] = True
         kill()
 
-    def kill():
+    def kill() -> None:
         if not is_none(state['child']) and not state['finished']:
             state['child'].kill('SIGTERM')
 
-    def executor(resolve, reject):
+    def executor(resolve: 'Callable[[ProcessResult], None]', reject: 'Callable[..., None]') -> None:
         holder['resolve'] = resolve
         try:
             child = node('child_process').spawn(command, args, {
-                'cwd': options['cwd'], 'env': env, 'stdio': ['ignore', 'pipe', 'pipe'], 'windowsHide': True})
+                'cwd': options['cwd'], 'env': env, 'stdio': ['ignore', 'pipe', 'pipe'], 'windowsHide': True})  # type: ChildProcess
         except JsError as error:
             finish(None, None, error_message(error))
             return
@@ -87,15 +87,15 @@ def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', 
     arrives (without its newline), then `on_exit(code, stderr)` is called once; `code` is None when
     the program could not start or was killed. Returns `kill()`: no line is delivered after it.
     If `on_line` raises, the process is killed and the error's message ends `stderr`."""
-    state = {'rest': '', 'stderr': '', 'done': False, 'killed': False, 'child': None}
+    state = {'rest': '', 'stderr': '', 'done': False, 'killed': False, 'child': None}  # type: Dict[str, Any]
 
-    def kill():
+    def kill() -> None:
         if not state['killed'] and not state['done']:
             state['killed'] = True
             if not is_none(state['child']):
                 state['child'].kill()
 
-    def deliver(line):
+    def deliver(line: str) -> None:
         if state['killed'] or state['done']:
             return
         try:
@@ -104,17 +104,17 @@ def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', 
             state['stderr'] = state['stderr'] + error_message(error)
             kill()
 
-    def on_stdout(chunk):
+    def on_stdout(chunk: str) -> None:
         lines = (state['rest'] + chunk).split('\n')
         state['rest'] = lines.pop()
         for line in lines:
             deliver(line)
 
-    def on_stderr(chunk):
+    def on_stderr(chunk: str) -> None:
         if len(state['stderr']) < 65536:
             state['stderr'] = state['stderr'] + chunk
 
-    def finish(code):
+    def finish(code: 'Optional[int]') -> None:
         if state['done']:
             return
         if state['rest'] != '':
@@ -125,13 +125,13 @@ def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', 
         except JsError as error:
             console.error('hermes: ' + error_message(error))
 
-    def on_error(error):
+    def on_error(error: 'Any') -> None:
         state['stderr'] = state['stderr'] + error_message(error)
         finish(None)
 
     try:
         child = node('child_process').spawn(command, args, {'cwd': cwd, 'stdio': ['ignore', 'pipe', 'pipe'],
-                                                            'windowsHide': True})
+                                                            'windowsHide': True})  # type: ChildProcess
     except JsError as error:
         state['stderr'] = error_message(error)
         setTimeout(lambda: finish(None), 0)
@@ -148,5 +148,7 @@ def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', 
 
 # __pragma__('skip')
 from typing import Any, Callable, Dict, List, Optional
+from hermes.contracts.node import ChildProcess, ProcessOptions, RunningProcess
+from hermes.contracts.services import ProcessResult
 from hermes.js.child_process_cpython import start_process, stream_process_lines
 # __pragma__('noskip')

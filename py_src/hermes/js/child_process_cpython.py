@@ -5,7 +5,9 @@ import os
 import subprocess
 import threading
 # __pragma__('skip')
-from typing import Any, Callable, Dict, List, Optional  # (typing only inside skip blocks, as everywhere: tests/unit/test_rules.py)
+from typing import Any, Callable, Dict, List, Optional, Tuple  # (typing only inside skip blocks, as everywhere: tests/unit/test_rules.py)
+from hermes.contracts.node import ProcessOptions, RunningProcess
+from hermes.contracts.services import ProcessResult
 # __pragma__('noskip')
 
 
@@ -15,13 +17,13 @@ def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', 
     loop = asyncio.get_event_loop()
     state = {'done': False, 'killed': False, 'proc': None, 'error': ''}  # type: Dict[str, Any]
 
-    def kill():
+    def kill() -> None:
         if not state['killed'] and not state['done']:
             state['killed'] = True
             if state['proc'] is not None and state['proc'].poll() is None:
                 state['proc'].kill()
 
-    def deliver(line):
+    def deliver(line: str) -> None:
         if state['killed'] or state['done']:
             return
         try:
@@ -30,12 +32,12 @@ def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', 
             state['error'] += str(error)
             kill()
 
-    def finish(code, stderr):
+    def finish(code: Optional[int], stderr: str) -> None:
         if not state['done']:
             state['done'] = True
             on_exit(None if state['killed'] else code, stderr + state['error'])
 
-    def post(callback, *args):
+    def post(callback: Callable[..., None], *args: Any) -> None:
         try:
             loop.call_soon_threadsafe(callback, *args)
         except RuntimeError:
@@ -49,11 +51,13 @@ def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', 
         return kill
     state['proc'] = proc
 
-    def pump():
-        errors = []
-        reader = threading.Thread(target=lambda: errors.append(proc.stderr.read()), daemon=True)
+    def pump() -> None:
+        errors = []  # type: List[bytes]
+        stdout, stderr = proc.stdout, proc.stderr
+        assert stdout is not None and stderr is not None  # both piped
+        reader = threading.Thread(target=lambda: errors.append(stderr.read()), daemon=True)
         reader.start()
-        for raw in proc.stdout:
+        for raw in stdout:
             post(deliver, raw.decode('utf-8', errors='replace').rstrip('\n'))
         code = proc.wait()
         reader.join()
@@ -63,12 +67,12 @@ def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', 
     return kill
 
 
-def start_process(command: str, args: 'List[str]', options: 'Dict[str, Any]') -> 'Dict[str, Any]':
+def start_process(command: str, args: 'List[str]', options: 'ProcessOptions') -> 'RunningProcess':
     """CPython twin of the seam's start_process (asyncio subprocess); same result dict."""
-    state = {'proc': None, 'finished': False}
+    state = {'proc': None, 'finished': False}  # type: Dict[str, Any]
     limit = options.get('max_bytes') or 4194304
 
-    async def run():
+    async def run() -> ProcessResult:
         dropped = options.get('drop_env') or []
         env = {key: value for key, value in os.environ.items()
                if not any(key == p or (p.endswith('*') and key.startswith(p[:-1])) for p in dropped)}
@@ -91,14 +95,14 @@ def start_process(command: str, args: 'List[str]', options: 'Dict[str, Any]') ->
             proc.terminate()
             out, err = await proc.communicate()
         state['finished'] = True
-        code = proc.returncode
+        code = await proc.wait()  # (it has ended: its code at once)
         truncated = len(out) > limit or len(err) > limit
         return {'code': code if code >= 0 else None, 'signal': 'SIGTERM' if code is not None and code < 0 else None,
                 'stdout': out[:limit].decode('utf-8', errors='replace'),
                 'stderr': err[:limit].decode('utf-8', errors='replace'),
                 'timedOut': timed_out, 'truncated': truncated, 'error': None}
 
-    def kill():
+    def kill() -> None:
         if state['proc'] is not None and not state['finished'] and state['proc'].returncode is None:
             state['proc'].terminate()
 

@@ -42,7 +42,7 @@ def js_error(message: str) -> 'Any':
 def to_js_callback(handler: 'Callable[..., Any]') -> 'Callable[..., Any]':
     """Wrap a Python callable handed to VS Code or Node so a raised Python exception (or a rejected
     coroutine) reaches JS as a real `Error`, which VS Code can log and Node can print."""
-    def wrapper(*args):
+    def wrapper(*args: 'Any') -> 'Any':
         try:
             result = handler(*args)
         except JsError as error:
@@ -53,7 +53,7 @@ def to_js_callback(handler: 'Callable[..., Any]') -> 'Callable[..., Any]':
     return wrapper
 
 
-def _rethrow_as_js(error):
+def _rethrow_as_js(error: 'Any') -> 'NoReturn':
     raise_js(error)
 
 

@@ -5,7 +5,7 @@ from hermes.js.errors import error_message
 from hermes.js.objects import is_none, new, or_none, plain_object
 
 
-def fetch_url(url: str, options: 'Dict[str, Any]') -> 'Awaitable[Any]':
+def fetch_url(url: str, options: 'Dict[str, Any]') -> 'Awaitable[FetchResponse]':
     """Node's global fetch; `options` is a dict of method, headers, body, signal."""
     init = plain_object(options)
     if not is_none(options['headers']):
@@ -13,24 +13,24 @@ def fetch_url(url: str, options: 'Dict[str, Any]') -> 'Awaitable[Any]':
     return fetch(url, init)
 
 
-def timeout_signal(delay_ms: float) -> 'Any':
+def timeout_signal(delay_ms: float) -> 'Signal':
     return AbortSignal.timeout(delay_ms)
 
 
-def abort_controller() -> 'Any':
+def abort_controller() -> 'Controller':
     return new(AbortController)
 
 
-def either_signal(first: 'Any', second: 'Any') -> 'Any':
+def either_signal(first: 'Signal', second: 'Signal') -> 'Signal':
     """A signal that aborts when `first` or `second` does (a timeout, or a caller that gives up)."""
     return AbortSignal.any([first, second])
 
 
-def response_header(response: 'Any', header_name: str) -> 'Optional[str]':
+def response_header(response: 'FetchResponse', header_name: str) -> 'Optional[str]':
     return or_none(response.headers.js_get(header_name))
 
 
-def body_reader(response: 'Any') -> 'Dict[str, Any]':
+def body_reader(response: 'FetchResponse') -> 'Dict[str, Any]':
     """A reader of a fetch response body as text chunks (see read_text_chunk)."""
     if is_none(response.body):
         return {'reader': None, 'decoder': None}
@@ -74,6 +74,7 @@ def network_error_detail(error: 'Any') -> str:
 
 # __pragma__('skip')
 from typing import Any, Awaitable, Dict, Optional
+from hermes.contracts.node import AbortController as Controller, AbortSignal as Signal, FetchResponse  # (`as`: JS globals' names)
 from hermes.js.fetch_cpython import (
     fetch_url, timeout_signal, abort_controller, response_header, body_reader, read_text_chunk, cancel_body,
     network_error_code, network_error_detail,

@@ -21,7 +21,7 @@ def parse_json_plain(text: str) -> 'Any':
         raise ValueError(error_message(error))
 
 
-def _revive(key, value):
+def _revive(key: str, value: 'Any') -> 'Any':
     if value is not None and typeof(value) == 'object' and not Array.isArray(value):
         return dict(value)
     return value
@@ -34,7 +34,7 @@ def dump_json(value: 'Any', indent: int = 0) -> str:
     return JSON.stringify(value, _undefined_to_null)
 
 
-def _undefined_to_null(key, value):
+def _undefined_to_null(key: str, value: 'Any') -> 'Any':
     return None if is_undefined(value) else value
 
 

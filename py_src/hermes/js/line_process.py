@@ -21,33 +21,33 @@ WATCHDOG_SCRIPT = ('read line; [ "$line" = done ] && exit 0; kill -s TERM -- -"$
 
 # The process groups still running, ended with SIGKILL if this process exits before they did (a crash of the
 # extension host, a reload that skips deactivate). One hook for all of them.
-_live = {'pids': [], 'hooked': False}
+_live = {'pids': [], 'hooked': False}  # type: Dict[str, Any]
 
 
-def _kill_all_on_exit():
+def _kill_all_on_exit() -> None:
     for pid in _live['pids']:
         _signal_group(pid, 'SIGKILL')
 
 
-def _remember(pid):
+def _remember(pid: int) -> None:
     _live['pids'].append(pid)
     if not _live['hooked']:
         _live['hooked'] = True
         process.on('exit', _kill_all_on_exit)
 
 
-def _forget(pid):
+def _forget(pid: int) -> None:
     if pid in _live['pids']:
         _live['pids'].remove(pid)
 
 
-def _watch(pid):
+def _watch(pid: int) -> 'Callable[[], None]':
     """Start the watchdog of the process group `pid`; returns a function that dismisses it (the group ended)."""
     if process.platform == 'win32':
         return lambda: None
     try:
         watchdog = node('child_process').spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'hermes-watchdog', str(pid)], {
-            'stdio': ['pipe', 'ignore', 'ignore'], 'detached': True, 'windowsHide': True})
+            'stdio': ['pipe', 'ignore', 'ignore'], 'detached': True, 'windowsHide': True})  # type: ChildProcess
     except JsError:
         return lambda: None
     watchdog.on('error', lambda error: None)  # no /bin/sh: the exit hook alone, as before
@@ -56,13 +56,13 @@ def _watch(pid):
     if not is_none(watchdog.stdin.unref):
         watchdog.stdin.unref()
 
-    def dismiss():
+    def dismiss() -> None:
         if not watchdog.stdin.destroyed:
             watchdog.stdin.end('done\n')
     return dismiss
 
 
-def _signal_group(pid, signal):
+def _signal_group(pid: int, signal: str) -> None:
     """Send `signal` to the process group `pid` leads (the agent and every process it started); a
     process that left the group (setsid) is not reached. On Windows, taskkill ends the tree."""
     if process.platform == 'win32':
@@ -80,8 +80,8 @@ def _signal_group(pid, signal):
             pass  # already gone
 
 
-def open_line_process(command: str, args: 'List[str]', options: 'Dict[str, Any]',
-                      handlers: 'Dict[str, Callable[..., Any]]') -> 'Dict[str, Any]':
+def open_line_process(command: str, args: 'List[str]', options: 'LineProcessOptions',
+                      handlers: 'LineProcessHandlers') -> 'LineProcess':
     """Start `command args` (no shell) with stdin, stdout and stderr piped.
     `options`: cwd, env (variables added to this process's environment), max_line_bytes (a longer line on
     stdout is not delivered: on_overflow(limit) is called once and no line follows).
@@ -95,15 +95,15 @@ def open_line_process(command: str, args: 'List[str]', options: 'Dict[str, Any]'
     env = Object.assign({}, process.env, options['env'] if not is_none(options['env']) else {})
     state = {'pending': [], 'size': 0, 'overflowed': False, 'exited': False, 'stdout_ended': False,
              'stderr_ended': False, 'finished': False, 'code': None, 'signal': None, 'error': None, 'pid': None,
-             'drain_timer': None, 'dismiss_watchdog': None}
+             'drain_timer': None, 'dismiss_watchdog': None}  # type: Dict[str, Any]
 
-    def call(handler, *values):
+    def call(handler: 'Callable[..., Any]', *values: 'Any') -> None:
         try:
             handler(*values)
         except JsError as error:
             process.stderr.write('hermes: ' + error_message(error) + '\n')
 
-    def finish():
+    def finish() -> None:
         if state['finished']:
             return
         state['finished'] = True
@@ -115,19 +115,19 @@ def open_line_process(command: str, args: 'List[str]', options: 'Dict[str, Any]'
             state['dismiss_watchdog']()
         call(handlers['on_exit'], state['code'], state['signal'], state['error'])
 
-    def overflow():
+    def overflow() -> None:
         state['overflowed'] = True
         state['pending'] = []
         state['size'] = 0
         call(handlers['on_overflow'], limit)
 
-    def deliver(parts, size):
+    def deliver(parts: 'List[Any]', size: int) -> None:  # Buffers
         text = Buffer.concat(parts, size).toString('utf8')
         if text.endswith('\r'):
             text = text[:len(text) - 1]
         call(handlers['on_line'], text)
 
-    def on_stdout(chunk):
+    def on_stdout(chunk: 'Any') -> None:  # a Buffer
         while not state['overflowed'] and not state['finished']:
             at = chunk.indexOf(10)
             if at < 0:
@@ -148,14 +148,14 @@ def open_line_process(command: str, args: 'List[str]', options: 'Dict[str, Any]'
             chunk = chunk.subarray(at + 1)
             deliver(parts, size)
 
-    def on_stream_end(which):
-        def ended():
+    def on_stream_end(which: str) -> 'Callable[[], None]':
+        def ended() -> None:
             state[which] = True
             if state['exited'] and state['stdout_ended'] and state['stderr_ended']:
                 finish()
         return ended
 
-    def on_exit(code, signal):
+    def on_exit(code: 'Optional[int]', signal: 'Optional[str]') -> None:
         state['exited'] = True
         state['code'] = or_none(code)
         state['signal'] = or_none(signal)
@@ -164,32 +164,33 @@ def open_line_process(command: str, args: 'List[str]', options: 'Dict[str, Any]'
         else:
             state['drain_timer'] = setTimeout(finish, DRAIN_AFTER_EXIT_MS)
 
-    def on_error(error):
-        if is_none(state['pid']) or is_none(child.pid):  # it never started
+    def on_error(error: 'Any') -> None:
+        # (`child` is set: on_error is registered on it)
+        if is_none(state['pid']) or is_none(child.pid):  # type: ignore[union-attr]  # it never started
             code = error.code
             state['error'] = code if typeof(code) == 'string' else error_message(error)
             state['exited'] = True
             finish()
 
-    def write(text):
+    def write(text: str) -> bool:
         if state['finished'] or state['exited'] or is_none(child) or child.stdin.destroyed or \
                 not child.stdin.writable:
             return False
         child.stdin.write(text)
         return True
 
-    def end():
+    def end() -> None:
         if not is_none(child) and not child.stdin.destroyed:
             child.stdin.end()
 
-    def kill(signal):
+    def kill(signal: str) -> None:
         if not is_none(state['pid']):
             _signal_group(state['pid'], signal)
 
-    def running():
+    def running() -> bool:
         return not is_none(state['pid']) and not state['exited']
 
-    child = None
+    child = None  # type: Optional[ChildProcess]
     try:
         child = node('child_process').spawn(command, args, {
             'cwd': options['cwd'], 'env': env, 'stdio': ['pipe', 'pipe', 'pipe'], 'windowsHide': True,
@@ -215,7 +216,8 @@ def open_line_process(command: str, args: 'List[str]', options: 'Dict[str, Any]'
 
 
 # __pragma__('skip')
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
+from hermes.contracts.node import ChildProcess, LineProcess, LineProcessHandlers, LineProcessOptions
 from hermes.js.objects import typeof
 from hermes.js.line_process_cpython import open_line_process
 # __pragma__('noskip')

@@ -9,10 +9,16 @@ import signal as signals
 import subprocess
 import threading
 
+# __pragma__('skip')
+from typing import Any, Dict, List, Literal, Optional
+from hermes.contracts.node import LineProcess, LineProcessHandlers, LineProcessOptions
+HandlerName = Literal['on_line', 'on_overflow', 'on_stderr', 'on_exit']
+# __pragma__('noskip')
+
 DRAIN_AFTER_EXIT_S = 0.5
 
 
-def _signal_group(pid, signal_name):
+def _signal_group(pid: int, signal_name: str) -> None:
     sig = getattr(signals, signal_name)
     try:
         os.killpg(pid, sig)
@@ -23,53 +29,54 @@ def _signal_group(pid, signal_name):
             pass  # already gone
 
 
-def open_line_process(command, args, options, handlers):
+def open_line_process(command: str, args: List[str], options: LineProcessOptions,
+                      handlers: LineProcessHandlers) -> LineProcess:
     loop = asyncio.get_event_loop()
     limit = options['max_line_bytes']
     env = dict(os.environ)
     env.update(options.get('env') or {})
-    state = {'finished': False, 'exited': False, 'pid': None}
-    writes = queue.Queue()
+    state = {'finished': False, 'exited': False, 'pid': None}  # type: Dict[str, Any]
+    writes = queue.Queue()  # type: queue.Queue[Optional[bytes]]  # None: close stdin
 
-    def call(name, *values):
+    def call(name: 'HandlerName', *values: Any) -> None:
         try:
             handlers[name](*values)
         except Exception as error:  # the seam's contract: a handler's failure is reported, not fatal
             print('hermes: ' + str(error))
 
-    def post(name, *values):
+    def post(name: 'HandlerName', *values: Any) -> None:
         try:
             loop.call_soon_threadsafe(call, name, *values)
         except RuntimeError:
             pass  # the loop is gone (the test ended)
 
-    def finish(code, signal_name, error):
+    def finish(code: Optional[int], signal_name: Optional[str], error: Optional[str]) -> None:
         if state['finished']:
             return
         state['finished'] = True
         state['exited'] = True
         call('on_exit', code, signal_name, error)
 
-    def post_finish(code, signal_name, error):
+    def post_finish(code: Optional[int], signal_name: Optional[str], error: Optional[str]) -> None:
         try:
             loop.call_soon_threadsafe(finish, code, signal_name, error)
         except RuntimeError:
             pass
 
-    def write(text):
+    def write(text: str) -> bool:
         if state['finished'] or state['exited'] or state['pid'] is None:
             return False
         writes.put(text.encode('utf-8'))
         return True
 
-    def end():
+    def end() -> None:
         writes.put(None)
 
-    def kill(signal_name):
+    def kill(signal_name: str) -> None:
         if state['pid'] is not None:
             _signal_group(state['pid'], signal_name)
 
-    def running():
+    def running() -> bool:
         return state['pid'] is not None and not state['exited']
 
     try:
@@ -80,11 +87,13 @@ def open_line_process(command, args, options, handlers):
         loop.call_soon(finish, None, None, reason)
         return {'pid': None, 'write': write, 'end': end, 'kill': kill, 'running': running}
     state['pid'] = proc.pid
+    stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
+    assert stdin is not None and stdout is not None and stderr is not None  # all three piped
 
-    def read_stdout():
+    def read_stdout() -> None:
         pending = bytearray()
         overflowed = False
-        fd = proc.stdout.fileno()
+        fd = stdout.fileno()
         while True:
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -114,9 +123,9 @@ def open_line_process(command, args, options, handlers):
                     text = text[:-1]
                 post('on_line', text)
 
-    def read_stderr():
+    def read_stderr() -> None:
         decoder = codecs.getincrementaldecoder('utf-8')(errors='replace')
-        fd = proc.stderr.fileno()
+        fd = stderr.fileno()
         while True:
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -125,22 +134,22 @@ def open_line_process(command, args, options, handlers):
             if text:
                 post('on_stderr', text)
 
-    def write_stdin():
+    def write_stdin() -> None:
         while True:
             data = writes.get()
             if data is None:
                 break
             try:
-                proc.stdin.write(data)
-                proc.stdin.flush()
+                stdin.write(data)
+                stdin.flush()
             except (OSError, ValueError):
                 break  # EPIPE after the agent died: its exit says what happened
         try:
-            proc.stdin.close()
+            stdin.close()
         except (OSError, ValueError):
             pass
 
-    def wait_exit():
+    def wait_exit() -> None:
         code = proc.wait()
         state['exited'] = True
         stdout_reader.join(DRAIN_AFTER_EXIT_S)

@@ -7,7 +7,7 @@ from hermes.js.modules_cpython import require
 from typing import Any, Dict
 # The type checker's `vscode`: typings/vscode.pyi (generated from @types/vscode by scripts/vscode_stub.py). Under
 # CPython the import gives the test shim (tests/shim/vscode), the same module `require('vscode')` gives below.
-import vscode
+import vscode as vscode  # (`as`: re-exported on purpose, for every module that uses VS Code)
 # __pragma__('noskip')
 
 vscode = require('vscode')

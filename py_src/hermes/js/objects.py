@@ -54,5 +54,6 @@ T = TypeVar('T')
 Ts = TypeVarTuple('Ts')
 if TYPE_CHECKING:  # the checker narrows Optional values through is_none (typing.TypeIs from Python 3.13)
     from typing_extensions import TypeIs
-from hermes.js.objects_cpython import typeof, is_undefined, new, is_array, keys_of, plain_object, call_method
+from hermes.js.objects_cpython import typeof as typeof  # (`as`: re-exported, for the modules that test JS types)
+from hermes.js.objects_cpython import is_undefined, new, is_array, keys_of, plain_object, call_method
 # __pragma__('noskip')

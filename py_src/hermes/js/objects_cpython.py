@@ -1,6 +1,6 @@
 """CPython twins of hermes/js/objects.py (never transpiled)."""
 # __pragma__('skip')
-from typing import Callable, TypeVar, TypeVarTuple, Unpack
+from typing import Any, Callable, List, TypeVar, TypeVarTuple, Unpack
 
 T = TypeVar('T')
 Ts = TypeVarTuple('Ts')
@@ -21,7 +21,7 @@ def typeof(value: object) -> str:
     return 'object'
 
 
-def is_undefined(value):
+def is_undefined(value: object) -> bool:
     return False
 
 
@@ -29,17 +29,17 @@ def new(cls: Callable[[Unpack[Ts]], T], *args: Unpack[Ts]) -> T:
     return cls(*args)
 
 
-def is_array(value):
+def is_array(value: object) -> bool:
     return isinstance(value, (list, tuple))  # tuples too: Transcrypt's tuples are JS arrays
 
 
-def keys_of(obj):
+def keys_of(obj: Any) -> List[str]:
     return list(obj.keys()) if isinstance(obj, dict) else list(vars(obj).keys())
 
 
-def plain_object(value):
+def plain_object(value: Any) -> Any:
     return dict(value)
 
 
-def call_method(obj, method_name, *args):
+def call_method(obj: Any, method_name: str, *args: Any) -> Any:
     return getattr(obj, method_name)(*args)

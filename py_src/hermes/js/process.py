@@ -9,8 +9,8 @@ def current_pid() -> int:
     return process.pid
 
 
-def signal_process(pid: int, signal: 'str | int') -> None:
-    """process.kill(pid, signal): signal 0 only checks the process exists (throws ESRCH if not)."""
+def signal_process(pid: int, signal: int) -> None:
+    """process.kill(pid, signal), a signal by number: 0 only checks the process exists (throws ESRCH if not)."""
     process.kill(pid, signal)
 
 

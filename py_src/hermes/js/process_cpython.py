@@ -2,6 +2,9 @@
 import os
 import platform
 import sys
+# __pragma__('skip')
+from typing import Any, Callable, List, Optional
+# __pragma__('noskip')
 
 
 class process:
@@ -11,56 +14,56 @@ class process:
     platform = 'linux'
 
     @staticmethod
-    def kill(pid, signal):
+    def kill(pid: int, signal: int) -> None:
         try:
             os.kill(pid, signal)
         except OSError as error:
             wrapped = OSError(f'kill {"ESRCH" if error.errno == 3 else "EPERM"}')
-            wrapped.code = 'ESRCH' if error.errno == 3 else 'EPERM'
+            setattr(wrapped, 'code', 'ESRCH' if error.errno == 3 else 'EPERM')  # as Node's errors carry it
             raise wrapped from None
 
 
-def platform_id():
+def platform_id() -> str:
     machine = platform.machine().lower()
     arch = {'x86_64': 'x64', 'amd64': 'x64', 'aarch64': 'arm64', 'i386': 'ia32', 'i686': 'ia32'}.get(machine, machine)
     return ('win32' if sys.platform.startswith('win') else sys.platform) + '-' + arch
 
 
-def script_name():
+def script_name() -> str:
     return os.path.basename(sys.argv[0]) if sys.argv else ''
 
 
-def command_line():
+def command_line() -> List[str]:
     return list(sys.argv[1:])
 
 
-def current_directory():
+def current_directory() -> str:
     return os.getcwd()
 
 
-def environment_variable(name):
+def environment_variable(name: str) -> Optional[str]:
     return os.environ.get(name)
 
 
-def write_stdout(text):
+def write_stdout(text: str) -> None:
     sys.stdout.write(text)
     sys.stdout.flush()
 
 
-def write_stderr(text):
+def write_stderr(text: str) -> None:
     sys.stderr.write(text)
     sys.stderr.flush()
 
 
-def exit_process(code):
+def exit_process(code: int) -> None:
     raise SystemExit(code)
 
 
-def read_stdin_lines(on_line, on_end):
+def read_stdin_lines(on_line: Callable[[str], Any], on_end: Callable[[], Any]) -> None:
     for line in sys.stdin:
         on_line(line.rstrip('\r\n'))
     on_end()
 
 
-def on_process_signal(signal, handler):
+def on_process_signal(signal: str, handler: Callable[..., Any]) -> None:
     pass

@@ -20,15 +20,15 @@ def next_turn() -> 'Awaitable[Any]':
     return make_promise(lambda resolve, reject: setImmediate(resolve))
 
 
-def deferred() -> 'Dict[str, Any]':
+def deferred() -> 'Deferred':
     """{'promise', 'resolve', 'reject'}: a promise settled from outside."""
-    holder = {}
+    holder = {}  # type: Dict[str, Any]  # (the promise needs its executor run first: filled in two steps)
 
-    def executor(resolve, reject):
+    def executor(resolve: 'Callable[..., None]', reject: 'Callable[..., None]') -> None:
         holder['resolve'] = resolve
         holder['reject'] = reject
     holder['promise'] = make_promise(executor)
-    return holder
+    return holder  # type: ignore[return-value]  # now the three keys a Deferred has
 
 
 def first_of(awaitables: 'List[Awaitable[Any]]') -> 'Awaitable[Any]':
@@ -46,7 +46,7 @@ def spawn(awaitable: 'Awaitable[T]') -> 'Awaitable[T]':
     return awaitable
 
 
-def _report_background_error(error):
+def _report_background_error(error: 'Any') -> None:
     process.stderr.write('hermes: ' + error_message(error) + '\n')
 
 
@@ -63,6 +63,7 @@ def for_each_async(iterable: 'Any', callback: 'Callable[[Any], Any]', on_end: 'C
 
 # __pragma__('skip')
 from typing import Any, Awaitable, Callable, Dict, List, Sequence, TypeVar
+from hermes.contracts.node import Deferred
 T = TypeVar('T')
 from hermes.js.promises_cpython import (
     make_promise, sleep_ms, next_turn, deferred, first_of, wait_all, spawn, for_each_async,

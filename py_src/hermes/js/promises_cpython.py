@@ -1,13 +1,18 @@
 """CPython twins of hermes/js/promises.py (never transpiled): asyncio futures and tasks."""
 import asyncio
+# __pragma__('skip')
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, cast
+from hermes.contracts.node import Deferred
+T = TypeVar('T')
+# __pragma__('noskip')
 
 
-def make_promise(executor):
+def make_promise(executor: Callable[[Callable[..., None], Callable[..., None]], Any]) -> Awaitable[Any]:
     """`new Promise(executor)` as an asyncio future; resolve/reject may be called from any thread."""
     loop = asyncio.get_event_loop()
     future = loop.create_future()
 
-    def settle(ok, value):
+    def settle(ok: bool, value: Any) -> None:
         if future.done():
             return
         if ok:
@@ -15,40 +20,40 @@ def make_promise(executor):
         else:
             future.set_exception(value if isinstance(value, BaseException) else Exception(str(value)))
 
-    def resolve(value=None):
+    def resolve(value: Any = None) -> None:
         loop.call_soon_threadsafe(settle, True, value) if loop.is_running() else settle(True, value)
 
-    def reject(error=None):
+    def reject(error: Any = None) -> None:
         loop.call_soon_threadsafe(settle, False, error) if loop.is_running() else settle(False, error)
 
     executor(resolve, reject)
     return future
 
 
-def sleep_ms(delay_ms):
+def sleep_ms(delay_ms: float) -> Awaitable[None]:
     return asyncio.sleep(delay_ms / 1000.0)
 
 
-def next_turn():
+def next_turn() -> Awaitable[None]:
     return asyncio.sleep(0)
 
 
-class _Deferred(dict):
+class _Deferred(Dict[str, Any]):
     """The seam's deferred(): the future is made on first use, inside the running event loop."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
-        self._future = None
-        self._settled = None
+        self._future = None  # type: Optional[asyncio.Future[Any]]
+        self._settled = None  # type: Optional[Tuple[bool, Any]]
 
-    def _get_future(self):
+    def _get_future(self) -> 'asyncio.Future[Any]':
         if self._future is None:
             self._future = asyncio.get_event_loop().create_future()
             if self._settled is not None:
                 self._settle(*self._settled)
         return self._future
 
-    def _settle(self, ok, value):
+    def _settle(self, ok: bool, value: Any) -> None:
         if self._future is None:
             self._settled = (ok, value)
         elif not self._future.done():
@@ -57,7 +62,7 @@ class _Deferred(dict):
             else:
                 self._future.set_exception(value if isinstance(value, BaseException) else Exception(value))
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> Any:
         if key == 'promise':
             return self._get_future()
         if key == 'resolve':
@@ -67,11 +72,11 @@ class _Deferred(dict):
         raise KeyError(key)
 
 
-def deferred():
-    return _Deferred()
+def deferred() -> Deferred:
+    return cast(Deferred, _Deferred())  # its three keys are made when read (the future inside the running loop)
 
 
-async def first_of(awaitables):
+async def first_of(awaitables: List[Awaitable[Any]]) -> Any:
     futures = [asyncio.ensure_future(item) for item in awaitables]
     done, _pending = await asyncio.wait(futures, return_when=asyncio.FIRST_COMPLETED)
     for future in futures:  # the earliest in the list wins a tie, as near as CPython can tell
@@ -79,16 +84,16 @@ async def first_of(awaitables):
             return future.result()
 
 
-async def wait_all(awaitables):
+async def wait_all(awaitables: Sequence[Awaitable[Any]]) -> List[Any]:
     return list(await asyncio.gather(*awaitables))
 
 
-def spawn(awaitable):
+def spawn(awaitable: Awaitable[T]) -> Awaitable[T]:  # (a Future: but JS gives a Promise, so callers see an awaitable)
     return asyncio.ensure_future(awaitable)
 
 
-def for_each_async(iterable, callback, on_end):
-    async def consume():
+def for_each_async(iterable: Any, callback: Callable[[Any], Any], on_end: Callable[[Any], Any]) -> None:
+    async def consume() -> None:
         try:
             async for item in iterable:
                 callback(item)

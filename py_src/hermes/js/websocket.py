@@ -18,7 +18,7 @@ def websocket_server(choose_protocol: 'Callable[[List[str]], Any]') -> 'Any':
     """A `ws` WebSocketServer that owns no port (`noServer`): the caller's HTTP server hands it the upgrades it
     accepted (`server.handleUpgrade(request, socket, head, on_connection)`). `choose_protocol(offered)` picks the
     subprotocol to answer with, or False."""
-    def handle_protocols(offered, request):
+    def handle_protocols(offered: 'Any', request: 'Any') -> 'Any':  # a JS array of names; an http.IncomingMessage
         return choose_protocol(Array.js_from(offered))
     return new(require('./vendor/ws.js').WebSocketServer, {'noServer': True, 'maxPayload': MAX_MESSAGE_BYTES,
                                                'clientTracking': False, 'perMessageDeflate': False,

@@ -20,12 +20,13 @@ from hermes.js.timers import clear_timer, set_timer
 # __pragma__('skip')
 from typing import Any, Awaitable, Callable, Dict, List, Optional, TypedDict
 from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.node import Deferred, LineProcess
 
 
 class _Pending(TypedDict):
     """A request of ours waiting for its answer."""
     method: str
-    deferred: Dict[str, Any]  # js/promises.py deferred()
+    deferred: Deferred  # js/promises.py deferred()
     timer: Any
 # __pragma__('noskip')
 
@@ -48,7 +49,7 @@ class AcpConnection:
         self.stderr_tail = ''
         self.stderr_logged = 0
         self.stderr_partial = ''
-        self.process = None  # type: Optional[Dict[str, Any]]  # js/line_process.py open_line_process
+        self.process = None  # type: Optional[LineProcess]
         self.next_id = 1
         self.pending = {}  # type: Dict[str, _Pending]  # 'r:<id>' → the request waiting
         self.incoming = {}  # type: Dict[str, bool]  # 'q:<json id>' → True while the agent's request waits for our answer

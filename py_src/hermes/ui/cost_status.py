@@ -6,27 +6,35 @@ from hermes.js.clock import now_ms, local_day_text
 from hermes.js.modules import vscode
 from hermes.core.agent_costs import AgentCosts
 
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Callable, Optional
+from hermes.contracts.json import Json
+from hermes.core.acp_conversation import AcpConversations
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, Memento, StatusBarItem
+# __pragma__('noskip')
+
 LEDGER_KEY = 'hermes.agentCostsToday'
 
 
 class CostStatus:
     """`memento`: VS Code's globalState; `item`: the status bar item; `day()`: today's local date text."""
 
-    def __init__(self, memento, item, day=None):
+    def __init__(self, memento: 'Memento', item: 'StatusBarItem', day: 'Optional[Callable[[], str]]' = None) -> None:
         self.memento = memento
         self.item = item
         self.day = day or (lambda: local_day_text(now_ms()))
         self.costs = AgentCosts(memento.js_get(LEDGER_KEY), self.day())
         self.refresh()
 
-    def record(self, agent, session_id, cost):
+    def record(self, agent: str, session_id: str, cost: 'Json') -> None:
         """An agent session's cumulative cost (ACP usage_update.cost), at the end of its turn."""
         self.costs.new_day(self.day())
         if self.costs.record(agent, session_id, cost):
             self.memento.js_update(LEDGER_KEY, self.costs.to_data())
             self.refresh()
 
-    def refresh(self):
+    def refresh(self) -> None:
         totals = self.costs.today()
         if len(totals) == 0:
             self.item.hide()
@@ -40,7 +48,7 @@ class CostStatus:
         self.item.show()
 
 
-def register_cost_status(context, conversations):
+def register_cost_status(context: 'ExtensionContext', conversations: 'AcpConversations') -> CostStatus:
     """The item, fed by `conversations` (core/acp_conversation.py AcpConversations) at the end of each agent turn."""
     item = vscode.window.createStatusBarItem('hermes.costs', vscode.StatusBarAlignment.Right, 98)
     item['name'] = 'Hermes: agent costs today'  # subscript: `.name` would be renamed by Transcrypt

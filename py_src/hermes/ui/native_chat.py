@@ -9,10 +9,24 @@ from hermes.ui.lm_provider import register_lm_provider
 from hermes.ui.lm_tools import register_lm_tools
 from hermes.ui.chat_sessions import register_chat_sessions
 from hermes.ui.native_edits import register_native_edits
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Dict, Optional
+from hermes.core.conversations import ConversationStore
+from hermes.core.tools import ToolRegistry
+from hermes.host.change_log import ChangeLog
+from hermes.host.llm_service import LlmService
+from hermes.host.log import Log
+from hermes.ui.acp_session import AcpSessionRunner
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+# __pragma__('noskip')
 
 
-def register_native_chat(context, log, registry, llm, conversations, acp=None, changes=None):
-    def describe_model(model=None):
+def register_native_chat(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry', llm: 'LlmService',
+                         conversations: 'ConversationStore', acp: 'Optional[AcpSessionRunner]' = None,
+                         changes: 'Optional[ChangeLog]' = None) -> 'Dict[str, Any]':
+    """Each part by name (None where this VS Code lacks its API)."""
+    def describe_model(model: 'Optional[str]' = None) -> str:
         return llm.describe() if is_none(model) else model + ' at ' + llm_settings()['endpoint']
     native = register_native_edits(context, changes, log)  # turns' writes in VS Code's own chat editing
     return {

@@ -19,10 +19,29 @@ from hermes.core.acp_commands import commands_key
 from hermes.core.values import get_key
 from hermes.core.chat_sessions import SESSION_TYPE, session_contribution
 
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol
+from hermes.contracts.json import JsonObject
+from hermes.core.conversations import Conversation, ConversationStore
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import CancellationToken, EventEmitter, ExtensionContext, Uri
+
+
+class AgentCommands(Protocol):
+    """What this module asks of the ACP sessions' runner (ui/acp_session.py AcpSessionRunner)."""
+    def session_commands(self, conversation: Optional[Conversation]) -> List[JsonObject]: ...
+
+
+class KnownConversations(Protocol):
+    """What it asks of the chat sessions (ui/chat_sessions.py): the conversation a session resource shows, if any."""
+    def known_conversation(self, resource: 'Uri') -> Optional[Conversation]: ...
+# __pragma__('noskip')
+
 BUILTIN_SCHEME = 'agent-builtin'  # VS Code: a customization without a file (it parses no prompt file for it)
 
 
-def command_items(commands, kinds):
+def command_items(commands: 'List[JsonObject]', kinds: 'Any') -> 'List[JsonObject]':  # (kinds: the stub has no proposal)
     """The commands as VS Code's customization items (`kinds`: vscode.ChatSessionCustomizationType). A command the
     session contributes itself (/help …) is left out: VS Code lists that one already, and sends it to the agent the
     same way (ui/acp_session.py `prompt_blocks`)."""
@@ -34,7 +53,8 @@ def command_items(commands, kinds):
             for command in commands if not (command['name'] in contributed)]
 
 
-def register_session_commands(context, acp, sessions, store, log):
+def register_session_commands(context: 'ExtensionContext', acp: 'AgentCommands', sessions: 'KnownConversations',
+                              store: 'ConversationStore', log: 'Log') -> bool:
     """Offer each session's agent commands to VS Code's "/" completion. Returns False where this VS Code has no
     way to (the chat then says them instead)."""
     try:  # (VS Code's proposal getters throw for an extension the proposal is not enabled for)
@@ -46,26 +66,27 @@ def register_session_commands(context, acp, sessions, store, log):
         return False
     if is_none(register) or is_none(kinds):
         return False
-    changed = new(vscode.EventEmitter)
+    changed = new(vscode.EventEmitter)  # type: EventEmitter[None]
     context.subscriptions.push(changed)
-    listed = {}  # conversation id → the commands_key VS Code was last told about
+    listed = {}  # type: Dict[str, str]  # conversation id → the commands_key VS Code was last told about
 
-    def provide(resource, token=None):
+    def provide(resource: 'Uri', token: 'Optional[CancellationToken]' = None) -> 'List[JsonObject]':
         try:
             conversation = sessions.known_conversation(resource)  # (asking makes no conversation)
             if is_none(conversation):
                 return command_items(acp.session_commands(None), kinds)
             commands = acp.session_commands(conversation)
-            listed[conversation.id] = commands_key(commands)
+            if conversation.id is not None:  # (a stored conversation always has one)
+                listed[conversation.id] = commands_key(commands)
             return command_items(commands, kinds)
         except JsError as error:
             log.warn('Chat sessions: listing the agent\'s commands failed: ' + error_message(error))
             return []
 
-    def store_changed(conversation, origin=None):
+    def store_changed(conversation: 'Optional[Conversation]', origin: 'Any' = None) -> None:
         # VS Code caches the lists until told: tell it when a conversation's commands are no longer those it was
         # given (or, for one it has not asked about, none)
-        if is_none(conversation):
+        if is_none(conversation) or conversation.id is None:  # (a stored conversation always has an id)
             return
         key = commands_key(acp.session_commands(conversation))
         if get_key(listed, conversation.id, '') != key:
