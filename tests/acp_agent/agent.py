@@ -39,6 +39,12 @@ A prompt's first text block picks what the turn does (the first word, then argum
     background         as Hermes Agent (after 0.19.0) reports background work: `_hermes/process` running during the
                        turn; 0.3 s after the turn ends, `_hermes/process` exited and a `_hermes/notification` whose
                        text is the prompt its CLI would send next
+    subagents          as Hermes Agent's main branch delegates (acp_adapter/subagents.py and tools.py): a `delegate_task`
+                       tool call (kind execute, "delegate batch (2 tasks)"), then snapshots of two children
+                       `hermes-subagent:sa-1` / `sa-2` (tool_call, then tool_call_update, each whole, with
+                       `_meta.hermes.subagentProgress`), a grandchild `sa-1.1` (depth 2, parentId sa-1), one stale
+                       snapshot sent again out of order, one malformed; the children end completed and failed, then
+                       the delegate call completes; end_turn
     hostile_title       a session_info_update with a 300,000-character title with escapes and a bidi override
     terminal CMD ARGS…  terminal/create → wait_for_exit → output → release, says the output and exit
     terminal_in DIR CMD ARGS…  the same with cwd DIR (relative to the session's cwd)
@@ -301,6 +307,8 @@ def turn(request_id, params):
         outcome = reply.get('result', {}).get('outcome', {}) if 'result' in reply else {'error': reply.get('error')}
         chunk(session_id, 'permission: ' + json.dumps(outcome, sort_keys=True))
         return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'subagents':
+        return delegate(request_id, session_id)
     if command == 'background':
         process = {'sessionId': session_id, 'toolCallId': 'call_bg', 'processId': 'proc_1', 'command': 'sleep 1'}
         send({'jsonrpc': '2.0', 'method': '_hermes/process', 'params': dict(process, status='running')})
@@ -449,6 +457,57 @@ ELICIT_HOSTILE = {
     'required': ['answer']}
 
 
+def subagent_snapshot(session_id, child, start):
+    """One snapshot as Hermes' acp_adapter/subagents.py snapshot_update() sends it (metadata bound): the child's
+    whole state each time, its sequence counting up across the session."""
+    status = {'running': 'in_progress', 'completed': 'completed', 'failed': 'failed', 'canceled': 'failed'}
+    body = {'sessionUpdate': 'tool_call' if start else 'tool_call_update', 'toolCallId': 'hermes-subagent:' + child['id'],
+            'status': status[child['status']], 'title': child['title'],
+            '_meta': {'hermes': {'subagentProgress': dict(child)}}}
+    if start:
+        body['kind'] = 'other'
+    update(session_id, body)
+
+
+def delegate(request_id, session_id):
+    """`delegate_task` with two goals: its tool call (tools.py: kind execute, title "delegate batch (N tasks)"),
+    the children's snapshots while it runs, then its completion."""
+    update(session_id, {'sessionUpdate': 'tool_call', 'toolCallId': 'tc-delegate1', 'title': 'delegate batch (2 tasks)',
+                        'kind': 'execute', 'status': 'pending',
+                        'rawInput': {'tasks': [{'goal': 'review the docs'}, {'goal': 'check the tests'}]}})
+    sequence = [0]
+
+    def child(child_id, title, depth=1, parent=None):
+        return {'version': 1, 'id': child_id, 'parentId': parent, 'depth': depth, 'sequence': 0, 'status': 'running',
+                'text': '', 'tools': [], 'title': title, 'outputLimited': False, 'activitiesLimited': False}
+
+    def step(node, start=False, **changes):
+        sequence[0] += 1
+        node.update(changes, sequence=sequence[0])
+        subagent_snapshot(session_id, node, start)
+        return dict(node)
+
+    docs = child('sa-1', 'Review docs')
+    tests = child('sa-2', 'Check tests')
+    step(docs, start=True)
+    step(tests, start=True)
+    step(docs, tools=['read_file'])
+    stale = step(docs, tools=['read_file', 'read_file'])
+    grandchild = child('sa-1.1', 'Summarize notes', depth=2, parent='sa-1')
+    step(grandchild, start=True)
+    step(tests, tools=['terminal'], text='Ran the tests: 2 failures.')
+    step(grandchild, tools=['search_files'], text='Notes summarized.', status='completed')
+    step(docs, tools=['read_file', 'read_file', 'search_files'], text='The docs are current.', status='completed')
+    subagent_snapshot(session_id, stale, False)  # an older snapshot again: the client keeps the newer one
+    update(session_id, {'sessionUpdate': 'tool_call_update', 'toolCallId': 'hermes-subagent:bad id',
+                        '_meta': {'hermes': {'subagentProgress': {'id': 'bad id', 'depth': 99}}}})
+    step(tests, status='failed')
+    update(session_id, {'sessionUpdate': 'tool_call_update', 'toolCallId': 'tc-delegate1', 'status': 'completed',
+                        'content': [{'type': 'content', 'content': {'type': 'text', 'text': '2 tasks: 1 done, 1 failed'}}]})
+    chunk(session_id, 'delegated')
+    return answer(request_id, {'stopReason': 'end_turn'})
+
+
 def elicit(request_id, session_id, params):
     """Ask the client a question (elicitation/create) and say what came back."""
     form_capable = ((STATE.get('client') or {}).get('elicitation') or {}).get('form') is not None
@@ -568,6 +627,7 @@ def handle(message):
 
 AUTH_MODES = ('auth_terminal', 'auth_agent')
 LOGIN_FILE = 'scripted-login'  # in the working folder (the client's private agent folder)
+
 
 
 def auth_methods(params):
