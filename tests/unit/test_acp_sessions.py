@@ -33,6 +33,10 @@ class FakeClientSide:
         self.prompters = {}
         self.questioners = {}
         self.authors = {}
+        self.observing = {}
+
+    def set_observing(self, session_id, is_observing):
+        self.observing[session_id] = is_observing
 
     def set_change_author(self, session_id, author):
         self.authors[session_id] = author
@@ -929,3 +933,24 @@ def test_without_a_question_carousel_a_form_is_asked_with_quick_picks_and_input_
     assert world['made'][0].outcomes == [{'action': 'accept', 'content': {'strategy': 'conservative', 'count': 2}}]
     assert vscode.window.quick_picks == [['Conservative', 'Balanced']]
     assert vscode.window.input_boxes[0]['value'] == '3'  # the schema's default
+
+
+def test_a_turn_tells_the_client_side_whether_the_session_is_in_hermes_observe_mode():
+    """Hermes Agent's observe mode (main branch): chosen in the session's input area (conversation.acp['mode']) or
+    reported by the agent during the turn (current_mode_update); the client side asks while the turn runs, and the
+    question is gone after it."""
+    seen = []
+    world = make_world({'turns': [[('do', lambda: seen.append(world['made'][0].client_side.observing['sess-1']()))],
+                                  [('do', lambda: seen.append(world['made'][0].client_side.observing['sess-1']())),
+                                   {'sessionUpdate': 'current_mode_update', 'currentModeId': 'observe'},
+                                   ('do', lambda: seen.append(world['made'][0].client_side.observing['sess-1']()))],
+                                  [('do', lambda: seen.append(world['made'][0].client_side.observing['sess-1']()))]]})
+    ask(world, 'first')
+    assert seen == [False] and world['made'][0].client_side.observing['sess-1'] is None  # ended with the turn
+    [conversation] = world['store'].conversations
+    resource = 'hermes:/' + conversation.id
+    ask(world, 'second', resource)
+    assert seen == [False, False, True]
+    conversation.acp['mode'] = 'observe'  # as a choice in the input area keeps it
+    ask(world, 'third', resource)
+    assert seen == [False, False, True, True]
