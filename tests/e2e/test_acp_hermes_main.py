@@ -4,6 +4,9 @@
   grandchild): in a "+" Hermes Agent session the delegating call is VS Code's subagent part and the children's tool
   invocations are grouped under it; in the side panel the children are lines nested under the delegating call's
   card, the grandchild under its parent;
+- background work (its acp_adapter/background.py; the scripted `background`): the `_hermes/notification` that
+  arrives after the turn is a message whose "Ask Hermes Agent" puts the prompt Hermes' CLI would send into the chat
+  input, unsent;
 - observe mode (its acp_adapter/plan_gate.py; the scripted agent started `plan_modes`): chosen in the panel's Mode
   picker, the agent's edit reaches the review as a pending change without a question, and the file is listed in the
   Changes view.
@@ -13,7 +16,7 @@ The tests run in order on one window.
 import pytest
 
 from acp_agents import scripted_agent
-from chat_view import last_response, new_hermes_session, open_panel, send as send_in_chat, send_in_panel, \
+from chat_view import INPUT, last_response, new_hermes_session, open_panel, send as send_in_chat, send_in_panel, \
     wait_for_first_window
 from conftest import copy_of_fixture_workspace, open_window, running_code_server
 from vscode_server import wait_until
@@ -57,6 +60,24 @@ def test_a_sessions_subagents_are_grouped_under_the_call_that_delegated_them(win
     for title in ['Review docs', 'Check tests', 'Summarize notes']:
         response.get_by_text(title).first.wait_for(state='visible', timeout=30000)
     window.screenshot(artifacts / 'acp-subagents-session.png')
+
+
+def test_a_background_notification_offers_its_prompt_and_ask_puts_it_into_the_chat_input(window, artifacts):
+    page = window.page
+    new_hermes_session(page)
+    send_in_chat(page, 'background')
+    last_response(page).get_by_text('started it').first.wait_for(state='visible', timeout=60000)
+    toast = page.locator('.notification-toast', has_text='Hermes Agent: Background process proc_1 finished').first
+    toast.wait_for(state='visible', timeout=30000)
+    window.screenshot(artifacts / 'acp-background-notification.png')
+    toast.get_by_role('button', name='Ask Hermes Agent').click()
+    chat_input = page.locator(INPUT).last
+    # (Monaco draws spaces as no-break spaces, and wraps the line)
+    wait_until(lambda: ' '.join(chat_input.inner_text().replace('\xa0', ' ').split()) ==
+               '[Background process proc_1 exited with code 0]', 30,
+               what='the prompt in the chat input')
+    assert last_response(page).get_by_text('started it').count() == 1  # put there, not sent
+    window.screenshot(artifacts / 'acp-background-prompt-in-input.png')
 
 
 def test_the_panels_subagents_are_lines_nested_under_the_delegating_card(window, artifacts):
