@@ -10,6 +10,7 @@ import vscode
 
 from hermes.core.acp_subagents import read_subagent, is_stale, subagent_summary
 from hermes.core.acp_turn import AcpTurn, TurnView
+from hermes.core.chat_sessions import history_plan
 from hermes.core.conversations import Conversation
 from hermes.ui.acp_chat import ChatStreamView
 
@@ -130,6 +131,9 @@ def test_the_scripted_delegation_nests_each_child_under_its_parent():
     restored = Conversation.restore(json.loads(json.dumps(conversation.to_data())))
     assert [part.get('parent') for part in restored.messages[-1]['parts'] if part['kind'] == 'tool'] == [
         None, 'tc-delegate1', 'tc-delegate1', 'hermes-subagent:sa-1', None]
+    [_request, response] = history_plan(restored)  # a reopened session's history: the children marked as nested
+    assert [part['text'] for part in response['parts'] if part['kind'] == 'progress'] == [
+        'delegate batch (2 tasks)', '↳ Review docs', '↳ Check tests (failed)', '↳ Summarize notes', 'tool']
 
 
 def test_a_subagent_without_a_running_call_stays_at_the_top():
