@@ -362,7 +362,24 @@ function updateAgentToolCard(card, tool) {
 
 function storedAgentTool(part) {
   const input = typeof part.arguments === 'string' ? part.arguments : JSON.stringify(part.arguments === undefined ? {} : part.arguments);
-  return { id: part.id, title: part.name, kind: part.toolKind || 'other', status: part.status, input: input === '{}' ? '' : input, output: part.result || '', paths: part.paths || [], diffs: [] };
+  return { id: part.id, title: part.name, kind: part.toolKind || 'other', status: part.status, input: input === '{}' ? '' : input, output: part.result || '', paths: part.paths || [], diffs: [], parent: part.parent || null, subagent: String(part.id).startsWith('hermes-subagent:') };
+}
+
+// Where a new card goes: nested under the card of its parent tool call (a Hermes subagent under the call that
+// delegated it, or under its parent subagent), else at the end of the message.
+function placeAgentToolCard(tools, body, card, tool) {
+  const parent = tool.parent ? tools.get(tool.parent) : null;
+  if (tool.subagent) card.classList.add('subagent-card');
+  if (!parent) {
+    body.appendChild(card);
+    return;
+  }
+  let children = parent.querySelector(':scope > .tool-children');
+  if (!children) {
+    children = el('div', { class: 'tool-children', role: 'group', 'aria-label': 'Subagents' });
+    parent.appendChild(children);
+  }
+  children.appendChild(card);
 }
 
 // The permission question, in the card of the waiting tool: every option the agent offers, and its diffs.
@@ -506,9 +523,16 @@ function addAssistantMessage(message, live) {
       holder.appendChild(renderMarkdown(part.text || ''));
       body.appendChild(holder);
     } else if (part.kind === 'tool') {
-      const card = Array.isArray(part.paths) ? agentToolCard(storedAgentTool(part)) : toolCard(part);
-      entry.tools.set(part.id, card);
-      body.appendChild(card);
+      if (Array.isArray(part.paths)) {
+        const tool = storedAgentTool(part);
+        const card = agentToolCard(tool);
+        entry.tools.set(part.id, card);
+        placeAgentToolCard(entry.tools, body, card, tool);
+      } else {
+        const card = toolCard(part);
+        entry.tools.set(part.id, card);
+        body.appendChild(card);
+      }
     } else if (part.kind === 'thought') {
       body.appendChild(thoughtElement(part.text || '').details);
     } else if (part.kind === 'plan' && Array.isArray(part.entries)) {
@@ -865,7 +889,7 @@ const handlers = {
       if (current.thinking) { current.thinking.remove(); current.thinking = null; }
       card = agentToolCard(tool);
       current.tools.set(tool.id, card);
-      current.body.appendChild(card);
+      placeAgentToolCard(current.tools, current.body, card, tool);
     }
     scrollToEnd(false);
   },

@@ -117,6 +117,7 @@ export interface ToolPart {
   status: 'running' | 'waiting' | 'ok' | 'error' | 'cancelled';
   result: string;
   paths?: Array<string>;
+  parent?: string;
 }
 
 /** An ACP agent's thinking: shown live, stored, not replayed into a session's history. */
@@ -270,6 +271,8 @@ export interface AgentTool {
   output: string;
   paths: Array<string>;
   diffs: Array<ToolDiff>;
+  parent: string | null;
+  subagent: boolean;
 }
 
 export interface ToolDiff {

@@ -16,6 +16,8 @@ auth_terminal (needs a sign-in: initialize offers the terminal method `login` (a
 ACP_INTERACTIVE_LOGIN=1) and `logout`; session/new fails with -32000 until `agent.py auth_terminal --login` has run
 in its working folder — it asks for a key on the terminal, writes `scripted-login` there and exits 0; logout removes
 it) · auth_agent (the same with the agent method `oauth`: `authenticate` signs in for this process) ·
+plan_modes (as Hermes Agent's main branch, acp_adapter/plan_gate.py: session/new offers the modes default, plan and
+observe; `propose` and `run` below obey them as its gate does) ·
 config (session/new also offers config options — a select "model" of category model, which replaces the deprecated
 models, a grouped select "thought_level", a boolean "auto_approve", and one malformed entry — set with
 session/set_config_option, whose answer carries them all anew).
@@ -39,6 +41,19 @@ A prompt's first text block picks what the turn does (the first word, then argum
     background         as Hermes Agent (after 0.19.0) reports background work: `_hermes/process` running during the
                        turn; 0.3 s after the turn ends, `_hermes/process` exited and a `_hermes/notification` whose
                        text is the prompt its CLI would send next
+    subagents          as Hermes Agent's main branch delegates (acp_adapter/subagents.py and tools.py): a `delegate_task`
+                       tool call (kind execute, "delegate batch (2 tasks)"), then snapshots of two children
+                       `hermes-subagent:sa-1` / `sa-2` (tool_call, then tool_call_update, each whole, with
+                       `_meta.hermes.subagentProgress`), a grandchild `sa-1.1` (depth 2, parentId sa-1), one stale
+                       snapshot sent again out of order, one malformed; the children end completed and failed, then
+                       the delegate call completes; end_turn
+    propose PATH TEXT…  as Hermes Agent's main branch edits through the client (tool_bridge.py, plan_gate.py): a
+                       tool call "write: PATH" (kind edit, the diff of the whole new text), then fs/write_text_file,
+                       then the call completed; says what came back. In plan mode it is blocked by the agent itself
+                       (PLAN_BLOCK_FMT, nothing sent); in observe mode it goes ahead (the client captures it)
+    run CMD ARGS…       the same for a command (terminal/create …, as `terminal`); blocked by the agent itself in plan
+                       and observe mode (OBSERVE_BLOCK_FMT). `write` and `terminal` above ignore the mode (an agent
+                       that does not gate itself: the client must)
     hostile_title       a session_info_update with a 300,000-character title with escapes and a bidi override
     terminal CMD ARGS…  terminal/create → wait_for_exit → output → release, says the output and exit
     terminal_in DIR CMD ARGS…  the same with cwd DIR (relative to the session's cwd)
@@ -301,6 +316,8 @@ def turn(request_id, params):
         outcome = reply.get('result', {}).get('outcome', {}) if 'result' in reply else {'error': reply.get('error')}
         chunk(session_id, 'permission: ' + json.dumps(outcome, sort_keys=True))
         return answer(request_id, {'stopReason': 'end_turn'})
+    if command == 'subagents':
+        return delegate(request_id, session_id)
     if command == 'background':
         process = {'sessionId': session_id, 'toolCallId': 'call_bg', 'processId': 'proc_1', 'command': 'sleep 1'}
         send({'jsonrpc': '2.0', 'method': '_hermes/process', 'params': dict(process, status='running')})
@@ -334,6 +351,26 @@ def turn(request_id, params):
         chunk(session_id, command + ': ' + json.dumps(reply.get('result', {'error': reply.get('error')}),
                                                       sort_keys=True))
         return answer(request_id, {'stopReason': 'end_turn'})
+    if command in ('propose', 'run'):
+        blocked = gate_blocks(session_id, 'write_file' if command == 'propose' else 'terminal')
+        if blocked is not None:
+            chunk(session_id, blocked)
+            return answer(request_id, {'stopReason': 'end_turn'})
+        if command == 'run':
+            command = 'terminal'  # what Hermes' tool_bridge.py sends for its terminal tool (below)
+        else:
+            path = os.path.join(STATE['cwd'].get(session_id) or '.', words[1])
+            text = ' '.join(words[2:]) + '\n'
+            old = open(path).read() if os.path.exists(path) else None
+            update(session_id, {'sessionUpdate': 'tool_call', 'toolCallId': 'tc-propose', 'title': 'write: ' + words[1],
+                                'kind': 'edit', 'status': 'in_progress', 'locations': [{'path': path}],
+                                'content': [{'type': 'diff', 'path': path, 'oldText': old, 'newText': text}]})
+            reply = ask_client('fs/write_text_file', {'sessionId': session_id, 'path': path, 'content': text})
+            update(session_id, {'sessionUpdate': 'tool_call_update', 'toolCallId': 'tc-propose',
+                                'status': 'failed' if 'error' in reply else 'completed'})
+            chunk(session_id, 'propose: ' + json.dumps(reply.get('result', {'error': reply.get('error')}),
+                                                       sort_keys=True))
+            return answer(request_id, {'stopReason': 'end_turn'})
     if command in ('read', 'write', 'terminal', 'terminal_in', 'unknown_method'):
         if command == 'read':
             params = {'sessionId': session_id, 'path': words[1]}
@@ -449,6 +486,77 @@ ELICIT_HOSTILE = {
     'required': ['answer']}
 
 
+# Hermes Agent's main branch, acp_adapter/plan_gate.py: what its gate answers a tool it withholds.
+PLAN_BLOCK_FMT = ("Blocked in Plan mode: '{tool_name}' would change the workspace or run a command. Do not retry. "
+                  "Present your complete plan to the user as a normal message, then stop and wait — the user will "
+                  "review it and switch out of Plan mode to let you proceed.")
+OBSERVE_BLOCK_FMT = ("Blocked in Observe mode: '{tool_name}' would run a command. Observe mode may read the workspace "
+                     "and propose file edits (which the user reviews) but must NOT execute commands. Do not retry; "
+                     "finish using read and edit tools only.")
+
+
+def gate_blocks(session_id, tool_name):
+    """plan_gate.py: plan mode withholds edits and commands; observe mode only commands (its edits go to the client,
+    which captures them for review)."""
+    mode = STATE['mode'].get(session_id, 'default')
+    if mode == 'plan':
+        return PLAN_BLOCK_FMT.format(tool_name=tool_name)
+    if mode == 'observe' and tool_name == 'terminal':
+        return OBSERVE_BLOCK_FMT.format(tool_name=tool_name)
+    return None
+
+
+def subagent_snapshot(session_id, child, start):
+    """One snapshot as Hermes' acp_adapter/subagents.py snapshot_update() sends it (metadata bound): the child's
+    whole state each time, its sequence counting up across the session."""
+    status = {'running': 'in_progress', 'completed': 'completed', 'failed': 'failed', 'canceled': 'failed'}
+    body = {'sessionUpdate': 'tool_call' if start else 'tool_call_update', 'toolCallId': 'hermes-subagent:' + child['id'],
+            'status': status[child['status']], 'title': child['title'],
+            '_meta': {'hermes': {'subagentProgress': dict(child)}}}
+    if start:
+        body['kind'] = 'other'
+    update(session_id, body)
+
+
+def delegate(request_id, session_id):
+    """`delegate_task` with two goals: its tool call (tools.py: kind execute, title "delegate batch (N tasks)"),
+    the children's snapshots while it runs, then its completion."""
+    update(session_id, {'sessionUpdate': 'tool_call', 'toolCallId': 'tc-delegate1', 'title': 'delegate batch (2 tasks)',
+                        'kind': 'execute', 'status': 'pending',
+                        'rawInput': {'tasks': [{'goal': 'review the docs'}, {'goal': 'check the tests'}]}})
+    sequence = [0]
+
+    def child(child_id, title, depth=1, parent=None):
+        return {'version': 1, 'id': child_id, 'parentId': parent, 'depth': depth, 'sequence': 0, 'status': 'running',
+                'text': '', 'tools': [], 'title': title, 'outputLimited': False, 'activitiesLimited': False}
+
+    def step(node, start=False, **changes):
+        sequence[0] += 1
+        node.update(changes, sequence=sequence[0])
+        subagent_snapshot(session_id, node, start)
+        return dict(node)
+
+    docs = child('sa-1', 'Review docs')
+    tests = child('sa-2', 'Check tests')
+    step(docs, start=True)
+    step(tests, start=True)
+    step(docs, tools=['read_file'])
+    stale = step(docs, tools=['read_file', 'read_file'])
+    grandchild = child('sa-1.1', 'Summarize notes', depth=2, parent='sa-1')
+    step(grandchild, start=True)
+    step(tests, tools=['terminal'], text='Ran the tests: 2 failures.')
+    step(grandchild, tools=['search_files'], text='Notes summarized.', status='completed')
+    step(docs, tools=['read_file', 'read_file', 'search_files'], text='The docs are current.', status='completed')
+    subagent_snapshot(session_id, stale, False)  # an older snapshot again: the client keeps the newer one
+    update(session_id, {'sessionUpdate': 'tool_call_update', 'toolCallId': 'hermes-subagent:bad id',
+                        '_meta': {'hermes': {'subagentProgress': {'id': 'bad id', 'depth': 99}}}})
+    step(tests, status='failed')
+    update(session_id, {'sessionUpdate': 'tool_call_update', 'toolCallId': 'tc-delegate1', 'status': 'completed',
+                        'content': [{'type': 'content', 'content': {'type': 'text', 'text': '2 tasks: 1 done, 1 failed'}}]})
+    chunk(session_id, 'delegated')
+    return answer(request_id, {'stopReason': 'end_turn'})
+
+
 def elicit(request_id, session_id, params):
     """Ask the client a question (elicitation/create) and say what came back."""
     form_capable = ((STATE.get('client') or {}).get('elicitation') or {}).get('form') is not None
@@ -505,8 +613,8 @@ def handle(message):
         STATE['cwd'][session_id] = params.get('cwd')
         STATE['roots'][session_id] = params.get('additionalDirectories')
         answer(request_id, {'sessionId': session_id, 'modes': {
-            'currentModeId': 'default', 'availableModes': [{'id': 'default', 'name': 'Ask'},
-                                                           {'id': 'accept_edits', 'name': 'Accept edits'}]},
+            'currentModeId': 'default', 'availableModes': PLAN_MODES if MODE == 'plan_modes' else [
+                {'id': 'default', 'name': 'Ask'}, {'id': 'accept_edits', 'name': 'Accept edits'}]},
             'models': {'currentModelId': 'scripted-a', 'availableModels': [
                 {'modelId': 'scripted-a', 'name': 'Scripted A'}, {'modelId': 'scripted-b', 'name': 'Scripted B',
                                                                   'description': 'the other one'}]},
@@ -567,6 +675,9 @@ def handle(message):
 
 
 AUTH_MODES = ('auth_terminal', 'auth_agent')
+PLAN_MODES = [{'id': 'default', 'name': 'Ask'},
+              {'id': 'plan', 'name': 'Plan', 'description': 'Read-only tools: a plan, no changes'},
+              {'id': 'observe', 'name': 'Observe', 'description': 'Edits proposed for review, no commands'}]
 LOGIN_FILE = 'scripted-login'  # in the working folder (the client's private agent folder)
 
 

@@ -5,7 +5,10 @@ by $0.25 and answers with 1,234 tokens; `blocks` says the content blocks its pro
 - the side panel: a line under each turn says its tokens and what it cost; the header says the session's cost;
 - the side panel: an image picked with the attach button shows as a chip, goes with the next message as an `image`
   block, and the chip is gone after the send;
-- a "+" Hermes Agent session: the same line under its turn, and the session item's tooltip sums the session.
+- a "+" Hermes Agent session: the same line under its turn, and the session item's tooltip sums the session;
+- a "+" Hermes Agent session: an image attached in VS Code's own chat (Add Context, then an image file of the
+  workspace found by the picker's search: VS Code attaches it as image data, since Hermes' model says it reads
+  images) reaches the agent as an `image` block.
 
 The tests run in order on one window.
 """
@@ -27,6 +30,7 @@ PNG = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4
 @pytest.fixture(scope='module')
 def server(tmp_path_factory):
     workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-usage-ws')
+    (workspace / 'dot.png').write_bytes(PNG)
     agent = scripted_agent()
     agent['args'] = agent['args'] + ['--rich']
     settings = {'hermes.mcp.port': 0, 'hermes.acp.agents': [agent], 'hermes.agent.backend': 'Scripted',
@@ -82,3 +86,21 @@ def test_a_session_turn_says_what_it_used_and_cost_and_its_item_sums_the_session
     send_in_chat(page, 'costly')
     last_response(page).get_by_text(TURN).first.wait_for(state='visible', timeout=60000)
     window.screenshot(artifacts / 'acp-usage-session.png')
+
+
+def test_an_image_attached_in_a_sessions_chat_reaches_the_agent_as_an_image_block(window, artifacts):
+    page = window.page
+    new_hermes_session(page)
+    page.locator('.interactive-input-part a.action-label[aria-label^="Add Context"]').last.click()
+    page.locator('.quick-input-widget .monaco-list-row', has_text='Files & Folders').first.wait_for(state='visible')
+    page.keyboard.type('dot.png')  # the picker's own file search: an image file comes as image data
+    page.locator('.quick-input-widget .monaco-list-row', has_text='dot.png').first.wait_for(state='visible')
+    page.keyboard.press('Enter')
+    chip = page.locator('.interactive-input-part .chat-attached-context-attachment', has_text='dot.png').last
+    chip.wait_for(state='visible')
+    window.screenshot(artifacts / 'acp-image-attached-session.png')
+    send_in_chat(page, 'blocks')
+    said = 'blocks: text(6 chars) image(image/png, ' + str(len(base64.b64encode(PNG))) + ' base64 chars, file://'
+    last_response(page).get_by_text(said).first.wait_for(state='visible', timeout=60000)
+    assert last_response(page).get_by_text('/dot.png)').count() >= 1  # its file, as the block's uri
+    window.screenshot(artifacts / 'acp-image-sent-session.png')

@@ -66,3 +66,29 @@ test('a write the user declines leaves the file as it was and the agent hears wh
   assert.match(write, /^write: \{"error": \{"code": -32603, "message": "The user declined to run file_write\./);
   assert.equal(fs.readFileSync(path.join(folder, 'notes.md'), 'utf8'), 'one\ntwo\nthree\n');
 });
+
+test("Hermes' observe mode on the bundle: the scripted Hermes main gates plan and observe itself; the window captures an observe edit without a question and refuses a command", async () => {
+  const { folder, agents } = setup();
+  vscode.__state.warningAnswer = undefined;  // any question would be answered "no"
+  const agent = agents.create({ name: 'Scripted', command: PYTHON, args: [AGENT, 'plan_modes'] }, agents.client_side);
+  await agent.start();
+  const session = await agent.new_session(folder, []);
+  const id = session.sessionId;
+  const said = [];
+  for (const [mode, text] of [['plan', 'propose notes.md planned'], ['observe', 'propose notes.md observed'],
+    ['observe', 'run make'], ['observe', 'terminal make']]) {
+    await agent.set_mode(id, mode);
+    agents.client_side.set_observing(id, () => mode === 'observe');
+    const updates = [];
+    await agent.prompt(id, [{ type: 'text', text }], (u) => updates.push(u));
+    said.push(updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => u.content.text).join(''));
+    agents.client_side.set_observing(id, null);
+  }
+  await agents.stop_all();
+  assert.match(said[0], /^Blocked in Plan mode: 'write_file' would change the workspace/);
+  assert.equal(said[1], 'propose: {}');
+  assert.equal(fs.readFileSync(path.join(folder, 'notes.md'), 'utf8'), 'observed\n');
+  assert.match(said[2], /^Blocked in Observe mode: 'terminal' would run a command\./);
+  assert.equal(said[3], 'terminal: {"error": {"code": -32603, "message": "Observe mode: this window runs no command for the agent (it may read the workspace and propose edits, which the user reviews)."}}');
+  assert.deepEqual(vscode.__state.messages.filter((m) => m[0] === 'warning'), []);
+});

@@ -101,6 +101,27 @@ test('the panel offers the agents and shows the scripted agent\'s turn: text, th
   }
 });
 
+test("Hermes Agent's subagents reach the panel as cards nested under the call that delegated them, and stay nested in the store", async () => {
+  const panel = await openPanel(SCRIPTED);
+  try {
+    await panel.send({ type: 'send', text: 'subagents' });
+    const last = new Map(panel.of('agentTool').map((m) => [m.tool.id, m.tool]));
+    assert.deepEqual([...last.values()].map((t) => [t.id, t.parent, t.subagent, t.status]), [
+      ['tc-delegate1', null, false, 'ok'],
+      ['hermes-subagent:sa-1', 'tc-delegate1', true, 'ok'],
+      ['hermes-subagent:sa-2', 'tc-delegate1', true, 'error'],
+      ['hermes-subagent:sa-1.1', 'hermes-subagent:sa-1', true, 'ok'],
+      ['hermes-subagent:bad id', null, false, 'ok']]);
+    assert.deepEqual([last.get('hermes-subagent:sa-2').input, last.get('hermes-subagent:sa-2').output],
+      ['Tools: terminal', 'Ran the tests: 2 failures.']);
+    const [stored] = storedConversations(panel.context);
+    assert.deepEqual(stored.messages[1].parts.filter((p) => p.kind === 'tool').map((p) => p.parent),
+      [undefined, 'tc-delegate1', 'tc-delegate1', 'hermes-subagent:sa-1', undefined]);
+  } finally {
+    await panel.stop();
+  }
+});
+
 test('each turn in the panel says what it used and cost: the answer\'s tokens, what the session\'s cost grew by', async () => {
   const panel = await openPanel(SCRIPTED);
   try {

@@ -70,6 +70,28 @@ test('an ACP turn is rendered natively: text, thinking, tool invocations that en
   }
 });
 
+test("Hermes Agent's subagents: grouped under the call that delegated them (VS Code's subagent part), a grandchild marked, a stale or malformed snapshot changing nothing", async () => {
+  const run = await session(SCRIPTED, 'subagents');
+  try {
+    const pushed = run.stream.parts.filter(([kind]) => kind === 'tool').map(([, part]) => part);
+    const firstChild = pushed.findIndex((part) => part.toolCallId.startsWith('hermes-subagent:'));
+    assert.equal(pushed[firstChild - 1].toolCallId, 'tc-delegate1');
+    assert.equal(pushed[firstChild - 1].toolSpecificData.kind, 'subagent');
+    assert.equal(pushed[firstChild - 1].toolSpecificData.description, 'delegate batch (2 tasks)');
+    const last = new Map(pushed.map((part) => [part.toolCallId, part]));
+    assert.deepEqual([...last.values()].map((part) => [part.toolCallId, part.invocationMessage, part.subAgentInvocationId, part.isComplete, part.isError]), [
+      ['tc-delegate1', 'delegate batch (2 tasks)', undefined, true, false],
+      ['hermes-subagent:sa-1', 'Review docs', 'tc-delegate1', true, false],
+      ['hermes-subagent:sa-2', 'Check tests', 'tc-delegate1', true, true],
+      ['hermes-subagent:sa-1.1', '↳ Summarize notes', 'tc-delegate1', true, false],
+      ['hermes-subagent:bad id', 'tool', undefined, true, false]]);
+    assert.deepEqual(last.get('hermes-subagent:sa-1').toolSpecificData,
+      { input: 'Tools: read_file ×2, search_files', output: 'The docs are current.' });
+  } finally {
+    await run.stop();
+  }
+});
+
 test('the agent\'s slash commands: said once at the end of a response, again when they change; a typed command reaches the agent as the prompt\'s text', async () => {
   const run = await session(SCRIPTED, '/model  scripted-b');
   const said = (stream) => stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t);

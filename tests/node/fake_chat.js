@@ -61,6 +61,9 @@ Object.assign(vscode.lm, { registerTool: () => new vscode.Disposable(), register
 
 class ChatToolInvocationPart { constructor(toolName, toolCallId) { Object.assign(this, { toolName, toolCallId }); } }
 vscode.ChatToolInvocationPart = ChatToolInvocationPart;
+// VS Code 1.139's subagent part: invocations naming its toolCallId as subAgentInvocationId are grouped under it.
+class ChatSubagentToolInvocationData { constructor(description, agentName, prompt, result) { Object.assign(this, { kind: 'subagent', description, agentName, prompt, result }); } }
+vscode.ChatSubagentToolInvocationData = ChatSubagentToolInvocationData;
 // VS Code 1.139's question carousel (chatParticipantAdditions): the constructor's shape and the enum.
 class ChatQuestion { constructor(id, type, title, options) { Object.assign(this, { id, type, title }, options || {}); } }
 vscode.ChatQuestion = ChatQuestion;

@@ -155,6 +155,7 @@ test('activation registers every tool, the participant and the language model; a
     const models = await provider.provideLanguageModelChatInformation({ silent: true }, undefined);
     assert.deepEqual(models.map((m) => m.id), ['qwen2.5:7b']);
     assert.equal(models[0].capabilities.toolCalling, true);
+    assert.equal(models[0].capabilities.imageInput, true);  // VS Code lets a Hermes session's image in only then
     assert.equal(provider.provideTokenCount(models[0], 'abcdefgh', undefined), 2);
   } finally {
     await ext.deactivate();

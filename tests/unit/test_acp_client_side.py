@@ -350,3 +350,76 @@ def test_a_command_allowed_in_the_agents_question_runs_without_asking_again(side
     vscode.window.message_answers.append(None)  # the same command again is asked about
     code, text = error_of(side.terminal_create({'sessionId': 's', 'command': 'make test', 'cwd': str(ws)}))
     assert text.startswith('The user declined to run terminal_run.')
+
+
+def test_in_observe_mode_a_write_is_captured_for_the_review_without_a_question_and_no_command_runs(ws, context):
+    """Hermes Agent's observe mode (main branch, plan_gate.py: "the client captures [edits] into a reviewable
+    changeset", commands withheld "atop the client's auto-deny")."""
+    terminals = register_terminals(context)
+    changes = ChangeLog(None)
+    registry = build_registry(Approver(), shim_services(terminals=terminals, changes=changes))
+    side = AcpClientSide(registry, terminals)
+    side.set_change_author('sess-1', {'client': 'Hermes Agent', 'session': 'sess-1', 'turn': 't1'})
+    modes = {'sess-1': 'observe'}
+    side.set_observing('sess-1', lambda: modes['sess-1'] == 'observe')
+    # (no answer is queued: a dialog would be answered "no", and the write refused)
+    assert run(side.write_text_file({'sessionId': 'sess-1', 'path': str(ws / 'notes.md'), 'content': 'new\n'})) is None
+    assert (ws / 'notes.md').read_text() == 'new\n'
+    [entry] = changes.pending()  # in the review: kept or undone there
+    assert entry['path'] == str(ws / 'notes.md') and entry['author']['session'] == 'sess-1'
+    code, text = error_of(side.terminal_create({'sessionId': 'sess-1', 'command': 'make', 'args': []}))
+    assert (code, text) == (-32603, 'Observe mode: this window runs no command for the agent (it may read the '
+                                    'workspace and propose edits, which the user reviews).')
+    assert vscode.window.created_terminals == []
+    code, text = error_of(side.write_text_file({'sessionId': 'sess-1', 'path': str(ws.parent / 'secret.txt'),
+                                                 'content': 'x'}))
+    assert code == -32602 and 'is outside the workspace' in text  # confined as ever
+    vscode.window.message_answers.append(None)  # out of observe mode, or another session: asked again
+    modes['sess-1'] = 'default'
+    code, text = error_of(side.write_text_file({'sessionId': 'sess-1', 'path': str(ws / 'notes.md'), 'content': 'y'}))
+    assert text.startswith('The user declined to run file_write.')
+    side.set_observing('sess-1', None)
+    side.set_observing('sess-1', None)  # twice: nothing to forget
+    vscode.window.message_answers.append(None)
+    code, text = error_of(side.write_text_file({'sessionId': 'sess-1', 'path': str(ws / 'notes.md'), 'content': 'z'}))
+    assert text.startswith('The user declined to run file_write.')
+
+
+def test_the_scripted_hermes_main_gates_plan_and_observe_and_the_window_captures_observes_edits(ws, context):
+    """The scripted agent started as `plan_modes` follows Hermes' plan_gate.py: in plan mode it withholds the edit
+    itself; in observe mode its edit reaches this window (captured, no question) and it withholds its own command,
+    while an agent that does not gate itself (`terminal`) is refused by the window."""
+    terminals = register_terminals(context)
+    changes = ChangeLog(None)
+    registry = build_registry(Approver(), shim_services(terminals=terminals, changes=changes))
+    side = AcpClientSide(registry, terminals)
+
+    async def scenario():
+        agent = AcpAgent({'name': 'Scripted', 'command': sys.executable, 'args': [AGENT, 'plan_modes']}, side, None)
+        await agent.start()
+        session = await agent.new_session(str(ws), [])
+        session_id = session['sessionId']
+        modes = [mode['id'] for mode in session['modes']['availableModes']]
+        said = []
+        for mode, text in [('plan', 'propose notes.md planned'), ('observe', 'propose notes.md observed'),
+                           ('observe', 'run make'), ('observe', 'terminal make')]:
+            await agent.set_mode(session_id, mode)
+            side.set_observing(session_id, lambda: mode == 'observe')
+            updates = []
+            await agent.prompt(session_id, [{'type': 'text', 'text': text}], updates.append)
+            said.append(''.join(u['content']['text'] for u in updates if u['sessionUpdate'] == 'agent_message_chunk'))
+            side.set_observing(session_id, None)
+        agent.dispose()
+        await agent.closed()
+        return modes, said
+    modes, said = run(scenario())
+    assert modes == ['default', 'plan', 'observe']
+    assert said[0].startswith("Blocked in Plan mode: 'write_file' would change the workspace")
+    assert said[1] == 'propose: {}'
+    assert (ws / 'notes.md').read_text() == 'observed\n'
+    [entry] = changes.pending()
+    assert entry['path'] == str(ws / 'notes.md')
+    assert said[2].startswith("Blocked in Observe mode: 'terminal' would run a command.")
+    assert said[3] == ('terminal: {"error": {"code": -32603, "message": "Observe mode: this window runs no command for '
+                       'the agent (it may read the workspace and propose edits, which the user reviews)."}}')
+    assert vscode.window.created_terminals == []

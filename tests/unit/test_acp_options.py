@@ -82,3 +82,13 @@ def test_the_panels_pickers_are_the_offered_options_with_the_sessions_values():
          'items': [{'id': 'true', 'name': 'Approve edits: On'}, {'id': 'false', 'name': 'Approve edits: Off'}],
          'value': 'false'}]
     assert panel_options(None, {}) == [] and panel_options('junk', None) == []
+
+
+def test_observe_mode_is_the_sessions_mode_or_a_config_option_or_what_the_agent_reported():
+    from hermes.core.acp_options import observing
+    assert observing(None) is False and observing({'agent': 'Hermes Agent', 'sessionId': 's'}) is False
+    assert observing({'mode': 'observe'}) is True
+    assert observing({'mode': 'default', 'config:edit_approval_policy': 'observe'}) is True
+    assert observing({'model': 'observe', 'sessionId': 'observe'}) is False  # only modes and config options
+    assert observing({'mode': 'default'}, 'observe') is True and observing({'mode': 'observe'}, 'plan') is True
+    assert observing(None, 'plan') is False

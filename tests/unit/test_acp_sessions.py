@@ -33,6 +33,10 @@ class FakeClientSide:
         self.prompters = {}
         self.questioners = {}
         self.authors = {}
+        self.observing = {}
+
+    def set_observing(self, session_id, is_observing):
+        self.observing[session_id] = is_observing
 
     def set_change_author(self, session_id, author):
         self.authors[session_id] = author
@@ -934,8 +938,9 @@ def test_a_url_agreed_to_after_its_question_expired_is_not_opened():
     service.permission_deadline_ms = 30
     release = asyncio.Event()
 
-    async def late_click(*ignored):  # the modal is answered after the deadline
-        await asyncio.sleep(0.1)
+    async def late_click(*ignored):  # the modal is answered after the deadline answered the question
+        while not world['made'][0].outcomes:  # (waits for the expiry itself: no race with a busy machine)
+            await asyncio.sleep(0.01)
         release.set()
         return 'Open login.example.com'
     vscode.window.showWarningMessage = late_click
@@ -960,3 +965,24 @@ def test_without_a_question_carousel_a_form_is_asked_with_quick_picks_and_input_
     assert world['made'][0].outcomes == [{'action': 'accept', 'content': {'strategy': 'conservative', 'count': 2}}]
     assert vscode.window.quick_picks == [['Conservative', 'Balanced']]
     assert vscode.window.input_boxes[0]['value'] == '3'  # the schema's default
+
+
+def test_a_turn_tells_the_client_side_whether_the_session_is_in_hermes_observe_mode():
+    """Hermes Agent's observe mode (main branch): chosen in the session's input area (conversation.acp['mode']) or
+    reported by the agent during the turn (current_mode_update); the client side asks while the turn runs, and the
+    question is gone after it."""
+    seen = []
+    world = make_world({'turns': [[('do', lambda: seen.append(world['made'][0].client_side.observing['sess-1']()))],
+                                  [('do', lambda: seen.append(world['made'][0].client_side.observing['sess-1']())),
+                                   {'sessionUpdate': 'current_mode_update', 'currentModeId': 'observe'},
+                                   ('do', lambda: seen.append(world['made'][0].client_side.observing['sess-1']()))],
+                                  [('do', lambda: seen.append(world['made'][0].client_side.observing['sess-1']()))]]})
+    ask(world, 'first')
+    assert seen == [False] and world['made'][0].client_side.observing['sess-1'] is None  # ended with the turn
+    [conversation] = world['store'].conversations
+    resource = 'hermes:/' + conversation.id
+    ask(world, 'second', resource)
+    assert seen == [False, False, True]
+    conversation.acp['mode'] = 'observe'  # as a choice in the input area keeps it
+    ask(world, 'third', resource)
+    assert seen == [False, False, True, True]

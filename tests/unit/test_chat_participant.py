@@ -161,6 +161,22 @@ def test_references_and_commands_shape_the_user_message(context, workspace):
     assert [f['command'] for f in followups(result['metadata'])] == ['test']
 
 
+def test_an_attached_image_is_named_in_the_user_message_and_not_sent(context, workspace):
+    image_ref = vscode._Undefined()
+
+    async def data():
+        return b'\x89PNG\r\n\x1a\n'
+    image_ref.id = 'dot.png'
+    image_ref.value = vscode._Undefined()
+    image_ref.value.mimeType, image_ref.value.data = 'image/png', data
+    with ScriptedLlmServer({'replies': [Reply(text_events('I see no image.'))]}) as server:
+        harness = Harness(context, server, make_registry([]))
+        harness.ask('what is in it', references=[image_ref])
+        user = server.chat_requests()[0]['body']['messages'][1]['content']
+    assert user == ('what is in it\n\n## Referenced context\n\n### An attached image (the built-in loop does not read '
+                    'images: it was not sent)')
+
+
 def test_cancel_mid_turn_stops_the_run(context, workspace):
     replies = [Reply(text_events('word ' * 300, piece=5), delay_ms=10)]
     with ScriptedLlmServer({'replies': replies}) as server:

@@ -87,7 +87,7 @@ def test_models_from_the_endpoint_with_limits_and_capabilities(setup):
     assert [m['id'] for m in models] == ['qwen2.5:7b', 'llama3.2:1b']  # the configured model first
     first = models[0]
     assert first['maxInputTokens'] == 16384 - 2048 and first['maxOutputTokens'] == 2048
-    assert first['capabilities'] == {'toolCalling': True, 'imageInput': False}
+    assert first['capabilities'] == {'toolCalling': True, 'imageInput': True}  # so VS Code lets a session's image in
     assert first['family'] == 'qwen2.5' and first['version'] == '7b' and first['isUserSelectable'] is True
 
 

@@ -379,3 +379,24 @@ def test_stop_cancels_a_waiting_form():
     asyncio.run(scenario())
     assert world['made'][0].outcomes == [{'action': 'cancel'}]
     assert {'type': 'notice', 'text': acp_service.QUESTION_STOPPED} in host.posted
+
+
+def test_hermes_subagents_are_posted_nested_under_the_call_that_delegated_them():
+    from test_acp_subagents import scripted_updates
+    world = make_world({'turns': [scripted_updates()]})
+    controller, host = panel(world)
+    send(controller, 'delegate')
+    last = {}
+    for post in of(host, 'agentTool'):
+        last[post['tool']['id']] = post['tool']
+    assert [(tool_id, tool['parent'], tool['subagent']) for tool_id, tool in last.items()] == [
+        ('tc-delegate1', None, False), ('hermes-subagent:sa-1', 'tc-delegate1', True),
+        ('hermes-subagent:sa-2', 'tc-delegate1', True), ('hermes-subagent:sa-1.1', 'hermes-subagent:sa-1', True),
+        ('hermes-subagent:bad id', None, False)]
+    docs = last['hermes-subagent:sa-1']
+    assert (docs['title'], docs['status'], docs['input'], docs['output']) == (
+        'Review docs', 'ok', 'Tools: read_file ×2, search_files', 'The docs are current.')
+    [conversation] = world['store'].conversations
+    stored = [part for part in conversation.messages[-1]['parts'] if part['kind'] == 'tool']
+    assert [part.get('parent') for part in stored] == [None, 'tc-delegate1', 'tc-delegate1', 'hermes-subagent:sa-1',
+                                                       None]  # the panel nests them again when it reopens

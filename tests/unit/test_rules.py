@@ -498,6 +498,7 @@ BOUNDARY_READERS = {
     'core/acp_turn.py': "an ACP agent's session/update notifications",
     'core/acp_options.py': "an ACP agent's session/new answer (its config options and modes)",
     'core/acp_commands.py': "an ACP agent's available_commands_update",
+    'core/acp_subagents.py': "Hermes Agent's subagent progress (_meta.hermes.subagentProgress), read defensively",
     'core/acp_sign_in.py': "an ACP agent's authMethods",
     'core/elicitation.py': "an ACP agent's questions, read defensively",
     'core/acp_consent.py': "an ACP agent's permission questions and the user's answers to them",

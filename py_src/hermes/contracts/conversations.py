@@ -23,6 +23,7 @@ class ToolPart(TypedDict):
     status: ToolStatus
     result: str  # cut to RESULT_LIMIT
     paths: NotRequired[List[str]]  # an ACP agent's tool call: the files it named
+    parent: NotRequired[str]  # the id of the tool call it is nested under (a Hermes subagent: core/acp_subagents.py)
 
 
 class ThoughtPart(TypedDict):

@@ -328,6 +328,8 @@ class AgentTool(TypedDict):
     output: str
     paths: List[str]
     diffs: List[ToolDiff]
+    parent: Optional[str]  # the id of the card it is nested under (a Hermes subagent: core/acp_subagents.py)
+    subagent: bool  # a Hermes subagent's card: its tools as the input line, what it wrote as the output
 
 
 class AgentToolPost(TypedDict):

@@ -28,6 +28,7 @@ OPTIONS = [MODE, MODEL]
 GROUP_NAMES = {MODE: 'Mode', MODEL: 'Model'}
 METHODS = {MODE: 'set_mode', MODEL: 'set_model'}
 CONFIG = 'config:'  # the prefix of a config option's id among a session's options
+OBSERVE = 'observe'  # Hermes Agent's observe mode (its main branch's acp_adapter/plan_gate.py)
 BOOLEAN = 'boolean'
 SELECT = 'select'
 MAX_CONFIG_OPTIONS = 20  # an agent's options beyond this are not shown (a picker each in the input area)
@@ -249,3 +250,18 @@ def panel_options(offered: 'Json', chosen: 'Json') -> 'List[JsonObject]':
                         'items': [{'id': item['id'], 'name': item['name']} for item in offer['items']],
                         'value': value})
     return pickers
+
+
+def observing(acp: 'Optional[JsonObject]', reported_mode: 'Optional[str]' = None) -> bool:
+    """Whether a session is in Hermes Agent's observe mode (after 0.19.0): its mode, or one of its config options
+    (Hermes offers the mode as a config option too), is `observe`, as chosen (`conversation.acp`) or as the agent
+    reported it during the turn (`reported_mode`, a current_mode_update). In that mode the agent proposes edits for
+    the user's review and must run no command (host/acp_client_side.py captures and refuses accordingly)."""
+    if reported_mode == OBSERVE:
+        return True
+    if is_none(acp):
+        return False
+    for option in copyable_keys(acp):
+        if (option == MODE or option.startswith(CONFIG)) and acp[option] == OBSERVE:
+            return True
+    return False

@@ -9,6 +9,10 @@ What an agent sends (ACP v1) and what it becomes:
   session's slash commands; session_info_update → its title; current_mode_update → its mode.
 - user_message_chunk (a replay of an earlier turn) is not part of a live turn and is ignored here.
 
+Hermes Agent's subagents (main branch, core/acp_subagents.py) are tool calls of their own, nested: each part
+names its `parent` (the call that delegated it, or the subagent that started it), and carries what the child did
+(`subagent`: its tools and text) as the card's input line and output.
+
 Quirks absorbed (Hermes Agent 0.19.0): `read_file`, `write_file` and `patch` calls never get a closing
 tool_call_update, so `finish()` ends every tool still running (ok when the turn ended normally, cancelled
 when it was cancelled); permission requests carry ids of their own (`edit-approval-N`), so a request is a
@@ -28,6 +32,7 @@ from hermes.core.conversations import append_text, truncate
 from hermes.core.acp_commands import commands_of
 from hermes.core.hermes_background import BACKGROUND_UPDATE
 from hermes.core.turn_usage import cost_text
+from hermes.core.acp_subagents import read_subagent, is_stale, subagent_tool_id, subagent_summary
 
 PLAN_STATUSES = ['pending', 'in_progress', 'completed']
 FILE_CHANGING_KINDS = ['edit', 'delete', 'move']
@@ -45,7 +50,8 @@ class TurnView:
 
     def on_tool(self, tool: 'JsonObject') -> None:
         """tool: tool_view(part): {'id', 'title', 'kind', 'status', 'complete', 'input', 'output', 'paths',
-        'diffs'}; the same id again is the same tool, updated."""
+        'diffs', 'parent' (the id of the tool call it is nested under, or None), 'group' (the top of that tree: the
+        ordinary tool call that delegated it), 'subagent' (True for a Hermes subagent's card)}; the same id again is the same tool, updated."""
         return None
 
     def on_plan(self, entries: 'List[JsonObject]') -> None:
@@ -112,7 +118,9 @@ def tool_view(part: 'JsonObject') -> 'JsonObject':
             'status': part['status'], 'complete': part['status'] != 'running' and part['status'] != 'waiting',
             'input': _input_text(part['arguments']) if is_object(part['arguments']) or
             json_type(part['arguments']) == 'string' else '',
-            'output': part['result'], 'paths': get_key(part, 'paths', []), 'diffs': get_key(part, 'diffs', [])}
+            'output': part['result'], 'paths': get_key(part, 'paths', []), 'diffs': get_key(part, 'diffs', []),
+            'parent': get_key(part, 'parent', None), 'group': get_key(part, 'group', get_key(part, 'parent', None)),
+            'subagent': not is_none(get_key(part, 'subagent', None))}
 
 
 class AcpTurn:
@@ -199,12 +207,58 @@ class AcpTurn:
         if json_type(tool_id) != 'string' or tool_id == '':
             return
         part = self.find_tool(tool_id)
+        subagent = read_subagent(update)
+        if not is_none(subagent) and not is_none(part) and is_stale(get_key(part, 'subagent', None), subagent):
+            return  # an older snapshot than the card shows (a replay, or out of order)
         if is_none(part):
             part = {'kind': 'tool', 'id': tool_id, 'name': 'tool', 'arguments': {}, 'status': 'running',
                     'result': '', 'toolKind': 'other', 'paths': [], 'diffs': []}
+            if not is_none(subagent):
+                parent = self._subagent_parent(subagent)
+                if not is_none(parent):
+                    part['parent'] = parent
+                    above = self.find_tool(parent)
+                    part['group'] = get_key(above, 'group', parent)  # the top of its tree: a tool call of the turn
             self.reply['parts'].append(part)
         self._merge(part, update)
+        if not is_none(subagent):
+            self._subagent(part, subagent)
         self.view.on_tool(tool_view(part))
+
+    def _subagent_parent(self, subagent: 'JsonObject') -> 'Optional[str]':
+        """The card a new subagent nests under: its parent subagent's, else the ordinary tool call still running
+        last (Hermes' `delegate_task`, which waits for its children), else none (top level)."""
+        if not is_none(subagent['parentId']):
+            parent_id = subagent_tool_id(subagent['parentId'])
+            if not is_none(self.find_tool(parent_id)):
+                return parent_id
+        parts = self.reply['parts']
+        for index in range(len(parts) - 1, -1, -1):
+            part = parts[index]
+            if part['kind'] == 'tool' and part['status'] == 'running' and is_none(get_key(part, 'subagent', None)) \
+                    and not part['id'].startswith('permission-') and not part['id'].startswith('question-'):
+                return part['id']
+        return None
+
+    def _subagent(self, part: 'JsonObject', subagent: 'JsonObject') -> None:
+        """A snapshot is the child's whole state: its text is the card's output, its tools the input line; its
+        status wins over the tool call's (`canceled` shows as cancelled, which ACP's `failed` cannot say)."""
+        part['subagent'] = {'sequence': subagent['sequence'], 'depth': subagent['depth']}
+        part['toolKind'] = 'other'
+        summary = subagent_summary(subagent)
+        if summary != '':
+            part['arguments'] = summary
+        if subagent['text'] != '':
+            part['result'] = truncate(subagent['text'])
+        status = subagent['status']
+        if status == 'running':
+            part['status'] = 'running'
+        elif status == 'completed':
+            part['status'] = 'ok'
+        elif status == 'failed':
+            part['status'] = 'error'
+        elif status == 'canceled':
+            part['status'] = 'cancelled'
 
     def _merge(self, part: 'JsonObject', update: 'Json') -> None:
         title = get_key(update, 'title')

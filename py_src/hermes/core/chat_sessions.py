@@ -140,7 +140,8 @@ def _response_parts(reply: 'Any', tool_titles: 'Optional[Dict[str, str]]') -> 'L
         if part['kind'] != 'tool':
             continue
         if not is_none(get_key(part, 'paths')):  # an ACP agent's tool call: its title says what it did
-            parts.append({'kind': 'progress', 'text': part['name'] + status_ending(part['status'])})
+            nested = '↳ ' if 'parent' in part else ''  # a Hermes subagent, under the call that delegated it
+            parts.append({'kind': 'progress', 'text': nested + part['name'] + status_ending(part['status'])})
             for path in part['paths']:
                 if not (path in referenced):
                     referenced.append(path)

@@ -85,9 +85,13 @@ def _restore_part(part: 'Json') -> 'Optional[Part]':
         restored = {'kind': 'tool', 'id': _text(get_key(part, 'id')), 'name': _text(get_key(part, 'name'), 'tool'),  # type: ToolPart
                     'arguments': get_key(part, 'arguments', {}), 'status': status,
                     'result': truncate(_text(get_key(part, 'result')))}
-        paths = get_key(part, 'paths')
-        if json_type(paths) == 'array':  # an ACP agent's tool: the files it named
-            restored['paths'] = [path for path in paths if json_type(path) == 'string']
+        for key in ['paths', 'parent']:  # an ACP agent's tool: the files it named, the call it is nested under
+            value = get_key(part, key)
+            kind = json_type(value)
+            if key == 'paths' and kind == 'array':
+                restored['paths'] = [path for path in value if json_type(path) == 'string']
+            elif key == 'parent' and kind == 'string' and value != '':  # a Hermes subagent (core/acp_subagents.py)
+                restored['parent'] = value
         return restored
     if kind == 'thought':
         return {'kind': 'thought', 'text': _text(get_key(part, 'text'))}

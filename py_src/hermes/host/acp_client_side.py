@@ -16,6 +16,11 @@ confinement and consent an MCP client gets.
   about first as `terminal_run` is; output, wait, kill (Ctrl+C), release (the terminal closes).
 - One consent per action (core/acp_consent.py): a write or command the user has just allowed in the agent's own
   permission question — exactly that text at that path, or exactly that command line — is not asked about again.
+- Hermes Agent's observe mode (its main branch's plan_gate.py; `set_observing(session_id, fn() → bool)`, which the
+  service sets for a turn from the session's mode, core/acp_options.py `observing`): the agent proposes edits for the
+  user's review and must run no command, as its gate promises "atop the client's auto-deny". So a write is captured
+  without a question — through the same `file_write` (confinement, Restricted Mode, the editor's undo) into the change
+  log as the session's pending change, which the review keeps or undoes — and `terminal/create` is refused at once.
 """
 # __pragma__('tconv')
 from hermes.core.acp import RequestError, INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND
@@ -32,6 +37,8 @@ from hermes.host.documents import open_document_for
 from hermes.host.files import read_text
 from hermes.host.paths import folder_paths, resolve_path
 
+OBSERVE_REFUSAL = ('Observe mode: this window runs no command for the agent (it may read the workspace and '
+                   'propose edits, which the user reviews).')
 # How long a new terminal's shell may take to report shell integration before terminal/create gives up.
 INTEGRATION_WAIT_MS = 10000
 DEFAULT_OUTPUT_LIMIT = 1048576
@@ -104,6 +111,7 @@ class AcpClientSide:
         self.prompters = {}   # 's:' + session id → async fn(params) → outcome
         self.questioners = {}  # 's:' + session id → async fn(question) → elicitation result
         self.authors = {}     # 's:' + session id → the change log's author of the session's writes
+        self.observing = {}   # 's:' + session id → fn() → whether the session is in Hermes Agent's observe mode
         self.running = {}     # 't:' + terminal id → {'record', 'entry', 'limit'}
         self.next_terminal = 1
 
@@ -134,6 +142,19 @@ class AcpClientSide:
                 self.log.warn('ACP: a question for a session with no running turn was answered cancel')
             return cancelled_question()
         return await self.questioners[key](question)
+
+    def set_observing(self, session_id, is_observing):
+        """`is_observing()` says whether the session is in observe mode now (None: the turn ended)."""
+        key = 's:' + str(session_id)
+        if is_observing is None:
+            if key in self.observing:
+                del self.observing[key]
+            return
+        self.observing[key] = is_observing
+
+    def _observing(self, session_id):
+        key = 's:' + str(session_id)
+        return key in self.observing and self.observing[key]() is True
 
     def set_change_author(self, session_id, author):
         """Who the change log names for this session's writes ({'client', 'session', 'turn'})."""
@@ -190,6 +211,8 @@ class AcpClientSide:
         call.author = self._author(session_id)
         if self.consents.take_write(str(session_id), path, content, self.clock()):
             call.confirmation = CONFIRMED  # the user allowed exactly this in the agent's question
+        elif self._observing(session_id):
+            call.confirmation = CONFIRMED  # observe mode: a proposal, captured for the review (kept or undone there)
         result = await self.registry.call('file_write', {'path': path, 'content': content}, call)
         if result['isError']:
             raise RequestError(INTERNAL_ERROR, result['content'][0]['text'])
@@ -205,6 +228,8 @@ class AcpClientSide:
 
     async def terminal_create(self, params):
         command = _text_param(params, 'command')
+        if self._observing(get_key(params, 'sessionId')):
+            raise RequestError(INTERNAL_ERROR, OBSERVE_REFUSAL)  # asked of nobody: the mode says no command
         args = get_key(params, 'args', [])
         if json_type(args) != 'array' or len([arg for arg in args if json_type(arg) != 'string']) > 0:
             raise RequestError(INVALID_PARAMS, 'Invalid params: "args" must be a list of strings')

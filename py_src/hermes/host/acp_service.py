@@ -23,7 +23,7 @@ from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_bac
                                     backend_choices, default_choice, path_outside, RESTRICTED_HINT)
 from hermes.core.acp_commands import commands_update, commands_of
 from hermes.core.acp_options import (offered_options, option_groups, chosen_values, current_values, offers_value,
-                                     with_config_update, wire_value, CONFIG, OPTIONS, MODE)
+                                     with_config_update, wire_value, observing, CONFIG, OPTIONS, MODE)
 from hermes.core.acp_turn import (AcpTurn, permission_choices, deny_choice, selected_outcome, cancelled_outcome,
                                   permission_summary)
 from hermes.core.prompt_content import fit_prompt
@@ -600,6 +600,8 @@ class AcpService:
         set_author = getattr(self.client_side, 'set_change_author', None)
         if not is_none(author) and not is_none(set_author):
             set_author(session_id, author)  # fs/write_text_file of agents that use it: this turn's changes
+        # Hermes' observe mode: writes captured for the review, no command run (host/acp_client_side.py)
+        self.client_side.set_observing(session_id, lambda: observing(conversation.acp, turn.mode))
         if dump_json(conversation.acp) != stored_session:
             save()  # a new or reloaded session's id: a window that dies during the turn reopens this session
 
@@ -631,6 +633,7 @@ class AcpService:
             self.client_side.set_permission_prompter(session_id, None)
             if not is_none(set_questioner):
                 set_questioner(session_id, None)
+            self.client_side.set_observing(session_id, None)
         stop_reason = get_key(result, 'stopReason', 'end_turn')
         turn.said_usage = get_key(result, 'usage')
         turn.finish(stop_reason)

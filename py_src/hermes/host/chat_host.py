@@ -64,9 +64,13 @@ def path_uri(path_text: 'Optional[str]') -> 'Optional[Uri]':
 
 # ------------------------------------------------------------------------------------ references
 
+IMAGE_NOT_READ = 'An attached image (the built-in loop does not read images: it was not sent)'
+
+
 async def read_references(references: 'Any') -> 'List[JsonObject]':
     """`request.references` → [{'label', 'text', 'language'}] (text None when it can't be read).
-    A reference is a Uri (#file), a Location (#selection, a symbol), or a string."""
+    A reference is a Uri (#file), a Location (#selection, a symbol), a string, or an image (ChatReferenceBinaryData:
+    named, not sent — the built-in loop's model reads text only)."""
     result = []  # type: List[JsonObject]
     for reference in references or []:
         try:
@@ -92,7 +96,9 @@ async def _read_reference(reference: 'Any') -> 'Optional[JsonObject]':
         uri = value
         selected = None
     if json_type(prop(uri, 'scheme')) != 'string':
-        return None
+        # no file: an image VS Code attached (ChatReferenceBinaryData, its mimeType image/…), or nothing readable
+        return {'label': IMAGE_NOT_READ, 'text': None, 'language': ''} if \
+            str(prop(value, 'mimeType')).startswith('image/') else None
     label = shown_path(uri)  # (the user attached it: shown as named, not judged by the confinement rule)
     if node('fs').existsSync(uri.fsPath) and node('fs').statSync(uri.fsPath).isDirectory():
         return {'label': label + ' (folder)', 'text': None, 'language': ''}

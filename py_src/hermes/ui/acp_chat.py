@@ -4,6 +4,10 @@ TurnView that renders it natively into a ChatResponseStream, and the permission 
 - text → Markdown; thoughts → collapsible thinking (`thinkingProgress`, chatParticipantAdditions);
 - each tool call → a tool invocation (ChatToolInvocationPart with partial updates: running, then
   complete or failed, its input and output), the files it names → references;
+- Hermes Agent's subagents (core/acp_subagents.py) → tool invocations grouped under the call that delegated them:
+  that call becomes VS Code's subagent part (ChatSubagentToolInvocationData) and each child names it as its
+  `subAgentInvocationId` (VS Code groups one level: a grandchild joins the same group, its title marked "↳");
+  where this VS Code has no subagent part, the children follow their parent marked "↳";
 - the plan → VS Code's to-do list (a tool invocation whose data is a `todoList`);
 - a permission request → a question in the chat itself (`stream.questionCarousel`, chatParticipantAdditions:
   the one response part a turn can await) with every option the agent offers as a single choice, and a "Show
@@ -46,6 +50,9 @@ class ChatStreamView(TurnView):
         self.text_shown = False
         self.rich = not is_none(vscode.ChatToolInvocationPart) and not is_none(stream.push)
         self.shown_tools = []
+        self.groups = []  # the tool calls shown as a subagent part (their children grouped under them)
+        self.last_views = []  # [id, tool view] of each tool call, as last shown (a group's part is pushed again)
+        self.grouping = self.rich and callable(vscode.ChatSubagentToolInvocationData)  # VS Code 1.139's subagent part
 
     def on_text(self, text):
         self.in_thought = False
@@ -61,19 +68,17 @@ class ChatStreamView(TurnView):
 
     def on_tool(self, tool):
         self.in_thought = False
+        self._remember(tool)
+        group = tool['group']
+        if tool['subagent'] and group is not None and self.grouping and not (group in self.groups):
+            self.groups.append(group)  # the delegating call becomes a subagent part, before its first child
+            parent_view = self._last_view(group)
+            if parent_view is not None:
+                self._push(parent_view)
         if self.rich:
-            part = new(vscode.ChatToolInvocationPart, tool['kind'], tool['id'])
-            part.enablePartialUpdate = True
-            title = plain_text(tool['title'])  # the agent's words: text, never links or images of its choosing
-            part.invocationMessage = new(vscode.MarkdownString, title)
-            part.pastTenseMessage = new(vscode.MarkdownString, title + status_ending(tool['status']))
-            part.isComplete = tool['complete']
-            part.isError = tool['status'] == 'error'
-            part.isConfirmed = tool['status'] != 'waiting'
-            part.toolSpecificData = {'input': tool['input'], 'output': tool['output']}
-            self.stream.push(part)
+            self._push(tool)
         elif not (tool['id'] in self.shown_tools):
-            self.stream.progress(tool['title'])
+            self.stream.progress(self._title(tool))
         if not (tool['id'] in self.shown_tools):
             self.shown_tools.append(tool['id'])
         for path in tool['paths']:
@@ -83,6 +88,44 @@ class ChatStreamView(TurnView):
             uri = path_uri(path)
             if not is_none(uri):
                 self.stream.reference(uri)
+
+    def _remember(self, tool):
+        for pair in self.last_views:
+            if pair[0] == tool['id']:
+                pair[1] = tool
+                return
+        self.last_views.append([tool['id'], tool])
+
+    def _last_view(self, tool_id):
+        for pair in self.last_views:
+            if pair[0] == tool_id:
+                return pair[1]
+        return None
+
+    def _title(self, tool):
+        """The agent's words as text (never links or images of its choosing); a nested card VS Code does not
+        group (a grandchild, or no subagent part here) is marked as nested."""
+        title = plain_text(tool['title'])
+        nested = tool['parent'] is not None and (not self.grouping or tool['parent'] != tool['group'])
+        return ('↳ ' + title) if tool['subagent'] and nested else title
+
+    def _push(self, tool):
+        part = new(vscode.ChatToolInvocationPart, tool['kind'], tool['id'])
+        part.enablePartialUpdate = True
+        title = self._title(tool)
+        part.invocationMessage = new(vscode.MarkdownString, title)
+        part.pastTenseMessage = new(vscode.MarkdownString, title + status_ending(tool['status']))
+        part.isComplete = tool['complete']
+        part.isError = tool['status'] == 'error'
+        part.isConfirmed = tool['status'] != 'waiting'
+        if tool['id'] in self.groups:
+            part.toolSpecificData = new(vscode.ChatSubagentToolInvocationData, plain_text(tool['title']), 'Hermes',
+                                        tool['input'], tool['output'])
+        else:
+            part.toolSpecificData = {'input': tool['input'], 'output': tool['output']}
+        if tool['subagent'] and self.grouping and tool['group'] is not None:
+            part.subAgentInvocationId = tool['group']
+        self.stream.push(part)
 
     def on_plan(self, entries):
         if self.rich:

@@ -73,7 +73,11 @@ def model_information(name: str, info: Any, endpoint: str, configured: str,
         'tooltip': tooltip,
         'maxInputTokens': context - output,
         'maxOutputTokens': output,
-        'capabilities': {'toolCalling': tools, 'imageInput': False},
+        # imageInput: VS Code lets an image into a chat request only when the selected model says it reads images, and
+        # in a Hermes session that is this model even when an ACP agent answers: the agent gets the image when it
+        # reads images (core/prompt_content.py fit_prompt; else a note says it was not sent). Where this model itself
+        # answers, an image is a placeholder that says so (core/chat_messages.py), never sent to the endpoint.
+        'capabilities': {'toolCalling': tools, 'imageInput': True},
         'isUserSelectable': True,
     }
 

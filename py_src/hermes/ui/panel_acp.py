@@ -40,7 +40,7 @@ def tool_post(tool):
     post = {'id': tool['id'], 'title': tool['title'], 'kind': tool['kind'], 'status': tool['status'],
             'complete': tool['complete'], 'input': tool['input'], 'output': tool['output'], 'paths': tool['paths'],
             'diffs': [{'path': diff['path'], 'preview': diff_preview(diff['oldText'], diff['newText'])}
-                      for diff in tool['diffs']]}
+                      for diff in tool['diffs']], 'parent': tool['parent'], 'subagent': tool['subagent']}
     return post
 
 

@@ -20,7 +20,7 @@ another namespace reads it from here at call time (`vscode.workspace`).
 from vscode._chat import (
     ChatParticipant, ChatQuestion, ChatQuestionType, ChatRequestTurn, ChatRequestTurn2, ChatResponseMarkdownPart,
     ChatResponseProgressPart, ChatResponseCommandButtonPart,
-    ChatResponseReferencePart, ChatResponseStream, ChatToolInvocationPart, ChatResponseTurn, ChatResponseTurn2, ChatSessionChangedFile,
+    ChatResponseReferencePart, ChatResponseStream, ChatSubagentToolInvocationData, ChatToolInvocationPart, ChatResponseTurn, ChatResponseTurn2, ChatSessionChangedFile,
     ChatSessionItem, ChatSessionItemCollection, ChatSessionItemController, ChatSessionStatus, LanguageModelChatMessage,
     LanguageModelChatMessageRole, LanguageModelChatToolMode, LanguageModelDataPart, LanguageModelTextPart,
     LanguageModelToolCallPart, LanguageModelToolResult, LanguageModelToolResultPart, McpHttpServerDefinition, _Chat, _Lm,

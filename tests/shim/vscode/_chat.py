@@ -114,8 +114,17 @@ class ChatToolInvocationPart(_Undefined):
         self.toolName, self.toolCallId, self.errorMessage = tool_name, tool_call_id, error_message
 
     def snapshot(self):
-        return {key: (value.value if isinstance(value, MarkdownString) else value)
+        return {key: (value.value if isinstance(value, MarkdownString) else
+                      dict(vars(value), kind='subagent') if isinstance(value, ChatSubagentToolInvocationData) else value)
                 for key, value in vars(self).items()}
+
+
+class ChatSubagentToolInvocationData(_Undefined):
+    """chatParticipantAdditions (VS Code 1.139): a tool invocation shown as a subagent; the invocations that name
+    its toolCallId as their subAgentInvocationId are grouped under it."""
+
+    def __init__(self, description=None, agent_name=None, prompt=None, result=None):
+        self.description, self.agentName, self.prompt, self.result = description, agent_name, prompt, result
 
 
 class ChatQuestionType:
