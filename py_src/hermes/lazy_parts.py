@@ -6,5 +6,6 @@ these modules; it asks `load_part('<module>')` where it first needs one."""
 from hermes.net.acp_agent import AcpAgent  # an ACP agent's process and connection: windows that start an ACP agent
 from hermes.net.llm_client import LlmClient  # the built-in loop's LLM client: the first request to the LLM
 from hermes.core.agent_loop import AgentLoop  # the built-in agent loop: its first run
+from hermes.ui.door_front import open_doors  # the doors of terminal CLIs and their review: after activation returns
 
-LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop]
+LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop, open_doors]
