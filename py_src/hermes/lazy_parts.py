@@ -7,5 +7,6 @@ from hermes.net.acp_agent import AcpAgent  # an ACP agent's process and connecti
 from hermes.net.llm_client import LlmClient  # the built-in loop's LLM client: the first request to the LLM
 from hermes.core.agent_loop import AgentLoop  # the built-in agent loop: its first run
 from hermes.ui.door_front import open_doors  # the doors of terminal CLIs and their review: after activation returns
+from hermes.ui.panel_controller import PanelController  # the side panel's logic: its view resolves, or a command
 
-LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop, open_doors]
+LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop, open_doors, PanelController]
