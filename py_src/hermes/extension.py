@@ -21,7 +21,7 @@ from hermes.ui.commands import register_mcp_commands
 from hermes.ui.mcp_definitions import register_mcp_definitions
 from hermes.ui.llm_commands import register_llm
 from hermes.ui.native_chat import register_native_chat
-from hermes.ui.acp_session import register_acp_sessions
+from hermes.ui.late_acp import register_acp_sessions
 from hermes.ui.panel_agent import register_agent_panel
 from hermes.ui.conversation_commands import register_conversation_commands
 from hermes.ui.cost_status import register_cost_status
@@ -50,11 +50,11 @@ async def activate(context):
     agents = register_acp_agents(context, log, registry, services.terminals)
     _active['agents'] = agents
     acp = register_acp_sessions(context, log, service, agents, agents.client_side, conversations, services.changes)
-    register_cost_status(context, acp.turns)
+    register_cost_status(context, acp)
     register_native_chat(context, log, registry, llm, conversations, acp, services.changes)
     panel = register_agent_panel(context, log, llm, conversations, services.changes, acp)
     register_change_ui(context, log, services.changes, conversations)
-    register_conversation_commands(context, log, conversations, panel, acp.service)
+    register_conversation_commands(context, log, conversations, panel, acp)
     # The doors of terminal CLIs and their review of proposals open once activation has returned (a part of their own)
     doors = LateDoors(lambda: load_part('hermes.ui.door_front').open_doors(
         context, log, approver, services.change_log_or_none, services.reviews))

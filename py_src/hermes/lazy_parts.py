@@ -8,5 +8,6 @@ from hermes.net.llm_client import LlmClient  # the built-in loop's LLM client: t
 from hermes.core.agent_loop import AgentLoop  # the built-in agent loop: its first run
 from hermes.ui.door_front import open_doors  # the doors of terminal CLIs and their review: after activation returns
 from hermes.ui.panel_controller import PanelController  # the side panel's logic: its view resolves, or a command
+from hermes.ui.acp_session import make_acp_sessions  # the ACP agents behind chat sessions and the panel: first use
 
-LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop, open_doors, PanelController]
+LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop, open_doors, PanelController, make_acp_sessions]

@@ -28,6 +28,24 @@ const COMMANDS_HINT = 'Scripted commands: `/help`, `/model`, `/tools` — type o
 const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
   'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
 
+// The ACP agents behind the sessions are a part loaded on first use (dist/part-ui.acp_session.js): this first test sees
+// it load (the bundle stays in require.cache for the tests after it).
+const acpPartLoaded = () => Object.keys(require.cache)
+  .some((file) => file.endsWith(path.join('dist', 'part-ui.acp_session.js')));
+
+test('activation does not load the ACP agents\' code: the first turn of a session does, and the agent answers', async () => {
+  const opened = await openSession(SCRIPTED);
+  try {
+    assert.ok(!acpPartLoaded(), 'not loaded by activation (nor by the chat sessions registering)');
+    const stream = recorder();
+    await opened.ask('hello', stream);
+    assert.ok(acpPartLoaded(), 'loaded by the first turn');
+    assert.match(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''), /you said: hello/);
+  } finally {
+    await opened.stop();
+  }
+});
+
 test('an image and a file attached in the chat reach an agent that reads them as image and resource blocks; one that does not gets a link and a note', async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-attach-'));
   fs.writeFileSync(path.join(folder, 'a.txt'), 'hello\n');

@@ -41,7 +41,8 @@ class CostStatus:
 
 
 def register_cost_status(context, conversations):
-    """The item, fed by `conversations` (core/acp_conversation.py AcpConversations) at the end of each agent turn."""
+    """The item, fed by `conversations` at the end of each agent turn: core/acp_conversation.py AcpConversations, or
+    ui/late_acp.py LateAcpSessions, which hands the item to them when it makes them."""
     item = vscode.window.createStatusBarItem('hermes.costs', vscode.StatusBarAlignment.Right, 98)
     item['name'] = 'Hermes: agent costs today'  # subscript: `.name` would be renamed by Transcrypt
     context.subscriptions.push(item)

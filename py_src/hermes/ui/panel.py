@@ -68,22 +68,23 @@ def insertion_text(code, selection):
 class PanelHost:
     """What the controller needs from VS Code. `changes`: the change log (host/change_log.py), or None."""
 
-    def __init__(self, context, log, list_models, store, changes=None, documents=None):
+    def __init__(self, context, log, list_models, store, changes=None, acp=None):
         self.context = context
         self.log = log
         self._list_models = list_models
         self.store = store
         self.changes = changes
-        self.documents = documents  # ui/acp_chat.py DiffDocuments: an agent's proposed diffs in an editor
+        self.acp = acp  # its `documents` (ui/acp_chat.py DiffDocuments): an agent's proposed diffs in an editor
         self.view = None
 
     async def show_diffs(self, diffs, agent_name):
         """An agent's permission diffs, each in a diff editor (the same documents as a chat session's)."""
-        if is_none(self.documents):
+        if is_none(self.acp):
             return
+        documents = self.acp.documents
         for diff in diffs:
             try:
-                await self.documents.show(diff, agent_name + ': ' + diff['path'])
+                await documents.show(diff, agent_name + ': ' + diff['path'])
             except JsError as error:
                 self.log.warn('Panel: could not show the diff: ' + error_message(error))
 
@@ -197,7 +198,7 @@ def register_panel(context, log, run_turn, list_models, store, make_cancel=None,
     `run_turn(history, user_text, sink, cancel)` and `list_models()`: see PanelController; `store`: the
     ConversationStore (the panel shows its `panel_id` conversation); `acp`: the ACP agents' runner
     (ui/acp_session.py AcpSessionRunner, shared with the chat sessions), None for the built-in loop only."""
-    host = PanelHost(context, log, list_models, store, changes, None if is_none(acp) else acp.documents)
+    host = PanelHost(context, log, list_models, store, changes, acp)
 
     def make_controller():
         current = None if is_none(store.panel_id) else store.get(store.panel_id)
