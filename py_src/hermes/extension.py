@@ -49,7 +49,7 @@ async def activate(context):
     conversations = register_conversation_store(context, log)
     agents = register_acp_agents(context, log, registry, services.terminals)
     _active['agents'] = agents
-    acp = register_acp_sessions(context, log, service, agents, agents.client_side, conversations, services.changes)
+    acp = register_acp_sessions(context, log, service, agents, conversations, services.changes)
     register_cost_status(context, acp)
     register_native_chat(context, log, registry, llm, conversations, acp, services.changes)
     panel = register_agent_panel(context, log, llm, conversations, services.changes, acp)

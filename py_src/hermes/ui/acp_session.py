@@ -359,11 +359,12 @@ def acp_commands(service, log):
     return {SIGN_IN_COMMAND: run_sign_in, SIGN_OUT_COMMAND: run_sign_out, SETUP_COMMAND: run_setup}
 
 
-def make_acp_sessions(context, log, mcp, agents, client_side, store, change_log=None):
+def make_acp_sessions(context, log, mcp, agents, store, change_log=None):
     """The ACP agents behind chat sessions (and the side panel): AcpService over the window's agent processes
-    (`agents`: host/acp_agents.py AcpAgents), the diff documents; what the agents change on disk goes to `change_log`
+    (`agents`: host/acp_agents.py AcpAgents) and their client side (`agents.client_side`), the diff documents; what the agents change on disk goes to `change_log`
     (host/change_log.py). Returns the runner. This module is a part loaded on first use: ui/late_acp.py makes the
     runner the first time a chat session, the panel or a command needs it."""
+    client_side = agents.client_side
     service = AcpService(log, lambda spec: agents.create(spec, client_side), client_side, mcp,
                          memory=context.globalState, storage=context.globalStorageUri.fsPath)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(service.dispose)))

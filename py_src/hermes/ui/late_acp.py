@@ -112,12 +112,11 @@ class LateAcpSessions:
         return await self.handlers[command](*args)
 
 
-def register_acp_sessions(context, log, mcp, agents, client_side, store, change_log=None):
+def register_acp_sessions(context, log, mcp, agents, store, change_log=None):
     """The runner's stand-in and the sign-in commands ("Sign In to an Agent", "Sign Out of an Agent", the setup button
     of earlier versions), registered now; the runner is made on first use."""
     def make_runner():
-        return load_part('hermes.ui.acp_session').make_acp_sessions(context, log, mcp, agents, client_side, store,
-                                                                    change_log)
+        return load_part('hermes.ui.acp_session').make_acp_sessions(context, log, mcp, agents, store, change_log)
 
     def make_commands(service):
         return load_part('hermes.ui.acp_session').acp_commands(service, log)
