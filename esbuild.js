@@ -232,8 +232,10 @@ async function buildMainAndParts(options) {
           if (owner[input]) throw new Error(`parts: ${input} is in ${owner[input]} and ${module}; import it in the main bundle`);
           owner[input] = module;
         }
-        // A relative require resolves beside the part's file: only the main bundle (js.websocket's vendor/ws.js) may.
-        const relative = fs.readFileSync(outfile, 'utf8').match(/require\(["']\.\.?\/[^"']*["']\)/);
+        // A relative require resolves beside the part's file, which is the main bundle's folder: the vendor file built
+        // beside it (VENDOR_WS, the doors' WebSocket library) resolves the same from both; anything else is refused.
+        const relative = fs.readFileSync(outfile, 'utf8').replaceAll(`require("${VENDOR_WS}")`, '')
+          .match(/require\(["']\.\.?\/[^"']*["']\)/);
         if (relative) throw new Error(`parts: ${path.basename(outfile)} has ${relative[0]}; keep its module in the main bundle`);
         pointMapAtSources(outfile + '.map');
       }
@@ -243,12 +245,22 @@ async function buildMainAndParts(options) {
     inMain = modules;
     needs = new Map();
     partProbes = [];
+    const firstPart = {};  // a module of a part's own → that part
     for (const module of lazy) {
       if (inMain.has(module)) throw new Error(`parts: ${module} is loaded on first use but the main bundle imports it`);
-      const partProbe = await esbuild.build({ ...common, entryPoints: [path.join(transpiled, module + '.js')],
-        plugins: [partPlugin(inMain)], ...probeOptions });
+      const partProbe = await esbuild.build({ ...common, external: [...common.external, VENDOR_WS],
+        entryPoints: [path.join(transpiled, module + '.js')],
+        plugins: [partPlugin(inMain)], ...probeOptions, metafile: true });
       partProbes.push(partProbe.outputFiles[0].text);
       importsOf(partProbe.outputFiles[0].text, needs);
+      // A module two parts import (not the main bundle) goes in the main bundle whole, so that it runs once: each
+      // part takes it from there.
+      for (const input of Object.keys(partProbe.metafile.inputs).filter((i) => !i.startsWith('hermes-main:'))) {
+        const own = path.basename(input, '.js');
+        if (!own.startsWith('hermes.') || lazy.includes(own)) continue;
+        if (firstPart[own] && firstPart[own] !== module) needs.set(own, '*');
+        firstPart[own] = firstPart[own] || module;
+      }
     }
   }
 }

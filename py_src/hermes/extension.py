@@ -3,6 +3,8 @@
 port."""
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
+from hermes.js.parts import load_part
+from hermes.js.timers import set_timer
 from hermes.version import NAME, VERSION
 from hermes.host.log import register_log
 from hermes.host.live_values import register_live_values
@@ -12,22 +14,20 @@ from hermes.host.mcp.features import register_mcp_features
 from hermes.host.services import register_services
 from hermes.host.conversation_store import register_conversation_store
 from hermes.host.acp_agents import register_acp_agents
-from hermes.host.doors import register_doors
-from hermes.host.proposals import register_proposals
+from hermes.host.late_doors import LateDoors
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
 from hermes.ui.mcp.definitions import register_mcp_definitions
 from hermes.ui.llm_commands import register_llm
 from hermes.ui.native_chat import register_native_chat
-from hermes.ui.acp_session import register_acp_sessions
+from hermes.ui.late_acp import register_acp_sessions
 from hermes.ui.panel_agent import register_agent_panel
 from hermes.ui.conversation_commands import register_conversation_commands
 from hermes.ui.cost_status import register_cost_status
 from hermes.ui.walkthrough import register_walkthrough
 from hermes.ui.change_ui import register_change_ui
 from hermes.ui.door_status import register_door_status
-from hermes.ui.proposal_ui import register_proposal_ui
 
 _active = {'service': None, 'agents': None, 'doors': None}
 
@@ -49,22 +49,22 @@ async def activate(context):
     conversations = register_conversation_store(context, log)
     agents = register_acp_agents(context, log, registry, services.terminals)
     _active['agents'] = agents
-    acp = register_acp_sessions(context, log, service, agents, agents.client_side, conversations, services.changes)
-    register_cost_status(context, acp.turns)
+    acp = register_acp_sessions(context, log, service, agents, conversations, services.changes)
+    register_cost_status(context, acp)
     register_native_chat(context, log, registry, llm, conversations, acp, services.changes)
     panel = register_agent_panel(context, log, llm, conversations, services.changes, acp)
     register_change_ui(context, log, services.changes, conversations)
-    register_conversation_commands(context, log, conversations, panel, acp.service)
-    proposals = register_proposals(context, log, services.change_log_or_none, services.reviews)
-    register_proposal_ui(context, proposals)
-    doors = register_doors(context, log, proposals, approver, services.change_log_or_none)
+    register_conversation_commands(context, log, conversations, panel, acp)
+    # The doors of terminal CLIs and their review of proposals open once activation has returned (a part of their own)
+    doors = LateDoors(lambda: load_part('hermes.ui.door_front').open_doors(
+        context, log, approver, services.change_log_or_none, services.reviews))
     _active['doors'] = doors
     register_door_status(context, doors)
     register_walkthrough(context, conversations, doors, service)
     log.info(NAME + ' ' + VERSION + ' activated in ' + str(round(now_ms() - started)) + ' ms')
     service.begin()  # not awaited: activation ends here, the MCP server is announced when it listens
-    doors.start()  # likewise the doors for terminal CLIs (not awaited)
-    return {'version': VERSION, 'mcp': service, 'llm': llm, 'acp': agents, 'doors': doors, 'proposals': proposals}
+    set_timer(doors.open, 0)  # the doors for terminal CLIs: loaded and opened on the next tick (not awaited)
+    return {'version': VERSION, 'mcp': service, 'llm': llm, 'acp': agents, 'doors': doors}
 
 
 async def deactivate():

@@ -470,7 +470,7 @@ def test_undo_writes_nothing_through_a_folder_that_became_a_link_outside(world):
     target.write_text('mine\n')
     recorded = world['probe'](f"""
         const api = vscode.extensions.getExtension('hermes-agent.hermes-agent').exports;
-        const log = api.doors.watch.change_log;
+        const log = api.doors.open().watch.change_log;
         return !!log.record({json.dumps(str(target))}, 'mine\\n', null, {{client: 'Hostile agent'}});""")
     assert recorded is True
     target.unlink()
@@ -484,5 +484,5 @@ def test_undo_writes_nothing_through_a_folder_that_became_a_link_outside(world):
     assert not (world['outside'] / 'link-target' / 'notes.md').exists()
     pending = world['probe'](f"""
         const api = vscode.extensions.getExtension('hermes-agent.hermes-agent').exports;
-        return api.doors.watch.change_log.pending().map((entry) => entry.path);""")
+        return api.doors.open().watch.change_log.pending().map((entry) => entry.path);""")
     assert str(target) in pending

@@ -23,6 +23,12 @@ const SCRIPTED_COMMANDS = [{ name: 'help', description: 'Help', hint: '' },
 const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
   'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
 
+// The panel's controller is a part loaded on first use (dist/part-ui.panel_controller.js): the first panel opened in
+// this file sees it load when its view resolves (the bundle stays in require.cache for the tests after it).
+const controllerLoaded = () => Object.keys(require.cache)
+  .some((file) => file.endsWith(path.join('dist', 'part-ui.panel_controller.js')));
+let firstPanel = true;
+
 async function openPanel(settings) {
   vscode.__reset();
   vscode.__state.settings['hermes.mcp.port'] = 0;
@@ -43,7 +49,10 @@ async function openPanel(settings) {
     },
     onDidDispose: () => new vscode.Disposable(),
   };
+  if (firstPanel) assert.ok(!controllerLoaded(), 'activation does not load the panel\'s controller');
+  firstPanel = false;
   provider.resolveWebviewView(view, {}, {});
+  assert.ok(controllerLoaded(), 'the view resolving loads it');
   await receive({ type: 'ready' });
   const of = (type) => posted.filter((m) => m.type === type);
   const stop = async () => { await ext.deactivate(); context.disposeAll(); };

@@ -28,6 +28,25 @@ const COMMANDS_HINT = 'Scripted commands: `/help`, `/model`, `/tools` — type o
 const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
   'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
 
+// The ACP agents behind the sessions and their client side are parts loaded on first use (dist/part-ui.acp_session.js,
+// part-host.acp_client_side.js): this first test sees them load (the bundle stays in require.cache for the tests after it).
+const partLoaded = (part) => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', `part-${part}.js`)));
+const acpPartLoaded = () => partLoaded('ui.acp_session') && partLoaded('host.acp_client_side');
+const acpPartsLoaded = () => partLoaded('ui.acp_session') || partLoaded('host.acp_client_side');
+
+test('activation does not load the ACP agents\' code: the first turn of a session does, and the agent answers', async () => {
+  const opened = await openSession(SCRIPTED);
+  try {
+    assert.ok(!acpPartsLoaded(), 'neither the sessions\' part nor the client side\'s is loaded by activation');
+    const stream = recorder();
+    await opened.ask('hello', stream);
+    assert.ok(acpPartLoaded(), 'both loaded by the first turn');
+    assert.match(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''), /you said: hello/);
+  } finally {
+    await opened.stop();
+  }
+});
+
 test('an image and a file attached in the chat reach an agent that reads them as image and resource blocks; one that does not gets a link and a note', async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-attach-'));
   fs.writeFileSync(path.join(folder, 'a.txt'), 'hello\n');

@@ -26,7 +26,7 @@ async function connectedCli() {
   vscode.__openFolders([workspace]);
   const context = vscode.__makeContext();
   const ext = extension();
-  const { doors } = await activateAndServe(ext, context);
+  const doors = (await activateAndServe(ext, context)).doors.open();
   await until(() => 'claudeCode' in doors.servers);
   // the review (not under test here): nothing pending to cancel when the CLI goes
   doors.proposals = { cancel_where: () => 0, close: () => null, pending: () => [] };

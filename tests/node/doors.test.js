@@ -39,8 +39,9 @@ async function start(settings = {}) {
   const context = vscode.__makeContext();
   const ext = extension();
   const api = await activateAndServe(ext, context);
-  await until(() => Object.keys(api.doors.servers).length === 3);
-  return { ext, context, api, doors: api.doors };
+  const doors = api.doors.open();  // the doors open on the next tick after activation; this opens them now
+  await until(() => Object.keys(doors.servers).length === 3);
+  return { ext, context, api, doors };
 }
 
 const lockDir = () => path.join(process.env.CLAUDE_CONFIG_DIR, 'ide');
@@ -74,6 +75,47 @@ function rpc(socket) {
     notify: (method, params) => socket.send(JSON.stringify({ jsonrpc: '2.0', method, params })),
   };
 }
+
+// The doors are a part loaded on first use (dist/part-ui.door_front.js): this file's first tests see it load (the
+// bundle stays in require.cache for the tests after them).
+const partLoaded = () => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', 'part-ui.door_front.js')));
+
+test('the doors are not loaded by activation: they load and open on the next tick, unasked', async () => {
+  vscode.__reset();
+  vscode.__state.settings['hermes.mcp.port'] = 0;
+  vscode.__openFolders([workspace]);
+  const context = vscode.__makeContext();
+  const ext = extension();
+  const api = await ext.activate(context);
+  try {
+    assert.ok(!partLoaded(), 'activation has not loaded the doors\' part');
+    assert.equal(api.doors.doors, null, 'nor opened them');
+    assert.deepEqual(api.doors.describe(), [], 'until they open, nothing is connected');
+    await until(() => partLoaded() && api.doors.doors !== null && Object.keys(api.doors.doors.servers).length === 3);
+    assert.ok(fs.existsSync(path.join(lockDir(), `${api.doors.doors.servers.claudeCode.port}.lock`)), 'the lock file is written');
+    assert.equal(api.doors.open(), api.doors.doors, 'opened once');
+    await api.mcp.ready;
+  } finally {
+    await ext.deactivate();
+    context.disposeAll();
+  }
+});
+
+test('a window closing before the next tick never opens its doors', async () => {
+  vscode.__reset();
+  vscode.__state.settings['hermes.mcp.port'] = 0;
+  vscode.__openFolders([workspace]);
+  const context = vscode.__makeContext();
+  const ext = extension();
+  const api = await ext.activate(context);
+  const locks = fs.existsSync(lockDir()) ? fs.readdirSync(lockDir()).length : 0;
+  await ext.deactivate();
+  context.disposeAll();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(api.doors.doors, null);
+  assert.equal(api.doors.open(), null, 'asked after the window closed: still none');
+  assert.equal(fs.existsSync(lockDir()) ? fs.readdirSync(lockDir()).length : 0, locks, 'no lock file written');
+});
 
 test('Claude Code door: a 0600 lock file naming this window, the terminals told its port, refusals before any work', async () => {
   const { ext, context, doors } = await start();

@@ -37,7 +37,8 @@ async function start() {
   const api = await activateAndServe(ext, context);
   const target = path.join(workspace, 'notes.md');
   fs.writeFileSync(target, BEFORE);
-  return { ext, context, api, target, changes: api.doors.watch.change_log };
+  const doors = api.doors.open();
+  return { ext, context, api: { ...api, proposals: doors.proposals }, target, changes: doors.watch.change_log };
 }
 
 const documentOf = (file) => vscode.workspace.textDocuments.find((document) => document.uri.fsPath === file);

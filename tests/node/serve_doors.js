@@ -93,7 +93,8 @@ async function main() {
   const context = vscode.__makeContext();
   const ext = extension();
   const api = await activateAndServe(ext, context);
-  const doors = api.doors;
+  await until(() => api.doors.doors);  // the doors open on the tick after activation
+  const doors = api.doors.doors;
   await until(() => ['claudeCode', 'gemini', 'qwen'].every((kind) => kind in doors.servers));
   watchDisk(process.argv.slice(2));
   const changeLog = doors.watch.change_log;

@@ -44,12 +44,13 @@ async def run_turn(history, user_text, sink, cancel):
 
 def resolve(context, log=None, turn=run_turn):
     log = log or Log()
-    controller = register_panel(context, log, turn, list_models, register_conversation_store(context, log))
+    panel = register_panel(context, log, turn, list_models, register_conversation_store(context, log))
     provider, options = vscode.window.webview_view_providers[VIEW_ID]
     assert options == {'webviewOptions': {'retainContextWhenHidden': True}}
     view = vscode.WebviewView()
+    assert panel.loaded is None, 'the controller is made when the view first resolves'
     provider['resolveWebviewView'](view, {}, None)
-    return controller, view
+    return panel.loaded, view
 
 
 def drain(view, message):
@@ -181,8 +182,8 @@ def test_the_panel_is_posted_its_changes_only_when_its_conversations_changes_mov
     log = Log()
     changes = ChangeLog(None, None, lambda key: True if key == 'changes.trackExternal' else None, None, None,
                         lambda path: True)
-    controller = register_panel(context, log, run_turn, list_models, register_conversation_store(context, log),
-                                None, changes)
+    panel = register_panel(context, log, run_turn, list_models, register_conversation_store(context, log), None,
+                           changes)
     provider, _ = vscode.window.webview_view_providers[VIEW_ID]
     view = vscode.WebviewView()
     provider['resolveWebviewView'](view, {}, None)
@@ -195,9 +196,27 @@ def test_the_panel_is_posted_its_changes_only_when_its_conversations_changes_mov
     assert before >= 1 and posted_changes()[-1]['turns'] == {}
     changes.record(str(tmp_path / 'other.py'), None, 'x\n', {'client': 'claude-code', 'session': 'mcp-1', 'turn': None})
     assert len(posted_changes()) == before
-    mine = {'client': 'Hermes', 'session': controller.conversation.id, 'turn': 't1'}
+    mine = {'client': 'Hermes', 'session': panel.conversation.id, 'turn': 't1'}
     changes.record(str(tmp_path / 'a.py'), 'a\n', 'A\n', mine)
     assert len(posted_changes()) == before + 1
     assert posted_changes()[-1]['turns']['t1']['files'][0]['label'] == 'a.py'
     changes.record(str(tmp_path / 'other.py'), 'x\n', 'y\n', {'client': 'claude-code', 'session': 'mcp-1', 'turn': None})
     assert len(posted_changes()) == before + 1
+
+
+def test_the_controller_is_made_when_first_needed_and_starts_from_the_store_as_it_is_then(context):
+    """Before the view resolves nothing updates a page (a store change, a setting); showing a conversation makes the
+    controller, which starts from the store's panel conversation of that moment."""
+    log = Log()
+    store = register_conversation_store(context, log)
+    panel = register_panel(context, log, run_turn, list_models, store)
+    assert panel.loaded is None and panel.conversation is None
+    from hermes.core.conversations import Conversation
+    other = Conversation()
+    other.title = 'Other'
+    store.put(other, 'session')  # a chat session's change: no controller to tell
+    assert panel.loaded is None
+    assert panel.show(other) is True
+    assert panel.loaded is not None and panel.conversation is other
+    assert store.panel_id == other.id
+    assert panel.controller() is panel.loaded

@@ -144,7 +144,7 @@ def picked(model_id):
 
 
 def test_context_length_reaches_the_panel(recorded, context):
-    controller = register_agent_panel(context, Log(), recorded, register_conversation_store(context, Log()))
+    controller = register_agent_panel(context, Log(), recorded, register_conversation_store(context, Log())).controller()
     asyncio.run(controller.handle({'type': 'send', 'text': 'hi'}))
     assert [(run['model'], run['context_tokens']) for run in RecordingLoop.runs] == [('qwen2.5:7b', 32768)]
 

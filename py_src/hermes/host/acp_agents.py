@@ -7,16 +7,25 @@ from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.js.parts import load_part
 from hermes.js.promises import wait_all
-from hermes.host.acp_client_side import AcpClientSide
 
 
 class AcpAgents:
-    """Makes AcpAgents and keeps the ones not yet disposed. `client_side`: the window's AcpClientSide (or None)."""
+    """Makes AcpAgents and keeps the ones not yet disposed. `make_client_side()`: the window's AcpClientSide, made the
+    first time `client_side` is read (None: there is none)."""
 
-    def __init__(self, log, client_side=None):
+    def __init__(self, log, make_client_side=None):
         self.log = log
-        self.client_side = client_side
+        self.make_client_side = make_client_side
+        self.made_client_side = None
         self.agents = []
+
+    @property
+    def client_side(self):
+        """The window's one client side (host/acp_client_side.py, a part loaded on first use: the ACP sessions read it
+        when they are made, ui/acp_session.py)."""
+        if self.made_client_side is None and self.make_client_side is not None:
+            self.made_client_side = self.make_client_side()
+        return self.made_client_side
 
     def create(self, spec, client_side):
         """A new, not yet started AcpAgent for `spec` ({'name', 'command', 'args', 'env', 'cwd'}) whose requests
@@ -50,7 +59,9 @@ class AcpAgents:
 def register_acp_agents(context, log, registry, terminals):
     """The window's agents and their client side over the tool `registry` (its gate, services, change log) and
     the `terminals` service."""
-    agents = AcpAgents(log, AcpClientSide(registry, terminals, log))
+    def make_client_side():
+        return load_part('hermes.host.acp_client_side').AcpClientSide(registry, terminals, log)
+    agents = AcpAgents(log, make_client_side)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(agents.dispose_all)))
     return agents
 

@@ -319,9 +319,10 @@ class AcpSessionRunner:
         return True
 
 
-def register_acp_commands(context, service, log):
+def acp_commands(service, log):
     """"Hermes: Sign In to an Agent" / "Sign Out of an Agent" (argument: the agent's name, as the sign-in button under
-    a failure passes it; none: a pick of the agents), and the setup button of earlier versions (Hermes Agent)."""
+    a failure passes it; none: a pick of the agents), and the setup button of earlier versions (Hermes Agent): their
+    handlers by command (ui/late_acp.py registers the commands at activation)."""
     sign_in = AgentSignIn(service, log)
 
     async def chosen_spec(name, verb):
@@ -355,17 +356,16 @@ def register_acp_commands(context, service, log):
 
     async def run_setup(*ignored):
         return await run_sign_in(HERMES_NAME)
-    for command, handler in [[SIGN_IN_COMMAND, run_sign_in], [SIGN_OUT_COMMAND, run_sign_out],
-                             [SETUP_COMMAND, run_setup]]:
-        context.subscriptions.push(vscode.commands.registerCommand(command, to_js_callback(handler)))
+    return {SIGN_IN_COMMAND: run_sign_in, SIGN_OUT_COMMAND: run_sign_out, SETUP_COMMAND: run_setup}
 
 
-def register_acp_sessions(context, log, mcp, agents, client_side, store, change_log=None):
+def make_acp_sessions(context, log, mcp, agents, store, change_log=None):
     """The ACP agents behind chat sessions (and the side panel): AcpService over the window's agent processes
-    (`agents`: host/acp_agents.py AcpAgents), `hermes.acp.setup`, the diff documents; what the agents change on
-    disk goes to `change_log` (host/change_log.py). Returns the runner."""
+    (`agents`: host/acp_agents.py AcpAgents) and their client side (`agents.client_side`), the diff documents; what the agents change on disk goes to `change_log`
+    (host/change_log.py). Returns the runner. This module is a part loaded on first use: ui/late_acp.py makes the
+    runner the first time a chat session, the panel or a command needs it."""
+    client_side = agents.client_side
     service = AcpService(log, lambda spec: agents.create(spec, client_side), client_side, mcp,
                          memory=context.globalState, storage=context.globalStorageUri.fsPath)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(service.dispose)))
-    register_acp_commands(context, service, log)
     return AcpSessionRunner(service, store, log, register_diff_documents(context, log), change_log)

@@ -16,6 +16,7 @@ globalState), and nothing else changes.
 """
 # __pragma__('tconv')
 # __pragma__('skip')
+from hermes.ui.acp_session import AcpSessionRunner  # a part loaded on first use (ui/late_acp.py)
 from hermes.contracts.events import EventSink
 from typing import Optional
 from hermes.contracts.loop import ChangeAuthor, ConfirmationState, Outcome, ShownCall
@@ -43,7 +44,6 @@ from hermes.core.change_view import session_changes, turn_changes
 from hermes.ui.session_commands import register_session_commands
 from hermes.ui.native_edits import follow_actions
 from hermes.ui.chat_participant import ChatParticipant, hermes_model
-from hermes.ui.acp_session import AcpSessionRunner
 from hermes.ui.change_diff import before_uri
 from hermes.ui.change_commands import SHOW_COMMAND
 from hermes.ui.checkpoints import RESTORE_COMMAND

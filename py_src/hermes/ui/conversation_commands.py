@@ -59,7 +59,9 @@ async def _chosen(store: 'ConversationStore', argument: Any, place_holder: str) 
 
 def register_conversation_commands(context: 'ExtensionContext', log: 'Log', store: 'ConversationStore', panel: Any,
                                    agents: Any = None) -> None:
-    """`agents`: host/acp_service.py AcpService (a deleted conversation's agent session is ended through its agent)."""
+    """`agents`: what ends and forks an agent's sessions, `end_session` / `fork_session` (ui/late_acp.py
+    LateAcpSessions, which passes them to host/acp_service.py AcpService): a deleted conversation's agent session is
+    ended through its agent."""
     async def continue_in_panel(argument: Any = None) -> bool:
         conversation = await _chosen(store, argument, 'Which conversation should the side panel continue?')
         if is_none(conversation):

@@ -7,9 +7,10 @@ from hermes.js.modules import vscode
 from hermes.core.agent_costs import AgentCosts
 
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional, Union
 from hermes.contracts.json import Json
 from hermes.core.acp_conversation import AcpConversations
+from hermes.ui.late_acp import LateAcpSessions
 if TYPE_CHECKING:
     from vscode import ExtensionContext, Memento, StatusBarItem
 # __pragma__('noskip')
@@ -48,8 +49,10 @@ class CostStatus:
         self.item.show()
 
 
-def register_cost_status(context: 'ExtensionContext', conversations: 'AcpConversations') -> CostStatus:
-    """The item, fed by `conversations` (core/acp_conversation.py AcpConversations) at the end of each agent turn."""
+def register_cost_status(context: 'ExtensionContext',
+                         conversations: 'Union[AcpConversations, LateAcpSessions]') -> CostStatus:
+    """The item, fed by `conversations` at the end of each agent turn: core/acp_conversation.py AcpConversations, or
+    ui/late_acp.py LateAcpSessions, which hands the item to them when it makes them."""
     item = vscode.window.createStatusBarItem('hermes.costs', vscode.StatusBarAlignment.Right, 98)
     item['name'] = 'Hermes: agent costs today'  # subscript: `.name` would be renamed by Transcrypt
     context.subscriptions.push(item)

@@ -9,7 +9,7 @@ from hermes.js.objects import is_none
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, List
 from hermes.contracts.json import JsonObject
-from hermes.host.doors import DoorService
+from hermes.host.late_doors import LateDoors
 if TYPE_CHECKING:
     from vscode import ExtensionContext, StatusBarItem
 # __pragma__('noskip')
@@ -32,7 +32,7 @@ def connections_text(connected: 'List[JsonObject]') -> str:
 
 
 class DoorStatus:
-    def __init__(self, doors: 'DoorService', item: 'StatusBarItem') -> None:
+    def __init__(self, doors: 'LateDoors', item: 'StatusBarItem') -> None:
         self.doors = doors
         self.item = item
 
@@ -53,7 +53,7 @@ class DoorStatus:
         vscode.window.showInformationMessage(connections_text(self.doors.describe()))
 
 
-def register_door_status(context: 'ExtensionContext', doors: 'DoorService') -> DoorStatus:
+def register_door_status(context: 'ExtensionContext', doors: 'LateDoors') -> DoorStatus:
     item = vscode.window.createStatusBarItem('hermes.doors', vscode.StatusBarAlignment.Right, 99)
     item['name'] = 'Hermes: terminal agents'  # subscript: `.name` would be renamed by Transcrypt
     item.command = SHOW_STATUS_COMMAND

@@ -1,6 +1,6 @@
 """The Hermes side panel in VS Code: a WebviewView in its own activity-bar container ("Hermes Agent"),
-opened by `hermes.openPanel`. The logic lives in `ui/panel_controller.py`; this module gives it a
-webview, the editor (insert at cursor), the clipboard, settings and the conversation store it shares
+opened by `hermes.openPanel`. The logic lives in `ui/panel_controller.py`, a part loaded on first use (when the
+view first resolves, or a command shows a conversation in it: `LatePanel`); this module gives it a webview, the editor (insert at cursor), the clipboard, settings and the conversation store it shares
 with VS Code's chat sessions (host/conversation_store.py).
 
 Safety: the page has a CSP of `default-src 'none'`; its one script carries a nonce made fresh for
@@ -14,7 +14,8 @@ from hermes.host.settings import setting
 from hermes.core.change_view import turn_changes
 from hermes.core.checkpoints import CHANGE_CLIENT
 from hermes.core.acp_backends import SIGN_IN_COMMAND
-from hermes.ui.panel_controller import PanelController, PANEL_ORIGIN
+from hermes.js.parts import load_part
+from hermes.ui.panel_origin import PANEL_ORIGIN
 from hermes.ui.checkpoints import RESTORE_COMMAND
 from hermes.ui.change_commands import KEEP_ALL_COMMAND, UNDO_ALL_COMMAND, SHOW_COMMAND
 
@@ -67,22 +68,23 @@ def insertion_text(code, selection):
 class PanelHost:
     """What the controller needs from VS Code. `changes`: the change log (host/change_log.py), or None."""
 
-    def __init__(self, context, log, list_models, store, changes=None, documents=None):
+    def __init__(self, context, log, list_models, store, changes=None, acp=None):
         self.context = context
         self.log = log
         self._list_models = list_models
         self.store = store
         self.changes = changes
-        self.documents = documents  # ui/acp_chat.py DiffDocuments: an agent's proposed diffs in an editor
+        self.acp = acp  # its `documents` (ui/acp_chat.py DiffDocuments): an agent's proposed diffs in an editor
         self.view = None
 
     async def show_diffs(self, diffs, agent_name):
         """An agent's permission diffs, each in a diff editor (the same documents as a chat session's)."""
-        if is_none(self.documents):
+        if is_none(self.acp):
             return
+        documents = self.acp.documents
         for diff in diffs:
             try:
-                await self.documents.show(diff, agent_name + ': ' + diff['path'])
+                await documents.show(diff, agent_name + ': ' + diff['path'])
             except JsError as error:
                 self.log.warn('Panel: could not show the diff: ' + error_message(error))
 
@@ -165,29 +167,61 @@ def webview_uri(webview, extension_uri, *segments):
     return webview.asWebviewUri(vscode.Uri.joinPath(extension_uri, 'dist', 'webview', *segments)).toString()
 
 
+class LatePanel:
+    """The panel's controller (ui/panel_controller.py PanelController), made the first time it is needed: when the view
+    first resolves or a command shows a conversation in the panel. Its code is a part loaded on first use, so a window
+    that never opens the panel never loads it; until then there is no page to update (`loaded` is None)."""
+
+    def __init__(self, make_controller):
+        self.make_controller = make_controller
+        self.loaded = None
+
+    def controller(self):
+        if self.loaded is None:
+            self.loaded = self.make_controller()
+        return self.loaded
+
+    @property
+    def conversation(self):
+        """The conversation the panel shows (None before the controller is made: it shows the store's then)."""
+        return None if self.loaded is None else self.loaded.conversation
+
+    def show(self, conversation):
+        return self.controller().show(conversation)
+
+    def new_chat(self):
+        return self.controller().new_chat()
+
+
 def register_panel(context, log, run_turn, list_models, store, make_cancel=None, changes=None, acp=None):
-    """Register the view provider, `hermes.openPanel` and a settings listener; returns the controller.
+    """Register the view provider, `hermes.openPanel` and a settings listener; returns the LatePanel.
     `run_turn(history, user_text, sink, cancel)` and `list_models()`: see PanelController; `store`: the
     ConversationStore (the panel shows its `panel_id` conversation); `acp`: the ACP agents' runner
     (ui/acp_session.py AcpSessionRunner, shared with the chat sessions), None for the built-in loop only."""
-    host = PanelHost(context, log, list_models, store, changes, None if is_none(acp) else acp.documents)
-    current = None if is_none(store.panel_id) else store.get(store.panel_id)
-    controller = PanelController(host, log, run_turn, current, make_cancel, acp)
+    host = PanelHost(context, log, list_models, store, changes, acp)
+
+    def make_controller():
+        current = None if is_none(store.panel_id) else store.get(store.panel_id)
+        return load_part('hermes.ui.panel_controller').PanelController(host, log, run_turn, current, make_cancel, acp)
+    panel = LatePanel(make_controller)
 
     def store_changed(conversation, origin):
         # A chat session continued the panel's conversation: show what it added.
-        if origin != PANEL_ORIGIN and conversation is controller.conversation and not controller.running:
+        controller = panel.loaded
+        if (origin != PANEL_ORIGIN and controller is not None and conversation is controller.conversation
+                and not controller.running):
             controller.post_state()
     unsubscribe = store.on_change(store_changed)
     context.subscriptions.push(new(vscode.Disposable, unsubscribe))
     if not is_none(changes):
-        context.subscriptions.push(changes.on_change(lambda *ignored: controller.post_changes(True)))
+        context.subscriptions.push(changes.on_change(
+            lambda *ignored: None if panel.loaded is None else panel.loaded.post_changes(True)))
     extension_uri = context.extensionUri
     root = vscode.Uri.joinPath(extension_uri, 'dist', 'webview')
 
     async def on_message(raw):
         try:
-            await controller.handle(raw)
+            await panel.controller().handle(raw)
         except JsError as error:
             log.error('Panel: handling a webview message failed', error)
 
@@ -197,6 +231,7 @@ def register_panel(context, log, run_turn, list_models, store, make_cancel=None,
         webview.html = render_html(webview.cspSource, make_nonce(), webview_uri(webview, extension_uri, 'panel.js'),
                                    webview_uri(webview, extension_uri, 'panel.css'),
                                    webview_uri(webview, extension_uri, 'codicons', 'codicon.css'))
+        panel.controller()
         host.view = view
         listener = webview.onDidReceiveMessage(to_js_callback(on_message))
 
@@ -217,6 +252,9 @@ def register_panel(context, log, run_turn, list_models, store, make_cancel=None,
     context.subscriptions.push(vscode.commands.registerCommand(OPEN_COMMAND, to_js_callback(open_panel)))
 
     async def settings_changed(event):
+        controller = panel.loaded
+        if controller is None:
+            return  # the controller reads the settings when it is made
         if event.affectsConfiguration('hermes.agent') or event.affectsConfiguration('hermes.acp'):
             controller.post_backends()  # another default, another agent list, Hermes found elsewhere
         if event.affectsConfiguration('hermes.llm'):
@@ -225,4 +263,4 @@ def register_panel(context, log, run_turn, list_models, store, make_cancel=None,
             await controller.refresh_models()
 
     context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(to_js_callback(settings_changed)))
-    return controller
+    return panel

@@ -37,12 +37,11 @@ from hermes.core.acp_backends import BUILTIN, HERMES_NAME, choice_of_agent
 from hermes.core.acp_sign_in import sign_in_title
 from hermes.core.acp_conversation import no_answer_text
 from hermes.ui.panel_acp import PanelAcpView, PanelQuestions
+from hermes.ui.panel_origin import PANEL_ORIGIN
 TURN_ACTIONS = ['restoreTurn', 'keepTurn', 'undoTurn', 'showTurnChanges']  # PanelHost.turn_action runs them
 FORCE_END_MS = 3000
 """After Stop, the loop has this long to wind down before the panel ends the turn by itself. (An ACP agent's turn
 needs no such timer: the ACP client ends it at most 10 s after session/cancel, net/acp_agent.py.)"""
-PANEL_ORIGIN = 'panel'
-"""Who changed a stored conversation (the panel ignores its own changes, re-renders for a chat session's)."""
 
 
 def describe_error(error):

@@ -10,7 +10,7 @@ from hermes.core.values import get_key
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, List, Optional
 from hermes.core.conversations import Conversation, ConversationStore
-from hermes.host.doors import DoorService
+from hermes.host.late_doors import LateDoors
 from hermes.host.mcp.service import McpService
 if TYPE_CHECKING:
     from vscode import ExtensionContext
@@ -40,7 +40,7 @@ class Walkthrough:
                 return
 
 
-def register_walkthrough(context: 'ExtensionContext', conversations: 'ConversationStore', doors: 'DoorService',
+def register_walkthrough(context: 'ExtensionContext', conversations: 'ConversationStore', doors: 'LateDoors',
                          mcp: 'McpService') -> 'Walkthrough':
     """Listens to the conversation store, the doors and the MCP server for what completes each step."""
     walkthrough = Walkthrough()
