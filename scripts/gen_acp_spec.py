@@ -1,4 +1,4 @@
-"""Write py_src/hermes/core/acp_spec.py from the ACP JSON schema of the pinned `@agentclientprotocol/sdk`
+"""Write py_src/hermes/core/acp/spec.py from the ACP JSON schema of the pinned `@agentclientprotocol/sdk`
 (devDependency; node_modules/@agentclientprotocol/sdk/schema/v1/schema.json): the protocol's methods by side and the
 enumerations the client branches on, so that a new spec version is a regeneration and a reviewed diff.
 
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SDK = ROOT / 'node_modules' / '@agentclientprotocol' / 'sdk'
 SCHEMA = SDK / 'schema' / 'v1' / 'schema.json'
 UNSTABLE = SDK / 'schema' / 'v1' / 'schema.unstable.json'
-OUTPUT = ROOT / 'py_src' / 'hermes' / 'core' / 'acp_spec.py'
+OUTPUT = ROOT / 'py_src' / 'hermes' / 'core' / 'acp' / 'spec.py'
 
 ENUMS = [  # (name in the module, schema definition, what it is)
     ('STOP_REASONS', 'StopReason', 'why a turn ended (`PromptResponse.stopReason`)'),

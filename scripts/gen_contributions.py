@@ -8,9 +8,9 @@ Generated keys of `contributes` (everything else in package.json is left exactly
   VS Code refuses `vscode.lm.registerTool` for a tool that is not declared here.
 - `configuration`: every `hermes.*` setting, from core/settings_spec.py (scopes included).
 - `chatParticipants`, `languageModelChatProviders`: the @hermes participant and the "Hermes Agent"
-  vendor, from core/chat_prompts.py, so the ids and slash commands the code uses are the declared ones.
+  vendor, from core/chat/prompts.py, so the ids and slash commands the code uses are the declared ones.
 - `chatSessions` (and the top-level `enabledApiProposals` it needs): the "Hermes Agent" chat session
-  type, from core/chat_sessions.py; `enabledApiProposals` also names chatParticipantAdditions (core/edit_scopes.py:
+  type, from core/chat/sessions.py; `enabledApiProposals` also names chatParticipantAdditions (core/changes/edit_scopes.py:
   the turns' writes in VS Code's own chat editing).
 
 The registry is imported under CPython with the test shim standing in for `vscode` (declaring a tool
@@ -35,9 +35,9 @@ def generated_contributions():
     _import_paths()
     from hermes.tools.catalog import build_registry
     from hermes.core.lm_tools import contributions
-    from hermes.core.chat_prompts import participant_contribution, provider_contribution
+    from hermes.core.chat.prompts import participant_contribution, provider_contribution
     from hermes.core.settings_spec import configuration_contribution
-    from hermes.core.chat_sessions import session_contribution
+    from hermes.core.chat.sessions import session_contribution
     return {
         'configuration': configuration_contribution(),
         'chatParticipants': participant_contribution(),
@@ -49,8 +49,8 @@ def generated_contributions():
 
 def enabled_api_proposals():
     _import_paths()
-    from hermes.core.chat_sessions import API_PROPOSAL, COMMANDS_PROPOSAL
-    from hermes.core.edit_scopes import API_PROPOSAL as EDITS_PROPOSAL
+    from hermes.core.chat.sessions import API_PROPOSAL, COMMANDS_PROPOSAL
+    from hermes.core.changes.edit_scopes import API_PROPOSAL as EDITS_PROPOSAL
     return [API_PROPOSAL, EDITS_PROPOSAL, COMMANDS_PROPOSAL]
 
 

@@ -2,7 +2,7 @@
 // it never runs anything the model wrote. The messages both ways are declared once, in
 // py_src/hermes/contracts/panel.py; protocol.d.ts is generated from it and `inv typecheck` checks this file
 // against it (tsc --checkJs): every postMessage, and one handler per kind the host posts. Messages to the host
-// are validated again there (py_src/hermes/ui/panel_protocol.py).
+// are validated again there (py_src/hermes/ui/panel/protocol.py).
 import { StreamingMarkdown, renderMarkdown } from './render.js';
 import { CommandMenu } from './commands.js';
 

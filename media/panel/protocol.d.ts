@@ -12,7 +12,7 @@ export interface SendMessage {
   text: string;
 }
 
-/** A user message with images pasted or picked in the panel, for an ACP agent that reads images: `images` is the JSON text of [{mimeType, data (base64), name}]; the host checks each (core/prompt_content.py panel_images). */
+/** A user message with images pasted or picked in the panel, for an ACP agent that reads images: `images` is the JSON text of [{mimeType, data (base64), name}]; the host checks each (core/acp/prompt_content.py panel_images). */
 export interface SendImagesMessage {
   type: 'sendImages';
   text: string;
@@ -65,7 +65,7 @@ export interface SetupAgentMessage {
   type: 'setupAgent';
 }
 
-/** The user's answer to an ACP agent's form question: `action` accept | decline | cancel, and for accept the form's values as a JSON object text ({field name: text typed, choice picked, or true/false}); the host checks them against the question's schema (core/elicitation.py check_answers) and sends nothing while they are wrong. */
+/** The user's answer to an ACP agent's form question: `action` accept | decline | cancel, and for accept the form's values as a JSON object text ({field name: text typed, choice picked, or true/false}); the host checks them against the question's schema (core/acp/elicitation.py check_answers) and sends nothing while they are wrong. */
 export interface ElicitationAnswerMessage {
   type: 'elicitationAnswer';
   id: string;
@@ -126,7 +126,7 @@ export interface ThoughtPart {
   text: string;
 }
 
-/** An ACP agent's plan (core/acp_turn.py). */
+/** An ACP agent's plan (core/acp/turn.py). */
 export interface PlanPart {
   kind: 'plan';
   entries: Array<PlanEntry>;
@@ -212,7 +212,7 @@ export interface ChangesPost {
   turns: { [key: string]: TurnChanges };
 }
 
-/** A turn's pending changes (core/change_view.py turn_changes). */
+/** A turn's pending changes (core/changes/view.py turn_changes). */
 export interface TurnChanges {
   files: Array<ChangedFile>;
   added: number;
@@ -235,7 +235,7 @@ export interface BackendsPost {
   usage: AgentUsage | null;
 }
 
-/** core/acp_backends.py backend_choices: 'builtin', 'hermes', or an agent's name from hermes.acp.agents. */
+/** core/acp/backends.py backend_choices: 'builtin', 'hermes', or an agent's name from hermes.acp.agents. */
 export interface BackendChoice {
   id: string;
   label: string;
@@ -260,7 +260,7 @@ export interface AgentToolPost {
   tool: AgentTool;
 }
 
-/** An ACP tool call (core/acp_turn.py tool_view, its diffs as previews); the same id again is an update. */
+/** An ACP tool call (core/acp/turn.py tool_view, its diffs as previews); the same id again is an update. */
 export interface AgentTool {
   id: string;
   title: string;
@@ -280,7 +280,7 @@ export interface ToolDiff {
   preview: DiffPreview;
 }
 
-/** core/diff_preview.py: a proposed change as bounded lines. */
+/** core/changes/diff_preview.py: a proposed change as bounded lines. */
 export interface DiffPreview {
   added: number;
   removed: number;
@@ -345,7 +345,7 @@ export interface CommandsPost {
   commands: Array<AgentCommand>;
 }
 
-/** One of the agent's slash commands (core/acp_commands.py): typed as the message (`/name input`) it reaches the agent as the prompt's text, which is how ACP runs commands. */
+/** One of the agent's slash commands (core/acp/commands.py): typed as the message (`/name input`) it reaches the agent as the prompt's text, which is how ACP runs commands. */
 export interface AgentCommand {
   name: string;
   description: string;
@@ -364,7 +364,7 @@ export interface ElicitationPost {
   problems: Array<string>;
 }
 
-/** One field of a form question (core/elicitation.py read_question): every text the agent's, cleaned. */
+/** One field of a form question (core/acp/elicitation.py read_question): every text the agent's, cleaned. */
 export interface ElicitationField {
   name: string;
   kind: string;
@@ -387,7 +387,7 @@ export interface OptionsPost {
   options: Array<OptionPicker>;
 }
 
-/** One of the agent's options (core/acp_options.py panel_options): a select, or a boolean (items 'true'/'false'). */
+/** One of the agent's options (core/acp/options.py panel_options): a select, or a boolean (items 'true'/'false'). */
 export interface OptionPicker {
   id: string;
   name: string;
@@ -401,7 +401,7 @@ export interface OptionItem {
   name: string;
 }
 
-/** What the webview may send to the host (validated again there: ui/panel_protocol.py). */
+/** What the webview may send to the host (validated again there: ui/panel/protocol.py). */
 export type FromWebview = ReadyMessage | SendMessage | SendImagesMessage | BareMessage | CodeMessage | SelectModelMessage | TurnMessage | SelectBackendMessage | PermissionAnswerMessage | OpenPermissionDiffMessage | SetupAgentMessage | ElicitationAnswerMessage | SetOptionMessage;
 
 /** What the host posts to the webview. */

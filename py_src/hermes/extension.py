@@ -12,22 +12,22 @@ from hermes.host.approval import Approver
 from hermes.host.mcp.service import register_mcp_service
 from hermes.host.mcp.features import register_mcp_features
 from hermes.host.services import register_services
-from hermes.host.conversation_store import register_conversation_store
-from hermes.host.acp_agents import register_acp_agents
-from hermes.host.late_doors import LateDoors
+from hermes.host.chat.conversation_store import register_conversation_store
+from hermes.host.acp.agents import register_acp_agents
+from hermes.host.doors.late import LateDoors
 from hermes.tools.catalog import build_registry
 from hermes.ui.status_bar import register_status_bar
 from hermes.ui.commands import register_mcp_commands
 from hermes.ui.mcp.definitions import register_mcp_definitions
 from hermes.ui.llm_commands import register_llm
-from hermes.ui.native_chat import register_native_chat
-from hermes.ui.late_acp import register_acp_sessions
-from hermes.ui.panel_agent import register_agent_panel
-from hermes.ui.conversation_commands import register_conversation_commands
-from hermes.ui.cost_status import register_cost_status
+from hermes.ui.chat.native_chat import register_native_chat
+from hermes.ui.acp.late import register_acp_sessions
+from hermes.ui.panel.agent import register_agent_panel
+from hermes.ui.chat.conversation_commands import register_conversation_commands
+from hermes.ui.chat.cost_status import register_cost_status
 from hermes.ui.walkthrough import register_walkthrough
-from hermes.ui.change_ui import register_change_ui
-from hermes.ui.door_status import register_door_status
+from hermes.ui.changes.register import register_change_ui
+from hermes.ui.doors.status import register_door_status
 
 _active = {'service': None, 'agents': None, 'doors': None}
 
@@ -56,7 +56,7 @@ async def activate(context):
     register_change_ui(context, log, services.changes, conversations)
     register_conversation_commands(context, log, conversations, panel, acp)
     # The doors of terminal CLIs and their review of proposals open once activation has returned (a part of their own)
-    doors = LateDoors(lambda: load_part('hermes.ui.door_front').open_doors(
+    doors = LateDoors(lambda: load_part('hermes.ui.doors.front').open_doors(
         context, log, approver, services.change_log_or_none, services.reviews))
     _active['doors'] = doors
     register_door_status(context, doors)

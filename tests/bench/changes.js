@@ -104,7 +104,7 @@ function memory() {
   held = null;
   global.gc();
   start = process.memoryUsage().heapUsed;
-  const log = t.host_change_log.ChangeLog(null, null, null, null, null, (p) => true, null);
+  const log = t.host_changes_log.ChangeLog(null, null, null, null, null, (p) => true, null);
   for (const [file, before, after] of makeFiles()) log.record(file, before, after, author);
   global.gc();
   const used = process.memoryUsage().heapUsed - start;

@@ -1,5 +1,5 @@
 """`inv bench` section "doors": what a terminal CLI connected through a door costs the user's own work in a real VS Code
-(code-server, the packaged extension). While a CLI is connected, the door watches the disk (host/door_watch.py) so the
+(code-server, the packaged extension). While a CLI is connected, the door watches the disk (host/doors/watch.py) so the
 CLI's own writes become its pending changes; an ordinary save by the user must not pay for that. Measured in the
 extension host (through the probe extension): one edit + save of a 10 kB file, back to back, with a Gemini CLI
 connected to the door (a client speaking its protocol: initialize over the door's MCP endpoint with the discovery

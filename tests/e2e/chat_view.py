@@ -9,7 +9,7 @@ Chat view holds a local chat, whose model picker shows the Hermes model once VS 
 Chat view shows again the Hermes session it showed before, and VS Code shows no model picker in a session of a
 type without models of its own: the picker only flashes while the view resolves the session's provider, so a
 test that waited for it passed or hung by luck. The condition is the extension's own log line instead:
-"Hermes models: … given to VS Code" (ui/lm_provider.py), written by the new extension host.
+"Hermes models: … given to VS Code" (ui/chat/lm_provider.py), written by the new extension host.
 """
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -20,8 +20,8 @@ RESPONSE = '.interactive-item-container.interactive-response'
 INPUT = '.interactive-input-part .monaco-editor'
 SESSION_ROW = '.agent-session-item-row'
 MODEL_PICKER = '.model-picker-name'
-IN_THE_PLUS_MENU = 'Chat sessions: "Hermes Agent" is in the Chat view'  # ui/chat_sessions.py, at each activation
-MODELS_GIVEN = 'Hermes models: '  # ui/lm_provider.py, once VS Code has the models
+IN_THE_PLUS_MENU = 'Chat sessions: "Hermes Agent" is in the Chat view'  # ui/chat/sessions.py, at each activation
+MODELS_GIVEN = 'Hermes models: '  # ui/chat/lm_provider.py, once VS Code has the models
 
 
 def wait_for_first_window(server, window):

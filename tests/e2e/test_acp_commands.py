@@ -6,7 +6,7 @@ in `hermes.acp.agents`): it sends `available_commands_update` (/help, /model ‹
   filtered as the name is typed; arrow keys move, Enter puts "/name " into the input, Escape closes the list; the
   command then sent reaches the agent as typed;
 - the "+" Hermes Agent session: "/" in its input offers the agent's commands in VS Code's own completion
-  (chatSessionCustomizationProvider, ui/session_commands.py) beside the session's own, filtered as typed; the picked
+  (chatSessionCustomizationProvider, ui/chat/session_commands.py) beside the session's own, filtered as typed; the picked
   `/model scripted-b`, a command typed whole and one our session contributes (`/help`) all reach the agent as the
   prompt's text. (Where VS Code cannot list them, the chat says them once instead: tests/node/acp_sessions.test.js.)
 

@@ -202,7 +202,7 @@ def test_an_agents_terminal_is_asked_about_with_its_folder_and_allowed_for_that_
 
 def test_an_edit_allowed_in_the_agents_question_is_written_without_a_second_question(window, trusted_server,
                                                                                      artifacts):
-    """One consent per action (core/acp_consent.py): the agent asks with the file's whole new text, the user allows
+    """One consent per action (core/acp/consent.py): the agent asks with the file's whole new text, the user allows
     it in the chat, and the write that follows through fs/write_text_file asks nothing more; a write of another text
     than the one shown gets the gate's own question."""
     page = window.page

@@ -156,7 +156,7 @@ def test_undo_in_hermes_clears_vs_codes_list(window, llm, workspace):
     wait_until(lambda: (workspace / 'review' / 'notes.txt').read_text() == NOTES, 30, what='notes.txt as before')
     wait_until(lambda: editing_ui(session).locator('a[aria-label^="Undo All Edits"]').count() == 0, 30,
                what="nothing left to keep or undo in VS Code's list")
-    # the status item hears of the undo with the other views once the changes pause (host/change_log.py)
+    # the status item hears of the undo with the other views once the changes pause (host/changes/log.py)
     wait_until(lambda: not pending_in_hermes(page), 30, what='nothing pending in Hermes')
 
 

@@ -1,4 +1,4 @@
-"""The ACP client on the bundle (net/acp_agent.py as transpiled) against the real Hermes Agent 0.19.0
+"""The ACP client on the bundle (net/acp/agent.py as transpiled) against the real Hermes Agent 0.19.0
 (`hermes acp`, installed by `inv setup`) and the scripted model: initialize, session/new with this window's MCP
 server entry and its token header, a streamed turn, a cancelled turn, session/list, dispose — and the token in no log
 line and no error; and in a chat session of the bundle, a model picked under the input keeps this window's tools.
@@ -59,7 +59,7 @@ def test_hermes_over_acp_through_the_bundles_client(tmp_path):
 
 def test_a_model_picked_in_a_session_keeps_this_windows_tools(tmp_path):
     """Hermes 0.19.0 answers session/set_model by building its agent anew without the MCP servers the client
-    handed it; the session hands them again (host/acp_service.py), so the next turn still calls our file_read."""
+    handed it; the session hands them again (host/acp/service.py), so the next turn still calls our file_read."""
     hermes = hermes_program()
     workspace = tmp_path / 'ws'
     (workspace / 'notes').mkdir(parents=True)

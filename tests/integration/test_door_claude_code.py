@@ -21,7 +21,7 @@ Checked by experiment (Claude Code 2.1.328, the bundle's door, this test):
   the file *before* it writes it (its baseline; strace: the write follows ~60-200 ms later, atomically through
   `<name>.tmp.<pid>.<hex>` renamed over the file), then `getDiagnostics {}` after the write — in acceptEdits mode too
   (then without openDiff). The door's disk watch ended its span at the first, so under load it recorded the temporary
-  file as a file Claude Code created (tests/node/door_watch.test.js; host/door_watch.py);
+  file as a file Claude Code created (tests/node/door_watch.test.js; host/doors/watch.py);
 - answered `DIFF_REJECTED`, it leaves the file as it was, tells the model "The tool use was rejected" (is_error) and
   ends the turn ("[Request interrupted by user for tool use]") without asking the model again;
 - while openDiff is pending, the terminal asks too: "Opened changes in <ideName> ⧉ … Save file to continue… Do you
@@ -204,7 +204,7 @@ def test_an_edit_becomes_a_proposal_and_the_cli_writes_what_the_review_kept(setu
                    'the edit\'s result to reach the model', setup['seen'])[0]
     assert 'The user modified your proposed changes before accepting them' in json.dumps(result['content'])
     assert notes.read_text() == 'one\ntwo (mine)\nTHREE\n'  # the review's text, not the proposal
-    # it then names the file it wrote (the door's disk watch records at once on this: host/door_watch.py)
+    # it then names the file it wrote (the door's disk watch records at once on this: host/doors/watch.py)
     until(lambda: {'uri': notes.as_uri()} in door.calls('getDiagnostics'), 'getDiagnostics of the file',
           setup['seen'])
     until(lambda: 'Edited notes.md.' in terminal.screen(), 'the answer on screen', setup['seen'])

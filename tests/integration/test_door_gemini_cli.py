@@ -11,7 +11,7 @@ Checked by experiment, and asserted below:
   user's own edit) and tells the model "User modified the `content`"; after `ide/diffRejected` the file stays as it
   was. In `--approval-mode auto_edit` it writes by itself, and the door's disk watch makes the write its pending
   change. In a container it dials `host.docker.internal` unless the terminal says the IDE is in there too: the door
-  puts `VSCODE_REMOTE_CONTAINERS_SESSION` into the terminals then (host/doors.py), and the tests pass what they get.
+  puts `VSCODE_REMOTE_CONTAINERS_SESSION` into the terminals then (host/doors/service.py), and the tests pass what they get.
 - Qwen Code 0.24.4 reads its own lock (`~/.qwen/ide/<port>.lock`, `QWEN_CODE_IDE_SERVER_PORT`), speaks the same
   protocol (also as `streamable-http-client`, 2025-11-25), refuses to overwrite a file it has not read, and in its
   default approval mode sends the edit to `openDiff` and writes what the review kept."""

@@ -1,4 +1,4 @@
-// The ACP client on the bundle (build/testing.js: net/acp_agent.py and the seam's line process as transpiled)
+// The ACP client on the bundle (build/testing.js: net/acp/agent.py and the seam's line process as transpiled)
 // against the scripted agent tests/acp_agent/agent.py: the same cases as tests/unit/test_acp_agent.py.
 'use strict';
 const nodeTest = require('node:test');

@@ -21,8 +21,8 @@ test('deactivate leaves no agent process and nothing an agent started', async ()
   const context = vscode.__makeContext();
   const ext = extension();
   const api = await activateAndServe(ext, context);
-  const partLoaded = () => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', 'part-net.acp_agent.js')));
-  assert.ok(!partLoaded(), 'the ACP agent\'s code (dist/part-net.acp_agent.js) loads with the first agent, not before');
+  const partLoaded = () => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', 'part-net.acp.agent.js')));
+  assert.ok(!partLoaded(), 'the ACP agent\'s code (dist/part-net.acp.agent.js) loads with the first agent, not before');
   const agent = api.acp.create({ name: 'Scripted', command: PYTHON, args: [AGENT] }, api.acp.client_side);
   assert.ok(partLoaded());
   const stubborn = api.acp.create({ name: 'Stubborn', command: PYTHON, args: [AGENT, 'ignore_term'] }, api.acp.client_side);

@@ -23,10 +23,10 @@ const SCRIPTED_COMMANDS = [{ name: 'help', description: 'Help', hint: '' },
 const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
   'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
 
-// The panel's controller is a part loaded on first use (dist/part-ui.panel_controller.js): the first panel opened in
+// The panel's controller is a part loaded on first use (dist/part-ui.panel.controller.js): the first panel opened in
 // this file sees it load when its view resolves (the bundle stays in require.cache for the tests after it).
 const controllerLoaded = () => Object.keys(require.cache)
-  .some((file) => file.endsWith(path.join('dist', 'part-ui.panel_controller.js')));
+  .some((file) => file.endsWith(path.join('dist', 'part-ui.panel.controller.js')));
 let firstPanel = true;
 
 async function openPanel(settings) {

@@ -26,9 +26,9 @@ async function entriesOf(changeLog, files, ms) {
 }
 
 // The session items once they show the change log's pending changes (the list goes to VS Code once a burst of
-// changes pauses: ui/chat_sessions.py LIST_QUIET_MS), what core/change_view.py session_changes says they should.
+// changes pauses: ui/chat/sessions.py LIST_QUIET_MS), what core/changes/view.py session_changes says they should.
 async function settledItems(controller, changeLog) {
-  const sessionChanges = testing().core_change_view.session_changes;
+  const sessionChanges = testing().core_changes_view.session_changes;
   const shown = (item) => JSON.stringify((item.changes || []).map((file) => [file.uri.fsPath, file.insertions, file.deletions]));
   const due = (item) => JSON.stringify(changeLog ? sessionChanges(changeLog.pending(), item.resource.path.slice(1))
     .map((change) => [change.path, change.added, change.removed]) : []);

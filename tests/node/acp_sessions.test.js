@@ -28,11 +28,11 @@ const COMMANDS_HINT = 'Scripted commands: `/help`, `/model`, `/tools` — type o
 const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
   'hermes.acp.agents': [{ name: 'Scripted', command: PYTHON, args: [AGENT] }] };
 
-// The ACP agents behind the sessions and their client side are parts loaded on first use (dist/part-ui.acp_session.js,
-// part-host.acp_client_side.js): this first test sees them load (the bundle stays in require.cache for the tests after it).
+// The ACP agents behind the sessions and their client side are parts loaded on first use (dist/part-ui.acp.session.js,
+// part-host.acp.client_side.js): this first test sees them load (the bundle stays in require.cache for the tests after it).
 const partLoaded = (part) => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', `part-${part}.js`)));
-const acpPartLoaded = () => partLoaded('ui.acp_session') && partLoaded('host.acp_client_side');
-const acpPartsLoaded = () => partLoaded('ui.acp_session') || partLoaded('host.acp_client_side');
+const acpPartLoaded = () => partLoaded('ui.acp.session') && partLoaded('host.acp.client_side');
+const acpPartsLoaded = () => partLoaded('ui.acp.session') || partLoaded('host.acp.client_side');
 
 test('activation does not load the ACP agents\' code: the first turn of a session does, and the agent answers', async () => {
   const opened = await openSession(SCRIPTED);

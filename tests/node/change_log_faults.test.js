@@ -40,8 +40,8 @@ function runAndKill(folder, turns, pauseAt, killWhen) {
 function loadAgain(folder) {
   const reports = [];
   const t = testing();
-  const store = t.host_change_store.ChangeStore(path.join(folder, 'changes.json'), (m) => reports.push(m));
-  const log = t.host_change_log.ChangeLog(null, store, null, null, null, () => true, null);
+  const store = t.host_changes_store.ChangeStore(path.join(folder, 'changes.json'), (m) => reports.push(m));
+  const log = t.host_changes_log.ChangeLog(null, store, null, null, null, () => true, null);
   const paths = JSON.parse(t.js_json.dump_json(log.paths()));
   const shared = log.entry('/ws/shared.txt');
   return { paths, shared: shared ? shared.text.split('\n')[0] : null, reports };

@@ -46,9 +46,9 @@ if (pauseAt === 'journal') {
     return forever();
   };
 }
-const store = t.host_change_store.ChangeStore(path.join(folder, 'changes.json'), (m) => say('report ' + m));
+const store = t.host_changes_store.ChangeStore(path.join(folder, 'changes.json'), (m) => say('report ' + m));
 const timers = { after: (callback, ms) => setTimeout(callback, Math.min(ms, 20)), cancel: (handle) => clearTimeout(handle) };
-const log = t.host_change_log.ChangeLog(null, store, null, null, null, () => true, timers);
+const log = t.host_changes_log.ChangeLog(null, store, null, null, null, () => true, timers);
 const author = t.js_json.parse_json(JSON.stringify({ client: 'writer', session: 's', turn: null }));
 const text = (n) => `shared ${n}\n` + 'x'.repeat(50000) + '\n';  // big enough that a write takes a while
 (async () => {

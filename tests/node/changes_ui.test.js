@@ -24,9 +24,9 @@ function setup() {
   context = vscode.__makeContext();
   const services = mods().host_services.register_services(context);
   const registry = mods().tools_catalog.build_registry(null, services);
-  const store = mods().core_conversations.ConversationStore(() => 'conv-1', () => 1000);
+  const store = mods().core_chat_conversations.ConversationStore(() => 'conv-1', () => 1000);
   const log = { info: () => {}, warn: () => {}, error: () => {} };
-  const ui = mods().ui_change_ui.register_change_ui(context, log, services.changes, store);
+  const ui = mods().ui_changes_register.register_change_ui(context, log, services.changes, store);
   return { folder, registry, changes: services.changes, ui };
 }
 
@@ -57,7 +57,7 @@ function tree() {
   return walk(undefined);
 }
 
-// The window's log tells its listeners of a burst of changes once the changes pause (host/change_log.py
+// The window's log tells its listeners of a burst of changes once the changes pause (host/changes/log.py
 // ANNOUNCE_QUIET_MS): after the tools' results. Waits for the condition, not for a time.
 test('the views hear of a burst of writes once, after the tools returned, with every file of it', async () => {
   const { folder, registry, changes } = setup();
@@ -154,7 +154,7 @@ test('the multi-file diff gets the text before each file, and a turn filter leav
   const provider = vscode.__state.contentProviders.get('hermes-before');
   assert.equal(await provider.provideTextDocumentContent(resources[0][1]), 'one\ntwo\nthree\nfour\n');
   assert.equal(await provider.provideTextDocumentContent(resources[1][1]), 'alpha\nbeta\n');
-  const turnTwo = mods().ui_change_diff.before_uri(path.join(folder, 'a.py'), args({ session: 'conv-1', turn: 't2' }));
+  const turnTwo = mods().ui_changes_diff.before_uri(path.join(folder, 'a.py'), args({ session: 'conv-1', turn: 't2' }));
   assert.equal(await provider.provideTextDocumentContent(turnTwo), 'ONE\ntwo\nthree\nfour\n', 'turn 1 stays in, turn 2 is undone');
   assert.equal(await vscode.commands.executeCommand('hermes.changes.showDiff', args({ client: 'Hermes', session: 'conv-1', turn: 't1' })), 1);
   assert.equal(vscode.__state.diffs[1][0], 'vscode.diff', 'one file: the plain diff editor');

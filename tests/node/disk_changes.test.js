@@ -1,4 +1,4 @@
-// Files changed on disk during a span (host/disk_changes.py) on the transpiled modules, with the fake vscode's
+// Files changed on disk during a span (host/changes/disk_changes.py) on the transpiled modules, with the fake vscode's
 // file watcher: the workspace listing (Dirents, `in` on dicts), before-texts from an open editor, a file the
 // watcher calls created that existed (not recorded), a new one (recorded as created), late reports, the bound —
 // the same cases as tests/unit/test_disk_changes.py, where Transcrypt could differ from CPython.
@@ -27,7 +27,7 @@ function setup() {
   const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-disk-')));
   vscode.__openFolders([folder]);
   const files = { read: async (p) => (fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : null), write: async () => {} };
-  const log = mods().host_change_log.ChangeLog(files, null, null, null, null, (p) => p.startsWith(folder + '/'), timers());
+  const log = mods().host_changes_log.ChangeLog(files, null, null, null, null, (p) => p.startsWith(folder + '/'), timers());
   return { folder, log, at: (name) => path.join(folder, name) };
 }
 
@@ -41,7 +41,7 @@ test('an open file is recorded with the text it had, a new file as created, a re
   fs.writeFileSync(at('sub/deep.txt'), 'deep\n');
   await vscode.workspace.openTextDocument(vscode.Uri.file(at('open.py')));
   const late = timers();
-  const span = mods().host_disk_changes.DiskChangeSpan(null, null, late);
+  const span = mods().host_changes_disk_changes.DiskChangeSpan(null, null, late);
   fs.writeFileSync(at('open.py'), 'a = 2\n');
   fs.writeFileSync(at('made.txt'), 'new\n');
   fs.writeFileSync(at('kept.txt'), 'sed -i made this\n');
@@ -56,7 +56,7 @@ test('an open file is recorded with the text it had, a new file as created, a re
   assert.equal(span.record(log, paths, args(AGENT)), 2);
   assert.deepEqual(summary(log), [['open.py', 'e2e-agent', false], ['made.txt', 'e2e-agent', true]]);
   assert.equal(log.entry(at('open.py')).base, 'a = 1\n');
-  assert.deepEqual(late.pending.map((handle) => handle[1]), [mods().host_disk_changes.LATE_EVENTS_MS]);
+  assert.deepEqual(late.pending.map((handle) => handle[1]), [mods().host_changes_disk_changes.LATE_EVENTS_MS]);
   fs.writeFileSync(at('late.txt'), 'reported late\n');
   vscode.__fileChanged(at('late.txt'), 'create');
   assert.deepEqual(summary(log).map((item) => item[0]), ['open.py', 'made.txt', 'late.txt']);
@@ -67,18 +67,18 @@ test('an open file is recorded with the text it had, a new file as created, a re
 test('what the writer said comes first; past the bound files are counted, not listed', async () => {
   const { log, at } = setup();
   fs.writeFileSync(at('named.txt'), 'before\n');
-  const span = mods().host_disk_changes.DiskChangeSpan(null, null, null);
+  const span = mods().host_changes_disk_changes.DiskChangeSpan(null, null, null);
   span.note(at('named.txt'));
   span.note(at('diffed.txt'), 'from the diff\n', true);
   fs.writeFileSync(at('named.txt'), 'after\n');
   fs.writeFileSync(at('diffed.txt'), 'written\n');
   vscode.__fileChanged(at('named.txt'), 'change');
-  for (let i = 0; i < mods().host_disk_changes.MAX_CHANGED + 3; i++) vscode.__fileChanged(at(`bulk-${i}`), 'create');
+  for (let i = 0; i < mods().host_changes_disk_changes.MAX_CHANGED + 3; i++) vscode.__fileChanged(at(`bulk-${i}`), 'create');
   const paths = span.end(args([at('diffed.txt')]));
   assert.equal(span.overflow, 4);  // named.txt took one of the places
   assert.equal(vscode.__state.fileWatchers.length, 0, 'no late window without timers');
   assert.equal(span.record(log, args([at('named.txt'), at('diffed.txt')]), args(AGENT)), 2);
   assert.equal(log.entry(at('named.txt')).base, 'before\n');
   assert.equal(log.entry(at('diffed.txt')).base, 'from the diff\n');
-  assert.equal(paths.length, mods().host_disk_changes.MAX_CHANGED + 1);
+  assert.equal(paths.length, mods().host_changes_disk_changes.MAX_CHANGED + 1);
 });

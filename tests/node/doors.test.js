@@ -76,9 +76,9 @@ function rpc(socket) {
   };
 }
 
-// The doors are a part loaded on first use (dist/part-ui.door_front.js): this file's first tests see it load (the
+// The doors are a part loaded on first use (dist/part-ui.doors.front.js): this file's first tests see it load (the
 // bundle stays in require.cache for the tests after them).
-const partLoaded = () => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', 'part-ui.door_front.js')));
+const partLoaded = () => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', 'part-ui.doors.front.js')));
 
 test('the doors are not loaded by activation: they load and open on the next tick, unasked', async () => {
   vscode.__reset();

@@ -114,7 +114,7 @@ async function openSession(settings, state = {}, folders = []) {
 }
 
 // The sessions list as VS Code has it once `condition(items)` holds: the list is sent once a burst of changes pauses
-// (ui/chat_sessions.py LIST_QUIET_MS), not with each.
+// (ui/chat/sessions.py LIST_QUIET_MS), not with each.
 async function listed(controller, condition) {
   await until(() => condition(controller.items.all()));
   return controller.items.all();

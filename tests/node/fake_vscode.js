@@ -507,7 +507,7 @@ module.exports = {
 }
 
 // ==================================================================================================
-// Reviewing agents' changes (ui/change_review.py, ui/changes_view.py, ui/change_diff.py): decorations an
+// Reviewing agents' changes (ui/changes/review.py, ui/changes/view.py, ui/changes/diff.py): decorations an
 // editor was given (`editor.decorations.get(type)`), CodeLens providers (`__state.codeLensProviders`), tree views
 // (`__state.treeViews.get(id)`), `vscode.changes` / `vscode.diff` calls (`__state.diffs`), context keys.
 {
@@ -588,7 +588,7 @@ module.exports = {
 }
 
 // ==================================================================================================
-// The file watcher (host/disk_changes.py): `__fileChanged(path, kind)` is the disk changing under every live
+// The file watcher (host/changes/disk_changes.py): `__fileChanged(path, kind)` is the disk changing under every live
 // watcher (kind: create | change | delete); `__state.fileWatchers` lists the live ones.
 {
   const exported = module.exports;

@@ -103,7 +103,7 @@ test('a turn that returns no history appends the exchange to the stored history 
 });
 
 test('stored data read back from the store file (plain objects) is restored', () => {
-  const restored = testing().core_conversations.Conversation.restore(JSON.parse(JSON.stringify({
+  const restored = testing().core_chat_conversations.Conversation.restore(JSON.parse(JSON.stringify({
     messages: [{ role: 'user', text: 'a' }, { role: 'assistant', status: 'running', parts: [{ kind: 'text', text: 'b' }, { kind: 'x' }] },
       { role: '__class__' }],
     history: [{ role: 'user', content: 'a' }, 7],
@@ -121,13 +121,13 @@ test('the harness fake vscode is untouched by the panel module', () => {
 });
 
 test('the view provider, transpiled: page, messages, the conversation store, insert at cursor, model setting', async () => {
-  const { ui_panel: panel } = testing();
+  const { ui_panel_view: panel } = testing();
   vscode.__reset();
   const context = vscode.__makeContext();
   const warnings = [];
   const log = { warn: (m) => warnings.push(m), info: () => {}, error: (m, e) => warnings.push(m + ': ' + (e && e.message)) };
   const runTurn = async (history, text, sink) => { sink.on_text('echo ' + text); return null; };
-  const store = testing().host_conversation_store.register_conversation_store(context, log);
+  const store = testing().host_chat_conversation_store.register_conversation_store(context, log);
   panel.register_panel(context, log, runTurn, async () => ['a', 'b'], store);
   const { provider, options } = vscode.__state.webviewViews.get('hermes.panel');
   assert.deepEqual(options, { webviewOptions: { retainContextWhenHidden: true } });

@@ -1,4 +1,4 @@
-// The review of a terminal CLI's proposal (host/proposals.py, ui/proposal_ui.py) on the real bundle with the fake
+// The review of a terminal CLI's proposal (host/doors/proposals.py, ui/doors/proposals.py) on the real bundle with the fake
 // VS Code: the proposal in the file's editor and the change log as the CLI's, its ends (every hunk decided, Reject,
 // the CLI leaving), a path outside the workspace refused. What VS Code itself does (its auto-save, reverting an editor)
 // is proved in code-server: tests/clients/test_doors_in_vscode.py.

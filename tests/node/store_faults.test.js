@@ -52,7 +52,7 @@ function freshFolder() {
 function loadAgain(folder) {
   const warnings = [];
   const log = { warn: (m) => warnings.push(m), info: () => {}, error: (m) => warnings.push(m) };
-  const store = testing().host_conversation_store.load_store(path.join(folder, 'conversations.json'), log);
+  const store = testing().host_chat_conversation_store.load_store(path.join(folder, 'conversations.json'), log);
   return { store, warnings };
 }
 
@@ -95,7 +95,7 @@ test('a full disk or a read-only folder: one clear error, work goes on in memory
   context.storageUri = vscode.Uri.file(folder);
   const warnings = [];
   const log = { warn: (m) => warnings.push(m), info: (m) => warnings.push('info ' + m), error: (m) => warnings.push(m) };
-  const store = t.host_conversation_store.register_conversation_store(context, log);
+  const store = t.host_chat_conversation_store.register_conversation_store(context, log);
   const message = (text) => t.js_json.parse_json(JSON.stringify({ role: 'user', text }));
   const say = (text) => { const c = store.create(); c.add(message(text)); store.put(c); return c; };
   say('saved before');

@@ -32,7 +32,7 @@ if (pauseAt === 'write') {
 const context = vscode.__makeContext();
 context.storageUri = vscode.Uri.file(folder);
 const log = { warn: (m) => say('warn ' + m), info: () => {}, error: (m) => say('error ' + m) };
-const store = t.host_conversation_store.register_conversation_store(context, log);
+const store = t.host_chat_conversation_store.register_conversation_store(context, log);
 const message = (text) => t.js_json.parse_json(JSON.stringify({ role: 'user', text }));
 for (turn = 1; turn <= turns; turn++) {
   const conversation = store.create();

@@ -1,4 +1,4 @@
-"""The ACP client (net/acp_agent.py over net/acp_connection.py and the seam's line process) against the scripted
+"""The ACP client (net/acp/agent.py over net/acp/connection.py and the seam's line process) against the scripted
 agent tests/acp_agent/agent.py, under CPython. tests/node/acp_agent.test.js runs the same cases on the bundle."""
 import asyncio
 import os
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hermes.core.acp import AcpError, RequestError
-from hermes.net.acp_agent import AcpAgent
+from hermes.core.acp.protocol import AcpError, RequestError
+from hermes.net.acp.agent import AcpAgent
 
 AGENT = str(Path(__file__).resolve().parents[1] / 'acp_agent' / 'agent.py')
 TOKEN = 'tok-5ecret-abcdef0123456789'
@@ -537,7 +537,7 @@ def test_a_long_token_is_redacted_before_an_error_or_its_output_is_cut():
 
 
 def test_a_cut_stderr_tail_starts_at_a_whole_line():
-    from hermes.core.acp import append_tail
+    from hermes.core.acp.protocol import append_tail
     assert append_tail('', 'abc\n', 10) == 'abc\n'
     assert append_tail('secret-start-xyz\n', 'line two\n', 12) == 'line two\n'  # '-xyz' was cut: gone
     assert append_tail('', 'x' * 20, 10) == ''  # one endless line: nothing shown rather than its end
@@ -555,7 +555,7 @@ def test_an_agent_error_keeps_its_code_for_the_front_end():
 
 
 def test_secrets_are_header_values_and_credential_variables_not_every_value():
-    from hermes.core.acp import secrets_of, redact
+    from hermes.core.acp.protocol import secrets_of, redact
     servers = [{'type': 'http', 'name': 'vscode', 'url': 'http://127.0.0.1:1/mcp',
                 'headers': [{'name': 'Authorization', 'value': 'Bearer ' + TOKEN}]},
                {'type': 'stdio', 'name': 'gh', 'command': 'gh-mcp', 'args': [],

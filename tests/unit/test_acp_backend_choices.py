@@ -1,7 +1,7 @@
-"""What the front ends offer to answer a new conversation (core/acp_backends.py): the built-in loop, Hermes Agent
+"""What the front ends offer to answer a new conversation (core/acp/backends.py): the built-in loop, Hermes Agent
 (installed or not), the agents of hermes.acp.agents; the default read from hermes.agent.backend as a session reads
 it; and a stored conversation's agent as a choice."""
-from hermes.core.acp_backends import (backend_choices, default_choice, choice_of_agent, choose_backend, INSTALL_HINT,
+from hermes.core.acp.backends import (backend_choices, default_choice, choice_of_agent, choose_backend, INSTALL_HINT,
                                       RESTRICTED_HINT)
 
 HERMES = {'name': 'Hermes Agent', 'command': '/usr/bin/hermes', 'args': ['acp'], 'env': {}, 'cwd': None}

@@ -1,6 +1,6 @@
-"""core/acp_backends.py path_outside: the PATH an agent process gets cannot lead into the workspace. Every call here
+"""core/acp/backends.py path_outside: the PATH an agent process gets cannot lead into the workspace. Every call here
 is also a parity vector (`inv parity`)."""
-from hermes.core.acp_backends import path_outside
+from hermes.core.acp.backends import path_outside
 
 
 def test_an_agents_path_keeps_only_absolute_folders_outside_the_workspace():

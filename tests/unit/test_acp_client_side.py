@@ -1,4 +1,4 @@
-"""host/acp_client_side.py over the vscode shim: what an ACP agent's fs/*, terminal/* and permission requests do in
+"""host/acp/client_side.py over the vscode shim: what an ACP agent's fs/*, terminal/* and permission requests do in
 this window (the same gate, confinement and change log as the tools), and the whole path from the scripted agent."""
 import asyncio
 import sys
@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 import vscode
 
-from hermes.core.acp import AcpError, RequestError
-from hermes.host.acp_client_side import AcpClientSide, select_lines, command_line
+from hermes.core.acp.protocol import AcpError, RequestError
+from hermes.host.acp.client_side import AcpClientSide, select_lines, command_line
 from hermes.host.approval import Approver
-from hermes.host.change_log import ChangeLog
+from hermes.host.changes.log import ChangeLog
 from hermes.host.terminals import register_terminals
-from hermes.net.acp_agent import AcpAgent
+from hermes.net.acp.agent import AcpAgent
 from hermes.tools.catalog import build_registry
 from shim_services import shim_services
 
@@ -225,7 +225,7 @@ def test_deactivate_waits_until_every_agent_process_has_exited(context):
 
 
 def test_the_window_forgets_agents_that_ended(context):
-    from hermes.host.acp_agents import AcpAgents
+    from hermes.host.acp.agents import AcpAgents
 
     async def scenario():
         agents = AcpAgents(None)

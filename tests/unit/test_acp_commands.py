@@ -7,9 +7,9 @@ import asyncio
 
 import vscode
 
-from hermes.core.acp_backends import HERMES_NAME
-from hermes.core.acp_commands import commands_of, commands_hint, commands_key, commands_update, hint_text
-from hermes.core.conversations import Conversation
+from hermes.core.acp.backends import HERMES_NAME
+from hermes.core.acp.commands import commands_of, commands_hint, commands_key, commands_update, hint_text
+from hermes.core.chat.conversations import Conversation
 from test_acp_sessions import make_world, ask
 from test_acp_turn import chunk
 from test_panel_acp import panel, send, of
@@ -203,7 +203,7 @@ class CustomizationTypes:
 def offered(monkeypatch, world):
     """register_session_commands on a VS Code that has the chatSessionCustomizationProvider proposal: returns what
     it registered ({'type', 'metadata', 'provider'}) and how often it told VS Code the lists changed."""
-    from hermes.ui.session_commands import register_session_commands
+    from hermes.ui.chat.session_commands import register_session_commands
     registered = {}
     fired = []
 
@@ -248,7 +248,7 @@ def test_where_vscode_can_list_them_the_sessions_slash_completion_offers_the_age
 
 
 def test_without_the_proposal_nothing_is_registered_and_the_chat_says_them():
-    from hermes.ui.session_commands import register_session_commands
+    from hermes.ui.chat.session_commands import register_session_commands
     world = make_world({'turns': [[chunk('one')]], 'after_new': [commands_update_of(HELP)]})
     assert register_session_commands(world['context'], world['sessions'].acp, world['sessions'], world['store'],
                                      world['log']) is False
@@ -257,7 +257,7 @@ def test_without_the_proposal_nothing_is_registered_and_the_chat_says_them():
 
 
 def test_a_vscode_that_refuses_the_proposal_gets_the_commands_said_in_the_chat(monkeypatch):
-    from hermes.ui.session_commands import register_session_commands
+    from hermes.ui.chat.session_commands import register_session_commands
 
     class Refusing:
         def __getattr__(self, name):

@@ -1,6 +1,6 @@
-"""core/acp_consent.py: what the user allowed in an ACP agent's permission question covers the one write or command
+"""core/acp/consent.py: what the user allowed in an ACP agent's permission question covers the one write or command
 that carries it out — exactly that text at that path, or that command line, once, by that session, for a minute."""
-from hermes.core.acp_consent import CONSENT_WINDOW_MS, MAX_KEPT, Consents, allowed_actions, chosen_allows
+from hermes.core.acp.consent import CONSENT_WINDOW_MS, MAX_KEPT, Consents, allowed_actions, chosen_allows
 
 OPTIONS = [{'optionId': 'allow_once', 'kind': 'allow_once', 'name': 'Allow edit'},
            {'optionId': 'always', 'kind': 'allow_always', 'name': 'Always'},

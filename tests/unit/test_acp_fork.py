@@ -1,12 +1,12 @@
-"""Fork Conversation (`hermes.forkConversation`, ui/conversation_commands.py, host/acp_service.py fork_session): a
+"""Fork Conversation (`hermes.forkConversation`, ui/chat/conversation_commands.py, host/acp/service.py fork_session): a
 conversation an ACP agent answers becomes two — the fork has the same history and a new agent session made with ACP's
 `session/fork` (unstable: only where the agent offers `sessionCapabilities.fork`); what cannot be forked is said."""
 import asyncio
 
 import vscode
 
-from hermes.core.chat_sessions import item_view
-from hermes.ui.conversation_commands import register_conversation_commands, fork_title
+from hermes.core.chat.sessions import item_view
+from hermes.ui.chat.conversation_commands import register_conversation_commands, fork_title
 from test_acp_sessions import FakeError, make_world, ask
 from test_acp_turn import chunk
 from test_chat_sessions import FakePanel

@@ -1,6 +1,6 @@
-"""core/acp_options.py: an agent's config options (and the deprecated modes and models) as pickers, malformed offers
+"""core/acp/options.py: an agent's config options (and the deprecated modes and models) as pickers, malformed offers
 left out, the values the wire carries. Every call here is also a parity vector (`inv parity`)."""
-from hermes.core.acp_options import (chosen_values, config_options, current_values, is_option, offered_options,
+from hermes.core.acp.options import (chosen_values, config_options, current_values, is_option, offered_options,
                                      offers_value, option_groups, option_update, wire_value, with_config_update,
                                      MAX_CONFIG_OPTIONS, MAX_NAME_CHARS)
 
@@ -67,7 +67,7 @@ def test_values_on_the_wire_and_in_the_stored_conversation():
 
 
 def test_the_panels_pickers_are_the_offered_options_with_the_sessions_values():
-    from hermes.core.acp_options import panel_options
+    from hermes.core.acp.options import panel_options
     offered = offered_options({'modes': MODES, 'configOptions': [MODEL, THINKING, AUTO]})
     assert panel_options(offered, {'config:effort': 'high', 'config:model': 'gone'}) == [
         {'id': 'mode', 'name': 'Mode', 'kind': 'select', 'items': [{'id': 'default', 'name': 'Ask'},
@@ -85,7 +85,7 @@ def test_the_panels_pickers_are_the_offered_options_with_the_sessions_values():
 
 
 def test_observe_mode_is_the_sessions_mode_or_a_config_option_or_what_the_agent_reported():
-    from hermes.core.acp_options import observing
+    from hermes.core.acp.options import observing
     assert observing(None) is False and observing({'agent': 'Hermes Agent', 'sessionId': 's'}) is False
     assert observing({'mode': 'observe'}) is True
     assert observing({'mode': 'default', 'config:edit_approval_policy': 'observe'}) is True

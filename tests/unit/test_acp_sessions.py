@@ -6,15 +6,15 @@ import asyncio
 
 import vscode
 
-from hermes.core.acp_backends import HERMES_NAME, INSTALL_HINT, NO_MODEL_TEXT
-from hermes.core.elicitation import read_question
-from hermes.core.conversations import Conversation, ConversationStore
-from hermes.core.chat_sessions import item_view
-from hermes.host.acp_service import AcpService
-from hermes.ui.acp_session import AcpSessionRunner, prompt_blocks, ACP_SUBJECT
-from hermes.core.chat_prompts import task_prompt
-from hermes.ui.acp_chat import register_diff_documents
-from hermes.ui.chat_sessions import SessionParticipant
+from hermes.core.acp.backends import HERMES_NAME, INSTALL_HINT, NO_MODEL_TEXT
+from hermes.core.acp.elicitation import read_question
+from hermes.core.chat.conversations import Conversation, ConversationStore
+from hermes.core.chat.sessions import item_view
+from hermes.host.acp.service import AcpService
+from hermes.ui.acp.session import AcpSessionRunner, prompt_blocks, ACP_SUBJECT
+from hermes.core.chat.prompts import task_prompt
+from hermes.ui.acp.chat import register_diff_documents
+from hermes.ui.chat.sessions import SessionParticipant
 from test_acp_turn import PERMISSION, SHELL_PERMISSION, READ, WRITE, chunk
 from test_chat_sessions import request, session_context
 from panel_fakes import Log
@@ -150,7 +150,7 @@ class FakeAgent:
             elif step[0] == 'permission':
                 prompter = self.client_side.prompters[session_id]
                 self.outcomes.append(await prompter(step[1]))
-            elif step[0] == 'question':  # as net/acp_agent.py hands an elicitation on: read, then asked
+            elif step[0] == 'question':  # as net/acp/agent.py hands an elicitation on: read, then asked
                 questioner = self.client_side.questioners[session_id]
                 self.outcomes.append(await questioner(read_question(dict(step[1], sessionId=session_id))))
             elif step[0] == 'wait':
@@ -586,7 +586,7 @@ def test_a_new_session_without_a_provider_is_told_before_session_new():
 
 
 def test_only_hermes_with_nothing_but_the_setup_method_lacks_a_provider():
-    from hermes.core.acp_backends import lacks_provider
+    from hermes.core.acp.backends import lacks_provider
     assert lacks_provider(HERMES_NAME, SETUP_ONLY)
     assert not lacks_provider(HERMES_NAME, [{'id': 'custom'}] + SETUP_ONLY)
     assert not lacks_provider(HERMES_NAME, [])  # says nothing
@@ -652,12 +652,12 @@ def test_files_hermes_writes_itself_go_to_the_change_log_with_their_before_texts
     turn = conversation.messages[0]['turn']
     author = {'client': 'Hermes', 'session': conversation.id, 'turn': turn}
     assert world['service'].client_side.authors == {'sess-1': author}  # fs/write_text_file writes: this turn's
-    # the shell's file too: its text before the turn is the window's workspace texts' (host/workspace_texts.py)
+    # the shell's file too: its text before the turn is the window's workspace texts' (host/changes/workspace_texts.py)
     assert sorted(change_log.records) == sorted([(cwd + '/out.txt', 'old text\n', 'new text\n', author),
                                                  (str(created), None, 'fresh\n', author),
                                                  (cwd + '/shell.txt', 'before the shell\n', 'after the shell\n', author)])
     assert sorted(conversation.changes) == sorted([cwd + '/out.txt', str(created), cwd + '/shell.txt'])
-    # the turn's watcher listens a moment longer for writes it reports late (host/disk_changes.py), then goes
+    # the turn's watcher listens a moment longer for writes it reports late (host/changes/disk_changes.py), then goes
     [watcher] = vscode.workspace.file_watchers
     (tmp_path / 'late.txt').write_text('reported after the turn\n')
     vscode.workspace.file_changed(vscode.Uri.file(str(tmp_path / 'late.txt')), 'create')

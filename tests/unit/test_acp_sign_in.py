@@ -1,4 +1,4 @@
-"""Signing in to an ACP agent (core/acp_sign_in.py, host/acp_sign_in.py): the methods an agent offers read as the
+"""Signing in to an ACP agent (core/acp/sign_in.py, host/acp/sign_in.py): the methods an agent offers read as the
 schema says (malformed ones left out, names shown as bounded text), a terminal method run as the agent's own
 resolved program with the method's args and env (never a program the agent names), exit 0 → the agent starts anew,
 anything else → a warning and nothing forgotten; an agent method → `authenticate`; `auth_required` (-32000) → a
@@ -10,9 +10,9 @@ import pytest
 
 import vscode
 
-from hermes.core.acp_backends import describe_failure
-from hermes.core.acp_sign_in import sign_in_methods, terminal_invocation, can_log_out, sign_in_title
-from hermes.host.acp_sign_in import AgentSignIn
+from hermes.core.acp.backends import describe_failure
+from hermes.core.acp.sign_in import sign_in_methods, terminal_invocation, can_log_out, sign_in_title
+from hermes.host.acp.sign_in import AgentSignIn
 from test_acp_sessions import FakeError, make_world, ask
 from test_panel_acp import panel, send, of
 from test_acp_turn import chunk

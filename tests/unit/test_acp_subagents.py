@@ -1,6 +1,6 @@
 """Hermes Agent's subagents (its acp_adapter/subagents.py on main, emulated by tests/acp_agent/agent.py's
-`subagents` script) read defensively (core/acp_subagents.py), nested in the turn (core/acp_turn.py) and grouped in
-VS Code's chat (ui/acp_chat.py). The panel's side: test_panel_acp.py; the bundle: tests/node/acp_subagents.test.js."""
+`subagents` script) read defensively (core/acp/subagents.py), nested in the turn (core/acp/turn.py) and grouped in
+VS Code's chat (ui/acp/chat.py). The panel's side: test_panel_acp.py; the bundle: tests/node/acp_subagents.test.js."""
 import json
 import subprocess
 import sys
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import vscode
 
-from hermes.core.acp_subagents import read_subagent, is_stale, subagent_summary
-from hermes.core.acp_turn import AcpTurn, TurnView
-from hermes.core.chat_sessions import history_plan
-from hermes.core.conversations import Conversation
-from hermes.ui.acp_chat import ChatStreamView
+from hermes.core.acp.subagents import read_subagent, is_stale, subagent_summary
+from hermes.core.acp.turn import AcpTurn, TurnView
+from hermes.core.chat.sessions import history_plan
+from hermes.core.chat.conversations import Conversation
+from hermes.ui.acp.chat import ChatStreamView
 
 AGENT = str(Path(__file__).resolve().parents[1] / 'acp_agent' / 'agent.py')
 

@@ -1,15 +1,15 @@
-"""An ACP agent's turn folded into a conversation reply (core/acp_turn.py) and which agent answers
-(core/acp_backends.py), with the updates Hermes Agent 0.19.0 really sends (recorded from `hermes acp`
+"""An ACP agent's turn folded into a conversation reply (core/acp/turn.py) and which agent answers
+(core/acp/backends.py), with the updates Hermes Agent 0.19.0 really sends (recorded from `hermes acp`
 against the scripted model)."""
 import copy
 
-from hermes.core.turn_usage import cost_text
-from hermes.core.acp_turn import (AcpTurn, TurnView, permission_choices, deny_choice, permission_summary,
+from hermes.core.acp.turn_usage import cost_text
+from hermes.core.acp.turn import (AcpTurn, TurnView, permission_choices, deny_choice, permission_summary,
                                   resolve_path, stop_reason_text)
-from hermes.core.acp_backends import (hermes_spec, configured_agents, choose_backend, mcp_server_entry,
+from hermes.core.acp.backends import (hermes_spec, configured_agents, choose_backend, mcp_server_entry,
                                     describe_failure, INSTALL_HINT, RESTRICTED_HINT, HERMES_NAME)
-from hermes.core.chat_sessions import history_plan
-from hermes.core.conversations import Conversation
+from hermes.core.chat.sessions import history_plan
+from hermes.core.chat.conversations import Conversation
 
 CWD = '/work/ws'
 

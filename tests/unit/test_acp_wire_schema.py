@@ -13,10 +13,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'tests'))
 from acp_wire.schema import load_schema, read_record, wire_problems  # (tests/ is on the path above)
 
-from hermes.host.acp_client_side import AcpClientSide
+from hermes.host.acp.client_side import AcpClientSide
 from hermes.host.approval import Approver
 from hermes.host.terminals import register_terminals
-from hermes.net.acp_agent import AcpAgent
+from hermes.net.acp.agent import AcpAgent
 from hermes.tools.catalog import build_registry
 from shim_services import shim_services
 from test_acp_client_side import MARK, run

@@ -1,10 +1,10 @@
-"""What agent sessions cost today (core/agent_costs.py, ui/cost_status.py): a session's cumulative cost counted from
+"""What agent sessions cost today (core/agent_costs.py, ui/chat/cost_status.py): a session's cumulative cost counted from
 what it had reached before today, per currency (never added across currencies), kept across a reload, reset at
 midnight to what the sessions reached by then, malformed amounts ignored; the status bar hidden until a cost comes."""
 import vscode
 
 from hermes.core.agent_costs import AgentCosts, MAX_SESSIONS
-from hermes.ui.cost_status import CostStatus, LEDGER_KEY
+from hermes.ui.chat.cost_status import CostStatus, LEDGER_KEY
 
 
 def usd(amount):

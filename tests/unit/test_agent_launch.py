@@ -1,4 +1,4 @@
-"""What an agent process starts with (host/agent_launch.py): a program the repository cannot choose through a PATH
+"""What an agent process starts with (host/acp/agent_launch.py): a program the repository cannot choose through a PATH
 lookup, a PATH without entries that lead into the workspace, a working directory outside it; and no process at all
 in Restricted Mode, whichever way a session asks for one."""
 import asyncio
@@ -7,9 +7,9 @@ import os
 import pytest
 import vscode
 
-from hermes.core.acp_backends import AcpAgentError, RESTRICTED_HINT
-from hermes.host.agent_launch import launch_spec, program_for, safe_path_entries, agent_home
-from hermes.host.acp_service import find_program
+from hermes.core.acp.backends import AcpAgentError, RESTRICTED_HINT
+from hermes.host.acp.agent_launch import launch_spec, program_for, safe_path_entries, agent_home
+from hermes.host.acp.service import find_program
 from test_acp_sessions import make_world
 
 

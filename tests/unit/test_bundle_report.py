@@ -16,10 +16,10 @@ def test_every_transpiled_module_has_a_group_by_its_feature_or_package():
 
 
 def test_features_before_packages():
-    assert group_of('hermes.host.acp_service') == 'acp'
-    assert group_of('hermes.net.ide_socket') == 'doors'
-    assert group_of('hermes.ui.change_review') == 'changes/review'
-    assert group_of('hermes.ui.panel_controller') == 'panel protocol'
+    assert group_of('hermes.host.acp.service') == 'acp'
+    assert group_of('hermes.net.doors.ide_socket') == 'doors'
+    assert group_of('hermes.ui.changes.review') == 'changes/review'
+    assert group_of('hermes.ui.panel.controller') == 'panel protocol'
     assert group_of('hermes.host.files') == 'host'
     assert group_of('hermes.js.fetch') == 'seam (js)'
     assert group_of('org.transcrypt.__runtime__') == 'runtime'
@@ -29,8 +29,8 @@ def test_features_before_packages():
 def test_the_table_has_a_column_per_output_and_sums_each():
     lines = []
     columns = report({'extension.js': {'org.transcrypt.__runtime__': 100, 'hermes.core.tools': 20, 'extension': 3},
-                      'part-net.acp_agent.js': {'hermes.net.acp_agent': 50}}, lines.append)
-    assert columns['extension.js']['runtime'] == 100 and columns['part-net.acp_agent.js']['acp'] == 50
-    assert lines[0].split() == ['group', 'extension.js', 'part-net.acp_agent.js']
+                      'part-net.acp.agent.js': {'hermes.net.acp.agent': 50}}, lines.append)
+    assert columns['extension.js']['runtime'] == 100 and columns['part-net.acp.agent.js']['acp'] == 50
+    assert lines[0].split() == ['group', 'extension.js', 'part-net.acp.agent.js']
     assert lines[-2].split() == ['total', '(inputs)', '123', '50']
     assert sum(grouped({'hermes.core.a': 1, 'hermes.ui.b': 2}).values()) == 3

@@ -1,4 +1,4 @@
-"""The change log (hermes.host.change_log): recording with authors, pending() for the views, keep and undo per
+"""The change log (hermes.host.changes.log): recording with authors, pending() for the views, keep and undo per
 hunk, per file and per author, conflicts, created/deleted/huge files, autoKeep, the re-read rule, and the store
 (bounded, safe writes, corrupt file moved aside and reported once, reload, outside files never stored)."""
 import asyncio
@@ -9,10 +9,10 @@ import pytest
 
 import vscode
 from fake_clock import FakeClock, HeldTimers
-from hermes.core import change_model as change_model_module
-from hermes.host.change_log import (ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_QUIET_MS, ANNOUNCE_LONGEST_MS,
+from hermes.core.changes import model as change_model_module
+from hermes.host.changes.log import (ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_QUIET_MS, ANNOUNCE_LONGEST_MS,
                                     SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS)
-from hermes.host.change_store import ChangeStore, FORMAT
+from hermes.host.changes.store import ChangeStore, FORMAT
 from hermes.js.modules_cpython import _NodeFs, _node_error
 
 CLAUDE = {'client': 'Claude Code', 'session': None, 'turn': None, 'external': True}

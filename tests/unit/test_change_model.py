@@ -1,10 +1,10 @@
-"""The change log's model (hermes.core.change_model), called directly: entries from writes, keeping and undoing on
+"""The change log's model (hermes.core.changes.model), called directly: entries from writes, keeping and undoing on
 texts, authorship filters, the views, the re-read rule, the stored records. Pure, so `inv parity` replays these calls
 on the bundle; tests/unit/test_change_log.py drives the same model through the host's ChangeLog (files, store,
 timers)."""
 import pytest
 
-from hermes.core.change_model import (ChangeModel, ChangeConflict, MAX_FILE_CHARS, MAX_HISTORY, MAX_STORED_CHARS,
+from hermes.core.changes.model import (ChangeModel, ChangeConflict, MAX_FILE_CHARS, MAX_HISTORY, MAX_STORED_CHARS,
                                       matches, by_author, pending_items, summary_of, decisions_of, merged_entry,
                                       large_entry, kept_base, rediffed_entry, text_without, undo_plan_of, rebased_base,
                                       refusal_of, earlier_turns_of, dropped_text, carry_links, partner_of, overlaps,

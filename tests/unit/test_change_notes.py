@@ -1,5 +1,5 @@
-"""core/change_notes.py: what the Changes view says about changes Hermes saw but could not put under review exactly."""
-from hermes.core.change_notes import (ChangeNotes, GUESSED, MAX_NOTES, TOO_MANY, UNKNOWN_BEFORE, note_text,
+"""core/changes/notes.py: what the Changes view says about changes Hermes saw but could not put under review exactly."""
+from hermes.core.changes.notes import (ChangeNotes, GUESSED, MAX_NOTES, TOO_MANY, UNKNOWN_BEFORE, note_text,
                                       notes_message)
 
 

@@ -14,8 +14,8 @@ from hermes.host.mcp.features import register_mcp_features
 from hermes.host.terminals import register_terminals
 from hermes.core.tools import ToolCall
 from hermes.host import configuration
-from hermes.host.change_files import EditorFiles
-from hermes.host.change_log import ChangeLog, ChangeConflict
+from hermes.host.changes.files import EditorFiles
+from hermes.host.changes.log import ChangeLog, ChangeConflict
 from hermes.host.documents import open_document_for
 from hermes.host.language_service import LanguageService
 from hermes.tools.catalog import build_registry
@@ -296,15 +296,15 @@ def test_the_loops_tool_calls_carry_the_front_ends_author_with_a_turn():
 
 
 def test_the_front_ends_name_themselves():
-    from hermes.ui.lm_provider import TextSink
+    from hermes.ui.chat.lm_provider import TextSink
     assert TextSink(None).change_author()['client'] == 'Hermes language model'
 
 
 def test_the_panel_and_a_session_name_their_conversation_and_turn():
     """Each sink has one change_author (a second definition further down a class would replace the first)."""
     from types import SimpleNamespace
-    from hermes.ui.chat_sessions import TurnRecorder
-    from hermes.ui.panel_controller import PanelSink, Turn
+    from hermes.ui.chat.sessions import TurnRecorder
+    from hermes.ui.panel.controller import PanelSink, Turn
     controller = SimpleNamespace(conversation=SimpleNamespace(id='conv-1'))
     panel = PanelSink(controller, Turn(1, 'hi', None, None, 't7')).change_author()
     assert (panel['session'], panel['turn']) == ('conv-1', 't7') and panel['client']
@@ -313,7 +313,7 @@ def test_the_panel_and_a_session_name_their_conversation_and_turn():
 
 
 def test_at_hermes_names_itself_once_its_turn_is_set():
-    from hermes.ui.chat_participant import ChatStreamSink
+    from hermes.ui.chat.participant import ChatStreamSink
     sink = ChatStreamSink(None, None, None)
     sink.author = {'client': '@hermes', 'session': None, 'turn': 't3'}
     assert sink.change_author() == {'client': '@hermes', 'session': None, 'turn': 't3'}

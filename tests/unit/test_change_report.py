@@ -1,5 +1,5 @@
-"""The change log as agents read it (hermes.core.change_report): capped lines, the view, its text."""
-from hermes.core.change_report import (capped_lines, agent_view, undo_note, view_text, MAX_FILES, MAX_HUNK_LINES,
+"""The change log as agents read it (hermes.core.changes.report): capped lines, the view, its text."""
+from hermes.core.changes.report import (capped_lines, agent_view, undo_note, view_text, MAX_FILES, MAX_HUNK_LINES,
                                        MAX_LINE_CHARS, MAX_UNDO_NOTE_FILES)
 
 

@@ -1,7 +1,7 @@
 """The review UI under CPython with the shim: what the Changes view, the status bar, the editor's marks and
 lenses show for the change log's pending changes, and what Keep / Undo / Keep All / Undo All / next / previous
 do, the conflict question included. The change log is a small fake with the real one's interface
-(host/change_log.py), so these tests hold the UI to that interface only."""
+(host/changes/log.py), so these tests hold the UI to that interface only."""
 import asyncio
 import inspect
 
@@ -9,13 +9,13 @@ import pytest
 import vscode
 from fake_clock import HeldTimers
 
-from hermes.host.change_log import ChangeLog
-from hermes.core.change_view import (change_tree, changed_files, hunk_marks, matches, next_line, status_text,
+from hermes.host.changes.log import ChangeLog
+from hermes.core.changes.view import (change_tree, changed_files, hunk_marks, matches, next_line, status_text,
                                      text_before, before_text, counts_text)
-from hermes.ui.change_review import register_change_review, IN_EDITOR_CONTEXT
-from hermes.ui.change_commands import register_change_commands, CONFLICT_TEXT, UNDO_ANYWAY
-from hermes.ui.change_diff import register_before_texts, before_uri, SCHEME
-from hermes.ui.changes_view import register_changes_view, VIEW_ID, FOCUS_COMMAND
+from hermes.ui.changes.review import register_change_review, IN_EDITOR_CONTEXT
+from hermes.ui.changes.commands import register_change_commands, CONFLICT_TEXT, UNDO_ANYWAY
+from hermes.ui.changes.diff import register_before_texts, before_uri, SCHEME
+from hermes.ui.changes.view import register_changes_view, VIEW_ID, FOCUS_COMMAND
 
 CLAUDE = {'client': 'Claude Code', 'session': None, 'turn': None}
 HERMES_T1 = {'client': 'Hermes', 'session': 'conv-1', 'turn': '1'}
@@ -23,7 +23,7 @@ HERMES_T2 = {'client': 'Hermes', 'session': 'conv-1', 'turn': '2'}
 
 
 class DiskFiles:
-    """The change log's way to the files (host/change_files.py EditorFiles), on the disk only."""
+    """The change log's way to the files (host/changes/files.py EditorFiles), on the disk only."""
 
     async def read(self, path):
         try:
@@ -376,9 +376,9 @@ def test_open_changes_shows_the_text_before_in_the_multi_file_diff(ui, changes):
 
 # ------------------------------------------------------------------------------------ checkpoints
 
-from hermes.core.checkpoints import cut_conversation, put_back, turns_from, history_cut, new_turn_id, last_turn
-from hermes.core.conversations import Conversation, ConversationStore
-from hermes.ui.checkpoints import register_checkpoints, UNDO_RESTORE
+from hermes.core.changes.checkpoints import cut_conversation, put_back, turns_from, history_cut, new_turn_id, last_turn
+from hermes.core.chat.conversations import Conversation, ConversationStore
+from hermes.ui.changes.checkpoints import register_checkpoints, UNDO_RESTORE
 
 
 def three_turns():
@@ -484,9 +484,9 @@ def test_restore_refuses_a_turn_it_cannot_find(checkpoints):
 def test_the_panel_sessions_and_at_hermes_name_their_conversation_and_turn_as_the_author():
     """What the loop hands the change log as the author of a turn's writes (its sink's change_author())."""
     import types
-    from hermes.ui.chat_sessions import TurnRecorder
-    from hermes.ui.chat_participant import ChatStreamSink
-    from hermes.ui.panel_controller import PanelSink, Turn
+    from hermes.ui.chat.sessions import TurnRecorder
+    from hermes.ui.chat.participant import ChatStreamSink
+    from hermes.ui.panel.controller import PanelSink, Turn
     conversation = Conversation()
     conversation.id = 'conv-9'
     recorder = TurnRecorder(None, conversation, {'parts': []}, 't5')

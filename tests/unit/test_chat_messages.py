@@ -1,8 +1,8 @@
-"""VS Code language-model messages ↔ OpenAI chat messages (core/chat_messages.py), both ways."""
+"""VS Code language-model messages ↔ OpenAI chat messages (core/chat/messages.py), both ways."""
 import vscode
-from hermes.core.chat_messages import (to_openai, from_openai, tool_call_parts, openai_tools_from_vscode,
+from hermes.core.chat.messages import (to_openai, from_openai, tool_call_parts, openai_tools_from_vscode,
                                        estimate_request_tokens, part_kind, DictFactory, IMAGE_PLACEHOLDER)
-from hermes.host.chat_host import VsCodeParts
+from hermes.host.chat.host import VsCodeParts
 
 User, Assistant = vscode.LanguageModelChatMessage.User, vscode.LanguageModelChatMessage.Assistant
 Text, Call, Result = vscode.LanguageModelTextPart, vscode.LanguageModelToolCallPart, vscode.LanguageModelToolResultPart

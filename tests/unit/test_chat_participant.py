@@ -11,11 +11,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import hermes.js.fetch_cpython as cpython
 from hermes.core.tools import Tool, ToolRegistry
-from hermes.core.chat_prompts import (user_message, help_markdown, followups, history_from_turns,
+from hermes.core.chat.prompts import (user_message, help_markdown, followups, history_from_turns,
                                       turn_metadata, participant_contribution)
 from hermes.host.approval import Approver
 from hermes.host.llm_service import LlmService
-from hermes.ui.chat_participant import ChatParticipant, ChatStreamSink, register_chat_participant
+from hermes.ui.chat.participant import ChatParticipant, ChatStreamSink, register_chat_participant
 from llm_server.cpython_fetch import fetch
 from llm_server.runner import cancel_when
 from llm_server.scenarios import Reply, text_events, tool_events

@@ -9,13 +9,13 @@ import vscode
 
 from hermes.core.agent_loop import Sinks
 from hermes.core.tools import ToolRegistry
-from hermes.core.chat_sessions import (session_contribution, SESSION_TYPE, STATUS_NEEDS_INPUT, STATUS_COMPLETED,
+from hermes.core.chat.sessions import (session_contribution, SESSION_TYPE, STATUS_NEEDS_INPUT, STATUS_COMPLETED,
                                        ENABLE_HINT, PROPOSALS_HINT_SHOWN)
-from hermes.core.chat_prompts import PARTICIPANT_ID, PARTICIPANT_NAME
-from hermes.core.conversations import ConversationStore, end_reply
-from hermes.host.change_log import ChangeLog
+from hermes.core.chat.prompts import PARTICIPANT_ID, PARTICIPANT_NAME
+from hermes.core.chat.conversations import ConversationStore, end_reply
+from hermes.host.changes.log import ChangeLog
 from hermes.extension import activate
-from hermes.ui.chat_sessions import register_chat_sessions, SessionParticipant, LIST_QUIET_MS, LIST_LONGEST_MS
+from hermes.ui.chat.sessions import register_chat_sessions, SessionParticipant, LIST_QUIET_MS, LIST_LONGEST_MS
 from fake_clock import FakeClock
 from panel_fakes import Log
 
@@ -259,7 +259,7 @@ class FakePanel:
 
 
 def commands_with(context, *prompts, busy=False):
-    from hermes.ui.conversation_commands import register_conversation_commands
+    from hermes.ui.chat.conversation_commands import register_conversation_commands
     vscode.commands.registerCommand('hermes.openPanel', lambda: True)
     store = ConversationStore(iter(f'id-{n}' for n in range(100)).__next__, iter(range(1000, 2000)).__next__)
     for prompt in prompts:

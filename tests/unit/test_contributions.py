@@ -30,7 +30,7 @@ def test_the_generator_only_touches_its_own_keys():
 
 def test_every_registered_tool_is_declared_and_the_participant_matches_the_code():
     from hermes.tools.catalog import build_registry
-    from hermes.core.chat_prompts import PARTICIPANT_ID, COMMANDS, VENDOR
+    from hermes.core.chat.prompts import PARTICIPANT_ID, COMMANDS, VENDOR
     declared = json.loads((ROOT / 'package.json').read_text())['contributes']
     names = {tool['name'] for tool in declared['languageModelTools']}
     assert names == {'hermes_' + name for name in build_registry().names()}

@@ -5,9 +5,9 @@ import os
 
 import pytest
 
-from hermes.core.conversations import (ConversationStore, Conversation, StoreCorrupt, MAX_CONVERSATIONS, title_from,
+from hermes.core.chat.conversations import (ConversationStore, Conversation, StoreCorrupt, MAX_CONVERSATIONS, title_from,
                                        add_tool, finish_tool, end_reply, remember_turn, RESULT_LIMIT)
-from hermes.host.conversation_store import load_store, save_store, register_conversation_store, store_path
+from hermes.host.chat.conversation_store import load_store, save_store, register_conversation_store, store_path
 from panel_fakes import Log
 
 
@@ -167,7 +167,7 @@ def test_a_save_of_what_the_file_already_holds_is_not_written_and_a_failed_one_i
     """A turn saves at its start, before its prompt and at its end; an unchanged store costs no second write (an
     fsync of the file and its folder). A write that failed is not taken for written: the same store is written at
     the next save."""
-    from hermes.host import conversation_store
+    from hermes.host.chat import conversation_store
     writes, failing = [], [False]
     real = conversation_store.write_file_atomically
 

@@ -1,6 +1,6 @@
-"""A proposed change as a card's lines (core/diff_preview.py): hunks with removed and added lines, a created file,
+"""A proposed change as a card's lines (core/changes/diff_preview.py): hunks with removed and added lines, a created file,
 and the bounds that keep a huge change a small message."""
-from hermes.core.diff_preview import diff_preview, MAX_HUNKS, MAX_TEXT
+from hermes.core.changes.diff_preview import diff_preview, MAX_HUNKS, MAX_TEXT
 
 
 def test_a_change_is_its_hunks_with_one_based_lines():

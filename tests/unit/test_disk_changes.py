@@ -1,4 +1,4 @@
-"""Files changed on disk during a span (hermes.host.disk_changes): which changed (the watcher, late events
+"""Files changed on disk during a span (hermes.host.changes.disk_changes): which changed (the watcher, late events
 too), their text before (what the writer said, an open editor's text, a listing that proves a file new), and what
 is never recorded (unknown before-text, a file replaced that the watcher calls created, editor saves, .git, past
 the bound, outside the workspace)."""
@@ -9,9 +9,9 @@ import pytest
 
 import vscode
 from fake_clock import FakeClock
-from hermes.host import disk_changes
-from hermes.host.change_log import ChangeLog
-from hermes.host.disk_changes import DiskChangeSpan, LATE_EVENTS_MS
+from hermes.host.changes import disk_changes
+from hermes.host.changes.log import ChangeLog
+from hermes.host.changes.disk_changes import DiskChangeSpan, LATE_EVENTS_MS
 
 AGENT = {'client': 'e2e-agent', 'session': 's1', 'turn': 't1'}
 
@@ -80,7 +80,7 @@ def test_a_file_replaced_by_a_new_one_that_the_watcher_calls_created_is_listed_n
     assert paths == [str(folder / 'kept.txt')]
     assert span.record(world['log'], paths, AGENT) == 0
     assert world['log'].pending() == []  # recorded as created, Undo would delete the user's file
-    # and the Changes view says so (core/change_notes.py)
+    # and the Changes view says so (core/changes/notes.py)
     assert [(note['kind'], note['path'], note['client']) for note in world['log'].notes.items] == \
         [('unknown-before', str(folder / 'kept.txt'), 'e2e-agent')]
 

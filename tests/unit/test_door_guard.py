@@ -1,7 +1,7 @@
-"""Who may use Claude Code's door (net/ide_socket.py upgrade_refusal) and the Gemini door's browser rule
+"""Who may use Claude Code's door (net/doors/ide_socket.py upgrade_refusal) and the Gemini door's browser rule
 (net/guard.py no_browser_refusal): decided before any work, for every combination that matters."""
 from hermes.net.guard import no_browser_refusal
-from hermes.net.ide_socket import TOKEN_HEADER, choose_subprotocol, upgrade_refusal
+from hermes.net.doors.ide_socket import TOKEN_HEADER, choose_subprotocol, upgrade_refusal
 
 TOKEN = 'a' * 64
 PORT = 40123

@@ -1,11 +1,11 @@
-"""The Claude Code door's openFile (host/door_tools.py) against the vscode shim: what `show_document` hands back is
+"""The Claude Code door's openFile (host/doors/tools.py) against the vscode shim: what `show_document` hands back is
 the editor, so the answer's facts come from its document, and the selection between `startText` and `endText` is
 made in that editor (both were read off the editor as if it were the document: found by the type checker)."""
 import asyncio
 import json
 
 import vscode
-from hermes.host.door_tools import DoorTools
+from hermes.host.doors.tools import DoorTools
 
 
 def open_file(tmp_path, **args):

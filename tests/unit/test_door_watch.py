@@ -1,8 +1,8 @@
-"""host/door_watch.py: what a connected CLI writes on disk becomes its pending change, once the disk is quiet; the
+"""host/doors/watch.py: what a connected CLI writes on disk becomes its pending change, once the disk is quiet; the
 user's own saves cost no new span; the last CLI to connect is the writer; nothing is watched with no CLI connected."""
 from fake_clock import FakeClock
-from hermes.core.change_notes import ChangeNotes
-from hermes.host.door_watch import DoorWatch, QUIET_MS, LONGEST_MS
+from hermes.core.changes.notes import ChangeNotes
+from hermes.host.doors.watch import DoorWatch, QUIET_MS, LONGEST_MS
 
 CLAUDE = {'client': 'Claude Code', 'session': 'claudeCode-1', 'turn': None}
 GEMINI = {'client': 'Gemini CLI', 'session': 'gemini-2', 'turn': None}

@@ -696,7 +696,7 @@ async def review(registry, arguments, answer):
 @pytest.fixture
 def diff_tools(ws, context):
     """Every tool, with the window's diff reviews (their provider and commands registered) in its calls."""
-    from hermes.host.diff_review import register_diff_review
+    from hermes.host.doors.diff_review import register_diff_review
     return build_registry(None, shim_services(WINDOW['disk'], reviews=register_diff_review(context)))
 
 
@@ -753,7 +753,7 @@ def test_editor_open_diff_times_out_or_is_cancelled(ws, diff_tools):
 def test_a_review_that_ends_while_its_diff_is_still_opening_closes_the_diff_once_it_opens(ws, context):
     """Under load VS Code may take longer to open the diff than a short timeout_seconds: the review ends (timeout)
     first, and the diff that opens afterwards must not stay behind, empty (seen in code-server)."""
-    from hermes.host.diff_review import register_diff_review
+    from hermes.host.doors.diff_review import register_diff_review
     from vscode._commands import _open_diff
     reviews = register_diff_review(context)
 

@@ -1,9 +1,9 @@
-"""core/elicitation.py: an ACP agent's question read defensively (hostile words bounded and cleaned, bad requests
+"""core/acp/elicitation.py: an ACP agent's question read defensively (hostile words bounded and cleaned, bad requests
 refused as invalid params), the user's answers checked against the requested schema, the exact result. Every call
 here is also a parity vector (`inv parity`)."""
 import pytest
 
-from hermes.core.elicitation import (ElicitationProblem, read_question, read_url, check_answers, default_answers,
+from hermes.core.acp.elicitation import (ElicitationProblem, read_question, read_url, check_answers, default_answers,
                                      accepted, declined, cancelled, answer_text, carries_secret, shown_text,
                                      MAX_LABEL_CHARS, MAX_DESCRIPTION_CHARS, MAX_FIELDS)
 

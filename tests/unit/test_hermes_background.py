@@ -1,6 +1,6 @@
-"""core/hermes_background.py: Hermes Agent's `_hermes/process` and `_hermes/notification` read defensively into one
+"""core/acp/hermes_background.py: Hermes Agent's `_hermes/process` and `_hermes/notification` read defensively into one
 session update whose words render as text."""
-from hermes.core.hermes_background import BACKGROUND_UPDATE, MAX_PROMPT_CHARS, background_update
+from hermes.core.acp.hermes_background import BACKGROUND_UPDATE, MAX_PROMPT_CHARS, background_update
 
 
 def test_a_background_process_starting_and_ending():

@@ -1,9 +1,9 @@
-"""The hunk model of the change log (hermes.core.hunks): split, diff, ids, keep, undo with unrelated later edits,
+"""The hunk model of the change log (hermes.core.changes.hunks): split, diff, ids, keep, undo with unrelated later edits,
 conflicting edits, created and deleted files, CRLF, huge files. Every call here is also a parity vector (the
 functions take and return plain values)."""
 import random
 
-from hermes.core.hunks import (split_lines, join_lines, visible_line, diff_lines, diff_texts, assign_ids,
+from hermes.core.changes.hunks import (split_lines, join_lines, visible_line, diff_lines, diff_texts, assign_ids,
                                undo_plan, undo_lines, keep_in_base, revert_in_text, rebase, counts, hunk_view,
                                same_lines, MAX_DIFF_WORK)
 
@@ -234,7 +234,7 @@ def test_a_file_rewritten_through_and_through_is_one_hunk_at_once():
     base = ['old %d\n' % n for n in range(3000)]
     text = ['new %d\n' % n for n in range(3000)]
     assert diff_lines(base, text) == [{'start': 0, 'base_start': 0, 'before': base, 'after': text}]
-    from hermes.core.hunks import _share_a_line
+    from hermes.core.changes.hunks import _share_a_line
     assert not _share_a_line(base, 0, 3000, text, 0, 3000)
     assert _share_a_line(['a\n', 'b\n'], 0, 2, ['x\n', 'y\n', 'b\n'], 1, 3)
     assert not _share_a_line(['a\n', 'b\n'], 0, 1, ['b\n'], 0, 1)  # outside the ranges

@@ -89,7 +89,7 @@ def test_what_an_auto_keep_rule_kept_stays_kept(rule):
 
 
 def test_restoring_a_later_turn_leaves_an_earlier_turns_keep():
-    """"Restore to before this turn" undoes that turn's and every later turn's pending changes (ui/checkpoints.py
+    """"Restore to before this turn" undoes that turn's and every later turn's pending changes (ui/changes/checkpoints.py
     goes through undo_all by turn): an earlier turn's kept change is not among them."""
     files = FakeFiles()
     log = log_with_a_kept_change(files, make_log(files))

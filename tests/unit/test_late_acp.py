@@ -1,7 +1,7 @@
-"""ui/late_acp.py: the ACP runner made on first use; what front ends hand it while registering is handed on."""
+"""ui/acp/late.py: the ACP runner made on first use; what front ends hand it while registering is handed on."""
 import asyncio
 
-from hermes.ui.late_acp import LateAcpSessions
+from hermes.ui.acp.late import LateAcpSessions
 
 
 class FakeTurns:

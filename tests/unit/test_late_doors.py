@@ -1,8 +1,8 @@
-"""host/late_doors.py: the doors opened once, on the first ask; listeners handed on; a closing window never opens
+"""host/doors/late.py: the doors opened once, on the first ask; listeners handed on; a closing window never opens
 them."""
 import asyncio
 
-from hermes.host.late_doors import LateDoors
+from hermes.host.doors.late import LateDoors
 
 
 class FakeDoors:

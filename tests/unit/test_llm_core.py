@@ -582,7 +582,7 @@ def test_loop_tools_are_authored_by_the_last_sink_that_names_an_author():
 
 
 def test_the_chat_stream_names_its_own_author_alone():
-    from hermes.ui.chat_participant import ChatStreamSink
+    from hermes.ui.chat.participant import ChatStreamSink
     sink = ChatStreamSink(None, ToolRegistry(), lambda path: None)
     sink.author = {'client': '@hermes', 'session': None, 'turn': 't9'}
     assert sink.change_author() == sink.author
@@ -593,7 +593,7 @@ def test_long_text_in_a_prompt_is_cut_with_the_one_note():
     """A selection in the system prompt and a stored @hermes turn are cut by core/output_text.py like every other
     text: the note says how much was left out (the selection's after the fence that holds what was kept)."""
     from hermes.core.system_prompt import MAX_SELECTION_CHARS, workspace_section
-    from hermes.core.chat_prompts import STORED_USER_CHARS, turn_metadata
+    from hermes.core.chat.prompts import STORED_USER_CHARS, turn_metadata
     selected = 'a' * (MAX_SELECTION_CHARS + 7)
     section = workspace_section({'activeFile': {'path': 'x.py', 'selection': {'text': selected}}})
     assert section.endswith('```\n' + 'a' * MAX_SELECTION_CHARS + '\n```\n[truncated: 7 more characters]')

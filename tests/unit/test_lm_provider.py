@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import hermes.js.fetch_cpython as cpython
 from hermes.core.tools import Tool, ToolRegistry
 from hermes.host.llm_service import LlmService
-from hermes.ui.lm_provider import register_lm_provider, model_information
+from hermes.ui.chat.lm_provider import register_lm_provider, model_information
 from llm_server.cpython_fetch import fetch
 from panel_fakes import Log
 from llm_server.runner import cancel_when

@@ -9,7 +9,7 @@ import vscode
 from hermes.core.mcp.protocol import McpSession, LATEST_PROTOCOL_VERSION
 from hermes.core.mcp.resources import ResourceHub, parse_uri, resource_key, mime_type
 from hermes.core.mcp.prompts import PROMPTS
-from hermes.core.chat_prompts import COMMAND_PROMPTS, CHAT_SUBJECT, task_prompt
+from hermes.core.chat.prompts import COMMAND_PROMPTS, CHAT_SUBJECT, task_prompt
 from hermes.core.completions import rank_paths
 from hermes.core.tools import ToolRegistry
 from hermes.host.mcp.features import McpFeatures

@@ -1,4 +1,4 @@
-"""Native edits (hermes.ui.native_edits, hermes.core.edit_scopes): a chat turn's writes inside
+"""Native edits (hermes.ui.changes.native_edits, hermes.core.changes.edit_scopes): a chat turn's writes inside
 ChatResponseStream.externalEdit, and VS Code's Keep/Undo kept in step with the change log both ways. The real
 behaviour in VS Code is proved in code-server (tests/e2e/test_native_review.py); these pin the logic."""
 import asyncio
@@ -6,10 +6,10 @@ import asyncio
 import pytest
 
 import vscode
-from hermes.core.edit_scopes import EditScopes, scope_key
+from hermes.core.changes.edit_scopes import EditScopes, scope_key
 from hermes.core.tools import ToolError
-from hermes.ui import native_edits as native_module
-from hermes.ui.native_edits import NativeEdits, ACCEPT_FILE_COMMAND, DISCARD_FILE_COMMAND, follow_actions
+from hermes.ui.changes import native_edits as native_module
+from hermes.ui.changes.native_edits import NativeEdits, ACCEPT_FILE_COMMAND, DISCARD_FILE_COMMAND, follow_actions
 
 from test_change_log import FakeFiles, make_log
 

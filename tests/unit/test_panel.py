@@ -10,8 +10,8 @@ import pytest
 
 import vscode
 from hermes.js import modules_cpython
-from hermes.ui.panel import register_panel, render_html, VIEW_ID, OPEN_COMMAND
-from hermes.host.conversation_store import register_conversation_store, store_path
+from hermes.ui.panel.view import register_panel, render_html, VIEW_ID, OPEN_COMMAND
+from hermes.host.chat.conversation_store import register_conversation_store, store_path
 from panel_fakes import Log
 
 
@@ -178,7 +178,7 @@ def test_a_disposed_view_gets_no_more_messages(context):
 
 def test_the_panel_is_posted_its_changes_only_when_its_conversations_changes_move(context, tmp_path):
     """Another client's writes are no news for the panel's conversation: nothing is posted to the webview for them."""
-    from hermes.host.change_log import ChangeLog
+    from hermes.host.changes.log import ChangeLog
     log = Log()
     changes = ChangeLog(None, None, lambda key: True if key == 'changes.trackExternal' else None, None, None,
                         lambda path: True)
@@ -211,7 +211,7 @@ def test_the_controller_is_made_when_first_needed_and_starts_from_the_store_as_i
     store = register_conversation_store(context, log)
     panel = register_panel(context, log, run_turn, list_models, store)
     assert panel.loaded is None and panel.conversation is None
-    from hermes.core.conversations import Conversation
+    from hermes.core.chat.conversations import Conversation
     other = Conversation()
     other.title = 'Other'
     store.put(other, 'session')  # a chat session's change: no controller to tell

@@ -9,10 +9,10 @@ import copy
 
 import vscode
 
-import hermes.host.acp_service as acp_service
-from hermes.core.acp_backends import INSTALL_HINT
-from hermes.core.chat_sessions import item_view
-from hermes.ui.panel_controller import PanelController
+import hermes.host.acp.service as acp_service
+from hermes.core.acp.backends import INSTALL_HINT
+from hermes.core.chat.sessions import item_view
+from hermes.ui.panel.controller import PanelController
 from test_acp_sessions import FakeError, make_world, ask, FORM_QUESTION
 from test_acp_turn import PERMISSION, READ, WRITE, SHELL_PERMISSION, chunk
 from test_panel_controller import Host, scripted
@@ -26,7 +26,7 @@ READ_DONE = {'sessionUpdate': 'tool_call_update', 'toolCallId': 'tc-2', 'status'
 
 
 class StoreHost(Host):
-    """The panel's host over the world's conversation store (as ui/panel.py PanelHost keeps it)."""
+    """The panel's host over the world's conversation store (as ui/panel/view.py PanelHost keeps it)."""
 
     def __init__(self, store):
         Host.__init__(self)

@@ -4,8 +4,8 @@ import asyncio
 
 import pytest
 
-from hermes.ui.panel_controller import PanelController
-from hermes.core.conversations import Conversation, MAX_MESSAGES, RESULT_LIMIT
+from hermes.ui.panel.controller import PanelController
+from hermes.core.chat.conversations import Conversation, MAX_MESSAGES, RESULT_LIMIT
 from panel_fakes import Log
 
 
@@ -142,7 +142,7 @@ def test_a_turn_streams_text_and_tool_cards_then_is_stored():
         {'kind': 'text', 'text': 'No folders.'}]}
     assert host.posted[-1] == {'type': 'turnEnded', 'status': 'done', 'message': reply}
     stored = host.saved[-1]
-    turn = stored['messages'][0]['turn']  # its checkpoint id (core/checkpoints.py)
+    turn = stored['messages'][0]['turn']  # its checkpoint id (core/changes/checkpoints.py)
     assert stored['messages'] == [{'role': 'user', 'text': 'What is open?', 'turn': turn}, reply]
     assert stored['history'] == [{'role': 'user', 'content': 'What is open?'},
                                  {'role': 'assistant', 'content': 'Let me look.No folders.'}]
@@ -217,7 +217,7 @@ def test_stop_cancels_the_loop_and_ends_the_turn():
 
 
 def test_stop_ends_the_turn_even_when_the_loop_does_not_listen(monkeypatch):
-    monkeypatch.setattr('hermes.ui.panel_controller.FORCE_END_MS', 50)
+    monkeypatch.setattr('hermes.ui.panel.controller.FORCE_END_MS', 50)
 
     async def deaf(history, user_text, sink, cancel):
         sink.on_tool_call({'id': 't', 'name': 'terminal_run', 'arguments': {'command': 'sleep 100'}})
@@ -377,7 +377,7 @@ def test_long_tool_results_are_cut_in_the_stored_history():
 
 
 def test_a_conversation_answering_in_a_chat_session_is_not_sent_to_twice():
-    from hermes.core.conversations import Conversation
+    from hermes.core.chat.conversations import Conversation
     conversation = Conversation([{'role': 'user', 'text': 'busy'},
                                  {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}])
     loop = scripted(('text', 'never'))

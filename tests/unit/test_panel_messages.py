@@ -1,5 +1,5 @@
 """The side panel's protocol is declared once (py_src/hermes/contracts/panel.py); the validator's table
-(ui/panel_messages.py) and the webview's TypeScript types (media/panel/protocol.d.ts) are generated from it.
+(ui/panel/messages.py) and the webview's TypeScript types (media/panel/protocol.d.ts) are generated from it.
 Stale copies fail here: run `inv build` (scripts/gen_panel_protocol.py) and commit them."""
 import importlib
 import sys
@@ -10,7 +10,7 @@ from typing import Annotated, Literal, TypedDict, Union
 import pytest
 
 from hermes.contracts import panel
-from hermes.ui.panel_messages import MESSAGES
+from hermes.ui.panel.messages import MESSAGES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'scripts'))
 gen_panel_protocol = importlib.import_module('gen_panel_protocol')

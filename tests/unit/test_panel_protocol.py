@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from hermes.ui.panel_protocol import parse_webview_message, ProtocolError, message_types
-from hermes.ui.panel_messages import MESSAGES
+from hermes.ui.panel.protocol import parse_webview_message, ProtocolError, message_types
+from hermes.ui.panel.messages import MESSAGES
 
 CASES = json.loads((Path(__file__).resolve().parents[1] / 'fixtures' / 'panel_protocol_cases.json').read_text())
 

@@ -1,4 +1,4 @@
-"""A prompt's attachments as ACP content blocks (core/prompt_content.py, ui/acp_session.py attached_blocks): an image
+"""A prompt's attachments as ACP content blocks (core/acp/prompt_content.py, ui/acp/session.py attached_blocks): an image
 from VS Code's chat as an `image` block, a file or a selection with its text as an embedded `resource`, each only
 where the agent's promptCapabilities say it reads them — else a link to the file (as before) or, for an image, a note
 that it was not sent."""
@@ -8,9 +8,9 @@ import json
 
 import vscode
 
-from hermes.core.prompt_content import (image_block, resource_block, selection_uri, link_name, fit_prompt,
+from hermes.core.acp.prompt_content import (image_block, resource_block, selection_uri, link_name, fit_prompt,
                                         panel_images, MAX_IMAGE_CHARS, MAX_EMBEDDED_CHARS, MAX_PANEL_IMAGES)
-from hermes.ui.acp_session import attached_blocks
+from hermes.ui.acp.session import attached_blocks
 from test_acp_sessions import make_world, ask_in
 from test_chat_sessions import request, session_context
 from test_acp_turn import chunk

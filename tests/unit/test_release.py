@@ -62,7 +62,7 @@ def test_a_part_the_bundle_loads_on_first_use_must_ride_along(tmp_path):
     with zipfile.ZipFile(path, 'w') as archive:
         archive.writestr('extension/package.json', json.dumps(manifest))
         for name in FILES:
-            archive.writestr(name, 'const parts = { "hermes.net.acp_agent": () => require("./part-net.acp_agent.js") };'
+            archive.writestr(name, 'const parts = { "hermes.net.acp.agent": () => require("./part-net.acp.agent.js") };'
                              if name.endswith('extension.js') else 'x')
     assert tasks.release_problems(path, marketplace=False) == [
-        'x.vsix: extension/dist/part-net.acp_agent.js is missing (dist/extension.js loads it)']
+        'x.vsix: extension/dist/part-net.acp.agent.js is missing (dist/extension.js loads it)']

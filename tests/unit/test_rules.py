@@ -288,9 +288,9 @@ def test_contracts_are_typing_only_and_imported_inside_skip_blocks():
 # it confined; anywhere else, turn a URI into something shown with confinement.shows / place / shown_path.
 FS_PATH_READERS = {
     'host/confinement.py': 'the rule itself',
-    'host/door_tools.py': "the CLIs' doors speak absolute paths; each is checked with confinement.shows or "
+    'host/doors/tools.py': "the CLIs' doors speak absolute paths; each is checked with confinement.shows or "
                           'resolve_path first',
-    'host/door_context.py': 'names only documents that confinement.shows allows',
+    'host/doors/context.py': 'names only documents that confinement.shows allows',
     'host/language.py': 'location_of goes through confinement.place; documents it opens were resolved by path',
     'host/editors.py': 'compares a tab with a resolved path; open_tabs goes through confinement.shows',
     'host/documents.py': 'compares an open document with a resolved path',
@@ -300,16 +300,16 @@ FS_PATH_READERS = {
     'host/resource_provider.py': 'completions: confinement.confined_paths',
     'host/recent_files.py': 'keeps confined paths only (paths.is_confined)',
     'host/commands.py': 'resolve_path on URIs in command arguments',
-    'host/conversation_store.py': "the extension's own storage folders",
+    'host/chat/conversation_store.py': "the extension's own storage folders",
     'host/workspace.py': 'the workspace folders themselves',
     'host/debugging.py': 'breakpoints compared with a resolved path; frames go through paths.is_confined',
     'host/resource_events.py': 'keys of changed documents, never shown',
-    'host/chat_host.py': 'references the user attached to a chat request themselves',
-    'host/change_log.py': 'the change log keys the writes of paths the tools resolved',
-    'host/change_store.py': "the extension's own storage folders",
+    'host/chat/host.py': 'references the user attached to a chat request themselves',
+    'host/changes/log.py': 'the change log keys the writes of paths the tools resolved',
+    'host/changes/store.py': "the extension's own storage folders",
     'host/language_service.py': 'the change log records the files of a rename that lsp_rename confined first',
     'host/configuration.py': "the workspace's own settings files",
-    'host/disk_changes.py': "files changed on disk during a span (an ACP turn, a terminal command), recorded by the "
+    'host/changes/disk_changes.py': "files changed on disk during a span (an ACP turn, a terminal command), recorded by the "
                             "change log (never shown as a location)",
     'host/tool_services.py': "DocumentService.file_path_of: an open document's path, the change log's key for it",
 }
@@ -494,22 +494,22 @@ BOUNDARY_READERS = {
     'core/mcp/protocol.py': "an MCP client's requests",
     'core/mcp/stateless.py': "an MCP client's 2026-07-28 requests",
     'core/mcp/headers.py': "the request metadata a client mirrors into headers",
-    'core/acp.py': "an ACP agent's answers and errors",
-    'core/acp_turn.py': "an ACP agent's session/update notifications",
-    'core/acp_options.py': "an ACP agent's session/new answer (its config options and modes)",
-    'core/acp_commands.py': "an ACP agent's available_commands_update",
-    'core/acp_subagents.py': "Hermes Agent's subagent progress (_meta.hermes.subagentProgress), read defensively",
-    'core/acp_sign_in.py': "an ACP agent's authMethods",
-    'core/elicitation.py': "an ACP agent's questions, read defensively",
-    'core/acp_consent.py': "an ACP agent's permission questions and the user's answers to them",
-    'core/hermes_background.py': "Hermes Agent's background notifications (_hermes/process, _hermes/notification)",
-    'core/turn_usage.py': "an ACP agent's usage and cost (PromptResponse.usage, usage_update.cost)",
-    'core/prompt_content.py': "VS Code's chat references and the panel's attachments, fitted to an agent's promptCapabilities",
-    'host/acp_client_side.py': "the requests an ACP agent sends the client (fs/*, terminal/*)",
+    'core/acp/protocol.py': "an ACP agent's answers and errors",
+    'core/acp/turn.py': "an ACP agent's session/update notifications",
+    'core/acp/options.py': "an ACP agent's session/new answer (its config options and modes)",
+    'core/acp/commands.py': "an ACP agent's available_commands_update",
+    'core/acp/subagents.py': "Hermes Agent's subagent progress (_meta.hermes.subagentProgress), read defensively",
+    'core/acp/sign_in.py': "an ACP agent's authMethods",
+    'core/acp/elicitation.py': "an ACP agent's questions, read defensively",
+    'core/acp/consent.py': "an ACP agent's permission questions and the user's answers to them",
+    'core/acp/hermes_background.py': "Hermes Agent's background notifications (_hermes/process, _hermes/notification)",
+    'core/acp/turn_usage.py': "an ACP agent's usage and cost (PromptResponse.usage, usage_update.cost)",
+    'core/acp/prompt_content.py': "VS Code's chat references and the panel's attachments, fitted to an agent's promptCapabilities",
+    'host/acp/client_side.py': "the requests an ACP agent sends the client (fs/*, terminal/*)",
     'core/llm_wire.py': "an LLM server's streamed chunks",
     'core/tool_text.py': "a model's ```tool text",
-    'ui/panel_protocol.py': "the panel webview's messages (their one validator)",
-    'ui/panel_messages.py': 'generated from contracts/panel.py: the panel messages read field by field',
+    'ui/panel/protocol.py': "the panel webview's messages (their one validator)",
+    'ui/panel/messages.py': 'generated from contracts/panel.py: the panel messages read field by field',
     'core/tools.py': "the registry: a tool call's arguments before they are checked",
     'core/schema.py': "tool arguments checked against their schema",
 }
@@ -577,11 +577,11 @@ def read(entry, value):
 """
     counts = untyped_reads(ast.parse(source))
     assert counts == {'get_key': 1, 'is_none': 1, 'json_type': 1}
-    inside = untyped_read_findings('host/change_log.py', counts, {'get_key': 1, 'is_none': 1})
-    assert len(inside) == 1 and inside[0].startswith('host/change_log.py: 1 calls of json_type, 0 recorded')
-    dropped = untyped_read_findings('host/change_log.py', counts, {'get_key': 2, 'is_none': 1, 'json_type': 1})
+    inside = untyped_read_findings('host/changes/log.py', counts, {'get_key': 1, 'is_none': 1})
+    assert len(inside) == 1 and inside[0].startswith('host/changes/log.py: 1 calls of json_type, 0 recorded')
+    dropped = untyped_read_findings('host/changes/log.py', counts, {'get_key': 2, 'is_none': 1, 'json_type': 1})
     assert len(dropped) == 1 and 'lower it' in dropped[0]
-    assert untyped_read_findings('host/change_log.py', counts, {'get_key': 1, 'is_none': 1, 'json_type': 1}) == []
+    assert untyped_read_findings('host/changes/log.py', counts, {'get_key': 1, 'is_none': 1, 'json_type': 1}) == []
     assert untyped_read_findings('net/mcp/http.py', counts, {}) == []  # a transport: where untyped values enter
 
 

@@ -11,15 +11,15 @@ import vscode
 from hermes.core.settings_spec import SETTINGS, declaration, default_of, is_protected
 from hermes.core.tools import Tool, ToolRegistry
 from hermes.core import agent_loop
-from hermes.host.conversation_store import register_conversation_store
+from hermes.host.chat.conversation_store import register_conversation_store
 from hermes.core.cancellation import Cancellation
 from hermes.host.approval import Approver
-from hermes.host.chat_host import VsCodeParts
+from hermes.host.chat.host import VsCodeParts
 from hermes.host.llm_service import LlmService
 from hermes.host.settings import setting
-from hermes.ui.chat_participant import ChatParticipant
-from hermes.ui.lm_provider import HermesLanguageModel
-from hermes.ui.panel_agent import register_agent_panel
+from hermes.ui.chat.participant import ChatParticipant
+from hermes.ui.chat.lm_provider import HermesLanguageModel
+from hermes.ui.panel.agent import register_agent_panel
 from panel_fakes import Log
 
 PY_SRC = Path(__file__).resolve().parents[2] / 'py_src' / 'hermes'
@@ -182,7 +182,7 @@ def test_context_length_reaches_a_run_on_any_model_and_loops_are_kept_per_model(
 
 
 def test_context_length_sets_the_context_window_the_model_picker_shows():
-    from hermes.ui.lm_provider import model_information
+    from hermes.ui.chat.lm_provider import model_information
     reported = {'context_length': 4096, 'supports_tools': True}
     assert model_information('m', reported, 'http://x/v1', 'm')['maxInputTokens'] == 4096 - 1024
     assert model_information('m', reported, 'http://x/v1', 'm', 32768)['maxInputTokens'] == 32768 - 2048

@@ -23,7 +23,7 @@ def test_py_src_has_no_findings():
 FIRES = {
     'list-plus': [
         "lines = ['a']\nif x:\n    lines = lines + ['b']\n",  # core/client_config.py hermes_snippet
-        "allowed = ['type'] + [f[0] for f in fields]\n",  # ui/panel_protocol.py
+        "allowed = ['type'] + [f[0] for f in fields]\n",  # ui/panel/protocol.py
         "def f(self):\n    self.history = []\n    self.history = self.history + added\n",
         "items = []\nitems += [1]\n",
         "pair = (1,) + rest\n",

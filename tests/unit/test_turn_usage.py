@@ -1,13 +1,13 @@
-"""What an ACP agent's turn used and cost (core/turn_usage.py), and where it shows: a line under the turn in a chat
+"""What an ACP agent's turn used and cost (core/acp/turn_usage.py), and where it shows: a line under the turn in a chat
 session (live and in its history), the session item's tooltip, kept in the store across a reload."""
 import asyncio
 
 import pytest
 
-from hermes.core.turn_usage import (turn_tokens, count_text, tokens_text, turn_cost, turn_usage, restore_usage,
+from hermes.core.acp.turn_usage import (turn_tokens, count_text, tokens_text, turn_cost, turn_usage, restore_usage,
                                     session_usage, cost_text, money_of)
-from hermes.core.conversations import Conversation, ConversationStore
-from hermes.core.chat_sessions import item_view, history_plan
+from hermes.core.chat.conversations import Conversation, ConversationStore
+from hermes.core.chat.sessions import item_view, history_plan
 from test_acp_sessions import make_world, ask
 from test_acp_turn import chunk
 

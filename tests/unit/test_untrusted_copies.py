@@ -3,7 +3,7 @@ conversations, settings) leave a `__proto__` key out. JSON.parse makes it an own
 `copy['__proto__'] = value` would make `value` the copy's prototype, and the copy would show values no validation
 saw. Under CPython the key is just a key, so these tests show the bug only where the parity layer replays them on
 the bundle (`inv parity`, objects built by JSON.parse); tests/node has the tool-level cases."""
-from hermes.core.conversations import HISTORY_TOOL_CHARS, compact
+from hermes.core.chat.conversations import HISTORY_TOOL_CHARS, compact
 from hermes.core.llm_wire import chat_request, without_descriptions
 from hermes.core.tools import to_call_result, with_default_notes
 from hermes.core.values import copy_object, copyable_keys

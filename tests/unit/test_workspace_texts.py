@@ -1,11 +1,11 @@
-"""The workspace's texts at a span's start (hermes.host.workspace_texts) as DiskChangeSpan's source for files a shell
+"""The workspace's texts at a span's start (hermes.host.changes.workspace_texts) as DiskChangeSpan's source for files a shell
 command changed: recorded with their text before and after, ahead of a note read while the writer ran; re-read only
 when a file changed; bounded (file size, total, count, binary files); a span keeps what it started with."""
 import pytest
 
-from hermes.host import workspace_texts
-from hermes.host.disk_changes import DiskChangeSpan, list_workspace_files
-from hermes.host.workspace_texts import WorkspaceTexts
+from hermes.host.changes import workspace_texts
+from hermes.host.changes.disk_changes import DiskChangeSpan, list_workspace_files
+from hermes.host.changes.workspace_texts import WorkspaceTexts
 
 from test_disk_changes import AGENT, changed, disk_world, pending
 

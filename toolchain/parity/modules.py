@@ -5,7 +5,7 @@ from pathlib import Path
 SOURCES = Path(__file__).resolve().parents[2] / 'py_src'
 
 PURE_OUTSIDE_CORE = [
-    'hermes.ui.panel_protocol',  # the webview message validator
+    'hermes.ui.panel.protocol',  # the webview message validator
     'hermes.cli.args',  # CLI argument parsing
     'hermes.cli.select_window',  # which VS Code window the CLI talks to
     'hermes.cli.health',  # report formatting (the async checks are not replayed)
@@ -15,8 +15,8 @@ PURE_OUTSIDE_CORE = [
     'hermes.cli.stdio_bridge',  # JSON-RPC message classification
     'hermes.host.git',  # git status / branch parsing, the read-only allowlist
     'hermes.host.language',  # words, identifiers, symbol and hover texts
-    'hermes.ui.panel',  # the webview HTML and its CSP
-    'hermes.ui.panel_controller',  # stored conversations: compaction, trimming, restoring
+    'hermes.ui.panel.view',  # the webview HTML and its CSP
+    'hermes.ui.panel.controller',  # stored conversations: compaction, trimming, restoring
 ]
 
 # Classes whose instances are passed as arguments by their fields (replay.js rebuilds them; a

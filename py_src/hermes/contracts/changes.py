@@ -1,9 +1,9 @@
-"""The change log's records (core/change_model.py keeps them, host/change_log.py stores and serves them)."""
+"""The change log's records (core/changes/model.py keeps them, host/changes/log.py stores and serves them)."""
 # __pragma__('skip')
 from typing import Any, Dict, List, Optional, TypedDict
 
 ChangeHunk = Dict[str, Any]
-"""A pending hunk (core/hunks.py): {'id', 'start', 'base_start', 'before', 'after', 'author', 'time', 'sequence'?}."""
+"""A pending hunk (core/changes/hunks.py): {'id', 'start', 'base_start', 'before', 'after', 'author', 'time', 'sequence'?}."""
 
 
 class _ChangeEntryBase(TypedDict):
@@ -36,7 +36,7 @@ class ChangeDecision(TypedDict):
 
 
 class UndoPlan(TypedDict):
-    """What undoing some hunks of an entry does to the file (core/change_model.py undo_plan_of)."""
+    """What undoing some hunks of an entry does to the file (core/changes/model.py undo_plan_of)."""
     file: bool  # the file itself goes or comes back (all the hunks of a created or deleted file)
     conflicts: List[str]  # the ids of hunks the user edited since (none when forced): nothing may be written
     undone: List[str]  # the ids undone
@@ -44,7 +44,7 @@ class UndoPlan(TypedDict):
 
 
 class ChangeLogData(TypedDict):
-    """The whole log as host/change_store.py saves it (changes.json)."""
+    """The whole log as host/changes/store.py saves it (changes.json)."""
     format: int
     files: List[ChangeEntry]
     history: List[ChangeDecision]

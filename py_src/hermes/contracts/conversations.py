@@ -1,5 +1,5 @@
-"""A conversation as the side panel and the chat sessions store it (core/conversations.py, the store's file
-through host/conversation_store.py)."""
+"""A conversation as the side panel and the chat sessions store it (core/chat/conversations.py, the store's file
+through host/chat/conversation_store.py)."""
 # __pragma__('skip')
 from typing import List, Literal, NotRequired, Optional, TypedDict, Union
 
@@ -23,7 +23,7 @@ class ToolPart(TypedDict):
     status: ToolStatus
     result: str  # cut to RESULT_LIMIT
     paths: NotRequired[List[str]]  # an ACP agent's tool call: the files it named
-    parent: NotRequired[str]  # the id of the tool call it is nested under (a Hermes subagent: core/acp_subagents.py)
+    parent: NotRequired[str]  # the id of the tool call it is nested under (a Hermes subagent: core/acp/subagents.py)
 
 
 class ThoughtPart(TypedDict):
@@ -38,7 +38,7 @@ class PlanEntry(TypedDict):
 
 
 class PlanPart(TypedDict):
-    """An ACP agent's plan (core/acp_turn.py)."""
+    """An ACP agent's plan (core/acp/turn.py)."""
     kind: Literal['plan']
     entries: List[PlanEntry]
 
@@ -49,7 +49,7 @@ Part = Union[TextPart, ToolPart, ThoughtPart, PlanPart]
 class UserMessage(TypedDict):
     role: Literal['user']
     text: str
-    turn: NotRequired[str]  # the turn's checkpoint id (core/checkpoints.py); older conversations have none
+    turn: NotRequired[str]  # the turn's checkpoint id (core/changes/checkpoints.py); older conversations have none
 
 
 class TurnUsage(TypedDict):
@@ -65,7 +65,7 @@ class AssistantMessage(TypedDict):
     status: ReplyStatus
     error: Optional[str]
     parts: List[Part]
-    usage: NotRequired['TurnUsage']  # what an ACP agent's turn used and cost (core/turn_usage.py turn_usage)
+    usage: NotRequired['TurnUsage']  # what an ACP agent's turn used and cost (core/acp/turn_usage.py turn_usage)
 
 
 Message = Union[UserMessage, AssistantMessage]

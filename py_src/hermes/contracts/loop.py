@@ -41,7 +41,7 @@ class Outcome(TypedDict):
 
 
 class ChangeAuthor(TypedDict, total=False):
-    """Who the change log names for a write (core/change_authors.py author_of): the front end or MCP client by name,
+    """Who the change log names for a write (core/changes/authors.py author_of): the front end or MCP client by name,
     its conversation or session id, the turn's id; `external` for a change made outside Hermes."""
     client: str
     session: Optional[str]

@@ -2,12 +2,12 @@
 
 Everything else is generated from this module by scripts/gen_panel_protocol.py (`inv build` runs it; a stale copy
 fails tests/unit/test_panel_messages.py and so `inv test` and CI):
-- py_src/hermes/ui/panel_messages.py: the webview → host table that ui/panel_protocol.py `parse_webview_message`
+- py_src/hermes/ui/panel/messages.py: the webview → host table that ui/panel/protocol.py `parse_webview_message`
   validates every message against at run time (a webview shows model output: its messages are untrusted);
 - media/panel/protocol.d.ts: both directions as TypeScript types, which media/panel/*.js names in JSDoc and
   `inv typecheck` checks with `tsc --noEmit --checkJs` (every `postMessage` the webview sends, every handler of
   what the host posts).
-The host's side is checked by mypy: ui/panel_controller.py `post(message: ToWebview)`.
+The host's side is checked by mypy: ui/panel/controller.py `post(message: ToWebview)`.
 
 To add a message: a TypedDict below, added to `FromWebview` or `ToWebview`, then `inv build`. A webview → host
 field is a string with its `Limit` (`Annotated[str, Limit(chars)]`): the only kind the validator takes.
@@ -30,13 +30,13 @@ class Limit:
 TEXT = Limit(100000)  # a message the user typed
 CODE = Limit(1000000)  # a code block of a reply
 MODEL = Limit(256)  # a model name
-TURN_ID = Limit(64)  # a turn's checkpoint id (core/checkpoints.py new_turn_id)
+TURN_ID = Limit(64)  # a turn's checkpoint id (core/changes/checkpoints.py new_turn_id)
 AGENT_ID = Limit(1024)  # an id an ACP agent chose (a permission card's tool call, an option)
 ACTION = Limit(16)  # accept | decline | cancel (the host checks)
-# a form's answers as JSON text: at most 30 fields of 10,000 characters each (core/elicitation.py), with room for
+# a form's answers as JSON text: at most 30 fields of 10,000 characters each (core/acp/elicitation.py), with room for
 # their names and JSON's escapes
 FORM_VALUES = Limit(700000)
-# images attached in the panel as JSON text: at most 4 (core/prompt_content.py MAX_PANEL_IMAGES) of 7 MiB of base64
+# images attached in the panel as JSON text: at most 4 (core/acp/prompt_content.py MAX_PANEL_IMAGES) of 7 MiB of base64
 # each (MAX_IMAGE_CHARS), with room for their types and names
 IMAGES = Limit(29364224 + 4096)
 
@@ -56,7 +56,7 @@ class SendMessage(TypedDict):
 
 class SendImagesMessage(TypedDict):
     """A user message with images pasted or picked in the panel, for an ACP agent that reads images: `images` is the
-    JSON text of [{mimeType, data (base64), name}]; the host checks each (core/prompt_content.py panel_images)."""
+    JSON text of [{mimeType, data (base64), name}]; the host checks each (core/acp/prompt_content.py panel_images)."""
     type: Literal['sendImages']
     text: Annotated[str, TEXT]
     images: Annotated[str, IMAGES]
@@ -114,7 +114,7 @@ class OpenPermissionDiffMessage(TypedDict):
 class ElicitationAnswerMessage(TypedDict):
     """The user's answer to an ACP agent's form question: `action` accept | decline | cancel, and for accept the
     form's values as a JSON object text ({field name: text typed, choice picked, or true/false}); the host checks
-    them against the question's schema (core/elicitation.py check_answers) and sends nothing while they are wrong."""
+    them against the question's schema (core/acp/elicitation.py check_answers) and sends nothing while they are wrong."""
     type: Literal['elicitationAnswer']
     id: Annotated[str, AGENT_ID]
     action: Annotated[str, ACTION]
@@ -215,7 +215,7 @@ class ChangedFile(TypedDict):
 
 
 class TurnChanges(TypedDict):
-    """A turn's pending changes (core/change_view.py turn_changes)."""
+    """A turn's pending changes (core/changes/view.py turn_changes)."""
     files: List[ChangedFile]
     added: int
     removed: int
@@ -231,7 +231,7 @@ class ChangesPost(TypedDict):
 
 
 class BackendChoice(TypedDict):
-    """core/acp_backends.py backend_choices: 'builtin', 'hermes', or an agent's name from hermes.acp.agents."""
+    """core/acp/backends.py backend_choices: 'builtin', 'hermes', or an agent's name from hermes.acp.agents."""
     id: str
     label: str
     detail: str
@@ -255,7 +255,7 @@ class BackendsPost(TypedDict):
 
 
 class AgentCommand(TypedDict):
-    """One of the agent's slash commands (core/acp_commands.py): typed as the message (`/name input`) it reaches the
+    """One of the agent's slash commands (core/acp/commands.py): typed as the message (`/name input`) it reaches the
     agent as the prompt's text, which is how ACP runs commands."""
     name: str  # without the "/"
     description: str
@@ -268,7 +268,7 @@ class OptionItem(TypedDict):
 
 
 class OptionPicker(TypedDict):
-    """One of the agent's options (core/acp_options.py panel_options): a select, or a boolean (items 'true'/'false')."""
+    """One of the agent's options (core/acp/options.py panel_options): a select, or a boolean (items 'true'/'false')."""
     id: str
     name: str
     kind: Literal['select', 'boolean']
@@ -303,7 +303,7 @@ class DiffHunk(TypedDict):
 
 
 class DiffPreview(TypedDict):
-    """core/diff_preview.py: a proposed change as bounded lines."""
+    """core/changes/diff_preview.py: a proposed change as bounded lines."""
     added: int
     removed: int
     created: bool
@@ -318,7 +318,7 @@ class ToolDiff(TypedDict):
 
 
 class AgentTool(TypedDict):
-    """An ACP tool call (core/acp_turn.py tool_view, its diffs as previews); the same id again is an update."""
+    """An ACP tool call (core/acp/turn.py tool_view, its diffs as previews); the same id again is an update."""
     id: str
     title: str
     kind: str  # read | edit | delete | move | search | execute | think | fetch | other
@@ -328,7 +328,7 @@ class AgentTool(TypedDict):
     output: str
     paths: List[str]
     diffs: List[ToolDiff]
-    parent: Optional[str]  # the id of the card it is nested under (a Hermes subagent: core/acp_subagents.py)
+    parent: Optional[str]  # the id of the card it is nested under (a Hermes subagent: core/acp/subagents.py)
     subagent: bool  # a Hermes subagent's card: its tools as the input line, what it wrote as the output
 
 
@@ -392,7 +392,7 @@ class ElicitationOption(TypedDict):
 
 
 class ElicitationField(TypedDict):
-    """One field of a form question (core/elicitation.py read_question): every text the agent's, cleaned."""
+    """One field of a form question (core/acp/elicitation.py read_question): every text the agent's, cleaned."""
     name: str
     kind: str  # string | number | integer | boolean | choice | unsupported
     type: str  # the schema's type (named for an unsupported field)

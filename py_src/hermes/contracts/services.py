@@ -367,7 +367,7 @@ class Configuration(Protocol):
 
 
 class Changes(Protocol):
-    """What agents changed through Hermes and what the user kept or undid (host/change_log.py ChangeLog), as the
+    """What agents changed through Hermes and what the user kept or undid (host/changes/log.py ChangeLog), as the
     tools see it."""
 
     def for_agents(self, wanted: Optional[JsonObject] = None, include_lines: bool = True) -> JsonObject: ...
@@ -379,7 +379,7 @@ ReviewDecision = Literal['accepted', 'rejected', 'timeout', 'cancelled']
 
 
 class Reviews(Protocol):
-    """Proposed file changes shown as a diff for the user to accept or reject (host/diff_review.py)."""
+    """Proposed file changes shown as a diff for the user to accept or reject (host/doors/diff_review.py)."""
 
     async def review(self, path: str, exists: bool, proposed: str, title: str, timeout_ms: float,
                      call: CallContext) -> ReviewDecision: ...

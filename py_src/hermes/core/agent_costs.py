@@ -12,7 +12,7 @@ from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
-from hermes.core.turn_usage import cost_text
+from hermes.core.acp.turn_usage import cost_text
 
 MAX_SESSIONS = 500
 """The ledger keeps the sessions most recently costed (a day with more is unusual; the oldest leave first)."""

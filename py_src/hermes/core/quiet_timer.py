@@ -3,7 +3,7 @@ first poke of the burst while they keep coming (a stream that never pauses still
 
 The change log uses two: its listeners (the review UI, sessions, the panel, hermes://changes) hear a burst of
 changes once the agent pauses, and its snapshot (the whole log, fsynced) is written when nothing else happens —
-neither lands in the middle of the agent's next write (host/change_log.py).
+neither lands in the middle of the agent's next write (host/changes/log.py).
 
 `timers` (`after(callback, delay_ms)` → handle, `cancel(handle)`) and `clock()` (milliseconds) are parameters, so
 tests drive time by hand and the bundle uses JS timers through the seam.

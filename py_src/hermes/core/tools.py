@@ -103,11 +103,11 @@ class Services:
                  documents: 'Optional[Documents]' = None, search: 'Optional[Search]' = None) -> None:
         self._terminals = terminals  # host/terminals.py TerminalService
         self._debugging = debugging  # host/debugging.py DebugService
-        self._reviews = reviews  # host/diff_review.py DiffReviews
+        self._reviews = reviews  # host/doors/diff_review.py DiffReviews
         self._language = language  # host/language_service.py LanguageService
         self._tabs = tabs  # host/editors.py EditorTabs
         self._configuration = configuration  # host/configuration.py ConfigurationService
-        self._changes = changes  # host/change_log.py ChangeLog
+        self._changes = changes  # host/changes/log.py ChangeLog
         self._git = git  # host/tool_services.py GitService
         self._paths = paths  # host/tool_services.py PathService
         self._commands = commands  # host/tool_services.py CommandService
@@ -220,7 +220,7 @@ class ToolCall:
         # Top-level argument names the caller sent that the tool does not declare, left out by the registry
         # (declared_arguments); front ends log them (core/ignored_arguments.py).
         self.ignored = []  # type: List[str]
-        # Who makes this call, for the change log (host/change_log.py author_of): {'client', 'session', 'turn',
+        # Who makes this call, for the change log (host/changes/log.py author_of): {'client', 'session', 'turn',
         # 'external'?}, set by the front end that builds the call (an MCP session: the client's name from its
         # clientInfo; the chat loop: its sink's change_author()). None: recorded as 'Hermes'.
         self.author = None  # type: Optional[ChangeAuthor]

@@ -7,7 +7,7 @@ from hermes.js.modules import node, vscode
 from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.core.settings_spec import CONFIGURATION_TARGETS
-from hermes.host.change_log import change_log_of, check_write, note_write
+from hermes.host.changes.log import change_log_of, check_write, note_write
 
 TARGET_NAMES = CONFIGURATION_TARGETS
 

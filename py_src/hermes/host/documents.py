@@ -5,7 +5,7 @@ from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolError
-from hermes.host.change_log import change_log_of, check_write, note_write
+from hermes.host.changes.log import change_log_of, check_write, note_write
 # __pragma__('skip')
 from typing import TYPE_CHECKING, List, Optional
 from hermes.contracts.json import JsonObject
@@ -41,7 +41,7 @@ def document_range(document: 'TextDocument', start_offset: int, end_offset: int)
 async def replace_text(document: 'TextDocument', planned: 'List[JsonObject]', shown: str,
                        call: 'Optional[CallContext]' = None) -> None:
     """Apply [{'start', 'end', 'text'}] (offsets into the document's current text) as one undoable edit. With the
-    tool `call` that asks for it, the edit is checked against and recorded in the change log (host/change_log.py):
+    tool `call` that asks for it, the edit is checked against and recorded in the change log (host/changes/log.py):
     every editor edit a tool makes passes here."""
     # the path the change log records this edit under; None when nothing records it
     path = document.uri.fsPath if document.uri.scheme == 'file' and not is_none(change_log_of(call)) else None

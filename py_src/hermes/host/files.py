@@ -14,8 +14,8 @@ from hermes.host.paths import display_path, folder_paths, is_inside
 from hermes.host.documents import open_document_for, replace_text, save_document
 from hermes.host.disk import file_system_for, FILE, DIRECTORY, SYMLINK
 from hermes.host.live_values import remembered
-from hermes.host.change_log import change_log_of, check_write, note_write
-from hermes.core.edit_scopes import in_edit_scope
+from hermes.host.changes.log import change_log_of, check_write, note_write
+from hermes.core.changes.edit_scopes import in_edit_scope
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional
 from hermes.contracts.json import JsonObject
@@ -101,7 +101,7 @@ async def write_text(path: str, text: str, must_not_exist: bool = False, call: '
     """Create or replace a file's whole content, undoably. An open editor gets the new text and is
     saved; one holding unsaved changes is left alone (ServiceProblem 'unsaved') so the user's work is never lost; an
     existing file when `must_not_exist` is ServiceProblem 'exists'.
-    With the tool `call`, the write is checked against and recorded in the change log (host/change_log.py).
+    With the tool `call`, the write is checked against and recorded in the change log (host/changes/log.py).
     Returns 'created' or 'replaced'."""
     shown = display_path(path)
     info = await stat(path, disk)

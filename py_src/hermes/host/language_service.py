@@ -9,7 +9,7 @@ from hermes.core.tools import ToolError
 from hermes.host.language import (open_document, resolve_position, location_of, hover_text, document_symbols,
                                   symbol_entries, add_previews, edit_entries, kind_name)
 from hermes.host.diagnostics import collect, wait_for_report
-from hermes.host.change_log import change_log_of, check_write, note_write
+from hermes.host.changes.log import change_log_of, check_write, note_write
 from hermes.host.confinement import shows, shown_path, is_public
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
@@ -96,7 +96,7 @@ class LanguageService:
     async def apply(self, edit: Any, save: bool, call: 'Optional[CallContext]' = None) -> bool:
         """Apply a WorkspaceEdit as one undoable edit, then save the files it changed when `save`; False when
         VS Code refused it (nothing changed). With the tool `call`, each file's change is checked against and
-        recorded in the change log (host/change_log.py)."""
+        recorded in the change log (host/changes/log.py)."""
         befores = await _texts_before(edit, call)
         if not await vscode.workspace.applyEdit(edit):
             return False

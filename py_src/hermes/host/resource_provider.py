@@ -2,7 +2,7 @@
 core/mcp/prompts.py and core/completions.py ask the window for, answered from VS Code (one object,
 so the three share the same path rules and the same recent-files list)."""
 # __pragma__('tconv')
-from hermes.core.change_report import agent_view
+from hermes.core.changes.report import agent_view
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.js.promises import next_turn
@@ -22,7 +22,7 @@ from hermes.contracts.services import FileText
 from hermes.host.recent_files import RecentFiles
 from hermes.host.terminals import TerminalService
 if TYPE_CHECKING:
-    from hermes.host.change_log import ChangeLog
+    from hermes.host.changes.log import ChangeLog
 js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefined`
 # __pragma__('noskip')
 
@@ -32,7 +32,7 @@ class HostResources:
                  change_log: 'Optional[ChangeLog]' = None) -> None:
         self.recent = recent_files
         self.terminal_service = terminal_service  # the window's TerminalService (host/terminals.py)
-        self.change_log = change_log  # the window's ChangeLog (host/change_log.py); None: nothing is recorded
+        self.change_log = change_log  # the window's ChangeLog (host/changes/log.py); None: nothing is recorded
 
     # resources
     def active_editor(self) -> 'Optional[JsonObject]':
@@ -54,7 +54,7 @@ class HostResources:
         return terminal_list(self.terminal_service)
 
     def changes(self) -> 'JsonObject':
-        """The change log as agents read it (core/change_report.py agent_view)."""
+        """The change log as agents read it (core/changes/report.py agent_view)."""
         if is_none(self.change_log):
             return agent_view([], [], False)
         return self.change_log.for_agents(None, True)

@@ -5,16 +5,16 @@ the terminals by constructor (host/mcp/features.py)."""
 from hermes.core.tools import Services
 from hermes.host.terminals import register_terminals
 from hermes.host.debugging import register_debugging
-from hermes.host.diff_review import register_diff_review
+from hermes.host.doors.diff_review import register_diff_review
 from hermes.host.language_service import LanguageService
 from hermes.host.editors import EditorTabs
 from hermes.host.configuration import ConfigurationService
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.disk import Disk
-from hermes.host.change_log import ChangeLog, ANNOUNCE_QUIET_MS
-from hermes.host.change_files import EditorFiles
-from hermes.host.change_store import ChangeStore, change_store_path
+from hermes.host.changes.log import ChangeLog, ANNOUNCE_QUIET_MS
+from hermes.host.changes.files import EditorFiles
+from hermes.host.changes.store import ChangeStore, change_store_path
 from hermes.host.settings import setting
 from hermes.host.tool_services import (CommandService, DocumentService, FileService, GitService, PathService,
                                       SearchService, TaskService)
@@ -37,7 +37,7 @@ def register_services(context: 'ExtensionContext', disk: 'Optional[Disk]' = None
 
 
 def register_change_log(context: 'ExtensionContext') -> 'ChangeLog':
-    """The workspace's change log (host/change_log.py), loaded from its storage and saved on dispose. Its listeners
+    """The workspace's change log (host/changes/log.py), loaded from its storage and saved on dispose. Its listeners
     (the review UI, sessions, the panel, hermes://changes) hear a burst of changes once it pauses (ANNOUNCE_QUIET_MS):
     after the tool's reply."""
     reported = []  # type: List[str]

@@ -19,8 +19,8 @@ from hermes.core.git_args import quote_args
 from hermes.js.process import platform_id, environment_variable
 from hermes.core.output_text import strip_ansi, cap_tail
 from hermes.core.strip_chars import rstrip_chars
-from hermes.host.change_log import change_log_of, SEAM_TIMERS
-from hermes.host.disk_changes import DiskChangeSpan
+from hermes.host.changes.log import change_log_of, SEAM_TIMERS
+from hermes.host.changes.disk_changes import DiskChangeSpan
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 from hermes.contracts.json import Json, JsonObject

@@ -17,7 +17,7 @@ def provide_parts(load: 'Callable[[str], Any]') -> None:
 
 
 def load_part(module: str) -> 'Any':
-    """The exports of `module` (e.g. 'hermes.net.acp_agent', one of hermes/lazy_parts.py's), its part required the
+    """The exports of `module` (e.g. 'hermes.net.acp.agent', one of hermes/lazy_parts.py's), its part required the
     first time (a synchronous `require`, once per extension host)."""
     key = 'p:' + module  # a prefix keeps module names clear of the loader's own key
     if key not in _loaded:

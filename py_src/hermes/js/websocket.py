@@ -1,5 +1,5 @@
 """WebSockets, from the npm package `ws`: the framing, masking, ping/pong and close handshake are its work, never ours.
-The one door that speaks WebSocket is Claude Code's (net/ide_socket.py), and it asks for a server only when its first
+The one door that speaks WebSocket is Claude Code's (net/doors/ide_socket.py), and it asks for a server only when its first
 CLI connects: `ws` is a file of its own beside the bundle (esbuild.js VENDOR_WS), so a window nobody connects to never
 loads it (49 kB minified, every window's start-up otherwise)."""
 # __pragma__('tconv')
@@ -10,7 +10,7 @@ from hermes.js.websocket_cpython import require
 from hermes.js.objects import new
 
 # A proposed file travels inside one message (openDiff's new_file_contents): room for the change log's largest file
-# (host/change_log.py MAX_FILE_CHARS, 1,000,000 characters, up to 4 bytes each in UTF-8) and its JSON escaping.
+# (host/changes/log.py MAX_FILE_CHARS, 1,000,000 characters, up to 4 bytes each in UTF-8) and its JSON escaping.
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 
 

@@ -72,7 +72,7 @@ def origin_refusal(origin_header: 'Optional[str]') -> 'Optional[Refusal]':
 
 
 def no_browser_refusal(origin_header: 'Optional[str]') -> 'Optional[Refusal]':
-    """A door only CLIs use (net/ide_socket.py, the Gemini CLI door) refuses every request a browser sends."""
+    """A door only CLIs use (net/doors/ide_socket.py, the Gemini CLI door) refuses every request a browser sends."""
     if is_none(origin_header):
         return None
     return Refusal(403, 'Forbidden: browsers may not use this endpoint (Origin ' + origin_header + ')')

@@ -5,9 +5,9 @@ from hermes.contracts.tool_args import ChangesListArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.tools import Tool
-from hermes.core.change_report import view_text
+from hermes.core.changes.report import view_text
 from hermes.core.output_text import text_and_data
-from hermes.core.change_authors import author_of
+from hermes.core.changes.authors import author_of
 
 
 async def list_changes(args: 'ChangesListArgs', call: 'CallContext') -> 'ToolReturn':

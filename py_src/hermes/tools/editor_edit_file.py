@@ -7,7 +7,7 @@ from hermes.contracts.services import CallContext
 from hermes.core.tools import Tool
 from hermes.core.text_edits import plan_edits, describe_change
 from hermes.core.text_window import count_lines
-from hermes.core.edit_scopes import in_edit_scope
+from hermes.core.changes.edit_scopes import in_edit_scope
 from hermes.tools.editor_parts import EDIT_SCHEMA
 
 

@@ -7,7 +7,7 @@ from hermes.contracts.services import CallContext
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.text_window import line_window, render_window
-from hermes.core.change_authors import note_read
+from hermes.core.changes.authors import note_read
 from hermes.tools.editor_parts import WITHHELD_EDITOR
 from hermes.tools.file_parts import read_file_text
 
@@ -39,7 +39,7 @@ async def get_content(args: 'EditorGetContentArgs', call: 'CallContext') -> 'Too
                  '(' + document.languageId + ', no unsaved changes)')
     read = path if is_none(document) else documents.file_path_of(document)  # a file's, not another document's
     if not is_none(read):
-        note_read(call, read)  # see host/change_log.py edit_refusal
+        note_read(call, read)  # see host/changes/log.py edit_refusal
     window = line_window(text, args['start_line'], args['end_line'])
     return render_window(label, window, extra)
 

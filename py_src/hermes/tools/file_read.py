@@ -7,7 +7,7 @@ from hermes.contracts.services import CallContext
 from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.text_window import line_window, render_window
-from hermes.core.change_authors import note_read
+from hermes.core.changes.authors import note_read
 from hermes.tools.file_parts import read_file_text
 
 
@@ -15,7 +15,7 @@ async def read_file(args: 'FileReadArgs', call: 'CallContext') -> 'ToolReturn':
     paths = call.services.paths
     path = paths.resolve_path(args['path'])
     content = await read_file_text(call.services.files, path)
-    note_read(call, path)  # an edit of another agent's pending change needs a read first (host/change_log.py)
+    note_read(call, path)  # an edit of another agent's pending change needs a read first (host/changes/log.py)
     window = line_window(content['text'], args['start_line'], args['end_line'])
     document = call.services.documents.open_document_for(path)
     extra = None

@@ -20,9 +20,9 @@ from hermes.js.json import dump_json
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, new
 from hermes.core.tools import ToolCall, CONFIRMED, result_text, marked_error
-from hermes.core.chat_messages import prop
+from hermes.core.chat.messages import prop
 from hermes.core.lm_tools import lm_tool_name, describe_call, confirmation
-from hermes.host.chat_host import tool_result, markdown
+from hermes.host.chat.host import tool_result, markdown
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject

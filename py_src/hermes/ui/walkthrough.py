@@ -9,8 +9,8 @@ from hermes.js.objects import is_none, new
 from hermes.core.values import get_key
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, List, Optional
-from hermes.core.conversations import Conversation, ConversationStore
-from hermes.host.late_doors import LateDoors
+from hermes.core.chat.conversations import Conversation, ConversationStore
+from hermes.host.doors.late import LateDoors
 from hermes.host.mcp.service import McpService
 if TYPE_CHECKING:
     from vscode import ExtensionContext

@@ -1,5 +1,5 @@
 """MCP prompts `explain`, `fix` and `write_tests`: the tasks of @hermes's /explain, /fix and /test
-(core/chat_prompts.py, one text for both), about a workspace file that comes embedded as a resource.
+(core/chat/prompts.py, one text for both), about a workspace file that comes embedded as a resource.
 
 Arguments: `path` (workspace-relative or absolute inside the workspace, checked like the tools'
 paths) and optional `selection`, a 1-based line range "START-END" (or one line "N") the task is
@@ -20,7 +20,7 @@ from hermes.core.jsonrpc import INVALID_PARAMS
 from hermes.core.mcp.protocol import ProtocolError
 from hermes.core.mcp.resources import mime_type
 from hermes.core.method_table import MethodTable
-from hermes.core.chat_prompts import task_prompt
+from hermes.core.chat.prompts import task_prompt
 
 PATH_ARGUMENT = {'name': 'path', 'description': 'The file, relative to the workspace (e.g. "src/app.py").',
                  'required': True}

@@ -13,7 +13,7 @@ from hermes.host.resource_events import ResourceEvents
 from typing import TYPE_CHECKING, Optional
 from hermes.core.mcp.protocol import McpSession
 from hermes.core.mcp.stateless import McpStatelessServer
-from hermes.host.change_log import ChangeLog
+from hermes.host.changes.log import ChangeLog
 from hermes.host.terminals import TerminalService
 if TYPE_CHECKING:
     from vscode import ExtensionContext

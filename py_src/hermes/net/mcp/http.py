@@ -112,7 +112,7 @@ class McpHttpServer:
                  headers_timeout_ms: int = HEADERS_TIMEOUT_MS, request_timeout_ms: int = REQUEST_TIMEOUT_MS,
                  stateless: 'Optional[McpStatelessServer]' = None, browsers: bool = True) -> None:
         self.create_protocol = create_protocol
-        # False: any request with an Origin is refused (a door that only CLIs use: net/ide_socket.py's rule too)
+        # False: any request with an Origin is refused (a door that only CLIs use: net/doors/ide_socket.py's rule too)
         self.browsers = browsers
         self.stateless = stateless
         self.headers_timeout_ms = headers_timeout_ms

@@ -1,0 +1,94 @@
+"""The texts of the workspace's small text files as they were when a span of disk changes began
+(host/changes/disk_changes.py): the before-text of a file a writer we do not see changed — above all a shell command an
+ACP agent ran itself (Hermes Agent runs its terminal tool without us), which names no file before it writes.
+
+One per window, kept between spans: `refresh(listing)` (a span's start) stats the listed files and reads only
+those that are new or whose size or modification time changed since the last refresh, so after the first turn a
+start costs a stat per file. What it keeps is bounded (MAX_FILES files of at most MAX_FILE_BYTES, MAX_TOTAL_BYTES
+together, text only: a file with a NUL character is binary and left out); a file past the bounds has no known
+before-text here and, unless another source knows it, is listed but not recorded. Nothing leaves the extension
+host's memory: the texts are the workspace's own files (the listing never leaves the workspace folders), and only
+the change log's own confinement decides what is stored.
+"""
+# __pragma__('tconv')
+from hermes.js.errors import JsError
+from hermes.js.modules import node
+from hermes.js.objects import is_none
+
+# __pragma__('skip')
+from typing import Any, Callable, Dict, Optional, TypedDict
+
+
+class Stat(TypedDict):
+    size: int
+    mtime: float
+    ctime: float
+    file: bool
+
+
+class Entry(TypedDict):
+    size: int
+    mtime: float
+    ctime: float
+    text: str
+# __pragma__('noskip')
+
+MAX_FILES = 2000
+MAX_FILE_BYTES = 262144
+MAX_TOTAL_BYTES = 8000000
+
+
+def _stat_of(path: str) -> 'Optional[Stat]':
+    """{'size', 'mtime', 'ctime', 'file': bool} or None when the path cannot be stat'ed. A symbolic link is no
+    file here (lstat): its target may lie outside the workspace, whose text is none of the span's business."""
+    try:
+        found = node('fs').lstatSync(path)
+    except JsError:
+        return None
+    return {'size': found.size, 'mtime': found.mtimeMs, 'ctime': found.ctimeMs, 'file': found.isFile()}
+
+
+def _read(path: str) -> str:
+    return node('fs').readFileSync(path, 'utf8')
+
+
+class WorkspaceTexts:
+    """See the module's docstring. `stat(path)` and `read(path)` are the disk (tests hand fakes)."""
+
+    def __init__(self, stat: 'Optional[Callable[[str], Optional[Stat]]]' = None,
+                 read: 'Optional[Callable[[str], str]]' = None) -> None:
+        self.stat = _stat_of if is_none(stat) else stat
+        self.read = _read if is_none(read) else read
+        self.entries = {}  # type: Dict[str, Entry]  # 'k:' + path → its entry (never changed once made)
+        self.total = 0
+
+    def refresh(self, listing: 'Dict[str, Any]') -> 'Dict[str, Entry]':
+        """Bring the texts up to date with the files of `listing` (host/changes/disk_changes.py list_workspace_files) and
+        return them: a dict 'k:' + path → entry that later refreshes leave unchanged (a span keeps it)."""
+        fresh = {}  # type: Dict[str, Entry]
+        total = 0
+        count = 0
+        for key in listing['paths'].keys():
+            if count >= MAX_FILES:
+                break
+            path = key[2:]
+            found = self.stat(path)
+            if is_none(found) or not found['file'] or found['size'] > MAX_FILE_BYTES or \
+                    total + found['size'] > MAX_TOTAL_BYTES:
+                continue
+            entry = self.entries['k:' + path] if ('k:' + path) in self.entries else None
+            if is_none(entry) or entry['size'] != found['size'] or entry['mtime'] != found['mtime'] or \
+                    entry['ctime'] != found['ctime']:
+                try:
+                    text = self.read(path)
+                except JsError:
+                    continue
+                if '\u0000' in text:
+                    continue  # binary: the change log keeps texts
+                entry = {'size': found['size'], 'mtime': found['mtime'], 'ctime': found['ctime'], 'text': text}
+            fresh['k:' + path] = entry
+            total += found['size']
+            count += 1
+        self.entries = fresh
+        self.total = total
+        return fresh

@@ -1,0 +1,371 @@
+"""A chat session's turn answered by an ACP agent (Hermes Agent itself, or another agent of
+`hermes.acp.agents`): the prompt recorded in the conversation store (shared with the side panel), the
+turn run by host/acp/service.py and rendered natively by ui/acp/chat.py, Stop → session/cancel, the
+files the agent changed noticed, and a failure said in words (with a button that runs `hermes acp
+--setup` when Hermes has no model provider yet)."""
+# __pragma__('tconv')
+from hermes.js.errors import error_message, JsError, to_js_callback
+from hermes.js.modules import vscode
+from hermes.js.objects import is_none, new
+from hermes.js.text import bytes_base64
+from hermes.core.values import json_type, get_key
+from hermes.core.cancellation import Cancellation
+from hermes.core.chat.messages import prop
+from hermes.core.chat.prompts import TASKS, task_prompt
+from hermes.core.acp.turn import AcpTurn, content_text
+from hermes.core.acp.prompt_content import image_block, resource_block, selection_uri, link_name
+from hermes.core.acp.options import chosen_values, option_update, panel_options
+from hermes.core.acp.backends import (SETUP_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, HERMES_NAME, agent_of_choice,
+                                      find_spec)
+from hermes.core.acp.sign_in import sign_in_title
+from hermes.core.acp.commands import commands_of
+from hermes.core.acp.conversation import AcpConversations, no_answer_text
+from hermes.core.chat.sessions import usage_markdown
+from hermes.core.changes.checkpoints import change_author
+from hermes.host.acp.service import AcpService
+from hermes.host.acp.sign_in import AgentSignIn
+from hermes.host.changes.log import SEAM_TIMERS
+from hermes.host.changes.disk_changes import DiskChangeSpan
+from hermes.host.changes.workspace_texts import WorkspaceTexts
+from hermes.ui.acp.chat import ChatStreamView, chat_asker, chat_elicitor, register_diff_documents
+from hermes.ui.changes.native_edits import open_turn
+
+SESSION_ORIGIN = 'session'
+
+
+# What /explain, /fix and /test are about, for an agent that reads the editor through this window's MCP tools
+ACP_SUBJECT = ('the code in question (the files attached below, else the text selected in the VS Code editor, else '
+               'the file open there; the vscode tools read them)')
+
+
+def prompt_blocks(request, agent_commands=None):
+    """The request as ACP content blocks, and its text as the user typed it (the slash command included). The
+    text block is that text, except for a command of the session's own (/explain, /fix, /test) the agent does
+    not have (`agent_commands`: the names it announced): the agent gets the task it stands for, as the built-in
+    loop does; an agent's own command goes as typed (ACP agents run "/name input"). Then the files it attached,
+    as resource links."""
+    prompt = prop(request, 'prompt')
+    command = prop(request, 'command')
+    text = prompt if json_type(prompt) == 'string' else ''
+    sent = text
+    if json_type(command) == 'string' and command != '':
+        typed = text
+        text = '/' + command + (' ' + typed if typed.strip() != '' else '')
+        sent = text
+        if json_type(get_key(TASKS, command)) == 'string' and not (command in (agent_commands or [])):
+            sent = task_prompt(command, ACP_SUBJECT) + ('\n\n' + typed.strip() if typed.strip() != '' else '')
+    blocks = [{'type': 'text', 'text': sent}]
+    for reference in prop(request, 'references') or []:
+        value = prop(reference, 'value')
+        uri = value if not is_none(value) and not is_none(prop(value, 'scheme')) else prop(value, 'uri')
+        if is_none(uri) or prop(uri, 'scheme') != 'file':
+            continue
+        path = uri.path
+        blocks.append({'type': 'resource_link', 'uri': uri.toString(), 'name': path[path.rfind('/') + 1:]})
+    return blocks, text
+
+
+async def attached_blocks(request, log=None):
+    """What the request attaches, as ACP content blocks as rich as ACP allows (host/acp/service.py fits them to what
+    the agent reads, core/acp/prompt_content.py): an image (VS Code's ChatReferenceBinaryData) as an `image` block; a
+    file as an embedded `resource` with its text (a link when it cannot be read as text); a selection (a Location)
+    as a `resource` with the selected text, its uri naming the lines. Other references (not files) are left out."""
+    blocks = []
+    for reference in prop(request, 'references') or []:
+        value = prop(reference, 'value')
+        if is_none(value):
+            continue
+        try:
+            block = await _reference_block(value)
+        except JsError as error:
+            block = None
+            if not is_none(log):
+                log.warn('ACP: an attachment could not be read: ' + error_message(error))
+        if not is_none(block):
+            blocks.append(block)
+    return blocks
+
+
+async def _reference_block(value):
+    mime_type = prop(value, 'mimeType')
+    if json_type(mime_type) == 'string' and not is_none(prop(value, 'data')):  # ChatReferenceBinaryData
+        if not mime_type.lower().startswith('image/'):
+            return None
+        data = await value.data()
+        source = prop(value, 'reference')
+        return image_block(mime_type, bytes_base64(data),
+                           source.toString() if not is_none(source) and not is_none(prop(source, 'scheme')) else None)
+    location = prop(value, 'range')
+    uri = value if not is_none(prop(value, 'scheme')) else prop(value, 'uri')
+    if is_none(uri) or prop(uri, 'scheme') != 'file':
+        return None
+    try:
+        document = await vscode.workspace.openTextDocument(uri)
+    except JsError:
+        return {'type': 'resource_link', 'uri': uri.toString(), 'name': link_name(uri.toString())}  # not text
+    if is_none(location):
+        return resource_block(uri.toString(), document.getText(), None)
+    return resource_block(selection_uri(uri.toString(), location.start.line + 1, location.end.line + 1),
+                          document.getText(location), None)
+
+
+class AcpSessionRunner:
+    """A chat session's ACP turns (the shared part, core/acp/conversation.py `AcpConversations`, is `turns`: the
+    side panel runs its turns through the same object) and the agent's own sessions in the list."""
+
+    def __init__(self, service, store, log, documents=None, change_log=None):
+        self.service = service
+        self.store = store
+        self.log = log
+        self.documents = documents
+        self.change_log = change_log
+        texts = WorkspaceTexts()  # the workspace's texts between turns: what a shell command the agent ran changed
+        self.turns = AcpConversations(service, store, log, lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, texts),
+                                      change_log)
+        self.native = None  # ui/changes/native_edits.py NativeEdits (set by the chat sessions): writes in VS Code's chat editing
+        # True when VS Code's own "/" completion offers the agent's commands (ui/chat/session_commands.py); else the chat
+        # says them once in a response
+        self.commands_offered = False
+
+    def backend_for(self, conversation, wanted=None):
+        return self.service.backend_for(conversation, wanted)
+
+    def notice_once(self, conversation, notice):
+        return self.service.notice_once(conversation, notice)
+
+    # ---------------------------------------------------------------- modes and models in the input area
+
+    def option_groups(self):
+        return self.service.option_groups()
+
+    def on_offered(self, callback):
+        self.service.on_offered(callback)
+
+    def on_chosen(self, callback):
+        self.service.on_chosen(callback)
+
+    def panel_options(self, conversation):
+        """The side panel's pickers for `conversation`'s agent session (core/acp/options.py panel_options): none for a
+        conversation no agent answers yet."""
+        if is_none(conversation.acp):
+            return []
+        return panel_options(self.service.offered_to(conversation.acp['agent']), chosen_values(conversation.acp))
+
+    def option_values(self, conversation):
+        """The session's chosen mode and model, as VS Code's `ChatSession.options`."""
+        return chosen_values(conversation.acp)
+
+    async def options_changed(self, conversation, updates):
+        """VS Code's option updates ([{optionId, value}]: the user chose in a picker, or the first request's
+        initialSessionOptions) applied to the conversation and its agent session; kept in the store."""
+        sends = []
+        for update in updates or []:  # all kept first (VS Code may ask for the session's options right away) …
+            found = option_update(update)
+            if is_none(found) or get_key(conversation.acp, found[0]) == found[1]:
+                continue
+            sends.append([self.service.choose(conversation, found[0], found[1]), found[0], found[1]])
+        if len(sends) > 0 and len(conversation.messages) > 0:
+            self.store.put(conversation, SESSION_ORIGIN)
+        calls = []
+        for target, option, value in sends:  # … then told to the agent (in order), when its session is open
+            if not is_none(target):
+                calls.append([option, self.service.send_choice(target, option, value)])
+        for option, call in calls:
+            try:
+                await call
+            except JsError as error:
+                self.log.warn('ACP: setting the ' + option + ' failed: ' + error_message(error) +
+                              ' (it is set again when the session is next opened)')
+        return len(sends) > 0
+
+    def choices(self):
+        return self.service.choices()
+
+    def commands(self, conversation, choice):
+        """The slash commands a front end lists for `conversation`: its agent session's, else those its agent (or,
+        for a conversation no agent answered yet, the agent of the front end's `choice`) sent last; [] for the
+        built-in loop."""
+        acp = conversation.acp
+        agent_name = acp['agent'] if not is_none(acp) else agent_of_choice(choice)
+        if is_none(agent_name) or (is_none(acp) and len(conversation.messages) > 0):
+            return []
+        commands = commands_of(get_key(acp, 'commands'))
+        return commands if len(commands) > 0 else self.service.known_commands(agent_name)
+
+    async def respond(self, spec, conversation, request, stream, token):
+        blocks, text = prompt_blocks(request, [command['name'] for command in self.session_commands(conversation)])
+        if text.strip() == '':
+            stream.markdown('Type a message for ' + spec['name'] + '.')
+            return {}
+        attached = await attached_blocks(request, self.log)
+        if len(attached) > 0:  # (replacing the links prompt_blocks made: the agent gets them back where it reads no more)
+            blocks = [block for block in blocks if block['type'] != 'resource_link']
+            for block in attached:
+                blocks.append(block)
+        begun = self.turns.begin(conversation, text, spec['name'], SESSION_ORIGIN)
+        cancellation = Cancellation()
+        subscription = None
+        if not is_none(token):
+            if token.isCancellationRequested:
+                cancellation.cancel('The user stopped the turn.')
+            subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user stopped the turn.'))
+        shown = ChatStreamView(stream)
+        close_edits = open_turn(self.native, stream, change_author(conversation.id, get_key(begun['user'], 'turn')))
+        try:
+            ended = await self.turns.run(spec, conversation, begun, blocks, shown, cancellation,
+                                         chat_asker(stream, spec['name'], self.documents, self.log), SESSION_ORIGIN,
+                                         chat_elicitor(stream, spec['name'], self.log))
+        finally:
+            close_edits()
+            if not is_none(subscription):
+                subscription.dispose()
+        failure = ended['failure']
+        if not is_none(failure):
+            stream.markdown(('\n\n' if shown.text_shown else '') + failure['message'])
+            if failure['setup']:
+                stream.button({'command': SIGN_IN_COMMAND, 'title': sign_in_title(spec['name']),
+                               'arguments': [spec['name']]})
+            return {'metadata': {'hermes': {'stopped': 'error', 'acp': spec['name']}}}
+        if ended['empty'] and not shown.text_shown:
+            stream.markdown(no_answer_text(spec['name']))
+        if not is_none(ended['usage']):  # what the turn used and cost, a line under it
+            stream.markdown('\n\n' + usage_markdown(ended['usage']))
+        hint = None if self.commands_offered else self.turns.commands_hint(conversation, spec['name'], SESSION_ORIGIN)
+        if not is_none(hint):  # the agent's commands arrived or changed: said once, at the end of this response
+            stream.markdown('\n\n' + hint)
+        return {'metadata': {'hermes': {'stopped': 'cancelled' if ended['cancelled'] else 'done', 'acp': spec['name'],
+                                        'stopReason': ended['stopReason']}}}
+
+    def session_commands(self, conversation):
+        """The commands a chat session's "/" offers: its agent session's, else those its agent sent last; for a
+        session no agent answered yet (or None: one VS Code has not opened), those of the agent new sessions use."""
+        if is_none(conversation) or (is_none(conversation.acp) and len(conversation.messages) == 0):
+            backend = self.service.choose_for_listing()
+            return [] if is_none(backend) else self.service.known_commands(backend['spec']['name'])
+        return self.commands(conversation, None)
+
+    # ---------------------------------------------------------------- the agent's own sessions
+
+    async def import_listed(self):
+        """Hermes' own sessions for this workspace (session/list by cwd, e.g. started with `hermes` in a terminal)
+        join the list beside ours; their turns are replayed when one is opened. Returns how many were added."""
+        backend = self.service.choose_for_listing()
+        if is_none(backend):
+            return 0
+        spec = backend['spec']
+        known = [conversation.acp['sessionId'] for conversation in self.store.conversations
+                 if not is_none(conversation.acp)]
+        added = 0
+        for listed in await self.service.list_sessions(spec):
+            session_id = get_key(listed, 'sessionId')
+            if json_type(session_id) != 'string' or session_id == '' or session_id in known:
+                continue
+            title = get_key(listed, 'title')
+            title = title if json_type(title) == 'string' and title.strip() != '' else spec['name'] + ' session'
+            conversation = self.store.create(SESSION_ORIGIN)
+            conversation.acp = {'agent': spec['name'], 'sessionId': session_id, 'replay': True}
+            conversation.add({'role': 'user', 'text': title})
+            conversation.add({'role': 'assistant', 'status': 'done', 'error': None, 'parts': [
+                {'kind': 'text', 'text': '*(A ' + spec['name'] + ' session: open it to see its turns.)*'}]})
+            conversation.title = title
+            conversation.model = spec['name']
+            self.store.put(conversation, SESSION_ORIGIN)
+            known.append(session_id)
+            added += 1
+        return added
+
+    def needs_replay(self, conversation):
+        return not is_none(conversation.acp) and get_key(conversation.acp, 'replay') is True
+
+    async def replay(self, conversation):
+        """The turns of a listed agent session, from its replay (session/load), as the conversation's messages."""
+        spec = self.service.spec_named(conversation.acp['agent'])
+        if is_none(spec):
+            return False
+        messages = []
+        state = {'turn': None, 'user': None}
+        cwd = self.service.cwd()
+
+        def on_update(update):
+            kind = get_key(update, 'sessionUpdate')
+            if kind == 'user_message_chunk':
+                text = content_text(get_key(update, 'content'))
+                if is_none(state['user']):
+                    state['user'] = {'role': 'user', 'text': ''}
+                    state['turn'] = None
+                    messages.append(state['user'])
+                state['user']['text'] = state['user']['text'] + text
+                return
+            if is_none(state['turn']):
+                reply = {'role': 'assistant', 'status': 'done', 'error': None, 'parts': []}
+                messages.append(reply)
+                state['turn'] = AcpTurn(reply, None, cwd)
+                state['user'] = None
+            state['turn'].apply(update)
+        try:
+            await self.service.replay_session(spec, conversation.acp['sessionId'], on_update)
+        except JsError as error:
+            self.log.warn('ACP: replaying ' + spec['name'] + '\'s session failed: ' + error_message(error))
+            return False
+        for message in messages:
+            if message['role'] == 'assistant':
+                for part in message['parts']:
+                    if part['kind'] == 'tool' and (part['status'] == 'running' or part['status'] == 'waiting'):
+                        part['status'] = 'ok'
+        conversation.messages = [message for message in messages
+                                 if message['role'] == 'assistant' or message['text'].strip() != '']
+        conversation.acp = {'agent': conversation.acp['agent'], 'sessionId': conversation.acp['sessionId']}
+        self.store.put(conversation, SESSION_ORIGIN)
+        return True
+
+
+def acp_commands(service, log):
+    """"Hermes: Sign In to an Agent" / "Sign Out of an Agent" (argument: the agent's name, as the sign-in button under
+    a failure passes it; none: a pick of the agents), and the setup button of earlier versions (Hermes Agent): their
+    handlers by command (ui/acp/late.py registers the commands at activation)."""
+    sign_in = AgentSignIn(service, log)
+
+    async def chosen_spec(name, verb):
+        hermes = service.hermes()
+        agents = service.agents_configured()
+        if json_type(name) == 'string':
+            spec = find_spec(name, hermes, agents)
+            if is_none(spec):
+                vscode.window.showWarningMessage('Hermes: no agent named ' + name + ' is configured.')
+            return spec
+        specs = [] if is_none(hermes) else [hermes]
+        for spec in agents:
+            specs.append(spec)
+        if len(specs) == 0:
+            vscode.window.showWarningMessage('Hermes: no ACP agent is configured (Hermes Agent is not installed and '
+                                             '`hermes.acp.agents` is empty).')
+            return None
+        if len(specs) == 1:
+            return specs[0]
+        picked = await vscode.window.showQuickPick([spec['name'] for spec in specs],
+                                                   {'placeHolder': verb + ' which agent?'})
+        return None if is_none(picked) else find_spec(picked, hermes, agents)
+
+    async def run_sign_in(name=None, *ignored):
+        spec = await chosen_spec(name, 'Sign in to')
+        return False if is_none(spec) else await sign_in.sign_in(spec)
+
+    async def run_sign_out(name=None, *ignored):
+        spec = await chosen_spec(name, 'Sign out of')
+        return False if is_none(spec) else await sign_in.sign_out(spec)
+
+    async def run_setup(*ignored):
+        return await run_sign_in(HERMES_NAME)
+    return {SIGN_IN_COMMAND: run_sign_in, SIGN_OUT_COMMAND: run_sign_out, SETUP_COMMAND: run_setup}
+
+
+def make_acp_sessions(context, log, mcp, agents, store, change_log=None):
+    """The ACP agents behind chat sessions (and the side panel): AcpService over the window's agent processes
+    (`agents`: host/acp/agents.py AcpAgents) and their client side (`agents.client_side`), the diff documents; what the agents change on disk goes to `change_log`
+    (host/changes/log.py). Returns the runner. This module is a part loaded on first use: ui/acp/late.py makes the
+    runner the first time a chat session, the panel or a command needs it."""
+    client_side = agents.client_side
+    service = AcpService(log, lambda spec: agents.create(spec, client_side), client_side, mcp,
+                         memory=context.globalState, storage=context.globalStorageUri.fsPath)
+    context.subscriptions.push(new(vscode.Disposable, to_js_callback(service.dispose)))
+    return AcpSessionRunner(service, store, log, register_diff_documents(context, log), change_log)

@@ -1,6 +1,0 @@
-"""Who changed a stored conversation when the side panel did: the panel ignores its own changes and re-renders for a
-chat session's. Apart from ui/panel_controller.py, which is a part loaded on first use, so that ui/panel.py names it
-without loading the controller."""
-# __pragma__('tconv')
-
-PANEL_ORIGIN = 'panel'
