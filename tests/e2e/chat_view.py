@@ -14,7 +14,7 @@ test that waited for it passed or hung by luck. The condition is the extension's
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from conftest import type_and_send
-from vscode_server import attempts, holds_within, wait_until
+from vscode_server import attempts, holds_within, stays_true, wait_until
 
 RESPONSE = '.interactive-item-container.interactive-response'
 INPUT = '.interactive-input-part .monaco-editor'
@@ -103,13 +103,13 @@ def show_sessions(window, row=None):
 
 def open_session(page, row, history):
     """Open a listed session and wait for `history` (a locator in its turns). Just after a reload VS Code may
-    still restore the chat it showed before and replace the opened session with it: then the row is clicked
-    again (the caller checks, before it sends, that the session is still the one showing)."""
+    still restore the chat it showed before and replace the opened session with it: the history must stay showing
+    for a few seconds, else the row is clicked again (a send into the replaced view starts a new session)."""
     for attempt in attempts():
         row.click()
-        if holds_within(history.is_visible, 15):
+        if holds_within(history.is_visible, 15) and stays_true(history.is_visible, 3):
             return
-        print(f'open_session: attempt {attempt} did not show the history; clicking the row again')
+        print(f'open_session: attempt {attempt} did not keep the history showing; clicking the row again')
     raise AssertionError('the session never stayed open with its history')
 
 

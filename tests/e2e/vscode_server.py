@@ -142,6 +142,17 @@ def holds_within(predicate, seconds, interval=0.2):
         time.sleep(interval)
 
 
+def stays_true(predicate, seconds, interval=0.2):
+    """Whether `predicate` holds at every look for `seconds` (a view that the workbench may still replace while it
+    settles, as after a reload): a cue to try again inside `attempts()`, never a verdict."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not predicate():
+            return False
+        time.sleep(interval)
+    return bool(predicate())
+
+
 class CodeServer:
     """One code-server process with its own user-data and extensions folders under `home`."""
 
