@@ -18,7 +18,7 @@ from hermes.contracts.loop import ChangeAuthor, ConfirmationState, Outcome, Show
 from hermes.contracts.mcp import CallToolResult
 from hermes.contracts.panel import ToWebview
 from hermes.contracts.conversations import AssistantMessage, UserMessage
-from hermes.contracts.json import JsonObject
+from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
@@ -188,7 +188,7 @@ class PanelController:
     def running(self):
         return not is_none(self.turn)
 
-    async def handle(self, raw):
+    async def handle(self, raw: 'Json') -> bool:
         """One message from the webview. Returns False when it was rejected (and logs why)."""
         try:
             message = parse_webview_message(raw)
@@ -254,7 +254,7 @@ class PanelController:
         current = offered['default'] if is_none(self.backend_choice) else self.backend_choice
         return {'choices': offered['choices'], 'current': current, 'locked': False}
 
-    def post_backends(self):
+    def post_backends(self) -> None:
         if is_none(self.acp):
             return
         state = self.backend_state()
@@ -419,7 +419,7 @@ class PanelController:
                 self._finish(turn, None)
         turn.timer = set_timer(force_end, FORCE_END_MS)
 
-    def new_chat(self):
+    def new_chat(self) -> None:
         if self.running:
             turn = self.turn
             turn.cancel.cancel('New chat')
@@ -431,7 +431,7 @@ class PanelController:
         self.save()
         self.post_state()
 
-    def show(self, conversation):
+    def show(self, conversation: Conversation) -> bool:
         """Continue another stored conversation here. Refused (False) while a reply runs."""
         if self.running:
             return False
