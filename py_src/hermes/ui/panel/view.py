@@ -29,8 +29,8 @@ from hermes.core.chat.conversations import Conversation, ConversationStore
 from hermes.host.changes.log import ChangeLog
 from hermes.host.log import Log
 from hermes.ui.acp.session import AcpSessionRunner
-from hermes.ui.panel.controller import PanelController
 if TYPE_CHECKING:
+    from hermes.ui.panel.controller import PanelController  # (it imports this module)
     from vscode import (ConfigurationChangeEvent, CancellationToken, ExtensionContext, Selection, TextEditorEdit, Uri,
                         Webview, WebviewView)
 # `run_turn(history, user_text, sink, cancel)`: one agent turn; None or {'history': the LLM history after it}
