@@ -68,7 +68,10 @@ def messages_py():
     return (f'"""{HEADER}\n\nThe side panel\'s webview → host messages as data for ui/panel/protocol.py: '
             '[type, [[field, json type, max length,\nmay be blank], …]]. A list, not a dict: the type is untrusted '
             'and must never be used as a key (transpiled\ndicts carry hidden members such as `__class__`)."""\n'
-            "# __pragma__('tconv')\n" f'MESSAGES = [\n{rows}\n]\n')
+            "# __pragma__('tconv')\n# __pragma__('skip')\nfrom typing import Any, List\n# __pragma__('noskip')\n\n"
+            '# A row mixes a string, numbers, flags and a list (a list of lists cannot say which is where): Any, read by\n'
+            '# position in ui/panel/protocol.py.\n'
+            f'MESSAGES = [  # type: List[List[Any]]\n{rows}\n]\n')
 
 
 # ------------------------------------------------------------------------------- TypeScript

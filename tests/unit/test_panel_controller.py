@@ -390,7 +390,7 @@ def test_a_conversation_answering_in_a_chat_session_is_not_sent_to_twice():
 
 
 def test_a_turns_changes_follow_the_state_and_its_buttons_reach_the_host():
-    controller, host, _ = make(scripted(('text', 'ok')))
+    controller, host, _ = make(scripted(('text', 'ok')), Conversation(conversation_id='c1'))
     host.changes_by_turn = {'t1': {'files': [{'path': '/w/a.py', 'label': 'a.py', 'added': 2, 'removed': 1}],
                                    'added': 2, 'removed': 1}}
     run(controller.handle({'type': 'ready'}))
@@ -399,6 +399,32 @@ def test_a_turns_changes_follow_the_state_and_its_buttons_reach_the_host():
     for kind in ['restoreTurn', 'keepTurn', 'undoTurn', 'showTurnChanges']:
         assert run(controller.handle({'type': kind, 'turn': 't1'})) is True
     conversation_id = controller.conversation.id
+    assert conversation_id == 'c1'
     assert host.actions[-4:] == [(kind, conversation_id, 't1') for kind in
                                  ['restoreTurn', 'keepTurn', 'undoTurn', 'showTurnChanges']]
     assert run(controller.handle({'type': 'restoreTurn', 'turn': ''})) is False, 'a blank turn id is refused'
+
+
+def test_an_option_choice_without_an_acp_runner_is_refused_and_logged():
+    # The webview is untrusted: 'setOption' passes the validator whoever answers, and the built-in loop alone (no
+    # ACP runner) has no options; it used to read the runner's options off None.
+    controller, host, log = make()
+    assert asyncio.run(controller.handle({'type': 'setOption', 'option': 'mode', 'value': 'plan'})) is True
+    assert asyncio.run(controller.set_option('mode', 'plan')) is False
+    assert [text for level, text in log.lines if 'option' in text] == [
+        'Panel: ignored an option choice: no ACP agent answers here ("mode")',
+        'Panel: ignored an option choice: no ACP agent answers here ("mode")']
+    assert [m for m in host.posted if m['type'] == 'options'] == []
+
+
+def test_a_turn_action_on_a_conversation_never_stored_is_refused():
+    # A fresh panel conversation has no id until it is stored; the change log's filter {'session': None, 'turn': 't1'}
+    # matches every session (core/changes/model.py matches), so 'undoTurn' from the (untrusted) webview would have
+    # undone turn t1 of every panel conversation.
+    controller, host, log = make()
+    assert controller.conversation.id is None
+    for kind in ['restoreTurn', 'keepTurn', 'undoTurn', 'showTurnChanges']:
+        assert run(controller.handle({'type': kind, 'turn': 't1'})) is False
+    assert host.actions == []
+    assert [text for level, text in log.lines if level == 'warn'] == [
+        'Panel: ignored a turn action: this conversation is not stored, so it has no changes'] * 4

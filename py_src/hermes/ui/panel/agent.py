@@ -12,7 +12,7 @@ from hermes.host.changes.log import ChangeLog
 from hermes.host.llm_service import LlmService
 from hermes.host.log import Log
 from hermes.ui.acp.session import AcpSessionRunner
-from hermes.ui.panel.controller import PanelController
+from hermes.ui.panel.view import LatePanel
 if TYPE_CHECKING:
     from vscode import ExtensionContext
 # __pragma__('noskip')
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def register_agent_panel(context: 'ExtensionContext', log: 'Log', llm: 'LlmService', store: 'ConversationStore',
                          changes: 'Optional[ChangeLog]' = None,
-                         acp: 'Optional[AcpSessionRunner]' = None) -> 'PanelController':
+                         acp: 'Optional[AcpSessionRunner]' = None) -> 'LatePanel':
     """`acp`: the ACP agents' runner the chat sessions use (ui/acp/session.py), so the panel offers them too."""
     async def run_turn(history: 'History', user_text: str, sink: 'SinkArgument',
                        cancellation: 'Cancellation') -> 'Dict[str, History]':

@@ -13,12 +13,30 @@ chat sessions, and `show(conversation)` switches the panel to another stored con
 # __pragma__('tconv')
 # __pragma__('skip')
 from hermes.contracts.events import EventSink
-from typing import List, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypedDict, Union
 from hermes.contracts.loop import ChangeAuthor, ConfirmationState, Outcome, ShownCall
 from hermes.contracts.mcp import CallToolResult
-from hermes.contracts.panel import ToWebview
-from hermes.contracts.conversations import AssistantMessage, UserMessage
-from hermes.contracts.json import JsonObject
+from hermes.contracts.panel import BackendChoice, ToWebview
+from hermes.contracts.conversations import AssistantMessage, ToolPart, UserMessage
+from hermes.contracts.json import Json, JsonObject
+from hermes.host.log import Log
+from hermes.contracts.node import TimerHandle
+from hermes.ui.acp.session import AcpSessionRunner
+if TYPE_CHECKING:
+    from hermes.ui.panel.view import PanelHost, RunTurn  # (it imports this module's types)
+
+
+class DescribedError(TypedDict):
+    message: str
+    kind: Optional[str]  # the LLM client's error kind (core/llm_errors.py), None for others
+    settings: bool  # the banner offers the settings
+    apiKey: bool  # … and the API key
+
+
+class BackendState(TypedDict):
+    choices: List[BackendChoice]
+    current: str
+    locked: bool
 # __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
@@ -44,7 +62,7 @@ FORCE_END_MS = 3000
 needs no such timer: the ACP client ends it at most 10 s after session/cancel, net/acp/agent.py.)"""
 
 
-def describe_error(error):
+def describe_error(error: 'Any') -> 'DescribedError':
     """An error from the loop or the LLM client → the banner's text and which actions it offers."""
     kind = None
     if not is_none(error) and json_type(error) != 'string':
@@ -64,15 +82,16 @@ def describe_error(error):
 # ------------------------------------------------------------------------------------ the turn
 
 class Turn:
-    def __init__(self, number, user_text, assistant, cancel, turn_id=None):
+    def __init__(self, number: int, user_text: str, assistant: 'AssistantMessage', cancel: Cancellation,
+                 turn_id: 'Optional[str]' = None) -> None:
         self.number = number
         self.turn_id = turn_id  # the checkpoint id on the user message (core/changes/checkpoints.py)
         self.user_text = user_text
         self.assistant = assistant
         self.cancel = cancel
-        self.error = None
+        self.error = None  # type: Optional[Exception]
         self.ended = False
-        self.timer = None
+        self.timer = None  # type: Optional[TimerHandle]
         self.acp = False  # an ACP agent's turn (Stop sends session/cancel and waits for its end)
 
 
@@ -81,11 +100,11 @@ class PanelSink:
     updates the stored reply and the webview. Events after the turn ended (a loop still winding down
     after Stop) are ignored."""
 
-    def __init__(self, controller, turn):
+    def __init__(self, controller: 'PanelController', turn: Turn) -> None:
         self.controller = controller
         self.turn = turn
 
-    def _live(self):
+    def _live(self) -> bool:
         return not self.turn.ended
 
     def on_iteration(self, number: int) -> None:
@@ -144,7 +163,7 @@ class PanelSink:
     def on_done(self, outcome: 'Outcome') -> None:
         return None
 
-    def _tool(self, call_id):
+    def _tool(self, call_id: 'Json') -> 'Optional[ToolPart]':
         return find_tool(self.turn.assistant, call_id)
 
 
@@ -159,19 +178,21 @@ class PanelController:
     changes by turn, core/changes/view.py `turn_changes`) and turn_action(kind, conversation_id, turn).
     `stored`: a Conversation, or its data."""
 
-    def __init__(self, host, log, run_turn, stored=None, make_cancel=None, acp=None):
+    def __init__(self, host: 'PanelHost', log: 'Log', run_turn: 'RunTurn', stored: 'Union[Conversation, Json]' = None,
+                 make_cancel: 'Optional[Callable[[], Cancellation]]' = None,
+                 acp: 'Optional[AcpSessionRunner]' = None) -> None:
         self.host = host
         self.log = log
         self.run_turn = run_turn
-        self.make_cancel = Cancellation if is_none(make_cancel) else make_cancel
-        self.conversation = stored if isinstance(stored, Conversation) else Conversation.restore(stored)
-        self.turn = None
+        self.make_cancel = Cancellation if is_none(make_cancel) else make_cancel  # type: Callable[[], Cancellation]
+        self.conversation = stored if isinstance(stored, Conversation) else Conversation.restore(stored)  # type: Conversation
+        self.turn = None  # type: Optional[Turn]
         self.turns = 0
-        self.models = []
-        self.models_error = None
+        self.models = []  # type: List[str]
+        self.models_error = None  # type: Optional[str]
         self.acp = acp  # ui/acp/session.py AcpSessionRunner (None: the built-in loop only, no choice shown)
-        self.changes_posted = None  # the last `changes` message posted (JSON text), for post_changes(True)
-        self.backend_choice = None  # the user's choice for new conversations (None: hermes.agent.backend's)
+        self.changes_posted = None  # type: Optional[str]  # the last `changes` message posted (JSON text), for post_changes(True)
+        self.backend_choice = None  # type: Optional[str]  # the user's choice for new conversations (None: hermes.agent.backend's)
         self.questions = PanelQuestions(self.post, log)
         if not is_none(acp) and not is_none(getattr(acp, 'on_chosen', None)):
             # the agent's options, as pickers above the input: anew when the agent offers others or its values change
@@ -181,14 +202,14 @@ class PanelController:
     def post(self, message: 'ToWebview') -> None:
         self.host.post(message)
 
-    def save(self):
+    def save(self) -> None:
         self.host.save(self.conversation)
 
     @property
-    def running(self):
+    def running(self) -> bool:
         return not is_none(self.turn)
 
-    async def handle(self, raw):
+    async def handle(self, raw: 'Json') -> bool:
         """One message from the webview. Returns False when it was rejected (and logs why)."""
         try:
             message = parse_webview_message(raw)
@@ -225,6 +246,9 @@ class PanelController:
         elif kind == 'setApiKey':
             await self.host.set_api_key()
         elif kind in TURN_ACTIONS:
+            if self.conversation.id is None:  # (a filter with no session would match every session's changes)
+                self.log.warn('Panel: ignored a turn action: this conversation is not stored, so it has no changes')
+                return False
             await self.host.turn_action(kind, self.conversation.id, message['turn'])
         elif kind == 'selectBackend':
             self.select_backend(message['backend'])
@@ -242,9 +266,11 @@ class PanelController:
 
     # ------------------------------------------------------------------ who answers
 
-    def backend_state(self):
+    def backend_state(self) -> 'BackendState':
         """{'choices', 'current', 'locked'}: a conversation keeps who answered it (an ACP agent, or the built-in
-        loop once it has messages); a new one takes the user's choice, else hermes.agent.backend's."""
+        loop once it has messages); a new one takes the user's choice, else hermes.agent.backend's. Only with an ACP
+        runner (its callers ask first)."""
+        assert self.acp is not None  # (Transcrypt drops asserts: for the type checker and the CPython tests)
         offered = self.acp.choices()
         acp = self.conversation.acp
         if not is_none(acp):
@@ -254,25 +280,28 @@ class PanelController:
         current = offered['default'] if is_none(self.backend_choice) else self.backend_choice
         return {'choices': offered['choices'], 'current': current, 'locked': False}
 
-    def post_backends(self):
+    def post_backends(self) -> None:
         if is_none(self.acp):
             return
         state = self.backend_state()
-        state['type'] = 'backends'
-        state['usage'] = getattr(self.conversation, 'acp_usage', None)
-        self.post(state)
+        self.post({'type': 'backends', 'choices': state['choices'], 'current': state['current'],
+                   'locked': state['locked'], 'usage': getattr(self.conversation, 'acp_usage', None)})
         self.post({'type': 'commands', 'commands': self.acp.commands(self.conversation, state['current'])})
         self.post_options()
 
-    def post_options(self):
+    def post_options(self) -> None:
         """The conversation's agent options (mode, model, config options) as the panel's pickers."""
         if is_none(self.acp) or is_none(getattr(self.acp, 'panel_options', None)):
             return
         self.post({'type': 'options', 'options': self.acp.panel_options(self.conversation)})
 
-    async def set_option(self, option, value):
+    async def set_option(self, option: str, value: str) -> bool:
         """A picker's choice: one the agent offers (else refused, logged), kept with the conversation and set on its
-        session (session/set_config_option, or the deprecated set_mode/set_model) as a chat session's input area does."""
+        session (session/set_config_option, or the deprecated set_mode/set_model) as a chat session's input area does.
+        Refused too on the built-in loop alone: the webview is untrusted, and 'setOption' passes the validator."""
+        if self.acp is None:  # (a typed attribute: None, never undefined)
+            self.log.warn('Panel: ignored an option choice: no ACP agent answers here ("' + option[:80] + '")')
+            return False
         offered = [picker for picker in self.acp.panel_options(self.conversation) if picker['id'] == option]
         if len(offered) == 0 or not (value in [item['id'] for item in offered[0]['items']]):
             self.log.warn('Panel: ignored a choice the agent does not offer ("' + option[:80] + '")')
@@ -286,7 +315,7 @@ class PanelController:
         self.post_options()
         return True
 
-    def select_backend(self, choice):
+    def select_backend(self, choice: str) -> bool:
         """The user picked who answers the next new conversation; refused (logged) for a choice not offered, or
         while the conversation is locked to its own."""
         if is_none(self.acp):
@@ -305,12 +334,13 @@ class PanelController:
         return True
 
     def post_state(self) -> None:
-        running = self.running
+        turn = self.turn
+        running = turn is not None  # (self.running, with `turn` known not None below)
         messages = self.conversation.messages
-        if running:
-            messages = [message for message in messages if message is not self.turn.assistant]
+        if turn is not None:
+            messages = [message for message in messages if message is not turn.assistant]
         self.post({'type': 'state', 'messages': messages, 'running': running,
-                   'current': self.turn.assistant if running else None,
+                   'current': None if turn is None else turn.assistant,
                    'model': self.host.model(), 'endpoint': self.host.endpoint()})
         self.post_backends()
         for question in self.questions.posts():  # a card still waiting when the webview was rebuilt
@@ -379,7 +409,7 @@ class PanelController:
         notice = None if is_none(self.acp) else self.acp.notice_once(self.conversation, backend['notice'])
         return await self._run(text, user['turn'], notice)
 
-    def _backend(self):
+    def _backend(self) -> 'JsonObject':
         """Who answers the next turn (core/acp/backends.py: {'kind': 'builtin' | 'acp' | 'missing', ...})."""
         if is_none(self.acp):
             return {'kind': 'builtin', 'notice': None}
@@ -388,14 +418,16 @@ class PanelController:
             wanted = self.backend_state()['current']
         return self.acp.backend_for(self.conversation, wanted)
 
-    async def retry(self):
+    async def retry(self) -> 'Optional[AssistantMessage]':
         """Run the last user message again after a failed reply (the failed reply is dropped)."""
         messages = self.conversation.messages
         count = len(messages)
         if self.running or count < 2:
             return None
         last, before = messages[count - 1], messages[count - 2]
-        if last['role'] != 'assistant' or last['status'] != 'error' or before['role'] != 'user':
+        if last['role'] != 'assistant' or before['role'] != 'user':
+            return None
+        if last['status'] != 'error':  # (a test of its own: the type checker knows `last` is a reply only here)
             return None
         self.conversation.messages = messages[:count - 1]
         self.post_state()
@@ -404,7 +436,7 @@ class PanelController:
             return await self._run_acp(backend['spec'], before['text'], before)
         return await self._run(before['text'], turn_of(before))
 
-    def stop(self):
+    def stop(self) -> None:
         turn = self.turn
         if is_none(turn):
             return
@@ -412,16 +444,16 @@ class PanelController:
         if turn.acp:
             return
 
-        def force_end():
+        def force_end() -> None:
             if not turn.ended:
                 self.log.warn('Panel: the agent loop did not stop within ' + str(FORCE_END_MS) + ' ms; '
                               'ending the turn')
                 self._finish(turn, None)
         turn.timer = set_timer(force_end, FORCE_END_MS)
 
-    def new_chat(self):
-        if self.running:
-            turn = self.turn
+    def new_chat(self) -> None:
+        turn = self.turn
+        if turn is not None:  # running
             turn.cancel.cancel('New chat')
             turn.ended = True
             self._clear_timer(turn)
@@ -431,7 +463,7 @@ class PanelController:
         self.save()
         self.post_state()
 
-    def show(self, conversation):
+    def show(self, conversation: Conversation) -> bool:
         """Continue another stored conversation here. Refused (False) while a reply runs."""
         if self.running:
             return False
@@ -464,9 +496,11 @@ class PanelController:
         self._finish(turn, result)
         return assistant
 
-    async def _run_acp(self, spec, text, user=None, images=None):
+    async def _run_acp(self, spec: 'JsonObject', text: str, user: 'Optional[UserMessage]' = None,
+                       images: 'Optional[str]' = None) -> 'AssistantMessage':
         """One turn of the conversation's ACP agent (core/acp/conversation.py, as a chat session runs it), shown
-        through PanelAcpView; `user`: the prompt again (Retry)."""
+        through PanelAcpView; `user`: the prompt again (Retry). Only with an ACP runner (`_backend` says 'acp')."""
+        assert self.acp is not None  # (Transcrypt drops asserts: for the type checker and the CPython tests)
         turns = self.acp.turns
         begun = turns.begin(self.conversation, text, spec['name'], PANEL_ORIGIN, user)
         self.turns += 1
@@ -537,7 +571,7 @@ class PanelController:
         self.post({'type': 'turnEnded', 'status': assistant['status'], 'message': assistant})
         self.save()
 
-    def _clear_timer(self, turn):
+    def _clear_timer(self, turn: Turn) -> None:
         if not is_none(turn.timer):
             clear_timer(turn.timer)
             turn.timer = None

@@ -4,7 +4,13 @@ The side panel's webview → host messages as data for ui/panel/protocol.py: [ty
 may be blank], …]]. A list, not a dict: the type is untrusted and must never be used as a key (transpiled
 dicts carry hidden members such as `__class__`)."""
 # __pragma__('tconv')
-MESSAGES = [
+# __pragma__('skip')
+from typing import Any, List
+# __pragma__('noskip')
+
+# A row mixes a string, numbers, flags and a list (a list of lists cannot say which is where): Any, read by
+# position in ui/panel/protocol.py.
+MESSAGES = [  # type: List[List[Any]]
     ['ready', []],
     ['send', [['text', 'string', 100000, False]]],
     ['sendImages', [['text', 'string', 100000, False], ['images', 'string', 29368320, False]]],

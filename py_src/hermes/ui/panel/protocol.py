@@ -9,6 +9,10 @@ The messages and their fields are declared once, in contracts/panel.py `FromWebv
 reads, ui/panel/messages.py `MESSAGES`, is generated from it (scripts/gen_panel_protocol.py).
 """
 # __pragma__('tconv')
+# __pragma__('skip')
+from typing import Any, List, Optional
+from hermes.contracts.json import Json, JsonObject
+# __pragma__('noskip')
 from hermes.js.objects import keys_of
 from hermes.core.values import json_type
 from hermes.ui.panel.messages import MESSAGES
@@ -18,18 +22,18 @@ class ProtocolError(Exception):
     """A message from the webview that the host refuses; the message text says why."""
 
 
-def message_types():
+def message_types() -> 'List[str]':
     return [entry[0] for entry in MESSAGES]
 
 
-def _fields_of(kind):
+def _fields_of(kind: str) -> 'Optional[List[List[Any]]]':
     for entry in MESSAGES:
         if entry[0] == kind:
             return entry[1]
     return None
 
 
-def parse_webview_message(raw):
+def parse_webview_message(raw: 'Json') -> 'JsonObject':
     """A validated copy of `raw`, or ProtocolError naming what is wrong."""
     if json_type(raw) != 'object':
         raise ProtocolError('expected an object, got ' + json_type(raw))
@@ -47,7 +51,7 @@ def parse_webview_message(raw):
     for key in keys:
         if key not in allowed:
             raise ProtocolError('"' + kind + '" has an unexpected field "' + str(key)[:40] + '"')
-    message = {'type': kind}
+    message = {'type': kind}  # type: JsonObject
     for field in fields:
         name, expected, limit, may_be_blank = field[0], field[1], field[2], field[3]
         if name not in keys:
