@@ -37,18 +37,13 @@ from hermes.host.documents import open_document_for
 from hermes.host.files import read_text
 from hermes.host.paths import folder_paths, resolve_path
 # __pragma__('skip')
-from typing import Awaitable, Callable, Dict, List, Optional, TypedDict
+from typing import Callable, Dict, List, Optional, TypedDict
+from hermes.contracts.acp import ObservingCheck, PermissionPrompter, QuestionPrompter
 from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.loop import ChangeAuthor
 from hermes.core.tools import ToolRegistry
 from hermes.host.log import Log
 from hermes.host.terminals import Execution, TerminalRecord, TerminalService
-
-# A session's running turn answers its agent's permission requests (params → outcome) and questions (core/acp/
-# elicitation.py read_question's shape → result); `is_observing()`: whether the session is in observe mode now.
-PermissionPrompter = Callable[[Json], Awaitable[Json]]
-QuestionPrompter = Callable[[JsonObject], Awaitable[JsonObject]]
-ObservingCheck = Callable[[], bool]
 
 
 class RunningTerminal(TypedDict):
