@@ -38,7 +38,7 @@ class AcpAgents:
             self.made_client_side = self.make_client_side()
         return self.made_client_side
 
-    def create(self, spec: 'JsonObject', client_side: 'AcpClientSide') -> 'AcpAgent':
+    def create(self, spec: 'JsonObject', client_side: 'Optional[AcpClientSide]') -> 'AcpAgent':
         """A new, not yet started AcpAgent for `spec` ({'name', 'command', 'args', 'env', 'cwd'}) whose requests
         `client_side` answers. The caller starts it and disposes it; stop_all() disposes what is left."""
         self.running()  # forget the ones that ended (disposed, crashed, never started): their processes are gone

@@ -35,7 +35,16 @@ from hermes.host.approval import restricted_mode
 from hermes.host.workspace import workspace_folders
 from hermes.host.acp.agent_launch import safe_path_entries, search_program, launch_spec, agent_home
 # __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject
+from hermes.core.acp.backends import Spec
+from hermes.core.chat.conversations import Conversation
+from hermes.host.acp.client_side import AcpClientSide
+from hermes.host.log import Log
+from hermes.host.mcp.service import McpService
+from hermes.net.acp.agent import AcpAgent
+if TYPE_CHECKING:
+    from vscode import Memento
 # __pragma__('noskip')
 
 OFFERED_KEY = 'hermes.acp.offeredOptions'
@@ -107,42 +116,45 @@ class AcpService:
     host/acp/client_side.py object every agent shares (permission prompts per session id);
     `mcp` the McpService whose url and token go to the agent."""
 
-    def __init__(self, log, make_agent, client_side, mcp, find=None, trusted=None, memory=None, storage=None):
+    def __init__(self, log: 'Log', make_agent: 'Callable[[Spec], AcpAgent]', client_side: 'Optional[AcpClientSide]',
+                 mcp: 'Optional[McpService]', find: 'Optional[Callable[..., Optional[str]]]' = None,
+                 trusted: 'Optional[Callable[[], bool]]' = None, memory: 'Optional[Memento]' = None,
+                 storage: 'Optional[str]' = None) -> None:
         self.log = log
         self.storage = storage  # the extension's global storage folder: the agents' working directory is in it
         self.memory = memory  # a Memento (context.globalState): the options each agent offered, across reloads
         remembered = None if is_none(memory) else memory.js_get(OFFERED_KEY)
         self.offered = remembered if json_type(remembered) == 'object' else {}  # agent name → offered_options(...)
-        self.offered_listeners = []
+        self.offered_listeners = []  # type: List[Callable[[], None]]
         remembered = None if is_none(memory) else memory.js_get(COMMANDS_KEY)
         # agent name → the slash commands it sent last (a new conversation's panel lists them before its first turn)
         self.agent_commands = remembered if json_type(remembered) == 'object' else {}
-        self.chosen_listeners = []  # callback(conversation): its mode/model known anew (after session/new or load)
-        self.choice_sends = {}  # 's:' + session id → the last of its mode/model calls still under way
+        self.chosen_listeners = []  # type: List[Callable[[Conversation], None]]  # callback(conversation): its mode/model known anew (after session/new or load)
+        self.choice_sends = {}  # type: Dict[str, Awaitable[Any]]  # 's:' + session id → the last of its mode/model calls still under way
         self.make_agent = make_agent
         self.client_side = client_side
         self.mcp = mcp
         self.find = find_program if is_none(find) else find
         self.trusted = (lambda: not restricted_mode()) if is_none(trusted) else trusted
-        self.agents = {}  # spec_key → {'agent', 'starting', 'sessions': [session ids opened in this process]}
-        self.session_listeners = {}  # 's:' + session id → callback(update) for updates between turns (a title)
+        self.agents = {}  # type: Dict[str, JsonObject]  # spec_key → {'agent', 'starting', 'sessions': [session ids opened in this process]}
+        self.session_listeners = {}  # type: Dict[str, Callable[[Json], None]]  # 's:' + session id → callback(update) for updates between turns (a title)
         # 's:' + session id → the agent's latest slash commands for it (core/acp/commands.py): they often come right
         # after session/new or during session/load, before anyone watches the session; the next turn hands them on
-        self.session_commands = {}
-        self.hinted = []  # conversation ids that were told once how to get Hermes Agent
+        self.session_commands = {}  # type: Dict[str, List[JsonObject]]
+        self.hinted = []  # type: List[Optional[str]]  # conversation ids that were told once how to get Hermes Agent
         self.permission_deadline_ms = PERMISSION_DEADLINE_MS  # also an agent's question's (elicitation)
         self.url_consent = ask_to_open  # async (agent name, question, still_waiting) → result or None
 
     # ------------------------------------------------------------------ who answers
 
-    def hermes(self):
+    def hermes(self) -> 'Optional[Spec]':
         hands_mcp = setting('mcp.enabled') is True and bool(self.mcp)  # (no MCP service: a test's window)
         return hermes_spec(setting('acp.hermesPath'), lambda name: self.find(name, _user_bin_folders()), hands_mcp)
 
-    def agents_configured(self):
+    def agents_configured(self) -> 'List[Spec]':
         return configured_agents(setting('acp.agents'))
 
-    def backend_for(self, conversation, wanted=None):
+    def backend_for(self, conversation: 'Conversation', wanted: 'Optional[str]' = None) -> 'JsonObject':
         """{'kind': 'acp', 'spec'} | {'kind': 'builtin', 'notice'} | {'kind': 'missing', 'notice'}: the
         conversation's agent (it keeps the one it started with), else the one `wanted` (a front end's choice,
         core/acp/backends.py `backend_choices`; None: `hermes.agent.backend`) picks for a new conversation."""
@@ -159,7 +171,7 @@ class AcpService:
         return choose_backend(setting('agent.backend') if is_none(wanted) else wanted, self.hermes(),
                               self.agents_configured(), self.trusted())
 
-    def choices(self):
+    def choices(self) -> 'JsonObject':
         """{'choices': what a front end offers (backend_choices), 'default': the choice hermes.agent.backend makes}."""
         hermes = self.hermes()
         agents = self.agents_configured()
@@ -167,18 +179,18 @@ class AcpService:
         return {'choices': backend_choices(hermes, agents, trusted),
                 'default': default_choice(setting('agent.backend'), hermes, agents, trusted)}
 
-    def choose_for_listing(self):
+    def choose_for_listing(self) -> 'Optional[JsonObject]':
         """The agent whose own sessions the list shows: the one new sessions use, when it is an ACP agent."""
         choice = choose_backend(setting('agent.backend'), self.hermes(), self.agents_configured(), self.trusted())
         return choice if choice['kind'] == 'acp' else None
 
-    def spec_named(self, name):
+    def spec_named(self, name: str) -> 'Optional[Spec]':
         """The spec of the agent called `name`, or None. Hermes Agent is looked up on PATH only when it is the one
         named: a turn of another agent does not search PATH (a stat per entry, every turn)."""
         hermes = self.hermes() if name == HERMES_NAME else None
         return find_spec(name, hermes, self.agents_configured())
 
-    def notice_once(self, conversation, notice):
+    def notice_once(self, conversation: 'Conversation', notice: 'Optional[str]') -> 'Optional[str]':
         """The install hint is said once per conversation."""
         if is_none(notice) or conversation.id in self.hinted:
             return None
@@ -303,7 +315,7 @@ class AcpService:
         if not is_none(self.memory):
             self.memory.js_update(COMMANDS_KEY, self.agent_commands)
 
-    def known_commands(self, agent_name):
+    def known_commands(self, agent_name: str) -> 'List[JsonObject]':
         """The commands the agent sent last in any session ([] when none is known)."""
         return commands_of(get_key(self.agent_commands, agent_name))
 
@@ -347,7 +359,7 @@ class AcpService:
             storage = node('path').join(environment_variable('HOME'), '.hermes')
         return agent_home(storage)
 
-    def cwd(self):
+    def cwd(self) -> 'Optional[str]':
         """The workspace folder the agent's sessions work in (session/new's `cwd`; not its process's)."""
         folders = workspace_folders()
         return folders[0]['path'] if len(folders) > 0 else environment_variable('HOME')
@@ -409,11 +421,11 @@ class AcpService:
 
     # ------------------------------------------------------------------ modes and models (core/acp/options.py)
 
-    def on_offered(self, callback):
+    def on_offered(self, callback: 'Callable[[], None]') -> None:
         """`callback()` when an agent offers other modes or models than before (the input area's pickers)."""
         self.offered_listeners.append(callback)
 
-    def on_chosen(self, callback):
+    def on_chosen(self, callback: 'Callable[[Conversation], None]') -> None:
         """`callback(conversation)` when a session's mode and model are known anew (VS Code shows a picker only
         for a session that has a value for it)."""
         self.chosen_listeners.append(callback)
@@ -434,14 +446,14 @@ class AcpService:
         for callback in self.offered_listeners:
             callback()
 
-    def option_groups(self):
+    def option_groups(self) -> 'List[JsonObject]':
         """The pickers for new sessions: the modes and models the agent new sessions use offered last."""
         backend = self.choose_for_listing()
         if is_none(backend):
             return []
         return option_groups(get_key(self.offered, backend['spec']['name']))
 
-    def offered_to(self, agent_name):
+    def offered_to(self, agent_name: str) -> 'Optional[JsonObject]':
         """What `agent_name` offers to choose, as its sessions last said (core/acp/options.py offered_options), or None."""
         return get_key(self.offered, agent_name)
 
@@ -508,7 +520,7 @@ class AcpService:
                 conversation.acp[option] = values[option]
         self._tell_chosen(conversation)
 
-    def choose(self, conversation, option, value):
+    def choose(self, conversation: 'Conversation', option: str, value: 'Json') -> 'Optional[JsonObject]':
         """The user chose `value` for `option` ('mode', 'model', 'config:<id>') in a session's input area: kept in
         `conversation.acp` at once. Returns the agent and session to tell now (its session is open in the warm
         process: `send_choice`), or None (it is set when the session opens: the next turn). A conversation no agent
@@ -529,7 +541,7 @@ class AcpService:
         return {'agent': entry['agent'], 'sessionId': session_id, 'agentName': spec['name'],
                 'conversation': conversation}
 
-    def send_choice(self, target, option, value):
+    def send_choice(self, target: 'JsonObject', option: str, value: 'Json') -> 'Awaitable[None]':
         """Tell the agent a choice (`target`: what `choose` returned). The session's choices go out one after the
         other, and its next prompt waits for them (`choices_sent`). Returns an awaitable of the call."""
         key = 's:' + target['sessionId']
@@ -537,7 +549,7 @@ class AcpService:
         done = deferred()
         self.choice_sends[key] = done['promise']
 
-        async def send():
+        async def send() -> None:
             try:
                 if not is_none(previous):
                     await previous
@@ -736,7 +748,7 @@ class AcpService:
         save()
         return result
 
-    async def replay_session(self, spec, session_id, on_update):
+    async def replay_session(self, spec: 'Spec', session_id: str, on_update: 'Callable[[Json], None]') -> None:
         """Load an agent session into its warm process, its replay (the earlier turns) to `on_update`."""
         agent = await self.agent(spec)
         key = spec_key(spec)
@@ -745,7 +757,7 @@ class AcpService:
         if key in self.agents and not (session_id in self.agents[key]['sessions']):
             self.agents[key]['sessions'].append(session_id)
 
-    async def list_sessions(self, spec):
+    async def list_sessions(self, spec: 'Spec') -> 'List[JsonObject]':
         """The agent's own sessions for this workspace ([] when it cannot list them)."""
         try:
             agent = await self.agent(spec)
@@ -754,7 +766,7 @@ class AcpService:
             self.log.warn('ACP: listing ' + spec['name'] + '\'s sessions failed: ' + error_message(error))
             return []
 
-    def dispose(self):
+    def dispose(self) -> None:
         for key in list(self.agents.keys()):
             entry = self.agents[key]
             del self.agents[key]
