@@ -236,14 +236,14 @@ class AcpService:
                       ('' if is_none(info) else ': ' + dump_json(info)))
         return agent
 
-    async def end_session(self, agent_name, session_id):
+    async def end_session(self, agent_name: str, session_id: 'Json') -> 'List[str]':
         """A deleted conversation's agent session, ended through its agent: `session/close` when this process has it
         open, then `session/delete` so the agent's own session list (shown beside ours) forgets it — each only where
         the agent offers it. Returns what was done (['closed', 'deleted'], [] for nothing); never raises."""
         spec = self.spec_named(agent_name)
         if is_none(spec) or json_type(session_id) != 'string' or session_id == '' or not self.trusted():
             return []
-        done = []
+        done = []  # type: List[str]
         try:
             agent = await self.agent(spec)
             offered = get_key(getattr(agent, 'capabilities', None), 'sessionCapabilities')
@@ -262,7 +262,7 @@ class AcpService:
             self.log.warn('ACP: ending ' + agent_name + '\'s session ' + session_id + ' failed: ' + error_message(error))
         return done
 
-    async def fork_session(self, agent_name, session_id):
+    async def fork_session(self, agent_name: str, session_id: 'Json') -> str:
         """`session/fork` of the agent session `session_id` (ACP, unstable: `sessionCapabilities.fork`): a new session
         with its history, in this window's folder with its MCP server. Returns the new session id; raises
         AcpAgentError saying why not (the agent is not configured, offers no fork, or has no such session)."""
