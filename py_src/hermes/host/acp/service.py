@@ -58,7 +58,7 @@ QUESTION_EXPIRED = 'No answer within 50 seconds: the question was cancelled. Ask
 QUESTION_STOPPED = 'The turn was stopped: its question was cancelled.'
 
 
-def find_program(name, extra_folders=None):
+def find_program(name: str, extra_folders: 'Optional[List[str]]' = None) -> 'Optional[str]':
     """The absolute path of `name` on PATH (or in `extra_folders`), or None: PATH entries that are empty, relative
     or inside the workspace are not searched (host/acp/agent_launch.py)."""
     folders = [folder['path'] for folder in workspace_folders()]  # (read fresh: asked when a front end lists agents)
@@ -82,23 +82,23 @@ def agent_environment(configured: 'Json') -> 'JsonObject':
     return environment
 
 
-def _user_bin_folders():
+def _user_bin_folders() -> 'List[str]':
     """Where `pip install --user` and pipx put programs; VS Code started from a desktop may lack them in PATH."""
     home = environment_variable('HOME')
-    if json_type(home) != 'string' or home == '':
+    if home is None or home == '':  # (environment_variable: a string or None)
         return []
     return [home + '/.local/bin']
 
 
-def spec_key(spec):
+def spec_key(spec: 'Spec') -> str:
     return dump_json([spec['name'], spec['command'], spec['args'], spec['env']])
 
 
-def _kind_of(error):
+def _kind_of(error: Any) -> Any:
     return getattr(error, 'kind', None)
 
 
-def failure_of(error, agent_name):
+def failure_of(error: Any, agent_name: str) -> AcpAgentError:
     """An AcpError (or anything thrown) as an AcpAgentError the user can read (one already is as it is)."""
     if isinstance(error, AcpAgentError):
         return error
@@ -123,12 +123,13 @@ class AcpService:
         self.log = log
         self.storage = storage  # the extension's global storage folder: the agents' working directory is in it
         self.memory = memory  # a Memento (context.globalState): the options each agent offered, across reloads
-        remembered = None if is_none(memory) else memory.js_get(OFFERED_KEY)
-        self.offered = remembered if json_type(remembered) == 'object' else {}  # agent name → offered_options(...)
+        remembered = None if is_none(memory) else memory.js_get(OFFERED_KEY)  # type: Json
+        # agent name → offered_options(...)
+        self.offered = remembered if json_type(remembered) == 'object' else {}  # type: JsonObject
         self.offered_listeners = []  # type: List[Callable[[], None]]
         remembered = None if is_none(memory) else memory.js_get(COMMANDS_KEY)
         # agent name → the slash commands it sent last (a new conversation's panel lists them before its first turn)
-        self.agent_commands = remembered if json_type(remembered) == 'object' else {}
+        self.agent_commands = remembered if json_type(remembered) == 'object' else {}  # type: JsonObject
         self.chosen_listeners = []  # type: List[Callable[[Conversation], None]]  # callback(conversation): its mode/model known anew (after session/new or load)
         self.choice_sends = {}  # type: Dict[str, Awaitable[Any]]  # 's:' + session id → the last of its mode/model calls still under way
         self.make_agent = make_agent
@@ -293,7 +294,7 @@ class AcpService:
         self._remember_offered(agent_name, offered_options(forked))
         return forked['sessionId']
 
-    def forget_agent(self, spec):
+    def forget_agent(self, spec: 'Spec') -> None:
         """Stop the warm agent for `spec` (the next turn starts a new process)."""
         key = spec_key(spec)
         if key in self.agents:
@@ -301,13 +302,13 @@ class AcpService:
             del self.agents[key]
             entry['agent'].dispose()
 
-    def _note_commands(self, session_id, update):
+    def _note_commands(self, session_id: 'Json', update: 'Json') -> None:
         """Keep the commands of an `available_commands_update` for the session (the latest list wins)."""
         commands = commands_update(update)
         if not is_none(commands):
             self.session_commands['s:' + str(session_id)] = commands
 
-    def remember_commands(self, agent_name, commands):
+    def remember_commands(self, agent_name: str, commands: 'List[JsonObject]') -> None:
         """The agent's latest commands, kept across reloads (globalState) for conversations it has not answered yet."""
         if dump_json(get_key(self.agent_commands, agent_name)) == dump_json(commands):
             return
@@ -319,11 +320,11 @@ class AcpService:
         """The commands the agent sent last in any session ([] when none is known)."""
         return commands_of(get_key(self.agent_commands, agent_name))
 
-    def commands_for(self, session_id):
+    def commands_for(self, session_id: 'Json') -> 'Optional[List[JsonObject]]':
         """The latest commands the agent sent for the session in this window, or None."""
         return get_key(self.session_commands, 's:' + str(session_id))
 
-    def _between_turns(self, session_id, update):
+    def _between_turns(self, session_id: 'Json', update: 'Json') -> None:
         key = 's:' + str(session_id)
         if get_key(update, 'sessionUpdate') == BACKGROUND_UPDATE:
             self._background_between_turns(update)
@@ -332,7 +333,7 @@ class AcpService:
         if key in self.session_listeners:
             self.session_listeners[key](update)
 
-    def _background_between_turns(self, update):
+    def _background_between_turns(self, update: 'JsonObject') -> None:
         """Hermes Agent's background work while no turn runs (core/acp/hermes_background.py): a process is logged; a
         notification is a message whose button puts its suggested prompt into the chat input, for the user to send
         (Hermes Agent's CLI would send it by itself; here the user decides)."""
@@ -341,18 +342,18 @@ class AcpService:
             return
         spawn(self._offer_prompt(update['plain'], update['prompt']))
 
-    async def _offer_prompt(self, title, prompt):
+    async def _offer_prompt(self, title: str, prompt: str) -> None:
         choice = await vscode.window.showInformationMessage('Hermes Agent: ' + title, ASK_HERMES_ACTION)
         if choice == ASK_HERMES_ACTION:
             await vscode.commands.executeCommand('workbench.action.chat.open', {'query': prompt,
                                                                                  'isPartialQuery': True})
 
-    def watch_session(self, session_id, callback):
+    def watch_session(self, session_id: str, callback: 'Callable[[Json], None]') -> None:
         """`callback(update)` for the session's updates that arrive outside a turn (Hermes sends the title
         after the prompt's answer)."""
         self.session_listeners['s:' + session_id] = callback
 
-    def agent_home(self):
+    def agent_home(self) -> str:
         """Where agent processes start: a private folder outside the workspace (host/acp/agent_launch.py says why)."""
         storage = self.storage
         if is_none(storage):  # (tests that build a service without an extension context)
@@ -364,11 +365,11 @@ class AcpService:
         folders = workspace_folders()
         return folders[0]['path'] if len(folders) > 0 else environment_variable('HOME')
 
-    def other_folders(self):
+    def other_folders(self) -> 'List[str]':
         """A multi-root window's folders after the first (the sessions' additional roots, where the agent offers them)."""
         return [folder['path'] for folder in workspace_folders()[1:]]
 
-    async def mcp_servers(self):
+    async def mcp_servers(self) -> 'List[JsonObject]':
         """This window's MCP server for the agent (waits for it to listen); none when it is off."""
         if is_none(self.mcp):
             return []
@@ -430,14 +431,14 @@ class AcpService:
         for a session that has a value for it)."""
         self.chosen_listeners.append(callback)
 
-    def _tell_chosen(self, conversation):
+    def _tell_chosen(self, conversation: 'Conversation') -> None:
         for callback in self.chosen_listeners:
             try:
                 callback(conversation)
             except JsError as error:
                 self.log.warn('ACP: showing the session\'s mode and model failed: ' + error_message(error))
 
-    def _remember_offered(self, agent_name, offered):
+    def _remember_offered(self, agent_name: str, offered: 'Optional[JsonObject]') -> None:
         if dump_json(get_key(self.offered, agent_name)) == dump_json(offered):
             return
         self.offered[agent_name] = offered
@@ -504,7 +505,7 @@ class AcpService:
                                      lambda update: self._note_commands(session_id, update))
         return None
 
-    def _config_answered(self, agent_name, answered, conversation=None):
+    def _config_answered(self, agent_name: str, answered: 'Json', conversation: 'Optional[Conversation]' = None) -> None:
         """An agent sent its config options anew (a set_config_option answer, a config_option_update): the pickers
         offer them, and `conversation` (when known) takes the values the agent reports."""
         entries = get_key(answered, 'configOptions')
@@ -562,7 +563,7 @@ class AcpService:
                     del self.choice_sends[key]
         return spawn(send())
 
-    async def choices_sent(self, session_id):
+    async def choices_sent(self, session_id: str) -> None:
         pending = get_key(self.choice_sends, 's:' + session_id)
         if not is_none(pending):
             await pending
