@@ -54,7 +54,7 @@ PROPOSED_FALLBACK = {
     },
     'chatParticipantAdditions': {
         '': ['ChatToolInvocationPart', 'ChatQuestion', 'ChatQuestionType', 'ChatResponseMultiDiffPart',
-             'ChatResultFeedback'],
+             'ChatResultFeedback', 'ChatSubagentToolInvocationData'],
     },
     'chatSessionCustomizationProvider': {
         'chat': ['registerChatSessionCustomizationProvider'],

@@ -5819,4 +5819,5 @@ ChatToolInvocationPart: Any  # proposal chatParticipantAdditions: its .d.ts is n
 ChatQuestion: Any  # proposal chatParticipantAdditions: its .d.ts is not in typings/proposals/
 ChatQuestionType: Any  # proposal chatParticipantAdditions: its .d.ts is not in typings/proposals/
 ChatResponseMultiDiffPart: Any  # proposal chatParticipantAdditions: its .d.ts is not in typings/proposals/
+ChatSubagentToolInvocationData: Any  # proposal chatParticipantAdditions: its .d.ts is not in typings/proposals/
 ChatSessionCustomizationType: Any  # proposal chatSessionCustomizationProvider: its .d.ts is not in typings/proposals/

@@ -230,7 +230,7 @@ def lacks_provider(agent_name: str, auth_methods: 'Json') -> bool:
     return True
 
 
-def describe_failure(kind: str, code: 'Json', message: 'Json', agent_name: str, data: 'Json' = None) -> 'JsonObject':
+def describe_failure(kind: 'Optional[str]', code: 'Json', message: 'Json', agent_name: str, data: 'Json' = None) -> 'JsonObject':
     """An AcpError as what the user reads: {'message', 'setup': True when signing in is the fix (Hermes: `hermes acp
     --setup`; any agent answering `auth_required`)}.
     Never the raw JSON-RPC dump; the MCP token never reaches here (it only travels in session/new). Hermes

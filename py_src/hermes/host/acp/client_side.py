@@ -27,7 +27,7 @@ from hermes.core.acp.protocol import RequestError, INTERNAL_ERROR, INVALID_PARAM
 from hermes.core.acp.consent import Consents, allowed_actions, chosen_allows
 from hermes.core.acp.elicitation import cancelled as cancelled_question
 from hermes.core.git_args import quote_args
-from hermes.core.tools import CONFIRMED, ToolCall, ToolError
+from hermes.core.tools import CONFIRMED, ToolCall, ToolError, result_text
 from hermes.core.values import get_key, json_type
 from hermes.js.clock import now_ms
 from hermes.js.errors import JsError, error_message
@@ -36,6 +36,21 @@ from hermes.js.promises import deferred
 from hermes.host.documents import open_document_for
 from hermes.host.files import read_text
 from hermes.host.paths import folder_paths, resolve_path
+# __pragma__('skip')
+from typing import Callable, Dict, List, Optional, TypedDict
+from hermes.contracts.acp import ObservingCheck, PermissionPrompter, QuestionPrompter
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.loop import ChangeAuthor
+from hermes.core.tools import ToolRegistry
+from hermes.host.log import Log
+from hermes.host.terminals import Execution, TerminalRecord, TerminalService
+
+
+class RunningTerminal(TypedDict):
+    record: TerminalRecord
+    entry: Execution
+    limit: int  # the bytes of output terminal/output returns at most
+# __pragma__('noskip')
 
 OBSERVE_REFUSAL = ('Observe mode: this window runs no command for the agent (it may read the workspace and '
                    'propose edits, which the user reviews).')
@@ -44,14 +59,14 @@ INTEGRATION_WAIT_MS = 10000
 DEFAULT_OUTPUT_LIMIT = 1048576
 
 
-def _text_param(params, key):
+def _text_param(params: 'Json', key: str) -> str:
     value = get_key(params, key)
     if json_type(value) != 'string':
         raise RequestError(INVALID_PARAMS, 'Invalid params: "' + key + '" must be a string')
     return value
 
 
-def _confined(path_text):
+def _confined(path_text: str) -> str:
     """The absolute path of an agent's path argument, confined as a tool's would be."""
     try:
         return resolve_path(path_text)
@@ -59,13 +74,13 @@ def _confined(path_text):
         raise RequestError(INVALID_PARAMS, error_message(error))
 
 
-def _default_folder():
+def _default_folder() -> 'Optional[str]':
     """Where a terminal without a cwd starts: the first workspace folder (None in a window without one)."""
     folders = folder_paths()
     return folders[0] if len(folders) > 0 else None
 
 
-def select_lines(text, line, limit):
+def select_lines(text: str, line: 'Optional[int]', limit: 'Optional[int]') -> str:
     """The lines of `text` from `line` (1-based; None: the first) and at most `limit` of them (None: all),
     each with its line ending, as ACP's fs/read_text_file defines them."""
     if is_none(line) and is_none(limit):
@@ -83,9 +98,9 @@ def select_lines(text, line, limit):
     return joined
 
 
-def command_line(command, args, env):
+def command_line(command: str, args: 'List[str]', env: 'Json') -> str:
     """What terminal/create runs, as a shell line: `NAME=value … command args…`, each part quoted where needed."""
-    words = []
+    words = []  # type: List[str]
     if json_type(env) == 'array':
         for variable in env:
             name = get_key(variable, 'name')
@@ -102,22 +117,23 @@ class AcpClientSide:
     """One per window, shared by every agent. `registry`: the window's ToolRegistry (its gate, services and change
     log); `terminals`: the TerminalService; `clock`: ms now (how long a consent lasts)."""
 
-    def __init__(self, registry, terminals, log=None, clock=now_ms):
+    def __init__(self, registry: 'ToolRegistry', terminals: 'TerminalService', log: 'Optional[Log]' = None,
+                 clock: 'Callable[[], float]' = now_ms) -> None:
         self.registry = registry
         self.terminals = terminals
         self.log = log
         self.clock = clock
         self.consents = Consents()  # what the user allowed in an agent's question, until it is carried out
-        self.prompters = {}   # 's:' + session id → async fn(params) → outcome
-        self.questioners = {}  # 's:' + session id → async fn(question) → elicitation result
-        self.authors = {}     # 's:' + session id → the change log's author of the session's writes
-        self.observing = {}   # 's:' + session id → fn() → whether the session is in Hermes Agent's observe mode
-        self.running = {}     # 't:' + terminal id → {'record', 'entry', 'limit'}
+        self.prompters = {}  # type: Dict[str, PermissionPrompter]  # 's:' + session id → async fn(params) → outcome
+        self.questioners = {}  # type: Dict[str, QuestionPrompter]  # 's:' + session id → async fn(question) → elicitation result
+        self.authors = {}  # type: Dict[str, ChangeAuthor]  # 's:' + session id → the change log's author of the session's writes
+        self.observing = {}  # type: Dict[str, ObservingCheck]  # 's:' + session id → fn() → whether the session is in Hermes Agent's observe mode
+        self.running = {}  # type: Dict[str, RunningTerminal]  # 't:' + terminal id → {'record', 'entry', 'limit'}
         self.next_terminal = 1
 
     # -- permissions ---------------------------------------------------------------------------------------
 
-    def set_permission_prompter(self, session_id, prompter):
+    def set_permission_prompter(self, session_id: str, prompter: 'Optional[PermissionPrompter]') -> None:
         key = 's:' + str(session_id)
         if is_none(prompter):  # the turn ended: what it allowed and did not do is asked about again
             if key in self.prompters:
@@ -126,7 +142,7 @@ class AcpClientSide:
         else:
             self.prompters[key] = prompter
 
-    def set_question_prompter(self, session_id, prompter):
+    def set_question_prompter(self, session_id: str, prompter: 'Optional[QuestionPrompter]') -> None:
         key = 's:' + str(session_id)
         if is_none(prompter):
             if key in self.questioners:
@@ -134,7 +150,7 @@ class AcpClientSide:
         else:
             self.questioners[key] = prompter
 
-    async def create_elicitation(self, session_id, question):
+    async def create_elicitation(self, session_id: 'Json', question: 'JsonObject') -> 'JsonObject':
         """An agent's question (core/acp/elicitation.py read_question's shape), asked in the session's running turn."""
         key = 's:' + str(session_id)
         if key not in self.questioners:
@@ -143,7 +159,7 @@ class AcpClientSide:
             return cancelled_question()
         return await self.questioners[key](question)
 
-    def set_observing(self, session_id, is_observing):
+    def set_observing(self, session_id: str, is_observing: 'Optional[ObservingCheck]') -> None:
         """`is_observing()` says whether the session is in observe mode now (None: the turn ended)."""
         key = 's:' + str(session_id)
         if is_observing is None:
@@ -152,15 +168,15 @@ class AcpClientSide:
             return
         self.observing[key] = is_observing
 
-    def _observing(self, session_id):
+    def _observing(self, session_id: 'Json') -> bool:
         key = 's:' + str(session_id)
         return key in self.observing and self.observing[key]() is True
 
-    def set_change_author(self, session_id, author):
+    def set_change_author(self, session_id: str, author: 'ChangeAuthor') -> None:
         """Who the change log names for this session's writes ({'client', 'session', 'turn'})."""
         self.authors['s:' + str(session_id)] = author
 
-    async def request_permission(self, session_id, params):
+    async def request_permission(self, session_id: 'Json', params: 'Json') -> 'JsonObject':
         key = 's:' + str(session_id)
         if key not in self.prompters:
             if not is_none(self.log):
@@ -172,9 +188,9 @@ class AcpClientSide:
             self._remember_consent(str(session_id), params)
         return answer
 
-    def _remember_consent(self, session_id, params):
+    def _remember_consent(self, session_id: str, params: 'Json') -> None:
         actions = allowed_actions(params)
-        writes = []
+        writes = []  # type: List[List[str]]
         for write in actions['writes']:
             try:
                 writes.append([_confined(write[0]), write[1]])
@@ -184,7 +200,7 @@ class AcpClientSide:
 
     # -- files ---------------------------------------------------------------------------------------------
 
-    async def read_text_file(self, params):
+    async def read_text_file(self, params: 'Json') -> 'JsonObject':
         path = _confined(_text_param(params, 'path'))
         line = get_key(params, 'line')
         limit = get_key(params, 'limit')
@@ -201,7 +217,7 @@ class AcpClientSide:
             text = found['text']
         return {'content': select_lines(text, line, limit)}
 
-    async def write_text_file(self, params):
+    async def write_text_file(self, params: 'Json') -> None:
         """The one place an agent's write happens: the `file_write` tool (host/files.py write_text records the
         text before and after in the change log, under this session's author)."""
         path = _confined(_text_param(params, 'path'))
@@ -215,10 +231,10 @@ class AcpClientSide:
             call.confirmation = CONFIRMED  # observe mode: a proposal, captured for the review (kept or undone there)
         result = await self.registry.call('file_write', {'path': path, 'content': content}, call)
         if result['isError']:
-            raise RequestError(INTERNAL_ERROR, result['content'][0]['text'])
+            raise RequestError(INTERNAL_ERROR, result_text(result))  # file_write's refusal or failure
         return None
 
-    def _author(self, session_id):
+    def _author(self, session_id: 'Json') -> 'ChangeAuthor':
         key = 's:' + str(session_id)
         if key in self.authors:
             return self.authors[key]
@@ -226,7 +242,7 @@ class AcpClientSide:
 
     # -- terminals -----------------------------------------------------------------------------------------
 
-    async def terminal_create(self, params):
+    async def terminal_create(self, params: 'Json') -> 'JsonObject':
         command = _text_param(params, 'command')
         if self._observing(get_key(params, 'sessionId')):
             raise RequestError(INTERNAL_ERROR, OBSERVE_REFUSAL)  # asked of nobody: the mode says no command
@@ -269,13 +285,13 @@ class AcpClientSide:
                                      DEFAULT_OUTPUT_LIMIT}
         return {'terminalId': terminal_id}
 
-    def _terminal(self, params):
+    def _terminal(self, params: 'Json') -> 'RunningTerminal':
         terminal_id = get_key(params, 'terminalId')
         if json_type(terminal_id) != 'string' or 't:' + terminal_id not in self.running:
             raise RequestError(RESOURCE_NOT_FOUND, 'Resource not found: terminal ' + str(terminal_id))
         return self.running['t:' + terminal_id]
 
-    async def terminal_output(self, params):
+    async def terminal_output(self, params: 'Json') -> 'JsonObject':
         found = self._terminal(params)
         entry = found['entry']
         output = entry.output()
@@ -288,20 +304,20 @@ class AcpClientSide:
             result['exitStatus'] = {'exitCode': entry.exit_code, 'signal': None}
         return result
 
-    async def terminal_wait_for_exit(self, params):
+    async def terminal_wait_for_exit(self, params: 'Json') -> 'JsonObject':
         entry = self._terminal(params)['entry']
         waiter = deferred()
         entry.when_ended(lambda: waiter['resolve'](None))
         await waiter['promise']
         return {'exitCode': entry.exit_code, 'signal': None}
 
-    async def terminal_kill(self, params):
+    async def terminal_kill(self, params: 'Json') -> 'JsonObject':
         found = self._terminal(params)
         if not found['entry'].done and found['record'].alive():
             found['record'].terminal.sendText('\x03', False)
         return {}
 
-    async def terminal_release(self, params):
+    async def terminal_release(self, params: 'Json') -> 'JsonObject':
         found = self._terminal(params)
         del self.running['t:' + params['terminalId']]
         try:

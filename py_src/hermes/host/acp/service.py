@@ -35,7 +35,16 @@ from hermes.host.approval import restricted_mode
 from hermes.host.workspace import workspace_folders
 from hermes.host.acp.agent_launch import safe_path_entries, search_program, launch_spec, agent_home
 # __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject
+from hermes.core.acp.backends import Spec
+from hermes.core.chat.conversations import Conversation
+from hermes.host.acp.client_side import AcpClientSide
+from hermes.host.log import Log
+from hermes.host.mcp.service import McpService
+from hermes.net.acp.agent import AcpAgent
+if TYPE_CHECKING:
+    from vscode import Memento
 # __pragma__('noskip')
 
 OFFERED_KEY = 'hermes.acp.offeredOptions'
@@ -49,7 +58,7 @@ QUESTION_EXPIRED = 'No answer within 50 seconds: the question was cancelled. Ask
 QUESTION_STOPPED = 'The turn was stopped: its question was cancelled.'
 
 
-def find_program(name, extra_folders=None):
+def find_program(name: str, extra_folders: 'Optional[List[str]]' = None) -> 'Optional[str]':
     """The absolute path of `name` on PATH (or in `extra_folders`), or None: PATH entries that are empty, relative
     or inside the workspace are not searched (host/acp/agent_launch.py)."""
     folders = [folder['path'] for folder in workspace_folders()]  # (read fresh: asked when a front end lists agents)
@@ -73,23 +82,23 @@ def agent_environment(configured: 'Json') -> 'JsonObject':
     return environment
 
 
-def _user_bin_folders():
+def _user_bin_folders() -> 'List[str]':
     """Where `pip install --user` and pipx put programs; VS Code started from a desktop may lack them in PATH."""
     home = environment_variable('HOME')
-    if json_type(home) != 'string' or home == '':
+    if home is None or home == '':  # (environment_variable: a string or None)
         return []
     return [home + '/.local/bin']
 
 
-def spec_key(spec):
+def spec_key(spec: 'Spec') -> str:
     return dump_json([spec['name'], spec['command'], spec['args'], spec['env']])
 
 
-def _kind_of(error):
+def _kind_of(error: Any) -> Any:
     return getattr(error, 'kind', None)
 
 
-def failure_of(error, agent_name):
+def failure_of(error: Any, agent_name: str) -> AcpAgentError:
     """An AcpError (or anything thrown) as an AcpAgentError the user can read (one already is as it is)."""
     if isinstance(error, AcpAgentError):
         return error
@@ -107,42 +116,46 @@ class AcpService:
     host/acp/client_side.py object every agent shares (permission prompts per session id);
     `mcp` the McpService whose url and token go to the agent."""
 
-    def __init__(self, log, make_agent, client_side, mcp, find=None, trusted=None, memory=None, storage=None):
+    def __init__(self, log: 'Log', make_agent: 'Callable[[Spec], AcpAgent]', client_side: 'Optional[AcpClientSide]',
+                 mcp: 'Optional[McpService]', find: 'Optional[Callable[..., Optional[str]]]' = None,
+                 trusted: 'Optional[Callable[[], bool]]' = None, memory: 'Optional[Memento]' = None,
+                 storage: 'Optional[str]' = None) -> None:
         self.log = log
         self.storage = storage  # the extension's global storage folder: the agents' working directory is in it
         self.memory = memory  # a Memento (context.globalState): the options each agent offered, across reloads
-        remembered = None if is_none(memory) else memory.js_get(OFFERED_KEY)
-        self.offered = remembered if json_type(remembered) == 'object' else {}  # agent name → offered_options(...)
-        self.offered_listeners = []
+        remembered = None if is_none(memory) else memory.js_get(OFFERED_KEY)  # type: Json
+        # agent name → offered_options(...)
+        self.offered = remembered if json_type(remembered) == 'object' else {}  # type: JsonObject
+        self.offered_listeners = []  # type: List[Callable[[], None]]
         remembered = None if is_none(memory) else memory.js_get(COMMANDS_KEY)
         # agent name → the slash commands it sent last (a new conversation's panel lists them before its first turn)
-        self.agent_commands = remembered if json_type(remembered) == 'object' else {}
-        self.chosen_listeners = []  # callback(conversation): its mode/model known anew (after session/new or load)
-        self.choice_sends = {}  # 's:' + session id → the last of its mode/model calls still under way
+        self.agent_commands = remembered if json_type(remembered) == 'object' else {}  # type: JsonObject
+        self.chosen_listeners = []  # type: List[Callable[[Conversation], None]]  # callback(conversation): its mode/model known anew (after session/new or load)
+        self.choice_sends = {}  # type: Dict[str, Awaitable[Any]]  # 's:' + session id → the last of its mode/model calls still under way
         self.make_agent = make_agent
         self.client_side = client_side
         self.mcp = mcp
         self.find = find_program if is_none(find) else find
         self.trusted = (lambda: not restricted_mode()) if is_none(trusted) else trusted
-        self.agents = {}  # spec_key → {'agent', 'starting', 'sessions': [session ids opened in this process]}
-        self.session_listeners = {}  # 's:' + session id → callback(update) for updates between turns (a title)
+        self.agents = {}  # type: Dict[str, JsonObject]  # spec_key → {'agent', 'starting', 'sessions': [session ids opened in this process]}
+        self.session_listeners = {}  # type: Dict[str, Callable[[Json], None]]  # 's:' + session id → callback(update) for updates between turns (a title)
         # 's:' + session id → the agent's latest slash commands for it (core/acp/commands.py): they often come right
         # after session/new or during session/load, before anyone watches the session; the next turn hands them on
-        self.session_commands = {}
-        self.hinted = []  # conversation ids that were told once how to get Hermes Agent
+        self.session_commands = {}  # type: Dict[str, List[JsonObject]]
+        self.hinted = []  # type: List[Optional[str]]  # conversation ids that were told once how to get Hermes Agent
         self.permission_deadline_ms = PERMISSION_DEADLINE_MS  # also an agent's question's (elicitation)
         self.url_consent = ask_to_open  # async (agent name, question, still_waiting) → result or None
 
     # ------------------------------------------------------------------ who answers
 
-    def hermes(self):
+    def hermes(self) -> 'Optional[Spec]':
         hands_mcp = setting('mcp.enabled') is True and bool(self.mcp)  # (no MCP service: a test's window)
         return hermes_spec(setting('acp.hermesPath'), lambda name: self.find(name, _user_bin_folders()), hands_mcp)
 
-    def agents_configured(self):
+    def agents_configured(self) -> 'List[Spec]':
         return configured_agents(setting('acp.agents'))
 
-    def backend_for(self, conversation, wanted=None):
+    def backend_for(self, conversation: 'Conversation', wanted: 'Optional[str]' = None) -> 'JsonObject':
         """{'kind': 'acp', 'spec'} | {'kind': 'builtin', 'notice'} | {'kind': 'missing', 'notice'}: the
         conversation's agent (it keeps the one it started with), else the one `wanted` (a front end's choice,
         core/acp/backends.py `backend_choices`; None: `hermes.agent.backend`) picks for a new conversation."""
@@ -159,7 +172,7 @@ class AcpService:
         return choose_backend(setting('agent.backend') if is_none(wanted) else wanted, self.hermes(),
                               self.agents_configured(), self.trusted())
 
-    def choices(self):
+    def choices(self) -> 'JsonObject':
         """{'choices': what a front end offers (backend_choices), 'default': the choice hermes.agent.backend makes}."""
         hermes = self.hermes()
         agents = self.agents_configured()
@@ -167,18 +180,18 @@ class AcpService:
         return {'choices': backend_choices(hermes, agents, trusted),
                 'default': default_choice(setting('agent.backend'), hermes, agents, trusted)}
 
-    def choose_for_listing(self):
+    def choose_for_listing(self) -> 'Optional[JsonObject]':
         """The agent whose own sessions the list shows: the one new sessions use, when it is an ACP agent."""
         choice = choose_backend(setting('agent.backend'), self.hermes(), self.agents_configured(), self.trusted())
         return choice if choice['kind'] == 'acp' else None
 
-    def spec_named(self, name):
+    def spec_named(self, name: str) -> 'Optional[Spec]':
         """The spec of the agent called `name`, or None. Hermes Agent is looked up on PATH only when it is the one
         named: a turn of another agent does not search PATH (a stat per entry, every turn)."""
         hermes = self.hermes() if name == HERMES_NAME else None
         return find_spec(name, hermes, self.agents_configured())
 
-    def notice_once(self, conversation, notice):
+    def notice_once(self, conversation: 'Conversation', notice: 'Optional[str]') -> 'Optional[str]':
         """The install hint is said once per conversation."""
         if is_none(notice) or conversation.id in self.hinted:
             return None
@@ -224,14 +237,14 @@ class AcpService:
                       ('' if is_none(info) else ': ' + dump_json(info)))
         return agent
 
-    async def end_session(self, agent_name, session_id):
+    async def end_session(self, agent_name: str, session_id: 'Json') -> 'List[str]':
         """A deleted conversation's agent session, ended through its agent: `session/close` when this process has it
         open, then `session/delete` so the agent's own session list (shown beside ours) forgets it — each only where
         the agent offers it. Returns what was done (['closed', 'deleted'], [] for nothing); never raises."""
         spec = self.spec_named(agent_name)
         if is_none(spec) or json_type(session_id) != 'string' or session_id == '' or not self.trusted():
             return []
-        done = []
+        done = []  # type: List[str]
         try:
             agent = await self.agent(spec)
             offered = get_key(getattr(agent, 'capabilities', None), 'sessionCapabilities')
@@ -250,7 +263,7 @@ class AcpService:
             self.log.warn('ACP: ending ' + agent_name + '\'s session ' + session_id + ' failed: ' + error_message(error))
         return done
 
-    async def fork_session(self, agent_name, session_id):
+    async def fork_session(self, agent_name: str, session_id: 'Json') -> str:
         """`session/fork` of the agent session `session_id` (ACP, unstable: `sessionCapabilities.fork`): a new session
         with its history, in this window's folder with its MCP server. Returns the new session id; raises
         AcpAgentError saying why not (the agent is not configured, offers no fork, or has no such session)."""
@@ -281,7 +294,7 @@ class AcpService:
         self._remember_offered(agent_name, offered_options(forked))
         return forked['sessionId']
 
-    def forget_agent(self, spec):
+    def forget_agent(self, spec: 'Spec') -> None:
         """Stop the warm agent for `spec` (the next turn starts a new process)."""
         key = spec_key(spec)
         if key in self.agents:
@@ -289,13 +302,13 @@ class AcpService:
             del self.agents[key]
             entry['agent'].dispose()
 
-    def _note_commands(self, session_id, update):
+    def _note_commands(self, session_id: 'Json', update: 'Json') -> None:
         """Keep the commands of an `available_commands_update` for the session (the latest list wins)."""
         commands = commands_update(update)
         if not is_none(commands):
             self.session_commands['s:' + str(session_id)] = commands
 
-    def remember_commands(self, agent_name, commands):
+    def remember_commands(self, agent_name: str, commands: 'List[JsonObject]') -> None:
         """The agent's latest commands, kept across reloads (globalState) for conversations it has not answered yet."""
         if dump_json(get_key(self.agent_commands, agent_name)) == dump_json(commands):
             return
@@ -303,15 +316,15 @@ class AcpService:
         if not is_none(self.memory):
             self.memory.js_update(COMMANDS_KEY, self.agent_commands)
 
-    def known_commands(self, agent_name):
+    def known_commands(self, agent_name: str) -> 'List[JsonObject]':
         """The commands the agent sent last in any session ([] when none is known)."""
         return commands_of(get_key(self.agent_commands, agent_name))
 
-    def commands_for(self, session_id):
+    def commands_for(self, session_id: 'Json') -> 'Optional[List[JsonObject]]':
         """The latest commands the agent sent for the session in this window, or None."""
         return get_key(self.session_commands, 's:' + str(session_id))
 
-    def _between_turns(self, session_id, update):
+    def _between_turns(self, session_id: 'Json', update: 'Json') -> None:
         key = 's:' + str(session_id)
         if get_key(update, 'sessionUpdate') == BACKGROUND_UPDATE:
             self._background_between_turns(update)
@@ -320,7 +333,7 @@ class AcpService:
         if key in self.session_listeners:
             self.session_listeners[key](update)
 
-    def _background_between_turns(self, update):
+    def _background_between_turns(self, update: 'JsonObject') -> None:
         """Hermes Agent's background work while no turn runs (core/acp/hermes_background.py): a process is logged; a
         notification is a message whose button puts its suggested prompt into the chat input, for the user to send
         (Hermes Agent's CLI would send it by itself; here the user decides)."""
@@ -329,34 +342,34 @@ class AcpService:
             return
         spawn(self._offer_prompt(update['plain'], update['prompt']))
 
-    async def _offer_prompt(self, title, prompt):
+    async def _offer_prompt(self, title: str, prompt: str) -> None:
         choice = await vscode.window.showInformationMessage('Hermes Agent: ' + title, ASK_HERMES_ACTION)
         if choice == ASK_HERMES_ACTION:
             await vscode.commands.executeCommand('workbench.action.chat.open', {'query': prompt,
                                                                                  'isPartialQuery': True})
 
-    def watch_session(self, session_id, callback):
+    def watch_session(self, session_id: str, callback: 'Callable[[Json], None]') -> None:
         """`callback(update)` for the session's updates that arrive outside a turn (Hermes sends the title
         after the prompt's answer)."""
         self.session_listeners['s:' + session_id] = callback
 
-    def agent_home(self):
+    def agent_home(self) -> str:
         """Where agent processes start: a private folder outside the workspace (host/acp/agent_launch.py says why)."""
         storage = self.storage
         if is_none(storage):  # (tests that build a service without an extension context)
             storage = node('path').join(environment_variable('HOME'), '.hermes')
         return agent_home(storage)
 
-    def cwd(self):
+    def cwd(self) -> 'Optional[str]':
         """The workspace folder the agent's sessions work in (session/new's `cwd`; not its process's)."""
         folders = workspace_folders()
         return folders[0]['path'] if len(folders) > 0 else environment_variable('HOME')
 
-    def other_folders(self):
+    def other_folders(self) -> 'List[str]':
         """A multi-root window's folders after the first (the sessions' additional roots, where the agent offers them)."""
         return [folder['path'] for folder in workspace_folders()[1:]]
 
-    async def mcp_servers(self):
+    async def mcp_servers(self) -> 'List[JsonObject]':
         """This window's MCP server for the agent (waits for it to listen); none when it is off."""
         if is_none(self.mcp):
             return []
@@ -409,23 +422,23 @@ class AcpService:
 
     # ------------------------------------------------------------------ modes and models (core/acp/options.py)
 
-    def on_offered(self, callback):
+    def on_offered(self, callback: 'Callable[[], None]') -> None:
         """`callback()` when an agent offers other modes or models than before (the input area's pickers)."""
         self.offered_listeners.append(callback)
 
-    def on_chosen(self, callback):
+    def on_chosen(self, callback: 'Callable[[Conversation], None]') -> None:
         """`callback(conversation)` when a session's mode and model are known anew (VS Code shows a picker only
         for a session that has a value for it)."""
         self.chosen_listeners.append(callback)
 
-    def _tell_chosen(self, conversation):
+    def _tell_chosen(self, conversation: 'Conversation') -> None:
         for callback in self.chosen_listeners:
             try:
                 callback(conversation)
             except JsError as error:
                 self.log.warn('ACP: showing the session\'s mode and model failed: ' + error_message(error))
 
-    def _remember_offered(self, agent_name, offered):
+    def _remember_offered(self, agent_name: str, offered: 'Optional[JsonObject]') -> None:
         if dump_json(get_key(self.offered, agent_name)) == dump_json(offered):
             return
         self.offered[agent_name] = offered
@@ -434,14 +447,14 @@ class AcpService:
         for callback in self.offered_listeners:
             callback()
 
-    def option_groups(self):
+    def option_groups(self) -> 'List[JsonObject]':
         """The pickers for new sessions: the modes and models the agent new sessions use offered last."""
         backend = self.choose_for_listing()
         if is_none(backend):
             return []
         return option_groups(get_key(self.offered, backend['spec']['name']))
 
-    def offered_to(self, agent_name):
+    def offered_to(self, agent_name: str) -> 'Optional[JsonObject]':
         """What `agent_name` offers to choose, as its sessions last said (core/acp/options.py offered_options), or None."""
         return get_key(self.offered, agent_name)
 
@@ -492,7 +505,7 @@ class AcpService:
                                      lambda update: self._note_commands(session_id, update))
         return None
 
-    def _config_answered(self, agent_name, answered, conversation=None):
+    def _config_answered(self, agent_name: str, answered: 'Json', conversation: 'Optional[Conversation]' = None) -> None:
         """An agent sent its config options anew (a set_config_option answer, a config_option_update): the pickers
         offer them, and `conversation` (when known) takes the values the agent reports."""
         entries = get_key(answered, 'configOptions')
@@ -508,7 +521,7 @@ class AcpService:
                 conversation.acp[option] = values[option]
         self._tell_chosen(conversation)
 
-    def choose(self, conversation, option, value):
+    def choose(self, conversation: 'Conversation', option: str, value: 'Json') -> 'Optional[JsonObject]':
         """The user chose `value` for `option` ('mode', 'model', 'config:<id>') in a session's input area: kept in
         `conversation.acp` at once. Returns the agent and session to tell now (its session is open in the warm
         process: `send_choice`), or None (it is set when the session opens: the next turn). A conversation no agent
@@ -529,7 +542,7 @@ class AcpService:
         return {'agent': entry['agent'], 'sessionId': session_id, 'agentName': spec['name'],
                 'conversation': conversation}
 
-    def send_choice(self, target, option, value):
+    def send_choice(self, target: 'JsonObject', option: str, value: 'Json') -> 'Awaitable[None]':
         """Tell the agent a choice (`target`: what `choose` returned). The session's choices go out one after the
         other, and its next prompt waits for them (`choices_sent`). Returns an awaitable of the call."""
         key = 's:' + target['sessionId']
@@ -537,7 +550,7 @@ class AcpService:
         done = deferred()
         self.choice_sends[key] = done['promise']
 
-        async def send():
+        async def send() -> None:
             try:
                 if not is_none(previous):
                     await previous
@@ -550,7 +563,7 @@ class AcpService:
                     del self.choice_sends[key]
         return spawn(send())
 
-    async def choices_sent(self, session_id):
+    async def choices_sent(self, session_id: str) -> None:
         pending = get_key(self.choice_sends, 's:' + session_id)
         if not is_none(pending):
             await pending
@@ -736,7 +749,7 @@ class AcpService:
         save()
         return result
 
-    async def replay_session(self, spec, session_id, on_update):
+    async def replay_session(self, spec: 'Spec', session_id: str, on_update: 'Callable[[Json], None]') -> None:
         """Load an agent session into its warm process, its replay (the earlier turns) to `on_update`."""
         agent = await self.agent(spec)
         key = spec_key(spec)
@@ -745,7 +758,7 @@ class AcpService:
         if key in self.agents and not (session_id in self.agents[key]['sessions']):
             self.agents[key]['sessions'].append(session_id)
 
-    async def list_sessions(self, spec):
+    async def list_sessions(self, spec: 'Spec') -> 'List[JsonObject]':
         """The agent's own sessions for this workspace ([] when it cannot list them)."""
         try:
             agent = await self.agent(spec)
@@ -754,7 +767,7 @@ class AcpService:
             self.log.warn('ACP: listing ' + spec['name'] + '\'s sessions failed: ' + error_message(error))
             return []
 
-    def dispose(self):
+    def dispose(self) -> None:
         for key in list(self.agents.keys()):
             entry = self.agents[key]
             del self.agents[key]

@@ -29,6 +29,17 @@ from hermes.core.chat.sessions import status_ending
 from hermes.core.untrusted_markdown import code_block, inline_code, plain_text, MAX_BLOCK_CHARS
 from hermes.core.acp.elicitation import check_answers, default_answers, accepted, declined
 from hermes.host.chat.host import path_uri
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from hermes.contracts.acp import Asker, Elicitor
+from hermes.contracts.json import Json, JsonObject
+from hermes.host.log import Log
+if TYPE_CHECKING:
+    from vscode import ExtensionContext, Uri
+# A VS Code ChatResponseStream: `Any`, for the proposal's members this code tests for before use (`thinkingProgress`,
+# `questionCarousel`, chatParticipantAdditions: its .d.ts is not in typings/proposals/).
+ChatStream = Any
+# __pragma__('noskip')
 
 DIFF_SCHEME = 'hermes-acp-diff'
 SHOW_CHANGES = 'Show Changes'
@@ -40,33 +51,33 @@ PLAN_STATUS_CODES = {'pending': 1, 'in_progress': 2, 'completed': 3}
 class ChatStreamView(TurnView):
     """Renders one turn into `stream`; `changed(title)` etc. reach the session (title, commands, usage)."""
 
-    def __init__(self, stream, session_events=None):
+    def __init__(self, stream: 'ChatStream', session_events: 'Optional[TurnView]' = None) -> None:
         self.stream = stream
         self.session_events = session_events
-        self.referenced = []
+        self.referenced = []  # type: List[str]
         self.thoughts = 0
         self.in_thought = False
-        self.plan_id = None
+        self.plan_id = None  # type: Optional[str]
         self.text_shown = False
         self.rich = not is_none(vscode.ChatToolInvocationPart) and not is_none(stream.push)
-        self.shown_tools = []
-        self.groups = []  # the tool calls shown as a subagent part (their children grouped under them)
-        self.last_views = []  # [id, tool view] of each tool call, as last shown (a group's part is pushed again)
+        self.shown_tools = []  # type: List[str]
+        self.groups = []  # type: List[str]  # the tool calls shown as a subagent part (their children grouped under them)
+        self.last_views = []  # type: List[List[Any]]  # [id, tool view] of each tool call, as last shown (a group's part is pushed again)
         self.grouping = self.rich and callable(vscode.ChatSubagentToolInvocationData)  # VS Code 1.139's subagent part
 
-    def on_text(self, text):
+    def on_text(self, text: str) -> None:
         self.in_thought = False
         self.stream.markdown(text)
         self.text_shown = True
 
-    def on_thought(self, text):
+    def on_thought(self, text: str) -> None:
         if not self.in_thought:
             self.thoughts += 1
             self.in_thought = True
         if not is_none(self.stream.thinkingProgress):
             self.stream.thinkingProgress({'text': text, 'id': 'thought-' + str(self.thoughts)})
 
-    def on_tool(self, tool):
+    def on_tool(self, tool: 'JsonObject') -> None:
         self.in_thought = False
         self._remember(tool)
         group = tool['group']
@@ -89,27 +100,27 @@ class ChatStreamView(TurnView):
             if not is_none(uri):
                 self.stream.reference(uri)
 
-    def _remember(self, tool):
+    def _remember(self, tool: 'JsonObject') -> None:
         for pair in self.last_views:
             if pair[0] == tool['id']:
                 pair[1] = tool
                 return
         self.last_views.append([tool['id'], tool])
 
-    def _last_view(self, tool_id):
+    def _last_view(self, tool_id: str) -> 'Optional[JsonObject]':
         for pair in self.last_views:
             if pair[0] == tool_id:
                 return pair[1]
         return None
 
-    def _title(self, tool):
+    def _title(self, tool: 'JsonObject') -> str:
         """The agent's words as text (never links or images of its choosing); a nested card VS Code does not
         group (a grandchild, or no subagent part here) is marked as nested."""
         title = plain_text(tool['title'])
         nested = tool['parent'] is not None and (not self.grouping or tool['parent'] != tool['group'])
         return ('↳ ' + title) if tool['subagent'] and nested else title
 
-    def _push(self, tool):
+    def _push(self, tool: 'JsonObject') -> None:
         part = new(vscode.ChatToolInvocationPart, tool['kind'], tool['id'])
         part.enablePartialUpdate = True
         title = self._title(tool)
@@ -127,7 +138,7 @@ class ChatStreamView(TurnView):
             part.subAgentInvocationId = tool['group']
         self.stream.push(part)
 
-    def on_plan(self, entries):
+    def on_plan(self, entries: 'List[JsonObject]') -> None:
         if self.rich:
             if is_none(self.plan_id):
                 self.plan_id = 'plan-' + str(len(self.shown_tools))
@@ -136,7 +147,7 @@ class ChatStreamView(TurnView):
             part.invocationMessage = new(vscode.MarkdownString, 'Plan')
             part.isComplete = True
             part.isConfirmed = True
-            todo = []
+            todo = []  # type: List[JsonObject]
             number = 0
             for entry in entries:
                 number += 1
@@ -149,23 +160,23 @@ class ChatStreamView(TurnView):
             from hermes.core.chat.sessions import plan_markdown
             self.stream.markdown('\n\n' + plan_markdown(entries) + '\n')
 
-    def on_usage(self, used, size, cost=None):
+    def on_usage(self, used: 'Json', size: 'Json', cost: 'Optional[str]' = None) -> None:
         if not is_none(self.session_events):
             self.session_events.on_usage(used, size, cost)
 
-    def on_commands(self, commands):
+    def on_commands(self, commands: 'List[JsonObject]') -> None:
         if not is_none(self.session_events):
             self.session_events.on_commands(commands)
 
-    def on_title(self, title):
+    def on_title(self, title: str) -> None:
         if not is_none(self.session_events):
             self.session_events.on_title(title)
 
-    def on_mode(self, mode_id):
+    def on_mode(self, mode_id: str) -> None:
         if not is_none(self.session_events):
             self.session_events.on_mode(mode_id)
 
-    def on_notice(self, text):
+    def on_notice(self, text: str) -> None:
         self.stream.markdown('\n\n> ' + text + '\n\n')
 
 
@@ -173,35 +184,35 @@ class DiffDocuments:
     """Read-only documents for the two sides of a diff an agent proposes (scheme hermes-acp-diff), and the diffs
     of the permission questions asked in the chat (their "Show Changes" buttons name them by key)."""
 
-    def __init__(self, log=None):
-        self.contents = {}
+    def __init__(self, log: 'Optional[Log]' = None) -> None:
+        self.contents = {}  # type: Dict[str, str]
         self.counter = 0
-        self.asked = {}  # 'd:' + number → (agent name, diffs) of a question's Show Changes button
+        self.asked = {}  # type: Dict[str, JsonObject]  # 'd:' + number → (agent name, diffs) of a question's Show Changes button
         self.log = log
 
-    def provide(self, uri, token=None):
+    def provide(self, uri: 'Uri', token: Any = None) -> str:
         key = 'k:' + uri.toString()
         return self.contents[key] if key in self.contents else ''
 
-    def document(self, path, text):
+    def document(self, path: str, text: str) -> 'Uri':
         self.counter += 1
         uri = vscode.Uri.js_from({'scheme': DIFF_SCHEME, 'path': path, 'query': 'v=' + str(self.counter)})
         self.contents['k:' + uri.toString()] = text
         return uri
 
-    async def show(self, diff, title):
+    async def show(self, diff: 'JsonObject', title: str) -> None:
         left = self.document(diff['path'], '' if is_none(diff['oldText']) else diff['oldText'])
         right = self.document(diff['path'], diff['newText'])
         await vscode.commands.executeCommand('vscode.diff', left, right, title, {'preview': True})
 
-    def remember(self, agent_name, diffs):
+    def remember(self, agent_name: str, diffs: 'List[JsonObject]') -> str:
         """A key for the Show Changes button of a question about `diffs`."""
         self.counter += 1
         key = 'd:' + str(self.counter)
         self.asked[key] = {'agent': agent_name, 'diffs': diffs}
         return key
 
-    async def show_remembered(self, key=None, *ignored):
+    async def show_remembered(self, key: 'Json' = None, *ignored: Any) -> bool:
         """`hermes.acp.showDiffs`: every diff of the question `key` names, each in a diff editor."""
         if json_type(key) != 'string' or not (key in self.asked):
             return False
@@ -215,7 +226,7 @@ class DiffDocuments:
         return True
 
 
-def register_diff_documents(context, log=None):
+def register_diff_documents(context: 'ExtensionContext', log: 'Optional[Log]' = None) -> DiffDocuments:
     documents = DiffDocuments(log)
     provider = {'provideTextDocumentContent': to_js_callback(documents.provide)}
     context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, provider))
@@ -224,7 +235,7 @@ def register_diff_documents(context, log=None):
     return documents
 
 
-def question_markdown(agent_name, question):
+def question_markdown(agent_name: str, question: 'JsonObject') -> str:
     """What the question in the chat says (VS Code 1.139 shows a question's message instead of its title): who asks
     what, then the command in a code block, or the files it changes — the agent's words as text only
     (core/untrusted_markdown.py): a command cannot end its block and hide the rest of itself."""
@@ -238,7 +249,7 @@ def question_markdown(agent_name, question):
     return text
 
 
-def chosen_option(answers, question_id, choices):
+def chosen_option(answers: 'Json', question_id: str, choices: 'List[JsonObject]') -> 'Optional[str]':
     """The choice id a question carousel's answers pick for `question_id`, or None (skipped, closed, stopped).
     VS Code 1.139 answers a single choice as {selectedValue, freeformValue}; a bare string is taken as a value."""
     answer = get_key(answers, question_id)
@@ -249,7 +260,7 @@ def chosen_option(answers, question_id, choices):
     return None
 
 
-def chat_asker(stream, agent_name, documents, log):
+def chat_asker(stream: 'ChatStream', agent_name: str, documents: 'Optional[DiffDocuments]', log: 'Log') -> 'Asker':
     """`ask(question)` for AcpService.run_turn: the question in the chat, every option the agent offers as one
     single choice (the agent's option ids as the values), a Show Changes button above it when the request carries
     diffs. Returns the chosen option id, or None (skipped, or the turn ended: the service denies). Where this VS
@@ -257,14 +268,14 @@ def chat_asker(stream, agent_name, documents, log):
     if is_none(getattr(stream, 'questionCarousel', None)) or is_none(getattr(vscode, 'ChatQuestion', None)):
         return modal_asker(agent_name, documents, log)
 
-    async def ask(question):
+    async def ask(question: 'JsonObject') -> 'Optional[str]':
         if len(question['diffs']) > 0 and not is_none(documents):
             stream.button({'command': SHOW_DIFFS_COMMAND, 'title': SHOW_CHANGES,
                            'arguments': [documents.remember(agent_name, question['diffs'])]})
         options = [{'id': choice['id'], 'label': choice['label'], 'value': choice['id']}
                    for choice in question['choices']]
         details = {'message': new(vscode.MarkdownString, question_markdown(agent_name, question)), 'options': options,
-                   'allowFreeformInput': False}
+                   'allowFreeformInput': False}  # type: JsonObject
         deny = deny_choice(question['choices'])
         if not is_none(deny):
             details['defaultValue'] = deny['id']  # Ctrl+Enter without a choice denies (VS Code preselects the first)
@@ -275,10 +286,10 @@ def chat_asker(stream, agent_name, documents, log):
     return ask
 
 
-def modal_asker(agent_name, documents, log):
+def modal_asker(agent_name: str, documents: 'Optional[DiffDocuments]', log: 'Log') -> 'Asker':
     """`ask(question)` for AcpService.run_turn: a modal question with the agent's options as buttons;
     returns the chosen option id, or None (closed: the service denies)."""
-    async def ask(question):
+    async def ask(question: 'JsonObject') -> 'Optional[str]':
         labels = [choice['label'] for choice in question['choices']]
         has_diffs = len(question['diffs']) > 0 and not is_none(documents)
         buttons = labels[:]
@@ -288,7 +299,7 @@ def modal_asker(agent_name, documents, log):
         while True:
             picked = await vscode.window.showWarningMessage(message, {'modal': True, 'detail': question['detail']},
                                                             *buttons)
-            if picked == SHOW_CHANGES:
+            if picked == SHOW_CHANGES and documents is not None:  # its button is there only with documents
                 for diff in question['diffs']:
                     try:
                         await documents.show(diff, agent_name + ': ' + diff['path'])
@@ -302,7 +313,7 @@ def modal_asker(agent_name, documents, log):
     return ask
 
 
-def field_markdown(field):
+def field_markdown(field: 'JsonObject') -> str:
     """A form field's question text: its label and description, the agent's words as text only."""
     text = plain_text(field['label']) + (' (required)' if field['required'] else '')
     if field['kind'] == 'unsupported':
@@ -312,12 +323,12 @@ def field_markdown(field):
     return text
 
 
-def field_questions(question, values):
+def field_questions(question: 'JsonObject', values: 'JsonObject') -> 'List[Any]':
     """The question carousel for a form: one ChatQuestion per field, ids by position (the agent chose the names)."""
-    asked = []
+    asked = []  # type: List[Any]
     index = 0
     for field in question['fields']:
-        details = {'message': new(vscode.MarkdownString, field_markdown(field))}
+        details = {'message': new(vscode.MarkdownString, field_markdown(field))}  # type: JsonObject
         value = values[field['name']] if field['name'] in values else ''
         if not is_none(field['options']):
             details['options'] = [{'id': option['value'], 'label': option['label'], 'value': option['value']}
@@ -334,9 +345,9 @@ def field_questions(question, values):
     return asked
 
 
-def carousel_values(question, answers):
+def carousel_values(question: 'JsonObject', answers: 'Json') -> 'Dict[str, str]':
     """The carousel's answers as {field name: text}: a single choice's selected value, a text's typed value."""
-    values = {}
+    values = {}  # type: Dict[str, str]
     index = 0
     for field in question['fields']:
         answer = get_key(answers, 'field-' + str(index))
@@ -351,14 +362,14 @@ def carousel_values(question, answers):
     return values
 
 
-def chat_elicitor(stream, agent_name, log):
+def chat_elicitor(stream: 'ChatStream', agent_name: str, log: 'Log') -> 'Elicitor':
     """`elicit(question)` for AcpService.run_turn: an agent's form question in the chat (the question carousel),
     asked again with the reasons while the answers do not fit the form. Returns {'action': 'accept', 'content'},
     {'action': 'decline'} (skipped) or None. Where this VS Code has no carousel: input_elicitor."""
     if is_none(getattr(stream, 'questionCarousel', None)) or is_none(getattr(vscode, 'ChatQuestion', None)):
         return input_elicitor(agent_name, log)
 
-    async def elicit(question):
+    async def elicit(question: 'JsonObject') -> 'Optional[JsonObject]':
         intro = plain_text(agent_name) + ' asks: ' + plain_text(question['message'], MAX_BLOCK_CHARS)
         stream.markdown('\n\n' + intro + '\n\n')
         values = default_answers(question)
@@ -377,10 +388,10 @@ def chat_elicitor(stream, agent_name, log):
     return elicit
 
 
-def input_elicitor(agent_name, log):
+def input_elicitor(agent_name: str, log: 'Log') -> 'Elicitor':
     """`elicit(question)` where the chat has no question carousel: a quick pick per choice, an input box per text
     (Escape cancels the question), a modal with the reasons while the answers do not fit the form."""
-    async def elicit(question):
+    async def elicit(question: 'JsonObject') -> 'Optional[JsonObject]':
         values = default_answers(question)
         while True:
             for field in question['fields']:

@@ -29,6 +29,29 @@ from hermes.host.changes.disk_changes import DiskChangeSpan
 from hermes.host.changes.workspace_texts import WorkspaceTexts
 from hermes.ui.acp.chat import ChatStreamView, chat_asker, chat_elicitor, register_diff_documents
 from hermes.ui.changes.native_edits import open_turn
+# __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, List, Optional, Tuple, TypedDict
+from hermes.contracts.conversations import AssistantMessage, Message, UserMessage
+from hermes.contracts.json import Json, JsonObject
+from hermes.core.acp.backends import Spec
+from hermes.core.chat.conversations import Conversation, ConversationStore
+from hermes.host.acp.agents import AcpAgents
+from hermes.host.changes.log import ChangeLog
+from hermes.host.log import Log
+from hermes.host.mcp.service import McpService
+from hermes.ui.acp.chat import ChatStream, DiffDocuments
+from hermes.ui.changes.native_edits import NativeEdits
+if TYPE_CHECKING:
+    from vscode import ExtensionContext
+
+# A sign-in command's handler: (the agent's name, or none: a pick) → whether it ran
+AgentCommand = Callable[..., Awaitable[bool]]
+
+
+class ReplayState(TypedDict):
+    turn: Optional[AcpTurn]  # the agent's reply being replayed, or None after a user message
+    user: Optional[UserMessage]  # the user message being replayed, or None after a reply
+# __pragma__('noskip')
 
 SESSION_ORIGIN = 'session'
 
@@ -38,7 +61,7 @@ ACP_SUBJECT = ('the code in question (the files attached below, else the text se
                'the file open there; the vscode tools read them)')
 
 
-def prompt_blocks(request, agent_commands=None):
+def prompt_blocks(request: Any, agent_commands: 'Optional[List[str]]' = None) -> 'Tuple[List[JsonObject], str]':
     """The request as ACP content blocks, and its text as the user typed it (the slash command included). The
     text block is that text, except for a command of the session's own (/explain, /fix, /test) the agent does
     not have (`agent_commands`: the names it announced): the agent gets the task it stands for, as the built-in
@@ -54,7 +77,7 @@ def prompt_blocks(request, agent_commands=None):
         sent = text
         if json_type(get_key(TASKS, command)) == 'string' and not (command in (agent_commands or [])):
             sent = task_prompt(command, ACP_SUBJECT) + ('\n\n' + typed.strip() if typed.strip() != '' else '')
-    blocks = [{'type': 'text', 'text': sent}]
+    blocks = [{'type': 'text', 'text': sent}]  # type: List[JsonObject]
     for reference in prop(request, 'references') or []:
         value = prop(reference, 'value')
         uri = value if not is_none(value) and not is_none(prop(value, 'scheme')) else prop(value, 'uri')
@@ -65,12 +88,12 @@ def prompt_blocks(request, agent_commands=None):
     return blocks, text
 
 
-async def attached_blocks(request, log=None):
+async def attached_blocks(request: Any, log: 'Optional[Log]' = None) -> 'List[JsonObject]':
     """What the request attaches, as ACP content blocks as rich as ACP allows (host/acp/service.py fits them to what
     the agent reads, core/acp/prompt_content.py): an image (VS Code's ChatReferenceBinaryData) as an `image` block; a
     file as an embedded `resource` with its text (a link when it cannot be read as text); a selection (a Location)
     as a `resource` with the selected text, its uri naming the lines. Other references (not files) are left out."""
-    blocks = []
+    blocks = []  # type: List[JsonObject]
     for reference in prop(request, 'references') or []:
         value = prop(reference, 'value')
         if is_none(value):
@@ -86,7 +109,7 @@ async def attached_blocks(request, log=None):
     return blocks
 
 
-async def _reference_block(value):
+async def _reference_block(value: Any) -> 'Optional[JsonObject]':
     mime_type = prop(value, 'mimeType')
     if json_type(mime_type) == 'string' and not is_none(prop(value, 'data')):  # ChatReferenceBinaryData
         if not mime_type.lower().startswith('image/'):
@@ -113,7 +136,8 @@ class AcpSessionRunner:
     """A chat session's ACP turns (the shared part, core/acp/conversation.py `AcpConversations`, is `turns`: the
     side panel runs its turns through the same object) and the agent's own sessions in the list."""
 
-    def __init__(self, service, store, log, documents=None, change_log=None):
+    def __init__(self, service: 'AcpService', store: 'ConversationStore', log: 'Log',
+                 documents: 'Optional[DiffDocuments]' = None, change_log: 'Optional[ChangeLog]' = None) -> None:
         self.service = service
         self.store = store
         self.log = log
@@ -122,54 +146,54 @@ class AcpSessionRunner:
         texts = WorkspaceTexts()  # the workspace's texts between turns: what a shell command the agent ran changed
         self.turns = AcpConversations(service, store, log, lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, texts),
                                       change_log)
-        self.native = None  # ui/changes/native_edits.py NativeEdits (set by the chat sessions): writes in VS Code's chat editing
+        self.native = None  # type: Optional[NativeEdits]  # ui/changes/native_edits.py NativeEdits (set by the chat sessions): writes in VS Code's chat editing
         # True when VS Code's own "/" completion offers the agent's commands (ui/chat/session_commands.py); else the chat
         # says them once in a response
         self.commands_offered = False
 
-    def backend_for(self, conversation, wanted=None):
+    def backend_for(self, conversation: 'Conversation', wanted: 'Optional[str]' = None) -> 'JsonObject':
         return self.service.backend_for(conversation, wanted)
 
-    def notice_once(self, conversation, notice):
+    def notice_once(self, conversation: 'Conversation', notice: 'Optional[str]') -> 'Optional[str]':
         return self.service.notice_once(conversation, notice)
 
     # ---------------------------------------------------------------- modes and models in the input area
 
-    def option_groups(self):
+    def option_groups(self) -> 'List[JsonObject]':
         return self.service.option_groups()
 
-    def on_offered(self, callback):
+    def on_offered(self, callback: 'Callable[[], None]') -> None:
         self.service.on_offered(callback)
 
-    def on_chosen(self, callback):
+    def on_chosen(self, callback: 'Callable[[Conversation], None]') -> None:
         self.service.on_chosen(callback)
 
-    def panel_options(self, conversation):
+    def panel_options(self, conversation: 'Conversation') -> 'List[JsonObject]':
         """The side panel's pickers for `conversation`'s agent session (core/acp/options.py panel_options): none for a
         conversation no agent answers yet."""
         if is_none(conversation.acp):
             return []
         return panel_options(self.service.offered_to(conversation.acp['agent']), chosen_values(conversation.acp))
 
-    def option_values(self, conversation):
+    def option_values(self, conversation: 'Conversation') -> 'JsonObject':
         """The session's chosen mode and model, as VS Code's `ChatSession.options`."""
         return chosen_values(conversation.acp)
 
-    async def options_changed(self, conversation, updates):
+    async def options_changed(self, conversation: 'Conversation', updates: 'Json') -> bool:
         """VS Code's option updates ([{optionId, value}]: the user chose in a picker, or the first request's
         initialSessionOptions) applied to the conversation and its agent session; kept in the store."""
-        sends = []
+        sends = []  # type: List[Tuple[Optional[JsonObject], str, Json]]
         for update in updates or []:  # all kept first (VS Code may ask for the session's options right away) …
             found = option_update(update)
             if is_none(found) or get_key(conversation.acp, found[0]) == found[1]:
                 continue
-            sends.append([self.service.choose(conversation, found[0], found[1]), found[0], found[1]])
+            sends.append((self.service.choose(conversation, found[0], found[1]), found[0], found[1]))
         if len(sends) > 0 and len(conversation.messages) > 0:
             self.store.put(conversation, SESSION_ORIGIN)
-        calls = []
+        calls = []  # type: List[Tuple[str, Awaitable[None]]]
         for target, option, value in sends:  # … then told to the agent (in order), when its session is open
             if not is_none(target):
-                calls.append([option, self.service.send_choice(target, option, value)])
+                calls.append((option, self.service.send_choice(target, option, value)))
         for option, call in calls:
             try:
                 await call
@@ -178,21 +202,22 @@ class AcpSessionRunner:
                               ' (it is set again when the session is next opened)')
         return len(sends) > 0
 
-    def choices(self):
+    def choices(self) -> 'JsonObject':
         return self.service.choices()
 
-    def commands(self, conversation, choice):
+    def commands(self, conversation: 'Conversation', choice: 'Optional[str]') -> 'List[JsonObject]':
         """The slash commands a front end lists for `conversation`: its agent session's, else those its agent (or,
         for a conversation no agent answered yet, the agent of the front end's `choice`) sent last; [] for the
         built-in loop."""
         acp = conversation.acp
-        agent_name = acp['agent'] if not is_none(acp) else agent_of_choice(choice)
+        agent_name = acp['agent'] if not is_none(acp) else None if choice is None else agent_of_choice(choice)
         if is_none(agent_name) or (is_none(acp) and len(conversation.messages) > 0):
             return []
         commands = commands_of(get_key(acp, 'commands'))
         return commands if len(commands) > 0 else self.service.known_commands(agent_name)
 
-    async def respond(self, spec, conversation, request, stream, token):
+    async def respond(self, spec: 'Spec', conversation: 'Conversation', request: Any, stream: 'ChatStream',
+                      token: Any) -> 'JsonObject':
         blocks, text = prompt_blocks(request, [command['name'] for command in self.session_commands(conversation)])
         if text.strip() == '':
             stream.markdown('Type a message for ' + spec['name'] + '.')
@@ -236,7 +261,7 @@ class AcpSessionRunner:
         return {'metadata': {'hermes': {'stopped': 'cancelled' if ended['cancelled'] else 'done', 'acp': spec['name'],
                                         'stopReason': ended['stopReason']}}}
 
-    def session_commands(self, conversation):
+    def session_commands(self, conversation: 'Optional[Conversation]') -> 'List[JsonObject]':
         """The commands a chat session's "/" offers: its agent session's, else those its agent sent last; for a
         session no agent answered yet (or None: one VS Code has not opened), those of the agent new sessions use."""
         if is_none(conversation) or (is_none(conversation.acp) and len(conversation.messages) == 0):
@@ -246,7 +271,7 @@ class AcpSessionRunner:
 
     # ---------------------------------------------------------------- the agent's own sessions
 
-    async def import_listed(self):
+    async def import_listed(self) -> int:
         """Hermes' own sessions for this workspace (session/list by cwd, e.g. started with `hermes` in a terminal)
         join the list beside ours; their turns are replayed when one is opened. Returns how many were added."""
         backend = self.service.choose_for_listing()
@@ -274,36 +299,43 @@ class AcpSessionRunner:
             added += 1
         return added
 
-    def needs_replay(self, conversation):
+    def needs_replay(self, conversation: 'Conversation') -> bool:
         return not is_none(conversation.acp) and get_key(conversation.acp, 'replay') is True
 
-    async def replay(self, conversation):
+    async def replay(self, conversation: 'Conversation') -> bool:
         """The turns of a listed agent session, from its replay (session/load), as the conversation's messages."""
-        spec = self.service.spec_named(conversation.acp['agent'])
+        acp = conversation.acp
+        if acp is None:  # (a conversation needs_replay says yes to has its agent session)
+            return False
+        spec = self.service.spec_named(acp['agent'])
         if is_none(spec):
             return False
-        messages = []
-        state = {'turn': None, 'user': None}
+        messages = []  # type: List[Message]
+        state = {'turn': None, 'user': None}  # type: ReplayState
         cwd = self.service.cwd()
 
-        def on_update(update):
+        def on_update(update: 'Json') -> None:
             kind = get_key(update, 'sessionUpdate')
             if kind == 'user_message_chunk':
                 text = content_text(get_key(update, 'content'))
-                if is_none(state['user']):
-                    state['user'] = {'role': 'user', 'text': ''}
+                user = state['user']
+                if is_none(user):
+                    user = {'role': 'user', 'text': ''}
+                    state['user'] = user
                     state['turn'] = None
-                    messages.append(state['user'])
-                state['user']['text'] = state['user']['text'] + text
+                    messages.append(user)
+                user['text'] = user['text'] + text
                 return
-            if is_none(state['turn']):
-                reply = {'role': 'assistant', 'status': 'done', 'error': None, 'parts': []}
+            turn = state['turn']
+            if is_none(turn):
+                reply = {'role': 'assistant', 'status': 'done', 'error': None, 'parts': []}  # type: AssistantMessage
                 messages.append(reply)
-                state['turn'] = AcpTurn(reply, None, cwd)
+                turn = AcpTurn(reply, None, cwd)
+                state['turn'] = turn
                 state['user'] = None
-            state['turn'].apply(update)
+            turn.apply(update)
         try:
-            await self.service.replay_session(spec, conversation.acp['sessionId'], on_update)
+            await self.service.replay_session(spec, acp['sessionId'], on_update)
         except JsError as error:
             self.log.warn('ACP: replaying ' + spec['name'] + '\'s session failed: ' + error_message(error))
             return False
@@ -314,18 +346,18 @@ class AcpSessionRunner:
                         part['status'] = 'ok'
         conversation.messages = [message for message in messages
                                  if message['role'] == 'assistant' or message['text'].strip() != '']
-        conversation.acp = {'agent': conversation.acp['agent'], 'sessionId': conversation.acp['sessionId']}
+        conversation.acp = {'agent': acp['agent'], 'sessionId': acp['sessionId']}
         self.store.put(conversation, SESSION_ORIGIN)
         return True
 
 
-def acp_commands(service, log):
+def acp_commands(service: 'AcpService', log: 'Log') -> 'Dict[str, AgentCommand]':
     """"Hermes: Sign In to an Agent" / "Sign Out of an Agent" (argument: the agent's name, as the sign-in button under
     a failure passes it; none: a pick of the agents), and the setup button of earlier versions (Hermes Agent): their
     handlers by command (ui/acp/late.py registers the commands at activation)."""
     sign_in = AgentSignIn(service, log)
 
-    async def chosen_spec(name, verb):
+    async def chosen_spec(name: 'Json', verb: str) -> 'Optional[Spec]':
         hermes = service.hermes()
         agents = service.agents_configured()
         if json_type(name) == 'string':
@@ -333,7 +365,7 @@ def acp_commands(service, log):
             if is_none(spec):
                 vscode.window.showWarningMessage('Hermes: no agent named ' + name + ' is configured.')
             return spec
-        specs = [] if is_none(hermes) else [hermes]
+        specs = [] if is_none(hermes) else [hermes]  # type: List[Spec]
         for spec in agents:
             specs.append(spec)
         if len(specs) == 0:
@@ -346,20 +378,21 @@ def acp_commands(service, log):
                                                    {'placeHolder': verb + ' which agent?'})
         return None if is_none(picked) else find_spec(picked, hermes, agents)
 
-    async def run_sign_in(name=None, *ignored):
+    async def run_sign_in(name: 'Json' = None, *ignored: Any) -> bool:
         spec = await chosen_spec(name, 'Sign in to')
         return False if is_none(spec) else await sign_in.sign_in(spec)
 
-    async def run_sign_out(name=None, *ignored):
+    async def run_sign_out(name: 'Json' = None, *ignored: Any) -> bool:
         spec = await chosen_spec(name, 'Sign out of')
         return False if is_none(spec) else await sign_in.sign_out(spec)
 
-    async def run_setup(*ignored):
+    async def run_setup(*ignored: Any) -> bool:
         return await run_sign_in(HERMES_NAME)
     return {SIGN_IN_COMMAND: run_sign_in, SIGN_OUT_COMMAND: run_sign_out, SETUP_COMMAND: run_setup}
 
 
-def make_acp_sessions(context, log, mcp, agents, store, change_log=None):
+def make_acp_sessions(context: 'ExtensionContext', log: 'Log', mcp: 'Optional[McpService]', agents: 'AcpAgents',
+                      store: 'ConversationStore', change_log: 'Optional[ChangeLog]' = None) -> AcpSessionRunner:
     """The ACP agents behind chat sessions (and the side panel): AcpService over the window's agent processes
     (`agents`: host/acp/agents.py AcpAgents) and their client side (`agents.client_side`), the diff documents; what the agents change on disk goes to `change_log`
     (host/changes/log.py). Returns the runner. This module is a part loaded on first use: ui/acp/late.py makes the

@@ -30,6 +30,7 @@ from hermes.host.files import stat
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 from hermes.contracts.json import JsonObject
+from hermes.contracts.loop import ChangeAuthor
 from hermes.contracts.services import FileStat
 from hermes.core.changes.edit_scopes import Write
 from hermes.host.changes.log import ChangeLog
@@ -68,7 +69,7 @@ class NativeEdits:
         # no turn's writes join VS Code's editing session: Hermes' own review alone has them.
         self.hears_keep = False
 
-    def open(self, stream: Any, author: 'JsonObject') -> 'Callable[[], None]':
+    def open(self, stream: Any, author: 'ChangeAuthor') -> 'Callable[[], None]':
         """Open `author`'s turn for `stream` (a no-op without externalEdit, or when no participant hears VS Code's
         Keep); returns a function that closes it."""
         if is_none(self.changes) or not self.hears_keep or not can_edit_natively(stream):
@@ -78,7 +79,7 @@ class NativeEdits:
             return await self._write(stream, author, paths, write)
         return self.changes.edit_scopes.open(author, run)
 
-    async def _write(self, stream: Any, author: 'JsonObject', paths: 'List[str]', write: 'Write') -> Any:
+    async def _write(self, stream: Any, author: 'ChangeAuthor', paths: 'List[str]', write: 'Write') -> Any:
         """`write()` inside stream.externalEdit: VS Code snapshots `paths` before and after it. A file the write
         creates is left to Hermes' review alone: VS Code 1.139 neither Keeps nor Undoes an externally created file
         cleanly once it is gone (its Keep saves the file back, its Undo leaves it empty)."""
@@ -108,7 +109,7 @@ class NativeEdits:
             raise outcome['error']
         return outcome['value']
 
-    def _note(self, path: str, author: 'JsonObject') -> None:
+    def _note(self, path: str, author: 'ChangeAuthor') -> None:
         key = 'p:' + path
         if not (key in self.files):
             self.files[key] = {'path': path, 'authors': []}
@@ -262,7 +263,7 @@ def follow_actions(context: 'ExtensionContext', native: 'Optional[NativeEdits]',
         native.hears_keep = True
 
 
-def open_turn(native: 'Optional[NativeEdits]', stream: Any, author: 'JsonObject') -> 'Callable[[], None]':
+def open_turn(native: 'Optional[NativeEdits]', stream: Any, author: 'ChangeAuthor') -> 'Callable[[], None]':
     """The front ends' one call: open `author`'s turn on `stream` when there is a NativeEdits; returns the closer."""
     if is_none(native):
         return lambda: None

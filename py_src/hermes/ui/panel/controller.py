@@ -286,14 +286,16 @@ class PanelController:
         state = self.backend_state()
         self.post({'type': 'backends', 'choices': state['choices'], 'current': state['current'],
                    'locked': state['locked'], 'usage': getattr(self.conversation, 'acp_usage', None)})
-        self.post({'type': 'commands', 'commands': self.acp.commands(self.conversation, state['current'])})
+        commands = self.acp.commands(self.conversation, state['current'])  # type: Any  # (records the agent sent, read)
+        self.post({'type': 'commands', 'commands': commands})
         self.post_options()
 
     def post_options(self) -> None:
         """The conversation's agent options (mode, model, config options) as the panel's pickers."""
         if is_none(self.acp) or is_none(getattr(self.acp, 'panel_options', None)):
             return
-        self.post({'type': 'options', 'options': self.acp.panel_options(self.conversation)})
+        options = self.acp.panel_options(self.conversation)  # type: Any  # (core/acp/options.py's picker records)
+        self.post({'type': 'options', 'options': options})
 
     async def set_option(self, option: str, value: str) -> bool:
         """A picker's choice: one the agent offers (else refused, logged), kept with the conversation and set on its
@@ -502,7 +504,8 @@ class PanelController:
         through PanelAcpView; `user`: the prompt again (Retry). Only with an ACP runner (`_backend` says 'acp')."""
         assert self.acp is not None  # (Transcrypt drops asserts: for the type checker and the CPython tests)
         turns = self.acp.turns
-        begun = turns.begin(self.conversation, text, spec['name'], PANEL_ORIGIN, user)
+        again = user  # type: Any  # (a stored UserMessage; begin takes the message as stored JSON)
+        begun = turns.begin(self.conversation, text, spec['name'], PANEL_ORIGIN, again)
         self.turns += 1
         turn = Turn(self.turns, text, begun['reply'], self.make_cancel(), begun['user']['turn'])
         turn.acp = True

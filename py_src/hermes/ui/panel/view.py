@@ -99,7 +99,7 @@ class PanelHost:
 
     async def show_diffs(self, diffs: 'List[JsonObject]', agent_name: str) -> None:
         """An agent's permission diffs, each in a diff editor (the same documents as a chat session's)."""
-        if is_none(self.acp):
+        if self.acp is None or self.acp.documents is None:  # (the runner activate makes always has them)
             return
         documents = self.acp.documents
         for diff in diffs:
