@@ -264,13 +264,11 @@ class ChangeLog:
         """Accept one hunk (or every hunk of the file): it stays in the file and leaves the log. Returns the ids
         kept ([] when there was nothing to keep)."""
         path = _path_of(path)
-        entry = self.entry(path)
-        if is_none(entry):
+        found = self._model.chosen(path, _the_hunk_or_all(hunk_id))
+        if is_none(found):
             return []
-        chosen = [hunk for hunk in entry['hunks'] if is_none(hunk_id) or hunk['id'] == hunk_id]
-        if len(chosen) == 0:
-            return []
-        self._model.keep_hunks(path, entry, chosen, 'kept', self._clock())
+        chosen = found['hunks']
+        self._model.keep_hunks(path, found['entry'], chosen, 'kept', self._clock())
         self._changed([path])
         return [hunk['id'] for hunk in chosen]
 
@@ -289,12 +287,11 @@ class ChangeLog:
         (nothing written) when the user edited one of these hunks since, unless `force`; a ValueError for a
         file recorded too large to undo. Returns the ids undone."""
         path = _path_of(path)
-        entry = self.entry(path)
-        if is_none(entry):
+        found = self._model.chosen(path, _the_hunk_or_all(hunk_id))
+        if is_none(found):
             return []
-        chosen = [hunk for hunk in entry['hunks'] if is_none(hunk_id) or hunk['id'] == hunk_id]
-        if len(chosen) == 0:
-            return []
+        entry = found['entry']
+        chosen = found['hunks']
         if entry['too_large']:
             raise ValueError(too_large_to_undo_text())
         current = await self._files.read(path)
@@ -503,6 +500,11 @@ class ChangeLog:
     def _tell(self, text: str) -> None:
         if not is_none(self._report):
             self._report(text)
+
+
+def _the_hunk_or_all(hunk_id: 'Optional[str]') -> 'Callable[[ChangeHunk], bool]':
+    """Keep's and Undo's choice: the hunk named `hunk_id`, or every hunk of the file when none is named."""
+    return lambda hunk: is_none(hunk_id) or hunk['id'] == hunk_id
 
 
 def _copy(item: 'Any') -> 'JsonObject':
