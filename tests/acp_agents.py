@@ -58,9 +58,10 @@ def write_hermes_config(hermes_home, endpoint, model=MODEL):
     (folder / 'config.yaml').write_text(text)
 
 
-def scripted_agent(name='Scripted', env=None):
-    """Our scripted ACP agent as a `hermes.acp.agents` entry named `name` (`env`: its environment's additions)."""
-    entry = {'name': name, 'command': sys.executable, 'args': [str(SCRIPTED_AGENT)]}
+def scripted_agent(name='Scripted', env=None, args=()):
+    """Our scripted ACP agent as a `hermes.acp.agents` entry named `name` (`env`: its environment's additions; `args`:
+    its modes and flags, e.g. `config`, `--rich`)."""
+    entry = {'name': name, 'command': sys.executable, 'args': [str(SCRIPTED_AGENT)] + list(args)}
     if env:
         entry['env'] = env
     return entry

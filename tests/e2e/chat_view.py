@@ -11,12 +11,18 @@ type without models of its own: the picker only flashes while the view resolves 
 test that waited for it passed or hung by luck. The condition is the extension's own log line instead:
 "Hermes models: … given to VS Code" (ui/chat/lm_provider.py), written by the new extension host.
 """
+from contextlib import contextmanager
+import re
+
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from conftest import type_and_send
+from conftest import open_window, type_and_send
 from vscode_server import attempts, holds_within, stays_true, wait_until
 
 RESPONSE = '.interactive-item-container.interactive-response'
+# VS Code folds a finished turn's tool calls into one line that opens them: "Completed 5 steps (in 2s)" or, its other
+# wording, "Finished with 5 steps".
+STEPS = re.compile(r'^(Completed|Finished with) \d+ steps?')
 INPUT = '.interactive-input-part .monaco-editor'
 SESSION_ROW = '.agent-session-item-row'
 MODEL_PICKER = '.model-picker-name'
@@ -28,6 +34,14 @@ def wait_for_first_window(server, window):
     """A new window: Hermes activated, the Hermes model in the local chat's model picker (Send is enabled)."""
     server.wait_for_log(IN_THE_PLUS_MENU)
     window.page.locator(MODEL_PICKER).first.wait_for(state='visible')
+
+
+@contextmanager
+def first_window(browser, server, name):
+    """A window on `server` once its first start is done (wait_for_first_window), closed when the block ends."""
+    with open_window(browser, server, name) as bench:
+        wait_for_first_window(server, bench)
+        yield bench
 
 
 def reload_window(window, server):

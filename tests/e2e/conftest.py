@@ -112,6 +112,13 @@ class Evidence:
 OPEN_WINDOWS = []
 
 
+def scripted_agent_settings(*agents):
+    """User settings for a window whose side panel and "+" sessions run the scripted ACP agent: `agents` as
+    `hermes.acp.agents` (the one named Scripted picked), the MCP server on a free port, the screenshots' dark theme."""
+    return {'hermes.mcp.port': 0, 'hermes.acp.agents': list(agents), 'hermes.agent.backend': 'Scripted',
+            'workbench.colorTheme': 'Default Dark Modern'}
+
+
 @contextmanager
 def open_window(browser, server, name, url=None, on_page=None, **context_options):
     """A page on `server` (or `url`), traced so that a failed test can keep what happened in it; `on_page(page)`

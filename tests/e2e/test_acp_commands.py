@@ -19,9 +19,9 @@ The tests run in order on one window.
 import pytest
 
 from acp_agents import scripted_agent
-from chat_view import (INPUT, RESPONSE, last_response, new_hermes_session, open_panel, send, wait_for_first_window,
+from chat_view import (first_window, INPUT, RESPONSE, last_response, new_hermes_session, open_panel, send,
                        wait_idle)
-from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from conftest import copy_of_fixture_workspace, running_code_server, scripted_agent_settings
 from vscode_server import wait_until
 
 SUGGEST_ROWS = '.suggest-widget.visible .monaco-list-row'
@@ -30,17 +30,14 @@ SUGGEST_ROWS = '.suggest-widget.visible .monaco-list-row'
 @pytest.fixture(scope='module')
 def server(tmp_path_factory):
     workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-commands-ws')
-    settings = {'hermes.mcp.port': 0, 'hermes.agent.backend': 'Scripted',
-                'hermes.acp.agents': [dict(scripted_agent(), args=scripted_agent()['args'] + ['config'])],
-                'workbench.colorTheme': 'Default Dark Modern'}
+    settings = scripted_agent_settings(scripted_agent(args=['config']))
     with running_code_server(tmp_path_factory, workspace, 'acp-commands', settings=settings) as running:
         yield running
 
 
 @pytest.fixture(scope='module')
 def window(browser, server):
-    with open_window(browser, server, 'acp-commands') as bench:
-        wait_for_first_window(server, bench)
+    with first_window(browser, server, 'acp-commands') as bench:
         yield bench
 
 

@@ -13,10 +13,9 @@ The tests run in order on one window.
 import pytest
 
 from acp_agents import scripted_agent
-from chat_view import send_in_panel
-from chat_view import (last_response, new_hermes_session, open_panel, open_session, send as send_in_chat,
-                       session_row, show_sessions, wait_for_first_window, wait_idle)
-from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from chat_view import (first_window, last_response, new_hermes_session, open_panel, open_session, send as send_in_chat,
+                       send_in_panel, session_row, show_sessions)
+from conftest import copy_of_fixture_workspace, running_code_server, scripted_agent_settings
 from vscode_server import wait_until
 
 TITLE = 'hello there fork'
@@ -25,18 +24,14 @@ TITLE = 'hello there fork'
 @pytest.fixture(scope='module')
 def server(tmp_path_factory):
     workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-fork-ws')
-    agent = scripted_agent()
-    agent['args'] = agent['args'] + ['config']
-    settings = {'hermes.mcp.port': 0, 'hermes.acp.agents': [agent], 'hermes.agent.backend': 'Scripted',
-                'workbench.colorTheme': 'Default Dark Modern'}
+    settings = scripted_agent_settings(scripted_agent(args=['config']))
     with running_code_server(tmp_path_factory, workspace, 'acp-fork', settings=settings) as running:
         yield running
 
 
 @pytest.fixture(scope='module')
 def window(browser, server):
-    with open_window(browser, server, 'acp-fork') as bench:
-        wait_for_first_window(server, bench)
+    with first_window(browser, server, 'acp-fork') as bench:
         yield bench
 
 

@@ -16,9 +16,9 @@ The tests run in order on one window.
 import pytest
 
 from acp_agents import scripted_agent
-from chat_view import INPUT, last_response, new_hermes_session, open_panel, send as send_in_chat, send_in_panel, \
-    wait_for_first_window
-from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from chat_view import (INPUT, STEPS, first_window, last_response, new_hermes_session, open_panel, send as send_in_chat,
+                       send_in_panel)
+from conftest import copy_of_fixture_workspace, running_code_server, scripted_agent_settings
 from vscode_server import wait_until
 
 
@@ -29,19 +29,14 @@ def workspace(tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def server(tmp_path_factory, workspace):
-    hermes_main = scripted_agent('Hermes main')
-    hermes_main['args'] = hermes_main['args'] + ['plan_modes']
-    settings = {'hermes.mcp.port': 0, 'hermes.acp.agents': [scripted_agent(), hermes_main],
-                'hermes.agent.backend': 'Scripted',
-                'workbench.colorTheme': 'Default Dark Modern'}
+    settings = scripted_agent_settings(scripted_agent(), scripted_agent('Hermes main', args=['plan_modes']))
     with running_code_server(tmp_path_factory, workspace, 'acp-hermes-main', settings=settings) as running:
         yield running
 
 
 @pytest.fixture(scope='module')
 def window(browser, server):
-    with open_window(browser, server, 'acp-hermes-main') as bench:
-        wait_for_first_window(server, bench)
+    with first_window(browser, server, 'acp-hermes-main') as bench:
         yield bench
 
 
@@ -51,7 +46,7 @@ def test_a_sessions_subagents_are_grouped_under_the_call_that_delegated_them(win
     send_in_chat(page, 'subagents')
     response = last_response(page)
     response.get_by_text('delegated').first.wait_for(state='visible', timeout=60000)
-    steps = response.get_by_text('Completed', exact=False).first  # VS Code folds a turn's tool calls into steps
+    steps = response.get_by_text(STEPS).first
     if steps.is_visible():
         steps.click()
     response.get_by_text('delegate batch (2 tasks)').first.wait_for(state='visible', timeout=30000)

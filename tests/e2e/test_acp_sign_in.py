@@ -10,25 +10,22 @@ program with `--login` in a terminal) and `logout`; session/new answers -32000 a
 import pytest
 
 from acp_agents import scripted_agent
-from chat_view import RESPONSE, last_response, new_hermes_session, send, wait_for_first_window
-from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from chat_view import first_window, RESPONSE, last_response, new_hermes_session, send
+from conftest import copy_of_fixture_workspace, running_code_server, scripted_agent_settings
 from vscode_server import wait_until
 
 
 @pytest.fixture(scope='module')
 def server(tmp_path_factory):
     workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-sign-in-ws')
-    agent = scripted_agent()
-    settings = {'hermes.mcp.port': 0, 'hermes.agent.backend': 'Scripted',
-                'hermes.acp.agents': [dict(agent, args=agent['args'] + ['auth_terminal'])]}
+    settings = scripted_agent_settings(scripted_agent(args=['auth_terminal']))
     with running_code_server(tmp_path_factory, workspace, 'acp-sign-in', settings=settings) as running:
         yield running
 
 
 @pytest.fixture(scope='module')
 def window(browser, server):
-    with open_window(browser, server, 'acp-sign-in') as bench:
-        wait_for_first_window(server, bench)
+    with first_window(browser, server, 'acp-sign-in') as bench:
         yield bench
 
 

@@ -17,9 +17,8 @@ import base64
 import pytest
 
 from acp_agents import scripted_agent
-from chat_view import send_in_panel
-from chat_view import last_response, new_hermes_session, open_panel, send as send_in_chat, wait_for_first_window, wait_idle
-from conftest import copy_of_fixture_workspace, open_window, running_code_server
+from chat_view import first_window, last_response, new_hermes_session, open_panel, send as send_in_chat, send_in_panel
+from conftest import copy_of_fixture_workspace, running_code_server, scripted_agent_settings
 from vscode_server import wait_until
 
 TURN = 'This turn: 1,234 tokens (1,000 in, 200 out, 34 thinking) · $0.25'
@@ -31,18 +30,14 @@ PNG = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4
 def server(tmp_path_factory):
     workspace = copy_of_fixture_workspace(tmp_path_factory, 'acp-usage-ws')
     (workspace / 'dot.png').write_bytes(PNG)
-    agent = scripted_agent()
-    agent['args'] = agent['args'] + ['--rich']
-    settings = {'hermes.mcp.port': 0, 'hermes.acp.agents': [agent], 'hermes.agent.backend': 'Scripted',
-                'workbench.colorTheme': 'Default Dark Modern'}
+    settings = scripted_agent_settings(scripted_agent(args=['--rich']))
     with running_code_server(tmp_path_factory, workspace, 'acp-usage', settings=settings) as running:
         yield running
 
 
 @pytest.fixture(scope='module')
 def window(browser, server):
-    with open_window(browser, server, 'acp-usage') as bench:
-        wait_for_first_window(server, bench)
+    with first_window(browser, server, 'acp-usage') as bench:
         yield bench
 
 

@@ -12,8 +12,8 @@ The tests run in order on one window, each building on the one before. Screensho
 import pytest
 from mcp.types import Implementation
 
-from chat_view import RESPONSE, reload_window, send, session_row, show_sessions, wait_for_first_window
-from conftest import BUILTIN_MODEL, copy_of_fixture_workspace, open_window, running_code_server
+from chat_view import first_window, RESPONSE, reload_window, send, session_row, show_sessions
+from conftest import BUILTIN_MODEL, copy_of_fixture_workspace, running_code_server
 from llm_server.scenarios import Reply, text_events, tool_events
 from mcp_session import McpSession
 from vscode_server import attempts, holds_within, wait_until
@@ -47,8 +47,7 @@ def server(tmp_path_factory, workspace, llm):
 
 @pytest.fixture(scope='module')
 def window(browser, server):
-    with open_window(browser, server, 'changes') as bench:
-        wait_for_first_window(server, bench)
+    with first_window(browser, server, 'changes') as bench:
         yield bench
 
 

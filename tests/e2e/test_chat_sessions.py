@@ -43,7 +43,7 @@ def window(browser, sessions_server):
 def test_the_plus_menu_offers_hermes_agent(window, artifacts):
     page = window.page
     window.run_command('Notifications: Clear All Notifications')
-    entry = open_plus_menu(page)
+    open_plus_menu(page)
     assert 'New Chat Window' in page.get_by_role('menu').first.inner_text()
     window.screenshot(artifacts / 'sessions-plus-menu.png')
     new_hermes_session(page)

@@ -17,26 +17,24 @@ The tests run in order on one window.
 import pytest
 
 from acp_agents import scripted_agent
-from chat_view import send_in_panel as send
+from chat_view import first_window, send_in_panel as send
 from chat_view import (QUESTION_BOX, last_response, new_hermes_session, open_panel, send as send_in_chat,
-                       wait_for_first_window, wait_idle)
-from conftest import copy_of_fixture_workspace, open_window, running_code_server
+                       wait_idle)
+from conftest import copy_of_fixture_workspace, running_code_server, scripted_agent_settings
 from vscode_server import wait_until
 
 
 @pytest.fixture(scope='module')
 def server(tmp_path_factory):
     workspace = copy_of_fixture_workspace(tmp_path_factory, 'elicitation-ws')
-    settings = {'hermes.mcp.port': 0, 'hermes.acp.agents': [scripted_agent()], 'hermes.agent.backend': 'Scripted',
-                'workbench.colorTheme': 'Default Dark Modern'}
+    settings = scripted_agent_settings(scripted_agent())
     with running_code_server(tmp_path_factory, workspace, 'elicitation', settings=settings) as running:
         yield running
 
 
 @pytest.fixture(scope='module')
 def window(browser, server):
-    with open_window(browser, server, 'elicitation') as bench:
-        wait_for_first_window(server, bench)
+    with first_window(browser, server, 'elicitation') as bench:
         yield bench
 
 

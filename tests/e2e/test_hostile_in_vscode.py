@@ -13,8 +13,6 @@ Also: what the approval dialog looks like for a long argument holding bidi and c
 dialogs show what will run (a task's command line, a launch configuration's program, a terminal profile's shell)."""
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -482,7 +480,7 @@ def test_undo_writes_nothing_through_a_folder_that_became_a_link_outside(world):
     page = world['bench'].page
     page.locator('.notification-toast', has_text='it now leads outside the workspace').first.wait_for()
     assert not (world['outside'] / 'link-target' / 'notes.md').exists()
-    pending = world['probe'](f"""
+    pending = world['probe']("""
         const api = vscode.extensions.getExtension('hermes-agent.hermes-agent').exports;
         return api.doors.open().watch.change_log.pending().map((entry) => entry.path);""")
     assert str(target) in pending

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from chat_view import STEPS
 from conftest import copy_of_fixture_workspace, open_window, running_code_server, type_and_send
 from vscode_server import package_probe_extension, probe_runner, wait_until
 
@@ -167,7 +168,7 @@ def test_hermes_runs_a_tool_shows_progress_and_answers(chat, probe, llm, workspa
     assert 'hermes' not in json.dumps(first['messages'][-1])  # the participant mention is not sent
     assert 'file_create' in [tool['function']['name'] for tool in first['tools']]
     response = last_response(page)
-    response.get_by_text('Completed').first.click()  # the steps: the touched file is a reference
+    response.get_by_text(STEPS).first.click()  # the steps: the touched file is a reference
     response.get_by_text('Used 1 reference').first.wait_for(state='visible')
     response.get_by_text('Used 1 reference').first.click()
     response.get_by_text('hello.txt').first.wait_for(state='visible')
