@@ -163,7 +163,7 @@ test('McpHttpClient ↔ McpHttpServer: SSE replies, the GET stream, session end'
     const notifications = [];
     const listening = client.listen((m) => notifications.push(plain(m)));
     // conditions, not delays: the server holds the GET stream, then the notification has arrived
-    await until(() => Object.values(server.sessions).some((session) => session.stream && session.stream.open));
+    await until(() => Object.values(server.sessions.by_id).some((session) => session.stream && session.stream.open));
     addTool('late', async () => 'late');
     await until(() => notifications.length > 0);
     assert.deepEqual(notifications, [{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);

@@ -1,7 +1,8 @@
-"""The transport's reading of a POST body (net/mcp/http.py PostedBody): each message classified once, and
+"""The transport's reading of a POST body (net/mcp/bodies.py PostedBody): each message classified once, and
 what that decides — 202 or a reply, which ids own this POST's stream, whether it may stream, initialize."""
 from hermes.host.log import Log
-from hermes.net.mcp.http import PostedBody, stream_key
+from hermes.net.mcp.bodies import PostedBody
+from hermes.net.mcp.sessions import stream_key
 
 CALL = {'jsonrpc': '2.0', 'id': 3, 'method': 'tools/call', 'params': {'name': 'x', 'arguments': {}}}
 NOTE = {'jsonrpc': '2.0', 'method': 'notifications/initialized'}

@@ -23,7 +23,7 @@ from hermes.contracts.json import JsonObject
 from hermes.core.tools import ToolRegistry
 from hermes.host.log import Log
 from hermes.host.mcp.features import McpFeatures
-from hermes.net.mcp.http import Route
+from hermes.net.mcp.sessions import Route
 if TYPE_CHECKING:
     from vscode import ExtensionContext
 
@@ -105,7 +105,7 @@ class McpService:
         self.token = None if auth == 'none' else await mcp_token(self.context)
         server = McpHttpServer(self.create_protocol, self.health, self.token, self.log,
                                stateless=self.create_stateless())
-        server.on_sessions_changed = lambda count: self._clients_changed()
+        server.sessions.on_changed = lambda count: self._clients_changed()
         preferred = setting('mcp.port')
         last_port = self.context.workspaceState.js_get(LAST_PORT_KEY)
         try:
