@@ -4,7 +4,7 @@ on first use (hermes/lazy_parts.py), with the modules only it imports:
 
 - ui/panel/state.py: the conversation shown and the turn running (PanelState, Turn), shared by the parts below;
 - ui/panel/turns.py: Send, Retry, Stop, New chat, Show (PanelTurns), through ui/panel/builtin_turn.py (the built-in
-  agent loop, its event sink) or ui/panel/acp_turn.py (the conversation's ACP agent);
+  agent loop, its event sink) or ui/panel/agent_turn.py (the conversation's ACP agent);
 - ui/panel/backends.py: who answers (the built-in loop or an ACP agent) and the agent's options as pickers;
 - ui/panel/models.py: the model picker; ui/panel/page.py: what a rebuilt webview is shown whole;
 - ui/acp/panel.py: an ACP turn's posts (PanelAcpView) and the questions waiting for the user (PanelQuestions).
@@ -34,7 +34,7 @@ from hermes.core.cancellation import Cancellation
 from hermes.core.chat.conversations import Conversation
 from hermes.core.acp.backends import HERMES_NAME
 from hermes.ui.acp.panel import PanelQuestions
-from hermes.ui.panel.acp_turn import AcpTurns
+from hermes.ui.panel.agent_turn import AgentTurns
 from hermes.ui.panel.backends import PanelBackends
 from hermes.ui.panel.builtin_turn import BuiltinTurns
 from hermes.ui.panel.models import PanelModels
@@ -63,9 +63,9 @@ class PanelController:
         self.backends = PanelBackends(self.state, acp)
         self.models = PanelModels(self.state, self.backends)
         self.page = PanelPage(self.state, self.backends, self.questions)
-        acp_turns = None if acp is None else AcpTurns(self.state, acp, self.backends, self.questions, cancel)
+        agent_turns = None if acp is None else AgentTurns(self.state, acp, self.backends, self.questions, cancel)
         self.turns = PanelTurns(self.state, self.backends, self.page, self.questions,
-                                BuiltinTurns(self.state, run_turn, cancel), acp_turns)
+                                BuiltinTurns(self.state, run_turn, cancel), agent_turns)
 
     # What ui/panel/view.py asks of the panel (LatePanel, the store's and the settings' listeners)
     @property

@@ -1,5 +1,5 @@
 """One turn at a time in the side panel: Send and Retry hand it to who answers the conversation (the built-in loop,
-ui/panel/builtin_turn.py, or its ACP agent, ui/panel/acp_turn.py), Stop cancels it; New chat and Show replace the
+ui/panel/builtin_turn.py, or its ACP agent, ui/panel/agent_turn.py), Stop cancels it; New chat and Show replace the
 conversation (Show only between turns)."""
 # __pragma__('tconv')
 # __pragma__('skip')
@@ -10,7 +10,7 @@ from hermes.js.objects import is_none
 from hermes.core.changes.checkpoints import new_turn_id, last_turn, turn_of
 from hermes.core.chat.conversations import Conversation
 from hermes.ui.acp.panel import PanelQuestions
-from hermes.ui.panel.acp_turn import AcpTurns
+from hermes.ui.panel.agent_turn import AgentTurns
 from hermes.ui.panel.backends import PanelBackends
 from hermes.ui.panel.builtin_turn import BuiltinTurns
 from hermes.ui.panel.page import PanelPage
@@ -18,16 +18,16 @@ from hermes.ui.panel.state import PanelState
 
 
 class PanelTurns:
-    """`acp_turns`: None without the ACP agents' runner (then `backends` always answers 'builtin')."""
+    """`agent_turns`: None without the ACP agents' runner (then `backends` always answers 'builtin')."""
 
     def __init__(self, state: PanelState, backends: PanelBackends, page: PanelPage, questions: PanelQuestions,
-                 builtin: BuiltinTurns, acp_turns: 'Optional[AcpTurns]') -> None:
+                 builtin: BuiltinTurns, agent_turns: 'Optional[AgentTurns]') -> None:
         self.state = state
         self.backends = backends
         self.page = page
         self.questions = questions
         self.builtin = builtin
-        self.acp_turns = acp_turns
+        self.agent_turns = agent_turns
 
     async def send(self, text: str, images: 'Optional[str]' = None) -> 'Optional[AssistantMessage]':
         """`images`: the JSON text of the images the user attached (core/acp/prompt_content.py panel_images), or None."""
@@ -47,8 +47,8 @@ class PanelTurns:
                         'apiKey': False, 'setup': None})
             return None
         if backend['kind'] == 'acp':
-            assert self.acp_turns is not None  # ('acp' only with a runner; Transcrypt drops asserts)
-            return await self.acp_turns.run(backend['spec'], text, None, images)
+            assert self.agent_turns is not None  # ('acp' only with a runner; Transcrypt drops asserts)
+            return await self.agent_turns.run(backend['spec'], text, None, images)
         if not is_none(images):
             state.post({'type': 'error', 'message': 'Images go only to an ACP agent that reads them (choose one in '
                         'Agent, in a new chat): the message was sent without them.', 'retry': False,
@@ -77,8 +77,8 @@ class PanelTurns:
         self.page.post_state()
         backend = self.backends.next_turn()
         if backend['kind'] == 'acp':
-            assert self.acp_turns is not None  # ('acp' only with a runner; Transcrypt drops asserts)
-            return await self.acp_turns.run(backend['spec'], before['text'], before)
+            assert self.agent_turns is not None  # ('acp' only with a runner; Transcrypt drops asserts)
+            return await self.agent_turns.run(backend['spec'], before['text'], before)
         return await self.builtin.run(before['text'], turn_of(before))
 
     def stop(self) -> None:

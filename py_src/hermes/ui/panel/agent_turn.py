@@ -20,7 +20,7 @@ from hermes.ui.panel.origin import PANEL_ORIGIN
 from hermes.ui.panel.state import PanelState, Turn
 
 
-class AcpTurns:
+class AgentTurns:
     def __init__(self, state: PanelState, acp: 'PanelAgents', backends: PanelBackends, questions: PanelQuestions,
                  make_cancel: 'Callable[[], Cancellation]') -> None:
         self.state = state
