@@ -12,6 +12,8 @@ import sys
 import typing
 from pathlib import Path
 
+import write_generated
+
 ROOT = Path(__file__).resolve().parents[1]
 MESSAGES_PY = ROOT / 'py_src' / 'hermes' / 'ui' / 'panel' / 'messages.py'
 PROTOCOL_TS = ROOT / 'media' / 'panel' / 'protocol.d.ts'
@@ -57,21 +59,23 @@ def messages_table(panel=None):
             if typing.get_origin(hint) is not typing.Annotated or typing.get_args(hint)[0] is not str or not limits:
                 raise SystemExit(f'{message.__name__}.{name}: a webview → host field is Annotated[str, Limit(…)] '
                                  '(the only kind parse_webview_message validates)')
-            fields.append([name, 'string', limits[0].chars, limits[0].blank])
+            fields.append((name, 'string', limits[0].chars, limits[0].blank))
         for kind in _kinds(message):
-            table.append([kind, fields])
+            table.append((kind, fields))
     return table
 
 
 def messages_py():
     rows = '\n'.join(f'    {row!r},' for row in messages_table())
     return (f'"""{HEADER}\n\nThe side panel\'s webview → host messages as data for ui/panel/protocol.py: '
-            '[type, [[field, json type, max length,\nmay be blank], …]]. A list, not a dict: the type is untrusted '
-            'and must never be used as a key (transpiled\ndicts carry hidden members such as `__class__`)."""\n'
-            "# __pragma__('tconv')\n# __pragma__('skip')\nfrom typing import Any, List\n# __pragma__('noskip')\n\n"
-            '# A row mixes a string, numbers, flags and a list (a list of lists cannot say which is where): Any, read by\n'
-            '# position in ui/panel/protocol.py.\n'
-            f'MESSAGES = [  # type: List[List[Any]]\n{rows}\n]\n')
+            '(type, [(field, json type, max length,\nmay be blank), …]). A list, not a dict: the type is untrusted '
+            'and must never be used as a key (transpiled\ndicts carry hidden members such as `__class__`); tuples, '
+            'arrays once transpiled, read by position."""\n'
+            "# __pragma__('tconv')\n# __pragma__('skip')\nfrom typing import List, Tuple\n\n"
+            'Field = Tuple[str, str, int, bool]  # (name, json type, max length, may be blank)\n'
+            'Message = Tuple[str, List[Field]]  # (type, its fields)\n'
+            "# __pragma__('noskip')\n\n"
+            f'MESSAGES = [  # type: List[Message]\n{rows}\n]\n')
 
 
 # ------------------------------------------------------------------------------- TypeScript
@@ -169,23 +173,12 @@ def generated():
 
 
 def stale():
-    return [path for path, text in generated().items() if not path.exists() or path.read_text() != text]
+    return write_generated.stale(generated())
 
 
 def main(argv):
-    outdated = stale()
-    if not outdated:
-        print('panel protocol: generated files up to date')
-        return 0
-    names = ', '.join(str(path.relative_to(ROOT)) for path in outdated)
-    if '--check' in argv:
-        print(f'{names}: stale against py_src/hermes/contracts/panel.py. Run `inv build` (or '
-              '`python scripts/gen_panel_protocol.py`) and commit them.', file=sys.stderr)
-        return 1
-    for path, text in generated().items():
-        path.write_text(text)
-    print(f'panel protocol: regenerated {names}')
-    return 0
+    return write_generated.write_or_check(argv, generated(), ROOT, 'panel protocol', 'generated files',
+                                          'py_src/hermes/contracts/panel.py', 'gen_panel_protocol.py')
 
 
 if __name__ == '__main__':

@@ -17,6 +17,8 @@ import keyword
 import sys
 from pathlib import Path
 
+import write_generated
+
 ROOT = Path(__file__).resolve().parents[1]
 TOOL_ARGS_PY = ROOT / 'py_src' / 'hermes' / 'contracts' / 'tool_args.py'
 SETTINGS_PY = ROOT / 'py_src' / 'hermes' / 'contracts' / 'settings.py'
@@ -173,27 +175,17 @@ def generated():
 
 
 def stale():
-    return [path for path, text in generated().items() if not path.exists() or path.read_text() != text]
+    return write_generated.stale(generated())
 
 
 def main(argv):
     try:
-        outdated = stale()
+        files = generated()
     except SchemaProblem as problem:
         print(str(problem), file=sys.stderr)
         return 1
-    if not outdated:
-        print('schema types: generated contracts up to date')
-        return 0
-    names = ', '.join(str(path.relative_to(ROOT)) for path in outdated)
-    if '--check' in argv:
-        print(f'{names}: stale against the tools\' schemas or core/settings_spec.py. Run `inv build` (or '
-              '`python scripts/gen_schema_types.py`) and commit them.', file=sys.stderr)
-        return 1
-    for path, text in generated().items():
-        path.write_text(text)
-    print(f'schema types: regenerated {names}')
-    return 0
+    return write_generated.write_or_check(argv, files, ROOT, 'schema types', 'generated contracts',
+                                          "the tools' schemas or core/settings_spec.py", 'gen_schema_types.py')
 
 
 if __name__ == '__main__':

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { vscode, testing } = require('./harness');
+const { vscode, testing, windowServices } = require('./harness');
 
 const test = (name, fn) => nodeTest(name, { timeout: 120000 }, fn);  // turns a hang into a failure only
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
@@ -21,7 +21,7 @@ function setup() {
   fs.writeFileSync(path.join(folder, 'notes.md'), 'one\ntwo\nthree\n');
   vscode.__openFolders([folder]);
   context = vscode.__makeContext();
-  const services = mods().host_services.register_services(context);
+  const services = windowServices(context);
   const registry = mods().tools_catalog.build_registry(mods().host_approval.Approver(), services);
   const agents = mods().host_acp_agents.register_acp_agents(context, null, registry, services.terminals);
   return { folder, agents };

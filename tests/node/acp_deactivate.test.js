@@ -8,7 +8,7 @@ const os = require('os');
 const path = require('path');
 
 process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));  // discovery files stay out of ~
-const { vscode, extension, activateAndServe } = require('./harness');
+const { vscode, extension, activateAndServe, partLoaded } = require('./harness');
 
 const test = (name, fn) => nodeTest(name, { timeout: 120000 }, fn);  // turns a hang into a failure only
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
@@ -21,10 +21,9 @@ test('deactivate leaves no agent process and nothing an agent started', async ()
   const context = vscode.__makeContext();
   const ext = extension();
   const api = await activateAndServe(ext, context);
-  const partLoaded = () => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', 'part-net.acp.agent.js')));
-  assert.ok(!partLoaded(), 'the ACP agent\'s code (dist/part-net.acp.agent.js) loads with the first agent, not before');
+  assert.ok(!partLoaded('net.acp.agent'), 'the ACP agent\'s code (dist/part-net.acp.agent.js) loads with the first agent, not before');
   const agent = api.acp.create({ name: 'Scripted', command: PYTHON, args: [AGENT] }, api.acp.client_side);
-  assert.ok(partLoaded());
+  assert.ok(partLoaded('net.acp.agent'));
   const stubborn = api.acp.create({ name: 'Stubborn', command: PYTHON, args: [AGENT, 'ignore_term'] }, api.acp.client_side);
   await agent.start();
   await stubborn.start();

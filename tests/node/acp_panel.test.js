@@ -13,7 +13,7 @@ const os = require('os');
 const path = require('path');
 
 const { vscode, extension, chat, token, recorder, listed } = require('./fake_chat');
-const { until } = require('./harness');
+const { until, partLoaded } = require('./harness');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
@@ -25,8 +25,7 @@ const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
 
 // The panel's controller is a part loaded on first use (dist/part-ui.panel.controller.js): the first panel opened in
 // this file sees it load when its view resolves (the bundle stays in require.cache for the tests after it).
-const controllerLoaded = () => Object.keys(require.cache)
-  .some((file) => file.endsWith(path.join('dist', 'part-ui.panel.controller.js')));
+const controllerLoaded = () => partLoaded('ui.panel.controller');
 let firstPanel = true;
 
 async function openPanel(settings) {

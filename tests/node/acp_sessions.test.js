@@ -11,7 +11,7 @@ const os = require('os');
 const path = require('path');
 
 const { vscode, chat, token, recorder, openSession, listed } = require('./fake_chat');
-const { until } = require('./harness');
+const { until, partLoaded } = require('./harness');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
@@ -30,7 +30,6 @@ const SCRIPTED = { 'hermes.agent.backend': 'Scripted',
 
 // The ACP agents behind the sessions and their client side are parts loaded on first use (dist/part-ui.acp.session.js,
 // part-host.acp.client_side.js): this first test sees them load (the bundle stays in require.cache for the tests after it).
-const partLoaded = (part) => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', `part-${part}.js`)));
 const acpPartLoaded = () => partLoaded('ui.acp.session') && partLoaded('host.acp.client_side');
 const acpPartsLoaded = () => partLoaded('ui.acp.session') || partLoaded('host.acp.client_side');
 

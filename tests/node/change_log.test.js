@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { vscode, testing } = require('./harness');
+const { vscode, testing, windowServices } = require('./harness');
 
 const mods = () => testing();
 const args = (value) => mods().js_json.parse_json(JSON.stringify(value));
@@ -21,7 +21,7 @@ let contexts = [];
 function window(folder) {
   const context = vscode.__makeContext();
   contexts.push(context);
-  const services = mods().host_services.register_services(context);  // what activate() builds
+  const services = windowServices(context);  // what activate() builds
   return { context, services, log: services.changes, registry: mods().tools_catalog.build_registry(null, services) };
 }
 
@@ -94,7 +94,7 @@ test('pending changes survive a reload; the file is written atomically with mode
   const stored = path.join(context.storageUri.fsPath, 'changes.json');
   assert.equal(fs.statSync(stored).mode & 0o777, 0o600);
   assert.equal(fs.existsSync(stored + '.tmp'), false);
-  const again = mods().host_services.register_services(context);
+  const again = windowServices(context);
   contexts.push(context);
   assert.deepEqual(plain(again.changes.pending()), before);
   await again.changes.undo(path.join(folder, 'app.py'));
@@ -107,7 +107,7 @@ test('a corrupt store is moved aside and reported once', () => {
   contexts.push(context);
   fs.mkdirSync(context.storageUri.fsPath, { recursive: true });
   fs.writeFileSync(path.join(context.storageUri.fsPath, 'changes.json'), '{"format": 1, "files": "nope"}');
-  const services = mods().host_services.register_services(context);
+  const services = windowServices(context);
   assert.deepEqual(plain(services.changes.pending()), []);
   const warnings = vscode.__state.messages.filter((m) => m[0] === 'warning' && /change log/.test(m[1]));
   assert.equal(warnings.length, 1);

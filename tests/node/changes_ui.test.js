@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { vscode, testing, until } = require('./harness');
+const { vscode, testing, until, windowServices } = require('./harness');
 
 const mods = () => testing();
 const args = (value) => mods().js_json.parse_json(JSON.stringify(value));
@@ -22,7 +22,7 @@ function setup() {
   fs.writeFileSync(path.join(folder, 'b.py'), 'alpha\nbeta\n');
   vscode.__openFolders([folder]);
   context = vscode.__makeContext();
-  const services = mods().host_services.register_services(context);
+  const services = windowServices(context);
   const registry = mods().tools_catalog.build_registry(null, services);
   const store = mods().core_chat_conversations.ConversationStore(() => 'conv-1', () => 1000);
   const log = { info: () => {}, warn: () => {}, error: () => {} };

@@ -15,7 +15,7 @@ process.env.HOME = home;
 process.env.CLAUDE_CONFIG_DIR = path.join(home, 'claude-config');
 process.env.TMPDIR = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-tmp-'));
 process.env.QWEN_HOME = path.join(home, 'qwen-home');
-const { vscode, extension, activateAndServe, until } = require('./harness');
+const { vscode, extension, activateAndServe, until, partLoaded } = require('./harness');
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-ws-'));
 fs.writeFileSync(path.join(workspace, 'notes.md'), 'one\ntwo\n');
@@ -78,7 +78,7 @@ function rpc(socket) {
 
 // The doors are a part loaded on first use (dist/part-ui.doors.front.js): this file's first tests see it load (the
 // bundle stays in require.cache for the tests after them).
-const partLoaded = () => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', 'part-ui.doors.front.js')));
+const doorsLoaded = () => partLoaded('ui.doors.front');
 
 test('the doors are not loaded by activation: they load and open on the next tick, unasked', async () => {
   vscode.__reset();
@@ -88,10 +88,10 @@ test('the doors are not loaded by activation: they load and open on the next tic
   const ext = extension();
   const api = await ext.activate(context);
   try {
-    assert.ok(!partLoaded(), 'activation has not loaded the doors\' part');
+    assert.ok(!doorsLoaded(), 'activation has not loaded the doors\' part');
     assert.equal(api.doors.doors, null, 'nor opened them');
     assert.deepEqual(api.doors.describe(), [], 'until they open, nothing is connected');
-    await until(() => partLoaded() && api.doors.doors !== null && Object.keys(api.doors.doors.servers).length === 3);
+    await until(() => doorsLoaded() && api.doors.doors !== null && Object.keys(api.doors.doors.servers).length === 3);
     assert.ok(fs.existsSync(path.join(lockDir(), `${api.doors.doors.servers.claudeCode.port}.lock`)), 'the lock file is written');
     assert.equal(api.doors.open(), api.doors.doors, 'opened once');
     await api.mcp.ready;

@@ -20,6 +20,15 @@ module.exports = {
     return api;
   },
   testing: () => require(path.join(root, 'build', 'testing.js')),
+  // The window's services as activate() builds them (host/services.py register_services and the three it is handed).
+  windowServices: (context, disk = null) => {
+    const mods = require(path.join(root, 'build', 'testing.js'));
+    return mods.host_services.register_services(context, mods.host_terminals.register_terminals(context),
+      mods.host_doors_diff_review.register_diff_review(context), mods.host_services.register_change_log(context), disk);
+  },
+  // Whether a part loaded on first use (dist/part-<part>.js, e.g. 'ui.panel.controller'; esbuild.js) was required in
+  // this process (the bundle stays in require.cache from one test to the next in a file).
+  partLoaded: (part) => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', `part-${part}.js`))),
   // Waits for `condition()` to hold (the test runner's timeout is the ceiling): for what the bundle does on a
   // timer (the sessions list once a burst pauses, the change log's listeners) and across processes.
   until: async (condition) => {

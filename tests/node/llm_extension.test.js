@@ -9,7 +9,7 @@ const path = require('path');
 const http = require('http');
 
 process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
-const { vscode, extension, activateAndServe } = require('./harness');
+const { vscode, extension, activateAndServe, partLoaded: loaded } = require('./harness');
 
 test.beforeEach(() => {
   vscode.__reset();
@@ -25,7 +25,6 @@ async function activate() {
 
 // The built-in loop's client and loop are parts loaded on first use (dist/part-*.js); this file's first test sees them
 // load (the bundle stays in require.cache for the tests after it).
-const loaded = (part) => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', `part-${part}.js`)));
 
 test('hermes.setApiKey stores the key in SecretStorage, an empty answer removes it', async () => {
   const { context, api, stop } = await activate();

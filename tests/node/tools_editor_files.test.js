@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { vscode, testing } = require('./harness');
+const { vscode, testing, windowServices } = require('./harness');
 
 const APP_ROOT = path.join(os.homedir(), '.cache/hermes-dev/code-server-4.139.1/node_modules/code-server/lib/vscode');
 const mods = () => testing();
@@ -29,7 +29,7 @@ function setup(chosen) {
   vscode.__openFolders([folder]);
   context = vscode.__makeContext();
   const windowDisk = chosen || disk();
-  const services = mods().host_services.register_services(context, windowDisk);  // what activate() builds
+  const services = windowServices(context, windowDisk);  // what activate() builds
   return { folder, disk: windowDisk, registry: mods().tools_catalog.build_registry(null, services) };
 }
 

@@ -9,7 +9,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
-const { vscode, testing } = require('./harness');
+const { vscode, testing, windowServices } = require('./harness');
 
 const mods = () => testing();
 const args = (value) => mods().js_json.parse_json(JSON.stringify(value));
@@ -21,7 +21,7 @@ function setup() {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-tools-'));
   vscode.__openFolders([folder]);
   context = vscode.__makeContext();
-  const services = mods().host_services.register_services(context);  // what activate() builds
+  const services = windowServices(context);  // what activate() builds
   return { folder, registry: mods().tools_catalog.build_registry(null, services) };
 }
 

@@ -16,3 +16,12 @@ def shim_services(disk=None, **parts):
              'search': SearchService(disk), 'git': GitService(), 'commands': CommandService(), 'tasks': TaskService()}
     given.update(parts)
     return Services(**given)
+
+
+def window_services(context):
+    """The window's services as activate() builds them (host/services.py register_services and the three it hands it)."""
+    from hermes.host.doors.diff_review import register_diff_review
+    from hermes.host.services import register_change_log, register_services
+    from hermes.host.terminals import register_terminals
+    return register_services(context, register_terminals(context), register_diff_review(context),
+                             register_change_log(context))

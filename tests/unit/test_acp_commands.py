@@ -180,7 +180,7 @@ def test_the_panel_is_told_the_commands_and_keeps_its_replies_as_they_were():
     assert [message['text'] for message in of(host, 'notice')] == []
     controller.new_chat()  # a new conversation with the same agent lists what it sent last, before its first turn
     assert of(host, 'commands')[-1] == {'type': 'commands', 'commands': commands_of([HELP, MODEL])}
-    controller.select_backend('builtin')
+    controller.backends.select_backend('builtin')
     assert of(host, 'commands')[-1] == {'type': 'commands', 'commands': []}  # the built-in loop has none
 
 

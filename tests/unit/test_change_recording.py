@@ -304,7 +304,8 @@ def test_the_panel_and_a_session_name_their_conversation_and_turn():
     """Each sink has one change_author (a second definition further down a class would replace the first)."""
     from types import SimpleNamespace
     from hermes.ui.chat.sessions import TurnRecorder
-    from hermes.ui.panel.controller import PanelSink, Turn
+    from hermes.ui.panel.builtin_turn import PanelSink
+    from hermes.ui.panel.state import Turn
     controller = SimpleNamespace(conversation=SimpleNamespace(id='conv-1'))
     panel = PanelSink(controller, Turn(1, 'hi', None, None, 't7')).change_author()
     assert (panel['session'], panel['turn']) == ('conv-1', 't7') and panel['client']

@@ -486,7 +486,8 @@ def test_the_panel_sessions_and_at_hermes_name_their_conversation_and_turn_as_th
     import types
     from hermes.ui.chat.sessions import TurnRecorder
     from hermes.ui.chat.participant import ChatStreamSink
-    from hermes.ui.panel.controller import PanelSink, Turn
+    from hermes.ui.panel.builtin_turn import PanelSink
+    from hermes.ui.panel.state import Turn
     conversation = Conversation()
     conversation.id = 'conv-9'
     recorder = TurnRecorder(None, conversation, {'parts': []}, 't5')

@@ -8,9 +8,8 @@ import vscode
 from hermes.core.tools import ToolCall
 from hermes.host.paths import in_workspace, real_path
 from hermes.tools.catalog import build_registry
-from shim_services import shim_services
+from shim_services import shim_services, window_services
 from hermes.host.approval import Approver
-from hermes.host.services import register_services
 
 
 def test_a_dangling_symlink_out_of_the_workspace_is_outside(tmp_path):
@@ -35,7 +34,7 @@ def test_user_settings_outside_the_safe_sections_ask(tmp_path, context):
     vscode.workspace.open_folders([str(tmp_path)])
     vscode.workspace.settings['http.proxyAuthorization'] = 'Basic SECRET'
     vscode.workspace.settings['editor.tabSize'] = 3
-    registry = build_registry(Approver(), register_services(context))
+    registry = build_registry(Approver(), window_services(context))
     vscode.window.message_answers.append(None)
     refused = asyncio.run(registry.call('workspace_get_config', {'key': 'http.proxyAuthorization'}, ToolCall()))
     assert refused['content'][0]['text'].startswith('The user declined') and 'SECRET' not in str(refused)
@@ -50,7 +49,7 @@ def test_hermes_own_user_settings_ask_too(tmp_path, context, key):
     """hermes.llm.extraHeaders carries the user's API key: the hermes section is no editor preference."""
     vscode.workspace.open_folders([str(tmp_path)])
     vscode.workspace.settings['hermes.llm.extraHeaders'] = {'Authorization': 'Bearer SECRET'}
-    registry = build_registry(Approver(), register_services(context))
+    registry = build_registry(Approver(), window_services(context))
     vscode.window.message_answers.append(None)
     refused = asyncio.run(registry.call('workspace_get_config', {'key': key}, ToolCall()))
     assert refused['content'][0]['text'].startswith('The user declined') and 'SECRET' not in str(refused)
@@ -61,7 +60,7 @@ def test_a_large_section_of_user_settings_asks_before_it_is_cut(tmp_path, contex
     value is text, and the gate asks for a user-level value or a whole section."""
     vscode.workspace.open_folders([str(tmp_path)])
     vscode.workspace.settings.update({f'vault.entry{n}': 'SECRET' + 'x' * 100 for n in range(400)})
-    registry = build_registry(Approver(), register_services(context))
+    registry = build_registry(Approver(), window_services(context))
     vscode.window.message_answers.append(None)
     refused = asyncio.run(registry.call('workspace_get_config', {'key': 'vault'}, ToolCall()))
     assert refused['content'][0]['text'].startswith('The user declined') and 'SECRET' not in str(refused)

@@ -3,7 +3,7 @@ import asyncio
 import json
 
 import vscode
-from hermes.host.services import register_services
+from shim_services import window_services
 from hermes.core.tools import Services
 from hermes.host.tool_services import PathService
 from hermes.tools.catalog import build_registry as build_registry_with
@@ -40,7 +40,7 @@ def test_editor_get_open_tabs(context, tmp_path):
     elsewhere = vscode.Uri.file(str(tmp_path / 'other-project' / 'secret.py'))
     vscode.window.tabGroups.all = [vscode.TabGroup(1, [vscode.Tab('app.py', uri, active=True, dirty=True),
                                                        vscode.Tab('Welcome'), vscode.Tab('secret.py', elsewhere)])]
-    result = call(build_registry(None, register_services(context)), 'editor_get_open_tabs')
+    result = call(build_registry(None, window_services(context)), 'editor_get_open_tabs')
     tabs = result['structuredContent']['tabs']
     assert tabs[0] == {'label': 'app.py', 'path': str(tmp_path / 'w' / 'app.py'), 'uri': uri.toString(), 'group': 1,
                        'active': True, 'dirty': True, 'pinned': False, 'preview': False}

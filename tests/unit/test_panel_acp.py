@@ -80,7 +80,7 @@ def test_no_model_list_banner_while_an_agent_answers():
     host.models_error = RuntimeError('Cannot reach the LLM')
     asyncio.run(controller.refresh_models())
     assert of(host, 'error') == [] and of(host, 'models')[0]['error'] == 'Cannot reach the LLM'
-    controller.select_backend('builtin')
+    controller.backends.select_backend('builtin')
     asyncio.run(controller.refresh_models())
     assert of(host, 'error')[0]['message'] == 'Cannot reach the LLM'
 
@@ -92,19 +92,19 @@ def test_the_built_in_loop_answers_when_chosen_and_the_conversation_keeps_it():
     assert asyncio.run(controller.handle({'type': 'selectBackend', 'backend': 'builtin'})) is True
     send(controller, 'hi')
     assert loop.calls == [([], 'hi')] and world['made'] == []  # no agent started
-    assert controller.backend_state()['current'] == 'builtin' and controller.backend_state()['locked'] is True
-    assert controller.select_backend('hermes') is False  # locked: New chat to choose another
+    assert controller.backends.backend_state()['current'] == 'builtin' and controller.backends.backend_state()['locked'] is True
+    assert controller.backends.select_backend('hermes') is False  # locked: New chat to choose another
     assert ('warn', 'Panel: this conversation keeps its agent; New chat to choose another') in world['log'].lines
     controller.new_chat()
-    assert controller.backend_state() == {'choices': controller.backend_state()['choices'], 'current': 'builtin',
+    assert controller.backends.backend_state() == {'choices': controller.backends.backend_state()['choices'], 'current': 'builtin',
                                           'locked': False}  # the choice stays for the next conversation
 
 
 def test_a_choice_that_is_not_offered_is_refused():
     world = make_world({'turns': []})
     controller, host = panel(world)
-    assert controller.select_backend('Claude Code') is False
-    assert controller.backend_state()['current'] == 'hermes'
+    assert controller.backends.select_backend('Claude Code') is False
+    assert controller.backends.backend_state()['current'] == 'hermes'
     assert ('warn', 'Panel: ignored an agent choice that is not offered ("Claude Code")') in world['log'].lines
 
 
@@ -263,7 +263,7 @@ def test_without_hermes_the_panel_says_how_to_get_it_once_and_the_built_in_loop_
     asyncio.run(controller.handle({'type': 'ready'}))
     hermes = [c for c in of(host, 'backends')[0]['choices'] if c['id'] == 'hermes'][0]
     assert hermes['available'] is False and of(host, 'backends')[0]['current'] == 'builtin'
-    assert controller.select_backend('hermes') is True  # chosen anyway: the session's notice, once
+    assert controller.backends.select_backend('hermes') is True  # chosen anyway: the session's notice, once
     send(controller, 'hi')
     send(controller, 'again')
     assert of(host, 'notice') == [{'type': 'notice', 'text': INSTALL_HINT}]

@@ -217,7 +217,7 @@ def test_stop_cancels_the_loop_and_ends_the_turn():
 
 
 def test_stop_ends_the_turn_even_when_the_loop_does_not_listen(monkeypatch):
-    monkeypatch.setattr('hermes.ui.panel.controller.FORCE_END_MS', 50)
+    monkeypatch.setattr('hermes.ui.panel.builtin_turn.FORCE_END_MS', 50)
 
     async def deaf(history, user_text, sink, cancel):
         sink.on_tool_call({'id': 't', 'name': 'terminal_run', 'arguments': {'command': 'sleep 100'}})
@@ -410,7 +410,7 @@ def test_an_option_choice_without_an_acp_runner_is_refused_and_logged():
     # ACP runner) has no options; it used to read the runner's options off None.
     controller, host, log = make()
     assert asyncio.run(controller.handle({'type': 'setOption', 'option': 'mode', 'value': 'plan'})) is True
-    assert asyncio.run(controller.set_option('mode', 'plan')) is False
+    assert asyncio.run(controller.backends.set_option('mode', 'plan')) is False
     assert [text for level, text in log.lines if 'option' in text] == [
         'Panel: ignored an option choice: no ACP agent answers here ("mode")',
         'Panel: ignored an option choice: no ACP agent answers here ("mode")']

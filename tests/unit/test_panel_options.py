@@ -1,4 +1,4 @@
-"""The agent's options as pickers in the side panel (ui/panel/controller.py post_options / set_option): the config
+"""The agent's options as pickers in the side panel (ui/panel/backends.py post_options / set_option): the config
 options (select and boolean) and modes the agent offers, with the session's values; a choice goes to the agent with
 session/set_config_option (as a chat session's input area sets it); the pickers follow when the agent changes a value
 itself; a choice it does not offer is refused."""

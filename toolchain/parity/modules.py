@@ -16,7 +16,7 @@ PURE_OUTSIDE_CORE = [
     'hermes.host.git',  # git status / branch parsing, the read-only allowlist
     'hermes.host.language',  # words, identifiers, symbol and hover texts
     'hermes.ui.panel.view',  # the webview HTML and its CSP
-    'hermes.ui.panel.controller',  # stored conversations: compaction, trimming, restoring
+    'hermes.ui.panel.errors',  # the side panel's error banner: text and actions
 ]
 
 # Classes whose instances are passed as arguments by their fields (replay.js rebuilds them; a

@@ -7,7 +7,7 @@ fails tests/unit/test_panel_messages.py and so `inv test` and CI):
 - media/panel/protocol.d.ts: both directions as TypeScript types, which media/panel/*.js names in JSDoc and
   `inv typecheck` checks with `tsc --noEmit --checkJs` (every `postMessage` the webview sends, every handler of
   what the host posts).
-The host's side is checked by mypy: ui/panel/controller.py `post(message: ToWebview)`.
+The host's side is checked by mypy: ui/panel/state.py `PanelState.post(message: ToWebview)`.
 
 To add a message: a TypedDict below, added to `FromWebview` or `ToWebview`, then `inv build`. A webview → host
 field is a string with its `Limit` (`Annotated[str, Limit(chars)]`): the only kind the validator takes.

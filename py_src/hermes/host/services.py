@@ -3,9 +3,7 @@ registry hands them to every tool call (`call.services`, core/tools.py `Services
 the terminals by constructor (host/mcp/features.py)."""
 # __pragma__('tconv')
 from hermes.core.tools import Services
-from hermes.host.terminals import register_terminals
 from hermes.host.debugging import register_debugging
-from hermes.host.doors.diff_review import register_diff_review
 from hermes.host.language_service import LanguageService
 from hermes.host.editors import EditorTabs
 from hermes.host.configuration import ConfigurationService
@@ -20,20 +18,24 @@ from hermes.host.tool_services import (CommandService, DocumentService, FileServ
                                       SearchService, TaskService)
 # __pragma__('skip')
 from typing import TYPE_CHECKING, List, Optional
+from hermes.host.doors.diff_review import DiffReviews
+from hermes.host.terminals import TerminalService
 if TYPE_CHECKING:
     from vscode import ExtensionContext
 # __pragma__('noskip')
 
 
-def register_services(context: 'ExtensionContext', disk: 'Optional[Disk]' = None) -> 'Services':
-    """Start each service (its listeners' disposables go into `context.subscriptions`) and return them. `disk`: how
-    local folders are read (host/disk.py Disk; the product's choice when None), shared by the file and search services
-    (so ripgrep is looked for once)."""
+def register_services(context: 'ExtensionContext', terminals: 'TerminalService', reviews: 'DiffReviews',
+                      change_log: 'ChangeLog', disk: 'Optional[Disk]' = None) -> 'Services':
+    """Start each service (its listeners' disposables go into `context.subscriptions`) and return them. `terminals`,
+    `reviews`, `change_log`: the window's (register_terminals, register_diff_review, register_change_log), which
+    activate() also hands other features as what they are (`Services` gives each tool the Protocol it needs).
+    `disk`: how local folders are read (host/disk.py Disk; the product's choice when None), shared by the file and
+    search services (so ripgrep is looked for once)."""
     disk = Disk() if is_none(disk) else disk
-    return Services(register_terminals(context), register_debugging(context), register_diff_review(context),
-                    LanguageService(), EditorTabs(), ConfigurationService(), register_change_log(context), GitService(),
-                    PathService(), CommandService(), TaskService(), FileService(disk), DocumentService(),
-                    SearchService(disk))
+    return Services(terminals, register_debugging(context), reviews, LanguageService(), EditorTabs(),
+                    ConfigurationService(), change_log, GitService(), PathService(), CommandService(), TaskService(),
+                    FileService(disk), DocumentService(), SearchService(disk))
 
 
 def register_change_log(context: 'ExtensionContext') -> 'ChangeLog':

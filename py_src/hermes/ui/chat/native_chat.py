@@ -16,14 +16,14 @@ from hermes.core.tools import ToolRegistry
 from hermes.host.changes.log import ChangeLog
 from hermes.host.llm_service import LlmService
 from hermes.host.log import Log
-from hermes.ui.acp.session import AcpSessionRunner
+from hermes.ui.acp.late import LateAcpSessions
 if TYPE_CHECKING:
     from vscode import ExtensionContext
 # __pragma__('noskip')
 
 
 def register_native_chat(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry', llm: 'LlmService',
-                         conversations: 'ConversationStore', acp: 'Optional[AcpSessionRunner]' = None,
+                         conversations: 'ConversationStore', acp: 'Optional[LateAcpSessions]' = None,
                          changes: 'Optional[ChangeLog]' = None) -> 'Dict[str, Any]':
     """Each part by name (None where this VS Code lacks its API)."""
     def describe_model(model: 'Optional[str]' = None) -> str:

@@ -11,16 +11,16 @@ from hermes.core.chat.conversations import ConversationStore
 from hermes.host.changes.log import ChangeLog
 from hermes.host.llm_service import LlmService
 from hermes.host.log import Log
-from hermes.ui.acp.session import AcpSessionRunner
 from hermes.ui.panel.view import LatePanel
 if TYPE_CHECKING:
+    from hermes.ui.panel.backends import PanelAgents  # (a module of the controller's part)
     from vscode import ExtensionContext
 # __pragma__('noskip')
 
 
 def register_agent_panel(context: 'ExtensionContext', log: 'Log', llm: 'LlmService', store: 'ConversationStore',
                          changes: 'Optional[ChangeLog]' = None,
-                         acp: 'Optional[AcpSessionRunner]' = None) -> 'LatePanel':
+                         acp: 'Optional[PanelAgents]' = None) -> 'LatePanel':
     """`acp`: the ACP agents' runner the chat sessions use (ui/acp/session.py), so the panel offers them too."""
     async def run_turn(history: 'History', user_text: str, sink: 'SinkArgument',
                        cancellation: 'Cancellation') -> 'Dict[str, History]':

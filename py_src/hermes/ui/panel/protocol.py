@@ -10,8 +10,9 @@ reads, ui/panel/messages.py `MESSAGES`, is generated from it (scripts/gen_panel_
 """
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Any, List, Optional
+from typing import List, Optional
 from hermes.contracts.json import Json, JsonObject
+from hermes.ui.panel.messages import Field
 # __pragma__('noskip')
 from hermes.js.objects import keys_of
 from hermes.core.values import json_type
@@ -26,7 +27,7 @@ def message_types() -> 'List[str]':
     return [entry[0] for entry in MESSAGES]
 
 
-def _fields_of(kind: str) -> 'Optional[List[List[Any]]]':
+def _fields_of(kind: str) -> 'Optional[List[Field]]':
     for entry in MESSAGES:
         if entry[0] == kind:
             return entry[1]

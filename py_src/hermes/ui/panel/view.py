@@ -28,9 +28,9 @@ from hermes.core.cancellation import Cancellation
 from hermes.core.chat.conversations import Conversation, ConversationStore
 from hermes.host.changes.log import ChangeLog
 from hermes.host.log import Log
-from hermes.ui.acp.session import AcpSessionRunner
 if TYPE_CHECKING:
-    from hermes.ui.panel.controller import PanelController  # (it imports this module)
+    from hermes.ui.panel.backends import PanelAgents  # (the controller's part: it imports this module)
+    from hermes.ui.panel.controller import PanelController  # (likewise)
     from vscode import (ConfigurationChangeEvent, CancellationToken, ExtensionContext, Selection, TextEditorEdit, Uri,
                         Webview, WebviewView)
 # `run_turn(history, user_text, sink, cancel)`: one agent turn; None or {'history': the LLM history after it}
@@ -88,7 +88,7 @@ class PanelHost:
     """What the controller needs from VS Code. `changes`: the change log (host/changes/log.py), or None."""
 
     def __init__(self, context: 'ExtensionContext', log: 'Log', list_models: 'ListModels', store: 'ConversationStore',
-                 changes: 'Optional[ChangeLog]' = None, acp: 'Optional[AcpSessionRunner]' = None) -> None:
+                 changes: 'Optional[ChangeLog]' = None, acp: 'Optional[PanelAgents]' = None) -> None:
         self.context = context
         self.log = log
         self._list_models = list_models
@@ -215,11 +215,11 @@ class LatePanel:
 
 def register_panel(context: 'ExtensionContext', log: 'Log', run_turn: 'RunTurn', list_models: 'ListModels',
                    store: 'ConversationStore', make_cancel: 'Optional[Callable[[], Cancellation]]' = None,
-                   changes: 'Optional[ChangeLog]' = None, acp: 'Optional[AcpSessionRunner]' = None) -> LatePanel:
+                   changes: 'Optional[ChangeLog]' = None, acp: 'Optional[PanelAgents]' = None) -> LatePanel:
     """Register the view provider, `hermes.openPanel` and a settings listener; returns the LatePanel.
     `run_turn(history, user_text, sink, cancel)` and `list_models()`: see PanelController; `store`: the
-    ConversationStore (the panel shows its `panel_id` conversation); `acp`: the ACP agents' runner
-    (ui/acp/session.py AcpSessionRunner, shared with the chat sessions), None for the built-in loop only."""
+    ConversationStore (the panel shows its `panel_id` conversation); `acp`: the ACP agents' runner (ui/panel/backends.py
+    PanelAgents: ui/acp/late.py LateAcpSessions, shared with the chat sessions), None for the built-in loop only."""
     host = PanelHost(context, log, list_models, store, changes, acp)
 
     def make_controller() -> 'PanelController':
