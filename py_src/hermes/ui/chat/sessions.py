@@ -32,8 +32,9 @@ from hermes.ui.changes.native_edits import NativeEdits
 if TYPE_CHECKING:
     from vscode import (CancellationToken, ChatParticipant as VsCodeParticipant, ChatRequestTurn2, ChatResponsePart,
                         ChatResponseTurn2, ChatResponseCommandButtonPart, ChatSessionChangedFile, ChatSessionDict,
-                        ChatSessionItem, ChatSessionItemController, ChatSessionOptionChangeEventDict, ChatSessionOptionUpdateDict,
-                        ChatSessionContentProviderDict, EventEmitter, ExtensionContext, Uri)
+                        ChatSessionItem, ChatSessionItemController, ChatSessionOptionChangeEventDict,
+                        ChatSessionOptionUpdateDict, ChatSessionContentProviderDict, EventEmitter, ExtensionContext,
+                        Uri)
 # __pragma__('noskip')
 from hermes.js.clock import local_time_text, now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
@@ -141,8 +142,10 @@ class SessionParticipant:
         self.log = log
         self.acp = acp  # ui/acp/session.py AcpSessionRunner: Hermes Agent (or another ACP agent) answers
         self.changes = changes  # the change log: a turn that changed files ends with its review buttons
-        self.new_conversations = {}  # type: Dict[str, Conversation]  # id → made for a new session, before its first turn
-        self.untitled = {}  # type: Dict[str, str]  # resource string → conversation id, for sessions VS Code did not rename
+        # id → a conversation made for a new session, before its first turn
+        self.new_conversations = {}  # type: Dict[str, Conversation]
+        # resource string → conversation id, for sessions VS Code did not rename
+        self.untitled = {}  # type: Dict[str, str]
 
     def new_conversation(self) -> 'Conversation':
         conversation = self.store.create(SESSION_ORIGIN)
@@ -349,7 +352,8 @@ class OptionPickers:
         updates = [{'optionId': option, 'value': values[option]}
                    for option in values.keys()]  # type: List[ChatSessionOptionUpdateDict]
         if len(updates) > 0:
-            changed = {'resource': session_uri(conversation), 'updates': updates}  # type: ChatSessionOptionChangeEventDict
+            changed = {'resource': session_uri(conversation),
+                       'updates': updates}  # type: ChatSessionOptionChangeEventDict
             self.chosen_changed.fire(changed)
 
     async def provide_options(self, token: 'Optional[CancellationToken]' = None) -> 'JsonObject':
