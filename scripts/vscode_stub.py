@@ -1,5 +1,6 @@
 """Write typings/vscode.pyi, the type checker's view of VS Code's API, from the pinned @types/vscode (package.json)
-and the .d.ts of the API proposals package.json enables (`enabledApiProposals`) where the repository has them:
+and the .d.ts of the API proposals package.json enables (`enabledApiProposals`) where the repository has them (VS Code's
+own, or the part the extension uses written by hand: USED_WITHOUT_PROPOSAL):
 
     python scripts/vscode_stub.py          # write the stub (inv build runs this when node_modules has @types/vscode)
     python scripts/vscode_stub.py --check  # exit 1 if the committed stub is stale (tests/unit/test_vscode_stub.py)
@@ -43,6 +44,14 @@ TYPES = ROOT / 'node_modules' / '@types' / 'vscode'
 # names of PROPOSED_FALLBACK as Any.
 PROPOSALS = ROOT / 'typings' / 'proposals'
 AST_SCRIPT = ROOT / 'scripts' / 'vscode_stub_ast.js'
+
+# Written by hand where VS Code's own .d.ts of a proposal is not in PROPOSALS: <proposal>.used.d.ts there declares
+# the part of the proposal the extension uses, as the extension host of the VS Code the e2e layer runs has it, and is
+# translated like VS Code's (a name it declares is no longer in the fallback below). Read for an enabled proposal, and
+# for these proposals the extension does not enable, whose classes the API object hands to every extension (the
+# extension host checks proposals on functions, not on classes): ChatRequestTurn2 / ChatResponseTurn2 of the chat
+# sessions' history.
+USED_WITHOUT_PROPOSAL = ['chatParticipantPrivate']
 
 # The proposed API the extension uses, by proposal, for when its .d.ts is not in PROPOSALS: Any, because what is not
 # declared cannot be translated. {proposal: {namespace or '': [names]}}
@@ -721,15 +730,28 @@ def translate(files, sources='', proposals_missing=()):
     return Stub(declarations(files)).render(sources, list(proposals_missing))
 
 
-def generate(types_dir=TYPES):
-    files = [types_dir / 'index.d.ts']
+def proposal_files(proposals_dir=PROPOSALS):
+    """The proposals' .d.ts to translate (VS Code's own, else the hand-written part the extension uses), and the
+    enabled proposals without VS Code's own (their undeclared names: PROPOSED_FALLBACK)."""
+    files = []
     missing = []
     for proposal in enabled_proposals():
-        path = PROPOSALS / f'vscode.proposed.{proposal}.d.ts'
+        path = proposals_dir / f'vscode.proposed.{proposal}.d.ts'
         if path.exists():
             files.append(path)
-        else:
-            missing.append(proposal)
+            continue
+        missing.append(proposal)
+        if (proposals_dir / f'{proposal}.used.d.ts').exists():
+            files.append(proposals_dir / f'{proposal}.used.d.ts')
+    for proposal in USED_WITHOUT_PROPOSAL:
+        if (proposals_dir / f'{proposal}.used.d.ts').exists():
+            files.append(proposals_dir / f'{proposal}.used.d.ts')
+    return files, missing
+
+
+def generate(types_dir=TYPES):
+    proposals, missing = proposal_files()
+    files = [types_dir / 'index.d.ts'] + proposals
     version = json.loads((types_dir / 'package.json').read_text())['version']
     return translate(files, f'@types/vscode {version}' + ''.join(f', {f.name}' for f in files[1:]), missing)
 

@@ -15,7 +15,8 @@ from hermes.core.chat.prompts import PARTICIPANT_ID, PARTICIPANT_NAME
 from hermes.core.chat.conversations import ConversationStore, end_reply
 from hermes.host.changes.log import ChangeLog
 from hermes.extension import activate
-from hermes.ui.chat.sessions import register_chat_sessions, SessionParticipant, LIST_QUIET_MS, LIST_LONGEST_MS
+from hermes.ui.chat.sessions import (register_chat_sessions, ChatSessions, SessionParticipant, LIST_QUIET_MS,
+                                    LIST_LONGEST_MS)
 from fake_clock import FakeClock
 from panel_fakes import Log
 
@@ -151,6 +152,19 @@ def test_a_new_session_answers_records_the_turn_and_lists_it(context, tmp_path):
     turn = conversation.messages[0]['turn']
     assert runner.authors == [{'client': 'Hermes', 'session': conversation.id, 'turn': turn}], \
         "the change log names the session's conversation and turn"
+
+
+def test_vscodes_refresh_handler_sends_the_list_at_once(context, tmp_path):
+    """The controller's refresh handler (ListRefresh, made before the controller) redraws the list without waiting
+    for the store's changes to pause: VS Code asks when it shows the list."""
+    sessions, runner, controller, store = make(context, tmp_path)
+    conversation = store.create('panel')
+    conversation.add({'role': 'user', 'text': 'From the side panel'})
+    store.put(conversation, 'panel')
+    assert controller.items.all() == []  # (the store's change waits for the pause)
+    asyncio.run(controller.refreshHandler(vscode.CancellationTokenSource().token))
+    assert [item.label for item in controller.items.all()] == ['From the side panel']
+    assert isinstance(sessions, ChatSessions) and sessions.list.controller is controller
 
 
 def test_a_follow_up_continues_the_conversation_and_opening_shows_its_history(context, tmp_path):

@@ -46,3 +46,30 @@ def test_declarations_become_python_as_transcrypt_reaches_them(tmp_path):
     assert 'class Kind(IntEnum):\n    A = 1\n    B = 2\n' in stub
     assert ('class _window:\n    def show(self, options: Options | OptionsDict, *items: str) -> '
             'Thenable[str | None]: ...\n\nwindow: _window\n') in stub
+
+
+def test_a_proposal_is_read_from_vscodes_own_dts_else_from_the_part_written_by_hand(tmp_path):
+    enabled = vscode_stub.enabled_proposals()
+    (tmp_path / f'vscode.proposed.{enabled[0]}.d.ts').write_text('')
+    for proposal in enabled + ['notEnabled'] + vscode_stub.USED_WITHOUT_PROPOSAL:
+        (tmp_path / f'{proposal}.used.d.ts').write_text('')
+    files, missing = vscode_stub.proposal_files(tmp_path)
+    assert [f.name for f in files] == ([f'vscode.proposed.{enabled[0]}.d.ts'] +
+                                       [f'{proposal}.used.d.ts' for proposal in enabled[1:]] +
+                                       [f'{proposal}.used.d.ts' for proposal in vscode_stub.USED_WITHOUT_PROPOSAL])
+    assert missing == enabled[1:]  # (their names not written by hand stay Any)
+
+
+@needs_typescript
+def test_names_a_hand_written_proposal_declares_are_not_also_any(tmp_path):
+    source = tmp_path / 'api.d.ts'
+    source.write_text('''declare module 'vscode' {
+        export namespace chat { export function createChatParticipant(id: string): void }
+        export class ChatSessionChangedFile { constructor(uri: string, insertions: number) }
+        export namespace chat { export function createChatSessionItemController(chatSessionType: string): void }
+    }''')
+    stub = vscode_stub.translate([source], '', ['chatSessionsProvider'])
+    assert 'def createChatSessionItemController(self, chatSessionType: str) -> None: ...' in stub
+    assert 'createChatSessionItemController: ClassVar[Any]' not in stub
+    assert 'registerChatSessionContentProvider: ClassVar[Any]' in stub  # not declared: Any
+    assert 'ChatSessionChangedFile: Any' not in stub and 'ChatSessionItem: Any' in stub

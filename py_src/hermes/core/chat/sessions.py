@@ -9,7 +9,7 @@ VS Code registers an agent under that name, which would take `@hermes` away from
 """
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
 from hermes.js.objects import is_none
@@ -105,7 +105,7 @@ def item_view(conversation: 'Any', format_time: 'Callable[[float], str]') -> 'Js
             'tooltip': tooltip, 'timing': timing, 'changes': conversation.changes[:], 'archived': conversation.archived}
 
 
-def history_plan(conversation: 'Any', tool_titles: 'Optional[Dict[str, str]]' = None) -> 'List[JsonObject]':
+def history_plan(conversation: 'Any', tool_titles: 'Optional[Mapping[str, Optional[str]]]' = None) -> 'List[JsonObject]':
     """The conversation as chat turns: [{'kind': 'request', 'prompt'} | {'kind': 'response', 'parts':
     [{'kind': 'markdown', 'text'} | {'kind': 'progress', 'text'} | {'kind': 'reference', 'path'}], 'turn'}]
     ('turn': the checkpoint id of the prompt it answers, None for turns from before checkpoints).
@@ -124,7 +124,7 @@ def history_plan(conversation: 'Any', tool_titles: 'Optional[Dict[str, str]]' = 
     return turns
 
 
-def _response_parts(reply: 'Any', tool_titles: 'Optional[Dict[str, str]]') -> 'List[JsonObject]':
+def _response_parts(reply: 'Any', tool_titles: 'Optional[Mapping[str, Optional[str]]]') -> 'List[JsonObject]':
     parts = []
     referenced = []
     for part in reply['parts']:

@@ -16,11 +16,25 @@ globalState), and nothing else changes.
 """
 # __pragma__('tconv')
 # __pragma__('skip')
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Union
 from hermes.ui.acp.session import AcpSessionRunner  # a part loaded on first use (ui/acp/late.py)
+from hermes.contracts.conversations import AssistantMessage, UserMessage
 from hermes.contracts.events import EventSink
-from typing import Optional
+from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.loop import ChangeAuthor, ConfirmationState, Outcome, ShownCall
 from hermes.contracts.mcp import CallToolResult
+from hermes.core.chat.conversations import Conversation, ConversationStore
+from hermes.core.tools import ToolRegistry
+from hermes.host.changes.log import ChangeLog
+from hermes.host.llm_service import LlmService
+from hermes.host.log import Log
+from hermes.ui.changes.native_edits import NativeEdits
+if TYPE_CHECKING:
+    from vscode import (CancellationToken, ChatParticipant as VsCodeParticipant, ChatRequestTurn2, ChatResponsePart,
+                        ChatResponseTurn2, ChatResponseCommandButtonPart, ChatSessionChangedFile, ChatSessionDict,
+                        ChatSessionItem, ChatSessionItemController, ChatSessionOptionChangeEventDict,
+                        ChatSessionOptionUpdateDict, ChatSessionContentProviderDict, EventEmitter, ExtensionContext,
+                        Uri)
 # __pragma__('noskip')
 from hermes.js.clock import local_time_text, now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
@@ -32,7 +46,7 @@ from hermes.core.values import json_type, get_key
 from hermes.core.tools import WAITING, CONFIRMED
 from hermes.core.chat.messages import prop
 from hermes.core.chat.conversations import (append_text, add_tool, find_tool, finish_tool, end_reply, remember_turn,
-                                       title_from)
+                                            title_from)
 from hermes.core.changes.checkpoints import new_turn_id, last_turn, change_author, CHANGE_CLIENT
 from hermes.core.chat.sessions import SESSION_TYPE, ENABLE_HINT, PROPOSALS_HINT_SHOWN, conversation_id, item_view, history_plan
 from hermes.core.quiet_timer import QuietTimer
@@ -65,7 +79,8 @@ class TurnRecorder:
     """Records a running reply in its conversation; the store hears when a tool starts or stops waiting
     for the user (the list shows NeedsInput)."""
 
-    def __init__(self, store, conversation, reply, turn_id=None):
+    def __init__(self, store: 'ConversationStore', conversation: 'Conversation', reply: 'AssistantMessage',
+                 turn_id: 'Optional[str]' = None) -> None:
         self.store = store
         self.conversation = conversation
         self.reply = reply
@@ -111,7 +126,7 @@ class TurnRecorder:
         return None
 
 
-def unreachable(result):
+def unreachable(result: 'Json') -> bool:
     """The built-in loop's turn failed because no LLM answered at its endpoint (core/chat/prompts.py turn_metadata)."""
     return get_key(get_key(get_key(result, 'metadata'), 'hermes'), 'errorKind') == 'unreachable'
 
@@ -120,21 +135,24 @@ class SessionParticipant:
     """Requests of Hermes chat sessions: `chat.respond(...)` (a ChatParticipant) answers them, this
     keeps the conversation. `conversation_for(resource)` finds or makes a session's conversation."""
 
-    def __init__(self, store, chat, log, acp=None, changes=None):
+    def __init__(self, store: 'ConversationStore', chat: 'ChatParticipant', log: 'Log',
+                 acp: 'Optional[AcpSessionRunner]' = None, changes: 'Optional[ChangeLog]' = None) -> None:
         self.store = store
         self.chat = chat
         self.log = log
         self.acp = acp  # ui/acp/session.py AcpSessionRunner: Hermes Agent (or another ACP agent) answers
         self.changes = changes  # the change log: a turn that changed files ends with its review buttons
-        self.new_conversations = {}  # id → a conversation made for a new session, before its first turn
-        self.untitled = {}  # resource string → conversation id, for sessions VS Code did not rename
+        # id → a conversation made for a new session, before its first turn
+        self.new_conversations = {}  # type: Dict[str, Conversation]
+        # resource string → conversation id, for sessions VS Code did not rename
+        self.untitled = {}  # type: Dict[str, str]
 
-    def new_conversation(self):
+    def new_conversation(self) -> 'Conversation':
         conversation = self.store.create(SESSION_ORIGIN)
-        self.new_conversations[conversation.id] = conversation
+        self.new_conversations[stored_id(conversation)] = conversation
         return conversation
 
-    def known_conversation(self, resource):
+    def known_conversation(self, resource: 'Uri') -> 'Optional[Conversation]':
         """The conversation of a session VS Code has shown before, or None (nothing is made)."""
         key = resource.toString()
         wanted = self.untitled[key] if key in self.untitled else conversation_id(resource.path)
@@ -143,15 +161,15 @@ class SessionParticipant:
             conversation = self.new_conversations[wanted]
         return conversation
 
-    def conversation_for(self, resource):
+    def conversation_for(self, resource: 'Uri') -> 'Conversation':
         key = resource.toString()
         conversation = self.known_conversation(resource)
         if is_none(conversation):
             conversation = self.new_conversation()
-            self.untitled[key] = conversation.id
+            self.untitled[key] = stored_id(conversation)
         return conversation
 
-    async def handle(self, request, chat_context, stream, token):
+    async def handle(self, request: Any, chat_context: Any, stream: Any, token: Any) -> 'Optional[JsonObject]':
         session = prop(chat_context, 'chatSessionContext')
         item = prop(session, 'chatSessionItem')
         resource = prop(item, 'resource')
@@ -163,17 +181,20 @@ class SessionParticipant:
             stream.markdown('This conversation is still answering in the Hermes side panel. Wait for that reply, '
                             'or stop it there, then ask again.')
             return {}
-        backend = {'kind': 'builtin', 'notice': None} if is_none(self.acp) else self.acp.backend_for(conversation)
-        if backend['kind'] == 'missing':
-            stream.markdown(backend['notice'])
-            return {}
-        if backend['kind'] == 'acp':
-            if conversation.id in self.new_conversations:
-                del self.new_conversations[conversation.id]
-            if len(conversation.messages) == 0:  # the mode and model picked before the first prompt
-                await self.acp.options_changed(conversation, prop(session, 'initialSessionOptions'))
-            return await self.acp.respond(backend['spec'], conversation, request, stream, token)
-        notice = None if is_none(self.acp) else self.acp.notice_once(conversation, backend['notice'])
+        acp = self.acp
+        notice = None  # type: Optional[str]
+        if not is_none(acp):  # else the built-in loop answers, with no notice
+            backend = acp.backend_for(conversation)
+            if backend['kind'] == 'missing':
+                stream.markdown(backend['notice'])
+                return {}
+            if backend['kind'] == 'acp':
+                if conversation.id in self.new_conversations:
+                    del self.new_conversations[conversation.id]
+                if len(conversation.messages) == 0:  # the mode and model picked before the first prompt
+                    await acp.options_changed(conversation, prop(session, 'initialSessionOptions'))
+                return await acp.respond(backend['spec'], conversation, request, stream, token)
+            notice = acp.notice_once(conversation, backend['notice'])
         if not is_none(notice):
             stream.markdown('> ' + notice + '\n\n')
         if prop(request, 'command') == 'help':
@@ -181,8 +202,9 @@ class SessionParticipant:
         prompt = prop(request, 'prompt')
         text = prompt if json_type(prompt) == 'string' and prompt.strip() != '' else '/' + str(prop(request, 'command'))
         turn_id = new_turn_id(last_turn(conversation.messages))
-        conversation.add({'role': 'user', 'text': text, 'turn': turn_id})
-        reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}
+        question = {'role': 'user', 'text': text, 'turn': turn_id}  # type: UserMessage
+        conversation.add(question)
+        reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}  # type: AssistantMessage
         conversation.add(reply)
         model = hermes_model(prop(request, 'model'))  # what the run will use (ChatParticipant.respond)
         conversation.model = llm_settings()['model'] if is_none(model) else model
@@ -192,7 +214,7 @@ class SessionParticipant:
             del self.new_conversations[conversation.id]
         self.store.put(conversation, SESSION_ORIGIN)
         history = conversation.history[:]
-        result = None
+        result = None  # type: Optional[JsonObject]
         try:
             result = await self.chat.respond(request, history, stream, token,
                                              TurnRecorder(self.store, conversation, reply, turn_id))
@@ -206,7 +228,7 @@ class SessionParticipant:
             return {'metadata': result['metadata']}
         return result
 
-    def _offer_review(self, stream, conversation, turn_id):
+    def _offer_review(self, stream: Any, conversation: 'Conversation', turn_id: str) -> None:
         """After a turn whose files wait for review: Open Changes and Restore to Before This Turn, the commands the
         Changes view and the side panel run."""
         if is_none(self.changes) or not (turn_id in turn_changes(self.changes.pending(), conversation.id)):
@@ -216,7 +238,8 @@ class SessionParticipant:
         stream.button({'command': RESTORE_COMMAND, 'title': RESTORE_TITLE,
                        'arguments': [conversation.id, turn_id]})
 
-    def _finish(self, conversation, text, reply, history, result):
+    def _finish(self, conversation: 'Conversation', text: str, reply: 'AssistantMessage', history: 'List[Json]',
+                result: 'Optional[JsonObject]') -> None:
         hermes = get_key(get_key(result, 'metadata'), 'hermes')
         stopped = get_key(hermes, 'stopped', 'error')
         error = get_key(get_key(result, 'errorDetails'), 'message')
@@ -231,16 +254,18 @@ class SessionParticipant:
 
 # ------------------------------------------------------------------------------------ VS Code objects
 
-def history_turns(conversation, participant_id, tool_titles):
-    """The conversation as VS Code chat turns (ChatRequestTurn2 / ChatResponseTurn2)."""
-    request_class = vscode.ChatRequestTurn2 if not is_none(vscode.ChatRequestTurn2) else vscode.ChatRequestTurn
-    response_class = vscode.ChatResponseTurn2 if not is_none(vscode.ChatResponseTurn2) else vscode.ChatResponseTurn
-    turns = []
+def history_turns(conversation: 'Conversation', participant_id: str,
+                  tool_titles: 'Dict[str, Optional[str]]') -> 'List[Union[ChatRequestTurn2, ChatResponseTurn2]]':
+    """The conversation as VS Code chat turns. ChatRequestTurn2 / ChatResponseTurn2: every VS Code with the session
+    controller (the only one that gets here) hands them to any extension; the stable ChatRequestTurn and
+    ChatResponseTurn are the same classes, declared without a public constructor."""
+    turns = []  # type: List[Union[ChatRequestTurn2, ChatResponseTurn2]]
     for turn in history_plan(conversation, tool_titles):
         if turn['kind'] == 'request':
-            turns.append(new(request_class, turn['prompt'], None, [], participant_id, [], None, None, None, None))
+            turns.append(new(vscode.ChatRequestTurn2, turn['prompt'], None, [], participant_id, [], None, None, None,
+                             None))
             continue
-        parts = []
+        parts = []  # type: List[ChatResponsePart]
         for part in turn['parts']:
             if part['kind'] == 'markdown':
                 parts.append(new(vscode.ChatResponseMarkdownPart, new(vscode.MarkdownString, part['text'])))
@@ -253,11 +278,11 @@ def history_turns(conversation, participant_id, tool_titles):
         restore = restore_button(conversation, turn['turn'])
         if not is_none(restore):
             parts.append(restore)
-        turns.append(new(response_class, parts, {}, participant_id))
+        turns.append(new(vscode.ChatResponseTurn2, parts, {}, participant_id))
     return turns
 
 
-def restore_button(conversation, turn_id):
+def restore_button(conversation: 'Conversation', turn_id: 'Optional[str]') -> 'Optional[ChatResponseCommandButtonPart]':
     """"Restore to Before This Turn" under a reopened answer, any turn (not only the last): its checkpoint."""
     if is_none(turn_id) or is_none(vscode.ChatResponseCommandButtonPart):
         return None
@@ -265,16 +290,22 @@ def restore_button(conversation, turn_id):
                                                       'arguments': [conversation.id, turn_id]})
 
 
-def session_uri(conversation):
-    return vscode.Uri.js_from({'scheme': SESSION_TYPE, 'path': '/' + conversation.id})
+def stored_id(conversation: 'Conversation') -> str:
+    """The id of a conversation of the store (`create` and the stored file give every one an id)."""
+    return conversation.id or ''
 
 
-def changed_files(conversation, changes, noted):
+def session_uri(conversation: 'Conversation') -> 'Uri':
+    return vscode.Uri.js_from({'scheme': SESSION_TYPE, 'path': '/' + stored_id(conversation)})
+
+
+def changed_files(conversation: 'Conversation', changes: 'Optional[ChangeLog]',
+                  noted: 'List[str]') -> 'List[ChatSessionChangedFile]':
     """A session item's `changes`: each file the conversation's turns changed and the user has not kept or undone
     yet, with its +/− from the change log (`changes`); without a change log, the files its tools named (`noted`)
     with no counts. VS Code 1.139's class: ChatSessionChangedFile(uri, originalUri, modifiedUri, insertions,
     deletions) — its workbench lists a file only with a Uri and both counts."""
-    items = []
+    items = []  # type: List[ChatSessionChangedFile]
     if is_none(changes):
         for path in noted:
             uri = path_uri(path)
@@ -288,42 +319,57 @@ def changed_files(conversation, changes, noted):
     return items
 
 
-def add_option_pickers(context, provider, acp, sessions, log):
+class OptionPickers:
     """The ACP agent's modes and models as pickers in a session's input area (chatSessionsProvider's option groups:
     VS Code asks `provideChatSessionProviderOptions` when the provider registers and again when
     `onDidChangeChatSessionProviderOptions` fires — when the agent offers others; a choice arrives in
     `provideHandleOptionsChange`, a session's current ones go out as its content's `options`)."""
-    offered_changed = new(vscode.EventEmitter)
-    chosen_changed = new(vscode.EventEmitter)
-    context.subscriptions.push(offered_changed)
-    context.subscriptions.push(chosen_changed)
-    acp.on_offered(lambda: offered_changed.fire(None))
 
-    def chosen(conversation):
-        values = acp.option_values(conversation)
-        updates = [{'optionId': option, 'value': values[option]} for option in values.keys()]
+    def __init__(self, context: 'ExtensionContext', acp: 'AcpSessionRunner', sessions: 'SessionParticipant',
+                 log: 'Log') -> None:
+        self.acp = acp
+        self.sessions = sessions
+        self.log = log
+        self.offered_changed = new(vscode.EventEmitter)  # type: EventEmitter[None]
+        # (Any: it fires the dict that stands for a ChatSessionOptionChangeEvent, which the stub's Event does not take)
+        self.chosen_changed = new(vscode.EventEmitter)  # type: EventEmitter[Any]
+        context.subscriptions.push(self.offered_changed)
+        context.subscriptions.push(self.chosen_changed)
+        acp.on_offered(self.offered)
+        acp.on_chosen(self.chosen)
+
+    def add_to(self, provider: 'ChatSessionContentProviderDict') -> None:
+        provider['provideChatSessionProviderOptions'] = to_js_callback(self.provide_options)
+        provider['provideHandleOptionsChange'] = to_js_callback(self.handle_change)
+        provider['onDidChangeChatSessionProviderOptions'] = self.offered_changed.event
+        provider['onDidChangeChatSessionOptions'] = self.chosen_changed.event
+
+    def offered(self) -> None:
+        self.offered_changed.fire(None)
+
+    def chosen(self, conversation: 'Conversation') -> None:
+        values = self.acp.option_values(conversation)
+        updates = [{'optionId': option, 'value': values[option]}
+                   for option in values.keys()]  # type: List[ChatSessionOptionUpdateDict]
         if len(updates) > 0:
-            chosen_changed.fire({'resource': session_uri(conversation), 'updates': updates})
-    acp.on_chosen(chosen)
+            changed = {'resource': session_uri(conversation),
+                       'updates': updates}  # type: ChatSessionOptionChangeEventDict
+            self.chosen_changed.fire(changed)
 
-    async def provide_options(token=None):
-        return {'optionGroups': acp.option_groups()}
+    async def provide_options(self, token: 'Optional[CancellationToken]' = None) -> 'JsonObject':
+        return {'optionGroups': self.acp.option_groups()}
 
-    async def apply(resource, updates):
+    async def apply(self, resource: 'Uri', updates: 'Json') -> None:
         try:
-            await acp.options_changed(sessions.conversation_for(resource), updates)
+            await self.acp.options_changed(self.sessions.conversation_for(resource), updates)
         except JsError as error:
-            log.warn('Chat sessions: applying a mode or model failed: ' + error_message(error))
+            self.log.warn('Chat sessions: applying a mode or model failed: ' + error_message(error))
 
-    def handle_change(resource, updates, token=None):
-        spawn(apply(resource, updates))
-    provider['provideChatSessionProviderOptions'] = to_js_callback(provide_options)
-    provider['provideHandleOptionsChange'] = to_js_callback(handle_change)
-    provider['onDidChangeChatSessionProviderOptions'] = offered_changed.event
-    provider['onDidChangeChatSessionOptions'] = chosen_changed.event
+    def handle_change(self, resource: 'Uri', updates: 'Json', token: 'Optional[CancellationToken]' = None) -> None:
+        spawn(self.apply(resource, updates))
 
 
-def tell_proposals_off(context, log, detail):
+def tell_proposals_off(context: 'ExtensionContext', log: 'Log', detail: str) -> None:
     """Each activation's log line, and once per install an information message: a stable VS Code user who never
     opens Hermes' log still learns what needs the proposals and how to turn them on, without a message each start."""
     log.info(ENABLE_HINT + detail)
@@ -333,42 +379,26 @@ def tell_proposals_off(context, log, detail):
     vscode.window.showInformationMessage('Hermes: ' + ENABLE_HINT)
 
 
-def register_chat_sessions(context, log, registry, llm, describe_model, store, acp=None, changes=None, native=None,
-                           timers=None, clock=None):
-    """The session list, content and participant; None where the chat sessions proposal is off. `changes`: the
-    change log (host/changes/log.py), whose pending changes each session lists with +/−. `timers` and `clock`
-    (after/cancel, milliseconds) time the list's refreshes; tests pass fakes."""
-    if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
-        return None  # a VS Code without chat
-    if is_none(vscode.chat.createChatSessionItemController):
-        tell_proposals_off(context, log, '')
-        return None
-    listing = {'refresh': None}
+class SessionList:
+    """The controller's items: one per stored conversation, newest first, sent again once the store's (and the
+    change log's) changes pause (LIST_QUIET_MS); `timers` and `clock` time that (tests pass fakes)."""
 
-    async def refresh(token):
-        if not is_none(listing['refresh']):
-            listing['refresh']()
-        if not is_none(acp):
-            try:
-                await acp.import_listed()  # the ACP agent's own sessions for this workspace
-            except JsError as error:
-                log.warn('Chat sessions: listing the agent\'s sessions failed: ' + error_message(error))
-    try:
-        controller = vscode.chat.createChatSessionItemController(SESSION_TYPE, to_js_callback(refresh))
-    except JsError as error:
-        tell_proposals_off(context, log, ' (' + error_message(error) + ')')
-        return None
-    context.subscriptions.push(controller)
-    chat = ChatParticipant(registry, llm, describe_model, log, None, None, native)
-    sessions = SessionParticipant(store, chat, log, acp, changes)
-    if not is_none(acp):
-        acp.native = native  # an ACP turn's writes through Hermes (fs/write_text_file) in VS Code's chat editing
-    tool_titles = {}
-    for tool in registry.list():
-        tool_titles[tool.name] = tool.title
+    def __init__(self, context: 'ExtensionContext', controller: 'ChatSessionItemController',
+                 store: 'ConversationStore', changes: 'Optional[ChangeLog]', timers: Any = None,
+                 clock: 'Optional[Callable[[], float]]' = None) -> None:
+        self.controller = controller
+        self.store = store
+        self.changes = changes
+        self.listed_changes = None  # type: Optional[str]  # the sessions' changed files as last shown (JSON text)
+        self.soon = QuietTimer(SEAM_TIMERS if is_none(timers) else timers, now_ms if is_none(clock) else clock,
+                               LIST_QUIET_MS, LIST_LONGEST_MS, self.refresh)
+        context.subscriptions.push(new(vscode.Disposable, self.soon.cancel))
+        context.subscriptions.push(new(vscode.Disposable, store.on_change(self.refresh_soon)))
+        if not is_none(changes):
+            context.subscriptions.push(changes.on_change(self.changes_changed))
 
-    def make_item(conversation):
-        item = controller.createChatSessionItem(session_uri(conversation), conversation.title)
+    def item(self, conversation: 'Conversation') -> 'ChatSessionItem':
+        item = self.controller.createChatSessionItem(session_uri(conversation), conversation.title)
         view = item_view(conversation, local_time_text)
         item.description = view['description']
         item.tooltip = view['tooltip']
@@ -377,91 +407,156 @@ def register_chat_sessions(context, log, registry, llm, describe_model, store, a
         item.timing = view['timing']
         item.iconPath = new(vscode.ThemeIcon, 'hubot')
         if not is_none(vscode.ChatSessionChangedFile):
-            item.changes = changed_files(conversation, changes, view['changes'])
+            item.changes = changed_files(conversation, self.changes, view['changes'])
         return item
 
-    listed = {'changes': None}  # the sessions' changed files as the list last showed them (JSON text)
-
-    def sessions_changes():
+    def sessions_changes(self) -> 'Optional[str]':
+        """The sessions' changed files with their counts (JSON text); None without a change log."""
+        changes = self.changes
+        if is_none(changes):
+            return None
         pending = changes.pending()
-        return dump_json([session_changes(pending, conversation.id) for conversation in store.newest_first()])
+        return dump_json([session_changes(pending, conversation.id) for conversation in self.store.newest_first()])
 
-    def refresh_list(*ignored):
-        if not is_none(changes):
-            listed['changes'] = sessions_changes()
+    def refresh(self, *ignored: Any) -> None:
+        self.listed_changes = self.sessions_changes()
         # `items` and `replace` are renamed by Transcrypt: a subscript and `js_replace` reach VS Code's
-        controller['items'].js_replace([make_item(conversation) for conversation in store.newest_first()])
+        self.controller['items'].js_replace([self.item(conversation) for conversation in self.store.newest_first()])
 
-    listing['refresh'] = refresh_list
-    soon = QuietTimer(SEAM_TIMERS if is_none(timers) else timers, now_ms if is_none(clock) else clock,
-                      LIST_QUIET_MS, LIST_LONGEST_MS, refresh_list)
-    context.subscriptions.push(new(vscode.Disposable, soon.cancel))
+    def refresh_soon(self, *ignored: Any) -> None:
+        self.soon.poke()
 
-    def refresh_soon(*ignored):
-        soon.poke()
-    unsubscribe = store.on_change(refresh_soon)
-    context.subscriptions.push(new(vscode.Disposable, unsubscribe))
-    if not is_none(changes):
-        def changes_changed(*ignored):
-            # The list again only when a session's changed files or counts moved: VS Code redraws every item of it,
-            # and most writes (an MCP client's, the same files again) change none of them.
-            if soon.waiting or sessions_changes() != listed['changes']:
-                soon.poke()
-        context.subscriptions.push(changes.on_change(changes_changed))
+    def changes_changed(self, *ignored: Any) -> None:
+        # The list again only when a session's changed files or counts moved: VS Code redraws every item of it,
+        # and most writes (an MCP client's, the same files again) change none of them.
+        if self.soon.waiting or self.sessions_changes() != self.listed_changes:
+            self.soon.poke()
 
-    async def new_item(new_context, token):
-        conversation = sessions.new_conversation()
+
+class ListRefresh:
+    """The controller's refresh handler (VS Code asks when it shows the list): the list anew, and the ACP agent's own
+    sessions for this workspace. Made before the controller, whose list it redraws once `shown` is set."""
+
+    def __init__(self, log: 'Log', acp: 'Optional[AcpSessionRunner]') -> None:
+        self.log = log
+        self.acp = acp
+        self.shown = None  # type: Optional[SessionList]
+
+    async def run(self, token: 'CancellationToken') -> None:
+        if not is_none(self.shown):
+            self.shown.refresh()
+        if not is_none(self.acp):
+            try:
+                await self.acp.import_listed()  # the ACP agent's own sessions for this workspace
+            except JsError as error:
+                self.log.warn('Chat sessions: listing the agent\'s sessions failed: ' + error_message(error))
+
+
+class ChatSessions:
+    """Hermes' chat session type registered with VS Code: the list (`SessionList` on `controller`), the participant
+    whose id is the session type (VS Code sends a session's requests to it), the content provider (a session's
+    history, its request handler, the ACP pickers) and the ACP agents' commands. `sessions` keeps the conversations.
+    `changes`: the change log (host/changes/log.py), whose pending changes each session lists with +/−."""
+
+    def __init__(self, context: 'ExtensionContext', controller: 'ChatSessionItemController', refresh: 'ListRefresh',
+                 log: 'Log', registry: 'ToolRegistry', llm: 'LlmService',
+                 describe_model: 'Callable[[Optional[str]], str]', store: 'ConversationStore',
+                 acp: 'Optional[AcpSessionRunner]' = None, changes: 'Optional[ChangeLog]' = None,
+                 native: 'Optional[NativeEdits]' = None, timers: Any = None,
+                 clock: 'Optional[Callable[[], float]]' = None) -> None:
+        context.subscriptions.push(controller)
+        self.log = log
+        self.acp = acp
+        chat = ChatParticipant(registry, llm, describe_model, log, None, None, native)
+        self.sessions = SessionParticipant(store, chat, log, acp, changes)
+        if not is_none(acp):
+            acp.native = native  # an ACP turn's writes through Hermes (fs/write_text_file) in VS Code's chat editing
+        self.tool_titles = {}  # type: Dict[str, Optional[str]]
+        for tool in registry.list():
+            self.tool_titles[tool.name] = tool.title
+        self.list = SessionList(context, controller, store, changes, timers, clock)
+        refresh.shown = self.list
+        self.controller = controller
+        controller.newChatSessionItemHandler = to_js_callback(self.new_item)
+        context.subscriptions.push(controller.onDidChangeChatSessionItemState(to_js_callback(self.state_changed)))
+        participant = vscode.chat.createChatParticipant(SESSION_TYPE, to_js_callback(self.answer))
+        participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png')
+        context.subscriptions.push(participant)
+        follow_actions(context, native, participant)
+        self.register_content(context, participant)
+        if not is_none(acp):
+            acp.commands_offered = register_session_commands(context, acp, self.sessions, store, log)
+        self.list.refresh()
+        log.info('Chat sessions: "Hermes Agent" is in the Chat view\'s "+" menu (' + str(len(store.conversations)) +
+                 ' stored conversations)')
+
+    def register_content(self, context: 'ExtensionContext', participant: 'VsCodeParticipant') -> None:
+        provider = {'provideChatSessionContent': to_js_callback(self.provide)}  # type: ChatSessionContentProviderDict
+        if not is_none(self.acp):
+            OptionPickers(context, self.acp, self.sessions, self.log).add_to(provider)
+        context.subscriptions.push(vscode.chat.registerChatSessionContentProvider(SESSION_TYPE, provider, participant))
+
+    async def new_item(self, new_context: Any, token: 'CancellationToken') -> 'ChatSessionItem':
+        conversation = self.sessions.new_conversation()
         conversation.title = title_from(prop(prop(new_context, 'request'), 'prompt'))
-        return controller.createChatSessionItem(session_uri(conversation), conversation.title)
-    controller.newChatSessionItemHandler = to_js_callback(new_item)
+        return self.controller.createChatSessionItem(session_uri(conversation), conversation.title)
 
-    def state_changed(item):
+    def state_changed(self, item: 'ChatSessionItem') -> None:
+        store = self.sessions.store
         conversation = store.get(conversation_id(item.resource.path))
         if not is_none(conversation) and conversation.archived != (item.archived is True):
             conversation.archived = item.archived is True
             store.put(conversation, SESSION_ORIGIN)
-    context.subscriptions.push(controller.onDidChangeChatSessionItemState(to_js_callback(state_changed)))
 
-    async def handler(request, chat_context, stream, token):
+    async def answer(self, request: Any, chat_context: Any, stream: Any, token: Any) -> 'Optional[JsonObject]':
         try:
-            return await sessions.handle(request, chat_context, stream, token)
+            return await self.sessions.handle(request, chat_context, stream, token)
         except JsError as error:
-            log.error('Hermes session failed: ' + error_message(error))
+            self.log.error('Hermes session failed: ' + error_message(error))
             return {'errorDetails': {'message': 'Hermes failed: ' + error_message(error)}}
 
-    participant = vscode.chat.createChatParticipant(SESSION_TYPE, to_js_callback(handler))
-    participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png')
-    context.subscriptions.push(participant)
-    follow_actions(context, native, participant)
-
-    def content_of(conversation):
-        content = {'history': history_turns(conversation, SESSION_TYPE, tool_titles),
-                   'requestHandler': to_js_callback(handler)}
-        if not is_none(acp):
-            content['options'] = acp.option_values(conversation)  # its mode and model, shown in the pickers
+    def content_of(self, conversation: 'Conversation') -> 'ChatSessionDict':
+        content = {'history': history_turns(conversation, SESSION_TYPE, self.tool_titles),
+                   'requestHandler': to_js_callback(self.answer)}  # type: ChatSessionDict
+        if not is_none(self.acp):
+            content['options'] = self.acp.option_values(conversation)  # its mode and model, shown in the pickers
         if len(conversation.messages) > 0:  # a new session keeps VS Code's own title until its first prompt
             content['title'] = conversation.title
         return content
 
-    async def replayed(conversation):
+    async def replayed(self, acp: 'AcpSessionRunner', conversation: 'Conversation') -> 'ChatSessionDict':
         await acp.replay(conversation)  # an agent's own session, listed: its turns come from session/load
-        return content_of(conversation)
+        return self.content_of(conversation)
 
-    def provide(resource, token):
-        conversation = sessions.conversation_for(resource)
-        if not is_none(acp) and acp.needs_replay(conversation):
-            return replayed(conversation)
-        return content_of(conversation)
-    provider = {'provideChatSessionContent': to_js_callback(provide)}
-    if not is_none(acp):
-        add_option_pickers(context, provider, acp, sessions, log)
-    context.subscriptions.push(vscode.chat.registerChatSessionContentProvider(SESSION_TYPE, provider, participant))
-    if not is_none(acp):
-        acp.commands_offered = register_session_commands(context, acp, sessions, store, log)
-    refresh_list()
-    log.info('Chat sessions: "Hermes Agent" is in the Chat view\'s "+" menu (' + str(len(store.conversations)) +
-             ' stored conversations)')
-    return sessions
+    def provide(self, resource: 'Uri', token: 'CancellationToken') -> Any:
+        """A session's content; a coroutine (a promise in JS) while an ACP agent's session is replayed first."""
+        conversation = self.sessions.conversation_for(resource)
+        if not is_none(self.acp) and self.acp.needs_replay(conversation):
+            return self.replayed(self.acp, conversation)
+        return self.content_of(conversation)
+
+
+def register_chat_sessions(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry', llm: 'LlmService',
+                           describe_model: 'Callable[[Optional[str]], str]', store: 'ConversationStore',
+                           acp: 'Optional[AcpSessionRunner]' = None, changes: 'Optional[ChangeLog]' = None,
+                           native: 'Optional[NativeEdits]' = None, timers: Any = None,
+                           clock: 'Optional[Callable[[], float]]' = None) -> 'Optional[ChatSessions]':
+    """The chat sessions, or None where this VS Code has no chat, or the chat sessions proposal is off (its first
+    call throws: the log and, once, a message say how to turn it on). `timers` and `clock` (after/cancel,
+    milliseconds) time the list's refreshes; tests pass fakes."""
+    if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
+        return None  # a VS Code without chat
+    if is_none(vscode.chat.createChatSessionItemController):
+        tell_proposals_off(context, log, '')
+        return None
+    refresh = ListRefresh(log, acp)
+    try:
+        controller = vscode.chat.createChatSessionItemController(SESSION_TYPE, to_js_callback(refresh.run))
+    except JsError as error:
+        tell_proposals_off(context, log, ' (' + error_message(error) + ')')
+        return None
+    return ChatSessions(context, controller, refresh, log, registry, llm, describe_model, store, acp, changes, native,
+                        timers, clock)
 
 
 # __pragma__('skip')
