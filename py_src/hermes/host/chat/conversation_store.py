@@ -143,11 +143,6 @@ class WriteBehind:
                                  SAVE_QUIET_MS, SAVE_LONGEST_MS, self._write)
         self._disposed = False
 
-    @property
-    def waiting(self) -> bool:
-        """A change not written yet waits for its timer."""
-        return self._timer.waiting
-
     def changed(self) -> None:
         if self._disposed:
             self._write()
