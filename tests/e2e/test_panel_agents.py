@@ -66,8 +66,10 @@ def window(browser, server):
 
 
 def stored_conversations(server):
-    [path] = server.user_data.glob('User/workspaceStorage/*/hermes-agent.hermes-agent/conversations.json')
-    return json.loads(path.read_text())['conversations']
+    """The conversations on disk ([] before the store's first write)."""
+    paths = list(server.user_data.glob('User/workspaceStorage/*/hermes-agent.hermes-agent/conversations.json'))
+    assert len(paths) <= 1, paths
+    return json.loads(paths[0].read_text())['conversations'] if paths else []
 
 
 def test_the_panel_offers_hermes_by_default_and_shows_its_turn_as_cards(window, llm, server, artifacts):
@@ -101,7 +103,9 @@ def test_the_panel_offers_hermes_by_default_and_shows_its_turn_as_cards(window, 
     assert view.locator('#backend-select').is_disabled()  # the conversation keeps Hermes
     wait_until(lambda: view.locator('#usage').is_visible(), 30, what='the context use')
     window.screenshot(artifacts / 'panel-hermes-turn.png')
-    [conversation] = [c for c in stored_conversations(server) if c['acp']]
+    # (the store is written behind the turn: host/chat/conversation_store.py SAVE_QUIET_MS)
+    [conversation] = wait_until(lambda: [c for c in stored_conversations(server) if c['acp']], 10,
+                                what='the conversation in the store')
     assert conversation['acp']['agent'] == 'Hermes Agent' and conversation['messages'][0]['text'] == QUESTION
 
 
@@ -157,7 +161,9 @@ def test_the_panels_hermes_conversation_continues_in_a_chat_session(window, llm,
     follow_up = chat_bodies(llm)[before]
     users = [m['content'] for m in follow_up['messages'] if m['role'] == 'user']
     assert any(QUESTION in json.dumps(content) for content in users)  # the same Hermes session
-    [conversation] = [c for c in stored_conversations(server) if c['acp'] and c['title'] == TITLE]
+    stored = lambda: [c for c in stored_conversations(server) if c['acp'] and c['title'] == TITLE and
+                      [m['role'] for m in c['messages']].count('user') == 4]  # (written behind the turn)
+    [conversation] = wait_until(stored, 10, what='the follow-up in the store')
     assert [m['role'] for m in conversation['messages']].count('user') == 4
 
 

@@ -13,7 +13,7 @@ const os = require('os');
 const path = require('path');
 
 const { vscode, extension, chat, token, recorder, listed } = require('./fake_chat');
-const { until, partLoaded } = require('./harness');
+const { until, partLoaded, storeWritten } = require('./harness');
 
 const AGENT = path.resolve(__dirname, '..', 'acp_agent', 'agent.py');
 const PYTHON = process.env.PYTHON || 'python3';
@@ -58,7 +58,8 @@ async function openPanel(settings) {
   return { posted, of, send: (m) => receive(m), stop, context };
 }
 
-function storedConversations(context) {
+async function storedConversations(context) {
+  await storeWritten();
   return JSON.parse(fs.readFileSync(path.join(context.storageUri.fsPath, 'conversations.json'), 'utf8')).conversations;
 }
 
@@ -81,7 +82,7 @@ test('the panel offers the agents and shows the scripted agent\'s turn: text, th
     assert.deepEqual(panel.of('usage').map((m) => [m.used, m.size, m.cost]), [[10, 1000, '$0.01']]);
     assert.equal(panel.of('turnEnded')[0].status, 'done');
     assert.equal(panel.of('backends').at(-1).locked, true);
-    const [stored] = storedConversations(panel.context);
+    const [stored] = await storedConversations(panel.context);
     // (with the mode and model the agent reported: the chat session's pickers show them)
     // (and the slash commands it sent after session/new: "/" in the panel's input lists them)
     assert.deepEqual(stored.acp, { agent: 'Scripted', sessionId: 'sess-1', mode: 'default', model: 'scripted-a',
@@ -101,7 +102,7 @@ test('the panel offers the agents and shows the scripted agent\'s turn: text, th
     assert.equal(stream.parts.filter(([kind]) => kind === 'markdown').map(([, t]) => t).join(''),
       'Hello, you said: hello again\n\n*This turn: $0.00*' +  // (the session's cost did not grow)
       '\n\nScripted commands: `/help`, `/model`, `/tools` — type one as your message.');
-    const [after] = storedConversations(panel.context);
+    const [after] = await storedConversations(panel.context);
     assert.equal(after.acp.sessionId, 'sess-1'); // not a new session (the agent would have said sess-2)
     assert.deepEqual(after.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
   } finally {
@@ -122,7 +123,7 @@ test("Hermes Agent's subagents reach the panel as cards nested under the call th
       ['hermes-subagent:bad id', null, false, 'ok']]);
     assert.deepEqual([last.get('hermes-subagent:sa-2').input, last.get('hermes-subagent:sa-2').output],
       ['Tools: terminal', 'Ran the tests: 2 failures.']);
-    const [stored] = storedConversations(panel.context);
+    const [stored] = await storedConversations(panel.context);
     assert.deepEqual(stored.messages[1].parts.filter((p) => p.kind === 'tool').map((p) => p.parent),
       [undefined, 'tc-delegate1', 'tc-delegate1', 'hermes-subagent:sa-1', undefined]);
   } finally {
@@ -141,7 +142,7 @@ test('each turn in the panel says what it used and cost: the answer\'s tokens, w
       'This turn: 1,234 tokens (1,000 in, 200 out, 34 thinking) · $0.25',
       'This turn: 1,234 tokens (1,000 in, 200 out, 34 thinking)']);
     assert.deepEqual(panel.of('usage').map((m) => m.cost), ['$0.25', '$0.50', '€0.25']);  // the header: the session's
-    const [stored] = storedConversations(panel.context);
+    const [stored] = await storedConversations(panel.context);
     assert.deepEqual(stored.acp.cost, { amount: 0.25, currency: 'EUR' });
     assert.deepEqual(stored.messages[3].usage.tokens, { total: 1234, input: 1000, output: 200, thought: 34 });
   } finally {

@@ -31,6 +31,10 @@ module.exports = {
   partLoaded: (part) => Object.keys(require.cache).some((file) => file.endsWith(path.join('dist', `part-${part}.js`))),
   // Waits for `condition()` to hold (the test runner's timeout is the ceiling): for what the bundle does on a
   // timer (the sessions list once a burst pauses, the change log's listeners) and across processes.
+  // The conversation store is written behind its changes (host/chat/conversation_store.py): this waits for the
+  // write of what changed so far (the store quiet for SAVE_QUIET_MS), before a test reads the file.
+  storeWritten: () => new Promise((resolve) => setTimeout(resolve,
+    require(path.join(root, 'build', 'testing.js')).host_chat_conversation_store.SAVE_QUIET_MS + 50)),
   until: async (condition) => {
     while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
   },

@@ -6,7 +6,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const { testing, vscode } = require('./harness');
+const { testing, vscode, storeWritten } = require('./harness');
 
 const cases = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'panel_protocol_cases.json'), 'utf8'));
 const protocol = () => testing().ui_panel_protocol;
@@ -149,6 +149,7 @@ test('the view provider, transpiled: page, messages, the conversation store, ins
   await receive({ type: 'ready' });
   await receive({ type: 'send', text: 'hi' });
   assert.deepEqual(posted.map((m) => m.type), ['state', 'models', 'userMessage', 'turnStarted', 'textDelta', 'turnEnded']);
+  await storeWritten();  // (written behind the turn)
   const stored = JSON.parse(require('fs').readFileSync(path.join(context.storageUri.fsPath, 'conversations.json'), 'utf8'));
   assert.equal(stored.panel, stored.conversations[0].id);
   assert.deepEqual(stored.conversations[0].messages.map((m) => m.role), ['user', 'assistant']);

@@ -75,3 +75,16 @@ test('new() constructs JS classes with arguments', () => {
   const date = seam().py_new ? seam().py_new(Date, 0) : seam()['new'](Date, 0);
   assert.equal(date.getTime(), 0);
 });
+
+test("local_time_text writes what Date's toLocaleString writes (one formatter, made once), in other time zones too", () => {
+  const { local_time_text } = testing().js_clock;
+  const times = [0, 1.7e12, 1764974400000, 1782000000123, Date.UTC(2026, 11, 31, 23, 59, 59)];
+  for (const ms of times) assert.equal(local_time_text(ms), new Date(ms).toLocaleString());
+  const { execFileSync } = require('child_process');
+  const script = `const c = require(${JSON.stringify(require.resolve('./harness'))}).testing().js_clock;` +
+    `process.stdout.write(JSON.stringify(${JSON.stringify(times)}.map((ms) => [c.local_time_text(ms), new Date(ms).toLocaleString()])))`;
+  for (const [TZ, LANG] of [['Asia/Kolkata', 'de_DE.UTF-8'], ['America/St_Johns', 'C']]) {
+    const pairs = JSON.parse(execFileSync(process.execPath, ['-e', script], { env: { ...process.env, TZ, LANG } }));
+    for (const [ours, theirs] of pairs) assert.equal(ours, theirs);
+  }
+});

@@ -1,7 +1,9 @@
 // The conversation store when its world fails (docs/RELIABILITY.md), on the transpiled bundle:
 // - the extension host killed (SIGKILL) in the middle of a write: half way through the temporary file, just
-//   before the rename, and at moments nobody chose: every acknowledged turn is there, nothing is half-written,
-//   the next window loads it without a warning and removes the dead writer's temporary file;
+//   before the rename, and at moments nobody chose: every acknowledged (written) turn is there, nothing is
+//   half-written, the next window loads it without a warning and removes the dead writer's temporary file;
+// - killed right after a turn, before the write behind it ran: that turn is what is lost, the file holds the turns
+//   before it, whole (the durability decided in host/chat/conversation_store.py);
 // - the disk full or the folder read-only: one clear error, the conversations go on in memory, the stored file
 //   stays as it was, and saving resumes once the folder is writable.
 'use strict';
@@ -11,7 +13,7 @@ const { spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { vscode, testing } = require('./harness');
+const { vscode, testing, storeWritten } = require('./harness');
 
 const WRITER = path.join(__dirname, 'store_writer.js');
 
@@ -73,6 +75,17 @@ for (const pauseAt of ['write', 'rename']) {
   });
 }
 
+test('killed right after a turn, before its write behind: the turns before it are stored whole, that one is lost', async () => {
+  const folder = freshFolder();
+  const { acked, lines } = await runAndKill(folder, 4, 'behind', (line) => line.startsWith('paused '));
+  assert.equal(acked, 3);
+  assert.deepEqual(lines.slice(-1), ['paused 4']);
+  assert.deepEqual(titles(folder), ['turn 1', 'turn 2', 'turn 3']);
+  const { store, warnings } = loadAgain(folder);
+  assert.deepEqual(warnings, []);
+  assert.equal(store.conversations.length, 3);
+});
+
 test('killed at moments nobody chose: what was acknowledged is always there, and the file always loads', async () => {
   for (let round = 0; round < 12; round++) {
     const folder = freshFolder();
@@ -87,7 +100,7 @@ test('killed at moments nobody chose: what was acknowledged is always there, and
   }
 });
 
-test('a full disk or a read-only folder: one clear error, work goes on in memory, the stored file is unchanged', () => {
+test('a full disk or a read-only folder: one clear error, work goes on in memory, the stored file is unchanged', async () => {
   const t = testing();
   vscode.__reset();
   const folder = freshFolder();
@@ -97,8 +110,9 @@ test('a full disk or a read-only folder: one clear error, work goes on in memory
   const log = { warn: (m) => warnings.push(m), info: (m) => warnings.push('info ' + m), error: (m) => warnings.push(m) };
   const store = t.host_chat_conversation_store.register_conversation_store(context, log);
   const message = (text) => t.js_json.parse_json(JSON.stringify({ role: 'user', text }));
-  const say = (text) => { const c = store.create(); c.add(message(text)); store.put(c); return c; };
-  say('saved before');
+  // a change, then its write behind it (each change its own write here)
+  const say = async (text) => { const c = store.create(); c.add(message(text)); store.put(c); await storeWritten(); return c; };
+  await say('saved before');
   const file = path.join(folder, 'conversations.json');
   const open = fs.openSync;
   for (const code of ['ENOSPC', 'EROFS']) {
@@ -113,19 +127,20 @@ test('a full disk or a read-only folder: one clear error, work goes on in memory
     };
     vscode.__state.messages = [];
     try {
-      say(`lost to ${code} 1`);
-      say(`lost to ${code} 2`);
+      await say(`lost to ${code} 1`);
+      await say(`lost to ${code} 2`);
     } finally {
       fs.openSync = open;
     }
     const errors = vscode.__state.messages.filter((m) => m[0] === 'error');
-    assert.equal(errors.length, 1, 'told once, not at every change');
+    assert.equal(warnings.filter((w) => w.startsWith('Conversations: could not save') && w.includes(code)).length, 2, 'two writes failed');
+    assert.equal(errors.length, 1, 'told once, not at every write');
     assert.match(errors[0][1], /^Hermes cannot save conversations to .*conversations\.json \(the disk is full or the folder is read-only; see the Hermes log\)\. They are kept for this window; what was saved before is unchanged/);
     assert.equal(fs.readFileSync(file, 'utf8'), before, 'the stored file is untouched');
     assert.deepEqual(fs.readdirSync(folder).filter((name) => name.endsWith('.tmp')), []);
     assert.deepEqual(store.conversations.map((c) => c.title).slice(-2), [`lost to ${code} 1`, `lost to ${code} 2`]);  // kept in memory
     assert.ok(warnings.some((w) => w.includes(code)), warnings.join('\n'));
-    say(`writable after ${code}`);  // saving resumes, with what was kept in memory
+    await say(`writable after ${code}`);  // saving resumes, with what was kept in memory
     const stored = JSON.parse(fs.readFileSync(file, 'utf8')).conversations.map((c) => c.title);
     assert.deepEqual(stored.slice(-3), [`lost to ${code} 1`, `lost to ${code} 2`, `writable after ${code}`]);
     assert.ok(stored.includes('saved before'));

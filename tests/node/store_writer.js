@@ -1,12 +1,14 @@
 // A window's conversation store writing, turn after turn, in a process of its own so a test can SIGKILL it
 // (tests/node/store_faults.test.js). The bundle's own store (build/testing.js) over the fake vscode.
-//   node tests/node/store_writer.js <storage folder> <turns> [pause-at: write | rename | none]
-// Prints "acked N" once turn N is saved (what the window would then show as stored). With `pause-at`, the
-// write of the last turn stops half way through the temporary file (`write`) or just before the rename
-// (`rename`), prints "paused N", and waits there forever: the test kills it at that exact point.
+//   node tests/node/store_writer.js <storage folder> <turns> [pause-at: write | rename | behind | none]
+// Prints "acked N" once turn N is written (the store writes behind its changes, SAVE_QUIET_MS after the last one:
+// host/chat/conversation_store.py). With `pause-at`, the write of the last turn stops half way through the
+// temporary file (`write`) or just before the rename (`rename`), or the last turn is changed and its write never
+// gets to run (`behind`: the extension host dies right after a turn), prints "paused N", and waits there forever:
+// the test kills it at that exact point.
 'use strict';
 const fs = require('fs');
-const { vscode, testing } = require('./harness');
+const { vscode, testing, storeWritten } = require('./harness');
 
 const [folder, turns, pauseAt] = [process.argv[2], Number(process.argv[3]), process.argv[4] || 'none'];
 const t = testing();
@@ -34,9 +36,16 @@ context.storageUri = vscode.Uri.file(folder);
 const log = { warn: (m) => say('warn ' + m), info: () => {}, error: (m) => say('error ' + m) };
 const store = t.host_chat_conversation_store.register_conversation_store(context, log);
 const message = (text) => t.js_json.parse_json(JSON.stringify({ role: 'user', text }));
-for (turn = 1; turn <= turns; turn++) {
-  const conversation = store.create();
-  conversation.add(message(`turn ${turn} ` + 'x'.repeat(100000)));  // big enough that a write takes a while
-  store.put(conversation);
-  say(`acked ${turn}`);
-}
+(async () => {
+  for (turn = 1; turn <= turns; turn++) {
+    const conversation = store.create();
+    conversation.add(message(`turn ${turn} ` + 'x'.repeat(100000)));  // big enough that a write takes a while
+    store.put(conversation);
+    if (pauseAt === 'behind' && turn === turns) {
+      say(`paused ${turn}`);
+      forever();
+    }
+    await storeWritten();
+    say(`acked ${turn}`);
+  }
+})();

@@ -5,9 +5,13 @@ import os
 
 import pytest
 
+import vscode
+
 from hermes.core.chat.conversations import (ConversationStore, Conversation, StoreCorrupt, MAX_CONVERSATIONS, title_from,
                                        add_tool, finish_tool, end_reply, remember_turn, RESULT_LIMIT)
-from hermes.host.chat.conversation_store import load_store, save_store, register_conversation_store, store_path
+from hermes.host.chat.conversation_store import (load_store, save_store, register_conversation_store, store_path,
+                                               SAVE_QUIET_MS, SAVE_LONGEST_MS)
+from fake_clock import FakeClock
 from panel_fakes import Log
 
 
@@ -133,13 +137,139 @@ def test_malformed_conversations_inside_a_good_store_are_dropped():
 
 
 def test_the_file_survives_a_reload(context):
-    log = Log()
-    store = register_conversation_store(context, log)
+    """Written behind the change; the window's reload (its subscriptions disposed) flushes it."""
+    log, clock = Log(), FakeClock()
+    store = register_conversation_store(context, log, clock, clock.now)
     conversation = store.create()
     conversation.add({'role': 'user', 'text': 'remember me'})
     store.put(conversation)
+    assert not os.path.exists(store_path(context)) and clock.waiting == 1
+    context.dispose_all()
     again = load_store(store_path(context), log)
-    assert [c.title for c in again.conversations] == ['remember me'] and log.lines == []
+    assert [c.title for c in again.conversations] == ['remember me'] and log.lines == [] and clock.waiting == 0
+
+
+def saved_titles(context):
+    with open(store_path(context)) as file:
+        return [c['title'] for c in json.load(file)['conversations']]
+
+
+def counting_writes(monkeypatch, fail=None, during=None):
+    """StoreFile's writes, counted: [text…]. `fail()` true: the write raises ENOSPC (as Node would). `during(text)`:
+    called inside each write, before the file is replaced (a change made while a write runs)."""
+    from hermes.host.chat import conversation_store
+    writes = []
+    real = conversation_store.write_file_atomically
+
+    def write(path, text):
+        if during:
+            during(text)
+        if fail and fail():
+            raise OSError('ENOSPC: no space left on device, open ' + repr(path))
+        writes.append(text)
+        real(path, text)
+    monkeypatch.setattr(conversation_store, 'write_file_atomically', write)
+    return writes
+
+
+def say(store, text):
+    conversation = store.create()
+    conversation.add({'role': 'user', 'text': text})
+    store.put(conversation)
+    return conversation
+
+
+def test_changes_are_coalesced_into_one_write_once_the_store_is_quiet(context, monkeypatch):
+    writes = counting_writes(monkeypatch)
+    clock = FakeClock()
+    store = register_conversation_store(context, Log(), clock, clock.now)
+    say(store, 'one')
+    clock.advance(60)
+    say(store, 'two')
+    say(store, 'three')
+    clock.advance(SAVE_QUIET_MS - 1)
+    assert writes == []  # still changing less than SAVE_QUIET_MS ago
+    clock.advance(1)
+    assert len(writes) == 1 and saved_titles(context) == ['one', 'two', 'three']
+    clock.advance(10 * SAVE_LONGEST_MS)
+    assert len(writes) == 1, 'nothing changed since'
+
+
+def test_changes_that_never_pause_are_written_at_the_latest_after_the_longest_wait(context, monkeypatch):
+    writes = counting_writes(monkeypatch)
+    clock = FakeClock()
+    store = register_conversation_store(context, Log(), clock, clock.now)
+    for turn in range(SAVE_LONGEST_MS // 50 + 1):  # a change every 50 ms: never quiet for SAVE_QUIET_MS
+        say(store, 'turn %d' % turn)
+        clock.advance(50)
+    assert len(writes) == 1 and saved_titles(context) == ['turn %d' % turn for turn in range(SAVE_LONGEST_MS // 50)]
+    clock.advance(SAVE_QUIET_MS)
+    assert len(writes) == 2 and saved_titles(context)[-1] == 'turn %d' % (SAVE_LONGEST_MS // 50)
+
+
+def test_each_write_holds_the_store_as_it_is_then_in_order_of_the_changes(context, monkeypatch):
+    writes = counting_writes(monkeypatch)
+    clock = FakeClock()
+    store = register_conversation_store(context, Log(), clock, clock.now)
+    first = say(store, 'first')
+    clock.advance(SAVE_QUIET_MS)
+    first.add({'role': 'assistant', 'text': 'answer'})
+    store.put(first)
+    say(store, 'second')
+    clock.advance(SAVE_QUIET_MS)
+    assert [[c['title'] for c in json.loads(text)['conversations']] for text in writes] == \
+        [['first'], ['first', 'second']]
+    assert [m['text'] for m in json.loads(writes[-1])['conversations'][0]['messages']] == ['first', 'answer']
+
+
+def test_a_change_made_while_a_write_runs_is_written_next_not_lost(context, monkeypatch):
+    """Two saves racing: a change arriving in the middle of a write (a listener, a turn's end) is not in that write;
+    it arms the timer again and the next write carries it — the file never goes back to an older store."""
+    clock = FakeClock()
+    holder = {}
+
+    def during(text):
+        if 'late' not in text and 'late' not in [c.title for c in holder['store'].conversations]:
+            say(holder['store'], 'late')
+    writes = counting_writes(monkeypatch, during=during)
+    holder['store'] = store = register_conversation_store(context, Log(), clock, clock.now)
+    say(store, 'early')
+    clock.advance(SAVE_QUIET_MS)
+    assert len(writes) == 1 and saved_titles(context) == ['early']
+    assert clock.waiting == 1, 'the late change waits for its own write'
+    clock.advance(SAVE_QUIET_MS)
+    assert len(writes) == 2 and saved_titles(context) == ['early', 'late']
+
+
+def test_dispose_flushes_what_waits_and_later_changes_are_written_at_once(context, monkeypatch):
+    writes = counting_writes(monkeypatch)
+    clock = FakeClock()
+    store = register_conversation_store(context, Log(), clock, clock.now)
+    context.dispose_all()
+    assert writes == [], 'nothing waited: nothing written'
+    say(store, 'during deactivation')  # a turn stopped as the window closes: no timer would ever fire
+    assert len(writes) == 1 and saved_titles(context) == ['during deactivation'] and clock.waiting == 0
+
+
+def test_a_failing_write_behind_is_reported_once_and_saving_resumes_with_everything_kept(context, monkeypatch):
+    failing = [True]
+    writes = counting_writes(monkeypatch, fail=lambda: failing[0])
+    clock, log = FakeClock(), Log()
+    store = register_conversation_store(context, log, clock, clock.now)
+    errors = lambda: [m for m in vscode.window.messages if m[0] == 'error' and 'cannot save conversations' in m[1]]
+    before = len(errors())
+    say(store, 'lost 1')
+    clock.advance(SAVE_QUIET_MS)
+    say(store, 'lost 2')
+    clock.advance(SAVE_QUIET_MS)
+    assert writes == [] and len(errors()) == before + 1, 'told once, not at every write'
+    assert [line for level, line in log.lines if level == 'warn'][-1].startswith(
+        'Conversations: could not save to ' + store_path(context) + ': ENOSPC: no space left on device')
+    failing[0] = False
+    say(store, 'works')
+    clock.advance(SAVE_QUIET_MS)
+    assert saved_titles(context) == ['lost 1', 'lost 2', 'works'] and len(errors()) == before + 1
+    assert log.lines[-1] == ('info', 'Conversations: saving to ' + store_path(context) + ' works again.')
 
 
 def test_a_corrupt_file_is_moved_aside_with_a_warning_and_a_fresh_store_starts(context):
@@ -148,7 +278,7 @@ def test_a_corrupt_file_is_moved_aside_with_a_warning_and_a_fresh_store_starts(c
     with open(path, 'w') as file:
         file.write('{"version": 1, "conversations": [tru')
     log = Log()
-    store = register_conversation_store(context, log)
+    store = register_conversation_store(context, log, FakeClock())
     assert store.conversations == []
     [aside] = [name for name in os.listdir(os.path.dirname(path)) if name.startswith('conversations.corrupt-')]
     with open(os.path.join(os.path.dirname(path), aside)) as file:

@@ -12,6 +12,7 @@ import vscode
 from hermes.js import modules_cpython
 from hermes.ui.panel.view import register_panel, render_html, VIEW_ID, OPEN_COMMAND
 from hermes.host.chat.conversation_store import register_conversation_store, store_path
+from fake_clock import FakeClock
 from panel_fakes import Log
 
 
@@ -96,6 +97,7 @@ def test_ready_then_send_streams_and_stores_in_the_conversation_store(context):
     assert posted[1]['models'] == ['m1', 'm2'] and posted[1]['current'] == 'qwen2.5:7b'
     posted = drain(view, {'type': 'send', 'text': 'hello'})
     assert [message['type'] for message in posted[2:]] == ['userMessage', 'turnStarted', 'textDelta', 'turnEnded']
+    context.dispose_all()  # the window reloads: the store written behind its changes is flushed
     with open(store_path(context)) as file:
         stored = json.load(file)
     [conversation] = stored['conversations']
@@ -208,7 +210,7 @@ def test_the_controller_is_made_when_first_needed_and_starts_from_the_store_as_i
     """Before the view resolves nothing updates a page (a store change, a setting); showing a conversation makes the
     controller, which starts from the store's panel conversation of that moment."""
     log = Log()
-    store = register_conversation_store(context, log)
+    store = register_conversation_store(context, log, FakeClock())
     panel = register_panel(context, log, run_turn, list_models, store)
     assert panel.loaded is None and panel.conversation is None
     from hermes.core.chat.conversations import Conversation

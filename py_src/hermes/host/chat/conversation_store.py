@@ -1,25 +1,38 @@
 """The conversation store on disk: one JSON file per workspace (`conversations.json` in the
 workspace's extension storage; without a folder, in the global storage), read once at activation and
-written after every change (a turn's start, a confirmation, its end: a few writes per turn; a save of what the
-file already holds is skipped).
+written behind the changes (a turn's start, a confirmation, its end): SAVE_QUIET_MS after the last change, or
+SAVE_LONGEST_MS after the first one not yet written while changes keep coming, and at once on dispose
+(deactivate, a reload of the window); a save of what the file already holds is skipped.
+
+Durability, decided (docs/DEVELOPING.md, ACP sessions): a change is on disk at most SAVE_QUIET_MS after the
+store stops changing (SAVE_LONGEST_MS while it keeps changing), and before the window closes or reloads. The
+extension host killed (or crashing) inside that window loses the changes since the last write — typically the end
+of the turn that just finished — and nothing else: the file holds the last store written, whole. VS Code keeps its
+own state storage (globalState, workspaceState, the workbench's) the same way: in memory, flushed 100 ms after a
+change (`Storage.DEFAULT_FLUSH_DELAY`) and at shutdown. A synchronous, fsynced write at every change cost ~1.8 ms of
+each turn (two writes; issue 34); behind the turn it costs the same once per pause, when nobody waits.
 
 A file that cannot be read as a store is moved aside (`conversations.corrupt-<time>.json`) with a
 warning, and a fresh store starts: activation never fails because of it.
 
 Writes go through host/safe_write.py: the extension host killed in the middle of one leaves the last saved
-store whole. A write that fails (a full disk, a read-only folder) leaves the file as it was; the user is told
-once (and again only after a save has worked in between), and the conversations go on in memory.
+store whole. They are synchronous, so two can never interleave: each writes the whole store as it is then, and a
+change made while one runs waits for the next. A write that fails (a full disk, a read-only folder) leaves the
+file as it was; the user is told once (and again only after a save has worked in between), and the conversations
+go on in memory (the next write tries again with all of them).
 """
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
-from hermes.js.errors import error_message, JsError
+from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none
+from hermes.js.objects import is_none, new
 from hermes.core.chat.conversations import ConversationStore
+from hermes.core.quiet_timer import QuietTimer
+from hermes.host.changes.log import SEAM_TIMERS
 from hermes.host.safe_write import move_aside, remove_leftover_temporaries, write_file_atomically
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 from hermes.host.log import Log
 if TYPE_CHECKING:
     from vscode import ExtensionContext
@@ -27,6 +40,10 @@ if TYPE_CHECKING:
 
 FILE_NAME = 'conversations.json'
 NO_FOLDER_FILE_NAME = 'conversations-no-folder.json'
+# Written behind the changes (the module's docstring): once the store has been quiet this long (VS Code's own
+# storage waits 100 ms too), and at the latest this long after the first unwritten change while changes keep coming.
+SAVE_QUIET_MS = 100
+SAVE_LONGEST_MS = 1000
 
 
 def store_path(context: 'ExtensionContext') -> str:
@@ -110,12 +127,48 @@ class SaveReporter:
                 'unchanged, and saving resumes once the folder is writable.')
 
 
-def register_conversation_store(context: 'ExtensionContext', log: 'Log') -> 'ConversationStore':
-    """The workspace's store, saved after every change."""
+class WriteBehind:
+    """Saves the store behind its changes (the module's docstring): `changed()` at every change arms a quiet
+    timer (core/quiet_timer.py), whose call writes the whole store as it then is (StoreFile: skipped when the
+    file already holds it) and reports the outcome (SaveReporter: a failure told once). `flush()` writes now;
+    `dispose()` flushes and from then on writes each change at once (a change during deactivation — a turn
+    stopped by the window closing — has no timer to wait for). `timers`/`clock` are the seam tests drive."""
+
+    def __init__(self, store: 'ConversationStore', written: 'StoreFile', reporter: 'SaveReporter',
+                 timers: 'Any' = None, clock: 'Optional[Callable[[], float]]' = None) -> None:
+        self._store = store
+        self._written = written
+        self._reporter = reporter
+        self._timer = QuietTimer(timers or SEAM_TIMERS, clock or now_ms,
+                                 SAVE_QUIET_MS, SAVE_LONGEST_MS, self._write)
+        self._disposed = False
+
+    def changed(self) -> None:
+        if self._disposed:
+            self._write()
+        else:
+            self._timer.poke()
+
+    def flush(self) -> None:
+        """Write now what is waiting (nothing when nothing is)."""
+        if self._timer.waiting:
+            self._timer.fire_now()
+
+    def dispose(self) -> None:
+        self.flush()
+        self._disposed = True
+
+    def _write(self) -> None:
+        self._reporter.saved(self._written.save(self._store))
+
+
+def register_conversation_store(context: 'ExtensionContext', log: 'Log', timers: 'Any' = None,
+                                clock: 'Optional[Callable[[], float]]' = None) -> 'ConversationStore':
+    """The workspace's store, saved behind its changes (WriteBehind) and flushed when `context`'s subscriptions
+    are disposed (deactivation, a reload). `timers`/`clock`: WriteBehind's seam (tests)."""
     file_path = store_path(context)
     store = load_store(file_path, log)
-    reporter = SaveReporter(file_path, log)
-    written = StoreFile(file_path, log)
-    store.on_change(lambda conversation, origin: reporter.saved(written.save(store)))
+    writer = WriteBehind(store, StoreFile(file_path, log), SaveReporter(file_path, log), timers, clock)
+    store.on_change(lambda conversation, origin: writer.changed())
+    context.subscriptions.push(new(vscode.Disposable, to_js_callback(writer.dispose)))
     return store
-
