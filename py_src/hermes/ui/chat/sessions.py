@@ -17,7 +17,9 @@ globalState), and nothing else changes.
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Union
-from hermes.ui.acp.session import AcpSessionRunner  # a part loaded on first use (ui/acp/late.py)
+# what VS Code's chat sessions are handed: the ACP runner's stand-in from activation on (it makes the runner,
+# ui/acp/session.py AcpSessionRunner, a part, on first use)
+from hermes.ui.acp.late import LateAcpSessions
 from hermes.contracts.conversations import AssistantMessage, UserMessage
 from hermes.contracts.events import EventSink
 from hermes.contracts.json import Json, JsonObject
@@ -136,11 +138,11 @@ class SessionParticipant:
     keeps the conversation. `conversation_for(resource)` finds or makes a session's conversation."""
 
     def __init__(self, store: 'ConversationStore', chat: 'ChatParticipant', log: 'Log',
-                 acp: 'Optional[AcpSessionRunner]' = None, changes: 'Optional[ChangeLog]' = None) -> None:
+                 acp: 'Optional[LateAcpSessions]' = None, changes: 'Optional[ChangeLog]' = None) -> None:
         self.store = store
         self.chat = chat
         self.log = log
-        self.acp = acp  # ui/acp/session.py AcpSessionRunner: Hermes Agent (or another ACP agent) answers
+        self.acp = acp  # Hermes Agent (or another ACP agent) answers, through the runner's stand-in
         self.changes = changes  # the change log: a turn that changed files ends with its review buttons
         # id → a conversation made for a new session, before its first turn
         self.new_conversations = {}  # type: Dict[str, Conversation]
@@ -325,7 +327,7 @@ class OptionPickers:
     `onDidChangeChatSessionProviderOptions` fires — when the agent offers others; a choice arrives in
     `provideHandleOptionsChange`, a session's current ones go out as its content's `options`)."""
 
-    def __init__(self, context: 'ExtensionContext', acp: 'AcpSessionRunner', sessions: 'SessionParticipant',
+    def __init__(self, context: 'ExtensionContext', acp: 'LateAcpSessions', sessions: 'SessionParticipant',
                  log: 'Log') -> None:
         self.acp = acp
         self.sessions = sessions
@@ -437,7 +439,7 @@ class ListRefresh:
     """The controller's refresh handler (VS Code asks when it shows the list): the list anew, and the ACP agent's own
     sessions for this workspace. Made before the controller, whose list it redraws once `shown` is set."""
 
-    def __init__(self, log: 'Log', acp: 'Optional[AcpSessionRunner]') -> None:
+    def __init__(self, log: 'Log', acp: 'Optional[LateAcpSessions]') -> None:
         self.log = log
         self.acp = acp
         self.shown = None  # type: Optional[SessionList]
@@ -461,7 +463,7 @@ class ChatSessions:
     def __init__(self, context: 'ExtensionContext', controller: 'ChatSessionItemController', refresh: 'ListRefresh',
                  log: 'Log', registry: 'ToolRegistry', llm: 'LlmService',
                  describe_model: 'Callable[[Optional[str]], str]', store: 'ConversationStore',
-                 acp: 'Optional[AcpSessionRunner]' = None, changes: 'Optional[ChangeLog]' = None,
+                 acp: 'Optional[LateAcpSessions]' = None, changes: 'Optional[ChangeLog]' = None,
                  native: 'Optional[NativeEdits]' = None, timers: Any = None,
                  clock: 'Optional[Callable[[], float]]' = None) -> None:
         context.subscriptions.push(controller)
@@ -524,7 +526,7 @@ class ChatSessions:
             content['title'] = conversation.title
         return content
 
-    async def replayed(self, acp: 'AcpSessionRunner', conversation: 'Conversation') -> 'ChatSessionDict':
+    async def replayed(self, acp: 'LateAcpSessions', conversation: 'Conversation') -> 'ChatSessionDict':
         await acp.replay(conversation)  # an agent's own session, listed: its turns come from session/load
         return self.content_of(conversation)
 
@@ -538,7 +540,7 @@ class ChatSessions:
 
 def register_chat_sessions(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry', llm: 'LlmService',
                            describe_model: 'Callable[[Optional[str]], str]', store: 'ConversationStore',
-                           acp: 'Optional[AcpSessionRunner]' = None, changes: 'Optional[ChangeLog]' = None,
+                           acp: 'Optional[LateAcpSessions]' = None, changes: 'Optional[ChangeLog]' = None,
                            native: 'Optional[NativeEdits]' = None, timers: Any = None,
                            clock: 'Optional[Callable[[], float]]' = None) -> 'Optional[ChatSessions]':
     """The chat sessions, or None where this VS Code has no chat, or the chat sessions proposal is off (its first
