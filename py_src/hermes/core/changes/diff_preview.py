@@ -4,7 +4,8 @@ bundle by the parity vectors)."""
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import List
-from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.json import Json
+from hermes.contracts.panel import DiffHunk, DiffPreview
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type
@@ -16,18 +17,20 @@ MAX_TEXT = 2000000
 """Texts longer than this are not diffed: the preview says so (the editor's diff still opens them)."""
 
 
-def diff_preview(old_text: 'Json', new_text: 'Json') -> 'JsonObject':
+def diff_preview(old_text: 'Json', new_text: 'Json') -> 'DiffPreview':
     """{'added', 'removed', 'created', 'hunks': [{'line' (1-based, in the new text), 'removed': [lines],
     'added': [lines]}], 'more' (hunks left out), 'tooLarge'}. `old_text` None: the file is created."""
     created = is_none(old_text)
     old = '' if created or json_type(old_text) != 'string' else old_text
     new = new_text if json_type(new_text) == 'string' else ''
     if len(old) > MAX_TEXT or len(new) > MAX_TEXT:
-        return {'added': 0, 'removed': 0, 'created': created, 'hunks': [], 'more': 0, 'tooLarge': True}
+        too_large = {'added': 0, 'removed': 0, 'created': created, 'hunks': [], 'more': 0,
+                     'tooLarge': True}  # type: DiffPreview
+        return too_large
     hunks = diff_texts(old, new)
     added = 0
     removed = 0
-    shown = []  # type: List[JsonObject]
+    shown = []  # type: List[DiffHunk]
     for hunk in hunks:
         added = added + len(hunk['after'])
         removed = removed + len(hunk['before'])
@@ -35,5 +38,6 @@ def diff_preview(old_text: 'Json', new_text: 'Json') -> 'JsonObject':
             shown.append({'line': hunk['start'] + 1,
                           'removed': capped_lines([visible_line(line) for line in hunk['before']]),
                           'added': capped_lines([visible_line(line) for line in hunk['after']])})
-    return {'added': added, 'removed': removed, 'created': created, 'hunks': shown,
-            'more': len(hunks) - len(shown), 'tooLarge': False}
+    preview = {'added': added, 'removed': removed, 'created': created, 'hunks': shown,
+               'more': len(hunks) - len(shown), 'tooLarge': False}  # type: DiffPreview
+    return preview
