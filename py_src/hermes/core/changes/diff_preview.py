@@ -24,9 +24,7 @@ def diff_preview(old_text: 'Json', new_text: 'Json') -> 'DiffPreview':
     old = '' if created or json_type(old_text) != 'string' else old_text
     new = new_text if json_type(new_text) == 'string' else ''
     if len(old) > MAX_TEXT or len(new) > MAX_TEXT:
-        too_large = {'added': 0, 'removed': 0, 'created': created, 'hunks': [], 'more': 0,
-                     'tooLarge': True}  # type: DiffPreview
-        return too_large
+        return {'added': 0, 'removed': 0, 'created': created, 'hunks': [], 'more': 0, 'tooLarge': True}
     hunks = diff_texts(old, new)
     added = 0
     removed = 0
@@ -38,6 +36,5 @@ def diff_preview(old_text: 'Json', new_text: 'Json') -> 'DiffPreview':
             shown.append({'line': hunk['start'] + 1,
                           'removed': capped_lines([visible_line(line) for line in hunk['before']]),
                           'added': capped_lines([visible_line(line) for line in hunk['after']])})
-    preview = {'added': added, 'removed': removed, 'created': created, 'hunks': shown,
-               'more': len(hunks) - len(shown), 'tooLarge': False}  # type: DiffPreview
-    return preview
+    return {'added': added, 'removed': removed, 'created': created, 'hunks': shown,
+            'more': len(hunks) - len(shown), 'tooLarge': False}

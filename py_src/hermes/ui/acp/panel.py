@@ -65,13 +65,12 @@ def tool_post(tool: 'JsonObject') -> 'AgentTool':
 def form_post(question: 'JsonObject', values: 'Dict[str, str]', problems: 'List[str]') -> 'ElicitationPost':
     """A form question as the webview's card: its fields (the agent's words already cleaned: the webview sets them
     as text), what the inputs hold, and why the last answers were refused."""
-    post = {'type': 'elicitation', 'id': question['part'], 'agent': question['agent'], 'title': question['title'],
+    return {'type': 'elicitation', 'id': question['part'], 'agent': question['agent'], 'title': question['title'],
             'message': question['message'],
             'fields': [{'name': field['name'], 'kind': field['kind'], 'type': field['type'], 'label': field['label'],
                         'description': field['description'], 'required': field['required'],
                         'options': field['options'], 'format': field['format']} for field in question['fields']],
-            'values': values, 'problems': problems}  # type: ElicitationPost
-    return post
+            'values': values, 'problems': problems}
 
 
 def form_values(text: str, question: 'JsonObject') -> 'Optional[Dict[str, str]]':
@@ -93,13 +92,12 @@ def form_values(text: str, question: 'JsonObject') -> 'Optional[Dict[str, str]]'
 
 def question_post(question: 'JsonObject') -> 'PermissionPost':
     """A permission question as the webview's card: the agent's diffs as previews, its options as buttons."""
-    post = {'type': 'permission', 'id': question['part'], 'title': question['title'], 'detail': question['detail'],
+    return {'type': 'permission', 'id': question['part'], 'title': question['title'], 'detail': question['detail'],
             'command': question['command'],
             'diffs': [{'path': diff['path'], 'shown': diff['shown'] if json_type(diff['shown']) == 'string'
                        else diff['path'], 'preview': diff_preview(diff['oldText'], diff['newText'])}
                       for diff in question['diffs']],
-            'choices': question['choices']}  # type: PermissionPost
-    return post
+            'choices': question['choices']}
 
 
 class PanelAcpView(TurnView):
