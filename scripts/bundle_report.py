@@ -26,7 +26,7 @@ GROUPS = ['runtime', 'seam (js)', 'core', 'tools', 'host', 'net', 'ui', 'acp', '
 
 
 def group_of(module):
-    """'hermes.host.acp.service' → 'acp'; 'org.transcrypt.__runtime__' → 'runtime'; 'extension' → 'entry'."""
+    """'hermes.host.acp.turn_runner' → 'acp'; 'org.transcrypt.__runtime__' → 'runtime'; 'extension' → 'entry'."""
     if module.startswith('org.transcrypt') or module == 'copy':
         return 'runtime'
     if not module.startswith('hermes.'):

@@ -114,7 +114,7 @@ def test_the_latest_list_wins_and_a_changed_list_is_said_again():
     third, _ = ask(world, 'third', resource=resource)
     assert third.text() == 'three'
     # the list the agent sent in a turn is the one later turns hand on (not the older one it sent after session/new)
-    assert world['service'].commands_for('sess-1') == commands_of([HELP, MODEL, COMPACT])
+    assert world['acp'].updates.commands_for('sess-1') == commands_of([HELP, MODEL, COMPACT])
     fourth, _ = ask(world, 'fourth', resource=resource)
     assert fourth.text() == 'four' and conversation.acp['commands'] == commands_of([HELP, MODEL, COMPACT])
 
@@ -190,8 +190,8 @@ def test_the_agents_last_commands_are_remembered_across_a_reload():
     ask(world, 'first')
     world['context'].dispose_all()
     later = make_world({'turns': []}, memory=memory)
-    assert later['service'].known_commands(HERMES_NAME) == commands_of([HELP])
-    assert later['service'].known_commands('Another agent') == []
+    assert later['acp'].updates.known_commands(HERMES_NAME) == commands_of([HELP])
+    assert later['acp'].updates.known_commands('Another agent') == []
 
 
 # ------------------------------------------------------------------------------------------- VS Code's "/" completion

@@ -15,7 +15,7 @@ FORKS = {'loadSession': True, 'sessionCapabilities': {'fork': {}}}
 
 
 def commands(world):
-    register_conversation_commands(world['context'], world['log'], world['store'], FakePanel(False), world['service'])
+    register_conversation_commands(world['context'], world['log'], world['store'], FakePanel(False), world['acp'].sessions)
 
 
 def fork(argument=None):

@@ -10,7 +10,7 @@ from hermes.core.acp.backends import HERMES_NAME, INSTALL_HINT, NO_MODEL_TEXT
 from hermes.core.acp.elicitation import read_question
 from hermes.core.chat.conversations import Conversation, ConversationStore
 from hermes.core.chat.sessions import item_view
-from hermes.host.acp.service import AcpService
+from hermes.host.acp.services import AcpServices
 from hermes.ui.acp.session import AcpSessionRunner, prompt_blocks, ACP_SUBJECT
 from hermes.core.chat.prompts import task_prompt
 from hermes.ui.acp.chat import register_diff_documents
@@ -236,14 +236,14 @@ def make_world(scripts, programs=None, backend=None, trusted=True, cwd=CWD, chan
         return agent
     found = {'hermes': '/usr/bin/hermes'} if programs is None else programs
     context = vscode.ExtensionContext()
-    service = AcpService(log, make_agent, client_side, FakeMcp(), find=lambda name, extra: found.get(name),
-                         trusted=lambda: trusted, memory=memory, storage=context.globalStorageUri.fsPath)
+    acp = AcpServices(log, make_agent, client_side, FakeMcp(), find=lambda name, extra: found.get(name),
+                      trusted=lambda: trusted, memory=memory, storage=context.globalStorageUri.fsPath)
     store = ConversationStore(lambda: 'c' + str(len(store.conversations) + 1), lambda: 1000)
     chat = Chat()
-    sessions = SessionParticipant(store, chat, log, AcpSessionRunner(service, store, log,
+    sessions = SessionParticipant(store, chat, log, AcpSessionRunner(acp, store, log,
                                                                      register_diff_documents(context, log),
                                                                      change_log))
-    return {'service': service, 'store': store, 'made': made, 'chat': chat, 'sessions': sessions, 'log': log,
+    return {'acp': acp, 'store': store, 'made': made, 'chat': chat, 'sessions': sessions, 'log': log,
             'context': context}
 
 
@@ -320,14 +320,14 @@ def test_a_turn_of_another_agent_does_not_search_path_for_hermes():
     vscode.workspace.settings['hermes.acp.agents'] = [{'name': 'Other', 'command': '/opt/other', 'args': ['acp']}]
     world = make_world({'turns': [[chunk('one')], [chunk('two')]]}, backend='Other')
     searched = []
-    find = world['service'].find
-    world['service'].find = lambda name, extra: searched.append(name) or find(name, extra)
+    find = world['acp'].choice.find
+    world['acp'].choice.find = lambda name, extra: searched.append(name) or find(name, extra)
     ask(world, 'first')
     [conversation] = world['store'].conversations
     searched.clear()
     stream, result = ask(world, 'second', 'hermes:/' + conversation.id)
     assert stream.text() == 'two' and conversation.acp['agent'] == 'Other' and searched == []
-    assert world['service'].spec_named(HERMES_NAME)['command'] == '/usr/bin/hermes' and searched == ['hermes']
+    assert world['acp'].choice.spec_named(HERMES_NAME)['command'] == '/usr/bin/hermes' and searched == ['hermes']
 
 
 def test_after_a_reload_the_session_is_loaded_into_the_new_process_without_showing_the_replay():
@@ -339,7 +339,7 @@ def test_after_a_reload_the_session_is_loaded_into_the_new_process_without_showi
     later = make_world({'turns': [[chunk('after reload')]]})
     later['store'] = ConversationStore.restore(data, lambda: 'x', lambda: 2000)
     later['sessions'] = SessionParticipant(later['store'], later['chat'], later['log'],
-                                           AcpSessionRunner(later['service'], later['store'], later['log']))
+                                           AcpSessionRunner(later['acp'], later['store'], later['log']))
     stream, result = ask(later, 'again', 'hermes:/' + conversation.id)
     [agent] = later['made']
     assert [call[0] for call in agent.calls] == ['start', 'load', 'prompt']
@@ -448,7 +448,7 @@ def test_a_skipped_question_denies_and_the_chat_says_so():
 
 def test_an_unanswered_question_is_denied_before_the_agent_times_out_with_a_note():
     world = make_world({'turns': [[('permission', SHELL_PERMISSION), chunk('went on')]]})
-    world['service'].permission_deadline_ms = 30
+    world['acp'].turns.permission_deadline_ms = 30
     stream = vscode.ChatResponseStream()
 
     async def never():
@@ -596,14 +596,14 @@ def test_only_hermes_with_nothing_but_the_setup_method_lacks_a_provider():
 def test_an_agent_that_cannot_start_is_said_and_the_next_turn_tries_again():
     scripts = {'turns': [[chunk('ok now')]]}
     world = make_world(scripts)
-    original = world['service'].make_agent
+    original = world['acp'].processes.make_agent
 
     def failing(spec):
         agent = original(spec)
         if len(world['made']) == 1:
             agent.fail_start = FakeError('spawn', 'spawn /usr/bin/hermes ENOENT')
         return agent
-    world['service'].make_agent = failing
+    world['acp'].processes.make_agent = failing
     stream, _ = ask(world, 'hi')
     assert 'could not be started: spawn /usr/bin/hermes ENOENT' in stream.text()
     [conversation] = world['store'].conversations
@@ -651,7 +651,7 @@ def test_files_hermes_writes_itself_go_to_the_change_log_with_their_before_texts
     [conversation] = world['store'].conversations
     turn = conversation.messages[0]['turn']
     author = {'client': 'Hermes', 'session': conversation.id, 'turn': turn}
-    assert world['service'].client_side.authors == {'sess-1': author}  # fs/write_text_file writes: this turn's
+    assert world['acp'].turns.client_side.authors == {'sess-1': author}  # fs/write_text_file writes: this turn's
     # the shell's file too: its text before the turn is the window's workspace texts' (host/changes/workspace_texts.py)
     assert sorted(change_log.records) == sorted([(cwd + '/out.txt', 'old text\n', 'new text\n', author),
                                                  (str(created), None, 'fresh\n', author),
@@ -719,10 +719,10 @@ def test_the_modes_and_models_hermes_reports_become_the_pickers_and_are_remember
     memory = vscode.Memento()
     world = make_world({'turns': [[chunk('one')]], 'offered': OFFERED}, memory=memory)
     fired = []
-    world['service'].on_offered(lambda: fired.append(True))
-    assert world['service'].option_groups() == []  # nothing known before Hermes ran once
+    world['acp'].options.on_offered(lambda: fired.append(True))
+    assert world['acp'].options.option_groups() == []  # nothing known before Hermes ran once
     ask(world, 'first')
-    groups = world['service'].option_groups()
+    groups = world['acp'].options.option_groups()
     assert [(group['id'], group['name'], [item['id'] for item in group['items']]) for group in groups] == [
         ('mode', 'Mode', ['default', 'accept_edits', 'dont_ask']), ('model', 'Model', ['custom:m1', 'custom:m2'])]
     assert groups[0]['items'][0] == {'id': 'default', 'name': 'Default', 'description': 'Ask before edits.',
@@ -733,7 +733,7 @@ def test_the_modes_and_models_hermes_reports_become_the_pickers_and_are_remember
     assert [call[0] for call in world['made'][0].calls] == ['start', 'new', 'prompt']  # nothing set: all as reported
     world['context'].dispose_all()
     later = make_world({'turns': []}, memory=memory)  # a reload: known before Hermes runs again
-    assert later['service'].option_groups() == groups
+    assert later['acp'].options.option_groups() == groups
 
 
 def test_a_choice_in_a_running_session_is_set_on_the_agent_and_survives_a_reload():
@@ -756,7 +756,7 @@ def test_a_choice_in_a_running_session_is_set_on_the_agent_and_survives_a_reload
     later = make_world({'turns': [[chunk('after reload')]]})
     later['store'] = ConversationStore.restore(data, lambda: 'x', lambda: 2000)
     later['sessions'] = SessionParticipant(later['store'], later['chat'], later['log'],
-                                           AcpSessionRunner(later['service'], later['store'], later['log']))
+                                           AcpSessionRunner(later['acp'], later['store'], later['log']))
     [restored] = later['store'].conversations
     assert later['sessions'].acp.option_values(restored) == {'mode': 'accept_edits', 'model': 'custom:m2'}
     ask(later, 'again', 'hermes:/' + restored.id)
@@ -778,7 +778,7 @@ def test_a_reopened_session_is_set_only_the_choices_its_agent_does_not_report():
     later = make_world({'turns': [[chunk('after reload')]], 'loaded': reported})
     later['store'] = ConversationStore.restore(data, lambda: 'x', lambda: 2000)
     later['sessions'] = SessionParticipant(later['store'], later['chat'], later['log'],
-                                           AcpSessionRunner(later['service'], later['store'], later['log']))
+                                           AcpSessionRunner(later['acp'], later['store'], later['log']))
     [restored] = later['store'].conversations
     ask(later, 'again', 'hermes:/' + restored.id)
     # the mode it lost is set again; the model it still has (custom:m1) is not
@@ -829,29 +829,29 @@ ENDS = {'loadSession': True, 'sessionCapabilities': {'close': {}, 'delete': {}}}
 def test_a_deleted_conversations_session_is_closed_and_deleted_where_the_agent_offers_it():
     world = make_world({'turns': [[chunk('one')]], 'capabilities': ENDS})
     ask(world, 'first')
-    done = asyncio.run(world['service'].end_session('Hermes Agent', 'sess-1'))
+    done = asyncio.run(world['acp'].sessions.end_session('Hermes Agent', 'sess-1'))
     assert done == ['closed', 'deleted']
     assert [c for c in world['made'][0].calls if c[0] in ('close', 'delete')] == [('close', 'sess-1'), ('delete', 'sess-1')]
     # a session not open in this process is only deleted
-    assert asyncio.run(world['service'].end_session('Hermes Agent', 'old-1')) == ['deleted']
+    assert asyncio.run(world['acp'].sessions.end_session('Hermes Agent', 'old-1')) == ['deleted']
 
 
 def test_an_agent_that_offers_neither_is_asked_nothing():
     world = make_world({'turns': [[chunk('one')]]})
     ask(world, 'first')
-    assert asyncio.run(world['service'].end_session('Hermes Agent', 'sess-1')) == []
+    assert asyncio.run(world['acp'].sessions.end_session('Hermes Agent', 'sess-1')) == []
     assert [c for c in world['made'][0].calls if c[0] in ('close', 'delete')] == []
 
 
 def test_a_failure_to_end_a_session_is_logged_not_raised():
     world = make_world({'turns': [], 'capabilities': ENDS, 'delete_error': FakeError('agent', 'gone', -32603)})
-    assert asyncio.run(world['service'].end_session('Hermes Agent', 'old-1')) == []
+    assert asyncio.run(world['acp'].sessions.end_session('Hermes Agent', 'old-1')) == []
     assert any('ending Hermes Agent\'s session old-1 failed' in text for _, text in world['log'].lines)
 
 
 def test_restricted_mode_ends_no_session_through_an_agent():
     world = make_world({'turns': [], 'capabilities': ENDS}, trusted=False)
-    assert asyncio.run(world['service'].end_session('Hermes Agent', 'sess-1')) == [] and world['made'] == []
+    assert asyncio.run(world['acp'].sessions.end_session('Hermes Agent', 'sess-1')) == [] and world['made'] == []
 
 
 # ---------------------------------------------------------------- an agent's questions (ACP elicitation)
@@ -906,7 +906,7 @@ def test_a_skipped_form_declines_and_an_unanswered_one_is_cancelled_at_the_permi
     stream = vscode.ChatResponseStream()
     stream.carousel_answers.append(None)  # Skip
     ask_in(world, 'refactor', stream)
-    world['service'].permission_deadline_ms = 30
+    world['acp'].turns.permission_deadline_ms = 30
 
     async def never():
         await asyncio.Event().wait()
@@ -934,8 +934,7 @@ def test_a_url_question_opens_the_address_only_after_the_modal_naming_its_host_i
 
 def test_a_url_agreed_to_after_its_question_expired_is_not_opened():
     world = make_world({'turns': [[('question', URL_QUESTION), chunk('ok')]]})
-    service = world['service']
-    service.permission_deadline_ms = 30
+    world['acp'].turns.permission_deadline_ms = 30
     release = asyncio.Event()
 
     async def late_click(*ignored):  # the modal is answered after the deadline answered the question

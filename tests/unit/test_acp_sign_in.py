@@ -63,7 +63,7 @@ def test_auth_required_reads_as_a_sign_in_with_the_button():
 
 def signing_in(scripts, trusted=True):
     world = make_world(dict({'turns': []}, **scripts), trusted=trusted)
-    return world, AgentSignIn(world['service'], world['log'])
+    return world, AgentSignIn(world['acp'].processes, world['log'])
 
 
 def close_with(code):
@@ -149,7 +149,7 @@ def test_sign_out_is_logout_and_the_agent_starts_anew():
 
 def test_auth_required_in_a_session_offers_the_button_with_the_agents_name():
     world = make_world({'turns': [], 'new_error': FakeError('agent', 'Authentication required', -32000)})
-    world['service'].agents_configured = lambda: [SCRIPTED]
+    world['acp'].choice.agents_configured = lambda: [SCRIPTED]
     vscode.workspace.settings['hermes.agent.backend'] = 'Scripted'
     stream, _ = ask(world, 'hi')
     assert 'Scripted needs you to sign in' in stream.text()
@@ -160,7 +160,7 @@ def test_auth_required_in_a_session_offers_the_button_with_the_agents_name():
 def test_the_panel_runs_the_turn_again_once_signed_in():
     world = make_world({'turns': [[chunk('signed in, hello')]],
                         'new_error': FakeError('agent', 'Authentication required', -32000)})
-    world['service'].agents_configured = lambda: [SCRIPTED]
+    world['acp'].choice.agents_configured = lambda: [SCRIPTED]
     vscode.workspace.settings['hermes.agent.backend'] = 'Scripted'
     controller, host = panel(world)
     send(controller, 'hi')

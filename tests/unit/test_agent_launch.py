@@ -9,7 +9,7 @@ import vscode
 
 from hermes.core.acp.backends import AcpAgentError, RESTRICTED_HINT
 from hermes.host.acp.agent_launch import launch_spec, program_for, safe_path_entries, agent_home
-from hermes.host.acp.service import find_program
+from hermes.host.acp.agent_launch import find_program
 from test_acp_sessions import make_world
 
 
@@ -82,10 +82,9 @@ def test_the_process_starts_outside_the_workspace_with_its_program_resolved(plac
 
 def test_restricted_mode_starts_no_agent_for_a_turn_a_reopened_session_or_a_listing():
     world = make_world({'turns': []}, trusted=False)
-    service = world['service']
-    spec = service.spec_named('Hermes Agent')
+    spec = world['acp'].choice.spec_named('Hermes Agent')
     with pytest.raises(AcpAgentError) as raised:
-        asyncio.run(service.replay_session(spec, 'sess-1', lambda update: None))
+        asyncio.run(world['acp'].sessions.replay_session(spec, 'sess-1', lambda update: None))
     assert raised.value.message == RESTRICTED_HINT
-    assert asyncio.run(service.list_sessions(spec)) == []
+    assert asyncio.run(world['acp'].sessions.list_sessions(spec)) == []
     assert world['made'] == []

@@ -16,7 +16,7 @@ def test_every_transpiled_module_has_a_group_by_its_feature_or_package():
 
 
 def test_features_before_packages():
-    assert group_of('hermes.host.acp.service') == 'acp'
+    assert group_of('hermes.host.acp.turn_runner') == 'acp'
     assert group_of('hermes.net.doors.ide_socket') == 'doors'
     assert group_of('hermes.ui.changes.review') == 'changes/review'
     assert group_of('hermes.ui.panel.controller') == 'panel protocol'

@@ -8,7 +8,7 @@ class FakeTurns:
     costs = None
 
 
-class FakeService:
+class FakeSessions:
     async def end_session(self, agent, session_id):
         return ['closed:' + agent + ':' + session_id]
 
@@ -16,7 +16,8 @@ class FakeService:
 class FakeRunner:
     def __init__(self):
         self.turns = FakeTurns()
-        self.service = FakeService()
+        self.services = 'the services'
+        self.sessions = FakeSessions()
         self.offered = []
         self.chosen = []
         self.native = 'unset'
@@ -39,7 +40,7 @@ def late():
         made.append(FakeRunner())
         return made[-1]
 
-    def make_commands(service):
+    def make_commands(services):
         async def sign_in(name=None, *ignored):
             return 'signed in to ' + name
         return {'hermes.acp.signIn': sign_in}
@@ -59,7 +60,7 @@ def test_registering_does_not_make_the_runner_and_what_was_handed_over_reaches_i
     [runner] = made
     assert runner.offered == [offered] and runner.chosen == [chosen]
     assert (runner.native, runner.commands_offered, runner.turns.costs) == ('native edits', True, 'cost status')
-    assert acp.turns is runner.turns and acp.service is runner.service
+    assert acp.turns is runner.turns and acp.services is runner.services
     def later():
         return None
     acp.on_offered(later)
@@ -67,7 +68,7 @@ def test_registering_does_not_make_the_runner_and_what_was_handed_over_reaches_i
     assert acp.runner() is runner and len(made) == 1
 
 
-def test_a_command_and_the_conversation_commands_reach_the_runner_s_service():
+def test_a_command_and_the_conversation_commands_reach_the_runner_s_services():
     acp, made = late()
     assert asyncio.run(acp.run_command('hermes.acp.signIn', ['Scripted'])) == 'signed in to Scripted'
     assert asyncio.run(acp.end_session('Scripted', 's-1')) == ['closed:Scripted:s-1']

@@ -9,7 +9,7 @@ import copy
 
 import vscode
 
-import hermes.host.acp.service as acp_service
+import hermes.host.acp.turn_runner as turn_runner
 from hermes.core.acp.backends import INSTALL_HINT
 from hermes.core.chat.sessions import item_view
 from hermes.ui.panel.controller import PanelController
@@ -63,7 +63,7 @@ def of(host, kind):
 
 def test_the_panel_offers_every_backend_and_defaults_like_a_session():
     world = make_world({'turns': []})
-    world['service'].agents_configured = lambda: [{'name': 'Scripted', 'command': 'python3', 'args': [], 'env': {},
+    world['acp'].choice.agents_configured = lambda: [{'name': 'Scripted', 'command': 'python3', 'args': [], 'env': {},
                                                    'cwd': None}]
     controller, host = panel(world)
     asyncio.run(controller.handle({'type': 'ready'}))
@@ -226,15 +226,15 @@ def test_a_permissions_diff_is_shown_as_lines_and_opens_in_an_editor():
 
 
 def test_an_unanswered_permission_is_denied_before_the_agent_gives_up_with_a_note(monkeypatch):
-    monkeypatch.setattr(acp_service, 'PERMISSION_DEADLINE_MS', 20)
+    monkeypatch.setattr(turn_runner, 'PERMISSION_DEADLINE_MS', 20)
     world = make_world({'turns': [[('permission', PERMISSION), chunk('not written')]]})
     controller, host = panel(world)
     send(controller, 'write it')
     assert world['made'][0].outcomes == [{'outcome': {'outcome': 'selected', 'optionId': 'deny'}}]
-    assert {'type': 'notice', 'text': acp_service.DENIED_IN_TIME} in host.posted
+    assert {'type': 'notice', 'text': turn_runner.DENIED_IN_TIME} in host.posted
     [card] = of(host, 'permission')
     ended = [t['tool'] for t in of(host, 'agentTool') if t['tool']['id'] == card['id']][-1]
-    assert (ended['status'], ended['output']) == ('error', acp_service.DENIED_IN_TIME)
+    assert (ended['status'], ended['output']) == ('error', turn_runner.DENIED_IN_TIME)
     assert controller.questions.waiting == []  # no buttons left that could answer it later
 
 
@@ -356,12 +356,12 @@ def test_decline_and_cancel_on_a_form_card_map_exactly():
 
 
 def test_an_unanswered_form_is_cancelled_at_the_deadline(monkeypatch):
-    monkeypatch.setattr(acp_service, 'PERMISSION_DEADLINE_MS', 20)
+    monkeypatch.setattr(turn_runner, 'PERMISSION_DEADLINE_MS', 20)
     world = make_world({'turns': [[('question', FORM_QUESTION), chunk('went on')]]})
     controller, host = panel(world)
     send(controller, 'refactor')
     assert world['made'][0].outcomes == [{'action': 'cancel'}]
-    assert {'type': 'notice', 'text': acp_service.QUESTION_EXPIRED} in host.posted
+    assert {'type': 'notice', 'text': turn_runner.QUESTION_EXPIRED} in host.posted
     assert controller.questions.waiting == []  # the card's buttons are gone with it
 
 
@@ -378,7 +378,7 @@ def test_stop_cancels_a_waiting_form():
         await task
     asyncio.run(scenario())
     assert world['made'][0].outcomes == [{'action': 'cancel'}]
-    assert {'type': 'notice', 'text': acp_service.QUESTION_STOPPED} in host.posted
+    assert {'type': 'notice', 'text': turn_runner.QUESTION_STOPPED} in host.posted
 
 
 def test_hermes_subagents_are_posted_nested_under_the_call_that_delegated_them():

@@ -1,4 +1,4 @@
-"""What the ACP front ends (ui/acp/chat.py, the panel) hand the service's turn (host/acp/service.py run_turn) to ask the
+"""What the ACP front ends (ui/acp/chat.py, the panel) hand the turn runner (host/acp/turn_runner.py run_turn) to ask the
 user, and what the client side (host/acp/client_side.py) hands a session's running turn."""
 # __pragma__('skip')
 from typing import Awaitable, Callable, Optional

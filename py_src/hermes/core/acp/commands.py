@@ -9,7 +9,7 @@ input. So nothing here runs a command; the front ends only make the commands kno
 - the side panel lists them when the user types "/" (media/panel/main.js, from the `commands` message).
 
 An agent sends its commands whenever it likes — Hermes Agent 0.19.0 right after `session/new`, before a front end
-watches the session — so host/acp/service.py keeps the latest list per session until the conversation takes it.
+watches the session — so host/acp/session_updates.py keeps the latest list per session until the conversation takes it.
 """
 # __pragma__('tconv')
 # __pragma__('skip')

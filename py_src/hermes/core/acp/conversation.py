@@ -1,6 +1,6 @@
 """An ACP agent's turn in a stored conversation, whatever the front end shows it in (a chat session, the side
 panel), free of VS Code: the prompt and the running reply recorded in the conversation store they share, the turn
-run by the ACP service (host/acp/service.py `run_turn`) through the front end's TurnView (core/acp/turn.py), what
+run by the ACP turn runner (host/acp/turn_runner.py `run_turn`) through the front end's TurnView (core/acp/turn.py), what
 every front end records alike (the agent's title for the conversation, its context use, slash commands and mode,
 the files it is about to change), the turn's changed files handed to the change log, and how the turn ended.
 
@@ -136,15 +136,18 @@ class ConversationView(TurnView):
 
 
 class AcpConversations:
-    """`service`: host/acp/service.py AcpService; `store`: the conversation store; `make_watch()`: a turn's file
-    watch (host/changes/disk_changes.py DiskChangeSpan: `note`, `end(named)`, `record(change_log, paths, author)`,
-    `on_late`);
-    `change_log`: where the turn's changes go (None: nowhere)."""
+    """`runner`: host/acp/turn_runner.py AcpTurnRunner (`run_turn`); `store`: the conversation store; `make_watch()`: a
+    turn's file watch (host/changes/disk_changes.py DiskChangeSpan: `note`, `end(named)`, `record(change_log, paths,
+    author)`, `on_late`); `change_log`: where the turn's changes go (None: nowhere); `remember_commands(agent name,
+    commands)`: keeps the commands an agent sent for its conversations not answered yet (host/acp/session_updates.py;
+    None: nowhere)."""
 
-    def __init__(self, service: 'Any', store: 'Any', log: 'Any', make_watch: 'Callable[[], Any]',
-                 change_log: 'Any' = None) -> None:
+    def __init__(self, runner: 'Any', store: 'Any', log: 'Any', make_watch: 'Callable[[], Any]',
+                 change_log: 'Any' = None,
+                 remember_commands: 'Optional[Callable[[str, List[JsonObject]], None]]' = None) -> None:
         self.costs = None  # type: Any  # ui/chat/cost_status.py CostStatus: record(agent, session_id, cost), when shown
-        self.service = service
+        self.runner = runner
+        self.remember_commands = remember_commands
         self.store = store
         self.log = log
         self.make_watch = make_watch
@@ -209,15 +212,15 @@ class AcpConversations:
                   blocks: 'List[JsonObject]', view: 'TurnView', cancellation: 'Cancellation', ask: 'Any',
                   origin: 'Any', elicit: 'Any' = None) -> 'JsonObject':
         """One prompt (`blocks`: ACP content blocks) in the conversation's agent session; `begun`: what `begin`
-        returned; `ask` asks a permission question, `elicit` an agent's form question (host/acp/service.py
+        returned; `ask` asks a permission question, `elicit` an agent's form question (host/acp/turn_runner.py
         run_turn). Returns {'failure': None | {'message', 'setup'}, 'stopReason', 'cancelled', 'empty' (no word,
         no step), 'changed' (paths), 'usage' (core/acp/turn_usage.py turn_usage, or None)}. Notices (a lost session, a turn denied, a stop reason) go to
         `view.on_notice`; the reply ends (done, stopped, error) and is stored."""
         user = begun['user']
         reply = begun['reply']
-        remember = getattr(self.service, 'remember_commands', None)
+        remember = self.remember_commands
         events = ConversationEvents(conversation, self.store, origin,
-                                    None if is_none(remember) else lambda commands: remember(spec['name'], commands))
+                                    None if remember is None else lambda commands: remember(spec['name'], commands))
         watch = self.make_watch()
         shown = ConversationView(view, watch, events)
         author = change_author(conversation.id, get_key(user, 'turn'))
@@ -229,7 +232,7 @@ class AcpConversations:
         def save() -> None:
             self.store.put(conversation, origin)
         try:
-            outcome = await self.service.run_turn(spec, conversation, reply, blocks, shown, cancellation, ask, save,
+            outcome = await self.runner.run_turn(spec, conversation, reply, blocks, shown, cancellation, ask, save,
                                                   events.late_updates(), author, elicit)
         except AcpAgentError as error:
             failure = error

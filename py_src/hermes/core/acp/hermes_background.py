@@ -10,7 +10,7 @@ front ends show.
 
 Both become `{'sessionUpdate': BACKGROUND_UPDATE, 'text': Markdown that renders as the agent's words, 'plain': the
 same words for a message box (one line, bounded), 'prompt': the suggested next prompt or None}`: during a turn a
-line in the reply; between turns a notification's message offers its prompt (host/acp/service.py). Every word is the agent's: shown as text (core/untrusted_markdown.py), bounded."""
+line in the reply; between turns a notification's message offers its prompt (host/acp/session_updates.py). Every word is the agent's: shown as text (core/untrusted_markdown.py), bounded."""
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import Optional

@@ -136,7 +136,7 @@ class AcpTurn:
         self.mode = None  # type: Optional[str]
         self.usage = None  # type: Optional[JsonObject]
         self.cost = None  # type: Json  # the session's cumulative cost as the agent last said it (raw)
-        self.cost_before = None  # type: Json  # … as it was known before the turn (host/acp/service.py sets it)
+        self.cost_before = None  # type: Json  # … as it was known before the turn (host/acp/turn_runner.py sets it)
         self.said_usage = None  # type: Json  # the prompt's answer's `usage` (the turn's tokens), raw
         self.changed = []  # type: List[str]  # absolute paths the agent's edit/delete/move calls and diffs named
         self.permissions = 0

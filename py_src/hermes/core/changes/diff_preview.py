@@ -4,7 +4,8 @@ bundle by the parity vectors)."""
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import List
-from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.json import Json
+from hermes.contracts.panel import DiffHunk, DiffPreview
 # __pragma__('noskip')
 from hermes.js.objects import is_none
 from hermes.core.values import json_type
@@ -16,7 +17,7 @@ MAX_TEXT = 2000000
 """Texts longer than this are not diffed: the preview says so (the editor's diff still opens them)."""
 
 
-def diff_preview(old_text: 'Json', new_text: 'Json') -> 'JsonObject':
+def diff_preview(old_text: 'Json', new_text: 'Json') -> 'DiffPreview':
     """{'added', 'removed', 'created', 'hunks': [{'line' (1-based, in the new text), 'removed': [lines],
     'added': [lines]}], 'more' (hunks left out), 'tooLarge'}. `old_text` None: the file is created."""
     created = is_none(old_text)
@@ -27,7 +28,7 @@ def diff_preview(old_text: 'Json', new_text: 'Json') -> 'JsonObject':
     hunks = diff_texts(old, new)
     added = 0
     removed = 0
-    shown = []  # type: List[JsonObject]
+    shown = []  # type: List[DiffHunk]
     for hunk in hunks:
         added = added + len(hunk['after'])
         removed = removed + len(hunk['before'])

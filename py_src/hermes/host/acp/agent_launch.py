@@ -7,7 +7,7 @@ run from their working directory (`npx` runs a package the repository brings in 
 `python -m` imports from it, version managers read its `.python-version` / `.tool-versions`). So the command is
 resolved here against PATH entries that are absolute and outside the workspace (judged by real paths: a link in
 a safe folder may point into the repository); a relative path with a folder in it is refused; the PATH the agent
-inherits keeps only such entries (host/acp/service.py agent_environment); and the process starts in a private folder
+inherits keeps only such entries (agent_environment below); and the process starts in a private folder
 of the extension's own storage. The workspace reaches the agent only as the ACP session's `cwd`.
 """
 # __pragma__('tconv')
@@ -15,9 +15,10 @@ from hermes.js.errors import JsError
 from hermes.js.modules import node
 from hermes.js.objects import is_none
 from hermes.js.process import environment_variable
-from hermes.core.values import get_key
-from hermes.core.acp.backends import AcpAgentError
-from hermes.host.paths import real_path, is_inside, real_folder
+from hermes.core.values import copy_object, get_key, is_object
+from hermes.core.acp.backends import AcpAgentError, path_outside
+from hermes.host.paths import real_path, is_inside, real_folder, folder_paths
+from hermes.host.workspace import workspace_folders
 # __pragma__('skip')
 from typing import Any, List, Optional
 from hermes.contracts.json import Json, JsonObject
@@ -129,3 +130,33 @@ def launch_spec(spec: 'JsonObject', env: 'JsonObject', home: str, folders: 'List
         searched = environment_variable('PATH')
     return {'name': spec['name'], 'command': program_for(spec['command'], safe_path_entries(searched, folders), folders),
             'args': spec['args'], 'env': env, 'cwd': home}
+
+
+def home_folder() -> str:
+    """The user's home folder: $HOME, else what the system says (Windows sets no HOME: USERPROFILE is its home)."""
+    home = environment_variable('HOME')
+    return node('os').homedir() if home is None or home == '' else home
+
+
+def find_program(name: str, extra_folders: 'Optional[List[str]]' = None) -> 'Optional[str]':
+    """The absolute path of `name` on PATH (or in `extra_folders`), or None: PATH entries that are empty, relative
+    or inside the workspace are not searched."""
+    folders = [folder['path'] for folder in workspace_folders()]  # (read fresh: asked when a front end lists agents)
+    entries = safe_path_entries(environment_variable('PATH'), folders)
+    for folder in safe_path_entries(':'.join(extra_folders or []), folders):
+        entries.append(folder)
+    return search_program(name, entries, folders)
+
+
+def agent_environment(configured: 'Json') -> 'JsonObject':
+    """What an agent process gets besides VS Code's environment: the user's `env` of its entry, and — unless that
+    names PATH itself — a PATH without empty, relative or workspace entries (core/acp/backends.py path_outside):
+    the program is looked up in the child's PATH, from the workspace as its working folder."""
+    environment = copy_object(configured) if is_object(configured) else {}  # type: JsonObject
+    if not ('PATH' in environment):
+        windows = _windows()
+        safe = path_outside(environment_variable('PATH'), ';' if windows else ':', folder_paths(),
+                            '\\' if windows else '/')
+        if safe is not None:
+            environment['PATH'] = safe
+    return environment

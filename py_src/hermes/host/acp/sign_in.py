@@ -15,27 +15,29 @@ from hermes.core.values import get_key
 from hermes.core.acp.backends import SETUP_AUTH_METHOD, HERMES_NAME
 from hermes.core.acp.sign_in import (sign_in_methods, terminal_invocation, pick_items, method_by_id, can_log_out,
                                      TERMINAL)
-from hermes.host.acp.agent_launch import launch_spec
-from hermes.host.acp.service import agent_environment
+from hermes.host.acp.agent_launch import launch_spec, agent_environment
 from hermes.host.paths import folder_paths
 # __pragma__('skip')
 from typing import Any, List, Optional
 from hermes.contracts.json import JsonObject
-Spec = JsonObject
+from hermes.core.acp.backends import Spec
+from hermes.host.acp.processes import AgentProcesses
+from hermes.host.log import Log
 # __pragma__('noskip')
 
 
 class AgentSignIn:
-    """`service`: host/acp/service.py AcpService (its warm agents, their home folder); `log`: the output channel."""
+    """`processes`: host/acp/processes.py AgentProcesses (the warm agents, their home folder); `log`: the output
+    channel."""
 
-    def __init__(self, service: 'Any', log: 'Any') -> None:
-        self.service = service
+    def __init__(self, processes: 'AgentProcesses', log: 'Log') -> None:
+        self.processes = processes
         self.log = log
 
     async def sign_in(self, spec: 'Spec') -> bool:
         """Offer `spec`'s sign-in methods and run the one chosen. True when it succeeded (the next turn may retry)."""
         try:
-            agent = await self.service.agent(spec)
+            agent = await self.processes.agent(spec)
         except JsError as error:
             vscode.window.showErrorMessage('Hermes: could not start ' + spec['name'] + ' to sign in: ' +
                                            error_message(error))
@@ -71,7 +73,7 @@ class AgentSignIn:
         return None if is_none(picked) else method_by_id(methods, get_key(picked, 'method'))
 
     async def _in_terminal(self, spec: 'Spec', method: 'JsonObject') -> bool:
-        launched = launch_spec(spec, agent_environment(spec['env']), self.service.agent_home(), folder_paths())
+        launched = launch_spec(spec, agent_environment(spec['env']), self.processes.agent_home(), folder_paths())
         run = terminal_invocation(launched, method)
         ended = deferred()
         terminal = None  # type: Any
@@ -94,7 +96,7 @@ class AgentSignIn:
                                              ('the terminal was closed' if is_none(code) else 'exit code ' + str(code)) +
                                              '). Try again when you are ready.')
             return False
-        self.service.forget_agent(spec)  # the protocol's "reconnect and reinitialize": the next turn starts it anew
+        self.processes.forget(spec)  # the protocol's "reconnect and reinitialize": the next turn starts it anew
         self.log.info('ACP: signed in to ' + spec['name'] + ' in a terminal')
         vscode.window.showInformationMessage('Hermes: signed in to ' + spec['name'] + '.')
         return True
@@ -102,7 +104,7 @@ class AgentSignIn:
     async def sign_out(self, spec: 'Spec') -> bool:
         """`logout` on `spec`'s agent when it offers it; True when it signed out."""
         try:
-            agent = await self.service.agent(spec)
+            agent = await self.processes.agent(spec)
         except JsError as error:
             vscode.window.showErrorMessage('Hermes: could not start ' + spec['name'] + ' to sign out: ' +
                                            error_message(error))
@@ -117,7 +119,7 @@ class AgentSignIn:
             vscode.window.showErrorMessage('Hermes: signing out of ' + spec['name'] + ' failed: ' +
                                            error_message(error))
             return False
-        self.service.forget_agent(spec)  # sessions may be gone with the sign-in: start it anew
+        self.processes.forget(spec)  # sessions may be gone with the sign-in: start it anew
         vscode.window.showInformationMessage('Hermes: signed out of ' + spec['name'] + '.')
         return True
 

@@ -261,7 +261,7 @@ def chosen_option(answers: 'Json', question_id: str, choices: 'List[JsonObject]'
 
 
 def chat_asker(stream: 'ChatStream', agent_name: str, documents: 'Optional[DiffDocuments]', log: 'Log') -> 'Asker':
-    """`ask(question)` for AcpService.run_turn: the question in the chat, every option the agent offers as one
+    """`ask(question)` for AcpTurnRunner.run_turn: the question in the chat, every option the agent offers as one
     single choice (the agent's option ids as the values), a Show Changes button above it when the request carries
     diffs. Returns the chosen option id, or None (skipped, or the turn ended: the service denies). Where this VS
     Code has no question carousel: modal_asker."""
@@ -287,7 +287,7 @@ def chat_asker(stream: 'ChatStream', agent_name: str, documents: 'Optional[DiffD
 
 
 def modal_asker(agent_name: str, documents: 'Optional[DiffDocuments]', log: 'Log') -> 'Asker':
-    """`ask(question)` for AcpService.run_turn: a modal question with the agent's options as buttons;
+    """`ask(question)` for AcpTurnRunner.run_turn: a modal question with the agent's options as buttons;
     returns the chosen option id, or None (closed: the service denies)."""
     async def ask(question: 'JsonObject') -> 'Optional[str]':
         labels = [choice['label'] for choice in question['choices']]
@@ -363,7 +363,7 @@ def carousel_values(question: 'JsonObject', answers: 'Json') -> 'Dict[str, str]'
 
 
 def chat_elicitor(stream: 'ChatStream', agent_name: str, log: 'Log') -> 'Elicitor':
-    """`elicit(question)` for AcpService.run_turn: an agent's form question in the chat (the question carousel),
+    """`elicit(question)` for AcpTurnRunner.run_turn: an agent's form question in the chat (the question carousel),
     asked again with the reasons while the answers do not fit the form. Returns {'action': 'accept', 'content'},
     {'action': 'decline'} (skipped) or None. Where this VS Code has no carousel: input_elicitor."""
     if is_none(getattr(stream, 'questionCarousel', None)) or is_none(getattr(vscode, 'ChatQuestion', None)):

@@ -1,5 +1,5 @@
 """The ACP agents behind the chat sessions and the side panel, registered at activation and made on first use: the
-runner (ui/acp/session.py AcpSessionRunner, over host/acp/service.py with its turns, options, sign-in, consent and
+runner (ui/acp/session.py AcpSessionRunner, over host/acp/services.py with its turns, options, sign-in, consent and
 diff documents) is a part loaded the first time a chat session, the panel or a command needs it (a window that never
 opens a chat or the panel never loads it). `LateAcpSessions` stands in for the runner from activation on: its
 methods make the runner and pass the call on; what front ends hand it while they register (listeners, the native
@@ -16,7 +16,7 @@ from hermes.core.acp.backends import Spec
 from hermes.core.acp.conversation import AcpConversations
 from hermes.core.chat.conversations import Conversation, ConversationStore
 from hermes.host.acp.agents import AcpAgents
-from hermes.host.acp.service import AcpService
+from hermes.host.acp.services import AcpServices
 from hermes.host.changes.log import ChangeLog
 from hermes.host.log import Log
 from hermes.host.mcp.service import McpService
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 class LateAcpSessions:
     def __init__(self, make_runner: 'Callable[[], AcpSessionRunner]',
-                 make_commands: 'Callable[[AcpService], Dict[str, AgentCommand]]') -> None:
-        """`make_runner()`: the runner (loads its part); `make_commands(service)`: the sign-in commands' handlers."""
+                 make_commands: 'Callable[[AcpServices], Dict[str, AgentCommand]]') -> None:
+        """`make_runner()`: the runner (loads its part); `make_commands(services)`: the sign-in commands' handlers."""
         self.make_runner = make_runner
         self.make_commands = make_commands
         self.loaded = None  # type: Optional[AcpSessionRunner]  # the runner, once made
@@ -76,8 +76,8 @@ class LateAcpSessions:
         return self.runner().documents
 
     @property
-    def service(self) -> 'AcpService':
-        return self.runner().service
+    def services(self) -> 'AcpServices':
+        return self.runner().services
 
     def backend_for(self, conversation: 'Conversation', wanted: 'Optional[str]' = None) -> 'JsonObject':
         return self.runner().backend_for(conversation, wanted)
@@ -121,15 +121,15 @@ class LateAcpSessions:
 
     # What ui/chat/conversation_commands.py asks of the agents (a deleted conversation's session ended, a session forked)
     async def end_session(self, agent: str, session_id: 'Json') -> 'List[str]':
-        return await self.runner().service.end_session(agent, session_id)
+        return await self.runner().sessions.end_session(agent, session_id)
 
     async def fork_session(self, agent: str, session_id: 'Json') -> str:
-        return await self.runner().service.fork_session(agent, session_id)
+        return await self.runner().sessions.fork_session(agent, session_id)
 
     async def run_command(self, command: str, args: 'Sequence[Any]') -> bool:
         handlers = self.handlers
         if handlers is None:
-            handlers = self.make_commands(self.runner().service)
+            handlers = self.make_commands(self.runner().services)
             self.handlers = handlers
         return await handlers[command](*args)
 
@@ -143,8 +143,9 @@ def register_acp_sessions(context: 'ExtensionContext', log: 'Log', mcp: 'Optiona
                                                                      change_log)  # type: AcpSessionRunner
         return runner
 
-    def make_commands(service: 'AcpService') -> 'Dict[str, AgentCommand]':
-        handlers = load_part('hermes.ui.acp.session').acp_commands(service, log)  # type: Dict[str, AgentCommand]
+    def make_commands(services: 'AcpServices') -> 'Dict[str, AgentCommand]':
+        handlers = load_part('hermes.ui.acp.session').acp_commands(services.choice, services.processes,
+                                                                   log)  # type: Dict[str, AgentCommand]
         return handlers
     late = LateAcpSessions(make_runner, make_commands)
 

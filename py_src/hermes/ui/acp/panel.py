@@ -21,7 +21,7 @@ Webview → host: {type: 'permissionAnswer', id, option} · {type: 'openPermissi
 {type: 'elicitationAnswer', id, action: accept | decline | cancel, values: JSON text of {name: value}}.
 
 The turn itself runs in core/acp/conversation.py (the same as a chat session's); the answer goes back to the
-agent exactly (the option's id), and a question nobody answers is denied by host/acp/service.py before the agent
+agent exactly (the option's id), and a question nobody answers is denied by host/acp/turn_runner.py before the agent
 gives up (50 s), with a note: its card then shows the note instead of the buttons.
 """
 # __pragma__('tconv')
@@ -33,18 +33,36 @@ from hermes.core.values import json_type, copyable_keys
 from hermes.core.acp.elicitation import check_answers, default_answers, accepted, declined
 from hermes.core.acp.turn import TurnView
 from hermes.core.changes.diff_preview import diff_preview
+# __pragma__('skip')
+from typing import Any, Callable, Dict, List, Optional, Protocol
+from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.panel import AgentTool, ElicitationPost, PermissionPost, ToWebview
+from hermes.host.log import Log
 
 
-def tool_post(tool):
+class PanelPoster(Protocol):
+    """What posts to the webview (ui/panel/controller.py PanelController)."""
+
+    def post(self, message: 'ToWebview') -> None: ...
+
+
+class PanelTurn(Protocol):
+    """The panel's turn (ui/panel/controller.py Turn): once `ended` (New chat), its events are not posted."""
+    ended: bool
+
+# __pragma__('noskip')
+
+
+def tool_post(tool: 'JsonObject') -> 'AgentTool':
     """A tool of the turn as the webview gets it: its diffs as previews (never whole files)."""
     post = {'id': tool['id'], 'title': tool['title'], 'kind': tool['kind'], 'status': tool['status'],
             'complete': tool['complete'], 'input': tool['input'], 'output': tool['output'], 'paths': tool['paths'],
             'diffs': [{'path': diff['path'], 'preview': diff_preview(diff['oldText'], diff['newText'])}
-                      for diff in tool['diffs']], 'parent': tool['parent'], 'subagent': tool['subagent']}
+                      for diff in tool['diffs']], 'parent': tool['parent'], 'subagent': tool['subagent']}  # type: AgentTool
     return post
 
 
-def form_post(question, values, problems):
+def form_post(question: 'JsonObject', values: 'Dict[str, str]', problems: 'List[str]') -> 'ElicitationPost':
     """A form question as the webview's card: its fields (the agent's words already cleaned: the webview sets them
     as text), what the inputs hold, and why the last answers were refused."""
     return {'type': 'elicitation', 'id': question['part'], 'agent': question['agent'], 'title': question['title'],
@@ -55,7 +73,7 @@ def form_post(question, values, problems):
             'values': values, 'problems': problems}
 
 
-def form_values(text, question):
+def form_values(text: str, question: 'JsonObject') -> 'Optional[Dict[str, str]]':
     """The webview's answers (a JSON object's text) as {field name: string}, only the form's fields; None when the
     text is no such object."""
     try:
@@ -65,14 +83,14 @@ def form_values(text, question):
     if json_type(parsed) != 'object':
         return None
     names = [field['name'] for field in question['fields']]
-    values = {}
+    values = {}  # type: Dict[str, str]
     for key in copyable_keys(parsed):
         if key in names and json_type(parsed[key]) == 'string':
             values[key] = parsed[key]
     return values
 
 
-def question_post(question):
+def question_post(question: 'JsonObject') -> 'PermissionPost':
     """A permission question as the webview's card: the agent's diffs as previews, its options as buttons."""
     return {'type': 'permission', 'id': question['part'], 'title': question['title'], 'detail': question['detail'],
             'command': question['command'],
@@ -86,38 +104,40 @@ class PanelAcpView(TurnView):
     """Posts one ACP turn to the webview. The reply itself is recorded by the turn (core/acp/turn.py); events
     after the panel ended the turn (New chat) are not posted."""
 
-    def __init__(self, controller, turn, questions):
+    def __init__(self, controller: 'PanelPoster', turn: 'PanelTurn', questions: 'PanelQuestions') -> None:
         self.controller = controller
         self.turn = turn
         self.questions = questions
 
-    def _post(self, message):
+    def _post(self, message: 'ToWebview') -> None:
         if not self.turn.ended:
             self.controller.post(message)
 
-    def on_text(self, text):
+    def on_text(self, text: str) -> None:
         self._post({'type': 'textDelta', 'text': text})
 
-    def on_thought(self, text):
+    def on_thought(self, text: str) -> None:
         self._post({'type': 'thoughtDelta', 'text': text})
 
-    def on_tool(self, tool):
+    def on_tool(self, tool: 'JsonObject') -> None:
         if tool['status'] != 'waiting':
             self.questions.drop(tool['id'])  # answered, denied in time, or the turn ended: no more buttons
         self._post({'type': 'agentTool', 'tool': tool_post(tool)})
 
-    def on_plan(self, entries):
-        self._post({'type': 'plan', 'entries': entries})
+    def on_plan(self, entries: 'List[JsonObject]') -> None:
+        shown = entries  # type: Any  # (core/acp/turn.py's plan entries: {'title', 'status'}, as PlanEntry says)
+        self._post({'type': 'plan', 'entries': shown})
 
-    def on_usage(self, used, size, cost=None):
+    def on_usage(self, used: 'Json', size: 'Json', cost: 'Optional[str]' = None) -> None:
         self._post({'type': 'usage', 'used': used, 'size': size, 'cost': cost})
 
-    def on_notice(self, text):
+    def on_notice(self, text: str) -> None:
         self._post({'type': 'notice', 'text': text})
 
-    def on_commands(self, commands):
+    def on_commands(self, commands: 'List[JsonObject]') -> None:
         """The agent's latest slash commands: the list "/" opens in the input."""
-        self._post({'type': 'commands', 'commands': commands})
+        shown = commands  # type: Any  # (core/acp/commands.py commands_of: {'name', 'description', 'hint'})
+        self._post({'type': 'commands', 'commands': shown})
 
 
 class PanelQuestions:
@@ -125,26 +145,28 @@ class PanelQuestions:
     answer (the option id), which `answer(id, option)` gives; `elicit(question)` posts a form and waits for
     `answer_form(id, action, values)`; `drop(id)` ends a question unanswered (None)."""
 
-    def __init__(self, post, log):
+    def __init__(self, post: 'Callable[[ToWebview], None]', log: 'Log') -> None:
         self.post = post
         self.log = log
-        self.waiting = []  # [{'id', 'post', 'choices', 'diffs', 'settle'}]
+        # [{'id', 'post' (the card), 'choices' (the option ids offered), 'diffs', 'settle', 'question' (a form's)}]
+        self.waiting = []  # type: List[JsonObject]
 
-    def _find(self, part_id):
+    def _find(self, part_id: str) -> 'Optional[JsonObject]':
         for entry in self.waiting:
             if entry['id'] == part_id:
                 return entry
         return None
 
-    async def ask(self, question):
+    async def ask(self, question: 'JsonObject') -> 'Optional[str]':
         held = deferred()
         post = question_post(question)
         self.waiting.append({'id': post['id'], 'post': post, 'choices': [choice['id'] for choice in question['choices']],
                              'diffs': question['diffs'], 'settle': held['resolve']})
         self.post(post)
-        return await held['promise']
+        chosen = await held['promise']  # type: Optional[str]
+        return chosen
 
-    def answer(self, part_id, option):
+    def answer(self, part_id: str, option: str) -> bool:
         """The user's click; False (logged) for a question no longer waiting or an option it did not offer."""
         entry = self._find(part_id)
         if is_none(entry):
@@ -157,7 +179,7 @@ class PanelQuestions:
         entry['settle'](option)
         return True
 
-    async def elicit(self, question):
+    async def elicit(self, question: 'JsonObject') -> 'Optional[JsonObject]':
         """An agent's form question (core/acp/elicitation.py): {'action': 'accept', 'content'} once the user's answers
         pass the form's checks, {'action': 'decline'}, or None (cancelled, dropped)."""
         held = deferred()
@@ -165,9 +187,10 @@ class PanelQuestions:
         self.waiting.append({'id': post['id'], 'post': post, 'choices': [], 'diffs': [], 'question': question,
                              'settle': held['resolve']})
         self.post(post)
-        return await held['promise']
+        answered = await held['promise']  # type: Optional[JsonObject]
+        return answered
 
-    def answer_form(self, part_id, action, values_text):
+    def answer_form(self, part_id: str, action: str, values_text: str) -> bool:
         """The user's Submit, Decline or Cancel on a form card. Answers the form refuses are not sent: the card
         comes back with the reasons and the user's values. False (logged) when nothing was settled."""
         entry = self._find(part_id)
@@ -198,21 +221,21 @@ class PanelQuestions:
         entry['settle'](accepted(checked['content']))
         return True
 
-    def drop(self, part_id):
+    def drop(self, part_id: str) -> None:
         entry = self._find(part_id)
         if not is_none(entry):
             self.waiting.remove(entry)
             entry['settle'](None)
 
-    def drop_all(self):
+    def drop_all(self) -> None:
         for entry in self.waiting[:]:
             self.drop(entry['id'])
 
-    def diffs_of(self, part_id):
+    def diffs_of(self, part_id: str) -> 'List[JsonObject]':
         """The diffs of a waiting question ([] when it is not waiting): what "Open diff" shows in an editor."""
         entry = self._find(part_id)
         return [] if is_none(entry) else entry['diffs']
 
-    def posts(self):
+    def posts(self) -> 'List[ToWebview]':
         """The cards still waiting (posted again after the webview was rebuilt)."""
         return [entry['post'] for entry in self.waiting]

@@ -1,6 +1,6 @@
 """A chat session's turn answered by an ACP agent (Hermes Agent itself, or another agent of
 `hermes.acp.agents`): the prompt recorded in the conversation store (shared with the side panel), the
-turn run by host/acp/service.py and rendered natively by ui/acp/chat.py, Stop → session/cancel, the
+turn run by host/acp/turn_runner.py and rendered natively by ui/acp/chat.py, Stop → session/cancel, the
 files the agent changed noticed, and a failure said in words (with a button that runs `hermes acp
 --setup` when Hermes has no model provider yet)."""
 # __pragma__('tconv')
@@ -16,13 +16,13 @@ from hermes.core.acp.turn import AcpTurn, content_text
 from hermes.core.acp.prompt_content import image_block, resource_block, selection_uri, link_name
 from hermes.core.acp.options import chosen_values, option_update, panel_options
 from hermes.core.acp.backends import (SETUP_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, HERMES_NAME, agent_of_choice,
-                                      find_spec)
+                                      find_spec, AcpAgentError)
 from hermes.core.acp.sign_in import sign_in_title
 from hermes.core.acp.commands import commands_of
 from hermes.core.acp.conversation import AcpConversations, no_answer_text
 from hermes.core.chat.sessions import usage_markdown
 from hermes.core.changes.checkpoints import change_author
-from hermes.host.acp.service import AcpService
+from hermes.host.acp.services import AcpServices
 from hermes.host.acp.sign_in import AgentSignIn
 from hermes.host.changes.log import SEAM_TIMERS
 from hermes.host.changes.disk_changes import DiskChangeSpan
@@ -36,6 +36,9 @@ from hermes.contracts.json import Json, JsonObject
 from hermes.core.acp.backends import Spec
 from hermes.core.chat.conversations import Conversation, ConversationStore
 from hermes.host.acp.agents import AcpAgents
+from hermes.host.acp.agent_choice import AgentChoice
+from hermes.host.acp.processes import AgentProcesses
+from hermes.host.acp.session_options import ChoiceTarget
 from hermes.host.changes.log import ChangeLog
 from hermes.host.log import Log
 from hermes.host.mcp.service import McpService
@@ -54,6 +57,8 @@ class ReplayState(TypedDict):
 # __pragma__('noskip')
 
 SESSION_ORIGIN = 'session'
+NO_CLIENT_SIDE = ('The window\'s ACP agents were made without a client side (host/acp/client_side.py): no agent turn '
+                  'can run.')
 
 
 # What /explain, /fix and /test are about, for an agent that reads the editor through this window's MCP tools
@@ -89,7 +94,7 @@ def prompt_blocks(request: Any, agent_commands: 'Optional[List[str]]' = None) ->
 
 
 async def attached_blocks(request: Any, log: 'Optional[Log]' = None) -> 'List[JsonObject]':
-    """What the request attaches, as ACP content blocks as rich as ACP allows (host/acp/service.py fits them to what
+    """What the request attaches, as ACP content blocks as rich as ACP allows (host/acp/turn_runner.py fits them to what
     the agent reads, core/acp/prompt_content.py): an image (VS Code's ChatReferenceBinaryData) as an `image` block; a
     file as an embedded `resource` with its text (a link when it cannot be read as text); a selection (a Location)
     as a `resource` with the selected text, its uri naming the lines. Other references (not files) are left out."""
@@ -134,46 +139,54 @@ async def _reference_block(value: Any) -> 'Optional[JsonObject]':
 
 class AcpSessionRunner:
     """A chat session's ACP turns (the shared part, core/acp/conversation.py `AcpConversations`, is `turns`: the
-    side panel runs its turns through the same object) and the agent's own sessions in the list."""
+    side panel runs its turns through the same object) and the agent's own sessions in the list, over the pieces of
+    `services` (host/acp/services.py) it uses: who answers (`choice`), the options offered and chosen (`options`),
+    the commands agents sent (`updates`), their sessions (`sessions`), where sessions work (`place`)."""
 
-    def __init__(self, service: 'AcpService', store: 'ConversationStore', log: 'Log',
+    def __init__(self, services: 'AcpServices', store: 'ConversationStore', log: 'Log',
                  documents: 'Optional[DiffDocuments]' = None, change_log: 'Optional[ChangeLog]' = None) -> None:
-        self.service = service
+        self.services = services  # (the sign-in commands and the conversation commands take their pieces from it)
+        self.choice = services.choice
+        self.options = services.options
+        self.updates = services.updates
+        self.sessions = services.sessions
+        self.place = services.place
         self.store = store
         self.log = log
         self.documents = documents
         self.change_log = change_log
         texts = WorkspaceTexts()  # the workspace's texts between turns: what a shell command the agent ran changed
-        self.turns = AcpConversations(service, store, log, lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, texts),
-                                      change_log)
+        self.turns = AcpConversations(services.turns, store, log,
+                                      lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, texts), change_log,
+                                      services.updates.remember_commands)
         self.native = None  # type: Optional[NativeEdits]  # ui/changes/native_edits.py NativeEdits (set by the chat sessions): writes in VS Code's chat editing
         # True when VS Code's own "/" completion offers the agent's commands (ui/chat/session_commands.py); else the chat
         # says them once in a response
         self.commands_offered = False
 
     def backend_for(self, conversation: 'Conversation', wanted: 'Optional[str]' = None) -> 'JsonObject':
-        return self.service.backend_for(conversation, wanted)
+        return self.choice.backend_for(conversation, wanted)
 
     def notice_once(self, conversation: 'Conversation', notice: 'Optional[str]') -> 'Optional[str]':
-        return self.service.notice_once(conversation, notice)
+        return self.choice.notice_once(conversation, notice)
 
     # ---------------------------------------------------------------- modes and models in the input area
 
     def option_groups(self) -> 'List[JsonObject]':
-        return self.service.option_groups()
+        return self.options.option_groups()
 
     def on_offered(self, callback: 'Callable[[], None]') -> None:
-        self.service.on_offered(callback)
+        self.options.on_offered(callback)
 
     def on_chosen(self, callback: 'Callable[[Conversation], None]') -> None:
-        self.service.on_chosen(callback)
+        self.options.on_chosen(callback)
 
     def panel_options(self, conversation: 'Conversation') -> 'List[JsonObject]':
         """The side panel's pickers for `conversation`'s agent session (core/acp/options.py panel_options): none for a
         conversation no agent answers yet."""
         if is_none(conversation.acp):
             return []
-        return panel_options(self.service.offered_to(conversation.acp['agent']), chosen_values(conversation.acp))
+        return panel_options(self.options.offered_to(conversation.acp['agent']), chosen_values(conversation.acp))
 
     def option_values(self, conversation: 'Conversation') -> 'JsonObject':
         """The session's chosen mode and model, as VS Code's `ChatSession.options`."""
@@ -182,18 +195,18 @@ class AcpSessionRunner:
     async def options_changed(self, conversation: 'Conversation', updates: 'Json') -> bool:
         """VS Code's option updates ([{optionId, value}]: the user chose in a picker, or the first request's
         initialSessionOptions) applied to the conversation and its agent session; kept in the store."""
-        sends = []  # type: List[Tuple[Optional[JsonObject], str, Json]]
+        sends = []  # type: List[Tuple[Optional[ChoiceTarget], str, Json]]
         for update in updates or []:  # all kept first (VS Code may ask for the session's options right away) …
             found = option_update(update)
             if is_none(found) or get_key(conversation.acp, found[0]) == found[1]:
                 continue
-            sends.append((self.service.choose(conversation, found[0], found[1]), found[0], found[1]))
+            sends.append((self.options.choose(conversation, found[0], found[1]), found[0], found[1]))
         if len(sends) > 0 and len(conversation.messages) > 0:
             self.store.put(conversation, SESSION_ORIGIN)
         calls = []  # type: List[Tuple[str, Awaitable[None]]]
         for target, option, value in sends:  # … then told to the agent (in order), when its session is open
             if not is_none(target):
-                calls.append((option, self.service.send_choice(target, option, value)))
+                calls.append((option, self.options.send_choice(target, option, value)))
         for option, call in calls:
             try:
                 await call
@@ -203,7 +216,7 @@ class AcpSessionRunner:
         return len(sends) > 0
 
     def choices(self) -> 'JsonObject':
-        return self.service.choices()
+        return self.choice.choices()
 
     def commands(self, conversation: 'Conversation', choice: 'Optional[str]') -> 'List[JsonObject]':
         """The slash commands a front end lists for `conversation`: its agent session's, else those its agent (or,
@@ -214,7 +227,7 @@ class AcpSessionRunner:
         if is_none(agent_name) or (is_none(acp) and len(conversation.messages) > 0):
             return []
         commands = commands_of(get_key(acp, 'commands'))
-        return commands if len(commands) > 0 else self.service.known_commands(agent_name)
+        return commands if len(commands) > 0 else self.updates.known_commands(agent_name)
 
     async def respond(self, spec: 'Spec', conversation: 'Conversation', request: Any, stream: 'ChatStream',
                       token: Any) -> 'JsonObject':
@@ -265,8 +278,8 @@ class AcpSessionRunner:
         """The commands a chat session's "/" offers: its agent session's, else those its agent sent last; for a
         session no agent answered yet (or None: one VS Code has not opened), those of the agent new sessions use."""
         if is_none(conversation) or (is_none(conversation.acp) and len(conversation.messages) == 0):
-            backend = self.service.choose_for_listing()
-            return [] if is_none(backend) else self.service.known_commands(backend['spec']['name'])
+            backend = self.choice.choose_for_listing()
+            return [] if is_none(backend) else self.updates.known_commands(backend['spec']['name'])
         return self.commands(conversation, None)
 
     # ---------------------------------------------------------------- the agent's own sessions
@@ -274,14 +287,14 @@ class AcpSessionRunner:
     async def import_listed(self) -> int:
         """Hermes' own sessions for this workspace (session/list by cwd, e.g. started with `hermes` in a terminal)
         join the list beside ours; their turns are replayed when one is opened. Returns how many were added."""
-        backend = self.service.choose_for_listing()
+        backend = self.choice.choose_for_listing()
         if is_none(backend):
             return 0
         spec = backend['spec']
         known = [conversation.acp['sessionId'] for conversation in self.store.conversations
                  if not is_none(conversation.acp)]
         added = 0
-        for listed in await self.service.list_sessions(spec):
+        for listed in await self.sessions.list_sessions(spec):
             session_id = get_key(listed, 'sessionId')
             if json_type(session_id) != 'string' or session_id == '' or session_id in known:
                 continue
@@ -307,12 +320,12 @@ class AcpSessionRunner:
         acp = conversation.acp
         if acp is None:  # (a conversation needs_replay says yes to has its agent session)
             return False
-        spec = self.service.spec_named(acp['agent'])
+        spec = self.choice.spec_named(acp['agent'])
         if is_none(spec):
             return False
         messages = []  # type: List[Message]
         state = {'turn': None, 'user': None}  # type: ReplayState
-        cwd = self.service.cwd()
+        cwd = self.place.cwd()
 
         def on_update(update: 'Json') -> None:
             kind = get_key(update, 'sessionUpdate')
@@ -335,7 +348,7 @@ class AcpSessionRunner:
                 state['user'] = None
             turn.apply(update)
         try:
-            await self.service.replay_session(spec, acp['sessionId'], on_update)
+            await self.sessions.replay_session(spec, acp['sessionId'], on_update)
         except JsError as error:
             self.log.warn('ACP: replaying ' + spec['name'] + '\'s session failed: ' + error_message(error))
             return False
@@ -351,15 +364,15 @@ class AcpSessionRunner:
         return True
 
 
-def acp_commands(service: 'AcpService', log: 'Log') -> 'Dict[str, AgentCommand]':
+def acp_commands(choice: 'AgentChoice', processes: 'AgentProcesses', log: 'Log') -> 'Dict[str, AgentCommand]':
     """"Hermes: Sign In to an Agent" / "Sign Out of an Agent" (argument: the agent's name, as the sign-in button under
     a failure passes it; none: a pick of the agents), and the setup button of earlier versions (Hermes Agent): their
     handlers by command (ui/acp/late.py registers the commands at activation)."""
-    sign_in = AgentSignIn(service, log)
+    sign_in = AgentSignIn(processes, log)
 
     async def chosen_spec(name: 'Json', verb: str) -> 'Optional[Spec]':
-        hermes = service.hermes()
-        agents = service.agents_configured()
+        hermes = choice.hermes()
+        agents = choice.agents_configured()
         if json_type(name) == 'string':
             spec = find_spec(name, hermes, agents)
             if is_none(spec):
@@ -393,12 +406,15 @@ def acp_commands(service: 'AcpService', log: 'Log') -> 'Dict[str, AgentCommand]'
 
 def make_acp_sessions(context: 'ExtensionContext', log: 'Log', mcp: 'Optional[McpService]', agents: 'AcpAgents',
                       store: 'ConversationStore', change_log: 'Optional[ChangeLog]' = None) -> AcpSessionRunner:
-    """The ACP agents behind chat sessions (and the side panel): AcpService over the window's agent processes
-    (`agents`: host/acp/agents.py AcpAgents) and their client side (`agents.client_side`), the diff documents; what the agents change on disk goes to `change_log`
+    """The ACP agents behind chat sessions (and the side panel): the services of host/acp/services.py over the window's
+    agent processes (`agents`: host/acp/agents.py AcpAgents) and their client side (`agents.client_side`: a turn
+    cannot run without it), the diff documents; what the agents change on disk goes to `change_log`
     (host/changes/log.py). Returns the runner. This module is a part loaded on first use: ui/acp/late.py makes the
     runner the first time a chat session, the panel or a command needs it."""
     client_side = agents.client_side
-    service = AcpService(log, lambda spec: agents.create(spec, client_side), client_side, mcp,
-                         memory=context.globalState, storage=context.globalStorageUri.fsPath)
-    context.subscriptions.push(new(vscode.Disposable, to_js_callback(service.dispose)))
-    return AcpSessionRunner(service, store, log, register_diff_documents(context, log), change_log)
+    if client_side is None:  # (register_acp_agents always gives one: AcpAgents made without one serve no turn)
+        raise AcpAgentError(NO_CLIENT_SIDE)
+    services = AcpServices(log, lambda spec: agents.create(spec, client_side), client_side, mcp,
+                           memory=context.globalState, storage=context.globalStorageUri.fsPath)
+    context.subscriptions.push(new(vscode.Disposable, to_js_callback(services.dispose)))
+    return AcpSessionRunner(services, store, log, register_diff_documents(context, log), change_log)

@@ -60,7 +60,7 @@ async def _chosen(store: 'ConversationStore', argument: Any, place_holder: str) 
 def register_conversation_commands(context: 'ExtensionContext', log: 'Log', store: 'ConversationStore', panel: Any,
                                    agents: Any = None) -> None:
     """`agents`: what ends and forks an agent's sessions, `end_session` / `fork_session` (ui/acp/late.py
-    LateAcpSessions, which passes them to host/acp/service.py AcpService): a deleted conversation's agent session is
+    LateAcpSessions, which passes them to host/acp/agent_sessions.py AgentSessions): a deleted conversation's agent session is
     ended through its agent."""
     async def continue_in_panel(argument: Any = None) -> bool:
         conversation = await _chosen(store, argument, 'Which conversation should the side panel continue?')
