@@ -59,7 +59,7 @@ def test_hermes_over_acp_through_the_bundles_client(tmp_path):
 
 def test_a_model_picked_in_a_session_keeps_this_windows_tools(tmp_path):
     """Hermes 0.19.0 answers session/set_model by building its agent anew without the MCP servers the client
-    handed it; the session hands them again (host/acp/service.py), so the next turn still calls our file_read."""
+    handed it; the session hands them again (host/acp/agent_sessions.py), so the next turn still calls our file_read."""
     hermes = hermes_program()
     workspace = tmp_path / 'ws'
     (workspace / 'notes').mkdir(parents=True)

@@ -1,4 +1,4 @@
-"""Fork Conversation (`hermes.forkConversation`, ui/chat/conversation_commands.py, host/acp/service.py fork_session): a
+"""Fork Conversation (`hermes.forkConversation`, ui/chat/conversation_commands.py, host/acp/agent_sessions.py fork_session): a
 conversation an ACP agent answers becomes two — the fork has the same history and a new agent session made with ACP's
 `session/fork` (unstable: only where the agent offers `sessionCapabilities.fork`); what cannot be forked is said."""
 import asyncio

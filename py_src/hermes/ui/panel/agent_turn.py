@@ -48,7 +48,7 @@ class AgentTurns:
         state.save()
         self.backends.post_backends()  # locked to this agent from now on
         blocks = [{'type': 'text', 'text': text}]
-        if not is_none(images):  # (the agent gets those it reads: host/acp/service.py fits them)
+        if not is_none(images):  # (the agent gets those it reads: host/acp/turn_runner.py fits them)
             attached = panel_images(images)
             for block in attached['images']:
                 blocks.append(block)

@@ -85,7 +85,7 @@ class PanelTurns:
         turn = self.state.turn
         if turn is None:
             return
-        turn.cancel.cancel('Stopped by the user')  # an ACP turn: session/cancel (host/acp/service.py)
+        turn.cancel.cancel('Stopped by the user')  # an ACP turn: session/cancel (host/acp/turn_runner.py)
         if turn.acp:
             return
         self.builtin.stop(turn)
