@@ -203,7 +203,7 @@ def generate_contributions():
     """package.json's languageModelTools / chatParticipants / languageModelChatProviders come from the
     code (scripts/gen_contributions.py); a stale package.json also fails tests/unit/test_contributions.py.
     The panel's validator table and the webview's protocol.d.ts come from contracts/panel.py
-    (scripts/gen_panel_protocol.py; stale copies fail tests/unit/test_panel_messages.py). Each tool's TypedDict and the
+    (scripts/gen_panel_protocol.py; stale copies fail tests/unit/panel/test_panel_messages.py). Each tool's TypedDict and the
     settings' keys and types come from the schemas (scripts/gen_schema_types.py; tests/unit/test_schema_types.py)."""
     result = subprocess.run([sys.executable, ROOT / 'scripts' / 'gen_contributions.py'], cwd=ROOT,
                             capture_output=True, text=True)

@@ -3,7 +3,7 @@
 enumerations the client branches on, so that a new spec version is a regeneration and a reviewed diff.
 
     python scripts/gen_acp_spec.py          # write it
-    python scripts/gen_acp_spec.py --check  # exit 1 if it is stale (tests/unit/test_acp_spec.py)
+    python scripts/gen_acp_spec.py --check  # exit 1 if it is stale (tests/unit/acp/test_acp_spec.py)
 """
 import json
 import sys

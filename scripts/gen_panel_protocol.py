@@ -1,7 +1,7 @@
 """Write what is generated from the side panel's one protocol declaration, py_src/hermes/contracts/panel.py:
 
     python scripts/gen_panel_protocol.py          # write both files (inv build runs this first)
-    python scripts/gen_panel_protocol.py --check  # exit 1 if either is stale (tests/unit/test_panel_messages.py)
+    python scripts/gen_panel_protocol.py --check  # exit 1 if either is stale (tests/unit/panel/test_panel_messages.py)
 
 - py_src/hermes/ui/panel/messages.py: `MESSAGES`, the webview → host table ui/panel/protocol.py validates against
   (the contracts are never transpiled, so the bundle gets the table as plain data);

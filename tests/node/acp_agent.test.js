@@ -1,5 +1,5 @@
 // The ACP client on the bundle (build/testing.js: net/acp/agent.py and the seam's line process as transpiled)
-// against the scripted agent tests/acp_agent/agent.py: the same cases as tests/unit/test_acp_agent.py.
+// against the scripted agent tests/acp_agent/agent.py: the same cases as tests/unit/acp/test_acp_agent.py.
 'use strict';
 const nodeTest = require('node:test');
 // The bound only turns a hang into a failure (a condition waited for that never comes); no verdict depends on it.

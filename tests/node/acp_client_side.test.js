@@ -1,6 +1,6 @@
 // host/acp/client_side.py on the bundle (build/testing.js) with tests/node/fake_vscode.js: the scripted ACP agent
 // (tests/acp_agent/agent.py) reads, writes and runs a command through this window, behind the tools' gate and
-// confinement, as tests/unit/test_acp_client_side.py does under CPython.
+// confinement, as tests/unit/acp/test_acp_client_side.py does under CPython.
 'use strict';
 const nodeTest = require('node:test');
 const assert = require('node:assert/strict');

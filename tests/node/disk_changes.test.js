@@ -1,7 +1,7 @@
 // Files changed on disk during a span (host/changes/disk_changes.py) on the transpiled modules, with the fake vscode's
 // file watcher: the workspace listing (Dirents, `in` on dicts), before-texts from an open editor, a file the
 // watcher calls created that existed (not recorded), a new one (recorded as created), late reports, the bound —
-// the same cases as tests/unit/test_disk_changes.py, where Transcrypt could differ from CPython.
+// the same cases as tests/unit/changes/test_disk_changes.py, where Transcrypt could differ from CPython.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -1,5 +1,5 @@
 // MCP resources, prompts and completions (hermes.core.mcp.resources, core.mcp.prompts, core.completions,
-// throttle) on the transpiled modules: the same contracts as tests/unit/test_mcp_resources.py, with a
+// throttle) on the transpiled modules: the same contracts as tests/unit/mcp/test_mcp_resources.py, with a
 // plain-JS provider standing in for the host and a clock the test drives.
 'use strict';
 const test = require('node:test');

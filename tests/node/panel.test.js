@@ -1,5 +1,5 @@
 // The side panel's host side, transpiled (build/testing.js): the webview message validator on the same
-// cases as tests/unit/test_panel_protocol.py, messages as a webview really sends them (plain objects,
+// cases as tests/unit/panel/test_panel_protocol.py, messages as a webview really sends them (plain objects,
 // including keys like "__class__" that transpiled dicts carry hidden), and the controller's flow.
 'use strict';
 const test = require('node:test');

@@ -189,7 +189,7 @@ test('Node fs and workspace.fs report the same stats, listings and bytes (symlin
   assert.deepEqual(Buffer.from(nodeBytes), Buffer.from(vscodeBytes));
 });
 
-// (findFiles' side of the same cases runs under CPython: tests/unit/test_editor_file_tools.py)
+// (findFiles' side of the same cases runs under CPython: tests/unit/tools/test_editor_file_tools.py)
 test('file_search lists local folders through ripgrep with files.exclude, search.exclude and .gitignore', { skip: !fs.existsSync(APP_ROOT) && 'no code-server' }, async () => {
   const { folder, registry } = setup();
   vscode.__state.appRoot = APP_ROOT;

@@ -1,7 +1,7 @@
 """The side panel's messages, both ways: their one declaration.
 
 Everything else is generated from this module by scripts/gen_panel_protocol.py (`inv build` runs it; a stale copy
-fails tests/unit/test_panel_messages.py and so `inv test` and CI):
+fails tests/unit/panel/test_panel_messages.py and so `inv test` and CI):
 - py_src/hermes/ui/panel/messages.py: the webview → host table that ui/panel/protocol.py `parse_webview_message`
   validates every message against at run time (a webview shows model output: its messages are untrusted);
 - media/panel/protocol.d.ts: both directions as TypeScript types, which media/panel/*.js names in JSDoc and

@@ -64,7 +64,7 @@ SNAPSHOT_MAX_WAIT_MS = 5000
 # panel, hermes://changes) hear: a burst of changes once, with every path it touched, when the changes pause for
 # ANNOUNCE_QUIET_MS — and at least every ANNOUNCE_LONGEST_MS while an agent keeps writing. Drawing is VS Code's work in
 # the workbench, and an agent's next write waits behind it: pushed after each change it made writes 15-50 ms slower
-# in code-server (docs/ARCHITECTURE.md, "The change log").
+# in code-server (docs/CHANGES.md).
 ANNOUNCE_QUIET_MS = 200
 ANNOUNCE_LONGEST_MS = 1000
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import vscode
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / 'tests'))
 from acp_wire.schema import load_schema, read_record, wire_problems  # (tests/ is on the path above)
 

@@ -1,6 +1,6 @@
 """The change log's model (hermes.core.changes.model), called directly: entries from writes, keeping and undoing on
 texts, authorship filters, the views, the re-read rule, the stored records. Pure, so `inv parity` replays these calls
-on the bundle; tests/unit/test_change_log.py drives the same model through the host's ChangeLog (files, store,
+on the bundle; tests/unit/changes/test_change_log.py drives the same model through the host's ChangeLog (files, store,
 timers)."""
 import pytest
 

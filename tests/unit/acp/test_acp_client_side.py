@@ -16,7 +16,7 @@ from hermes.net.acp.agent import AcpAgent
 from hermes.tools.catalog import build_registry
 from shim_services import shim_services
 
-AGENT = str(Path(__file__).resolve().parents[1] / 'acp_agent' / 'agent.py')
+AGENT = str(Path(__file__).resolve().parents[2] / 'acp_agent' / 'agent.py')
 MARK = '\x1b]633;C\x07'
 
 

@@ -276,7 +276,7 @@ def test_the_terminal_service_states_facts_and_the_tools_say_what_to_do_next(reg
     """Model-facing wording lives with the tools (tools/terminal_parts.py NEXT_STEP), not in the host service."""
     from hermes.core.service_problems import ServiceProblem
     from hermes.host.terminals import TerminalService
-    source = (Path(__file__).resolve().parents[2] / 'py_src' / 'hermes' / 'host' / 'terminals.py').read_text()
+    source = (Path(__file__).resolve().parents[3] / 'py_src' / 'hermes' / 'host' / 'terminals.py').read_text()
     tree = ast.parse(source)
     docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
     texts = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)

@@ -8,7 +8,7 @@ import pytest
 from hermes.ui.panel.protocol import parse_webview_message, ProtocolError, message_types
 from hermes.ui.panel.messages import MESSAGES
 
-CASES = json.loads((Path(__file__).resolve().parents[1] / 'fixtures' / 'panel_protocol_cases.json').read_text())
+CASES = json.loads((Path(__file__).resolve().parents[2] / 'fixtures' / 'panel_protocol_cases.json').read_text())
 
 
 @pytest.mark.parametrize('case', CASES['valid'], ids=lambda case: case['name'])

@@ -14,7 +14,7 @@ from hermes.core.chat.sessions import history_plan
 from hermes.core.chat.conversations import Conversation
 from hermes.ui.acp.chat import ChatStreamView
 
-AGENT = str(Path(__file__).resolve().parents[1] / 'acp_agent' / 'agent.py')
+AGENT = str(Path(__file__).resolve().parents[2] / 'acp_agent' / 'agent.py')
 
 
 def snapshot(child_id='sa-1', **changes):

@@ -12,7 +12,7 @@ from pathlib import Path
 from hermes.core.acp import protocol as acp
 from hermes.core.acp import spec as acp_spec
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HERMES = ROOT / 'py_src' / 'hermes'
 
 # Kinds an agent sends only to a client that advertised a capability Hermes does not advertise (yet): `session.notices`

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import vscode
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import hermes.js.fetch_cpython as cpython
 from hermes.core.tools import Tool, ToolRegistry

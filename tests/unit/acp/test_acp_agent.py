@@ -10,7 +10,7 @@ import pytest
 from hermes.core.acp.protocol import AcpError, RequestError
 from hermes.net.acp.agent import AcpAgent
 
-AGENT = str(Path(__file__).resolve().parents[1] / 'acp_agent' / 'agent.py')
+AGENT = str(Path(__file__).resolve().parents[2] / 'acp_agent' / 'agent.py')
 TOKEN = 'tok-5ecret-abcdef0123456789'
 
 

@@ -1,4 +1,4 @@
-"""host/acp/services.py and its pieces one by one (the whole turn through them is tests/unit/test_acp_sessions.py):
+"""host/acp/services.py and its pieces one by one (the whole turn through them is tests/unit/acp/test_acp_sessions.py):
 where sessions work when no folder is open, the warm processes, a choice told to an open session, and the runner
 refusing to be made without the client side every turn needs."""
 import asyncio

@@ -20,7 +20,7 @@ from hermes.ui.chat.sessions import (register_chat_sessions, ChatSessions, Sessi
 from fake_clock import FakeClock
 from panel_fakes import Log
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 class FakeRunner:

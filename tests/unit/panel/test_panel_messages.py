@@ -12,7 +12,7 @@ import pytest
 from hermes.contracts import panel
 from hermes.ui.panel.messages import MESSAGES
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'scripts'))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / 'scripts'))
 gen_panel_protocol = importlib.import_module('gen_panel_protocol')
 
 
