@@ -16,10 +16,10 @@ from hermes.host.changes.log import ChangeLog, ANNOUNCE_QUIET_MS
 from hermes.host.changes.files import EditorFiles
 from hermes.host.changes.store import ChangeStore, change_store_path
 from hermes.host.settings import setting
-from hermes.host.tool_services import (CommandService, DocumentService, FileService, GitService, PathService,
-                                      SearchService, TaskService)
+from hermes.js.parts import load_part
 # __pragma__('skip')
 from typing import TYPE_CHECKING, List, Optional
+from hermes.host.tool_services import ToolServices
 if TYPE_CHECKING:
     from vscode import ExtensionContext
 # __pragma__('noskip')
@@ -30,10 +30,12 @@ def register_services(context: 'ExtensionContext', disk: 'Optional[Disk]' = None
     local folders are read (host/disk.py Disk; the product's choice when None), shared by the file and search services
     (so ripgrep is looked for once)."""
     disk = Disk() if is_none(disk) else disk
+
+    def tool_side() -> 'ToolServices':  # the host side of the tools, from a part loaded on the first tool's use of it
+        return load_part('hermes.host.tool_services').ToolServices(disk)
     return Services(register_terminals(context), register_debugging(context), register_diff_review(context),
-                    LanguageService(), EditorTabs(), ConfigurationService(), register_change_log(context), GitService(),
-                    PathService(), CommandService(), TaskService(), FileService(disk), DocumentService(),
-                    SearchService(disk))
+                    LanguageService(), EditorTabs(), ConfigurationService(), register_change_log(context), None, None,
+                    None, None, None, None, None, tool_side)
 
 
 def register_change_log(context: 'ExtensionContext') -> 'ChangeLog':

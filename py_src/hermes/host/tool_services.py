@@ -171,3 +171,18 @@ def _implements(git: GitService, paths: PathService, commands: CommandService, t
                 search: SearchService) -> 'tuple[Git, Paths, Commands, Tasks, Files, Documents, Search]':
     return git, paths, commands, tasks, files, documents, search  # held to contracts/services.py
 # __pragma__('noskip')
+
+
+class ToolServices:
+    """The seven services above for one window, built together the first time a tool needs one (host/services.py
+    WindowServices): this module is a part loaded on first use (hermes/lazy_parts.py), with the search, task and command
+    modules only it reaches."""
+
+    def __init__(self, disk: 'Optional[Disk]' = None) -> None:
+        self.git = GitService()
+        self.paths = PathService()
+        self.commands = CommandService()
+        self.tasks = TaskService()
+        self.files = FileService(disk)
+        self.documents = DocumentService()
+        self.search = SearchService(disk)
