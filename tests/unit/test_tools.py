@@ -313,6 +313,7 @@ def test_the_host_side_of_the_tools_is_built_on_first_read_once():
     built = []
 
     class Side:
+        language, tabs, configuration = 'l', 'tabs', 'conf'
         git, paths, commands, tasks, files, documents, search = 'g', 'p', 'c', 't', 'f', 'd', 's'
 
     def tool_side():
@@ -321,5 +322,6 @@ def test_the_host_side_of_the_tools_is_built_on_first_read_once():
     services = Services(None, None, None, None, None, None, None, None, None, None, None, None, None, None, tool_side)
     assert built == []
     assert [services.git, services.paths, services.commands, services.tasks, services.files, services.documents,
-            services.search] == ['g', 'p', 'c', 't', 'f', 'd', 's']
+            services.search, services.language, services.tabs, services.configuration] == [
+        'g', 'p', 'c', 't', 'f', 'd', 's', 'l', 'tabs', 'conf']
     assert built == [1]

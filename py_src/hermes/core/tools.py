@@ -163,14 +163,18 @@ class Services:
         self._files = files  # host/tool_services.py FileService
         self._documents = documents  # host/tool_services.py DocumentService
         self._search = search  # host/tool_services.py SearchService
-        # Or, for the seven above (git to search), a function that builds them, called the first time one is read: an
-        # object with those names as attributes (host/services.py, from the part host/tool_services.py ToolServices).
+        # Or, for the services only tools use (language, tabs, configuration, git to search), a function that builds
+        # them, called the first time one is read: an object with those names as attributes (host/services.py, from
+        # the part host/tool_services.py ToolServices).
         self._tool_side = tool_side
 
     def _with_tool_side(self) -> 'Services':
         if self._tool_side is not None:
             built = self._tool_side()
             self._tool_side = None
+            self._language = built.language
+            self._tabs = built.tabs
+            self._configuration = built.configuration
             self._git = built.git
             self._paths = built.paths
             self._commands = built.commands
@@ -194,15 +198,15 @@ class Services:
 
     @property
     def language(self) -> 'Language':
-        return _present(self._language, 'The language service')
+        return _present(self._with_tool_side()._language, 'The language service')
 
     @property
     def tabs(self) -> 'Tabs':
-        return _present(self._tabs, 'The editor tab service')
+        return _present(self._with_tool_side()._tabs, 'The editor tab service')
 
     @property
     def configuration(self) -> 'Configuration':
-        return _present(self._configuration, 'The settings service')
+        return _present(self._with_tool_side()._configuration, 'The settings service')
 
     @property
     def changes(self) -> 'Changes':

@@ -1,14 +1,12 @@
 """The window's services, built once at activation and passed on, never fetched from a module: the
 registry hands them to every tool call (`call.services`, core/tools.py `Services`), the MCP resources get
-the terminals by constructor (host/mcp/features.py)."""
+the terminals by constructor (host/mcp/features.py). Those only tools use (host/tool_services.py ToolServices) are
+built the first time a tool reads one, from a part loaded then (hermes/lazy_parts.py)."""
 # __pragma__('tconv')
 from hermes.core.tools import Services
 from hermes.host.terminals import register_terminals
 from hermes.host.debugging import register_debugging
 from hermes.host.doors.diff_review import register_diff_review
-from hermes.host.language_service import LanguageService
-from hermes.host.editors import EditorTabs
-from hermes.host.configuration import ConfigurationService
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.disk import Disk
@@ -33,9 +31,8 @@ def register_services(context: 'ExtensionContext', disk: 'Optional[Disk]' = None
 
     def tool_side() -> 'ToolServices':  # the host side of the tools, from a part loaded on the first tool's use of it
         return load_part('hermes.host.tool_services').ToolServices(disk)
-    return Services(register_terminals(context), register_debugging(context), register_diff_review(context),
-                    LanguageService(), EditorTabs(), ConfigurationService(), register_change_log(context), None, None,
-                    None, None, None, None, None, tool_side)
+    return Services(register_terminals(context), register_debugging(context), register_diff_review(context), None,
+                    None, None, register_change_log(context), None, None, None, None, None, None, None, tool_side)
 
 
 def register_change_log(context: 'ExtensionContext') -> 'ChangeLog':
