@@ -117,6 +117,19 @@ async function build(options) {
 // hermes.js.parts the loader; a part is a function of that table.
 const PART_FILE = (module) => `./part-${module.replace(/^hermes\./, '')}.js`;
 const MAIN_ENTRY = path.join(transpiled, '__main__.js');
+// The modules two parts import and the main bundle does not (the ACP modules the panel's controller and the ACP
+// sessions share, …) are a part of their own, dist/part-shared.js, required the first time a part that imports one
+// loads: the main bundle's table hands them out through getters, so a part takes them as it takes the main bundle's
+// modules and each runs once.
+const SHARED = 'hermes.shared';
+const SHARED_ENTRY = path.join(transpiled, '__shared__.js');
+
+function writeSharedEntry(shared) {
+  const modules = [...shared].sort();
+  const lines = modules.map((module, n) => `import * as $${n} from './${module}.js';`);
+  lines.push(`export const modules = { ${modules.map((module, n) => `${JSON.stringify(module)}: $${n}`).join(', ')} };`);
+  fs.writeFileSync(SHARED_ENTRY, lines.join('\n') + '\n');
+}
 
 function lazyModules() {
   const entry = path.join(transpiled, 'lazy_parts.js');
@@ -169,11 +182,15 @@ function importsOf(text, needs) {
   return needs;
 }
 
-function writeMainEntry(needs, lazy) {
+function writeMainEntry(needs, lazy, shared) {
   const lines = ["import { provide_parts } from './hermes.js.parts.js';"];
   const table = [];
   let n = 0;
   for (const [module, names] of [...needs].sort()) {
+    if (shared.has(module)) {  // from dist/part-shared.js, the first time a part takes it
+      table.push(`get ${JSON.stringify(module)}() { return shared()[${JSON.stringify(module)}]; }`);
+      continue;
+    }
     if (names === '*') {
       lines.push(`import * as $${n} from './${module}.js';`);
       table.push(`${JSON.stringify(module)}: $${n++}`);
@@ -190,6 +207,10 @@ function writeMainEntry(needs, lazy) {
     table.push(`${JSON.stringify(module)}: { ${values.join(', ')} }`);
   }
   lines.push("export * from './extension.js';");
+  if (shared.size) {
+    lines.push(`let sharedModules = null;\nconst shared = () => sharedModules || (sharedModules = require(${
+      JSON.stringify(PART_FILE(SHARED))})(main).modules);`);
+  }
   lines.push(`const main = { ${table.join(',\n  ')} };`);
   lines.push(`const parts = { ${lazy.map((m) => `${JSON.stringify(m)}: () => require(${JSON.stringify(PART_FILE(m))})`)
     .join(', ')} };`);
@@ -210,22 +231,26 @@ async function buildMainAndParts(options) {
   let needs = new Map();
   let inMain = null;
   let partProbes = [];
+  let shared = new Set();  // modules two parts import (SHARED above): grows over the rounds
+  let sharedGrew = false;
   for (let round = 0; ; round++) {
-    writeMainEntry(needs, lazy);
+    writeMainEntry(needs, lazy, shared);
     const probe = await esbuild.build({ ...common, ...options, entryPoints: [MAIN_ENTRY], plugins: [runtimePlugin(null)],
       ...probeOptions, metafile: true });
     const modules = new Set(Object.keys(probe.metafile.inputs).map((input) => path.basename(input, '.js')));
-    if (inMain && modules.size === inMain.size && [...modules].every((m) => inMain.has(m))) {
+    if (inMain && !sharedGrew && modules.size === inMain.size && [...modules].every((m) => inMain.has(m))) {
       // final: the runtime keeps the prototype methods the main bundle's code or a part's uses
       const usedMethods = methodsUsedBy([probe.outputFiles[0].text, ...partProbes].join('\n'));
       const main = await esbuild.build({ ...common, ...options, entryPoints: [MAIN_ENTRY],
         plugins: [runtimePlugin(usedMethods)] });
       const outputs = modulesIn(main.metafile);
       const owner = {};
-      for (const module of lazy) {
+      const fromMain = new Set([...inMain, ...shared]);
+      for (const module of shared.size ? [...lazy, SHARED] : lazy) {
         const outfile = path.join(path.dirname(options.outfile), PART_FILE(module));
-        const part = await esbuild.build({ ...common, ...options, entryPoints: [path.join(transpiled, module + '.js')],
-          outfile, plugins: [partPlugin(inMain)], banner: { js: PART_WRAPPER.banner },
+        const entry = module === SHARED ? SHARED_ENTRY : path.join(transpiled, module + '.js');
+        const part = await esbuild.build({ ...common, ...options, entryPoints: [entry],
+          outfile, plugins: [partPlugin(module === SHARED ? inMain : fromMain)], banner: { js: PART_WRAPPER.banner },
           footer: { js: PART_WRAPPER.footer } });
         Object.assign(outputs, modulesIn(part.metafile));
         for (const input of Object.keys(outputs[path.basename(outfile)]).filter((i) => !i.startsWith('hermes-main:'))) {
@@ -243,24 +268,36 @@ async function buildMainAndParts(options) {
     }
     if (round === 6) throw new Error('parts: the main bundle\'s modules do not settle; review esbuild.js');
     inMain = modules;
+    shared = new Set([...shared].filter((module) => !inMain.has(module)));
+    const sharedBefore = shared.size;
     needs = new Map();
     partProbes = [];
     const firstPart = {};  // a module of a part's own → that part
+    const fromMain = new Set([...inMain, ...shared]);
     for (const module of lazy) {
       if (inMain.has(module)) throw new Error(`parts: ${module} is loaded on first use but the main bundle imports it`);
       const partProbe = await esbuild.build({ ...common, external: [...common.external, VENDOR_WS],
         entryPoints: [path.join(transpiled, module + '.js')],
-        plugins: [partPlugin(inMain)], ...probeOptions, metafile: true });
+        plugins: [partPlugin(fromMain)], ...probeOptions, metafile: true });
       partProbes.push(partProbe.outputFiles[0].text);
       importsOf(partProbe.outputFiles[0].text, needs);
-      // A module two parts import (not the main bundle) goes in the main bundle whole, so that it runs once: each
-      // part takes it from there.
+      // A module two parts import (not the main bundle) goes in the shared part (SHARED above), so that it runs once:
+      // each part takes it from there, through the main bundle's table.
       for (const input of Object.keys(partProbe.metafile.inputs).filter((i) => !i.startsWith('hermes-main:'))) {
         const own = path.basename(input, '.js');
         if (!own.startsWith('hermes.') || lazy.includes(own)) continue;
-        if (firstPart[own] && firstPart[own] !== module) needs.set(own, '*');
+        if (firstPart[own] && firstPart[own] !== module) shared.add(own);
         firstPart[own] = firstPart[own] || module;
       }
+    }
+    sharedGrew = shared.size !== sharedBefore;
+    if (shared.size) {  // what the shared part takes from the main bundle
+      writeSharedEntry(shared);
+      const sharedProbe = await esbuild.build({ ...common, external: [...common.external, VENDOR_WS],
+        entryPoints: [SHARED_ENTRY], plugins: [partPlugin(inMain)], ...probeOptions, metafile: true });
+      partProbes.push(sharedProbe.outputFiles[0].text);
+      importsOf(sharedProbe.outputFiles[0].text, needs);
+      for (const module of shared) needs.set(module, '*');  // a getter each in the main bundle's table
     }
   }
 }

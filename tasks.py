@@ -205,6 +205,13 @@ def generate_contributions():
     The panel's validator table and the webview's protocol.d.ts come from contracts/panel.py
     (scripts/gen_panel_protocol.py; stale copies fail tests/unit/panel/test_panel_messages.py). Each tool's TypedDict and the
     settings' keys and types come from the schemas (scripts/gen_schema_types.py; tests/unit/test_schema_types.py)."""
+    result = subprocess.run([sys.executable, ROOT / 'scripts' / 'gen_schema_types.py'], cwd=ROOT,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        fail('Generating the typing contracts from the tools\' schemas and the settings failed:\n' +
+             (result.stderr or result.stdout)[-3000:])
+    if 'regenerated' in result.stdout:
+        print(result.stdout.strip() + ' (commit them)', flush=True)
     result = subprocess.run([sys.executable, ROOT / 'scripts' / 'gen_contributions.py'], cwd=ROOT,
                             capture_output=True, text=True)
     if result.returncode != 0:
@@ -215,13 +222,6 @@ def generate_contributions():
                             capture_output=True, text=True)
     if result.returncode != 0:
         fail('Generating the panel protocol (contracts/panel.py) failed:\n' + (result.stderr or result.stdout)[-3000:])
-    if 'regenerated' in result.stdout:
-        print(result.stdout.strip() + ' (commit them)', flush=True)
-    result = subprocess.run([sys.executable, ROOT / 'scripts' / 'gen_schema_types.py'], cwd=ROOT,
-                            capture_output=True, text=True)
-    if result.returncode != 0:
-        fail('Generating the typing contracts from the tools\' schemas and the settings failed:\n' +
-             (result.stderr or result.stdout)[-3000:])
     if 'regenerated' in result.stdout:
         print(result.stdout.strip() + ' (commit them)', flush=True)
 

@@ -10,5 +10,8 @@ from hermes.ui.doors.front import open_doors  # the doors of terminal CLIs and t
 from hermes.ui.panel.controller import PanelController  # the side panel's logic: its view resolves, or a command
 from hermes.ui.acp.session import make_acp_sessions  # the ACP agents behind chat sessions and the panel: first use
 from hermes.host.acp.client_side import AcpClientSide  # what every ACP agent asks of the window: the sessions' making
+from hermes.tools.every_tool import tool_named  # the tool modules: a tool's description, schema or handler first read
+from hermes.host.tool_services import ToolServices  # the host side of the tools: a tool's first use of it
 
-LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop, open_doors, PanelController, make_acp_sessions, AcpClientSide]
+LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop, open_doors, PanelController, make_acp_sessions, AcpClientSide,
+                      tool_named, ToolServices]

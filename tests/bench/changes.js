@@ -42,8 +42,8 @@ async function writes() {
   const tracked = t.tools_catalog.build_registry(null, services);
   const s = services;  // the same window's services without the change log (positional: Transcrypt's calling convention)
   const plain = t.tools_catalog.build_registry(null, t.core_tools.Services(s._terminals, s._debugging, s._reviews,
-    s._language, s._tabs, s._configuration, null, s._git, s._paths, s._commands, s._tasks, s._files, s._documents,
-    s._search));
+    s.language, s.tabs, s.configuration, null, s.git, s.paths, s.commands, s.tasks, s.files, s.documents,
+    s.search));
   const author = args({ client: 'bench', session: null, turn: null });
   const results = {};
   for (const kb of [1, 10, 100, 1024]) {  // issue 34: 1 kB, 100 kB and 1 MB

@@ -16,7 +16,7 @@ import pytest
 from hermes.contracts import settings as settings_contract
 from hermes.contracts import tool_args
 from hermes.core.settings_spec import SETTINGS
-from hermes.tools.catalog import TOOL_MODULES
+from hermes.tools.every_tool import TOOL_MODULES
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'scripts'))

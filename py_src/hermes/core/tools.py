@@ -89,6 +89,53 @@ class Tool:
         return spec
 
 
+class DeclaredTool(Tool):
+    """A tool known at activation by its index entry (tools/index.py, generated from the tool module: name, title and
+    the hints the front ends read before any call), its module loaded on first use: the first read of its
+    description, schemas, handler or preview calls `load(name)`, which returns the module's `Tool` (tools/catalog.py:
+    from the part hermes.tools.every_tool, docs/DEVELOPING.md "Bundle size"). Read through it, it is that Tool."""
+
+    def __init__(self, name: str, title: 'Optional[str]', read_only: bool, destructive: bool, essential: bool,
+                 load: 'Callable[[str], Tool]') -> None:
+        self.name = name
+        self.title = title
+        self.read_only = read_only
+        self.destructive = destructive
+        self.essential = essential
+        self._load = load
+        self._tool = None  # type: Optional[Tool]
+
+    def loaded(self) -> 'Tool':
+        """The module's Tool (its part required the first time)."""
+        if self._tool is None:
+            self._tool = self._load(self.name)
+        return self._tool
+
+    @property
+    def description(self) -> str:  # type: ignore[override]
+        return self.loaded().description
+
+    @property
+    def input_schema(self) -> 'JsonObject':  # type: ignore[override]
+        return self.loaded().input_schema
+
+    @property
+    def output_schema(self) -> 'Optional[JsonObject]':  # type: ignore[override]
+        return self.loaded().output_schema
+
+    @property
+    def client_capabilities(self) -> 'Optional[JsonObject]':  # type: ignore[override]
+        return self.loaded().client_capabilities
+
+    @property
+    def handler(self) -> 'Handler':  # type: ignore[override]
+        return self.loaded().handler
+
+    @property
+    def preview(self) -> 'Optional[Any]':  # type: ignore[override]
+        return self.loaded().preview
+
+
 class Services:
     """The window's services a handler uses besides its arguments, built once at activation
     (host/services.py `register_services`) and handed to every call by the registry: a handler reads
@@ -100,7 +147,8 @@ class Services:
                  configuration: 'Optional[Configuration]' = None, changes: 'Optional[Any]' = None,
                  git: 'Optional[Git]' = None, paths: 'Optional[Paths]' = None, commands: 'Optional[Commands]' = None,
                  tasks: 'Optional[Tasks]' = None, files: 'Optional[Files]' = None,
-                 documents: 'Optional[Documents]' = None, search: 'Optional[Search]' = None) -> None:
+                 documents: 'Optional[Documents]' = None, search: 'Optional[Search]' = None,
+                 tool_side: 'Optional[Callable[[], Any]]' = None) -> None:
         self._terminals = terminals  # host/terminals.py TerminalService
         self._debugging = debugging  # host/debugging.py DebugService
         self._reviews = reviews  # host/doors/diff_review.py DiffReviews
@@ -115,6 +163,26 @@ class Services:
         self._files = files  # host/tool_services.py FileService
         self._documents = documents  # host/tool_services.py DocumentService
         self._search = search  # host/tool_services.py SearchService
+        # Or, for the services only tools use (language, tabs, configuration, git to search), a function that builds
+        # them, called the first time one is read: an object with those names as attributes (host/services.py, from
+        # the part host/tool_services.py ToolServices).
+        self._tool_side = tool_side
+
+    def _with_tool_side(self) -> 'Services':
+        if self._tool_side is not None:
+            built = self._tool_side()
+            self._tool_side = None
+            self._language = built.language
+            self._tabs = built.tabs
+            self._configuration = built.configuration
+            self._git = built.git
+            self._paths = built.paths
+            self._commands = built.commands
+            self._tasks = built.tasks
+            self._files = built.files
+            self._documents = built.documents
+            self._search = built.search
+        return self
 
     @property
     def terminals(self) -> 'Terminals':
@@ -130,15 +198,15 @@ class Services:
 
     @property
     def language(self) -> 'Language':
-        return _present(self._language, 'The language service')
+        return _present(self._with_tool_side()._language, 'The language service')
 
     @property
     def tabs(self) -> 'Tabs':
-        return _present(self._tabs, 'The editor tab service')
+        return _present(self._with_tool_side()._tabs, 'The editor tab service')
 
     @property
     def configuration(self) -> 'Configuration':
-        return _present(self._configuration, 'The settings service')
+        return _present(self._with_tool_side()._configuration, 'The settings service')
 
     @property
     def changes(self) -> 'Changes':
@@ -146,31 +214,31 @@ class Services:
 
     @property
     def git(self) -> 'Git':
-        return _present(self._git, 'git')
+        return _present(self._with_tool_side()._git, 'git')
 
     @property
     def paths(self) -> 'Paths':
-        return _present(self._paths, 'The workspace path service')
+        return _present(self._with_tool_side()._paths, 'The workspace path service')
 
     @property
     def commands(self) -> 'Commands':
-        return _present(self._commands, "VS Code's commands")
+        return _present(self._with_tool_side()._commands, "VS Code's commands")
 
     @property
     def tasks(self) -> 'Tasks':
-        return _present(self._tasks, 'The task service')
+        return _present(self._with_tool_side()._tasks, 'The task service')
 
     @property
     def files(self) -> 'Files':
-        return _present(self._files, 'The file service')
+        return _present(self._with_tool_side()._files, 'The file service')
 
     @property
     def documents(self) -> 'Documents':
-        return _present(self._documents, 'The document service')
+        return _present(self._with_tool_side()._documents, 'The document service')
 
     @property
     def search(self) -> 'Search':
-        return _present(self._search, 'The search service')
+        return _present(self._with_tool_side()._search, 'The search service')
 
     @property
     def change_log_or_none(self) -> 'Optional[Any]':

@@ -1,12 +1,10 @@
 """The window's services, built once at activation and passed on, never fetched from a module: the
 registry hands them to every tool call (`call.services`, core/tools.py `Services`), the MCP resources get
-the terminals by constructor (host/mcp/features.py)."""
+the terminals by constructor (host/mcp/features.py). Those only tools use (host/tool_services.py ToolServices) are
+built the first time a tool reads one, from a part loaded then (hermes/lazy_parts.py)."""
 # __pragma__('tconv')
 from hermes.core.tools import Services
 from hermes.host.debugging import register_debugging
-from hermes.host.language_service import LanguageService
-from hermes.host.editors import EditorTabs
-from hermes.host.configuration import ConfigurationService
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none
 from hermes.host.disk import Disk
@@ -14,12 +12,12 @@ from hermes.host.changes.log import ChangeLog, ANNOUNCE_QUIET_MS
 from hermes.host.changes.files import EditorFiles
 from hermes.host.changes.store import ChangeStore, change_store_path
 from hermes.host.settings import setting
-from hermes.host.tool_services import (CommandService, DocumentService, FileService, GitService, PathService,
-                                      SearchService, TaskService)
+from hermes.js.parts import load_part
 # __pragma__('skip')
 from typing import TYPE_CHECKING, List, Optional
 from hermes.host.doors.diff_review import DiffReviews
 from hermes.host.terminals import TerminalService
+from hermes.host.tool_services import ToolServices
 if TYPE_CHECKING:
     from vscode import ExtensionContext
 # __pragma__('noskip')
@@ -33,9 +31,11 @@ def register_services(context: 'ExtensionContext', terminals: 'TerminalService',
     `disk`: how local folders are read (host/disk.py Disk; the product's choice when None), shared by the file and
     search services (so ripgrep is looked for once)."""
     disk = Disk() if is_none(disk) else disk
-    return Services(terminals, register_debugging(context), reviews, LanguageService(), EditorTabs(),
-                    ConfigurationService(), change_log, GitService(), PathService(), CommandService(), TaskService(),
-                    FileService(disk), DocumentService(), SearchService(disk))
+
+    def tool_side() -> 'ToolServices':  # the host side of the tools, from a part loaded on the first tool's use of it
+        return load_part('hermes.host.tool_services').ToolServices(disk)
+    return Services(terminals, register_debugging(context), reviews, None, None, None, change_log, None, None, None,
+                    None, None, None, None, tool_side)
 
 
 def register_change_log(context: 'ExtensionContext') -> 'ChangeLog':

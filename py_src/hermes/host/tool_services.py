@@ -17,6 +17,9 @@ from hermes.host.paths import display_path, folder_paths, is_confined, resolve_p
 from hermes.host.workspace import workspace_folders, workspace_name
 from hermes.host.commands import all_commands, execute
 from hermes.host.tasks import command_line, fetch_tasks, pick, run_task, task_label
+from hermes.host.language_service import LanguageService
+from hermes.host.editors import EditorTabs
+from hermes.host.configuration import ConfigurationService
 # __pragma__('skip')
 from typing import Any, List, Optional
 from hermes.contracts.json import Json, JsonObject
@@ -171,3 +174,22 @@ def _implements(git: GitService, paths: PathService, commands: CommandService, t
                 search: SearchService) -> 'tuple[Git, Paths, Commands, Tasks, Files, Documents, Search]':
     return git, paths, commands, tasks, files, documents, search  # held to contracts/services.py
 # __pragma__('noskip')
+
+
+class ToolServices:
+    """The services only tools use, for one window: the seven above, the language service, the editor tabs and the
+    settings service, built together the first time a tool reads one (core/tools.py Services `tool_side`, given by
+    host/services.py): this module is a part loaded on first use (hermes/lazy_parts.py), with the modules only they
+    reach (search, tasks, commands, the language features)."""
+
+    def __init__(self, disk: 'Optional[Disk]' = None) -> None:
+        self.language = LanguageService()
+        self.tabs = EditorTabs()
+        self.configuration = ConfigurationService()
+        self.git = GitService()
+        self.paths = PathService()
+        self.commands = CommandService()
+        self.tasks = TaskService()
+        self.files = FileService(disk)
+        self.documents = DocumentService()
+        self.search = SearchService(disk)

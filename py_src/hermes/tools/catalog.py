@@ -1,47 +1,26 @@
-"""Every tool Hermes offers, in one list: MCP, the chat loop and VS Code's LM tools all read it."""
+"""Every tool Hermes offers, in one registry: MCP, the chat loop and VS Code's LM tools all read it. At activation each
+tool is its index entry (tools/index.py: name, title, hints), a `DeclaredTool`; its module — description, schemas,
+handler — comes with the part hermes.tools.every_tool the first time one of those is read (`tools/list`, a call, the
+first LLM request), so the window's start does not load the ~40 handlers and what only they use."""
 # __pragma__('tconv')
 # __pragma__('skip')
 from typing import Optional
 from hermes.contracts.services import Approval
-from hermes.core.tools import Services
+from hermes.core.tools import Services, Tool
 # __pragma__('noskip')
-from hermes.core.tools import ToolRegistry
-from hermes.tools import workspace_get_folders, editor_get_open_tabs
-from hermes.tools import (terminal_create, terminal_send, terminal_read, terminal_run, terminal_list, terminal_kill,
-                          debug_start, debug_stop, debug_get_variables, debug_set_breakpoints, debug_evaluate,
-                          debug_continue, debug_step, git_get_branches, git_get_status, git_diff, git_command,
-                          lsp_definition, lsp_references, lsp_hover, lsp_document_symbols, lsp_workspace_symbols,
-                          lsp_rename)
-from hermes.tools import (editor_open_file, editor_get_content, editor_get_selection, editor_edit_file,
-                          editor_close_tab, editor_get_diagnostics, editor_open_diff, file_read, file_write,
-                          file_create, file_delete, file_list_directory, file_search, file_search_content,
-                          workspace_get_config, workspace_set_config, workspace_run_task, command_execute,
-                          command_list_common)
-from hermes.tools import changes_list
+from hermes.js.parts import load_part
+from hermes.core.tools import DeclaredTool, ToolRegistry
+from hermes.tools.index import TOOL_INDEX
 
-TOOL_MODULES = [
-    workspace_get_folders,
-    editor_get_open_tabs,
-    # terminal, debug, git, language intelligence
-    terminal_create, terminal_send, terminal_read, terminal_run, terminal_list, terminal_kill,
-    debug_start, debug_stop, debug_get_variables, debug_set_breakpoints, debug_evaluate, debug_continue, debug_step,
-    git_get_branches, git_get_status, git_diff, git_command,
-    lsp_definition, lsp_references, lsp_hover, lsp_document_symbols, lsp_workspace_symbols, lsp_rename,
-    # editor, files, workspace, commands
-    editor_open_file, editor_get_content, editor_get_selection, editor_edit_file, editor_close_tab,
-    editor_get_diagnostics, editor_open_diff,
-    file_read, file_write, file_create, file_delete, file_list_directory, file_search, file_search_content,
-    workspace_get_config, workspace_set_config, workspace_run_task,
-    command_execute, command_list_common,
-    # the change log
-    changes_list,
-]
 
+def tool_module_tool(name: str) -> 'Tool':
+    """The Tool of the module declaring `name`, from the part (loaded once)."""
+    return load_part('hermes.tools.every_tool').tool_named(name)
 
 
 def build_registry(approver: 'Optional[Approval]' = None, services: 'Optional[Services]' = None) -> 'ToolRegistry':
     """Every tool, behind `approver` (the gate), with `services` handed to each call (core/tools.py Services)."""
     registry = ToolRegistry(approver, services)
-    for module in TOOL_MODULES:
-        registry.add(module.TOOL)
+    for entry in TOOL_INDEX:
+        registry.add(DeclaredTool(entry[0], entry[1], entry[2], entry[3], entry[4], tool_module_tool))
     return registry

@@ -278,3 +278,50 @@ def test_every_declared_argument_is_there_none_when_left_out_and_a_proto_key_is_
     assert given == {'path': 'a', 'extra': 1}  # a copy
     assert every_declared({'__proto__': {'line': 7}}, schema) == {'path': None, 'line': None}
     assert every_declared({'path': 'a'}, {'type': 'object'}) == {'path': 'a'}
+
+
+# ------------------------------------------------------------------------------------------ tools declared at activation
+
+def test_a_declared_tool_loads_its_module_only_when_more_than_its_index_entry_is_read():
+    from hermes.core.tools import DeclaredTool
+    from hermes.tools import file_read
+    loads = []
+
+    def load(name):
+        loads.append(name)
+        return file_read.TOOL
+    tool = DeclaredTool('file_read', 'Read file', True, False, True, load)
+    assert (tool.name, tool.title, tool.read_only, tool.destructive, tool.essential) == (
+        'file_read', 'Read file', True, False, True)
+    assert loads == []  # what the front ends read at activation (titles, hints) needs no module
+    assert tool.to_mcp() == file_read.TOOL.to_mcp()
+    assert tool.handler is file_read.TOOL.handler and tool.preview is None
+    assert loads == ['file_read']  # once: the module's Tool is kept
+
+
+def test_the_registry_offers_each_tool_modules_spec_in_the_modules_order():
+    from hermes.tools.catalog import build_registry
+    from hermes.tools.every_tool import TOOL_MODULES
+    registry = build_registry()
+    assert [tool.to_mcp() for tool in registry.list()] == [module.TOOL.to_mcp() for module in TOOL_MODULES]
+    assert [(tool.essential, tool.client_capabilities, tool.output_schema) for tool in registry.list()] == [
+        (module.TOOL.essential, module.TOOL.client_capabilities, module.TOOL.output_schema) for module in TOOL_MODULES]
+
+
+def test_the_host_side_of_the_tools_is_built_on_first_read_once():
+    from hermes.core.tools import Services
+    built = []
+
+    class Side:
+        language, tabs, configuration = 'l', 'tabs', 'conf'
+        git, paths, commands, tasks, files, documents, search = 'g', 'p', 'c', 't', 'f', 'd', 's'
+
+    def tool_side():
+        built.append(1)
+        return Side()
+    services = Services(None, None, None, None, None, None, None, None, None, None, None, None, None, None, tool_side)
+    assert built == []
+    assert [services.git, services.paths, services.commands, services.tasks, services.files, services.documents,
+            services.search, services.language, services.tabs, services.configuration] == [
+        'g', 'p', 'c', 't', 'f', 'd', 's', 'l', 'tabs', 'conf']
+    assert built == [1]
