@@ -124,7 +124,11 @@ def tool_view(part: 'JsonObject') -> 'JsonObject':
 
 
 class AcpTurn:
-    """`reply`: the conversation's running assistant message; `view`: a TurnView; `cwd`: the session's."""
+    """`reply`: the conversation's running assistant message; `view`: a TurnView; `cwd`: the session's.
+
+    Over ~250 lines on purpose: it folds every kind of `session/update` of one turn into the one stored reply (text,
+    thoughts, tool calls and their subagents, plans, permission and question cards), and the kinds share that reply's
+    parts; what reads an update's fields alone is in core/acp/subagents.py, options.py, turn_usage.py."""
 
     def __init__(self, reply: 'Any', view: 'Optional[TurnView]', cwd: 'Json') -> None:
         self.reply = reply

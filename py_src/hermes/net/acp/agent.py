@@ -50,7 +50,12 @@ def _spec_problem(spec: 'Json') -> 'Optional[str]':
 class AcpAgent:
     """One agent process. `spec`: {'name', 'command', 'args', 'env', 'cwd'} and optionally
     'initialize_timeout_ms', 'request_timeout_ms', 'cancel_grace_ms', 'max_message_bytes' (core/acp/protocol.py has the
-    defaults). `client_side` answers the agent's requests; `log` has debug/info/warn/error (or is None)."""
+    defaults). `client_side` answers the agent's requests; `log` has debug/info/warn/error (or is None).
+
+    Over ~250 lines on purpose: it is the client's side of the protocol, one short method per ACP method it sends
+    (session/new, fork, load, resume, list, prompt, cancel, set_mode, set_config_option, authenticate, logout, close,
+    delete) and the few it answers; read together they are the protocol as this client speaks it. The process and
+    the JSON-RPC under it are net/acp/connection.py; the protocol's facts, core/acp/protocol.py."""
 
     def __init__(self, spec: 'JsonObject', client_side: 'Any', log: 'Any') -> None:
         self.spec = spec

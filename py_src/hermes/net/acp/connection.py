@@ -39,7 +39,10 @@ KILL_AFTER_MS = 3000
 class AcpConnection:
     """One agent process and the JSON-RPC traffic with it.
     `handlers`: on_request(method, params, request_id) → awaitable result (raise RequestError for an error
-    answer), on_notification(method, params), on_close(error, expected) once."""
+    answer), on_notification(method, params), on_close(error, expected) once.
+
+    Over ~250 lines on purpose: ids both ways, per-request timeouts, answers sent once, the stderr tail and redaction,
+    and failing once are one state machine over one process; split, each part would need the others' state."""
 
     def __init__(self, name: str, log: 'Any', handlers: 'Dict[str, Callable[..., Any]]') -> None:
         self.name = name
