@@ -26,8 +26,11 @@ What the watcher's limits can cost (docs/SECURITY.md, known limits): a change ma
 never reaches the index (files.watcherExclude, the watcher dropping events under load) leaves that file's name or
 text as it was until a span sees it change or the verification after a span finds it. If an agent then changes
 that file during a span, its before-text is the older one: the review shows the other writer's change as the
-agent's too, and Undo would take it back with the agent's. A deletion before a span reported only after its start
-is counted as the span's (a deleted file has no time to compare). A file created and never reported is not listed:
+agent's too, and Undo would take it back with the agent's. The same holds, for the watcher's latency (well under a
+second), for a change made just before a span and reported after its start, when the agent changes that file too
+(a walk at the start read the other writer's text; alone, that late change is still skipped by its time). A
+deletion before a span reported only after its start is counted as the span's (a deleted file has no time to
+compare). A file created and never reported is not listed:
 the review may then call the agent's later rewrite of it "created" (its Undo deletes it).
 """
 # __pragma__('tconv')
