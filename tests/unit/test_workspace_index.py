@@ -204,4 +204,8 @@ def test_changes_no_watcher_reported_are_found_by_the_walk_after_a_span(world, m
     assert finish(world, span) == 1
     assert pending(world['log']) == [(str(folder / 'sub' / 'made.txt'), 'e2e-agent', False, 1, 1)]
     assert world['log'].entry(str(folder / 'sub' / 'made.txt'))['base'] == 'made unseen\n'
+    assert len(slices) == 2  # no second walk within VERIFY_EVERY_MS of the first (a door closes a span a second)
+    monkeypatch.setattr(workspace_index, 'VERIFY_EVERY_MS', 0)
+    finish(world, span_of(world))
+    assert len(slices) == 4
     world['index'].dispose()

@@ -17,8 +17,9 @@ How it stays exact:
   changes a path, the index saves its old state (listed, entry) into every open start that has not saved it yet.
 - The end-of-span check: the paths a span's own watcher reported are marked dirty at its close, so a change the
   index's watcher missed but the span's saw is taken in at the next start.
-- The fallback for events nobody reported: after a span closes (given `timers`), the index walks the workspace
-  again in the background, VERIFY_SLICE directory entries per tick (the host is never held long), and marks dirty
+- The fallback for events nobody reported: after a span closes (given `timers`; at most every VERIFY_EVERY_MS), the
+  index walks the workspace again in the background, VERIFY_SLICE directory entries per tick (the host is never
+  held long), and marks dirty
   every file it finds unlisted, listed but gone, or whose size or times differ from its kept text. The next start
   takes them in: a missed event is caught within one such walk after the span that followed it.
 
@@ -34,6 +35,7 @@ compare). A file created and never reported is not listed:
 the review may then call the agent's later rewrite of it "created" (its Undo deletes it).
 """
 # __pragma__('tconv')
+from hermes.js.clock import now_ms
 from hermes.js.errors import JsError, to_js_callback
 from hermes.js.modules import node, vscode
 from hermes.host.changes.workspace_texts import WorkspaceTexts
@@ -49,6 +51,7 @@ IGNORED_DIRS = ['.git', 'node_modules', '__pycache__']
 IGNORED_PARTS = ['/.git/', '/node_modules/', '/__pycache__/']
 MAX_LISTED = 50000  # names listed; past it, a "created" file is not known to be new
 VERIFY_SLICE = 500  # directory entries the verification after a span looks at per tick of the event loop
+VERIFY_EVERY_MS = 10000  # at most one verification this often: a door's watch closes a span every second or two
 
 
 def ignored(path: str) -> bool:
@@ -140,6 +143,7 @@ class WorkspaceIndex:
         self.texts = WorkspaceTexts() if texts is None else texts
         self.timers = timers  # after/cancel (host/changes/log.py SEAM_TIMERS); None: no verification after a span
         self._verifying = None  # type: Optional[JsonObject]  # {'pending': [folder…], 'seen': {…}, 'timer'}
+        self._verified_at = None  # type: Optional[float]  # when the last verification began
         self.names = {}  # type: Dict[str, bool]
         self.listed_count = 0
         self.complete = False
@@ -263,6 +267,9 @@ class WorkspaceIndex:
     def _verify_soon(self) -> None:
         if self.timers is None or self._verifying is not None or self.watcher is None or not self.complete:
             return
+        if self._verified_at is not None and now_ms() - self._verified_at < VERIFY_EVERY_MS:
+            return  # the next span's close after it runs one
+        self._verified_at = now_ms()
         self._verifying = {'pending': (self.folders or [])[:], 'seen': {}, 'timer': None}
         self._verifying['timer'] = self.timers.after(self._verify_slice, 0)
 
