@@ -152,7 +152,7 @@ class WorkspaceIndex:
         self.starts = []  # type: List[WorkspaceStart]  # open spans' starts
         self.watcher = None  # type: Any
         self.subscriptions = []  # type: List[Any]
-        self.walks = 0  # how many full walks (tests and the bench read it)
+        self.walks = 0  # how many full walks (the tests read it)
 
     def begin(self, folders: 'List[str]') -> 'WorkspaceStart':
         if self.folders is None or '\n'.join(self.folders) != '\n'.join(folders) or self.watcher is None:
