@@ -406,11 +406,21 @@ def bench_doors():
 
 
 ACP_TURNS = 9  # per prompt and side: the first starts the agent (cold), the others are warm
+LARGE_ACP_WORKSPACES = [1000, 10000]  # files in a generated workspace: a turn's start must not grow with them
 
 
-def acp_compare(workspace, settings, agent, prompts, env=None):
-    """tests/bench/acp_turn.js: our chat session and the minimal ACP client, turns alternating → its JSON."""
-    plan = {'settings': settings, 'agent': agent, 'prompts': prompts, 'turns': ACP_TURNS}
+def generate_workspace(folder, files, per_folder=100):
+    """`files` small text files (~60 bytes) in folders of `per_folder`, like a source tree."""
+    for index in range(files):
+        sub = folder / f'pkg{index // per_folder:03d}'
+        sub.mkdir(parents=True, exist_ok=True)
+        (sub / f'mod{index % per_folder:03d}.py').write_text(f'# module {index}\nVALUE = {index}\n')
+
+
+def acp_compare(workspace, settings, agent, prompts, env=None, block_turns=0):
+    """tests/bench/acp_turn.js: our chat session and the minimal ACP client, turns alternating → its JSON (with
+    `block_turns` more warm turns of ours that measure the longest block of the event loop)."""
+    plan = {'settings': settings, 'agent': agent, 'prompts': prompts, 'turns': ACP_TURNS, 'blockTurns': block_turns}
     return json.loads(subprocess.run([NODE, str(BENCH / 'acp_turn.js'), json.dumps(plan)], check=True,
                                      capture_output=True, text=True, cwd=workspace, env=env, timeout=900).stdout)
 
@@ -451,6 +461,15 @@ def bench_acp():
                              {'command': entry['command'], 'args': entry['args']}, ['hello bench', 'read notes.txt'])
         acp_rows(result, 'hello bench', 'scripted agent `hello`')  # a chunk, a reported tool call, a chunk
         acp_rows(result, 'read notes.txt', 'scripted agent `read`', cold=False)  # fs/read_text_file, served by the client
+        for files in LARGE_ACP_WORKSPACES:
+            large = Path(folder) / f'ws-{files}'
+            generate_workspace(large, files)
+            result = acp_compare(large, {'hermes.acp.agents': [entry], 'hermes.agent.backend': entry['name']},
+                                 {'command': entry['command'], 'args': entry['args']}, ['hello bench'], block_turns=3)
+            acp_rows(result, 'hello bench', f'scripted agent `hello`, {files:,} files')
+            warm, first = max(result['blocks']['hello bench']), result['ours']['hello bench'][0]['blocked_ms']
+            target(f'{files:,} files: longest block of the host, warm turn', f'{warm:.1f} ms (the first turn, '
+                   f'which walks the workspace: {first:.1f} ms)', None, None, '≤ 50 ms', met=warm <= 50)
         hermes = installed_hermes()
         if hermes is None:
             row('Hermes Agent: skipped', 'hermes-agent[acp] is not installed: run `inv setup`')

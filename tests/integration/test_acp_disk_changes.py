@@ -1,7 +1,7 @@
 """Files an ACP agent changes on disk itself, by a shell command it runs (no file named before the write), in a chat
 session of the bundle whose file watchers hear the real disk (tests/node/acp_session_turn.js `watchDisk`): each is
 one of the session's changed files and is in the change log with its text before and after the turn — the edited
-file's before-text from the window's workspace texts (host/changes/workspace_texts.py), the new file's as created.
+file's before-text from the window's index of the workspace (host/changes/workspace_index.py), the new file's as created.
 
 Once with the real Hermes Agent 0.19.0 (its `terminal` tool, called by the scripted model) and once with our
 scripted agent (tests/acp_agent/agent.py `shell`)."""

@@ -82,3 +82,65 @@ test('what the writer said comes first; past the bound files are counted, not li
   assert.equal(log.entry(at('diffed.txt')).base, 'from the diff\n');
   assert.equal(paths.length, mods().host_changes_disk_changes.MAX_CHANGED + 1);
 });
+
+test('the window index: walked once, then kept by its watcher; a rename, a folder, a missed event, a delete', async () => {
+  // host/changes/workspace_index.py on the bundle: `del` on dicts, keys(), the saved states of an open start
+  const { log, at } = setup();
+  fs.writeFileSync(at('old.py'), 'x = 1\n');
+  fs.writeFileSync(at('conf.ini'), 'a = 1\n');
+  const index = mods().host_changes_workspace_index.WorkspaceIndex();
+  const late = timers();
+  const span = () => mods().host_changes_disk_changes.DiskChangeSpan(null, null, late, null, index);
+  const finish = (s) => { const n = s.record(log, s.end(args([])), args(AGENT)); late.fireAll(); return n; };
+  assert.equal(finish(span()), 0);
+  fs.renameSync(at('old.py'), at('new.py'));  // between turns, reported
+  vscode.__fileChanged(at('old.py'), 'delete');
+  vscode.__fileChanged(at('new.py'), 'create');
+  fs.mkdirSync(at('pkg'));
+  fs.writeFileSync(at('pkg/mod.py'), 'z = 1\n');
+  vscode.__fileChanged(at('pkg'), 'create');  // the folder alone
+  let current = span();
+  assert.equal(index.walks, 1);
+  assert.deepEqual(plain(current.before_of(at('old.py'))), { known: true, text: null });
+  assert.deepEqual(plain(current.before_of(at('new.py'))), { known: true, text: 'x = 1\n' });
+  assert.deepEqual(plain(current.before_of(at('pkg/mod.py'))), { known: true, text: 'z = 1\n' });
+  fs.writeFileSync(at('conf.ini'), 'a = 2\n');
+  vscode.__state.fileWatchers[1].emitters.change.fire(vscode.Uri.file(at('conf.ini')));  // the index's watcher missed it
+  fs.unlinkSync(at('pkg/mod.py'));
+  vscode.__fileChanged(at('pkg/mod.py'), 'delete');
+  assert.equal(finish(current), 2);
+  assert.deepEqual(summary(log), [['conf.ini', 'e2e-agent', false], ['mod.py', 'e2e-agent', false]]);
+  current = span();  // the end-of-span check: conf.ini's text is the agent's now
+  assert.deepEqual(plain(current.before_of(at('conf.ini'))), { known: true, text: 'a = 2\n' });
+  assert.deepEqual(plain(current.before_of(at('pkg/mod.py'))), { known: true, text: null });
+  finish(current);
+  assert.equal(index.starts.length, 0);
+  index.dispose();
+  assert.equal(vscode.__state.fileWatchers.length, 0);
+});
+
+test('the walk after a span finds what no watcher reported: a change, a new file, a deleted one', async () => {
+  const { log, at } = setup();
+  fs.mkdirSync(at('sub'));
+  fs.writeFileSync(at('sub/c.txt'), 'before\n');
+  fs.writeFileSync(at('sub/gone.txt'), 'gone\n');
+  const walk = timers();
+  const index = mods().host_changes_workspace_index.WorkspaceIndex(null, walk);
+  const late = timers();
+  let span = mods().host_changes_disk_changes.DiskChangeSpan(null, null, late, null, index);
+  fs.writeFileSync(at('sub/c.txt'), 'changed unseen, longer\n');
+  fs.writeFileSync(at('sub/made.txt'), 'made unseen\n');
+  fs.unlinkSync(at('sub/gone.txt'));
+  span.record(log, span.end(args([])), args(AGENT));
+  late.fireAll();  // the span closes: the walk is due
+  while (walk.pending.length) walk.fireAll();
+  assert.deepEqual(Object.keys(plain(index.dirty)).sort(), ['k:' + at('sub/c.txt'), 'k:' + at('sub/gone.txt'), 'k:' + at('sub/made.txt')]);
+  span = mods().host_changes_disk_changes.DiskChangeSpan(null, null, late, null, index);
+  assert.deepEqual(plain(span.before_of(at('sub/c.txt'))), { known: true, text: 'changed unseen, longer\n' });
+  assert.deepEqual(plain(span.before_of(at('sub/made.txt'))), { known: true, text: 'made unseen\n' });
+  assert.deepEqual(plain(span.before_of(at('sub/gone.txt'))), { known: true, text: null });
+  span.end(args([]));
+  late.fireAll();
+  index.dispose();
+  assert.equal(walk.pending.length, 0);
+});

@@ -311,6 +311,8 @@ FS_PATH_READERS = {
     'host/configuration.py': "the workspace's own settings files",
     'host/changes/disk_changes.py': "files changed on disk during a span (an ACP turn, a terminal command), recorded by the "
                             "change log (never shown as a location)",
+    'host/changes/workspace_index.py': "the workspace's files a watcher reported changed, the index spans of disk "
+                               "changes read their names and texts from (never shown as a location)",
     'host/tool_services.py': "DocumentService.file_path_of: an open document's path, the change log's key for it",
 }
 

@@ -652,13 +652,14 @@ def test_files_hermes_writes_itself_go_to_the_change_log_with_their_before_texts
     turn = conversation.messages[0]['turn']
     author = {'client': 'Hermes', 'session': conversation.id, 'turn': turn}
     assert world['acp'].turns.client_side.authors == {'sess-1': author}  # fs/write_text_file writes: this turn's
-    # the shell's file too: its text before the turn is the window's workspace texts' (host/changes/workspace_texts.py)
+    # the shell's file too: its text before the turn is the window's workspace index's (host/changes/workspace_index.py)
     assert sorted(change_log.records) == sorted([(cwd + '/out.txt', 'old text\n', 'new text\n', author),
                                                  (str(created), None, 'fresh\n', author),
                                                  (cwd + '/shell.txt', 'before the shell\n', 'after the shell\n', author)])
     assert sorted(conversation.changes) == sorted([cwd + '/out.txt', str(created), cwd + '/shell.txt'])
-    # the turn's watcher listens a moment longer for writes it reports late (host/changes/disk_changes.py), then goes
-    [watcher] = vscode.workspace.file_watchers
+    # the turn's watcher listens a moment longer for writes it reports late (host/changes/disk_changes.py), then goes;
+    # the window's index of the workspace keeps its own (host/changes/workspace_index.py)
+    assert len(vscode.workspace.file_watchers) == 2
     (tmp_path / 'late.txt').write_text('reported after the turn\n')
     vscode.workspace.file_changed(vscode.Uri.file(str(tmp_path / 'late.txt')), 'create')
     assert change_log.records[-1] == (cwd + '/late.txt', None, 'reported after the turn\n', author)

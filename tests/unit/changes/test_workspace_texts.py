@@ -4,7 +4,8 @@ when a file changed; bounded (file size, total, count, binary files); a span kee
 import pytest
 
 from hermes.host.changes import workspace_texts
-from hermes.host.changes.disk_changes import DiskChangeSpan, list_workspace_files
+from hermes.host.changes.disk_changes import DiskChangeSpan
+from hermes.host.changes.workspace_index import WorkspaceIndex, list_workspace_files
 from hermes.host.changes.workspace_texts import WorkspaceTexts
 
 from test_disk_changes import AGENT, changed, disk_world, pending
@@ -28,7 +29,7 @@ class CountingRead:
 def test_a_file_a_shell_command_rewrote_is_recorded_with_its_text_before_and_after(world):
     folder = world['folder']
     (folder / 'config.ini').write_text('debug = false\nport = 1\n')
-    span = DiskChangeSpan(None, None, world['timers'], None, WorkspaceTexts())
+    span = DiskChangeSpan(None, None, world["timers"], None, WorkspaceIndex())
     (folder / 'config.ini').write_text('debug = true\nport = 1\n')  # `sed -i …` run by the agent: no file named
     changed(folder / 'config.ini')
     assert span.record(world['log'], span.end(), AGENT) == 1
@@ -52,7 +53,7 @@ def test_without_the_texts_such_a_file_is_listed_but_not_recorded(world):
 def test_the_start_text_beats_a_note_read_after_the_writer_already_wrote(world):
     folder = world['folder']
     (folder / 'raced.txt').write_text('before\n')
-    span = DiskChangeSpan(None, None, world['timers'], None, WorkspaceTexts())
+    span = DiskChangeSpan(None, None, world["timers"], None, WorkspaceIndex())
     (folder / 'raced.txt').write_text('after\n')
     span.note(str(folder / 'raced.txt'))  # the tool call's announcement came after its write
     changed(folder / 'raced.txt')

@@ -11,16 +11,19 @@ What it knows, and from where (each source is exact; none copies the workspace):
 - **Which files changed**: VS Code's file watcher over the workspace folders while the span runs. The watcher
   reports a write a moment after it happened, so after `end` it listens LATE_EVENTS_MS longer: a file reported
   then is recorded too (and `on_late` hears of it).
-- **Which files existed when the span began**: a listing of the workspace folders' file names taken at the start
-  (names only, MAX_LISTED at most, without IGNORED_DIRS). A file the watcher reports created is new only if the
-  listing proves it absent: `sed -i`, formatters and atomic writers rename a new file over the old one, which the
-  watcher may report as a creation; recorded as "created", Undo would delete the user's file.
+- **Which files existed when the span began**: a listing of the workspace folders' file names (names only,
+  MAX_LISTED at most, without IGNORED_DIRS; host/changes/workspace_index.py). A file the watcher reports created is
+  new only if the listing proves it absent: `sed -i`, formatters and atomic writers rename a new file over the old
+  one, which the watcher may report as a creation; recorded as "created", Undo would delete the user's file.
+  A span given the window's WorkspaceIndex (an ACP turn, a door's watch) takes the index's listing, kept up to date
+  between spans by a watcher of its own, so its start costs a stat per file reported since the last start, not a
+  walk of the workspace (the first start walks); one without (`terminal_run`) walks the workspace at its start.
 - **Each file's text before the span**, from the first of:
   1. the text of the file's open editor, when it had no unsaved changes at the start (VS Code holds that text
      already: the span keeps a reference, not a copy);
-  2. the window's WorkspaceTexts (host/changes/workspace_texts.py), when the span was given it: the small text files of
-     the workspace as they were at the start, re-read only where size or time changed since the last span
-     (bounded) — what a shell command changed, which names no file before it writes;
+  2. the window's WorkspaceIndex, when the span was given it: the small text files of the workspace as they were
+     at the start (host/changes/workspace_texts.py, bounded), re-read only where the watcher reported a change —
+     what a shell command changed, which names no file before it writes;
   3. what the writer said before writing: `note(path, before, known=True)` (an ACP permission diff's oldText), or
      `note(path)`, which reads the file the moment the writer names it (Hermes announces a tool call before it
      runs it);
@@ -31,6 +34,9 @@ What it knows, and from where (each source is exact; none copies the workspace):
   user) went through VS Code, and tools record their own writes. So are files last modified before the span
   began (their mtime), which the watcher reported late: another writer's, just before.
 - Limit: another program writing a workspace file while the span runs is counted as the span's writer.
+- Limit of the index (its docstring says when; docs/SECURITY.md): a change between spans whose watcher event never
+  came (files.watcherExclude, events dropped under load) leaves that file's name or text stale until a span sees
+  it change; a deletion just before a span, reported after its start, counts as the span's.
 
 Bounds: at most MAX_CHANGED files a span (a build that rewrites thousands of files is not reviewable hunk by
 hunk: the rest are counted in `overflow`), files up to MAX_SNAPSHOT_BYTES. Confinement is the change log's (it
@@ -44,19 +50,17 @@ from hermes.js.objects import is_none
 from hermes.host.paths import folder_paths
 from hermes.core.changes.authors import author_of
 from hermes.core.changes.notes import TOO_MANY, UNKNOWN_BEFORE
+from hermes.host.changes.workspace_index import ignored, list_workspace_files, WorkspaceStart
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 from hermes.contracts.json import JsonObject
 from hermes.host.log import Log
 if TYPE_CHECKING:
     from vscode import TextDocument, Uri
-    from hermes.host.changes.workspace_texts import WorkspaceTexts
+    from hermes.host.changes.workspace_index import WorkspaceIndex
 # __pragma__('noskip')
 
-IGNORED_DIRS = ['.git', 'node_modules', '__pycache__']
-IGNORED_PARTS = ['/.git/', '/node_modules/', '/__pycache__/']
 MAX_SNAPSHOT_BYTES = 1000000  # larger files are listed, not recorded (the change log keeps texts up to ~1 MB)
-MAX_LISTED = 50000  # names listed at the start; past it, a "created" file is not known to be new
 MAX_CHANGED = 500
 LATE_EVENTS_MS = 1500
 MTIME_SLACK_MS = 50  # the kernel stamps files from a coarse clock (a tick late): a write just after the start may
@@ -73,39 +77,6 @@ def read_text_or_none(path: str) -> 'Optional[str]':
     return fs.readFileSync(path, 'utf8')
 
 
-def list_workspace_files(folders: 'List[str]', limit: 'Optional[int]' = None) -> 'JsonObject':
-    """{'paths': {'p:' + path: True}, 'folders': [...], 'complete': bool}: the names of the files under `folders`
-    (IGNORED_DIRS skipped, symlinked folders not followed), at most `limit`."""
-    limit = MAX_LISTED if is_none(limit) else limit
-    fs = node('fs')
-    path_module = node('path')
-    listed = {}  # type: Dict[str, bool]
-    count = 0
-    pending = folders[:]
-    complete = True
-    while len(pending) > 0:
-        folder = pending.pop()
-        try:
-            entries = fs.readdirSync(folder, {'withFileTypes': True})
-        except JsError:
-            continue
-        for entry in entries:
-            name = entry['name']  # subscript: `.name` would be renamed by Transcrypt
-            full = path_module.join(folder, name)
-            if entry.isDirectory():
-                if not (name in IGNORED_DIRS):
-                    pending.append(full)
-                continue
-            if count >= limit:
-                complete = False
-                break
-            listed['p:' + full] = True
-            count += 1
-        if not complete:
-            break
-    return {'paths': listed, 'folders': folders, 'complete': complete}
-
-
 def open_texts() -> 'Dict[str, str]':
     """'k:' + path → the text of each file open in an editor without unsaved changes (the disk's text)."""
     texts = {}  # type: Dict[str, str]
@@ -115,21 +86,15 @@ def open_texts() -> 'Dict[str, str]':
     return texts
 
 
-def _ignored(path: str) -> bool:
-    for part in IGNORED_PARTS:
-        if part in path:
-            return True
-    return False
-
-
 class DiskChangeSpan:
     """See the module's docstring. `log`: where problems are told (warn); `read(path)`: a file's text or None
-    (tests hand a fake); `timers`: after/cancel (host/changes/log.py SEAM_TIMERS); `texts`: the window's
-    WorkspaceTexts (host/changes/workspace_texts.py) or None."""
+    (tests hand a fake); `timers`: after/cancel (host/changes/log.py SEAM_TIMERS); `index`: the window's
+    WorkspaceIndex (host/changes/workspace_index.py: the listing and the texts, kept between spans) or None (the
+    span walks the workspace for its listing and knows no texts)."""
 
     def __init__(self, log: 'Optional[Log]' = None, read: 'Optional[Callable[[str], Optional[str]]]' = None,
                  timers: Any = None, folders: 'Optional[List[str]]' = None,
-                 texts: 'Optional[WorkspaceTexts]' = None) -> None:
+                 index: 'Optional[WorkspaceIndex]' = None) -> None:
         self.log = log
         self.read = read_text_or_none if is_none(read) else read  # type: Callable[[str], Optional[str]]
         self.timers = timers
@@ -155,9 +120,12 @@ class DiskChangeSpan:
         self._late_new = []  # type: List[str]
         self.started = now_ms()
         self.known = open_texts()
-        self.listing = list_workspace_files(folder_paths() if is_none(folders) else folders)
-        # 'k:' + path → {'text', …} at the start
-        self.texts = {} if is_none(texts) else texts.refresh(self.listing)  # type: Dict[str, Any]
+        folders = folder_paths() if folders is None else folders
+        if index is None:
+            listing = list_workspace_files(folders)
+            self.start = WorkspaceStart(listing['paths'], {}, listing['complete'], folders)
+        else:
+            self.start = index.begin(folders)  # what existed and the texts at the start, kept by the index
         try:
             self.watcher = vscode.workspace.createFileSystemWatcher('**/*')
         except JsError as error:
@@ -191,7 +159,7 @@ class DiskChangeSpan:
         if uri.scheme != 'file':
             return
         path = uri.fsPath
-        if _ignored(path) or path in self.paths:
+        if ignored(path) or path in self.paths:
             return
         if len(self.paths) >= MAX_CHANGED:
             self.overflow += 1
@@ -215,7 +183,10 @@ class DiskChangeSpan:
         for path in named or []:
             if not (path in paths):
                 paths.append(path)
-        if is_none(self.watcher) or not is_none(self._late_timer):
+        if self.watcher is None:
+            self.start.close(paths)
+            return paths
+        if not is_none(self._late_timer):
             return paths
         if is_none(self.timers):
             self.stop()
@@ -229,6 +200,7 @@ class DiskChangeSpan:
             self.timers.cancel(self._late_timer)
         self._late_timer = None
         self._record_late_new()
+        self.start.close(self.paths)  # the index checks what this span saw at its next start
         for subscription in self.subscriptions:
             subscription.dispose()
         self.subscriptions = []
@@ -262,8 +234,9 @@ class DiskChangeSpan:
         # it starts, so the read may already see its write; a diff's oldText is the text before that one edit).
         if key in self.known:
             return {'known': True, 'text': self.known[key]}
-        if key in self.texts:
-            return {'known': True, 'text': self.texts[key]['text']}
+        entry = self.start.entry(path)
+        if entry is not None:
+            return {'known': True, 'text': entry['text']}
         if key in self.before:
             return {'known': True, 'text': self.before[key]}
         if self._listed_absent(path):
@@ -272,10 +245,10 @@ class DiskChangeSpan:
 
     def _listed_absent(self, path: str) -> bool:
         """Whether the start's listing proves `path` did not exist then."""
-        if not self.listing['complete'] or ('p:' + path) in self.listing['paths']:
+        if not self.start.complete or self.start.listed(path):
             return False
         separator = node('path').sep
-        for folder in self.listing['folders']:
+        for folder in self.start.folders:
             if path.startswith(folder + separator):
                 return True
         return False

@@ -2,9 +2,10 @@
 (host/changes/disk_changes.py): the before-text of a file a writer we do not see changed — above all a shell command an
 ACP agent ran itself (Hermes Agent runs its terminal tool without us), which names no file before it writes.
 
-One per window, kept between spans: `refresh(listing)` (a span's start) stats the listed files and reads only
-those that are new or whose size or modification time changed since the last refresh, so after the first turn a
-start costs a stat per file. What it keeps is bounded (MAX_FILES files of at most MAX_FILE_BYTES, MAX_TOTAL_BYTES
+One per window (inside its host/changes/workspace_index.py WorkspaceIndex), kept between spans: `refresh(listing)`
+(the index's full walk: the first span's start) stats the listed files and reads only those that are new or whose
+size or modification time changed since the last refresh; afterwards `update(path)` brings one file up to date (the
+index calls it for each file its watcher reported), so a span's start costs a stat per file changed since the last. What it keeps is bounded (MAX_FILES files of at most MAX_FILE_BYTES, MAX_TOTAL_BYTES
 together, text only: a file with a NUL character is binary and left out); a file past the bounds has no known
 before-text here and, unless another source knows it, is listed but not recorded. Nothing leaves the extension
 host's memory: the texts are the workspace's own files (the listing never leaves the workspace folders), and only
@@ -61,6 +62,7 @@ class WorkspaceTexts:
         self.read = _read if is_none(read) else read
         self.entries = {}  # type: Dict[str, Entry]  # 'k:' + path → its entry (never changed once made)
         self.total = 0
+        self.count = 0  # len(entries), kept: Transcrypt's len of a dict counts its keys
 
     def refresh(self, listing: 'Dict[str, Any]') -> 'Dict[str, Entry]':
         """Bring the texts up to date with the files of `listing` (host/changes/disk_changes.py list_workspace_files) and
@@ -91,4 +93,38 @@ class WorkspaceTexts:
             count += 1
         self.entries = fresh
         self.total = total
+        self.count = count
         return fresh
+
+    def update(self, path: str) -> 'Optional[Entry]':
+        """Bring `path`'s text up to date in place (`entries` changes: the index saves what its live spans need first)
+        and return its entry now, None when it has none (gone, no file, binary, past the bounds)."""
+        key = 'k:' + path
+        entry = self.entries[key] if key in self.entries else None
+        found = self.stat(path)
+        if entry is not None and found is not None and found['file'] and entry['size'] == found['size'] and \
+                entry['mtime'] == found['mtime'] and entry['ctime'] == found['ctime']:
+            return entry
+        self.drop(path)
+        if found is None or not found['file'] or found['size'] > MAX_FILE_BYTES or \
+                self.total + found['size'] > MAX_TOTAL_BYTES or self.count >= MAX_FILES:
+            return None
+        try:
+            text = self.read(path)
+        except JsError:
+            return None
+        if '\u0000' in text:
+            return None
+        entry = {'size': found['size'], 'mtime': found['mtime'], 'ctime': found['ctime'], 'text': text}
+        self.entries[key] = entry
+        self.total += found['size']
+        self.count += 1
+        return entry
+
+    def drop(self, path: str) -> None:
+        """Forget `path`'s text (its file is gone or changed)."""
+        key = 'k:' + path
+        if key in self.entries:
+            self.total -= self.entries[key]['size']
+            self.count -= 1
+            del self.entries[key]

@@ -34,7 +34,7 @@ from hermes.host.doors.tools import DoorTools
 from hermes.host.doors.watch import DoorWatch
 from hermes.host.settings import setting, on_settings_changed
 from hermes.host.workspace import disk_folders
-from hermes.host.changes.workspace_texts import WorkspaceTexts
+from hermes.host.changes.workspace_index import WorkspaceIndex
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Literal, Optional
 from hermes.contracts.json import JsonObject
@@ -130,7 +130,7 @@ class DoorService:
         self.approver = approver
         self.editor_context = EditorContext(now_ms)
         self.watch = DoorWatch(change_log, self._make_span, SEAM_TIMERS, None, log)
-        self.texts = WorkspaceTexts()
+        self.index = WorkspaceIndex(None, SEAM_TIMERS)
         self.servers = {}  # type: Dict[str, JsonObject]  # kind → {'server', 'port', 'token', 'file'}
         self.connections = []  # type: List[DoorConnection]
         self.listeners = []  # type: List[Callable[[], Any]]
@@ -329,11 +329,12 @@ class DoorService:
         return sent
 
     def _make_span(self) -> 'DiskChangeSpan':
-        return DiskChangeSpan(self.log, None, SEAM_TIMERS, None, self.texts)
+        return DiskChangeSpan(self.log, None, SEAM_TIMERS, None, self.index)
 
     def dispose(self) -> Any:
         """VS Code disposes without awaiting: the doors start closing at once (a JS promise)."""
         self.watch.dispose()
+        self.index.dispose()
         self.closed = True  # a start still under way closes what it opens
         if len(self.servers) > 0:
             return self.stop()

@@ -26,7 +26,7 @@ from hermes.host.acp.services import AcpServices
 from hermes.host.acp.sign_in import AgentSignIn
 from hermes.host.changes.log import SEAM_TIMERS
 from hermes.host.changes.disk_changes import DiskChangeSpan
-from hermes.host.changes.workspace_texts import WorkspaceTexts
+from hermes.host.changes.workspace_index import WorkspaceIndex
 from hermes.ui.acp.chat import ChatStreamView, chat_asker, chat_elicitor, register_diff_documents
 from hermes.ui.changes.native_edits import open_turn
 # __pragma__('skip')
@@ -155,9 +155,11 @@ class AcpSessionRunner:
         self.log = log
         self.documents = documents
         self.change_log = change_log
-        texts = WorkspaceTexts()  # the workspace's texts between turns: what a shell command the agent ran changed
+        # the workspace's names and texts between turns, kept by a watcher: what a shell command the agent ran changed
+        index = WorkspaceIndex(None, SEAM_TIMERS)
+        self.index = index
         self.turns = AcpConversations(services.turns, store, log,
-                                      lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, texts), change_log,
+                                      lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, index), change_log,
                                       services.updates.remember_commands)
         self.native = None  # type: Optional[NativeEdits]  # ui/changes/native_edits.py NativeEdits (set by the chat sessions): writes in VS Code's chat editing
         # True when VS Code's own "/" completion offers the agent's commands (ui/chat/session_commands.py); else the chat
@@ -417,4 +419,6 @@ def make_acp_sessions(context: 'ExtensionContext', log: 'Log', mcp: 'Optional[Mc
     services = AcpServices(log, lambda spec: agents.create(spec, client_side), client_side, mcp,
                            memory=context.globalState, storage=context.globalStorageUri.fsPath)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(services.dispose)))
-    return AcpSessionRunner(services, store, log, register_diff_documents(context, log), change_log)
+    runner = AcpSessionRunner(services, store, log, register_diff_documents(context, log), change_log)
+    context.subscriptions.push(new(vscode.Disposable, to_js_callback(runner.index.dispose)))  # its file watcher
+    return runner

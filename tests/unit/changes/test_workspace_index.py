@@ -1,0 +1,211 @@
+"""The window's index of the workspace (hermes.host.changes.workspace_index) behind DiskChangeSpan: walked once, then
+kept by its own watcher (the shim's FileSystemWatcher: `changed` fires every live watcher, `only_span` the span's
+alone, as if the index's watcher missed the event), so a span's start stats only what was reported since the last;
+what a span records stays what it recorded when every start walked: a file changed, created, deleted or renamed
+between spans or during one, a missed event caught by the end-of-span check, spans that overlap."""
+import pytest
+
+import vscode
+from hermes.host.changes.disk_changes import DiskChangeSpan, LATE_EVENTS_MS
+from hermes.host.changes import workspace_index
+from hermes.host.changes.workspace_index import WorkspaceIndex
+from hermes.host.changes.workspace_texts import WorkspaceTexts, _stat_of
+
+from test_disk_changes import AGENT, changed, disk_world, pending
+
+
+class CountingStat:
+    def __init__(self):
+        self.paths = []
+
+    def __call__(self, path):
+        self.paths.append(path)
+        return _stat_of(path)
+
+
+@pytest.fixture
+def world(tmp_path):
+    found = disk_world(tmp_path)
+    found['stat'] = CountingStat()
+    found['index'] = WorkspaceIndex(WorkspaceTexts(found['stat']))
+    return found
+
+
+def span_of(world):
+    return DiskChangeSpan(None, None, world['timers'], None, world['index'])
+
+
+def finish(world, span):
+    recorded = span.record(world['log'], span.end(), AGENT)
+    world['timers'].advance(LATE_EVENTS_MS)  # the late window closes: the span's watcher goes
+    return recorded
+
+
+def only_span(span, path, kind='change'):
+    """The span's watcher reports `path`; the index's misses it (a watcher dropping events under load)."""
+    getattr(span.watcher, '_' + kind).fire(vscode.Uri.file(str(path)))
+
+
+def test_the_workspace_is_walked_once_then_only_what_the_watcher_reported_is_stated(world):
+    folder = world['folder']
+    for index in range(20):
+        (folder / ('f%d.txt' % index)).write_text('text %d\n' % index)
+    assert finish(world, span_of(world)) == 0
+    assert world['index'].walks == 1 and len(world['stat'].paths) == 20
+    world['stat'].paths.clear()
+    (folder / 'f3.txt').write_text('the user changed it between turns\n')
+    changed(folder / 'f3.txt')
+    span = span_of(world)
+    assert world['index'].walks == 1 and world['stat'].paths == [str(folder / 'f3.txt')]
+    (folder / 'f3.txt').write_text('the agent\'s shell\n')
+    changed(folder / 'f3.txt')
+    assert finish(world, span) == 1
+    entry = world['log'].entry(str(folder / 'f3.txt'))
+    assert (entry['base'], entry['text']) == ('the user changed it between turns\n', 'the agent\'s shell\n')
+
+
+def test_files_created_and_deleted_between_spans_are_listed_and_unlisted(world):
+    folder = world['folder']
+    (folder / 'gone.txt').write_text('old\n')
+    finish(world, span_of(world))
+    (folder / 'made.txt').write_text('the user made it\n')
+    changed(folder / 'made.txt', 'create')
+    (folder / 'gone.txt').unlink()
+    changed(folder / 'gone.txt', 'delete')
+    span = span_of(world)
+    (folder / 'made.txt').write_text('the agent rewrote it\n')  # not created by the agent: it existed
+    (folder / 'gone.txt').write_text('the agent made it\n')  # created by the agent: it was gone at the start
+    changed(folder / 'made.txt')
+    changed(folder / 'gone.txt', 'create')
+    assert finish(world, span) == 2
+    assert sorted(pending(world['log'])) == [(str(folder / 'gone.txt'), 'e2e-agent', True, 1, 0),
+                                             (str(folder / 'made.txt'), 'e2e-agent', False, 1, 1)]
+    assert world['log'].entry(str(folder / 'made.txt'))['base'] == 'the user made it\n'
+
+
+def test_a_change_the_index_missed_is_caught_by_the_end_of_span_check(world):
+    folder = world['folder']
+    (folder / 'conf.ini').write_text('a = 1\n')
+    span = span_of(world)
+    (folder / 'conf.ini').write_text('a = 2\n')
+    only_span(span, folder / 'conf.ini')
+    assert finish(world, span) == 1
+    world['stat'].paths.clear()
+    span = span_of(world)  # the path the last span saw is stated again: its text now is the agent's
+    assert world['stat'].paths == [str(folder / 'conf.ini')]
+    (folder / 'conf.ini').write_text('a = 3\n')
+    changed(folder / 'conf.ini')
+    assert finish(world, span) == 1
+    assert world['log'].entry(str(folder / 'conf.ini'))['text'] == 'a = 3\n'
+    assert span.before_of(str(folder / 'conf.ini')) == {'known': True, 'text': 'a = 2\n'}
+
+
+def test_a_rename_a_delete_and_a_file_made_and_removed_within_the_turn(world):
+    folder = world['folder']
+    (folder / 'old.py').write_text('x = 1\n')
+    (folder / 'doomed.py').write_text('y = 1\n')
+    finish(world, span_of(world))
+    span = span_of(world)
+    (folder / 'old.py').rename(folder / 'new.py')  # `git mv`
+    changed(folder / 'old.py', 'delete')
+    changed(folder / 'new.py', 'create')
+    (folder / 'doomed.py').unlink()
+    changed(folder / 'doomed.py', 'delete')
+    (folder / 'scratch.tmp').write_text('tmp\n')
+    changed(folder / 'scratch.tmp', 'create')
+    (folder / 'scratch.tmp').unlink()
+    changed(folder / 'scratch.tmp', 'delete')
+    finish(world, span)
+    assert sorted(pending(world['log'])) == [(str(folder / 'doomed.py'), 'e2e-agent', False, 0, 1),
+                                             (str(folder / 'new.py'), 'e2e-agent', True, 1, 0),
+                                             (str(folder / 'old.py'), 'e2e-agent', False, 0, 1)]
+    span = span_of(world)  # the next start knows: old.py and doomed.py are gone, new.py is there with its text
+    assert span.before_of(str(folder / 'old.py')) == {'known': True, 'text': None}
+    assert span.before_of(str(folder / 'new.py')) == {'known': True, 'text': 'x = 1\n'}
+    assert span.before_of(str(folder / 'scratch.tmp')) == {'known': True, 'text': None}
+    finish(world, span)
+
+
+def test_a_span_keeps_what_it_began_with_when_another_begins_while_it_runs(world):
+    folder = world['folder']
+    (folder / 'shared.txt').write_text('before both\n')
+    terminal = span_of(world)
+    (folder / 'shared.txt').write_text('the command wrote\n')
+    changed(folder / 'shared.txt')
+    turn = span_of(world)  # an ACP turn starts meanwhile: the index takes the change in
+    assert turn.before_of(str(folder / 'shared.txt'))['text'] == 'the command wrote\n'
+    assert terminal.before_of(str(folder / 'shared.txt'))['text'] == 'before both\n'
+    assert finish(world, terminal) == 1
+    assert world['log'].entry(str(folder / 'shared.txt'))['base'] == 'before both\n'
+    finish(world, turn)
+    assert world['index'].starts == []
+
+
+def test_a_folder_reported_alone_is_walked_and_its_deletion_unlists_what_was_under_it(world):
+    folder = world['folder']
+    finish(world, span_of(world))
+    (folder / 'pkg' / 'sub').mkdir(parents=True)
+    (folder / 'pkg' / 'sub' / 'mod.py').write_text('z = 1\n')
+    (folder / 'node_modules' / 'dep').mkdir(parents=True)
+    (folder / 'node_modules' / 'dep' / 'index.js').write_text('x\n')
+    changed(folder / 'pkg', 'create')  # `mv pkg .` or `cp -r`: one event for the folder
+    changed(folder / 'node_modules', 'create')
+    span = span_of(world)
+    assert span.before_of(str(folder / 'pkg' / 'sub' / 'mod.py')) == {'known': True, 'text': 'z = 1\n'}
+    assert not span.start.listed(str(folder / 'node_modules' / 'dep' / 'index.js'))
+    finish(world, span)
+    (folder / 'pkg' / 'sub' / 'mod.py').unlink()
+    (folder / 'pkg' / 'sub').rmdir()
+    (folder / 'pkg').rmdir()
+    changed(folder / 'pkg', 'delete')
+    span = span_of(world)
+    assert span.before_of(str(folder / 'pkg' / 'sub' / 'mod.py')) == {'known': True, 'text': None}
+    finish(world, span)
+
+
+def test_other_workspace_folders_are_walked_again(world, tmp_path):
+    (tmp_path / 'second').mkdir()
+    (tmp_path / 'second' / 'b.txt').write_text('b\n')
+    finish(world, span_of(world))
+    vscode.workspace.open_folders([str(world['folder']), str(tmp_path / 'second')])
+    span = span_of(world)
+    assert world['index'].walks == 2
+    assert span.before_of(str(tmp_path / 'second' / 'b.txt')) == {'known': True, 'text': 'b\n'}
+    finish(world, span)
+    world['index'].dispose()
+    assert vscode.workspace.file_watchers == []
+
+
+def test_changes_no_watcher_reported_are_found_by_the_walk_after_a_span(world, monkeypatch):
+    monkeypatch.setattr(workspace_index, 'VERIFY_SLICE', 2)  # a tick at a time
+    folder = world['folder']
+    (folder / 'sub').mkdir()
+    for name in ['a.txt', 'b.txt', 'sub/c.txt', 'sub/gone.txt']:
+        (folder / name).write_text(name + ' before\n')
+    world['index'] = WorkspaceIndex(WorkspaceTexts(world['stat']), world['timers'])
+    span = span_of(world)
+    # between the spans another program writes, creates and deletes; no event reaches anyone (watcherExclude, load)
+    (folder / 'sub' / 'c.txt').write_text('changed unseen, a longer text\n')
+    (folder / 'sub' / 'made.txt').write_text('made unseen\n')
+    (folder / 'sub' / 'gone.txt').unlink()
+    slices = []
+    monkeypatch.setattr(world['index'], '_verify_slice', lambda original=world['index']._verify_slice:
+                        slices.append(1) or original())
+    finish(world, span)  # the span closes: the walk runs in slices on the timers, marking what differs
+    assert len(slices) == 2 and world["index"]._verifying is None  # 2 entries a tick, a folder read whole: 3, then 2
+    assert sorted(world['index'].dirty.keys()) == sorted('k:' + str(folder / 'sub' / name)
+                                                         for name in ['c.txt', 'made.txt', 'gone.txt'])
+    span = span_of(world)
+    assert span.before_of(str(folder / 'sub' / 'c.txt')) == {'known': True, 'text': 'changed unseen, a longer text\n'}
+    assert span.start.listed(str(folder / 'sub' / 'made.txt'))  # so the agent's rewrite is no "created" file
+    assert span.before_of(str(folder / 'sub' / 'gone.txt')) == {'known': True, 'text': None}
+    (folder / 'sub' / 'made.txt').write_text('the agent rewrote it\n')
+    changed(folder / 'sub' / 'made.txt', 'create')  # an atomic write: no "created" file, its text before is known
+    assert finish(world, span) == 1
+    assert pending(world['log']) == [(str(folder / 'sub' / 'made.txt'), 'e2e-agent', False, 1, 1)]
+    assert world['log'].entry(str(folder / 'sub' / 'made.txt'))['base'] == 'made unseen\n'
+    assert len(slices) == 2  # no second walk within VERIFY_EVERY_MS of the first (a door closes a span a second)
+    monkeypatch.setattr(workspace_index, 'VERIFY_EVERY_MS', 0)
+    finish(world, span_of(world))
+    assert len(slices) == 4
+    world['index'].dispose()
