@@ -296,11 +296,11 @@ def announcing_log(tmp_path, files, clock=None):
 
 
 def announcements(log):
-    return [handle for handle in log._timers.pending if handle[0] == log._announcer._fire]
+    return [handle for handle in log._timers.pending if handle[0] == log._announcer._timer._fire]
 
 
 def saves(log):
-    return [handle for handle in log._timers.pending if handle[0] == log._saver._fire]
+    return [handle for handle in log._timers.pending if handle[0] == log._journal._saver._fire]
 
 
 def test_a_burst_of_writes_is_heard_once_after_the_delay_with_each_file_once_and_all_in_the_journal(tmp_path):
