@@ -516,7 +516,7 @@ def test_tools_offered_shrink_with_the_context_and_the_user_is_told_once():
         class Sink:
             def on_notice(self, message):
                 notices.append(message)
-        bodies = [asyncio.run(loop._request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, Sinks(Sink())))
+        bodies = [asyncio.run(loop.requests.request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, Sinks(Sink())))
                   for _ in range(2)]
         return bodies[-1]['tools'], [n for n in notices if 'too small for all' in n]
 
