@@ -10,8 +10,9 @@ import pytest
 import vscode
 from fake_clock import FakeClock, HeldTimers
 from hermes.core.changes import model as change_model_module
-from hermes.host.changes.log import (ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_QUIET_MS, ANNOUNCE_LONGEST_MS,
-                                    SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS)
+from hermes.host.changes.log import ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_QUIET_MS
+from hermes.host.changes.announcer import ANNOUNCE_LONGEST_MS
+from hermes.host.changes.journal import SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS
 from hermes.host.changes.store import ChangeStore, FORMAT
 from hermes.js.modules_cpython import _NodeFs, _node_error
 

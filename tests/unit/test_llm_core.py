@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from hermes.core.agent_loop import AgentLoop, Sinks, render_history
+from hermes.core.agent_loop import AgentLoop, Sinks
+from hermes.core.loop_requests import render_history
 from hermes.core.tools import result_text
 from hermes.core.cancellation import Cancellation, CANCELLED
 from hermes.core.context_budget import estimate_text_tokens, fit_messages, estimate_message_tokens, FOR_CONTEXT
@@ -17,7 +18,8 @@ from hermes.core.tool_text import parse_tool_blocks, ToolBlockFilter, protocol_p
 from hermes.core.tools import Tool, ToolRegistry
 from hermes.core.llm_wire import normalize_endpoint
 from hermes.net.llm_client import (retry_delay_ms, unreachable_message, model_not_found_message, auth_message,
-                                   server_root, is_ollama_like, ollama_model_info, seconds_text)
+                                   server_root, is_ollama_like, ollama_model_info)
+from hermes.net.llm_stream import seconds_text
 
 
 def run(coroutine):

@@ -16,7 +16,7 @@ Tool calling (`tool_calling`): 'native' sends `tools` and reads `tool_calls`; 't
 tools in the system prompt and reads ```tool blocks (core/tool_text.py); 'auto' starts native and
 switches to text for good when the server rejects `tools`, the server says the model has no tool
 support, or the model answers with ```tool blocks anyway. The history stays in the native shape in
-every mode (text-mode replies carry `hermes_text_protocol`); `render_history` turns it into what
+every mode (text-mode replies carry `hermes_text_protocol`); `render_history` (core/loop_requests.py) turns it into what
 the current mode sends. Keys starting with `hermes_` never leave the extension.
 
 The client: `await client.stream_chat(body, on_text_delta, cancellation)` → a turn dict
@@ -53,8 +53,7 @@ from hermes.core.cancellation import Cancellation
 from hermes.core.llm_wire import LlmError, assistant_message, tool_call_message, add_usage
 from hermes.core.tool_text import parse_tool_blocks, correction_message, ToolBlockFilter
 from hermes.core.settings_spec import default_of, declaration
-# (render_history and CANCELLED_TEXT are named here for the modules and tests that import them from the loop)
-from hermes.core.loop_requests import LoopRequests, render_history
+from hermes.core.loop_requests import LoopRequests
 from hermes.core.loop_tools import CANCELLED_TEXT, run_tools, tool_result_message
 
 DEFAULTS = {

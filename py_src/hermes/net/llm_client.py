@@ -26,7 +26,6 @@ from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, is_object, get_key, object_keys, copyable_keys
 from hermes.core.llm_wire import LlmError, error_text_of_body, normalize_endpoint
 from hermes.core.cancellation import Cancellation, CANCELLED
-# (seconds_text is named here for the tests that import it from the client)
 from hermes.net.llm_stream import REASONS, read_stream, read_text, seconds_text
 # __pragma__('skip')
 from typing import Any, Dict, List, Optional, TypedDict

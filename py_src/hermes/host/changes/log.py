@@ -39,9 +39,8 @@ from hermes.core.changes.model import (ChangeModel, ChangeConflict, MAX_FILE_CHA
 from hermes.core.changes.edit_scopes import EditScopes
 from hermes.core.settings_spec import default_of
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
-# (the timings are named here for the modules and tests that import them from the log)
-from hermes.host.changes.announcer import ChangeAnnouncer, Subscription, ANNOUNCE_LONGEST_MS
-from hermes.host.changes.journal import ChangeJournal, SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS
+from hermes.host.changes.announcer import ChangeAnnouncer, Subscription
+from hermes.host.changes.journal import ChangeJournal
 from hermes.host.changes.auto_keep import AutoKeep
 from hermes.host.changes.undoing import ChangeUndo, the_hunk_or_all
 # __pragma__('skip')
