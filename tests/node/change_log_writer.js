@@ -6,7 +6,7 @@
 // way through its journal line (`journal`), or records, is acknowledged and then stops half way through writing
 // the snapshot (`snapshot`) or just before renaming it (`rename`); it prints "paused N" and waits there for the kill.
 // Without it, turns follow each other with a few ms between them, and the log's timers are cut to 20 ms at most
-// (the snapshot waits for a quiet second in the product: SNAPSHOT_QUIET_MS), so snapshots run among the turns.
+// (the snapshot waits for a quiet second in the product: host/changes/journal.py SNAPSHOT_QUIET_MS), so snapshots run among the turns.
 'use strict';
 const fs = require('fs');
 const path = require('path');

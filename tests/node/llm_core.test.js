@@ -77,7 +77,7 @@ test('context budget: trims old tool results, drops oldest turns, keeps the late
 });
 
 test('text-mode rendering of a native history', () => {
-  const { render_history } = t().core_agent_loop;
+  const { render_history } = t().core_loop_requests;
   const history = json([{ role: 'user', content: 'go' },
     { role: 'assistant', content: 'Let me see.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'echo', arguments: '{"text": "x"}' } }] },
     { role: 'tool', tool_call_id: 'c1', content: 'x', hermes_tool: 'echo', hermes_is_error: false }]);
@@ -94,7 +94,7 @@ test('client helpers: Retry-After, seconds, endpoints, messages', () => {
   assert.equal(c.retry_delay_ms(null, '150', 0, 500), 150);
   assert.equal(c.retry_delay_ms(null, null, 10, 500), 8000);
   assert.equal(c.retry_delay_ms('Wed, 21 Oct 2015 07:28:05 GMT', null, 0, 500, 1445412480000), 5000);
-  assert.deepEqual([800, 2000, 60000, 1500].map(c.seconds_text), ['0.8', '2', '60', '1.5']);
+  assert.deepEqual([800, 2000, 60000, 1500].map(t().net_llm_stream.seconds_text), ['0.8', '2', '60', '1.5']);
   assert.equal(t().core_llm_wire.normalize_endpoint('http://h:1/v1/chat/completions'), 'http://h:1/v1');
   assert.equal(c.unreachable_message('http://127.0.0.1:11434/v1'),
     "Can't reach the LLM at http://127.0.0.1:11434/v1 — is Ollama running (`ollama serve`)?");

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from hermes.core.agent_loop import AgentLoop, Sinks, render_history
+from hermes.core.agent_loop import AgentLoop, Sinks
+from hermes.core.loop_requests import render_history
 from hermes.core.tools import result_text
 from hermes.core.cancellation import Cancellation, CANCELLED
 from hermes.core.context_budget import estimate_text_tokens, fit_messages, estimate_message_tokens, FOR_CONTEXT
@@ -17,7 +18,8 @@ from hermes.core.tool_text import parse_tool_blocks, ToolBlockFilter, protocol_p
 from hermes.core.tools import Tool, ToolRegistry
 from hermes.core.llm_wire import normalize_endpoint
 from hermes.net.llm_client import (retry_delay_ms, unreachable_message, model_not_found_message, auth_message,
-                                   server_root, is_ollama_like, ollama_model_info, seconds_text)
+                                   server_root, is_ollama_like, ollama_model_info)
+from hermes.net.llm_stream import seconds_text
 
 
 def run(coroutine):
@@ -516,7 +518,7 @@ def test_tools_offered_shrink_with_the_context_and_the_user_is_told_once():
         class Sink:
             def on_notice(self, message):
                 notices.append(message)
-        bodies = [asyncio.run(loop._request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, Sinks(Sink())))
+        bodies = [asyncio.run(loop.requests.request([{'role': 'user', 'content': 'hi'}], 'native', 0, None, False, Sinks(Sink())))
                   for _ in range(2)]
         return bodies[-1]['tools'], [n for n in notices if 'too small for all' in n]
 

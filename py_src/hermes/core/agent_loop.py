@@ -16,7 +16,7 @@ Tool calling (`tool_calling`): 'native' sends `tools` and reads `tool_calls`; 't
 tools in the system prompt and reads ```tool blocks (core/tool_text.py); 'auto' starts native and
 switches to text for good when the server rejects `tools`, the server says the model has no tool
 support, or the model answers with ```tool blocks anyway. The history stays in the native shape in
-every mode (text-mode replies carry `hermes_text_protocol`); `render_history` turns it into what
+every mode (text-mode replies carry `hermes_text_protocol`); `render_history` (core/loop_requests.py) turns it into what
 the current mode sends. Keys starting with `hermes_` never leave the extension.
 
 The client: `await client.stream_chat(body, on_text_delta, cancellation)` → a turn dict
@@ -25,20 +25,14 @@ The client: `await client.stream_chat(body, on_text_delta, cancellation)` → a 
 """
 # __pragma__('tconv')
 # __pragma__('skip')
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Protocol, TypedDict, Union
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Protocol, Union
 from hermes.contracts.chat import ChatMessage, ChatRequest, History, LlmTurn, ModelInfo, ToolCallMessage
 from hermes.contracts.events import EventSink
 from hermes.contracts.json import Json, JsonObject
-from hermes.contracts.loop import ChangeAuthor, LoopOptions, Outcome, RecordedReply, ShownCall, ToolMode
-from hermes.contracts.mcp import CallToolResult
-from hermes.core.tools import Tool, ToolRegistry
+from hermes.contracts.loop import ChangeAuthor, LoopOptions, Outcome, RecordedReply, ToolMode
+from hermes.core.tools import ToolRegistry
 
 SinkArgument = Union[EventSink, List[EventSink], None]
-
-
-class ToolOffer(TypedDict):
-    tools: List[Tool]
-    compact: bool  # definitions without descriptions (core/llm_wire.py openai_tool)
 
 
 class LlmClient(Protocol):
@@ -54,17 +48,13 @@ from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.objects import is_none
-from hermes.core.values import json_type, is_object, get_key, has_key
-from hermes.core.tools import ToolCall, error_result, result_text, marked_error
-from hermes.core.cancellation import Cancellation, CANCELLED
-from hermes.core.llm_wire import (DEFAULT_CONTEXT_TOKENS, LlmError, chat_request, openai_tools, assistant_message,
-                                  tool_message, tool_call_message, parse_arguments, add_usage)
-from hermes.core.tool_text import (parse_tool_blocks, render_call_block, results_message, correction_message,
-                                   ToolBlockFilter)
-from hermes.core.context_budget import fit_messages, estimate_tools_tokens, FOR_CONTEXT
-from hermes.core.output_text import cap_chars
-from hermes.core.system_prompt import build_system_prompt
+from hermes.core.values import json_type, is_object, get_key
+from hermes.core.cancellation import Cancellation
+from hermes.core.llm_wire import LlmError, assistant_message, tool_call_message, add_usage
+from hermes.core.tool_text import parse_tool_blocks, correction_message, ToolBlockFilter
 from hermes.core.settings_spec import default_of, declaration
+from hermes.core.loop_requests import LoopRequests
+from hermes.core.loop_tools import CANCELLED_TEXT, run_tools, tool_result_message
 
 DEFAULTS = {
     'model': default_of('llm.model'),
@@ -76,7 +66,6 @@ DEFAULTS = {
     'instructions': None,
 }
 MODES = declaration('llm.toolCalling')['enum']
-CANCELLED_TEXT = 'Cancelled by the user before this tool finished.'
 GENERATED_ID_PREFIX = 'hermes_call_'
 
 
@@ -150,10 +139,7 @@ class AgentLoop:
         if not (self.options['tool_calling'] in MODES):
             self.options['tool_calling'] = 'auto'
         self.text_fallback = False  # auto mode learned that native tool calls don't work here
-        self._model_info = None  # type: Optional[ModelInfo]
-        self._warned_tools_overflow = False
-        self._tool_token_cache = {}  # type: Dict[str, int]
-        self._model_info_read = False
+        self.requests = LoopRequests(client, registry, self.options)
         self._runs = 0  # runs so far: a turn id for the change log when the front end names none
 
     # ------------------------------------------------------------------------------------ a run
@@ -209,7 +195,8 @@ class AgentLoop:
         if last_chance:
             self._cut_at_last_iteration(run, calls)
             return False
-        await self._run_tools(calls, run.history, run.events, run.cancellation)
+        await run_tools(self.registry, calls, run.history, run.events, run.cancellation,
+                        self.options['max_tool_result_chars'])
         if len(errors) > 0:
             run.history.append(_correction(errors))
         if run.cancellation.cancelled:
@@ -220,7 +207,8 @@ class AgentLoop:
     async def _stream_reply(self, run: _Run, last_chance: bool) -> 'Optional[LlmTurn]':
         """Ask the model and stream its text to the sink: the turn dict; RETRY when 'auto' just switched to the
         text protocol before anything was shown; None when the run ended (error or cancel, recorded)."""
-        body = await self._request(run.history, run.mode, run.keep_from, run.workspace, last_chance, run.events)
+        body = await self.requests.request(run.history, run.mode, run.keep_from, run.workspace, last_chance,
+                                           run.events)
         text_filter = ToolBlockFilter() if run.mode == 'text' else None
         streamed = {'any': False}
 
@@ -287,60 +275,17 @@ class AgentLoop:
         """The last reply still asked for tools: answer each call (so the history stays well-formed) and stop."""
         limit = str(self.options['max_iterations'])
         for call in calls:
-            run.history.append(_tool_result_message(call, 'Not run: Hermes stopped after ' + limit +
+            run.history.append(tool_result_message(call, 'Not run: Hermes stopped after ' + limit +
                                                     ' model replies (hermes.agent.maxIterations).', True))
         _fail(run.outcome, run.events, LlmError('Stopped after ' + limit + ' model replies without a final answer. '
                                                 'Raise hermes.agent.maxIterations, or ask again to continue.',
                                                 'max_iterations'))
         run.outcome['stopped'] = 'max_iterations'
 
-    async def _run_tools(self, calls: 'List[ToolCallMessage]', history: 'History', events: Sinks,
-                         cancellation: Cancellation) -> None:
-        for call in calls:
-            name = call['function']['name']
-            parsed = parse_arguments(call['function']['arguments'])
-            shown = {'id': call['id'], 'name': name,
-                     'arguments': parsed['value'] if has_key(parsed, 'value') else call['function']['arguments']}  # type: ShownCall
-            if cancellation.cancelled:
-                result = error_result(CANCELLED_TEXT)
-            else:
-                events.emit(lambda sink: sink.on_tool_call(shown))
-                if has_key(parsed, 'error'):
-                    result = error_result('Invalid arguments for tool \'' + name + '\': ' + parsed['error'] +
-                                          '. Call it again with the arguments as one JSON object.')
-                else:
-                    result = await self._call_tool(name, parsed['value'], cancellation, events, shown)
-            text = cap_chars(result_text(result), self.options['max_tool_result_chars'], FOR_CONTEXT)
-            history.append(_tool_result_message(call, text, result['isError'] is True))
-            events.emit(lambda sink: sink.on_tool_result(shown, result))
-
-    async def _call_tool(self, name: str, arguments: 'JsonObject', cancellation: Cancellation, events: Sinks,
-                         shown: 'ShownCall') -> 'CallToolResult':
-        if cancellation.cancelled:  # cancelled while the call was announced: never start it (in JS, calling an
-            return error_result(CANCELLED_TEXT)  # async function runs it up to its first await)
-        def report(progress: float, total: 'Optional[float]', message: 'Optional[str]') -> None:
-            text = str(progress) + ('/' + str(total) if not is_none(total) else '')
-            events.emit(lambda sink: sink.on_tool_log(shown, 'progress', text + (' ' + message if not is_none(message) else '')))
-
-        def log(level: str, message: str) -> None:
-            events.emit(lambda sink: sink.on_tool_log(shown, level, message))
-        tool_call = ToolCall(report, log)
-        tool_call.author = events.author
-        tool_call.on_confirmation(lambda state: events.emit(lambda sink: sink.on_tool_confirmation(shown, state)))
-        unsubscribe = cancellation.on_cancel(lambda: tool_call.cancel('The user cancelled the request.'))
-        try:
-            result = await cancellation.race(self.registry.call(name, arguments, tool_call))
-        except JsError as error:
-            result = error_result('Tool \'' + name + '\' failed: ' + error_message(error))
-        unsubscribe()
-        if result is CANCELLED:
-            return error_result(CANCELLED_TEXT)
-        return result
-
     # ------------------------------------------------------------------------------------ requests
 
     async def _initial_mode(self, events: Sinks, cancellation: Cancellation) -> 'ToolMode':
-        info = await self._read_model_info(cancellation)  # also sizes the context budget
+        info = await self.requests.model_info(cancellation)  # also sizes the context budget
         if len(self.registry.list()) == 0:
             return 'none'
         setting = self.options['tool_calling']
@@ -359,78 +304,6 @@ class AgentLoop:
         self.text_fallback = True
         events.emit(lambda sink: sink.on_notice('Using the text tool protocol: ' + why + '.'))
         return 'text'
-
-    async def _read_model_info(self, cancellation: Cancellation) -> 'Optional[ModelInfo]':
-        if self._model_info_read:
-            return self._model_info
-        self._model_info_read = True
-        reader = getattr(self.client, 'model_info', None)  # optional: a client may not tell
-        if is_none(reader) or cancellation.cancelled:
-            return None
-        try:
-            info = await cancellation.race(self.client.model_info(self.options['model']))
-        except JsError:
-            info = None
-        self._model_info = None if info is CANCELLED else info
-        return self._model_info
-
-    def _context_tokens(self) -> int:
-        configured = self.options['context_tokens']
-        if json_type(configured) == 'integer' and configured > 0:
-            return configured
-        info = self._model_info
-        if is_object(info) and json_type(get_key(info, 'context_length')) == 'integer':
-            return get_key(info, 'context_length')
-        return DEFAULT_CONTEXT_TOKENS
-
-    async def _request(self, history: 'History', mode: 'Optional[ToolMode]', keep_from: int, workspace: 'Json',
-                       last_chance: bool, events: Sinks) -> 'ChatRequest':
-        context = self._context_tokens()
-        offer = self._tools_to_offer(context, events)
-        tools = offer['tools']
-        text_protocol = mode == 'text'
-        instructions = self.options['instructions']
-        if last_chance and mode != 'none':
-            note = ('This is your last step: answer the user now, without calling tools.')
-            instructions = note if is_none(instructions) else instructions + '\n\n' + note
-        system = {'role': 'system', 'content': build_system_prompt(workspace, tools, text_protocol, instructions)}  # type: ChatMessage
-        native_tools = openai_tools(tools, offer['compact']) if mode == 'native' else None
-        reply = min(self.options['reply_tokens'], context // 4)
-        budget = context - reply - estimate_tools_tokens(native_tools)
-        fitted = fit_messages(system, history, budget, keep_from)
-        if fitted['dropped'] > 0 or fitted['trimmed'] > 0:
-            events.emit(lambda sink: sink.on_notice('To fit the model\'s context (' + str(context) + ' tokens), ' +
-                  str(fitted['dropped']) + ' older messages were left out and ' + str(fitted['trimmed']) +
-                  ' long tool results shortened.'))
-        messages = [fitted['messages'][0]]
-        messages.extend(render_history(fitted['messages'][1:], mode))  # no list `+` in JS
-        tool_choice = 'none' if last_chance else 'auto'
-        return chat_request(self.options['model'], messages, native_tools, tool_choice)
-
-    def _tools_to_offer(self, context: int, events: Sinks) -> 'ToolOffer':
-        """Every tool when their definitions fit in half the context; else compact definitions; else
-        only the essential tools, compact. The user is told once per loop, with what to change."""
-        tools = self.registry.list()
-        limit = context // 2
-        if self._definition_tokens(tools, False) <= limit:
-            return {'tools': tools, 'compact': False}
-        if self._definition_tokens(tools, True) <= limit:
-            return {'tools': tools, 'compact': True}
-        essentials = [tool for tool in tools if tool.essential]
-        if not self._warned_tools_overflow:
-            self._warned_tools_overflow = True  # once per loop: the same advice every turn is noise
-            events.emit(lambda sink: sink.on_notice('The model\'s context (' + str(context) + ' tokens) is too small for all ' +
-                  str(len(tools)) + ' tools, so only ' + str(len(essentials)) + ' essential ones are offered. '
-                  'Give the model a larger context (for Ollama: OLLAMA_CONTEXT_LENGTH=32768 ollama serve) and set '
-                  '"hermes.llm.contextLength" to match.'))
-        return {'tools': essentials, 'compact': True}
-
-    def _definition_tokens(self, tools: 'List[Tool]', compact: bool) -> int:
-        """Estimated once per tool set (the registry rarely changes between requests)."""
-        key = ('compact:' if compact else 'full:') + ','.join([tool.name for tool in tools])
-        if key not in self._tool_token_cache:
-            self._tool_token_cache[key] = estimate_tools_tokens(openai_tools(tools, compact))
-        return self._tool_token_cache[key]
 
     def _keep_partial(self, history: 'History', error: LlmError, text_filter: 'Optional[ToolBlockFilter]',
                       events: Sinks, mode: 'Optional[ToolMode]') -> None:
@@ -454,73 +327,10 @@ class AgentLoop:
         return True
 
 
-# ---------------------------------------------------------------------------------- history
-
-
-def render_history(history: 'History', mode: 'Optional[ToolMode]') -> 'List[ChatMessage]':
-    """The history as the current mode sends it: clean OpenAI messages (no `hermes_` keys); in text
-    mode tool calls become ```tool blocks and results a user message."""
-    messages = []  # type: List[ChatMessage]
-    index = 0
-    count = len(history)
-    while index < count:
-        message = history[index]
-        role = get_key(message, 'role')
-        if role == 'tool':
-            if mode == 'text':
-                results = []  # type: List[JsonObject]
-                while index < count and get_key(history[index], 'role') == 'tool':
-                    item = history[index]
-                    results.append({'name': get_key(item, 'hermes_tool', 'tool'), 'id': get_key(item, 'tool_call_id', ''),
-                                    'text': _content_text(get_key(item, 'content', '')),
-                                    'is_error': get_key(item, 'hermes_is_error') is True})
-                    index += 1
-                messages.append(results_message(results))
-                continue
-            messages.append(tool_message(get_key(message, 'tool_call_id', ''), get_key(message, 'content', '')))
-        elif role == 'assistant':
-            messages.append(_render_assistant(message, mode))
-        else:
-            clean = {'role': role, 'content': get_key(message, 'content', '')}  # type: ChatMessage
-            if json_type(get_key(message, 'name')) == 'string':
-                clean['name'] = message['name']
-            messages.append(clean)
-        index += 1
-    return messages
-
-
-def _render_assistant(message: 'ChatMessage', mode: 'Optional[ToolMode]') -> 'ChatMessage':
-    content = get_key(message, 'content', '')
-    content = '' if is_none(content) else content
-    calls = get_key(message, 'tool_calls', [])
-    calls = [] if json_type(calls) != 'array' else calls
-    raw_text = get_key(message, 'hermes_text_protocol') is True
-    if mode == 'text':
-        if raw_text or len(calls) == 0:
-            return {'role': 'assistant', 'content': content}
-        blocks = [render_call_block(call['function']['name'], call['function']['arguments']) for call in calls]
-        return {'role': 'assistant', 'content': (content + '\n\n' if content != '' else '') + '\n'.join(blocks)}
-    if raw_text:
-        content = parse_tool_blocks(content)['text']
-    clean = assistant_message(content, calls)
-    return clean
-
-
-def _tool_result_message(call: 'ToolCallMessage', text: str, is_error: bool) -> 'ChatMessage':
-    message = tool_message(call['id'], marked_error(text, is_error))
-    message['hermes_tool'] = call['function']['name']
-    message['hermes_is_error'] = is_error
-    return message
-
-
 def _correction(errors: 'List[str]') -> 'ChatMessage':
     message = correction_message(errors)
     message['hermes_correction'] = True
     return message
-
-
-def _content_text(content: 'Json') -> str:
-    return content if json_type(content) == 'string' else dump_json(content)
 
 
 def _with_unique_ids(calls: 'List[ToolCallMessage]', salt: int) -> 'List[ToolCallMessage]':
@@ -558,7 +368,7 @@ def _close_dangling_calls(history: 'History') -> None:
     answered = [get_key(item, 'tool_call_id') for item in history[index + 1:]]
     for call in calls:
         if not (call['id'] in answered):
-            history.append(_tool_result_message(call, CANCELLED_TEXT, True))
+            history.append(tool_result_message(call, CANCELLED_TEXT, True))
 
 
 def _fail(outcome: 'Outcome', events: Sinks, error: LlmError) -> None:

@@ -10,7 +10,7 @@ Positions shown to the model are 1-based lines, like an editor shows them.
 # __pragma__('tconv')
 from hermes.js.errors import JsError, to_js_callback
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import is_none
 from hermes.js.promises import deferred
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.tools import ToolError
@@ -18,12 +18,14 @@ from hermes.core.service_problems import ServiceProblem
 from hermes.core.values import json_type, get_key
 from hermes.host.paths import display_path, is_confined
 from hermes.host.confinement import OUTSIDE
+from hermes.host.debug_workspace import (workspace_folder, launch_names, launch_configuration, breakpoints_in,
+                                         set_breakpoints)
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Tuple
 from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.services import CallContext
 if TYPE_CHECKING:
-    from vscode import DebugSession, ExtensionContext, SourceBreakpoint, WorkspaceFolder
+    from vscode import DebugSession, ExtensionContext, WorkspaceFolder
 # __pragma__('noskip')
 
 
@@ -196,36 +198,15 @@ class DebugService:
 
     def workspace_folder(self, name: 'Optional[str]' = None) -> 'Optional[WorkspaceFolder]':
         """The workspace folder called `name` (the first one when None); None when no folder is open."""
-        folders = vscode.workspace.workspaceFolders
-        if is_none(folders) or len(folders) == 0:
-            return None
-        if is_none(name):
-            return folders[0]
-        for folder in folders:
-            if folder['name'] == name:
-                return folder
-        raise ToolError('No workspace folder named "' + name + '".')
+        return workspace_folder(name)
 
     def launch_names(self, folder: 'Optional[WorkspaceFolder]') -> 'List[str]':
         """The names of the configurations in `folder`'s launch.json (and the user's)."""
-        scope = None if is_none(folder) else folder.uri
-        configurations = vscode.workspace.getConfiguration('launch', scope).js_get('configurations')
-        if json_type(configurations) != 'array':
-            return []
-        return [get_key(item, 'name') for item in configurations if json_type(get_key(item, 'name')) == 'string']
+        return launch_names(folder)
 
     def launch_configuration(self, folder: 'Optional[WorkspaceFolder]', name: str) -> 'Optional[JsonObject]':
-        """The launch configuration (or compound) called `name` in `folder`'s launch.json (and the user's), as
-        written there; None when there is none."""
-        scope = None if is_none(folder) else folder.uri
-        launch = vscode.workspace.getConfiguration('launch', scope)
-        for kind in ['configurations', 'compounds']:
-            found = launch.js_get(kind)
-            if json_type(found) == 'array':
-                for item in found:
-                    if get_key(item, 'name') == name:
-                        return item
-        return None
+        """The launch configuration (or compound) called `name` in `folder`'s launch.json (and the user's)."""
+        return launch_configuration(folder, name)
 
     async def start(self, folder: 'Optional[WorkspaceFolder]', target: 'Json') -> bool:
         """Start a launch configuration (its name, or an inline one); False when VS Code could not."""
@@ -246,33 +227,12 @@ class DebugService:
 
     def breakpoints_in(self, path: str) -> 'List[JsonObject]':
         """The source breakpoints in the file at `path`: [{'line' (1-based), 'enabled', 'condition'?}]."""
-        found = []  # type: List[JsonObject]
-        for breakpoint in _source_breakpoints(path):
-            entry = {'line': breakpoint.location.range.start.line + 1,  # type: JsonObject
-                     'enabled': breakpoint.enabled}
-            if not is_none(breakpoint.condition):
-                entry['condition'] = breakpoint.condition
-            found.append(entry)
-        return found
+        return breakpoints_in(path)
 
     def set_breakpoints(self, path: str, lines: 'List[int]', condition: 'Optional[str]' = None,
                         replace: bool = True) -> 'List[JsonObject]':
-        """Add enabled breakpoints at the 1-based `lines` of `path` (after removing the file's others when
-        `replace`); returns the file's breakpoints now."""
-        existing = _source_breakpoints(path)
-        if replace and len(existing) > 0:
-            vscode.debug.removeBreakpoints(existing)
-        uri = vscode.Uri.file(path)
-        added = []  # type: List[SourceBreakpoint]
-        for line in lines:
-            location = new(vscode.Location, uri, new(vscode.Position, line - 1, 0))
-            if is_none(condition):
-                added.append(new(vscode.SourceBreakpoint, location, True))
-            else:
-                added.append(new(vscode.SourceBreakpoint, location, True, condition))
-        if len(added) > 0:
-            vscode.debug.addBreakpoints(added)
-        return self.breakpoints_in(path)
+        """Breakpoints at the 1-based `lines` of `path` (host/debug_workspace.py); the file's breakpoints now."""
+        return set_breakpoints(path, lines, condition, replace)
 
     # ---------------------------------------------------------------- DAP requests
 
@@ -313,16 +273,6 @@ class DebugService:
         if len(items) > limit:
             result.append({'name': '…', 'value': str(len(items) - limit) + ' more not shown', 'type': None})
         return result
-
-
-def _source_breakpoints(path: str) -> 'List[Any]':
-    found = []  # type: List[Any]
-    breakpoints = vscode.debug.breakpoints  # type: Sequence[Any]  # (a SourceBreakpoint has a location)
-    for breakpoint in breakpoints:
-        location = breakpoint.location
-        if not is_none(location) and location.uri.fsPath == path:
-            found.append(breakpoint)
-    return found
 
 
 def _latest_stopped(states: 'List[SessionState]') -> 'Optional[SessionState]':

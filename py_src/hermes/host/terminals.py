@@ -11,8 +11,7 @@ from hermes.js.clock import now_ms
 from hermes.js.errors import JsError, to_js_callback
 from hermes.js.modules import vscode
 from hermes.js.objects import is_none, or_none
-from hermes.js.promises import deferred, for_each_async
-from hermes.js.timers import clear_repeating, clear_timer, set_repeating, set_timer
+from hermes.js.promises import for_each_async
 from hermes.core.service_problems import ServiceProblem
 from hermes.core.values import json_type, get_key, is_object, object_keys
 from hermes.core.git_args import quote_args
@@ -21,11 +20,12 @@ from hermes.core.output_text import strip_ansi, cap_tail
 from hermes.core.strip_chars import rstrip_chars
 from hermes.host.changes.log import change_log_of, SEAM_TIMERS
 from hermes.host.changes.disk_changes import DiskChangeSpan
+from hermes.host.terminal_waits import IntegrationWaits, wait_for_end, wait_for_stream
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
-from hermes.contracts.json import Json, JsonObject
+from hermes.contracts.json import Json
 from hermes.contracts.services import CallContext
-from hermes.contracts.terminals import ExecutionView, RunOutcome, RunResult, TerminalView
+from hermes.contracts.terminals import ExecutionView, RunResult, TerminalView
 if TYPE_CHECKING:
     from vscode import ExtensionContext, Terminal, TerminalOptionsDict, WorkspaceConfiguration
 # __pragma__('noskip')
@@ -39,9 +39,6 @@ NEW_TERMINAL_INTEGRATION_MS = 30000
 over 10 s on a busy one (seen in e2e with every core busy); giving up sends the command blind and loses its
 output, so the wait is generous (its progress says what it waits for)."""
 EXISTING_TERMINAL_INTEGRATION_MS = 3000
-STREAM_GRACE_MS = 1000
-"""After the end event, how long to wait for the last output to arrive."""
-PROGRESS_INTERVAL_MS = 1000
 
 
 class Execution:
@@ -158,7 +155,7 @@ class TerminalService:
         self.existing_terminal_wait_ms = existing_terminal_wait_ms
         self.records = []  # type: List[TerminalRecord]
         self.next_id = 1
-        self._integration_waiters = []  # type: List[JsonObject]
+        self._integration = IntegrationWaits()
         # called with (record, 'opened' | 'closed' | 'output')
         self._listeners = []  # type: List[Callable[[Any, str], Any]]
 
@@ -200,11 +197,11 @@ class TerminalService:
         for entry in record.executions:
             entry.finish(None)
         self.records = [item for item in self.records if item is not record]
-        self._resolve_integration(terminal)
+        self._integration.resolve(terminal)
         self._changed(record, 'closed')
 
     def _integration_changed(self, event: Any) -> None:
-        self._resolve_integration(event.terminal)
+        self._integration.resolve(event.terminal)
 
     def _execution_started(self, event: Any) -> None:
         self.track(self.record_for(event.terminal), event.execution)
@@ -315,26 +312,7 @@ class TerminalService:
     async def wait_for_integration(self, terminal: 'Terminal', timeout_ms: int,
                                    call: 'Optional[CallContext]' = None) -> Any:
         """The terminal's shell integration, waiting up to `timeout_ms` for it to activate; or None."""
-        if not is_none(terminal.shellIntegration):
-            return terminal.shellIntegration
-        if not is_none(terminal.exitStatus):
-            return None
-        waiter = deferred()
-        entry = {'terminal': terminal, 'resolve': waiter['resolve']}  # type: JsonObject
-        self._integration_waiters.append(entry)
-        timer = set_timer(lambda: waiter['resolve'](None), timeout_ms)
-        unsubscribe = call.on_cancel(lambda: waiter['resolve'](None)) if not is_none(call) else None
-        await waiter['promise']
-        clear_timer(timer)
-        if not is_none(unsubscribe):
-            unsubscribe()
-        self._integration_waiters = [item for item in self._integration_waiters if item is not entry]
-        return or_none(terminal.shellIntegration)
-
-    def _resolve_integration(self, terminal: 'Terminal') -> None:
-        for entry in self._integration_waiters[:]:
-            if entry['terminal'] is terminal:
-                entry['resolve'](None)
+        return await self._integration.wait(terminal, timeout_ms, call)
 
     def terminal_for_run(self, ref: 'Json') -> 'Tuple[TerminalRecord, bool]':
         """The named terminal, or an idle terminal Hermes created (a new one when all are busy)."""
@@ -372,42 +350,15 @@ class TerminalService:
         span = None if is_none(change_log) else DiskChangeSpan(None, None, SEAM_TIMERS)
         entry = self.track(record, integration.executeCommand(command), command)
         try:
-            outcome = await self._wait(entry, timeout_ms, call)
+            outcome = await wait_for_end(entry, timeout_ms, call)
             if outcome == 'ended':
-                await self._wait_stream(entry)
+                await wait_for_stream(entry)
             elif outcome == 'cancelled' and record.alive():
                 terminal.sendText('\x03', False)
         finally:
             if not is_none(span):
                 span.record(change_log, span.end(), call.author)
         return {'outcome': outcome, 'entry': entry}
-
-    async def _wait(self, entry: 'Execution', timeout_ms: int, call: 'CallContext') -> 'RunOutcome':
-        waiter = deferred()
-        entry.when_ended(lambda: waiter['resolve']('ended'))
-        timer = set_timer(lambda: waiter['resolve']('timeout'), timeout_ms)
-        unsubscribe = call.on_cancel(lambda: waiter['resolve']('cancelled'))
-
-        def report() -> None:
-            seconds = round(entry.duration_ms() / 1000)
-            line = entry.last_line()
-            call.progress(seconds, None, 'Running `' + entry.command + '` (' + str(seconds) + ' s)' +
-                          (': ' + line if line != '' else ''))
-        ticker = set_repeating(report, PROGRESS_INTERVAL_MS)
-        outcome = await waiter['promise']
-        clear_repeating(ticker)
-        clear_timer(timer)
-        unsubscribe()
-        return outcome
-
-    async def _wait_stream(self, entry: 'Execution') -> None:
-        if entry.stream_done:
-            return
-        waiter = deferred()
-        entry.when_stream_ended(lambda: waiter['resolve'](None))
-        timer = set_timer(lambda: waiter['resolve'](None), STREAM_GRACE_MS)
-        await waiter['promise']
-        clear_timer(timer)
 
     def send(self, record: 'TerminalRecord', text: str, enter: bool) -> bool:
         """Type `text` (and Enter). A one-line command for an idle shell with shell integration goes

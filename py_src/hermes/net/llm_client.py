@@ -9,45 +9,29 @@ over Node's global fetch, always streaming.
   whether the model can call tools; None when unknown (every failure is ignored).
 
 Timeouts: `connect_timeout_ms` until the response headers arrive, `idle_timeout_ms` between two
-pieces of the body. After `[DONE]` the body is read to its end (briefly; see `_drain`) so the next
+pieces of the body (reading the body: net/llm_stream.py). After `[DONE]` the body is read to its end (briefly; see
+`_drain` there) so the next
 request of a run reuses the connection. 429 and 5xx are retried with exponential backoff, honouring `Retry-After`.
 A `Cancellation` aborts the fetch at any moment (AbortController). Every failure is an `LlmError`
 whose text a user can act on; a stream that breaks carries what arrived in `error.partial`.
 """
 # __pragma__('tconv')
 from hermes.js.clock import now_ms, parse_http_date
-from hermes.js.errors import error_message, JsError
-from hermes.js.fetch import (
-    abort_controller, body_reader, cancel_body, fetch_url, network_error_code, network_error_detail, read_text_chunk,
-    response_header,
-)
+from hermes.js.errors import JsError
+from hermes.js.fetch import abort_controller, fetch_url, network_error_code, network_error_detail, response_header
 from hermes.js.json import dump_json, parse_json
 from hermes.js.objects import is_none
 from hermes.js.promises import next_turn, sleep_ms
 from hermes.js.timers import clear_timer, set_timer
-from hermes.core.sse_parser import SseParser
 from hermes.core.values import json_type, is_object, get_key, object_keys, copyable_keys
-from hermes.core.llm_wire import LlmError, StreamAccumulator, error_text_of_body, normalize_endpoint
+from hermes.core.llm_wire import LlmError, error_text_of_body, normalize_endpoint
 from hermes.core.cancellation import Cancellation, CANCELLED
+from hermes.net.llm_stream import REASONS, read_stream, read_text, seconds_text
 # __pragma__('skip')
-from typing import Any, Awaitable, Callable, Dict, List, Optional, TypedDict
+from typing import Any, Dict, List, Optional, TypedDict
 from hermes.contracts.chat import LlmTurn, ModelInfo
 from hermes.contracts.json import Json, JsonObject
-from hermes.contracts.mcp import SseEvent
-
-OnDelta = Callable[[str], None]
-
-
-class _Abort(TypedDict):
-    reason: Optional[str]  # why the request was aborted: 'cancelled', 'timeout', 'idle', 'drain'
-
-
-class _Request(TypedDict):
-    """An open request (LlmClient._open)."""
-    response: Any
-    abort: Callable[[str], None]
-    state: _Abort
-    finish: Callable[[], None]
+from hermes.net.llm_stream import AbortState, LlmRequest, OnDelta
 
 
 class _CachedInfo(TypedDict):
@@ -63,20 +47,12 @@ OPTIONS = {
     'max_retry_wait_ms': 60000,  # a longer Retry-After is not waited for: the error is shown
     'ollama': None,  # None: guess from the endpoint (port 11434 or "ollama" in it); True/False: force
     'info_timeout_ms': 3000,
-    'drain_ms': 500,  # after [DONE]: how long the end of the body is waited for (see _drain)
+    'drain_ms': 500,  # after [DONE]: how long the end of the body is waited for (net/llm_stream.py _drain)
     'drain_max_chars': 16384,  # ... and how much more text is read before giving up on it
 }
 OLLAMA_DEFAULT_CONTEXT = 4096  # what Ollama allocates when the model sets no num_ctx
 SET_KEY_COMMAND = '"Hermes: Set API Key"'
 RETRYABLE = [429, 500, 502, 503, 504]
-REASONS = {
-    'ECONNREFUSED': 'connection refused', 'ECONNRESET': 'connection reset', 'EPIPE': 'connection reset',
-    'UND_ERR_SOCKET': 'the server closed the connection', 'ENOTFOUND': 'host not found',
-    'EAI_AGAIN': 'host not found', 'EHOSTUNREACH': 'host unreachable', 'ENETUNREACH': 'network unreachable',
-    'ETIMEDOUT': 'timed out', 'UND_ERR_CONNECT_TIMEOUT': 'timed out', 'ECONNABORTED': 'connection aborted',
-    'CERT_HAS_EXPIRED': 'its TLS certificate has expired', 'DEPTH_ZERO_SELF_SIGNED_CERT': 'self-signed TLS certificate',
-    'UNABLE_TO_VERIFY_LEAF_SIGNATURE': 'its TLS certificate cannot be verified',
-}
 
 
 # ------------------------------------------------------------------------------------ pure helpers
@@ -176,14 +152,6 @@ def mentions_missing_model(text: 'Optional[str]') -> bool:
                                          lower.find('not exist') >= 0 or lower.find('try pulling') >= 0)
 
 
-def seconds_text(ms: float) -> str:
-    """'60', '1.5', '0.2': the same text in both worlds (CPython would print 2.0 where JS says 2)."""
-    tenths = round(ms / 100)
-    if tenths % 10 == 0 or tenths >= 100:
-        return str(round(tenths / 10))
-    return str(tenths // 10) + '.' + str(tenths % 10)
-
-
 # ------------------------------------------------------------------------------------ the client
 
 
@@ -234,8 +202,8 @@ class LlmClient:
                                        self.options['connect_timeout_ms'])
             response = request['response']
             if response.status >= 200 and response.status < 300:
-                return await self._read_stream(request, on_delta, cancellation)
-            text = await self._read_text(request, cancellation)
+                return await read_stream(request, on_delta, cancellation, self.endpoint, self.options)
+            text = await read_text(request, cancellation, self.endpoint, self.options['idle_timeout_ms'])
             status = response.status
             server_text = error_text_of_body(text)
             if status == 400 and 'stream_options' in sent and (text or '').find('stream_options') >= 0:
@@ -287,115 +255,6 @@ class LlmClient:
             return LlmError('The LLM at ' + self.endpoint + ' failed (' + detail + ').', 'server', status)
         return LlmError('The LLM at ' + self.endpoint + ' rejected the request (' + detail + ').', 'bad_request', status)
 
-    async def _read_stream(self, request: '_Request', on_delta: 'Optional[OnDelta]', cancellation: Cancellation) -> 'LlmTurn':
-        response = request['response']
-        content_type = (response_header(response, 'content-type') or '').lower()
-        if not content_type.startswith('text/event-stream'):
-            return await self._read_whole(request, on_delta, cancellation, content_type)
-        reader = body_reader(response)
-        parser = SseParser()
-        accumulator = StreamAccumulator()
-        try:
-            while True:
-                chunk = await self._next_chunk(request, reader, accumulator)
-                if is_none(chunk):
-                    break
-                events = parser.feed(chunk)
-                if self._deliver(events, accumulator, on_delta, reader):
-                    await self._drain(request, reader)
-                    break
-                if cancellation.cancelled:
-                    cancel_body(reader)
-                    raise LlmError('Cancelled.', 'cancelled', None, accumulator.turn())
-            if not accumulator.done:
-                leftover = parser.pending()
-                if not is_none(leftover):
-                    self._deliver([leftover], accumulator, on_delta, reader)
-        finally:
-            request['finish']()
-        if not accumulator.done and is_none(accumulator.finish_reason):
-            raise LlmError('The connection to the LLM at ' + self.endpoint + ' closed in the middle of the answer; '
-                           'what arrived is kept.', 'stream_cut', None, accumulator.turn())
-        return accumulator.turn()
-
-    def _deliver(self, events: 'List[SseEvent]', accumulator: StreamAccumulator, on_delta: 'Optional[OnDelta]',
-                 reader: 'Dict[str, Any]') -> bool:
-        """Feed parsed events; True once the stream said [DONE]."""
-        for event in events:
-            try:
-                delta = accumulator.feed_data(event['data'], event['event'])
-            except LlmError as error:
-                cancel_body(reader)
-                error.partial = accumulator.turn()
-                raise error
-            if not is_none(accumulator.error):
-                cancel_body(reader)
-                raise LlmError('The LLM at ' + self.endpoint + ' reported an error in the middle of the answer: ' +
-                               accumulator.error, 'server', None, accumulator.turn())
-            if delta != '' and not is_none(on_delta):
-                on_delta(delta)
-            if accumulator.done:
-                return True
-        return False
-
-    async def _drain(self, request: '_Request', reader: 'Dict[str, Any]') -> None:
-        """After [DONE], the body up to its end (a server that follows the OpenAI wire format ends it right
-        there): Node's fetch keeps a connection for the next request only when the body was read to its end, and
-        closes it when the body is cancelled, which made every request of a run pay a new connection (and a TLS
-        handshake). A server that holds the stream open or keeps sending is cut off after `drain_ms` or
-        `drain_max_chars`; a cancel by the user aborts the read at once. The turn is whole either way."""
-        timer = set_timer(lambda: request['abort']('drain'), self.options['drain_ms'])
-        left = self.options['drain_max_chars']
-        try:
-            while left >= 0:
-                chunk = await read_text_chunk(reader)
-                if is_none(chunk):
-                    return
-                left -= len(chunk)
-            cancel_body(reader)
-        except JsError:
-            pass  # aborted (the user, or the grace ran out) or broken after the answer: nothing is lost
-        finally:
-            clear_timer(timer)
-
-    async def _next_chunk(self, request: '_Request', reader: 'Dict[str, Any]', accumulator: StreamAccumulator) -> 'Optional[str]':
-        """The next piece of the body, within the idle timeout; LlmError when the stream breaks."""
-        timer = set_timer(lambda: request['abort']('idle'), self.options['idle_timeout_ms'])
-        try:
-            chunk = await read_text_chunk(reader)
-        except JsError as error:
-            clear_timer(timer)
-            reason = request['state']['reason']
-            if reason == 'cancelled':
-                raise LlmError('Cancelled.', 'cancelled', None, accumulator.turn())
-            if reason == 'idle':
-                raise LlmError('The LLM at ' + self.endpoint + ' stopped sending for ' +
-                               seconds_text(self.options['idle_timeout_ms']) + ' s in the middle of the answer; what '
-                               'arrived is kept.', 'stream_cut', None, accumulator.turn())
-            code = network_error_code(error)
-            why = REASONS[code] if not is_none(code) and code in REASONS else network_error_detail(error)
-            raise LlmError('The connection to the LLM at ' + self.endpoint + ' broke in the middle of the answer (' +
-                           why + '); what arrived is kept.', 'stream_cut', None, accumulator.turn())
-        clear_timer(timer)
-        return chunk
-
-    async def _read_whole(self, request: '_Request', on_delta: 'Optional[OnDelta]', cancellation: Cancellation,
-                          content_type: str) -> 'LlmTurn':
-        """A server that ignored `stream: true` and sent one JSON chat.completion."""
-        text = await self._read_text(request, cancellation)
-        try:
-            value = parse_json(text)
-        except ValueError:
-            raise LlmError('The LLM at ' + self.endpoint + ' answered with ' + (content_type or 'no content type') +
-                           ' instead of an event stream: ' + text[:200], 'protocol')
-        accumulator = StreamAccumulator()
-        delta = accumulator.feed_chunk(value)
-        if not is_none(accumulator.error):
-            raise LlmError('The LLM at ' + self.endpoint + ' reported an error: ' + accumulator.error, 'server')
-        if delta != '' and not is_none(on_delta):
-            on_delta(delta)
-        return accumulator.turn()
-
     # -------------------------------------------------------------------------------- models
 
     async def list_models(self, cancellation: 'Optional[Cancellation]' = None) -> 'List[str]':
@@ -412,7 +271,7 @@ class LlmClient:
         cancellation = Cancellation() if is_none(cancellation) else cancellation
         request = await self._open('GET', self.endpoint + '/models', self.headers(), None, cancellation, timeout_ms)
         response = request['response']
-        text = await self._read_text(request, cancellation)
+        text = await read_text(request, cancellation, self.endpoint, self.options['idle_timeout_ms'])
         if response.status == 404:
             raise LlmError(self.endpoint + '/models was not found (404).', 'endpoint_not_found', 404)
         if response.status != 200:
@@ -443,7 +302,7 @@ class LlmClient:
                 headers['Content-Type'] = 'application/json'
                 request = await self._open('POST', server_root(self.endpoint) + '/api/show', headers,
                                            dump_json({'model': model}), Cancellation(), self.options['info_timeout_ms'])
-                text = await self._read_text(request, Cancellation())
+                text = await read_text(request, Cancellation(), self.endpoint, self.options['idle_timeout_ms'])
                 if request['response'].status == 200:
                     info = ollama_model_info(parse_json(text))
             else:
@@ -458,11 +317,11 @@ class LlmClient:
     # -------------------------------------------------------------------------------- HTTP
 
     async def _open(self, method: str, url: str, headers: 'Dict[str, str]', body: 'Optional[str]',
-                    cancellation: Cancellation, timeout_ms: int) -> '_Request':
+                    cancellation: Cancellation, timeout_ms: int) -> 'LlmRequest':
         """fetch() with an AbortController shared by the cancellation, the connect timeout and
         (later) the idle timeout. Returns {'response', 'abort', 'state', 'finish'}."""
         controller = abort_controller()
-        state = {'reason': None}  # type: _Abort
+        state = {'reason': None}  # type: AbortState
 
         def abort(reason: str) -> None:
             if is_none(state['reason']):
@@ -495,21 +354,6 @@ class LlmClient:
         def finish() -> None:
             unsubscribe()
         return {'response': response, 'abort': abort, 'state': state, 'finish': finish}
-
-    async def _read_text(self, request: '_Request', cancellation: Cancellation) -> str:
-        reader = body_reader(request['response'])
-        accumulator = StreamAccumulator()
-        parts = []  # type: List[str]
-        try:
-            while True:
-                chunk = await self._next_chunk(request, reader, accumulator)
-                if is_none(chunk):
-                    break
-                parts.append(chunk)
-        finally:
-            request['finish']()
-        return ''.join(parts)
-
 
 def ollama_model_info(show: 'Json') -> 'Optional[ModelInfo]':
     """Context length and tool support from an Ollama /api/show answer."""

@@ -10,8 +10,9 @@ import pytest
 import vscode
 from fake_clock import FakeClock, HeldTimers
 from hermes.core.changes import model as change_model_module
-from hermes.host.changes.log import (ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_QUIET_MS, ANNOUNCE_LONGEST_MS,
-                                    SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS)
+from hermes.host.changes.log import ChangeLog, ChangeConflict, MAX_FILE_CHARS, ANNOUNCE_QUIET_MS
+from hermes.host.changes.announcer import ANNOUNCE_LONGEST_MS
+from hermes.host.changes.journal import SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS
 from hermes.host.changes.store import ChangeStore, FORMAT
 from hermes.js.modules_cpython import _NodeFs, _node_error
 
@@ -296,11 +297,11 @@ def announcing_log(tmp_path, files, clock=None):
 
 
 def announcements(log):
-    return [handle for handle in log._timers.pending if handle[0] == log._announcer._fire]
+    return [handle for handle in log._timers.pending if handle[0] == log._announcer._timer._fire]
 
 
 def saves(log):
-    return [handle for handle in log._timers.pending if handle[0] == log._saver._fire]
+    return [handle for handle in log._timers.pending if handle[0] == log._journal._saver._fire]
 
 
 def test_a_burst_of_writes_is_heard_once_after_the_delay_with_each_file_once_and_all_in_the_journal(tmp_path):

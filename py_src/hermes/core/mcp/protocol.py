@@ -58,7 +58,13 @@ def _params_error(message: str) -> 'ProtocolError':
 
 
 class McpSession:
-    """One client's view of the server: negotiated version, log level, in-flight tool calls."""
+    """One client's view of the server: negotiated version, log level, in-flight tool calls.
+
+    Kept whole past ~250 lines on purpose: it is one session's state machine (the handshake, the methods that read and
+    change that state, the in-flight calls that cancel and close share) on the MCP request path, where a split would
+    put calls between a message and its handler (docs/DEVELOPING.md); what needs no state is already the plain
+    functions below (progress_reporter, log_message, log_outcome, describe, mcp_author), the optional methods features
+    (core/mcp/resources.py)."""
 
     def __init__(self, server_info: 'JsonObject', registry: 'ToolRegistry',
                  send: 'Optional[Callable[[JsonObject, RequestId], Any]]' = None, log: 'Any' = None,

@@ -35,12 +35,14 @@ from hermes.core.changes.authors import author_of
 from hermes.core.changes.notes import ChangeNotes
 # (ChangeConflict and MAX_FILE_CHARS are named here for the modules and tests that import them from the log)
 from hermes.core.changes.model import (ChangeModel, ChangeConflict, MAX_FILE_CHARS, LINKS, matches, author_is_external,
-                                      partner_of, too_large, summary_of, too_large_to_undo_text, undo_plan_of)
+                                      too_large, summary_of)
 from hermes.core.changes.edit_scopes import EditScopes
-from hermes.core.quiet_timer import QuietTimer
 from hermes.core.settings_spec import default_of
 from hermes.host.paths import folder_paths, is_inside, real_path, real_folder, display_path
-from hermes.host.changes.store import FORMAT
+from hermes.host.changes.announcer import ChangeAnnouncer, Subscription
+from hermes.host.changes.journal import ChangeJournal
+from hermes.host.changes.auto_keep import AutoKeep
+from hermes.host.changes.undoing import ChangeUndo, the_hunk_or_all
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 from hermes.contracts.json import JsonObject
@@ -53,23 +55,12 @@ if TYPE_CHECKING:
     from hermes.host.changes.store import ChangeStore
 # __pragma__('noskip')
 
-# The snapshot (the whole log, fsynced: host/changes/store.py) is compaction, not durability — the journal line written
-# before a change is announced is what survives a kill. So it waits for a quiet moment instead of landing in the middle
-# of an agent's next write: SNAPSHOT_QUIET_MS after the last change, or SNAPSHOT_MAX_WAIT_MS after the first one not
-# yet in a snapshot while changes keep coming (measured in code-server: a snapshot took 2-35 ms of the extension host's
-# thread, and one every 300 ms fell inside ~40% of an agent's writes).
-SNAPSHOT_QUIET_MS = 1000
-SNAPSHOT_MAX_WAIT_MS = 5000
 # What the window's listeners (the editor's marks, the Changes view, the status bar, sessions' changed files, the
 # panel, hermes://changes) hear: a burst of changes once, with every path it touched, when the changes pause for
 # ANNOUNCE_QUIET_MS — and at least every ANNOUNCE_LONGEST_MS while an agent keeps writing. Drawing is VS Code's work in
 # the workbench, and an agent's next write waits behind it: pushed after each change it made writes 15-50 ms slower
 # in code-server (docs/CHANGES.md).
 ANNOUNCE_QUIET_MS = 200
-ANNOUNCE_LONGEST_MS = 1000
-
-AUTO_KEEP_NEXT_TURN = 'nextTurn'
-AUTO_KEEP_AFTER_DELAY = 'afterDelay'
 
 
 class _SeamTimers:
@@ -83,16 +74,6 @@ class _SeamTimers:
 
 
 SEAM_TIMERS = _SeamTimers()
-
-
-class _Subscription:
-    def __init__(self, on_dispose: 'Optional[Callable[[], None]]') -> None:
-        self._on_dispose = on_dispose
-
-    def dispose(self) -> None:
-        if not is_none(self._on_dispose):
-            self._on_dispose()
-            self._on_dispose = None
 
 
 def in_workspace_strictly(path: str) -> bool:
@@ -113,32 +94,30 @@ class ChangeLog:
     `report(text)` tells the user about storage problems. `announce_quiet_ms`: None tells listeners of each change at
     once (tests, tools that build a log of their own); the window's log passes ANNOUNCE_QUIET_MS (`on_change`).
     What the entries become is the model's (core/changes/model.py ChangeModel): this class brings it paths, URIs, times
-    and the files' texts, writes what it decides, and stores and announces the result."""
+    and the files' texts, writes what it decides (the undo path: host/changes/undoing.py), and stores
+    (host/changes/journal.py) and announces (host/changes/announcer.py) the result; autoKeep: host/changes/auto_keep.py."""
 
     def __init__(self, files: 'EditorFiles', store: 'Optional[ChangeStore]' = None,
                  settings: 'Optional[SettingReader]' = None, report: 'Optional[Callable[[str], Any]]' = None,
                  clock: 'Optional[Callable[[], float]]' = None, confined: 'Optional[Callable[[str], bool]]' = None,
                  timers: Any = None, announce_quiet_ms: 'Optional[float]' = None) -> None:
         self._files = files
-        self._store = store
         self._settings = default_of if is_none(settings) else settings  # type: SettingReader
         self._report = report
         self._clock = now_ms if is_none(clock) else clock  # type: Callable[[], float]
         self._confined = in_workspace_strictly if is_none(confined) else confined  # type: Callable[[str], bool]
         self._timers = SEAM_TIMERS if is_none(timers) else timers  # type: Any
         self._model = ChangeModel()
-        self._listeners = []  # type: List[Callable[[List[str]], Any]]
-        self._saver = QuietTimer(self._timers, self._clock, SNAPSHOT_QUIET_MS, SNAPSHOT_MAX_WAIT_MS, self._snapshot)
-        self._keep_timer = None  # type: Any
-        self._announcer = None if is_none(announce_quiet_ms) else \
-            QuietTimer(self._timers, self._clock, announce_quiet_ms, ANNOUNCE_LONGEST_MS, self.announce_now)
-        self._unannounced = []  # type: List[str]  # paths changed since the listeners last heard, first change first
+        self._journal = ChangeJournal(store, self._model, self._timers, self._clock)
+        self._announcer = ChangeAnnouncer(self._timers, self._clock, announce_quiet_ms)
+        self._auto_keep = AutoKeep(self._model, self._settings, self._timers, self._clock, self._keep_where)
+        self._undo = ChangeUndo(files, self._model, self._confined, self._clock, self._changed)
         # 'k:' + path → until when `sync` leaves the file's entry alone (hold_sync)
         self._held = {}  # type: Dict[str, float]
         # turns whose writes VS Code's chat editing session tracks too (core/changes/edit_scopes.py, ui/changes/native_edits.py)
         self.edit_scopes = EditScopes()
         self.notes = ChangeNotes()  # changes seen but not under review exactly (the Changes view shows them)
-        self._restore()
+        self._journal.restore(self._confined)
 
     @property
     def dropped(self) -> int:
@@ -170,18 +149,7 @@ class ChangeLog:
 
     def for_agents(self, wanted: 'Optional[JsonObject]' = None, include_lines: bool = True) -> 'JsonObject':
         """The log as agents read it (core/changes/report.py agent_view), paths as the tools show them."""
-        pending = self.pending(wanted)
-        for item in pending:
-            item['path'] = display_path(item['path'])
-            for link in LINKS:
-                if link in item:
-                    item[link] = display_path(item[link])
-        history = []  # type: List[JsonObject]
-        for decision in self.history(wanted):
-            shown = _copy(decision)
-            shown['path'] = display_path(decision['path'])
-            history.append(shown)
-        return agent_view(pending, history, include_lines)
+        return _for_agents(self.pending(wanted), self.history(wanted), include_lines)
 
     def history(self, wanted: 'Optional[JsonObject]' = None) -> 'List[ChangeDecision]':
         """What became of earlier changes, newest last (at most MAX_HISTORY): [{'path', 'action': 'kept' |
@@ -189,16 +157,12 @@ class ChangeLog:
         'removed', 'time'}], filtered by the changes' author like `pending`."""
         return self._model.history(wanted)
 
-    def on_change(self, listener: 'Callable[[List[str]], Any]') -> '_Subscription':
+    def on_change(self, listener: 'Callable[[List[str]], Any]') -> 'Subscription':
         """Call `listener(paths)` after changes of the log (paths: the files concerned); returns a disposable. With
         `announce_quiet_ms`, a burst of changes is heard once, when it pauses (so after the tool's reply: a
         listener never slows the write that caused it), with the paths of all of them; the state it reads then is
         the latest. Every change is in the journal before any listener hears of it."""
-        self._listeners.append(listener)
-
-        def remove() -> None:
-            self._listeners = [item for item in self._listeners if item is not listener]
-        return _Subscription(remove)
+        return self._announcer.listen(listener)
 
     # ---------------------------------------------------------------------------------------- recording
 
@@ -217,7 +181,7 @@ class ChangeLog:
             return None
         if not self._confined(path):
             return None
-        self._auto_keep_for(author)
+        self._auto_keep.for_author(author)
         now = self._clock()
         entry = self.entry(path)
         if too_large(before) or too_large(after) or (not is_none(entry) and entry['too_large']):
@@ -264,7 +228,7 @@ class ChangeLog:
         """Accept one hunk (or every hunk of the file): it stays in the file and leaves the log. Returns the ids
         kept ([] when there was nothing to keep)."""
         path = _path_of(path)
-        found = self._model.chosen(path, _the_hunk_or_all(hunk_id))
+        found = self._model.chosen(path, the_hunk_or_all(hunk_id))
         if is_none(found):
             return []
         chosen = found['hunks']
@@ -273,57 +237,15 @@ class ChangeLog:
         return [hunk['id'] for hunk in chosen]
 
     async def write_confined(self, path: str, text: 'Optional[str]') -> None:
-        """Every write of the log goes through here: the path is confined again at this moment, not only when it was
-        recorded or loaded — a folder on the way may have become a link to elsewhere since (an agent's shell, a
-        checkout), and Undo of a recorded deletion would then create the file wherever the link points."""
-        if not self._confined(path):
-            raise ValueError('Hermes did not write ' + display_path(path) + ': it now leads outside the workspace '
-                             '(a folder on its way became a link since the change was recorded). Nothing was changed.')
-        await self._files.write(path, text)
+        """Write `text` to `path` (None: remove it) if the path is still inside the workspace now (ChangeUndo)."""
+        await self._undo.write_confined(path, text)
 
     async def undo(self, path: Any, hunk_id: 'Optional[str]' = None, force: bool = False) -> 'List[str]':
         """Undo one hunk (or every hunk of the file): its before-text goes back into the file through the
         editor (Ctrl+Z takes the undo back), wherever the user's edits elsewhere moved it. Raises ChangeConflict
         (nothing written) when the user edited one of these hunks since, unless `force`; a ValueError for a
         file recorded too large to undo. Returns the ids undone."""
-        path = _path_of(path)
-        found = self._model.chosen(path, _the_hunk_or_all(hunk_id))
-        if is_none(found):
-            return []
-        entry = found['entry']
-        chosen = found['hunks']
-        if entry['too_large']:
-            raise ValueError(too_large_to_undo_text())
-        current = await self._files.read(path)
-        plan = undo_plan_of(entry, chosen, current, force)
-        if len(plan['conflicts']) > 0:
-            raise ChangeConflict(path, plan['conflicts'])
-        if plan['file']:  # created or deleted: the file itself goes or comes back
-            partner = partner_of(entry)
-            partner_entry = None if is_none(partner) else self.entry(partner)
-            if not is_none(partner) and not is_none(partner_entry):  # a move: both ends go back, or neither
-                partner_now = await self._files.read(partner)
-                if partner_now != partner_entry['text'] and not force:
-                    raise ChangeConflict(partner, [hunk['id'] for hunk in partner_entry['hunks']])
-            await self.write_confined(path, plan['text'])
-            self._model.remember(path, 'undone', chosen, self._clock())
-            self._model.forget(path)
-            touched = [path]
-            if not is_none(partner) and not is_none(partner_entry):
-                await self.write_confined(partner, partner_entry['base'])
-                self._model.remember(partner, 'undone', partner_entry['hunks'], self._clock())
-                self._model.forget(partner)
-                touched.append(partner)
-            self._changed(touched)
-            return plan['undone']
-        if len(plan['undone']) == 0:
-            return []
-        await self.write_confined(path, plan['text'])
-        self._model.remember(path, 'undone', [hunk for hunk in chosen if hunk['id'] in plan['undone']],
-                             self._clock())
-        self._model.undone_lines(path, plan['undone'], self._clock())  # (the write may have been recorded meanwhile)
-        self._changed([path])
-        return plan['undone']
+        return await self._undo.undo(_path_of(path), hunk_id, force)
 
     def keep_all(self, wanted: 'Optional[JsonObject]' = None, action: str = 'kept') -> int:
         """Keep every pending hunk whose author fits `wanted` ({'client'?, 'session'?, 'turn'?}); returns
@@ -348,23 +270,7 @@ class ChangeLog:
         """Undo every pending hunk whose author fits `wanted`, file by file. Returns {'undone': count,
         'conflicts': [{'path', 'hunk_ids'}]} — files with a conflict are left as they are (ask, then call again
         with force, or undo them one by one)."""
-        undone = 0
-        conflicts = []  # type: List[JsonObject]
-        for path in self._model.order[:]:
-            found = self._model.chosen(path, lambda hunk: matches(hunk['author'], wanted))
-            if is_none(found):
-                continue
-            entry = found['entry']
-            chosen = found['hunks']
-            try:
-                if len(chosen) == len(entry['hunks']):
-                    undone = undone + len(await self.undo(path, None, force))
-                else:
-                    for hunk in chosen:
-                        undone = undone + len(await self.undo(path, hunk['id'], force))
-            except ChangeConflict as conflict:
-                conflicts.append({'path': path, 'hunk_ids': conflict.hunk_ids})
-        return {'undone': undone, 'conflicts': conflicts}
+        return await self._undo.undo_all(wanted, force)
 
     async def sync(self, path: Any) -> 'Optional[ChangeEntry]':
         """Bring the entry up to the file's current text (the user edited it): edits outside pending hunks
@@ -395,116 +301,55 @@ class ChangeLog:
     def start_turn(self, author: Any) -> None:
         """A front end starts a new turn for this client and session: with `hermes.changes.autoKeep` set to
         'nextTurn', the pending changes of their earlier turns are kept."""
-        self._auto_keep_for(author_of(author))
-
-    def _auto_keep_for(self, author: 'ChangeAuthor') -> None:
-        if self._settings('changes.autoKeep') != AUTO_KEEP_NEXT_TURN or is_none(author['turn']):
-            return
-        for turn in self._model.earlier_turns(author):
-            self.keep_all({'client': author['client'], 'session': author['session'], 'turn': turn}, 'auto-kept')
+        self._auto_keep.for_author(author_of(author))
 
     def keep_expired(self) -> int:
         """With `hermes.changes.autoKeep` 'afterDelay': keep every hunk older than
         `hermes.changes.autoKeepSeconds`. Returns the number kept (the log calls it on a timer)."""
-        if self._settings('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
-            return 0
-        limit = self._clock() - self._settings('changes.autoKeepSeconds') * 1000
-        return self._keep_where(lambda hunk: hunk['time'] <= limit, 'auto-kept')
-
-    def _schedule_auto_keep(self) -> None:
-        if not is_none(self._keep_timer) or self._settings('changes.autoKeep') != AUTO_KEEP_AFTER_DELAY:
-            return
-        if len(self._model.order) == 0:
-            return
-
-        def fire() -> None:
-            self._keep_timer = None
-            self.keep_expired()
-            self._schedule_auto_keep()
-        self._keep_timer = self._timers.after(fire, max(1000, self._settings('changes.autoKeepSeconds') * 1000))
+        return self._auto_keep.keep_expired()
 
     # ----------------------------------------------------------------------------------- persistence
 
-    def _restore(self) -> None:
-        if is_none(self._store):
-            return
-        data = self._store.load()
-        if is_none(data):
-            return
-        if self._model.restore(data, self._confined):
-            self._snapshot()  # the stored copy of those texts goes at once
-
     def to_data(self) -> 'ChangeLogData':
-        return self._model.to_data(FORMAT)
-
-    def _journal(self, paths: 'List[str]') -> None:
-        """The store's journal gets this change before anyone hears of it (host/changes/store.py): the entries of
-        `paths` (those still in the log), the files in order, the decisions since the last line."""
-        if is_none(self._store):  # (the log calls it only with a store)
-            return
-        line = self._model.journal_line(paths)
-        if self._store.failing:  # a line was lost: only the whole log is whole again
-            self._snapshot()
-        elif self._store.append(line):
-            self._model.journaled()
-
-    def _snapshot(self) -> None:
-        if is_none(self._store):
-            return
-        if self._store.save_now(self.to_data()):
-            self._model.journaled()  # in the snapshot now
+        return self._journal.to_data()
 
     def flush(self) -> None:
         """Save now (deactivate, tests)."""
-        self._saver.cancel()
-        if not is_none(self._store):
-            self._snapshot()
+        self._journal.flush()
 
     def dispose(self) -> None:
         self.flush()
-        if not is_none(self._keep_timer):
-            self._timers.cancel(self._keep_timer)
-            self._keep_timer = None
-        if not is_none(self._announcer):
-            self._announcer.cancel()
-        self._listeners = []
+        self._auto_keep.dispose()
+        self._announcer.dispose()
 
     def _changed(self, paths: 'List[str]') -> None:
-        if not is_none(self._store):
-            self._journal(paths)  # before anyone hears of it: this line is what survives a kill
-            self._saver.poke()
-        self._schedule_auto_keep()
-        for path in paths:
-            if path not in self._unannounced:
-                self._unannounced.append(path)
-        if is_none(self._announcer):
-            self.announce_now()
-        else:
-            self._announcer.poke()
+        self._journal.changed(paths)  # before anyone hears of it: this line is what survives a kill
+        self._auto_keep.schedule()
+        self._announcer.changed(paths)
 
     def announce_now(self) -> None:
         """Tell the listeners now of the changes they have not heard of (their paths, each once); the announcer's
         timer calls it, tests may too."""
-        if not is_none(self._announcer):
-            self._announcer.cancel()
-        paths = self._unannounced
-        self._unannounced = []
-        if len(paths) == 0:
-            return
-        for listener in self._listeners[:]:
-            try:
-                listener(paths)
-            except JsError:
-                pass
+        self._announcer.announce_now()
 
     def _tell(self, text: str) -> None:
         if not is_none(self._report):
             self._report(text)
 
 
-def _the_hunk_or_all(hunk_id: 'Optional[str]') -> 'Callable[[ChangeHunk], bool]':
-    """Keep's and Undo's choice: the hunk named `hunk_id`, or every hunk of the file when none is named."""
-    return lambda hunk: is_none(hunk_id) or hunk['id'] == hunk_id
+def _for_agents(pending: 'List[JsonObject]', decisions: 'List[ChangeDecision]', include_lines: bool) -> 'JsonObject':
+    """agent_view of `pending` and `decisions`, their paths as the tools show them (`pending`'s items are changed)."""
+    for item in pending:
+        item['path'] = display_path(item['path'])
+        for link in LINKS:
+            if link in item:
+                item[link] = display_path(item[link])
+    history = []  # type: List[JsonObject]
+    for decision in decisions:
+        shown = _copy(decision)
+        shown['path'] = display_path(decision['path'])
+        history.append(shown)
+    return agent_view(pending, history, include_lines)
 
 
 def _copy(item: 'Any') -> 'JsonObject':
