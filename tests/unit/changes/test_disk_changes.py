@@ -9,7 +9,7 @@ import pytest
 
 import vscode
 from fake_clock import FakeClock
-from hermes.host.changes import disk_changes, workspace_index
+from hermes.host.changes import disk_changes, workspace_listing
 from hermes.host.changes.log import ChangeLog
 from hermes.host.changes.disk_changes import DiskChangeSpan, LATE_EVENTS_MS
 
@@ -146,7 +146,7 @@ def test_past_the_bound_files_are_counted_not_listed(world, monkeypatch):
 
 
 def test_an_incomplete_listing_proves_no_file_new(world, monkeypatch):
-    monkeypatch.setattr(workspace_index, 'MAX_LISTED', 1)
+    monkeypatch.setattr(workspace_listing, 'MAX_LISTED', 1)
     folder = world['folder']
     (folder / 'one').write_text('1')
     (folder / 'two').write_text('2')

@@ -5,7 +5,8 @@ import pytest
 
 from hermes.host.changes import workspace_texts
 from hermes.host.changes.disk_changes import DiskChangeSpan
-from hermes.host.changes.workspace_index import WorkspaceIndex, list_workspace_files
+from hermes.host.changes.workspace_index import WorkspaceIndex
+from hermes.host.changes.workspace_listing import list_workspace_files
 from hermes.host.changes.workspace_texts import WorkspaceTexts
 
 from test_disk_changes import AGENT, changed, disk_world, pending

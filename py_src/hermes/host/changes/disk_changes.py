@@ -12,7 +12,7 @@ What it knows, and from where (each source is exact; none copies the workspace):
   reports a write a moment after it happened, so after `end` it listens LATE_EVENTS_MS longer: a file reported
   then is recorded too (and `on_late` hears of it).
 - **Which files existed when the span began**: a listing of the workspace folders' file names (names only,
-  MAX_LISTED at most, without IGNORED_DIRS; host/changes/workspace_index.py). A file the watcher reports created is
+  MAX_LISTED at most, without IGNORED_DIRS; host/changes/workspace_listing.py). A file the watcher reports created is
   new only if the listing proves it absent: `sed -i`, formatters and atomic writers rename a new file over the old
   one, which the watcher may report as a creation; recorded as "created", Undo would delete the user's file.
   A span given the window's WorkspaceIndex (an ACP turn, a door's watch) takes the index's listing, kept up to date
@@ -50,7 +50,7 @@ from hermes.js.objects import is_none
 from hermes.host.paths import folder_paths
 from hermes.core.changes.authors import author_of
 from hermes.core.changes.notes import TOO_MANY, UNKNOWN_BEFORE
-from hermes.host.changes.workspace_index import ignored, list_workspace_files, WorkspaceStart
+from hermes.host.changes.workspace_listing import ignored, list_workspace_files, WorkspaceStart
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 from hermes.contracts.json import JsonObject

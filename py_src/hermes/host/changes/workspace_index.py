@@ -38,102 +38,17 @@ the review may then call the agent's later rewrite of it "created" (its Undo del
 from hermes.js.clock import now_ms
 from hermes.js.errors import JsError, to_js_callback
 from hermes.js.modules import node, vscode
+from hermes.host.changes.workspace_listing import IGNORED_DIRS, MAX_LISTED, WorkspaceStart, ignored, list_workspace_files
 from hermes.host.changes.workspace_texts import WorkspaceTexts
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from hermes.contracts.json import JsonObject
 if TYPE_CHECKING:
     from vscode import Uri
-    from hermes.host.changes.workspace_texts import Entry
 # __pragma__('noskip')
 
-IGNORED_DIRS = ['.git', 'node_modules', '__pycache__']
-IGNORED_PARTS = ['/.git/', '/node_modules/', '/__pycache__/']
-MAX_LISTED = 50000  # names listed; past it, a "created" file is not known to be new
 VERIFY_SLICE = 500  # directory entries the verification after a span looks at per tick of the event loop
 VERIFY_EVERY_MS = 10000  # at most one verification this often: a door's watch closes a span every second or two
-
-
-def ignored(path: str) -> bool:
-    """Whether `path` lies in a folder spans leave alone (IGNORED_DIRS)."""
-    for part in IGNORED_PARTS:
-        if part in path:
-            return True
-    return False
-
-
-def list_workspace_files(folders: 'List[str]', limit: 'Optional[int]' = None) -> 'JsonObject':
-    """{'paths': {'p:' + path: True}, 'folders': [...], 'complete': bool}: the names of the files under `folders`
-    (IGNORED_DIRS skipped, symlinked folders not followed), at most `limit`."""
-    limit = MAX_LISTED if limit is None else limit
-    fs = node('fs')
-    path_module = node('path')
-    listed = {}  # type: Dict[str, bool]
-    count = 0
-    pending = folders[:]
-    complete = True
-    while len(pending) > 0:
-        folder = pending.pop()
-        try:
-            entries = fs.readdirSync(folder, {'withFileTypes': True})
-        except JsError:
-            continue
-        for entry in entries:
-            name = entry['name']  # subscript: `.name` would be renamed by Transcrypt
-            full = path_module.join(folder, name)
-            if entry.isDirectory():
-                if not (name in IGNORED_DIRS):
-                    pending.append(full)
-                continue
-            if count >= limit:
-                complete = False
-                break
-            listed['p:' + full] = True
-            count += 1
-        if not complete:
-            break
-    return {'paths': listed, 'folders': folders, 'complete': complete, 'count': count}
-
-
-class WorkspaceStart:
-    """What one span sees of the workspace as it was when it began: `names` ('p:' + path → True) and `entries`
-    ('k:' + path → a WorkspaceTexts entry) as the index holds them, except `saved` ('k:' + path → {'listed',
-    'entry'}), the old state of each path the index changed since."""
-
-    def __init__(self, names: 'Dict[str, bool]', entries: 'Dict[str, Any]', complete: bool,
-                 folders: 'List[str]', index: 'Optional[WorkspaceIndex]' = None) -> None:
-        self.names = names
-        self.entries = entries
-        self.complete = complete
-        self.folders = folders
-        self.index = index
-        self.saved = {}  # type: Dict[str, JsonObject]
-
-    def listed(self, path: str) -> bool:
-        key = 'k:' + path
-        if key in self.saved:
-            return self.saved[key]['listed']
-        return ('p:' + path) in self.names
-
-    def entry(self, path: str) -> 'Optional[Entry]':
-        key = 'k:' + path
-        if key in self.saved:
-            return self.saved[key]['entry']
-        return self.entries[key] if key in self.entries else None
-
-    def save(self, path: str) -> None:
-        """The index is about to change `path`: keep what it was, once."""
-        key = 'k:' + path
-        if not (key in self.saved):
-            self.saved[key] = {'listed': ('p:' + path) in self.names,
-                               'entry': self.entries[key] if key in self.entries else None}
-
-    def close(self, seen: 'Optional[List[str]]' = None) -> None:
-        """The span ended: the index stops saving for it; `seen` (what the span's watcher reported) is checked at the
-        next start, in case the index's own watcher missed it."""
-        if self.index is not None:
-            self.index.closed(self, seen or [])
-            self.index = None
 
 
 class WorkspaceIndex:
