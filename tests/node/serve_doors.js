@@ -129,8 +129,10 @@ async function main() {
     for (const line of chunk.toString().split('\n').filter(Boolean)) {
       const command = JSON.parse(line);
       if (command.answer) review.answer = command.answer;
-      if (command.settled) {  // the running span's watcher stays; those of spans in their late window go
-        until(() => vscode.__state.fileWatchers.length <= ownWatchers + 1).then(() => say({ settled:
+      if (command.settled) {  // the running span's watcher stays, and the workspace index's (host/changes/
+        // workspace_index.py, made at the first span); those of spans in their late window go
+        const staying = () => ownWatchers + 1 + (doors.index && doors.index.watcher ? 1 : 0);
+        until(() => vscode.__state.fileWatchers.length <= staying()).then(() => say({ settled:
           changeLog.pending().map((item) => ({ path: item.path, client: item.client, added: item.added, removed: item.removed })) }));
       }
       if (command.select) {
