@@ -5,8 +5,10 @@
 // are validated again there (py_src/hermes/ui/panel/protocol.py).
 import { StreamingMarkdown, renderMarkdown } from './render.js';
 import { CommandMenu } from './commands.js';
+import { draftState, restoredDraft } from './draft.js';
 
 const vscode = acquireVsCodeApi();
+const savedState = vscode.getState(); // the draft in it goes back once the host has sent the conversation
 const RESULT_PREVIEW = 2000;
 
 const state = {
@@ -721,7 +723,7 @@ function stop() {
 }
 
 function saveDraft() {
-  vscode.setState({ draft: input.value });
+  vscode.setState(draftState(input.value, state.messages));
 }
 
 input.addEventListener('keydown', (event) => {
@@ -825,8 +827,14 @@ function renderModels() {
 /** @type {import('./protocol').Handlers} */
 const handlers = {
   state(message) {
+    const firstState = !state.receivedState;
     state.receivedState = true;
     state.messages = Array.isArray(message.messages) ? message.messages : [];
+    if (firstState && !input.value) {
+      input.value = restoredDraft(savedState, state.messages);
+      autoSize();
+    }
+    saveDraft(); // the draft now belongs to this conversation (a new chat, a restored one)
     state.model = message.model || '';
     state.endpoint = message.endpoint || '';
     renderTranscript();
@@ -839,6 +847,7 @@ const handlers = {
     clearBanner();
     state.messages.push(message.message);
     addUserMessage(message.message);
+    saveDraft();
     renderEmptyState();
     scrollToEnd(true);
   },
@@ -999,8 +1008,6 @@ window.addEventListener('message', (event) => {
   handlers[message.type](message);
 });
 
-const saved = vscode.getState();
-if (saved && typeof saved.draft === 'string') input.value = saved.draft;
 setRunning(false);
 renderEmptyState();
 autoSize();

@@ -378,6 +378,36 @@ def test_the_conversation_survives_a_window_reload(window, llm):
     assert view.locator('.code-block button[aria-label="Insert at cursor"]').count() >= 1
 
 
+def reload_webviews(window, view):
+    """"Developer: Reload Webviews", until the panel's new page has handled its state (the model list is filled
+    from it, and the draft put back)."""
+    view.locator('body').evaluate('(body) => body.setAttribute("data-old-page", "")')
+    window.run_command('Developer: Reload Webviews')
+
+    def loaded_again():
+        try:
+            return view.locator('body[data-old-page]').count() == 0 and view.locator('#model-select option').count() > 0
+        except Exception:  # the frame is being replaced
+            return False
+    wait_until(loaded_again, 60, what='the panel to load again')
+
+
+def test_an_unsent_draft_survives_the_panel_reloading_and_a_sent_one_does_not_come_back(window, llm):
+    view = open_panel(window)
+    prompt = view.locator('#prompt')
+    prompt.click()
+    prompt.press_sequentially('half a thought')
+    reload_webviews(window, view)
+    assert prompt.input_value() == 'half a thought'
+    llm.script(Reply(text_events('Noted.', piece=3), delay_ms=5))
+    prompt.press('Enter')
+    wait_until(lambda: 'Noted.' in last_reply(view).inner_text(), 20, what='the reply')
+    wait_idle(view)
+    reload_webviews(window, view)
+    assert view.locator('.message.user', has_text='half a thought').count() == 1
+    assert prompt.input_value() == ''
+
+
 def test_the_panel_leaves_the_keyboard_where_the_user_is_when_it_loads(window):
     """The panel used to take the keyboard whenever it loaded or a turn ended, wherever the user was: after a
     reload it closed the command palette the user had just opened, and what they typed in the editor went into
@@ -389,15 +419,7 @@ def test_the_panel_leaves_the_keyboard_where_the_user_is_when_it_loads(window):
     window.run_command('File: New Untitled Text File')
     editor = page.locator('.editor-group-container.active .monaco-editor').first
     editor.click()
-    view.locator('body').evaluate('(body) => body.setAttribute("data-old-page", "")')
-    window.run_command('Developer: Reload Webviews')  # the panel loads anew while the editor has the keyboard
-
-    def loaded_again():  # a new page that has handled its state (the model list is filled from it)
-        try:
-            return view.locator('body[data-old-page]').count() == 0 and view.locator('#model-select option').count() > 0
-        except Exception:  # the frame is being replaced
-            return False
-    wait_until(loaded_again, 60, what='the panel to load again')
+    reload_webviews(window, view)  # the panel loads anew while the editor has the keyboard
     page.keyboard.type('typed in the editor')
     lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first
     wait_until(lambda: 'typed in the editor' in lines.inner_text().replace('\u00a0', ' '), 15,
