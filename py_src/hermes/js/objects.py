@@ -13,7 +13,7 @@ def is_undefined(value: 'Any') -> bool:
 
 def or_none(value: 'Any') -> 'Any':
     """Map JS `undefined` to None, so it survives `JSON.stringify` and `is None` checks."""
-    return None if is_none(value) else value
+    return None if value is None else value
 
 
 def new(cls: 'Callable[[Unpack[Ts]], T]', *args: 'Unpack[Ts]') -> 'T':
