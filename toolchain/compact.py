@@ -5,7 +5,7 @@ around code whose meaning it does not change:
 - truth tests (`tconv`): `if (__t__ (a == b))` → `if (a == b)` when the tested expression is already a JS
   boolean: a comparison (`in` included: `__in__` answers a boolean), `not x`, `and`/`or` of such,
   `True`/`False`, or a call to a builtin that answers a boolean (`isinstance`, `hasattr`, …) or to one of
-  our functions whose every `return` is such an expression (`is_none`, …; found in py_src, see
+  our functions whose every `return` is such an expression (`is_object`, …; found in py_src, see
   `boolean_functions`). `__t__` of a boolean is that boolean, so nothing else changes (~6 kB).
 - `raise E(…)` without `from`: `var e = E(…); e.__cause__ = null; throw e` → `throw E(…)`. Nothing
   reads `__cause__` in the bundle (~4 kB); `raise … from …` and a bare `raise` keep Transcrypt's form.
@@ -88,7 +88,7 @@ def is_boolean(node, boolean_calls):
 def boolean_functions(sources):
     """Names that, called as `name(…)` anywhere in py_src, are one module-level function answering a boolean
     on every path: defined by exactly one `def` (CPython-only modules aside), bound in no other way, ending
-    with a `return`, every `return` a boolean expression. Found to a fixed point (`is_x` calling `is_none`)."""
+    with a `return`, every `return` a boolean expression. Found to a fixed point (`is_x` calling `is_object`)."""
     definitions, bound = {}, set()
     for path in sources:
         if path.name.endswith('_cpython.py'):  # CPython twins of the seam: never transpiled

@@ -3,7 +3,9 @@
 
 
 def is_none(value: 'Any') -> 'TypeIs[None]':
-    """True for None and, in JS, for `undefined` (missing keys, absent arguments, void returns)."""
+    """True for None and, in JS, for `undefined` (missing keys, absent arguments, void returns). Write `x is None`:
+    the build compiles it to `== null` too (toolchain/compact.py). Kept for the modules toolchain/lint.py
+    IS_NONE_CALLERS_LEFT names, until they are rewritten."""
     return value == None  # compiles to JS `== null`, which also matches undefined
 
 
