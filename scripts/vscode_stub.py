@@ -17,7 +17,7 @@ The TypeScript compiler reads the declarations (scripts/vscode_stub_ast.js); thi
 | `type X<T> = …` | `X: TypeAlias = …` |
 | `string` `boolean` `any` `void` `undefined`/`null` `never` | `str` `bool` `Any` `None` (`object` as the result of a callback the extension writes) `None` `NoReturn` |
 | `number` | `float` where the extension passes it, `int` where VS Code gives it (a line, a column, a count) |
-| `unknown` | `Any` (TypeScript narrows it first; Python code reads it by duck typing, `is_none` for what is missing) |
+| `unknown` | `Any` (TypeScript narrows it first; Python code reads it by duck typing, `x is None` for what is missing) |
 | a number enum where the extension passes it | `E \\| int` (TypeScript takes any number; `None` members have no Python name) |
 | `T[]`, `readonly T[]`, `[A, B]` | `Array[T]` (a list with JS's `push`) where VS Code gives a `T[]`, `Sequence[T]` where the extension passes one or it is read only; `Tuple[A, B]` |
 | `Thenable<T>`, `Promise<T>` | `Awaitable[T]` (what `await` takes; a coroutine is one) |
@@ -81,7 +81,7 @@ JS_ALIASED = {'and', 'arguments', 'clear', 'conjugate', 'del', 'from', 'get', 'g
 UNREACHABLE = {'case', 'default', 'enumerate', 'false', 'new', 'switch', 'fromkeys', 'true'}
 
 # unknown: TypeScript narrows it (instanceof, typeof) before use; Python code reads such a value by duck typing (a missing
-# member is undefined: `is_none`), which the checker cannot follow, so Any.
+# member is undefined: `x is None`), which the checker cannot follow, so Any.
 KEYWORD_TYPES = {'string': 'str', 'number': 'float', 'boolean': 'bool', 'any': 'Any', 'unknown': 'Any',
                  'undefined': 'None', 'null': 'None', 'never': 'NoReturn', 'object': 'object', 'bigint': 'int',
                  'symbol': 'Any'}  # symbol: Python has none

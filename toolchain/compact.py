@@ -5,7 +5,7 @@ around code whose meaning it does not change:
 - truth tests (`tconv`): `if (__t__ (a == b))` → `if (a == b)` when the tested expression is already a JS
   boolean: a comparison (`in` included: `__in__` answers a boolean), `not x`, `and`/`or` of such,
   `True`/`False`, or a call to a builtin that answers a boolean (`isinstance`, `hasattr`, …) or to one of
-  our functions whose every `return` is such an expression (`is_none`, …; found in py_src, see
+  our functions whose every `return` is such an expression (`is_object`, …; found in py_src, see
   `boolean_functions`). `__t__` of a boolean is that boolean, so nothing else changes (~6 kB).
 - `raise E(…)` without `from`: `var e = E(…); e.__cause__ = null; throw e` → `throw E(…)`. Nothing
   reads `__cause__` in the bundle (~4 kB); `raise … from …` and a bare `raise` keep Transcrypt's form.
@@ -22,6 +22,10 @@ around code whose meaning it does not change:
 - lambdas (without the keyword-argument prologue, *args or keyword-only parameters) and the function each
   comprehension runs in as arrow functions: `(function __lambda__ (x) {return x.id;})` → `((x) => {return
   x.id;})`. Neither uses `this` or `arguments`, and nothing constructs them (~2 kB).
+- `x is None` as `x == null` and `x is not None` as `x != null` (Transcrypt: `=== null`, false for JS
+  `undefined`). This one changes behaviour, on purpose: a missing key, a void return or an absent argument is
+  `undefined` in JS and None in Python, so `is None` now answers what CPython answers (the unit tests' and the
+  parity replay's meaning). Only comparisons with the literal None; `a is b` stays `===`.
 - classes: no `__module__: __name__` entry. Nothing reads `__module__` (the runtime, our code, the tests:
   checked at each build), and without it each module's `var __name__ = 'hermes.…'` is unused too (~4 kB).
 """
@@ -84,7 +88,7 @@ def is_boolean(node, boolean_calls):
 def boolean_functions(sources):
     """Names that, called as `name(…)` anywhere in py_src, are one module-level function answering a boolean
     on every path: defined by exactly one `def` (CPython-only modules aside), bound in no other way, ending
-    with a `return`, every `return` a boolean expression. Found to a fixed point (`is_x` calling `is_none`)."""
+    with a `return`, every `return` a boolean expression. Found to a fixed point (`is_x` calling `is_object`)."""
     definitions, bound = {}, set()
     for path in sources:
         if path.name.endswith('_cpython.py'):  # CPython twins of the seam: never transpiled
@@ -168,6 +172,48 @@ def patch_raise(compiler):
     if "'{}.__cause__ = '" not in _source(original):
         raise SystemExit('toolchain/compact.py: Transcrypt changed visit_Raise; review this script')
     generator.visit_Raise = visit_raise
+
+
+class IsNone(ast.Is):
+    """`is` with the literal None on one side: JS `==` (Transcrypt's operator table keys on the op's type)."""
+
+
+class IsNotNone(ast.IsNot):
+    """`is not` with the literal None on one side: JS `!=`."""
+
+
+NONE_OPERATORS = {ast.Is: IsNone, ast.IsNot: IsNotNone}
+
+
+def _is_none_literal(node):
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def patch_is_none(compiler):
+    """`x is None` as `x == null` and `x is not None` as `x != null`: Python's meaning for a JS `undefined` too
+    (a missing key, a void return, an absent argument), where Transcrypt's `=== null` is false for it. Only a
+    comparison with the literal None changes; `a is b` stays `===`. `==` and `===` have the same precedence, so
+    the parentheses Transcrypt puts around operands do not change either."""
+    generator = compiler.Generator
+    original = generator.visit_Compare
+    source = _source(compiler)
+    if "ast.Is: ('===', 10)," not in source or "ast.IsNot: ('!==', 10)," not in source \
+            or "ast.Eq: ('==', 10)," not in source or "ast.NotEq: ('!=', 10)," not in source \
+            or "self.emit (' {0} '.format (self.operators [type (op)][0]))" not in _source(original) \
+            or 'return self.operators [type (exprNode.ops [0])][1]' not in source:
+        raise SystemExit('toolchain/compact.py: Transcrypt changed how it emits `is` comparisons; review patch_is_none')
+
+    def visit_compare(self, node):
+        operands = [node.left] + list(node.comparators)
+        ops = [NONE_OPERATORS[type(op)]() if type(op) in NONE_OPERATORS
+               and (_is_none_literal(operands[index]) or _is_none_literal(operands[index + 1])) else op
+               for index, op in enumerate(node.ops)]
+        if ops != node.ops:
+            self.operators.setdefault(IsNone, ('==', self.operators[ast.Eq][1]))
+            self.operators.setdefault(IsNotNone, ('!=', self.operators[ast.NotEq][1]))
+            node.ops = ops  # the tree is Transcrypt's own parse of this module, visited once
+        return original(self, node)
+    generator.visit_Compare = visit_compare
 
 
 def with_emit(self, rewrite, visit, node, *args):
@@ -307,6 +353,7 @@ def patch(compiler, sources, js_sources):
                          'review is_boolean')
     patch_truthiness(compiler, boolean_functions(sources))
     patch_raise(compiler)
+    patch_is_none(compiler)
     patch_class_module(compiler, sources + js_sources)
     patch_methods(compiler)
     patch_arrows(compiler)

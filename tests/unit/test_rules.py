@@ -30,12 +30,13 @@
    so a test builds the choice it wants instead of flipping a module's switch. No `global`; no function changes a
    module-level name (an item, an attribute, a mutating method). MODULE_STATE lists the few that must stay, each with
    why; the `_cpython.py` twins (CPython stand-ins for JS globals, never bundled) are not checked.
-13. Untyped reads at the boundary: `get_key` / `is_none` / `json_type` read values whose shape nobody promised —
+13. Untyped reads at the boundary: `get_key` / `json_type` read values whose shape nobody promised —
    what a transport received, a message of an agent, a CLI or the panel, a tool's arguments before the registry
    checked them, the seam's JS values. BOUNDARY_READERS lists where such values enter; inside, typed records are
    read by attribute or key. The calls other modules still make are recorded per module in
    tests/unit/untyped_reads.json, a ratchet: a count may fall (the test then asks for the lower number), never rise,
-   and a module not listed makes none.
+   and a module not listed makes none. (`x is None` is no such read: the build compiles it to `== null`, true for a JS
+   `undefined` too, toolchain/compact.py, so it is Python's test for a missing value everywhere.)
 14. Parts loaded on first use: a module hermes/lazy_parts.py imports is bundled as a file of its own
    (dist/part-<module>.js, esbuild.js), so no other module imports it (but inside a skip block, for types), and
    the code asks for it by name, `load_part('<module>')` (hermes/js/parts.py).
@@ -518,7 +519,7 @@ BOUNDARY_READERS = {
     'core/tools.py': "the registry: a tool call's arguments before they are checked",
     'core/schema.py': "tool arguments checked against their schema",
 }
-UNTYPED_READS = ('get_key', 'is_none', 'json_type')
+UNTYPED_READS = ('get_key', 'json_type')
 UNTYPED_READS_FILE = Path(__file__).resolve().parent / 'untyped_reads.json'
 
 
@@ -553,7 +554,7 @@ def untyped_read_findings(relative, counts, allowed):
 
 
 def test_untyped_reads_stay_where_untyped_values_enter():
-    """Rule 13 (a ratchet): outside BOUNDARY_READERS, a module calls get_key / is_none / json_type no more often than
+    """Rule 13 (a ratchet): outside BOUNDARY_READERS, a module calls get_key / json_type no more often than
     tests/unit/untyped_reads.json records, and that record follows every drop."""
     recorded = json.loads(UNTYPED_READS_FILE.read_text())['modules']
     found = []
@@ -572,21 +573,20 @@ def test_untyped_reads_stay_where_untyped_values_enter():
 def test_the_untyped_reads_rule_fires_inside_and_follows_a_drop():
     source = """
 from hermes.core.values import get_key, json_type
-from hermes.js.objects import is_none
 
 
 def read(entry, value):
-    if is_none(value) or json_type(value) != 'string':
+    if value is None or json_type(value) != 'string':
         return get_key(entry, 'hunks')
     return entry['hunks']
 """
     counts = untyped_reads(ast.parse(source))
-    assert counts == {'get_key': 1, 'is_none': 1, 'json_type': 1}
-    inside = untyped_read_findings('host/changes/log.py', counts, {'get_key': 1, 'is_none': 1})
+    assert counts == {'get_key': 1, 'json_type': 1}  # `value is None` is none
+    inside = untyped_read_findings('host/changes/log.py', counts, {'get_key': 1})
     assert len(inside) == 1 and inside[0].startswith('host/changes/log.py: 1 calls of json_type, 0 recorded')
-    dropped = untyped_read_findings('host/changes/log.py', counts, {'get_key': 2, 'is_none': 1, 'json_type': 1})
+    dropped = untyped_read_findings('host/changes/log.py', counts, {'get_key': 2, 'json_type': 1})
     assert len(dropped) == 1 and 'lower it' in dropped[0]
-    assert untyped_read_findings('host/changes/log.py', counts, {'get_key': 1, 'is_none': 1, 'json_type': 1}) == []
+    assert untyped_read_findings('host/changes/log.py', counts, {'get_key': 1, 'json_type': 1}) == []
     assert untyped_read_findings('net/mcp/http.py', counts, {}) == []  # a transport: where untyped values enter
 
 

@@ -82,11 +82,28 @@ def dict_data():
     return [data.get('a'), data.get('missing', 'fallback'), sorted(data.keys())]
 
 
+def none_tests(value):
+    """What `is None` and its forms answer for one value (node: also for undefined)."""
+    other, one = value, 1
+    return [value is None, None is value, value is not None, not value is None, not (value is not None),
+            'n' if value is None else 'v', value is None and 'n', value is not None or 'n',
+            0 < one is not None is not value, value is other]
+
+
+def none_values():
+    """undefined (a missing key, a void return), null, and values that are not None."""
+    # __pragma__('js', '{}', 'var undefined_value = ({}).missing;')
+    # __pragma__('skip')
+    undefined_value = None
+    # __pragma__('noskip')
+    return [undefined_value, None, 0, '', False, {}, []]
+
+
 def results():
     return {'keyword_call': keyword_call(), 'no_keyword_callers': no_keyword_callers(1),
             'no_parameters': no_parameters(), 'same': [same(1, 1), same(1, 2)], 'truthy': [truthy([]), truthy([0])],
             'caught': caught(), 'bound': bound_method_keeps_self(), 'arrows': arrows([1, 2]),
-            'dict_data': dict_data()}
+            'dict_data': dict_data(), 'none_tests': [none_tests(value) for value in none_values()]}
 '''
 
 ENTRY = '''
@@ -145,6 +162,39 @@ def test_truth_tests_left_out_only_around_booleans(emitted):
     assert '__t__' not in function_js(js, 'same') and '(a == b ?' in function_js(js, 'same')
     assert '__t__ (py_items)' in function_js(js, 'truthy')  # a list: Python's truthiness (tconv) is kept
     assert printed['same'] == ['yes', 'no'] and printed['truthy'] == ['empty', 'full']
+
+
+def test_is_none_is_loose_equality_with_null(emitted):
+    js, _, printed = emitted
+    tests = function_js(js, 'none_tests')
+    assert 'value == null, null == value, value != null, !(value == null), !(value != null)' in tests
+    assert "(value == null ? 'n' : 'v')" in tests and "value == null && 'n'" in tests and "value != null || 'n'" in tests
+    assert '(0 < one && one != null && null != value)' in tests  # a chain: each link with None, and only those
+    assert 'value === other' in tests  # `is` between two names stays identity
+    assert '===' not in tests.replace('value === other', '')
+    is_none = [True, True, False, False, True, 'n', 'n', 'n', False, True]
+    not_none = [False, False, True, True, False, 'v', False, True, True, True]
+    assert printed['none_tests'] == [is_none, is_none] + [not_none] * 5  # undefined, null, 0, '', false, {}, []
+    python = {}
+    exec(textwrap.dedent(SNIPPET), python)  # what CPython answers: the same (undefined is None there)
+    assert [python['none_tests'](value) for value in python['none_values']()] == printed['none_tests']
+
+
+def test_the_is_none_patch_stops_the_build_when_transcrypt_moved(tmp_path, monkeypatch):
+    from toolchain import compact
+    (tmp_path / 'moved_compiler.py').write_text(textwrap.dedent('''
+        import ast
+        OPERATORS = {ast.Is: ('is', 10)}
+
+
+        class Generator:
+            def visit_Compare(self, node):
+                pass
+    '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import moved_compiler
+    with pytest.raises(SystemExit, match='Transcrypt changed how it emits `is` comparisons; review patch_is_none'):
+        compact.patch_is_none(moved_compiler)
 
 
 def test_raise_without_from_is_a_plain_throw(emitted):

@@ -1,6 +1,5 @@
 """Command-line arguments of dist/mcp-server.js, parsed without Node (pure; tested under CPython)."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.core.client_config import CLIENTS
 # __pragma__('skip')
 from typing import List
@@ -85,7 +84,7 @@ def parse_args(argv: 'List[str]') -> 'CliOptions':
             continue
         if arg.startswith('-') and arg != '-':
             raise UsageError('unknown option ' + arg)
-        if is_none(options['command']):
+        if options['command'] is None:
             if arg == 'help':
                 options['help'] = True
                 options['command'] = 'help'
@@ -97,7 +96,7 @@ def parse_args(argv: 'List[str]') -> 'CliOptions':
         raise UsageError('unexpected argument ' + arg)
     if options['help']:
         return options
-    if is_none(options['command']):
+    if options['command'] is None:
         raise UsageError('missing command (expected ' + ', '.join(COMMANDS) + ')')
     if options['json'] and options['command'] == 'stdio':
         raise UsageError('--json does not apply to stdio (its stdout carries protocol messages only)')

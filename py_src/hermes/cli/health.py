@@ -5,7 +5,6 @@ check after it. `diagnose()` takes its I/O as arguments, so tests can drive it w
 from hermes.js.clock import monotonic_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.core.values import get_key, is_object
 from hermes.net.mcp.client import McpHttpClient, McpClientError, get_health, base_url_of
 # __pragma__('skip')
@@ -28,9 +27,9 @@ async def diagnose(window: 'ChosenWindow', client_factory: 'Optional[Callable[[s
                    clock: 'Optional[Callable[[], float]]' = None) -> 'HealthReport':
     """The report for `window` (from select_window): {'ok', 'window', 'checks': [{name, ok, detail}], ...}.
     Checks after a failure that leaves them meaningless are reported as skipped (ok None)."""
-    client_factory = make_client if is_none(client_factory) else client_factory
-    fetch_health = get_health if is_none(fetch_health) else fetch_health
-    clock = monotonic_ms if is_none(clock) else clock
+    client_factory = make_client if client_factory is None else client_factory
+    fetch_health = get_health if fetch_health is None else fetch_health
+    clock = monotonic_ms if clock is None else clock
     report = {'ok': False, 'window': public_window(window), 'checks': [], 'health': None, 'server': None,
               'protocolVersion': None, 'tools': None, 'pingMs': None}  # type: HealthReport
     checks = report['checks']
@@ -98,7 +97,7 @@ async def list_all_tools(client: 'HealthClient') -> 'List[Json]':
     tools = []  # type: List[Json]
     cursor = None  # type: Json
     for page in range(100):  # a server that keeps sending cursors must not loop forever
-        result = await client.request('tools/list', None if is_none(cursor) else {'cursor': cursor})
+        result = await client.request('tools/list', None if cursor is None else {'cursor': cursor})
         page_tools = get_key(result, 'tools')
         if not isinstance(page_tools, list):
             raise McpClientError('tools/list returned no tools array', 'protocol')
@@ -131,7 +130,7 @@ def public_window(window: 'ChosenWindow') -> 'JsonObject':
     shown = {}  # type: JsonObject
     for key in ['url', 'port', 'pid', 'workspaceFolders', 'reason', 'count']:
         shown[key] = get_key(window, key)
-    shown['tokenSent'] = not is_none(get_key(window, 'token'))
+    shown['tokenSent'] = get_key(window, 'token') is not None
     return shown
 
 
@@ -144,14 +143,14 @@ def _check(name: str, ok: 'Optional[bool]', detail: str) -> 'Check':
 
 def describe_window(window: 'ChosenWindow') -> str:
     parts = [str(window['url'])]
-    if not is_none(get_key(window, 'pid')):
+    if get_key(window, 'pid') is not None:
         parts.append('pid ' + str(window['pid']))
     folders = get_key(window, 'workspaceFolders') or []
     parts.append(('workspace ' + ', '.join(folders)) if len(folders) > 0 else 'no workspace folder')
     text = ' · '.join(parts)
     reason = get_key(window, 'reason')
     count = get_key(window, 'count') or 0
-    if not is_none(reason):
+    if reason is not None:
         others = '; ' + str(count) + ' windows running, pick one with --port' if count > 1 else ''
         text += ' (' + reason + others + ')'
     return text
@@ -159,11 +158,11 @@ def describe_window(window: 'ChosenWindow') -> str:
 
 def describe_health(health: 'JsonObject') -> str:
     parts = [str(get_key(health, 'name', 'server')) + ' ' + str(get_key(health, 'version', '?'))]
-    if not is_none(get_key(health, 'tools')):
+    if get_key(health, 'tools') is not None:
         parts.append(plural(health['tools'], 'tool', 'tools'))
-    if not is_none(get_key(health, 'sessions')):
+    if get_key(health, 'sessions') is not None:
         parts.append(plural(health['sessions'], 'session', 'sessions'))
-    if not is_none(get_key(health, 'auth')):
+    if get_key(health, 'auth') is not None:
         parts.append('auth: ' + str(health['auth']))
     return ' · '.join(parts)
 
@@ -178,10 +177,10 @@ def auth_advice(error: 'McpClientError', window: 'ChosenWindow') -> str:
     """What to do about a 401/403, in one line."""
     text = error_message(error)
     port = get_key(window, 'port')
-    where = '~/.hermes/ide/' + (str(port) if not is_none(port) else '<port>') + '.json'
+    where = '~/.hermes/ide/' + (str(port) if port is not None else '<port>') + '.json'
     if error.status == 403:
         return text + '. The server refused this client (Host/Origin check).'
-    if is_none(get_key(window, 'token')):
+    if get_key(window, 'token') is None:
         return (text + '. No token was sent: the server requires one. It is in ' + where +
                 ' (used automatically when you leave out --url/--token), or run "Hermes: Copy MCP Config".')
     return (text + '. The token is wrong or out of date: the current one is in ' + where +
@@ -209,7 +208,7 @@ def median(values: 'List[float]') -> 'Optional[float]':
 
 
 def format_ms(value: 'Optional[float]') -> str:
-    if is_none(value):
+    if value is None:
         return '?'
     if value < 10:
         return str(round(value * 10) / 10) + ' ms'

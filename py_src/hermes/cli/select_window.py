@@ -6,7 +6,6 @@ host must not receive a window's token); else --port
 picks that window's file; else the window whose workspace folders hold the current directory (the
 deepest such folder); else the newest window."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.core.values import get_key, json_type
 from hermes.net.mcp.client import port_of
 # __pragma__('skip')
@@ -37,18 +36,18 @@ def select_window(windows: 'List[JsonObject]', cwd: str, options: 'CliOptions') 
     token = options['token']
     port = options['port']
     windows = [window for window in windows if json_type(get_key(window, 'url')) == 'string']
-    if not is_none(url):
+    if url is not None:
         match = _by_origin(windows, url)
-        chosen = _describe(match, 'given with --url', len(windows)) if not is_none(match) else {
+        chosen = _describe(match, 'given with --url', len(windows)) if match is not None else {
             'url': url, 'token': None, 'port': port_of(url), 'pid': None, 'workspaceFolders': [],
             'reason': 'given with --url', 'count': len(windows)}  # type: ChosenWindow
         chosen['url'] = url
-        if not is_none(token):
+        if token is not None:
             chosen['token'] = token
         return chosen
-    if not is_none(port):
+    if port is not None:
         match = _by_port(windows, port)
-        if is_none(match):
+        if match is None:
             raise NoWindowError('No running Hermes window serves on port ' + str(port) + '.' + _listing(windows))
         return _with_token(_describe(match, 'chosen with --port', len(windows)), token)
     if len(windows) == 0:
@@ -60,7 +59,7 @@ def select_window(windows: 'List[JsonObject]', cwd: str, options: 'CliOptions') 
             if contains_path(folder, cwd) and len(folder) > best_length:
                 best = window
                 best_length = len(folder)
-    if not is_none(best):
+    if best is not None:
         return _with_token(_describe(best, 'its workspace holds the current directory', len(windows)), token)
     return _with_token(_describe(windows[0], 'the newest window' if len(windows) > 1 else 'the only window',
                                  len(windows)), token)
@@ -68,7 +67,7 @@ def select_window(windows: 'List[JsonObject]', cwd: str, options: 'CliOptions') 
 
 def contains_path(folder: 'Optional[str]', path: 'Optional[str]') -> bool:
     """Is `path` the folder or inside it? Separator-aware: /a/b holds /a/b/c but not /a/bc."""
-    if is_none(folder) or is_none(path) or folder == '':
+    if folder is None or path is None or folder == '':
         return False
     folder = _trim(_normalize(folder))
     path = _trim(_normalize(path))
@@ -103,7 +102,7 @@ def _folders(window: 'JsonObject') -> 'List[str]':
 
 
 def _by_port(windows: 'List[JsonObject]', port: 'Optional[int]') -> 'Optional[JsonObject]':
-    if is_none(port):
+    if port is None:
         return None
     for window in windows:
         if get_key(window, 'port') == port:
@@ -142,7 +141,7 @@ def origin_of(url: 'Json') -> 'Optional[str]':
 def _by_origin(windows: 'List[JsonObject]', url: str) -> 'Optional[JsonObject]':
     """The window whose discovery file names the same scheme, host and port as `url`, or None."""
     wanted = origin_of(url)
-    if is_none(wanted):
+    if wanted is None:
         return None
     for window in windows:
         if origin_of(get_key(window, 'url')) == wanted:
@@ -170,7 +169,7 @@ def _of_type(window: 'JsonObject', key: str, kind: str) -> 'Json':
 
 
 def _with_token(chosen: 'ChosenWindow', token: 'Optional[str]') -> 'ChosenWindow':
-    if not is_none(token):
+    if token is not None:
         chosen['token'] = token
     return chosen
 

@@ -18,7 +18,6 @@ before VS Code gets a clear error for its first handshake and connects on the ne
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json, parse_json
-from hermes.js.objects import is_none
 from hermes.js.fetch import abort_controller
 from hermes.js.promises import spawn, wait_all
 from hermes.core.mcp.headers import mirrored_headers
@@ -66,7 +65,7 @@ class StdioBridge:
 
     async def finish(self) -> None:
         """stdin ended: let queued and running messages finish, then end the session."""
-        if self.pumping and not is_none(self.pump_task):
+        if self.pumping and self.pump_task is not None:
             await self.pump_task
         running = [self.in_flight[key] for key in self.in_flight.keys()]
         if len(running) > 0:
@@ -75,7 +74,7 @@ class StdioBridge:
 
     async def close(self) -> None:
         self.closed = True
-        if not is_none(self.client):
+        if self.client is not None:
             client = self.client
             self.client = None
             await client.close()
@@ -127,11 +126,11 @@ class StdioBridge:
         if slot in self.abortable:
             self.abortable[slot].abort()
             return True
-        return is_none(self.client) or is_none(self.client.session_id)
+        return self.client is None or self.client.session_id is None
 
     def _abortable(self, message: 'Json') -> 'Any':
         """An AbortController for a lone 2026-07-28 request, kept under its id until its POST ends; else None."""
-        if not is_request(message) or is_none(mirrored_headers(message)):
+        if not is_request(message) or mirrored_headers(message) is None:
             return None
         abort = abort_controller()
         self.abortable['id:' + dump_json(message['id'])] = abort
@@ -149,11 +148,11 @@ class StdioBridge:
 
         try:
             client = self.client
-            if is_initialize(message) or is_none(client):
+            if is_initialize(message) or client is None:
                 client = self._reconnect()
             await client.post(message, deliver, abort)
         except JsError as error:
-            if not is_none(abort) and abort.signal.aborted:
+            if abort is not None and abort.signal.aborted:
                 self.log(describe(message) + ' ' + dump_json(pending[0]) + ': cancelled by the client')
                 return  # a cancelled request is not answered
             text = error_message(error)
@@ -165,13 +164,13 @@ class StdioBridge:
             return
         finally:
             slot = 'id:' + dump_json(get_key(message, 'id'))
-            if not is_none(abort) and slot in self.abortable and self.abortable[slot] is abort:
+            if abort is not None and slot in self.abortable and self.abortable[slot] is abort:
                 del self.abortable[slot]
         if is_initialized_notification(message):
             self._start_listening()
 
     def _reconnect(self) -> 'McpHttpClient':
-        if not is_none(self.client):
+        if self.client is not None:
             old = self.client
             self.client = None
             self.listening = False
@@ -180,7 +179,7 @@ class StdioBridge:
         return self.client
 
     def _start_listening(self) -> None:
-        if self.listening or is_none(self.client) or is_none(self.client.session_id):
+        if self.listening or self.client is None or self.client.session_id is None:
             return
         self.listening = True
         spawn(self._listen(self.client))
@@ -211,7 +210,7 @@ def items_of(message: 'Json') -> 'List[Json]':
 
 def is_request(item: 'Json') -> bool:
     return is_object(item) and isinstance(get_key(item, 'method'), str) and has_key(item, 'id') and \
-        not is_none(get_key(item, 'id'))
+        get_key(item, 'id') is not None
 
 
 def request_ids(message: 'Json') -> 'List[Json]':

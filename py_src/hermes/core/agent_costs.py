@@ -10,7 +10,6 @@ different currencies are never added together: a total per currency.
 from typing import Any, List, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.acp.turn_usage import cost_text
 
@@ -21,7 +20,7 @@ MAX_SESSIONS = 500
 def cost_of(value: 'Json') -> 'Optional[JsonObject]':
     """A `usage_update.cost` as {'amount', 'currency'} (currency upper case), or None when it is not money
     (cost_text's rules)."""
-    if is_none(cost_text(value)):
+    if cost_text(value) is None:
         return None
     return {'amount': get_key(value, 'amount'), 'currency': get_key(value, 'currency').upper()}
 
@@ -62,14 +61,14 @@ class AgentCosts:
         """A session's cumulative cost as the agent said it; True when today's totals changed. A first amount of a
         session is all today's; a lower amount than before (the agent started counting anew) is a new start."""
         cost = cost_of(value)
-        if is_none(cost):
+        if cost is None:
             return False
         key = agent + '\n' + session_id
         found = [entry for entry in self.entries if entry['key'] == key]
         entry = found[0] if len(found) > 0 else None
-        if not is_none(entry) and cost['amount'] == entry['last'] and entry['currency'] == cost['currency']:
+        if entry is not None and cost['amount'] == entry['last'] and entry['currency'] == cost['currency']:
             return False
-        if is_none(entry) or entry['currency'] != cost['currency'] or cost['amount'] < entry['last']:
+        if entry is None or entry['currency'] != cost['currency'] or cost['amount'] < entry['last']:
             entry = {'key': key, 'agent': agent, 'currency': cost['currency'], 'before': 0, 'last': 0}
         entry['last'] = cost['amount']
         self.entries = [other for other in self.entries if other['key'] != key]
@@ -111,4 +110,4 @@ class AgentCosts:
 
 def _money(amount: 'Any', currency: str) -> str:
     text = cost_text({'amount': amount, 'currency': currency})
-    return '' if is_none(text) else text
+    return '' if text is None else text

@@ -47,7 +47,6 @@ class LlmClient(Protocol):
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.cancellation import Cancellation
 from hermes.core.llm_wire import LlmError, assistant_message, tool_call_message, add_usage
@@ -76,7 +75,7 @@ class Sinks:
 
     def __init__(self, sinks: 'SinkArgument') -> None:
         given = sinks  # type: Any  # one sink, a list of them, or None
-        self.sinks = [] if is_none(given) else (given if json_type(given) == 'array' else [given])  # type: List[EventSink]
+        self.sinks = [] if given is None else (given if json_type(given) == 'array' else [given])  # type: List[EventSink]
         self.author = None  # type: Optional[ChangeAuthor]  # the change log's author of this run's writes (set by run)
 
     def emit(self, deliver: 'Callable[[EventSink], None]') -> None:
@@ -96,11 +95,11 @@ class Sinks:
                 named = sink.change_author()
             except JsError:  # (a plain JS object without the method too)
                 named = None
-            if not is_none(named):
+            if named is not None:
                 chosen = named
-        if is_none(chosen):
+        if chosen is None:
             return fallback
-        if is_none(get_key(chosen, 'turn')):
+        if get_key(chosen, 'turn') is None:
             return {'client': get_key(chosen, 'client'), 'session': get_key(chosen, 'session'),
                     'turn': fallback['turn']}
         return chosen
@@ -134,7 +133,7 @@ class AgentLoop:
         if is_object(options):
             for key in DEFAULTS.keys():
                 value = get_key(options, key)
-                if not is_none(value):
+                if value is not None:
                     self.options[key] = value
         if not (self.options['tool_calling'] in MODES):
             self.options['tool_calling'] = 'auto'
@@ -151,7 +150,7 @@ class AgentLoop:
         # A turn id unique across windows and reloads when the front end names none: the time and this loop's count.
         events.author = events.change_author({'client': 'Hermes', 'session': None,
                                               'turn': 'run-' + str(round(now_ms())) + '-' + str(self._runs)})
-        cancellation = Cancellation() if is_none(cancellation) else cancellation
+        cancellation = Cancellation() if cancellation is None else cancellation
         outcome = {'text': '', 'stopped': None, 'iterations': 0, 'usage': None, 'mode': None, 'error': None,
                    'error_kind': None}  # type: Outcome
         run = _Run(history, events, cancellation, workspace, outcome)
@@ -180,7 +179,7 @@ class AgentLoop:
         if turn is RETRY:
             run.iteration -= 1  # the same reply again, now in the text protocol
             return True
-        if is_none(turn):
+        if turn is None:
             return False
         reply = self._record_reply(run, turn)
         calls = reply['calls']
@@ -214,7 +213,7 @@ class AgentLoop:
 
         def on_delta(delta: str) -> None:
             streamed['any'] = True
-            shown = delta if is_none(text_filter) else text_filter.feed(delta)
+            shown = delta if text_filter is None else text_filter.feed(delta)
             if shown != '':
                 run.events.emit(lambda sink: sink.on_text(shown))
         try:
@@ -231,7 +230,7 @@ class AgentLoop:
             else:
                 _fail(run.outcome, run.events, error)
             return None
-        if not is_none(text_filter):
+        if text_filter is not None:
             rest = text_filter.finish()
             if rest != '':
                 run.events.emit(lambda sink: sink.on_text(rest))
@@ -308,7 +307,7 @@ class AgentLoop:
     def _keep_partial(self, history: 'History', error: LlmError, text_filter: 'Optional[ToolBlockFilter]',
                       events: Sinks, mode: 'Optional[ToolMode]') -> None:
         """A reply cut short: keep the text that arrived (tool calls in pieces are dropped)."""
-        if not is_none(text_filter):
+        if text_filter is not None:
             rest = text_filter.finish()
             if rest != '':
                 events.emit(lambda sink: sink.on_text(rest))
@@ -322,7 +321,7 @@ class AgentLoop:
 
     def _all_known(self, calls: 'List[JsonObject]') -> bool:
         for call in calls:
-            if is_none(self.registry.get(call['name'])):
+            if self.registry.get(call['name']) is None:
                 return False
         return True
 

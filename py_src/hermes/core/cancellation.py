@@ -5,7 +5,6 @@ running tools get `ToolCall.cancel()`, and anything awaited can be raced against
 from typing import Any, Awaitable, Callable, Dict, List, Optional
 # __pragma__('noskip')
 from hermes.js.errors import JsError
-from hermes.js.objects import is_none
 from hermes.js.promises import deferred, first_of
 
 CANCELLED = {'cancelled': True}  # type: Dict[str, Any]
@@ -24,7 +23,7 @@ class Cancellation:
             return
         self.cancelled = True
         self.reason = reason
-        if not is_none(self._deferred):
+        if self._deferred is not None:
             self._deferred['resolve'](CANCELLED)
         listeners = self._listeners[:]
         self._listeners = []
@@ -47,7 +46,7 @@ class Cancellation:
 
     def wait(self) -> 'Awaitable[Any]':
         """An awaitable that resolves to CANCELLED when (if ever) this is cancelled."""
-        if is_none(self._deferred):
+        if self._deferred is None:
             self._deferred = deferred()
             if self.cancelled:
                 self._deferred['resolve'](CANCELLED)

@@ -6,7 +6,6 @@ from typing import Dict, List, Optional, TypeGuard
 from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 
 SERVER_NAME = 'vscode'
 
@@ -64,7 +63,7 @@ def clients_for(version: str) -> 'List[List[str]]':
 
 
 def has_token(token: 'Optional[str]') -> 'TypeGuard[str]':
-    return not is_none(token) and token != ''
+    return token is not None and token != ''
 
 
 def auth_headers(token: 'Optional[str]') -> 'Dict[str, str]':

@@ -11,7 +11,6 @@ from typing import Any, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject
 from hermes.core.method_table import Handler
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.jsonrpc import INVALID_PARAMS
 from hermes.core.mcp.protocol import ProtocolError
@@ -54,7 +53,7 @@ def rank_paths(candidates: 'List[str]', recent: 'List[str]', typed: str) -> 'Lis
             continue
         seen[slot] = True
         rank = match_rank(candidate, typed)
-        if is_none(rank):
+        if rank is None:
             continue
         used = recency[slot] if slot in recency else len(recent)
         scored.append({'value': candidate, 'key': _padded(used) + str(rank) + candidate.lower()})
@@ -97,7 +96,7 @@ class McpCompletions:
         kind = get_key(ref, 'type')
         if kind == 'ref/prompt':
             prompt_name = get_key(ref, 'name')
-            if json_type(prompt_name) != 'string' or is_none(find_prompt(prompt_name)):
+            if json_type(prompt_name) != 'string' or find_prompt(prompt_name) is None:
                 raise ProtocolError(INVALID_PARAMS, 'completion/complete: unknown prompt ' + str(prompt_name))
             if name == 'path':
                 return completion_result(await self._paths(typed, False))

@@ -17,7 +17,6 @@ from hermes.contracts.chat import ChatMessage
 from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.js.text import native_regex, regex_count
 from hermes.core.values import json_type, get_key
 from hermes.core.output_text import cap_chars
@@ -29,7 +28,7 @@ TOOL_RESULT_KEEP_TOKENS = 200  # what an old, oversized tool result is cut down 
 
 
 def estimate_text_tokens(text: 'Optional[str]') -> int:
-    if is_none(text) or len(text) == 0:
+    if text is None or len(text) == 0:
         return 0
     non_ascii = regex_count(_NON_ASCII, text)
     ascii_chars = len(text) - non_ascii
@@ -41,7 +40,7 @@ def estimate_message_tokens(message: 'ChatMessage') -> int:
     content = get_key(message, 'content')
     if json_type(content) == 'string':
         tokens += estimate_text_tokens(content)
-    elif not is_none(content):
+    elif content is not None:
         tokens += estimate_text_tokens(dump_json(content))
     calls = get_key(message, 'tool_calls')
     if json_type(calls) == 'array':
@@ -61,7 +60,7 @@ def estimate_tokens(messages: 'List[ChatMessage]') -> int:
 
 def estimate_tools_tokens(tools: 'Optional[List[JsonObject]]') -> int:
     """What native tool definitions cost in the prompt (servers render them into it)."""
-    if is_none(tools) or len(tools) == 0:
+    if tools is None or len(tools) == 0:
         return 0
     return estimate_text_tokens(dump_json(tools))
 
@@ -81,7 +80,7 @@ def fit_messages(system: 'ChatMessage', history: 'List[ChatMessage]', budget: in
     messages left out, 'tokens': the estimate}. `keep_from` is where the latest turn starts in
     `history` (default: the last user message); nothing from there on is changed. `history` itself
     is never modified."""
-    if is_none(keep_from):
+    if keep_from is None:
         starts = turn_starts(history)
         keep_from = starts[len(starts) - 1] if len(starts) > 0 else 0
     sizes = [estimate_message_tokens(message) for message in history]
@@ -141,7 +140,7 @@ def _shortened(message: 'Any', keep_chars: int) -> 'ChatMessage':  # (Any: read 
         return message
     copy = {}  # type: Any  # a ChatMessage, built key by key
     for key in ['role', 'tool_call_id', 'name']:
-        if not is_none(get_key(message, key)):
+        if get_key(message, key) is not None:
             copy[key] = message[key]
     copy['content'] = cap_chars(content, keep_chars, FOR_CONTEXT)
     return copy

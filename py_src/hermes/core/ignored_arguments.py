@@ -5,7 +5,6 @@ not declare (the registry leaves them out: core/tools.py declared_arguments). Ge
 # __pragma__('skip')
 from typing import Any, Dict, List
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 
 # The memory's bound: names and client strings come from outside, so a client inventing new ones for every call
 # must not grow it (or the log) without end; past it, nothing more is said.
@@ -20,7 +19,7 @@ class IgnoredArguments:
 
     def note(self, client: str, tool_name: str, names: 'List[str]') -> None:
         """`client` (its name and version) sent `names` to `tool_name`, which does not declare them."""
-        if is_none(self._log):
+        if self._log is None:
             return
         for name in names:
             key = client + '\n' + name

@@ -9,7 +9,7 @@ from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.jsonrpc import (JsonRpcError, JsonRpcErrorObject, JsonRpcNotification, JsonRpcResult,
                                       RequestId)
 # __pragma__('noskip')
-from hermes.js.objects import is_none, or_none
+from hermes.js.objects import or_none
 from hermes.core import values
 from hermes.core.values import json_type, get_key
 
@@ -32,14 +32,14 @@ def result_response(request_id: 'RequestId', result: 'Json') -> 'JsonRpcResult':
 
 def error_response(request_id: 'RequestId', code: int, message: str, data: 'Json' = None) -> 'JsonRpcError':
     error = {'code': code, 'message': message}  # type: JsonRpcErrorObject
-    if not is_none(data):
+    if data is not None:
         error['data'] = data
     return {'jsonrpc': JSONRPC_VERSION, 'id': or_none(request_id), 'error': error}
 
 
 def notification(method: str, params: 'Optional[JsonObject]' = None) -> 'JsonRpcNotification':
     message = {'jsonrpc': JSONRPC_VERSION, 'method': method}  # type: JsonRpcNotification
-    if not is_none(params):
+    if params is not None:
         message['params'] = params
     return message
 
@@ -90,7 +90,7 @@ def _invalid_response_reason(message: 'JsonObject') -> 'Optional[str]':
 
 def classify(message: 'Json') -> str:
     """'request' | 'notification' | 'response' | 'invalid'."""
-    if not is_none(invalid_reason(message)):
+    if invalid_reason(message) is not None:
         return 'invalid'
     if has_key(message, 'method'):
         return 'request' if has_key(message, 'id') else 'notification'

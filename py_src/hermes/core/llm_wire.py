@@ -17,7 +17,6 @@ from hermes.contracts.loop import LlmErrorKind
 from hermes.core.tools import Tool
 # __pragma__('noskip')
 from hermes.js.json import dump_json, parse_json, parse_json_plain
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key, copyable_keys
 from hermes.core.settings_spec import default_of
 
@@ -102,10 +101,10 @@ def chat_request(model: str, messages: 'List[JsonObject]', tools: 'Optional[List
     body = {'model': model, 'messages': messages, 'stream': True}
     if include_usage:
         body['stream_options'] = {'include_usage': True}
-    if not is_none(tools) and len(tools) > 0:
+    if tools is not None and len(tools) > 0:
         body['tools'] = tools
-        body['tool_choice'] = 'auto' if is_none(tool_choice) else tool_choice
-    if not is_none(extra):
+        body['tool_choice'] = 'auto' if tool_choice is None else tool_choice
+    if extra is not None:
         for key in copyable_keys(extra):
             body[key] = extra[key]
     return body
@@ -118,8 +117,8 @@ def tool_call_message(call_id: str, name: str, arguments_text: str) -> 'ToolCall
 def assistant_message(content: 'Optional[str]', tool_calls: 'Optional[List[ToolCallMessage]]' = None) -> 'ChatMessage':
     """An assistant message for the history. Content is '' rather than null when there are tool
     calls: some servers (older llama.cpp, some proxies) reject a null content."""
-    message = {'role': 'assistant', 'content': '' if is_none(content) else content}  # type: ChatMessage
-    if not is_none(tool_calls) and len(tool_calls) > 0:
+    message = {'role': 'assistant', 'content': '' if content is None else content}  # type: ChatMessage
+    if tool_calls is not None and len(tool_calls) > 0:
         message['tool_calls'] = tool_calls
     return message
 
@@ -132,7 +131,7 @@ def parse_arguments(text: 'Json') -> 'Dict[str, Any]':
     """The JSON arguments of a tool call → {'value': dict} or {'error': why}. Empty means {}."""
     if json_type(text) == 'object':
         return {'value': text}
-    if is_none(text) or (json_type(text) == 'string' and text.strip() == ''):
+    if text is None or (json_type(text) == 'string' and text.strip() == ''):
         return {'value': {}}
     if json_type(text) != 'string':
         return {'error': 'the arguments are not a JSON object'}
@@ -195,7 +194,7 @@ class StreamAccumulator:
             return ''
         self.chunks += 1
         error = get_key(chunk, 'error')
-        if not is_none(error):
+        if error is not None:
             self.error = _error_text(chunk) or dump_json(error)
             return ''
         model = get_key(chunk, 'model')
@@ -241,7 +240,7 @@ class StreamAccumulator:
             self.calls.append({'id': None, 'name': '', 'arguments': []})
         call = self.calls[index]
         self._last_index = index
-        if has_id and is_none(call['id']):
+        if has_id and call['id'] is None:
             call['id'] = call_id
         fn = get_key(piece, 'function')
         if not is_object(fn):
@@ -272,7 +271,7 @@ class StreamAccumulator:
             call = self.calls[index]
             if call['name'] == '' and len(call['arguments']) == 0:
                 continue
-            call_id = call['id'] if not is_none(call['id']) else self._prefix + str(index)
+            call_id = call['id'] if call['id'] is not None else self._prefix + str(index)
             result.append(tool_call_message(call_id, call['name'], ''.join(call['arguments'])))
         return result
 
@@ -304,7 +303,7 @@ def _error_text(value: 'Json') -> 'Optional[str]':
 
 def error_text_of_body(text: 'Optional[str]') -> 'Optional[str]':
     """The server's own explanation in an error response body (JSON or plain text), or None."""
-    if is_none(text):
+    if text is None:
         return None
     stripped = text.strip()
     if stripped == '':
@@ -314,7 +313,7 @@ def error_text_of_body(text: 'Optional[str]') -> 'Optional[str]':
     except ValueError:
         body = None
     message = _error_text(body)
-    if not is_none(message):
+    if message is not None:
         return message
     return stripped if len(stripped) <= 300 else stripped[:300] + '…'
 
@@ -323,7 +322,7 @@ def add_usage(total: 'Optional[Usage]', usage: 'Json') -> 'Optional[Usage]':
     """Sum token counts across the turns of one run."""
     if not is_object(usage):
         return total
-    if is_none(total):
+    if total is None:
         total = {'prompt_tokens': 0, 'completion_tokens': 0, 'total_tokens': 0}
     sums = total  # type: Any  # (a Usage, summed key by key)
     for key in ['prompt_tokens', 'completion_tokens', 'total_tokens']:

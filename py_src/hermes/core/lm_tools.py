@@ -15,7 +15,6 @@ from hermes.contracts.json import Json, JsonObject
 from hermes.core.tools import Tool
 # __pragma__('noskip')
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.dialog_text import escape_invisible
 
@@ -129,12 +128,12 @@ def describe_call(tool_name: str, arguments: 'Json', title: 'Json' = None) -> st
     """'Reading src/app.ts…', 'Running `npm test`…', or the tool's title: what a call is doing."""
     verb = _verb(tool_name)
     subject = _subject(arguments)
-    if tool_name.startswith('git_') and verb == 'Running' and not is_none(subject):
+    if tool_name.startswith('git_') and verb == 'Running' and subject is not None:
         subject = '`git ' + subject[1:]
-    if not is_none(verb) and not is_none(subject):
+    if verb is not None and subject is not None:
         return verb + ' ' + subject + '…'
     label = title if json_type(title) == 'string' and title != '' else tool_name
-    if not is_none(subject):
+    if subject is not None:
         return label + ': ' + subject + '…'
     return label + '…'
 

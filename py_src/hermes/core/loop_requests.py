@@ -20,7 +20,6 @@ class ToolOffer(TypedDict):
 # __pragma__('noskip')
 from hermes.js.errors import JsError
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.cancellation import Cancellation, CANCELLED
 from hermes.core.llm_wire import DEFAULT_CONTEXT_TOKENS, chat_request, openai_tools, assistant_message, tool_message
@@ -48,7 +47,7 @@ class LoopRequests:
             return self._model_info
         self._model_info_read = True
         reader = getattr(self._client, 'model_info', None)  # optional: a client may not tell
-        if is_none(reader) or cancellation.cancelled:
+        if reader is None or cancellation.cancelled:
             return None
         try:
             info = await cancellation.race(self._client.model_info(self._options['model']))
@@ -77,7 +76,7 @@ class LoopRequests:
         instructions = self._options['instructions']
         if last_chance and mode != 'none':
             note = ('This is your last step: answer the user now, without calling tools.')
-            instructions = note if is_none(instructions) else instructions + '\n\n' + note
+            instructions = note if instructions is None else instructions + '\n\n' + note
         system = {'role': 'system', 'content': build_system_prompt(workspace, tools, text_protocol, instructions)}  # type: ChatMessage
         native_tools = openai_tools(tools, offer['compact']) if mode == 'native' else None
         reply = min(self._options['reply_tokens'], context // 4)
@@ -150,7 +149,7 @@ def render_history(history: 'History', mode: 'Optional[ToolMode]') -> 'List[Chat
 
 def _render_assistant(message: 'ChatMessage', mode: 'Optional[ToolMode]') -> 'ChatMessage':
     content = get_key(message, 'content', '')
-    content = '' if is_none(content) else content
+    content = '' if content is None else content
     calls = get_key(message, 'tool_calls', [])
     calls = [] if json_type(calls) != 'array' else calls
     raw_text = get_key(message, 'hermes_text_protocol') is True

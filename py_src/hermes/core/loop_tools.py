@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from hermes.core.agent_loop import Sinks  # (it imports this module)
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
-from hermes.js.objects import is_none
 from hermes.core.values import has_key
 from hermes.core.tools import ToolCall, error_result, result_text, marked_error
 from hermes.core.cancellation import Cancellation, CANCELLED
@@ -52,8 +51,8 @@ async def _call_tool(registry: 'ToolRegistry', name: str, arguments: 'JsonObject
     if cancellation.cancelled:  # cancelled while the call was announced: never start it (in JS, calling an
         return error_result(CANCELLED_TEXT)  # async function runs it up to its first await)
     def report(progress: float, total: 'Optional[float]', message: 'Optional[str]') -> None:
-        text = str(progress) + ('/' + str(total) if not is_none(total) else '')
-        events.emit(lambda sink: sink.on_tool_log(shown, 'progress', text + (' ' + message if not is_none(message) else '')))
+        text = str(progress) + ('/' + str(total) if total is not None else '')
+        events.emit(lambda sink: sink.on_tool_log(shown, 'progress', text + (' ' + message if message is not None else '')))
 
     def log(level: str, message: str) -> None:
         events.emit(lambda sink: sink.on_tool_log(shown, level, message))

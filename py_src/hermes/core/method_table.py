@@ -9,14 +9,13 @@ such a name would find that machinery instead of "method not found". Every key g
 from typing import Any, Awaitable, Callable, Dict, Optional
 Handler = Callable[..., Awaitable[Any]]  # async handler(request_id, params) → result
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 
 
 class MethodTable:
     def __init__(self, handlers: 'Optional[Dict[str, Handler]]' = None) -> None:
         """`handlers`: {method: async handler(request_id, params)}."""
         self._slots = {}  # type: Dict[str, Handler]
-        if not is_none(handlers):
+        if handlers is not None:
             for method in handlers.keys():
                 self.add(method, handlers[method])
 

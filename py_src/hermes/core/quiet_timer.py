@@ -12,7 +12,6 @@ tests drive time by hand and the bundle uses JS timers through the seam.
 # __pragma__('skip')
 from typing import Any, Callable
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 
 
 class QuietTimer:
@@ -28,21 +27,21 @@ class QuietTimer:
 
     @property
     def waiting(self) -> bool:
-        return not is_none(self._handle)
+        return self._handle is not None
 
     def poke(self) -> None:
         """Something happened: the call waits for a quiet moment again (but not past the burst's longest wait)."""
         now = self._clock()
-        if is_none(self._since):
+        if self._since is None:
             self._since = now
         delay = max(0, min(self.quiet_ms, self._since + self.longest_ms - now))
-        if not is_none(self._handle):
+        if self._handle is not None:
             self._timers.cancel(self._handle)
         self._handle = self._timers.after(self._fire, delay)
 
     def cancel(self) -> None:
         """Nothing is called for the pokes so far."""
-        if not is_none(self._handle):
+        if self._handle is not None:
             self._timers.cancel(self._handle)
         self._handle = None
         self._since = None

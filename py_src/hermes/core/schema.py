@@ -15,7 +15,6 @@ for characters outside the Basic Multilingual Plane (emoji).
 from typing import Any, List
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core import values
 from hermes.core.values import is_object, has_key, get_key, object_keys, json_equal, describe
 
@@ -54,7 +53,7 @@ def _check(value: 'Json', schema: 'Json', path: str, errors: 'List[str]') -> Non
 
 def _check_type(value: 'Json', schema: 'Json', path: str, errors: 'List[str]') -> bool:
     expected = get_key(schema, 'type')
-    if is_none(expected):
+    if expected is None:
         return True
     names = expected if json_type(expected) == 'array' else [expected]
     kind = json_type(value)
@@ -95,7 +94,7 @@ def _check_object(value: 'Json', schema: 'Json', path: str, errors: 'List[str]')
 
 def _check_additional(value: 'Json', schema: 'Json', properties: 'Json', path: str, errors: 'List[str]') -> None:
     additional = get_key(schema, 'additionalProperties')
-    if is_none(additional) or additional is True:
+    if additional is None or additional is True:
         return
     for name in object_keys(value):
         if has_key(properties, name):

@@ -16,7 +16,6 @@ from typing import List, Optional
 from hermes.contracts.json import Json
 from hermes.core.tools import Tool
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.tool_text import protocol_prompt
 from hermes.core.output_text import cut_note
@@ -39,12 +38,12 @@ def build_system_prompt(workspace: 'Json' = None, tools: 'Optional[List[Tool]]' 
     """`tools`: registry Tools, described in the prompt only for the text protocol (native tool
     calling sends them in the request instead). `instructions`: extra text from the user or front end."""
     sections = [IDENTITY]
-    if not is_none(instructions) and instructions != '':
+    if instructions is not None and instructions != '':
         sections.append(instructions)
     context = workspace_section(workspace)
     if context != '':
         sections.append(context)
-    if text_protocol and not is_none(tools) and len(tools) > 0:
+    if text_protocol and tools is not None and len(tools) > 0:
         sections.append(protocol_prompt(tools))
     return '\n\n'.join(sections)
 

@@ -5,7 +5,6 @@ host's Execution fields (`command`, `done`, `exit_code`, `output()`, `duration_m
 # __pragma__('skip')
 from typing import Any
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.output_text import cap_tail
 from hermes.core.strip_chars import rstrip_chars
 
@@ -13,7 +12,7 @@ from hermes.core.strip_chars import rstrip_chars
 def render_execution(entry: 'Any', limit: int) -> str:
     """`$ command` then its output (the most recent `limit` characters) and how it ended."""
     if entry.done:
-        status = 'exit code ' + ('unknown' if is_none(entry.exit_code) else str(entry.exit_code))
+        status = 'exit code ' + ('unknown' if entry.exit_code is None else str(entry.exit_code))
     else:
         status = 'still running'
     seconds = entry.duration_ms() / 1000

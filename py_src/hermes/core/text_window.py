@@ -4,7 +4,6 @@ explicit note of what was left out so the model knows to ask for more (and how).
 # __pragma__('skip')
 from typing import Any, Dict, List, Optional
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 
 MAX_LINES = 2000
@@ -41,8 +40,8 @@ def line_window(text: str, start_line: 'Optional[int]' = None, end_line: 'Option
     Only the returned lines are cut out of `text` (measured: splitting a 10 MB file into lines and
     collecting them was most of a file_read)."""
     total = count_lines(text)
-    start = 1 if is_none(start_line) else start_line
-    last = total if is_none(end_line) else min(end_line, total)
+    start = 1 if start_line is None else start_line
+    last = total if end_line is None else min(end_line, total)
     if start < 1:
         raise ToolError('start_line must be 1 or more (lines are numbered from 1).')
     if total == 0:
@@ -76,13 +75,13 @@ def line_window(text: str, start_line: 'Optional[int]' = None, end_line: 'Option
     end = start + len(kept) - 1
     note = None
     remaining = last - end
-    if not is_none(cut_line):
+    if cut_line is not None:
         note = ('[truncated: line ' + str(cut_line['line']) + ' has ' + str(cut_line['more']) +
                 ' more characters]')
     if remaining > 0:
         more = ('[truncated: ' + str(remaining) + ' more lines (' + str(end + 1) + '-' + str(last) + ' of ' +
                 str(total) + '); continue with start_line=' + str(end + 1) + ']')
-        note = more if is_none(note) else note + '\n' + more
+        note = more if note is None else note + '\n' + more
     return {'text': '\n'.join(kept), 'start': start, 'end': end, 'total': total, 'note': note}
 
 
@@ -93,9 +92,9 @@ def render_window(label: str, window: 'Dict[str, Any]', extra: 'Optional[str]' =
     else:
         header = (label + ' (lines ' + str(window['start']) + '-' + str(window['end']) + ' of ' +
                   str(window['total']) + ')')
-    if not is_none(extra):
+    if extra is not None:
         header = header + ' ' + extra
     parts = [header, window['text']]
-    if not is_none(window['note']):
+    if window['note'] is not None:
         parts.append(window['note'])
     return '\n'.join(parts)

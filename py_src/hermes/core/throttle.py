@@ -25,7 +25,6 @@ class Clock(Protocol):
 
 # __pragma__('noskip')
 from hermes.js.clock import now_ms
-from hermes.js.objects import is_none
 from hermes.js.timers import clear_timer, set_timer
 
 
@@ -46,7 +45,7 @@ class KeyedThrottle:
     def __init__(self, interval_ms: float, fire: 'Callable[[str, float], None]', clock: 'Optional[Clock]' = None) -> None:
         self.interval_ms = interval_ms
         self._fire_callback = fire
-        self._clock = SystemClock() if is_none(clock) else clock
+        self._clock = SystemClock() if clock is None else clock
         # Keys come from clients (resource URIs): prefixed, so no key can be a dict's own member.
         self._last_fired = {}  # type: Dict[str, float]
         self._pending = {}  # type: Dict[str, Any]
@@ -57,7 +56,7 @@ class KeyedThrottle:
             return  # the trailing fire is scheduled already and will report this change too
         now = self._clock.now()
         last = self._last_fired[slot] if slot in self._last_fired else None
-        if is_none(last) or now - last >= self.interval_ms:
+        if last is None or now - last >= self.interval_ms:
             self._fire(key)
             return
         self._pending[slot] = self._clock.set_timer(lambda: self._trailing(key), last + self.interval_ms - now)
@@ -82,7 +81,7 @@ class KeyedThrottle:
         if slot in self._pending:
             del self._pending[slot]
         last = self._last_fired[slot] if slot in self._last_fired else None
-        early = 0 if is_none(last) else last + self.interval_ms - self._clock.now()
+        early = 0 if last is None else last + self.interval_ms - self._clock.now()
         if early > 0:  # a timer may fire a millisecond early by Date.now(): the interval is a promise
             self._pending[slot] = self._clock.set_timer(lambda: self._trailing(key), early)
             return

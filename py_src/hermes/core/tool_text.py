@@ -21,7 +21,6 @@ from hermes.contracts.chat import ChatMessage
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
 from hermes.js.json import dump_json, parse_json
-from hermes.js.objects import is_none
 from hermes.js.text import native_regex, regex_replace_all
 from hermes.core.values import json_type, is_object, get_key, has_key
 from hermes.core.strip_chars import lstrip_chars
@@ -161,16 +160,16 @@ def _read_block(body: str, calls: 'List[JsonObject]', errors: 'List[str]') -> No
         errors.append('An empty ```tool block: put {"name": ..., "arguments": {...}} inside it.')
         return
     value = _parse_lenient(text)
-    if is_none(value):
+    if value is None:
         value = _parse_json_lines(text)
-    if is_none(value):
+    if value is None:
         errors.append('This is not valid JSON:\n' + _clip(text, 400) + '\nWrite exactly one JSON object '
                       'like {"name": "tool_name", "arguments": {...}}, with double quotes and no comments.')
         return
     items = value if json_type(value) == 'array' else [value]
     for item in items:
         call = _call_of(item)
-        if is_none(call['error']):
+        if call['error'] is None:
             calls.append({'name': call['name'], 'arguments': call['arguments']})
         else:
             errors.append(call['error'])
@@ -183,7 +182,7 @@ def _parse_json_lines(text: str) -> 'Optional[List[Json]]':
         if line.strip() == '':
             continue
         value = _parse_lenient(line)
-        if is_none(value):
+        if value is None:
             return None
         values.append(value)
     return values if len(values) > 0 else None
@@ -205,7 +204,7 @@ def _call_of(item: 'Json') -> 'JsonObject':
             arguments = parse_json(arguments) if arguments.strip() != '' else {}
         except ValueError:
             return {'error': 'The "arguments" of ' + name + ' are not valid JSON: ' + _clip(arguments, 200)}
-    if is_none(arguments):
+    if arguments is None:
         arguments = {}
     if not is_object(arguments):
         return {'error': 'The "arguments" of ' + name + ' must be a JSON object, not ' + json_type(arguments) + '.'}
@@ -290,6 +289,6 @@ def _could_be_fence(partial: str) -> bool:
 
 
 def _clip(text: 'Optional[str]', limit: int) -> str:
-    if is_none(text):
+    if text is None:
         return ''
     return text if len(text) <= limit else text[:limit] + '…'

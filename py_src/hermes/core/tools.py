@@ -20,7 +20,6 @@ Listener = Callable[[], None]
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, has_key, get_key, object_keys, copyable_keys, copy_object
 from hermes.core.schema import validate
 
@@ -71,19 +70,19 @@ class Tool:
         # Client capabilities the handler relies on ({'sampling': {}}): a 2026-07-28 request that
         # does not declare them is refused (MissingRequiredClientCapability) before the call.
         self.client_capabilities = client_capabilities
-        if not is_none(preview):  # (an own field only when given: the class's None stands for the others)
+        if preview is not None:  # (an own field only when given: the class's None stands for the others)
             self.preview = preview
 
     def to_mcp(self) -> 'ToolSpec':
         """The entry for `tools/list`."""
         spec = {'name': self.name}  # type: Any
         annotations = {'readOnlyHint': self.read_only, 'destructiveHint': self.destructive}  # type: Dict[str, Any]
-        if not is_none(self.title):
+        if self.title is not None:
             spec['title'] = self.title
             annotations['title'] = self.title
         spec['description'] = self.description
         spec['inputSchema'] = self.input_schema
-        if not is_none(self.output_schema):
+        if self.output_schema is not None:
             spec['outputSchema'] = self.output_schema
         spec['annotations'] = annotations
         return spec
@@ -247,7 +246,7 @@ class Services:
 
 
 def _present(service: 'Optional[Any]', what: str) -> 'Any':
-    if is_none(service):
+    if service is None:
         raise ToolError(what + ' is not available: the Hermes extension is not fully active in this window.')
     return service
 
@@ -318,16 +317,16 @@ class ToolCall:
         """For a tool that is only sometimes destructive (git_command: `git log` runs freely, `git commit` must ask):
         ask the user through the gate this call came through (`gate.confirm`, host/approval.py). None to go ahead,
         or the refusal (raise it as a ToolError). Without a gate nobody could ask, so nothing is done unasked."""
-        if is_none(self.gate):
+        if self.gate is None:
             return tool_name + ': "' + title + '" ' + NO_GATE
         return await self.gate.confirm(tool_name, title, arguments, self, key)
 
     def progress(self, progress: float, total: 'Optional[float]' = None, message: 'Optional[str]' = None) -> None:
-        if not is_none(self._reporter) and not self._cancelled:
+        if self._reporter is not None and not self._cancelled:
             self._reporter(progress, total, message)
 
     def log(self, level: str, message: str) -> None:
-        if not is_none(self._logger):
+        if self._logger is not None:
             self._logger(level, message)
 
     @property
@@ -441,11 +440,11 @@ class ToolRegistry:
         # returns None to go ahead, or the text of a refusal the model gets as the tool's result.
         self.approver = approver
         # What handlers use besides their arguments (`Services`), handed to every call with the gate.
-        self.services = NO_SERVICES if is_none(services) else services
+        self.services = NO_SERVICES if services is None else services
 
     def add(self, tool: Tool) -> 'Listener':
         """Register `tool`; returns a function that removes it again (a disposable's body)."""
-        if not is_none(self.get(tool.name)):
+        if self.get(tool.name) is not None:
             raise ValueError("Tool '" + tool.name + "' is already registered")
         self._tools.append(tool)
         self._changed()
@@ -491,23 +490,23 @@ class ToolRegistry:
 
     async def call(self, name: str, arguments: 'Optional[JsonObject]', call: 'Optional[ToolCall]' = None) -> 'CallToolResult':
         """Validate and run one tool call; always returns a CallToolResult, never raises."""
-        if is_none(call):
+        if call is None:
             call = ToolCall()
         tool = self.get(name) if json_type(name) == 'string' else None
-        if is_none(tool):
+        if tool is None:
             available = ', '.join(self.names()) or '(none)'
             return error_result("Unknown tool '" + str(name) + "'. Available tools: " + available)
         problem = self._argument_problem(tool, arguments)
-        if not is_none(problem):
+        if problem is not None:
             return error_result(problem)
         declared = declared_arguments(_or_empty(arguments), tool.input_schema)
         call.ignored = declared[1]
         arguments = with_defaults(declared[0], tool.input_schema)
         call.gate = self.approver
         call.services = self.services
-        if not is_none(self.approver):
+        if self.approver is not None:
             refusal = await self.approver.approve(tool, arguments, call)
-            if not is_none(refusal):
+            if refusal is not None:
                 return error_result(refusal)
         try:
             return to_call_result(await tool.handler(every_declared(arguments, tool.input_schema), call))
@@ -595,4 +594,4 @@ def with_default_notes(schema: 'JsonObject') -> 'JsonObject':
 
 def _or_empty(arguments: 'Json') -> 'Json':
     """Absent arguments mean no arguments (MCP makes `arguments` optional)."""
-    return {} if is_none(arguments) else arguments
+    return {} if arguments is None else arguments

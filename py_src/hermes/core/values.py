@@ -7,7 +7,7 @@ loose `==` in the bundle: `2 == '2.0'` is true there), and treat `undefined` lik
 """
 # __pragma__('tconv')
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none, is_array, keys_of
+from hermes.js.objects import is_array, keys_of
 
 # __pragma__('skip')
 # In JS `typeof` is the operator itself: an `import {typeof}` is a syntax error, and the bare name
@@ -24,7 +24,7 @@ def json_type(value: 'Any') -> str:
     True is a boolean in both worlds, although CPython's bool is a subclass of int.
     Anything else that is not a JSON value (a function, a class instance) reports its `typeof`.
     """
-    if is_none(value):
+    if value is None:
         return 'null'
     kind = typeof(value)
     if kind == 'boolean' or kind == 'string':
@@ -122,7 +122,7 @@ def describe(value: 'Any') -> str:
     if json_type(value) == 'integer':
         return str(round(value))
     text = dump_json(value)
-    if is_none(text):
+    if text is None:
         return typeof(value)
     if len(text) > 80:
         return text[:77] + '...'

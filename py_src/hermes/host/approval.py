@@ -11,7 +11,6 @@ In Restricted Mode (an untrusted workspace) tools that can run a program are ref
 # __pragma__('tconv')
 from hermes.js.json import dump_json
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.core.tools import WAITING, CONFIRMED, DECLINED, ToolError, every_declared
 from hermes.js.errors import error_message, JsError
 from hermes.core.dialog_text import escape_invisible
@@ -73,14 +72,14 @@ class Approver:
 
     async def approve(self, tool: Any, arguments: 'JsonObject', call: 'CallContext') -> 'Optional[str]':
         refusal = restriction(tool.name)
-        if not is_none(refusal):
+        if refusal is not None:
             return refusal
         if call.confirmed:
             return None  # the front end already had the user confirm this very call
         if not self.needs_approval(tool):
             return None
         runs = None
-        if not is_none(tool.preview):
+        if tool.preview is not None:
             try:
                 runs = await tool.preview(every_declared(arguments, tool.input_schema), call)
             except ToolError as error:
@@ -90,7 +89,7 @@ class Approver:
                         '), so it did not ask and did not run it.')
         # "Allow for This Session" covers what was shown: the arguments and, when the tool has one, what they
         # resolved to (a task whose command line changed since asks again)
-        key = session_key(tool.name, arguments) + ('' if is_none(runs) else '\n' + runs)
+        key = session_key(tool.name, arguments) + ('' if runs is None else '\n' + runs)
         if key in self.allowed_for_session:
             return None
         what = tool.description.split('. ')[0]
@@ -99,7 +98,7 @@ class Approver:
     async def confirm(self, tool_name: str, title: str, arguments: 'JsonObject', call: 'CallContext',
                       key: 'Optional[str]' = None) -> 'Optional[str]':
         """Ask for one action a handler is about to take (see the module-level `confirm`)."""
-        key = session_key(tool_name, arguments) if is_none(key) else key
+        key = session_key(tool_name, arguments) if key is None else key
         if setting('tools.confirm') == 'never' or key in self.allowed_for_session:
             return None
         if call.confirmed:
@@ -125,7 +124,7 @@ class Approver:
             call.log('notice', CONFIRMED_NOTICE + ' ' + tool_name)
             return None
         call.set_confirmation(DECLINED)
-        if not is_none(self.log):
+        if self.log is not None:
             self.log.info('The user declined ' + tool_name)
         return ('The user declined to run ' + tool_name + '. Do not retry it unless the user asks; '
                 'explain what you wanted to do instead.')
@@ -136,7 +135,7 @@ def dialog_detail(tool_name: str, arguments: 'JsonObject', what: str, runs: 'Opt
     every line of it numbered, escaped and uncut), then the tool and ALL its arguments (the dialog scrolls;
     nothing is cut, so nothing that matters can hide after a cut), then what "for this session" covers."""
     lines = ['What will happen: ' + escape_invisible(what), '']
-    if not is_none(runs):
+    if runs is not None:
         lines.extend(numbered_lines('What will run', runs))
         lines.append('')
     lines.append('Tool: ' + tool_name)

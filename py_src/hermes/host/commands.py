@@ -2,7 +2,7 @@
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, keys_of
+from hermes.js.objects import keys_of
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type, copyable_keys
 from hermes.host.paths import resolve_path

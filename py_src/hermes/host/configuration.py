@@ -4,7 +4,6 @@ settings are read typed through host/settings.py."""
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.core.settings_spec import CONFIGURATION_TARGETS
 from hermes.host.changes.log import change_log_of, check_write, note_write
@@ -22,29 +21,29 @@ js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefi
 
 
 def or_null(value: Any) -> Any:
-    return None if is_none(value) else value
+    return None if value is None else value
 
 
 def folder_scope() -> 'Optional[Uri]':
     folders = vscode.workspace.workspaceFolders
-    return None if is_none(folders) or len(folders) == 0 else folders[0].uri
+    return None if folders is None or len(folders) == 0 else folders[0].uri
 
 
 def read_setting(key: str) -> 'JsonObject':
     """The effective value of `key` ('editor.tabSize', or a section like 'editor') and where it is set, whole (how
     much of a large section a model is shown is the tools' decision: tools/workspace_parts.py)."""
     scope = folder_scope()
-    config = vscode.workspace.getConfiguration(js_undefined, scope) if not is_none(scope) else \
+    config = vscode.workspace.getConfiguration(js_undefined, scope) if scope is not None else \
         vscode.workspace.getConfiguration()
     value = config.js_get(key)
     info = config.inspect(key)
     result = {'key': key, 'value': or_null(value)}  # type: JsonObject
-    if not is_none(info):
+    if info is not None:
         result['defaultValue'] = or_null(info.defaultValue)
         result['userValue'] = or_null(info.globalValue)
         result['workspaceValue'] = or_null(info.workspaceValue)
         result['workspaceFolderValue'] = or_null(info.workspaceFolderValue)
-    result['known'] = not is_none(value) or not is_none(info)
+    result['known'] = value is not None or info is not None
     return result
 
 
@@ -53,10 +52,10 @@ def target_for(name: str) -> 'ConfigurationTarget':
     if name == 'user':
         return targets.Global
     if name == 'workspace':
-        if is_none(vscode.workspace.workspaceFolders):
+        if vscode.workspace.workspaceFolders is None:
             raise ToolError('No folder is open, so there are no workspace settings; use target "user".')
         return targets.Workspace
-    if is_none(folder_scope()):
+    if folder_scope() is None:
         raise ToolError('No folder is open, so there are no folder settings; use target "user".')
     return targets.WorkspaceFolder
 
@@ -65,10 +64,10 @@ async def write_setting(key: str, value: 'Json', target_name: str) -> 'JsonObjec
     """Set `key` to `value` (None removes it at that level); returns the setting as read back."""
     target = target_for(target_name)
     scope = folder_scope() if target_name == 'workspace_folder' else None
-    config = vscode.workspace.getConfiguration(js_undefined, scope) if not is_none(scope) else \
+    config = vscode.workspace.getConfiguration(js_undefined, scope) if scope is not None else \
         vscode.workspace.getConfiguration()
     try:
-        await config.js_update(key, js_undefined if is_none(value) else value, target)
+        await config.js_update(key, js_undefined if value is None else value, target)
     except JsError as error:
         raise ToolError('VS Code refused to change "' + key + '": ' + error_message(error))
     return read_setting(key)
@@ -88,15 +87,15 @@ class ConfigurationService:
         when a folder is open, else the user's); returns the setting as read back. With the tool `call`, the
         change to the workspace's settings file is recorded in the change log (the user's own settings are
         outside the workspace: never recorded)."""
-        if is_none(target_name):
-            target_name = 'user' if is_none(vscode.workspace.workspaceFolders) else 'workspace'
-        settings_file = settings_file_of(target_name) if not is_none(change_log_of(call)) else None
+        if target_name is None:
+            target_name = 'user' if vscode.workspace.workspaceFolders is None else 'workspace'
+        settings_file = settings_file_of(target_name) if change_log_of(call) is not None else None
         before = None  # type: Optional[str]
-        if not is_none(settings_file):
+        if settings_file is not None:
             check_write(call, settings_file, None)
             before = _text_or_none(settings_file)
         result = await write_setting(key, value, target_name)
-        if not is_none(settings_file):
+        if settings_file is not None:
             note_write(call, settings_file, before, _text_or_none(settings_file))
         return result
 
@@ -105,10 +104,10 @@ def settings_file_of(target_name: str) -> 'Optional[str]':
     """The file VS Code writes a workspace or folder setting to (a `.code-workspace` file for a multi-root
     workspace's own settings), or None (the user's settings, or no folder)."""
     folders = vscode.workspace.workspaceFolders
-    if target_name == 'user' or is_none(folders) or len(folders) == 0:
+    if target_name == 'user' or folders is None or len(folders) == 0:
         return None
     workspace_file = vscode.workspace.workspaceFile
-    if target_name == 'workspace' and not is_none(workspace_file) and workspace_file.scheme == 'file':
+    if target_name == 'workspace' and workspace_file is not None and workspace_file.scheme == 'file':
         return workspace_file.fsPath
     if folders[0].uri.scheme != 'file':
         return None

@@ -13,7 +13,6 @@ here (`.fsPath` is allowed only in the modules listed there)."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none
 from hermes.host.paths import is_confined, display_path, outside_allowed, in_workspace, is_inside
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Dict, List, Optional, TypedDict
@@ -35,7 +34,7 @@ OPEN_SCHEMES = ['untitled']
 
 def shows(uri: 'Optional[Uri]') -> bool:
     """Whether the location and the text behind `uri` (a vscode.Uri) may be shown."""
-    if is_none(uri):
+    if uri is None:
         return False
     scheme = uri.scheme
     if scheme in OPEN_SCHEMES:
@@ -53,7 +52,7 @@ def shown_path(uri: 'Uri') -> str:
 
 def place(uri: 'Optional[Uri]') -> 'Place':
     """{'path', 'uri'} of a location as it may be shown: the file's path and URI, or `OUTSIDE` and None."""
-    if not is_none(uri) and shows(uri):
+    if uri is not None and shows(uri):
         return {'path': shown_path(uri), 'uri': uri.toString()}
     return {'path': OUTSIDE, 'uri': None}
 
@@ -62,7 +61,7 @@ def is_public(uri: 'Optional[Uri]') -> bool:
     """A file of VS Code's own installation (the TypeScript library's .d.ts files a hover of `console.log`
     comes from): public text, not the user's, though its path is outside the workspace."""
     root = vscode.env.appRoot
-    return not is_none(uri) and uri.scheme == 'file' and not is_none(root) and is_inside(uri.fsPath, root)
+    return uri is not None and uri.scheme == 'file' and root is not None and is_inside(uri.fsPath, root)
 
 
 def confined_paths(paths: 'List[str]') -> 'List[str]':

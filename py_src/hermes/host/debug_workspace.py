@@ -2,7 +2,7 @@
 debug tools): the launch configurations of launch.json (and the user's), and the source breakpoints."""
 # __pragma__('tconv')
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type, get_key
 # __pragma__('skip')
@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 def workspace_folder(name: 'Optional[str]' = None) -> 'Optional[WorkspaceFolder]':
     """The workspace folder called `name` (the first one when None); None when no folder is open."""
     folders = vscode.workspace.workspaceFolders
-    if is_none(folders) or len(folders) == 0:
+    if folders is None or len(folders) == 0:
         return None
-    if is_none(name):
+    if name is None:
         return folders[0]
     for folder in folders:
         if folder['name'] == name:
@@ -28,7 +28,7 @@ def workspace_folder(name: 'Optional[str]' = None) -> 'Optional[WorkspaceFolder]
 
 def launch_names(folder: 'Optional[WorkspaceFolder]') -> 'List[str]':
     """The names of the configurations in `folder`'s launch.json (and the user's)."""
-    scope = None if is_none(folder) else folder.uri
+    scope = None if folder is None else folder.uri
     configurations = vscode.workspace.getConfiguration('launch', scope).js_get('configurations')
     if json_type(configurations) != 'array':
         return []
@@ -38,7 +38,7 @@ def launch_names(folder: 'Optional[WorkspaceFolder]') -> 'List[str]':
 def launch_configuration(folder: 'Optional[WorkspaceFolder]', name: str) -> 'Optional[JsonObject]':
     """The launch configuration (or compound) called `name` in `folder`'s launch.json (and the user's), as
     written there; None when there is none."""
-    scope = None if is_none(folder) else folder.uri
+    scope = None if folder is None else folder.uri
     launch = vscode.workspace.getConfiguration('launch', scope)
     for kind in ['configurations', 'compounds']:
         found = launch.js_get(kind)
@@ -55,7 +55,7 @@ def breakpoints_in(path: str) -> 'List[JsonObject]':
     for breakpoint in _source_breakpoints(path):
         entry = {'line': breakpoint.location.range.start.line + 1,  # type: JsonObject
                  'enabled': breakpoint.enabled}
-        if not is_none(breakpoint.condition):
+        if breakpoint.condition is not None:
             entry['condition'] = breakpoint.condition
         found.append(entry)
     return found
@@ -72,7 +72,7 @@ def set_breakpoints(path: str, lines: 'List[int]', condition: 'Optional[str]' = 
     added = []  # type: List[SourceBreakpoint]
     for line in lines:
         location = new(vscode.Location, uri, new(vscode.Position, line - 1, 0))
-        if is_none(condition):
+        if condition is None:
             added.append(new(vscode.SourceBreakpoint, location, True))
         else:
             added.append(new(vscode.SourceBreakpoint, location, True, condition))
@@ -86,6 +86,6 @@ def _source_breakpoints(path: str) -> 'List[Any]':
     breakpoints = vscode.debug.breakpoints  # type: Sequence[Any]  # (a SourceBreakpoint has a location)
     for breakpoint in breakpoints:
         location = breakpoint.location
-        if not is_none(location) and location.uri.fsPath == path:
+        if location is not None and location.uri.fsPath == path:
             found.append(breakpoint)
     return found

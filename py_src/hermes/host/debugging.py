@@ -10,7 +10,6 @@ Positions shown to the model are 1-based lines, like an editor shows them.
 # __pragma__('tconv')
 from hermes.js.errors import JsError, to_js_callback
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none
 from hermes.js.promises import deferred
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.tools import ToolError
@@ -51,7 +50,7 @@ class SessionState:
             result['reason'] = self.reason
             result['threadId'] = self.thread_id
         parent = self.session.parentSession
-        if not is_none(parent):
+        if parent is not None:
             result['parent'] = parent['name']
         return result
 
@@ -149,7 +148,7 @@ class DebugService:
         """The session a tool means: by id or name when given, else the live session that stopped last,
         else the active one."""
         live = self.live()
-        if not is_none(ref):
+        if ref is not None:
             matches = [state for state in live if state.session.id == ref or state.label() == ref]
             if len(matches) == 0:
                 raise ToolError('No debug session "' + ref + '". Running: ' + self.summary() + '.')
@@ -157,10 +156,10 @@ class DebugService:
         if len(live) == 0:
             raise ServiceProblem('no-session', 'No debug session is running.')  # the tools say what to do next
         stopped = _latest_stopped(live)
-        if not is_none(stopped):
+        if stopped is not None:
             return stopped
         active = vscode.debug.activeDebugSession
-        if not is_none(active):
+        if active is not None:
             return self.state_for(active)
         return live[len(live) - 1]
 
@@ -214,7 +213,7 @@ class DebugService:
 
     async def stop(self, session: 'Optional[DebugSession]' = None) -> None:
         """Stop `session` with its children, or every session."""
-        if is_none(session):
+        if session is None:
             await vscode.debug.stopDebugging()
         else:
             await vscode.debug.stopDebugging(session)
@@ -243,9 +242,9 @@ class DebugService:
             raise ToolError('The debugger refused "' + command + '": ' + _message(error))
 
     async def thread_id(self, state: 'SessionState', requested: 'Optional[int]' = None) -> int:
-        if not is_none(requested):
+        if requested is not None:
             return requested
-        if not is_none(state.thread_id):
+        if state.thread_id is not None:
             return state.thread_id
         threads = get_key(await self.request(state, 'threads', {}), 'threads', [])
         if len(threads) == 0:
@@ -278,13 +277,13 @@ class DebugService:
 def _latest_stopped(states: 'List[SessionState]') -> 'Optional[SessionState]':
     best = None  # type: Optional[SessionState]
     for state in states:
-        if state.stopped and (is_none(best) or state.stop_seq > best.stop_seq):
+        if state.stopped and (best is None or state.stop_seq > best.stop_seq):
             best = state
     return best
 
 
 def _message(error: Any) -> str:
-    message = error.message if not is_none(error) else None  # type: Any
+    message = error.message if error is not None else None  # type: Any
     return message if json_type(message) == 'string' else str(error)
 
 
@@ -306,7 +305,7 @@ def describe_frame(frame: Any) -> 'JsonObject':
         return {'id': get_key(frame, 'id'), 'name': get_key(frame, 'name'), 'path': OUTSIDE, 'file': None,
                 'line': get_key(frame, 'line'), 'column': get_key(frame, 'column')}
     return {'id': get_key(frame, 'id'), 'name': get_key(frame, 'name'),
-            'path': None if is_none(path) else display_path(path), 'file': path,
+            'path': None if path is None else display_path(path), 'file': path,
             'line': get_key(frame, 'line'), 'column': get_key(frame, 'column')}
 
 
@@ -314,7 +313,7 @@ def source_line(frame: 'JsonObject') -> 'Optional[str]':
     """The text of the frame's current line, read from disk, or None."""
     path = frame['file']
     line = frame['line']
-    if is_none(path) or json_type(line) != 'integer' or not node('path').isAbsolute(path):
+    if path is None or json_type(line) != 'integer' or not node('path').isAbsolute(path):
         return None
     try:
         lines = node('fs').readFileSync(path, 'utf8').split('\n')

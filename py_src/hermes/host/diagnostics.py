@@ -2,7 +2,6 @@
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.promises import make_promise
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, get_key
@@ -25,13 +24,13 @@ def severity_rank(name: str) -> int:
 
 def code_text(code: Any) -> 'Optional[str]':
     """A diagnostic's code: a number, a string, or {value, target}."""
-    if is_none(code):
+    if code is None:
         return None
     kind = json_type(code)
     if kind == 'string' or kind == 'integer' or kind == 'number':
         return str(code)
     value = get_key(code, 'value')
-    return None if is_none(value) else str(value)
+    return None if value is None else str(value)
 
 
 def describe(uri: 'Uri', diagnostic: 'Diagnostic') -> 'JsonObject':
@@ -40,7 +39,7 @@ def describe(uri: 'Uri', diagnostic: 'Diagnostic') -> 'JsonObject':
     start, end = diagnostic.range.start, diagnostic.range.end
     where = place(uri)
     severity = SEVERITIES[diagnostic.severity] if diagnostic.severity in [0, 1, 2, 3] else 'error'
-    if is_none(where['uri']):
+    if where['uri'] is None:
         return {'path': where['path'], 'withheld': True, 'line': start.line + 1, 'column': start.character + 1,
                 'endLine': end.line + 1, 'endColumn': end.character + 1, 'severity': severity, 'message': '',
                 'source': None, 'code': None}
@@ -50,7 +49,7 @@ def describe(uri: 'Uri', diagnostic: 'Diagnostic') -> 'JsonObject':
         'endLine': end.line + 1, 'endColumn': end.character + 1,
         'severity': severity,
         'message': diagnostic.message,
-        'source': None if is_none(diagnostic.source) else diagnostic.source,
+        'source': None if diagnostic.source is None else diagnostic.source,
         'code': code_text(diagnostic.code),
     }
 
@@ -60,7 +59,7 @@ def collect(path: 'Optional[str]' = None, min_severity: str = 'hint') -> 'List[J
     by file and position."""
     limit = severity_rank(min_severity)
     found = []  # type: List[JsonObject]
-    if not is_none(path):
+    if path is not None:
         uri = vscode.Uri.file(path)
         pairs = [[uri, vscode.languages.getDiagnostics(uri)]]  # type: List[Any]
     else:
@@ -88,11 +87,11 @@ async def wait_for_change(path: str, timeout_ms: float, call: 'Optional[CallCont
 
     def executor(resolve: 'Callable[[bool], None]', reject: 'Callable[[Any], None]') -> None:
         def done(changed: bool) -> None:
-            if not is_none(holder.get('timer')):
+            if holder.get('timer') is not None:
                 clear_timer(holder['timer'])
-            if not is_none(holder.get('listener')):
+            if holder.get('listener') is not None:
                 holder['listener'].dispose()
-            if not is_none(holder.get('unsubscribe')):
+            if holder.get('unsubscribe') is not None:
                 holder['unsubscribe']()
             resolve(changed)
 
@@ -104,7 +103,7 @@ async def wait_for_change(path: str, timeout_ms: float, call: 'Optional[CallCont
 
         holder['listener'] = vscode.languages.onDidChangeDiagnostics(on_change)
         holder['timer'] = set_timer(lambda: done(False), timeout_ms)
-        if not is_none(call):
+        if call is not None:
             holder['unsubscribe'] = call.on_cancel(lambda: done(False))
     return await make_promise(executor)
 

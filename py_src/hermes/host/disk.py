@@ -10,7 +10,6 @@ message has ENOENT (Node) or whose code is FileNotFound (VS Code)."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Awaitable, List, Optional, Protocol
 from hermes.contracts.json import JsonObject
@@ -50,7 +49,7 @@ class Disk:
 def uses_node_fs(disk: 'Optional[Disk]') -> bool:
     """Whether local folders are read directly (Node's fs, ripgrep) rather than through VS Code; `disk` None is
     the product's choice (yes)."""
-    return is_none(disk) or disk.node_fs
+    return disk is None or disk.node_fs
 
 
 def file_system_for(uri: 'Uri', disk: 'Optional[Disk]' = None) -> 'ReadingFileSystem':

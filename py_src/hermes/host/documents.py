@@ -3,7 +3,7 @@
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.tools import ToolError
 from hermes.host.changes.log import change_log_of, check_write, note_write
 # __pragma__('skip')
@@ -26,7 +26,7 @@ def open_document_for(path: str) -> 'Optional[TextDocument]':
 async def load_document(path: str, shown: str) -> 'TextDocument':
     """The file's TextDocument: the open one (with its unsaved changes), else loaded from disk."""
     document = open_document_for(path)
-    if not is_none(document):
+    if document is not None:
         return document
     try:
         return await vscode.workspace.openTextDocument(vscode.Uri.file(path))
@@ -44,9 +44,9 @@ async def replace_text(document: 'TextDocument', planned: 'List[JsonObject]', sh
     tool `call` that asks for it, the edit is checked against and recorded in the change log (host/changes/log.py):
     every editor edit a tool makes passes here."""
     # the path the change log records this edit under; None when nothing records it
-    path = document.uri.fsPath if document.uri.scheme == 'file' and not is_none(change_log_of(call)) else None
+    path = document.uri.fsPath if document.uri.scheme == 'file' and change_log_of(call) is not None else None
     before = None
-    if not is_none(path):
+    if path is not None:
         check_write(call, path, [[document.positionAt(item['start']).line, document.positionAt(item['end']).line]
                                  for item in planned])
         before = document.getText()
@@ -56,7 +56,7 @@ async def replace_text(document: 'TextDocument', planned: 'List[JsonObject]', sh
     if not await vscode.workspace.applyEdit(edit):
         raise ToolError('VS Code did not apply the edit to "' + shown + '" (the document may be read-only or '
                         'changed meanwhile).')
-    if not is_none(path):
+    if path is not None:
         note_write(call, path, before, document.getText())
 
 
@@ -69,10 +69,10 @@ async def save_document(document: 'TextDocument', shown: str) -> None:
 def active_editor() -> 'Optional[TextEditor]':
     """The active text editor, else the first visible one, else None."""
     editor = vscode.window.activeTextEditor
-    if not is_none(editor):
+    if editor is not None:
         return editor
     visible = vscode.window.visibleTextEditors
-    if not is_none(visible) and len(visible) > 0:
+    if visible is not None and len(visible) > 0:
         return visible[0]
     return None
 
@@ -85,7 +85,7 @@ def position_at(document: 'TextDocument', line: int, column: 'Optional[int]') ->
     """A Position for 1-based line/column, clamped into the document."""
     line_index = clamp(line - 1, 0, max(document.lineCount - 1, 0))
     length = len(document.lineAt(line_index).text)
-    return new(vscode.Position, line_index, clamp((1 if is_none(column) else column) - 1, 0, length))
+    return new(vscode.Position, line_index, clamp((1 if column is None else column) - 1, 0, length))
 
 
 async def show_document(path: str, shown: str, line: 'Optional[int]' = None, column: 'Optional[int]' = None,
@@ -94,19 +94,19 @@ async def show_document(path: str, shown: str, line: 'Optional[int]' = None, col
     """Open the file in an editor and focus it (unless keep_focus); with `line`, select/reveal that place."""
     document = await load_document(path, shown)
     options = {'preserveFocus': keep_focus}  # type: TextDocumentShowOptionsDict
-    if not is_none(preview):
+    if preview is not None:
         options['preview'] = preview
     target = None  # type: Optional[Range]
-    if not is_none(line):
+    if line is not None:
         start = position_at(document, line, column)
-        if is_none(end_line):
+        if end_line is None:
             end = start
         else:
-            end = position_at(document, end_line, end_column if not is_none(end_column) else
+            end = position_at(document, end_line, end_column if end_column is not None else
                               len(document.lineAt(clamp(end_line - 1, 0, max(document.lineCount - 1, 0))).text) + 1)
         target = new(vscode.Range, start, end)
         options['selection'] = target
     editor = await vscode.window.showTextDocument(document, options)
-    if not is_none(target):
+    if target is not None:
         editor.revealRange(target, vscode.TextEditorRevealType.InCenterIfOutsideViewport)
     return editor

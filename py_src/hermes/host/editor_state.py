@@ -8,7 +8,6 @@ remote model about the user's home folder and other projects."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.core.output_text import cap_tail
 from hermes.host.confinement import shows, shown_path, OUTSIDE
@@ -50,7 +49,7 @@ def _range(selection: 'Selection') -> 'JsonObject':
 
 def active_editor() -> 'Optional[JsonObject]':
     editor = current_editor()
-    if is_none(editor):
+    if editor is None:
         return None
     document = editor.document
     selections = []  # type: List[JsonObject]
@@ -61,7 +60,7 @@ def active_editor() -> 'Optional[JsonObject]':
         selections.append(item)
     visible = []  # type: List[JsonObject]
     ranges = editor.visibleRanges
-    for visible_range in ranges if not is_none(ranges) else []:
+    for visible_range in ranges if ranges is not None else []:
         visible.append({'startLine': visible_range.start.line + 1, 'endLine': visible_range.end.line + 1})
     inside = _readable(document)
     result = {  # type: JsonObject
@@ -84,7 +83,7 @@ def selection() -> 'Optional[JsonObject]':
     """{'text', 'path', 'languageId', 'range', 'ranges'} of the active editor (several selections'
     texts joined by newlines, in document order), or None without an editor."""
     editor = current_editor()
-    if is_none(editor):
+    if editor is None:
         return None
     document = editor.document
     ordered = list(editor.selections)
@@ -111,11 +110,11 @@ def tabs() -> 'JsonObject':
         items = []  # type: List[JsonObject]
         for tab in group.tabs:
             uri = tab_resource(tab)
-            inside = is_none(uri) or shows(uri)
+            inside = uri is None or shows(uri)
             items.append({
                 'label': tab.label if inside else OUTSIDE,
-                'path': None if is_none(uri) or not inside or uri.scheme != 'file' else shown_path(uri),
-                'uri': None if is_none(uri) or not inside else uri.toString(),
+                'path': None if uri is None or not inside or uri.scheme != 'file' else shown_path(uri),
+                'uri': None if uri is None or not inside else uri.toString(),
                 'active': tab.isActive, 'dirty': tab.isDirty, 'pinned': tab.isPinned, 'preview': tab.isPreview,
             })
         groups.append({'viewColumn': group.viewColumn, 'active': group.isActive, 'tabs': items})
@@ -214,7 +213,7 @@ def _render_terminal(record: Any) -> str:
         return USERS_TERMINAL
     executions = record.executions
     if len(executions) == 0:
-        if is_none(record.terminal.shellIntegration):
+        if record.terminal.shellIntegration is None:
             return ('(no output captured: the terminal has no shell integration, so VS Code does not share '
                     'its output)')
         return '(no command has run in this terminal since Hermes started)'

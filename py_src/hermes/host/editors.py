@@ -2,7 +2,6 @@
 as `call.services.tabs` (`EditorTabs`, built by host/services.py)."""
 # __pragma__('tconv')
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.host.documents import show_document
 from hermes.host.confinement import shows, OUTSIDE
 # __pragma__('skip')
@@ -16,11 +15,11 @@ if TYPE_CHECKING:
 def tab_resource(tab: 'Tab') -> 'Optional[Uri]':
     """The file a tab shows (text, diff's modified side, notebook, custom editor), or None."""
     tab_input = tab.input
-    if is_none(tab_input):
+    if tab_input is None:
         return None
-    if not is_none(tab_input.uri):
+    if tab_input.uri is not None:
         return tab_input.uri
-    if not is_none(tab_input.modified):
+    if tab_input.modified is not None:
         return tab_input.modified
     return None
 
@@ -30,11 +29,11 @@ def open_tabs() -> 'List[JsonObject]':
     for group in vscode.window.tabGroups.all:
         for tab in group.tabs:
             uri = tab_resource(tab)
-            inside = is_none(uri) or shows(uri)  # an outside tab: neither its name nor its place (confinement.py)
+            inside = uri is None or shows(uri)  # an outside tab: neither its name nor its place (confinement.py)
             tabs.append({
                 'label': tab.label if inside else OUTSIDE,
-                'path': None if is_none(uri) or not inside else uri.fsPath,
-                'uri': None if is_none(uri) or not inside else uri.toString(),
+                'path': None if uri is None or not inside else uri.fsPath,
+                'uri': None if uri is None or not inside else uri.toString(),
                 'group': group.viewColumn,
                 'active': tab.isActive and group.isActive,
                 'dirty': tab.isDirty,
@@ -50,7 +49,7 @@ def tabs_showing(path: str) -> 'List[Tab]':
     for group in vscode.window.tabGroups.all:
         for tab in group.tabs:
             uri = tab_resource(tab)
-            if not is_none(uri) and uri.scheme == 'file' and uri.fsPath == path:
+            if uri is not None and uri.scheme == 'file' and uri.fsPath == path:
                 found.append(tab)
     return found
 

@@ -4,7 +4,7 @@ VS Code's undo history and respect editors that hold unsaved changes. Deletion g
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none, keys_of, new
+from hermes.js.objects import keys_of, new
 from hermes.js.text import utf8_bytes, utf8_text
 from hermes.core.tools import ToolError
 from hermes.core.service_problems import ServiceProblem
@@ -39,7 +39,7 @@ def error_code(error: Any) -> 'Optional[str]':
         code = error.code
     except JsError:
         return None
-    return None if is_none(code) else code
+    return None if code is None else code
 
 
 def is_not_found(error: Any) -> bool:
@@ -65,11 +65,11 @@ async def read_text(path: str, max_bytes: 'Optional[int]' = None, disk: 'Optiona
     """The text of a file on disk (UTF-8). A ServiceProblem for a missing file ('not-found'), a folder ('folder'),
     one too large ('too-large'); a ToolError for a binary file. (The facts only: the tools add what to do next,
     tools/file_parts.py.)"""
-    if is_none(max_bytes):
+    if max_bytes is None:
         max_bytes = MAX_READ_BYTES
     info = await stat(path, disk)
     shown = display_path(path)
-    if is_none(info):
+    if info is None:
         raise ServiceProblem('not-found', '"' + shown + '" does not exist.')
     if info['kind'] == 'directory':
         raise ServiceProblem('folder', '"' + shown + '" is a folder, not a file.')
@@ -90,7 +90,7 @@ async def read_text(path: str, max_bytes: 'Optional[int]' = None, disk: 'Optiona
 async def ensure_parent_folder(path: str, disk: 'Optional[Disk]' = None) -> None:
     parent = node('path').dirname(path)
     info = await stat(parent, disk)
-    if is_none(info):
+    if info is None:
         await vscode.workspace.fs.createDirectory(uri_of(parent))  # creates missing parents too
     elif info['kind'] != 'directory':
         raise ToolError('Cannot create "' + display_path(path) + '": "' + display_path(parent) + '" is a file.')
@@ -105,14 +105,14 @@ async def write_text(path: str, text: str, must_not_exist: bool = False, call: '
     Returns 'created' or 'replaced'."""
     shown = display_path(path)
     info = await stat(path, disk)
-    if not is_none(info) and info['kind'] == 'directory':
+    if info is not None and info['kind'] == 'directory':
         raise ToolError('"' + shown + '" is a folder; give a file path.')
-    if not is_none(info) and must_not_exist:
+    if info is not None and must_not_exist:
         raise ServiceProblem('exists', '"' + shown + '" already exists.')
     document = open_document_for(path)
-    if not is_none(document) and document.isDirty:
+    if document is not None and document.isDirty:
         raise ServiceProblem('unsaved', '"' + shown + '" is open in the editor with unsaved changes.')
-    if not is_none(document) and not is_none(info):
+    if document is not None and info is not None:
         check_write(call, path, None)  # refused before VS Code's chat editing starts tracking the file
 
         async def replace_in_editor() -> 'WriteOutcome':
@@ -123,15 +123,15 @@ async def write_text(path: str, text: str, must_not_exist: bool = False, call: '
     recorded = await _text_before_write(call, path, info, disk)
 
     async def write_file() -> 'WriteOutcome':
-        if is_none(info):
+        if info is None:
             await ensure_parent_folder(path, disk)
         edit = new(vscode.WorkspaceEdit)
-        edit.createFile(uri_of(path), {'overwrite': not is_none(info), 'contents': utf8_bytes(text)})
+        edit.createFile(uri_of(path), {'overwrite': info is not None, 'contents': utf8_bytes(text)})
         if not await vscode.workspace.applyEdit(edit):
             raise ToolError('VS Code refused to write "' + shown + '".')
         if recorded['record']:
             note_write(call, path, recorded['before'], text)
-        return 'created' if is_none(info) else 'replaced'
+        return 'created' if info is None else 'replaced'
     return await in_edit_scope(call, [path], write_file)
 
 
@@ -140,9 +140,9 @@ async def _text_before_write(call: 'Optional[CallContext]', path: str, info: 'Op
     """{'record', 'before'}: whether the change log records a whole-file write of `path` (there is one, and the
     old content is text it can keep), and that text (None: no file). Refuses (ToolError) a write over a pending
     hunk the caller has not re-read."""
-    if is_none(change_log_of(call)):
+    if change_log_of(call) is None:
         return {'record': False, 'before': None}
-    if is_none(info) or info['kind'] != 'file':  # nothing there, or a dangling symlink: the write creates a file
+    if info is None or info['kind'] != 'file':  # nothing there, or a dangling symlink: the write creates a file
         return {'record': True, 'before': None}
     check_write(call, path, None)
     try:
@@ -155,7 +155,7 @@ async def _text_before_write(call: 'Optional[CallContext]', path: str, info: 'Op
 async def create_folder(path: str, disk: 'Optional[Disk]' = None) -> None:
     shown = display_path(path)
     info = await stat(path, disk)
-    if not is_none(info):
+    if info is not None:
         raise ToolError('"' + shown + '" already exists (' + info['kind'] + ').')
     await vscode.workspace.fs.createDirectory(uri_of(path))
 
@@ -182,7 +182,7 @@ async def delete_path(path: str, recursive: bool, call: 'Optional[CallContext]' 
         if path == folder or is_inside(folder, path):
             raise ToolError('"' + shown + '" is a workspace folder (or contains one); it cannot be deleted here.')
     info = await stat(path, disk)
-    if is_none(info):
+    if info is None:
         raise ToolError('"' + shown + '" does not exist.')
     if info['kind'] == 'directory' and not recursive:
         uri = uri_of(path)
@@ -198,7 +198,7 @@ async def delete_path(path: str, recursive: bool, call: 'Optional[CallContext]' 
     # a folder of more than MAX_RECORDED_FILES files is left to the trash, or VS Code's Undo.
     if info['kind'] == 'file':
         files = [path]  # type: List[str]
-    elif is_none(change_log_of(call)):
+    elif change_log_of(call) is None:
         files = []
     else:
         files = await _files_under(path, MAX_RECORDED_FILES, disk)
@@ -274,13 +274,13 @@ def _read_exclude_patterns(sections: 'List[str]') -> 'JsonObject':
     conditional = []  # type: List[List[str]]
     for section in sections:
         value = vscode.workspace.getConfiguration().js_get(section)
-        if is_none(value):
+        if value is None:
             continue
         for key in keys_of(value):
             rule = value[key]
             if rule is True:
                 plain.append(key)
-            elif not is_none(get_key(rule, 'when')):
+            elif get_key(rule, 'when') is not None:
                 conditional.append([key, rule['when']])
     return {'plain': plain, 'conditional': conditional}
 
@@ -313,7 +313,7 @@ def relative_to_folder(path: str, folders: 'Optional[List[str]]' = None) -> 'Opt
     """The path relative to the workspace folder holding it ('' for the folder itself), or None.
     (`folders`: folder_paths() when the caller already has them, e.g. for every entry of a listing.)"""
     node_path = node('path')
-    for folder in (folder_paths() if is_none(folders) else folders):
+    for folder in (folder_paths() if folders is None else folders):
         if is_inside(path, folder):
             return node_path.relative(folder, path).replace('\\', '/')
     return None

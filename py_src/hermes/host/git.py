@@ -20,7 +20,6 @@ Anything else goes to the gate (`confirm`), which says why; once the user allows
 from hermes.js.child_process import start_process
 from hermes.js.errors import JsError
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.core.git_args import classify
 from hermes.host.approval import confirm
@@ -107,7 +106,7 @@ def unsafe_config_keys(listing: str, file_inside: 'Optional[Callable[[str], bool
         if not (scope in ['local', 'worktree']) or key in keys:
             continue
         kind = config_key_kind(key)
-        if kind == 'program' or (kind == 'file' and (is_none(file_inside) or not file_inside(value))):
+        if kind == 'program' or (kind == 'file' and (file_inside is None or not file_inside(value))):
             keys.append(key)
     return keys
 
@@ -131,7 +130,7 @@ def config_file_inside(bases: 'List[str]') -> 'Callable[[str], bool]':
 def directory_of(path_text: 'Optional[str]') -> str:
     """The folder a git command runs in: the given workspace path (its folder, for a file) or the first
     workspace folder."""
-    if is_none(path_text):
+    if path_text is None:
         folders = folder_paths()
         if len(folders) == 0:
             raise ToolError('No folder is open in VS Code, so there is no repository to look at.')
@@ -161,11 +160,11 @@ async def run_git(args: 'List[str]', cwd: str, call: 'Optional[CallContext]' = N
         command.extend(['--no-ext-diff', '--no-textconv'])
     command.extend(args[1:])
     process = start_process('git', command, options)
-    unsubscribe = call.on_cancel(process['kill']) if not is_none(call) else None
+    unsubscribe = call.on_cancel(process['kill']) if call is not None else None
     result = await process['done']
-    if not is_none(unsubscribe):
+    if unsubscribe is not None:
         unsubscribe()
-    if not is_none(result['error']):
+    if result['error'] is not None:
         raise ToolError('Could not run git: ' + result['error'] + '. Is git installed and on PATH?')
     return result
 
@@ -206,7 +205,7 @@ async def read_only_concerns(cwd: str, paths: 'List[str]', call: 'Optional[CallC
     node_path = node('path')
     for path in paths:
         target = _path_target(path, cwd, root)
-        if is_none(target):
+        if target is None:
             concerns.append('"' + path + '" uses pathspec magic, which can reach outside the workspace')
         elif not in_workspace(node_path.resolve(cwd, target[1]) if target[0] == 'cwd' else node_path.resolve(root, target[1])):
             concerns.append('"' + path + '" is outside the workspace')
@@ -259,6 +258,6 @@ async def gate_read_only(tool_name: str, shown: str, arguments: 'JsonObject', cw
         return True
     arguments['why'] = '; '.join(concerns)
     refusal = await confirm(tool_name, shown, arguments, call, tool_name + ' ' + shown)
-    if not is_none(refusal):
+    if refusal is not None:
         raise ToolError(refusal + ' (asked because ' + '; '.join(concerns) + ')')
     return False

@@ -11,7 +11,7 @@ occurrence, on `line` when one is given).
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type
 from hermes.host.paths import resolve_path
@@ -68,15 +68,15 @@ def _declared(symbols: 'List[Any]', name: str) -> 'Optional[Position]':
     for symbol in symbols:
         if symbol['name'] == name:
             selection = symbol.selectionRange
-            if is_none(selection):
+            if selection is None:
                 location = symbol.location
-                selection = None if is_none(location) else location.range
-            if not is_none(selection):
+                selection = None if location is None else location.range
+            if selection is not None:
                 return selection.start
         children = symbol.children
-        if not is_none(children):
+        if children is not None:
             found = _declared(children, name)
-            if not is_none(found):
+            if found is not None:
                 return found
     return None
 
@@ -86,7 +86,7 @@ async def document_symbols(document: 'TextDocument') -> 'List[Any]':
         symbols = await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', document.uri)
     except JsError:
         return []
-    return [] if is_none(symbols) else symbols
+    return [] if symbols is None else symbols
 
 
 async def resolve_position(document: 'TextDocument', line: 'Optional[int]', column: 'Optional[int]',
@@ -107,7 +107,7 @@ async def resolve_position(document: 'TextDocument', line: 'Optional[int]', colu
     if symbol is None:
         raise ToolError('Say where: give "line" (and "column"), or "symbol" (a name in the file).')
     declared = _declared(await document_symbols(document), symbol)
-    if not is_none(declared):
+    if declared is not None:
         return declared
     for number in range(document.lineCount):
         index = find_word(document.lineAt(number).text, symbol)
@@ -119,15 +119,15 @@ async def resolve_position(document: 'TextDocument', line: 'Optional[int]', colu
 def location_of(item: Any) -> 'JsonObject':
     """A Location or LocationLink as {path, uri, line, column, endLine, endColumn} (1-based). One outside the
     workspace is only "a file outside the workspace": no URI, no position, and so no preview (confinement.py)."""
-    uri = item.targetUri if not is_none(item.targetUri) else item.uri
+    uri = item.targetUri if item.targetUri is not None else item.uri
     selection = item.targetSelectionRange
-    span = selection if not is_none(selection) else (item.targetRange if not is_none(item.targetRange) else item.range)
+    span = selection if selection is not None else (item.targetRange if item.targetRange is not None else item.range)
     where = place(uri)
     result = {'path': where['path'], 'uri': where['uri'], 'line': None, 'column': None}  # type: JsonObject
-    if is_none(where['uri']):
+    if where['uri'] is None:
         result['outside'] = True
         return result
-    if not is_none(span):
+    if span is not None:
         result['line'] = span.start.line + 1
         result['column'] = span.start.character + 1
         result['endLine'] = span.end.line + 1
@@ -140,13 +140,13 @@ async def add_previews(locations: 'List[JsonObject]', limit: int) -> None:
     """Give the first `limit` locations the text of their line ('text')."""
     documents = []  # type: List[TextDocument]
     for location in locations[:limit]:
-        if is_none(location['line']):
+        if location['line'] is None:
             continue
         document = None
         for known in documents:
             if known.uri.toString() == location['uri']:
                 document = known
-        if is_none(document):
+        if document is None:
             try:
                 document = await vscode.workspace.openTextDocument(location['_uri'])
             except JsError:
@@ -160,16 +160,16 @@ def symbol_entries(symbols: 'List[Any]', depth: int, out: 'List[JsonObject]') ->
     """DocumentSymbol trees or SymbolInformation lists → flat entries with a depth (for indentation)."""
     for symbol in symbols:
         place = symbol.range
-        if is_none(place) and not is_none(symbol.location):
+        if place is None and symbol.location is not None:
             place = symbol.location.range
         entry = {'name': symbol['name'], 'kind': kind_name(symbol.kind), 'depth': depth,  # type: JsonObject
                  'detail': symbol.detail or None,
                  'container': symbol.containerName or None}
-        if not is_none(place):
+        if place is not None:
             entry['line'] = place.start.line + 1
             entry['endLine'] = place.end.line + 1
         out.append(entry)
-        if not is_none(symbol.children):
+        if symbol.children is not None:
             symbol_entries(symbol.children, depth + 1, out)
     return out
 
@@ -180,9 +180,9 @@ def hover_text(hovers: Any) -> str:
         for content in hover.contents or []:
             if json_type(content) == 'string':
                 parts.append(content)
-            elif not is_none(content.language):
+            elif content.language is not None:
                 parts.append('```' + content.language + '\n' + content.value + '\n```')
-            elif not is_none(content.value):
+            elif content.value is not None:
                 parts.append(content.value)
     return '\n\n'.join([part.strip() for part in parts if part.strip() != ''])
 

@@ -4,7 +4,6 @@ report (host/diagnostics.py). A class of its own so a test can hand a tool a fak
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.host.language import (open_document, resolve_position, location_of, hover_text, document_symbols,
                                   symbol_entries, add_previews, edit_entries, kind_name)
@@ -54,7 +53,7 @@ class LanguageService:
             return text
         found = await vscode.commands.executeCommand('vscode.executeDefinitionProvider', document.uri, position)
         for item in found or []:
-            uri = item.targetUri if not is_none(item.targetUri) else item.uri
+            uri = item.targetUri if item.targetUri is not None else item.uri
             if not shows(uri) and not is_public(uri):
                 return HOVER_WITHHELD
         return text
@@ -69,7 +68,7 @@ class LanguageService:
         # a symbol's name is text of the file it is in: only the workspace's own (confinement.py)
         return [{'name': symbol['name'], 'kind': kind_name(symbol.kind), 'container': symbol.containerName or None,
                  'location': location_of(symbol.location)}
-                for symbol in (found or []) if not is_none(symbol.location) and shows(symbol.location.uri)]
+                for symbol in (found or []) if symbol.location is not None and shows(symbol.location.uri)]
 
     async def previews(self, locations: 'List[JsonObject]', limit: int) -> None:
         """Give the first `limit` location dicts the text of their line ('text')."""
@@ -82,7 +81,7 @@ class LanguageService:
                                                         position, new_name)
         except JsError as error:
             raise ToolError('Cannot rename here: ' + error_message(error))
-        if is_none(edit):
+        if edit is None:
             raise ToolError('No rename provider answered for this position (is it on a symbol, and is a language '
                             'extension for this file type installed?).')
         return edit
@@ -121,7 +120,7 @@ async def _texts_before(edit: 'WorkspaceEdit', call: 'Optional[CallContext]') ->
     """{path: text} of the files a WorkspaceEdit changes, when the call records into a change log (after
     checking that none of its edits touches a pending hunk the caller has not re-read); else {}."""
     befores = {}  # type: Dict[str, str]
-    if is_none(change_log_of(call)):
+    if change_log_of(call) is None:
         return befores
     for entry in edit_entries(edit):
         uri = entry[0]

@@ -31,7 +31,6 @@ class LlmSettings(TypedDict):
     extra_headers: Json  # `hermes.llm.extraHeaders`: an object of header names and values
 # __pragma__('noskip')
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.js.parts import load_part
 from hermes.core.llm_wire import normalize_endpoint
 from hermes.host.settings import setting
@@ -56,7 +55,7 @@ def loop_options(model: 'Optional[str]' = None) -> 'LoopOptions':
     provider). `hermes.llm.contextLength` 0 means what the server reports."""
     context_length = setting('llm.contextLength')
     return {
-        'model': setting('llm.model') if is_none(model) or model == '' else model,
+        'model': setting('llm.model') if model is None or model == '' else model,
         'tool_calling': setting('llm.toolCalling'),
         'max_iterations': setting('agent.maxIterations'),
         'context_tokens': context_length if context_length > 0 else None,
@@ -90,17 +89,17 @@ class LlmService:
         endpoint = llm_settings()['endpoint']
         if not self._key_loaded:
             value = await secrets.js_get(API_KEY_SECRET)
-            self._api_key = None if is_none(value) or value == '' else value
+            self._api_key = None if value is None or value == '' else value
             bound = await secrets.js_get(API_KEY_ENDPOINT_SECRET)
-            if not is_none(self._api_key) and (is_none(bound) or bound == ''):
+            if self._api_key is not None and (bound is None or bound == ''):
                 bound = endpoint  # a key stored before keys were bound: it was meant for today's endpoint
                 await secrets.store(API_KEY_ENDPOINT_SECRET, bound)
             self._key_endpoint = bound
             self._key_loaded = True
-        if is_none(self._api_key):
+        if self._api_key is None:
             return None
         if self._key_endpoint != endpoint:
-            if not is_none(self.log):
+            if self.log is not None:
                 self.log.warn('The API key was set for ' + str(self._key_endpoint) + ', not for ' + endpoint +
                               ': it is not sent. Set a key for this endpoint with "Hermes: Set API Key".')
             return None
@@ -109,7 +108,7 @@ class LlmService:
     async def set_api_key(self, value: 'Optional[str]') -> None:
         """Store (or, with '' / None, remove) the API key, bound to the current endpoint; the next request
         uses it."""
-        if is_none(value) or value == '':
+        if value is None or value == '':
             await self.context.secrets.delete(API_KEY_SECRET)
             await self.context.secrets.delete(API_KEY_ENDPOINT_SECRET)
         else:
@@ -129,7 +128,7 @@ class LlmService:
         current = llm_settings()
         key = await self.api_key()
         signature = current['endpoint'] + '\n' + (key or '') + '\n' + dump_json(current['extra_headers'])
-        if is_none(self._client) or self._client_key != signature:
+        if self._client is None or self._client_key != signature:
             # the client (net/llm_client.py) and the loop (core/agent_loop.py) load with the first run (js/parts.py)
             self._client = load_part('hermes.net.llm_client').LlmClient(current['endpoint'], key,
                                                                         current['extra_headers'], self.client_options)
@@ -152,10 +151,10 @@ class LlmService:
         """One agent run over `history` (extended in place) on `model` (default: `hermes.llm.model`);
         see core/agent_loop.py."""
         loop = await self.loop(model)
-        if is_none(workspace):
+        if workspace is None:
             workspace = gather_workspace_context()
         outcome = await loop.run(history, sink, cancellation, workspace)
-        if outcome['stopped'] == 'error' and not is_none(self.log):
+        if outcome['stopped'] == 'error' and self.log is not None:
             self.log.warn('LLM run failed: ' + str(outcome['error']))
         return outcome
 
@@ -171,9 +170,9 @@ class LlmService:
 def register_llm_service(context: 'ExtensionContext', log: 'Optional[Log]', registry: 'ToolRegistry') -> LlmService:
     service = LlmService(context, log, registry)
     on_change = context.secrets.onDidChange
-    if not is_none(on_change):
+    if on_change is not None:
         def changed(event: 'Optional[SecretStorageChangeEvent]') -> None:
-            if is_none(event) or event.key == API_KEY_SECRET:
+            if event is None or event.key == API_KEY_SECRET:
                 service.forget_api_key()
         context.subscriptions.push(on_change(changed))
     return service

@@ -2,7 +2,6 @@
 # __pragma__('tconv')
 from hermes.js.errors import error_message
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 if TYPE_CHECKING:  # the type checker's vscode (typings/vscode.pyi); the test shim has no such names
@@ -25,7 +24,7 @@ class Log:
         """Whether the channel keeps debug lines (its level is Debug or Trace): callers on hot paths skip
         building a line nobody will see. A channel without a level keeps everything."""
         level = getattr(self.channel, 'logLevel', None)  # VS Code: vscode.LogLevel; the test shim has none
-        return is_none(level) or level <= DEBUG_LEVEL
+        return level is None or level <= DEBUG_LEVEL
 
     def info(self, message: str) -> None:
         self.channel.info(message)

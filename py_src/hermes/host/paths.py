@@ -4,7 +4,6 @@
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.core.tools import ToolError
 from hermes.host.settings import setting
 from hermes.host.workspace import workspace_folders
@@ -33,7 +32,7 @@ def real_path(path: str, depth: int = 0) -> str:
             break
         except JsError:
             target = _link_target(current)
-            if not is_none(target) and depth < 40:
+            if target is not None and depth < 40:
                 rest = node_path.resolve(node_path.dirname(current), target)
                 for part in missing:
                     rest = node_path.join(rest, part)
@@ -95,14 +94,14 @@ def real_folder(folder: str) -> str:
         real = real_path(folder)
         return real if real == folder else None
     known = remembered('real:' + folder, compute)
-    return real_path(folder) if is_none(known) else known
+    return real_path(folder) if known is None else known
 
 
 def resolve_path(path_text: 'Optional[str]') -> str:
     """The absolute path a tool argument names, or a ToolError the model can act on."""
     node_path = node('path')
     folders = folder_paths()
-    if is_none(path_text) or path_text.strip() == '':
+    if path_text is None or path_text.strip() == '':
         raise ToolError('The path is empty. Give a path relative to the workspace, e.g. "src/main.py".')
     if node_path.isAbsolute(path_text):
         candidate = node_path.normalize(path_text)
@@ -143,7 +142,7 @@ def display_path(path: str, folders: 'Optional[List[str]]' = None) -> str:
     """Workspace-relative when inside a folder (what the model and the user read), else absolute.
     (`folders`: folder_paths() when the caller already has them, e.g. for thousands of paths.)"""
     node_path = node('path')
-    for folder in (folder_paths() if is_none(folders) else folders):
+    for folder in (folder_paths() if folders is None else folders):
         if is_inside(path, folder):
             if plainly_under(path, folder, node_path.sep):  # (file_search: 5,000 of them, 6 ms of path.relative)
                 return path[len(folder) + 1:]

@@ -3,7 +3,6 @@ paths by it). Fed by active-editor changes; files outside the workspace are not 
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.host.paths import is_confined
 # __pragma__('skip')
 from typing import TYPE_CHECKING, List, Optional
@@ -28,13 +27,13 @@ class RecentFiles:
         self.paths = kept
 
     def editor_shown(self, editor: 'Optional[TextEditor]') -> None:
-        if not is_none(editor) and not is_none(editor.document) and editor.document.uri.scheme == 'file':
+        if editor is not None and editor.document is not None and editor.document.uri.scheme == 'file':
             self.used(editor.document.uri.fsPath)
 
     def listen(self) -> 'Disposable':
         """Start with the visible editors (the active one most recent); returns the disposable."""
         visible = vscode.window.visibleTextEditors
-        for editor in visible if not is_none(visible) else []:
+        for editor in visible if visible is not None else []:
             self.editor_shown(editor)
         self.editor_shown(vscode.window.activeTextEditor)
         return vscode.window.onDidChangeActiveTextEditor(to_js_callback(self.editor_shown))

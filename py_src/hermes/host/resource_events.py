@@ -6,7 +6,6 @@ number of clients."""
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.core.mcp.resources import (ACTIVE_EDITOR, SELECTION, TABS, DIAGNOSTICS, WORKSPACE, terminal_uri,
                                        file_key, Disposable, ResourceHub)
 # __pragma__('skip')
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 
 def _is_active_document(document: 'TextDocument') -> bool:
     editor = vscode.window.activeTextEditor
-    return not is_none(editor) and editor.document is document
+    return editor is not None and editor.document is document
 
 
 class ResourceEvents:

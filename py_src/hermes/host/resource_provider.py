@@ -4,7 +4,6 @@ so the three share the same path rules and the same recent-files list)."""
 # __pragma__('tconv')
 from hermes.core.changes.report import agent_view
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.promises import next_turn
 from hermes.host.paths import resolve_path, display_path
 from hermes.host.confinement import confined_paths
@@ -55,7 +54,7 @@ class HostResources:
 
     def changes(self) -> 'JsonObject':
         """The change log as agents read it (core/changes/report.py agent_view)."""
-        if is_none(self.change_log):
+        if self.change_log is None:
             return agent_view([], [], False)
         return self.change_log.for_agents(None, True)
 

@@ -10,7 +10,6 @@ rename itself survives a power cut. A temporary file a killed process left behin
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.js.process import current_pid
 from hermes.net.discovery import process_alive
 # __pragma__('skip')
@@ -38,7 +37,7 @@ def write_file_atomically(file_path: str, text: str) -> None:
         descriptor = None
         fs.renameSync(temporary, file_path)
     except JsError as error:
-        if not is_none(descriptor):
+        if descriptor is not None:
             _quietly(lambda: fs.closeSync(descriptor))
         _quietly(lambda: fs.unlinkSync(temporary))
         raise error
@@ -75,7 +74,7 @@ def remove_leftover_temporaries(file_path: str) -> int:
             continue
         writer = name[len(prefix):len(name) - len('.tmp')].split('-')[0]
         pid = int(writer) if _digits(writer) else None  # transcrypt-ok[int-text]: at most 9 digits, checked
-        if is_none(pid) or not process_alive(pid):
+        if pid is None or not process_alive(pid):
             if _quietly(lambda: fs.unlinkSync(path.join(folder, name))):
                 removed += 1
     return removed

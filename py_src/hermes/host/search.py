@@ -6,7 +6,7 @@ from hermes.js.child_process import start_process, stream_process_lines
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import parse_json
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.js.process import platform_id
 from hermes.js.promises import make_promise, next_turn, wait_all
 from hermes.js.text import regex_matches, sorted_strings
@@ -43,7 +43,7 @@ js_undefined = None  # in the bundle, Transcrypt turns this name into JS `undefi
 def ripgrep_candidates() -> 'List[str]':
     node_path = node('path')
     root = vscode.env.appRoot
-    if is_none(root):
+    if root is None:
         return []
     binary = 'rg.exe' if platform_id().startswith('win32') else 'rg'
     candidates = []  # type: List[str]
@@ -56,13 +56,13 @@ def ripgrep_candidates() -> 'List[str]':
 def ripgrep_path(disk: 'Optional[Disk]' = None) -> str:
     """Where VS Code's ripgrep is (remembered by `disk`, host/disk.py Disk, when given); ToolError naming the places
     looked at when it is nowhere."""
-    if not is_none(disk) and not is_none(disk.ripgrep):
+    if disk is not None and disk.ripgrep is not None:
         return disk.ripgrep
     fs = node('fs')
     candidates = ripgrep_candidates()
     for candidate in candidates:
         if fs.existsSync(candidate):
-            if not is_none(disk):
+            if disk is not None:
                 disk.ripgrep = candidate
             return candidate
     raise ToolError('Text search needs the ripgrep binary that ships with VS Code, and it was not found (looked '
@@ -121,7 +121,7 @@ class ContentSearch:
         data = message['data']
         path = get_key(data['path'], 'text')
         line_text = get_key(data['lines'], 'text')
-        if is_none(path) or is_none(line_text):
+        if path is None or line_text is None:
             return False  # not valid UTF-8: skip rather than show mangled bytes
         if kind == 'match':
             if self.matches >= self.max_results:
@@ -188,7 +188,7 @@ async def search_content(query: str, options: 'JsonObject', call: 'CallContext',
         raise ToolError('The search was cancelled.')
     if result['code'] == 2 and search.matches == 0:
         raise ToolError('ripgrep could not run this search: ' + first_lines(result['stderr']))
-    if is_none(result['code']) and not result['stopped']:
+    if result['code'] is None and not result['stopped']:
         raise ToolError('ripgrep stopped unexpectedly: ' + first_lines(result['stderr']))
     return {'files': search.files, 'matches': search.matches, 'truncated': search.truncated,
             'warnings': first_lines(result['stderr']) if result['code'] == 2 else None}
@@ -232,7 +232,7 @@ async def find_files(glob: str, base: 'Optional[str]', max_results: int, use_ign
             rg = ripgrep_path(disk)
         except ToolError:
             pass
-        if not is_none(rg):
+        if rg is not None:
             return await find_files_with_ripgrep(rg, glob, base, max_results, call, disk)
     return await find_files_through_vscode(glob, base, max_results, use_ignore_files, call, disk)
 
@@ -258,20 +258,20 @@ async def find_files_with_ripgrep(rg: str, glob: str, base: 'Optional[str]', max
     by core/globs.py. Measured in code-server on 30,000 files: 2× → ~1.1× the bare `rg --files`,
     because findFiles' round trips to the window and its second ripgrep run are gone."""
     pattern = GlobSet([glob]).regex
-    folders = [folder for folder in folder_paths() if is_none(base) or is_inside(base, folder)]
-    if not is_none(base) and len(folders) == 0:
+    folders = [folder for folder in folder_paths() if base is None or is_inside(base, folder)]
+    if base is not None and len(folders) == 0:
         folders = [base]  # outside the workspace (hermes.tools.allowOutsideWorkspace)
     excluded = excluded_globs()
     args = ['--files', '--no-config', '--hidden', '--no-require-git']
     for glob in excluded:
         args.extend(['--glob', '!' + anchored(glob)])
     args.append('--')
-    wheres = ['.' if is_none(base) else node('path').relative(folder, base) or '.' for folder in folders]
+    wheres = ['.' if base is None else node('path').relative(folder, base) or '.' for folder in folders]
     runs = []  # type: List[Awaitable[List[str]]]
     for index, folder in enumerate(folders):
         # no ripgrep start for a small tree (unless the window's Disk says ripgrep lists every tree)
-        listed = list_small_tree(folder, wheres[index], excluded) if is_none(disk) or disk.small_trees else None
-        if not is_none(listed):
+        listed = list_small_tree(folder, wheres[index], excluded) if disk is None or disk.small_trees else None
+        if listed is not None:
             runs.append(as_awaitable(listed))
             continue
         folder_args = list(args)
@@ -358,7 +358,7 @@ async def list_folder(rg: str, args: 'List[str]', folder: str, call: 'CallContex
     unsubscribe = call.on_cancel(process['kill'])
     result = await process['done']
     unsubscribe()
-    if not is_none(result['error']) or (result['code'] == 2 and result['stdout'] == ''):
+    if result['error'] is not None or (result['code'] == 2 and result['stdout'] == ''):
         raise ToolError('The file search failed: ' + (result['error'] or first_lines(result['stderr'])))
     return result['stdout'].split('\n')  # (with a last empty line: callers skip empty lines)
 
@@ -372,20 +372,20 @@ async def find_files_through_vscode(glob: str, base: 'Optional[str]', max_result
     again for more."""
     source = new(vscode.CancellationTokenSource)
     unsubscribe = call.on_cancel(lambda: source.cancel())
-    include = glob if is_none(base) else new(vscode.RelativePattern, vscode.Uri.file(base), glob)
+    include = glob if base is None else new(vscode.RelativePattern, vscode.Uri.file(base), glob)
     search_excludes = exclude_patterns(['search.exclude'])['plain']
     # undefined (not null: that would switch files.exclude off too) when there is nothing to add
     exclude = js_undefined if len(search_excludes) == 0 else '{' + ','.join(search_excludes) + '}'
     limit = max_results + 1 if not use_ignore_files else max_results + max_results // 4 + 100
     allowed = None  # type: Optional[Dict[str, bool]]
     try:
-        listing = list_unignored([base] if not is_none(base) else folder_paths(),  # type: Any  # (awaited when used)
-                                 base if not is_none(base) else first_folder(), call, disk) if use_ignore_files else None
+        listing = list_unignored([base] if base is not None else folder_paths(),  # type: Any  # (awaited when used)
+                                 base if base is not None else first_folder(), call, disk) if use_ignore_files else None
         uris = await vscode.workspace.findFiles(include, exclude, limit, source.token)
         if use_ignore_files:
             allowed = await listing
         paths = kept_paths(uris, allowed)
-        while (not is_none(allowed) and len(uris) >= limit and len(paths) <= max_results and limit < MAX_FOUND and
+        while (allowed is not None and len(uris) >= limit and len(paths) <= max_results and limit < MAX_FOUND and
                not call.cancelled):
             limit = limit * 4
             uris = await vscode.workspace.findFiles(include, exclude, limit, source.token)
@@ -399,7 +399,7 @@ async def find_files_through_vscode(glob: str, base: 'Optional[str]', max_result
         raise ToolError('The search was cancelled.')
     paths.sort()
     truncated = len(paths) > max_results or len(uris) >= limit
-    return {'paths': paths[:max_results], 'truncated': truncated, 'ignore_files_applied': not is_none(allowed)}
+    return {'paths': paths[:max_results], 'truncated': truncated, 'ignore_files_applied': allowed is not None}
 
 
 def kept_paths(uris: 'List[Uri]', allowed: 'Optional[Dict[str, bool]]') -> 'List[str]':
@@ -410,10 +410,10 @@ def kept_paths(uris: 'List[Uri]', allowed: 'Optional[Dict[str, bool]]') -> 'List
     for uri in uris:
         if uri.scheme != 'file':
             continue
-        if not is_none(allowed) and ('f:' + uri.fsPath) not in allowed:
+        if allowed is not None and ('f:' + uri.fsPath) not in allowed:
             continue
         paths.append(uri.fsPath)
-    return paths if not is_none(allowed) else confined_paths(paths)
+    return paths if allowed is not None else confined_paths(paths)
 
 
 def first_folder() -> 'Optional[str]':

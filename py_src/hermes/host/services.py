@@ -6,7 +6,6 @@ built the first time a tool reads one, from a part loaded then (hermes/lazy_part
 from hermes.core.tools import Services
 from hermes.host.debugging import register_debugging
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.host.disk import Disk
 from hermes.host.changes.log import ChangeLog, ANNOUNCE_QUIET_MS
 from hermes.host.changes.files import EditorFiles
@@ -30,7 +29,7 @@ def register_services(context: 'ExtensionContext', terminals: 'TerminalService',
     activate() also hands other features as what they are (`Services` gives each tool the Protocol it needs).
     `disk`: how local folders are read (host/disk.py Disk; the product's choice when None), shared by the file and
     search services (so ripgrep is looked for once)."""
-    disk = Disk() if is_none(disk) else disk
+    disk = Disk() if disk is None else disk
 
     def tool_side() -> 'ToolServices':  # the host side of the tools, from a part loaded on the first tool's use of it
         return load_part('hermes.host.tool_services').ToolServices(disk)

@@ -9,7 +9,6 @@ checker, by contracts/settings.py, generated from it: `setting('mcp.port')` is a
 """
 # __pragma__('tconv')
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.core.schema import validate
 from hermes.core.settings_spec import declaration, is_protected
 # __pragma__('skip')
@@ -26,13 +25,13 @@ def _raw_value(key: 'SettingKey') -> 'Json':
     if not is_protected(key):
         return config.js_get(key)
     found = config.inspect(key)
-    return None if is_none(found) else found.globalValue
+    return None if found is None else found.globalValue
 
 
 def _read(key: 'SettingKey') -> 'Json':
     entry = declaration(key)
     value = _raw_value(key)
-    if is_none(value) or len(validate(value, entry, 'hermes.' + key)) > 0:
+    if value is None or len(validate(value, entry, 'hermes.' + key)) > 0:
         return entry['default']
     return value
 

@@ -15,7 +15,6 @@ the window's choice (host/disk.py Disk `small_trees`)."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.js.process import environment_variable
 from hermes.js.text import native_regex, regex_matches
 from hermes.core.globs import GlobSet
@@ -81,11 +80,11 @@ class Walk:
         [{'base', 'rules': [.rgignore's, .ignore's, .gitignore's]}]. `names`: the folder's
         entries when already read (else each file is looked for)."""
         path = self.root if relative == '.' else self.root + '/' + relative
-        if ('.git' in names) if not is_none(names) else _exists(path + '/.git'):
+        if ('.git' in names) if names is not None else _exists(path + '/.git'):
             _check_git_folder(path)
         rules = []  # type: List[List[JsonObject]]
         for name in IGNORE_FILES:
-            present = (name in names) if not is_none(names) else _exists(path + '/' + name)
+            present = (name in names) if names is not None else _exists(path + '/' + name)
             rules.append(_read_rules(path + '/' + name) if present else [])
         chain = [{'base': '' if relative == '.' else relative + '/', 'rules': rules}]
         chain.extend(parent_chain)
@@ -138,7 +137,7 @@ def _ignored(chain: 'List[JsonObject]', path: str, is_folder: bool) -> bool:
             rules = level['rules'][kind]
             if len(rules) > 0:
                 verdict = _verdict(rules, path[len(level['base']):], is_folder)
-                if not is_none(verdict):
+                if verdict is not None:
                     return verdict
     return False
 
@@ -161,7 +160,7 @@ def _read_rules(path: str) -> 'List[JsonObject]':
     rules = []  # type: List[JsonObject]
     for raw in text.split('\n'):
         rule = parse_rule(raw)
-        if not is_none(rule):
+        if rule is not None:
             rules.append(rule)
     return rules
 
@@ -273,17 +272,17 @@ def _check_git_folder(path: str) -> None:
     except JsError:
         return
     for raw in text.split('\n'):
-        if not is_none(parse_rule(raw)):
+        if parse_rule(raw) is not None:
             raise GiveUp()
 
 
 def _global_git_excludes_possible() -> bool:
     """Whether git's global excludes file (core.excludesFile, or git/ignore in the config folder) may exist."""
     home = environment_variable('HOME')  # where ripgrep looks (not the password database)
-    if is_none(home) or home == '':
+    if home is None or home == '':
         return True
     config_home = environment_variable('XDG_CONFIG_HOME')
-    if is_none(config_home) or config_home == '':
+    if config_home is None or config_home == '':
         config_home = home + '/.config'
     if _exists(config_home + '/git/ignore'):
         return True

@@ -3,7 +3,6 @@
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.promises import make_promise
 from hermes.js.timers import clear_repeating, clear_timer, set_repeating, set_timer
 from hermes.core.tools import ToolError
@@ -23,7 +22,7 @@ PROCESS_EVENT_GRACE_MS = 500
 def task_label(task: 'Task') -> str:
     """How VS Code's "Run Task" list names it: 'build' for tasks.json, 'npm: build' for detected ones."""
     source = task.source
-    if is_none(source) or source == 'Workspace':
+    if source is None or source == 'Workspace':
         return task['name']
     return source + ': ' + task['name']
 
@@ -31,9 +30,9 @@ def task_label(task: 'Task') -> str:
 def describe(task: 'Task') -> 'JsonObject':
     group = task.group
     return {'label': task_label(task), 'name': task['name'], 'source': task.source,
-            'type': None if is_none(task.definition) else task.definition['type'],
-            'group': None if is_none(group) else group.id,
-            'detail': None if is_none(task.detail) else task.detail}
+            'type': None if task.definition is None else task.definition['type'],
+            'group': None if group is None else group.id,
+            'detail': None if task.detail is None else task.detail}
 
 
 async def fetch_tasks() -> 'List[Task]':
@@ -64,7 +63,7 @@ def same_execution(event_execution: 'TaskExecution', execution: 'TaskExecution',
     if event_execution is execution:
         return True
     other = event_execution.task
-    return (not is_none(other) and other['name'] == task['name'] and other.source == task.source)
+    return (other is not None and other['name'] == task['name'] and other.source == task.source)
 
 
 async def run_task(task: 'Task', timeout_ms: float, call: 'CallContext') -> 'JsonObject':
@@ -82,7 +81,7 @@ async def run_task(task: 'Task', timeout_ms: float, call: 'CallContext') -> 'Jso
         state['resolve'](result)
 
     def consider(kind: str, event: Any) -> None:
-        if is_none(state['execution']):
+        if state['execution'] is None:
             state['events'].append([kind, event])  # it ended before executeTask resolved
             return
         if not same_execution(event.execution, state['execution'], task):
@@ -98,7 +97,7 @@ async def run_task(task: 'Task', timeout_ms: float, call: 'CallContext') -> 'Jso
         if state['done']:
             return
         finish({'exitCode': None, 'timedOut': reason == 'timeout', 'cancelled': reason == 'cancelled'})
-        if not is_none(state['execution']):
+        if state['execution'] is not None:
             state['execution'].terminate()  # its end event comes after: the outcome is already decided
 
     def executor(resolve: 'Callable[[Any], None]', reject: 'Callable[[Any], None]') -> None:
@@ -128,32 +127,32 @@ async def run_task(task: 'Task', timeout_ms: float, call: 'CallContext') -> 'Jso
 
 
 def or_null(value: Any) -> Any:
-    return None if is_none(value) else value
+    return None if value is None else value
 
 
 def _text(value: Any) -> str:
     """A ShellExecution's command or argument: a string, or a ShellQuotedString {value, quoting}."""
-    if is_none(value):
+    if value is None:
         return ''
     if json_type(value) == 'string':
         return value
     inner = get_key(value, 'value')
-    return str(value) if is_none(inner) else str(inner)
+    return str(value) if inner is None else str(inner)
 
 
 def command_line(task: 'Task') -> str:
     """What running `task` starts, as the user should see it before saying yes: the shell command line or the
     process and its arguments, with the folder and environment the task sets."""
     execution = task.execution  # type: Any  # (read by what it has: shell, process or custom)
-    if is_none(execution):
+    if execution is None:
         return 'VS Code does not say what this task runs (no execution: ' + task_label(task) + ')'
-    if not is_none(execution.commandLine):
+    if execution.commandLine is not None:
         lines = ['shell: ' + execution.commandLine]
-    elif not is_none(execution.command):
+    elif execution.command is not None:
         parts = [_text(execution.command)]
         parts.extend([_text(item) for item in (execution.args or [])])
         lines = ['shell: ' + quote_args(parts)]
-    elif not is_none(execution.process):
+    elif execution.process is not None:
         parts = [execution.process]
         parts.extend([_text(item) for item in (execution.args or [])])
         lines = ['process: ' + quote_args(parts)]
@@ -161,15 +160,15 @@ def command_line(task: 'Task') -> str:
         return ("an extension's own code (a custom execution: VS Code does not say what it runs) for the task " +
                 task_label(task))
     options = execution.options
-    if not is_none(options):
-        if not is_none(options.cwd):
+    if options is not None:
+        if options.cwd is not None:
             lines.append('in: ' + options.cwd)
         env = options.env
-        if not is_none(env):
+        if env is not None:
             for key in object_keys(env):
                 lines.append('env: ' + key + '=' + str(env[key]))
         shell = options.executable
-        if not is_none(shell):
+        if shell is not None:
             lines.append('shell program: ' + quote_args(_joined([shell], options.shellArgs or [])))
     return '\n'.join(lines)
 

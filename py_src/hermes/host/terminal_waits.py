@@ -1,7 +1,7 @@
 """The waits of a terminal run (host/terminals.py TerminalService): for a shell to report its shell integration, for a
 command to end (reporting progress while it runs, giving up at the timeout or on cancel), and for its last output."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none, or_none
+from hermes.js.objects import or_none
 from hermes.js.promises import deferred
 from hermes.js.timers import clear_repeating, clear_timer, set_repeating, set_timer
 # __pragma__('skip')
@@ -27,15 +27,15 @@ class IntegrationWaits:
 
     async def wait(self, terminal: 'Terminal', timeout_ms: int, call: 'Optional[CallContext]') -> Any:
         """The terminal's shell integration, waiting up to `timeout_ms` for it to activate; or None."""
-        if not is_none(terminal.shellIntegration):
+        if terminal.shellIntegration is not None:
             return terminal.shellIntegration
-        if not is_none(terminal.exitStatus):
+        if terminal.exitStatus is not None:
             return None
         waiter = deferred()
         entry = {'terminal': terminal, 'resolve': waiter['resolve']}  # type: JsonObject
         self._waiters.append(entry)
         timer = set_timer(lambda: waiter['resolve'](None), timeout_ms)
-        unsubscribe = call.on_cancel(lambda: waiter['resolve'](None)) if not is_none(call) else None
+        unsubscribe = call.on_cancel(lambda: waiter['resolve'](None)) if call is not None else None
         await waiter['promise']
         clear_timer(timer)
         if unsubscribe is not None:  # (ours: None or a function)

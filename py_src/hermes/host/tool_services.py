@@ -11,7 +11,6 @@ from hermes.host.documents import (open_document_for, load_document, replace_tex
 from hermes.host.confinement import shows, shown_path
 from hermes.host.search import search_content, find_files
 from hermes.host.disk import Disk
-from hermes.js.objects import is_none
 from hermes.host.git import DEFAULT_TIMEOUT_MS, directory_of, gate_read_only, git_output, repository_root, run_git
 from hermes.host.paths import display_path, folder_paths, is_confined, resolve_path
 from hermes.host.workspace import workspace_folders, workspace_name
@@ -73,7 +72,7 @@ class PathService:
 
 class FileService:
     def __init__(self, disk: 'Optional[Disk]' = None) -> None:
-        self.disk = Disk() if is_none(disk) else disk  # the product's choice unless one is handed in
+        self.disk = Disk() if disk is None else disk  # the product's choice unless one is handed in
 
     async def stat(self, path: str) -> 'Optional[FileStat]':
         return await stat(path, self.disk)
@@ -130,7 +129,7 @@ class DocumentService:
 
 class SearchService:
     def __init__(self, disk: 'Optional[Disk]' = None) -> None:
-        self.disk = Disk() if is_none(disk) else disk  # also remembers where ripgrep is, once found
+        self.disk = Disk() if disk is None else disk  # also remembers where ripgrep is, once found
 
     async def search_content(self, query: str, options: 'JsonObject', call: 'CallContext') -> 'ContentMatches':
         return await search_content(query, options, call, self.disk)

@@ -1,7 +1,6 @@
 """Workspace facts from VS Code, as plain dicts the tools can return."""
 # __pragma__('tconv')
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 # __pragma__('skip')
 from typing import List, Optional
 from hermes.contracts.json import JsonObject
@@ -10,7 +9,7 @@ from hermes.contracts.json import JsonObject
 
 def workspace_folders() -> 'List[JsonObject]':
     folders = vscode.workspace.workspaceFolders
-    if is_none(folders):
+    if folders is None:
         return []
     return [{'name': folder['name'], 'path': folder.uri.fsPath, 'uri': folder.uri.toString(),
              'index': folder.index} for folder in folders]
@@ -25,4 +24,4 @@ def disk_folders() -> 'List[JsonObject]':
 
 def workspace_name() -> 'Optional[str]':
     name = vscode.workspace['name']
-    return None if is_none(name) else name
+    return None if name is None else name

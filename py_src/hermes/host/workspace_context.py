@@ -4,7 +4,6 @@ Each part is optional: whatever VS Code cannot tell (no editor, no git extension
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.host.editors import open_tabs
 from hermes.host.paths import display_path, folder_paths
 from hermes.host.confinement import shows, shown_path
@@ -35,14 +34,14 @@ def _folders(context: 'JsonObject') -> None:
 
 def _active_file(context: 'JsonObject') -> None:
     editor = vscode.window.activeTextEditor
-    if is_none(editor) or is_none(editor.document):
+    if editor is None or editor.document is None:
         return
     document = editor.document
     if not shows(document.uri):  # the model is remote: what is not a workspace file stays out (confinement.py)
         return
     active = {'path': shown_path(document.uri), 'language': document.languageId}  # type: JsonObject
     selection = editor.selection
-    if not is_none(selection):
+    if selection is not None:
         active['line'] = selection.active.line + 1
         if not selection.isEmpty:
             active['selection'] = {'startLine': selection.start.line + 1, 'endLine': selection.end.line + 1,
@@ -54,7 +53,7 @@ def _tabs(context: 'JsonObject') -> None:
     paths = []  # type: List[str]
     for tab in open_tabs():
         path = tab['path']
-        shown = tab['label'] if is_none(path) else display_path(path)
+        shown = tab['label'] if path is None else display_path(path)
         if not (shown in paths):
             paths.append(shown)
     if len(paths) > 0:
@@ -81,12 +80,12 @@ def _errors(context: 'JsonObject') -> None:
 
 def _git_branch(context: 'JsonObject') -> None:
     extension = vscode.extensions.getExtension('vscode.git')
-    if is_none(extension) or not extension.isActive:
+    if extension is None or not extension.isActive:
         return
     api = extension.exports.getAPI(1)
     repositories = api.repositories
-    if is_none(repositories) or len(repositories) == 0:
+    if repositories is None or len(repositories) == 0:
         return
     head = repositories[0].state.HEAD
-    if not is_none(head) and not is_none(head['name']):
+    if head is not None and head['name'] is not None:
         context['gitBranch'] = head['name']

@@ -3,7 +3,7 @@
 # __pragma__('tconv')
 from hermes.js.errors import JsError, error_message
 from hermes.js.modules import node
-from hermes.js.objects import is_none, or_none
+from hermes.js.objects import or_none
 from hermes.js.promises import make_promise
 from hermes.js.text import utf8_text
 
@@ -20,13 +20,13 @@ def start_process(command: str, args: 'List[str]', options: 'ProcessOptions') ->
     stream, the rest is dropped), env (extra variables), drop_env (inherited variables to leave out). Returns {'done', 'kill'}: `done` resolves
     (never rejects) to {code, signal, stdout, stderr, timedOut, truncated, error}; a program that
     cannot start gives code None and `error` ('spawn git ENOENT'). `kill()` sends SIGTERM."""
-    limit = options['max_bytes'] if not is_none(options['max_bytes']) else 4194304
-    dropped = options['drop_env'] if not is_none(options['drop_env']) else []
+    limit = options['max_bytes'] if options['max_bytes'] is not None else 4194304
+    dropped = options['drop_env'] if options['drop_env'] is not None else []
     env = {}  # type: Dict[str, str]
     for key in Object.js_keys(process.env):
         if not _dropped(key, dropped):
             env[key] = process.env[key]  # transcrypt-ok[proto-copy]: this process's own environment
-    Object.assign(env, options['env'] if not is_none(options['env']) else {})
+    Object.assign(env, options['env'] if options['env'] is not None else {})
     state = {'out': [], 'err': [], 'sizes': [0, 0], 'truncated': False, 'timed_out': False,
              'finished': False, 'timer': None, 'child': None}  # type: Dict[str, Any]
     holder = {}  # type: Dict[str, Callable[[ProcessResult], None]]
@@ -35,7 +35,7 @@ def start_process(command: str, args: 'List[str]', options: 'ProcessOptions') ->
         if state['finished']:
             return
         state['finished'] = True
-        if not is_none(state['timer']):
+        if state['timer'] is not None:
             clearTimeout(state['timer'])
         holder['resolve']({'code': or_none(code), 'signal': or_none(signal), 'stdout': utf8_text(state['out']),
                            'stderr': utf8_text(state['err']), 'timedOut': state['timed_out'],
@@ -59,7 +59,7 @@ def start_process(command: str, args: 'List[str]', options: 'ProcessOptions') ->
         kill()
 
     def kill() -> None:
-        if not is_none(state['child']) and not state['finished']:
+        if state['child'] is not None and not state['finished']:
             state['child'].kill('SIGTERM')
 
     def executor(resolve: 'Callable[[ProcessResult], None]', reject: 'Callable[..., None]') -> None:
@@ -92,7 +92,7 @@ def stream_process_lines(command: str, args: 'List[str]', cwd: 'Optional[str]', 
     def kill() -> None:
         if not state['killed'] and not state['done']:
             state['killed'] = True
-            if not is_none(state['child']):
+            if state['child'] is not None:
                 state['child'].kill()
 
     def deliver(line: str) -> None:

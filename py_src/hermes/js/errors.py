@@ -1,6 +1,6 @@
 """JS errors and Python exceptions: catching both, reading their text, handing callbacks to JS."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 
 # In JS, `except object` is the only clause that also catches JS errors (a rejected fetch, a
 # JSON.parse SyntaxError): an executable comment (`#?`, ecom) that only Transcrypt reads. CPython and the type
@@ -21,7 +21,7 @@ else:
 
 def error_message(error: 'Any') -> str:
     """The human text of a Python exception, a JS `Error`, or anything else that was thrown."""
-    if is_none(error):
+    if error is None:
         return 'unknown error'
     if typeof(error) == 'string':
         return error
@@ -47,7 +47,7 @@ def to_js_callback(handler: 'Callable[..., Any]') -> 'Callable[..., Any]':
             result = handler(*args)
         except JsError as error:
             raise_js(error)
-        if not is_none(result) and typeof(result.then) == 'function':
+        if result is not None and typeof(result.then) == 'function':
             return result.then(None, _rethrow_as_js)
         return result
     return wrapper

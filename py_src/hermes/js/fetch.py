@@ -2,13 +2,13 @@
 request failed (the LLM client, the CLI's MCP client)."""
 # __pragma__('tconv')
 from hermes.js.errors import error_message
-from hermes.js.objects import is_none, new, or_none, plain_object
+from hermes.js.objects import new, or_none, plain_object
 
 
 def fetch_url(url: str, options: 'Dict[str, Any]') -> 'Awaitable[FetchResponse]':
     """Node's global fetch; `options` is a dict of method, headers, body, signal."""
     init = plain_object(options)
-    if not is_none(options['headers']):
+    if options['headers'] is not None:
         init['headers'] = plain_object(options['headers'])
     return fetch(url, init)
 
@@ -32,14 +32,14 @@ def response_header(response: 'FetchResponse', header_name: str) -> 'Optional[st
 
 def body_reader(response: 'FetchResponse') -> 'Dict[str, Any]':
     """A reader of a fetch response body as text chunks (see read_text_chunk)."""
-    if is_none(response.body):
+    if response.body is None:
         return {'reader': None, 'decoder': None}
     return {'reader': response.body.getReader(), 'decoder': new(TextDecoder, 'utf-8')}
 
 
 async def read_text_chunk(reader: 'Dict[str, Any]') -> 'Optional[str]':
     """The next decoded piece of the body, or None at its end (rejects when the fetch is aborted)."""
-    if is_none(reader['reader']):
+    if reader['reader'] is None:
         return None
     result = await reader['reader'].read()
     if result.done:
@@ -50,16 +50,16 @@ async def read_text_chunk(reader: 'Dict[str, Any]') -> 'Optional[str]':
 
 def cancel_body(reader: 'Dict[str, Any]') -> None:
     """Stop reading a body early (the connection is released); never throws."""
-    if not is_none(reader['reader']):
+    if reader['reader'] is not None:
         reader['reader'].cancel().then(None, lambda error: None)
 
 
 def network_error_code(error: 'Any') -> 'Optional[str]':
     """Why a fetch failed: 'ECONNREFUSED', 'ENOTFOUND', 'TimeoutError', 'AbortError', ... or None."""
-    if is_none(error) or typeof(error) != 'object':
+    if error is None or typeof(error) != 'object':
         return None
     for candidate in [error.cause, error]:
-        if not is_none(candidate) and typeof(candidate.code) == 'string':
+        if candidate is not None and typeof(candidate.code) == 'string':
             return candidate.code
     kind = error['name']
     return kind if typeof(kind) == 'string' else None
@@ -67,7 +67,7 @@ def network_error_code(error: 'Any') -> 'Optional[str]':
 
 def network_error_detail(error: 'Any') -> str:
     """The most specific message of a failed fetch ('bad port' rather than 'fetch failed')."""
-    if not is_none(error) and typeof(error) == 'object' and not is_none(error.cause):
+    if error is not None and typeof(error) == 'object' and error.cause is not None:
         return error_message(error.cause)
     return error_message(error)
 

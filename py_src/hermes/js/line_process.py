@@ -5,7 +5,7 @@ without running its exit hook (a signal): a watchdog per group ends it then."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError, error_message
 from hermes.js.modules import node
-from hermes.js.objects import is_none, or_none
+from hermes.js.objects import or_none
 
 # How long to wait for the end of stdout and stderr after the process exited: a grandchild that inherited them can
 # keep the pipes open for ever, and what the agent wrote before it exited is normally read within a tick.
@@ -53,7 +53,7 @@ def _watch(pid: int) -> 'Callable[[], None]':
     watchdog.on('error', lambda error: None)  # no /bin/sh: the exit hook alone, as before
     watchdog.stdin.on('error', lambda error: None)
     watchdog.unref()  # it never keeps this process alive
-    if not is_none(watchdog.stdin.unref):
+    if watchdog.stdin.unref is not None:
         watchdog.stdin.unref()
 
     def dismiss() -> None:
@@ -92,7 +92,7 @@ def open_line_process(command: str, args: 'List[str]', options: 'LineProcessOpti
     'kill': fn(signal) signals the process group (also right after the end: what it left in its group),
     'running': fn()}."""
     limit = options['max_line_bytes']
-    env = Object.assign({}, process.env, options['env'] if not is_none(options['env']) else {})
+    env = Object.assign({}, process.env, options['env'] if options['env'] is not None else {})
     state = {'pending': [], 'size': 0, 'overflowed': False, 'exited': False, 'stdout_ended': False,
              'stderr_ended': False, 'finished': False, 'code': None, 'signal': None, 'error': None, 'pid': None,
              'drain_timer': None, 'dismiss_watchdog': None}  # type: Dict[str, Any]
@@ -107,11 +107,11 @@ def open_line_process(command: str, args: 'List[str]', options: 'LineProcessOpti
         if state['finished']:
             return
         state['finished'] = True
-        if not is_none(state['drain_timer']):
+        if state['drain_timer'] is not None:
             clearTimeout(state['drain_timer'])
-        if not is_none(state['pid']):
+        if state['pid'] is not None:
             _forget(state['pid'])
-        if not is_none(state['dismiss_watchdog']):
+        if state['dismiss_watchdog'] is not None:
             state['dismiss_watchdog']()
         call(handlers['on_exit'], state['code'], state['signal'], state['error'])
 
@@ -166,29 +166,29 @@ def open_line_process(command: str, args: 'List[str]', options: 'LineProcessOpti
 
     def on_error(error: 'Any') -> None:
         # (`child` is set: on_error is registered on it)
-        if is_none(state['pid']) or is_none(child.pid):  # type: ignore[union-attr]  # it never started
+        if state['pid'] is None or child.pid is None:  # type: ignore[union-attr]  # it never started
             code = error.code
             state['error'] = code if typeof(code) == 'string' else error_message(error)
             state['exited'] = True
             finish()
 
     def write(text: str) -> bool:
-        if state['finished'] or state['exited'] or is_none(child) or child.stdin.destroyed or \
+        if state['finished'] or state['exited'] or child is None or child.stdin.destroyed or \
                 not child.stdin.writable:
             return False
         child.stdin.write(text)
         return True
 
     def end() -> None:
-        if not is_none(child) and not child.stdin.destroyed:
+        if child is not None and not child.stdin.destroyed:
             child.stdin.end()
 
     def kill(signal: str) -> None:
-        if not is_none(state['pid']):
+        if state['pid'] is not None:
             _signal_group(state['pid'], signal)
 
     def running() -> bool:
-        return not is_none(state['pid']) and not state['exited']
+        return state['pid'] is not None and not state['exited']
 
     child = None  # type: Optional[ChildProcess]
     try:
@@ -201,7 +201,7 @@ def open_line_process(command: str, args: 'List[str]', options: 'LineProcessOpti
         setTimeout(finish, 0)
         return {'pid': None, 'write': write, 'end': end, 'kill': kill, 'running': running}
     state['pid'] = or_none(child.pid)
-    if not is_none(state['pid']):
+    if state['pid'] is not None:
         _remember(state['pid'])
         state['dismiss_watchdog'] = _watch(state['pid'])
     child.stdin.on('error', lambda error: None)  # EPIPE after the agent died: its exit says what happened

@@ -3,7 +3,9 @@
 
 
 def is_none(value: 'Any') -> 'TypeIs[None]':
-    """True for None and, in JS, for `undefined` (missing keys, absent arguments, void returns)."""
+    """True for None and, in JS, for `undefined` (missing keys, absent arguments, void returns). Write `x is None`:
+    the build compiles it to `== null` too (toolchain/compact.py). Kept for the modules toolchain/lint.py
+    IS_NONE_CALLERS_LEFT names, until they are rewritten."""
     return value == None  # compiles to JS `== null`, which also matches undefined
 
 
@@ -13,7 +15,7 @@ def is_undefined(value: 'Any') -> bool:
 
 def or_none(value: 'Any') -> 'Any':
     """Map JS `undefined` to None, so it survives `JSON.stringify` and `is None` checks."""
-    return None if is_none(value) else value
+    return None if value is None else value
 
 
 def new(cls: 'Callable[[Unpack[Ts]], T]', *args: 'Unpack[Ts]') -> 'T':

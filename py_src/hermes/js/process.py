@@ -2,7 +2,6 @@
 working directory, standard streams and exit."""
 # __pragma__('tconv')
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 
 
 def current_pid() -> int:
@@ -22,7 +21,7 @@ def platform_id() -> str:
 def script_name() -> str:
     """The base name of the script node was started with ('mcp-server.js' for the CLI bundle)."""
     script = process.argv[1]
-    return '' if is_none(script) else node('path').basename(script)
+    return '' if script is None else node('path').basename(script)
 
 
 def command_line() -> 'List[str]':
@@ -37,7 +36,7 @@ def current_directory() -> str:
 def environment_variable(name: str) -> 'Optional[str]':
     """The value of an environment variable of this process, or None."""
     value = process.env[name]
-    return None if is_none(value) else value
+    return None if value is None else value
 
 
 def write_stdout(text: str) -> None:

@@ -6,7 +6,6 @@ and removed whenever a window writes its own or a client lists them."""
 from hermes.js.errors import JsError
 from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.js.process import current_pid, signal_process
 # __pragma__('skip')
 from typing import Any, List, Optional
@@ -39,9 +38,9 @@ def remove_discovery(port: int, pid: 'Optional[int]' = None) -> None:
     """Remove our file; `pid` guards against deleting a file another window wrote since."""
     path = discovery_path(port)
     info = read_discovery_file(path)
-    if is_none(info):
+    if info is None:
         return
-    if not is_none(pid) and info.get('pid') != pid:
+    if pid is not None and info.get('pid') != pid:
         return
     try:
         node('fs').unlinkSync(path)
@@ -104,7 +103,7 @@ def _remove_quietly(path: str) -> None:
 
 
 def process_alive(pid: 'Any') -> bool:
-    if is_none(pid) or not isinstance(pid, int):
+    if pid is None or not isinstance(pid, int):
         return False
     try:
         signal_process(pid, 0)

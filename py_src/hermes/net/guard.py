@@ -6,7 +6,6 @@ process without the token. A request with no Origin comes from a non-browser cli
 """
 # __pragma__('tconv')
 from hermes.js.errors import JsError
-from hermes.js.objects import is_none
 from hermes.js.text import decode_uri_component
 # __pragma__('skip')
 from typing import Dict, List, Optional, Tuple
@@ -44,9 +43,9 @@ def host_refusal(host_header: 'Optional[str]', port: 'Optional[int]',
                  forwarded: 'Optional[List[str]]' = None) -> 'Optional[Refusal]':
     """DNS-rebinding defence: the Host must name loopback (and our port, when it names one), or be exactly one of
     the `forwarded` authorities (the address VS Code forwards to this server, when the user allowed it)."""
-    if is_none(host_header) or host_header == '':
+    if host_header is None or host_header == '':
         return Refusal(403, 'Forbidden: missing Host header')
-    if not is_none(forwarded) and host_header.strip().lower() in forwarded:
+    if forwarded is not None and host_header.strip().lower() in forwarded:
         return None
     name, host_port = split_host(host_header)
     if name not in LOOPBACK_NAMES or (host_port != '' and host_port != str(port)):
@@ -56,7 +55,7 @@ def host_refusal(host_header: 'Optional[str]', port: 'Optional[int]',
 
 def origin_refusal(origin_header: 'Optional[str]') -> 'Optional[Refusal]':
     """A browser page may only reach us from loopback or from VS Code itself."""
-    if is_none(origin_header):
+    if origin_header is None:
         return None
     origin = origin_header.strip().lower()
     scheme_end = origin.find('://')
@@ -73,7 +72,7 @@ def origin_refusal(origin_header: 'Optional[str]') -> 'Optional[Refusal]':
 
 def no_browser_refusal(origin_header: 'Optional[str]') -> 'Optional[Refusal]':
     """A door only CLIs use (net/doors/ide_socket.py, the Gemini CLI door) refuses every request a browser sends."""
-    if is_none(origin_header):
+    if origin_header is None:
         return None
     return Refusal(403, 'Forbidden: browsers may not use this endpoint (Origin ' + origin_header + ')')
 
@@ -90,10 +89,10 @@ def same_secret(given: str, expected: str) -> bool:
 
 def auth_refusal(authorization_header: 'Optional[str]', token: 'Optional[str]') -> 'Optional[Refusal]':
     """With a token configured, every MCP route needs `Authorization: Bearer <token>`."""
-    if is_none(token) or token == '':
+    if token is None or token == '':
         return None
     challenge = {'WWW-Authenticate': 'Bearer realm="hermes-vscode"'}
-    if is_none(authorization_header) or not authorization_header.startswith('Bearer '):
+    if authorization_header is None or not authorization_header.startswith('Bearer '):
         return Refusal(401, 'Unauthorized: send "Authorization: Bearer <token>" (the token is in '
                             '~/.hermes/ide/<port>.json, or run "Hermes: Copy MCP Config")', challenge)
     if not same_secret(authorization_header[len('Bearer '):].strip(), token):

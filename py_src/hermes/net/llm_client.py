@@ -20,7 +20,6 @@ from hermes.js.clock import now_ms, parse_http_date
 from hermes.js.errors import JsError
 from hermes.js.fetch import abort_controller, fetch_url, network_error_code, network_error_detail, response_header
 from hermes.js.json import dump_json, parse_json
-from hermes.js.objects import is_none
 from hermes.js.promises import next_turn, sleep_ms
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, is_object, get_key, object_keys, copyable_keys
@@ -71,17 +70,17 @@ def is_ollama_like(endpoint: str) -> bool:
 
 def unreachable_message(endpoint: str, code: 'Optional[str]' = None, detail: 'Optional[str]' = None,
                         ollama: 'Optional[bool]' = None) -> str:
-    if ollama is True or (is_none(ollama) and is_ollama_like(endpoint)):
+    if ollama is True or (ollama is None and is_ollama_like(endpoint)):
         return "Can't reach the LLM at " + endpoint + ' — is Ollama running (`ollama serve`)?'
-    reason = REASONS[code] if not is_none(code) and code in REASONS else None
-    if is_none(reason):
-        reason = detail if not is_none(detail) and detail != '' and detail != 'fetch failed' else 'no answer'
+    reason = REASONS[code] if code is not None and code in REASONS else None
+    if reason is None:
+        reason = detail if detail is not None and detail != '' and detail != 'fetch failed' else 'no answer'
     return ("Can't reach the LLM at " + endpoint + ' (' + reason + ') — is the server running, and is the '
             'setting hermes.llm.endpoint right?')
 
 
 def auth_message(endpoint: str, status: int, server_text: 'Optional[str]', has_key: bool) -> str:
-    detail = str(status) + (': ' + server_text if not is_none(server_text) else '')
+    detail = str(status) + (': ' + server_text if server_text is not None else '')
     if not has_key:
         return ('The LLM at ' + endpoint + ' needs an API key (' + detail + '). Set it with the command ' +
                 SET_KEY_COMMAND + '.')
@@ -90,7 +89,7 @@ def auth_message(endpoint: str, status: int, server_text: 'Optional[str]', has_k
 
 
 def model_not_found_message(endpoint: str, model: str, models: 'Optional[List[str]]', ollama: bool = False) -> str:
-    if is_none(models):
+    if models is None:
         return ('The model \'' + model + '\' was not found at ' + endpoint + '. Check the setting hermes.llm.model.')
     if len(models) == 0:
         text = 'The model \'' + model + '\' was not found at ' + endpoint + ', and the server lists no models.'
@@ -109,17 +108,17 @@ def retry_delay_ms(retry_after: 'Optional[str]', retry_after_ms: 'Optional[str]'
                    now: 'Optional[float]' = None) -> float:
     """How long to wait before attempt number `attempt + 1`: Retry-After (seconds or an HTTP date)
     when the server sent one, else exponential backoff."""
-    if not is_none(retry_after_ms):
+    if retry_after_ms is not None:
         value = _number(retry_after_ms)
-        if not is_none(value) and value >= 0:
+        if value is not None and value >= 0:
             return value
-    if not is_none(retry_after):
+    if retry_after is not None:
         seconds = _number(retry_after)
-        if not is_none(seconds) and seconds >= 0:
+        if seconds is not None and seconds >= 0:
             return seconds * 1000
         when = parse_http_date(retry_after)
-        if not is_none(when):
-            delay = when - (now_ms() if is_none(now) else now)
+        if when is not None:
+            delay = when - (now_ms() if now is None else now)
             return delay if delay > 0 else 0
     delay = base_ms
     for _ in range(attempt):
@@ -159,26 +158,26 @@ class LlmClient:
     def __init__(self, endpoint: 'Optional[str]' = None, api_key: 'Optional[str]' = None, extra_headers: 'Json' = None,
                  options: 'Json' = None) -> None:
         self.endpoint = normalize_endpoint(endpoint)
-        self.api_key = None if is_none(api_key) or api_key == '' else api_key
+        self.api_key = None if api_key is None or api_key == '' else api_key
         self.extra_headers = extra_headers if is_object(extra_headers) else {}
         self.options = {}  # type: Dict[str, Any]  # OPTIONS, each overridden by `options`
         for key in OPTIONS.keys():
             value = get_key(options, key) if is_object(options) else None
-            self.options[key] = OPTIONS[key] if is_none(value) else value
+            self.options[key] = OPTIONS[key] if value is None else value
         ollama = self.options['ollama']
-        self.ollama = is_ollama_like(self.endpoint) if is_none(ollama) else ollama is True
+        self.ollama = is_ollama_like(self.endpoint) if ollama is None else ollama is True
         self._info_cache = []  # type: List[_CachedInfo]  # model names are not looked up as dict keys
         self._sends_usage = True
 
     def headers(self, accept: str = 'application/json') -> 'Dict[str, str]':
         headers = {'Accept': accept}
-        if not is_none(self.api_key):
+        if self.api_key is not None:
             headers['Authorization'] = 'Bearer ' + self.api_key
         for key in copyable_keys(self.extra_headers):
             value = self.extra_headers[key]
             if json_type(value) == 'string':
                 headers[key] = value
-            elif not is_none(value):
+            elif value is not None:
                 headers[key] = str(value)
         return headers
 
@@ -187,7 +186,7 @@ class LlmClient:
     async def stream_chat(self, body: 'JsonObject', on_delta: 'Optional[OnDelta]' = None,
                           cancellation: 'Optional[Cancellation]' = None) -> 'LlmTurn':
         """One streamed completion → {'content', 'tool_calls', 'finish_reason', 'usage', 'model'}."""
-        cancellation = Cancellation() if is_none(cancellation) else cancellation
+        cancellation = Cancellation() if cancellation is None else cancellation
         url = self.endpoint + '/chat/completions'
         attempt = 0
         while True:
@@ -230,18 +229,18 @@ class LlmClient:
 
     async def _status_error(self, status: int, status_text: 'Optional[str]', server_text: 'Optional[str]', model: 'Json',
                             cancellation: Cancellation) -> LlmError:
-        detail = str(status) + (' ' + status_text if not is_none(status_text) and status_text != '' else '')
-        if not is_none(server_text):
+        detail = str(status) + (' ' + status_text if status_text is not None and status_text != '' else '')
+        if server_text is not None:
             detail += ': ' + server_text
         if status == 401 or status == 403:
-            return LlmError(auth_message(self.endpoint, status, server_text, not is_none(self.api_key)), 'auth', status)
+            return LlmError(auth_message(self.endpoint, status, server_text, self.api_key is not None), 'auth', status)
         if status == 404 or ((status == 400 or status == 422) and mentions_missing_model(server_text)):
             models = None  # type: Optional[List[str]]
             try:
                 models = await self.list_models(cancellation)
             except LlmError:
                 models = None
-            if json_type(model) == 'string' and (not is_none(models) and not (model in models) or
+            if json_type(model) == 'string' and (models is not None and not (model in models) or
                                                  mentions_missing_model(server_text)):
                 return LlmError(model_not_found_message(self.endpoint, model, models, self.ollama), 'model_not_found',
                                 status)
@@ -268,7 +267,7 @@ class LlmClient:
         return names
 
     async def _model_entries(self, cancellation: 'Optional[Cancellation]', timeout_ms: int) -> 'List[Json]':
-        cancellation = Cancellation() if is_none(cancellation) else cancellation
+        cancellation = Cancellation() if cancellation is None else cancellation
         request = await self._open('GET', self.endpoint + '/models', self.headers(), None, cancellation, timeout_ms)
         response = request['response']
         text = await read_text(request, cancellation, self.endpoint, self.options['idle_timeout_ms'])
@@ -324,13 +323,13 @@ class LlmClient:
         state = {'reason': None}  # type: AbortState
 
         def abort(reason: str) -> None:
-            if is_none(state['reason']):
+            if state['reason'] is None:
                 state['reason'] = reason
                 controller.abort()
         unsubscribe = cancellation.on_cancel(lambda: abort('cancelled'))
         timer = set_timer(lambda: abort('timeout'), timeout_ms)
         options = {'method': method, 'headers': headers, 'signal': controller.signal}  # type: Dict[str, Any]
-        if not is_none(body):
+        if body is not None:
             options['body'] = body
         # A connection whose body has just been read to its end goes back to fetch's pool a moment after the
         # reader says so (undici frees it from the socket's own event): a request sent at once would find it
@@ -376,11 +375,11 @@ def ollama_model_info(show: 'Json') -> 'Optional[ModelInfo]':
             words = line.split()
             if len(words) >= 2 and words[0] == 'num_ctx':
                 value = _number(words[1])
-                if not is_none(value):
+                if value is not None:
                     num_ctx = round(value)
-    if not is_none(num_ctx):
+    if num_ctx is not None:
         context = num_ctx
-    elif not is_none(model_context):
+    elif model_context is not None:
         context = min(model_context, OLLAMA_DEFAULT_CONTEXT)
     else:
         context = None

@@ -7,7 +7,6 @@ from hermes.js.errors import JsError
 from hermes.js.fetch import (body_reader, cancel_body, network_error_code, network_error_detail, read_text_chunk,
                              response_header)
 from hermes.js.json import parse_json
-from hermes.js.objects import is_none
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.sse_parser import SseParser
 from hermes.core.llm_wire import LlmError, StreamAccumulator
@@ -64,7 +63,7 @@ async def read_stream(request: 'LlmRequest', on_delta: 'Optional[OnDelta]', canc
     try:
         while True:
             chunk = await _next_chunk(request, reader, accumulator, endpoint, options['idle_timeout_ms'])
-            if is_none(chunk):
+            if chunk is None:
                 break
             events = parser.feed(chunk)
             if _deliver(events, accumulator, on_delta, reader, endpoint):
@@ -75,11 +74,11 @@ async def read_stream(request: 'LlmRequest', on_delta: 'Optional[OnDelta]', canc
                 raise LlmError('Cancelled.', 'cancelled', None, accumulator.turn())
         if not accumulator.done:
             leftover = parser.pending()
-            if not is_none(leftover):
+            if leftover is not None:
                 _deliver([leftover], accumulator, on_delta, reader, endpoint)
     finally:
         request['finish']()
-    if not accumulator.done and is_none(accumulator.finish_reason):
+    if not accumulator.done and accumulator.finish_reason is None:
         raise LlmError('The connection to the LLM at ' + endpoint + ' closed in the middle of the answer; '
                        'what arrived is kept.', 'stream_cut', None, accumulator.turn())
     return accumulator.turn()
@@ -94,11 +93,11 @@ def _deliver(events: 'List[SseEvent]', accumulator: StreamAccumulator, on_delta:
             cancel_body(reader)
             error.partial = accumulator.turn()
             raise error
-        if not is_none(accumulator.error):
+        if accumulator.error is not None:
             cancel_body(reader)
             raise LlmError('The LLM at ' + endpoint + ' reported an error in the middle of the answer: ' +
                            accumulator.error, 'server', None, accumulator.turn())
-        if delta != '' and not is_none(on_delta):
+        if delta != '' and on_delta is not None:
             on_delta(delta)
         if accumulator.done:
             return True
@@ -115,7 +114,7 @@ async def _drain(request: 'LlmRequest', reader: 'Dict[str, Any]', drain_ms: int,
     try:
         while left >= 0:
             chunk = await read_text_chunk(reader)
-            if is_none(chunk):
+            if chunk is None:
                 return
             left -= len(chunk)
         cancel_body(reader)
@@ -140,7 +139,7 @@ async def _next_chunk(request: 'LlmRequest', reader: 'Dict[str, Any]', accumulat
                            seconds_text(idle_timeout_ms) + ' s in the middle of the answer; what '
                            'arrived is kept.', 'stream_cut', None, accumulator.turn())
         code = network_error_code(error)
-        why = REASONS[code] if not is_none(code) and code in REASONS else network_error_detail(error)
+        why = REASONS[code] if code is not None and code in REASONS else network_error_detail(error)
         raise LlmError('The connection to the LLM at ' + endpoint + ' broke in the middle of the answer (' +
                        why + '); what arrived is kept.', 'stream_cut', None, accumulator.turn())
     clear_timer(timer)
@@ -157,9 +156,9 @@ async def _read_whole(request: 'LlmRequest', on_delta: 'Optional[OnDelta]', canc
                        ' instead of an event stream: ' + text[:200], 'protocol')
     accumulator = StreamAccumulator()
     delta = accumulator.feed_chunk(value)
-    if not is_none(accumulator.error):
+    if accumulator.error is not None:
         raise LlmError('The LLM at ' + endpoint + ' reported an error: ' + accumulator.error, 'server')
-    if delta != '' and not is_none(on_delta):
+    if delta != '' and on_delta is not None:
         on_delta(delta)
     return accumulator.turn()
 
@@ -171,7 +170,7 @@ async def read_text(request: 'LlmRequest', cancellation: Cancellation, endpoint:
     try:
         while True:
             chunk = await _next_chunk(request, reader, accumulator, endpoint, idle_timeout_ms)
-            if is_none(chunk):
+            if chunk is None:
                 break
             parts.append(chunk)
     finally:

@@ -1,7 +1,6 @@
 """One Server-Sent Events response: typed events, keep-alive comments, and a clean end whichever
 side closes first (a client that goes away must not leave timers or sessions behind)."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.js.timers import clear_repeating, set_repeating
 # __pragma__('skip')
 from typing import Any, Callable, Dict, Optional
@@ -61,7 +60,7 @@ class SseStream:
         on_dropped = self.on_dropped
         self.response.destroy()  # frees what was buffered; 'close' follows (and _closed: the session's own end)
         self._closed()
-        if not is_none(on_dropped):
+        if on_dropped is not None:
             on_dropped(unsent)
         return False
 
@@ -90,13 +89,13 @@ class SseStream:
         self._closed()
 
     def _closed(self, error: 'Any' = None) -> None:
-        if not self.open and is_none(self.keepalive):
+        if not self.open and self.keepalive is None:
             return
         self.open = False
-        if not is_none(self.keepalive):
+        if self.keepalive is not None:
             clear_repeating(self.keepalive)
             self.keepalive = None
-        if not is_none(self.on_close):
+        if self.on_close is not None:
             callback = self.on_close
             self.on_close = None
             callback()

@@ -7,7 +7,6 @@ from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.output_text import cap_chars
 
@@ -20,13 +19,13 @@ async def execute_command(args: 'CommandExecuteArgs', call: 'CallContext') -> 'T
 
 
 def describe_result(value: 'Any', limit: int) -> str:
-    if is_none(value):
+    if value is None:
         return 'The command ran; it returned nothing.'
     try:
         text = dump_json(value, 2)
     except JsError as error:
         text = 'an unserialisable value (' + error_message(error) + ')'
-    if is_none(text):
+    if text is None:
         text = str(value)
     text = cap_chars(text, limit)
     return 'The command ran and returned:\n' + text

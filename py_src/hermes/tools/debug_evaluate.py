@@ -4,7 +4,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import DebugEvaluateArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type
 from hermes.core.output_text import text_and_data, cap_head
@@ -30,7 +29,7 @@ async def evaluate(args: 'DebugEvaluateArgs', call: 'CallContext') -> 'ToolRetur
     reference = get_key(response, 'variablesReference')
     if json_type(reference) == 'integer' and reference > 0:
         children = await service.variables(state, reference, 50, 0)
-    lines = [cap_head(str(value), 20000) + ('' if is_none(kind) or kind == '' else '  (' + kind + ')')]
+    lines = [cap_head(str(value), 20000) + ('' if kind is None or kind == '' else '  (' + kind + ')')]
     render_variables(children, '  ', lines)
     return text_and_data('\n'.join(lines) + '\n— evaluated ' + where + ' in "' + state.label() + '"',
                          {'result': value, 'type': kind, 'children': children})

@@ -8,7 +8,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import DebugContinueArgs, DebugStepArgs
 from hermes.contracts.services import CallContext, Debugging
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import get_key
 from hermes.core.output_text import text_and_data
 from hermes.core.service_problems import ServiceProblem, with_next_step
@@ -79,16 +78,16 @@ async def resume(args: 'Union[DebugContinueArgs, DebugStepArgs]', command: str, 
 
 def render_variables(variables: 'List[JsonObject]', indent: str, lines: 'List[str]') -> None:
     for variable in variables:
-        kind = '' if is_none(variable['type']) or variable['type'] == '' else ' (' + variable['type'] + ')'
+        kind = '' if variable['type'] is None or variable['type'] == '' else ' (' + variable['type'] + ')'
         lines.append(indent + str(variable['name']) + ' = ' + str(variable['value']) + kind)
-        if not is_none(get_key(variable, 'children')):
+        if get_key(variable, 'children') is not None:
             render_variables(variable['children'], indent + '  ', lines)
 
 
 def frame_text(frame: 'JsonObject', index: int) -> str:
     """'#0 compute  debug/app.js:5': a frame as the debug tools show it (`describe_frame`'s dict)."""
     where = ''
-    if not is_none(frame['path']):
+    if frame['path'] is not None:
         where = '  ' + frame['path'] + ':' + str(frame['line'])
     return '#' + str(index) + ' ' + str(frame['name']) + where
 
@@ -106,6 +105,6 @@ async def pause_report(service: 'Debugging', state: 'Any') -> 'Tuple[str, Option
         return text + '.', None
     text = text + ' at ' + frame_text(frames[0], 0)
     line = service.source_line(frames[0])
-    if not is_none(line):
+    if line is not None:
         text = text + '\n    ' + str(frames[0]['line']) + ' | ' + line.strip()
     return text, frames[0]

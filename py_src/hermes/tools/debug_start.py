@@ -6,7 +6,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import DebugStartArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import get_key, json_type, copy_object
 from hermes.js.json import dump_json
@@ -30,7 +29,7 @@ async def what_runs(args: 'DebugStartArgs', call: 'CallContext') -> 'ToolReturn'
         return None
     service = call.services.debugging
     found = service.launch_configuration(service.workspace_folder(args['folder']), name)
-    if is_none(found):
+    if found is None:
         return None  # the handler says which names there are
     return 'launch configuration "' + name + '" (complete):\n' + dump_json(copy_object(found), 2)
 

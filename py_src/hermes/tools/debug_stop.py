@@ -5,13 +5,12 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import DebugStopArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.tools.debug_parts import SESSION_REF, find_session
 
 
 def _root(session: 'Any') -> 'Any':
-    while not is_none(session.parentSession):
+    while session.parentSession is not None:
         session = session.parentSession
     return session
 

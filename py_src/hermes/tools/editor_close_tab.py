@@ -4,7 +4,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import EditorCloseTabArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 
 
@@ -17,14 +16,14 @@ async def close_tab(args: 'EditorCloseTabArgs', call: 'CallContext') -> 'ToolRet
         raise ToolError('No open tab shows "' + shown + '". editor_get_open_tabs lists the open tabs.')
     documents = call.services.documents
     document = documents.open_document_for(path)
-    if not is_none(document) and document.isDirty:
+    if document is not None and document.isDirty:
         if args['save'] is not True:
             raise ToolError('"' + shown + '" has unsaved changes. Pass save: true to save them and close, or ask '
                             'the user what to do with them.')
         refusal = await call.confirm('editor_close_tab', 'Save ' + shown + ' and close it',
                                      {'path': shown, 'save': True, 'what': 'writes the unsaved changes of ' + shown +
                                       ' to disk'})
-        if not is_none(refusal):
+        if refusal is not None:
             raise ToolError(refusal)
         await documents.save_document(document, shown)
     await call.services.tabs.close(tabs)

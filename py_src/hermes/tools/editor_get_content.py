@@ -4,7 +4,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import EditorGetContentArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.text_window import line_window, render_window
 from hermes.core.changes.authors import note_read
@@ -18,18 +17,18 @@ async def get_content(args: 'EditorGetContentArgs', call: 'CallContext') -> 'Too
     path_text = args['path']
     if path_text is None:
         editor = documents.active_editor()
-        if is_none(editor):
+        if editor is None:
             raise ToolError('No editor is open. Pass a path, or open a file first (editor_open_file).')
         document = editor.document
         label = documents.shown_path_of(document)
-        if is_none(label):  # as the resources: not a workspace file (host/confinement.py)
+        if label is None:  # as the resources: not a workspace file (host/confinement.py)
             return WITHHELD_EDITOR
     else:
         paths = call.services.paths
         path = paths.resolve_path(path_text)
         label = paths.display_path(path)
         document = documents.open_document_for(path)
-    if is_none(document):
+    if document is None:
         on_disk = await read_file_text(call.services.files, path)  # not open in an editor: what is on disk is what there is
         text = on_disk['text']
         extra = '(not open in an editor)'
@@ -37,8 +36,8 @@ async def get_content(args: 'EditorGetContentArgs', call: 'CallContext') -> 'Too
         text = document.getText()
         extra = ('(' + document.languageId + ', unsaved changes included)' if document.isDirty else
                  '(' + document.languageId + ', no unsaved changes)')
-    read = path if is_none(document) else documents.file_path_of(document)  # a file's, not another document's
-    if not is_none(read):
+    read = path if document is None else documents.file_path_of(document)  # a file's, not another document's
+    if read is not None:
         note_read(call, read)  # see host/changes/log.py edit_refusal
     window = line_window(text, args['start_line'], args['end_line'])
     return render_window(label, window, extra)

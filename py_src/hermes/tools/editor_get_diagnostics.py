@@ -4,7 +4,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import EditorGetDiagnosticsArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.editor_terms import SEVERITIES
 
@@ -48,8 +47,8 @@ async def get_diagnostics(args: 'EditorGetDiagnosticsArgs', call: 'CallContext')
         return 'No problems reported for ' + label + worse + '.' + outside
     lines = []
     for item in found[:MAX_ITEMS]:
-        code = '' if is_none(item['code']) else ' ' + item['code']
-        source = '' if is_none(item['source']) else ' (' + item['source'] + ')'
+        code = '' if item['code'] is None else ' ' + item['code']
+        source = '' if item['source'] is None else ' (' + item['source'] + ')'
         lines.append(item['path'] + ':' + str(item['line']) + ':' + str(item['column']) + ' ' + item['severity'] +
                      code + ': ' + item['message'] + source)
     counts = []

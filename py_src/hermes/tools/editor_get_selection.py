@@ -6,7 +6,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import EditorGetSelectionArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import cap_chars
 from hermes.core.editor_terms import point
@@ -18,7 +17,7 @@ MAX_SELECTION_CHARS = 20000
 async def get_selection(args: 'EditorGetSelectionArgs', call: 'CallContext') -> 'ToolReturn':
     documents = call.services.documents
     editor = documents.active_editor()
-    if is_none(editor):
+    if editor is None:
         raise ToolError('No text editor is open, so there is no selection.')
     document = editor.document
     shown = documents.shown_path_of(document)  # None: withheld, as the resources withhold it (editor_parts)
@@ -26,10 +25,10 @@ async def get_selection(args: 'EditorGetSelectionArgs', call: 'CallContext') -> 
     for selection in editor.selections:
         item = {'start': point(selection.start), 'end': point(selection.end),
                 'active': point(selection.active), 'isEmpty': selection.isEmpty}
-        if not is_none(shown):
+        if shown is not None:
             item['text'] = cap_chars(document.getText(selection), MAX_SELECTION_CHARS)
         selections.append(item)
-    if is_none(shown):
+    if shown is None:
         return {'path': None, 'withheld': WITHHELD_EDITOR, 'languageId': document.languageId,
                 'isDirty': document.isDirty, 'selections': selections}
     return {

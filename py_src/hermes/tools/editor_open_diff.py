@@ -5,7 +5,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import EditorOpenDiffArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.text_edits import plan_edits, apply_planned
 from hermes.tools.editor_parts import EDIT_SCHEMA
@@ -16,7 +15,7 @@ DEFAULT_TIMEOUT_SECONDS = 600
 
 async def current_text(path: str, call: 'CallContext') -> str:
     document = call.services.documents.open_document_for(path)
-    if not is_none(document):
+    if document is not None:
         return document.getText()
     on_disk = await read_file_text(call.services.files, path)
     return on_disk['text']
@@ -28,8 +27,8 @@ async def open_diff(args: 'EditorOpenDiffArgs', call: 'CallContext') -> 'ToolRet
     shown = paths.display_path(path)
     reviews = call.services.reviews
     info = await call.services.files.stat(path)
-    exists = not is_none(info)
-    if not is_none(info) and info['kind'] != 'file':
+    exists = info is not None
+    if info is not None and info['kind'] != 'file':
         raise ToolError('"' + shown + '" is a ' + info['kind'] + ', not a file.')
     new_content, edits = args['new_content'], args['edits']
     if (new_content is None) == (edits is None):

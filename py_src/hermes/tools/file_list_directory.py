@@ -6,7 +6,6 @@ from hermes.contracts.tool_args import FileListDirectoryArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 
 
@@ -38,7 +37,7 @@ class Listing:
                 return
             child = node('path').join(folder, entry['name'])
             relative = self.paths.relative_to_folder(child, self.folders)
-            if not is_none(relative) and self.rules.excludes(relative, names):
+            if relative is not None and self.rules.excludes(relative, names):
                 self.excluded += 1
                 continue
             is_folder = entry['kind'] == 'directory'
@@ -57,7 +56,7 @@ async def list_directory(args: 'FileListDirectoryArgs', call: 'CallContext') -> 
     path = paths.resolve_path(args['path'])
     shown = paths.display_path(path)
     info = await call.services.files.stat(path)
-    if is_none(info):
+    if info is None:
         raise ToolError('"' + shown + '" does not exist.')
     if info['kind'] != 'directory':
         raise ToolError('"' + shown + '" is a file, not a folder (file_read reads files).')

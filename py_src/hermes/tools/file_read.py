@@ -4,7 +4,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import FileReadArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.text_window import line_window, render_window
 from hermes.core.changes.authors import note_read
@@ -19,7 +18,7 @@ async def read_file(args: 'FileReadArgs', call: 'CallContext') -> 'ToolReturn':
     window = line_window(content['text'], args['start_line'], args['end_line'])
     document = call.services.documents.open_document_for(path)
     extra = None
-    if not is_none(document) and document.isDirty:
+    if document is not None and document.isDirty:
         extra = '(on disk; the editor holds unsaved changes: editor_get_content shows them)'
     return render_window(paths.display_path(path), window, extra)
 

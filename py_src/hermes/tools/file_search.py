@@ -4,7 +4,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import FileSearchArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.globs import climbs_out
 
@@ -20,13 +19,13 @@ async def search_files(args: 'FileSearchArgs', call: 'CallContext') -> 'ToolRetu
     if path_text is not None:
         base = paths.resolve_path(path_text)
         info = await call.services.files.stat(base)
-        if is_none(info) or info['kind'] != 'directory':
+        if info is None or info['kind'] != 'directory':
             raise ToolError('"' + path_text + '" is not a folder.')
     max_results = args['max_results']
     found = await call.services.search.find_files(pattern, base, max_results, args['use_ignore_files'], call)
     folders = paths.folder_paths()
     shown = [paths.display_path(path, folders) for path in found['paths']]
-    where = '' if is_none(base) else ' under ' + paths.display_path(base)
+    where = '' if base is None else ' under ' + paths.display_path(base)
     if len(shown) == 0:
         return 'No files match "' + pattern + '"' + where + '.'
     lines = [str(len(shown)) + ' file' + ('' if len(shown) == 1 else 's') + ' match "' + pattern + '"' + where + ':']

@@ -6,7 +6,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import FileSearchContentArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.globs import climbs_out
 
@@ -34,7 +33,7 @@ async def search(args: 'FileSearchContentArgs', call: 'CallContext') -> 'ToolRet
     path_text = args['path']
     if path_text is not None:
         target = paths_service.resolve_path(path_text)
-        if is_none(await call.services.files.stat(target)):
+        if (await call.services.files.stat(target)) is None:
             raise ToolError('"' + path_text + '" does not exist.')
         paths = [target]
         where = ' in ' + paths_service.display_path(target)
@@ -50,7 +49,7 @@ async def search(args: 'FileSearchContentArgs', call: 'CallContext') -> 'ToolRet
     kind = 'regex' if not options['literal'] else 'text'
     if found['matches'] == 0:
         text = 'No matches for ' + kind + ' "' + args['query'] + '"' + where + '.'
-        if not is_none(found['warnings']):
+        if found['warnings'] is not None:
             text = text + '\nripgrep reported: ' + found['warnings']
         return text
     lines = [str(found['matches']) + ' match' + ('' if found['matches'] == 1 else 'es') + ' in ' +
@@ -60,14 +59,14 @@ async def search(args: 'FileSearchContentArgs', call: 'CallContext') -> 'ToolRet
         lines.append(paths_service.display_path(entry['path']))
         previous = None
         for item in entry['lines']:
-            if not is_none(previous) and item['line'] > previous + 1:
+            if previous is not None and item['line'] > previous + 1:
                 lines.append('  --')
             lines.append('  ' + str(item['line']) + (': ' if item['match'] else '- ') + item['text'])
             previous = item['line']
     if found['truncated']:
         lines.append('[truncated: stopped at max_results=' + str(options['max_results']) + ' matches; narrow the '
                      'query, use include globs or path, or raise max_results]')
-    if not is_none(found['warnings']):
+    if found['warnings'] is not None:
         lines.append('[ripgrep reported: ' + found['warnings'] + ']')
     return '\n'.join(lines)
 

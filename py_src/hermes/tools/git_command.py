@@ -5,7 +5,6 @@ from hermes.contracts.tool_args import GitCommandArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data, cap_head
 from hermes.core.git_args import classify, quote_args
@@ -24,7 +23,7 @@ async def run_command(args: 'GitCommandArgs', call: 'CallContext') -> 'ToolRetur
         # "Allow for this session" covers exactly this command line, nothing that merely shares its subcommand.
         refusal = await call.confirm('git_command', shown, {'args': git_args, 'cwd': cwd, 'why': verdict['reason']},
                                      'git_command ' + dump_json(git_args))
-        if not is_none(refusal):
+        if refusal is not None:
             raise ToolError(refusal)
         safe = False
     timeout_s = args['timeout_seconds']

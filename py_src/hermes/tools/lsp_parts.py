@@ -4,7 +4,6 @@
 from typing import List, Optional
 from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 
 # 1-based, as editors show them; the language service turns them into VS Code's 0-based positions.
 POSITION_PROPERTIES = {
@@ -43,6 +42,6 @@ def plain_location(location: 'JsonObject') -> 'JsonObject':
 
 def location_line(location: 'JsonObject') -> str:
     """'path:line:column  text' (a location outside the workspace: its path alone, which says so)."""
-    where = location['path'] + ('' if is_none(location['line']) else ':' + str(location['line']) + ':' +
+    where = location['path'] + ('' if location['line'] is None else ':' + str(location['line']) + ':' +
                                 str(location['column']))
     return where + ('  ' + location['text'] if 'text' in location else '')

@@ -6,7 +6,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import LspRenameArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
 from hermes.tools.lsp_parts import position_schema
@@ -22,7 +21,7 @@ async def rename(args: 'LspRenameArgs', call: 'CallContext') -> 'ToolReturn':
     count = 0
     outside = 0
     for entry in language.edited_files(edit):
-        if is_none(entry['path']):  # a rename must not reach outside the workspace, nor say where that is
+        if entry['path'] is None:  # a rename must not reach outside the workspace, nor say where that is
             outside = outside + 1
             continue
         files.append({'path': entry['path'], 'edits': entry['edits']})

@@ -5,7 +5,6 @@ from hermes.contracts.tool_args import TerminalCreateArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
 
@@ -26,7 +25,7 @@ async def create_terminal(args: 'TerminalCreateArgs', call: 'CallContext') -> 'T
     text = 'Created terminal ' + str(record.id) + ' "' + record.label() + '"'
     if cwd is not None:
         text = text + ' in ' + call.services.paths.display_path(cwd)
-    if is_none(integration):
+    if integration is None:
         text = (text + '. Shell integration did not activate, so terminal_run and terminal_read cannot '
                 'capture output here (try shell "bash"); terminal_send still works.')
     else:

@@ -4,7 +4,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import TerminalReadArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.output_text import text_and_data
 from hermes.core.terminal_text import render_execution
@@ -19,12 +18,12 @@ async def read_terminal(args: 'TerminalReadArgs', call: 'CallContext') -> 'ToolR
                                      {'terminal': record.id, 'name': record.label(),
                                       'what': 'shows what you ran and what it printed in the terminal "' +
                                       record.label() + '", which you opened yourself'})
-        if not is_none(refusal):
+        if refusal is not None:
             raise ToolError(refusal)
     last = args['last']
     limit = args['max_chars']
     entries = record.executions[max(0, len(record.executions) - last):]
-    integration = not is_none(record.terminal.shellIntegration)
+    integration = record.terminal.shellIntegration is not None
     header = 'Terminal ' + str(record.id) + ' "' + record.label() + '"'
     if len(entries) == 0:
         text = header + ': no commands captured yet.'

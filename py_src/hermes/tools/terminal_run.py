@@ -5,7 +5,6 @@ from hermes.contracts.tool_args import TerminalRunArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
 from hermes.core.values import get_key
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 from hermes.core.output_text import text_and_data, cap_tail
 from hermes.core.service_problems import ServiceProblem, with_next_step
@@ -17,7 +16,7 @@ async def what_runs(args: 'TerminalRunArgs', call: 'CallContext') -> 'ToolReturn
     which a workspace's settings can name."""
     command = 'command: ' + args['command']
     folder = get_key(args, 'cwd')  # an ACP agent's terminal/create: a new terminal in this folder (not a tool input)
-    if not is_none(folder):
+    if folder is not None:
         return command + '\nin a new terminal in ' + folder + ': ' + call.services.terminals.shell_to_start()
     ref = args['terminal']
     if ref is not None:
@@ -45,7 +44,7 @@ async def run_command(args: 'TerminalRunArgs', call: 'CallContext') -> 'ToolRetu
             'or exit code. The command was sent as text and may be running now; look at the terminal, or '
             'create a terminal with shell "bash" (terminal_create) and run it there.', data)
     entry = result['entry']
-    if is_none(entry):
+    if entry is None:
         return text_and_data('Cancelled before the command started.', data)
     output = cap_tail(entry.output(), limit).rstrip()
     data['exitCode'] = entry.exit_code
@@ -53,7 +52,7 @@ async def run_command(args: 'TerminalRunArgs', call: 'CallContext') -> 'ToolRetu
     data['durationMs'] = round(entry.duration_ms())
     body = '$ ' + args['command'] + '\n' + (output + '\n' if output != '' else '')
     if outcome == 'ended':
-        code = 'unknown' if is_none(entry.exit_code) else str(entry.exit_code)
+        code = 'unknown' if entry.exit_code is None else str(entry.exit_code)
         return text_and_data(body + '(exit code ' + code + ', ' + where + ')', data)
     if outcome == 'timeout':
         return text_and_data(body + '(still running after ' + str(timeout_s) + ' s in ' + where + '; check it '

@@ -4,7 +4,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import WorkspaceGetConfigArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool, ToolError
 from hermes.core.values import is_object
 from hermes.tools.workspace_parts import shown_setting
@@ -27,12 +26,12 @@ async def get_config(args: 'WorkspaceGetConfigArgs', call: 'CallContext') -> 'To
     key = args['key']
     result = call.services.configuration.read(key)
     # a user-level value, or a whole section (which may carry user-level values inside it)
-    from_user = not is_none(result.get('userValue')) or is_object(result.get('value'))
+    from_user = result.get('userValue') is not None or is_object(result.get('value'))
     if from_user and not is_safe_key(key):
         refusal = await call.confirm('workspace_get_config', 'Read your user setting ' + key,
                                      {'key': key, 'what': 'shows your user-level value of "' + key + '" (user settings '
                                       'are outside the workspace and may hold secrets)'})
-        if not is_none(refusal):
+        if refusal is not None:
             raise ToolError(refusal)
     return shown_setting(result)
 

@@ -4,7 +4,6 @@ from hermes.contracts.mcp import ToolReturn
 from hermes.contracts.tool_args import WorkspaceRunTaskArgs
 from hermes.contracts.services import CallContext
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.tools import Tool
 
 DEFAULT_TIMEOUT_SECONDS = 600
@@ -22,7 +21,7 @@ async def run(args: 'WorkspaceRunTaskArgs', call: 'CallContext') -> 'ToolReturn'
         message = 'The task "' + label + '" did not finish within ' + str(timeout) + ' s and was stopped.'
     elif outcome['cancelled']:
         message = 'The task "' + label + '" was stopped because the call was cancelled.'
-    elif is_none(outcome['exitCode']):
+    elif outcome['exitCode'] is None:
         message = 'The task "' + label + '" ended after ' + seconds + ' s (it reports no exit code).'
     else:
         message = ('The task "' + label + '" finished with exit code ' + str(outcome['exitCode']) + ' after ' +

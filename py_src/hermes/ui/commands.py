@@ -3,7 +3,6 @@ VS Code as a real Error and the registration is disposed on deactivate."""
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.promises import spawn
 from hermes.core.client_config import clients_for, snippet_for, all_snippets
 from hermes.ui.mcp.config_file import COPIED, offer_workspace_file
@@ -45,23 +44,23 @@ def register_mcp_commands(context: 'ExtensionContext', log: 'Log', service: 'Mcp
         """Copy a client snippet; `client` (a name in core/client_config.py CLIENTS, or 'all') skips the picker."""
         await service.started()
         url = service.url
-        if not service.running or is_none(url):
+        if not service.running or url is None:
             vscode.window.showErrorMessage(service.describe())
             return None
-        if is_none(client):
+        if client is None:
             picks = [{'label': entry[1], 'client': entry[0]} for entry in clients_for(vscode.version)]
             picks.append({'label': 'All of the above', 'client': 'all'})
             picked = await vscode.window.showQuickPick(picks, {'placeHolder': 'Which MCP client should connect '
                                                                               'to this window?'})
-            if is_none(picked):
+            if picked is None:
                 return None
             client = picked['client']
-        if not is_none(service.forwarded_url):  # hermes.mcp.forwardedAddress: the client may be on the other side
+        if service.forwarded_url is not None:  # hermes.mcp.forwardedAddress: the client may be on the other side
             where = await vscode.window.showQuickPick([
                 {'label': 'On the machine this window runs on', 'description': url, 'url': url},
                 {'label': 'On your own machine (the address VS Code forwards)', 'description': service.forwarded_url,
                  'url': service.forwarded_url}], {'placeHolder': 'Where does the MCP client run?'})
-            if is_none(where):
+            if where is None:
                 return None
             url = where['url']
         text = all_snippets(url, service.token) if client == 'all' else snippet_for(client, url, service.token)

@@ -1,7 +1,6 @@
 """Commands of the embedded agent: `hermes.setApiKey` stores the LLM API key in SecretStorage."""
 # __pragma__('tconv')
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.host.llm_service import register_llm_service
 from hermes.ui.commands import register_command
 # __pragma__('skip')
@@ -24,7 +23,7 @@ def register_llm(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistr
 def register_llm_commands(context: 'ExtensionContext', llm: 'LlmService') -> None:
     async def set_api_key(value: 'Optional[str]' = None) -> bool:
         """Ask for the key (masked); an empty answer removes it. `value` skips the prompt (tests, scripts)."""
-        if is_none(value):
+        if value is None:
             value = await vscode.window.showInputBox({
                 'title': 'Hermes: Set API Key',
                 'prompt': 'API key for ' + llm.describe() + ' (sent as "Authorization: Bearer …"). '
@@ -33,7 +32,7 @@ def register_llm_commands(context: 'ExtensionContext', llm: 'LlmService') -> Non
                 'ignoreFocusOut': True,
                 'placeHolder': 'sk-…',
             })
-            if is_none(value):
+            if value is None:
                 return False  # dismissed: keep what is stored
         value = value.strip()
         await llm.set_api_key(value)

@@ -18,7 +18,7 @@ every other call (argument validation, isError results), with one difference in 
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.json import dump_json
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.tools import ToolCall, CONFIRMED, result_text, marked_error
 from hermes.core.chat.messages import prop
 from hermes.core.lm_tools import lm_tool_name, describe_call, confirmation
@@ -45,18 +45,18 @@ class LmToolBridge:
 
     def _approver_would_ask(self, tool: Any, arguments: 'Optional[JsonObject]') -> bool:
         approver = self.registry.approver
-        return not is_none(approver) and approver.would_ask(tool, arguments)
+        return approver is not None and approver.would_ask(tool, arguments)
 
     def prepare(self, tool_name: str, options: Any) -> 'Optional[JsonObject]':
         """LanguageModelToolInvocationPrepareOptions → PreparedToolInvocation (a dict)."""
         tool = self.registry.get(tool_name)
-        if is_none(tool):
+        if tool is None:
             return None
         arguments = prop(options, 'input')
         prepared = {'invocationMessage': describe_call(tool.name, arguments, tool.title)}  # type: JsonObject
         # A tool whose dialog shows what its arguments resolve to (a task's command line: Tool.preview) is not
         # confirmed here, where only the arguments would show: Hermes's own dialog asks, with what will run.
-        if self._approver_would_ask(tool, arguments) and is_none(tool.preview):
+        if self._approver_would_ask(tool, arguments) and tool.preview is None:
             words = confirmation(tool, arguments)
             prepared['confirmationMessages'] = {'title': words['title'], 'message': markdown(words['message'])}
             self.confirmed.append(_key(tool_name, arguments))
@@ -73,30 +73,30 @@ class LmToolBridge:
             self.confirmed = [item for item in self.confirmed if item != key]
             call.set_confirmation(CONFIRMED)  # VS Code's confirmation stood in for the gate's
         subscription = None
-        if not is_none(token):
+        if token is not None:
             subscription = token.onCancellationRequested(lambda event: call.cancel('Cancelled in VS Code.'))
         try:
             result = await self.registry.call(tool_name, prop(options, 'input'), call)
         finally:
-            if not is_none(subscription):
+            if subscription is not None:
                 subscription.dispose()
         return tool_result(marked_error(result_text(result), result['isError'] is True))
 
     def _logger(self, tool_name: str) -> 'Callable[[str, str], None]':
         def log(level: str, message: str) -> None:
-            if not is_none(self.log):
+            if self.log is not None:
                 self.log.info(lm_tool_name(tool_name) + ': ' + str(message))
         return log
 
 
 def _key(tool_name: str, arguments: 'Json') -> str:
-    return tool_name + '\n' + dump_json(arguments if not is_none(arguments) else {})
+    return tool_name + '\n' + dump_json(arguments if arguments is not None else {})
 
 
 def register_lm_tools(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry') -> 'Optional[LmToolBridge]':
     """Register every registry tool with VS Code, and keep the registrations in step with the registry.
     Returns the bridge (None on a VS Code without the tool API)."""
-    if is_none(vscode.lm) or is_none(vscode.lm.registerTool):
+    if vscode.lm is None or vscode.lm.registerTool is None:
         return None
     bridge = LmToolBridge(registry, log)
     registered = {}  # type: Dict[str, Disposable]

@@ -5,7 +5,7 @@ context keys set here (a step also completes on its own command: Copy MCP Config
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.values import get_key
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, List, Optional
@@ -32,7 +32,7 @@ class Walkthrough:
         vscode.commands.executeCommand('setContext', key, True)
 
     def conversation_changed(self, conversation: 'Optional[Conversation]', origin: Any = None) -> None:
-        if is_none(conversation):
+        if conversation is None:
             return
         for message in conversation.messages:
             if get_key(message, 'role') == 'assistant' and get_key(message, 'status') == 'done':

@@ -12,7 +12,6 @@ from typing import Any, Callable, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject
 Spec = Dict[str, Any]
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.strip_chars import rstrip_chars
 from hermes.core.values import json_type, get_key, is_object, copyable_keys
 
@@ -73,16 +72,16 @@ def hermes_spec(configured_path: 'Json', find_on_path: 'Callable[[str], Optional
             return _spec(HERMES_NAME, path, [], env)
         return _spec(HERMES_NAME, path, ['acp'], env)
     found = find_on_path('hermes')
-    if not is_none(found):
+    if found is not None:
         return _spec(HERMES_NAME, found, ['acp'], env)
     found = find_on_path('hermes-acp')
-    if not is_none(found):
+    if found is not None:
         return _spec(HERMES_NAME, found, [], env)
     return None
 
 
 def _spec(name: str, command: str, args: 'List[str]', env: 'Optional[Dict[str, str]]' = None) -> 'Spec':
-    return {'name': name, 'command': command, 'args': args, 'env': {} if is_none(env) else env, 'cwd': None}
+    return {'name': name, 'command': command, 'args': args, 'env': {} if env is None else env, 'cwd': None}
 
 
 def configured_agents(value: 'Json') -> 'List[Spec]':
@@ -124,7 +123,7 @@ def choose_backend(wanted: 'Json', hermes: 'Optional[Spec]', agents: 'List[Spec]
     if not trusted:
         return {'kind': 'builtin', 'notice': RESTRICTED_HINT}
     if lowered == AUTO or lowered == HERMES or lowered == HERMES_NAME.lower():
-        if not is_none(hermes):
+        if hermes is not None:
             return {'kind': 'acp', 'spec': hermes}
         return {'kind': 'builtin', 'notice': INSTALL_HINT}
     for spec in agents:
@@ -146,11 +145,11 @@ def backend_choices(hermes: 'Optional[Spec]', agents: 'List[Spec]', trusted: boo
                 'detail': 'Hermes\' own tool loop over your model (hermes.llm.endpoint)'}]
     if not trusted:
         hermes_detail = 'Restricted Mode: no agent program starts in this workspace'
-    elif is_none(hermes):
+    elif hermes is None:
         hermes_detail = 'Not installed: ' + INSTALL_COMMAND
     else:
         hermes_detail = 'Hermes Agent itself over ACP (' + hermes['command'] + ')'
-    choices.append({'id': HERMES, 'label': HERMES_NAME, 'available': trusted and not is_none(hermes),
+    choices.append({'id': HERMES, 'label': HERMES_NAME, 'available': trusted and hermes is not None,
                     'detail': hermes_detail})
     for spec in agents:
         choices.append({'id': spec['name'], 'label': spec['name'], 'available': trusted,
@@ -163,7 +162,7 @@ def default_choice(wanted: 'Json', hermes: 'Optional[Spec]', agents: 'List[Spec]
     Hermes Agent when it can run, else the built-in loop; a name the settings no longer list is the built-in loop."""
     choice = wanted.strip().lower() if json_type(wanted) == 'string' else AUTO
     if choice == AUTO:
-        return HERMES if trusted and not is_none(hermes) else BUILTIN
+        return HERMES if trusted and hermes is not None else BUILTIN
     if choice == HERMES or choice == HERMES_NAME.lower():
         return HERMES
     for spec in agents:
@@ -258,7 +257,7 @@ def describe_failure(kind: 'Optional[str]', code: 'Json', message: 'Json', agent
         return {'message': agent_name + ' sent something that is not the Agent Client Protocol (' + text + ').',
                 'setup': False}
     return {'message': agent_name + ' reported an error: ' + (text if text != '' else 'unknown error') +
-                       ('' if is_none(code) else ' (code ' + str(code) + ')'), 'setup': False}
+                       ('' if code is None else ' (code ' + str(code) + ')'), 'setup': False}
 
 
 def path_outside(path_value: 'Json', separator: str, folders: 'List[str]', sep: str = '/') -> 'Optional[str]':

@@ -19,7 +19,6 @@ from hermes.core.chat.conversations import Conversation
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.acp.backends import AcpAgentError
 from hermes.core.acp.turn import TurnView, stop_reason_text, FILE_CHANGING_KINDS
@@ -61,10 +60,10 @@ class ConversationEvents:
     def on_commands(self, commands: 'List[JsonObject]') -> None:
         """The agent's latest list, kept with the conversation's agent session (stored with it: a reopened session
         knows them). A list for a session the conversation no longer has is not kept."""
-        if not is_none(self.remember_commands):
+        if self.remember_commands is not None:
             self.remember_commands(commands)
         acp = self.conversation.acp
-        if is_none(acp):
+        if acp is None:
             return
         if dump_json(get_key(acp, 'commands', [])) == dump_json(commands):
             return
@@ -79,11 +78,11 @@ class ConversationEvents:
         the prompt's answer; an agent may send new commands at any time."""
         def on_update(update: 'Json') -> None:
             commands = commands_update(update)
-            if not is_none(commands):
+            if commands is not None:
                 self.on_commands(commands)
             if get_key(update, 'sessionUpdate') == 'session_info_update':
                 title = agent_title(get_key(update, 'title'))
-                if not is_none(title):
+                if title is not None:
                     self.on_title(title)
         return on_update
 
@@ -106,7 +105,7 @@ class ConversationView(TurnView):
 
     def on_tool(self, tool: 'JsonObject') -> None:
         for diff in tool['diffs']:
-            self.watch.note(diff['path'], diff['oldText'], not is_none(diff['oldText']))
+            self.watch.note(diff['path'], diff['oldText'], diff['oldText'] is not None)
         if tool['kind'] in FILE_CHANGING_KINDS:
             for path in tool['paths']:
                 self.watch.note(path)
@@ -156,7 +155,7 @@ class AcpConversations:
 
     def _record_cost(self, agent_name: str, conversation: 'Conversation', cost: 'Json') -> None:
         session_id = get_key(conversation.acp, 'sessionId')
-        if is_none(self.costs) or is_none(cost) or json_type(session_id) != 'string':
+        if self.costs is None or cost is None or json_type(session_id) != 'string':
             return
         try:
             self.costs.record(agent_name, session_id, cost)
@@ -167,7 +166,7 @@ class AcpConversations:
         """The line a chat session adds at the end of a response when the agent's commands arrived or changed since
         the chat last said them (once per list: marked in the stored conversation), else None."""
         hint = commands_hint(agent_name, conversation.acp)
-        if not is_none(hint):
+        if hint is not None:
             self.store.put(conversation, origin)
         return hint
 
@@ -176,12 +175,12 @@ class AcpConversations:
         """The prompt (a new user message, or `user` again for a retry) and a running reply, stored.
         Returns {'user', 'reply', 'since' (when the previous turn started, or None)}."""
         since = conversation.last_started
-        if is_none(user):
+        if user is None:
             user = {'role': 'user', 'text': text, 'turn': new_turn_id(last_turn(conversation.messages))}
             conversation.add(user)
         reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}  # type: JsonObject
         conversation.add(reply)
-        if is_none(conversation.acp):  # this agent answers it from now on (its session opens when the turn runs)
+        if conversation.acp is None:  # this agent answers it from now on (its session opens when the turn runs)
             conversation.acp = {'agent': agent_name, 'sessionId': ''}
         conversation.model = agent_name
         conversation.last_started = now_ms()
@@ -193,12 +192,12 @@ class AcpConversations:
                         blocks: 'List[JsonObject]') -> 'List[JsonObject]':
         """`blocks` followed by a note of the agent's changes the user undid since its previous turn, if any (after
         the user's text: agents recognise a slash command by the prompt's first text)."""
-        if is_none(self.change_log):
+        if self.change_log is None:
             return blocks
         # each decision once: a fast user can undo and send in the same millisecond the previous turn started
         fresh = [item for item in self.change_log.history() if not (item in self._told)]
         note = undo_note(fresh, conversation.id, get_key(begun, 'since'))
-        if is_none(note):
+        if note is None:
             return blocks
         for item in fresh:
             if get_key(item, 'session') == conversation.id:
@@ -238,7 +237,7 @@ class AcpConversations:
             failure = error
         except JsError as error:
             failure = AcpAgentError(spec['name'] + ' failed: ' + error_message(error))
-        changed = watch.end([] if is_none(outcome) else outcome['turn'].changed)
+        changed = watch.end([] if outcome is None else outcome['turn'].changed)
         for path in changed:
             if not (path in conversation.changes):
                 conversation.changes.append(path)
@@ -252,7 +251,7 @@ class AcpConversations:
             save()
         watch.on_late = late
         conversation.last_ended = now_ms()
-        if not is_none(failure):
+        if failure is not None:
             end_reply(reply, 'error', failure.message)
             save()
             self.log.warn('ACP: ' + failure.message)
@@ -260,13 +259,13 @@ class AcpConversations:
                     'cancelled': False, 'empty': False, 'changed': changed, 'usage': None}
         self._record_cost(spec['name'], conversation, outcome['turn'].cost)
         usage = self._turn_usage(conversation, outcome['turn'])
-        if not is_none(usage):
+        if usage is not None:
             reply['usage'] = usage
         for notice in outcome['notices']:
             shown.on_notice(notice)
         stop_reason = outcome['stopReason']
         note = stop_reason_text(stop_reason)
-        if not is_none(note):
+        if note is not None:
             shown.on_notice(note)
         cancelled = stop_reason == 'cancelled' or cancellation.cancelled
         empty = not cancelled and not outcome['turn'].text_shown and len(reply['parts']) == 0
@@ -280,8 +279,8 @@ class AcpConversations:
         """What the turn used (the prompt's answer's tokens) and cost (what the session's cost grew by), or None;
         the session's cost as it now stands kept with its agent session (stored: the next turn, a reload, the list)."""
         cost = None  # type: Optional[JsonObject]
-        if not is_none(turn.cost):
+        if turn.cost is not None:
             cost = turn_cost(turn.cost_before, turn.cost)
-            if not is_none(conversation.acp):
+            if conversation.acp is not None:
                 conversation.acp['cost'] = money_of(turn.cost)
         return turn_usage(turn_tokens(turn.said_usage), cost)

@@ -34,7 +34,6 @@ from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
 from hermes.core.dialog_text import drop_invisible
 from hermes.core.values import get_key, json_type, copyable_keys, describe
-from hermes.js.objects import is_none
 
 MAX_MESSAGE_CHARS = 2000       # the question's message (line breaks kept)
 MAX_LABEL_CHARS = 200          # a field's label, an option's label, the form's title (one line)
@@ -120,13 +119,13 @@ def _field(name: str, schema: 'Json', required: bool) -> 'JsonObject':
     if kind == 'string':
         options = _options(schema)
         field['options'] = options
-        field['kind'] = 'string' if is_none(options) else 'choice'
+        field['kind'] = 'string' if options is None else 'choice'
         for key in ['minLength', 'maxLength']:
             bound = get_key(schema, key)
             field[key] = bound if json_type(bound) == 'integer' and bound >= 0 else None
         string_format = get_key(schema, 'format')
         field['format'] = string_format if json_type(string_format) == 'string' and string_format in FORMATS else None
-        if json_type(default) == 'string' and (is_none(options) or default in [option['value'] for option in options]):
+        if json_type(default) == 'string' and (options is None or default in [option['value'] for option in options]):
             field['default'] = default
     elif kind == 'number' or kind == 'integer':
         field['kind'] = kind
@@ -182,11 +181,11 @@ def read_question(params: 'Json') -> 'JsonObject':
         question['elicitationId'] = elicitation_id
         return question
     schema = get_key(params, 'requestedSchema')
-    if json_type(schema) != 'object' or (not is_none(get_key(schema, 'type')) and get_key(schema, 'type') != 'object'):
+    if json_type(schema) != 'object' or (get_key(schema, 'type') is not None and get_key(schema, 'type') != 'object'):
         raise ElicitationProblem('Invalid params: a form elicitation needs a "requestedSchema" of type "object"')
     properties = get_key(schema, 'properties', {})
     required = get_key(schema, 'required', [])
-    if json_type(properties) != 'object' or (json_type(required) != 'array' and not is_none(required)):
+    if json_type(properties) != 'object' or (json_type(required) != 'array' and required is not None):
         raise ElicitationProblem('Invalid params: "properties" must be an object and "required" a list of names')
     names = copyable_keys(properties)
     if len(names) > MAX_FIELDS:
@@ -337,7 +336,7 @@ def _format_problem(text: str, string_format: str) -> 'Optional[str]':
 
 
 def _given(value: 'Json') -> bool:
-    return not is_none(value) and not (json_type(value) == 'string' and value.strip() == '')
+    return value is not None and not (json_type(value) == 'string' and value.strip() == '')
 
 
 def _value_of(field: 'JsonObject', raw: 'Json') -> 'JsonObject':
@@ -362,9 +361,9 @@ def _value_of(field: 'JsonObject', raw: 'Json') -> 'JsonObject':
             return {'problem': 'must be a whole number' if kind == 'integer' else 'must be a number'}
         if kind == 'integer' and (number > SAFE_INTEGER or number < -SAFE_INTEGER):
             return {'problem': 'is too large'}
-        if not is_none(field['minimum']) and number < field['minimum']:
+        if field['minimum'] is not None and number < field['minimum']:
             return {'problem': 'must be at least ' + describe(field['minimum'])}
-        if not is_none(field['maximum']) and number > field['maximum']:
+        if field['maximum'] is not None and number > field['maximum']:
             return {'problem': 'must be at most ' + describe(field['maximum'])}
         return {'value': number}
     if json_type(raw) != 'string':
@@ -375,13 +374,13 @@ def _value_of(field: 'JsonObject', raw: 'Json') -> 'JsonObject':
         return {'problem': 'must be one of the choices offered'}
     if len(raw) > MAX_ANSWER_CHARS:
         return {'problem': 'is longer than ' + str(MAX_ANSWER_CHARS) + ' characters'}
-    if not is_none(field['minLength']) and len(raw) < field['minLength']:
+    if field['minLength'] is not None and len(raw) < field['minLength']:
         return {'problem': 'must be at least ' + str(field['minLength']) + ' characters long'}
-    if not is_none(field['maxLength']) and len(raw) > field['maxLength']:
+    if field['maxLength'] is not None and len(raw) > field['maxLength']:
         return {'problem': 'must be at most ' + str(field['maxLength']) + ' characters long'}
-    if not is_none(field['format']):
+    if field['format'] is not None:
         problem = _format_problem(raw, field['format'])
-        if not is_none(problem):
+        if problem is not None:
             return {'problem': problem}
     return {'value': raw}
 
@@ -419,7 +418,7 @@ def default_answers(question: 'JsonObject') -> 'JsonObject':
         default = field['default']
         if json_type(default) == 'boolean':
             answers[field['name']] = 'true' if default else 'false'
-        elif is_none(default):
+        elif default is None:
             answers[field['name']] = ''
         else:
             answers[field['name']] = str(default)
@@ -431,7 +430,7 @@ def default_answers(question: 'JsonObject') -> 'JsonObject':
 
 def accepted(content: 'Optional[JsonObject]' = None) -> 'JsonObject':
     """`accept`: a form's checked content, or a URL the user agreed to open (no content)."""
-    return {'action': 'accept'} if is_none(content) else {'action': 'accept', 'content': content}
+    return {'action': 'accept'} if content is None else {'action': 'accept', 'content': content}
 
 
 def declined() -> 'JsonObject':

@@ -19,7 +19,6 @@ Two generations of the protocol:
 from typing import List, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import copyable_keys, json_type, get_key
 
 MODE = 'mode'
@@ -43,7 +42,7 @@ def _text(value: 'Json') -> 'Optional[str]':
 def _name(value: 'Json', fallback: str) -> str:
     """A name an agent gave, bounded and on one line (it is shown in a picker)."""
     text = _text(value)
-    if is_none(text):
+    if text is None:
         return fallback
     text = ' '.join(text.split())
     return text if len(text) <= MAX_NAME_CHARS else text[:MAX_NAME_CHARS - 1] + '…'
@@ -66,13 +65,13 @@ def _config_values(entries: 'Json', group: 'Optional[str]', items: 'List[JsonObj
             _config_values(get_key(entry, 'options'), _name(get_key(entry, 'name'), ''), items)
             continue
         value = _text(get_key(entry, 'value'))
-        if is_none(value):
+        if value is None:
             continue
         item = {'id': value, 'name': _name(get_key(entry, 'name'), value)}  # type: JsonObject
         description = _text(get_key(entry, 'description'))
-        if not is_none(group) and group != '':
-            description = group if is_none(description) else group + ' · ' + description
-        if not is_none(description):
+        if group is not None and group != '':
+            description = group if description is None else group + ' · ' + description
+        if description is not None:
             item['description'] = description
         items.append(item)
 
@@ -86,7 +85,7 @@ def config_options(entries: 'Json') -> 'JsonObject':
     for entry in entries:
         config_id = _text(get_key(entry, 'id'))
         kind = get_key(entry, 'type')
-        if is_none(config_id) or len(copyable_keys(offered)) >= MAX_CONFIG_OPTIONS or (CONFIG + config_id) in offered:
+        if config_id is None or len(copyable_keys(offered)) >= MAX_CONFIG_OPTIONS or (CONFIG + config_id) in offered:
             continue
         current = get_key(entry, 'currentValue')
         items = []  # type: List[JsonObject]
@@ -127,12 +126,12 @@ def _items(entries: 'Json', id_key: str) -> 'List[JsonObject]':
         return items
     for entry in entries:
         item_id = _text(get_key(entry, id_key))
-        if is_none(item_id):
+        if item_id is None:
             continue
         name = _text(get_key(entry, 'name'))
-        item = {'id': item_id, 'name': item_id if is_none(name) else name}  # type: JsonObject
+        item = {'id': item_id, 'name': item_id if name is None else name}  # type: JsonObject
         description = _text(get_key(entry, 'description'))
-        if not is_none(description):
+        if description is not None:
             item['description'] = description
         items.append(item)
     return items
@@ -175,7 +174,7 @@ def with_config_update(offered: 'Json', entries: 'Json') -> 'JsonObject':
 def option_groups(offered: 'Json') -> 'List[JsonObject]':
     """The option groups VS Code shows as pickers in a session's input area (chatSessionsProvider)."""
     groups = []  # type: List[JsonObject]
-    if is_none(offered):
+    if offered is None:
         return groups
     for option in copyable_keys(offered):
         if not is_option(option):
@@ -189,7 +188,7 @@ def option_groups(offered: 'Json') -> 'List[JsonObject]':
                 shown['default'] = True
             items.append(shown)
         name = get_key(offered[option], 'name')
-        groups.append({'id': option, 'name': get_key(GROUP_NAMES, option) if is_none(name) else name,
+        groups.append({'id': option, 'name': get_key(GROUP_NAMES, option) if name is None else name,
                        'items': items})
     return groups
 
@@ -200,7 +199,7 @@ def current_values(offered: 'Json') -> 'JsonObject':
     if json_type(offered) != 'object':
         return values
     for option in copyable_keys(offered):
-        if is_option(option) and not is_none(get_key(offered[option], 'current')):
+        if is_option(option) and get_key(offered[option], 'current') is not None:
             values[option] = offered[option]['current']
     return values
 
@@ -213,7 +212,7 @@ def chosen_values(acp: 'Json') -> 'JsonObject':
         return values
     for option in copyable_keys(acp):
         value = _text(get_key(acp, option))
-        if is_option(option) and not is_none(value):
+        if is_option(option) and value is not None:
             values[option] = value
     return values
 
@@ -225,7 +224,7 @@ def option_update(update: 'Json') -> 'Optional[List[Json]]':
     value = get_key(update, 'value')
     if json_type(value) == 'object':
         value = get_key(value, 'id')
-    if not is_option(option) or is_none(_text(value)):
+    if not is_option(option) or _text(value) is None:
         return None
     return [option, value]
 
@@ -246,7 +245,7 @@ def panel_options(offered: 'Json', chosen: 'Json') -> 'List[JsonObject]':
             value = get_key(offer, 'current')
         kind = BOOLEAN if get_key(offer, 'kind') == BOOLEAN else SELECT
         name = get_key(offer, 'name')
-        pickers.append({'id': option, 'name': get_key(GROUP_NAMES, option) if is_none(name) else name, 'kind': kind,
+        pickers.append({'id': option, 'name': get_key(GROUP_NAMES, option) if name is None else name, 'kind': kind,
                         'items': [{'id': item['id'], 'name': item['name']} for item in offer['items']],
                         'value': value})
     return pickers
@@ -259,7 +258,7 @@ def observing(acp: 'Optional[JsonObject]', reported_mode: 'Optional[str]' = None
     the user's review and must run no command (host/acp/client_side.py captures and refuses accordingly)."""
     if reported_mode == OBSERVE:
         return True
-    if is_none(acp):
+    if acp is None:
         return False
     for option in copyable_keys(acp):
         if (option == MODE or option.startswith(CONFIG)) and acp[option] == OBSERVE:

@@ -13,7 +13,6 @@ from typing import List, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
 from hermes.js.json import parse_json
-from hermes.js.objects import is_none
 from hermes.js.text import native_regex, regex_matches
 from hermes.core.values import json_type, get_key
 from hermes.core.untrusted_markdown import plain_text
@@ -40,7 +39,7 @@ def image_block(mime_type: 'Json', data: 'Json', uri: 'Json' = None) -> 'Optiona
 def resource_block(uri: str, text: str, mime_type: 'Optional[str]' = None) -> 'JsonObject':
     """An embedded `resource` block: the text of a file (or of a selection: `uri` then names its lines)."""
     resource = {'uri': uri, 'text': text}  # type: JsonObject
-    if not is_none(mime_type):
+    if mime_type is not None:
         resource['mimeType'] = mime_type
     return {'type': 'resource', 'resource': resource}
 
@@ -115,7 +114,7 @@ def panel_images(text: str) -> 'JsonObject':
             continue
         data = get_key(item, 'data')
         block = image_block(get_key(item, 'mimeType'), data)
-        if is_none(block) or not regex_matches(BASE64, data):
+        if block is None or not regex_matches(BASE64, data):
             problems.append(shown + ': not sent (a PNG, JPEG, GIF or WebP image of at most 5 MB is).')
             continue
         images.append(block)

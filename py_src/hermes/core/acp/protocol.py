@@ -10,7 +10,6 @@ from hermes.core.dialog_text import agent_title
 from hermes.core.values import json_type, get_key, has_key, describe, object_keys
 from hermes.js.errors import error_message
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.version import VERSION
 
 PROTOCOL_VERSION = 1
@@ -190,7 +189,7 @@ def with_output(message: str, stderr_tail: str) -> str:
 def spawn_error_text(name: str, command: str, cwd: 'Optional[str]', reason: str) -> str:
     """Why `command` could not be started (`reason`: an errno name or a message)."""
     if reason == 'ENOENT':
-        where = '' if is_none(cwd) or cwd == '' else ' (or the folder ' + cwd + ' does not exist)'
+        where = '' if cwd is None or cwd == '' else ' (or the folder ' + cwd + ' does not exist)'
         return 'Could not start ' + name + ': the command "' + command + '" was not found' + where + '.'
     if reason == 'EACCES':
         return 'Could not start ' + name + ': "' + command + '" is not executable (permission denied).'
@@ -200,9 +199,9 @@ def spawn_error_text(name: str, command: str, cwd: 'Optional[str]', reason: str)
 def exit_text(name: str, code: 'Optional[int]', signal: 'Optional[str]', during: str) -> str:
     """The agent's process ended although nobody asked it to; `during` says what was going on
     ('while starting', 'during a turn', '')."""
-    if not is_none(signal):
+    if signal is not None:
         how = 'was ended by signal ' + signal
-    elif is_none(code):
+    elif code is None:
         how = 'stopped'
     else:
         how = 'exited with code ' + str(code)
@@ -216,14 +215,14 @@ def agent_error_text(name: str, error: 'Json', secrets: 'Optional[List[str]]' = 
     """A JSON-RPC error the agent answered with, as a user reads it: its message, its code, and the details
     its `data` carries when they are short. `secrets` are redacted before anything is cut (a secret cut in two
     would no longer be recognised)."""
-    secrets = [] if is_none(secrets) else secrets
+    secrets = [] if secrets is None else secrets
     message = redact(get_key(error, 'message'), secrets)
     text = message if json_type(message) == 'string' and message != '' else 'an error without a message'
     code = get_key(error, 'code')
     if json_type(code) == 'integer':
         text = text + ' (' + str(code) + ')'
     data = get_key(error, 'data')
-    if not is_none(data):
+    if data is not None:
         if json_type(data) == 'string':
             detail = redact(data, secrets)
         else:  # describe() cuts at 80 characters: the secrets go first
@@ -238,7 +237,7 @@ def agent_error_text(name: str, error: 'Json', secrets: 'Optional[List[str]]' = 
 
 def malformed_text(name: str, line: str, reason: str, secrets: 'Optional[List[str]]' = None) -> str:
     """The agent wrote something on stdout that is no ACP message (`secrets` redacted before it is cut)."""
-    line = redact(line, [] if is_none(secrets) else secrets)
+    line = redact(line, [] if secrets is None else secrets)
     shown = line if len(line) <= 200 else line[:197] + '...'
     return name + ' wrote something that is not an ACP message on its stdout (' + reason + '): ' + shown
 
@@ -267,7 +266,7 @@ def error_reply(error: BaseException) -> 'JsonObject':
     code = getattr(error, 'code', None)
     reply = {'code': code if json_type(code) == 'integer' else INTERNAL_ERROR, 'message': error_message(error)}
     data = getattr(error, 'data', None)
-    if not is_none(data):
+    if data is not None:
         reply['data'] = data
     return reply
 

@@ -18,7 +18,6 @@ Hermes Agent 0.19.0 without a model provider offers only the terminal method `he
 from typing import Any, Dict, List, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key, copyable_keys
 from hermes.core.dialog_text import agent_title
 from hermes.core.acp.backends import HERMES_NAME, SETUP_TITLE
@@ -41,7 +40,7 @@ def sign_in_methods(offered: 'Json') -> 'List[JsonObject]':
         kind = get_key(method, 'type')
         if json_type(method_id) != 'string' or method_id == '':
             continue
-        if is_none(kind):
+        if kind is None:
             kind = AGENT
         if kind != AGENT and kind != TERMINAL:
             continue
@@ -58,7 +57,7 @@ def sign_in_methods(offered: 'Json') -> 'List[JsonObject]':
 
 def _shown(value: 'Json', otherwise: str) -> str:
     shown = agent_title(value)
-    return otherwise if is_none(shown) else shown
+    return otherwise if shown is None else shown
 
 
 def _strings(value: 'Json') -> 'List[str]':

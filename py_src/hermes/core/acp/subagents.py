@@ -15,7 +15,6 @@ an ordinary card), a snapshot older than one already shown (its sequence) is dro
 from typing import List, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key, is_object
 
 SUBAGENT_PREFIX = 'hermes-subagent:'
@@ -62,7 +61,7 @@ def read_subagent(update: 'Json') -> 'Optional[JsonObject]':
     if not is_agent_id(child_id, 128):
         return None
     progress = get_key(get_key(get_key(update, '_meta'), 'hermes'), 'subagentProgress')
-    if is_none(progress):  # the adapter sent no metadata: a subagent all the same, known by its title and status
+    if progress is None:  # the adapter sent no metadata: a subagent all the same, known by its title and status
         return {'id': child_id, 'parentId': None, 'depth': 1, 'sequence': 0, 'status': None, 'text': '',
                 'tools': [], 'limited': False}
     if not is_object(progress) or get_key(progress, 'id') != child_id:
@@ -86,7 +85,7 @@ def read_subagent(update: 'Json') -> 'Optional[JsonObject]':
 def is_stale(known: 'Optional[JsonObject]', subagent: 'JsonObject') -> bool:
     """Whether a snapshot is older than (or the same as) the one a card already shows: Hermes numbers them in
     order, and a replay after session/load sends every child again."""
-    if is_none(known) or subagent['sequence'] == 0:
+    if known is None or subagent['sequence'] == 0:
         return False
     return subagent['sequence'] <= known['sequence']
 

@@ -25,7 +25,6 @@ from typing import Any, List, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.core.dialog_text import agent_title
 from hermes.core.values import json_type, get_key, is_object
 from hermes.core.chat.conversations import append_text, truncate
@@ -105,7 +104,7 @@ def content_text(content: 'Json') -> str:
 
 
 def _input_text(raw: 'Json') -> str:
-    if is_none(raw):
+    if raw is None:
         return ''
     if json_type(raw) == 'string':
         return raw
@@ -120,7 +119,7 @@ def tool_view(part: 'JsonObject') -> 'JsonObject':
             json_type(part['arguments']) == 'string' else '',
             'output': part['result'], 'paths': get_key(part, 'paths', []), 'diffs': get_key(part, 'diffs', []),
             'parent': get_key(part, 'parent', None), 'group': get_key(part, 'group', get_key(part, 'parent', None)),
-            'subagent': not is_none(get_key(part, 'subagent', None))}
+            'subagent': get_key(part, 'subagent', None) is not None}
 
 
 class AcpTurn:
@@ -132,7 +131,7 @@ class AcpTurn:
 
     def __init__(self, reply: 'Any', view: 'Optional[TurnView]', cwd: 'Json') -> None:
         self.reply = reply
-        self.view = TurnView() if is_none(view) else view
+        self.view = TurnView() if view is None else view
         self.cwd = cwd
         self.plan = None  # type: Optional[List[JsonObject]]
         self.commands = None  # type: Optional[List[JsonObject]]
@@ -172,7 +171,7 @@ class AcpTurn:
             size = get_key(update, 'size')
             if json_type(used) in ['integer', 'number'] and json_type(size) in ['integer', 'number']:
                 cost = cost_text(get_key(update, 'cost'))
-                if not is_none(cost):
+                if cost is not None:
                     self.cost = get_key(update, 'cost')
                 self.usage = {'used': used, 'size': size, 'cost': cost}
                 self.view.on_usage(used, size, cost)
@@ -181,7 +180,7 @@ class AcpTurn:
             self.view.on_commands(self.commands)
         elif kind == 'session_info_update':
             title = agent_title(get_key(update, 'title'))
-            if not is_none(title):
+            if title is not None:
                 self.title = title
                 self.view.on_title(title)
         elif kind == BACKGROUND_UPDATE:  # Hermes Agent's background work (core/acp/hermes_background.py)
@@ -212,34 +211,34 @@ class AcpTurn:
             return
         part = self.find_tool(tool_id)
         subagent = read_subagent(update)
-        if not is_none(subagent) and not is_none(part) and is_stale(get_key(part, 'subagent', None), subagent):
+        if subagent is not None and part is not None and is_stale(get_key(part, 'subagent', None), subagent):
             return  # an older snapshot than the card shows (a replay, or out of order)
-        if is_none(part):
+        if part is None:
             part = {'kind': 'tool', 'id': tool_id, 'name': 'tool', 'arguments': {}, 'status': 'running',
                     'result': '', 'toolKind': 'other', 'paths': [], 'diffs': []}
-            if not is_none(subagent):
+            if subagent is not None:
                 parent = self._subagent_parent(subagent)
-                if not is_none(parent):
+                if parent is not None:
                     part['parent'] = parent
                     above = self.find_tool(parent)
                     part['group'] = get_key(above, 'group', parent)  # the top of its tree: a tool call of the turn
             self.reply['parts'].append(part)
         self._merge(part, update)
-        if not is_none(subagent):
+        if subagent is not None:
             self._subagent(part, subagent)
         self.view.on_tool(tool_view(part))
 
     def _subagent_parent(self, subagent: 'JsonObject') -> 'Optional[str]':
         """The card a new subagent nests under: its parent subagent's, else the ordinary tool call still running
         last (Hermes' `delegate_task`, which waits for its children), else none (top level)."""
-        if not is_none(subagent['parentId']):
+        if subagent['parentId'] is not None:
             parent_id = subagent_tool_id(subagent['parentId'])
-            if not is_none(self.find_tool(parent_id)):
+            if self.find_tool(parent_id) is not None:
                 return parent_id
         parts = self.reply['parts']
         for index in range(len(parts) - 1, -1, -1):
             part = parts[index]
-            if part['kind'] == 'tool' and part['status'] == 'running' and is_none(get_key(part, 'subagent', None)) \
+            if part['kind'] == 'tool' and part['status'] == 'running' and get_key(part, 'subagent', None) is None \
                     and not part['id'].startswith('permission-') and not part['id'].startswith('question-'):
                 return part['id']
         return None
@@ -272,7 +271,7 @@ class AcpTurn:
         if json_type(kind) == 'string':
             part['toolKind'] = kind
         raw_input = get_key(update, 'rawInput')
-        if not is_none(raw_input):
+        if raw_input is not None:
             part['arguments'] = raw_input
         status = get_key(update, 'status')
         if status == 'completed':
@@ -299,19 +298,19 @@ class AcpTurn:
             if len(texts) > 0:
                 part['result'] = truncate('\n'.join(texts))
         raw_output = get_key(update, 'rawOutput')
-        if part['result'] == '' and not is_none(raw_output) and part['status'] != 'running':
+        if part['result'] == '' and raw_output is not None and part['status'] != 'running':
             part['result'] = truncate(_input_text(raw_output))
         if part['toolKind'] in FILE_CHANGING_KINDS:
             for path in part['paths']:
                 self._changed(path)
 
     def _add_path(self, part: 'JsonObject', path: 'Optional[str]') -> None:
-        if not is_none(path) and not (path in part['paths']):
+        if path is not None and not (path in part['paths']):
             part['paths'].append(path)
 
     def _add_diff(self, part: 'JsonObject', item: 'Json') -> None:
         path = resolve_path(self.cwd, get_key(item, 'path'))
-        if is_none(path):
+        if path is None:
             return
         old_text = get_key(item, 'oldText')
         new_text = get_key(item, 'newText')
@@ -393,7 +392,7 @@ class AcpTurn:
     def finish(self, stop_reason: 'Json') -> None:
         """The prompt's answer arrived (or the turn failed: stop_reason None): every tool still running or
         waiting ends (0.19.0 never closes some), as cancelled when the turn was cancelled."""
-        cancelled = stop_reason == 'cancelled' or is_none(stop_reason)
+        cancelled = stop_reason == 'cancelled' or stop_reason is None
         for part in self.reply['parts']:
             if part['kind'] == 'tool' and (part['status'] == 'running' or part['status'] == 'waiting'):
                 part['status'] = 'cancelled' if cancelled else 'ok'
@@ -464,7 +463,7 @@ def permission_summary(params: 'Json', cwd: 'Json') -> 'JsonObject':
         for item in content:
             if get_key(item, 'type') == 'diff':
                 path = resolve_path(cwd, get_key(item, 'path'))
-                if not is_none(path):
+                if path is not None:
                     old_text = get_key(item, 'oldText')
                     new_text = get_key(item, 'newText')
                     diffs.append({'path': path, 'shown': get_key(item, 'path'),  # as the agent named it
@@ -475,7 +474,7 @@ def permission_summary(params: 'Json', cwd: 'Json') -> 'JsonObject':
         detail = 'Command: ' + command
     elif len(diffs) > 0:
         detail = 'Changes ' + ', '.join([diff['shown'] for diff in diffs])
-    elif not is_none(raw):
+    elif raw is not None:
         detail = truncate(_input_text(raw), 600)
     return {'title': title if json_type(title) == 'string' and title != '' else 'A tool call',
             'detail': detail, 'diffs': diffs, 'command': command if json_type(command) == 'string' else None}

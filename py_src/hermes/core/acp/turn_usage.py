@@ -17,7 +17,6 @@ cachedWrite?} | None, 'cost': {amount, currency} | None, 'text'}; a session's to
 from typing import Any, List, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 
 CURRENCY_SIGNS = {'USD': '$', 'EUR': '€', 'GBP': '£', 'JPY': '¥'}
@@ -46,7 +45,7 @@ def cost_text(cost: 'Json') -> 'Optional[str]':
     while len(number.split('.')[1]) < digits:
         number = number + '0'
     sign = get_key(CURRENCY_SIGNS, currency)
-    return sign + number if not is_none(sign) else number + ' ' + currency
+    return sign + number if sign is not None else number + ' ' + currency
 
 
 MAX_TOKENS = 2147483647  # more is no count of one turn's tokens (and int() in JS wraps past it)
@@ -72,9 +71,9 @@ def turn_tokens(usage: 'Json', names: 'Optional[List[List[str]]]' = None) -> 'Op
     {total, input, output, thought?, cachedRead?, cachedWrite?}, or None when it is absent or not counts of tokens
     (a required count missing or wrong; an optional one that is wrong is left out)."""
     tokens = {}  # type: JsonObject
-    for pair in (TOKEN_FIELDS if is_none(names) else names):
+    for pair in (TOKEN_FIELDS if names is None else names):
         count = _count(get_key(usage, pair[0]))
-        if is_none(count):  # (absent: the same)
+        if count is None:  # (absent: the same)
             if pair[1] in REQUIRED_TOKENS:
                 return None
             continue
@@ -105,7 +104,7 @@ def tokens_text(tokens: 'JsonObject') -> str:
 
 
 def money_of(cost: 'Json') -> 'Optional[JsonObject]':
-    if is_none(cost_text(cost)):
+    if cost_text(cost) is None:
         return None
     return {'amount': get_key(cost, 'amount'), 'currency': get_key(cost, 'currency').upper()}
 
@@ -115,12 +114,12 @@ def turn_cost(before: 'Json', after: 'Json') -> 'Optional[JsonObject]':
     the turn (None: never), `after` as the turn left it (None: the agent said none in the turn). None when that is
     not known: no cost after, another currency, a lower amount."""
     spent = money_of(after)
-    if is_none(spent):
+    if spent is None:
         return None
-    if is_none(before):
+    if before is None:
         return spent
     earlier = money_of(before)
-    if is_none(earlier) or earlier['currency'] != spent['currency'] or spent['amount'] < earlier['amount']:
+    if earlier is None or earlier['currency'] != spent['currency'] or spent['amount'] < earlier['amount']:
         return None
     return {'amount': spent['amount'] - earlier['amount'], 'currency': spent['currency']}
 
@@ -128,12 +127,12 @@ def turn_cost(before: 'Json', after: 'Json') -> 'Optional[JsonObject]':
 def turn_usage(tokens: 'Optional[JsonObject]', cost: 'Optional[JsonObject]') -> 'Optional[JsonObject]':
     """What a reply keeps of its turn: {'tokens', 'cost', 'text': 'This turn: … · $0.25'}, or None when the agent
     said neither."""
-    if is_none(tokens) and is_none(cost):
+    if tokens is None and cost is None:
         return None
     said = []  # type: List[str]
-    if not is_none(tokens):
+    if tokens is not None:
         said.append(tokens_text(tokens))
-    if not is_none(cost):
+    if cost is not None:
         said.append(cost_text(cost) or '')
     return {'tokens': tokens, 'cost': cost, 'text': 'This turn: ' + ' · '.join(said)}
 
@@ -154,14 +153,14 @@ def session_usage(messages: 'List[Any]', cost: 'Json' = None) -> 'Optional[JsonO
     for message in messages:
         usage = get_key(message, 'usage') if get_key(message, 'role') == 'assistant' else None
         tokens = get_key(usage, 'tokens')
-        if not is_none(tokens) and not is_none(_count(get_key(tokens, 'total'))):
+        if tokens is not None and _count(get_key(tokens, 'total')) is not None:
             turns += 1
             total += tokens['total']
-    money = cost_text(cost) if not is_none(cost) else None
-    if turns == 0 and is_none(money):
+    money = cost_text(cost) if cost is not None else None
+    if turns == 0 and money is None:
         return None
     said = []  # type: List[str]
-    if not is_none(money):
+    if money is not None:
         said.append(money or '')
     if turns > 0:
         said.append(count_text(total) + (' token' if total == 1 else ' tokens') + ' over ' + str(turns) +

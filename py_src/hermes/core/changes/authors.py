@@ -6,7 +6,6 @@ change is allowed). Pure: the log itself comes with the call (`call.services.cha
 from typing import Any, Optional
 from hermes.contracts.loop import ChangeAuthor
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import get_key, json_type
 
 
@@ -31,5 +30,5 @@ def _id_or_none(value: 'Any') -> 'Optional[str]':
 def note_read(call: 'Any', path: str) -> None:
     """The call's client read the whole current text of `path` (file_read, editor_get_content)."""
     log = call.services.change_log_or_none
-    if not is_none(log):
+    if log is not None:
         log.note_read(author_of(call.author)['client'], path)

@@ -14,7 +14,6 @@ from hermes.contracts.json import Json, JsonObject
 from hermes.contracts.loop import ChangeAuthor
 # __pragma__('noskip')
 from hermes.js.clock import now_ms
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 
 CHANGE_CLIENT = 'Hermes'  # the change log's client for the panel's and sessions' turns (they share conversations)
@@ -146,4 +145,4 @@ def is_restore_choice(what: str) -> bool:
 def turn_of(message: 'Any') -> 'Optional[str]':
     """A user message's turn id, or None (messages from before checkpoints existed have none)."""
     turn = get_key(message, 'turn')
-    return turn if json_type(turn) == 'string' and not is_none(turn) else None
+    return turn if json_type(turn) == 'string' and turn is not None else None

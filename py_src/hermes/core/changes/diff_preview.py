@@ -7,7 +7,6 @@ from typing import List
 from hermes.contracts.json import Json
 from hermes.contracts.panel import DiffHunk, DiffPreview
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import json_type
 from hermes.core.changes.hunks import diff_texts, visible_line
 from hermes.core.changes.report import capped_lines
@@ -20,7 +19,7 @@ MAX_TEXT = 2000000
 def diff_preview(old_text: 'Json', new_text: 'Json') -> 'DiffPreview':
     """{'added', 'removed', 'created', 'hunks': [{'line' (1-based, in the new text), 'removed': [lines],
     'added': [lines]}], 'more' (hunks left out), 'tooLarge'}. `old_text` None: the file is created."""
-    created = is_none(old_text)
+    created = old_text is None
     old = '' if created or json_type(old_text) != 'string' else old_text
     new = new_text if json_type(new_text) == 'string' else ''
     if len(old) > MAX_TEXT or len(new) > MAX_TEXT:

@@ -12,7 +12,6 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional
 Write = Callable[[], Awaitable[Any]]
 Run = Callable[[List[str], Write], Awaitable[Any]]
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import get_key
 
 # The API proposal of ChatResponseStream.externalEdit and ChatParticipant.onDidPerformAction (package.json's
@@ -23,10 +22,10 @@ API_PROPOSAL = 'chatParticipantAdditions'
 def scope_key(author: 'Any') -> 'Optional[str]':
     """The key of an author's turn: its client, session and turn (None: an author with no turn has no scope)."""
     turn = get_key(author, 'turn')
-    if is_none(turn):
+    if turn is None:
         return None
     session = get_key(author, 'session')
-    return 's:' + str(get_key(author, 'client', '')) + '\n' + ('' if is_none(session) else str(session)) + '\n' + \
+    return 's:' + str(get_key(author, 'client', '')) + '\n' + ('' if session is None else str(session)) + '\n' + \
         str(turn)
 
 
@@ -40,7 +39,7 @@ class EditScopes:
         """Open the scope of `author`'s turn; returns a function that closes it (and only it: a later scope of
         the same key stays)."""
         key = scope_key(author)
-        if is_none(key):
+        if key is None:
             return lambda: None
         holder = {'run': run}
         self._scopes[key] = holder
@@ -53,14 +52,14 @@ class EditScopes:
     def find(self, author: 'Any') -> 'Optional[Run]':
         """The open scope's `run` for `author`'s turn, or None."""
         key = scope_key(author)
-        if is_none(key) or not (key in self._scopes):
+        if key is None or not (key in self._scopes):
             return None
         return self._scopes[key]['run']
 
     async def around(self, author: 'Any', paths: 'List[str]', write: 'Write') -> 'Any':
         """`write()` inside `author`'s scope when one is open, else as it is; returns what `write()` returned."""
         run = self.find(author)
-        if is_none(run):
+        if run is None:
             return await write()
         return await run(paths, write)
 
@@ -68,7 +67,7 @@ class EditScopes:
 async def in_edit_scope(call: 'Any', paths: 'List[str]', write: 'Write') -> 'Any':
     """Run a tool call's write (`write()`, an async function writing `paths`) inside the edit scope its turn's front
     end opened (the change log's `edit_scopes`, from the call's services), or as it is (no log, no open scope)."""
-    log = None if is_none(call) else call.services.change_log_or_none
-    if is_none(log):
+    log = None if call is None else call.services.change_log_or_none
+    if log is None:
         return await write()
     return await log.edit_scopes.around(call.author, paths, write)

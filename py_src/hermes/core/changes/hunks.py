@@ -23,7 +23,6 @@ from typing import Any, Dict, List, Optional
 from hermes.contracts.json import JsonObject
 Hunk = Dict[str, Any]  # {'id', 'start', 'base_start', 'before', 'after', …}: the change log's (core/changes/model.py)
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 
 MAX_DIFF_WORK = 500000
 CHUNK = 2048  # characters compared at a time when finding the common head and tail of two texts
@@ -59,7 +58,7 @@ def visible_line(line: str) -> str:
 def diff_lines(before: 'List[str]', after: 'List[str]', budget: 'Optional[int]' = None) -> 'List[Hunk]':
     """The hunks that turn lines `before` into lines `after`, in order, without ids:
     [{'start', 'base_start', 'before', 'after'}]. `budget` (MAX_DIFF_WORK by default) bounds the work."""
-    if is_none(budget):
+    if budget is None:
         budget = MAX_DIFF_WORK
     head = 0
     limit = min(len(before), len(after))
@@ -75,7 +74,7 @@ def diff_lines(before: 'List[str]', after: 'List[str]', budget: 'Optional[int]' 
     blocks = None  # type: Optional[List[List[int]]]
     if not (head == a_end or head == b_end or not _share_a_line(before, head, a_end, after, head, b_end)):
         blocks = _myers_blocks(before, after, head, a_end, head, b_end, budget)
-    if is_none(blocks):  # one block: a file rewritten through and through (nothing to align), or too much work
+    if blocks is None:  # one block: a file rewritten through and through (nothing to align), or too much work
         blocks = [[head, a_end, head, b_end]]
     return [{'start': block[2], 'base_start': block[0], 'before': before[block[0]:block[1]],
              'after': after[block[2]:block[3]]} for block in blocks]
@@ -103,8 +102,8 @@ def diff_texts(base: 'Optional[str]', text: 'Optional[str]', budget: 'Optional[i
 
     The common head and tail are found on the texts first (a binary search of native string comparisons) and
     only the lines between them are split and diffed: a one-line edit of a 100 kB file splits a few lines."""
-    base = '' if is_none(base) else base
-    text = '' if is_none(text) else text
+    base = '' if base is None else base
+    text = '' if text is None else text
     head = _common_head_lines(base, text)
     tail = _common_tail_chars(base, text, head)
     lines_above = _count_newlines(base, head)
@@ -263,10 +262,10 @@ def assign_ids(hunks: 'List[Hunk]', previous: 'List[Hunk]', next_id: int, fields
             if old['id'] in used or not same_lines(old['before'], hunk['before']) or \
                     not same_lines(old['after'], hunk['after']):
                 continue
-            if is_none(best) or abs(old['base_start'] - hunk['base_start']) < abs(best['base_start'] -
+            if best is None or abs(old['base_start'] - hunk['base_start']) < abs(best['base_start'] -
                                                                                  hunk['base_start']):
                 best = old
-        if is_none(best):
+        if best is None:
             source = fields
             identifier = 'h' + str(next_id)
             next_id = next_id + 1
@@ -345,13 +344,13 @@ def undo_lines(text_lines: 'List[str]', current_lines: 'List[str]', hunks: 'List
     index = 0
     while index < len(hunks):
         place = plan[index]  # type: Any
-        if not is_none(place['from']):
+        if place['from'] is not None:
             places.append([place['from'], place['to'], hunks[index]])
         index = index + 1
     places.sort(key=lambda place: place[0])
     lines = current_lines[:]
     undone = []
-    conflicts = [place['id'] for place in plan if is_none(place['from'])]
+    conflicts = [place['id'] for place in plan if place['from'] is None]
     floor = len(current_lines) + 1  # the top of the span undone last (spans are applied bottom-up)
     index = len(places) - 1
     while index >= 0:

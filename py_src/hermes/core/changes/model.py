@@ -6,7 +6,6 @@ module-level functions are replayed on the bundle (parity vectors); `ChangeModel
 them. The hunks themselves: core/changes/hunks.py.
 """
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.core.values import get_key, has_key, json_type
 from hermes.core.changes.hunks import (split_lines, join_lines, diff_texts, assign_ids, keep_in_base, revert_in_text, rebase,
                                undo_lines, hunk_view)
@@ -89,7 +88,7 @@ class ChangeModel:
         """{'entry', 'hunks': those of its hunks `chosen_if(hunk)` accepts}, or None: no entry (any more: kept or
         undone with the other end of its move) or no such hunk."""
         entry = self.entry(path)
-        if is_none(entry):
+        if entry is None:
             return None
         chosen = [hunk for hunk in entry['hunks'] if chosen_if(hunk)]
         return None if len(chosen) == 0 else {'entry': entry, 'hunks': chosen}
@@ -104,7 +103,7 @@ class ChangeModel:
               now: float) -> 'Optional[ChangeEntry]':
         """`author` changed the file from `before` to `after`: its entry now, or None (no difference left)."""
         made = merged_entry(path, uri, self.entry(path), before, after, author, now, self.next_sequence())
-        if is_none(made):
+        if made is None:
             self.forget(path)
             return None
         self.put(path, made)
@@ -157,7 +156,7 @@ class ChangeModel:
     def edit_refusal(self, author: 'ChangeAuthor', path: str,
                      line_ranges: 'Optional[List[List[int]]]') -> 'Optional[str]':
         entry = self.entry(path)
-        if is_none(entry):
+        if entry is None:
             return None
         read_key = author['client'] + '\n' + path
         return refusal_of(entry, author['client'], self._reads[read_key] if read_key in self._reads else -1,
@@ -171,7 +170,7 @@ class ChangeModel:
         if len(chosen) == len(entry['hunks']) or entry['too_large']:
             self.forget(path)
             partner = partner_of(entry)
-            if not is_none(partner) and not is_none(self.entry(partner)):  # a move is kept as a whole
+            if partner is not None and self.entry(partner) is not None:  # a move is kept as a whole
                 self.remember(partner, action, self.known(partner)['hunks'], now)
                 self.forget(partner)
             return
@@ -182,7 +181,7 @@ class ChangeModel:
     def rediff(self, path: str, entry: 'ChangeEntry', base: 'Optional[str]', text: 'Optional[str]',
                previous: 'List[ChangeHunk]', now: float) -> None:
         made = rediffed_entry(path, entry, base, text, previous, now)
-        if is_none(made):
+        if made is None:
             self.forget(path)
             return
         self._entries[' ' + path] = made
@@ -191,7 +190,7 @@ class ChangeModel:
         """The hunks `undone_ids` of `path` were undone in the file: the entry (as it is now: the write may have
         been recorded meanwhile) loses them."""
         entry = self.entry(path)
-        if is_none(entry):
+        if entry is None:
             return
         left = [hunk for hunk in entry['hunks'] if hunk['id'] not in undone_ids]
         self.rediff(path, entry, entry['base'], text_without(entry, undone_ids), left, now)
@@ -220,7 +219,7 @@ class ChangeModel:
         files = []  # type: List[ChangeEntry]
         for path in paths:
             entry = self.entry(path)
-            if not is_none(entry):
+            if entry is not None:
                 files.append(entry)
         return {'seq': self.journal_seq, 'order': self.order, 'files': files, 'history': self.unjournaled}
 
@@ -253,11 +252,11 @@ class ChangeModel:
 
 def matches(author: 'Any', wanted: 'Optional[JsonObject]') -> bool:
     """Whether `author` fits the filter `wanted` ({'client'?, 'session'?, 'turn'?}; None matches every author)."""
-    if is_none(wanted):
+    if wanted is None:
         return True
     for key in ['client', 'session', 'turn']:
         value = get_key(wanted, key)
-        if not is_none(value) and get_key(author, key) != str(value):
+        if value is not None and get_key(author, key) != str(value):
             return False
     return True
 
@@ -304,9 +303,9 @@ def pending_items(entries: 'List[ChangeEntry]', wanted: 'Optional[JsonObject]') 
                          'client': hunk['author']['client'], 'session': hunk['author']['session'],
                          'turn': hunk['author']['turn'], 'time': hunk['time'], 'hunks': [],
                          'added': 0, 'removed': 0}
-                if is_none(entry['base']):
+                if entry['base'] is None:
                     group['created'] = True
-                if is_none(entry['text']):
+                if entry['text'] is None:
                     group['deleted'] = True
                 if entry['too_large']:
                     group['too_large'] = True
@@ -362,7 +361,7 @@ def merged_entry(path: str, uri: str, entry: 'Optional[ChangeEntry]', before: 'O
     """The entry of `path` after `author` changed it from `before` to `after` (`entry`: the entry before, None:
     none), or None when no difference is left. A `before` other than the entry's text means the user (or a writer the
     log does not see) changed the file since: those edits become the base's."""
-    if is_none(entry):
+    if entry is None:
         base = before
         previous = []  # type: List[ChangeHunk]
         next_id = 1
@@ -374,7 +373,7 @@ def merged_entry(path: str, uri: str, entry: 'Optional[ChangeEntry]', before: 'O
         else:
             lines = rebase(split_lines(or_empty(entry['base'])), split_lines(or_empty(entry['text'])),
                            previous, split_lines(or_empty(before)))
-            base = None if is_none(entry['base']) and is_none(before) else join_lines(lines)
+            base = None if entry['base'] is None and before is None else join_lines(lines)
     ided = assign_ids(diff_texts(base, after), previous, next_id, {'author': author, 'time': now,
                                                                   'sequence': sequence})
     if len(ided['hunks']) == 0:
@@ -420,7 +419,7 @@ def undo_plan_of(entry: 'ChangeEntry', chosen: 'List[ChangeHunk]', current: 'Opt
     created or deleted file: the file goes or comes back (a conflict when the user changed it since). Else each hunk's
     lines become its before-lines again wherever the user's edits moved it (core/changes/hunks.py undo_lines); a hunk the user
     edited is a conflict. With `force` nothing is a conflict: the user's edits there are replaced."""
-    if len(chosen) == len(entry['hunks']) and (is_none(entry['base']) or is_none(entry['text'])):
+    if len(chosen) == len(entry['hunks']) and (entry['base'] is None or entry['text'] is None):
         ids = [hunk['id'] for hunk in chosen]
         return {'file': True, 'conflicts': ids if current != entry['text'] and not force else [], 'undone': ids,
                 'text': entry['base']}
@@ -436,7 +435,7 @@ def text_without(entry: 'ChangeEntry', undone_ids: 'List[str]') -> 'Optional[str
     for hunk in sorted(undone, key=lambda hunk: -hunk['start']):
         text = revert_in_text(text, hunk)
     new_text = join_lines(text)  # type: Optional[str]
-    if is_none(entry['text']) and new_text == '':
+    if entry['text'] is None and new_text == '':
         new_text = None
     return new_text
 
@@ -445,7 +444,7 @@ def rebased_base(entry: 'ChangeEntry', current: 'Optional[str]') -> 'Optional[st
     """The entry's base once the file's text is `current`: the edits outside pending hunks join it."""
     lines = rebase(split_lines(or_empty(entry['base'])), split_lines(or_empty(entry['text'])),
                    entry['hunks'], split_lines(or_empty(current)))
-    return None if is_none(entry['base']) and is_none(current) else join_lines(lines)
+    return None if entry['base'] is None and current is None else join_lines(lines)
 
 
 def refusal_of(entry: 'ChangeEntry', client: str, read_at: int,
@@ -455,7 +454,7 @@ def refusal_of(entry: 'ChangeEntry', client: str, read_at: int,
     for hunk in entry['hunks']:
         if hunk['author']['client'] == client or get_key(hunk, 'sequence', 0) < read_at:
             continue
-        if is_none(line_ranges) or overlaps(hunk, line_ranges):
+        if line_ranges is None or overlaps(hunk, line_ranges):
             return ('Refused: lines ' + str(hunk['start'] + 1) + '-' + str(hunk['start'] + max(1, len(hunk['after']))) +
                     ' of this file hold a change by ' + hunk['author']['client'] + ' that the user has not kept or '
                     'undone yet. Read the file again (file_read or editor_get_content) to see its current text, '
@@ -470,7 +469,7 @@ def earlier_turns_of(entries: 'List[ChangeEntry]', author: 'ChangeAuthor') -> 'L
         for hunk in entry['hunks']:
             other = hunk['author']
             if other['client'] == author['client'] and other['session'] == author['session'] and \
-                    other['turn'] != author['turn'] and not is_none(other['turn']):
+                    other['turn'] != author['turn'] and other['turn'] is not None:
                 if other['turn'] not in earlier:
                     earlier.append(other['turn'])
     return earlier
@@ -488,7 +487,7 @@ def dropped_text(path: str, limit: int) -> str:
 
 def carry_links(entry: 'Optional[ChangeEntry]', made: 'ChangeEntry') -> None:
     """A move's links survive every rewrite of the entry."""
-    if is_none(entry):
+    if entry is None:
         return
     if has_key(entry, 'renamed_from'):
         made['renamed_from'] = entry['renamed_from']
@@ -515,11 +514,11 @@ def overlaps(hunk: 'ChangeHunk', line_ranges: 'List[List[int]]') -> bool:
 
 
 def too_large(text: 'Optional[str]') -> bool:
-    return not is_none(text) and len(text) > MAX_FILE_CHARS
+    return text is not None and len(text) > MAX_FILE_CHARS
 
 
 def or_empty(text: 'Optional[str]') -> str:
-    return '' if is_none(text) else text
+    return '' if text is None else text
 
 
 def entry_size(entry: 'ChangeEntry') -> int:

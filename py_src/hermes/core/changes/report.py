@@ -7,7 +7,6 @@ model's context: at most MAX_FILES file items, MAX_HUNK_LINES lines per side of 
 from typing import Any, List, Optional
 from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import get_key
 
 MAX_FILES = 100
@@ -51,7 +50,7 @@ def agent_view(pending: 'List[Any]', history: 'List[Any]', include_lines: bool) 
             if get_key(item, flag) is True:
                 shown[flag] = True
         for link in ['renamed_from', 'renamed_to']:
-            if not is_none(get_key(item, link)):
+            if get_key(item, link) is not None:
                 shown[link] = item[link]
         shown['hunks'] = [_hunk(hunk, include_lines) for hunk in item['hunks']]
         items.append(shown)
@@ -82,14 +81,14 @@ def view_text(view: 'JsonObject') -> str:
         for item in view['pending']:
             what = ' (created)' if get_key(item, 'created') is True else (
                 ' (deleted)' if get_key(item, 'deleted') is True else '')
-            if not is_none(get_key(item, 'renamed_from')):
+            if get_key(item, 'renamed_from') is not None:
                 what = ' (moved from ' + item['renamed_from'] + ')'
-            elif not is_none(get_key(item, 'renamed_to')):
+            elif get_key(item, 'renamed_to') is not None:
                 what = ' (moved to ' + item['renamed_to'] + ')'
             lines.append('- ' + item['path'] + what + ': +' + str(item['added']) + ' −' + str(item['removed']) +
                          ' by ' + _author_text(item) + ', hunks at line ' +
                          ', '.join([str(hunk['line']) for hunk in item['hunks']]))
-        if not is_none(get_key(view, 'truncated')):
+        if get_key(view, 'truncated') is not None:
             lines.append('(' + view['truncated'] + ')')
     decided = view['history']
     if len(decided) > 0:
@@ -102,9 +101,9 @@ def view_text(view: 'JsonObject') -> str:
 
 def _author_text(item: 'Any') -> str:
     text = item['client']
-    if not is_none(item['session']):
+    if item['session'] is not None:
         text = text + ' (session ' + item['session'] + ')'
-    if not is_none(item['turn']):
+    if item['turn'] is not None:
         text = text + ', turn ' + item['turn']
     return text
 
@@ -117,7 +116,7 @@ def undo_note(history: 'List[Any]', session: 'Optional[str]', since: 'Any') -> '
     undone in the editor since `since` (ms, the start of its previous turn; None: never): its protocol has no
     message for it, and an agent that does not know would redo the change or edit text that is not there. A text
     for a prompt's first block, or None when nothing was undone. From ChangeLog.history() items."""
-    if is_none(since) or is_none(session):
+    if since is None or session is None:
         return None
     counts = {}  # type: JsonObject
     paths = []  # type: List[str]

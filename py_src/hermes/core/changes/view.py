@@ -13,7 +13,6 @@ its `after_lines` begin.
 from typing import Any, Callable, List, Optional
 from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.changes.hunks import split_lines, join_lines, visible_line
 
@@ -32,7 +31,7 @@ def author_of(entry: 'Any') -> 'JsonObject':
     turn = get_key(author, 'turn')
     return {'client': client if json_type(client) == 'string' and client != '' else UNNAMED_CLIENT,
             'session': session if json_type(session) == 'string' and session != '' else None,
-            'turn': None if is_none(turn) or turn == '' else str(turn)}
+            'turn': None if turn is None or turn == '' else str(turn)}
 
 
 def group_key(author: 'Any') -> str:
@@ -50,9 +49,9 @@ def counts_text(added: int, removed: int) -> str:
 
 def group_label(author: 'Any', session_title: 'Optional[Callable[[str], Any]]' = None) -> str:
     """`session_title(session_id)` names a Hermes conversation (panel or chat session), or None."""
-    if is_none(author['session']):
+    if author['session'] is None:
         return author['client']
-    title = None if is_none(session_title) else session_title(author['session'])
+    title = None if session_title is None else session_title(author['session'])
     if json_type(title) == 'string' and title != '':
         return author['client'] + ': ' + title
     return author['client'] + ' (session ' + author['session'][:8] + ')'
@@ -61,10 +60,10 @@ def group_label(author: 'Any', session_title: 'Optional[Callable[[str], Any]]' =
 def turn_label(author: 'Any', number: int, turn_title: 'Optional[Callable[[str, str], Any]]' = None) -> str:
     """A turn's label: its prompt (`turn_title(session, turn)`, shortened), else 'Turn N' by its place in the
     group; 'Edits' for a client without turns."""
-    if is_none(author['turn']):
+    if author['turn'] is None:
         return 'Edits'
     title = None  # type: Any
-    if not is_none(turn_title) and not is_none(author['session']):
+    if turn_title is not None and author['session'] is not None:
         title = turn_title(author['session'], author['turn'])
     if json_type(title) == 'string' and title.strip() != '':
         title = title.strip().split('\n')[0]
@@ -109,7 +108,7 @@ def change_tree(pending: 'List[Any]', session_title: 'Optional[Callable[[str], O
         group['files'] += 1
         when = get_key(entry, 'time', 0)
         for node in [group, turn]:
-            if is_none(node['time']) or when < node['time']:
+            if node['time'] is None or when < node['time']:
                 node['time'] = when
     for group in groups:
         group['turns'] = sorted(group['turns'], key=lambda node: node['time'])
@@ -196,7 +195,7 @@ def lens_title(author: 'Any', hunk: 'Any') -> str:
 
 
 def _who(author: 'Any') -> str:
-    if is_none(author['turn']):
+    if author['turn'] is None:
         return author['client']
     return author['client'] + ', turn ' + author['turn']
 
@@ -239,8 +238,8 @@ def before_text(entry: 'Any', change_filter: 'Any') -> str:
     else the agent's text with the chosen hunks undone. A created file's base is '' (None in the entry)."""
     chosen = [hunk for hunk in entry['hunks'] if author_matches(hunk['author'], change_filter)]
     if len(chosen) == len(entry['hunks']):
-        return '' if is_none(entry['base']) else entry['base']
-    return text_before('' if is_none(entry['text']) else entry['text'], chosen)
+        return '' if entry['base'] is None else entry['base']
+    return text_before('' if entry['text'] is None else entry['text'], chosen)
 
 
 def base_name(path: str) -> str:
@@ -250,13 +249,13 @@ def base_name(path: str) -> str:
 
 def filter_label(change_filter: 'Any') -> str:
     """'everything' / the client / the client's session / a turn: for confirmations and messages."""
-    if is_none(change_filter):
+    if change_filter is None:
         return 'every agent'
     client = get_key(change_filter, 'client')
     turn = get_key(change_filter, 'turn')
     if json_type(client) != 'string':
         return 'every agent'
-    if is_none(turn):
+    if turn is None:
         return client
     return client + ', turn ' + str(turn)
 
@@ -274,12 +273,12 @@ def matches(entry: 'Any', change_filter: 'Any') -> bool:
 def author_matches(author: 'Any', change_filter: 'Any') -> bool:
     """A key the filter names with a value must be equal; a missing or None one matches anything (the change log's
     own rule, core/changes/model.py `matches`, so a view shows exactly what Keep All / Undo All act on)."""
-    if is_none(change_filter):
+    if change_filter is None:
         return True
     author = author_of({'author': author})
     for key in ['client', 'session', 'turn']:
         wanted = get_key(change_filter, key)
-        if not is_none(wanted) and author[key] != str(wanted):
+        if wanted is not None and author[key] != str(wanted):
             return False
     return True
 
@@ -294,7 +293,7 @@ def session_changes(pending: 'List[Any]', session_id: 'Optional[str]') -> 'Any':
             continue
         key = 'p:' + entry['path']
         item = by_path[key] if key in by_path else None  # type: Any
-        if is_none(item):
+        if item is None:
             item = {'path': entry['path'], 'added': 0, 'removed': 0}
             by_path[key] = item
             files.append(item)
@@ -309,7 +308,7 @@ def turn_changes(pending: 'List[Any]', session_id: 'Optional[str]') -> 'Any':
     turns = {}  # type: Any
     for entry in pending:
         author = author_of(entry)
-        if author['session'] != session_id or is_none(author['turn']):
+        if author['session'] != session_id or author['turn'] is None:
             continue
         if not (author['turn'] in turns):
             turns[author['turn']] = {'files': [], 'added': 0, 'removed': 0}

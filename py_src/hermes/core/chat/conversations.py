@@ -23,7 +23,6 @@ from typing import Any, Callable, List, Optional
 from hermes.contracts.conversations import AssistantMessage, Message, Part, ReplyStatus, ToolPart, UserMessage
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key, is_object, object_keys, copy_object
 from hermes.core.tools import result_text
 from hermes.core.output_text import cap_chars
@@ -122,7 +121,7 @@ def _restore_message(message: 'Json') -> 'Optional[Message]':
         if json_type(raw_parts) == 'array':
             for raw in raw_parts:
                 part = _restore_part(raw)
-                if not is_none(part):
+                if part is not None:
                     parts.append(part)
         status = _text(get_key(message, 'status'), 'done')  # type: Any  # (one of ReplyStatus, checked below)
         if status not in ['done', 'stopped', 'error']:
@@ -131,7 +130,7 @@ def _restore_message(message: 'Json') -> 'Optional[Message]':
         reply = {'role': 'assistant', 'status': status, 'error': error if json_type(error) == 'string' else None,
                  'parts': parts}  # type: AssistantMessage
         usage = restore_usage(get_key(message, 'usage'))  # type: Any  # what an ACP agent's turn used and cost (TurnUsage)
-        if not is_none(usage):
+        if usage is not None:
             reply['usage'] = usage
         return reply
     return None
@@ -150,7 +149,7 @@ def _restore_acp(value: 'Json') -> 'Optional[JsonObject]':
         if json_type(chosen) == 'string' and chosen != '':
             restored[option] = chosen
     cost = money_of(get_key(value, 'cost'))  # the session's cumulative cost, as the agent last said it
-    if not is_none(cost):
+    if cost is not None:
         restored['cost'] = cost
     restore_commands(value, restored)  # the agent's slash commands, and which of them the chat was told about
     return restored
@@ -191,8 +190,8 @@ class Conversation:
         self.last_started = None  # type: Optional[float]
         self.last_ended = None  # type: Optional[float]
         self.acp = None  # type: Optional[JsonObject]  # {'agent': name, 'sessionId': id}: the ACP agent session that answers this conversation
-        self.messages = [] if is_none(messages) else messages
-        self.history = [] if is_none(history) else history
+        self.messages = [] if messages is None else messages
+        self.history = [] if history is None else history
         self.limit = limit
         if len(self.messages) > 0:
             self.title = title_from(self.first_prompt())
@@ -207,7 +206,7 @@ class Conversation:
             if json_type(raw_messages) == 'array':
                 for raw in raw_messages:
                     message = _restore_message(raw)
-                    if not is_none(message):
+                    if message is not None:
                         messages.append(message)
             raw_history = get_key(data, 'history', [])
             if json_type(raw_history) == 'array':
@@ -263,7 +262,7 @@ class Conversation:
     def status(self) -> str:
         """in_progress | needs_input (a tool waits for the user's confirmation) | failed | completed."""
         reply = self.last_reply()
-        if is_none(reply):
+        if reply is None:
             return 'completed'
         if reply['status'] == 'running':
             for part in reply['parts']:
@@ -363,7 +362,7 @@ class ConversationStore:
                 limit: int = MAX_CONVERSATIONS) -> 'Any':
         """Raises StoreCorrupt for data that is not a store (the caller starts a fresh one)."""
         store = ConversationStore(make_id, clock, limit)
-        if is_none(data):
+        if data is None:
             return store
         if not is_object(data) or json_type(get_key(data, 'conversations')) != 'array':
             raise StoreCorrupt('not a Hermes conversation store')
@@ -373,12 +372,12 @@ class ConversationStore:
         seen = []
         for raw in data['conversations']:
             conversation = Conversation.restore(raw)
-            if is_none(conversation.id) or conversation.id in seen or len(conversation.messages) == 0:
+            if conversation.id is None or conversation.id in seen or len(conversation.messages) == 0:
                 continue
             seen.append(conversation.id)
-            if is_none(conversation.created):
+            if conversation.created is None:
                 conversation.created = clock()
-            if is_none(conversation.updated):
+            if conversation.updated is None:
                 conversation.updated = conversation.created
             store.conversations.append(conversation)
         panel = get_key(data, 'panel')
@@ -412,14 +411,14 @@ class ConversationStore:
 
     def put(self, conversation: 'Conversation', origin: 'Any' = None) -> None:
         """Store a new or changed conversation (an empty one is kept out of the list)."""
-        if is_none(conversation.id):
+        if conversation.id is None:
             conversation.id = self.make_id()
-        if is_none(conversation.created):
+        if conversation.created is None:
             conversation.created = self.clock()
         conversation.updated = self.clock()
         listed = self.get(conversation.id)
         if listed is not conversation:
-            if not is_none(listed):
+            if listed is not None:
                 self.conversations.remove(listed)
             if len(conversation.messages) > 0:
                 self.conversations.append(conversation)
@@ -429,12 +428,12 @@ class ConversationStore:
         self._notify(conversation, origin)
 
     def set_panel(self, conversation: 'Optional[Conversation]', origin: 'Any' = None) -> None:
-        self.panel_id = None if is_none(conversation) else conversation.id
+        self.panel_id = None if conversation is None else conversation.id
         self._notify(conversation, origin)
 
     def remove(self, conversation_id: 'Json', origin: 'Any' = None) -> bool:
         conversation = self.get(conversation_id)
-        if is_none(conversation):
+        if conversation is None:
             return False
         self.conversations.remove(conversation)
         if self.panel_id == conversation_id:
@@ -452,7 +451,7 @@ class ConversationStore:
             return
         keep = self.newest_first()[:self.limit]
         self.conversations = [conversation for conversation in self.conversations if conversation in keep]
-        if not is_none(self.panel_id) and is_none(self.get(self.panel_id)):
+        if self.panel_id is not None and self.get(self.panel_id) is None:
             self.panel_id = None
 
     def to_data(self) -> 'JsonObject':

@@ -26,7 +26,7 @@ from hermes.contracts.json import JsonObject
 # __pragma__('noskip')
 from hermes.js.errors import JsError
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none, or_none
+from hermes.js.objects import or_none
 from hermes.js.text import utf8_text
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.llm_wire import tool_call_message, assistant_message, tool_message, parse_arguments
@@ -41,7 +41,7 @@ TEXT_MIME_PREFIXES = ['text/', 'application/json', 'application/xml', 'applicati
 
 def prop(obj: 'Any', key: str) -> 'Any':
     """`obj[key]` for a dict or a class instance (VS Code's parts), None when absent (never undefined)."""
-    if is_none(obj):
+    if obj is None:
         return None
     # __pragma__('skip')
     if isinstance(obj, dict):
@@ -61,17 +61,17 @@ def part_kind(part: 'Any') -> str:
     """'text', 'tool_call', 'tool_result', 'data', or 'unknown' (thinking parts, prompt-tsx, …)."""
     if json_type(part) == 'string':
         return 'text'
-    if is_none(part) or json_type(part) != 'object':
+    if part is None or json_type(part) != 'object':
         return 'unknown'
     call_id = prop(part, 'callId')
     if json_type(call_id) == 'string':
-        if json_type(prop(part, 'name')) == 'string' and not is_none(prop(part, 'input')):
+        if json_type(prop(part, 'name')) == 'string' and prop(part, 'input') is not None:
             return 'tool_call'
         if json_type(prop(part, 'content')) == 'array':
             return 'tool_result'
-    if json_type(prop(part, 'mimeType')) == 'string' and not is_none(prop(part, 'data')):
+    if json_type(prop(part, 'mimeType')) == 'string' and prop(part, 'data') is not None:
         return 'data'
-    if json_type(prop(part, 'value')) == 'string' and is_none(prop(part, 'id')):  # thinking parts carry an id
+    if json_type(prop(part, 'value')) == 'string' and prop(part, 'id') is None:  # thinking parts carry an id
         return 'text'
     return 'unknown'
 
@@ -116,7 +116,7 @@ def tool_result_text(content: 'Any') -> str:
             text = part_text(item)
         else:
             value = prop(item, 'value')
-            text = '' if is_none(value) else _string(value, dump_json(value))
+            text = '' if value is None else _string(value, dump_json(value))
         if text != '':
             texts.append(text)
     return '\n'.join(texts)
@@ -184,7 +184,7 @@ def to_openai(messages: 'Any') -> 'List[ChatMessage]':
 def _arguments_text(value: 'Any') -> str:
     if json_type(value) == 'string':
         return value
-    return dump_json({} if is_none(value) else value)
+    return dump_json({} if value is None else value)
 
 
 def openai_tools_from_vscode(tools: 'Any') -> 'List[JsonObject]':
@@ -301,6 +301,6 @@ class DictFactory:
 
     def message(self, role: int, parts: 'List[Any]', name: 'Any') -> 'JsonObject':
         message = {'role': role, 'content': parts}
-        if not is_none(name):
+        if name is not None:
             message['name'] = name
         return message

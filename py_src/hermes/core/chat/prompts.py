@@ -16,7 +16,6 @@ from hermes.contracts.json import Json, JsonObject
 from hermes.core.tools import Tool
 # __pragma__('noskip')
 from hermes.js.json import dump_json, parse_json
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.chat.messages import prop
 from hermes.core.lm_tools import first_sentence
@@ -102,12 +101,12 @@ def user_message(prompt: 'Json', command: 'Json' = None, references: 'Json' = No
     for the #file (and #selection, …) references, already read by the host; long ones are cut."""
     sections = []
     template = get_key(COMMAND_PROMPTS, command) if json_type(command) == 'string' else None
-    if not is_none(template):
+    if template is not None:
         sections.append('/' + command + ': ' + template)
     text = prompt.strip() if json_type(prompt) == 'string' else ''
     if text != '':
         sections.append(text)
-    elif is_none(template):
+    elif template is None:
         sections.append('(no question was typed)')
     block = references_block(references)
     if block != '':
@@ -178,7 +177,7 @@ def _copies(items: 'List[Any]') -> 'List[JsonObject]':
     for item in items:
         copy = {}
         for key in ['prompt', 'label', 'command']:
-            if not is_none(get_key(item, key)):
+            if get_key(item, key) is not None:
                 copy[key] = item[key]
         copies.append(copy)
     return copies
@@ -218,7 +217,7 @@ def history_from_turns(turns: 'Any') -> 'List[Any]':
     pending_user = None
     for turn in turns or []:
         if json_type(prop(turn, 'prompt')) == 'string':  # a ChatRequestTurn
-            if not is_none(pending_user):
+            if pending_user is not None:
                 history.append(pending_user)
             pending_user = {'role': 'user', 'content': user_message(prop(turn, 'prompt'), prop(turn, 'command'))}
             continue
@@ -226,11 +225,11 @@ def history_from_turns(turns: 'Any') -> 'List[Any]':
         if json_type(response) != 'array':
             continue
         stored = _stored_messages(prop(turn, 'result'))
-        if not is_none(stored):
+        if stored is not None:
             for message in stored:
                 history.append(message)
         else:
-            if not is_none(pending_user):
+            if pending_user is not None:
                 history.append(pending_user)
             text = response_text(response)
             if text != '':

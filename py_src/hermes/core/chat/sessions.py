@@ -12,7 +12,6 @@ VS Code registers an agent under that name, which would take `@hermes` away from
 from typing import Any, Callable, Dict, List, Mapping, Optional
 from hermes.contracts.json import Json, JsonObject
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.chat.prompts import COMMANDS
 from hermes.core.lm_tools import describe_call, touched_paths
@@ -81,24 +80,24 @@ def item_view(conversation: 'Any', format_time: 'Callable[[float], str]') -> 'Js
     shows `timing` itself, as "now" / "5 min ago": a time in the description too said it twice)."""
     description = conversation.model if json_type(conversation.model) == 'string' else ''
     usage = getattr(conversation, 'acp_usage', None)  # an ACP agent's last usage_update (context used / size, cost)
-    if not is_none(usage) and usage['size'] > 0:
+    if usage is not None and usage['size'] > 0:
         description = description + ' · ' + str(round(usage['used'] * 100 / usage['size'])) + '% of context'
     stored_cost = get_key(getattr(conversation, 'acp', None), 'cost')  # the session's cost as last said (kept across reloads)
-    if not is_none(usage) and not is_none(get_key(usage, 'cost')):
+    if usage is not None and get_key(usage, 'cost') is not None:
         description = description + ' · ' + usage['cost']
-    elif not is_none(cost_text(stored_cost)):
+    elif cost_text(stored_cost) is not None:
         description = description + ' · ' + (cost_text(stored_cost) or '')
     tooltip = conversation.title + ('\n' + description if description != '' else '')
     totals = session_usage(conversation.messages, stored_cost)
-    if not is_none(totals):
+    if totals is not None:
         tooltip = tooltip + '\n' + totals['text']
-    when = conversation.updated if not is_none(conversation.updated) else conversation.created
-    if not is_none(when):
+    when = conversation.updated if conversation.updated is not None else conversation.created
+    if when is not None:
         tooltip = tooltip + '\n' + format_time(when)
     timing = {'created': conversation.created or 0}
-    if not is_none(conversation.last_started):
+    if conversation.last_started is not None:
         timing['lastRequestStarted'] = conversation.last_started
-    if not is_none(conversation.last_ended):
+    if conversation.last_ended is not None:
         timing['lastRequestEnded'] = conversation.last_ended
     status = conversation.status()
     return {'label': conversation.title, 'description': description, 'status': get_key(STATUS_CODES, status, STATUS_COMPLETED),
@@ -139,7 +138,7 @@ def _response_parts(reply: 'Any', tool_titles: 'Optional[Mapping[str, Optional[s
             continue
         if part['kind'] != 'tool':
             continue
-        if not is_none(get_key(part, 'paths')):  # an ACP agent's tool call: its title says what it did
+        if get_key(part, 'paths') is not None:  # an ACP agent's tool call: its title says what it did
             nested = '↳ ' if 'parent' in part else ''  # a Hermes subagent, under the call that delegated it
             parts.append({'kind': 'progress', 'text': nested + part['name'] + status_ending(part['status'])})
             for path in part['paths']:
@@ -147,7 +146,7 @@ def _response_parts(reply: 'Any', tool_titles: 'Optional[Mapping[str, Optional[s
                     referenced.append(path)
                     parts.append({'kind': 'reference', 'path': path})
             continue
-        title = get_key(tool_titles, part['name']) if not is_none(tool_titles) else None
+        title = get_key(tool_titles, part['name']) if tool_titles is not None else None
         text = describe_call(part['name'], part['arguments'], title)
         if part['status'] == 'error':
             text = text + ' (failed)'
@@ -159,7 +158,7 @@ def _response_parts(reply: 'Any', tool_titles: 'Optional[Mapping[str, Optional[s
                 referenced.append(path)
                 parts.append({'kind': 'reference', 'path': path})
     usage = get_key(reply, 'usage')
-    if not is_none(usage):
+    if usage is not None:
         parts.append({'kind': 'markdown', 'text': '\n\n' + usage_markdown(usage)})
     if reply['status'] == 'error':
         parts.append({'kind': 'markdown', 'text': '\n\n**The reply failed:** ' + (reply['error'] or 'unknown error')})

@@ -14,7 +14,6 @@ about HTTP beyond that, so any transport that mirrors metadata can use it.
 from typing import Any, Dict, List, Optional
 from hermes.contracts.json import Json
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.js.text import base64_utf8, utf8_base64
 from hermes.core.values import json_type, get_key, is_object, object_keys
 
@@ -50,7 +49,7 @@ def mirrored_headers(message: 'Json') -> 'Optional[Dict[str, str]]':
     method = message['method']
     headers = {'MCP-Protocol-Version': version, 'Mcp-Method': method}
     field = name_field(method)
-    name = None if is_none(field) else get_key(params, field)  # type: Any
+    name = None if field is None else get_key(params, field)  # type: Any
     if json_type(name) == 'string':
         headers['Mcp-Name'] = encode_mirrored(name)
     return headers
@@ -92,33 +91,33 @@ def header_mismatch(headers: 'Json', method: str, params: 'Json', version: 'Json
     `tools/call` (its `x-mcp-header` properties must be mirrored exactly); `mirrored`: its
     `mirrored_params`, when the caller keeps them (then `input_schema` is not walked)."""
     protocol = header_value(headers, 'mcp-protocol-version')
-    if is_none(protocol):
+    if protocol is None:
         return 'Header mismatch: the MCP-Protocol-Version header is required'
     if protocol != version:
         return ("Header mismatch: MCP-Protocol-Version header value '" + protocol +
                 "' does not match _meta io.modelcontextprotocol/protocolVersion '" + str(version) + "'")
     problem = _compare('Mcp-Method', header_value(headers, 'mcp-method'), method, False)
-    if not is_none(problem):
+    if problem is not None:
         return problem
     field = name_field(method)
-    if not is_none(field):
+    if field is not None:
         problem = _compare('Mcp-Name', header_value(headers, 'mcp-name'), get_key(params, field), True)
-        if not is_none(problem):
+        if problem is not None:
             return problem
-    if method == 'tools/call' and (is_object(input_schema) or not is_none(mirrored)):
-        if is_none(mirrored):
+    if method == 'tools/call' and (is_object(input_schema) or mirrored is not None):
+        if mirrored is None:
             mirrored = mirrored_params(input_schema)
         return _params_mismatch(headers, mirrored, get_key(params, 'arguments'))
     return None
 
 
 def _compare(header: str, raw: 'Optional[str]', body_value: 'Json', encoded: bool) -> 'Optional[str]':
-    if is_none(raw):
-        if is_none(body_value):
+    if raw is None:
+        if body_value is None:
             return None
         return 'Header mismatch: the ' + header + ' header is required'
     value = decode_mirrored(raw) if encoded else raw
-    if is_none(value):
+    if value is None:
         return 'Header mismatch: the ' + header + ' header value is malformed'
     if json_type(body_value) != 'string' or value != body_value:
         return ('Header mismatch: ' + header + " header value '" + raw + "' does not match body value '" +
@@ -154,14 +153,14 @@ def _params_mismatch(headers: 'Json', mirrored: 'List[Any]', arguments: 'Json') 
         header = 'Mcp-Param-' + entry[1]
         raw = header_value(headers, header.lower())
         value = _value_at(arguments, entry[0])
-        if is_none(value):
-            if not is_none(raw):
+        if value is None:
+            if raw is not None:
                 return 'Header mismatch: ' + header + ' is present but the argument it mirrors is not'
             continue
-        if is_none(raw):
+        if raw is None:
             return 'Header mismatch: the ' + header + ' header is required (the argument is in the body)'
         decoded = decode_mirrored(raw)
-        if is_none(decoded):
+        if decoded is None:
             return 'Header mismatch: the ' + header + ' header value is malformed'
         if not _same_value(decoded, value):
             return 'Header mismatch: ' + header + " header value '" + raw + "' does not match the body's argument"
@@ -172,7 +171,7 @@ def _value_at(arguments: 'Json', path: 'List[str]') -> 'Json':
     value = arguments
     for key in path:
         value = get_key(value, key)
-        if is_none(value):
+        if value is None:
             return None
     return value
 

@@ -13,7 +13,6 @@ from hermes.contracts.json import Json, JsonObject
 from hermes.core.method_table import Handler
 # __pragma__('noskip')
 from hermes.js.errors import error_message
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.tools import ToolError
 from hermes.core.jsonrpc import INVALID_PARAMS
@@ -78,7 +77,7 @@ class McpPrompts:
     async def _get(self, request_id: 'Json', params: 'Json') -> 'JsonObject':
         name = get_key(params, 'name')
         prompt = find_prompt(name) if json_type(name) == 'string' else None
-        if is_none(prompt):
+        if prompt is None:
             raise ProtocolError(INVALID_PARAMS, 'Unknown prompt: ' + str(name) + ' (prompts: ' +
                                 ', '.join([item['name'] for item in PROMPTS]) + ')')
         arguments = get_key(params, 'arguments')
@@ -87,7 +86,7 @@ class McpPrompts:
             raise ProtocolError(INVALID_PARAMS, 'prompts/get ' + name + ': the argument "path" is required (a file '
                                 'relative to the workspace)')
         selection = get_key(arguments, 'selection')
-        if not is_none(selection) and json_type(selection) != 'string':
+        if selection is not None and json_type(selection) != 'string':
             raise ProtocolError(INVALID_PARAMS, 'selection must be a string such as "10-20"')
         try:
             path = self.files.confine(path_text)
@@ -98,7 +97,7 @@ class McpPrompts:
         text = content['text']
         subject = '`' + shown + '`'
         excerpt = ''
-        if not is_none(selection) and selection.strip() != '':
+        if selection is not None and selection.strip() != '':
             lines = text.split('\n')
             span = parse_line_range(selection, len(lines))
             subject = 'lines ' + str(span[0]) + '-' + str(span[1]) + ' of `' + shown + '`'

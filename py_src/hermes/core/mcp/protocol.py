@@ -21,7 +21,6 @@ Reporter = Callable[[float, Optional[float], Optional[str]], None]
 # __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.jsonrpc import (
     INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
@@ -75,7 +74,7 @@ class McpSession:
         self._send = send
         self._log = log
         # Shared by the window's sessions (host/mcp/service.py), so each client's extra arguments are logged once.
-        self._ignored = IgnoredArguments(log) if is_none(ignored) else ignored
+        self._ignored = IgnoredArguments(log) if ignored is None else ignored
         self.negotiated_version = None  # type: Optional[str]
         self.initialized = False  # the initialize request was answered: other requests may follow
         self.ready = False  # the client confirmed with notifications/initialized
@@ -109,12 +108,12 @@ class McpSession:
         """One parsed JSON value in; (an awaitable of) a response, a list of responses, or None out.
         `kind`: what jsonrpc.classify says of a single message, when the transport has already asked.
         (Not itself async: it hands back the awaitable of the part that answers, one promise less.)"""
-        if is_none(kind) and json_type(message) == 'array':
+        if kind is None and json_type(message) == 'array':
             return self._handle_batch(message)
         return self._handle_message(message, kind)
 
     async def _handle_batch(self, batch: 'List[Json]') -> 'Any':
-        if is_none(self.negotiated_version):
+        if self.negotiated_version is None:
             return error_response(None, INVALID_REQUEST, 'Batches are not supported before initialize')
         if self.negotiated_version != BATCH_PROTOCOL_VERSION:
             return error_response(None, INVALID_REQUEST,
@@ -125,13 +124,13 @@ class McpSession:
         for message in batch:
             # A batch inside a batch is just one more invalid entry.
             response = await self._handle_message(message) if is_object(message) else self._invalid(message)
-            if not is_none(response):
+            if response is not None:
                 responses.append(response)
         return responses if len(responses) > 0 else None
 
     def _handle_message(self, message: 'Json', kind: 'Optional[str]' = None) -> 'Awaitable[Optional[JsonRpcResponse]]':
         """An awaitable of the answer to one message (a request's own coroutine: no layer between)."""
-        kind = classify(message) if is_none(kind) else kind
+        kind = classify(message) if kind is None else kind
         if kind == 'invalid':
             return _answered(self._invalid(message))
         if kind == 'notification':
@@ -172,7 +171,7 @@ class McpSession:
     def _handler_for(self, method: str) -> 'Handler':
         """The async handler(request_id, params) of `method`; ProtocolError when there is none yet."""
         handler = self._route(method)
-        if is_none(handler):
+        if handler is None:
             raise ProtocolError(METHOD_NOT_FOUND, _not_found_message(method))
         if not self.initialized and method not in PRE_INITIALIZE_METHODS:
             raise ProtocolError(INVALID_REQUEST, 'Server not initialized: send initialize first')
@@ -180,11 +179,11 @@ class McpSession:
 
     def _route(self, method: str) -> 'Optional[Handler]':
         handler = self._methods.get(method)
-        if not is_none(handler):
+        if handler is not None:
             return handler
         for feature in self._features:
             handler = feature.handler(method)
-            if not is_none(handler):
+            if handler is not None:
                 return handler
         return None
 
@@ -208,7 +207,7 @@ class McpSession:
             'capabilities': self.capabilities(),
             'serverInfo': self.server_info,
         }
-        if not is_none(self.instructions):
+        if self.instructions is not None:
             result['instructions'] = self.instructions
         return result
 
@@ -265,7 +264,7 @@ class McpSession:
     def _handle_notification(self, method: str, params: 'Json') -> None:
         if method == 'notifications/initialized':
             self.ready = True
-            if not is_none(self.on_ready):
+            if self.on_ready is not None:
                 self.on_ready()
         elif method == 'notifications/cancelled':
             self._cancel(get_key(params, 'requestId'), get_key(params, 'reason'))
@@ -276,7 +275,7 @@ class McpSession:
         if json_type(request_id) == 'null' or json_type(request_id) == 'boolean':
             return
         call = get_key(self._in_flight, _id_key(request_id))
-        if not is_none(call):
+        if call is not None:
             because = ': ' + reason if json_type(reason) == 'string' else ''
             self._info('cancelling request ' + str(request_id) + because)
             call.cancel(reason)
@@ -287,14 +286,14 @@ class McpSession:
                       related_request_id: 'RequestId' = None) -> None:
         """Send a `notifications/message` log line if `level` is at or above the client's level."""
         message = log_message(level, data, logger, self.log_level)
-        if not is_none(message):
+        if message is not None:
             self._emit(message, related_request_id)
 
     def _tools_changed(self) -> None:
         self._emit(notification('notifications/tools/list_changed'), None)
 
     def _emit(self, message: 'Any', related_request_id: 'RequestId') -> None:
-        if is_none(self._send) or self.closed:
+        if self._send is None or self.closed:
             return
         try:
             self._send(message, related_request_id)
@@ -310,7 +309,7 @@ class McpSession:
         if self.closed:
             return
         self.closed = True
-        if not is_none(self._unsubscribe):
+        if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
         for feature in self._features:
@@ -325,11 +324,11 @@ class McpSession:
 
 
     def _info(self, text: str) -> None:
-        if not is_none(self._log):
+        if self._log is not None:
             self._log.info('mcp: ' + text)
 
     def _warn(self, text: str) -> None:
-        if not is_none(self._log):
+        if self._log is not None:
             self._log.warn('mcp: ' + text)
 
 
@@ -368,9 +367,9 @@ def progress_reporter(params: 'Json', emit: 'Callable[[JsonRpcNotification], Non
 
     def report(progress: float, total: 'Optional[float]' = None, message: 'Optional[str]' = None) -> None:
         update = {'progressToken': token, 'progress': progress}  # type: JsonObject
-        if not is_none(total):
+        if total is not None:
             update['total'] = total
-        if not is_none(message):
+        if message is not None:
             update['message'] = message
         emit(notification('notifications/progress', update))
     return report
@@ -386,7 +385,7 @@ def log_message(level: str, data: 'Json', logger: str, threshold: str) -> 'Optio
 
 def log_outcome(log: 'Any', what: str, method: str, response: 'Any', started: float) -> None:
     """One line in our own log per answered request (errors and tool errors as warnings)."""
-    if is_none(log):
+    if log is None:
         return
     if is_object(get_key(response, 'error')):
         error = response['error']

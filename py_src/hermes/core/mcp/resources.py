@@ -25,7 +25,6 @@ from hermes.core.throttle import Clock
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.js.text import decode_uri_component
 from hermes.core.values import json_type, get_key, copyable_keys
 from hermes.core.tools import ToolError
@@ -111,7 +110,7 @@ def resource_key(uri: 'Json') -> 'Optional[str]':
     """The hub key of a URI: the URI itself, except files, keyed by their decoded path (clients and
     VS Code escape paths differently). None for URIs that are not ours."""
     parsed = parse_uri(uri)
-    if is_none(parsed):
+    if parsed is None:
         return None
     return file_key(parsed['path']) if parsed['kind'] == 'file' else uri
 
@@ -129,7 +128,7 @@ class Disposable:
         self._on_dispose = on_dispose
 
     def dispose(self) -> None:
-        if not is_none(self._on_dispose):
+        if self._on_dispose is not None:
             on_dispose = self._on_dispose
             self._on_dispose = None
             on_dispose()
@@ -221,7 +220,7 @@ class ResourceCatalog:
     def check(self, uri: 'Json') -> 'JsonObject':
         """The parsed URI, or the ProtocolError a subscribe or read of it gets."""
         parsed = parse_uri(uri)
-        if is_none(parsed):
+        if parsed is None:
             raise ProtocolError(RESOURCE_NOT_FOUND, 'Resource not found: ' + str(uri) + ' (see resources/list '
                                 'and resources/templates/list)', {'uri': uri})
         if parsed['kind'] == 'file':
@@ -239,7 +238,7 @@ class ResourceCatalog:
             return [_selection_contents(uri, provider.selection())]
         if kind == 'terminal':
             output = provider.terminal_output(parsed['id'])
-            if is_none(output):
+            if output is None:
                 raise ProtocolError(RESOURCE_NOT_FOUND, 'Resource not found: ' + uri + ' (no terminal ' +
                                     str(parsed['id']) + ' is open; see resources/list)', {'uri': uri})
             return [{'uri': uri, 'mimeType': TEXT_TYPE, 'text': output}]
@@ -263,7 +262,7 @@ class ResourceCatalog:
 
 
 def _selection_contents(uri: str, selection: 'Json') -> 'JsonObject':
-    if is_none(selection):
+    if selection is None:
         return {'uri': uri, 'mimeType': TEXT_TYPE, 'text': '', '_meta': {'path': None}}
     meta = {}  # type: JsonObject
     for key in copyable_keys(selection):
@@ -299,10 +298,10 @@ class McpResources:
         self.catalog = catalog
         self.hub = hub
         self._subscriptions = {}  # type: Dict[str, Dict[str, Any]]  # 'k:' + key → {'uri', 'disposable'}
-        self._list_listener = None if is_none(session) else hub.on_list_changed(self._list_changed)
+        self._list_listener = None if session is None else hub.on_list_changed(self._list_changed)
         self._methods = MethodTable({'resources/list': self._list, 'resources/templates/list': self._templates,
                                      'resources/read': self._read})
-        if not is_none(session):  # subscriptions need a session to notify (2026-07-28 has subscriptions/listen)
+        if session is not None:  # subscriptions need a session to notify (2026-07-28 has subscriptions/listen)
             self._methods.add('resources/subscribe', self._subscribe)
             self._methods.add('resources/unsubscribe', self._unsubscribe)
 
@@ -334,7 +333,7 @@ class McpResources:
     async def _unsubscribe(self, request_id: 'Json', params: 'Json') -> 'JsonObject':
         uri = _uri_param(params, 'resources/unsubscribe')
         key = resource_key(uri)
-        slot = 'k:' + (uri if is_none(key) else key)
+        slot = 'k:' + (uri if key is None else key)
         if slot in self._subscriptions:
             self._subscriptions[slot]['disposable'].dispose()
             del self._subscriptions[slot]
@@ -356,7 +355,7 @@ class McpResources:
         for slot in list(self._subscriptions.keys()):
             self._subscriptions[slot]['disposable'].dispose()
         self._subscriptions = {}
-        if not is_none(self._list_listener):
+        if self._list_listener is not None:
             self._list_listener.dispose()
 
 

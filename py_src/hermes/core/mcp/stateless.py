@@ -29,7 +29,6 @@ Emit = Callable[[JsonRpcNotification], None]
 # __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
-from hermes.js.objects import is_none
 from hermes.js.promises import deferred
 from hermes.core.values import json_type, is_object, get_key, object_keys, copyable_keys
 from hermes.core.jsonrpc import (
@@ -128,7 +127,7 @@ class McpStatelessServer:
         self.registry = registry
         self.instructions = instructions
         self._log = log
-        self._ignored = IgnoredArguments(log) if is_none(ignored) else ignored  # extra arguments, logged once
+        self._ignored = IgnoredArguments(log) if ignored is None else ignored  # extra arguments, logged once
         # client name and version + revision → True: said once, as initialize says it for sessions
         self._greeted = {}  # type: Dict[str, bool]
         self._greeted_count = 0
@@ -169,7 +168,7 @@ class McpStatelessServer:
         """One parsed JSON-RPC message in; its response out, or None (a notification, a response,
         or a request the client cancelled). `kind`: what jsonrpc.classify says of it, when the
         transport has already asked."""
-        kind = classify(message) if is_none(kind) else kind
+        kind = classify(message) if kind is None else kind
         if kind == 'invalid':
             reason = invalid_reason(message) or 'not a JSON-RPC 2.0 message'
             return error_response(request_id_of(message), INVALID_REQUEST, 'Invalid Request: ' + reason)
@@ -179,7 +178,7 @@ class McpStatelessServer:
         method, request_id = message['method'], message['id']
         params = get_key(message, 'params')
         started = now_ms()
-        cancellation = Cancellation() if is_none(cancellation) else cancellation
+        cancellation = Cancellation() if cancellation is None else cancellation
         try:
             tool = self._called_tool(method, params)
             context = self._read_meta(method, params, headers, tool)
@@ -201,7 +200,7 @@ class McpStatelessServer:
 
     def _read_meta(self, method: str, params: 'Json', headers: 'Json',
                    tool: 'Optional[Tool]' = None) -> 'RequestContext':
-        if not is_none(params) and not is_object(params):
+        if params is not None and not is_object(params):
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: params must be an object')
         meta = get_key(params, '_meta')
         if not is_object(meta):
@@ -217,13 +216,13 @@ class McpStatelessServer:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: _meta "' + CLIENT_CAPABILITIES_KEY +
                                 '" must be an object ({} when the client offers none)')
         log_level = get_key(meta, LOG_LEVEL_KEY)
-        if not is_none(log_level) and log_level not in LOG_LEVELS:
+        if log_level is not None and log_level not in LOG_LEVELS:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: _meta "' + LOG_LEVEL_KEY + '" must be one of ' +
                                 ', '.join(LOG_LEVELS))
-        if not is_none(headers):
-            mirrored = None if is_none(tool) else self._mirrored_params(tool)
+        if headers is not None:
+            mirrored = None if tool is None else self._mirrored_params(tool)
             mismatch = header_mismatch(headers, method, params, version, None, mirrored)
-            if not is_none(mismatch):
+            if mismatch is not None:
                 raise ProtocolError(HEADER_MISMATCH, mismatch)
         if version not in MODERN_PROTOCOL_VERSIONS:
             raise ProtocolError(UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version: ' + version +
@@ -243,7 +242,7 @@ class McpStatelessServer:
     def _mirrored_params(self, tool: 'Tool') -> 'List[Any]':
         key = 't:' + tool.name
         entry = self._mirrored[key] if key in self._mirrored else None
-        if is_none(entry) or entry[0] is not tool:  # a tool removed and added again is walked anew
+        if entry is None or entry[0] is not tool:  # a tool removed and added again is walked anew
             entry = [tool, mirrored_params(tool.input_schema)]
             self._mirrored[key] = entry
         return entry[1]
@@ -251,17 +250,17 @@ class McpStatelessServer:
     async def _dispatch(self, method: str, request_id: 'RequestId', params: 'Json',
                         context: 'RequestContext') -> 'Json':
         own = self._methods.get(method)
-        if not is_none(own):
+        if own is not None:
             return await own(request_id, params, context)
         handler = None if method in REMOVED_METHODS else self._feature_handler(method)
-        if is_none(handler):
+        if handler is None:
             raise ProtocolError(METHOD_NOT_FOUND, _not_found_message(method))
         return await handler(request_id, params)
 
     def _feature_handler(self, method: str) -> 'Optional[Handler]':
         for feature in self._features:
             handler = feature.handler(method)
-            if not is_none(handler):
+            if handler is not None:
                 return handler
         return None
 
@@ -269,17 +268,17 @@ class McpStatelessServer:
         """Every result says it is complete and who answered; cacheable ones say for how long."""
         if not is_object(result):
             result = {}
-        if is_none(get_key(result, 'resultType')):
+        if get_key(result, 'resultType') is None:
             result['resultType'] = 'complete'
         meta = get_key(result, '_meta')
         meta = {} if not is_object(meta) else meta
         meta[SERVER_INFO_KEY] = self.server_info
         result['_meta'] = meta
         hints = cache_hints(method)
-        if not is_none(hints) and result['resultType'] == 'complete':
-            if is_none(get_key(result, 'ttlMs')):
+        if hints is not None and result['resultType'] == 'complete':
+            if get_key(result, 'ttlMs') is None:
                 result['ttlMs'] = hints[0]
-            if is_none(get_key(result, 'cacheScope')):
+            if get_key(result, 'cacheScope') is None:
                 result['cacheScope'] = hints[1]
         return result
 
@@ -287,7 +286,7 @@ class McpStatelessServer:
 
     async def _discover(self, request_id: 'RequestId', params: 'Json', context: 'RequestContext') -> 'JsonObject':
         result = {'supportedVersions': ALL_PROTOCOL_VERSIONS, 'capabilities': self.capabilities()}
-        if not is_none(self.instructions):
+        if self.instructions is not None:
             result['instructions'] = self.instructions
         return result
 
@@ -299,7 +298,7 @@ class McpStatelessServer:
         name = get_key(params, 'name')
         if json_type(name) != 'string':
             raise ProtocolError(INVALID_PARAMS, 'tools/call: params.name must be a string (the tool name)')
-        if not is_none(context.tool):
+        if context.tool is not None:
             _check_capabilities(context.tool, context.capabilities)
         cancellation = context.cancellation
         emit = _emitter(context.send)
@@ -346,7 +345,7 @@ class McpStatelessServer:
         self._info(who + ' speaks ' + context.version + ' (no session: every request says who it is)')
 
     def _info(self, text: str) -> None:
-        if not is_none(self._log):
+        if self._log is not None:
             self._log.info('mcp: ' + text)
 
 
@@ -378,13 +377,13 @@ class Subscription:
     def _follow_all(self, sources: 'List[Any]', kind: 'Optional[str]', uri: 'Optional[str]') -> bool:
         followed = False
         for source in sources:
-            if is_none(uri):  # then `kind` is given
+            if uri is None:  # then `kind` is given
                 announce = self._announcer('notifications/' + kind + '/list_changed')  # type: ignore[operator]
                 unsubscribe = source.on_list_changed(kind, announce)
             else:
                 unsubscribe = source.on_resource_updated(uri, self._announcer('notifications/resources/updated',
                                                                               {'uri': uri}))
-            if not is_none(unsubscribe):
+            if unsubscribe is not None:
                 self._unsubscribes.append(unsubscribe)
                 followed = True
         return followed
@@ -394,7 +393,7 @@ class Subscription:
 
     def deliver(self, method: str, params: 'Optional[JsonObject]' = None) -> None:
         tagged = {}  # type: JsonObject
-        if not is_none(params):
+        if params is not None:
             for key in copyable_keys(params):
                 tagged[key] = params[key]
         tagged['_meta'] = {SUBSCRIPTION_ID_KEY: self.request_id}
@@ -409,7 +408,7 @@ class Subscription:
 def _check_capabilities(tool: 'Tool', offered: 'Json') -> None:
     """MissingRequiredClientCapability when the tool needs capabilities the request did not declare."""
     required = tool.client_capabilities
-    if is_none(required):
+    if required is None:
         return
     missing = {}  # type: JsonObject
     for key in copyable_keys(required):
@@ -423,7 +422,7 @@ def _check_capabilities(tool: 'Tool', offered: 'Json') -> None:
 
 def _emitter(send: 'Optional[Emit]') -> 'Emit':
     def emit(message: 'JsonRpcNotification') -> None:
-        if is_none(send):
+        if send is None:
             return
         try:
             send(message)
@@ -436,10 +435,10 @@ def _tool_logger(tool_name: str, threshold: 'Optional[str]', emit: 'Emit') -> 'C
     """Log lines reach the client only when the request set a log level (the revision forbids
     notifications/message otherwise)."""
     def log(level: str, message: str) -> None:
-        if is_none(threshold):
+        if threshold is None:
             return
         line = log_message(level, message, tool_name, threshold)
-        if not is_none(line):
+        if line is not None:
             emit(line)
     return log
 

@@ -2,7 +2,6 @@
 `hermes.acp.agents`, as the user's settings and the workspace's trust allow (core/acp/backends.py decides; this reads
 the settings, PATH and the trust for it)."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.js.process import environment_variable
 from hermes.core.acp.backends import (hermes_spec, configured_agents, choose_backend, find_spec, HERMES_NAME,
                                       backend_choices, default_choice)
@@ -83,7 +82,7 @@ class AgentChoice:
 
     def notice_once(self, conversation: 'Conversation', notice: 'Optional[str]') -> 'Optional[str]':
         """The install hint is said once per conversation."""
-        if is_none(notice) or conversation.id in self.hinted:
+        if notice is None or conversation.id in self.hinted:
             return None
         self.hinted.append(conversation.id)
         return notice

@@ -13,7 +13,6 @@ of the extension's own storage. The workspace reaches the agent only as the ACP 
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.js.process import environment_variable
 from hermes.core.values import copy_object, get_key, is_object
 from hermes.core.acp.backends import AcpAgentError, path_outside
@@ -51,7 +50,7 @@ def in_any_folder(path: str, folders: 'List[str]') -> bool:
 def safe_path_entries(path_value: 'Optional[str]', folders: 'List[str]') -> 'List[str]':
     """The entries of a PATH value a lookup may use: absolute, and outside every workspace folder (an empty entry
     means the working directory, a relative one is read against it)."""
-    if is_none(path_value) or path_value == '':
+    if path_value is None or path_value == '':
         return []
     node_path = node('path')
     kept = []  # type: List[str]
@@ -107,7 +106,7 @@ def program_for(command: str, entries: 'List[str]', folders: 'List[str]') -> str
         raise AcpAgentError('The agent command "' + command + '" is a relative path. Give an absolute path or a '
                             'program name found on PATH (hermes.acp.agents / hermes.acp.hermesPath).')
     found = search_program(command, entries, folders)
-    if is_none(found):
+    if found is None:
         raise AcpAgentError('The agent command "' + command + '" was not found on PATH (entries that are empty, '
                             'relative or inside the workspace are not searched). Give its absolute path in your '
                             'settings (hermes.acp.agents / hermes.acp.hermesPath).')
@@ -126,7 +125,7 @@ def launch_spec(spec: 'JsonObject', env: 'JsonObject', home: str, folders: 'List
     agent's environment additions, PATH already without empty, relative or workspace entries): the program resolved
     by program_for against the PATH the agent gets (or ours), `cwd` the private `home`."""
     searched = get_key(env, 'PATH')
-    if is_none(searched):
+    if searched is None:
         searched = environment_variable('PATH')
     return {'name': spec['name'], 'command': program_for(spec['command'], safe_path_entries(searched, folders), folders),
             'args': spec['args'], 'env': env, 'cwd': home}

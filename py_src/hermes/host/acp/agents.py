@@ -4,7 +4,7 @@ them all and wait until each process is gone (none outlives the window); and the
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.js.parts import load_part
 from hermes.js.promises import wait_all
 # __pragma__('skip')
@@ -51,7 +51,7 @@ class AcpAgents:
         """The agents that may still have a process: not disposed, and not started yet or still connected (the
         others are dropped from the list here)."""
         self.agents = [agent for agent in self.agents if not agent.disposed and
-                       (is_none(agent.connection) or (is_none(agent.connection.error) and not agent.connection.exited))]
+                       (agent.connection is None or (agent.connection.error is None and not agent.connection.exited))]
         return list(self.agents)
 
     def dispose_all(self) -> None:

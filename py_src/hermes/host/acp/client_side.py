@@ -31,7 +31,6 @@ from hermes.core.tools import CONFIRMED, ToolCall, ToolError, result_text
 from hermes.core.values import get_key, json_type
 from hermes.js.clock import now_ms
 from hermes.js.errors import JsError, error_message
-from hermes.js.objects import is_none
 from hermes.js.promises import deferred
 from hermes.host.documents import open_document_for
 from hermes.host.files import read_text
@@ -83,14 +82,14 @@ def _default_folder() -> 'Optional[str]':
 def select_lines(text: str, line: 'Optional[int]', limit: 'Optional[int]') -> str:
     """The lines of `text` from `line` (1-based; None: the first) and at most `limit` of them (None: all),
     each with its line ending, as ACP's fs/read_text_file defines them."""
-    if is_none(line) and is_none(limit):
+    if line is None and limit is None:
         return text
     rows = text.split('\n')
     ends_with_newline = text.endswith('\n')
     if ends_with_newline:
         rows.pop()
-    start = 0 if is_none(line) else max(line - 1, 0)
-    end = len(rows) if is_none(limit) else min(start + max(limit, 0), len(rows))
+    start = 0 if line is None else max(line - 1, 0)
+    end = len(rows) if limit is None else min(start + max(limit, 0), len(rows))
     chosen = rows[start:end]
     joined = '\n'.join(chosen)
     if len(chosen) > 0 and (end < len(rows) or ends_with_newline):
@@ -135,7 +134,7 @@ class AcpClientSide:
 
     def set_permission_prompter(self, session_id: str, prompter: 'Optional[PermissionPrompter]') -> None:
         key = 's:' + str(session_id)
-        if is_none(prompter):  # the turn ended: what it allowed and did not do is asked about again
+        if prompter is None:  # the turn ended: what it allowed and did not do is asked about again
             if key in self.prompters:
                 del self.prompters[key]
             self.consents.forget(str(session_id))
@@ -144,7 +143,7 @@ class AcpClientSide:
 
     def set_question_prompter(self, session_id: str, prompter: 'Optional[QuestionPrompter]') -> None:
         key = 's:' + str(session_id)
-        if is_none(prompter):
+        if prompter is None:
             if key in self.questioners:
                 del self.questioners[key]
         else:
@@ -154,7 +153,7 @@ class AcpClientSide:
         """An agent's question (core/acp/elicitation.py read_question's shape), asked in the session's running turn."""
         key = 's:' + str(session_id)
         if key not in self.questioners:
-            if not is_none(self.log):
+            if self.log is not None:
                 self.log.warn('ACP: a question for a session with no running turn was answered cancel')
             return cancelled_question()
         return await self.questioners[key](question)
@@ -179,7 +178,7 @@ class AcpClientSide:
     async def request_permission(self, session_id: 'Json', params: 'Json') -> 'JsonObject':
         key = 's:' + str(session_id)
         if key not in self.prompters:
-            if not is_none(self.log):
+            if self.log is not None:
                 self.log.warn('ACP: a permission request for a session with no running turn was answered cancelled')
             return {'outcome': {'outcome': 'cancelled'}}
         outcome = await self.prompters[key](params)
@@ -204,10 +203,10 @@ class AcpClientSide:
         path = _confined(_text_param(params, 'path'))
         line = get_key(params, 'line')
         limit = get_key(params, 'limit')
-        if (not is_none(line) and json_type(line) != 'integer') or (not is_none(limit) and json_type(limit) != 'integer'):
+        if (line is not None and json_type(line) != 'integer') or (limit is not None and json_type(limit) != 'integer'):
             raise RequestError(INVALID_PARAMS, 'Invalid params: "line" and "limit" must be integers')
         document = open_document_for(path)
-        if not is_none(document):
+        if document is not None:
             text = document.getText()
         else:
             try:
@@ -252,7 +251,7 @@ class AcpClientSide:
         cwd = get_key(params, 'cwd')
         # where it runs is what the user is asked about: without a cwd, the first workspace folder, named (VS Code's
         # own default could come from a workspace setting)
-        folder = _default_folder() if is_none(cwd) else _confined(cwd)
+        folder = _default_folder() if cwd is None else _confined(cwd)
         line = command_line(command, args, get_key(params, 'env'))
         limit = get_key(params, 'outputByteLimit')
         call = ToolCall()
@@ -260,20 +259,20 @@ class AcpClientSide:
         call.author = self._author(get_key(params, 'sessionId'))
         call.services = self.registry.services  # the gate's preview reads them (terminal_run: the shell that starts)
         tool = self.registry.get('terminal_run')
-        plain = len(args) == 0 and is_none(get_key(params, 'env'))
+        plain = len(args) == 0 and get_key(params, 'env') is None
         if self.consents.take_command(session_id, line, self.clock()) or \
                 (plain and self.consents.take_command(session_id, command, self.clock())):
             call.confirmation = CONFIRMED  # the user allowed exactly this command line in the agent's question
-        if not is_none(self.registry.approver) and not is_none(tool):
+        if self.registry.approver is not None and tool is not None:
             # the folder is part of what is asked, and of what "Allow for This Session" covers: the same command in
             # another folder asks again
-            where = folder if not is_none(folder) else '(no folder is open: VS Code\'s default)'
+            where = folder if folder is not None else '(no folder is open: VS Code\'s default)'
             refusal = await self.registry.approver.approve(tool, {'command': line, 'cwd': where}, call)
-            if not is_none(refusal):
+            if refusal is not None:
                 raise RequestError(INTERNAL_ERROR, refusal)
         record = self.terminals.create('Agent: ' + command, folder, None, True)
         integration = await self.terminals.wait_for_integration(record.terminal, INTEGRATION_WAIT_MS, call)
-        if is_none(integration):
+        if integration is None:
             self.terminals.kill(record)
             raise RequestError(INTERNAL_ERROR, 'VS Code shell integration did not start in the terminal, so the '
                                'command was not run (its output could not be read).')
@@ -323,6 +322,6 @@ class AcpClientSide:
         try:
             self.terminals.kill(found['record'])
         except JsError as error:
-            if not is_none(self.log):
+            if self.log is not None:
                 self.log.warn('ACP: closing a terminal failed: ' + error_message(error))
         return {}

@@ -6,7 +6,6 @@ protocol are net/acp/agent.py (AcpAgent); how it is launched (program, environme
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.core.values import json_type
 from hermes.core.acp.backends import describe_failure, AcpAgentError, RESTRICTED_HINT
 from hermes.host.paths import folder_paths
@@ -105,7 +104,7 @@ class AgentProcesses:
         warm.starting = None
         info = getattr(agent, 'agent_info', None)
         self.log.info('ACP: ' + spec['name'] + ' started (' + launched['command'] + ' ' + ' '.join(spec['args']) + ')' +
-                      ('' if is_none(info) else ': ' + dump_json(info)))
+                      ('' if info is None else ': ' + dump_json(info)))
         return agent
 
     def forget(self, spec: 'Spec') -> None:

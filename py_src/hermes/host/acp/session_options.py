@@ -5,7 +5,6 @@ in order, before its next prompt), and the chosen values set again when a sessio
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.js.promises import deferred, spawn
 from hermes.core.values import copyable_keys, json_type, get_key
 from hermes.core.acp.options import (option_groups, current_values, offers_value, with_config_update, wire_value,
@@ -108,10 +107,10 @@ class SessionOptions:
                 options.append(option)
         for option in options:
             offer = get_key(offered, option)
-            current = None if is_none(offer) else offer['current']
+            current = None if offer is None else offer['current']
             wanted = get_key(acp, option)
-            if is_none(wanted):
-                if not is_none(current):
+            if wanted is None:
+                if current is not None:
                     acp[option] = current
                 continue
             if wanted == current:
@@ -194,7 +193,7 @@ class SessionOptions:
 
         async def send() -> None:
             try:
-                if not is_none(previous):
+                if previous is not None:
                     await previous
                 offered = get_key(self.offered, target.agent_name)
                 answered = await self._set_option(target.agent, target.session_id, option, value, offered)
@@ -208,5 +207,5 @@ class SessionOptions:
 
     async def choices_sent(self, session_id: str) -> None:
         pending = get_key(self.choice_sends, 's:' + session_id)
-        if not is_none(pending):
+        if pending is not None:
             await pending

@@ -9,7 +9,6 @@ stopped, so the next turn starts and initializes it anew, as the protocol asks. 
 # __pragma__('tconv')
 from hermes.js.errors import JsError, error_message, to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.promises import deferred
 from hermes.core.values import get_key
 from hermes.core.acp.backends import SETUP_AUTH_METHOD, HERMES_NAME
@@ -48,7 +47,7 @@ class AgentSignIn:
                                              'Sign in as its documentation says, then ask again.')
             return False
         method = await self._choose(spec, methods)
-        if is_none(method):
+        if method is None:
             return False
         if method['type'] == TERMINAL:
             return await self._in_terminal(spec, method)
@@ -66,11 +65,11 @@ class AgentSignIn:
         if len(methods) == 1:
             return methods[0]
         setup = method_by_id(methods, SETUP_AUTH_METHOD)  # Hermes' provider setup is what its button means
-        if not is_none(setup) and spec['name'] == HERMES_NAME:
+        if setup is not None and spec['name'] == HERMES_NAME:
             return setup
         picked = await vscode.window.showQuickPick(pick_items(methods), {
             'placeHolder': 'Sign in to ' + spec['name'] + ' with…', 'ignoreFocusOut': True})
-        return None if is_none(picked) else method_by_id(methods, get_key(picked, 'method'))
+        return None if picked is None else method_by_id(methods, get_key(picked, 'method'))
 
     async def _in_terminal(self, spec: 'Spec', method: 'JsonObject') -> bool:
         launched = launch_spec(spec, agent_environment(spec['env']), self.processes.agent_home(), folder_paths())
@@ -81,7 +80,7 @@ class AgentSignIn:
         def closed(which: 'Any') -> None:
             if which is terminal:
                 status = which.exitStatus
-                ended['resolve'](None if is_none(status) else status.code)
+                ended['resolve'](None if status is None else status.code)
         listening = vscode.window.onDidCloseTerminal(to_js_callback(closed))
         try:
             terminal = vscode.window.createTerminal({'name': 'Sign in: ' + spec['name'], 'shellPath': run['command'],
@@ -93,7 +92,7 @@ class AgentSignIn:
             listening.dispose()
         if code != 0:
             vscode.window.showWarningMessage('Hermes: signing in to ' + spec['name'] + ' did not finish (' +
-                                             ('the terminal was closed' if is_none(code) else 'exit code ' + str(code)) +
+                                             ('the terminal was closed' if code is None else 'exit code ' + str(code)) +
                                              '). Try again when you are ready.')
             return False
         self.processes.forget(spec)  # the protocol's "reconnect and reinitialize": the next turn starts it anew

@@ -6,7 +6,6 @@ answered within a deadline. The front ends never see the protocol."""
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.js.promises import first_of, deferred
 from hermes.js.timers import set_timer, clear_timer
 from hermes.core.values import json_type, get_key

@@ -3,7 +3,6 @@ when the changes pause (`quiet_ms`, at least every ANNOUNCE_LONGEST_MS while the
 was built without a quiet time (tests, tools that build a log of their own)."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
-from hermes.js.objects import is_none
 from hermes.core.quiet_timer import QuietTimer
 # __pragma__('skip')
 from typing import Any, Callable, List, Optional
@@ -29,7 +28,7 @@ class ChangeAnnouncer:
     def __init__(self, timers: Any, clock: 'Callable[[], float]', quiet_ms: 'Optional[float]') -> None:
         self._listeners = []  # type: List[Callable[[List[str]], Any]]
         self._unannounced = []  # type: List[str]  # paths changed since the listeners last heard, first change first
-        self._timer = None if is_none(quiet_ms) else \
+        self._timer = None if quiet_ms is None else \
             QuietTimer(timers, clock, quiet_ms, ANNOUNCE_LONGEST_MS, self.announce_now)
 
     def listen(self, listener: 'Callable[[List[str]], Any]') -> 'Subscription':

@@ -2,7 +2,6 @@
 'afterDelay' keeps hunks older than `hermes.changes.autoKeepSeconds` on a timer. The change log (host/changes/log.py)
 calls it; it keeps through the log's `keep_where`, so the kept hunks are journaled and announced like any other."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.core.changes.model import ChangeModel, matches
 # __pragma__('skip')
 from typing import Any, Callable
@@ -30,7 +29,7 @@ class AutoKeep:
 
     def for_author(self, author: 'ChangeAuthor') -> None:
         """With 'nextTurn': keep the pending changes of the author's client and session from turns before theirs."""
-        if self._settings('changes.autoKeep') != AUTO_KEEP_NEXT_TURN or is_none(author['turn']):
+        if self._settings('changes.autoKeep') != AUTO_KEEP_NEXT_TURN or author['turn'] is None:
             return
         for turn in self._model.earlier_turns(author):
             wanted = {'client': author['client'], 'session': author['session'], 'turn': turn}

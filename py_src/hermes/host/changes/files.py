@@ -8,7 +8,6 @@ command rewrote the file (`sed -i`). Read from the editor meanwhile, the command
 (an Undo then asks about a conflict that is not there)."""
 # __pragma__('tconv')
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.text import utf8_bytes
 from hermes.core.changes.hunks import changed_span
 from hermes.host.documents import open_document_for, replace_text, save_document
@@ -23,10 +22,10 @@ class EditorFiles:
     async def read(self, path: str) -> 'Optional[str]':
         """The file's current text, or None when there is no file."""
         document = open_document_for(path)
-        if not is_none(document) and document.isDirty:
+        if document is not None and document.isDirty:
             return document.getText()
         info = await stat(path)
-        if is_none(info) or info['kind'] != 'file':
+        if info is None or info['kind'] != 'file':
             return None
         found = await read_text(path)
         return found['text']
@@ -35,11 +34,11 @@ class EditorFiles:
         """Make the file hold `text` (None: delete it), undoably. An open editor gets the text as one edit and is
         saved unless it held unsaved changes before (those stay the user's to save)."""
         shown = display_path(path)
-        if is_none(text):
+        if text is None:
             await delete_path(path, False)
             return
         document = open_document_for(path)
-        if is_none(document):
+        if document is None:
             await write_text(path, text)
             return
         if not document.isDirty and document.getText() != await self.read(path):

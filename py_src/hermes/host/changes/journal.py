@@ -2,7 +2,6 @@
 (so a change a tool reported, or a view showed, survives the extension host being killed), the whole log (a snapshot)
 once changes pause and on dispose. Without a store (tests, tools that build a log of their own) it keeps nothing."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.core.changes.model import ChangeModel
 from hermes.core.quiet_timer import QuietTimer
 from hermes.host.changes.store import FORMAT
@@ -33,10 +32,10 @@ class ChangeJournal:
 
     def restore(self, confined: 'Callable[[str], bool]') -> None:
         """Load the stored log into the model (entries whose files are no longer confined are dropped)."""
-        if is_none(self._store):
+        if self._store is None:
             return
         data = self._store.load()
-        if is_none(data):
+        if data is None:
             return
         if self._model.restore(data, confined):
             self.snapshot()  # the stored copy of those texts goes at once
@@ -47,7 +46,7 @@ class ChangeJournal:
     def changed(self, paths: 'List[str]') -> None:
         """The store's journal gets this change before anyone hears of it: the entries of `paths` (those still in the
         log), the files in order, the decisions since the last line; a snapshot follows when changes pause."""
-        if is_none(self._store):
+        if self._store is None:
             return
         line = self._model.journal_line(paths)
         if self._store.failing:  # a line was lost: only the whole log is whole again
@@ -57,7 +56,7 @@ class ChangeJournal:
         self._saver.poke()
 
     def snapshot(self) -> None:
-        if is_none(self._store):
+        if self._store is None:
             return
         if self._store.save_now(self.to_data()):
             self._model.journaled()  # in the snapshot now

@@ -26,7 +26,6 @@ reported, or a view showed, survives the extension host being killed), the whole
 from hermes.js.clock import now_ms
 from hermes.js.errors import JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.timers import set_timer, clear_timer
 from hermes.core.tools import ToolError
 from hermes.core.values import json_type
@@ -102,11 +101,11 @@ class ChangeLog:
                  clock: 'Optional[Callable[[], float]]' = None, confined: 'Optional[Callable[[str], bool]]' = None,
                  timers: Any = None, announce_quiet_ms: 'Optional[float]' = None) -> None:
         self._files = files
-        self._settings = default_of if is_none(settings) else settings  # type: SettingReader
+        self._settings = default_of if settings is None else settings  # type: SettingReader
         self._report = report
-        self._clock = now_ms if is_none(clock) else clock  # type: Callable[[], float]
-        self._confined = in_workspace_strictly if is_none(confined) else confined  # type: Callable[[str], bool]
-        self._timers = SEAM_TIMERS if is_none(timers) else timers  # type: Any
+        self._clock = now_ms if clock is None else clock  # type: Callable[[], float]
+        self._confined = in_workspace_strictly if confined is None else confined  # type: Callable[[str], bool]
+        self._timers = SEAM_TIMERS if timers is None else timers  # type: Any
         self._model = ChangeModel()
         self._journal = ChangeJournal(store, self._model, self._timers, self._clock)
         self._announcer = ChangeAnnouncer(self._timers, self._clock, announce_quiet_ms)
@@ -175,7 +174,7 @@ class ChangeLog:
         carries the author), the built-in loop, ACP agents' writes and the files they changed on disk."""
         path = _path_of(path)
         author = author_of(author)
-        if before == after or (is_none(before) and is_none(after)):
+        if before == after or (before is None and after is None):
             return self.entry(path)
         if author_is_external(author) and self._settings('changes.trackExternal') is False:
             return None
@@ -184,7 +183,7 @@ class ChangeLog:
         self._auto_keep.for_author(author)
         now = self._clock()
         entry = self.entry(path)
-        if too_large(before) or too_large(after) or (not is_none(entry) and entry['too_large']):
+        if too_large(before) or too_large(after) or (entry is not None and entry['too_large']):
             made = self._model.record_large(path, _uri_text(path), author, now)  # type: Optional[ChangeEntry]
         else:
             made = self._model.merge(path, _uri_text(path), before, after, author, now)
@@ -203,7 +202,7 @@ class ChangeLog:
         new_path = _path_of(new_path)
         deleted = self.record(old_path, before, None, author)
         created = self.record(new_path, None, after, author)
-        if not is_none(deleted) and not is_none(created) and not is_none(self.entry(old_path)):
+        if deleted is not None and created is not None and self.entry(old_path) is not None:
             self._model.link_move(old_path, new_path, created)
             self._changed([old_path, new_path])
         return created
@@ -229,7 +228,7 @@ class ChangeLog:
         kept ([] when there was nothing to keep)."""
         path = _path_of(path)
         found = self._model.chosen(path, the_hunk_or_all(hunk_id))
-        if is_none(found):
+        if found is None:
             return []
         chosen = found['hunks']
         self._model.keep_hunks(path, found['entry'], chosen, 'kept', self._clock())
@@ -258,7 +257,7 @@ class ChangeLog:
         touched = []  # type: List[str]
         for path in self._model.order[:]:
             found = self._model.chosen(path, chosen_if)
-            if not is_none(found):
+            if found is not None:
                 self._model.keep_hunks(path, found['entry'], found['hunks'], action, self._clock())
                 kept = kept + len(found['hunks'])
                 touched.append(path)
@@ -277,7 +276,7 @@ class ChangeLog:
         become part of the base; returns the entry. Views call it before decorating a changed document."""
         path = _path_of(path)
         entry = self.entry(path)
-        if is_none(entry) or entry['too_large'] or self._held_until(path) > self._clock():
+        if entry is None or entry['too_large'] or self._held_until(path) > self._clock():
             return entry
         current = await self._files.read(path)
         if current == entry['text']:
@@ -333,7 +332,7 @@ class ChangeLog:
         self._announcer.announce_now()
 
     def _tell(self, text: str) -> None:
-        if not is_none(self._report):
+        if self._report is not None:
             self._report(text)
 
 
@@ -376,7 +375,7 @@ def _uri_text(path: str) -> str:
 
 def change_log_of(call: 'Optional[CallContext]') -> 'Optional[Any]':
     """The change log a tool call records into (None: no call, or a registry built without one)."""
-    if is_none(call):
+    if call is None:
         return None
     return call.services.change_log_or_none
 
@@ -385,16 +384,16 @@ def check_write(call: 'Optional[CallContext]', path: str, line_ranges: 'Optional
     """Raise the ToolError the agent reads when its write would touch a pending hunk it has not re-read
     (ChangeLog.edit_refusal); nothing to check without a change log."""
     log = change_log_of(call)
-    if is_none(call) or is_none(log):
+    if call is None or log is None:
         return
     refusal = log.edit_refusal(call.author, path, line_ranges)
-    if not is_none(refusal):
+    if refusal is not None:
         raise ToolError(refusal)
 
 
 def note_write(call: 'Optional[CallContext]', path: str, before: 'Optional[str]', after: 'Optional[str]') -> None:
     """Record a write the call made (the host's write functions call it after writing)."""
     log = change_log_of(call)
-    if not is_none(call) and not is_none(log):
+    if call is not None and log is not None:
         log.record(path, before, after, call.author)
 

@@ -28,7 +28,6 @@ could be read is kept.
 from hermes.js.errors import error_message, JsError
 from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.core.values import is_object, get_key, json_type
 from hermes.core.changes.hunks import split_lines
 from hermes.host.safe_write import move_aside, remove_leftover_temporaries, write_file_atomically, PRIVATE_MODE
@@ -48,7 +47,7 @@ FORMAT = 1
 def change_store_path(context: 'ExtensionContext') -> 'Optional[str]':
     """This workspace's `changes.json`, or None without a workspace (nothing is stored then)."""
     folder = context.storageUri
-    if is_none(folder):
+    if folder is None:
         return None
     return node('path').join(folder.fsPath, FILE_NAME)
 
@@ -59,7 +58,7 @@ class ChangeStore:
 
     def __init__(self, file_path: 'Optional[str]', report: 'Callable[[str], Any]') -> None:
         self.file_path = file_path
-        self.journal_path = None if is_none(file_path) else _journal_of(file_path)
+        self.journal_path = None if file_path is None else _journal_of(file_path)
         self._report = report
         self.failing = False  # the last write failed: the next must be the whole log (a journal line was lost)
         # ' ' + path → the base its last journal line carried (a later line may leave it out)
@@ -68,7 +67,7 @@ class ChangeStore:
     def load(self) -> 'Optional[JsonObject]':
         """The stored {'format', 'files', 'history', 'journal_seq'} with the journal replayed, or None (nothing
         stored, or a corrupt snapshot moved aside and no journal)."""
-        if is_none(self.file_path):
+        if self.file_path is None:
             return None
         fs = node('fs')
         remove_leftover_temporaries(self.file_path)  # a snapshot cut short by a kill: the file itself is whole
@@ -83,13 +82,13 @@ class ChangeStore:
             if fs.existsSync(self.file_path):
                 data = parse_json(fs.readFileSync(self.file_path, 'utf8'))
                 problem = _shape_problem(data)
-                if not is_none(problem):
+                if problem is not None:
                     self._corrupt(self.file_path, problem)
                     data = None
         except JsError as error:
             self._corrupt(self.file_path, error_message(error))
             data = None
-        if is_none(lines):
+        if lines is None:
             return data
         merged = replay(data, lines)
         self.save_now(merged)  # compact now: the next line must not follow a torn one
@@ -99,7 +98,7 @@ class ChangeStore:
         """The journal's lines (None: no journal). A torn last line (a kill in the middle of an append) is dropped
         silently; a bad line elsewhere moves the journal aside, keeping the lines before it."""
         journal_path = self.journal_path
-        if is_none(journal_path):  # (no store file, no journal: load() does not ask then)
+        if journal_path is None:  # (no store file, no journal: load() does not ask then)
             return None
         fs = node('fs')
         if not fs.existsSync(journal_path):
@@ -121,7 +120,7 @@ class ChangeStore:
                 problem = _line_problem(line)
             except JsError as error:
                 problem = error_message(error)
-            if is_none(problem) and not last:
+            if problem is None and not last:
                 lines.append(line)
                 continue
             if not last:
@@ -142,7 +141,7 @@ class ChangeStore:
     def append(self, line: 'JournalLine') -> bool:
         """Add one change to the journal (before it is announced). True when the kernel has it. After a failed
         write (`failing`) call save_now instead: a journal line is lost and the lines after it would not be whole."""
-        if is_none(self.file_path):
+        if self.file_path is None:
             return True
         fs = node('fs')
         slim = []  # type: List[JsonObject]
@@ -166,7 +165,7 @@ class ChangeStore:
     def save_now(self, data: 'Union[ChangeLogData, JsonObject]') -> bool:
         """Write the whole log safely (host/safe_write.py), then drop the journal lines it includes; True when
         it was written."""
-        if is_none(self.file_path):
+        if self.file_path is None:
             return True
         try:
             write_file_atomically(self.file_path, dump_json(data))
@@ -205,7 +204,7 @@ def replay(data: 'Optional[JsonObject]', lines: 'List[JsonObject]') -> 'JsonObje
     order = []  # type: List[str]
     history = []  # type: List[JsonObject]
     last = 0
-    if not is_none(data):
+    if data is not None:
         for entry in data['files']:
             entries[' ' + entry['path']] = entry
             order.append(entry['path'])
@@ -255,9 +254,9 @@ def full_entry(slim: 'JsonObject', previous: 'Optional[JsonObject]') -> 'JsonObj
         if key != 'same_base' and key != 'hunks':
             entry[key] = slim[key]
     if get_key(slim, 'same_base') is True:
-        entry['base'] = None if is_none(previous) else previous['base']
-    base_lines = split_lines('' if is_none(entry['base']) else entry['base'])
-    text_lines = split_lines('' if is_none(entry['text']) else entry['text'])
+        entry['base'] = None if previous is None else previous['base']
+    base_lines = split_lines('' if entry['base'] is None else entry['base'])
+    text_lines = split_lines('' if entry['text'] is None else entry['text'])
     entry['hunks'] = []
     for short in slim['hunks']:
         hunk = {}  # type: JsonObject
@@ -288,7 +287,7 @@ def _shape_problem(data: Any) -> 'Optional[str]':
         return '"files" is not a list'
     for entry in files:
         problem = _entry_problem(entry)
-        if not is_none(problem):
+        if problem is not None:
             return problem
     return None
 
@@ -304,6 +303,6 @@ def _line_problem(line: Any) -> 'Optional[str]':
         return '"files" or "history" is not a list'
     for entry in line['files']:
         problem = _entry_problem(entry)
-        if not is_none(problem):
+        if problem is not None:
             return problem
     return None

@@ -2,7 +2,6 @@
 file's text now, its conflicts, the other end of a move (both ends go back, or neither), and the writes — each one
 confined to the workspace again at the moment it is made."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.core.changes.model import (ChangeConflict, ChangeModel, matches, partner_of, too_large_to_undo_text,
                                       undo_plan_of)
 from hermes.host.paths import display_path
@@ -39,7 +38,7 @@ class ChangeUndo:
     async def undo(self, path: str, hunk_id: 'Optional[str]', force: bool) -> 'List[str]':
         """Undo the hunk `hunk_id` of `path` (None: all its hunks) as ChangeLog.undo says; the ids undone."""
         found = self._model.chosen(path, the_hunk_or_all(hunk_id))
-        if is_none(found):
+        if found is None:
             return []
         entry = found['entry']
         chosen = found['hunks']
@@ -67,7 +66,7 @@ class ChangeUndo:
         conflicts = []  # type: List[JsonObject]
         for path in self._model.order[:]:
             found = self._model.chosen(path, lambda hunk: matches(hunk['author'], wanted))
-            if is_none(found):
+            if found is None:
                 continue
             entry = found['entry']
             chosen = found['hunks']
@@ -85,8 +84,8 @@ class ChangeUndo:
                          force: bool) -> None:
         """The file created or deleted goes or comes back, and the other end of its move with it."""
         partner = partner_of(entry)
-        partner_entry = None if is_none(partner) else self._model.entry(partner)  # type: Any
-        if not is_none(partner) and not is_none(partner_entry):  # a move: both ends go back, or neither
+        partner_entry = None if partner is None else self._model.entry(partner)  # type: Any
+        if partner is not None and partner_entry is not None:  # a move: both ends go back, or neither
             partner_now = await self._files.read(partner)
             if partner_now != partner_entry['text'] and not force:
                 raise ChangeConflict(partner, [hunk['id'] for hunk in partner_entry['hunks']])
@@ -94,7 +93,7 @@ class ChangeUndo:
         self._model.remember(path, 'undone', chosen, self._clock())
         self._model.forget(path)
         touched = [path]
-        if not is_none(partner) and not is_none(partner_entry):
+        if partner is not None and partner_entry is not None:
             await self.write_confined(partner, partner_entry['base'])
             self._model.remember(partner, 'undone', partner_entry['hunks'], self._clock())
             self._model.forget(partner)
@@ -104,4 +103,4 @@ class ChangeUndo:
 
 def the_hunk_or_all(hunk_id: 'Optional[str]') -> 'Callable[[ChangeHunk], bool]':
     """Keep's and Undo's choice: the hunk named `hunk_id`, or every hunk of the file when none is named."""
-    return lambda hunk: is_none(hunk_id) or hunk['id'] == hunk_id
+    return lambda hunk: hunk_id is None or hunk['id'] == hunk_id

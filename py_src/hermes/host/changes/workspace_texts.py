@@ -14,7 +14,6 @@ the change log's own confinement decides what is stored.
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 
 # __pragma__('skip')
 from typing import Any, Callable, Dict, Optional, TypedDict
@@ -58,8 +57,8 @@ class WorkspaceTexts:
 
     def __init__(self, stat: 'Optional[Callable[[str], Optional[Stat]]]' = None,
                  read: 'Optional[Callable[[str], str]]' = None) -> None:
-        self.stat = _stat_of if is_none(stat) else stat
-        self.read = _read if is_none(read) else read
+        self.stat = _stat_of if stat is None else stat
+        self.read = _read if read is None else read
         self.entries = {}  # type: Dict[str, Entry]  # 'k:' + path → its entry (never changed once made)
         self.total = 0
         self.count = 0  # len(entries), kept: Transcrypt's len of a dict counts its keys
@@ -75,11 +74,11 @@ class WorkspaceTexts:
                 break
             path = key[2:]
             found = self.stat(path)
-            if is_none(found) or not found['file'] or found['size'] > MAX_FILE_BYTES or \
+            if found is None or not found['file'] or found['size'] > MAX_FILE_BYTES or \
                     total + found['size'] > MAX_TOTAL_BYTES:
                 continue
             entry = self.entries['k:' + path] if ('k:' + path) in self.entries else None
-            if is_none(entry) or entry['size'] != found['size'] or entry['mtime'] != found['mtime'] or \
+            if entry is None or entry['size'] != found['size'] or entry['mtime'] != found['mtime'] or \
                     entry['ctime'] != found['ctime']:
                 try:
                     text = self.read(path)

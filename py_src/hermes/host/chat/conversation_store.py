@@ -26,7 +26,7 @@ from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.chat.conversations import ConversationStore
 from hermes.core.quiet_timer import QuietTimer
 from hermes.host.changes.log import SEAM_TIMERS
@@ -50,7 +50,7 @@ def store_path(context: 'ExtensionContext') -> str:
     """Where this workspace's conversations live."""
     path = node('path')
     folder = context.storageUri
-    if not is_none(folder):
+    if folder is not None:
         return path.join(folder.fsPath, FILE_NAME)
     return path.join(context.globalStorageUri.fsPath, NO_FOLDER_FILE_NAME)
 

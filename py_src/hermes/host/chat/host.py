@@ -4,7 +4,7 @@ shape, #file references read into text, and workspace paths turned into URIs for
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.values import json_type
 from hermes.core.chat.messages import prop
 from hermes.host.paths import resolve_path, display_path
@@ -36,7 +36,7 @@ class VsCodeParts:
         return new(vscode.LanguageModelToolResultPart, call_id, [self.text(text) for text in texts])
 
     def message(self, role: int, parts: 'List[Any]', name: 'Optional[str]') -> 'LanguageModelChatMessage':
-        if is_none(name):
+        if name is None:
             return new(vscode.LanguageModelChatMessage, role, parts)
         return new(vscode.LanguageModelChatMessage, role, parts, name)
 
@@ -77,7 +77,7 @@ async def read_references(references: 'Any') -> 'List[JsonObject]':
             item = await _read_reference(reference)
         except JsError:
             item = None
-        if not is_none(item):
+        if item is not None:
             result.append(item)
     return result
 
@@ -88,11 +88,11 @@ async def _read_reference(reference: 'Any') -> 'Optional[JsonObject]':
     if json_type(value) == 'string':
         return {'label': description if json_type(description) == 'string' else 'text', 'text': value,
                 'language': ''}
-    if is_none(value):
+    if value is None:
         return None
     uri = prop(value, 'uri')
     selected = prop(value, 'range')
-    if is_none(uri) or is_none(selected):
+    if uri is None or selected is None:
         uri = value
         selected = None
     if json_type(prop(uri, 'scheme')) != 'string':
@@ -103,7 +103,7 @@ async def _read_reference(reference: 'Any') -> 'Optional[JsonObject]':
     if node('fs').existsSync(uri.fsPath) and node('fs').statSync(uri.fsPath).isDirectory():
         return {'label': label + ' (folder)', 'text': None, 'language': ''}
     document = await vscode.workspace.openTextDocument(uri)
-    if is_none(selected):
+    if selected is None:
         text = document.getText()
     else:
         text = document.getText(selected)

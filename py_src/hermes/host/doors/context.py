@@ -4,7 +4,6 @@ and the "send to agent" mention (`at_mentioned`), Gemini CLI the recent files, c
 files of the workspace (host/confinement.py: a selection in an outside file is nobody's business)."""
 # __pragma__('tconv')
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.host.confinement import shows
 from hermes.host.doors.tools import selection_of
 # __pragma__('skip')
@@ -22,7 +21,7 @@ MAX_SELECTED_CHARS = 16384
 def mention_of(editor: 'Optional[TextEditor]') -> 'Optional[JsonObject]':
     """`at_mentioned` for the editor's selection (0-based lines), or None."""
     found = selection_of(editor)
-    if is_none(found):
+    if found is None:
         return None
     selection = found['selection']
     return {'filePath': found['filePath'], 'lineStart': selection['start']['line'],
@@ -42,7 +41,7 @@ class EditorContext:
     def editor_changed(self, editor: 'Optional[TextEditor]') -> 'Optional[JsonObject]':
         """Remember what the user looks at and has selected; returns the current selection (Claude's shape) or None."""
         found = selection_of(editor)
-        if is_none(found):
+        if found is None:
             return None
         path = found['filePath']
         recent = [item for item in self.recent if item['path'] != path]
@@ -66,7 +65,7 @@ class EditorContext:
             if item['path'] not in open_paths:
                 continue
             entry = {'path': item['path'], 'timestamp': item['timestamp']}
-            if not is_none(active) and not is_none(editor) and active['filePath'] == item['path']:
+            if active is not None and editor is not None and active['filePath'] == item['path']:
                 entry['isActive'] = True
                 entry['cursor'] = {'line': editor.selection.active.line + 1,
                                    'character': editor.selection.active.character + 1}

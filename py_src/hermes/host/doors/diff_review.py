@@ -9,7 +9,7 @@ Cancel rejects. A timeout or the caller cancelling ends the wait too. Registered
 # __pragma__('tconv')
 from hermes.js.errors import JsError, to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.js.promises import make_promise
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.tools import ToolError
@@ -104,8 +104,8 @@ class DiffReviews:
     def _close_tabs(self, entry: 'JsonObject') -> None:
         for group in vscode.window.tabGroups.all:
             for tab in group.tabs:
-                modified = None if is_none(tab.input) else tab.input.modified
-                if not is_none(modified) and modified.toString() == entry['right']:
+                modified = None if tab.input is None else tab.input.modified
+                if modified is not None and modified.toString() == entry['right']:
                     vscode.window.tabGroups.close(tab)
 
     def _update_context(self) -> None:
@@ -115,12 +115,12 @@ class DiffReviews:
         """The review a command means: the one whose diff it was run on, else the active diff's, else
         the newest."""
         wanted = None  # type: Optional[str]
-        if not is_none(uri) and not is_none(uri.toString):
+        if uri is not None and uri.toString is not None:
             wanted = uri.toString()
         else:
             group = vscode.window.tabGroups.activeTabGroup
-            tab = None if is_none(group) else group.activeTab
-            if not is_none(tab) and not is_none(tab.input) and not is_none(tab.input.modified):
+            tab = None if group is None else group.activeTab
+            if tab is not None and tab.input is not None and tab.input.modified is not None:
                 wanted = tab.input.modified.toString()
         for entry in self.pending:
             if entry['right'] == wanted or entry['left'] == wanted:
@@ -129,7 +129,7 @@ class DiffReviews:
 
     def answer(self, decision: 'ReviewDecision', uri: Any = None) -> bool:
         entry = self.find(uri)
-        if is_none(entry):
+        if entry is None:
             vscode.window.showInformationMessage('Hermes: no proposed change is waiting for an answer.')
             return False
         self.settle(entry, decision)
@@ -137,8 +137,8 @@ class DiffReviews:
 
     def on_tabs_changed(self, event: 'TabChangeEvent') -> None:
         for tab in event.closed:
-            modified = None if is_none(tab.input) else tab.input.modified
-            if is_none(modified):
+            modified = None if tab.input is None else tab.input.modified
+            if modified is None:
                 continue
             for entry in self.pending[:]:
                 if entry['right'] == modified.toString():

@@ -22,7 +22,6 @@ file whose review is still open replaces it (the first ends rejected).
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none
 from hermes.js.promises import make_promise, sleep_ms, spawn
 from hermes.core.changes.hunks import changed_span
 from hermes.core.tools import ToolError
@@ -67,7 +66,7 @@ class Proposals:
         self.open = []  # type: List[JsonObject]
         # called when proposals open or end (the lenses, the editor title's context)
         self.listeners = []  # type: List[Callable[[], Any]]
-        self._unsubscribe = None if is_none(changes) else \
+        self._unsubscribe = None if changes is None else \
             changes.on_change(lambda paths: self._log_changed(paths))  # type: Any
 
     # --------------------------------------------------------------------------------- the door's side
@@ -78,15 +77,15 @@ class Proposals:
             raise ToolError('Hermes refused this change: "' + path + '" is outside the workspace of this VS Code '
                             'window. Only files inside its folders can be changed through the IDE.')
         found = await stat(path)
-        if not is_none(found) and found['kind'] != 'file':
+        if found is not None and found['kind'] != 'file':
             raise ToolError('Hermes refused this change: "' + display_path(path) + '" is not a file.')
-        cancellation = _NoCancellation() if is_none(cancellation) else cancellation
+        cancellation = _NoCancellation() if cancellation is None else cancellation
         for other in self.open[:]:  # first: the text before is the file's, not the earlier proposal in its buffer
             if other['path'] == path:
                 await self._end(other, 'rejected')
         before = await self.files.read(path)
         disk_before = await _disk_text(path)  # what the CLI read: the disk must hold it again when it gets the answer
-        if is_none(before) or is_none(text):
+        if before is None or text is None:
             return await self._whole_file(path, before, text, author, title, cancellation)
         if before == text:
             return {'outcome': 'accepted', 'text': text}
@@ -98,9 +97,9 @@ class Proposals:
         Returns the text the buffer held (Gemini CLI's `closeDiff` answers it), or None."""
         held = None  # type: Optional[str]
         for entry in self.open[:]:
-            if (not is_none(path) and entry['path'] == path) or (not is_none(title) and entry['title'] == title):
+            if (path is not None and entry['path'] == path) or (title is not None and entry['title'] == title):
                 document = open_document_for(entry['path'])
-                held = None if is_none(document) else document.getText()
+                held = None if document is None else document.getText()
                 spawn(self._end(entry, outcome))
         return held
 
@@ -126,14 +125,14 @@ class Proposals:
 
     async def accept(self, path: str) -> bool:
         entry = self.find(path)
-        if is_none(entry):
+        if entry is None:
             return False
         await self._end(entry, 'accepted')
         return True
 
     async def reject(self, path: str) -> bool:
         entry = self.find(path)
-        if is_none(entry):
+        if entry is None:
             return False
         await self._end(entry, 'rejected')
         return True
@@ -141,14 +140,14 @@ class Proposals:
     def editor_closed(self, path: str) -> None:
         """The user closed the last editor of a file under review: rejected."""
         entry = self.find(path)
-        if not is_none(entry):
+        if entry is not None:
             spawn(self._end(entry, 'rejected'))
 
     def on_change(self, listener: 'Callable[[], Any]') -> None:
         self.listeners.append(listener)
 
     def dispose(self) -> None:
-        if not is_none(self._unsubscribe):
+        if self._unsubscribe is not None:
             self._unsubscribe.dispose()
             self._unsubscribe = None
         for entry in self.open[:]:
@@ -181,12 +180,12 @@ class Proposals:
         for entry in self.open[:]:
             if entry['path'] in paths and not entry['ended'] and not self._has_hunks(entry):
                 document = open_document_for(entry['path'])
-                changed = not is_none(document) and document.getText() != entry['before']
+                changed = document is not None and document.getText() != entry['before']
                 spawn(self._end(entry, 'accepted' if changed else 'rejected'))
 
     def _has_hunks(self, entry: 'JsonObject') -> bool:
         found = self.changes.entry(entry['path'])
-        if is_none(found):
+        if found is None:
             return False
         for hunk in found['hunks']:
             if matches(hunk['author'], entry['author']):
@@ -198,14 +197,14 @@ class Proposals:
             return
         entry['ended'] = True
         self.open = [other for other in self.open if other is not entry]
-        if not is_none(entry['unsubscribe']):
+        if entry['unsubscribe'] is not None:
             entry['unsubscribe']()
         path = entry['path']
         document = open_document_for(path)
         answer = {'outcome': outcome}  # type: JsonObject
         try:
             if outcome == 'accepted':
-                answer['text'] = entry['before'] if is_none(document) else document.getText()
+                answer['text'] = entry['before'] if document is None else document.getText()
                 await self._hand_over(path, entry['disk_before'])
             else:
                 await self.changes.undo_all(entry['author'], True)
@@ -223,7 +222,7 @@ class Proposals:
         (Claude Code 2.1.328 refused an accepted proposal otherwise: "File content has changed since it was last
         read"): the disk gets that text back first, and the change log does not take the passing states for the
         user's edits."""
-        if is_none(disk_before) or await _disk_text(path) == disk_before:
+        if disk_before is None or await _disk_text(path) == disk_before:
             return
         self.changes.hold_sync(path, WRITE_WAIT_MS)
         node('fs').writeFileSync(path, disk_before, 'utf8')  # the disk only: the editor follows it as VS Code reloads
@@ -235,7 +234,7 @@ class Proposals:
         waited = 0
         while True:
             document = open_document_for(path)
-            if is_none(document) or not document.isDirty or document.getText() != text:
+            if document is None or not document.isDirty or document.getText() != text:
                 return
             disk = await _disk_text(path)
             if disk == text:
@@ -252,14 +251,14 @@ class Proposals:
 
     async def _whole_file(self, path: str, before: 'Optional[str]', text: 'Optional[str]', author: 'JsonObject',
                           title: str, cancellation: 'Cancellable') -> 'JsonObject':
-        exists = not is_none(before)
-        decision = await self.reviews.review(path, exists, '' if is_none(text) else text,
-                                             title + (' (delete the file)' if is_none(text) else ''),
+        exists = before is not None
+        decision = await self.reviews.review(path, exists, '' if text is None else text,
+                                             title + (' (delete the file)' if text is None else ''),
                                              WHOLE_FILE_TIMEOUT_MS, cancellation)
         if decision != 'accepted':
             return {'outcome': 'cancelled' if decision == 'cancelled' else 'rejected'}
         spawn(self._record_when_written(path, before, text, author))
-        return {'outcome': 'accepted', 'text': '' if is_none(text) else text}
+        return {'outcome': 'accepted', 'text': '' if text is None else text}
 
     async def _record_when_written(self, path: str, before: 'Optional[str]', text: 'Optional[str]',
                                    author: 'JsonObject') -> None:
@@ -276,14 +275,14 @@ class Proposals:
             listener()
 
     def _warn(self, text: str) -> None:
-        if not is_none(self.log):
+        if self.log is not None:
             self.log.warn('Proposals: ' + text)
 
 
 async def _disk_text(path: str) -> 'Optional[str]':
     """The file's text on disk (None: no file)."""
     found = await stat(path)
-    if is_none(found) or found['kind'] != 'file':
+    if found is None or found['kind'] != 'file':
         return None
     try:
         read = await read_text(path)

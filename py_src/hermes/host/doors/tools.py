@@ -16,7 +16,7 @@ answers name outside the workspace is withheld, as the MCP tools withhold it (ho
 from hermes.js.errors import JsError
 from hermes.js.json import dump_json
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.js.promises import spawn
 from hermes.core.tools import Tool, ToolError, ToolRegistry, text_result
 from hermes.core.values import get_key
@@ -45,7 +45,7 @@ def _path_schema(description: str) -> 'JsonObject':
 
 def _object(properties: 'JsonObject', required: 'Optional[List[str]]' = None) -> 'JsonObject':
     schema = {'type': 'object', 'properties': properties, 'additionalProperties': False}  # type: JsonObject
-    if not is_none(required):
+    if required is not None:
         schema['required'] = required
     return schema
 
@@ -58,7 +58,7 @@ def json_text(value: 'Json') -> 'ToolReturn':
 def selection_of(editor: 'Optional[TextEditor]') -> 'Optional[JsonObject]':
     """What Claude Code calls a selection: {success, text, filePath, fileUrl, selection: {start, end, isEmpty}}
     (0-based lines and characters), or None for an editor that shows nothing we may name."""
-    if is_none(editor) or not shows(editor.document.uri) or editor.document.uri.scheme != 'file':
+    if editor is None or not shows(editor.document.uri) or editor.document.uri.scheme != 'file':
         return None
     selection = editor.selection
     return {'success': True, 'text': editor.document.getText(selection), 'filePath': editor.document.uri.fsPath,
@@ -70,7 +70,7 @@ def selection_of(editor: 'Optional[TextEditor]') -> 'Optional[JsonObject]':
 
 def proposal_path(path_text: 'Optional[str]') -> str:
     """The absolute path a proposal names, confined; the CLI reads the refusal as its tool's error."""
-    if is_none(path_text) or path_text == '':
+    if path_text is None or path_text == '':
         raise ToolError('The proposal names no file.')
     try:
         return resolve_path(path_text)
@@ -136,14 +136,14 @@ class DoorTools:
         except ToolError:
             path = _absolute(path_text)
             refusal = await call.confirm('openFile', 'open ' + path + ', outside the workspace', {'filePath': path})
-            if not is_none(refusal):
+            if refusal is not None:
                 raise ToolError(refusal)
         shown = display_path(path)
         editor = await show_document(path, shown, None, None, None, None, get_key(args, 'preview'),
                                      not get_key(args, 'makeFrontmost'))
         document = editor.document
         start_text = get_key(args, 'startText')
-        if not is_none(start_text) and start_text != '':
+        if start_text is not None and start_text != '':
             _select_between(editor, start_text, get_key(args, 'endText'), get_key(args, 'selectToEndOfLine'))
         if get_key(args, 'makeFrontmost'):
             return 'Opened file: ' + path
@@ -172,9 +172,9 @@ class DoorTools:
     async def get_diagnostics(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         uri_text = get_key(args, 'uri')
         path = None  # type: Optional[str]
-        if not is_none(uri_text) and uri_text != '':
+        if uri_text is not None and uri_text != '':
             path = _path_of_uri(uri_text)
-            if is_none(path) or not in_workspace(path):
+            if path is None or not in_workspace(path):
                 return json_text([])
             self.door.about_to_write(path)  # Claude Code asks just before it writes the file (host/doors/watch.py)
         else:
@@ -197,22 +197,22 @@ class DoorTools:
 
     async def current_selection(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         found = selection_of(vscode.window.activeTextEditor)
-        return json_text(found if not is_none(found) else {'success': False, 'message': 'No active editor found'})
+        return json_text(found if found is not None else {'success': False, 'message': 'No active editor found'})
 
     async def latest_selection(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         found = self.door.latest_selection()
-        return json_text(found if not is_none(found) else {'success': False, 'message': 'No selection available'})
+        return json_text(found if found is not None else {'success': False, 'message': 'No selection available'})
 
     async def open_editors(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         tabs = []  # type: List[JsonObject]
         for group in vscode.window.tabGroups.all:
             for tab in group.tabs:
-                uri = None if is_none(tab.input) else tab.input.uri
-                if is_none(uri) or uri.scheme != 'file' or not shows(uri):
+                uri = None if tab.input is None else tab.input.uri
+                if uri is None or uri.scheme != 'file' or not shows(uri):
                     continue
                 document = open_document_for(uri.fsPath)
                 tabs.append({'uri': uri.toString(), 'isActive': tab.isActive and group.isActive, 'label': tab.label,
-                             'languageId': None if is_none(document) else document.languageId,
+                             'languageId': None if document is None else document.languageId,
                              'isDirty': tab.isDirty})
         return json_text({'tabs': tabs})
 
@@ -224,14 +224,14 @@ class DoorTools:
 
     async def check_dirty(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         found = self._open_document(get_key(args, 'filePath'))
-        if is_none(found['document']):
+        if found['document'] is None:
             return json_text({'success': False, 'message': 'Document not open: ' + found['path']})
         return json_text({'success': True, 'filePath': found['path'], 'isDirty': found['document'].isDirty,
                           'isUntitled': found['document'].isUntitled})
 
     async def save_document(self, args: 'ToolArguments', call: 'CallContext') -> 'ToolReturn':
         found = self._open_document(get_key(args, 'filePath'))
-        if is_none(found['document']):
+        if found['document'] is None:
             return json_text({'success': False, 'message': 'Document not open: ' + found['path']})
         saved = await found['document'].save()
         return json_text({'success': saved, 'filePath': found['path'], 'saved': saved,
@@ -288,8 +288,8 @@ class DoorTools:
 
 
 def _absolute(path_text: 'Optional[str]') -> str:
-    from_uri = _path_of_uri(path_text) if not is_none(path_text) and path_text.startswith('file:') else None
-    return from_uri if not is_none(from_uri) else str(path_text)
+    from_uri = _path_of_uri(path_text) if path_text is not None and path_text.startswith('file:') else None
+    return from_uri if from_uri is not None else str(path_text)
 
 
 def _path_of_uri(uri_text: str) -> 'Optional[str]':
@@ -309,7 +309,7 @@ def _select_between(editor: 'TextEditor', start_text: str, end_text: 'Optional[s
     if start < 0:
         return
     end = start + len(start_text)
-    if not is_none(end_text) and end_text != '':
+    if end_text is not None and end_text != '':
         found = text.find(end_text, end)
         if found >= 0:
             end = found + len(end_text)

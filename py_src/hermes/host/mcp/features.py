@@ -2,7 +2,6 @@
 One hub, one provider and one recent-files list for the window; each client session gets its own
 features (its own subscriptions) on top of them."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.core.mcp.resources import ResourceHub, ResourceCatalog, McpResources, ListenEvents, CHANGES
 from hermes.core.mcp.prompts import McpPrompts
 from hermes.core.completions import McpCompletions
@@ -54,7 +53,7 @@ def register_mcp_features(context: 'ExtensionContext', terminals: 'TerminalServi
     hub = ResourceHub()
     for disposable in ResourceEvents(hub, terminals).listen():
         context.subscriptions.push(disposable)
-    if not is_none(change_log):
+    if change_log is not None:
         context.subscriptions.push(change_log.on_change(lambda paths: hub.changed(CHANGES)))
     features = McpFeatures(hub, HostResources(recent, terminals, change_log))
     context.subscriptions.push(features)

@@ -4,7 +4,6 @@ discovery file, keeps the status bar honest, and restarts on settings changes wi
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.process import current_pid
 from hermes.js.promises import spawn
 from hermes.version import VERSION
@@ -74,11 +73,11 @@ class McpService:
 
     @property
     def url(self) -> 'Optional[str]':
-        return None if is_none(self.port) else url_of(self.port)
+        return None if self.port is None else url_of(self.port)
 
     @property
     def running(self) -> bool:
-        return not is_none(self.server)
+        return self.server is not None
 
     def on_change(self, listener: 'Callable[[], Any]') -> None:
         self.listeners.append(listener)
@@ -92,7 +91,7 @@ class McpService:
 
     async def started(self) -> None:
         """Once the first start has settled (at once before `begin`)."""
-        if not is_none(self.ready):
+        if self.ready is not None:
             await self.ready
 
     async def start(self) -> None:
@@ -155,12 +154,12 @@ class McpService:
 
     async def stop(self) -> None:
         await self.started()  # a deactivate during the first start stops what that start opened
-        if is_none(self.server):
+        if self.server is None:
             return
         server = self.server
         port = self.port
         self.server = None
-        if not is_none(port):
+        if port is not None:
             remove_discovery(port, current_pid())
         await server.stop()
         self.log.info('MCP server on port ' + str(port) + ' stopped')
@@ -185,14 +184,14 @@ class McpService:
     def create_protocol(self, send: 'Route') -> McpSession:
         session = McpSession(SERVER_INFO, self.registry, send=send, log=self.log, instructions=INSTRUCTIONS,
                              ignored=self.ignored)
-        if not is_none(self.features):
+        if self.features is not None:
             self.features.add_to(session)
         return session
 
     def create_stateless(self) -> McpStatelessServer:
         """The one 2026-07-28 server for every client of this window (no sessions to make)."""
         server = McpStatelessServer(SERVER_INFO, self.registry, self.log, INSTRUCTIONS, self.ignored)
-        if not is_none(self.features):
+        if self.features is not None:
             self.features.add_to_stateless(server)
         return server
 
@@ -202,8 +201,8 @@ class McpService:
             'name': SERVER_INFO['name'],
             'version': VERSION,
             'tools': len(self.registry.names()),
-            'sessions': 0 if is_none(self.server) else self.server.session_count(),
-            'auth': 'none' if is_none(self.token) else 'token',
+            'sessions': 0 if self.server is None else self.server.session_count(),
+            'auth': 'none' if self.token is None else 'token',
             'protocolVersions': ALL_PROTOCOL_VERSIONS,
         }
 
@@ -222,19 +221,19 @@ class McpService:
         }
 
     def client_count(self) -> int:
-        return 0 if is_none(self.server) else self.server.session_count()
+        return 0 if self.server is None else self.server.session_count()
 
     def describe(self) -> str:
-        if not is_none(self.error):
+        if self.error is not None:
             return 'Hermes MCP server is not running: ' + self.error
         port = self.port
-        if not self.running or is_none(port):
+        if not self.running or port is None:
             return 'Hermes MCP server is off (enable it with the "hermes.mcp.enabled" setting).'
         clients = self.client_count()
         return ('Hermes MCP server: ' + url_of(port) + ' · ' + str(clients) + (' client' if clients == 1 else ' clients') +
                 ' · ' + str(len(self.registry.names())) + ' tools · auth: ' +
-                ('off' if is_none(self.token) else 'token') +
-                ('' if is_none(self.forwarded_url) else ' · forwarded: ' + self.forwarded_url))
+                ('off' if self.token is None else 'token') +
+                ('' if self.forwarded_url is None else ' · forwarded: ' + self.forwarded_url))
 
     def _clients_changed(self) -> None:
         self.show_status()
@@ -243,12 +242,12 @@ class McpService:
             listener(count)
 
     def show_status(self) -> None:
-        if not is_none(self.error):
+        if self.error is not None:
             self.status_bar.show_error('Hermes: MCP server failed: ' + self.error)
-        elif not self.running or is_none(self.port):
+        elif not self.running or self.port is None:
             self.status_bar.show_off('Hermes: MCP server off')
         else:
-            self.status_bar.show_serving(self.port, self.client_count(), is_none(self.token), self.describe())
+            self.status_bar.show_serving(self.port, self.client_count(), self.token is None, self.describe())
 
     def _changed(self) -> None:
         self.show_status()
@@ -257,7 +256,7 @@ class McpService:
 
     def dispose(self) -> 'Optional[Awaitable[None]]':
         """VS Code disposes subscriptions without awaiting; stopping starts at once (a JS promise)."""
-        if not is_none(self.server):
+        if self.server is not None:
             return self.stop()
         return None
 

@@ -11,7 +11,7 @@ from hermes.core.acp.hermes_background import METHODS as BACKGROUND_METHODS, bac
 from hermes.core.acp.elicitation import ElicitationProblem, read_question, carries_secret, cancelled as cancelled_question
 from hermes.core.values import get_key, json_type, object_keys
 from hermes.js.errors import JsError, error_message
-from hermes.js.objects import is_none, call_method
+from hermes.js.objects import call_method
 from hermes.js.promises import sleep_ms
 from hermes.js.timers import clear_timer, set_timer
 from hermes.net.acp.connection import AcpConnection
@@ -42,7 +42,7 @@ def _spec_problem(spec: 'Json') -> 'Optional[str]':
     if json_type(env) != 'object' or len([key for key in object_keys(env) if json_type(env[key]) != 'string']) > 0:
         return '"env" must map names to strings'
     cwd = get_key(spec, 'cwd')
-    if not is_none(cwd) and json_type(cwd) != 'string':
+    if cwd is not None and json_type(cwd) != 'string':
         return '"cwd" must be a folder path'
     return None
 
@@ -87,10 +87,10 @@ class AcpAgent:
     async def start(self) -> 'Json':
         """Spawn the agent and `initialize` it. Returns the initialize result; afterwards `.capabilities`
         (agentCapabilities), `.auth_methods`, `.agent_info` are set."""
-        if not is_none(self.connection):
+        if self.connection is not None:
             raise AcpError('spawn', self.name + ' was already started.')
         problem = _spec_problem(self.spec)
-        if not is_none(problem):
+        if problem is not None:
             raise AcpError('spawn', 'Could not start ' + self.name + ': ' + problem + '.')
         env = get_key(self.spec, 'env', {})
         connection = AcpConnection(self.name, self.log, {
@@ -110,7 +110,7 @@ class AcpAgent:
                 connection.fail(timed_out)  # an agent that does not start is no use: end it
             raise error
         problem = acp.version_problem(self.name, result)
-        if not is_none(problem):
+        if problem is not None:
             failure = AcpError('protocol', problem)
             connection.fail(failure)
             raise failure
@@ -124,7 +124,7 @@ class AcpAgent:
 
     @property
     def alive(self) -> bool:
-        return not self.disposed and not is_none(self.connection) and self.connection.alive
+        return not self.disposed and self.connection is not None and self.connection.alive
 
     def on_exit(self, callback: 'Callable[[str], None]') -> None:
         """`callback(text)` once when the agent ends without dispose(): it exited or crashed, broke the protocol,
@@ -145,12 +145,12 @@ class AcpAgent:
         for key in self.cancel_timers.keys():
             clear_timer(self.cancel_timers[key])
         self.cancel_timers = {}
-        if not is_none(self.connection):
+        if self.connection is not None:
             self.connection.close()
 
     def closed(self) -> 'Awaitable[Any]':
         """An awaitable that resolves when the agent's process has exited (at once if it never ran)."""
-        if is_none(self.connection):
+        if self.connection is None:
             return sleep_ms(0)
         return self.connection.wait_exit()
 
@@ -169,7 +169,7 @@ class AcpAgent:
     # -- requests ------------------------------------------------------------------------------------------
 
     def _connection(self) -> AcpConnection:
-        if is_none(self.connection):
+        if self.connection is None:
             raise AcpError('exited', self.name + ' is not running (start() was not called).')
         return self.connection
 
@@ -182,7 +182,7 @@ class AcpAgent:
         """`additionalDirectories` (a multi-root window's other folders) where the agent offers them
         (sessionCapabilities.additionalDirectories); otherwise the agent sees the first folder only, as before."""
         offered = get_key(get_key(self.capabilities, 'sessionCapabilities'), 'additionalDirectories')
-        if not is_none(additional) and len(additional) > 0 and json_type(offered) == 'object':
+        if additional is not None and len(additional) > 0 and json_type(offered) == 'object':
             params['additionalDirectories'] = additional
         return params
 
@@ -225,18 +225,18 @@ class AcpAgent:
                 self._option('load_timeout_ms', acp.LOAD_TIMEOUT_MS))
         finally:
             if key in self.listeners and self.listeners[key] is on_update:
-                if is_none(previous):
+                if previous is None:
                     del self.listeners[key]
                 else:
                     self.listeners[key] = previous
-        return {} if is_none(result) else result
+        return {} if result is None else result
 
     async def resume_session(self, session_id: str, cwd: str, mcp_servers: 'Json') -> 'Json':
         servers = self._servers(mcp_servers)
         result = await self._connection().request(
             'session/resume', {'sessionId': session_id, 'cwd': cwd, 'mcpServers': servers},
             self._option('load_timeout_ms', acp.LOAD_TIMEOUT_MS))
-        return {} if is_none(result) else result
+        return {} if result is None else result
 
     async def list_sessions(self, cwd: str) -> 'List[JsonObject]':
         """Every page of `session/list` for `cwd`: [{'sessionId', 'title', 'updatedAt', 'cwd'}]."""
@@ -245,13 +245,13 @@ class AcpAgent:
         cursor = None  # type: Optional[str]
         for page in range(LIST_PAGES_LIMIT):
             params = {'cwd': cwd}  # type: JsonObject
-            if not is_none(cursor):
+            if cursor is not None:
                 params['cursor'] = cursor
             result = await self._connection().request('session/list', params,
                                                       self._option('request_timeout_ms', acp.REQUEST_TIMEOUT_MS))
             sessions.extend(acp.listed_sessions(result))
             cursor = acp.page_cursor(result)
-            if is_none(cursor) or cursor in cursors:
+            if cursor is None or cursor in cursors:
                 break
             cursors.append(cursor)
         return sessions
@@ -276,14 +276,14 @@ class AcpAgent:
             if key in self.cancel_timers:
                 clear_timer(self.cancel_timers[key])
                 del self.cancel_timers[key]
-        return {} if is_none(result) else result
+        return {} if result is None else result
 
     def cancel(self, session_id: str) -> None:
         """`session/cancel`: the agent should end the turn with stopReason 'cancelled'. Permission requests and
         questions (elicitations) of the session still waiting are answered 'cancelled' / 'cancel' now (the protocol
         asks the client to). A turn that has
         not ended `cancel_grace_ms` later rejects with AcpError('timeout')."""
-        if is_none(self.connection) or not is_none(self.connection.error):
+        if self.connection is None or self.connection.error is not None:
             return
         key = acp.session_key(session_id)
         self.connection.notify('session/cancel', {'sessionId': session_id})
@@ -300,7 +300,7 @@ class AcpAgent:
     def _give_up(self, key: str, request_id: int, grace: int) -> None:
         if key in self.cancel_timers:
             del self.cancel_timers[key]
-        if not is_none(self.connection):
+        if self.connection is not None:
             self.connection.abandon(request_id, AcpError(
                 'timeout', self.name + ' did not end the turn within ' + acp.seconds_text(grace) +
                 ' of being asked to stop.'))
@@ -353,7 +353,7 @@ class AcpAgent:
         else:
             return  # unknown notifications are ignored, as the protocol allows
         session_id = acp.update_session_id(params)
-        if is_none(session_id) or json_type(update) != 'object':
+        if session_id is None or json_type(update) != 'object':
             return
         key = acp.session_key(session_id)
         if key in self.listeners:
@@ -372,7 +372,7 @@ class AcpAgent:
         if method not in acp.CLIENT_METHODS:
             raise RequestError(acp.METHOD_NOT_FOUND, 'Method not found: ' + method)
         name = acp.CLIENT_METHODS[method]
-        if is_none(self.client_side) or is_none(getattr(self.client_side, name, None)):
+        if self.client_side is None or getattr(self.client_side, name, None) is None:
             raise RequestError(acp.METHOD_NOT_FOUND, 'Method not found: ' + method)
         if acp.is_elicitation_request(method):
             return await self._elicit(name, params, request_id)
@@ -408,12 +408,12 @@ class AcpAgent:
             raise RequestError(acp.INVALID_PARAMS, 'Invalid params: the URL carries a credential this client handed '
                                'the agent (its MCP token or a key); it is not shown or opened.')
         session_id = question['sessionId']
-        if is_none(session_id) and json_type(question['requestId']) == 'integer':  # our request ids are integers
+        if session_id is None and json_type(question['requestId']) == 'integer':  # our request ids are integers
             for key in self.turn_requests.keys():
                 if self.turn_requests[key] == question['requestId']:
                     session_id = key[2:]  # acp.session_key's prefix
-        if is_none(session_id):
-            if not is_none(self.log):
+        if session_id is None:
+            if self.log is not None:
                 self.log.warn(self.name + ': a question outside any running turn was answered cancel')
             return cancelled_question()
         question['sessionId'] = session_id
@@ -421,7 +421,7 @@ class AcpAgent:
                                lambda: call_method(self.client_side, name, session_id, question))
 
     def _log_error(self, what: str, problem: 'Any') -> None:
-        if not is_none(self.log):
+        if self.log is not None:
             self.log.error(self.name + ': ' + what + ' failed: ' + error_message(problem))
 
 

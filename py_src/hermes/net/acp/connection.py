@@ -14,7 +14,6 @@ from hermes.core.values import get_key, json_type
 from hermes.js.errors import JsError, error_message
 from hermes.js.json import dump_json, parse_json
 from hermes.js.line_process import open_line_process
-from hermes.js.objects import is_none
 from hermes.js.promises import deferred, spawn
 from hermes.js.timers import clear_timer, set_timer
 # __pragma__('skip')
@@ -73,12 +72,12 @@ class AcpConnection:
             'on_line': self._on_line, 'on_overflow': self._on_overflow, 'on_stderr': self._on_stderr,
             'on_exit': self._on_exit})
         self.process = process
-        if not is_none(process['pid']):
+        if process['pid'] is not None:
             self._log('info', self.name + ': started (pid ' + str(process['pid']) + ')')
 
     @property
     def alive(self) -> bool:
-        return is_none(self.error) and not self.closing and not is_none(self.process) and self.process['running']()
+        return self.error is None and not self.closing and self.process is not None and self.process['running']()
 
     def add_secrets(self, values: 'List[str]') -> None:
         for value in values:
@@ -99,14 +98,14 @@ class AcpConnection:
 
     def _end_process(self) -> None:
         process = self.process
-        if is_none(process) or self.exited:
+        if process is None or self.exited:
             return
         process['end']()
         self.timers.append(set_timer(lambda: self._signal('SIGTERM'), TERM_AFTER_MS))
         self.timers.append(set_timer(lambda: self._signal('SIGKILL'), TERM_AFTER_MS + KILL_AFTER_MS))
 
     def _signal(self, signal: str) -> None:
-        if not self.exited and not is_none(self.process):
+        if not self.exited and self.process is not None:
             self.process['kill'](signal)
 
     def _on_exit(self, code: 'Optional[int]', signal: 'Optional[str]', reason: 'Optional[str]') -> None:
@@ -114,13 +113,13 @@ class AcpConnection:
         for timer in self.timers:
             clear_timer(timer)
         self.timers = []
-        if not is_none(self.process) and not is_none(self.process['pid']):
+        if self.process is not None and self.process['pid'] is not None:
             # Whatever the agent started and left behind in its group (a shell command mid-run) goes with it.
             self.process['kill']('SIGTERM')
         self._flush_stderr()
-        if not is_none(reason):
+        if reason is not None:
             self.fail(AcpError('spawn', acp.spawn_error_text(self.name, self.command, self.cwd, reason)))
-        elif is_none(self.error):
+        elif self.error is None:
             during = ''
             if self._waiting_for('initialize'):
                 during = 'while starting'
@@ -129,7 +128,7 @@ class AcpConnection:
             self.fail(AcpError('exited', acp.with_output(acp.exit_text(self.name, code, signal, during),
                                                          self.stderr_tail)))
         else:
-            self._log('info', self.name + ': exited' + ('' if is_none(code) else ' with code ' + str(code)))
+            self._log('info', self.name + ': exited' + ('' if code is None else ' with code ' + str(code)))
         self.exit_waiters['resolve'](None)
 
     def _waiting_for(self, method: str) -> bool:
@@ -143,7 +142,7 @@ class AcpConnection:
     def fail(self, error: AcpError) -> None:
         """End the connection with `error` (an AcpError): reject everything pending, end the process, tell
         on_close. Later calls do nothing."""
-        if not is_none(self.error):
+        if self.error is not None:
             return
         error.message = self._redact(error.message)
         self.error = error
@@ -153,11 +152,11 @@ class AcpConnection:
         self.pending = {}
         for key in pending.keys():
             entry = pending[key]
-            if not is_none(entry['timer']):
+            if entry['timer'] is not None:
                 clear_timer(entry['timer'])
             entry['deferred']['reject'](AcpError(error.kind, error.message, error.code, error.data))
         self._end_process()
-        if is_none(self.process) or self.exited:
+        if self.process is None or self.exited:
             self.exit_waiters['resolve'](None)
         try:
             self.handlers['on_close'](error, self.closing)
@@ -173,13 +172,13 @@ class AcpConnection:
         request_id = self.next_id
         self.next_id = self.next_id + 1
         waiter = deferred()
-        if not is_none(self.error):
+        if self.error is not None:
             waiter['reject'](AcpError(self.error.kind, self.error.message, self.error.code, self.error.data))
             return {'id': request_id, 'promise': waiter['promise']}
         key = 'r:' + str(request_id)
         entry = {'method': method, 'deferred': waiter, 'timer': None}  # type: _Pending
         self.pending[key] = entry
-        if not is_none(timeout_ms) and timeout_ms > 0:
+        if timeout_ms is not None and timeout_ms > 0:
             entry['timer'] = set_timer(lambda: self._time_out(request_id, method, timeout_ms), timeout_ms)
         self._log('debug', self.name + ': → ' + method + ' #' + str(request_id))
         self._write({'jsonrpc': '2.0', 'id': request_id, 'method': method, 'params': params})
@@ -195,13 +194,13 @@ class AcpConnection:
             return
         entry = self.pending[key]
         del self.pending[key]
-        if not is_none(entry['timer']):
+        if entry['timer'] is not None:
             clear_timer(entry['timer'])
         error.message = self._redact(error.message)
         entry['deferred']['reject'](error)
 
     def notify(self, method: str, params: 'Json') -> None:
-        if is_none(self.error):
+        if self.error is None:
             self._log('debug', self.name + ': → ' + method)
             self._write(jsonrpc.notification(method, params))
 
@@ -218,7 +217,7 @@ class AcpConnection:
 
     def _take_incoming(self, request_id: 'Json') -> bool:
         key = 'q:' + dump_json(request_id)
-        if key not in self.incoming or not is_none(self.error):
+        if key not in self.incoming or self.error is not None:
             return False
         del self.incoming[key]
         return True
@@ -228,13 +227,13 @@ class AcpConnection:
                                           acp.seconds_text(timeout_ms) + '.'))
 
     def _write(self, message: 'Json') -> None:
-        if is_none(self.process) or not self.process['write'](dump_json(message) + '\n'):
+        if self.process is None or not self.process['write'](dump_json(message) + '\n'):
             self._log('debug', self.name + ': not sent, the process is not running')
 
     # -- receiving -------------------------------------------------------------------------------------------
 
     def _on_line(self, line: str) -> None:
-        if not is_none(self.error) or line.strip() == '':
+        if self.error is not None or line.strip() == '':
             return
         try:
             message = parse_json(line)
@@ -242,7 +241,7 @@ class AcpConnection:
             self.fail(AcpError('protocol', acp.malformed_text(self.name, line, 'not JSON', self.secrets)))
             return
         reason = jsonrpc.invalid_reason(message)
-        if not is_none(reason):
+        if reason is not None:
             self.fail(AcpError('protocol', acp.malformed_text(self.name, line, reason, self.secrets)))
             return
         if 'method' in message:
@@ -262,7 +261,7 @@ class AcpConnection:
             return
         entry = self.pending[key]
         del self.pending[key]
-        if not is_none(entry['timer']):
+        if entry['timer'] is not None:
             clear_timer(entry['timer'])
         if 'error' in message:
             error = message['error']
@@ -293,7 +292,7 @@ class AcpConnection:
         except JsError as problem:
             self.respond_error(request_id, problem)
             return
-        self.respond(request_id, {} if is_none(result) else result)
+        self.respond(request_id, {} if result is None else result)
 
     def _on_overflow(self, limit: int) -> None:
         self.fail(AcpError('protocol', acp.oversized_text(self.name, limit)))
@@ -331,7 +330,7 @@ class AcpConnection:
         return acp.redact(text, self.secrets)
 
     def _redact_value(self, value: 'Json') -> 'Json':
-        if is_none(value) or len(self.secrets) == 0:
+        if value is None or len(self.secrets) == 0:
             return value
         if json_type(value) == 'string':
             return self._redact(value)
@@ -340,7 +339,7 @@ class AcpConnection:
         return value if cleaned == text else cleaned
 
     def _log(self, level: str, message: str) -> None:
-        if is_none(self.log):
+        if self.log is None:
             return
         text = self._redact(message)
         if level == 'debug':

@@ -19,7 +19,6 @@ window see the file as stale and remove it (`remove_stale`), so no dead door is 
 from hermes.js.errors import JsError
 from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.js.process import current_pid, environment_variable
 from hermes.net.discovery import process_alive
 # __pragma__('skip')
@@ -33,7 +32,7 @@ GEMINI_PREFIX = 'gemini-ide-server-'
 
 def claude_ide_dir() -> str:
     config = environment_variable('CLAUDE_CONFIG_DIR')
-    base = config if not is_none(config) and config != '' else node('path').join(node('os').homedir(), '.claude')
+    base = config if config is not None and config != '' else node('path').join(node('os').homedir(), '.claude')
     return node('path').join(base, 'ide')
 
 
@@ -43,7 +42,7 @@ def gemini_ide_dir() -> str:
 
 def qwen_ide_dir() -> str:
     home = environment_variable('QWEN_HOME')
-    base = home if not is_none(home) and home != '' else node('path').join(node('os').homedir(), '.qwen')
+    base = home if home is not None and home != '' else node('path').join(node('os').homedir(), '.qwen')
     return node('path').join(base, 'ide')
 
 
@@ -118,7 +117,7 @@ def write_private(path: str, info: 'JsonObject') -> str:
 def remove_own(path: str) -> None:
     """Remove `path` if it is this process's file (a later window on the same port may have replaced it)."""
     info = read_or_none(path)
-    if is_none(info) or info.get('pid') != current_pid():
+    if info is None or info.get('pid') != current_pid():
         return
     try:
         node('fs').unlinkSync(path)
@@ -149,7 +148,7 @@ def remove_stale(folder: str, matches: 'Callable[[str], bool]') -> int:
             continue
         path = node('path').join(folder, name)
         info = read_or_none(path)
-        if is_none(info) or process_alive(info.get('pid')):
+        if info is None or process_alive(info.get('pid')):
             continue
         try:
             fs.unlinkSync(path)

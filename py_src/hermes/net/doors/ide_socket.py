@@ -14,7 +14,6 @@ Who may connect (`upgrade_refusal`, decided before `ws` sees the socket, so a re
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.js.websocket import websocket_server
 from hermes.core.jsonrpc import PARSE_ERROR, error_response
 from hermes.core.values import get_key
@@ -33,15 +32,15 @@ REASONS = {'s400': 'Bad Request', 's401': 'Unauthorized', 's403': 'Forbidden', '
 def upgrade_refusal(path: str, headers: 'Any', port: 'Optional[int]', token: str) -> 'Optional[Refusal]':
     """Why a WebSocket upgrade is refused (a Refusal), or None to accept it. `headers`: Node's, lower-case names."""
     refusal = host_refusal(headers['host'], port)
-    if not is_none(refusal):
+    if refusal is not None:
         return refusal
     refusal = no_browser_refusal(headers['origin'])
-    if not is_none(refusal):
+    if refusal is not None:
         return refusal
     if path.split('?')[0] != '/':
         return Refusal(404, 'Not Found: the IDE socket lives at /')
     given = headers[TOKEN_HEADER]
-    if is_none(given) or not same_secret(given, token):
+    if given is None or not same_secret(given, token):
         return Refusal(401, 'Unauthorized: send the lock file\'s authToken in ' + TOKEN_HEADER)
     return None
 
@@ -96,7 +95,7 @@ class IdeSocketServer:
         for connection in self.connections[:]:
             connection.close(1001, 'VS Code window closing')
             self._closed(connection)
-        if is_none(self._server):
+        if self._server is None:
             return
         server = self._server
         self._server = None
@@ -109,14 +108,14 @@ class IdeSocketServer:
 
     def _on_upgrade(self, request: 'Any', socket: 'Any', head: 'Any') -> None:
         refusal = upgrade_refusal(request.url, request.headers, self.port, self.token)
-        if not is_none(refusal):
+        if refusal is not None:
             self._warn('refused a connection: ' + refusal.message)
             socket.on('error', lambda error: None)
             socket.end('HTTP/1.1 ' + str(refusal.status) + ' ' + get_key(REASONS, 's' + str(refusal.status), 'Refused') +
                        '\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ' +
                        str(len(refusal.message)) + '\r\n\r\n' + refusal.message)
             return
-        if is_none(self._sockets):  # the first CLI that gets in loads `ws` (js/websocket.py)
+        if self._sockets is None:  # the first CLI that gets in loads `ws` (js/websocket.py)
             self._sockets = websocket_server(choose_subprotocol)
         self._sockets.handleUpgrade(request, socket, head,
                                     to_js_callback(lambda ws: self._on_connection(ws, request)))
@@ -124,7 +123,7 @@ class IdeSocketServer:
     def _on_connection(self, ws: 'Any', request: 'Any') -> None:
         self._count += 1
         agent = request.headers['user-agent']
-        connection = SocketConnection(self._count, '' if is_none(agent) else agent, ws)
+        connection = SocketConnection(self._count, '' if agent is None else agent, ws)
         connection.protocol = self.create_protocol(lambda message, related=None: connection.send(message),
                                                    connection)
         self.connections.append(connection)
@@ -146,7 +145,7 @@ class IdeSocketServer:
         except JsError as error:
             self._warn('a message failed: ' + error_message(error))
             return
-        if not is_none(reply):
+        if reply is not None:
             connection.send(reply)
 
     def _closed(self, connection: SocketConnection) -> None:
@@ -158,9 +157,9 @@ class IdeSocketServer:
         self._changed()
 
     def _changed(self) -> None:
-        if not is_none(self.on_change):
+        if self.on_change is not None:
             self.on_change(self.connections[:])
 
     def _warn(self, text: str) -> None:
-        if not is_none(self.log):
+        if self.log is not None:
             self.log.warn('Claude Code door: ' + text)

@@ -5,7 +5,7 @@ drained, within bounds, so the client reads the answer instead of a reset), 400 
 from hermes.js.errors import error_message
 from hermes.js.json import dump_json, parse_json_plain
 from hermes.js.modules import node
-from hermes.js.objects import is_array, is_none
+from hermes.js.objects import is_array
 from hermes.js.promises import make_promise
 from hermes.js.text import utf8_text
 from hermes.js.timers import clear_timer, set_timer
@@ -41,16 +41,16 @@ async def read_message(request: 'Any', response: 'Any', limit: int) -> 'List[Any
     protocol reads messages through core/values.py, and a tool gets its arguments copied into a dict
     (core/tools.py with_defaults)."""
     content_type = request.headers['content-type']
-    if is_none(content_type) or not content_type.lower().startswith('application/json'):
+    if content_type is None or not content_type.lower().startswith('application/json'):
         send_error(response, 415, 'Unsupported Media Type: Content-Type must be application/json')
         request.resume()
         return [False, None]
     declared = request.headers['content-length']
-    if not is_none(declared) and int(declared) > limit:  # transcrypt-ok[int-text]: Node's parser checks it
+    if declared is not None and int(declared) > limit:  # transcrypt-ok[int-text]: Node's parser checks it
         refuse_body(request, response, limit)
         return [False, None]
     text = await read_body(request, limit)
-    if is_none(text):
+    if text is None:
         if not response.headersSent:
             refuse_body(request, response, limit)
         return [False, None]

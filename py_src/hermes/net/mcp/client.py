@@ -13,7 +13,6 @@ from hermes.js.fetch import (
     read_text_chunk, response_header, timeout_signal,
 )
 from hermes.js.json import dump_json, parse_json
-from hermes.js.objects import is_none
 from hermes.core.sse_parser import SseParser
 from hermes.core.mcp.headers import mirrored_headers
 from hermes.core.values import get_key, is_object
@@ -102,22 +101,22 @@ def port_of(url: str) -> 'Optional[int]':
 def unreachable_message(url: str, code: 'Optional[str]', detail: 'Optional[str]' = None,
                         timeout_ms: 'Optional[int]' = None) -> str:
     """The words for a fetch that got no HTTP answer at all."""
-    if code == 'TimeoutError' and not is_none(timeout_ms):
+    if code == 'TimeoutError' and timeout_ms is not None:
         return ('The Hermes MCP server at ' + url + ' did not answer within ' + str(timeout_ms) +
                 ' ms. Is the VS Code window busy or paused in a debugger?')
-    reason = REASONS[code] if not is_none(code) and code in REASONS else None
-    if is_none(reason):
-        reason = detail if not is_none(detail) and detail != '' else 'no answer'
+    reason = REASONS[code] if code is not None and code in REASONS else None
+    if reason is None:
+        reason = detail if detail is not None and detail != '' else 'no answer'
     return "Can't reach the Hermes MCP server at " + url + ' (' + reason + '). Is VS Code open with Hermes running?'
 
 
 def http_error_message(status: int, status_text: 'Optional[str]', body_text: 'Optional[str]') -> str:
     """'401 Unauthorized: the bearer token is wrong', from the status and the server's JSON-RPC error."""
-    if is_none(status_text) or status_text == '':
+    if status_text is None or status_text == '':
         status_text = STATUS_TEXTS[status] if status in STATUS_TEXTS else 'HTTP error'
     heading = str(status) + ' ' + status_text
     explanation = server_explanation(body_text)
-    if is_none(explanation) or explanation == '':
+    if explanation is None or explanation == '':
         return heading
     prefix = status_text + ': '
     if explanation.startswith(prefix):  # the server already named the status: don't say it twice
@@ -129,7 +128,7 @@ def http_error_message(status: int, status_text: 'Optional[str]', body_text: 'Op
 
 def server_explanation(body_text: 'Optional[str]') -> 'Optional[str]':
     """The message in a JSON-RPC error body, else the (short) body text itself, else None."""
-    if is_none(body_text):
+    if body_text is None:
         return None
     text = body_text.strip()
     if text == '':
@@ -154,7 +153,7 @@ def rpc_error_of(body_text: str) -> 'Optional[JsonObject]':
         body = parse_json(body_text)
     except JsError:
         return None
-    if is_object(body) and is_object(get_key(body, 'error')) and not is_none(get_key(body, 'id')):
+    if is_object(body) and is_object(get_key(body, 'error')) and get_key(body, 'id') is not None:
         return body
     return None
 
@@ -176,7 +175,7 @@ def as_messages(value: 'Json') -> 'List[Json]':
 class McpHttpClient:
     def __init__(self, url: str, token: 'Optional[str]' = None, timeout_ms: 'Optional[int]' = None) -> None:
         self.url = url
-        self.token = None if is_none(token) or token == '' else token
+        self.token = None if token is None or token == '' else token
         self.timeout_ms = timeout_ms  # per request, including reading the reply; None: no limit
         self.session_id = None  # type: Optional[str]
         self.protocol_version = None  # type: Optional[str]
@@ -186,11 +185,11 @@ class McpHttpClient:
 
     def headers(self, accept: str) -> 'Dict[str, str]':
         headers = {'Accept': accept}
-        if not is_none(self.token):
+        if self.token is not None:
             headers['Authorization'] = 'Bearer ' + self.token
-        if not is_none(self.session_id):
+        if self.session_id is not None:
             headers['Mcp-Session-Id'] = self.session_id
-        if not is_none(self.protocol_version):
+        if self.protocol_version is not None:
             headers['MCP-Protocol-Version'] = self.protocol_version
         return headers
 
@@ -205,7 +204,7 @@ class McpHttpClient:
         headers = self.headers(ACCEPT_BOTH)
         headers['Content-Type'] = 'application/json'
         mirrored = mirrored_headers(message)  # a 2026-07-28 request: no session, its metadata in headers
-        if not is_none(mirrored):
+        if mirrored is not None:
             for key in mirrored.keys():
                 headers[key] = mirrored[key]
         response = await self._fetch('POST', headers, dump_json(message), abort)
@@ -215,20 +214,20 @@ class McpHttpClient:
             received.append(item)
             if initializing:
                 self._note_initialize_result(item)
-            if not is_none(on_message):
+            if on_message is not None:
                 on_message(item)
 
         if response.status < 200 or response.status >= 300:
             text = await self._read_all(response)
             refusal = rpc_error_of(text)
-            if not is_none(refusal):
+            if refusal is not None:
                 deliver(refusal)  # 2026-07-28 answers a refused request with 4xx and its JSON-RPC error
                 return received
             raise McpClientError(http_error_message(response.status, response.statusText, text), 'http',
                                  response.status)
         if initializing:
             session_id = response_header(response, 'mcp-session-id')
-            if not is_none(session_id):
+            if session_id is not None:
                 self.session_id = session_id
         await self._read_messages(response, deliver)
         return received
@@ -238,7 +237,7 @@ class McpHttpClient:
         request_id = self.next_id
         self.next_id += 1
         message = {'jsonrpc': '2.0', 'id': request_id, 'method': method}  # type: JsonObject
-        if not is_none(params):
+        if params is not None:
             message['params'] = params
         for reply in await self.post(message):
             if is_object(reply) and get_key(reply, 'id') == request_id and not ('method' in reply):
@@ -252,7 +251,7 @@ class McpHttpClient:
 
     async def notify(self, method: str, params: 'Json' = None) -> None:
         message = {'jsonrpc': '2.0', 'method': method}  # type: JsonObject
-        if not is_none(params):
+        if params is not None:
             message['params'] = params
         await self.post(message)
 
@@ -262,7 +261,7 @@ class McpHttpClient:
         result = await self.request('initialize', {
             'protocolVersion': protocol_version,
             'capabilities': {},
-            'clientInfo': CLIENT_INFO if is_none(client_info) else client_info,
+            'clientInfo': CLIENT_INFO if client_info is None else client_info,
         })
         await self.notify('notifications/initialized')
         return result
@@ -270,7 +269,7 @@ class McpHttpClient:
     async def listen(self, on_message: 'Deliver') -> None:
         """The GET stream for server-initiated messages, until it ends or `close()`; raises
         McpClientError when the server refuses it (405: it has none)."""
-        if is_none(self.session_id):
+        if self.session_id is None:
             raise McpClientError('No session to listen on: initialize first', 'protocol')
         controller = abort_controller()
         self._listener = controller
@@ -297,10 +296,10 @@ class McpHttpClient:
 
     async def close(self) -> None:
         """End the session (DELETE) and any GET stream. Never raises: the server may be gone."""
-        if not is_none(self._listener):
+        if self._listener is not None:
             self._listener.abort()
             self._listener = None
-        if is_none(self.session_id):
+        if self.session_id is None:
             return
         headers = self.headers('application/json')
         self.session_id = None
@@ -315,10 +314,10 @@ class McpHttpClient:
 
     async def _fetch(self, method: str, headers: 'Dict[str, str]', body: str, abort: 'Any' = None) -> 'Any':
         options = {'method': method, 'headers': headers, 'body': body}  # type: Dict[str, Any]
-        if not is_none(self.timeout_ms):
+        if self.timeout_ms is not None:
             options['signal'] = timeout_signal(self.timeout_ms)
-        if not is_none(abort):
-            options['signal'] = abort.signal if is_none(self.timeout_ms) else either_signal(options['signal'],
+        if abort is not None:
+            options['signal'] = abort.signal if self.timeout_ms is None else either_signal(options['signal'],
                                                                                           abort.signal)
         try:
             return await fetch_url(self.url, options)
@@ -332,7 +331,7 @@ class McpHttpClient:
         try:
             while True:
                 chunk = await read_text_chunk(reader)
-                if is_none(chunk):
+                if chunk is None:
                     break
                 parts.append(chunk)
         except JsError as error:
@@ -345,7 +344,7 @@ class McpHttpClient:
             await self._read_all(response)
             return
         content_type = response_header(response, 'content-type')
-        content_type = '' if is_none(content_type) else content_type.lower()
+        content_type = '' if content_type is None else content_type.lower()
         if content_type.startswith('text/event-stream'):
             await self._read_events(response, deliver)
             return
@@ -370,7 +369,7 @@ class McpHttpClient:
                 chunk = await read_text_chunk(reader)
             except JsError as error:
                 raise self._broken(error)
-            if is_none(chunk):
+            if chunk is None:
                 break
             for event in parser.feed(chunk):
                 if event['event'] != 'message' or event['data'].strip() == '':
@@ -387,9 +386,9 @@ class McpHttpClient:
 
     def _broken(self, error: 'Any') -> McpClientError:
         code = network_error_code(error)
-        if code == 'TimeoutError' and not is_none(self.timeout_ms):
+        if code == 'TimeoutError' and self.timeout_ms is not None:
             return McpClientError(unreachable_message(self.url, code, None, self.timeout_ms), 'network')
-        reason = REASONS[code] if not is_none(code) and code in REASONS else network_error_detail(error)
+        reason = REASONS[code] if code is not None and code in REASONS else network_error_detail(error)
         return McpClientError('The connection to the Hermes MCP server at ' + self.url + ' broke (' + reason +
                               '). Did the VS Code window close or reload?', 'network')
 

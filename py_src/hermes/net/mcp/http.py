@@ -11,7 +11,7 @@ refusal gets the status the spec names and a JSON-RPC error body saying why (net
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import node
-from hermes.js.objects import is_none, is_array
+from hermes.js.objects import is_array
 from hermes.js.promises import make_promise, sleep_ms
 from hermes.net.guard import no_browser_refusal, host_refusal, origin_refusal, auth_refusal, split_target
 from hermes.net.mcp.bodies import MAX_BODY_BYTES, PostedBody, read_message
@@ -119,9 +119,9 @@ class McpHttpServer:
 
     async def stop(self) -> None:
         self.sessions.end_all()
-        if not is_none(self.stateless):
+        if self.stateless is not None:
             self.stateless.close()  # open subscriptions/listen streams end with their final response
-        if is_none(self.server):
+        if self.server is None:
             return
         server = self.server
         self.server = None
@@ -133,7 +133,7 @@ class McpHttpServer:
     # ------------------------------------------------------------------------- routing
 
     async def _on_request(self, request: 'Any', response: 'Any') -> None:
-        debug = not is_none(self.log) and self.log.debug_enabled()  # the line below costs nothing when off
+        debug = self.log is not None and self.log.debug_enabled()  # the line below costs nothing when off
         started = now_ms() if debug else 0
         try:
             await self._route(request, response)
@@ -153,9 +153,9 @@ class McpHttpServer:
         path = target[0]
         query = target[1]
         host = headers['host']
-        known = not is_none(host) and host == self._host_accepted
+        known = host is not None and host == self._host_accepted
         refusal = None if known else host_refusal(host, self.port, self.forwarded_hosts)
-        if is_none(refusal):
+        if refusal is None:
             self._host_accepted = host  # a client sends the same Host every time: checked once
             refusal = origin_refusal(headers['origin']) if self.browsers else no_browser_refusal(headers['origin'])
         if refusal:
@@ -189,7 +189,7 @@ class McpHttpServer:
         if method == 'GET':
             # Only a client that names the event stream is a 2024-11-05 client on /mcp: a probe with `*/*`
             # gets a prompt answer instead of a stream that never ends.
-            if is_none(headers['mcp-session-id']) and accepts(headers['accept'], 'text/event-stream', False):
+            if headers['mcp-session-id'] is None and accepts(headers['accept'], 'text/event-stream', False):
                 return self._open_legacy_stream(request, response)
             return self._open_session_stream(request, response)
         if method == 'DELETE':
@@ -209,21 +209,21 @@ class McpHttpServer:
         message = body[1]
         session_id = headers['mcp-session-id']
         posted = PostedBody(message)
-        if not is_none(self.stateless) and is_modern_request(headers['mcp-protocol-version'], session_id, message):
+        if self.stateless is not None and is_modern_request(headers['mcp-protocol-version'], session_id, message):
             return await self._post_stateless(self.stateless, request, response, message, posted.kind)
-        if is_none(session_id):
+        if session_id is None:
             if not posted.initialize:
                 return send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required '
                                                        '(send initialize first to get one)')
             session = self.sessions.open('streamable')
         else:
             found = self.sessions.find(session_id, 'streamable')
-            if is_none(found):
+            if found is None:
                 return send_error(response, 404, 'Session not found: ' + session_id +
                                         ' (it ended or never existed; initialize a new one)')
             session = found
             version = headers['mcp-protocol-version']
-            if not is_none(version) and version not in SUPPORTED_PROTOCOL_VERSIONS:
+            if version is not None and version not in SUPPORTED_PROTOCOL_VERSIONS:
                 return send_error(response, 400, 'Bad Request: unsupported MCP-Protocol-Version ' + version +
                                         ' (supported: ' + ', '.join(SUPPORTED_PROTOCOL_VERSIONS) + ')')
         session.last_used = now_ms()
@@ -245,7 +245,7 @@ class McpHttpServer:
         if posted.initialize and is_error_reply(reply):
             self.sessions.end(session.id)  # a failed handshake leaves no session behind
             return send_json(response, 200, reply)
-        if is_none(reply):
+        if reply is None:
             return send_empty(response, 202, session_header)
         return send_json(response, 200, reply, session_header)
 
@@ -254,7 +254,7 @@ class McpHttpServer:
         """Requests that may report progress or logs get SSE from their first notification on, the
         result last; one that sent nothing first is answered as plain JSON (no stream, no keep-alive
         timer)."""
-        if is_none(reply):
+        if reply is None:
             stream.close()  # cancelled: an empty stream, as before any notification
         elif stream.opened():
             stream.finish(reply)
@@ -264,7 +264,7 @@ class McpHttpServer:
     # ------------------------------------------------------------------------- 2026-07-28 (stateless)
 
     def _speaks_modern(self, version_header: 'Optional[str]') -> bool:
-        return not is_none(self.stateless) and version_header in MODERN_PROTOCOL_VERSIONS
+        return self.stateless is not None and version_header in MODERN_PROTOCOL_VERSIONS
 
     async def _post_stateless(self, stateless: 'McpStatelessServer', request: 'Any', response: 'Any', message: 'Json',
                               kind: 'Optional[str]') -> None:
@@ -273,7 +273,7 @@ class McpHttpServer:
         A client that closes the connection first cancels the request."""
         if kind != 'request':
             reply = await stateless.handle(message, None, None, None, kind)
-            if is_none(reply):
+            if reply is None:
                 return send_empty(response, 202)  # a notification: nothing to answer
             return send_json(response, 400, reply)
         cancellation = Cancellation()
@@ -282,7 +282,7 @@ class McpHttpServer:
         reply = await stateless.handle(message, stream.send, cancellation, request.headers, kind)
         if stream.opened():
             stream.finish(reply)
-        elif is_none(reply):
+        elif reply is None:
             if not response.writableEnded:
                 response.end()  # cancelled: the client is gone, nothing is owed
         else:
@@ -293,16 +293,16 @@ class McpHttpServer:
         """GET /mcp with a session: the stream for server→client messages not tied to a request."""
         headers = request.headers
         session_id = headers['mcp-session-id']
-        if is_none(session_id):
+        if session_id is None:
             return send_error(response, 400, 'Bad Request: GET ' + MCP_PATH + ' needs an Mcp-Session-Id header '
                                     '(Streamable HTTP: POST initialize first), or Accept: text/event-stream for '
                                     'the legacy HTTP+SSE transport (also at ' + LEGACY_SSE_PATH + ')')
         session = self.sessions.find(session_id, 'streamable')
-        if is_none(session):
+        if session is None:
             return send_error(response, 404, 'Session not found: ' + session_id)
         if not accepts(headers['accept'], 'text/event-stream'):
             return send_error(response, 406, 'Not Acceptable: GET needs Accept: text/event-stream')
-        if not is_none(session.stream) and session.stream.open:
+        if session.stream is not None and session.stream.open:
             return send_error(response, 409, 'Conflict: this session already has an open SSE stream')
         if request.method == 'HEAD':
             return send_empty(response, 200, sse_headers())
@@ -313,9 +313,9 @@ class McpHttpServer:
 
     def _delete_session(self, request: 'Any', response: 'Any') -> None:
         session_id = request.headers['mcp-session-id']
-        if is_none(session_id):
+        if session_id is None:
             return send_error(response, 400, 'Bad Request: Mcp-Session-Id header is required')
-        if is_none(self.sessions.find(session_id, 'streamable')):
+        if self.sessions.find(session_id, 'streamable') is None:
             return send_error(response, 404, 'Session not found: ' + session_id)
         self.sessions.end(session_id)
         return send_empty(response, 200)
@@ -333,10 +333,10 @@ class McpHttpServer:
         return None
 
     async def _post_legacy(self, request: 'Any', response: 'Any', session_id: 'Optional[str]') -> None:
-        if is_none(session_id):
+        if session_id is None:
             return send_error(response, 400, 'Bad Request: the sessionId query parameter is required')
         session = self.sessions.find(session_id, 'legacy')
-        if is_none(session):
+        if session is None:
             return send_error(response, 404, 'Session not found: ' + session_id +
                                     ' (open ' + LEGACY_SSE_PATH + ' again)')
         body = await read_message(request, response, self.max_body_bytes)
@@ -346,7 +346,7 @@ class McpHttpServer:
         session.last_used = now_ms()
         send_text(response, 202, 'Accepted')
         reply = await session.protocol.handle(message)
-        if not is_none(reply):
+        if reply is not None:
             session.route(reply)
         return None
 
@@ -362,13 +362,13 @@ class McpHttpServer:
 
     def _dropped_reporter(self, what: str) -> 'Callable[[int], None]':
         def report(unsent: int) -> None:
-            if not is_none(self.log):
+            if self.log is not None:
                 self.log.warn('MCP: closed ' + what + ': its client stopped reading (' + str(unsent) +
                               ' bytes unsent, the limit is ' + str(MAX_UNSENT_BYTES) + ')')
         return report
 
     def _log_error(self, message: str, error: 'Any') -> None:
-        if not is_none(self.log):
+        if self.log is not None:
             self.log.error(message, error)
 
 
@@ -377,7 +377,7 @@ class McpHttpServer:
 
 def accepts(accept_header: 'Optional[str]', media_type: str, wildcards: bool = True) -> bool:
     """Does an Accept header admit `media_type` (exactly, or with `wildcards` by type/* or */*)?"""
-    if is_none(accept_header):
+    if accept_header is None:
         return False
     family = media_type.split('/')[0] + '/*'
     for part in accept_header.lower().split(','):
@@ -393,13 +393,13 @@ def is_modern_request(version_header: 'Optional[str]', session_id: 'Optional[str
     An unknown version (no session) goes the modern way too: that path names the versions we speak."""
     if version_header in MODERN_PROTOCOL_VERSIONS:
         return True
-    if not is_none(session_id) or version_header in SUPPORTED_PROTOCOL_VERSIONS:
+    if session_id is not None or version_header in SUPPORTED_PROTOCOL_VERSIONS:
         return False
     if is_array(message) or is_initialize(message):
         return False
-    if not is_none(version_header):
+    if version_header is not None:
         return True
-    return not is_none(modern_version(message))
+    return modern_version(message) is not None
 
 
 def _cancel_unless_answered(response: 'Any', cancellation: Cancellation) -> None:

@@ -3,7 +3,6 @@ request was refused, with the status the spec names (net/mcp/http.py)."""
 # __pragma__('tconv')
 from hermes.js.json import dump_json
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.net.guard import Refusal
 # __pragma__('skip')
 from typing import Any, Dict, Optional
@@ -19,7 +18,7 @@ def send_json(response: 'Any', status: int, body: 'Json', headers: 'Optional[Dic
     # A flat [name, value, ...] list, which Node takes as it is (a dict would be built, then walked).
     all_headers = ['Content-Type', 'application/json', 'Cache-Control', 'no-store',
                    'Content-Length', str(node('buffer').Buffer.byteLength(text))]
-    if not is_none(headers):
+    if headers is not None:
         for key in headers.keys():
             all_headers.append(key)
             all_headers.append(headers[key])
@@ -30,7 +29,7 @@ def send_json(response: 'Any', status: int, body: 'Json', headers: 'Optional[Dic
 def send_error(response: 'Any', status: int, message: str, code: int = HTTP_ERROR, close: bool = False,
                headers: 'Optional[Dict[str, str]]' = None) -> None:
     body = {'jsonrpc': '2.0', 'id': None, 'error': {'code': code, 'message': message}}
-    extra = {} if is_none(headers) else headers
+    extra = {} if headers is None else headers
     if close:
         extra['Connection'] = 'close'
     send_json(response, status, body, extra)
@@ -50,5 +49,5 @@ def send_text(response: 'Any', status: int, text: str) -> None:
 
 
 def send_empty(response: 'Any', status: int, headers: 'Optional[Dict[str, str]]' = None) -> None:
-    response.writeHead(status, {} if is_none(headers) else headers)
+    response.writeHead(status, {} if headers is None else headers)
     response.end()

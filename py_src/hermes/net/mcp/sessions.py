@@ -5,7 +5,6 @@ net/mcp/http.py routes requests to them; 2026-07-28 requests have no session (co
 from hermes.js.clock import now_ms
 from hermes.js.json import dump_json
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 from hermes.net.sse import SseStream, KEEPALIVE_MS
 from hermes.core.values import json_type
 # __pragma__('skip')
@@ -35,11 +34,11 @@ class HttpSession:
     def route(self, message: 'Json', related_request_id: 'Json' = None) -> bool:
         """Where a server→client message goes: its request's stream, else the session's stream."""
         text = dump_json(message)
-        if not is_none(related_request_id):
+        if related_request_id is not None:
             key = stream_key(related_request_id)
             if key in self.request_streams and self.request_streams[key].send_text(text):
                 return True
-        if not is_none(self.stream) and self.stream.open:
+        if self.stream is not None and self.stream.open:
             return self.stream.send(text)
         return False
 
@@ -59,7 +58,7 @@ class HttpSession:
 
     def close(self) -> None:
         self.protocol.close()
-        if not is_none(self.stream):
+        if self.stream is not None:
             self.stream.close()
         for key in self.request_streams.keys():
             self.request_streams[key].close()
@@ -89,7 +88,7 @@ class HttpSessions:
     def find(self, session_id: str, kind: str) -> 'Optional[HttpSession]':
         """The session `session_id` if it is of this transport (a legacy id does not open a Streamable session)."""
         session = self.by_id[session_id] if session_id in self.by_id else None
-        return session if not is_none(session) and session.kind == kind else None
+        return session if session is not None and session.kind == kind else None
 
     def end(self, session_id: str) -> None:
         if session_id in self.by_id:
@@ -107,14 +106,14 @@ class HttpSessions:
         oldest = None  # type: Optional[HttpSession]
         for session_id in self.by_id.keys():
             session = self.by_id[session_id]
-            idle = is_none(session.stream) or not session.stream.open
-            if idle and (is_none(oldest) or session.last_used < oldest.last_used):
+            idle = session.stream is None or not session.stream.open
+            if idle and (oldest is None or session.last_used < oldest.last_used):
                 oldest = session
-        if not is_none(oldest):
+        if oldest is not None:
             self.end(oldest.id)
 
     def _changed(self) -> None:
-        if not is_none(self.on_changed):
+        if self.on_changed is not None:
             self.on_changed(self.size())
 
 
@@ -125,12 +124,12 @@ class LazyStream:
 
     def __init__(self, response: 'Any', headers: 'Optional[Dict[str, str]]' = None, numbered: bool = False) -> None:
         self.response = response
-        self.headers = {} if is_none(headers) else headers
+        self.headers = {} if headers is None else headers
         self.numbered = numbered
         self.stream = None  # type: Optional[SseStream]
 
     def opened(self) -> bool:
-        return not is_none(self.stream)
+        return self.stream is not None
 
     def send(self, message: 'Json') -> None:
         self.send_text(dump_json(message))
@@ -143,18 +142,18 @@ class LazyStream:
         """The session ends first: the response ends as an empty stream, the late reply goes nowhere."""
         if not self.response.headersSent:
             self._open()
-        if not is_none(self.stream):
+        if self.stream is not None:
             self.stream.close()
 
     def _open(self) -> 'SseStream':
         stream = self.stream
-        if is_none(stream):
+        if stream is None:
             stream = SseStream(self.response, self.headers, None, KEEPALIVE_MS, False, self.numbered)
             self.stream = stream
         return stream
 
     def finish(self, reply: 'Json') -> None:
-        if is_none(reply):
+        if reply is None:
             self._open().close()
         else:
             self._open().finish(dump_json(reply))

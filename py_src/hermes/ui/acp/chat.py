@@ -22,7 +22,7 @@ TurnView that renders it natively into a ChatResponseStream, and the permission 
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.values import json_type, get_key
 from hermes.core.acp.turn import TurnView, deny_choice
 from hermes.core.chat.sessions import status_ending
@@ -59,7 +59,7 @@ class ChatStreamView(TurnView):
         self.in_thought = False
         self.plan_id = None  # type: Optional[str]
         self.text_shown = False
-        self.rich = not is_none(vscode.ChatToolInvocationPart) and not is_none(stream.push)
+        self.rich = vscode.ChatToolInvocationPart is not None and stream.push is not None
         self.shown_tools = []  # type: List[str]
         self.groups = []  # type: List[str]  # the tool calls shown as a subagent part (their children grouped under them)
         self.last_views = []  # type: List[List[Any]]  # [id, tool view] of each tool call, as last shown (a group's part is pushed again)
@@ -74,7 +74,7 @@ class ChatStreamView(TurnView):
         if not self.in_thought:
             self.thoughts += 1
             self.in_thought = True
-        if not is_none(self.stream.thinkingProgress):
+        if self.stream.thinkingProgress is not None:
             self.stream.thinkingProgress({'text': text, 'id': 'thought-' + str(self.thoughts)})
 
     def on_tool(self, tool: 'JsonObject') -> None:
@@ -97,7 +97,7 @@ class ChatStreamView(TurnView):
                 continue
             self.referenced.append(path)
             uri = path_uri(path)
-            if not is_none(uri):
+            if uri is not None:
                 self.stream.reference(uri)
 
     def _remember(self, tool: 'JsonObject') -> None:
@@ -140,7 +140,7 @@ class ChatStreamView(TurnView):
 
     def on_plan(self, entries: 'List[JsonObject]') -> None:
         if self.rich:
-            if is_none(self.plan_id):
+            if self.plan_id is None:
                 self.plan_id = 'plan-' + str(len(self.shown_tools))
             part = new(vscode.ChatToolInvocationPart, 'todo', self.plan_id)
             part.enablePartialUpdate = True
@@ -161,19 +161,19 @@ class ChatStreamView(TurnView):
             self.stream.markdown('\n\n' + plan_markdown(entries) + '\n')
 
     def on_usage(self, used: 'Json', size: 'Json', cost: 'Optional[str]' = None) -> None:
-        if not is_none(self.session_events):
+        if self.session_events is not None:
             self.session_events.on_usage(used, size, cost)
 
     def on_commands(self, commands: 'List[JsonObject]') -> None:
-        if not is_none(self.session_events):
+        if self.session_events is not None:
             self.session_events.on_commands(commands)
 
     def on_title(self, title: str) -> None:
-        if not is_none(self.session_events):
+        if self.session_events is not None:
             self.session_events.on_title(title)
 
     def on_mode(self, mode_id: str) -> None:
-        if not is_none(self.session_events):
+        if self.session_events is not None:
             self.session_events.on_mode(mode_id)
 
     def on_notice(self, text: str) -> None:
@@ -201,7 +201,7 @@ class DiffDocuments:
         return uri
 
     async def show(self, diff: 'JsonObject', title: str) -> None:
-        left = self.document(diff['path'], '' if is_none(diff['oldText']) else diff['oldText'])
+        left = self.document(diff['path'], '' if diff['oldText'] is None else diff['oldText'])
         right = self.document(diff['path'], diff['newText'])
         await vscode.commands.executeCommand('vscode.diff', left, right, title, {'preview': True})
 
@@ -221,7 +221,7 @@ class DiffDocuments:
             try:
                 await self.show(diff, asked['agent'] + ': ' + diff['path'])
             except JsError as error:
-                if not is_none(self.log):
+                if self.log is not None:
                     self.log.warn('ACP: could not show the diff: ' + error_message(error))
         return True
 
@@ -240,7 +240,7 @@ def question_markdown(agent_name: str, question: 'JsonObject') -> str:
     what, then the command in a code block, or the files it changes — the agent's words as text only
     (core/untrusted_markdown.py): a command cannot end its block and hide the rest of itself."""
     text = plain_text(agent_name) + ' asks: ' + plain_text(question['title'])
-    if not is_none(question['command']):
+    if question['command'] is not None:
         return text + '\n\n' + code_block(question['command'], 'sh')
     if len(question['diffs']) > 0:
         return text + '\n\nChanges ' + ', '.join([inline_code(diff['shown']) for diff in question['diffs']])
@@ -265,11 +265,11 @@ def chat_asker(stream: 'ChatStream', agent_name: str, documents: 'Optional[DiffD
     single choice (the agent's option ids as the values), a Show Changes button above it when the request carries
     diffs. Returns the chosen option id, or None (skipped, or the turn ended: the service denies). Where this VS
     Code has no question carousel: modal_asker."""
-    if is_none(getattr(stream, 'questionCarousel', None)) or is_none(getattr(vscode, 'ChatQuestion', None)):
+    if getattr(stream, 'questionCarousel', None) is None or getattr(vscode, 'ChatQuestion', None) is None:
         return modal_asker(agent_name, documents, log)
 
     async def ask(question: 'JsonObject') -> 'Optional[str]':
-        if len(question['diffs']) > 0 and not is_none(documents):
+        if len(question['diffs']) > 0 and documents is not None:
             stream.button({'command': SHOW_DIFFS_COMMAND, 'title': SHOW_CHANGES,
                            'arguments': [documents.remember(agent_name, question['diffs'])]})
         options = [{'id': choice['id'], 'label': choice['label'], 'value': choice['id']}
@@ -277,7 +277,7 @@ def chat_asker(stream: 'ChatStream', agent_name: str, documents: 'Optional[DiffD
         details = {'message': new(vscode.MarkdownString, question_markdown(agent_name, question)), 'options': options,
                    'allowFreeformInput': False}  # type: JsonObject
         deny = deny_choice(question['choices'])
-        if not is_none(deny):
+        if deny is not None:
             details['defaultValue'] = deny['id']  # Ctrl+Enter without a choice denies (VS Code preselects the first)
         asked = new(vscode.ChatQuestion, PERMISSION_QUESTION, vscode.ChatQuestionType.SingleSelect,
                     agent_name + ' asks: ' + question['title'], details)
@@ -291,7 +291,7 @@ def modal_asker(agent_name: str, documents: 'Optional[DiffDocuments]', log: 'Log
     returns the chosen option id, or None (closed: the service denies)."""
     async def ask(question: 'JsonObject') -> 'Optional[str]':
         labels = [choice['label'] for choice in question['choices']]
-        has_diffs = len(question['diffs']) > 0 and not is_none(documents)
+        has_diffs = len(question['diffs']) > 0 and documents is not None
         buttons = labels[:]
         if has_diffs:
             buttons.append(SHOW_CHANGES)
@@ -330,7 +330,7 @@ def field_questions(question: 'JsonObject', values: 'JsonObject') -> 'List[Any]'
     for field in question['fields']:
         details = {'message': new(vscode.MarkdownString, field_markdown(field))}  # type: JsonObject
         value = values[field['name']] if field['name'] in values else ''
-        if not is_none(field['options']):
+        if field['options'] is not None:
             details['options'] = [{'id': option['value'], 'label': option['label'], 'value': option['value']}
                                   for option in field['options']]
             details['allowFreeformInput'] = False
@@ -366,7 +366,7 @@ def chat_elicitor(stream: 'ChatStream', agent_name: str, log: 'Log') -> 'Elicito
     """`elicit(question)` for AcpTurnRunner.run_turn: an agent's form question in the chat (the question carousel),
     asked again with the reasons while the answers do not fit the form. Returns {'action': 'accept', 'content'},
     {'action': 'decline'} (skipped) or None. Where this VS Code has no carousel: input_elicitor."""
-    if is_none(getattr(stream, 'questionCarousel', None)) or is_none(getattr(vscode, 'ChatQuestion', None)):
+    if getattr(stream, 'questionCarousel', None) is None or getattr(vscode, 'ChatQuestion', None) is None:
         return input_elicitor(agent_name, log)
 
     async def elicit(question: 'JsonObject') -> 'Optional[JsonObject]':
@@ -375,7 +375,7 @@ def chat_elicitor(stream: 'ChatStream', agent_name: str, log: 'Log') -> 'Elicito
         values = default_answers(question)
         while True:
             answers = await stream.questionCarousel(field_questions(question, values), True)
-            if is_none(answers):
+            if answers is None:
                 return declined()
             given = carousel_values(question, answers)
             checked = check_answers(question, given)
@@ -396,7 +396,7 @@ def input_elicitor(agent_name: str, log: 'Log') -> 'Elicitor':
         while True:
             for field in question['fields']:
                 title = agent_name + ' asks: ' + field['label'] + (' (required)' if field['required'] else '')
-                if not is_none(field['options']):
+                if field['options'] is not None:
                     labels = [option['label'] for option in field['options']]
                     picked = await vscode.window.showQuickPick(labels, {'title': title, 'ignoreFocusOut': True,
                                                                         'placeHolder': field['description']})

@@ -27,7 +27,6 @@ gives up (50 s), with a note: its card then shows the note instead of the button
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.json import parse_json
-from hermes.js.objects import is_none
 from hermes.js.promises import deferred
 from hermes.core.values import json_type, copyable_keys
 from hermes.core.acp.elicitation import check_answers, default_answers, accepted, declined
@@ -169,7 +168,7 @@ class PanelQuestions:
     def answer(self, part_id: str, option: str) -> bool:
         """The user's click; False (logged) for a question no longer waiting or an option it did not offer."""
         entry = self._find(part_id)
-        if is_none(entry):
+        if entry is None:
             self.log.warn('Panel: an answer to a permission question that no longer waits (' + part_id[:80] + ')')
             return False
         if not (option in entry['choices']):
@@ -194,7 +193,7 @@ class PanelQuestions:
         """The user's Submit, Decline or Cancel on a form card. Answers the form refuses are not sent: the card
         comes back with the reasons and the user's values. False (logged) when nothing was settled."""
         entry = self._find(part_id)
-        if is_none(entry) or not ('question' in entry):
+        if entry is None or not ('question' in entry):
             self.log.warn('Panel: an answer to a question that no longer waits (' + part_id[:80] + ')')
             return False
         if action == 'decline' or action == 'cancel':
@@ -206,7 +205,7 @@ class PanelQuestions:
             return False
         question = entry['question']
         values = form_values(values_text, question)
-        if is_none(values):
+        if values is None:
             self.log.warn('Panel: refused form answers that are no JSON object of texts')
             return False
         checked = check_answers(question, values)
@@ -223,7 +222,7 @@ class PanelQuestions:
 
     def drop(self, part_id: str) -> None:
         entry = self._find(part_id)
-        if not is_none(entry):
+        if entry is not None:
             self.waiting.remove(entry)
             entry['settle'](None)
 
@@ -234,7 +233,7 @@ class PanelQuestions:
     def diffs_of(self, part_id: str) -> 'List[JsonObject]':
         """The diffs of a waiting question ([] when it is not waiting): what "Open diff" shows in an editor."""
         entry = self._find(part_id)
-        return [] if is_none(entry) else entry['diffs']
+        return [] if entry is None else entry['diffs']
 
     def posts(self) -> 'List[ToWebview]':
         """The cards still waiting (posted again after the webview was rebuilt)."""

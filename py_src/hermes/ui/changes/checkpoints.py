@@ -10,7 +10,6 @@ Offered from the Changes view (a turn's context menu), a chat session's answers 
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.promises import spawn
 from hermes.core.values import json_type, get_key
 from hermes.core.chat.messages import prop
@@ -55,7 +54,7 @@ class Checkpoints:
             turn_id = get_key(change_filter, 'turn')
             conversation_id = get_key(change_filter, 'session')
         conversation = None if json_type(conversation_id) != 'string' else self.store.get(conversation_id)
-        if is_none(conversation) or json_type(turn_id) != 'string':
+        if conversation is None or json_type(turn_id) != 'string':
             vscode.window.showWarningMessage('Hermes: this turn is not in a stored conversation any more, so there is '
                                              'no checkpoint to restore.')
             return None
@@ -71,7 +70,7 @@ class Checkpoints:
         if not is_restore_choice(what):
             picked = await vscode.window.showQuickPick(RESTORE_CHOICES, {'placeHolder': 'Restore to before this turn: '
                                                                          'what should go back?'})
-            if is_none(picked):
+            if picked is None:
                 return None
             what = picked['what']
         # the conversation itself, not its id: cut to nothing, the store leaves it out of its list until it is
@@ -80,7 +79,7 @@ class Checkpoints:
         restored_files = 0
         if what != CONVERSATION:
             restored = await self._restore_files(conversation_id, turns)
-            if is_none(restored):
+            if restored is None:
                 return None
             undo['files'] = restored
             restored_files = len(restored)
@@ -137,7 +136,7 @@ class Checkpoints:
         """Put back what the last restore changed: the files' texts (pending review again, by their turns'
         author) and the conversation's turns."""
         undo = self.last
-        if is_none(undo):
+        if undo is None:
             vscode.window.showInformationMessage('Hermes: there is no restore to undo.')
             return False
         self.last = None
@@ -148,7 +147,7 @@ class Checkpoints:
                 self.changes.record(item['path'], now, item['text'], item['author'])
             except JsError as error:
                 vscode.window.showErrorMessage('Hermes: could not put back ' + item['path'] + ': ' + error_message(error))
-        if not is_none(undo['conversation']):
+        if undo['conversation'] is not None:
             put_back(undo['target'], undo['conversation'])
             self.store.put(undo['target'], CHECKPOINT_ORIGIN)
         return True

@@ -9,7 +9,6 @@ view element (its client, session or turn) or nothing (everything)."""
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, is_object, get_key
 from hermes.core.chat.messages import prop
 from hermes.core.changes.view import filter_label, matches, UNDO_ALL
@@ -44,27 +43,27 @@ class ReviewCommands:
         self.log = log
 
     def _hunk_target(self, path: Any, hunk_id: Any) -> 'Optional[JsonObject]':
-        if json_type(path) == 'string' and not is_none(hunk_id):
+        if json_type(path) == 'string' and hunk_id is not None:
             return {'path': path, 'id': hunk_id}
         editor = vscode.window.activeTextEditor
-        if is_none(editor):
+        if editor is None:
             return None
         mark = self.review.hunk_at(editor.document, editor.selection.active.line)
-        if is_none(mark):
+        if mark is None:
             vscode.window.setStatusBarMessage('Hermes: the cursor is not on a pending change', 3000)
             return None
         return {'path': mark['path'], 'id': mark['hunk']['id']}
 
     def keep(self, path: Any = None, hunk_id: Any = None) -> bool:
         target = self._hunk_target(path, hunk_id)
-        if is_none(target):
+        if target is None:
             return False
         self.changes.keep(target['path'], target['id'])
         return True
 
     async def undo(self, path: Any = None, hunk_id: Any = None) -> bool:
         target = self._hunk_target(path, hunk_id)
-        if is_none(target):
+        if target is None:
             return False
         return await self._undo(target['path'], target['id'])
 
@@ -84,9 +83,9 @@ class ReviewCommands:
         return True
 
     def _file_path(self, target: Any) -> 'Optional[str]':
-        if is_none(target):
+        if target is None:
             editor = vscode.window.activeTextEditor
-            return None if is_none(editor) else editor.document.uri.fsPath
+            return None if editor is None else editor.document.uri.fsPath
         if json_type(target) == 'string':
             return target
         fs_path = prop(target, 'fsPath')
@@ -96,14 +95,14 @@ class ReviewCommands:
 
     def keep_file(self, target: Any = None) -> bool:
         path = self._file_path(target)
-        if is_none(path):
+        if path is None:
             return False
         self.changes.keep(path)
         return True
 
     async def undo_file(self, target: Any = None) -> bool:
         path = self._file_path(target)
-        if is_none(path):
+        if path is None:
             return False
         return await self._undo(path, None)
 
@@ -119,7 +118,7 @@ class ReviewCommands:
                 files.append(entry['path'])
         if len(files) == 0:
             return False
-        if is_none(change_filter):  # everything, from the view's title bar or the palette: ask first
+        if change_filter is None:  # everything, from the view's title bar or the palette: ask first
             question = ('Undo the changes agents made to ' + str(len(files)) + (' file' if len(files) == 1 else
                         ' files') + ' and not kept yet?')
             if await vscode.window.showWarningMessage(question, {'modal': True}, UNDO_ALL) != UNDO_ALL:

@@ -5,7 +5,7 @@ one file's diff (`vscode.diff`) or many in VS Code's multi-file diff editor (`vs
 from hermes.js.errors import JsError, to_js_callback
 from hermes.js.json import dump_json, parse_json
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.values import is_object
 from hermes.core.changes.view import matches, before_text, base_name, filter_label
 # __pragma__('skip')
@@ -55,7 +55,7 @@ class BeforeTexts:
         if uri.query == EMPTY_QUERY:  # the right side of a deleted file
             return ''
         entry = self.changes.entry(path)
-        if is_none(entry):  # nothing pending (any more): the file as it is
+        if entry is None:  # nothing pending (any more): the file as it is
             return await current_text(path)
         return before_text(entry, filter_of(uri))
 
@@ -92,7 +92,7 @@ async def open_changes(changes: 'ChangeLog', change_filter: 'Optional[JsonObject
     if len(paths) == 0:
         vscode.window.showInformationMessage('Hermes: no pending changes by ' + filter_label(change_filter) + '.')
         return 0
-    heading = title if not is_none(title) else 'Changes by ' + filter_label(change_filter)
+    heading = title if title is not None else 'Changes by ' + filter_label(change_filter)
     if len(paths) == 1:
         path = paths[0]
         await vscode.commands.executeCommand('vscode.diff', before_uri(path, change_filter),

@@ -21,7 +21,6 @@ Kept in step both ways:
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.promises import spawn, deferred, first_of, sleep_ms
 from hermes.core.values import json_type, get_key
 from hermes.core.chat.messages import prop
@@ -72,7 +71,7 @@ class NativeEdits:
     def open(self, stream: Any, author: 'ChangeAuthor') -> 'Callable[[], None]':
         """Open `author`'s turn for `stream` (a no-op without externalEdit, or when no participant hears VS Code's
         Keep); returns a function that closes it."""
-        if is_none(self.changes) or not self.hears_keep or not can_edit_natively(stream):
+        if self.changes is None or not self.hears_keep or not can_edit_natively(stream):
             return lambda: None
 
         async def run(paths: 'List[str]', write: 'Write') -> Any:
@@ -84,7 +83,7 @@ class NativeEdits:
         creates is left to Hermes' review alone: VS Code 1.139 neither Keeps nor Undoes an externally created file
         cleanly once it is gone (its Keep saves the file back, its Undo leaves it empty)."""
         for path in paths:
-            if is_none(await _stat_or_none(path)):
+            if (await _stat_or_none(path)) is None:
                 return await write()
         for path in paths:
             self._note(path, author)
@@ -105,7 +104,7 @@ class NativeEdits:
                 self._warn('VS Code did not track an edit in its chat (' + error_message(error) + '); Hermes\' '
                            'own review has it')
                 return await write()
-        if not is_none(outcome['error']):
+        if outcome['error'] is not None:
             raise outcome['error']
         return outcome['value']
 
@@ -141,7 +140,7 @@ class NativeEdits:
         if kind != SESSION_ACTION and kind != HUNK_ACTION:
             return None
         uri = prop(action, 'uri')
-        if is_none(uri) or uri.scheme != 'file':
+        if uri is None or uri.scheme != 'file':
             return None
         path = uri.fsPath
         if len(self.tracked(path)) == 0:
@@ -176,7 +175,7 @@ class NativeEdits:
         """VS Code tells of a whole-file Undo before it writes the text back: wait until this extension host's
         document no longer holds the agent's text (or REVERT_WAIT_MS)."""
         entry = self.changes.entry(path)
-        if is_none(entry) or _current_text(path) != entry['text']:
+        if entry is None or _current_text(path) != entry['text']:
             return
         changed = deferred()
 
@@ -204,8 +203,8 @@ class NativeEdits:
         already put its text back), Undo when it is gone (an undone creation: VS Code's Keep would save its model
         and bring the file back)."""
         try:
-            command = ACCEPT_FILE_COMMAND if not is_none(await _stat_or_none(path)) else DISCARD_FILE_COMMAND
-            if is_none(self.run_command):
+            command = ACCEPT_FILE_COMMAND if (await _stat_or_none(path)) is not None else DISCARD_FILE_COMMAND
+            if self.run_command is None:
                 await vscode.commands.executeCommand(command, vscode.Uri.file(path))
             else:
                 await self.run_command(command, vscode.Uri.file(path))
@@ -213,7 +212,7 @@ class NativeEdits:
             self._warn('VS Code\'s chat did not take the review of ' + path + ': ' + error_message(error))
 
     def _warn(self, text: str) -> None:
-        if not is_none(self.log):
+        if self.log is not None:
             self.log.warn('Native edits: ' + text)
 
 
@@ -235,7 +234,7 @@ def register_native_edits(context: 'ExtensionContext', changes: 'Optional[Change
                           log: 'Log') -> 'Optional[NativeEdits]':
     """The native edits of the change log's turns (None without a change log): it follows the log; each chat
     participant whose turns it tracks is handed to `follow_actions`."""
-    if is_none(changes):
+    if changes is None:
         return None
     native = NativeEdits(changes, log)
     context.subscriptions.push(changes.on_change(native.log_changed))
@@ -246,7 +245,7 @@ def follow_actions(context: 'ExtensionContext', native: 'Optional[NativeEdits]',
     """Keep/Undo in VS Code's editing session reach `native` through the participant's onDidPerformAction
     (absent where chatParticipantAdditions is off: then `native` never opens a turn in VS Code's editing session,
     as a Keep there would go unheard)."""
-    if is_none(native) or is_none(participant):
+    if native is None or participant is None:
         return
 
     async def on_action(event: Any) -> None:
@@ -265,6 +264,6 @@ def follow_actions(context: 'ExtensionContext', native: 'Optional[NativeEdits]',
 
 def open_turn(native: 'Optional[NativeEdits]', stream: Any, author: 'ChangeAuthor') -> 'Callable[[], None]':
     """The front ends' one call: open `author`'s turn on `stream` when there is a NativeEdits; returns the closer."""
-    if is_none(native):
+    if native is None:
         return lambda: None
     return native.open(stream, author)

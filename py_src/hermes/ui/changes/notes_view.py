@@ -5,7 +5,7 @@ file, "Dismiss Notes" clears them. The title bar's buttons show only while there
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.changes.notes import note_text, notes_message
 from hermes.host.paths import display_path
 
@@ -41,7 +41,7 @@ def register_change_notes_view(context: 'ExtensionContext', notes: 'ChangeNotes'
         picked = await vscode.window.showQuickPick(picks, {'placeHolder': 'Changes not under review exactly (newest '
                                                            'first): choose one to open its file',
                                                            'matchOnDetail': True})
-        if is_none(picked):
+        if picked is None:
             return None
         await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(picked['path']))
         return picked['path']

@@ -2,7 +2,6 @@
 before-texts for diffs, the Changes view and status bar, and checkpoints. All of it reads the one change log
 (host/changes/log.py, `services.changes`); the panel and the chat sessions get the same log from activate."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.core.changes.checkpoints import turn_of
 from hermes.host.changes.files import EditorFiles
 from hermes.ui.changes.review import register_change_review
@@ -26,11 +25,11 @@ def register_change_ui(context: 'ExtensionContext', log: 'Log', changes: 'Change
                        conversations: 'ConversationStore') -> 'JsonObject':
     def session_title(session_id: str) -> 'Optional[str]':
         conversation = conversations.get(session_id)
-        return None if is_none(conversation) else conversation.title
+        return None if conversation is None else conversation.title
 
     def turn_title(session_id: str, turn_id: str) -> 'Optional[str]':
         conversation = conversations.get(session_id)
-        if is_none(conversation):
+        if conversation is None:
             return None
         for message in conversation.messages:
             if message['role'] == 'user' and turn_of(message) == turn_id:

@@ -10,7 +10,7 @@ buttons run the commands of ui/changes/commands.py, the same ones the Changes vi
 from hermes.js.errors import to_js_callback
 from hermes.js.json import dump_json
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new, keys_of
+from hermes.js.objects import new, keys_of
 from hermes.js.promises import spawn
 from hermes.js.timers import set_timer, clear_timer
 from hermes.core.values import json_type, get_key
@@ -40,7 +40,7 @@ def uri_key(uri: 'Uri') -> str:
 def entry_key(entry: 'JsonObject') -> str:
     """The key an editor's document finds its pending file by."""
     uri = entry['uri']
-    if not is_none(uri):
+    if uri is not None:
         return 'u:' + (uri if json_type(uri) == 'string' else uri.toString())
     return 'u:' + vscode.Uri.file(entry['path']).toString()
 
@@ -98,7 +98,7 @@ class ChangeReview:
 
     def update_context(self, *ignored: Any) -> None:
         editor = vscode.window.activeTextEditor
-        has = not is_none(editor) and not is_none(self.file_for(editor.document))
+        has = editor is not None and self.file_for(editor.document) is not None
         if self._changed('in_editor', has):
             vscode.commands.executeCommand('setContext', IN_EDITOR_CONTEXT, has)
 
@@ -114,12 +114,12 @@ class ChangeReview:
         item = self.file_for(editor.document)
         added = []  # type: List[Any]
         removed = []  # type: List[Any]
-        if not is_none(item):
+        if item is not None:
             line_count = editor.document.lineCount
             for mark in item['hunks']:
                 drawn = hunk_marks(mark['hunk'], line_count)
                 hover = new(vscode.MarkdownString, hunk_hover(mark['hunk'], mark['author']))
-                if not is_none(drawn['added']):
+                if drawn['added'] is not None:
                     added.append({'range': new(vscode.Range, drawn['added'][0], 0, drawn['added'][1], 0),
                                   'hoverMessage': hover})
                 if drawn['removed'] > 0:
@@ -131,12 +131,12 @@ class ChangeReview:
 
     def hunk_starts(self, document: 'TextDocument') -> 'List[int]':
         item = self.file_for(document)
-        return [] if is_none(item) else [mark['hunk']['start'] for mark in item['hunks']]
+        return [] if item is None else [mark['hunk']['start'] for mark in item['hunks']]
 
     def hunk_at(self, document: 'TextDocument', line: int) -> 'Optional[JsonObject]':
         """The pending hunk on `line` (or starting there, for a deletion): {'hunk', 'author', 'path'} or None."""
         item = self.file_for(document)
-        if is_none(item):
+        if item is None:
             return None
         for mark in item['hunks']:
             start = mark['hunk']['start']
@@ -147,7 +147,7 @@ class ChangeReview:
 
     def provide_lenses(self, document: 'TextDocument', token: Any = None) -> 'List[CodeLens]':
         item = self.file_for(document)
-        if is_none(item):
+        if item is None:
             return []
         lenses = []  # type: List[CodeLens]
         line_count = document.lineCount
@@ -175,10 +175,10 @@ class ChangeReview:
 async def go_to_change(review: 'ChangeReview', forward: bool) -> 'Optional[int]':
     """Move the cursor to the next (or previous) pending hunk of the active editor, wrapping around."""
     editor = vscode.window.activeTextEditor
-    if is_none(editor):
+    if editor is None:
         return None
     target = next_line(review.hunk_starts(editor.document), editor.selection.active.line, forward)
-    if is_none(target):
+    if target is None:
         vscode.window.setStatusBarMessage('Hermes: no pending changes in this file', 2000)
         return None
     position = new(vscode.Position, target, 0)
@@ -201,11 +201,11 @@ class EditFollower:
 
     def changed(self, event: 'TextDocumentChangeEvent') -> None:
         document = event.document
-        if document.uri.scheme != 'file' or is_none(self.review.file_for(document)):
+        if document.uri.scheme != 'file' or self.review.file_for(document) is None:
             return
         key = uri_key(document.uri)
         waiting = self.timers[key] if key in self.timers else None
-        if not is_none(waiting):
+        if waiting is not None:
             clear_timer(waiting)
         path = document.uri.fsPath
 

@@ -6,7 +6,7 @@ and so does the view's title bar for everything. The tree is core/changes/view.p
 from hermes.js.errors import to_js_callback
 from hermes.js.json import dump_json
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.changes.view import change_tree, changed_files, counts_text, status_text, status_tooltip
 from hermes.ui.changes.diff import before_uri
 
@@ -49,7 +49,7 @@ class ChangesTree:
         self.changed.fire(None)
 
     def getChildren(self, element: 'Optional[JsonObject]' = None) -> 'List[JsonObject]':
-        if is_none(element):
+        if element is None:
             return [{'kind': 'group', 'node': group} for group in self.groups]
         if element['kind'] == 'group':
             return [{'kind': 'turn', 'node': turn} for turn in element['node']['turns']]
@@ -76,7 +76,7 @@ class ChangesTree:
         if kind == 'group':
             item.description = counts_text(node['added'], node['removed']) + ' · ' + str(node['files']) + \
                 (' file' if node['files'] == 1 else ' files')
-            item.iconPath = new(vscode.ThemeIcon, 'hubot' if not is_none(node['filter']['session']) else 'plug')
+            item.iconPath = new(vscode.ThemeIcon, 'hubot' if node['filter']['session'] is not None else 'plug')
             item.contextValue = 'hermes.change.group'
         else:
             item.description = counts_text(node['added'], node['removed'])
@@ -102,7 +102,7 @@ class ChangesStatus:
             return
         self.shown = count
         text = status_text(count)
-        if is_none(text):
+        if text is None:
             self.item.hide()
             return
         self.item.text = text

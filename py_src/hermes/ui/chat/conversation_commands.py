@@ -9,7 +9,6 @@ item or its URI (the sessions list's context menu), else asks with a quick pick,
 from hermes.js.clock import local_time_text
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.core.values import json_type
 from hermes.core.chat.messages import prop
 from hermes.core.chat.sessions import SESSION_TYPE, conversation_id
@@ -37,15 +36,15 @@ def fork_title(title: str) -> str:
 def _named(store: 'ConversationStore', argument: Any) -> 'Optional[Conversation]':
     """The conversation a command argument names (a ChatSessionItem or a `hermes:` URI), or None."""
     resource = prop(argument, 'resource')
-    uri = argument if is_none(resource) else resource
-    if is_none(uri) or prop(uri, 'scheme') != SESSION_TYPE or json_type(prop(uri, 'path')) != 'string':
+    uri = argument if resource is None else resource
+    if uri is None or prop(uri, 'scheme') != SESSION_TYPE or json_type(prop(uri, 'path')) != 'string':
         return None
     return store.get(conversation_id(uri.path))
 
 
 async def _chosen(store: 'ConversationStore', argument: Any, place_holder: str) -> 'Optional[Conversation]':
     conversation = _named(store, argument)
-    if not is_none(conversation):
+    if conversation is not None:
         return conversation
     listed = store.newest_first()
     if len(listed) == 0:
@@ -54,7 +53,7 @@ async def _chosen(store: 'ConversationStore', argument: Any, place_holder: str) 
     picks = [{'label': item.title, 'description': local_time_text(item.updated or 0), 'id': item.id}
              for item in listed]
     picked = await vscode.window.showQuickPick(picks, {'placeHolder': place_holder})
-    return None if is_none(picked) else store.get(picked['id'])
+    return None if picked is None else store.get(picked['id'])
 
 
 def register_conversation_commands(context: 'ExtensionContext', log: 'Log', store: 'ConversationStore', panel: Any,
@@ -64,7 +63,7 @@ def register_conversation_commands(context: 'ExtensionContext', log: 'Log', stor
     ended through its agent."""
     async def continue_in_panel(argument: Any = None) -> bool:
         conversation = await _chosen(store, argument, 'Which conversation should the side panel continue?')
-        if is_none(conversation):
+        if conversation is None:
             return False
         if not panel.show(conversation):
             vscode.window.showWarningMessage('Hermes: the side panel is still answering; stop it or wait, then try '
@@ -76,7 +75,7 @@ def register_conversation_commands(context: 'ExtensionContext', log: 'Log', stor
 
     async def delete_conversation(argument: Any = None) -> bool:
         conversation = await _chosen(store, argument, 'Which conversation should be deleted?')
-        if is_none(conversation):
+        if conversation is None:
             return False
         status = conversation.status()
         if status == 'in_progress' or status == 'needs_input':
@@ -87,7 +86,7 @@ def register_conversation_commands(context: 'ExtensionContext', log: 'Log', stor
             panel.new_chat()
         log.info('Conversations: deleted "' + conversation.title + '"')
         session = conversation.acp
-        if not is_none(agents) and not is_none(session) and session['sessionId'] != '':
+        if agents is not None and session is not None and session['sessionId'] != '':
             done = await agents.end_session(session['agent'], session['sessionId'])
             if len(done) > 0:
                 log.info('Conversations: ' + session['agent'] + ' ' + ' and '.join(done) + ' its session')
@@ -97,10 +96,10 @@ def register_conversation_commands(context: 'ExtensionContext', log: 'Log', stor
         """A new conversation with the history of the chosen one, answered in a new agent session forked from its
         (session/fork). Returns the new conversation's id, or None (said in a message)."""
         conversation = await _chosen(store, argument, 'Which conversation should be forked?')
-        if is_none(conversation):
+        if conversation is None:
             return None
         session = conversation.acp
-        if is_none(agents) or is_none(session):
+        if agents is None or session is None:
             vscode.window.showWarningMessage('Hermes: only a conversation an ACP agent answers can be forked ("' +
                                              conversation.title + '" has no agent session).')
             return None

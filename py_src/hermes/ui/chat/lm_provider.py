@@ -28,7 +28,7 @@ from hermes.contracts.mcp import CallToolResult
 # __pragma__('noskip')
 from hermes.js.errors import error_message, js_error, JsError, raise_js, to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.js.timers import clear_timer, set_timer
 from hermes.core.values import json_type, is_object, get_key, copyable_keys
 from hermes.core.cancellation import Cancellation
@@ -52,7 +52,7 @@ def model_information(name: str, info: Any, endpoint: str, configured: str,
     """A LanguageModelChatInformation (dict) for model `name`; `info` from the client's model_info;
     `context_tokens` (hermes.llm.contextLength, when set) overrides what the server reports."""
     context = get_key(info, 'context_length') if is_object(info) else None  # type: Any
-    if not is_none(context_tokens):
+    if context_tokens is not None:
         context = context_tokens
     known = json_type(context) == 'integer' and context > 0
     if not known:
@@ -136,9 +136,9 @@ class HermesLanguageModel:
     # -------------------------------------------------------------------------------- models
 
     async def information(self, options: Any = None, token: Any = None) -> 'List[JsonObject]':
-        if is_none(self._models):
+        if self._models is None:
             self._models = await self._load_models()
-            if not is_none(self.log):
+            if self.log is not None:
                 # VS Code runs no chat request (a participant's or a session's) until it has a model: this line
                 # says a window (a new one, a reload) can take requests.
                 self.log.info('Hermes models: ' + ', '.join([model['id'] for model in self._models]) +
@@ -157,7 +157,7 @@ class HermesLanguageModel:
                 if json_type(name) == 'string' and not (name in names):
                     names.append(name)
         except JsError as error:
-            if not is_none(self.log):
+            if self.log is not None:
                 self.log.info('Hermes models: listing ' + current['endpoint'] + '/models failed (' +
                               error_message(error) + '); offering ' + configured)
         clear_timer(timer)
@@ -179,7 +179,7 @@ class HermesLanguageModel:
     async def respond(self, model: Any, messages: Any, options: Any, progress: Any, token: Any) -> None:
         cancellation = Cancellation()
         subscription = None
-        if not is_none(token):
+        if token is not None:
             if token.isCancellationRequested:
                 return None
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('Cancelled in VS Code.'))
@@ -192,7 +192,7 @@ class HermesLanguageModel:
             else:
                 await self._with_hermes(model_id, history, progress, cancellation)
         finally:
-            if not is_none(subscription):
+            if subscription is not None:
                 subscription.dispose()
         return None
 
@@ -214,7 +214,7 @@ class HermesLanguageModel:
             raise_js(js_error(error.message))
         calls = tool_call_parts(get_key(turn, 'tool_calls'), parts)
         for problem in calls['errors']:
-            if not is_none(self.log):
+            if self.log is not None:
                 self.log.warn('Hermes model ' + model_id + ': ' + problem)
         for part in calls['parts']:
             progress.report(part)
@@ -245,7 +245,7 @@ def _model_options(options: Any) -> 'Optional[JsonObject]':
 
 def register_lm_provider(context: 'ExtensionContext', log: 'Log',
                          llm: 'LlmService') -> 'Optional[HermesLanguageModel]':
-    if is_none(vscode.lm) or is_none(vscode.lm.registerLanguageModelChatProvider):
+    if vscode.lm is None or vscode.lm.registerLanguageModelChatProvider is None:
         return None
     model = HermesLanguageModel(llm, VsCodeParts(), log)
     changed = new(vscode.EventEmitter)  # type: Any
@@ -256,9 +256,9 @@ def register_lm_provider(context: 'ExtensionContext', log: 'Log',
         changed.fire(None)
     on_settings_changed(context, 'llm', refresh)
     on_secret = context.secrets.onDidChange
-    if not is_none(on_secret):
+    if on_secret is not None:
         def secret_changed(event: Any) -> None:
-            if is_none(event) or event.key == API_KEY_SECRET:
+            if event is None or event.key == API_KEY_SECRET:
                 refresh()
         context.subscriptions.push(on_secret(secret_changed))
     provider = {

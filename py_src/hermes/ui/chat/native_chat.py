@@ -2,7 +2,6 @@
 Hermes tool as a language-model tool, and Hermes chat sessions (the "+" menu; `acp`: the ACP agents that answer
 them when installed, ui/acp/session.py). Each part is skipped on a VS Code without its API."""
 # __pragma__('tconv')
-from hermes.js.objects import is_none
 from hermes.host.llm_service import llm_settings
 from hermes.ui.chat.participant import register_chat_participant
 from hermes.ui.chat.lm_provider import register_lm_provider
@@ -27,7 +26,7 @@ def register_native_chat(context: 'ExtensionContext', log: 'Log', registry: 'Too
                          changes: 'Optional[ChangeLog]' = None) -> 'Dict[str, Any]':
     """Each part by name (None where this VS Code lacks its API)."""
     def describe_model(model: 'Optional[str]' = None) -> str:
-        return llm.describe() if is_none(model) else model + ' at ' + llm_settings()['endpoint']
+        return llm.describe() if model is None else model + ' at ' + llm_settings()['endpoint']
     native = register_native_edits(context, changes, log)  # turns' writes in VS Code's own chat editing
     return {
         'tools': register_lm_tools(context, log, registry),

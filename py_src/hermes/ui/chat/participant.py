@@ -27,7 +27,6 @@ from hermes.contracts.mcp import CallToolResult
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.cancellation import Cancellation
 from hermes.core.tools import WAITING
@@ -70,7 +69,7 @@ class ChatStreamSink:
     def on_tool_call(self, call: 'ShownCall') -> None:
         name = get_key(call, 'name', 'tool')
         tool = self.registry.get(name)
-        self.stream.progress(describe_call(name, get_key(call, 'arguments'), None if is_none(tool) else tool.title))
+        self.stream.progress(describe_call(name, get_key(call, 'arguments'), None if tool is None else tool.title))
         if self.text_shown:
             self.needs_break = True  # the text after the tools is a new paragraph
 
@@ -84,7 +83,7 @@ class ChatStreamSink:
                 continue
             self.referenced.append(path)
             uri = self.reference_uri(path)
-            if not is_none(uri):
+            if uri is not None:
                 self.stream.reference(uri)
 
     def change_author(self) -> 'Optional[ChangeAuthor]':
@@ -122,8 +121,8 @@ class ChatParticipant:
         self.llm = llm
         self.describe_model = describe_model
         self.log = log
-        self.read_refs = read_references if is_none(read_refs) else read_refs  # type: ReadRefs
-        self.reference_uri = path_uri if is_none(reference_uri) else reference_uri  # type: ReferenceUri
+        self.read_refs = read_references if read_refs is None else read_refs  # type: ReadRefs
+        self.reference_uri = path_uri if reference_uri is None else reference_uri  # type: ReferenceUri
         # the id of this participant's last turn (core/changes/checkpoints.py new_turn_id)
         self.last_turn = None  # type: Optional[str]
 
@@ -149,21 +148,21 @@ class ChatParticipant:
         start = len(history) - 1
         cancellation = Cancellation()
         subscription = None  # type: Any
-        if not is_none(token):
+        if token is not None:
             if token.isCancellationRequested:
                 cancellation.cancel('The user cancelled the request.')
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user cancelled the request.'))
         sink = ChatStreamSink(stream, self.registry, self.reference_uri)
         self.last_turn = new_turn_id(self.last_turn)  # @hermes turns share one change-log session (None)
         sink.author = {'client': PARTICIPANT_AUTHOR, 'session': None, 'turn': self.last_turn}
-        if not is_none(listener) and not is_none(listener.change_author()):
+        if listener is not None and listener.change_author() is not None:
             sink.author = listener.change_author()  # a session's turn: its conversation (the loop asks sinks in order)
         close_edits = open_turn(self.native, stream, sink.author)
         try:
-            outcome = await self.llm.run(history, sink if is_none(listener) else [sink, listener], cancellation, model)
+            outcome = await self.llm.run(history, sink if listener is None else [sink, listener], cancellation, model)
         finally:
             close_edits()
-            if not is_none(subscription):
+            if subscription is not None:
                 subscription.dispose()
         stopped = get_key(outcome, 'stopped', 'done')
         error = get_key(outcome, 'error')
@@ -175,7 +174,7 @@ class ChatParticipant:
                                             stopped == 'max_iterations' else None)}
         if (stopped == 'error' or stopped == 'max_iterations') and json_type(error) == 'string':
             result['errorDetails'] = {'message': error}
-            if not is_none(self.log):
+            if self.log is not None:
                 self.log.warn('@hermes: ' + error)
         elif stopped == 'done' and not sink.text_shown:
             stream.markdown('*(The model gave no answer.)*')
@@ -187,7 +186,7 @@ class ChatParticipant:
 
 def hermes_model(model: Any) -> 'Optional[str]':
     """The model id to run on when the picker's choice is a Hermes model; None to use the setting."""
-    if is_none(model) or prop(model, 'vendor') != VENDOR:
+    if model is None or prop(model, 'vendor') != VENDOR:
         return None
     model_id = prop(model, 'id')
     return model_id if json_type(model_id) == 'string' and model_id != '' else None
@@ -198,7 +197,7 @@ def _tool_references(references: Any, registry: 'ToolRegistry') -> 'List[str]':
     names = []  # type: List[str]
     for reference in references or []:
         name = registry_name(prop(reference, 'name'))
-        if not is_none(name) and not is_none(registry.get(name)) and not (name in names):
+        if name is not None and registry.get(name) is not None and not (name in names):
             names.append(name)
     return names
 
@@ -206,7 +205,7 @@ def _tool_references(references: Any, registry: 'ToolRegistry') -> 'List[str]':
 def register_chat_participant(context: 'ExtensionContext', log: 'Log', registry: 'ToolRegistry', llm: 'LlmService',
                               describe_model: 'Callable[[Optional[str]], str]',
                               native: 'Optional[NativeEdits]' = None) -> 'Optional[ChatParticipant]':
-    if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
+    if vscode.chat is None or vscode.chat.createChatParticipant is None:
         return None  # a VS Code without chat
     participant_logic = ChatParticipant(registry, llm, describe_model, log, None, None, native)
 

@@ -14,7 +14,7 @@ commands once in its response instead (core/acp/commands.py `commands_hint`).
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.acp.commands import commands_key
 from hermes.core.values import get_key
 from hermes.core.chat.sessions import SESSION_TYPE, session_contribution
@@ -58,13 +58,13 @@ def register_session_commands(context: 'ExtensionContext', acp: 'AgentCommands',
     """Offer each session's agent commands to VS Code's "/" completion. Returns False where this VS Code has no
     way to (the chat then says them instead)."""
     try:  # (VS Code's proposal getters throw for an extension the proposal is not enabled for)
-        register = None if is_none(vscode.chat) else getattr(vscode.chat, 'registerChatSessionCustomizationProvider',
+        register = None if vscode.chat is None else getattr(vscode.chat, 'registerChatSessionCustomizationProvider',
                                                               None)
         kinds = getattr(vscode, 'ChatSessionCustomizationType', None)
     except JsError as error:
         log.info('Chat sessions: the agent\'s commands are said in the chat (' + error_message(error) + ')')
         return False
-    if is_none(register) or is_none(kinds):
+    if register is None or kinds is None:
         return False
     changed = new(vscode.EventEmitter)  # type: EventEmitter[None]
     context.subscriptions.push(changed)
@@ -73,7 +73,7 @@ def register_session_commands(context: 'ExtensionContext', acp: 'AgentCommands',
     def provide(resource: 'Uri', token: 'Optional[CancellationToken]' = None) -> 'List[JsonObject]':
         try:
             conversation = sessions.known_conversation(resource)  # (asking makes no conversation)
-            if is_none(conversation):
+            if conversation is None:
                 return command_items(acp.session_commands(None), kinds)
             commands = acp.session_commands(conversation)
             if conversation.id is not None:  # (a stored conversation always has one)
@@ -86,7 +86,7 @@ def register_session_commands(context: 'ExtensionContext', acp: 'AgentCommands',
     def store_changed(conversation: 'Optional[Conversation]', origin: 'Any' = None) -> None:
         # VS Code caches the lists until told: tell it when a conversation's commands are no longer those it was
         # given (or, for one it has not asked about, none)
-        if is_none(conversation) or conversation.id is None:  # (a stored conversation always has an id)
+        if conversation is None or conversation.id is None:  # (a stored conversation always has an id)
             return
         key = commands_key(acp.session_commands(conversation))
         if get_key(listed, conversation.id, '') != key:

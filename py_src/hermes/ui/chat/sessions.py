@@ -42,7 +42,7 @@ from hermes.js.clock import local_time_text, now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.json import dump_json
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.js.promises import spawn
 from hermes.core.values import json_type, get_key
 from hermes.core.tools import WAITING, CONFIRMED
@@ -105,14 +105,14 @@ class TurnRecorder:
 
     def on_tool_confirmation(self, call: 'ShownCall', state: 'ConfirmationState') -> None:
         part = find_tool(self.reply, get_key(call, 'id'))
-        if (state != WAITING and state != CONFIRMED) or is_none(part):
+        if (state != WAITING and state != CONFIRMED) or part is None:
             return
         part['status'] = 'waiting' if state == WAITING else 'running'
         self.store.put(self.conversation, SESSION_ORIGIN)
 
     def on_tool_result(self, call: 'ShownCall', result: 'CallToolResult') -> None:
         part = find_tool(self.reply, get_key(call, 'id'))
-        if not is_none(part):
+        if part is not None:
             finish_tool(part, result)
 
     def on_tool_log(self, call: 'ShownCall', level: str, message: str) -> None:
@@ -159,14 +159,14 @@ class SessionParticipant:
         key = resource.toString()
         wanted = self.untitled[key] if key in self.untitled else conversation_id(resource.path)
         conversation = self.store.get(wanted)
-        if is_none(conversation) and wanted in self.new_conversations:
+        if conversation is None and wanted in self.new_conversations:
             conversation = self.new_conversations[wanted]
         return conversation
 
     def conversation_for(self, resource: 'Uri') -> 'Conversation':
         key = resource.toString()
         conversation = self.known_conversation(resource)
-        if is_none(conversation):
+        if conversation is None:
             conversation = self.new_conversation()
             self.untitled[key] = stored_id(conversation)
         return conversation
@@ -175,7 +175,7 @@ class SessionParticipant:
         session = prop(chat_context, 'chatSessionContext')
         item = prop(session, 'chatSessionItem')
         resource = prop(item, 'resource')
-        if is_none(resource):  # not from a session: answer like @hermes
+        if resource is None:  # not from a session: answer like @hermes
             return await self.chat.handle(request, chat_context, stream, token)
         conversation = self.conversation_for(resource)
         status = conversation.status()
@@ -185,7 +185,7 @@ class SessionParticipant:
             return {}
         acp = self.acp
         notice = None  # type: Optional[str]
-        if not is_none(acp):  # else the built-in loop answers, with no notice
+        if acp is not None:  # else the built-in loop answers, with no notice
             backend = acp.backend_for(conversation)
             if backend['kind'] == 'missing':
                 stream.markdown(backend['notice'])
@@ -197,7 +197,7 @@ class SessionParticipant:
                     await acp.options_changed(conversation, prop(session, 'initialSessionOptions'))
                 return await acp.respond(backend['spec'], conversation, request, stream, token)
             notice = acp.notice_once(conversation, backend['notice'])
-        if not is_none(notice):
+        if notice is not None:
             stream.markdown('> ' + notice + '\n\n')
         if prop(request, 'command') == 'help':
             return await self.chat.respond(request, [], stream, token)
@@ -209,7 +209,7 @@ class SessionParticipant:
         reply = {'role': 'assistant', 'status': 'running', 'error': None, 'parts': []}  # type: AssistantMessage
         conversation.add(reply)
         model = hermes_model(prop(request, 'model'))  # what the run will use (ChatParticipant.respond)
-        conversation.model = llm_settings()['model'] if is_none(model) else model
+        conversation.model = llm_settings()['model'] if model is None else model
         conversation.last_started = now_ms()
         conversation.last_ended = None
         if conversation.id in self.new_conversations:
@@ -223,7 +223,7 @@ class SessionParticipant:
             self._offer_review(stream, conversation, turn_id)
         finally:
             self._finish(conversation, text, reply, history, result)
-        if not is_none(notice) and unreachable(result):
+        if notice is not None and unreachable(result):
             # A newcomer with no model at all: the install hint above is the one next step; the loop's error (start
             # the LLM at hermes.llm.endpoint) would be a second, different one. The stored reply keeps the error.
             stream.markdown(NO_MODEL_TEXT)
@@ -233,7 +233,7 @@ class SessionParticipant:
     def _offer_review(self, stream: Any, conversation: 'Conversation', turn_id: str) -> None:
         """After a turn whose files wait for review: Open Changes and Restore to Before This Turn, the commands the
         Changes view and the side panel run."""
-        if is_none(self.changes) or not (turn_id in turn_changes(self.changes.pending(), conversation.id)):
+        if self.changes is None or not (turn_id in turn_changes(self.changes.pending(), conversation.id)):
             return
         turn_filter = {'client': CHANGE_CLIENT, 'session': conversation.id, 'turn': turn_id}
         stream.button({'command': SHOW_COMMAND, 'title': 'Open Changes', 'arguments': [turn_filter]})
@@ -245,7 +245,7 @@ class SessionParticipant:
         hermes = get_key(get_key(result, 'metadata'), 'hermes')
         stopped = get_key(hermes, 'stopped', 'error')
         error = get_key(get_key(result, 'errorDetails'), 'message')
-        if stopped == 'error' or stopped == 'max_iterations' or is_none(result):
+        if stopped == 'error' or stopped == 'max_iterations' or result is None:
             end_reply(reply, 'error', error if json_type(error) == 'string' else 'The reply failed.')
         else:
             end_reply(reply, 'stopped' if stopped == 'cancelled' else 'done')
@@ -275,10 +275,10 @@ def history_turns(conversation: 'Conversation', participant_id: str,
                 parts.append(new(vscode.ChatResponseProgressPart, part['text']))
             else:
                 uri = path_uri(part['path'])
-                if not is_none(uri):
+                if uri is not None:
                     parts.append(new(vscode.ChatResponseReferencePart, uri))
         restore = restore_button(conversation, turn['turn'])
-        if not is_none(restore):
+        if restore is not None:
             parts.append(restore)
         turns.append(new(vscode.ChatResponseTurn2, parts, {}, participant_id))
     return turns
@@ -286,7 +286,7 @@ def history_turns(conversation: 'Conversation', participant_id: str,
 
 def restore_button(conversation: 'Conversation', turn_id: 'Optional[str]') -> 'Optional[ChatResponseCommandButtonPart]':
     """"Restore to Before This Turn" under a reopened answer, any turn (not only the last): its checkpoint."""
-    if is_none(turn_id) or is_none(vscode.ChatResponseCommandButtonPart):
+    if turn_id is None or vscode.ChatResponseCommandButtonPart is None:
         return None
     return new(vscode.ChatResponseCommandButtonPart, {'command': RESTORE_COMMAND, 'title': RESTORE_TITLE,
                                                       'arguments': [conversation.id, turn_id]})
@@ -308,10 +308,10 @@ def changed_files(conversation: 'Conversation', changes: 'Optional[ChangeLog]',
     with no counts. VS Code 1.139's class: ChatSessionChangedFile(uri, originalUri, modifiedUri, insertions,
     deletions) — its workbench lists a file only with a Uri and both counts."""
     items = []  # type: List[ChatSessionChangedFile]
-    if is_none(changes):
+    if changes is None:
         for path in noted:
             uri = path_uri(path)
-            if not is_none(uri):
+            if uri is not None:
                 items.append(new(vscode.ChatSessionChangedFile, uri, uri, uri, 0, 0))
         return items
     for changed in session_changes(changes.pending(), conversation.id):
@@ -392,11 +392,11 @@ class SessionList:
         self.store = store
         self.changes = changes
         self.listed_changes = None  # type: Optional[str]  # the sessions' changed files as last shown (JSON text)
-        self.soon = QuietTimer(SEAM_TIMERS if is_none(timers) else timers, now_ms if is_none(clock) else clock,
+        self.soon = QuietTimer(SEAM_TIMERS if timers is None else timers, now_ms if clock is None else clock,
                                LIST_QUIET_MS, LIST_LONGEST_MS, self.refresh)
         context.subscriptions.push(new(vscode.Disposable, self.soon.cancel))
         context.subscriptions.push(new(vscode.Disposable, store.on_change(self.refresh_soon)))
-        if not is_none(changes):
+        if changes is not None:
             context.subscriptions.push(changes.on_change(self.changes_changed))
 
     def item(self, conversation: 'Conversation') -> 'ChatSessionItem':
@@ -408,14 +408,14 @@ class SessionList:
         item.archived = view['archived']
         item.timing = view['timing']
         item.iconPath = new(vscode.ThemeIcon, 'hubot')
-        if not is_none(vscode.ChatSessionChangedFile):
+        if vscode.ChatSessionChangedFile is not None:
             item.changes = changed_files(conversation, self.changes, view['changes'])
         return item
 
     def sessions_changes(self) -> 'Optional[str]':
         """The sessions' changed files with their counts (JSON text); None without a change log."""
         changes = self.changes
-        if is_none(changes):
+        if changes is None:
             return None
         pending = changes.pending()
         return dump_json([session_changes(pending, conversation.id) for conversation in self.store.newest_first()])
@@ -445,9 +445,9 @@ class ListRefresh:
         self.shown = None  # type: Optional[SessionList]
 
     async def run(self, token: 'CancellationToken') -> None:
-        if not is_none(self.shown):
+        if self.shown is not None:
             self.shown.refresh()
-        if not is_none(self.acp):
+        if self.acp is not None:
             try:
                 await self.acp.import_listed()  # the ACP agent's own sessions for this workspace
             except JsError as error:
@@ -471,7 +471,7 @@ class ChatSessions:
         self.acp = acp
         chat = ChatParticipant(registry, llm, describe_model, log, None, None, native)
         self.sessions = SessionParticipant(store, chat, log, acp, changes)
-        if not is_none(acp):
+        if acp is not None:
             acp.native = native  # an ACP turn's writes through Hermes (fs/write_text_file) in VS Code's chat editing
         self.tool_titles = {}  # type: Dict[str, Optional[str]]
         for tool in registry.list():
@@ -486,7 +486,7 @@ class ChatSessions:
         context.subscriptions.push(participant)
         follow_actions(context, native, participant)
         self.register_content(context, participant)
-        if not is_none(acp):
+        if acp is not None:
             acp.commands_offered = register_session_commands(context, acp, self.sessions, store, log)
         self.list.refresh()
         log.info('Chat sessions: "Hermes Agent" is in the Chat view\'s "+" menu (' + str(len(store.conversations)) +
@@ -494,7 +494,7 @@ class ChatSessions:
 
     def register_content(self, context: 'ExtensionContext', participant: 'VsCodeParticipant') -> None:
         provider = {'provideChatSessionContent': to_js_callback(self.provide)}  # type: ChatSessionContentProviderDict
-        if not is_none(self.acp):
+        if self.acp is not None:
             OptionPickers(context, self.acp, self.sessions, self.log).add_to(provider)
         context.subscriptions.push(vscode.chat.registerChatSessionContentProvider(SESSION_TYPE, provider, participant))
 
@@ -506,7 +506,7 @@ class ChatSessions:
     def state_changed(self, item: 'ChatSessionItem') -> None:
         store = self.sessions.store
         conversation = store.get(conversation_id(item.resource.path))
-        if not is_none(conversation) and conversation.archived != (item.archived is True):
+        if conversation is not None and conversation.archived != (item.archived is True):
             conversation.archived = item.archived is True
             store.put(conversation, SESSION_ORIGIN)
 
@@ -520,7 +520,7 @@ class ChatSessions:
     def content_of(self, conversation: 'Conversation') -> 'ChatSessionDict':
         content = {'history': history_turns(conversation, SESSION_TYPE, self.tool_titles),
                    'requestHandler': to_js_callback(self.answer)}  # type: ChatSessionDict
-        if not is_none(self.acp):
+        if self.acp is not None:
             content['options'] = self.acp.option_values(conversation)  # its mode and model, shown in the pickers
         if len(conversation.messages) > 0:  # a new session keeps VS Code's own title until its first prompt
             content['title'] = conversation.title
@@ -533,7 +533,7 @@ class ChatSessions:
     def provide(self, resource: 'Uri', token: 'CancellationToken') -> Any:
         """A session's content; a coroutine (a promise in JS) while an ACP agent's session is replayed first."""
         conversation = self.sessions.conversation_for(resource)
-        if not is_none(self.acp) and self.acp.needs_replay(conversation):
+        if self.acp is not None and self.acp.needs_replay(conversation):
             return self.replayed(self.acp, conversation)
         return self.content_of(conversation)
 
@@ -546,9 +546,9 @@ def register_chat_sessions(context: 'ExtensionContext', log: 'Log', registry: 'T
     """The chat sessions, or None where this VS Code has no chat, or the chat sessions proposal is off (its first
     call throws: the log and, once, a message say how to turn it on). `timers` and `clock` (after/cancel,
     milliseconds) time the list's refreshes; tests pass fakes."""
-    if is_none(vscode.chat) or is_none(vscode.chat.createChatParticipant):
+    if vscode.chat is None or vscode.chat.createChatParticipant is None:
         return None  # a VS Code without chat
-    if is_none(vscode.chat.createChatSessionItemController):
+    if vscode.chat.createChatSessionItemController is None:
         tell_proposals_off(context, log, '')
         return None
     refresh = ListRefresh(log, acp)

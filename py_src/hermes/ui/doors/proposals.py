@@ -5,7 +5,7 @@ The hunks' own Keep/Undo marks are the change log's (ui/changes/review.py)."""
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.js.promises import spawn
 from hermes.host.doors.proposals import PENDING_CONTEXT
 # __pragma__('skip')
@@ -22,12 +22,12 @@ REJECT_COMMAND = 'hermes.proposal.reject'
 def path_of(argument: Any) -> 'Optional[str]':
     """The file a command means: its argument (a path from a lens, a URI from the editor title), else the active
     editor's."""
-    if not is_none(argument):
-        if not is_none(argument.fsPath):
+    if argument is not None:
+        if argument.fsPath is not None:
             return argument.fsPath
         return str(argument)
     editor = vscode.window.activeTextEditor
-    if is_none(editor) or editor.document.uri.scheme != 'file':
+    if editor is None or editor.document.uri.scheme != 'file':
         return None
     return editor.document.uri.fsPath
 
@@ -43,14 +43,14 @@ class ProposalUi:
 
     def update_context(self, *ignored: Any) -> None:
         path = path_of(None)
-        under_review = not is_none(path) and not is_none(self.proposals.find(path))
+        under_review = path is not None and self.proposals.find(path) is not None
         vscode.commands.executeCommand('setContext', PENDING_CONTEXT, under_review)
 
     def provide_lenses(self, document: 'TextDocument', token: Any = None) -> 'List[CodeLens]':
         if document.uri.scheme != 'file':
             return []
         entry = self.proposals.find(document.uri.fsPath)
-        if is_none(entry):
+        if entry is None:
             return []
         top = new(vscode.Range, 0, 0, 0, 0)
         path = entry['path']
@@ -63,15 +63,15 @@ class ProposalUi:
 
     def tabs_changed(self, event: 'TabChangeEvent') -> None:
         for tab in event.closed:
-            uri = None if is_none(tab.input) else tab.input.uri
-            if is_none(uri) or uri.scheme != 'file' or is_none(self.proposals.find(uri.fsPath)):
+            uri = None if tab.input is None else tab.input.uri
+            if uri is None or uri.scheme != 'file' or self.proposals.find(uri.fsPath) is None:
                 continue
             if not _still_shown(uri):
                 self.proposals.editor_closed(uri.fsPath)
 
     def answer(self, accept: bool, argument: Any = None) -> bool:
         path = path_of(argument)
-        if is_none(path) or is_none(self.proposals.find(path)):
+        if path is None or self.proposals.find(path) is None:
             vscode.window.showInformationMessage('Hermes: no proposed change of an agent is waiting in this editor.')
             return False
         spawn(self.proposals.accept(path) if accept else self.proposals.reject(path))
@@ -84,8 +84,8 @@ class ProposalUi:
 def _still_shown(uri: 'Uri') -> bool:
     for group in vscode.window.tabGroups.all:
         for tab in group.tabs:
-            shown = None if is_none(tab.input) else tab.input.uri
-            if not is_none(shown) and shown.toString() == uri.toString():
+            shown = None if tab.input is None else tab.input.uri
+            if shown is not None and shown.toString() == uri.toString():
                 return True
     return False
 

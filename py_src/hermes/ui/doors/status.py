@@ -5,7 +5,6 @@ companions installed too, the CLI's picker decides, and this says which one it c
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, List
 from hermes.contracts.json import JsonObject
@@ -26,7 +25,7 @@ def connections_text(connected: 'List[JsonObject]') -> str:
     lines = []  # type: List[str]
     for item in connected:
         version = '' if item['version'] == '' else ' ' + item['version']
-        port = '' if is_none(item['port']) else ', 127.0.0.1:' + str(item['port'])
+        port = '' if item['port'] is None else ', 127.0.0.1:' + str(item['port'])
         lines.append(item['client'] + version + ' (' + item['door'] + ' door' + port + ')')
     return 'Connected to this window through Hermes: ' + '; '.join(lines) + '. Its proposed edits are reviewed here.'
 

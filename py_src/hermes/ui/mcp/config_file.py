@@ -5,7 +5,6 @@ its JSON would lose; the copied entry is on the clipboard to paste into it."""
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none
 from hermes.js.text import utf8_bytes
 from hermes.core.client_config import vscode_config_file
 # __pragma__('skip')
@@ -33,7 +32,7 @@ async def offer_workspace_file(text: str) -> 'Optional[str]':
     """The copied message with a button that writes `text` to this VS Code's MCP file; returns what happened:
     'written', 'opened' (it existed), or None (no folder, or the user did not ask)."""
     folders = vscode.workspace.workspaceFolders
-    if is_none(folders) or len(folders) == 0:
+    if folders is None or len(folders) == 0:
         vscode.window.showInformationMessage(COPIED)
         return None
     relative = vscode_config_file(vscode.version)

@@ -2,7 +2,7 @@
 # __pragma__('tconv')
 from hermes.js.errors import to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.core.client_config import auth_headers
 # __pragma__('skip')
 from typing import TYPE_CHECKING, List, Optional
@@ -15,7 +15,7 @@ PROVIDER_ID = 'hermes.mcpServers'
 
 
 def register_mcp_definitions(context: 'ExtensionContext', service: 'McpService') -> 'Optional[Disposable]':
-    if is_none(vscode.lm) or is_none(vscode.lm.registerMcpServerDefinitionProvider):
+    if vscode.lm is None or vscode.lm.registerMcpServerDefinitionProvider is None:
         return None  # an older VS Code without the API: nothing to offer
     changed = new(vscode.EventEmitter)  # type: EventEmitter[None]
     context.subscriptions.push(changed)
@@ -23,7 +23,7 @@ def register_mcp_definitions(context: 'ExtensionContext', service: 'McpService')
 
     def provide(token: 'CancellationToken') -> 'List[McpHttpServerDefinition]':
         url = service.url
-        if not service.running or is_none(url):
+        if not service.running or url is None:
             return []
         return [new(vscode.McpHttpServerDefinition, 'Hermes (this window)', vscode.Uri.parse(url),
                     auth_headers(service.token))]

@@ -9,7 +9,6 @@ from hermes.core.cancellation import Cancellation
 from hermes.ui.panel.backends import PanelAgents
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
-from hermes.js.objects import is_none
 from hermes.core.acp.prompt_content import panel_images
 from hermes.core.acp.sign_in import sign_in_title
 from hermes.core.acp.conversation import no_answer_text
@@ -42,13 +41,13 @@ class AgentTurns:
         turn = Turn(state.next_number(), text, begun['reply'], self.make_cancel(), begun['user']['turn'])
         turn.acp = True
         state.begin(turn)
-        if is_none(user):
+        if user is None:
             state.post({'type': 'userMessage', 'message': begun['user']})
         state.post({'type': 'turnStarted'})
         state.save()
         self.backends.post_backends()  # locked to this agent from now on
         blocks = [{'type': 'text', 'text': text}]
-        if not is_none(images):  # (the agent gets those it reads: host/acp/turn_runner.py fits them)
+        if images is not None:  # (the agent gets those it reads: host/acp/turn_runner.py fits them)
             attached = panel_images(images)
             for block in attached['images']:
                 blocks.append(block)
@@ -67,7 +66,7 @@ class AgentTurns:
         turn.ended = True
         state.end(turn)
         failure = ended['failure']
-        if not is_none(failure):
+        if failure is not None:
             state.post({'type': 'error', 'message': failure['message'], 'retry': 'turn', 'settings': False,
                         'apiKey': False, 'setup': sign_in_title(spec['name']) if failure['setup'] else None})
         elif ended['empty']:

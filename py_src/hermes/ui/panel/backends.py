@@ -44,7 +44,6 @@ class BackendState(TypedDict):
     locked: bool
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
-from hermes.js.objects import is_none
 from hermes.core.acp.backends import BUILTIN, choice_of_agent
 from hermes.ui.panel.state import PanelState
 
@@ -57,7 +56,7 @@ class PanelBackends:
         self.state = state
         self.acp = acp
         self.choice = None  # type: Optional[str]
-        if acp is not None and not is_none(getattr(acp, 'on_chosen', None)):
+        if acp is not None and getattr(acp, 'on_chosen', None) is not None:
             # the agent's options, as pickers above the input: anew when the agent offers others or its values change
             acp.on_chosen(lambda conversation: self.post_options() if conversation is self.state.conversation else None)
             acp.on_offered(lambda: self.post_options())
@@ -70,7 +69,7 @@ class PanelBackends:
         offered = self.acp.choices()
         conversation = self.state.conversation
         acp = conversation.acp
-        if not is_none(acp):
+        if acp is not None:
             return {'choices': offered['choices'], 'current': choice_of_agent(acp['agent']), 'locked': True}
         if len(conversation.messages) > 0:
             return {'choices': offered['choices'], 'current': BUILTIN, 'locked': True}
@@ -94,7 +93,7 @@ class PanelBackends:
 
     def post_options(self) -> None:
         """The conversation's agent options (mode, model, config options) as the panel's pickers."""
-        if self.acp is None or is_none(getattr(self.acp, 'panel_options', None)):
+        if self.acp is None or getattr(self.acp, 'panel_options', None) is None:
             return
         options = self.acp.panel_options(self.state.conversation)  # type: Any  # (core/acp/options.py's picker records)
         self.state.post({'type': 'options', 'options': options})
@@ -145,6 +144,6 @@ class PanelBackends:
             return {'kind': 'builtin', 'notice': None}
         wanted = None
         conversation = self.state.conversation
-        if is_none(conversation.acp) and len(conversation.messages) == 0:
+        if conversation.acp is None and len(conversation.messages) == 0:
             wanted = self.backend_state()['current']
         return self.acp.backend_for(conversation, wanted)

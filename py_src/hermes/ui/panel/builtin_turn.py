@@ -13,7 +13,6 @@ from hermes.ui.panel.view import RunTurn
 # __pragma__('noskip')
 from hermes.js.clock import now_ms
 from hermes.js.errors import JsError
-from hermes.js.objects import is_none
 from hermes.js.timers import set_timer
 from hermes.core.values import json_type, get_key
 from hermes.core.tools import WAITING, CONFIRMED
@@ -68,7 +67,7 @@ class PanelSink:
         if state != WAITING and state != CONFIRMED:
             return
         part = self._tool(get_key(call, 'id'))
-        if is_none(part) or not self._live():
+        if part is None or not self._live():
             return
         waiting = state == WAITING
         part['status'] = 'waiting' if waiting else 'running'
@@ -77,7 +76,7 @@ class PanelSink:
 
     def on_tool_result(self, call: 'ShownCall', result: 'CallToolResult') -> None:
         part = self._tool(get_key(call, 'id'))
-        if is_none(part) or not self._live():
+        if part is None or not self._live():
             return
         finish_tool(part, result)
         self.state.post({'type': 'toolResult', 'id': part['id'], 'isError': part['status'] == 'error',
@@ -120,7 +119,7 @@ class BuiltinTurns:
         conversation.last_started = now_ms()
         conversation.last_ended = None
         state.post({'type': 'turnStarted'})
-        if not is_none(notice):  # once per conversation: how to get Hermes Agent, or why none starts here
+        if notice is not None:  # once per conversation: how to get Hermes Agent, or why none starts here
             state.post({'type': 'notice', 'text': notice})
         state.save()
         history = conversation.history[:]
@@ -150,12 +149,12 @@ class BuiltinTurns:
         state = self.state
         assistant = turn.assistant
         error_kind = None
-        if not is_none(turn.error):
+        if turn.error is not None:
             error_kind = describe_error(turn.error)['kind']
         if turn.cancel.cancelled or error_kind == 'cancelled':
             end_reply(assistant, 'stopped')
             remember_turn(state.conversation, turn.user_text, assistant, get_key(result, 'history'))
-        elif not is_none(turn.error):
+        elif turn.error is not None:
             described = describe_error(turn.error)
             end_reply(assistant, 'error', described['message'])
             state.log.warn('Panel: the reply failed: ' + described['message'])

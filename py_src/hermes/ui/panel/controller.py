@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from hermes.ui.panel.view import PanelHost, RunTurn  # (it imports this module's types)
 # __pragma__('noskip')
 from hermes.js.errors import error_message
-from hermes.js.objects import is_none
 from hermes.core.values import json_type, get_key
 from hermes.core.cancellation import Cancellation
 from hermes.core.chat.conversations import Conversation
@@ -54,7 +53,7 @@ class PanelController:
     def __init__(self, host: 'PanelHost', log: 'Log', run_turn: 'RunTurn', stored: 'Union[Conversation, Json]' = None,
                  make_cancel: 'Optional[Callable[[], Cancellation]]' = None,
                  acp: 'Optional[PanelAgents]' = None) -> None:
-        cancel = Cancellation if is_none(make_cancel) else make_cancel  # type: Callable[[], Cancellation]
+        cancel = Cancellation if make_cancel is None else make_cancel  # type: Callable[[], Cancellation]
         conversation = stored if isinstance(stored, Conversation) else Conversation.restore(stored)  # type: Conversation
         self.host = host
         self.log = log

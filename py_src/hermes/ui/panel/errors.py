@@ -12,14 +12,13 @@ class DescribedError(TypedDict):
     apiKey: bool  # … and the API key
 # __pragma__('noskip')
 from hermes.js.errors import error_message, JsError
-from hermes.js.objects import is_none
 from hermes.core.values import json_type
 
 
 def describe_error(error: 'Any') -> 'DescribedError':
     """An error from the loop or the LLM client → the banner's text and which actions it offers."""
     kind = None
-    if not is_none(error) and json_type(error) != 'string':
+    if error is not None and json_type(error) != 'string':
         try:
             kind = error.kind
         except JsError:

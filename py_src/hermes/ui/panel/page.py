@@ -5,7 +5,6 @@ conversation and its running turn, who answers it, the questions still waiting a
 from typing import Optional
 # __pragma__('noskip')
 from hermes.js.json import dump_json
-from hermes.js.objects import is_none
 from hermes.ui.acp.panel import PanelQuestions
 from hermes.ui.panel.backends import PanelBackends
 from hermes.ui.panel.state import PanelState
@@ -38,7 +37,7 @@ class PanelPage:
         nothing to post). `only_news`: not when the webview has them already (the change log's listener: most
         changes are another conversation's or another client's)."""
         turns = self.state.host.turn_changes(self.state.conversation.id)
-        if is_none(turns):
+        if turns is None:
             return
         text = dump_json(turns)  # (a conversation shown anew is posted whole by post_state)
         if only_news and text == self.changes_posted:

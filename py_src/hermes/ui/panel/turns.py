@@ -6,7 +6,6 @@ conversation (Show only between turns)."""
 from typing import Optional
 from hermes.contracts.conversations import AssistantMessage, UserMessage
 # __pragma__('noskip')
-from hermes.js.objects import is_none
 from hermes.core.changes.checkpoints import new_turn_id, last_turn, turn_of
 from hermes.core.chat.conversations import Conversation
 from hermes.ui.acp.panel import PanelQuestions
@@ -49,7 +48,7 @@ class PanelTurns:
         if backend['kind'] == 'acp':
             assert self.agent_turns is not None  # ('acp' only with a runner; Transcrypt drops asserts)
             return await self.agent_turns.run(backend['spec'], text, None, images)
-        if not is_none(images):
+        if images is not None:
             state.post({'type': 'error', 'message': 'Images go only to an ACP agent that reads them (choose one in '
                         'Agent, in a new chat): the message was sent without them.', 'retry': False,
                         'settings': False, 'apiKey': False, 'setup': None})

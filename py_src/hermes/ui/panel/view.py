@@ -9,7 +9,7 @@ every render; scripts, styles and fonts come only from `dist/webview`, the only 
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.host.settings import setting
 from hermes.core.changes.view import turn_changes
 from hermes.core.changes.checkpoints import CHANGE_CLIENT
@@ -114,9 +114,9 @@ class PanelHost:
         return await vscode.commands.executeCommand(SIGN_IN_COMMAND, agent_name)
 
     def turn_changes(self, conversation_id: 'Optional[str]') -> 'Optional[Dict[str, TurnChanges]]':
-        if is_none(self.changes):
+        if self.changes is None:
             return None
-        if is_none(conversation_id):
+        if conversation_id is None:
             return {}
         return turn_changes(self.changes.pending(), conversation_id)
 
@@ -134,7 +134,7 @@ class PanelHost:
             await vscode.commands.executeCommand(SHOW_COMMAND, turn_filter)
 
     def post(self, message: 'ToWebview') -> None:
-        if is_none(self.view):
+        if self.view is None:
             return
         try:
             self.view.webview.postMessage(message)
@@ -162,7 +162,7 @@ class PanelHost:
 
     async def insert_code(self, code: str) -> bool:
         editor = vscode.window.activeTextEditor
-        if is_none(editor):
+        if editor is None:
             vscode.window.showWarningMessage('Hermes: open a file in the editor to insert the code there.')
             return False
 
@@ -223,7 +223,7 @@ def register_panel(context: 'ExtensionContext', log: 'Log', run_turn: 'RunTurn',
     host = PanelHost(context, log, list_models, store, changes, acp)
 
     def make_controller() -> 'PanelController':
-        current = None if is_none(store.panel_id) else store.get(store.panel_id)
+        current = None if store.panel_id is None else store.get(store.panel_id)
         return load_part('hermes.ui.panel.controller').PanelController(host, log, run_turn, current, make_cancel, acp)
     panel = LatePanel(make_controller)
 
@@ -235,7 +235,7 @@ def register_panel(context: 'ExtensionContext', log: 'Log', run_turn: 'RunTurn',
             controller.post_state()
     unsubscribe = store.on_change(store_changed)
     context.subscriptions.push(new(vscode.Disposable, unsubscribe))
-    if not is_none(changes):
+    if changes is not None:
         context.subscriptions.push(changes.on_change(
             lambda *ignored: None if panel.loaded is None else panel.loaded.post_changes(True)))
     extension_uri = context.extensionUri
