@@ -223,6 +223,7 @@ def warm_world(world, monkeypatch, slice_entries=2):
     monkeypatch.setattr(workspace_index, 'VERIFY_SLICE', slice_entries)
     timers = HeldTimers()
     world['index'] = WorkspaceIndex(WorkspaceTexts(world['stat']), timers)
+    world['index'].slice_ms = 0  # a slice of VERIFY_SLICE entries a tick
     return timers
 
 
@@ -313,6 +314,7 @@ def test_a_start_that_waits_for_the_warm_up_holds_the_host_a_slice_at_a_time(wor
     monkeypatch.setattr(workspace_index, 'VERIFY_SLICE', 2)
     world['index'] = WorkspaceIndex(WorkspaceTexts(world['stat']), SEAM_TIMERS)  # real timers: the event loop's
     index = world['index']
+    index.slice_ms = 0
     ticks = []
 
     async def turn():
@@ -351,6 +353,18 @@ def test_disposed_during_the_warm_up_whoever_waits_goes_on_and_no_watcher_is_lef
     span = span_of(world)  # a start still waiting then walks, and makes no watcher for a closed window
     assert index.watcher is None and span.start.listed(str(folder / 'top.txt'))
     span.stop()
+
+
+def test_the_warm_up_goes_on_in_the_same_tick_until_its_time_is_up(world, monkeypatch):
+    folder = world['folder']
+    make_tree(folder)
+    timers = warm_world(world, monkeypatch)
+    index = world['index']
+    index.slice_ms = 60000  # a slow tick would end it; this one never does
+    index.warm([str(folder)])
+    timers.fire()
+    assert timers.pending == [] and index.listed_count == 5 and index.folders == [str(folder)]
+    index.dispose()
 
 
 def test_without_timers_or_a_watcher_there_is_no_warm_up_and_each_start_walks(world, monkeypatch):

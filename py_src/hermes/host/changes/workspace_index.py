@@ -13,7 +13,8 @@ shared by every span (host/changes/window_index.py WindowIndex makes it on first
 
 How it stays exact:
 - The first walk (and a walk for other workspace folders) is a warm-up in the background when a user of the index
-  appears (`warm`): VERIFY_SLICE directory entries per tick of the event loop through the timers, the watcher made
+  appears (`warm`): slices of VERIFY_SLICE directory entries for up to WARM_SLICE_MS a tick of the event loop
+  through the timers (a timer's tick costs a millisecond or more: a start may be waiting), the watcher made
   before it. A start waits for it (`ready`); a start that does not wait, or comes before it ends, finishes the walk
   at once. What changes during the warm-up is reported after the walk read it or before: either way the watcher
   marks it dirty and the next start takes it in, as between starts (the walk starts with nothing dirty). Without
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
 # __pragma__('noskip')
 
 VERIFY_SLICE = 500  # directory entries a walk in the background (warm-up, verification) looks at per tick
+WARM_SLICE_MS = 8  # the warm-up goes on to the next slice of VERIFY_SLICE entries in the same tick until then
 VERIFY_EVERY_MS = 10000  # at most one verification this often: a door's watch closes a span every second or two
 
 
@@ -71,7 +73,8 @@ class WorkspaceIndex:
 
     def __init__(self, texts: 'Optional[WorkspaceTexts]' = None, timers: Any = None) -> None:
         self.texts = WorkspaceTexts() if texts is None else texts
-        self.timers = timers  # after/cancel (host/changes/log.py SEAM_TIMERS); None: no verification after a span
+        self.timers = timers  # after/cancel (host/changes/log.py SEAM_TIMERS); None: no walk in the background
+        self.slice_ms = WARM_SLICE_MS  # (tests take a slice a tick: 0)
         self._verifying = None  # type: Optional[JsonObject]  # {'pending': [folder…], 'seen': {…}, 'timer'}
         self._verified_at = None  # type: Optional[float]  # when the last verification began
         # the walk in the background before the first start (`warm`): {'folders', 'pending', 'timer', 'waiting'}
@@ -89,7 +92,7 @@ class WorkspaceIndex:
 
     def warm(self, folders: 'List[str]') -> None:
         """A user of the index appeared (an ACP session, a door's CLI, a `terminal_run`): walk the workspace now in the
-        background, VERIFY_SLICE entries a tick, so the first start finds it walked. Nothing when it is walked for
+        background, a slice a tick (WARM_SLICE_MS), so the first start finds it walked. Nothing when it is walked for
         `folders` already, or warming, or cannot warm (no timers, no watcher: each start walks)."""
         if self._warming is not None or self.timers is None or self._walked(folders):
             return
@@ -174,14 +177,19 @@ class WorkspaceIndex:
         return state
 
     def _warm_slice(self, budget: int = -1) -> None:
-        """VERIFY_SLICE directory entries of the walk (`budget` 0: the rest of it), then the next slice at the next
-        tick, or the walk's end: the index is walked; the starts waiting for it go on."""
+        """Slices of VERIFY_SLICE directory entries of the walk for up to WARM_SLICE_MS (`budget` 0: the rest of the
+        walk), then the next at the next tick, or the walk's end: the index is walked; the starts waiting for it go
+        on."""
         state = self._warming
         if state is None:
             return
-        if not walk_folders(state['pending'], self._take, VERIFY_SLICE if budget < 0 else budget):
-            self.complete = False  # MAX_LISTED names: a "created" file is not known to be new
-            state['pending'] = []
+        began = now_ms()
+        while len(state['pending']) > 0:
+            if not walk_folders(state['pending'], self._take, VERIFY_SLICE if budget < 0 else budget):
+                self.complete = False  # MAX_LISTED names: a "created" file is not known to be new
+                state['pending'] = []
+            if budget < 0 and now_ms() - began >= self.slice_ms:
+                break
         if len(state['pending']) > 0:
             state['timer'] = self.timers.after(self._warm_slice, 0)
             return

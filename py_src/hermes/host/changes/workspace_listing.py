@@ -1,7 +1,8 @@
-"""What a span of disk changes (host/changes/disk_changes.py) sees of the workspace's file names: the listing of the
-workspace (the folders spans leave alone skipped) and `WorkspaceStart`, the names and small texts as they were when
-one span began. A span walks with these alone (`terminal_run`), or takes its start from the window's index
-(host/changes/workspace_index.py), which keeps them across spans and lives in the parts that use it."""
+"""What a span of disk changes (host/changes/disk_changes.py) sees of the workspace's file names: the one walk of the
+workspace's folders (`walk_folders`: the folders spans leave alone skipped, a slice at a time if need be), the
+listing made with it, and `WorkspaceStart`, the names and small texts as they were when one span began. A span walks
+with these alone (made without the window's index: tests), or takes its start from the window's index
+(host/changes/workspace_index.py, a part loaded on first use), which keeps them across spans."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node
