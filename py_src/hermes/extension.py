@@ -12,6 +12,7 @@ from hermes.host.approval import Approver
 from hermes.host.mcp.service import register_mcp_service
 from hermes.host.mcp.features import register_mcp_features
 from hermes.host.services import register_services, register_change_log
+from hermes.host.changes.window_index import WindowIndex
 from hermes.host.terminals import register_terminals
 from hermes.host.doors.diff_review import register_diff_review
 from hermes.host.chat.conversation_store import register_conversation_store
@@ -66,7 +67,9 @@ async def activate(context: 'ExtensionContext') -> 'ExtensionApi':
     status_bar = register_status_bar(context)
     # The services the window's features share, handed to each as what it is (the tools see them through `services`,
     # core/tools.py, as the Protocols they use)
-    terminals = register_terminals(context)
+    # the workspace's index for the spans of disk changes (ACP turns, the doors, terminal_run): one, made on first use
+    window_index = WindowIndex(context)
+    terminals = register_terminals(context, window_index)
     reviews = register_diff_review(context)
     change_log = register_change_log(context)
     services = register_services(context, terminals, reviews, change_log)
@@ -81,7 +84,7 @@ async def activate(context: 'ExtensionContext') -> 'ExtensionApi':
     conversations = register_conversation_store(context, log)
     agents = register_acp_agents(context, log, registry, terminals)
     _active['agents'] = agents
-    acp = register_acp_sessions(context, log, service, agents, conversations, change_log)
+    acp = register_acp_sessions(context, log, service, agents, conversations, change_log, window_index)
     register_cost_status(context, acp)
     register_native_chat(context, log, registry, llm, conversations, acp, change_log)
     panel = register_agent_panel(context, log, llm, conversations, change_log, acp)
@@ -89,7 +92,7 @@ async def activate(context: 'ExtensionContext') -> 'ExtensionApi':
     register_conversation_commands(context, log, conversations, panel, acp)
     # The doors of terminal CLIs and their review of proposals open once activation has returned (a part of their own)
     doors = LateDoors(lambda: load_part('hermes.ui.doors.front').open_doors(
-        context, log, approver, change_log, reviews))
+        context, log, approver, change_log, reviews, window_index))
     _active['doors'] = doors
     register_door_status(context, doors)
     register_walkthrough(context, conversations, doors, service)

@@ -12,6 +12,7 @@ from hermes.ui.acp.session import make_acp_sessions  # the ACP agents behind cha
 from hermes.host.acp.client_side import AcpClientSide  # what every ACP agent asks of the window: the sessions' making
 from hermes.tools.every_tool import tool_named  # the tool modules: a tool's description, schema or handler first read
 from hermes.host.tool_services import ToolServices  # the host side of the tools: a tool's first use of it
+from hermes.host.changes.workspace_index import WorkspaceIndex  # the workspace's index: the first span of disk changes
 
 LOADED_ON_FIRST_USE = [AcpAgent, LlmClient, AgentLoop, open_doors, PanelController, make_acp_sessions, AcpClientSide,
-                      tool_named, ToolServices]
+                      tool_named, ToolServices, WorkspaceIndex]

@@ -280,6 +280,9 @@ test('the agent hears with its next prompt which of its changes the user undid, 
   fs.writeFileSync(notes, 'one\n');
   const panel = await openPanel({ ...SCRIPTED, 'hermes.tools.confirm': 'never' });
   vscode.__openFolders([folder]);
+  // as VS Code does (the window's index of the workspace, warmed when the panel made the ACP sessions, read the
+  // folders already: what the window remembers of them is forgotten on this event)
+  vscode.__editorEvents.folders.fire({ added: [folder], removed: [] });
   try {
     const said = () => panel.of('textDelta').map((m) => m.text).join('');
     await panel.send({ type: 'send', text: `write ${notes} two` });

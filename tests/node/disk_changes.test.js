@@ -144,3 +144,90 @@ test('the walk after a span finds what no watcher reported: a change, a new file
   index.dispose();
   assert.equal(walk.pending.length, 0);
 });
+
+test('the warm-up: the first walk a slice a tick, what changes meanwhile taken in, a start that waits or not', async () => {
+  // host/changes/workspace_index.py `warm`/`ready` on the bundle: the walk's stack kept between ticks, the promise
+  const { at } = setup();
+  for (const folder of ['a', 'b', 'c']) {
+    fs.mkdirSync(at(folder));
+    for (let i = 0; i < 300; i++) fs.writeFileSync(at(`${folder}/f${i}.txt`), `${folder} ${i}\n`);
+  }
+  const walk = timers();
+  const late = timers();
+  const index = mods().host_changes_workspace_index.WorkspaceIndex(null, walk);
+  index.slice_ms = 0;  // a slice of VERIFY_SLICE entries a tick
+  const waiting = index.ready(args([at('').replace(/\/$/, '')]));
+  assert.ok(waiting instanceof Promise);
+  assert.equal(index.listed_count, 0);
+  let settled = false;
+  waiting.then(() => { settled = true; });
+  walk.fireAll();  // the root and two folders of 300 (VERIFY_SLICE: 500 entries, a folder read whole)
+  assert.equal(index.listed_count, 600);
+  assert.equal(walk.pending.length, 1);
+  const read = index.names['p:' + at('a/f1.txt')] ? 'a' : (index.names['p:' + at('b/f1.txt')] ? 'b' : 'c');
+  fs.writeFileSync(at(`${read}/f1.txt`), 'changed after its folder was read\n');
+  vscode.__fileChanged(at(`${read}/f1.txt`), 'change');
+  fs.writeFileSync(at(`${read}/new.txt`), 'made meanwhile\n');
+  vscode.__fileChanged(at(`${read}/new.txt`), 'create');
+  walk.fireAll();
+  await waiting;
+  assert.ok(settled);
+  assert.equal(index.listed_count, 900);
+  const span = mods().host_changes_disk_changes.DiskChangeSpan(null, null, late, null, index);
+  assert.deepEqual(plain(span.before_of(at(`${read}/f1.txt`))), { known: true, text: 'changed after its folder was read\n' });
+  assert.deepEqual(plain(span.before_of(at(`${read}/new.txt`))), { known: true, text: 'made meanwhile\n' });
+  assert.equal(index.walks, 1);
+  span.end(args([]));
+  late.fireAll();
+  index.dispose();
+  // a start before the warm-up ended finishes it at once
+  const again = mods().host_changes_workspace_index.WorkspaceIndex(null, walk);
+  again.slice_ms = 0;
+  again.warm(args([at('').replace(/\/$/, '')]));
+  walk.fireAll();
+  const early = mods().host_changes_disk_changes.DiskChangeSpan(null, null, late, null, again);
+  assert.equal(again.listed_count, 901);
+  assert.deepEqual(plain(early.before_of(at('c/f299.txt'))), { known: true, text: 'c 299\n' });
+  early.end(args([]));
+  late.fireAll();
+  again.dispose();
+  while (walk.pending.length) walk.fireAll();
+  assert.equal(vscode.__state.fileWatchers.length, 0);
+});
+
+test('one index for the window: an ACP turn and a door\'s watch that overlap both stay exact', async () => {
+  const { log, at } = setup();
+  fs.writeFileSync(at('shared.txt'), 'before both\n');
+  fs.writeFileSync(at('door.txt'), 'before the CLI\n');
+  const late = timers();
+  const windowIndex = mods().host_changes_window_index.WindowIndex(null,
+    () => mods().host_changes_workspace_index.WorkspaceIndex(null, timers()));
+  const span = () => mods().host_changes_disk_changes.DiskChangeSpan(null, null, late, null, windowIndex.index());
+  const quiet = timers();
+  const watch = mods().host_doors_watch.DoorWatch(log, span, quiet, () => 0, null, windowIndex.ready);
+  watch.attach(args({ client: 'Claude Code', session: 'claudeCode-1', turn: null }));
+  await new Promise((resolve) => setImmediate(resolve));
+  while (!watch._span) {  // the door's span waits for the index's walk in the background
+    windowIndex.index().timers.fireAll();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const turn = span();
+  fs.writeFileSync(at('shared.txt'), 'the agent wrote\n');
+  vscode.__fileChanged(at('shared.txt'), 'change');
+  assert.equal(turn.record(log, turn.end(args([])), args(AGENT)), 1);
+  late.fireAll();
+  const second = span();
+  assert.equal(second.before_of(at('shared.txt')).text, 'the agent wrote\n');
+  assert.equal(watch._span.before_of(at('shared.txt')).text, 'before both\n');
+  fs.writeFileSync(at('door.txt'), 'the CLI wrote\n');
+  vscode.__fileChanged(at('door.txt'), 'change');
+  assert.equal(watch.flush(), 1);
+  assert.equal(log.entry(at('door.txt')).base, 'before the CLI\n');
+  assert.equal(log.entry(at('shared.txt')).base, 'before both\n');
+  assert.equal(windowIndex.index().walks, 1);
+  second.end(args([]));
+  watch.dispose();
+  late.fireAll();
+  windowIndex.index().dispose();
+  assert.equal(vscode.__state.fileWatchers.length, 0);
+});

@@ -129,9 +129,9 @@ async function main() {
     for (const line of chunk.toString().split('\n').filter(Boolean)) {
       const command = JSON.parse(line);
       if (command.answer) review.answer = command.answer;
-      if (command.settled) {  // the running span's watcher stays, and the workspace index's (host/changes/
-        // workspace_index.py, made at the first span); those of spans in their late window go
-        const staying = () => ownWatchers + 1 + (doors.index && doors.index.watcher ? 1 : 0);
+      if (command.settled) {  // the running span's watcher stays, and the window's workspace index's (host/changes/
+        // window_index.py, made when the first CLI dialled); those of spans in their late window go
+        const staying = () => ownWatchers + 1 + (doors.index.made && doors.index.made.watcher ? 1 : 0);
         until(() => vscode.__state.fileWatchers.length <= staying()).then(() => say({ settled:
           changeLog.pending().map((item) => ({ path: item.path, client: item.client, added: item.added, removed: item.removed })) }));
       }

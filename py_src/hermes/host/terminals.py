@@ -24,6 +24,7 @@ from hermes.host.terminal_waits import IntegrationWaits, wait_for_end, wait_for_
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 from hermes.contracts.json import Json
+from hermes.host.changes.window_index import WindowIndex
 from hermes.contracts.services import CallContext
 from hermes.contracts.terminals import ExecutionView, RunResult, TerminalView
 if TYPE_CHECKING:
@@ -158,6 +159,9 @@ class TerminalService:
         self._integration = IntegrationWaits()
         # called with (record, 'opened' | 'closed' | 'output')
         self._listeners = []  # type: List[Callable[[Any, str], Any]]
+        # the window's index of the workspace (host/changes/window_index.py), which a command's span of disk changes
+        # starts from (register_terminals hands it); None: each span walks the workspace
+        self.window_index = None  # type: Optional[WindowIndex]
 
     def on_change(self, listener: 'Callable[[Any, str], Any]') -> 'Callable[[], None]':
         """Hear of terminals opening and closing and of new output; returns the unsubscribe function."""
@@ -335,6 +339,11 @@ class TerminalService:
         shell integration is unavailable (the text was sent blind)."""
         terminal = record.terminal
         wait_ms = self.new_terminal_wait_ms if new_terminal else self.existing_terminal_wait_ms
+        change_log = change_log_of(call)
+        recording = not is_none(change_log)
+        index = self.window_index if recording else None
+        if index is not None:
+            index.warm()  # the window's first command: the index walks in the background while the shell gets ready
         call.progress(0, None, 'Waiting for shell integration in terminal ' + str(record.id))
         integration = await self.wait_for_integration(terminal, wait_ms, call)
         if call.cancelled:
@@ -344,10 +353,17 @@ class TerminalService:
                 raise ServiceProblem('exited', 'Terminal ' + str(record.id) + ' "' + record.label() + '" has exited.')
             terminal.sendText(command, True)
             return {'outcome': 'no-integration', 'entry': None}
-        change_log = change_log_of(call)
         # the files the command changes go to the change log as the call's (a command still running when the
-        # tool stops waiting is recorded up to then)
-        span = None if is_none(change_log) else DiskChangeSpan(None, None, SEAM_TIMERS)
+        # tool stops waiting is recorded up to then), from the window's index when there is one: its start costs
+        # what changed since the last span, not a walk of the workspace
+        span = None
+        if index is not None:
+            waiting = index.ready()
+            if waiting is not None:
+                await waiting  # the walk in the background has not ended: the command waits, not the host
+            span = DiskChangeSpan(None, None, SEAM_TIMERS, None, index.index())
+        elif recording:
+            span = DiskChangeSpan(None, None, SEAM_TIMERS)
         entry = self.track(record, integration.executeCommand(command), command)
         try:
             outcome = await wait_for_end(entry, timeout_ms, call)
@@ -387,9 +403,11 @@ def _command_text(execution: Any) -> str:
     return '' if is_none(value) else value
 
 
-def register_terminals(context: 'ExtensionContext') -> 'TerminalService':
-    """The window's terminal service, capturing executions from now on (host/services.py builds it once)."""
+def register_terminals(context: 'ExtensionContext', window_index: 'Optional[WindowIndex]' = None) -> 'TerminalService':
+    """The window's terminal service, capturing executions from now on (host/services.py builds it once);
+    `window_index`: the window's index of the workspace, for `terminal_run`'s spans of disk changes."""
     service = TerminalService()
+    service.window_index = window_index
     for disposable in service.listen():
         context.subscriptions.push(disposable)
     return service

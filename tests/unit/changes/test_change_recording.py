@@ -371,3 +371,26 @@ def test_files_a_terminal_command_changes_are_recorded_as_the_calls_and_can_be_u
     assert asyncio.run(log.undo_all()) == {'undone': 2, 'conflicts': []}
     assert (ws / 'app.py').read_text() == 'one\ntwo\nthree\nfour\nfive\n' and not (ws / 'gen.py').exists()
     assert (ws / 'notes.txt').read_text() == 'rewritten\n'
+
+
+def test_with_the_windows_index_a_terminal_command_knows_the_texts_before_and_does_not_walk_again(ws, log, context):
+    from hermes.host.changes.window_index import WindowIndex
+    (ws / 'notes.txt').write_text('mine, not open\n')
+    window_index = WindowIndex(context)
+
+    def command_writes():
+        (ws / 'notes.txt').write_text('rewritten\n')
+        vscode.workspace.file_changed(vscode.Uri.file(str(ws / 'notes.txt')), 'create')  # an atomic write
+    vscode.window.shell_commands['./generate.sh'] = ([MARK + 'ok\r\n'], 0, command_writes)
+    vscode.window.shell_commands['true'] = ([MARK + '\r\n'], 0, lambda: None)
+    registry = build_registry(None, shim_services(changes=log, terminals=register_terminals(context, window_index)))
+    call = ToolCall()
+    call.author = CLAUDE
+    result = asyncio.run(registry.call('terminal_run', {'command': './generate.sh'}, call))
+    assert result['isError'] is False, result['content'][0]['text']
+    # not open, but the window's index knew its text before the command: recorded (not as "created")
+    [item] = log.pending()
+    assert (item['path'], item['created'] if 'created' in item else False) == (str(ws / 'notes.txt'), False)
+    assert log.entry(str(ws / 'notes.txt'))['base'] == 'mine, not open\n'
+    result = asyncio.run(registry.call('terminal_run', {'command': 'true'}, call))
+    assert result['isError'] is False and window_index.index().walks == 1  # the next command's start walked nothing

@@ -2,10 +2,15 @@
 kept by its own watcher (the shim's FileSystemWatcher: `changed` fires every live watcher, `only_span` the span's
 alone, as if the index's watcher missed the event), so a span's start stats only what was reported since the last;
 what a span records stays what it recorded when every start walked: a file changed, created, deleted or renamed
-between spans or during one, a missed event caught by the end-of-span check, spans that overlap."""
+between spans or during one, a missed event caught by the end-of-span check, spans that overlap; the warm-up (the
+first walk in slices, in the background) and what changes during it."""
+import asyncio
+
 import pytest
 
 import vscode
+from fake_clock import HeldTimers
+from hermes.host.changes.log import SEAM_TIMERS
 from hermes.host.changes.disk_changes import DiskChangeSpan, LATE_EVENTS_MS
 from hermes.host.changes import workspace_index
 from hermes.host.changes.workspace_index import WorkspaceIndex
@@ -209,3 +214,171 @@ def test_changes_no_watcher_reported_are_found_by_the_walk_after_a_span(world, m
     finish(world, span_of(world))
     assert len(slices) == 4
     world['index'].dispose()
+
+
+# ------------------------------------------------------------------ the warm-up (a walk in slices before the first start)
+
+def warm_world(world, monkeypatch, slice_entries=2):
+    """The index on HeldTimers (each slice fires when the test says), VERIFY_SLICE entries a tick."""
+    monkeypatch.setattr(workspace_index, 'VERIFY_SLICE', slice_entries)
+    timers = HeldTimers()
+    world['index'] = WorkspaceIndex(WorkspaceTexts(world['stat']), timers)
+    world['index'].slice_ms = 0  # a slice of VERIFY_SLICE entries a tick
+    return timers
+
+
+def make_tree(folder):
+    (folder / 'a').mkdir()
+    (folder / 'b').mkdir()
+    for name in ['top.txt', 'a/one.txt', 'a/two.txt', 'b/three.txt', 'b/four.txt']:
+        (folder / name).write_text(name + ' before\n')
+
+
+def test_the_warm_up_walks_a_slice_a_tick_and_a_start_after_it_walks_no_more(world, monkeypatch):
+    folder = world['folder']
+    make_tree(folder)
+    timers = warm_world(world, monkeypatch)
+    index = world['index']
+    index.warm([str(folder)])
+    assert vscode.workspace.file_watchers != [] and index.walks == 1  # the watcher first: nothing is missed meanwhile
+    assert len(timers.pending) == 1 and index.folders is None and world['stat'].paths == []  # nothing read yet
+    slices = 0
+    while timers.pending:
+        timers.fire()
+        slices += 1
+    assert slices == 3  # the root (3 entries), then a folder (2), then the other (2): a folder is read whole
+    assert index.folders == [str(folder)] and index.listed_count == 5 and len(world['stat'].paths) == 5
+    index.warm([str(folder)])  # walked: nothing more
+    assert timers.pending == [] and index.ready([str(folder)]) is None
+    world['stat'].paths.clear()
+    span = span_of(world)
+    assert index.walks == 1 and world['stat'].paths == []
+    assert span.before_of(str(folder / 'b' / 'four.txt')) == {'known': True, 'text': 'b/four.txt before\n'}
+    span.stop()
+    index.dispose()
+
+
+def test_what_changes_during_the_warm_up_is_taken_in_at_the_next_start(world, monkeypatch):
+    folder = world['folder']
+    make_tree(folder)
+    timers = warm_world(world, monkeypatch)
+    index = world['index']
+    index.warm([str(folder)])
+    timers.fire()  # the root is read: top.txt listed, a/ and b/ still to read
+    timers.fire()  # one of them
+    walked = 'b' if index.names.get('p:' + str(folder / 'b' / 'four.txt')) else 'a'
+    other = 'a' if walked == 'b' else 'b'
+    names = {'a': ['one.txt', 'two.txt'], 'b': ['three.txt', 'four.txt']}
+    # while the walk goes on another program changes files in a folder read already and in one not read yet
+    (folder / 'top.txt').write_text('top changed during the walk\n')
+    changed(folder / 'top.txt')
+    (folder / walked / 'made.txt').write_text('made in a folder walked\n')
+    changed(folder / walked / 'made.txt', 'create')
+    (folder / walked / names[walked][0]).unlink()
+    changed(folder / walked / names[walked][0], 'delete')
+    (folder / other / names[other][0]).write_text('changed before its folder was read\n')
+    changed(folder / other / names[other][0])
+    timers.fire()
+    assert timers.pending == [] and index.folders == [str(folder)]
+    span = span_of(world)
+    assert span.before_of(str(folder / 'top.txt')) == {'known': True, 'text': 'top changed during the walk\n'}
+    assert span.before_of(str(folder / walked / 'made.txt')) == {'known': True, 'text': 'made in a folder walked\n'}
+    assert span.before_of(str(folder / walked / names[walked][0])) == {'known': True, 'text': None}
+    assert span.before_of(str(folder / other / names[other][0])) == \
+        {'known': True, 'text': 'changed before its folder was read\n'}
+    assert index.walks == 1
+    span.stop()
+    index.dispose()
+
+
+def test_a_start_before_the_warm_up_ended_finishes_the_walk_at_once(world, monkeypatch):
+    folder = world['folder']
+    make_tree(folder)
+    timers = warm_world(world, monkeypatch)
+    index = world['index']
+    index.warm([str(folder)])
+    timers.fire()
+    span = span_of(world)  # a start that did not wait (a door's CLI named a file it is about to write)
+    assert timers.pending == [] and index.walks == 1 and index.listed_count == 5
+    assert span.before_of(str(folder / 'a' / 'two.txt')) == {'known': True, 'text': 'a/two.txt before\n'}
+    (folder / 'a' / 'new.txt').write_text('the agent made it\n')
+    changed(folder / 'a' / 'new.txt', 'create')
+    assert span.before_of(str(folder / 'a' / 'new.txt')) == {'known': True, 'text': None}  # listed absent: created
+    span.stop()
+    index.dispose()
+
+
+def test_a_start_that_waits_for_the_warm_up_holds_the_host_a_slice_at_a_time(world, monkeypatch):
+    folder = world['folder']
+    make_tree(folder)
+    monkeypatch.setattr(workspace_index, 'VERIFY_SLICE', 2)
+    world['index'] = WorkspaceIndex(WorkspaceTexts(world['stat']), SEAM_TIMERS)  # real timers: the event loop's
+    index = world['index']
+    index.slice_ms = 0
+    ticks = []
+
+    async def turn():
+        waiting = index.ready([str(folder)])
+        assert waiting is not None and index.listed_count == 0  # nothing walked yet: the host goes on
+
+        async def meanwhile():  # other work of the host runs between the slices
+            while index.folders is None:
+                ticks.append(index.listed_count)
+                await asyncio.sleep(0)
+        other = asyncio.ensure_future(meanwhile())
+        await waiting
+        await other
+        span = span_of(world)
+        before = span.before_of(str(folder / 'b' / 'three.txt'))
+        span.stop()
+        index.dispose()
+        return before
+    assert asyncio.run(turn()) == {'known': True, 'text': 'b/three.txt before\n'}
+    assert index.walks == 1 and index.listed_count == 5 and len(ticks) >= 3 and ticks[0] == 0
+
+
+def test_disposed_during_the_warm_up_whoever_waits_goes_on_and_no_watcher_is_left(world, monkeypatch):
+    folder = world['folder']
+    make_tree(folder)
+    timers = warm_world(world, monkeypatch)
+    index = world['index']
+
+    async def wait():
+        waiting = index.ready([str(folder)])
+        index.dispose()  # the window closes
+        await waiting
+        return 'went on'
+    assert asyncio.run(wait()) == 'went on'
+    assert timers.pending == [] and vscode.workspace.file_watchers == []
+    span = span_of(world)  # a start still waiting then walks, and makes no watcher for a closed window
+    assert index.watcher is None and span.start.listed(str(folder / 'top.txt'))
+    span.stop()
+
+
+def test_the_warm_up_goes_on_in_the_same_tick_until_its_time_is_up(world, monkeypatch):
+    folder = world['folder']
+    make_tree(folder)
+    timers = warm_world(world, monkeypatch)
+    index = world['index']
+    index.slice_ms = 60000  # a slow tick would end it; this one never does
+    index.warm([str(folder)])
+    timers.fire()
+    assert timers.pending == [] and index.listed_count == 5 and index.folders == [str(folder)]
+    index.dispose()
+
+
+def test_without_timers_or_a_watcher_there_is_no_warm_up_and_each_start_walks(world, monkeypatch):
+    folder = world['folder']
+    (folder / 'a.txt').write_text('a\n')
+    index = world['index']  # no timers
+    index.warm([str(folder)])
+    assert index.ready([str(folder)]) is None and index.walks == 0 and vscode.workspace.file_watchers == []
+    finish(world, span_of(world))
+    assert index.walks == 1
+    timers = warm_world(world, monkeypatch)
+
+    def no_watcher(pattern):
+        raise OSError('no watcher here')
+    monkeypatch.setattr(vscode.workspace, 'createFileSystemWatcher', no_watcher)
+    world['index'].warm([str(folder)])
+    assert timers.pending == [] and world['index'].ready([str(folder)]) is None

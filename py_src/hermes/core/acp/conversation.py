@@ -139,17 +139,20 @@ class AcpConversations:
     turn's file watch (host/changes/disk_changes.py DiskChangeSpan: `note`, `end(named)`, `record(change_log, paths,
     author)`, `on_late`); `change_log`: where the turn's changes go (None: nowhere); `remember_commands(agent name,
     commands)`: keeps the commands an agent sent for its conversations not answered yet (host/acp/session_updates.py;
-    None: nowhere)."""
+    None: nowhere); `watch_ready()`: None, or what to await before the watch starts (host/changes/window_index.py
+    `ready`: the workspace's index walked in the background, so the watch's start holds the host a slice at a time)."""
 
     def __init__(self, runner: 'Any', store: 'Any', log: 'Any', make_watch: 'Callable[[], Any]',
                  change_log: 'Any' = None,
-                 remember_commands: 'Optional[Callable[[str, List[JsonObject]], None]]' = None) -> None:
+                 remember_commands: 'Optional[Callable[[str, List[JsonObject]], None]]' = None,
+                 watch_ready: 'Optional[Callable[[], Any]]' = None) -> None:
         self.costs = None  # type: Any  # ui/chat/cost_status.py CostStatus: record(agent, session_id, cost), when shown
         self.runner = runner
         self.remember_commands = remember_commands
         self.store = store
         self.log = log
         self.make_watch = make_watch
+        self.watch_ready = watch_ready
         self.change_log = change_log
         self._told = []  # type: List[Any]  # the change log's decisions an agent was told of (undo_note)
 
@@ -220,6 +223,9 @@ class AcpConversations:
         remember = self.remember_commands
         events = ConversationEvents(conversation, self.store, origin,
                                     None if remember is None else lambda commands: remember(spec['name'], commands))
+        waiting = None if self.watch_ready is None else self.watch_ready()
+        if waiting is not None:
+            await waiting  # the first turn, when the index's walk in the background has not ended yet
         watch = self.make_watch()
         shown = ConversationView(view, watch, events)
         author = change_author(conversation.id, get_key(user, 'turn'))

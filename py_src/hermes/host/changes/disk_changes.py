@@ -15,9 +15,11 @@ What it knows, and from where (each source is exact; none copies the workspace):
   MAX_LISTED at most, without IGNORED_DIRS; host/changes/workspace_listing.py). A file the watcher reports created is
   new only if the listing proves it absent: `sed -i`, formatters and atomic writers rename a new file over the old
   one, which the watcher may report as a creation; recorded as "created", Undo would delete the user's file.
-  A span given the window's WorkspaceIndex (an ACP turn, a door's watch) takes the index's listing, kept up to date
-  between spans by a watcher of its own, so its start costs a stat per file reported since the last start, not a
-  walk of the workspace (the first start walks); one without (`terminal_run`) walks the workspace at its start.
+  A span given the window's WorkspaceIndex (an ACP turn, a door's watch, `terminal_run`: one index per window,
+  host/changes/window_index.py) takes the index's listing, kept up to date between spans by a watcher of its own,
+  so its start costs a stat per file reported since the last start, not a walk of the workspace (the index's first
+  walk runs in the background, and its users await it before they begin a span); one without (made without the
+  window's index: tests) walks the workspace at its start.
 - **Each file's text before the span**, from the first of:
   1. the text of the file's open editor, when it had no unsaved changes at the start (VS Code holds that text
      already: the span keeps a reference, not a copy);

@@ -1,20 +1,31 @@
 """The window's index of the workspace for spans of disk changes (host/changes/disk_changes.py): which files exist
 (names) and the small files' texts (host/changes/workspace_texts.py), kept up to date across spans by a file watcher
 of its own, so that a span's start costs a stat (and a read) per file changed since the last start, not a walk of
-the workspace and a stat of every file (58–74 ms a turn with 10,000 files, docs/DEVELOPING.md).
+the workspace and a stat of every file (58–74 ms a turn with 10,000 files, docs/DEVELOPING.md). One per window,
+shared by every span (host/changes/window_index.py WindowIndex makes it on first use: an ACP turn, a door's watch, a
+`terminal_run` command); this module is a part loaded then (hermes/lazy_parts.py).
 
+    index.warm(folders)               # a user appeared: walk in the background, a slice a tick
+    waiting = index.ready(folders)    # None, or a promise: await it, then begin (the host is held a slice at a time)
     start = index.begin(folders)      # a span's start: what it sees of the workspace as it was then
     start.listed(path), start.entry(path), start.complete
     start.close(paths)                # the span's end: the files it saw change are checked at the next start
 
 How it stays exact:
-- The first start (and a start with other workspace folders, or when no watcher could be made) walks the
-  workspace as a span always did (list_workspace_files, WorkspaceTexts.refresh).
+- The first walk (and a walk for other workspace folders) is a warm-up in the background when a user of the index
+  appears (`warm`): slices of VERIFY_SLICE directory entries for up to WARM_SLICE_MS a tick of the event loop
+  through the timers (a timer's tick costs a millisecond or more: a start may be waiting), the watcher made
+  before it. A start waits for it (`ready`); a start that does not wait, or comes before it ends, finishes the walk
+  at once. What changes during the warm-up is reported after the walk read it or before: either way the watcher
+  marks it dirty and the next start takes it in, as between starts (the walk starts with nothing dirty). Without
+  timers or when no watcher could be made, every start walks the workspace as a span always did.
 - Between starts the watcher only marks paths dirty (no disk access in its event); the next start stats each
   dirty path and updates the names and texts in place. A directory reported created is walked; one reported
   deleted takes the names under it.
-- A span sees the live state, except the paths the index changed while it ran (another span began): before it
-  changes a path, the index saves its old state (listed, entry) into every open start that has not saved it yet.
+- A span sees the live state, except the paths the index changed while it ran (another span began — spans of
+  different users overlap: a `terminal_run` command during an ACP turn, a door's watch): before it changes a path,
+  the index saves its old state (listed, entry) into every open start that has not saved it yet. A new walk makes
+  new dicts, which the open starts' old ones are not.
 - The end-of-span check: the paths a span's own watcher reported are marked dirty at its close, so a change the
   index's watcher missed but the span's saw is taken in at the next start.
 - The fallback for events nobody reported: after a span closes (given `timers`; at most every VERIFY_EVERY_MS), the
@@ -38,27 +49,36 @@ the review may then call the agent's later rewrite of it "created" (its Undo del
 from hermes.js.clock import now_ms
 from hermes.js.errors import JsError, to_js_callback
 from hermes.js.modules import node, vscode
-from hermes.host.changes.workspace_listing import IGNORED_DIRS, MAX_LISTED, WorkspaceStart, ignored, list_workspace_files
+from hermes.js.promises import deferred
+from hermes.host.changes.workspace_listing import MAX_LISTED, WorkspaceStart, ignored, list_workspace_files, \
+    walk_folders
 from hermes.host.changes.workspace_texts import WorkspaceTexts
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Awaitable, Dict, List, Optional
 from hermes.contracts.json import JsonObject
 if TYPE_CHECKING:
     from vscode import Uri
 # __pragma__('noskip')
 
-VERIFY_SLICE = 500  # directory entries the verification after a span looks at per tick of the event loop
+VERIFY_SLICE = 500  # directory entries a walk in the background (warm-up, verification) looks at per tick
+WARM_SLICE_MS = 8  # the warm-up goes on to the next slice of VERIFY_SLICE entries in the same tick until then
 VERIFY_EVERY_MS = 10000  # at most one verification this often: a door's watch closes a span every second or two
 
 
 class WorkspaceIndex:
-    """See the module's docstring. `texts`: the window's WorkspaceTexts (tests hand one with a fake disk)."""
+    """See the module's docstring. `texts`: the window's WorkspaceTexts (tests hand one with a fake disk); `timers`:
+    after/cancel, for the walks in the background. Longer than most classes: the walks (all at once, warming, the
+    verification), the updates at a start and the open starts' saved states all change the same names and texts, in
+    an order the exactness rules depend on; split, each part would reach into the others' state."""
 
     def __init__(self, texts: 'Optional[WorkspaceTexts]' = None, timers: Any = None) -> None:
         self.texts = WorkspaceTexts() if texts is None else texts
-        self.timers = timers  # after/cancel (host/changes/log.py SEAM_TIMERS); None: no verification after a span
+        self.timers = timers  # after/cancel (host/changes/log.py SEAM_TIMERS); None: no walk in the background
+        self.slice_ms = WARM_SLICE_MS  # (tests take a slice a tick: 0)
         self._verifying = None  # type: Optional[JsonObject]  # {'pending': [folder…], 'seen': {…}, 'timer'}
         self._verified_at = None  # type: Optional[float]  # when the last verification began
+        # the walk in the background before the first start (`warm`): {'folders', 'pending', 'timer', 'waiting'}
+        self._warming = None  # type: Optional[JsonObject]
         self.names = {}  # type: Dict[str, bool]
         self.listed_count = 0
         self.complete = False
@@ -68,9 +88,36 @@ class WorkspaceIndex:
         self.watcher = None  # type: Any
         self.subscriptions = []  # type: List[Any]
         self.walks = 0  # how many full walks (the tests read it)
+        self.disposed = False  # the window closed: no watcher any more (a start still waiting walks)
+
+    def warm(self, folders: 'List[str]') -> None:
+        """A user of the index appeared (an ACP session, a door's CLI, a `terminal_run`): walk the workspace now in the
+        background, a slice a tick (WARM_SLICE_MS), so the first start finds it walked. Nothing when it is walked for
+        `folders` already, or warming, or cannot warm (no timers, no watcher: each start walks)."""
+        if self._warming is not None or self.timers is None or self._walked(folders):
+            return
+        if self.watcher is None:
+            self._watch()
+            if self.watcher is None:
+                return
+        state = self._restart(folders)
+        state['timer'] = self.timers.after(self._warm_slice, 0)
+
+    def ready(self, folders: 'List[str]') -> 'Optional[Awaitable[None]]':
+        """None when a start for `folders` would not walk; else a promise settled once the walk in the background
+        (begun now if need be) is over — a start that waits for it holds the extension host a slice at a time, not
+        a whole walk. Without a background walk (`warm` could not), None: the start walks."""
+        self.warm(folders)
+        if self._warming is None:
+            return None
+        waiting = deferred()
+        self._warming['waiting'].append(waiting)
+        return waiting['promise']
 
     def begin(self, folders: 'List[str]') -> 'WorkspaceStart':
-        if self.folders is None or '\n'.join(self.folders) != '\n'.join(folders) or self.watcher is None:
+        if self._warming is not None and _same(self._warming['folders'], folders):
+            self._warm_slice(0)  # the start came before the warm-up ended: the rest of the walk now (exact first)
+        if not self._walked(folders):
             self._walk(folders)
         else:
             dirty = self.dirty
@@ -88,6 +135,8 @@ class WorkspaceIndex:
         self._verify_soon()
 
     def dispose(self) -> None:
+        self.disposed = True
+        self._stop_warming()
         if self._verifying is not None:
             self.timers.cancel(self._verifying['timer'])
             self._verifying = None
@@ -100,20 +149,82 @@ class WorkspaceIndex:
 
     # -------------------------------------------------------------------------------------------- inside
 
+    def _walked(self, folders: 'List[str]') -> bool:
+        return self.folders is not None and _same(self.folders, folders) and self.watcher is not None
+
     def _walk(self, folders: 'List[str]') -> None:
-        self.walks += 1
-        listing = list_workspace_files(folders)
-        self.starts = []  # theirs are the old dicts, which the walk replaces and never changes
-        self.names = listing['paths']
-        self.listed_count = listing['count']
-        self.complete = listing['complete']
-        self.folders = folders
-        self.dirty = {}
-        self.texts.refresh(listing)
+        """The whole walk at once (a start that found the index unwalked, or walked for other folders)."""
         if self.watcher is None:
-            self._watch()
+            self._watch()  # first: what changes while the index walks is reported (and marked dirty)
+        self._restart(folders)
+        self._warm_slice(0)
+
+    def _restart(self, folders: 'List[str]') -> 'JsonObject':
+        """A walk of the workspace begins: new names and texts (a span's start keeps the old dicts, which no one
+        changes any more), nothing dirty (the walk sees the disk as it is from now on; an event from now on is marked
+        dirty and taken in at the next start, as between starts)."""
+        self._stop_warming()
+        self.walks += 1
+        self.starts = []
+        self.names = {}
+        self.listed_count = 0
+        self.complete = True
+        self.folders = None  # not walked until the walk ends
+        self.dirty = {}
+        self.texts.restart()
+        state = {'folders': folders, 'pending': folders[:], 'timer': None, 'waiting': []}  # type: JsonObject
+        self._warming = state
+        return state
+
+    def _warm_slice(self, budget: int = -1) -> None:
+        """Slices of VERIFY_SLICE directory entries of the walk for up to WARM_SLICE_MS (`budget` 0: the rest of the
+        walk), then the next at the next tick, or the walk's end: the index is walked; the starts waiting for it go
+        on."""
+        state = self._warming
+        if state is None:
+            return
+        began = now_ms()
+        while len(state['pending']) > 0:
+            if not walk_folders(state['pending'], self._take, VERIFY_SLICE if budget < 0 else budget):
+                self.complete = False  # MAX_LISTED names: a "created" file is not known to be new
+                state['pending'] = []
+            if budget < 0 and now_ms() - began >= self.slice_ms:
+                break
+        if len(state['pending']) > 0:
+            state['timer'] = self.timers.after(self._warm_slice, 0)
+            return
+        if state['timer'] is not None:
+            self.timers.cancel(state['timer'])
+        self._warming = None
+        self.folders = state['folders']
+        self.texts.settle()
+        for waiting in state['waiting']:
+            waiting['resolve'](None)
+
+    def _take(self, path: str) -> bool:
+        """The walk found the file `path`."""
+        if self.listed_count >= MAX_LISTED:
+            return False
+        self.names['p:' + path] = True
+        self.listed_count += 1
+        self.texts.take(path)
+        return True
+
+    def _stop_warming(self) -> None:
+        """A walk in the background ends unfinished (the index is disposed, or walks other folders): whoever waits
+        for it goes on (a start then walks)."""
+        state = self._warming
+        if state is None:
+            return
+        self._warming = None
+        if state['timer'] is not None:
+            self.timers.cancel(state['timer'])
+        for waiting in state['waiting']:
+            waiting['resolve'](None)
 
     def _watch(self) -> None:
+        if self.disposed:
+            return
         try:
             self.watcher = vscode.workspace.createFileSystemWatcher('**/*')
         except JsError:
@@ -180,7 +291,8 @@ class WorkspaceIndex:
     # ------------------------------------------------------------------------ the verification after a span
 
     def _verify_soon(self) -> None:
-        if self.timers is None or self._verifying is not None or self.watcher is None or not self.complete:
+        if self.timers is None or self._verifying is not None or self._warming is not None or self.watcher is None \
+                or not self.complete:
             return
         if self._verified_at is not None and now_ms() - self._verified_at < VERIFY_EVERY_MS:
             return  # the next span's close after it runs one
@@ -192,31 +304,19 @@ class WorkspaceIndex:
         state = self._verifying
         if state is None:
             return
-        fs = node('fs')
-        path_module = node('path')
-        looked = 0
-        while len(state['pending']) > 0 and looked < VERIFY_SLICE:
-            folder = state['pending'].pop()
-            try:
-                entries = fs.readdirSync(folder, {'withFileTypes': True})
-            except JsError:
-                continue
-            for entry in entries:
-                name = entry['name']  # subscript: `.name` would be renamed by Transcrypt
-                full = path_module.join(folder, name)
-                looked += 1
-                if entry.isDirectory():
-                    if not (name in IGNORED_DIRS):
-                        state['pending'].append(full)
-                    continue
-                state['seen']['p:' + full] = True
-                if not (('p:' + full) in self.names) or self._text_stale(full):
-                    self.dirty['k:' + full] = True
+        seen = state['seen']
+
+        def look(path: str) -> bool:
+            seen['p:' + path] = True
+            if not (('p:' + path) in self.names) or self._text_stale(path):
+                self.dirty['k:' + path] = True
+            return True
+        walk_folders(state['pending'], look, VERIFY_SLICE)
         if len(state['pending']) > 0:
             state['timer'] = self.timers.after(self._verify_slice, 0)
             return
         for key in self.names.keys():  # listed, not found: gone without a word
-            if not (key in state['seen']):
+            if not (key in seen):
                 self.dirty['k:' + key[2:]] = True
         self._verifying = None
 
@@ -228,3 +328,7 @@ class WorkspaceIndex:
         found = self.texts.stat(path)
         return found is None or entry['size'] != found['size'] or entry['mtime'] != found['mtime'] or \
             entry['ctime'] != found['ctime']
+
+
+def _same(folders: 'List[str]', others: 'List[str]') -> bool:
+    return '\n'.join(folders) == '\n'.join(others)

@@ -1,12 +1,13 @@
-"""What a span of disk changes (host/changes/disk_changes.py) sees of the workspace's file names: the listing of the
-workspace (the folders spans leave alone skipped) and `WorkspaceStart`, the names and small texts as they were when
-one span began. A span walks with these alone (`terminal_run`), or takes its start from the window's index
-(host/changes/workspace_index.py), which keeps them across spans and lives in the parts that use it."""
+"""What a span of disk changes (host/changes/disk_changes.py) sees of the workspace's file names: the one walk of the
+workspace's folders (`walk_folders`: the folders spans leave alone skipped, a slice at a time if need be), the
+listing made with it, and `WorkspaceStart`, the names and small texts as they were when one span began. A span walks
+with these alone (made without the window's index: tests), or takes its start from the window's index
+(host/changes/workspace_index.py, a part loaded on first use), which keeps them across spans."""
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node
 # __pragma__('skip')
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 from hermes.contracts.json import JsonObject
 if TYPE_CHECKING:
     from hermes.host.changes.workspace_texts import Entry
@@ -26,17 +27,16 @@ def ignored(path: str) -> bool:
     return False
 
 
-def list_workspace_files(folders: 'List[str]', limit: 'Optional[int]' = None) -> 'JsonObject':
-    """{'paths': {'p:' + path: True}, 'folders': [...], 'complete': bool}: the names of the files under `folders`
-    (IGNORED_DIRS skipped, symlinked folders not followed), at most `limit`."""
-    limit = MAX_LISTED if limit is None else limit
+def walk_folders(pending: 'List[str]', on_file: 'Callable[[str], bool]', budget: int = 0) -> bool:
+    """The one walk of the workspace's folders (the listing, the index's warm-up and its verification after a span):
+    reads folders off `pending` (a stack the walk changes in place: what is left to read), IGNORED_DIRS skipped and
+    symlinked folders not followed, and calls `on_file(path)` for each file, until `pending` is empty or, given a
+    `budget`, once it has looked at that many directory entries (a folder is read whole: a slice of a walk that goes
+    on at a later tick). Returns False when `on_file` said stop (returned False), else True."""
     fs = node('fs')
     path_module = node('path')
-    listed = {}  # type: Dict[str, bool]
-    count = 0
-    pending = folders[:]
-    complete = True
-    while len(pending) > 0:
+    looked = 0
+    while len(pending) > 0 and (budget <= 0 or looked < budget):
         folder = pending.pop()
         try:
             entries = fs.readdirSync(folder, {'withFileTypes': True})
@@ -45,18 +45,31 @@ def list_workspace_files(folders: 'List[str]', limit: 'Optional[int]' = None) ->
         for entry in entries:
             name = entry['name']  # subscript: `.name` would be renamed by Transcrypt
             full = path_module.join(folder, name)
+            looked += 1
             if entry.isDirectory():
                 if not (name in IGNORED_DIRS):
                     pending.append(full)
                 continue
-            if count >= limit:
-                complete = False
-                break
-            listed['p:' + full] = True
-            count += 1
-        if not complete:
-            break
-    return {'paths': listed, 'folders': folders, 'complete': complete, 'count': count}
+            if not on_file(full):
+                return False
+    return True
+
+
+def list_workspace_files(folders: 'List[str]', limit: 'Optional[int]' = None) -> 'JsonObject':
+    """{'paths': {'p:' + path: True}, 'folders': [...], 'complete': bool, 'count'}: the names of the files under
+    `folders` (walk_folders), at most `limit`."""
+    most = MAX_LISTED if limit is None else limit
+    listed = {}  # type: Dict[str, bool]
+    listing = {'paths': listed, 'folders': folders, 'complete': True, 'count': 0}  # type: JsonObject
+
+    def take(path: str) -> bool:
+        if listing['count'] >= most:
+            return False
+        listed['p:' + path] = True
+        listing['count'] += 1
+        return True
+    listing['complete'] = walk_folders(folders[:], take)
+    return listing
 
 
 class WorkspaceStart:

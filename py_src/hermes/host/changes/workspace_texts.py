@@ -2,9 +2,10 @@
 (host/changes/disk_changes.py): the before-text of a file a writer we do not see changed — above all a shell command an
 ACP agent ran itself (Hermes Agent runs its terminal tool without us), which names no file before it writes.
 
-One per window (inside its host/changes/workspace_index.py WorkspaceIndex), kept between spans: `refresh(listing)`
-(the index's full walk: the first span's start) stats the listed files and reads only those that are new or whose
-size or modification time changed since the last refresh; afterwards `update(path)` brings one file up to date (the
+One per window (inside its host/changes/workspace_index.py WorkspaceIndex), kept between spans: the index's full
+walk (its warm-up, or a span's start that finds it unwalked) hands it each file it finds (`restart`, `take`,
+`settle`; `refresh(listing)` does the three for a listing), which stats the file and reads it only when it is new or
+its size or modification time changed since the last walk; afterwards `update(path)` brings one file up to date (the
 index calls it for each file its watcher reported), so a span's start costs a stat per file changed since the last. What it keeps is bounded (MAX_FILES files of at most MAX_FILE_BYTES, MAX_TOTAL_BYTES
 together, text only: a file with a NUL character is binary and left out); a file past the bounds has no known
 before-text here and, unless another source knows it, is listed but not recorded. Nothing leaves the extension
@@ -14,6 +15,7 @@ the change log's own confinement decides what is stored.
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node
+from hermes.js.objects import is_none
 
 # __pragma__('skip')
 from typing import Any, Callable, Dict, Optional, TypedDict
@@ -57,43 +59,60 @@ class WorkspaceTexts:
 
     def __init__(self, stat: 'Optional[Callable[[str], Optional[Stat]]]' = None,
                  read: 'Optional[Callable[[str], str]]' = None) -> None:
-        self.stat = _stat_of if stat is None else stat
-        self.read = _read if read is None else read
+        self.stat = _stat_of if is_none(stat) else stat
+        self.read = _read if is_none(read) else read
         self.entries = {}  # type: Dict[str, Entry]  # 'k:' + path → its entry (never changed once made)
         self.total = 0
         self.count = 0  # len(entries), kept: Transcrypt's len of a dict counts its keys
+        self.kept = {}  # type: Dict[str, Entry]  # during a walk: the entries before it (restart)
 
     def refresh(self, listing: 'Dict[str, Any]') -> 'Dict[str, Entry]':
-        """Bring the texts up to date with the files of `listing` (host/changes/disk_changes.py list_workspace_files) and
-        return them: a dict 'k:' + path → entry that later refreshes leave unchanged (a span keeps it)."""
-        fresh = {}  # type: Dict[str, Entry]
-        total = 0
-        count = 0
+        """Bring the texts up to date with the files of `listing` (host/changes/workspace_listing.py
+        list_workspace_files) and return them: a dict 'k:' + path → entry that later refreshes leave unchanged (a
+        span keeps it). The same as a walk's `restart`, `take` for each file, `settle`."""
+        self.restart()
         for key in listing['paths'].keys():
-            if count >= MAX_FILES:
+            if self.count >= MAX_FILES:
                 break
-            path = key[2:]
-            found = self.stat(path)
-            if found is None or not found['file'] or found['size'] > MAX_FILE_BYTES or \
-                    total + found['size'] > MAX_TOTAL_BYTES:
-                continue
-            entry = self.entries['k:' + path] if ('k:' + path) in self.entries else None
-            if entry is None or entry['size'] != found['size'] or entry['mtime'] != found['mtime'] or \
-                    entry['ctime'] != found['ctime']:
-                try:
-                    text = self.read(path)
-                except JsError:
-                    continue
-                if '\u0000' in text:
-                    continue  # binary: the change log keeps texts
-                entry = {'size': found['size'], 'mtime': found['mtime'], 'ctime': found['ctime'], 'text': text}
-            fresh['k:' + path] = entry
-            total += found['size']
-            count += 1
-        self.entries = fresh
-        self.total = total
-        self.count = count
-        return fresh
+            self.take(key[2:])
+        self.settle()
+        return self.entries
+
+    def restart(self) -> None:
+        """A walk of the workspace begins (the index's, host/changes/workspace_index.py): `entries` start again empty
+        (a new dict: one a span holds is never changed), the old ones kept aside until `settle`, so `take` re-reads
+        only the files that are new or changed."""
+        self.kept = self.entries
+        self.entries = {}
+        self.total = 0
+        self.count = 0
+
+    def take(self, path: str) -> None:
+        """The walk found the file `path`: its text joins `entries` (within the bounds)."""
+        if self.count >= MAX_FILES:
+            return
+        found = self.stat(path)
+        if is_none(found) or not found['file'] or found['size'] > MAX_FILE_BYTES or \
+                self.total + found['size'] > MAX_TOTAL_BYTES:
+            return
+        key = 'k:' + path
+        entry = self.kept[key] if key in self.kept else None
+        if is_none(entry) or entry['size'] != found['size'] or entry['mtime'] != found['mtime'] or \
+                entry['ctime'] != found['ctime']:
+            try:
+                text = self.read(path)
+            except JsError:
+                return
+            if '\u0000' in text:
+                return  # binary: the change log keeps texts
+            entry = {'size': found['size'], 'mtime': found['mtime'], 'ctime': found['ctime'], 'text': text}
+        self.entries[key] = entry
+        self.total += found['size']
+        self.count += 1
+
+    def settle(self) -> None:
+        """The walk is over: what it did not take again is forgotten."""
+        self.kept = {}
 
     def update(self, path: str) -> 'Optional[Entry]':
         """Bring `path`'s text up to date in place (`entries` changes: the index saves what its live spans need first)

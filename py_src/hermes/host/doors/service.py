@@ -34,7 +34,7 @@ from hermes.host.doors.tools import DoorTools
 from hermes.host.doors.watch import DoorWatch
 from hermes.host.settings import setting, on_settings_changed
 from hermes.host.workspace import disk_folders
-from hermes.host.changes.workspace_index import WorkspaceIndex
+from hermes.host.changes.window_index import WindowIndex
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Literal, Optional
 from hermes.contracts.json import JsonObject
@@ -120,17 +120,18 @@ class DoorConnection:
 
 class DoorService:
     """See the module's docstring. `proposals`: host/doors/proposals.py Proposals; `approver`: the window's gate;
-    `change_log`: where a connected CLI's disk changes are recorded."""
+    `change_log`: where a connected CLI's disk changes are recorded; `window_index`: the window's index of the
+    workspace those spans start from (host/changes/window_index.py; a new one when None)."""
 
     def __init__(self, context: 'ExtensionContext', log: 'Log', proposals: 'Proposals', approver: 'Optional[Approval]',
-                 change_log: 'Optional[ChangeLog]') -> None:
+                 change_log: 'Optional[ChangeLog]', window_index: 'Optional[WindowIndex]' = None) -> None:
         self.vscode_context = context
         self.log = log
         self.proposals = proposals
         self.approver = approver
         self.editor_context = EditorContext(now_ms)
-        self.watch = DoorWatch(change_log, self._make_span, SEAM_TIMERS, None, log)
-        self.index = WorkspaceIndex(None, SEAM_TIMERS)
+        self.index = WindowIndex(context) if window_index is None else window_index  # disposed with the window
+        self.watch = DoorWatch(change_log, self._make_span, SEAM_TIMERS, None, log, self.index.ready)
         self.servers = {}  # type: Dict[str, JsonObject]  # kind → {'server', 'port', 'token', 'file'}
         self.connections = []  # type: List[DoorConnection]
         self.listeners = []  # type: List[Callable[[], Any]]
@@ -248,6 +249,7 @@ class DoorService:
 
     def _protocol(self, kind: str, send: 'Callable[..., Any]') -> 'McpSession':
         self._count += 1
+        self.index.warm()  # a CLI dialled: the workspace is walked in the background while it says hello
         connection = DoorConnection(self, kind, self._count, cli_name(kind))
         tools = DoorTools(connection, self.proposals, self.approver)
         registry = tools.claude_registry() if kind == CLAUDE else tools.gemini_registry()
@@ -329,12 +331,11 @@ class DoorService:
         return sent
 
     def _make_span(self) -> 'DiskChangeSpan':
-        return DiskChangeSpan(self.log, None, SEAM_TIMERS, None, self.index)
+        return DiskChangeSpan(self.log, None, SEAM_TIMERS, None, self.index.index())
 
     def dispose(self) -> Any:
         """VS Code disposes without awaiting: the doors start closing at once (a JS promise)."""
         self.watch.dispose()
-        self.index.dispose()
         self.closed = True  # a start still under way closes what it opens
         if len(self.servers) > 0:
             return self.stop()
@@ -360,9 +361,9 @@ def ide_display_name() -> str:
 
 
 def register_doors(context: 'ExtensionContext', log: 'Log', proposals: 'Proposals', approver: 'Optional[Approval]',
-                   change_log: 'Optional[ChangeLog]') -> 'DoorService':
+                   change_log: 'Optional[ChangeLog]', window_index: 'Optional[WindowIndex]' = None) -> 'DoorService':
     """The doors open in the background once activation is done (`start` is not awaited)."""
-    doors = DoorService(context, log, proposals, approver, change_log)
+    doors = DoorService(context, log, proposals, approver, change_log, window_index)
     context.subscriptions.push(doors)
     on_settings_changed(context, 'doors', doors.apply_settings)
     context.subscriptions.push(vscode.window.onDidChangeTextEditorSelection(to_js_callback(doors.editor_changed)))

@@ -20,6 +20,8 @@ say; docs/DOORS.md).
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
 from hermes.js.errors import JsError
+from hermes.js.objects import is_none
+from hermes.js.promises import spawn
 from hermes.core.changes.notes import GUESSED
 from hermes.core.quiet_timer import QuietTimer
 # __pragma__('skip')
@@ -34,12 +36,18 @@ LONGEST_MS = 3000
 
 
 class DoorWatch:
-    """`make_span()` starts a DiskChangeSpan (host/changes/disk_changes.py); `change_log` records; `timers`: after/cancel."""
+    """`make_span()` starts a DiskChangeSpan (host/changes/disk_changes.py); `change_log` records; `timers`: after/cancel;
+    `ready()`: None, or what to await before a span starts (host/changes/window_index.py `ready`: the workspace's
+    index walked in the background, a slice a tick — the CLI just connected; if it names a file it is about to write
+    before the walk ended, the span starts at once and finishes the walk)."""
 
     def __init__(self, change_log: Any, make_span: 'Callable[[], DiskChangeSpan]', timers: Any,
-                 clock: 'Optional[Callable[[], float]]' = None, log: 'Optional[Log]' = None) -> None:
+                 clock: 'Optional[Callable[[], float]]' = None, log: 'Optional[Log]' = None,
+                 ready: 'Optional[Callable[[], Any]]' = None) -> None:
         self.change_log = change_log
         self.make_span = make_span
+        self.ready = ready
+        self._waiting = None  # type: Any  # what the next span waits for (ready), while a CLI is connected
         self.timers = timers
         self.log = log
         self.authors = []  # type: List[JsonObject]  # the connected CLIs' authors, the latest active last
@@ -48,14 +56,14 @@ class DoorWatch:
         # 'k:' + path → the text a CLI will write because the user accepted it in the review
         self.expected = {}  # type: Dict[str, str]
         self._span = None  # type: Optional[DiskChangeSpan]
-        self._timer = QuietTimer(timers, now_ms if clock is None else clock, QUIET_MS, LONGEST_MS, self.flush)
+        self._timer = QuietTimer(timers, now_ms if is_none(clock) else clock, QUIET_MS, LONGEST_MS, self.flush)
 
     def attach(self, author: 'JsonObject') -> None:
         """A CLI connected (or called a tool): it is now the likeliest writer."""
         authors = [known for known in self.authors if known['session'] != author['session']]
         authors.append(author)
         self.authors = authors
-        if self._span is None:
+        if is_none(self._span) and self._waiting is None:
             self._begin()
 
     def detach(self, author: 'JsonObject') -> None:
@@ -67,7 +75,9 @@ class DoorWatch:
     def about_to_write(self, path: str) -> None:
         """A CLI names `path` as a file it is about to write: remember its text now (unless the span knows it from
         its start) and record the file at the next flush even if the watcher has not reported it yet."""
-        if self._span is None:
+        if self._waiting is not None:
+            self._begin_now()  # before the index's walk ended: the rest of it now, exact first
+        if is_none(self._span):
             return
         self._span.note(path)
         if not (path in self.named):
@@ -92,12 +102,12 @@ class DoorWatch:
 
     def writes_done(self) -> None:
         """A CLI says the writes it announced are done: record them now rather than after the quiet wait."""
-        if self._span is not None and len(self.named) > 0:
+        if not is_none(self._span) and len(self.named) > 0:
             self.flush()
 
     def flush(self) -> int:
         span = self._span
-        if span is None or len(self.authors) == 0:
+        if is_none(span) or len(self.authors) == 0:
             return 0
         if len(self.named) == 0 and _all_saved_in_the_editor(span):
             # only the user's (or a tool's) saves: nothing to record, and no new span (a new one lists the workspace
@@ -120,7 +130,7 @@ class DoorWatch:
         """Several CLIs are connected: the changes `recorded` were listed as the last active one's, which the disk
         cannot confirm — say so in the Changes view."""
         notes = getattr(self.change_log, 'notes', None)
-        if notes is None:
+        if is_none(notes):
             return
         others = []  # type: List[str]
         for author in self.authors:
@@ -136,13 +146,30 @@ class DoorWatch:
         self._end_span()
 
     def _begin(self) -> None:
+        waiting = None if self.ready is None else self.ready()
+        if waiting is None:
+            self._begin_now()
+            return
+        self._waiting = waiting
+        spawn(self._begin_when_ready(waiting))
+
+    async def _begin_when_ready(self, waiting: Any) -> None:
+        await waiting
+        if self._waiting is waiting:
+            self._begin_now()
+
+    def _begin_now(self) -> None:
+        self._waiting = None
+        if len(self.authors) == 0:
+            return  # the CLIs left while the walk went on
         span = self.make_span()
         span.new_files_late_at_close = True  # a CLI's atomic-write temporary is no file it created (host/changes/disk_changes.py)
         span.on_seen = lambda path: self._timer.poke()
         self._span = span
 
     def _end_span(self) -> None:
-        if self._span is not None:
+        self._waiting = None
+        if not is_none(self._span):
             self._span.stop()
             self._span = None
 

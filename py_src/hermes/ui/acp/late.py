@@ -18,6 +18,7 @@ from hermes.core.chat.conversations import Conversation, ConversationStore
 from hermes.host.acp.agents import AcpAgents
 from hermes.host.acp.services import AcpServices
 from hermes.host.changes.log import ChangeLog
+from hermes.host.changes.window_index import WindowIndex
 from hermes.host.log import Log
 from hermes.host.mcp.service import McpService
 from hermes.ui.acp.chat import ChatStream, DiffDocuments
@@ -135,12 +136,14 @@ class LateAcpSessions:
 
 
 def register_acp_sessions(context: 'ExtensionContext', log: 'Log', mcp: 'Optional[McpService]', agents: 'AcpAgents',
-                          store: 'ConversationStore', change_log: 'Optional[ChangeLog]' = None) -> LateAcpSessions:
+                          store: 'ConversationStore', change_log: 'Optional[ChangeLog]' = None,
+                          window_index: 'Optional[WindowIndex]' = None) -> LateAcpSessions:
     """The runner's stand-in and the sign-in commands ("Sign In to an Agent", "Sign Out of an Agent", the setup button
-    of earlier versions), registered now; the runner is made on first use."""
+    of earlier versions), registered now; the runner is made on first use (with `window_index`, the window's index of
+    the workspace its turns' spans start from)."""
     def make_runner() -> 'AcpSessionRunner':
-        runner = load_part('hermes.ui.acp.session').make_acp_sessions(context, log, mcp, agents, store,
-                                                                     change_log)  # type: AcpSessionRunner
+        runner = load_part('hermes.ui.acp.session').make_acp_sessions(context, log, mcp, agents, store, change_log,
+                                                                     window_index)  # type: AcpSessionRunner
         return runner
 
     def make_commands(services: 'AcpServices') -> 'Dict[str, AgentCommand]':

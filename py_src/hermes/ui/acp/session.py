@@ -26,7 +26,7 @@ from hermes.host.acp.services import AcpServices
 from hermes.host.acp.sign_in import AgentSignIn
 from hermes.host.changes.log import SEAM_TIMERS
 from hermes.host.changes.disk_changes import DiskChangeSpan
-from hermes.host.changes.workspace_index import WorkspaceIndex
+from hermes.host.changes.window_index import WindowIndex
 from hermes.ui.acp.chat import ChatStreamView, chat_asker, chat_elicitor, register_diff_documents
 from hermes.ui.changes.native_edits import open_turn
 # __pragma__('skip')
@@ -144,7 +144,8 @@ class AcpSessionRunner:
     the commands agents sent (`updates`), their sessions (`sessions`), where sessions work (`place`)."""
 
     def __init__(self, services: 'AcpServices', store: 'ConversationStore', log: 'Log',
-                 documents: 'Optional[DiffDocuments]' = None, change_log: 'Optional[ChangeLog]' = None) -> None:
+                 documents: 'Optional[DiffDocuments]' = None, change_log: 'Optional[ChangeLog]' = None,
+                 window_index: 'Optional[WindowIndex]' = None) -> None:
         self.services = services  # (the sign-in commands and the conversation commands take their pieces from it)
         self.choice = services.choice
         self.options = services.options
@@ -155,12 +156,13 @@ class AcpSessionRunner:
         self.log = log
         self.documents = documents
         self.change_log = change_log
-        # the workspace's names and texts between turns, kept by a watcher: what a shell command the agent ran changed
-        index = WorkspaceIndex(None, SEAM_TIMERS)
+        # the window's index of the workspace (host/changes/window_index.py: one for the ACP sessions, the doors and
+        # terminal_run): the names and texts between turns, what a shell command the agent ran changed
+        index = WindowIndex(None) if window_index is None else window_index
         self.index = index
         self.turns = AcpConversations(services.turns, store, log,
-                                      lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, index), change_log,
-                                      services.updates.remember_commands)
+                                      lambda: DiskChangeSpan(log, None, SEAM_TIMERS, None, index.index()), change_log,
+                                      services.updates.remember_commands, index.ready)
         self.native = None  # type: Optional[NativeEdits]  # ui/changes/native_edits.py NativeEdits (set by the chat sessions): writes in VS Code's chat editing
         # True when VS Code's own "/" completion offers the agent's commands (ui/chat/session_commands.py); else the chat
         # says them once in a response
@@ -407,18 +409,21 @@ def acp_commands(choice: 'AgentChoice', processes: 'AgentProcesses', log: 'Log')
 
 
 def make_acp_sessions(context: 'ExtensionContext', log: 'Log', mcp: 'Optional[McpService]', agents: 'AcpAgents',
-                      store: 'ConversationStore', change_log: 'Optional[ChangeLog]' = None) -> AcpSessionRunner:
+                      store: 'ConversationStore', change_log: 'Optional[ChangeLog]' = None,
+                      window_index: 'Optional[WindowIndex]' = None) -> AcpSessionRunner:
     """The ACP agents behind chat sessions (and the side panel): the services of host/acp/services.py over the window's
     agent processes (`agents`: host/acp/agents.py AcpAgents) and their client side (`agents.client_side`: a turn
     cannot run without it), the diff documents; what the agents change on disk goes to `change_log`
-    (host/changes/log.py). Returns the runner. This module is a part loaded on first use: ui/acp/late.py makes the
-    runner the first time a chat session, the panel or a command needs it."""
+    (host/changes/log.py), its spans' starts taken from `window_index` (host/changes/window_index.py: the window's,
+    which the runner's making warms; a new one when None). Returns the runner. This module is a part loaded on first
+    use: ui/acp/late.py makes the runner the first time a chat session, the panel or a command needs it."""
     client_side = agents.client_side
     if client_side is None:  # (register_acp_agents always gives one: AcpAgents made without one serve no turn)
         raise AcpAgentError(NO_CLIENT_SIDE)
     services = AcpServices(log, lambda spec: agents.create(spec, client_side), client_side, mcp,
                            memory=context.globalState, storage=context.globalStorageUri.fsPath)
     context.subscriptions.push(new(vscode.Disposable, to_js_callback(services.dispose)))
-    runner = AcpSessionRunner(services, store, log, register_diff_documents(context, log), change_log)
-    context.subscriptions.push(new(vscode.Disposable, to_js_callback(runner.index.dispose)))  # its file watcher
+    index = WindowIndex(context) if window_index is None else window_index
+    runner = AcpSessionRunner(services, store, log, register_diff_documents(context, log), change_log, index)
+    index.warm()  # a session opened: the first turn finds the workspace walked (in slices, in the background)
     return runner
