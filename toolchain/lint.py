@@ -100,13 +100,6 @@ JS_RESERVED = {
     'typeof', 'var', 'void', 'eval', 'null',
 }
 JS_RENAMED_GLOBALS = {'isNaN', 'NaN', 'Infinity'}
-# The modules that still call the seam's is_none (its `x is None` rewrite left them to a branch that was changing them
-# then; tests/unit/test_transcrypt_lint.py keeps this to the modules that still call it): rewrite them the same way and
-# empty this, then delete is_none and its tests (tests/unit/test_seam.py, tests/node/seam.test.js).
-IS_NONE_CALLERS_LEFT = {
-    'py_src/hermes/host/changes/disk_changes.py', 'py_src/hermes/host/doors/service.py',
-    'py_src/hermes/host/terminals.py', 'py_src/hermes/ui/acp/session.py',
-}
 # Checked against the runtime under node (String.prototype / Array.prototype / the runtime's exports).
 MISSING_METHODS = {
     'casefold', 'center', 'count', 'encode', 'expandtabs', 'isascii', 'isidentifier', 'isprintable', 'istitle',
@@ -418,7 +411,7 @@ class Linter(ast.NodeVisitor):
             self.check_name(node, node.id)
         elif node.id in JS_RENAMED_GLOBALS:
             self.report(node, 'js-renamed', node.id)
-        elif node.id == 'is_none' and self.path not in IS_NONE_CALLERS_LEFT:
+        elif node.id == 'is_none':  # the helper the build made needless (a habit of older code)
             self.report(node, 'is-none-helper')
 
     def visit_Import(self, node):

@@ -95,15 +95,12 @@ def test_findings_say_where_and_what_to_do_instead():
     assert 'ignore their argument in JS' in message and 'core/strip_chars.py' in message
 
 
-def test_is_none_says_write_is_none_and_is_left_only_to_the_modules_that_still_call_it():
+def test_is_none_says_write_is_none():
     [finding] = lint_source("from hermes.js.objects import is_none\nx = is_none(v)\n", 'py_src/hermes/m.py',
                             SEAM_GLOBALS)
     assert str(finding) == ('py_src/hermes/m.py:2: [is-none-helper] `is_none(x)` is `x is None` now: the build compiles '
                             'a comparison with None to `== null`, true for JS `undefined` too (toolchain/compact.py). '
                             'Write `x is None` / `x is not None`.')
-    from toolchain.lint import IS_NONE_CALLERS_LEFT, ROOT
-    still_calling = {path for path in IS_NONE_CALLERS_LEFT if 'is_none(' in (ROOT / path).read_text()}
-    assert still_calling == IS_NONE_CALLERS_LEFT, 'rewritten: remove from toolchain/lint.py IS_NONE_CALLERS_LEFT'
 
 
 SAFE = [

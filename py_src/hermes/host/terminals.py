@@ -10,7 +10,7 @@ VS Code offers no way to read a terminal's output: the tools say so and fall bac
 from hermes.js.clock import now_ms
 from hermes.js.errors import JsError, to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, or_none
+from hermes.js.objects import or_none
 from hermes.js.promises import for_each_async
 from hermes.core.service_problems import ServiceProblem
 from hermes.core.values import json_type, get_key, is_object, object_keys
@@ -103,7 +103,7 @@ class Execution:
             self._on_stream_end.append(callback)
 
     def duration_ms(self) -> float:
-        return (now_ms() if is_none(self.ended) else self.ended) - self.started
+        return (now_ms() if self.ended is None else self.ended) - self.started
 
     def describe(self) -> 'ExecutionView':
         return {'command': self.command, 'exitCode': self.exit_code, 'running': not self.done,
@@ -135,16 +135,16 @@ class TerminalRecord:
         return None
 
     def alive(self) -> bool:
-        return is_none(self.terminal.exitStatus)
+        return self.terminal.exitStatus is None
 
     def describe(self) -> 'TerminalView':
         current = self.running()
         active = vscode.window.activeTerminal
         status = self.terminal.exitStatus  # (None while it runs: `alive`)
-        return {'id': self.id, 'name': self.label(), 'active': not is_none(active) and active is self.terminal,
-                'shellIntegration': not is_none(self.terminal.shellIntegration), 'createdByHermes': self.owned,
-                'running': None if is_none(current) else current.command,
-                'exitCode': None if is_none(status) else or_none(status.code),
+        return {'id': self.id, 'name': self.label(), 'active': active is not None and active is self.terminal,
+                'shellIntegration': self.terminal.shellIntegration is not None, 'createdByHermes': self.owned,
+                'running': None if current is None else current.command,
+                'exitCode': None if status is None else or_none(status.code),
                 'executions': len(self.executions)}
 
 
@@ -196,7 +196,7 @@ class TerminalService:
 
     def _closed(self, terminal: 'Terminal') -> None:
         record = self.find_record(terminal)
-        if is_none(record):
+        if record is None:
             return
         for entry in record.executions:
             entry.finish(None)
@@ -213,7 +213,7 @@ class TerminalService:
     def _execution_ended(self, event: Any) -> None:
         record = self.record_for(event.terminal)
         entry = self.find_execution(record, event.execution)
-        if is_none(entry):  # started before we listened: no output, but the exit code is known
+        if entry is None:  # started before we listened: no output, but the exit code is known
             entry = self._add(record, Execution(record, event.execution, _command_text(event.execution)))
             entry.stream_finished()
         entry.finish(event.exitCode)
@@ -229,7 +229,7 @@ class TerminalService:
 
     def record_for(self, terminal: 'Terminal', owned: bool = False) -> 'TerminalRecord':
         record = self.find_record(terminal)
-        if is_none(record):
+        if record is None:
             record = TerminalRecord(self.next_id, terminal, owned)
             self.next_id = self.next_id + 1
             self.records.append(record)
@@ -239,9 +239,9 @@ class TerminalService:
     def lookup(self, ref: 'Json') -> 'TerminalRecord':
         """The terminal a tool argument names: its id (a number), its name, or None for the active one. A
         ServiceProblem ('no-active', 'ambiguous', 'not-found') when there is none."""
-        if is_none(ref):
+        if ref is None:
             active = vscode.window.activeTerminal
-            if is_none(active):
+            if active is None:
                 raise ServiceProblem('no-active', 'No terminal is active.')
             return self.record_for(active)
         if json_type(ref) == 'string':
@@ -278,7 +278,7 @@ class TerminalService:
     def track(self, record: 'TerminalRecord', execution: Any, command: 'Optional[str]' = None) -> 'Execution':
         """Start capturing `execution` (once): its output, then its exit code."""
         entry = self.find_execution(record, execution)
-        if not is_none(entry):
+        if entry is not None:
             return entry
         entry = self._add(record, Execution(record, execution, command or _command_text(execution)))
         try:
@@ -297,16 +297,16 @@ class TerminalService:
     def shell_to_start(self, shell: 'Optional[str]' = None) -> str:
         """What `create(…, shell)` starts, for the dialog: the shell named, or the default terminal profile
         (settings, which a workspace can set, name its program, arguments and environment)."""
-        if not is_none(shell):
+        if shell is not None:
             return 'shell: ' + shell + ' (found on PATH)'
         return default_profile_text()
 
     def create(self, name: str, cwd: 'Optional[str]' = None, shell: 'Optional[str]' = None,
                show: bool = True) -> 'TerminalRecord':
         options = {'name': name}  # type: TerminalOptionsDict
-        if not is_none(cwd):
+        if cwd is not None:
             options['cwd'] = cwd
-        if not is_none(shell):
+        if shell is not None:
             options['shellPath'] = shell
         terminal = vscode.window.createTerminal(options)
         if show:
@@ -320,15 +320,15 @@ class TerminalService:
 
     def terminal_for_run(self, ref: 'Json') -> 'Tuple[TerminalRecord, bool]':
         """The named terminal, or an idle terminal Hermes created (a new one when all are busy)."""
-        if not is_none(ref):
+        if ref is not None:
             record = self.lookup(ref)
             current = record.running()
-            if not is_none(current):
+            if current is not None:
                 raise ServiceProblem('busy', 'Terminal ' + str(record.id) + ' "' + record.label() +
                                       '" is still running `' + current.command + '`.')
             return record, False
         for record in self.records:
-            if record.owned and record.alive() and is_none(record.running()):
+            if record.owned and record.alive() and record.running() is None:
                 return record, False
         return self.create('Hermes', None, None, True), True
 
@@ -340,7 +340,7 @@ class TerminalService:
         terminal = record.terminal
         wait_ms = self.new_terminal_wait_ms if new_terminal else self.existing_terminal_wait_ms
         change_log = change_log_of(call)
-        recording = not is_none(change_log)
+        recording = change_log is not None
         index = self.window_index if recording else None
         if index is not None:
             index.warm()  # the window's first command: the index walks in the background while the shell gets ready
@@ -348,7 +348,7 @@ class TerminalService:
         integration = await self.wait_for_integration(terminal, wait_ms, call)
         if call.cancelled:
             return {'outcome': 'cancelled', 'entry': None}
-        if is_none(integration):
+        if integration is None:
             if not record.alive():
                 raise ServiceProblem('exited', 'Terminal ' + str(record.id) + ' "' + record.label() + '" has exited.')
             terminal.sendText(command, True)
@@ -372,7 +372,7 @@ class TerminalService:
             elif outcome == 'cancelled' and record.alive():
                 terminal.sendText('\x03', False)
         finally:
-            if not is_none(span):
+            if span is not None:
                 span.record(change_log, span.end(), call.author)
         return {'outcome': outcome, 'entry': entry}
 
@@ -384,7 +384,7 @@ class TerminalService:
         Returns whether the text was run as a tracked command."""
         integration = record.terminal.shellIntegration
         one_line = '\n' not in text and '\r' not in text and text.strip() != ''
-        if enter and one_line and not is_none(integration) and is_none(record.running()):
+        if enter and one_line and integration is not None and record.running() is None:
             self.track(record, integration.executeCommand(text), text)
             return True
         record.terminal.sendText(text, enter)
@@ -397,10 +397,10 @@ class TerminalService:
 
 def _command_text(execution: Any) -> str:
     command_line = execution.commandLine
-    if is_none(command_line):
+    if command_line is None:
         return ''
     value = command_line.value
-    return '' if is_none(value) else value
+    return '' if value is None else value
 
 
 def register_terminals(context: 'ExtensionContext', window_index: 'Optional[WindowIndex]' = None) -> 'TerminalService':
@@ -429,14 +429,14 @@ def default_profile_text() -> str:
         program = get_key(profile, 'path')
         if json_type(program) == 'array':
             parts.extend([str(item) for item in program])
-        elif not is_none(program):
+        elif program is not None:
             parts.append(str(program))
-        elif not is_none(get_key(profile, 'source')):
+        elif get_key(profile, 'source') is not None:
             parts.append('(' + str(get_key(profile, 'source')) + ')')
         arguments = get_key(profile, 'args')
         if json_type(arguments) == 'array':
             parts.extend([str(item) for item in arguments])
-        elif not is_none(arguments):
+        elif arguments is not None:
             parts.append(str(arguments))
         lines = ['terminal profile "' + name + '": ' + quote_args(parts)]
         env = get_key(profile, 'env')
@@ -445,8 +445,8 @@ def default_profile_text() -> str:
                 lines.append('env: ' + key + '=' + str(env[key]))
         return '\n'.join(lines) + _env_text(terminal, system)
     shell = environment_variable('SHELL')
-    return ('the default shell: ' + (shell if not is_none(shell) and shell != '' else '/bin/sh') +
-            ('' if is_none(name) else ' (the default profile "' + str(name) + '" is not defined)')) + _env_text(terminal, system)
+    return ('the default shell: ' + (shell if shell is not None and shell != '' else '/bin/sh') +
+            ('' if name is None else ' (the default profile "' + str(name) + '" is not defined)')) + _env_text(terminal, system)
 
 
 def _env_text(terminal: 'WorkspaceConfiguration', system: str) -> str:

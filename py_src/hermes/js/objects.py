@@ -2,13 +2,6 @@
 # __pragma__('tconv')
 
 
-def is_none(value: 'Any') -> 'TypeIs[None]':
-    """True for None and, in JS, for `undefined` (missing keys, absent arguments, void returns). Write `x is None`:
-    the build compiles it to `== null` too (toolchain/compact.py). Kept for the modules toolchain/lint.py
-    IS_NONE_CALLERS_LEFT names, until they are rewritten."""
-    return value == None  # compiles to JS `== null`, which also matches undefined
-
-
 def is_undefined(value: 'Any') -> bool:
     return typeof(value) == 'undefined'
 
@@ -54,8 +47,6 @@ def call_method(obj: 'Any', method_name: str, *args: 'Any') -> 'Any':
 from typing import TYPE_CHECKING, Any, Callable, List, TypeVar, TypeVarTuple, Unpack
 T = TypeVar('T')
 Ts = TypeVarTuple('Ts')
-if TYPE_CHECKING:  # the checker narrows Optional values through is_none (typing.TypeIs from Python 3.13)
-    from typing_extensions import TypeIs
 from hermes.js.objects_cpython import typeof as typeof  # (`as`: re-exported, for the modules that test JS types)
 from hermes.js.objects_cpython import is_undefined, new, is_array, keys_of, plain_object, call_method
 # __pragma__('noskip')

@@ -48,7 +48,6 @@ records nothing outside the workspace folders, by real path); the watcher watche
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none
 from hermes.host.paths import folder_paths
 from hermes.core.changes.authors import author_of
 from hermes.core.changes.notes import TOO_MANY, UNKNOWN_BEFORE
@@ -98,7 +97,7 @@ class DiskChangeSpan:
                  timers: Any = None, folders: 'Optional[List[str]]' = None,
                  index: 'Optional[WorkspaceIndex]' = None) -> None:
         self.log = log
-        self.read = read_text_or_none if is_none(read) else read  # type: Callable[[str], Optional[str]]
+        self.read = read_text_or_none if read is None else read  # type: Callable[[str], Optional[str]]
         self.timers = timers
         self.paths = []  # type: List[str]
         self.overflow = 0
@@ -167,13 +166,13 @@ class DiskChangeSpan:
             self.overflow += 1
             return
         self.paths.append(path)
-        if not is_none(self.on_seen):
+        if self.on_seen is not None:
             self.on_seen(path)
-        if not is_none(self._recording):  # a late event: the span has ended and recorded already
+        if self._recording is not None:  # a late event: the span has ended and recorded already
             if self.new_files_late_at_close and self._is_new(path):
                 self._late_new.append(path)
                 return
-            if self._record_one(self._recording[0], path, self._recording[1]) and not is_none(self.on_late):
+            if self._record_one(self._recording[0], path, self._recording[1]) and self.on_late is not None:
                 self.on_late([path])
 
     # ------------------------------------------------------------------------------------- the end
@@ -188,9 +187,9 @@ class DiskChangeSpan:
         if self.watcher is None:
             self.start.close(paths)
             return paths
-        if not is_none(self._late_timer):
+        if self._late_timer is not None:
             return paths
-        if is_none(self.timers):
+        if self.timers is None:
             self.stop()
         else:
             self._late_timer = self.timers.after(self.stop, LATE_EVENTS_MS)
@@ -198,7 +197,7 @@ class DiskChangeSpan:
 
     def stop(self) -> None:
         """Stop watching (at once; `end` calls it LATE_EVENTS_MS later)."""
-        if not is_none(self._late_timer) and not is_none(self.timers):
+        if self._late_timer is not None and self.timers is not None:
             self.timers.cancel(self._late_timer)
         self._late_timer = None
         self._record_late_new()
@@ -206,7 +205,7 @@ class DiskChangeSpan:
         for subscription in self.subscriptions:
             subscription.dispose()
         self.subscriptions = []
-        if not is_none(self.watcher):
+        if self.watcher is not None:
             self.watcher.dispose()
             self.watcher = None
 
@@ -215,17 +214,17 @@ class DiskChangeSpan:
         """Each changed file whose before-text is known goes to the change log as `author`'s; returns how many
         (and appends their paths to the list `recorded`, when given). Files the watcher reports later (within
         LATE_EVENTS_MS of `end`) are recorded the same way."""
-        if is_none(change_log):
+        if change_log is None:
             return 0
         self._recording = [change_log, author]
         count = 0
         for path in paths:
             if self._record_one(change_log, path, author):
                 count += 1
-                if not is_none(recorded):
+                if recorded is not None:
                     recorded.append(path)
         notes = getattr(change_log, 'notes', None)
-        if self.overflow > 0 and len(paths) > 0 and not is_none(notes):
+        if self.overflow > 0 and len(paths) > 0 and notes is not None:
             notes.add(TOO_MANY, paths[len(paths) - 1], author_of(author)['client'], str(self.overflow))
         return count
 
@@ -257,17 +256,17 @@ class DiskChangeSpan:
 
     def _is_new(self, path: str) -> bool:
         before = self.before_of(path)
-        return before['known'] and is_none(before['text'])
+        return before['known'] and before['text'] is None
 
     def _record_late_new(self) -> None:
         """The new files reported late that are still there (`new_files_late_at_close`)."""
         paths = self._late_new
         self._late_new = []
-        if is_none(self._recording):
+        if self._recording is None:
             return
         recorded = [path for path in paths if node('fs').existsSync(path) and
                     self._record_one(self._recording[0], path, self._recording[1])]
-        if len(recorded) > 0 and not is_none(self.on_late):
+        if len(recorded) > 0 and self.on_late is not None:
             self.on_late(recorded)
 
     def _record_one(self, change_log: Any, path: str, author: Any) -> bool:
@@ -277,7 +276,7 @@ class DiskChangeSpan:
         before = self.before_of(path)
         if not before['known']:
             notes = getattr(change_log, 'notes', None)
-            if not is_none(notes):
+            if notes is not None:
                 notes.add(UNKNOWN_BEFORE, path, author_of(author)['client'])
             return False
         try:
@@ -286,13 +285,13 @@ class DiskChangeSpan:
                 return False  # changed before the span began, reported late: not the span's writer
             after = self.read(path)
             entry = change_log.entry(path) if hasattr(change_log, 'entry') else None
-            if not is_none(entry) and entry['text'] == after:
+            if entry is not None and entry['text'] == after:
                 return False  # recorded already (the writer went through a tool)
-            return not is_none(change_log.record(path, before['text'], after, author))
+            return change_log.record(path, before['text'], after, author) is not None
         except JsError as error:
             self._warn('could not record the change of ' + path + ': ' + error_message(error))
             return False
 
     def _warn(self, text: str) -> None:
-        if not is_none(self.log):
+        if self.log is not None:
             self.log.warn('Changes: ' + text)

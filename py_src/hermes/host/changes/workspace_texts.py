@@ -15,7 +15,6 @@ the change log's own confinement decides what is stored.
 # __pragma__('tconv')
 from hermes.js.errors import JsError
 from hermes.js.modules import node
-from hermes.js.objects import is_none
 
 # __pragma__('skip')
 from typing import Any, Callable, Dict, Optional, TypedDict
@@ -59,8 +58,8 @@ class WorkspaceTexts:
 
     def __init__(self, stat: 'Optional[Callable[[str], Optional[Stat]]]' = None,
                  read: 'Optional[Callable[[str], str]]' = None) -> None:
-        self.stat = _stat_of if is_none(stat) else stat
-        self.read = _read if is_none(read) else read
+        self.stat = _stat_of if stat is None else stat
+        self.read = _read if read is None else read
         self.entries = {}  # type: Dict[str, Entry]  # 'k:' + path → its entry (never changed once made)
         self.total = 0
         self.count = 0  # len(entries), kept: Transcrypt's len of a dict counts its keys
@@ -92,12 +91,12 @@ class WorkspaceTexts:
         if self.count >= MAX_FILES:
             return
         found = self.stat(path)
-        if is_none(found) or not found['file'] or found['size'] > MAX_FILE_BYTES or \
+        if found is None or not found['file'] or found['size'] > MAX_FILE_BYTES or \
                 self.total + found['size'] > MAX_TOTAL_BYTES:
             return
         key = 'k:' + path
         entry = self.kept[key] if key in self.kept else None
-        if is_none(entry) or entry['size'] != found['size'] or entry['mtime'] != found['mtime'] or \
+        if entry is None or entry['size'] != found['size'] or entry['mtime'] != found['mtime'] or \
                 entry['ctime'] != found['ctime']:
             try:
                 text = self.read(path)

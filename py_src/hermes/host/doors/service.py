@@ -17,7 +17,6 @@ repository cannot open or close them) and follows it without a reload.
 from hermes.js.clock import now_ms
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import node, vscode
-from hermes.js.objects import is_none
 from hermes.js.process import environment_variable
 from hermes.js.promises import spawn
 from hermes.js.timers import set_timer, clear_timer
@@ -83,15 +82,15 @@ class DoorConnection:
 
     @property
     def version(self) -> str:
-        info = None if is_none(self.protocol) else self.protocol.client_info
+        info = None if self.protocol is None else self.protocol.client_info
         version = get_key(info, 'version')
-        return '' if is_none(version) else str(version)
+        return '' if version is None else str(version)
 
     def author(self, turn: 'Optional[str]' = None) -> 'JsonObject':
         return {'client': self.client, 'session': self.session, 'turn': turn}
 
     def notify(self, method: str, params: 'JsonObject') -> None:
-        if not is_none(self.protocol) and not self.protocol.closed and self.protocol.ready:
+        if self.protocol is not None and not self.protocol.closed and self.protocol.ready:
             self.protocol.notify(method, params)
 
     def latest_selection(self) -> 'Optional[JsonObject]':
@@ -150,7 +149,7 @@ class DoorService:
 
     def stop(self, only: 'Optional[str]' = None) -> Any:
         """Close every door (or the one of kind `only`); with every door, for good (the window is closing)."""
-        if is_none(only):
+        if only is None:
             self.closed = True
         return self._in_turn(lambda: self._close(only))
 
@@ -162,7 +161,7 @@ class DoorService:
         previous = self._busy
 
         async def run() -> None:
-            if not is_none(previous):
+            if previous is not None:
                 await previous
             await change()
         self._busy = spawn(run())
@@ -176,7 +175,7 @@ class DoorService:
 
     async def _close(self, only: 'Optional[str]') -> None:
         for kind in KINDS:
-            if kind in self.servers and (is_none(only) or only == kind):
+            if kind in self.servers and (only is None or only == kind):
                 door = self.servers[kind]
                 del self.servers[kind]
                 remove_own(door['file'])
@@ -295,7 +294,7 @@ class DoorService:
         self._send_context_soon()
 
     def _send_context_soon(self) -> None:
-        if not is_none(self._context_timer):
+        if self._context_timer is not None:
             clear_timer(self._context_timer)
         self._context_timer = set_timer(self._send_context, CONTEXT_QUIET_MS)
 
@@ -305,19 +304,19 @@ class DoorService:
         selection = self.editor_context.editor_changed(editor)
         gemini = None  # type: Optional[JsonObject]
         for connection in self.connections:
-            if connection.kind == CLAUDE and not is_none(selection):
+            if connection.kind == CLAUDE and selection is not None:
                 connection.notify('selection_changed', {'text': selection['text'], 'filePath': selection['filePath'],
                                                         'fileUrl': selection['fileUrl'],
                                                         'selection': selection['selection']})
             elif connection.kind != CLAUDE:  # Gemini CLI, Qwen Code
-                if is_none(gemini):
+                if gemini is None:
                     gemini = self.editor_context.gemini_context(editor)
                 connection.notify('ide/contextUpdate', gemini)
 
     def send_selection(self) -> int:
         """"Send Selection to the Agent in the Terminal": an `at_mentioned` to every connected Claude Code."""
         mention = mention_of(vscode.window.activeTextEditor)
-        if is_none(mention):
+        if mention is None:
             vscode.window.showInformationMessage('Hermes: select some text in a workspace file first.')
             return 0
         sent = 0
@@ -348,8 +347,8 @@ def gemini_would_dial_the_host() -> bool:
     in a container, a dev container's workspace extension), so its terminals say so."""
     fs = node('fs')
     in_container = fs.existsSync('/.dockerenv') or fs.existsSync('/run/.containerenv')
-    told = not is_none(environment_variable('SSH_CONNECTION')) or not is_none(environment_variable(CONTAINER_MARK)) \
-        or not is_none(environment_variable('REMOTE_CONTAINERS'))
+    told = environment_variable('SSH_CONNECTION') is not None or environment_variable(CONTAINER_MARK) is not None \
+        or environment_variable('REMOTE_CONTAINERS') is not None
     return in_container and not told
 
 

@@ -20,7 +20,6 @@ say; docs/DOORS.md).
 # __pragma__('tconv')
 from hermes.js.clock import now_ms
 from hermes.js.errors import JsError
-from hermes.js.objects import is_none
 from hermes.js.promises import spawn
 from hermes.core.changes.notes import GUESSED
 from hermes.core.quiet_timer import QuietTimer
@@ -56,14 +55,14 @@ class DoorWatch:
         # 'k:' + path → the text a CLI will write because the user accepted it in the review
         self.expected = {}  # type: Dict[str, str]
         self._span = None  # type: Optional[DiskChangeSpan]
-        self._timer = QuietTimer(timers, now_ms if is_none(clock) else clock, QUIET_MS, LONGEST_MS, self.flush)
+        self._timer = QuietTimer(timers, now_ms if clock is None else clock, QUIET_MS, LONGEST_MS, self.flush)
 
     def attach(self, author: 'JsonObject') -> None:
         """A CLI connected (or called a tool): it is now the likeliest writer."""
         authors = [known for known in self.authors if known['session'] != author['session']]
         authors.append(author)
         self.authors = authors
-        if is_none(self._span) and self._waiting is None:
+        if self._span is None and self._waiting is None:
             self._begin()
 
     def detach(self, author: 'JsonObject') -> None:
@@ -77,7 +76,7 @@ class DoorWatch:
         its start) and record the file at the next flush even if the watcher has not reported it yet."""
         if self._waiting is not None:
             self._begin_now()  # before the index's walk ended: the rest of it now, exact first
-        if is_none(self._span):
+        if self._span is None:
             return
         self._span.note(path)
         if not (path in self.named):
@@ -102,12 +101,12 @@ class DoorWatch:
 
     def writes_done(self) -> None:
         """A CLI says the writes it announced are done: record them now rather than after the quiet wait."""
-        if not is_none(self._span) and len(self.named) > 0:
+        if self._span is not None and len(self.named) > 0:
             self.flush()
 
     def flush(self) -> int:
         span = self._span
-        if is_none(span) or len(self.authors) == 0:
+        if span is None or len(self.authors) == 0:
             return 0
         if len(self.named) == 0 and _all_saved_in_the_editor(span):
             # only the user's (or a tool's) saves: nothing to record, and no new span (a new one lists the workspace
@@ -130,7 +129,7 @@ class DoorWatch:
         """Several CLIs are connected: the changes `recorded` were listed as the last active one's, which the disk
         cannot confirm — say so in the Changes view."""
         notes = getattr(self.change_log, 'notes', None)
-        if is_none(notes):
+        if notes is None:
             return
         others = []  # type: List[str]
         for author in self.authors:
@@ -169,7 +168,7 @@ class DoorWatch:
 
     def _end_span(self) -> None:
         self._waiting = None
-        if not is_none(self._span):
+        if self._span is not None:
             self._span.stop()
             self._span = None
 

@@ -6,7 +6,7 @@ files the agent changed noticed, and a failure said in words (with a button that
 # __pragma__('tconv')
 from hermes.js.errors import error_message, JsError, to_js_callback
 from hermes.js.modules import vscode
-from hermes.js.objects import is_none, new
+from hermes.js.objects import new
 from hermes.js.text import bytes_base64
 from hermes.core.values import json_type, get_key
 from hermes.core.cancellation import Cancellation
@@ -85,8 +85,8 @@ def prompt_blocks(request: Any, agent_commands: 'Optional[List[str]]' = None) ->
     blocks = [{'type': 'text', 'text': sent}]  # type: List[JsonObject]
     for reference in prop(request, 'references') or []:
         value = prop(reference, 'value')
-        uri = value if not is_none(value) and not is_none(prop(value, 'scheme')) else prop(value, 'uri')
-        if is_none(uri) or prop(uri, 'scheme') != 'file':
+        uri = value if value is not None and prop(value, 'scheme') is not None else prop(value, 'uri')
+        if uri is None or prop(uri, 'scheme') != 'file':
             continue
         path = uri.path
         blocks.append({'type': 'resource_link', 'uri': uri.toString(), 'name': path[path.rfind('/') + 1:]})
@@ -101,37 +101,37 @@ async def attached_blocks(request: Any, log: 'Optional[Log]' = None) -> 'List[Js
     blocks = []  # type: List[JsonObject]
     for reference in prop(request, 'references') or []:
         value = prop(reference, 'value')
-        if is_none(value):
+        if value is None:
             continue
         try:
             block = await _reference_block(value)
         except JsError as error:
             block = None
-            if not is_none(log):
+            if log is not None:
                 log.warn('ACP: an attachment could not be read: ' + error_message(error))
-        if not is_none(block):
+        if block is not None:
             blocks.append(block)
     return blocks
 
 
 async def _reference_block(value: Any) -> 'Optional[JsonObject]':
     mime_type = prop(value, 'mimeType')
-    if json_type(mime_type) == 'string' and not is_none(prop(value, 'data')):  # ChatReferenceBinaryData
+    if json_type(mime_type) == 'string' and prop(value, 'data') is not None:  # ChatReferenceBinaryData
         if not mime_type.lower().startswith('image/'):
             return None
         data = await value.data()
         source = prop(value, 'reference')
         return image_block(mime_type, bytes_base64(data),
-                           source.toString() if not is_none(source) and not is_none(prop(source, 'scheme')) else None)
+                           source.toString() if source is not None and prop(source, 'scheme') is not None else None)
     location = prop(value, 'range')
-    uri = value if not is_none(prop(value, 'scheme')) else prop(value, 'uri')
-    if is_none(uri) or prop(uri, 'scheme') != 'file':
+    uri = value if prop(value, 'scheme') is not None else prop(value, 'uri')
+    if uri is None or prop(uri, 'scheme') != 'file':
         return None
     try:
         document = await vscode.workspace.openTextDocument(uri)
     except JsError:
         return {'type': 'resource_link', 'uri': uri.toString(), 'name': link_name(uri.toString())}  # not text
-    if is_none(location):
+    if location is None:
         return resource_block(uri.toString(), document.getText(), None)
     return resource_block(selection_uri(uri.toString(), location.start.line + 1, location.end.line + 1),
                           document.getText(location), None)
@@ -188,7 +188,7 @@ class AcpSessionRunner:
     def panel_options(self, conversation: 'Conversation') -> 'List[JsonObject]':
         """The side panel's pickers for `conversation`'s agent session (core/acp/options.py panel_options): none for a
         conversation no agent answers yet."""
-        if is_none(conversation.acp):
+        if conversation.acp is None:
             return []
         return panel_options(self.options.offered_to(conversation.acp['agent']), chosen_values(conversation.acp))
 
@@ -202,14 +202,14 @@ class AcpSessionRunner:
         sends = []  # type: List[Tuple[Optional[ChoiceTarget], str, Json]]
         for update in updates or []:  # all kept first (VS Code may ask for the session's options right away) …
             found = option_update(update)
-            if is_none(found) or get_key(conversation.acp, found[0]) == found[1]:
+            if found is None or get_key(conversation.acp, found[0]) == found[1]:
                 continue
             sends.append((self.options.choose(conversation, found[0], found[1]), found[0], found[1]))
         if len(sends) > 0 and len(conversation.messages) > 0:
             self.store.put(conversation, SESSION_ORIGIN)
         calls = []  # type: List[Tuple[str, Awaitable[None]]]
         for target, option, value in sends:  # … then told to the agent (in order), when its session is open
-            if not is_none(target):
+            if target is not None:
                 calls.append((option, self.options.send_choice(target, option, value)))
         for option, call in calls:
             try:
@@ -227,8 +227,8 @@ class AcpSessionRunner:
         for a conversation no agent answered yet, the agent of the front end's `choice`) sent last; [] for the
         built-in loop."""
         acp = conversation.acp
-        agent_name = acp['agent'] if not is_none(acp) else None if choice is None else agent_of_choice(choice)
-        if is_none(agent_name) or (is_none(acp) and len(conversation.messages) > 0):
+        agent_name = acp['agent'] if acp is not None else None if choice is None else agent_of_choice(choice)
+        if agent_name is None or (acp is None and len(conversation.messages) > 0):
             return []
         commands = commands_of(get_key(acp, 'commands'))
         return commands if len(commands) > 0 else self.updates.known_commands(agent_name)
@@ -247,7 +247,7 @@ class AcpSessionRunner:
         begun = self.turns.begin(conversation, text, spec['name'], SESSION_ORIGIN)
         cancellation = Cancellation()
         subscription = None
-        if not is_none(token):
+        if token is not None:
             if token.isCancellationRequested:
                 cancellation.cancel('The user stopped the turn.')
             subscription = token.onCancellationRequested(lambda event: cancellation.cancel('The user stopped the turn.'))
@@ -259,10 +259,10 @@ class AcpSessionRunner:
                                          chat_elicitor(stream, spec['name'], self.log))
         finally:
             close_edits()
-            if not is_none(subscription):
+            if subscription is not None:
                 subscription.dispose()
         failure = ended['failure']
-        if not is_none(failure):
+        if failure is not None:
             stream.markdown(('\n\n' if shown.text_shown else '') + failure['message'])
             if failure['setup']:
                 stream.button({'command': SIGN_IN_COMMAND, 'title': sign_in_title(spec['name']),
@@ -270,10 +270,10 @@ class AcpSessionRunner:
             return {'metadata': {'hermes': {'stopped': 'error', 'acp': spec['name']}}}
         if ended['empty'] and not shown.text_shown:
             stream.markdown(no_answer_text(spec['name']))
-        if not is_none(ended['usage']):  # what the turn used and cost, a line under it
+        if ended['usage'] is not None:  # what the turn used and cost, a line under it
             stream.markdown('\n\n' + usage_markdown(ended['usage']))
         hint = None if self.commands_offered else self.turns.commands_hint(conversation, spec['name'], SESSION_ORIGIN)
-        if not is_none(hint):  # the agent's commands arrived or changed: said once, at the end of this response
+        if hint is not None:  # the agent's commands arrived or changed: said once, at the end of this response
             stream.markdown('\n\n' + hint)
         return {'metadata': {'hermes': {'stopped': 'cancelled' if ended['cancelled'] else 'done', 'acp': spec['name'],
                                         'stopReason': ended['stopReason']}}}
@@ -281,9 +281,9 @@ class AcpSessionRunner:
     def session_commands(self, conversation: 'Optional[Conversation]') -> 'List[JsonObject]':
         """The commands a chat session's "/" offers: its agent session's, else those its agent sent last; for a
         session no agent answered yet (or None: one VS Code has not opened), those of the agent new sessions use."""
-        if is_none(conversation) or (is_none(conversation.acp) and len(conversation.messages) == 0):
+        if conversation is None or (conversation.acp is None and len(conversation.messages) == 0):
             backend = self.choice.choose_for_listing()
-            return [] if is_none(backend) else self.updates.known_commands(backend['spec']['name'])
+            return [] if backend is None else self.updates.known_commands(backend['spec']['name'])
         return self.commands(conversation, None)
 
     # ---------------------------------------------------------------- the agent's own sessions
@@ -292,11 +292,11 @@ class AcpSessionRunner:
         """Hermes' own sessions for this workspace (session/list by cwd, e.g. started with `hermes` in a terminal)
         join the list beside ours; their turns are replayed when one is opened. Returns how many were added."""
         backend = self.choice.choose_for_listing()
-        if is_none(backend):
+        if backend is None:
             return 0
         spec = backend['spec']
         known = [conversation.acp['sessionId'] for conversation in self.store.conversations
-                 if not is_none(conversation.acp)]
+                 if conversation.acp is not None]
         added = 0
         for listed in await self.sessions.list_sessions(spec):
             session_id = get_key(listed, 'sessionId')
@@ -317,7 +317,7 @@ class AcpSessionRunner:
         return added
 
     def needs_replay(self, conversation: 'Conversation') -> bool:
-        return not is_none(conversation.acp) and get_key(conversation.acp, 'replay') is True
+        return conversation.acp is not None and get_key(conversation.acp, 'replay') is True
 
     async def replay(self, conversation: 'Conversation') -> bool:
         """The turns of a listed agent session, from its replay (session/load), as the conversation's messages."""
@@ -325,7 +325,7 @@ class AcpSessionRunner:
         if acp is None:  # (a conversation needs_replay says yes to has its agent session)
             return False
         spec = self.choice.spec_named(acp['agent'])
-        if is_none(spec):
+        if spec is None:
             return False
         messages = []  # type: List[Message]
         state = {'turn': None, 'user': None}  # type: ReplayState
@@ -336,7 +336,7 @@ class AcpSessionRunner:
             if kind == 'user_message_chunk':
                 text = content_text(get_key(update, 'content'))
                 user = state['user']
-                if is_none(user):
+                if user is None:
                     user = {'role': 'user', 'text': ''}
                     state['user'] = user
                     state['turn'] = None
@@ -344,7 +344,7 @@ class AcpSessionRunner:
                 user['text'] = user['text'] + text
                 return
             turn = state['turn']
-            if is_none(turn):
+            if turn is None:
                 reply = {'role': 'assistant', 'status': 'done', 'error': None, 'parts': []}  # type: AssistantMessage
                 messages.append(reply)
                 turn = AcpTurn(reply, None, cwd)
@@ -379,10 +379,10 @@ def acp_commands(choice: 'AgentChoice', processes: 'AgentProcesses', log: 'Log')
         agents = choice.agents_configured()
         if json_type(name) == 'string':
             spec = find_spec(name, hermes, agents)
-            if is_none(spec):
+            if spec is None:
                 vscode.window.showWarningMessage('Hermes: no agent named ' + name + ' is configured.')
             return spec
-        specs = [] if is_none(hermes) else [hermes]  # type: List[Spec]
+        specs = [] if hermes is None else [hermes]  # type: List[Spec]
         for spec in agents:
             specs.append(spec)
         if len(specs) == 0:
@@ -393,15 +393,15 @@ def acp_commands(choice: 'AgentChoice', processes: 'AgentProcesses', log: 'Log')
             return specs[0]
         picked = await vscode.window.showQuickPick([spec['name'] for spec in specs],
                                                    {'placeHolder': verb + ' which agent?'})
-        return None if is_none(picked) else find_spec(picked, hermes, agents)
+        return None if picked is None else find_spec(picked, hermes, agents)
 
     async def run_sign_in(name: 'Json' = None, *ignored: Any) -> bool:
         spec = await chosen_spec(name, 'Sign in to')
-        return False if is_none(spec) else await sign_in.sign_in(spec)
+        return False if spec is None else await sign_in.sign_in(spec)
 
     async def run_sign_out(name: 'Json' = None, *ignored: Any) -> bool:
         spec = await chosen_spec(name, 'Sign out of')
-        return False if is_none(spec) else await sign_in.sign_out(spec)
+        return False if spec is None else await sign_in.sign_out(spec)
 
     async def run_setup(*ignored: Any) -> bool:
         return await run_sign_in(HERMES_NAME)
