@@ -5,10 +5,10 @@
 // are validated again there (py_src/hermes/ui/panel/protocol.py).
 import { StreamingMarkdown, renderMarkdown } from './render.js';
 import { CommandMenu } from './commands.js';
-import { draftState, restoredDraft } from './draft.js';
+import { draftState, restoredDraft, storedDraft } from './draft.js';
 
 const vscode = acquireVsCodeApi();
-const savedState = vscode.getState(); // the draft in it goes back once the host has sent the conversation
+const savedState = vscode.getState(); // the draft in it: shown at load, taken back at the first state if stale
 const RESULT_PREVIEW = 2000;
 
 const state = {
@@ -830,8 +830,9 @@ const handlers = {
     const firstState = !state.receivedState;
     state.receivedState = true;
     state.messages = Array.isArray(message.messages) ? message.messages : [];
-    if (firstState && !input.value) {
-      input.value = restoredDraft(savedState, state.messages);
+    const shown = storedDraft(savedState);
+    if (firstState && shown && input.value === shown && !restoredDraft(savedState, state.messages)) {
+      input.value = ''; // a draft of a conversation that has moved on (sent since): not the user's any more
       autoSize();
     }
     saveDraft(); // the draft now belongs to this conversation (a new chat, a restored one)
@@ -1008,6 +1009,7 @@ window.addEventListener('message', (event) => {
   handlers[message.type](message);
 });
 
+input.value = storedDraft(savedState);
 setRunning(false);
 renderEmptyState();
 autoSize();

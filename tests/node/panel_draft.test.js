@@ -30,8 +30,12 @@ test('a draft stored before it was sent does not come back once the conversation
 });
 
 test('nothing stored, or something that is not a draft, restores nothing; an older state keeps its draft', async () => {
-  const { restoredDraft } = await import(MODULE);
-  for (const saved of [undefined, null, 'text', 42, {}, { draft: 7 }, { draft: ['x'] }]) assert.equal(restoredDraft(saved, []), '');
+  const { restoredDraft, storedDraft } = await import(MODULE);
+  for (const saved of [undefined, null, 'text', 42, {}, { draft: 7 }, { draft: ['x'] }]) {
+    assert.equal(restoredDraft(saved, []), '');
+    assert.equal(storedDraft(saved), '');
+  }
+  assert.equal(storedDraft({ draft: 'stale or not', userMessages: 3 }), 'stale or not'); // shown at load either way
   assert.equal(restoredDraft({ draft: 'from before drafts knew their conversation' }, [user('a')]),
     'from before drafts knew their conversation');
   assert.equal(restoredDraft({ draft: 'x', userMessages: 0 }, [null, 3, user('a')]), ''); // odd entries are not messages

@@ -148,6 +148,11 @@ class TerminalRecord:
                 'executions': len(self.executions)}
 
 
+def exited(record: 'TerminalRecord') -> ServiceProblem:
+    """The problem of a command for a terminal that has exited."""
+    return ServiceProblem('exited', 'Terminal ' + str(record.id) + ' "' + record.label() + '" has exited.')
+
+
 class TerminalService:
     def __init__(self, new_terminal_wait_ms: int = NEW_TERMINAL_INTEGRATION_MS,
                  existing_terminal_wait_ms: int = EXISTING_TERMINAL_INTEGRATION_MS) -> None:
@@ -350,7 +355,7 @@ class TerminalService:
             return {'outcome': 'cancelled', 'entry': None}
         if integration is None:
             if not record.alive():
-                raise ServiceProblem('exited', 'Terminal ' + str(record.id) + ' "' + record.label() + '" has exited.')
+                raise exited(record)
             terminal.sendText(command, True)
             return {'outcome': 'no-integration', 'entry': None}
         # the files the command changes go to the change log as the call's (a command still running when the
@@ -361,6 +366,10 @@ class TerminalService:
             waiting = index.ready()
             if waiting is not None:
                 await waiting  # the walk in the background has not ended: the command waits, not the host
+                if call.cancelled:  # Stop during the walk: the command never starts
+                    return {'outcome': 'cancelled', 'entry': None}
+                if not record.alive():
+                    raise exited(record)
             span = DiskChangeSpan(None, None, SEAM_TIMERS, None, index.index())
         elif recording:
             span = DiskChangeSpan(None, None, SEAM_TIMERS)

@@ -79,6 +79,8 @@ class FakeAgent:
         if self.scripts.get('new_error'):
             raise self.scripts['new_error']
         session_id = 'sess-' + str(self.sessions)
+        if self.scripts.get('on_new'):
+            self.scripts['on_new']()
         for update in self.scripts.get('after_new', []):  # as Hermes sends its commands: before anyone watches
             for callback in self.update_callbacks:
                 callback(session_id, update)
@@ -508,6 +510,21 @@ def test_stop_cancels_the_agent_turn():
     assert world['made'][0].cancelled == ['sess-1']
     assert result['metadata']['hermes']['stopped'] == 'cancelled'
     assert world['store'].conversations[0].messages[1]['status'] == 'stopped'
+
+
+def test_stop_while_the_agent_starts_its_session_sends_no_prompt():
+    """A Stop before the prompt is sent (the agent starting, its session being made, the workspace's first walk):
+    the prompt used to go to the agent anyway, right after its session/cancel."""
+    token_source = vscode.CancellationTokenSource()
+    world = make_world({'turns': [[chunk('should never be asked')]], 'on_new': token_source.cancel,
+                        'release': asyncio.Event()})
+    stream, result = ask(world, 'long job', token=token_source.token)
+    [agent] = world['made']
+    assert [call[0] for call in agent.calls] == ['start', 'new']
+    assert agent.cancelled == []  # nothing was sent to cancel
+    assert result['metadata']['hermes']['stopped'] == 'cancelled'
+    assert world['store'].conversations[0].messages[1]['status'] == 'stopped'
+    assert 'should never be asked' not in stream.text()
 
 
 def test_without_hermes_the_built_in_loop_answers_and_says_once_how_to_get_it():

@@ -394,3 +394,23 @@ def test_with_the_windows_index_a_terminal_command_knows_the_texts_before_and_do
     assert log.entry(str(ws / 'notes.txt'))['base'] == 'mine, not open\n'
     result = asyncio.run(registry.call('terminal_run', {'command': 'true'}, call))
     assert result['isError'] is False and window_index.index().walks == 1  # the next command's start walked nothing
+
+
+def test_a_command_cancelled_while_the_index_walks_never_runs(ws, log, context):
+    """The command waits for the index's first walk after the shell is ready: a Stop in that moment used to be
+    seen only after the command had started (Ctrl+C sent to a command that already ran)."""
+    from hermes.host.changes.window_index import WindowIndex
+    window_index = WindowIndex(context)
+    ran = []
+    vscode.window.shell_commands['rm -rf build'] = ([MARK + '\r\n'], 0, lambda: ran.append(True))
+    registry = build_registry(None, shim_services(changes=log, terminals=register_terminals(context, window_index)))
+    call = ToolCall()
+    call.author = CLAUDE
+
+    async def walk_then_stop():  # the walk is still going when the user presses Stop
+        call.cancel('user')
+    window_index.ready = lambda: walk_then_stop()
+    result = asyncio.run(registry.call('terminal_run', {'command': 'rm -rf build'}, call))
+    assert ran == []
+    assert log.pending() == []
+    assert 'cancel' in result['content'][0]['text'].lower(), result['content'][0]['text']

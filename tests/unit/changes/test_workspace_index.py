@@ -14,6 +14,7 @@ from hermes.host.changes.log import SEAM_TIMERS
 from hermes.host.changes.disk_changes import DiskChangeSpan, LATE_EVENTS_MS
 from hermes.host.changes import workspace_index
 from hermes.host.changes.workspace_index import WorkspaceIndex
+from hermes.host.changes.workspace_listing import walk_folders
 from hermes.host.changes.workspace_texts import WorkspaceTexts, _stat_of
 
 from test_disk_changes import AGENT, changed, disk_world, pending
@@ -382,3 +383,55 @@ def test_without_timers_or_a_watcher_there_is_no_warm_up_and_each_start_walks(wo
     monkeypatch.setattr(vscode.workspace, 'createFileSystemWatcher', no_watcher)
     world['index'].warm([str(folder)])
     assert timers.pending == [] and world['index'].ready([str(folder)]) is None
+
+
+def test_a_warm_up_for_folders_the_workspace_no_longer_has_gives_way_to_one_for_its_folders(world, monkeypatch, tmp_path):
+    folder = world['folder']
+    make_tree(folder)
+    added = tmp_path / 'added'
+    added.mkdir()
+    (added / 'other.txt').write_text('other before\n')
+    timers = warm_world(world, monkeypatch)
+    index = world['index']
+    index.warm([str(folder)])
+    timers.fire()
+    both = [str(folder), str(added)]  # a folder was added to the workspace meanwhile
+    vscode.workspace.open_folders(both)
+
+    async def turn():
+        waiting = index.ready(both)
+        assert waiting is not None and index.walks == 2  # the new walk began, in the background again
+        while timers.pending:
+            timers.fire()
+        await waiting
+        return index.folders
+    assert asyncio.run(turn()) == both
+    world['stat'].paths.clear()
+    span = span_of(world)
+    assert index.walks == 2 and world['stat'].paths == []  # its start walked nothing on the host
+    span.stop()
+    index.dispose()
+
+
+def test_a_warm_up_that_fails_lets_whoever_waits_go_on_and_the_next_start_walks(world, monkeypatch):
+    folder = world['folder']
+    make_tree(folder)
+    timers = warm_world(world, monkeypatch)
+    index = world['index']
+
+    def broken(pending, take, limit):
+        raise RuntimeError('a fault of ours')
+    monkeypatch.setattr(workspace_index, 'walk_folders', broken)
+
+    async def turn():
+        waiting = index.ready([str(folder)])
+        with pytest.raises(RuntimeError):
+            timers.fire()
+        await waiting  # released, not left waiting for ever
+    asyncio.run(turn())
+    monkeypatch.setattr(workspace_index, 'walk_folders', walk_folders)
+    assert timers.pending == [] and index.folders is None  # not walked: nothing taken for the workspace
+    span = span_of(world)  # the next start walks at once, exactly
+    assert span.before_of(str(folder / 'a' / 'one.txt')) == {'known': True, 'text': 'a/one.txt before\n'}
+    span.stop()
+    index.dispose()

@@ -113,6 +113,10 @@ class AcpTurnRunner:
         if dump_json(conversation.acp) != stored_session:
             save()  # a new or reloaded session's id: a window that dies during the turn reopens this session
 
+        if cancellation.cancelled:  # Stop while the agent or its session started: the prompt is never sent
+            turn.finish(None)
+            return {'stopReason': 'cancelled', 'turn': turn, 'notices': notices}
+
         async def prompter(params: 'Json') -> 'Json':
             return await self.answer_permission(turn, params, view, ask, save, cancellation)
         self.client_side.set_permission_prompter(session_id, prompter)

@@ -93,9 +93,10 @@ class WorkspaceIndex:
     def warm(self, folders: 'List[str]') -> None:
         """A user of the index appeared (an ACP session, a door's CLI, a `terminal_run`): walk the workspace now in the
         background, a slice a tick (WARM_SLICE_MS), so the first start finds it walked. Nothing when it is walked for
-        `folders` already, or warming, or cannot warm (no timers, no watcher: each start walks)."""
-        if self._warming is not None or self.timers is None or self._walked(folders):
-            return
+        `folders` already, or warming for them, or cannot warm (no timers, no watcher: each start walks)."""
+        if self.timers is None or self._walked(folders) or \
+                (self._warming is not None and _same(self._warming['folders'], folders)):
+            return  # (a walk for other folders, the workspace's before they changed, gives way to this one)
         if self.watcher is None:
             self._watch()
             if self.watcher is None:
@@ -184,12 +185,16 @@ class WorkspaceIndex:
         if state is None:
             return
         began = now_ms()
-        while len(state['pending']) > 0:
-            if not walk_folders(state['pending'], self._take, VERIFY_SLICE if budget < 0 else budget):
-                self.complete = False  # MAX_LISTED names: a "created" file is not known to be new
-                state['pending'] = []
-            if budget < 0 and now_ms() - began >= self.slice_ms:
-                break
+        try:
+            while len(state['pending']) > 0:
+                if not walk_folders(state['pending'], self._take, VERIFY_SLICE if budget < 0 else budget):
+                    self.complete = False  # MAX_LISTED names: a "created" file is not known to be new
+                    state['pending'] = []
+                if budget < 0 and now_ms() - began >= self.slice_ms:
+                    break
+        except JsError as error:  # (the disk's errors are caught where they happen: this is a fault of ours)
+            self._stop_warming()  # whoever waits goes on, and the next start walks at once: no turn waits for ever
+            raise error
         if len(state['pending']) > 0:
             state['timer'] = self.timers.after(self._warm_slice, 0)
             return
