@@ -52,7 +52,7 @@ from hermes.js.modules import node, vscode
 from hermes.js.promises import deferred
 from hermes.host.changes.workspace_listing import MAX_LISTED, WorkspaceStart, ignored, list_workspace_files, \
     walk_folders
-from hermes.host.changes.workspace_texts import WorkspaceTexts
+from hermes.host.changes.workspace_texts import WorkspaceTexts, unchanged
 # __pragma__('skip')
 from typing import TYPE_CHECKING, Any, Awaitable, Dict, List, Optional
 from hermes.contracts.json import JsonObject
@@ -331,8 +331,7 @@ class WorkspaceIndex:
             return False  # no text kept: its name is all the index knows, and the walk found it
         entry = self.texts.entries[key]
         found = self.texts.stat(path)
-        return found is None or entry['size'] != found['size'] or entry['mtime'] != found['mtime'] or \
-            entry['ctime'] != found['ctime']
+        return found is None or not unchanged(entry, found)
 
 
 def _same(folders: 'List[str]', others: 'List[str]') -> bool:

@@ -53,6 +53,11 @@ def _read(path: str) -> str:
     return node('fs').readFileSync(path, 'utf8')
 
 
+def unchanged(entry: 'Entry', found: 'Stat') -> bool:
+    """Whether the file of stat `found` is still the one `entry` was read from (same size and times)."""
+    return entry['size'] == found['size'] and entry['mtime'] == found['mtime'] and entry['ctime'] == found['ctime']
+
+
 class WorkspaceTexts:
     """See the module's docstring. `stat(path)` and `read(path)` are the disk (tests hand fakes)."""
 
@@ -91,23 +96,15 @@ class WorkspaceTexts:
         if self.count >= MAX_FILES:
             return
         found = self.stat(path)
-        if found is None or not found['file'] or found['size'] > MAX_FILE_BYTES or \
-                self.total + found['size'] > MAX_TOTAL_BYTES:
+        if found is None or not self._fits(found):
             return
         key = 'k:' + path
         entry = self.kept[key] if key in self.kept else None
-        if entry is None or entry['size'] != found['size'] or entry['mtime'] != found['mtime'] or \
-                entry['ctime'] != found['ctime']:
-            try:
-                text = self.read(path)
-            except JsError:
+        if entry is None or not unchanged(entry, found):
+            entry = self._read_entry(path, found)
+            if entry is None:
                 return
-            if '\u0000' in text:
-                return  # binary: the change log keeps texts
-            entry = {'size': found['size'], 'mtime': found['mtime'], 'ctime': found['ctime'], 'text': text}
-        self.entries[key] = entry
-        self.total += found['size']
-        self.count += 1
+        self._keep(key, entry)
 
     def settle(self) -> None:
         """The walk is over: what it did not take again is forgotten."""
@@ -119,24 +116,35 @@ class WorkspaceTexts:
         key = 'k:' + path
         entry = self.entries[key] if key in self.entries else None
         found = self.stat(path)
-        if entry is not None and found is not None and found['file'] and entry['size'] == found['size'] and \
-                entry['mtime'] == found['mtime'] and entry['ctime'] == found['ctime']:
+        if entry is not None and found is not None and found['file'] and unchanged(entry, found):
             return entry
         self.drop(path)
-        if found is None or not found['file'] or found['size'] > MAX_FILE_BYTES or \
-                self.total + found['size'] > MAX_TOTAL_BYTES or self.count >= MAX_FILES:
+        if found is None or not self._fits(found):
             return None
+        entry = self._read_entry(path, found)
+        if entry is not None:
+            self._keep(key, entry)
+        return entry
+
+    def _fits(self, found: 'Stat') -> bool:
+        """Whether a file of this stat is one whose text is kept, with what is kept already."""
+        return found['file'] and found['size'] <= MAX_FILE_BYTES and \
+            self.total + found['size'] <= MAX_TOTAL_BYTES and self.count < MAX_FILES
+
+    def _read_entry(self, path: str, found: 'Stat') -> 'Optional[Entry]':
+        """`path`'s text read now as an entry with its stat, or None (unreadable; binary: the change log keeps texts)."""
         try:
             text = self.read(path)
         except JsError:
             return None
         if '\u0000' in text:
             return None
-        entry = {'size': found['size'], 'mtime': found['mtime'], 'ctime': found['ctime'], 'text': text}
+        return {'size': found['size'], 'mtime': found['mtime'], 'ctime': found['ctime'], 'text': text}
+
+    def _keep(self, key: str, entry: 'Entry') -> None:
         self.entries[key] = entry
-        self.total += found['size']
+        self.total += entry['size']
         self.count += 1
-        return entry
 
     def drop(self, path: str) -> None:
         """Forget `path`'s text (its file is gone or changed)."""
